@@ -1,0 +1,17 @@
+/** What the activities need from the outside world: narrow ports, wired in src/main. */
+import type { Orm } from '../db/orm';
+import type { KeyStore } from '../custody/key-store';
+import type { Sealer } from '../custody/sealing';
+import type { Networks } from '../network/svm-network';
+
+export interface ActivityDeps {
+  orm: Orm;
+  networks: Networks;
+  keyStore: KeyStore;
+  sealer: Sealer;
+  /** The global fee payer: pays when a request names none. */
+  feePayerAddress: string;
+  /** Outgoing HTTP for webhooks (injected so tests can point it anywhere). */
+  fetch: typeof fetch;
+  now: () => Date;
+}

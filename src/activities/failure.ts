@@ -1,0 +1,33 @@
+/**
+ * The one place where retryability is decided: domain and validation errors become non-retryable
+ * ApplicationFailures whose type is the stable error code; anything else (transport faults,
+ * database hiccups) is thrown as it is so Temporal retries the step.
+ */
+import { ApplicationFailure } from '@temporalio/common';
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { LedgerError } from '../domain/errors';
+
+export function toActivityFailure(error: unknown): unknown {
+  if (error instanceof LedgerError) {
+    return ApplicationFailure.create({ message: error.message, type: error.code, nonRetryable: true, details: [{ field: error.field ?? null, context: error.context }] });
+  }
+  if (error instanceof UniqueConstraintViolationException) {
+    return ApplicationFailure.create({ message: 'the record already exists', type: 'CONFLICT', nonRetryable: true, details: [{ field: null, context: {} }] });
+  }
+  return error;
+}
+
+/** Wraps each activity so its failures cross the boundary classified. */
+export function withFailureBoundary<T extends Record<string, (...args: any[]) => Promise<any>>>(activities: T): T {
+  const wrapped = {} as Record<string, (...args: any[]) => Promise<any>>;
+  for (const [name, fn] of Object.entries(activities)) {
+    wrapped[name] = async (...args: any[]) => {
+      try {
+        return await fn(...args);
+      } catch (error) {
+        throw toActivityFailure(error);
+      }
+    };
+  }
+  return wrapped as T;
+}

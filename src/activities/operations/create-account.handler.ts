@@ -1,0 +1,135 @@
+/** Create Account in the pipeline: resolve the new address (a new or imported key), then record it. */
+import type { CreateAccountItemData } from '../../api/codecs/account.codecs';
+import { Account } from '../../db/entities';
+import { conflict, validationError } from '../../domain/errors';
+import { accountTypeOf, lamportsForNewAccount, planCreateAccount } from '../../domain/operations/create-account.operation';
+import type { SvmTransactionConfigInput } from '../../api/codecs/common.codecs';
+import type { OperationHandler } from './operation-handler';
+import { resolveFeePayer } from './fee-payer';
+
+interface CreateAccountData {
+  newAddress: string;
+  lamports: string;
+  createWithKey: boolean;
+  accountId: string;
+}
+
+export const createAccountHandler: OperationHandler = {
+  async lookup(em, deps, request) {
+    const item = request.itemData as CreateAccountItemData;
+    const config = (request.svmTransactionConfig ?? {}) as SvmTransactionConfigInput;
+    const managed = item.managed ?? true;
+    const scope = { organizationId: request.organizationId, cluster: request.cluster };
+    const network = deps.networks.get(request.cluster)!;
+
+    let newAddress: string;
+    if (item.privateKeyDetails?.privateKey) {
+      newAddress = await deps.keyStore.import(em, request.organizationId, deps.sealer.unseal(item.privateKeyDetails.privateKey));
+    } else if (managed) {
+      newAddress = await deps.keyStore.generate(em, request.organizationId, `${request.transactionId}:new-account`);
+    } else {
+      newAddress = item.onchainId!;
+    }
+
+    if (await em.findOne(Account, { organizationId: request.organizationId, cluster: request.cluster, address: newAddress })) {
+      throw conflict('itemData.onchainId', `account ${newAddress} is already onboarded`);
+    }
+
+    if (item.alreadyOnchain) {
+      if (!item.skipBlockchainExistenceVerification && !(await network.accountExists(newAddress))) {
+        throw validationError('itemData.onchainId', `account ${newAddress} does not exist on ${request.cluster}; set skipBlockchainExistenceVerification to onboard it anyway`);
+      }
+      const data: CreateAccountData = { newAddress, lamports: '0', createWithKey: false, accountId: request.newRecordId! };
+      return { needsTransaction: false, feePayer: deps.feePayerAddress, signers: [], debits: [], webhooks: { preSubmit: false, postSubmit: false }, data: { ...data } };
+    }
+
+    if (await network.accountExists(newAddress)) {
+      throw conflict('itemData.onchainId', `account ${newAddress} already exists onchain; onboard it with alreadyOnchain`);
+    }
+    const feePayer = await resolveFeePayer(em, deps, request, config);
+    const dataLength = item.dataLength ?? 0;
+    const lamports = lamportsForNewAccount(item, await network.getMinimumBalanceForRentExemption(dataLength));
+    const createWithKey = managed;
+    const data: CreateAccountData = { newAddress, lamports: lamports.toString(), createWithKey, accountId: request.newRecordId! };
+    return {
+      needsTransaction: true,
+      feePayer: feePayer.address,
+      signers: createWithKey ? [feePayer.address, newAddress] : [feePayer.address],
+      debits: [
+        {
+          accountId: feePayer.accountId,
+          address: feePayer.address,
+          asset: 'NETWORK_CURRENCY',
+          amount: lamports.toString(),
+          destination: { address: newAddress, class: managed ? 'MANAGED' : 'NON_MANAGED' },
+        },
+      ],
+      webhooks: { preSubmit: feePayer.webhooks.preSubmit, postSubmit: feePayer.webhooks.postSubmit || hasItemWebhooks(item) },
+      data: { ...data },
+    };
+  },
+
+  instructions(request, resolved) {
+    const item = request.itemData as CreateAccountItemData;
+    const data = resolved.data as unknown as CreateAccountData;
+    return planCreateAccount({ feePayer: resolved.feePayer, newAddress: data.newAddress, lamports: BigInt(data.lamports), dataLength: item.dataLength ?? 0, createWithKey: data.createWithKey });
+  },
+
+  async record(em, request, resolved, outcome, tx, at) {
+    const item = request.itemData as CreateAccountItemData;
+    const data = resolved.data as unknown as CreateAccountData;
+    if (outcome && outcome.status !== 'CONFIRMED' && outcome.status !== 'FINALIZED' && outcome.status !== 'SUBMITTED') return undefined;
+    const refs = item.offchainReferences ?? {};
+    const managed = item.managed ?? true;
+    em.create(Account, {
+      id: data.accountId,
+      organizationId: request.organizationId,
+      cluster: request.cluster,
+      address: data.newAddress,
+      type: accountTypeOf(item),
+      code: refs.code ?? null,
+      alId: refs.alId ?? null,
+      accountNumber: refs.accountNumber ?? null,
+      name: refs.name ?? null,
+      referenceOrganizationExternalId: refs.organizationExternalId ?? null,
+      managed,
+      status: 'ACTIVE',
+      privateKeyLocation: managed ? ['DATABASE'] : [],
+      isDerived: item.isDerived ?? false,
+      isGenesis: item.isGenesis ?? false,
+      comments: item.comments ?? null,
+      subscribeToNetworkEvents: item.subscribeToNetworkEvents ?? false,
+      sharedAcrossTenants: item.shareAcrossTenants ?? false,
+      wasOnchainAlready: item.alreadyOnchain ?? false,
+      canPayFees: item.canPayFees ?? false,
+      globalFeePayerForOrgs: item.globalFeePayerForOrgs ?? [],
+      orgsAllowedToSignWithPrivateKey: item.orgsAllowedToSignWithPrivateKey ?? [],
+      solDebitApiKeys: item.networkCurrencyDebitApiKeys ?? [],
+      tokenDebitApiKeys: item.tokenDebitApiKeys ?? [],
+      networkCurrencyDebitLimits: item.networkCurrencyDebitLimits ?? null,
+      tokenDebitLimits: item.tokenDebitLimits ?? null,
+      missingSignatureWebhooks: item.missingSignatureWebhooks ?? [],
+      preTransactionSubmitWebhooks: item.preTransactionSubmitWebhooks ?? [],
+      postTransactionSubmitWebhooks: item.postTransactionSubmitWebhooks ?? [],
+      domain: item.domain ?? null,
+      dataLength: item.dataLength ?? 0,
+      tokenVersion: item.tokenVersion ?? null,
+      lamportsBalance: BigInt(data.lamports),
+      tokenDecimals: 9,
+      lastTransactionId: tx?.id ?? null,
+      lastTransactionSignature: tx?.signature ?? null,
+      lastTransactionAt: tx ? at : null,
+      creationTransactionId: tx?.id ?? null,
+      creationTransactionSignature: tx?.signature ?? null,
+      creationTransactionAt: tx ? at : null,
+      createdAt: at,
+      updatedAt: at,
+    });
+    if (tx) tx.accountIds = [...new Set([...tx.accountIds, data.accountId])];
+    return { onchainId: data.newAddress, offchainId: data.accountId };
+  },
+};
+
+function hasItemWebhooks(item: CreateAccountItemData): boolean {
+  return (item.postTransactionSubmitWebhooks?.length ?? 0) > 0;
+}

@@ -1,0 +1,8 @@
+/** Operation handlers by operation name. */
+import type { Operation } from '../../domain/write';
+import { createAccountHandler } from './create-account.handler';
+import type { OperationHandler } from './operation-handler';
+
+export const operationHandlers: Record<Operation, OperationHandler> = {
+  CREATE_ACCOUNT: createAccountHandler,
+};

@@ -1,0 +1,18 @@
+/** What each operation supplies to the generic write pipeline (its lookup, its plan, its records). */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Instruction } from '@solana/kit';
+import type { LedgerTransaction } from '../../db/entities';
+import type { Outcome, Resolved, WriteRequest, WriteResult } from '../../domain/write';
+import type { ActivityDeps } from '../deps';
+
+export interface OperationHandler {
+  /** Resolves lookups and checks the rules that need stored records; idempotent. */
+  lookup(em: EntityManager, deps: ActivityDeps, request: WriteRequest): Promise<Resolved>;
+  /** The instructions of the network transaction, from the request and what lookup resolved. */
+  instructions(request: WriteRequest, resolved: Resolved): Instruction[];
+  /**
+   * Writes the operation's records inside the record step's database transaction. `tx` is the
+   * transaction record (null for onboardings without one); returns the created object's reference.
+   */
+  record(em: EntityManager, request: WriteRequest, resolved: Resolved, outcome: Outcome | null, tx: LedgerTransaction | null, at: Date): Promise<WriteResult['created']>;
+}

@@ -1,0 +1,208 @@
+/**
+ * The generic steps of the write pipeline. Each is idempotent: a retry after a crash finds what the
+ * first attempt wrote (transaction record, generated key) and carries on from there.
+ */
+import { Context } from '@temporalio/activity';
+import {
+  address,
+  appendTransactionMessageInstructions,
+  compileTransaction,
+  createTransactionMessage,
+  getBase64Decoder,
+  getBase64EncodedWireTransaction,
+  getBase64Encoder,
+  getSignatureFromTransaction,
+  getTransactionDecoder,
+  getTransactionEncoder,
+  getTransactionSize,
+  partiallySignTransaction,
+  pipe,
+  setTransactionMessageFeePayer,
+  setTransactionMessageLifetimeUsingBlockhash,
+  type Blockhash,
+  type Instruction,
+} from '@solana/kit';
+import { getSetComputeUnitLimitInstruction, getSetComputeUnitPriceInstruction } from '@solana-program/compute-budget';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { Account, LedgerTransaction } from '../db/entities';
+import type { SvmTransactionConfigInput } from '../api/codecs/common.codecs';
+import { checkPerTransaction, defaultNetworkCurrencyLimits, type DebitLimit } from '../domain/debit-limits';
+import { LedgerError } from '../domain/errors';
+import { walletTypes, type AccountType } from '../domain/account-types';
+import type { BuiltTransaction, Outcome, Resolved, SignedTransaction, WriteRequest, WriteResult } from '../domain/write';
+import { TransactionRejectedError } from '../network/svm-network';
+import type { ActivityDeps } from './deps';
+import { operationHandlers } from './operations';
+import { applyStatus, newTransactionRecord, setStatus, transactionResult } from './transaction-records';
+
+/** The network's limit on a serialized transaction. */
+export const MAX_TRANSACTION_SIZE = 1232;
+
+const base64 = { encode: getBase64Decoder(), decode: getBase64Encoder() };
+
+export function createPipelineActivities(deps: ActivityDeps) {
+  const fork = () => deps.orm.em.fork() as unknown as EntityManager;
+  const network = (cluster: string) => {
+    const n = deps.networks.get(cluster);
+    if (!n) throw new LedgerError('VALIDATION_ERROR', `unknown svmCluster ${cluster}`, 'svmCluster');
+    return n;
+  };
+
+  return {
+    /** Resolves every lookup of the request. Idempotent; fails with NOT_FOUND, FORBIDDEN, CONFLICT or VALIDATION_ERROR. */
+    async lookup(request: WriteRequest): Promise<Resolved> {
+      return operationHandlers[request.operation].lookup(fork(), deps, request);
+    },
+
+    /** Enforces the debit limits of every debited wallet; fails with LIMIT_EXCEEDED. Read-only. */
+    async checkLimits(request: WriteRequest, resolved: Resolved): Promise<void> {
+      const debited = resolved.debits.filter((d) => d.accountId && d.asset === 'NETWORK_CURRENCY');
+      if (debited.length === 0) return;
+      const accounts = await fork().find(Account, { id: { $in: debited.map((d) => d.accountId!) } });
+      for (const debit of debited) {
+        const account = accounts.find((a) => a.id === debit.accountId);
+        if (!account || !walletTypes.includes(account.type as AccountType)) continue;
+        const limits = (account.networkCurrencyDebitLimits as DebitLimit[] | null) ?? defaultNetworkCurrencyLimits;
+        checkPerTransaction(limits, debit);
+      }
+      void request;
+    },
+
+    /**
+     * Builds the V0 message with a fresh blockhash and writes the record as BUILT. Idempotent per
+     * lifetime: a retry rebuilds (nothing was signed yet). Fails with TRANSACTION_TOO_LARGE.
+     */
+    async build(request: WriteRequest, resolved: Resolved): Promise<BuiltTransaction> {
+      const config = (request.svmTransactionConfig ?? {}) as SvmTransactionConfigInput;
+      const instructions: Instruction[] = [];
+      const cu = config.computeUnitConfig;
+      if (cu?.enable) {
+        if (cu.limit !== undefined) instructions.push(getSetComputeUnitLimitInstruction({ units: cu.limit }));
+        if (cu.price !== undefined) instructions.push(getSetComputeUnitPriceInstruction({ microLamports: BigInt(cu.price) }));
+      }
+      instructions.push(...operationHandlers[request.operation].instructions(request, resolved));
+      const lifetime = await network(request.cluster).getLatestBlockhash(request.commitment === 'finalized' ? 'finalized' : 'confirmed');
+      const message = pipe(
+        createTransactionMessage({ version: 0 }),
+        (m) => setTransactionMessageFeePayer(address(resolved.feePayer), m),
+        (m) => setTransactionMessageLifetimeUsingBlockhash({ blockhash: lifetime.blockhash as Blockhash, lastValidBlockHeight: lifetime.lastValidBlockHeight }, m),
+        (m) => appendTransactionMessageInstructions(instructions, m),
+      );
+      const transaction = compileTransaction(message);
+      const size = getTransactionSize(transaction);
+      if (size > MAX_TRANSACTION_SIZE) {
+        throw new LedgerError('TRANSACTION_TOO_LARGE', `the transaction is ${size} bytes; the network allows ${MAX_TRANSACTION_SIZE}. Split the request, pre-create large accounts with Create Account, or add metadata later with an update`, undefined, { size });
+      }
+      const built: BuiltTransaction = {
+        messageBase64: base64.encode.decode(getTransactionEncoder().encode(transaction)),
+        signers: Object.keys(transaction.signatures),
+        lastValidBlockHeight: lifetime.lastValidBlockHeight.toString(),
+        size,
+      };
+      const em = fork();
+      const now = deps.now();
+      const record = (await em.findOne(LedgerTransaction, { id: request.transactionId })) ?? newTransactionRecord(em, request, now);
+      applyStatus(record, 'BUILT', now);
+      record.serializedMessage = base64.encode.decode(transaction.messageBytes);
+      record.feePayer = resolved.feePayer;
+      record.signers = built.signers;
+      record.lastValidBlockHeight = lifetime.lastValidBlockHeight;
+      record.signature = null;
+      await em.flush();
+      return built;
+    },
+
+    /** Signs with the managed keys the lookup step allowed. Idempotent (ed25519 is deterministic). */
+    async sign(request: WriteRequest, built: BuiltTransaction): Promise<SignedTransaction> {
+      const em = fork();
+      const transaction = getTransactionDecoder().decode(base64.decode.encode(built.messageBase64));
+      const keyPairs = await deps.keyStore.keyPairs(em, built.signers);
+      const missing = built.signers.filter((s) => !keyPairs.has(s));
+      if (missing.length) throw new LedgerError('VALIDATION_ERROR', `no managed key to sign for ${missing.join(', ')}`, undefined, { missing });
+      const signed = await partiallySignTransaction([...keyPairs.values()], transaction);
+      const result = { signature: getSignatureFromTransaction(signed), wireBase64: getBase64EncodedWireTransaction(signed) };
+      await setStatus(em, request.transactionId, 'SIGNED', deps.now(), { signature: result.signature });
+      return result;
+    },
+
+    /** Sends the signed bytes; a retry re-sends the same bytes. A definite refusal is returned, not thrown. */
+    async submit(request: WriteRequest, signed: SignedTransaction): Promise<{ rejected: string | null }> {
+      try {
+        await network(request.cluster).sendTransaction(signed.wireBase64, signed.signature);
+      } catch (error) {
+        if (error instanceof TransactionRejectedError) return { rejected: error.message };
+        throw error;
+      }
+      await setStatus(fork(), request.transactionId, 'SUBMITTED', deps.now());
+      return { rejected: null };
+    },
+
+    /**
+     * Polls the signature until it reaches the requested commitment, fails, or its blockhash
+     * expires (then it can never land). Stateless and resumable; heartbeats while it waits.
+     */
+    async confirm(request: WriteRequest, signed: SignedTransaction, built: BuiltTransaction): Promise<Outcome> {
+      const net = network(request.cluster);
+      const wanted = request.commitment;
+      const lastValid = BigInt(built.lastValidBlockHeight);
+      const rank = { processed: 0, confirmed: 1, finalized: 2 } as const;
+      for (let delay = 20; ; delay = Math.min(delay * 2, 400)) {
+        Context.current().heartbeat();
+        const status = await net.getSignatureStatus(signed.signature);
+        if (status?.err) return { status: 'FAILED', errorMessage: `the network refused the transaction: ${JSON.stringify(status.err, (_k, v) => (typeof v === 'bigint' ? v.toString() : v))}`, slot: status.slot.toString() };
+        if (status?.confirmationStatus && rank[status.confirmationStatus] >= rank[wanted]) {
+          const slot = status.slot.toString();
+          if (status.confirmationStatus === 'processed') return { status: 'SUBMITTED', slot, confirmations: status.confirmations };
+          return { status: status.confirmationStatus === 'finalized' ? 'FINALIZED' : 'CONFIRMED', slot, confirmations: status.confirmations };
+        }
+        if (!status && (await net.getBlockHeight('confirmed')) > lastValid) {
+          // Look once more: it may have landed between the two reads.
+          const again = await net.getSignatureStatus(signed.signature);
+          if (!again) return { status: 'EXPIRED' };
+        }
+        await Context.current().sleep(delay);
+      }
+    },
+
+    /** Marks the current lifetime EXPIRED before the workflow rebuilds with a new one. */
+    async markExpired(request: WriteRequest): Promise<void> {
+      await setStatus(fork(), request.transactionId, 'EXPIRED', deps.now());
+    },
+
+    /** Writes the outcome and the operation's records in one database transaction. Idempotent. */
+    async record(request: WriteRequest, resolved: Resolved, outcome: Outcome | null): Promise<WriteResult> {
+      const now = deps.now();
+      return fork().transactional(async (em) => {
+        const tx = outcome ? await em.findOne(LedgerTransaction, { id: request.transactionId }) : null;
+        if (tx && tx.success !== null && tx.success !== undefined && ['CONFIRMED', 'FINALIZED', 'FAILED', 'EXPIRED', 'SUBMITTED', 'SIGNED'].includes(tx.status)) {
+          // Already recorded by an earlier attempt whose completion was lost.
+          return { transaction: transactionResult(tx), created: tx.accountIds.length ? await createdReference(em, tx.accountIds[0]) : undefined };
+        }
+        if (tx && outcome) {
+          applyStatus(tx, outcome.status === 'SUBMITTED' ? 'SUBMITTED' : outcome.status, now);
+          tx.success = outcome.status !== 'FAILED' && outcome.status !== 'EXPIRED';
+          if (outcome.status === 'FAILED') tx.errorMessage = outcome.errorMessage;
+          if (outcome.status === 'EXPIRED') tx.errorMessage = 'the transaction did not land before its blockhash expired';
+          if ('slot' in outcome && outcome.slot) tx.slot = BigInt(outcome.slot);
+          if ('confirmations' in outcome) tx.confirmationsCount = outcome.confirmations ?? 0;
+          if (tx.success) tx.txnTimestamp = now;
+        }
+        const created = await operationHandlers[request.operation].record(em, request, resolved, outcome, tx, now);
+        return { transaction: tx ? transactionResult(tx) : null, created };
+      });
+    },
+
+    /** Ends the write as REJECTED (pre-submit webhook veto). */
+    async recordRejection(request: WriteRequest, reason: string): Promise<WriteResult> {
+      const em = fork();
+      await setStatus(em, request.transactionId, 'REJECTED', deps.now(), { success: false, errorMessage: reason });
+      const tx = await em.findOneOrFail(LedgerTransaction, { id: request.transactionId });
+      return { transaction: transactionResult(tx) };
+    },
+  };
+}
+
+async function createdReference(em: EntityManager, accountId: string): Promise<WriteResult['created']> {
+  const account = await em.findOne(Account, { id: accountId });
+  return account ? { onchainId: account.address, offchainId: account.id } : undefined;
+}

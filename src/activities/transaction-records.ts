@@ -1,0 +1,54 @@
+/** Small idempotent writes of the transaction record: every status change is timestamped. */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { LedgerTransaction } from '../db/entities';
+import type { TransactionResult, TransactionStatus, WriteRequest } from '../domain/write';
+
+/** Appends a status change unless the record already shows it last (a retried step writes once). */
+export function applyStatus(record: LedgerTransaction, status: TransactionStatus, at: Date): void {
+  const last = record.statusHistory[record.statusHistory.length - 1];
+  if (last?.status === status) return;
+  record.status = status;
+  record.statusHistory = [...record.statusHistory, { status, at: at.toISOString() }];
+}
+
+/** Sets a status on an existing record; a no-op when the record does not exist. */
+export async function setStatus(em: EntityManager, id: string, status: TransactionStatus, at: Date, fields: Partial<LedgerTransaction> = {}): Promise<void> {
+  const record = await em.findOne(LedgerTransaction, { id });
+  if (!record) return;
+  applyStatus(record, status, at);
+  Object.assign(record, fields);
+  await em.flush();
+}
+
+export function newTransactionRecord(em: EntityManager, request: WriteRequest, at: Date): LedgerTransaction {
+  return em.create(LedgerTransaction, {
+    id: request.transactionId,
+    organizationId: request.organizationId,
+    operation: request.operation,
+    cluster: request.cluster,
+    status: 'BUILT',
+    statusHistory: [],
+    idempotencyKey: request.idempotencyKey,
+    workflowId: request.workflowId,
+    signers: [],
+    accountIds: [],
+    createdAt: at,
+    updatedAt: at,
+  });
+}
+
+const successful = new Set<TransactionStatus>(['SIGNED', 'SUBMITTED', 'CONFIRMED', 'FINALIZED', 'BUILT', 'AWAITING_APPROVAL', 'AWAITING_SIGNATURES']);
+
+/** The spec's transaction result (2.2) from a record. */
+export function transactionResult(record: LedgerTransaction): TransactionResult {
+  return {
+    success: record.success ?? successful.has(record.status as TransactionStatus),
+    offchainId: record.id,
+    status: record.status as TransactionStatus,
+    onchainId: record.signature ?? null,
+    confirmationsCount: record.confirmationsCount ?? null,
+    serializedMessage: record.serializedMessage ?? null,
+    errorMessage: record.errorMessage ?? null,
+    txnTimestamp: record.txnTimestamp ? record.txnTimestamp.toISOString() : null,
+  };
+}

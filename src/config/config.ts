@@ -1,0 +1,82 @@
+/**
+ * Configuration from the environment, read once in a composition root and passed down.
+ * Every value has a development default so `npm start` needs nothing set.
+ */
+import path from 'node:path';
+
+export interface ClusterConfig {
+  /** The `svmCluster` name, e.g. LOCAL or SOLANA_DEVNET. */
+  name: string;
+  rpcUrl: string;
+  /** Whether requestAirdrop works there (local node, devnet, testnet): the global fee payer is funded automatically. */
+  allowsAirdrop: boolean;
+}
+
+export interface Config {
+  host: string;
+  port: number;
+  dataDir: string;
+  /** Undefined when DATABASE_URL is not set: the launcher picks local PostgreSQL or PGlite. */
+  databaseUrl?: string;
+  databasePoolSize: number;
+  temporal: { address?: string; namespace: string; taskQueue: string };
+  /** Empty when SVM_CLUSTERS is not set: the launcher starts the local node as cluster LOCAL. */
+  clusters: ClusterConfig[];
+  defaultCluster?: string;
+  platformName: string;
+  /** Base64 of the 32-byte key-encryption key for DATABASE-held private keys. */
+  keyEncryptionKey?: string;
+  /** Path of the global fee payer's key file (a JSON array of 64 bytes, the Solana CLI format). */
+  feePayerKeyFile: string;
+  rateLimit: { perSecond: number; burst: number };
+  defaultCommitment: 'processed' | 'confirmed' | 'finalized';
+  logLevel: 'debug' | 'info' | 'warn' | 'error';
+}
+
+export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/ledger';
+
+/** Parses SVM_CLUSTERS: `NAME=url[,NAME=url...]`; airdrops are assumed on names containing LOCAL, DEVNET or TESTNET. */
+export function parseClusters(text: string | undefined): ClusterConfig[] {
+  if (!text?.trim()) return [];
+  return text.split(',').map((entry) => {
+    const at = entry.indexOf('=');
+    if (at <= 0) throw new Error(`SVM_CLUSTERS entry "${entry}" must be NAME=url`);
+    const name = entry.slice(0, at).trim().toUpperCase();
+    const rpcUrl = entry.slice(at + 1).trim();
+    new URL(rpcUrl);
+    return { name, rpcUrl, allowsAirdrop: /LOCAL|DEVNET|TESTNET/.test(name) };
+  });
+}
+
+function int(value: string | undefined, fallback: number): number {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n)) throw new Error(`expected an integer, got "${value}"`);
+  return n;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const dataDir = path.resolve(env.DATA_DIR ?? '.data');
+  const commitment = env.DEFAULT_COMMITMENT ?? 'confirmed';
+  if (!['processed', 'confirmed', 'finalized'].includes(commitment)) throw new Error(`DEFAULT_COMMITMENT "${commitment}" is not a commitment level`);
+  return {
+    host: env.HOST ?? '127.0.0.1',
+    port: int(env.PORT, 8080),
+    dataDir,
+    databaseUrl: env.DATABASE_URL || undefined,
+    databasePoolSize: int(env.DATABASE_POOL_SIZE, 10),
+    temporal: {
+      address: env.TEMPORAL_ADDRESS || undefined,
+      namespace: env.TEMPORAL_NAMESPACE || 'default',
+      taskQueue: env.TEMPORAL_TASK_QUEUE || 'ledger-writes',
+    },
+    clusters: parseClusters(env.SVM_CLUSTERS),
+    defaultCluster: env.SVM_DEFAULT_CLUSTER?.toUpperCase() || undefined,
+    platformName: (env.PLATFORM_NAME || 'LEDGER').toUpperCase(),
+    keyEncryptionKey: env.KEY_ENCRYPTION_KEY || undefined,
+    feePayerKeyFile: path.resolve(env.FEE_PAYER_KEY_FILE ?? path.join(dataDir, 'fee-payer.json')),
+    rateLimit: { perSecond: int(env.RATE_LIMIT_PER_SECOND, 100), burst: int(env.RATE_LIMIT_BURST, 200) },
+    defaultCommitment: commitment as Config['defaultCommitment'],
+    logLevel: (env.LOG_LEVEL as Config['logLevel']) || 'info',
+  };
+}

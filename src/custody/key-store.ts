@@ -1,0 +1,84 @@
+/**
+ * Custody of the private keys the service holds. Keys leave this module only as signing
+ * capabilities (CryptoKeyPair) or through exportPrivateKey, which the role-gated endpoint uses.
+ */
+import { randomBytes, type webcrypto } from 'node:crypto';
+
+type CryptoKeyPair = webcrypto.CryptoKeyPair;
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { createKeyPairFromPrivateKeyBytes, getAddressFromPublicKey, createKeyPairFromBytes } from '@solana/kit';
+import { CustodyKey } from '../db/entities';
+import type { Sealer } from './sealing';
+
+export type KeyLocation = 'DATABASE';
+
+export interface KeyStore {
+  /** Generates a key for the organization; idempotent by requestKey (a retry gets the same address). */
+  generate(em: EntityManager, organizationId: string, requestKey: string): Promise<string>;
+  /** Stores a caller-provided key (32-byte seed or 64-byte secret+public); idempotent by address. */
+  import(em: EntityManager, organizationId: string, secret: Uint8Array): Promise<string>;
+  /** Signing capabilities for the addresses it holds; addresses it does not hold are absent from the map. */
+  keyPairs(em: EntityManager, addresses: string[]): Promise<Map<string, CryptoKeyPair>>;
+  /** The 32-byte seed of a held key, or undefined. */
+  exportPrivateKey(em: EntityManager, address: string): Promise<Uint8Array | undefined>;
+}
+
+/** The address of a 32-byte ed25519 seed. */
+export async function addressOfSeed(seed: Uint8Array): Promise<string> {
+  const pair = await createKeyPairFromPrivateKeyBytes(seed, false);
+  return getAddressFromPublicKey(pair.publicKey);
+}
+
+/** A key pair from the Solana CLI key file format (64 bytes: seed then public key). */
+export async function keyPairFromSecretKey(bytes: Uint8Array): Promise<{ address: string; keyPair: CryptoKeyPair }> {
+  const keyPair = await createKeyPairFromBytes(bytes, false);
+  return { address: await getAddressFromPublicKey(keyPair.publicKey), keyPair };
+}
+
+export function createDatabaseKeyStore(sealer: Sealer, fixedKeys: Map<string, CryptoKeyPair> = new Map()): KeyStore {
+  async function store(em: EntityManager, organizationId: string, seed: Uint8Array, requestKey: string | null): Promise<string> {
+    const address = await addressOfSeed(seed);
+    // ON CONFLICT DO NOTHING keeps both retries and concurrent imports idempotent.
+    await em.getConnection().execute(
+      `insert into custody_key (address, organization_id, location, sealed_secret, request_key, created_at)
+       values (?, ?, 'DATABASE', ?, ?, now()) on conflict do nothing`,
+      [address, organizationId, sealer.seal(seed), requestKey],
+    );
+    return address;
+  }
+
+  return {
+    async generate(em, organizationId, requestKey) {
+      const existing = await em.findOne(CustodyKey, { requestKey });
+      if (existing) return existing.address;
+      await store(em, organizationId, randomBytes(32), requestKey);
+      const stored = await em.findOneOrFail(CustodyKey, { requestKey });
+      return stored.address;
+    },
+    async import(em, organizationId, secret) {
+      if (secret.length !== 32 && secret.length !== 64) throw new Error('a private key is 32 bytes (seed) or 64 bytes (seed + public key)');
+      const seed = secret.subarray(0, 32);
+      if (secret.length === 64) {
+        const { address } = await keyPairFromSecretKey(secret);
+        if (address !== (await addressOfSeed(seed))) throw new Error('the public half of the private key does not match its seed');
+      }
+      return store(em, organizationId, seed, null);
+    },
+    async keyPairs(em, addresses) {
+      const result = new Map<string, CryptoKeyPair>();
+      const wanted = addresses.filter((a) => {
+        const fixed = fixedKeys.get(a);
+        if (fixed) result.set(a, fixed);
+        return !fixed;
+      });
+      if (wanted.length === 0) return result;
+      const rows = await em.find(CustodyKey, { address: { $in: wanted } });
+      for (const row of rows) result.set(row.address, await createKeyPairFromPrivateKeyBytes(sealer.unseal(row.sealedSecret), false));
+      return result;
+    },
+    async exportPrivateKey(em, address) {
+      const row = await em.findOne(CustodyKey, { address });
+      return row ? new Uint8Array(sealer.unseal(row.sealedSecret)) : undefined;
+    },
+  };
+}

@@ -1,0 +1,150 @@
+/**
+ * MikroORM entity schemas: persistence only. Relations are kept as plain id columns: every
+ * query here is scoped by organization, and the write path stays one insert or update per table.
+ */
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+
+export const Organization = defineEntity({
+  name: 'Organization',
+  tableName: 'organization',
+  properties: {
+    id: p.uuid().primary(),
+    externalId: p.text().unique(),
+    name: p.text().nullable(),
+    /** Sealed (AES-256-GCM) secret that signs webhook deliveries. */
+    webhookSigningSecret: p.text(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+  },
+});
+export type Organization = InferEntity<typeof Organization>;
+
+export const ApiKey = defineEntity({
+  name: 'ApiKey',
+  tableName: 'api_key',
+  properties: {
+    id: p.uuid().primary(),
+    organizationId: p.uuid().index(),
+    /** SHA-256 of the key: the key itself is shown once and never stored. */
+    keyHash: p.text().unique(),
+    keyPrefix: p.text(),
+    roles: p.array(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    revokedAt: p.datetime().nullable(),
+  },
+});
+export type ApiKey = InferEntity<typeof ApiKey>;
+
+export const CustodyKey = defineEntity({
+  name: 'CustodyKey',
+  tableName: 'custody_key',
+  properties: {
+    address: p.text().primary(),
+    organizationId: p.uuid().index(),
+    location: p.text(),
+    /** The 32-byte private key seed sealed with the key-encryption key. */
+    sealedSecret: p.text(),
+    /** Makes key generation idempotent: a retried step gets the key it generated the first time. */
+    requestKey: p.text().nullable().unique(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+  },
+});
+export type CustodyKey = InferEntity<typeof CustodyKey>;
+
+export interface WebhookConfig {
+  endpointUrl: string;
+  name?: string;
+  apiKeyAuthConfig?: { httpHeaderName: string; keyValue: string };
+  oauth2AuthConfig?: Record<string, string>;
+  timeout?: number;
+  doNotSubmitTransactionOnFailure?: boolean;
+}
+
+export const Account = defineEntity({
+  name: 'Account',
+  tableName: 'account',
+  properties: {
+    id: p.uuid().primary(),
+    organizationId: p.uuid(),
+    cluster: p.text(),
+    address: p.text(),
+    type: p.text(),
+    code: p.text().nullable(),
+    alId: p.text().nullable(),
+    accountNumber: p.text().nullable(),
+    name: p.text().nullable(),
+    referenceOrganizationExternalId: p.text().nullable(),
+    managed: p.boolean(),
+    status: p.text(),
+    privateKeyLocation: p.array(),
+    isDerived: p.boolean(),
+    isGenesis: p.boolean(),
+    comments: p.text().nullable(),
+    subscribeToNetworkEvents: p.boolean(),
+    sharedAcrossTenants: p.boolean(),
+    wasOnchainAlready: p.boolean(),
+    canPayFees: p.boolean(),
+    globalFeePayerForOrgs: p.array(),
+    orgsAllowedToSignWithPrivateKey: p.array(),
+    solDebitApiKeys: p.array(),
+    tokenDebitApiKeys: p.array(),
+    networkCurrencyDebitLimits: p.json<unknown[]>().nullable(),
+    tokenDebitLimits: p.json<unknown[]>().nullable(),
+    missingSignatureWebhooks: p.json<WebhookConfig[]>(),
+    preTransactionSubmitWebhooks: p.json<WebhookConfig[]>(),
+    postTransactionSubmitWebhooks: p.json<WebhookConfig[]>(),
+    domain: p.text().nullable(),
+    dataLength: p.integer(),
+    tokenVersion: p.text().nullable(),
+    /** Offchain balance of network currency in lamports, kept by the record step. */
+    lamportsBalance: p.bigint().onCreate(() => 0n),
+    tokenDecimals: p.integer(),
+    lastTransactionId: p.uuid().nullable(),
+    lastTransactionSignature: p.text().nullable(),
+    lastTransactionAt: p.datetime().nullable(),
+    creationTransactionId: p.uuid().nullable(),
+    creationTransactionSignature: p.text().nullable(),
+    creationTransactionAt: p.datetime().nullable(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+  },
+});
+export type Account = InferEntity<typeof Account>;
+
+export interface StatusChange {
+  status: string;
+  at: string;
+}
+
+export const LedgerTransaction = defineEntity({
+  name: 'LedgerTransaction',
+  tableName: 'ledger_transaction',
+  properties: {
+    id: p.uuid().primary(),
+    organizationId: p.uuid(),
+    operation: p.text(),
+    cluster: p.text(),
+    status: p.text(),
+    statusHistory: p.json<StatusChange[]>(),
+    idempotencyKey: p.text().nullable(),
+    workflowId: p.text(),
+    signature: p.text().nullable(),
+    serializedMessage: p.text().nullable(),
+    feePayer: p.text().nullable(),
+    signers: p.array(),
+    lastValidBlockHeight: p.bigint().nullable(),
+    success: p.boolean().nullable(),
+    errorCode: p.text().nullable(),
+    errorMessage: p.text().nullable(),
+    slot: p.bigint().nullable(),
+    fee: p.bigint().nullable(),
+    confirmationsCount: p.integer().nullable(),
+    txnTimestamp: p.datetime().nullable(),
+    /** Offchain ids of the records this transaction created or touched. */
+    accountIds: p.array(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+  },
+});
+export type LedgerTransaction = InferEntity<typeof LedgerTransaction>;
+
+export const entities = [Organization, ApiKey, CustodyKey, Account, LedgerTransaction];

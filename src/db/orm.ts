@@ -1,0 +1,34 @@
+/**
+ * The ORM setup: PostgreSQL through MikroORM with the project's entities and migrations.
+ * One MikroORM per process; request handlers and activities fork their own EntityManager.
+ */
+import { MikroORM } from '@mikro-orm/postgresql';
+import { Migrator } from '@mikro-orm/migrations';
+import { entities } from './entities';
+import { Migration0001Initial } from './migrations/0001-initial.migration';
+
+export interface OrmOptions {
+  databaseUrl: string;
+  poolSize?: number;
+  debug?: boolean;
+}
+
+export type Orm = MikroORM;
+
+export async function createOrm(options: OrmOptions): Promise<Orm> {
+  return MikroORM.init({
+    clientUrl: options.databaseUrl,
+    entities,
+    extensions: [Migrator],
+    pool: { min: 0, max: options.poolSize ?? 10 },
+    debug: options.debug ?? false,
+    allowGlobalContext: false,
+    migrations: { migrationsList: [{ name: '0001-initial', class: Migration0001Initial }], tableName: 'schema_migration', silent: true, snapshot: false },
+  });
+}
+
+/** Applies pending migrations; idempotent. Returns the names applied. */
+export async function migrate(orm: Orm): Promise<string[]> {
+  const applied = await orm.migrator.up();
+  return applied.map((m) => m.name);
+}

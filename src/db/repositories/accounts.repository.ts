@@ -1,0 +1,61 @@
+/**
+ * Account lookups (spec 2.1) resolved against stored records, with the tenant rules:
+ * a tenant sees its own accounts, and another tenant's only when that account is shared and the
+ * lookup names the other tenant (`otherTenantOrganizationExternalId`).
+ */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { Account, Organization } from '../entities';
+import { forbidden, LedgerError, notFound, validationError } from '../../domain/errors';
+import type { AccountLookupInput } from '../../api/codecs/common.codecs';
+
+export interface TenantScope {
+  organizationId: string;
+  cluster: string;
+}
+
+/** The onchain address a lookup names when the account is not onboarded (offPlatform). */
+export function offPlatformAddress(lookup: AccountLookupInput, field: string): string {
+  if (!lookup.onchainId) throw validationError(`${field}.onchainId`, `${field}.onchainId is required for an offPlatform account`);
+  return lookup.onchainId;
+}
+
+/** Finds the one account a lookup names; NOT_FOUND, FORBIDDEN or VALIDATION_ERROR (ambiguous) otherwise. */
+export async function findAccountByLookup(em: EntityManager, scope: TenantScope, lookup: AccountLookupInput, field: string): Promise<Account> {
+  let organizationId = scope.organizationId;
+  if (lookup.otherTenantOrganizationExternalId) {
+    const other = await em.findOne(Organization, { externalId: lookup.otherTenantOrganizationExternalId });
+    if (!other) throw notFound(`${field}.otherTenantOrganizationExternalId`, `organization "${lookup.otherTenantOrganizationExternalId}" does not exist`);
+    organizationId = other.id;
+  }
+  const where: Record<string, unknown> = { organizationId, cluster: scope.cluster };
+  if (lookup.offchainId) where.id = lookup.offchainId;
+  if (lookup.onchainId) where.address = lookup.onchainId;
+  const refs = lookup.offchainReferences;
+  if (refs) {
+    if (refs.alId) where.alId = refs.alId;
+    if (refs.accountNumber) where.accountNumber = refs.accountNumber;
+    if (refs.code) where.code = refs.code;
+    if (refs.type) where.type = refs.type;
+    if (refs.name) where.name = refs.name;
+    if (refs.organizationExternalId) where.referenceOrganizationExternalId = refs.organizationExternalId;
+  }
+  if (!lookup.offchainId && !lookup.onchainId && Object.keys(where).length === 2) {
+    throw validationError(field, `${field} needs onchainId, offchainId or offchainReferences`);
+  }
+  const found = await em.find(Account, where, { limit: 2 });
+  if (found.length === 0) throw notFound(field, `${field}: no such account`);
+  if (found.length > 1) throw validationError(`${field}.offchainReferences`, `${field} matches more than one account; add onchainId or offchainId`);
+  const account = found[0];
+  if (organizationId !== scope.organizationId && !account.sharedAcrossTenants) throw forbidden(`${field} belongs to another tenant and is not shared`, field);
+  return account;
+}
+
+/** Whether the organization may sign with a managed account's key (owner, or listed in orgsAllowedToSignWithPrivateKey). */
+export function maySign(account: Account, organizationId: string, organizationExternalId: string): boolean {
+  return account.managed && (account.organizationId === organizationId || account.orgsAllowedToSignWithPrivateKey.includes(organizationExternalId));
+}
+
+export function assertMaySign(account: Account, organizationId: string, organizationExternalId: string, field: string): void {
+  if (!account.managed) throw new LedgerError('VALIDATION_ERROR', `${field} is not managed: the service holds no key to sign with`, field);
+  if (!maySign(account, organizationId, organizationExternalId)) throw forbidden(`this organization may not sign with ${field}`, field);
+}

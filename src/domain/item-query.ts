@@ -1,0 +1,168 @@
+/**
+ * The itemQuery grammar (spec 2.1, API.md 2) translated into a database filter and order, against a
+ * whitelist of fields per resource. Pure: the output is a MikroORM-style filter object (plain data).
+ * Any field, filter type or value kind that does not fit the field is a VALIDATION_ERROR naming it.
+ */
+import { validationError } from './errors';
+
+export type FieldKind = 'TEXT' | 'BOOLEAN' | 'NUMBER' | 'TIMESTAMP' | 'UUID';
+
+export interface QueryField {
+  /** Entity property the field maps to. */
+  property: string;
+  kind: FieldKind;
+  /** The spec's dataType names accepted for the field (`TEXT`, `OFFCHAIN_REFRENCE_TYPE`, ...). */
+  dataTypes: readonly string[];
+  nullable?: boolean;
+  /** A text[] column: EQUALS means "contains the value", IN "contains any", IS_NULL "is empty". */
+  array?: boolean;
+  /** Allowed values for enumerated text fields. */
+  values?: readonly string[];
+}
+
+export interface QueryResource {
+  fields: Record<string, QueryField>;
+  /** Default sort when none is given, e.g. [['managed', 'DESC']]. */
+  defaultSort: [string, 'ASC' | 'DESC'][];
+  /** Property that breaks ties so paging is stable. */
+  idProperty: string;
+}
+
+export interface FilterValue {
+  dataType?: string;
+  filterType: 'EQUALS' | 'NOT_EQUALS' | 'IN' | 'RANGE' | 'CONTAINS' | 'IS_NULL' | 'IS_NOT_NULL';
+  valueString?: string;
+  valueNumber?: string;
+  valueBoolean?: boolean;
+  valuesString?: string[];
+  valueFromString?: string;
+  valueToString?: string;
+  valueFromNumber?: string;
+  valueToNumber?: string;
+}
+
+export interface ItemQuery {
+  limit?: number;
+  skip?: number;
+  filter?: { fieldName: string; operator?: 'AND' | 'OR'; filterValues: FilterValue[] }[];
+  sort?: { fieldName: string; sortDirection?: 'ASC' | 'DESC' }[];
+}
+
+export type Condition = Record<string, unknown>;
+
+export interface TranslatedQuery {
+  where: Condition;
+  orderBy: Record<string, 'asc' | 'desc'>[];
+  limit: number;
+  offset: number;
+}
+
+export const DEFAULT_LIMIT = 100;
+export const MAX_LIMIT = 1000;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const NUMBER = /^-?\d+(\.\d+)?$/;
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/** Reads the one scalar a filter value carries for the field's kind, checking its form. */
+function scalar(field: QueryField, value: FilterValue, at: string, which: 'value' | 'from' | 'to'): unknown {
+  const key = which === 'value' ? '' : which === 'from' ? 'From' : 'To';
+  switch (field.kind) {
+    case 'BOOLEAN': {
+      if (which !== 'value' || typeof value.valueBoolean !== 'boolean') throw validationError(`${at}.valueBoolean`, `${at}.valueBoolean is required for a BOOLEAN field`);
+      return value.valueBoolean;
+    }
+    case 'NUMBER': {
+      const text = value[`value${key}Number` as 'valueNumber'] ?? value[`value${key}String` as 'valueString'];
+      if (text === undefined || !NUMBER.test(String(text))) throw validationError(`${at}.value${key}Number`, `${at}.value${key}Number must be a number`);
+      return String(text);
+    }
+    case 'TIMESTAMP': {
+      const text = value[`value${key}String` as 'valueString'];
+      const date = text === undefined ? undefined : new Date(text);
+      if (!date || Number.isNaN(date.getTime())) throw validationError(`${at}.value${key}String`, `${at}.value${key}String must be an ISO 8601 timestamp`);
+      return date;
+    }
+    default: {
+      const text = value[`value${key}String` as 'valueString'];
+      if (text === undefined) throw validationError(`${at}.value${key}String`, `${at}.value${key}String is required`);
+      checkText(field, text, `${at}.value${key}String`);
+      return text;
+    }
+  }
+}
+
+function checkText(field: QueryField, text: string, at: string): void {
+  if (field.kind === 'UUID' && !UUID.test(text)) throw validationError(at, `${at} must be a UUID`);
+  if (field.values && !field.values.includes(text)) throw validationError(at, `${at} must be one of ${field.values.join(', ')}`);
+}
+
+function condition(name: string, field: QueryField, value: FilterValue, at: string): Condition {
+  const p = field.property;
+  if (value.dataType !== undefined && !field.dataTypes.includes(value.dataType)) {
+    throw validationError(`${at}.dataType`, `${name} is of type ${field.dataTypes.join(' or ')}, not ${value.dataType}`);
+  }
+  switch (value.filterType) {
+    case 'IS_NULL':
+    case 'IS_NOT_NULL': {
+      if (!field.nullable) throw validationError(`${at}.filterType`, `${name} is not nullable: ${value.filterType} does not apply`);
+      const empty = field.array ? { [p]: { $eq: [] } } : { [p]: null };
+      return value.filterType === 'IS_NULL' ? empty : { $not: empty };
+    }
+    case 'EQUALS':
+    case 'NOT_EQUALS': {
+      const v = scalar(field, value, at, 'value');
+      const eq = field.array ? { [p]: { $contains: [v] } } : { [p]: { $eq: v } };
+      return value.filterType === 'EQUALS' ? eq : field.array ? { $not: eq } : { [p]: { $ne: v } };
+    }
+    case 'IN': {
+      if (field.kind === 'BOOLEAN' || field.kind === 'TIMESTAMP') throw validationError(`${at}.filterType`, `IN does not apply to ${field.kind} field ${name}`);
+      const values = value.valuesString;
+      if (!values || values.length === 0) throw validationError(`${at}.valuesString`, `${at}.valuesString needs at least one value for IN`);
+      values.forEach((v, i) => (field.kind === 'NUMBER' ? NUMBER.test(v) || (() => { throw validationError(`${at}.valuesString.${i}`, 'must be a number'); })() : checkText(field, v, `${at}.valuesString.${i}`)));
+      return field.array ? { [p]: { $overlap: values } } : { [p]: { $in: values } };
+    }
+    case 'RANGE': {
+      if (field.kind !== 'NUMBER' && field.kind !== 'TIMESTAMP') throw validationError(`${at}.filterType`, `RANGE applies to NUMBER and TIMESTAMP fields, not ${name}`);
+      const hasFrom = value.valueFromNumber !== undefined || value.valueFromString !== undefined;
+      const hasTo = value.valueToNumber !== undefined || value.valueToString !== undefined;
+      if (!hasFrom && !hasTo) throw validationError(at, `RANGE on ${name} needs a valueFrom or a valueTo`);
+      const range: Record<string, unknown> = {};
+      if (hasFrom) range.$gte = scalar(field, value, at, 'from');
+      if (hasTo) range.$lte = scalar(field, value, at, 'to');
+      return { [p]: range };
+    }
+    case 'CONTAINS': {
+      if (field.kind !== 'TEXT' || field.array) throw validationError(`${at}.filterType`, `CONTAINS applies to TEXT fields, not ${name}`);
+      const v = scalar(field, value, at, 'value') as string;
+      return { [p]: { $ilike: `%${escapeLike(v)}%` } };
+    }
+  }
+}
+
+/** Translates an itemQuery for one resource; `scope` (tenancy) is ANDed in front. */
+export function translateItemQuery(resource: QueryResource, query: ItemQuery | undefined, scope: Condition, base = 'itemQuery'): TranslatedQuery {
+  const limit = query?.limit ?? DEFAULT_LIMIT;
+  if (limit > MAX_LIMIT) throw validationError(`${base}.limit`, `${base}.limit must be at most ${MAX_LIMIT}`);
+  const and: Condition[] = [scope];
+  (query?.filter ?? []).forEach((entry, i) => {
+    const at = `${base}.filter.${i}`;
+    const field = resource.fields[entry.fieldName];
+    if (!field) throw validationError(`${at}.fieldName`, `unknown field "${entry.fieldName}"; fields are ${Object.keys(resource.fields).join(', ')}`);
+    if (entry.filterValues.length === 0) throw validationError(`${at}.filterValues`, `${at}.filterValues needs at least one value`);
+    const conditions = entry.filterValues.map((v, j) => condition(entry.fieldName, field, v, `${at}.filterValues.${j}`));
+    and.push(conditions.length === 1 ? conditions[0] : entry.operator === 'OR' ? { $or: conditions } : { $and: conditions });
+  });
+  const sorts = query?.sort?.length ? query.sort.map((s) => [s.fieldName, s.sortDirection ?? 'ASC'] as const) : resource.defaultSort;
+  const orderBy = sorts.map(([name, direction], i) => {
+    const field = resource.fields[name];
+    if (!field) throw validationError(`${base}.sort.${i}.fieldName`, `unknown sort field "${name}"`);
+    if (field.array) throw validationError(`${base}.sort.${i}.fieldName`, `${name} is a list and cannot be sorted`);
+    return { [field.property]: direction === 'DESC' ? ('desc' as const) : ('asc' as const) };
+  });
+  orderBy.push({ [resource.idProperty]: 'asc' });
+  return { where: and.length === 1 ? and[0] : { $and: and }, orderBy, limit, offset: query?.skip ?? 0 };
+}

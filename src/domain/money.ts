@@ -1,0 +1,79 @@
+/**
+ * Exact money: amounts are bigint base units inside the service; decimal text only at the edge.
+ * Nothing here goes through a binary float.
+ */
+import { LedgerError, validationError } from './errors';
+
+/** Lamports per SOL: the network currency has 9 decimals. */
+export const NETWORK_CURRENCY_DECIMALS = 9;
+
+const DECIMAL = /^([+-])?(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/;
+
+/**
+ * Parses decimal text (as it came on the wire, exponent allowed) into base units with `decimals` places.
+ * Fails with VALIDATION_ERROR on negative numbers, garbage, or more fractional digits than `decimals`.
+ */
+export function toBaseUnits(text: string, decimals: number, field: string): bigint {
+  const match = DECIMAL.exec(text.trim());
+  if (!match || (match[2] === '' && (match[3] ?? '') === '')) throw validationError(field, `${field} must be a decimal number, got "${text}"`);
+  const [, sign, whole, fraction = '', exponentText] = match;
+  const exponent = exponentText ? Number(exponentText) : 0;
+  if (!Number.isSafeInteger(exponent) || Math.abs(exponent) > 1000) throw validationError(field, `${field} is out of range`);
+  // Shift the decimal point by the exponent, on the digit string.
+  let digits = (whole || '0') + fraction;
+  let pointAt = (whole || '0').length + exponent;
+  if (pointAt < 0) {
+    digits = '0'.repeat(-pointAt) + digits;
+    pointAt = 0;
+  }
+  if (pointAt > digits.length) digits = digits + '0'.repeat(pointAt - digits.length);
+  const intPart = digits.slice(0, pointAt) || '0';
+  const fracPart = digits.slice(pointAt).replace(/0+$/, '');
+  if (fracPart.length > decimals) {
+    throw validationError(field, `${field} has ${fracPart.length} decimal places; at most ${decimals} are allowed`);
+  }
+  const units = BigInt(intPart) * 10n ** BigInt(decimals) + BigInt((fracPart + '0'.repeat(decimals - fracPart.length)) || '0');
+  if (sign === '-' && units !== 0n) throw validationError(field, `${field} must not be negative`);
+  return units;
+}
+
+/** Formats base units as exact decimal text with no trailing zeros ("1.5", "0", "123"). */
+export function fromBaseUnits(units: bigint, decimals: number): string {
+  const negative = units < 0n;
+  const abs = negative ? -units : units;
+  const scale = 10n ** BigInt(decimals);
+  const whole = abs / scale;
+  const fraction = (abs % scale).toString().padStart(decimals, '0').replace(/0+$/, '');
+  return `${negative ? '-' : ''}${whole}${fraction ? '.' + fraction : ''}`;
+}
+
+/** The spec's value input: `amount` (decimal, UI units) or `lamports` (integer base units), as exact text. */
+export interface ValueInput {
+  amount?: string;
+  lamports?: string;
+}
+
+/**
+ * Resolves a value input to base units. Either field may be sent; when both are sent they must agree.
+ * Fails with VALIDATION_ERROR naming the field at fault.
+ */
+export function resolveValue(value: ValueInput, decimals: number, field: string): bigint {
+  const fromAmount = value.amount !== undefined ? toBaseUnits(value.amount, decimals, `${field}.amount`) : undefined;
+  let fromLamports: bigint | undefined;
+  if (value.lamports !== undefined) {
+    if (!/^\d+$/.test(value.lamports)) throw validationError(`${field}.lamports`, `${field}.lamports must be a non-negative integer`);
+    fromLamports = BigInt(value.lamports);
+  }
+  if (fromAmount === undefined && fromLamports === undefined) {
+    throw validationError(field, `${field} needs amount or lamports`);
+  }
+  if (fromAmount !== undefined && fromLamports !== undefined && fromAmount !== fromLamports) {
+    throw new LedgerError('VALIDATION_ERROR', `${field}.amount (${value.amount}) and ${field}.lamports (${value.lamports}) disagree`, `${field}.lamports`);
+  }
+  return (fromAmount ?? fromLamports) as bigint;
+}
+
+/** The `{amount, lamports}` pair the API answers with, both exact. */
+export function balanceOf(units: bigint, decimals: number): { amount: string; lamports: bigint } {
+  return { amount: fromBaseUnits(units, decimals), lamports: units };
+}

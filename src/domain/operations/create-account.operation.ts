@@ -1,0 +1,80 @@
+/**
+ * Create Account (spec 2.3): the rules checked before anything is written, and the plan of the
+ * network transaction. Pure: the lookup step supplies addresses and the rent-exempt minimum.
+ */
+import { getCreateAccountInstruction, getTransferSolInstruction, SYSTEM_PROGRAM_ADDRESS } from '@solana-program/system';
+import { address, createNoopSigner, type Instruction } from '@solana/kit';
+import type { CreateAccountItemData } from '../../api/codecs/account.codecs';
+import { createdByOwnOperation, walletTypes, type AccountType } from '../account-types';
+import { forbidden, validationError } from '../errors';
+import { NETWORK_CURRENCY_DECIMALS, resolveValue } from '../money';
+
+export interface CreateAccountPermissions {
+  updateDebitApiKeys: boolean;
+}
+
+export const accountTypeOf = (item: CreateAccountItemData): AccountType => item.offchainReferences?.type ?? 'WALLET';
+
+/** Checks spec 2.3's rules; throws VALIDATION_ERROR or FORBIDDEN naming the field. */
+export function validateCreateAccount(item: CreateAccountItemData, can: CreateAccountPermissions): void {
+  const f = 'itemData';
+  const type = accountTypeOf(item);
+  const managed = item.managed ?? true;
+  const pointer = createdByOwnOperation[type];
+  if (pointer && !item.alreadyOnchain) throw validationError(`${f}.offchainReferences.type`, `accounts of type ${type} are created with ${pointer}`);
+  if (item.privateKeyDetails?.location?.includes('SECRETS')) throw validationError(`${f}.privateKeyDetails.location`, 'private key location SECRETS is not available yet; use DATABASE');
+  if (item.privateKeyDetails?.dkgKeys?.length) throw validationError(`${f}.privateKeyDetails.dkgKeys`, 'distributed key generation (dkgKeys) is not available yet');
+  const importsKey = item.privateKeyDetails?.privateKey !== undefined;
+  if (!managed && importsKey) throw validationError(`${f}.privateKeyDetails.privateKey`, 'a non-managed account has no private key in the service; set managed to true to import one');
+  if (managed && item.alreadyOnchain && !importsKey) throw validationError(`${f}.privateKeyDetails.privateKey`, 'onboarding a managed account that is already onchain needs its private key');
+  if (managed && !importsKey && item.onchainId) throw validationError(`${f}.onchainId`, 'a new managed account gets a new key and address; omit onchainId or import the key with privateKeyDetails.privateKey');
+  if (!managed && !item.onchainId) throw validationError(`${f}.onchainId`, 'a non-managed account is onboarded by address: onchainId is required');
+  if (!managed && !item.alreadyOnchain && (item.dataLength ?? 0) > 0) throw validationError(`${f}.dataLength`, 'reserving space needs the account to sign; a non-managed account can only be created with dataLength 0');
+  if (item.alreadyOnchain && item.seed) throw validationError(`${f}.seed`, 'seed applies to accounts created by this request, not to accounts already onchain');
+  if (item.alreadyOnchain && item.dataLength) throw validationError(`${f}.dataLength`, 'dataLength applies to accounts created by this request, not to accounts already onchain');
+  if (item.seed) resolveValue(item.seed, NETWORK_CURRENCY_DECIMALS, `${f}.seed`);
+  if ((item.networkCurrencyDebitApiKeys?.length || item.tokenDebitApiKeys?.length) && !can.updateDebitApiKeys) {
+    throw forbidden('setting networkCurrencyDebitApiKeys or tokenDebitApiKeys needs the UPDATE_DEBIT_API_KEYS role', item.networkCurrencyDebitApiKeys?.length ? `${f}.networkCurrencyDebitApiKeys` : `${f}.tokenDebitApiKeys`);
+  }
+  if ((item.networkCurrencyDebitLimits?.length || item.tokenDebitLimits?.length) && !walletTypes.includes(type)) {
+    throw validationError(item.networkCurrencyDebitLimits?.length ? `${f}.networkCurrencyDebitLimits` : `${f}.tokenDebitLimits`, `debit limits apply only to ${walletTypes.join(', ')} accounts`);
+  }
+  for (const [i, limit] of [...(item.networkCurrencyDebitLimits ?? []), ...(item.tokenDebitLimits ?? [])].entries()) {
+    if (limit.maxAllowedDebit.limitType === 'DURATION' && !limit.maxAllowedDebit.duration) throw validationError(`${f}.debitLimits.${i}.maxAllowedDebit.duration`, 'a DURATION limit needs a duration');
+  }
+}
+
+/**
+ * Lamports the new account receives: the seed, raised to the rent-exempt minimum for its size so
+ * the account can exist (spec 2.3 rule 2: with dataLength > 0 that balance stays locked in it).
+ */
+export function lamportsForNewAccount(item: CreateAccountItemData, rentExemptMinimum: bigint): bigint {
+  const seed = item.seed ? resolveValue(item.seed, NETWORK_CURRENCY_DECIMALS, 'itemData.seed') : 0n;
+  return seed > rentExemptMinimum ? seed : rentExemptMinimum;
+}
+
+export interface CreateAccountPlanInput {
+  feePayer: string;
+  newAddress: string;
+  lamports: bigint;
+  dataLength: number;
+  /** true: the service holds the new account's key and creates it (allocating space); false: funds it by transfer. */
+  createWithKey: boolean;
+}
+
+/** The instructions: System CreateAccount when the new key signs, a plain transfer otherwise. */
+export function planCreateAccount(plan: CreateAccountPlanInput): Instruction[] {
+  const payer = createNoopSigner(address(plan.feePayer));
+  if (plan.createWithKey) {
+    return [
+      getCreateAccountInstruction({
+        payer,
+        newAccount: createNoopSigner(address(plan.newAddress)),
+        lamports: plan.lamports,
+        space: plan.dataLength,
+        programAddress: SYSTEM_PROGRAM_ADDRESS,
+      }),
+    ];
+  }
+  return [getTransferSolInstruction({ source: payer, destination: address(plan.newAddress), amount: plan.lamports })];
+}

@@ -1,0 +1,109 @@
+/**
+ * The write pipeline's contract: what crosses between the API, the workflow and its activities.
+ * Everything here is JSON-safe (amounts and slots as decimal strings) because it is stored in
+ * Temporal's history; nothing here may ever hold a private key.
+ */
+export const operations = ['CREATE_ACCOUNT'] as const;
+export type Operation = (typeof operations)[number];
+
+export const transactionStatuses = [
+  'BUILT', 'AWAITING_APPROVAL', 'AWAITING_SIGNATURES', 'SIGNED', 'SUBMITTED', 'CONFIRMED', 'FINALIZED', 'FAILED', 'REJECTED', 'EXPIRED', 'CANCELLED',
+] as const;
+export type TransactionStatus = (typeof transactionStatuses)[number];
+
+export type Commitment = 'processed' | 'confirmed' | 'finalized';
+
+export interface WriteRequest {
+  operation: Operation;
+  /** Offchain id of the transaction record this write produces. */
+  transactionId: string;
+  /** Offchain id for the record a create makes, chosen up front so every retry uses the same one. */
+  newRecordId?: string;
+  workflowId: string;
+  organizationId: string;
+  organizationExternalId: string;
+  apiKeyId: string;
+  cluster: string;
+  idempotencyKey: string | null;
+  commitment: Commitment;
+  /** false: rest at SIGNED until Submit Transaction. */
+  submit: boolean;
+  /** The operation's validated itemData (secrets sealed by the API before it gets here). */
+  itemData: unknown;
+  svmTransactionConfig: unknown;
+}
+
+export interface Debit {
+  /** Offchain id of the debited account, when it is on the platform. */
+  accountId: string | null;
+  address: string;
+  asset: 'NETWORK_CURRENCY' | { financialInstrumentId: string };
+  /** Base units as a decimal string. */
+  amount: string;
+  destination: { address: string; class: 'OFF_PLATFORM' | 'NON_MANAGED' | 'MANAGED' };
+}
+
+/** What the lookup step found: addresses and records the later steps act on. */
+export interface Resolved {
+  /** false: an onboarding with nothing to send (alreadyOnchain). */
+  needsTransaction: boolean;
+  feePayer: string;
+  /** Addresses whose signatures the transaction needs, fee payer first. */
+  signers: string[];
+  debits: Debit[];
+  /** Whether any involved account has pre-/post-submit webhooks (skips those steps otherwise). */
+  webhooks: { preSubmit: boolean; postSubmit: boolean };
+  /** Operation-specific resolution (e.g. the new account's address). */
+  data: Record<string, unknown>;
+}
+
+export interface BuiltTransaction {
+  messageBase64: string;
+  signers: string[];
+  lastValidBlockHeight: string;
+  size: number;
+}
+
+export interface SignedTransaction {
+  signature: string;
+  wireBase64: string;
+}
+
+export type Outcome =
+  | { status: 'CONFIRMED' | 'FINALIZED'; slot: string; confirmations: number | null }
+  /** Landed at `processed`, the commitment the caller asked for. */
+  | { status: 'SUBMITTED'; slot: string; confirmations: number | null }
+  | { status: 'FAILED'; errorMessage: string; slot?: string }
+  | { status: 'EXPIRED' }
+  | { status: 'SIGNED' };
+
+/** The spec's transaction result (2.2), JSON-safe. */
+export interface TransactionResult {
+  success: boolean;
+  offchainId: string;
+  status: TransactionStatus;
+  onchainId: string | null;
+  confirmationsCount: number | null;
+  serializedMessage: string | null;
+  errorMessage: string | null;
+  txnTimestamp: string | null;
+}
+
+export interface WriteResult {
+  transaction: TransactionResult | null;
+  /** The record the write created, for creates. */
+  created?: { onchainId: string; offchainId: string };
+}
+
+/** Readable workflow ids from business keys: the same key never starts a second run. */
+export function writeWorkflowId(operation: Operation, organizationId: string, key: string): string {
+  return `${operation.toLowerCase().replace(/_/g, '-')}-${organizationId}-${key}`;
+}
+
+export const searchAttributeNames = {
+  organization: 'LedgerOrganization',
+  operation: 'LedgerOperation',
+  transaction: 'LedgerTransactionOffchainId',
+  signature: 'LedgerSignature',
+  status: 'LedgerStatus',
+} as const;

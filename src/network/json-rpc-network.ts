@@ -1,0 +1,88 @@
+/**
+ * The SVM port over Solana JSON-RPC, built on @solana/kit's RPC client. Transport faults are
+ * thrown as they are (the caller retries); definite refusals become TransactionRejectedError.
+ */
+import {
+  address,
+  createSolanaRpc,
+  isSolanaError,
+  lamports,
+  signature as toSignature,
+  SOLANA_ERROR__JSON_RPC__SERVER_ERROR_SEND_TRANSACTION_PREFLIGHT_FAILURE,
+  SOLANA_ERROR__JSON_RPC__SERVER_ERROR_TRANSACTION_SIGNATURE_VERIFICATION_FAILURE,
+  type Base64EncodedWireTransaction,
+} from '@solana/kit';
+import { TransactionRejectedError, type Commitment, type SvmNetwork } from './svm-network';
+
+/** Errors that mean the exact bytes already landed: sending them again is a no-op, not a failure. */
+function isAlreadyProcessed(error: unknown): boolean {
+  return /AlreadyProcessed|already been processed/i.test(String((error as Error)?.message ?? '') + JSON.stringify((error as { context?: unknown })?.context ?? ''));
+}
+
+function describeRejection(error: unknown): TransactionRejectedError {
+  const e = error as { message: string; context?: { __serverMessage?: string; logs?: string[] }; cause?: unknown };
+  const logs = e.context?.logs ?? [];
+  const failingLog = [...logs].reverse().find((line) => /error|failed|insufficient/i.test(line));
+  const serverMessage = e.context?.__serverMessage ?? e.message;
+  return new TransactionRejectedError(failingLog ? `${serverMessage} (${failingLog})` : serverMessage, e.cause ?? null, logs);
+}
+
+export function createJsonRpcNetwork(cluster: string, rpcUrl: string): SvmNetwork {
+  const rpc = createSolanaRpc(rpcUrl);
+  return {
+    cluster,
+    async getLatestBlockhash(commitment = 'confirmed') {
+      const { value } = await rpc.getLatestBlockhash({ commitment }).send();
+      return { blockhash: value.blockhash, lastValidBlockHeight: value.lastValidBlockHeight };
+    },
+    async getBlockHeight(commitment: Commitment = 'confirmed') {
+      return rpc.getBlockHeight({ commitment }).send();
+    },
+    async sendTransaction(wire, _signature) {
+      try {
+        await rpc.sendTransaction(wire as Base64EncodedWireTransaction, { encoding: 'base64', preflightCommitment: 'confirmed' }).send();
+      } catch (error) {
+        if (isAlreadyProcessed(error)) return;
+        if (
+          isSolanaError(error, SOLANA_ERROR__JSON_RPC__SERVER_ERROR_SEND_TRANSACTION_PREFLIGHT_FAILURE) ||
+          isSolanaError(error, SOLANA_ERROR__JSON_RPC__SERVER_ERROR_TRANSACTION_SIGNATURE_VERIFICATION_FAILURE)
+        ) {
+          throw describeRejection(error);
+        }
+        throw error;
+      }
+    },
+    async getSignatureStatus(sig) {
+      const { value } = await rpc.getSignatureStatuses([toSignature(sig)], { searchTransactionHistory: true }).send();
+      const status = value[0];
+      if (!status) return null;
+      return {
+        slot: status.slot,
+        confirmationStatus: status.confirmationStatus,
+        confirmations: status.confirmations === null ? null : Number(status.confirmations),
+        err: status.err,
+      };
+    },
+    async getTransaction(sig, commitment: Commitment = 'confirmed') {
+      const tx = await rpc
+        .getTransaction(toSignature(sig), { commitment: commitment === 'processed' ? 'confirmed' : commitment, encoding: 'json', maxSupportedTransactionVersion: 0 })
+        .send();
+      if (!tx) return null;
+      return { slot: tx.slot, blockTime: tx.blockTime === null ? null : new Date(Number(tx.blockTime) * 1000), fee: tx.meta?.fee ?? 0n };
+    },
+    async getBalance(addr, commitment: Commitment = 'confirmed') {
+      const { value } = await rpc.getBalance(address(addr), { commitment }).send();
+      return value;
+    },
+    async accountExists(addr) {
+      const { value } = await rpc.getAccountInfo(address(addr), { encoding: 'base64', commitment: 'confirmed' }).send();
+      return value !== null;
+    },
+    async getMinimumBalanceForRentExemption(dataLength) {
+      return rpc.getMinimumBalanceForRentExemption(BigInt(dataLength)).send();
+    },
+    async requestAirdrop(addr, amount) {
+      return rpc.requestAirdrop(address(addr), lamports(amount), { commitment: 'confirmed' }).send();
+    },
+  };
+}

@@ -1,0 +1,64 @@
+/**
+ * The SVM port: everything the service asks of a network. The JSON-RPC adapter
+ * (json-rpc-network.ts) is the one implementation, used against every cluster and the local node.
+ */
+export type Commitment = 'processed' | 'confirmed' | 'finalized';
+
+export interface Blockhash {
+  blockhash: string;
+  lastValidBlockHeight: bigint;
+}
+
+export interface SignatureStatus {
+  slot: bigint;
+  confirmationStatus: Commitment | null;
+  confirmations: number | null;
+  /** The transaction error in the network's JSON form, null when it succeeded. */
+  err: unknown;
+}
+
+export interface LandedTransaction {
+  slot: bigint;
+  blockTime: Date | null;
+  fee: bigint;
+}
+
+/** The network refused a transaction for good (preflight or signature failure): retrying the same bytes cannot help. */
+export class TransactionRejectedError extends Error {
+  override readonly name = 'TransactionRejectedError';
+  constructor(
+    message: string,
+    readonly err: unknown,
+    readonly logs: string[] = [],
+  ) {
+    super(message);
+  }
+}
+
+export interface SvmNetwork {
+  readonly cluster: string;
+  getLatestBlockhash(commitment?: Commitment): Promise<Blockhash>;
+  getBlockHeight(commitment?: Commitment): Promise<bigint>;
+  /** Sends signed wire bytes (base64). Idempotent: a repeat of already-processed bytes returns the signature. */
+  sendTransaction(wireTransactionBase64: string, signature: string): Promise<void>;
+  getSignatureStatus(signature: string): Promise<SignatureStatus | null>;
+  getTransaction(signature: string, commitment?: Commitment): Promise<LandedTransaction | null>;
+  getBalance(address: string, commitment?: Commitment): Promise<bigint>;
+  accountExists(address: string): Promise<boolean>;
+  getMinimumBalanceForRentExemption(dataLength: number): Promise<bigint>;
+  requestAirdrop(address: string, lamports: bigint): Promise<string>;
+}
+
+/** The networks by `svmCluster` name, with the default used when a request names none. */
+export interface Networks {
+  readonly defaultCluster: string;
+  readonly names: string[];
+  get(cluster: string): SvmNetwork | undefined;
+}
+
+export function createNetworks(networks: SvmNetwork[], defaultCluster?: string): Networks {
+  const byName = new Map(networks.map((n) => [n.cluster, n]));
+  const fallback = defaultCluster ?? networks[0]?.cluster;
+  if (!fallback || !byName.has(fallback)) throw new Error(`default cluster "${fallback}" is not configured`);
+  return { defaultCluster: fallback, names: [...byName.keys()], get: (name) => byName.get(name) };
+}

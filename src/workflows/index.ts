@@ -1,0 +1,2 @@
+/** The workflows the worker registers. */
+export { ledgerWrite, deliverPostSubmitWebhooks } from './write.workflow';

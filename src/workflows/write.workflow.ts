@@ -1,0 +1,127 @@
+/**
+ * The one write workflow: lookup → limit check → build → pre-submit webhook → sign → submit →
+ * confirm → record → post-submit webhook. Deterministic orchestration only; every step is an
+ * activity. Short steps are local activities (no server round trips); submit and confirm are
+ * regular activities so a worker that dies between them resumes at confirm with the same bytes.
+ */
+import {
+  defineQuery,
+  ParentClosePolicy,
+  proxyActivities,
+  proxyLocalActivities,
+  setHandler,
+  startChild,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
+import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+import type { createActivities } from '../activities';
+import type { Outcome, TransactionStatus, WriteRequest, WriteResult } from '../domain/write';
+import { searchAttributeNames } from '../domain/write';
+
+type Activities = ReturnType<typeof createActivities>;
+
+export const currentStepQuery = defineQuery<string>('currentStep');
+
+export const statusKey = defineSearchAttributeKey(searchAttributeNames.status, SearchAttributeType.KEYWORD);
+export const signatureKey = defineSearchAttributeKey(searchAttributeNames.signature, SearchAttributeType.KEYWORD);
+
+const local = proxyLocalActivities<Activities>({
+  startToCloseTimeout: '30s',
+  retry: { initialInterval: '200ms', backoffCoefficient: 2, maximumInterval: '5s', maximumAttempts: 10 },
+});
+const chain = proxyActivities<Activities>({
+  startToCloseTimeout: '30s',
+  retry: { initialInterval: '250ms', backoffCoefficient: 2, maximumInterval: '10s', maximumAttempts: 20 },
+});
+const confirmation = proxyActivities<Activities>({
+  startToCloseTimeout: '3m',
+  heartbeatTimeout: '15s',
+  retry: { initialInterval: '250ms', backoffCoefficient: 2, maximumInterval: '10s', maximumAttempts: 20 },
+});
+
+/** A transaction whose lifetime ran out before landing is rebuilt with a new one, at most this often. */
+const MAX_LIFETIMES = 3;
+
+export async function ledgerWrite(request: WriteRequest): Promise<WriteResult> {
+  let step = 'lookup';
+  setHandler(currentStepQuery, () => step);
+  const status = (value: TransactionStatus) => upsertSearchAttributes([{ key: statusKey, value }]);
+
+  const resolved = await local.lookup(request);
+  step = 'limitCheck';
+  await local.checkLimits(request, resolved);
+
+  if (!resolved.needsTransaction) {
+    step = 'record';
+    return local.record(request, resolved, null);
+  }
+
+  for (let lifetime = 1; ; lifetime++) {
+    step = 'build';
+    const built = await local.build(request, resolved);
+    status('BUILT');
+
+    if (resolved.webhooks.preSubmit) {
+      step = 'preSubmitWebhook';
+      const verdict = await chain.callPreSubmitWebhooks(request, built);
+      if (verdict === 'VETO') {
+        step = 'record';
+        status('REJECTED');
+        return local.recordRejection(request, 'a pre-submit webhook failed and asked not to submit the transaction');
+      }
+    }
+
+    step = 'sign';
+    const signed = await local.sign(request, built);
+    upsertSearchAttributes([{ key: signatureKey, value: signed.signature }]);
+    status('SIGNED');
+    if (!request.submit) {
+      step = 'record';
+      return local.record(request, resolved, { status: 'SIGNED' });
+    }
+
+    step = 'submit';
+    const sent = await chain.submit(request, signed);
+    let outcome: Outcome;
+    if (sent.rejected) {
+      outcome = { status: 'FAILED', errorMessage: sent.rejected };
+    } else {
+      status('SUBMITTED');
+      step = 'confirm';
+      outcome = await confirmation.confirm(request, signed, built);
+    }
+
+    if (outcome.status === 'EXPIRED' && lifetime < MAX_LIFETIMES) {
+      await local.markExpired(request);
+      continue;
+    }
+
+    step = 'record';
+    const result = await local.record(request, resolved, outcome);
+    status(result.transaction?.status ?? 'FAILED');
+
+    if (resolved.webhooks.postSubmit) {
+      step = 'postSubmitWebhook';
+      // Delivery retries for a day; it runs on as its own workflow and does not hold up the answer.
+      await startChild(deliverPostSubmitWebhooks, {
+        workflowId: `${workflowInfo().workflowId}-post-submit`,
+        args: [request],
+        parentClosePolicy: ParentClosePolicy.ABANDON,
+      });
+    }
+    step = 'done';
+    return result;
+  }
+}
+
+const delivery = proxyActivities<Activities>({
+  startToCloseTimeout: '45s',
+  scheduleToCloseTimeout: '25h',
+  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '10m' },
+});
+
+/** At-least-once delivery of the post-submit webhooks of one write, with backoff for over 24 hours. */
+export async function deliverPostSubmitWebhooks(request: WriteRequest): Promise<void> {
+  await delivery.callPostSubmitWebhooks(request);
+}
