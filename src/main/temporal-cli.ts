@@ -41,7 +41,7 @@ async function locate(log: Log): Promise<TemporalCli> {
     const binDir = await goBinDir(go);
     const target = path.join(binDir, 'temporal');
     if (await isExecutable(target)) return { path: target, source: 'go-bin' };
-    return { path: await goInstall(go, binDir, target, log), source: 'go-install' };
+    return goInstall(go, binDir, target, log);
   }
   return { path: await downloadWithSdk(log), source: 'download' };
 }
@@ -94,11 +94,12 @@ async function goBinDir(go: string): Promise<string> {
   return path.join(first ?? path.join(os.homedir(), 'go'), 'bin');
 }
 
-async function goInstall(go: string, binDir: string, target: string, log: Log): Promise<string> {
+async function goInstall(go: string, binDir: string, target: string, log: Log): Promise<TemporalCli> {
   await fs.mkdir(binDir, { recursive: true });
   // The lock sits beside the binary it guards, so launchers sharing a GOBIN build it once.
   return withLockFile(path.join(binDir, '.temporal-cli-install.lock'), log, async () => {
-    if (await isExecutable(target)) return target; // built by whoever held the lock before us
+    // Built by whoever held the lock before us.
+    if (await isExecutable(target)) return { path: target, source: 'go-bin' } as const;
     log(`Building the Temporal CLI: go install ${TEMPORAL_CLI_GO_PACKAGE} (the first build takes minutes)`);
     const started = Date.now();
     let result = await run(go, ['install', TEMPORAL_CLI_GO_PACKAGE]);
@@ -111,7 +112,7 @@ async function goInstall(go: string, binDir: string, target: string, log: Log): 
     if (result.code !== 0) throw new Error(`go install ${TEMPORAL_CLI_GO_PACKAGE} failed:\n${tail(result.stderr, 30)}`);
     if (!(await isExecutable(target))) throw new Error(`go install succeeded but ${target} is missing`);
     log(`Built the Temporal CLI in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-    return target;
+    return { path: target, source: 'go-install' } as const;
   });
 }
 

@@ -81,9 +81,12 @@ interface ServerProcess {
   stop(): Promise<void>;
 }
 
-/** Starts the CLI in its own process group so stop() reaches everything it started. */
+/**
+ * The CLI is a single process (no children), so it is not detached into a process group of its own: staying in
+ * ours means a Ctrl-C in the terminal reaches it as well, even when our process dies before calling stop().
+ */
 function spawnServer(cliPath: string, args: string[], log: (message: string) => void): ServerProcess {
-  const child = spawn(cliPath, args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(cliPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   const lines: string[] = [];
   let forward = true; // shutdown chatter (pollers losing their connection) is kept in the tail only
   const collector = () => {
@@ -116,16 +119,11 @@ function spawnServer(cliPath: string, args: string[], log: (message: string) => 
     });
   });
 
-  const signalGroup = (signal: NodeJS.Signals) => {
-    if (child.pid === undefined) return;
-    try {
-      process.kill(-child.pid, signal);
-    } catch {
-      // ESRCH: the group is already gone.
-    }
+  const signal = (name: NodeJS.Signals) => {
+    if (!exit) child.kill(name);
   };
   // If our process exits without calling stop(), do not leave a server behind.
-  const onParentExit = () => signalGroup('SIGKILL');
+  const onParentExit = () => signal('SIGKILL');
   process.once('exit', onParentExit);
 
   let stopping: Promise<void> | undefined;
@@ -133,7 +131,7 @@ function spawnServer(cliPath: string, args: string[], log: (message: string) => 
     stopping ??= (async () => {
       forward = false;
       if (!exit) {
-        signalGroup('SIGTERM');
+        signal('SIGTERM');
         let timer: NodeJS.Timeout | undefined;
         const graceful = await Promise.race([
           exitedPromise.then(() => true),
@@ -142,7 +140,7 @@ function spawnServer(cliPath: string, args: string[], log: (message: string) => 
         clearTimeout(timer);
         if (!graceful) {
           log(`temporal dev server ignored SIGTERM for ${STOP_GRACE_MS} ms; sending SIGKILL`);
-          signalGroup('SIGKILL');
+          signal('SIGKILL');
           await exitedPromise;
         }
       }
