@@ -1,0 +1,31 @@
+/** The Koa app: one error middleware at the top, then request id, lossless JSON and the routes. */
+import Koa from 'koa';
+import Router from '@koa/router';
+import { LedgerError } from '../domain/errors';
+import type { ApiDeps } from './context';
+import { errorBody, losslessJson, requestId } from './middleware';
+import { buildOpenApi } from './openapi';
+import { mountRoutes, type RouteSpec } from './route';
+import { accountRoutes } from './routes/accounts.routes';
+import { systemRoutes } from './routes/system.routes';
+import { transactionRoutes } from './routes/transactions.routes';
+
+export function createApp(deps: ApiDeps, log: (msg: string, err?: unknown) => void = () => {}): Koa {
+  const app = new Koa({ proxy: false });
+  let openApi: unknown;
+  const business: RouteSpec[] = [...accountRoutes(deps), ...transactionRoutes(deps)];
+  const routes: RouteSpec[] = [...systemRoutes(deps, (): unknown => (openApi ??= buildOpenApi(routes, deps.platformName))), ...business];
+  const router = new Router();
+  mountRoutes(router, routes, deps);
+
+  app.use(requestId());
+  app.use(errorBody(log));
+  app.use(losslessJson());
+  app.use(router.routes());
+  app.use(router.allowedMethods({ throw: true, notImplemented: () => new LedgerError('NOT_FOUND', 'no such route'), methodNotAllowed: () => new LedgerError('NOT_FOUND', 'method not allowed on this route') }));
+  app.use(async () => {
+    throw new LedgerError('NOT_FOUND', 'no such route');
+  });
+  app.silent = true;
+  return app;
+}

@@ -1,0 +1,6 @@
+/** Transaction reads (API.md 6): a transaction named by offchainId or onchainId (signature). */
+import { strictObject, nonEmptyString, uuid } from './primitives';
+import { tenancyConfig } from './common.codecs';
+
+export const transactionLookup = strictObject('TransactionLookup', {}, { offchainId: uuid, onchainId: nonEmptyString(100) });
+export const singleTransactionBody = strictObject('SingleTransactionRequest', { itemData: strictObject('SingleTransactionItemData', { transaction: transactionLookup }, {}) }, { tenancyConfig });

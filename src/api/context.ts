@@ -1,0 +1,37 @@
+/** What every route handler may use: the narrow dependencies of the API, wired in src/main. */
+import type { Client } from '@temporalio/client';
+import type Koa from 'koa';
+import type { Orm } from '../db/orm';
+import type { Sealer } from '../custody/sealing';
+import type { Networks } from '../network/svm-network';
+import type { Commitment } from '../domain/write';
+
+export interface ApiDeps {
+  orm: Orm;
+  temporal: { client: Client; taskQueue: string };
+  networks: Networks;
+  sealer: Sealer;
+  platformName: string;
+  rateLimit: { perSecond: number; burst: number };
+  defaultCommitment: Commitment;
+  now: () => Date;
+  /** Readiness: whether the database and Temporal answer. */
+  ready: () => Promise<boolean>;
+}
+
+export interface Caller {
+  apiKeyId: string;
+  organizationId: string;
+  organizationExternalId: string;
+  roles: string[];
+}
+
+export interface LedgerState {
+  requestId: string;
+  caller?: Caller;
+  cluster: string;
+  /** A handler's override of the route's success status (202 for respond-async, 503 when not ready). */
+  status?: number;
+}
+
+export type LedgerContext = Koa.ParameterizedContext<LedgerState>;

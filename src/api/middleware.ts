@@ -1,0 +1,126 @@
+/** The middleware at the top of the app: request id, errors, lossless JSON, auth, rate limit. */
+import { createHash, randomUUID } from 'node:crypto';
+import type Koa from 'koa';
+import { parse, stringify, isLosslessNumber } from 'lossless-json';
+import { EntityManager } from '@mikro-orm/postgresql';
+import { WorkflowFailedError } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import { ApiKey, Organization } from '../db/entities';
+import { errorStatus, isErrorCode, LedgerError } from '../domain/errors';
+import type { ApiDeps, Caller, LedgerContext } from './context';
+
+/** Echoes x-request-id, or makes one. */
+export function requestId(): Koa.Middleware {
+  return async (ctx: LedgerContext, next) => {
+    const given = ctx.get('x-request-id');
+    ctx.state.requestId = given && given.length <= 200 ? given : randomUUID();
+    ctx.set('x-request-id', ctx.state.requestId);
+    await next();
+  };
+}
+
+/** A domain failure raised inside a workflow, back as the LedgerError it started as. */
+export function fromWorkflowFailure(error: unknown): unknown {
+  const cause = error instanceof WorkflowFailedError ? error.cause : error;
+  if (cause instanceof ApplicationFailure && isErrorCode(cause.type)) {
+    const details = (cause.details?.[0] ?? {}) as { field?: string | null; context?: Record<string, unknown> };
+    return new LedgerError(cause.type, cause.message, details.field ?? undefined, details.context ?? {});
+  }
+  return error;
+}
+
+/** Every error becomes the API.md error body; only 4xx messages reach the client. */
+export function errorBody(log: (msg: string, err: unknown) => void): Koa.Middleware {
+  return async (ctx: LedgerContext, next) => {
+    try {
+      await next();
+    } catch (raw) {
+      const error = fromWorkflowFailure(raw);
+      if (error instanceof LedgerError && error.status < 500) {
+        ctx.status = error.status;
+        ctx.body = { errors: [{ code: error.code, message: error.message, ...(error.field ? { field: error.field } : {}) }], requestId: ctx.state.requestId };
+        if (error.code === 'LIMIT_EXCEEDED' && error.context.limit) (ctx.body as any).errors[0].limit = error.context.limit;
+        return;
+      }
+      const code = error instanceof LedgerError ? error.code : 'INTERNAL';
+      log(`request ${ctx.state.requestId} failed`, error);
+      ctx.status = errorStatus[code];
+      ctx.body = { errors: [{ code, message: code === 'INTERNAL' ? 'internal error' : (error as Error).message }], requestId: ctx.state.requestId };
+    }
+  };
+}
+
+/** Parses JSON bodies keeping every number's exact text; writes bodies the same way. */
+export function losslessJson(maxBytes = 1024 * 1024): Koa.Middleware {
+  return async (ctx, next) => {
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      for await (const chunk of ctx.req) {
+        size += (chunk as Buffer).length;
+        if (size > maxBytes) throw new LedgerError('PAYLOAD_TOO_LARGE', `the body is over ${maxBytes} bytes`);
+        chunks.push(chunk as Buffer);
+      }
+      const text = Buffer.concat(chunks).toString('utf8');
+      if (text.trim() === '') (ctx.request as any).body = undefined;
+      else {
+        try {
+          (ctx.request as any).body = parse(text);
+        } catch (e) {
+          throw new LedgerError('VALIDATION_ERROR', `the body is not valid JSON: ${(e as Error).message}`, '(body)');
+        }
+      }
+    }
+    await next();
+    if (ctx.body !== undefined && ctx.body !== null && typeof ctx.body === 'object' && !Buffer.isBuffer(ctx.body) && !isLosslessNumber(ctx.body) && typeof (ctx.body as any).pipe !== 'function') {
+      ctx.type = 'application/json';
+      ctx.body = stringify(ctx.body, (_key, value) => (value instanceof Date ? value.toISOString() : value));
+    }
+  };
+}
+
+export const hashApiKey = (key: string) => createHash('sha256').update(key).digest('hex');
+
+/** Resolves the bearer API key to its organization and roles; 401 when missing or unknown. Cached briefly. */
+export function authenticate(deps: ApiDeps): Koa.Middleware {
+  const cache = new Map<string, { caller: Caller; until: number }>();
+  return async (ctx: LedgerContext, next) => {
+    const header = ctx.get('authorization');
+    const match = /^Bearer\s+(\S+)$/i.exec(header);
+    if (!match) throw new LedgerError('UNAUTHENTICATED', 'send Authorization: Bearer <api key>');
+    const hash = hashApiKey(match[1]);
+    const now = Date.now();
+    let entry = cache.get(hash);
+    if (!entry || entry.until < now) {
+      const em = deps.orm.em.fork() as unknown as EntityManager;
+      const key = await em.findOne(ApiKey, { keyHash: hash, revokedAt: null });
+      const org = key && (await em.findOne(Organization, { id: key.organizationId }));
+      if (!key || !org) throw new LedgerError('UNAUTHENTICATED', 'unknown API key');
+      entry = { caller: { apiKeyId: key.id, organizationId: org.id, organizationExternalId: org.externalId, roles: key.roles }, until: now + 5000 };
+      if (cache.size > 10000) cache.clear();
+      cache.set(hash, entry);
+    }
+    ctx.state.caller = { ...entry.caller };
+    await next();
+  };
+}
+
+/** Token bucket per API key (API.md 4): 429 with Retry-After when empty. */
+export function rateLimit(perSecond: number, burst: number): Koa.Middleware {
+  const buckets = new Map<string, { tokens: number; at: number }>();
+  return async (ctx: LedgerContext, next) => {
+    const key = ctx.state.caller!.apiKeyId;
+    const now = Date.now();
+    const bucket = buckets.get(key) ?? { tokens: burst, at: now };
+    bucket.tokens = Math.min(burst, bucket.tokens + ((now - bucket.at) / 1000) * perSecond);
+    bucket.at = now;
+    if (bucket.tokens < 1) {
+      buckets.set(key, bucket);
+      ctx.set('Retry-After', String(Math.max(1, Math.ceil((1 - bucket.tokens) / perSecond))));
+      throw new LedgerError('RATE_LIMITED', `over ${perSecond} requests per second for this API key`);
+    }
+    bucket.tokens -= 1;
+    buckets.set(key, bucket);
+    await next();
+  };
+}

@@ -1,0 +1,75 @@
+/** Account records as the API shows them, at the three detail levels (spec 2.2, API.md 2). */
+import { LosslessNumber } from 'lossless-json';
+import type { Account, WebhookConfig } from '../../db/entities';
+import { fromBaseUnits, NETWORK_CURRENCY_DECIMALS } from '../../domain/money';
+
+export const detailLevels = ['detailed', 'compact', 'identifiers'] as const;
+export type DetailLevel = (typeof detailLevels)[number];
+
+/** A decimal amount written as a JSON number with its exact text. */
+export const exactNumber = (text: string) => new LosslessNumber(text);
+
+export function lamportsBalance(lamports: bigint) {
+  return { amount: exactNumber(fromBaseUnits(lamports, NETWORK_CURRENCY_DECIMALS)), lamports };
+}
+
+const maskWebhook = (hook: WebhookConfig) => ({
+  ...hook,
+  ...(hook.apiKeyAuthConfig ? { apiKeyAuthConfig: { httpHeaderName: hook.apiKeyAuthConfig.httpHeaderName, keyValue: '***' } } : {}),
+  ...(hook.oauth2AuthConfig ? { oauth2AuthConfig: { ...hook.oauth2AuthConfig, clientSecret: hook.oauth2AuthConfig.clientSecret ? '***' : undefined, password: hook.oauth2AuthConfig.password ? '***' : undefined } } : {}),
+});
+
+export function presentAccount(a: Account, level: DetailLevel) {
+  if (level === 'identifiers') return { onchain: { id: a.address }, offchain: { id: a.id } };
+  if (level === 'compact') {
+    return {
+      onchain: { id: a.address, lastTransactionId: a.lastTransactionSignature ?? null, lastTransactionAt: a.lastTransactionAt ?? null },
+      offchain: { id: a.id, type: a.type, code: a.code ?? null, alId: a.alId ?? null, organizationExternalId: a.referenceOrganizationExternalId ?? null, accountNumber: a.accountNumber ?? null, lastTransactionId: a.lastTransactionId ?? null },
+    };
+  }
+  return {
+    onchain: {
+      id: a.address,
+      lastTransactionId: a.lastTransactionSignature ?? null,
+      lastTransactionAt: a.lastTransactionAt ?? null,
+      creationTransactionId: a.creationTransactionSignature ?? null,
+      creationTransactionAt: a.creationTransactionAt ?? null,
+    },
+    offchain: {
+      id: a.id,
+      type: a.type,
+      code: a.code ?? null,
+      alId: a.alId ?? null,
+      organizationExternalId: a.referenceOrganizationExternalId ?? null,
+      accountNumber: a.accountNumber ?? null,
+      name: a.name ?? null,
+      balance: lamportsBalance(a.lamportsBalance),
+      tokenDecimals: a.tokenDecimals,
+      lastTransactionId: a.lastTransactionId ?? null,
+      creationTransactionId: a.creationTransactionId ?? null,
+    },
+    managed: a.managed,
+    status: a.status,
+    privateKeyLocation: a.privateKeyLocation,
+    isDerived: a.isDerived,
+    isGenesis: a.isGenesis,
+    comments: a.comments ?? null,
+    subscribeToNetworkEvents: a.subscribeToNetworkEvents,
+    sharedAcrossTenants: a.sharedAcrossTenants,
+    wasOnchainAlready: a.wasOnchainAlready,
+    canPayFees: a.canPayFees,
+    globalFeePayerForOrgs: a.globalFeePayerForOrgs,
+    orgsAllowedToSignWithPrivateKey: a.orgsAllowedToSignWithPrivateKey,
+    solDebitApiKeys: a.solDebitApiKeys,
+    tokenDebitApiKeys: a.tokenDebitApiKeys,
+    networkCurrencyDebitLimits: a.networkCurrencyDebitLimits ?? null,
+    tokenDebitLimits: a.tokenDebitLimits ?? null,
+    missingSignatureWebhooks: a.missingSignatureWebhooks.map(maskWebhook),
+    preTransactionSubmitWebhooks: a.preTransactionSubmitWebhooks.map(maskWebhook),
+    postTransactionSubmitWebhooks: a.postTransactionSubmitWebhooks.map(maskWebhook),
+    dataLength: a.dataLength,
+    tokenVersion: a.tokenVersion ?? null,
+    domain: a.domain ?? null,
+    tenantOrganizationId: a.organizationId,
+  };
+}

@@ -1,0 +1,70 @@
+/**
+ * Routes declared once: method, path, role, body codec, handler. The same declarations mount the
+ * Koa routes and produce the OpenAPI document, so validation and documentation cannot drift.
+ */
+import type Router from '@koa/router';
+import type * as t from 'io-ts';
+import { LedgerError, validationError } from '../domain/errors';
+import { hasRole, type Role } from '../domain/roles';
+import type { ApiDeps, LedgerContext } from './context';
+import { reportErrors, type JsonSchema } from './codecs/primitives';
+import { authenticate, rateLimit } from './middleware';
+
+export interface RouteSpec<B = any> {
+  method: 'get' | 'post' | 'patch';
+  path: string;
+  summary: string;
+  tag: string;
+  /** The role needed; null: no authentication (health, docs). */
+  role: Role | null;
+  body?: t.Type<B, unknown, unknown>;
+  /** Path parameters with their allowed values. */
+  pathParams?: Record<string, readonly string[]>;
+  successStatus: number;
+  response?: JsonSchema;
+  /** Writes take svmCluster and may answer 202 with Prefer: respond-async. */
+  write?: boolean;
+  handler: (ctx: LedgerContext, body: B) => Promise<unknown>;
+}
+
+export function route<B>(spec: RouteSpec<B>): RouteSpec<B> {
+  return spec;
+}
+
+/** Decodes a body with a codec; VALIDATION_ERROR naming the first field at fault. */
+export function decode<B>(codec: t.Type<B, unknown, unknown>, input: unknown): B {
+  if (input === undefined) throw validationError('(body)', 'a JSON body is required');
+  const result = codec.decode(input);
+  if (result._tag === 'Left') {
+    const [first, ...rest] = reportErrors(result.left);
+    const error = validationError(first.field, `${first.field} ${first.message}`);
+    error.context.otherFields = rest;
+    throw error;
+  }
+  return result.right;
+}
+
+export function mountRoutes(router: Router, routes: RouteSpec[], deps: ApiDeps): void {
+  const auth = authenticate(deps);
+  const limit = rateLimit(deps.rateLimit.perSecond, deps.rateLimit.burst);
+  for (const spec of routes) {
+    const koaPath = spec.path.replace(/\{(\w+)\}/g, ':$1');
+    const handle = async (ctx: LedgerContext) => {
+      for (const [name, allowed] of Object.entries(spec.pathParams ?? {})) {
+        if (!allowed.includes(ctx.params[name])) throw validationError(name, `${name} must be one of ${allowed.join(', ')}`);
+      }
+      if (spec.role && !hasRole(ctx.state.caller!.roles, deps.platformName, spec.role)) {
+        throw new LedgerError('FORBIDDEN', `this API key lacks the role ${deps.platformName}_${spec.role}`);
+      }
+      const cluster = typeof ctx.query.svmCluster === 'string' ? ctx.query.svmCluster.toUpperCase() : deps.networks.defaultCluster;
+      if (!deps.networks.get(cluster)) throw validationError('svmCluster', `svmCluster must be one of ${deps.networks.names.join(', ')}`);
+      ctx.state.cluster = cluster;
+      const body = spec.body ? decode(spec.body, (ctx.request as any).body) : undefined;
+      const result = await spec.handler(ctx, body);
+      ctx.status = ctx.state.status ?? spec.successStatus;
+      ctx.body = result;
+    };
+    const chain = spec.role === null ? [handle] : [auth, limit, handle];
+    (router as any)[spec.method](koaPath, ...chain);
+  }
+}

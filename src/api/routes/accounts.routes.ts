@@ -1,0 +1,127 @@
+/** Accounts: Create Account, Fetch Accounts, Fetch Account Details, Fetch Account Balance. */
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { getBase58Decoder, getBase58Encoder } from '@solana/kit';
+import { Account } from '../../db/entities';
+import { findAccountByLookup } from '../../db/repositories/accounts.repository';
+import { addressOfSeed } from '../../custody/key-store';
+import { validationError } from '../../domain/errors';
+import { translateItemQuery } from '../../domain/item-query';
+import { validateCreateAccount } from '../../domain/operations/create-account.operation';
+import { hasRole } from '../../domain/roles';
+import { createAccountBody, singleAccountBody, type CreateAccountItemData } from '../codecs/account.codecs';
+import { bulkBody } from '../codecs/common.codecs';
+import type { ApiDeps, LedgerContext } from '../context';
+import { detailLevels, lamportsBalance, presentAccount, type DetailLevel } from '../presenters/account.presenter';
+import { route, type RouteSpec } from '../route';
+import { actingCaller } from '../tenancy';
+import { runWrite } from '../writes';
+import { sealWebhookSecrets } from './webhook-secrets';
+import { accountQuery } from './query-fields';
+
+const identifiersSchema = { type: 'object', properties: { onchainId: { type: 'string' }, offchainId: { type: 'string' } } };
+
+/** Decodes an imported private key (base58 of a 32-byte seed or 64-byte secret key) and checks it against the given addresses. */
+async function importedKey(item: CreateAccountItemData): Promise<Uint8Array> {
+  const field = 'itemData.privateKeyDetails.privateKey';
+  let bytes: Uint8Array;
+  try {
+    bytes = new Uint8Array(getBase58Encoder().encode(item.privateKeyDetails!.privateKey!));
+  } catch {
+    throw validationError(field, `${field} must be base58`);
+  }
+  if (bytes.length !== 32 && bytes.length !== 64) throw validationError(field, `${field} must decode to 32 or 64 bytes, not ${bytes.length}`);
+  const addr = await addressOfSeed(bytes.subarray(0, 32));
+  if (bytes.length === 64 && getBase58Decoder().decode(bytes.subarray(32)) !== addr) throw validationError(field, `${field}: its public half does not match its private half`);
+  if (item.privateKeyDetails?.publickKey && item.privateKeyDetails.publickKey !== addr) throw validationError('itemData.privateKeyDetails.publickKey', 'publickKey does not match the private key');
+  if (item.onchainId && item.onchainId !== addr) throw validationError('itemData.onchainId', 'onchainId does not match the private key');
+  return bytes;
+}
+
+export function accountRoutes(deps: ApiDeps): RouteSpec[] {
+  const fork = () => deps.orm.em.fork() as unknown as EntityManager;
+
+  return [
+    route({
+      method: 'post',
+      path: '/api/v1/accounts',
+      tag: 'Accounts',
+      summary: 'Create Account: a managed account with a new or imported key, or a non-managed one onboarded by address.',
+      role: 'WRITE',
+      write: true,
+      body: createAccountBody,
+      successStatus: 201,
+      response: { type: 'object', properties: { newAccount: identifiersSchema, svmTransaction: { type: ['object', 'null'] } } },
+      async handler(ctx, body) {
+        const em = fork();
+        const caller = await actingCaller(ctx, deps, em, body.tenancyConfig);
+        const item = body.itemData;
+        validateCreateAccount(item, { updateDebitApiKeys: hasRole(caller.roles, deps.platformName, 'UPDATE_DEBIT_API_KEYS') });
+        // Secrets are sealed here so that workflow histories never hold them in clear.
+        const sealed: CreateAccountItemData = sealWebhookSecrets(deps.sealer, item);
+        if (item.privateKeyDetails?.privateKey) {
+          sealed.privateKeyDetails = { ...item.privateKeyDetails, privateKey: deps.sealer.seal(await importedKey(item)) };
+        }
+        const answer = await runWrite(ctx, deps, { operation: 'CREATE_ACCOUNT', caller, itemData: sealed, svmTransactionConfig: body.svmTransactionConfig, newRecordId: randomUUID() });
+        if (answer.async) {
+          ctx.state.status = 202;
+          return { transaction: answer.transaction };
+        }
+        return { newAccount: answer.created ?? null, svmTransaction: answer.transaction };
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/api/v1/accounts/bulk/{detailLevel}',
+      tag: 'Accounts',
+      summary: 'Fetch Accounts with filter, sort and paging.',
+      role: 'READ',
+      pathParams: { detailLevel: detailLevels },
+      body: bulkBody,
+      successStatus: 200,
+      response: { type: 'object', properties: { count: { type: 'integer' }, items: { type: 'array' } } },
+      async handler(ctx: LedgerContext, body) {
+        const em = fork();
+        const caller = await actingCaller(ctx, deps, em, body.tenancyConfig);
+        const query = translateItemQuery(accountQuery, body.itemQuery, { organizationId: caller.organizationId, cluster: ctx.state.cluster });
+        const [items, count] = await em.findAndCount(Account, query.where as any, { orderBy: query.orderBy as any, limit: query.limit, offset: query.offset });
+        return { count, items: items.map((a) => presentAccount(a, ctx.params.detailLevel as DetailLevel)) };
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/api/v1/accounts/single',
+      tag: 'Accounts',
+      summary: 'Fetch Account Details.',
+      role: 'READ',
+      body: singleAccountBody,
+      successStatus: 200,
+      async handler(ctx, body) {
+        const em = fork();
+        const caller = await actingCaller(ctx, deps, em, body.tenancyConfig);
+        const account = await findAccountByLookup(em, { organizationId: caller.organizationId, cluster: ctx.state.cluster }, body.itemData.account, 'itemData.account');
+        return presentAccount(account, 'detailed');
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/api/v1/accounts/balance',
+      tag: 'Accounts',
+      summary: 'Fetch Account Balance: live from the network, beside the offchain record.',
+      role: 'READ',
+      body: singleAccountBody,
+      successStatus: 200,
+      async handler(ctx, body) {
+        const em = fork();
+        const caller = await actingCaller(ctx, deps, em, body.tenancyConfig);
+        const account = await findAccountByLookup(em, { organizationId: caller.organizationId, cluster: ctx.state.cluster }, body.itemData.account, 'itemData.account');
+        const onchain = await deps.networks.get(ctx.state.cluster)!.getBalance(account.address);
+        return {
+          account: presentAccount(account, 'identifiers'),
+          onchain: { balance: lamportsBalance(onchain) },
+          offchain: { balance: lamportsBalance(account.lamportsBalance) },
+        };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,56 @@
+/** The filter and sort whitelists of each resource (spec 4.1), mapped to entity properties. */
+import { accountStatuses, accountTypes } from '../../domain/account-types';
+import type { QueryField, QueryResource } from '../../domain/item-query';
+import { transactionStatuses, operations } from '../../domain/write';
+
+const text = (property: string, extra: Partial<QueryField> = {}): QueryField => ({ property, kind: 'TEXT', dataTypes: ['TEXT'], ...extra });
+const bool = (property: string, extra: Partial<QueryField> = {}): QueryField => ({ property, kind: 'BOOLEAN', dataTypes: ['BOOLEAN'], ...extra });
+const timestamp = (property: string): QueryField => ({ property, kind: 'TIMESTAMP', dataTypes: ['TIMESTAMP'], nullable: true });
+const list = (property: string): QueryField => ({ property, kind: 'TEXT', dataTypes: ['TEXT'], array: true, nullable: true });
+
+export const accountQuery: QueryResource = {
+  fields: {
+    managed: bool('managed'),
+    type: text('type', { dataTypes: ['OFFCHAIN_REFRENCE_TYPE', 'TEXT'], values: accountTypes }),
+    code: text('code', { nullable: true }),
+    alId: text('alId', { nullable: true }),
+    accountNumber: text('accountNumber', { nullable: true }),
+    externalOrganizationId: text('referenceOrganizationExternalId', { nullable: true }),
+    offchainReferenceName: text('name', { nullable: true }),
+    status: text('status', { values: accountStatuses }),
+    lamportsBalance: { property: 'lamportsBalance', kind: 'NUMBER', dataTypes: ['NUMBER'] },
+    orgsIsGlobalFeePayerFor: list('globalFeePayerForOrgs'),
+    orgsAllowedToSignWithPrivateKey: list('orgsAllowedToSignWithPrivateKey'),
+    lastTransactionAt: timestamp('lastTransactionAt'),
+    creationTransactionAt: timestamp('creationTransactionAt'),
+    wasAlreadyOnchain: bool('wasOnchainAlready'),
+    privateKeyLocation: { ...list('privateKeyLocation'), nullable: false },
+    canPayFees: bool('canPayFees'),
+    sharedAccrossTenants: bool('sharedAcrossTenants'),
+    comments: text('comments', { nullable: true }),
+    solDebitApiKeys: list('solDebitApiKeys'),
+    tokenDebitApiKeys: list('tokenDebitApiKeys'),
+    tenantOrganizationId: { property: 'organizationId', kind: 'UUID', dataTypes: ['TEXT', 'OFFCHAIN_ID'] },
+  },
+  defaultSort: [['managed', 'DESC']],
+  idProperty: 'id',
+};
+
+/** Transactions (API.md: fields chosen by the product; the spec shows none). */
+export const transactionQuery: QueryResource = {
+  fields: {
+    status: text('status', { values: transactionStatuses }),
+    operation: text('operation', { values: operations }),
+    onchainId: { property: 'signature', kind: 'TEXT', dataTypes: ['TEXT', 'ONCHAIN_ADDRESS_ID', 'ADDRESS_ONCHAIN_ID'], nullable: true },
+    offchainId: { property: 'id', kind: 'UUID', dataTypes: ['TEXT', 'OFFCHAIN_ID'] },
+    success: bool('success', { nullable: true }),
+    feePayer: { property: 'feePayer', kind: 'TEXT', dataTypes: ['TEXT', 'ONCHAIN_ADDRESS_ID', 'ADDRESS_ONCHAIN_ID'], nullable: true },
+    idempotencyId: text('idempotencyKey', { nullable: true }),
+    slot: { property: 'slot', kind: 'NUMBER', dataTypes: ['NUMBER'], nullable: true },
+    accountOffchainId: { ...list('accountIds'), dataTypes: ['TEXT', 'OFFCHAIN_ID'] },
+    createdAt: { property: 'createdAt', kind: 'TIMESTAMP', dataTypes: ['TIMESTAMP'] },
+    txnTimestamp: timestamp('txnTimestamp'),
+  },
+  defaultSort: [['createdAt', 'DESC']],
+  idProperty: 'id',
+};

@@ -1,0 +1,18 @@
+/** tenancyConfig.overrideOrganizationExternalId: an ADMIN key may act inside another organization. */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { Organization } from '../db/entities';
+import { forbidden, notFound } from '../domain/errors';
+import { hasRole } from '../domain/roles';
+import type { ApiDeps, Caller, LedgerContext } from './context';
+
+export async function actingCaller(ctx: LedgerContext, deps: ApiDeps, em: EntityManager, tenancyConfig?: { overrideOrganizationExternalId?: string }): Promise<Caller> {
+  const caller = ctx.state.caller!;
+  const override = tenancyConfig?.overrideOrganizationExternalId;
+  if (!override || override === caller.organizationExternalId) return caller;
+  if (!hasRole(caller.roles, deps.platformName, 'ADMIN')) {
+    throw forbidden(`overriding the organization needs the ${deps.platformName}_ADMIN role`, 'tenancyConfig.overrideOrganizationExternalId');
+  }
+  const org = await em.findOne(Organization, { externalId: override });
+  if (!org) throw notFound('tenancyConfig.overrideOrganizationExternalId', `organization "${override}" does not exist`);
+  return { ...caller, organizationId: org.id, organizationExternalId: org.externalId };
+}

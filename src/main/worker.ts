@@ -1,0 +1,60 @@
+/** The Temporal worker: the write workflow and every activity, on one task queue. */
+import { NativeConnection, Worker } from '@temporalio/worker';
+import { createActivities } from '../activities';
+import { loadConfig, type Config } from '../config/config';
+import { openRuntime, type Log, type Runtime } from './runtime';
+
+export interface WorkerOptions {
+  address: string;
+  namespace: string;
+  taskQueue: string;
+  runtime: Runtime;
+  /** Test hook: wraps the activities (fault injection). */
+  wrapActivities?: (activities: ReturnType<typeof createActivities>) => ReturnType<typeof createActivities>;
+}
+
+export async function createLedgerWorker(options: WorkerOptions): Promise<Worker> {
+  const connection = await NativeConnection.connect({ address: options.address });
+  const { runtime } = options;
+  const activities = createActivities({
+    orm: runtime.orm,
+    networks: runtime.networks,
+    keyStore: runtime.keyStore,
+    sealer: runtime.sealer,
+    feePayerAddress: runtime.feePayerAddress,
+    fetch: globalThis.fetch,
+    now: () => new Date(),
+  });
+  return Worker.create({
+    connection,
+    namespace: options.namespace,
+    taskQueue: options.taskQueue,
+    workflowsPath: require.resolve('../workflows'),
+    activities: options.wrapActivities ? options.wrapActivities(activities) : activities,
+    maxConcurrentWorkflowTaskExecutions: 40,
+    maxConcurrentActivityTaskExecutions: 200,
+    maxConcurrentLocalActivityExecutions: 200,
+    maxCachedWorkflows: 2000,
+  });
+}
+
+/** `npm run worker`: needs DATABASE_URL, TEMPORAL_ADDRESS and SVM_CLUSTERS. */
+async function main(config: Config, log: Log) {
+  if (!config.databaseUrl || !config.temporal.address || config.clusters.length === 0) {
+    throw new Error('npm run worker needs DATABASE_URL, TEMPORAL_ADDRESS and SVM_CLUSTERS (npm start runs everything with embedded defaults)');
+  }
+  const runtime = await openRuntime({ ...config, databaseUrl: config.databaseUrl }, log);
+  const worker = await createLedgerWorker({ address: config.temporal.address, namespace: config.temporal.namespace, taskQueue: config.temporal.taskQueue, runtime });
+  log(`worker polling ${config.temporal.taskQueue} on ${config.temporal.address}`);
+  process.once('SIGINT', () => worker.shutdown());
+  process.once('SIGTERM', () => worker.shutdown());
+  await worker.run();
+  await runtime.close();
+}
+
+if (require.main === module) {
+  main(loadConfig(), (m) => console.log(`[worker] ${m}`)).catch((error) => {
+    console.error(`[worker] ${error.message}`);
+    process.exit(1);
+  });
+}

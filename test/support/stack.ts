@@ -1,0 +1,116 @@
+/**
+ * The whole service for a test file, started for real: a fresh PostgreSQL database, the local SVM
+ * node over JSON-RPC, a worker on its own task queue against the shared Temporal dev server, and
+ * the API on a free port. An organization and an ADMIN-capable API key are ready to use.
+ */
+import os from 'node:os';
+import path from 'node:path';
+import fs from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import type { Worker } from '@temporalio/worker';
+import { loadConfig, type Config } from '../../src/config/config';
+import { startLocalNode, type LocalNode } from '../../src/network/local-node';
+import { openRuntime, fundFeePayer, forkEm, type Runtime } from '../../src/main/runtime';
+import { createLedgerWorker } from '../../src/main/worker';
+import { startApi, type ApiServer } from '../../src/main/api';
+import { ensureOrganization, createApiKey } from '../../src/cli/admin';
+import { roleNames, type Role } from '../../src/domain/roles';
+import { createTestDatabase } from './database';
+import { temporalTarget, uniqueTaskQueue } from './temporal';
+
+export interface Stack {
+  config: Config;
+  runtime: Runtime;
+  node: LocalNode;
+  api: ApiServer;
+  worker: Worker;
+  apiKey: string;
+  organizationExternalId: string;
+  /** Makes another organization's key (or this one's with other roles). */
+  newApiKey(organizationExternalId: string, roles: Role[]): Promise<string>;
+  /** Calls the API; returns status, parsed body and headers. */
+  call(method: string, path: string, body?: unknown, options?: { apiKey?: string | null; headers?: Record<string, string> }): Promise<{ status: number; body: any; headers: Headers }>;
+  restartWorker(wrap?: Parameters<typeof createLedgerWorker>[0]['wrapActivities']): Promise<void>;
+  stopWorker(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startStack(options: { wrapActivities?: Parameters<typeof createLedgerWorker>[0]['wrapActivities']; blockTimeMs?: number } = {}): Promise<Stack> {
+  const log = process.env.STACK_LOG ? (m: string) => console.log(m) : () => {};
+  const db = await createTestDatabase();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ledger-stack-'));
+  const node = await startLocalNode({ port: 0, dataDir: path.join(dataDir, 'node'), blockTimeMs: options.blockTimeMs ?? 100 });
+  const temporal = temporalTarget();
+  const config: Config = {
+    ...loadConfig({}),
+    dataDir,
+    databaseUrl: db.url,
+    feePayerKeyFile: path.join(dataDir, 'fee-payer.json'),
+    keyEncryptionKey: randomBytes(32).toString('base64'),
+    clusters: [{ name: 'LOCAL', rpcUrl: node.url, allowsAirdrop: true }],
+    temporal: { address: temporal.address, namespace: temporal.namespace, taskQueue: uniqueTaskQueue('ledger') },
+    rateLimit: { perSecond: 10000, burst: 10000 },
+  };
+  const runtime = await openRuntime({ ...config, databaseUrl: db.url }, log, { migrate: true });
+  await fundFeePayer(runtime, config, log);
+  const workerOptions = { address: temporal.address, namespace: temporal.namespace, taskQueue: config.temporal.taskQueue, runtime };
+  let worker = await createLedgerWorker({ ...workerOptions, wrapActivities: options.wrapActivities });
+  let running = worker.run();
+  const api = await startApi(config, runtime, temporal, log, 0);
+  const em = forkEm(runtime.orm);
+  const organizationExternalId = `org-${randomBytes(4).toString('hex')}`;
+  const newApiKey = async (externalId: string, roles: Role[]) => {
+    const { organization } = await ensureOrganization(forkEm(runtime.orm), runtime.sealer, externalId);
+    return (await createApiKey(forkEm(runtime.orm), organization, roles, config.platformName)).apiKey;
+  };
+  await ensureOrganization(em, runtime.sealer, organizationExternalId, 'Test organization');
+  const apiKey = await newApiKey(organizationExternalId, roleNames.filter((r) => r !== 'ADMIN'));
+
+  const stopWorker = async () => {
+    if (worker.getState() === 'RUNNING') worker.shutdown();
+    await running.catch(() => undefined);
+  };
+
+  return {
+    config,
+    runtime,
+    node,
+    api,
+    get worker() {
+      return worker;
+    },
+    apiKey,
+    organizationExternalId,
+    newApiKey,
+    async call(method, urlPath, body, callOptions = {}) {
+      const key = callOptions.apiKey === undefined ? apiKey : callOptions.apiKey;
+      const response = await fetch(api.url + urlPath, {
+        method,
+        headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}), ...callOptions.headers },
+        body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+      });
+      const text = await response.text();
+      let parsed: unknown = text;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        // not JSON (the docs page)
+      }
+      return { status: response.status, body: parsed, headers: response.headers };
+    },
+    stopWorker,
+    async restartWorker(wrap) {
+      await stopWorker();
+      worker = await createLedgerWorker({ ...workerOptions, wrapActivities: wrap });
+      running = worker.run();
+    },
+    async close() {
+      await stopWorker();
+      await api.close();
+      await runtime.close();
+      await node.close();
+      await db.drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  } as Stack;
+}
