@@ -203,7 +203,7 @@ async function chooseUiPort(requested: number | undefined, log: (message: string
   return port;
 }
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.once('error', reject);

@@ -1,0 +1,83 @@
+/**
+ * `npm start`: everything in one process on embedded defaults. Whatever is configured is used
+ * (DATABASE_URL, TEMPORAL_ADDRESS, SVM_CLUSTERS); whatever is not is started here: PostgreSQL
+ * fallback (PGlite), the Temporal dev server with its Web UI, and the local SVM node.
+ */
+import path from 'node:path';
+import { loadConfig } from '../config/config';
+import { startLocalNode, type LocalNode } from '../network/local-node';
+import { roleNames } from '../domain/roles';
+import { createApiKey, ensureOrganization } from '../cli/admin';
+import { resolveDatabase } from './database';
+import { startTemporalDevServer, type TemporalDevServer } from './temporal-dev-server';
+import { forkEm, fundFeePayer, openRuntime } from './runtime';
+import { createLedgerWorker } from './worker';
+import { startApi } from './api';
+
+const log = (m: string) => console.log(`[ledger] ${m}`);
+
+async function main() {
+  const config = loadConfig();
+  const stops: (() => Promise<void>)[] = [];
+  const stopAll = async () => {
+    for (const stop of stops.reverse()) await stop().catch((e) => log(`while stopping: ${(e as Error).message}`));
+  };
+  process.once('SIGINT', () => void stopAll().then(() => process.exit(0)));
+  process.once('SIGTERM', () => void stopAll().then(() => process.exit(0)));
+
+  try {
+    const database = await resolveDatabase(config, log);
+    stops.push(database.close);
+
+    let node: LocalNode | undefined;
+    if (config.clusters.length === 0) {
+      node = await startLocalNode({ port: Number(process.env.LOCAL_NODE_PORT ?? 8899), dataDir: path.join(config.dataDir, 'local-node'), blockTimeMs: Number(process.env.LOCAL_NODE_BLOCK_TIME_MS ?? 400), log });
+      stops.push(() => node!.close());
+      config.clusters = [{ name: 'LOCAL', rpcUrl: node.url, allowsAirdrop: true }];
+      log(`SVM network: local node (LiteSVM over JSON-RPC) at ${node.url}, state under ${path.join(config.dataDir, 'local-node')}`);
+    } else {
+      log(`SVM networks: ${config.clusters.map((c) => `${c.name}=${c.rpcUrl}`).join(', ')}`);
+    }
+
+    let temporal = { address: config.temporal.address, namespace: config.temporal.namespace, uiUrl: undefined as string | undefined };
+    if (!temporal.address) {
+      const server: TemporalDevServer = await startTemporalDevServer({ dataDir: path.join(config.dataDir, 'temporal'), namespace: config.temporal.namespace, log });
+      stops.push(() => server.close());
+      temporal = { address: server.address, namespace: server.namespace, uiUrl: server.uiUrl };
+    }
+
+    const runtime = await openRuntime({ ...config, databaseUrl: database.url, databasePoolSize: database.poolSize ?? config.databasePoolSize }, log, { migrate: true });
+    stops.push(() => runtime.close());
+    await fundFeePayer(runtime, config, log);
+
+    const worker = await createLedgerWorker({ address: temporal.address!, namespace: temporal.namespace, taskQueue: config.temporal.taskQueue, runtime });
+    const running = worker.run();
+    stops.push(async () => {
+      worker.shutdown();
+      await running;
+    });
+
+    const api = await startApi(config, runtime, { address: temporal.address!, namespace: temporal.namespace }, log);
+    stops.push(() => api.close());
+
+    const { organization } = await ensureOrganization(forkEm(runtime.orm), runtime.sealer, 'dev', 'Development organization');
+    const key = await createApiKey(forkEm(runtime.orm), organization, [...roleNames], config.platformName);
+
+    console.log(`
+Ledger Asset Service is running.
+  API:              ${api.url}   (docs: ${api.url}/docs, OpenAPI: ${api.url}/api/v1/openapi.json)
+  Temporal Web UI:  ${temporal.uiUrl ?? '(external cluster: use its UI)'}
+  Global fee payer: ${runtime.feePayerAddress}
+  API key for organization "dev" (all roles): ${key.apiKey}
+
+Try:
+  curl -s -X POST ${api.url}/api/v1/accounts -H "Authorization: Bearer ${key.apiKey}" -H 'content-type: application/json' -d '{"itemData":{"managed":true,"seed":{"amount":1}}}'
+`);
+  } catch (error) {
+    log(`start-up failed: ${(error as Error).stack ?? error}`);
+    await stopAll();
+    process.exit(1);
+  }
+}
+
+void main();
