@@ -1,0 +1,33 @@
+/** Runs the local SVM node: `npx tsx src/main/local-node.ts` (port from LOCAL_NODE_PORT, default 8899). */
+import path from 'node:path';
+import { startLocalNode } from '../network/local-node';
+
+async function main(): Promise<void> {
+  const port = Number(process.env.LOCAL_NODE_PORT ?? 8899);
+  const node = await startLocalNode({
+    port,
+    dataDir: path.resolve('.data/local-node'),
+    log: (message) => console.log(message),
+  });
+  console.log(`Local SVM node at ${node.url}`);
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`${signal}: saving state and stopping`);
+    node.close().then(
+      () => process.exit(0),
+      (error) => {
+        console.error(error);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,124 @@
+/**
+ * The node's state in one object: LiteSVM, the block table, the transaction store, the
+ * account journal and the data directory, plus what happens at each tick.
+ */
+import { randomBytes } from 'node:crypto';
+import { Account, LiteSvm } from 'litesvm/dist/internal';
+import { AccountJournal } from './account-journal';
+import { decodeBase58, encodeBase58 } from './base58';
+import { Chain } from './chain';
+import { Faucet } from './faucet';
+import { NodeStorage } from './storage';
+import { deserializeRecord, serializeRecord } from './transaction-record';
+import { TransactionExecutor, type SubmitOutcome } from './transaction-executor';
+import { TransactionStore } from './transaction-store';
+import { parseTransaction } from './wire-transaction';
+
+export interface RuntimeOptions {
+  dataDir?: string;
+  log: (message: string) => void;
+}
+
+const U64_MAX = (1n << 64n) - 1n;
+const FAUCET_TOP_UP = 1_000_000_000n * 1_000_000_000n; // a billion SOL at a time
+// An idle chain still saves its slot now and then, so a restart does not rewind far.
+const IDLE_TICKS_BETWEEN_SAVES = 25;
+// Compact the account journal once it is both large and mostly superseded entries.
+const JOURNAL_COMPACTION_MIN_BYTES = 64 * 1024 * 1024;
+const JOURNAL_COMPACTION_GROWTH = 4;
+
+export class NodeRuntime {
+  readonly svm: LiteSvm;
+  readonly chain: Chain;
+  readonly store: TransactionStore;
+  readonly executor: TransactionExecutor;
+  readonly genesisHash: string;
+  readonly identity: string;
+  private readonly journal: AccountJournal;
+  private readonly faucet: Faucet;
+  private readonly faucetSeed: Uint8Array;
+  private idleTicks = 0;
+  private compactedJournalBytes: number;
+
+  constructor(private readonly storage: NodeStorage | null, private readonly log: (message: string) => void) {
+    const saved = storage?.saved ?? null;
+    this.journal = new AccountJournal(storage !== null);
+    // LiteSVM's own history would refuse re-sends of failed preflights; the node keeps its own.
+    this.svm = new LiteSvm();
+    this.svm.setTransactionHistory(0n);
+    if (storage && saved) this.journal.replay(this.svm, storage.readAccountJournal());
+    this.compactedJournalBytes = storage?.accountJournalBytes ?? 0;
+    this.chain = new Chain(this.svm, saved?.chain);
+    this.store = new TransactionStore(storage ? (offset, length) => deserializeRecord(storage.readTransactionLine(offset, length)) : null);
+    if (storage && saved) {
+      storage.readTransactionLog((line, offset, length) => {
+        const entry = JSON.parse(line) as { s: string; slot: number; e: null };
+        this.store.restore(entry.s, { slot: entry.slot, err: entry.e }, offset, length);
+      });
+    }
+    this.executor = new TransactionExecutor(this.svm, this.chain, this.store, this.journal);
+    this.faucetSeed = saved ? new Uint8Array(Buffer.from(saved.faucetSeed, 'base64')) : Faucet.newSeed();
+    this.faucet = new Faucet(this.faucetSeed);
+    this.genesisHash = saved?.genesisHash ?? encodeBase58(randomBytes(32));
+    this.identity = saved?.identity ?? encodeBase58(randomBytes(32));
+    if (saved) log(`local node: restored slot ${this.chain.currentSlot}, ${this.store.count} transactions`);
+    else this.save();
+  }
+
+  static open(options: RuntimeOptions): NodeRuntime {
+    return new NodeRuntime(options.dataDir ? NodeStorage.open(options.dataDir) : null, options.log);
+  }
+
+  /** Closes the block in progress. Its transactions are saved before they can read as confirmed. */
+  tick(): void {
+    this.chain.tick();
+    if (this.journal.hasChanges() || this.store.hasUnsaved() || ++this.idleTicks >= IDLE_TICKS_BETWEEN_SAVES) this.save();
+  }
+
+  /** Writes what changed since the last save, then commits the chain state. */
+  save(): void {
+    this.idleTicks = 0;
+    if (!this.storage) return;
+    const storage = this.storage;
+    const changes = this.journal.takeChanges(this.svm);
+    if (storage.accountJournalBytes + changes.length > Math.max(JOURNAL_COMPACTION_MIN_BYTES, this.compactedJournalBytes * JOURNAL_COMPACTION_GROWTH)) {
+      const compacted = this.journal.compact(this.svm);
+      storage.replaceAccountJournal(compacted);
+      this.compactedJournalBytes = compacted.length;
+      this.log(`local node: compacted the account journal to ${compacted.length} bytes`);
+    } else {
+      storage.appendAccounts(changes);
+    }
+    const records = this.store.takeUnsaved();
+    const positions = storage.appendTransactions(records.map(serializeRecord));
+    records.forEach((record, i) => this.store.markSaved(record.signature, positions[i].offset, positions[i].length));
+    storage.commit({
+      genesisHash: this.genesisHash,
+      identity: this.identity,
+      faucetSeed: Buffer.from(this.faucetSeed).toString('base64'),
+      chain: this.chain.snapshot(),
+    });
+  }
+
+  /** A faucet transfer through the normal transaction path; the faucet is refilled as needed. */
+  airdrop(recipient: Uint8Array, lamports: bigint): SubmitOutcome {
+    const balance = this.svm.getBalance(this.faucet.address) ?? 0n;
+    const needed = lamports + 1_000_000n;
+    if (balance < needed) {
+      const refilled = balance + needed + FAUCET_TOP_UP;
+      if (refilled > U64_MAX) throw new RangeError('airdrop amount too large');
+      this.svm.setAccount(this.faucet.address, new Account(refilled, new Uint8Array(0), new Uint8Array(32), false, U64_MAX));
+      this.journal.markWritten(this.faucet.address);
+    }
+    const blockhash = decodeBase58(this.chain.latestBlock('processed').blockhash)!;
+    for (let variant = 0; ; variant++) {
+      const transaction = parseTransaction(this.faucet.transfer(recipient, lamports, blockhash, variant));
+      if (!this.store.has(encodeBase58(transaction.signatures[0]))) return this.executor.submit(transaction, false);
+    }
+  }
+
+  close(): void {
+    this.save();
+    this.storage?.close();
+  }
+}

@@ -1,0 +1,94 @@
+/**
+ * Every landed transaction by signature: a small status entry for all of them, the full
+ * record for recent ones. Older full records are read back from the transaction log, so
+ * memory stays bounded however long the node runs.
+ */
+import type { TransactionErrorJson } from './transaction-errors';
+import type { TransactionRecord } from './transaction-record';
+
+interface StatusEntry {
+  slot: number;
+  err: TransactionErrorJson | null;
+  /** Null once evicted from memory (then it is in the log). */
+  record: TransactionRecord | null;
+  logOffset: number;
+  logLength: number;
+}
+
+export interface TransactionStatus {
+  slot: number;
+  err: TransactionErrorJson | null;
+}
+
+/** Reads one saved record back from the transaction log. */
+export type RecordReader = (offset: number, length: number) => TransactionRecord;
+
+const MAX_RECORDS_IN_MEMORY = 50_000;
+
+export class TransactionStore {
+  private readonly entries = new Map<string, StatusEntry>();
+  private unsaved: TransactionRecord[] = [];
+  /** Saved signatures whose full record is still in memory, oldest first. */
+  private cachedSaved: string[] = [];
+  private cachedSavedHead = 0;
+
+  constructor(private readonly readRecord: RecordReader | null) {}
+
+  get count(): number {
+    return this.entries.size;
+  }
+
+  has(signature: string): boolean {
+    return this.entries.has(signature);
+  }
+
+  add(record: TransactionRecord): void {
+    this.entries.set(record.signature, { slot: record.slot, err: record.err, record, logOffset: -1, logLength: 0 });
+    // Without a log to save to, records simply stay in memory.
+    if (this.readRecord) this.unsaved.push(record);
+  }
+
+  /** Re-adds a record read from the log at startup, without keeping the full record. */
+  restore(signature: string, status: TransactionStatus, logOffset: number, logLength: number): void {
+    this.entries.set(signature, { ...status, record: null, logOffset, logLength });
+  }
+
+  status(signature: string): TransactionStatus | null {
+    return this.entries.get(signature) ?? null;
+  }
+
+  get(signature: string): TransactionRecord | null {
+    const entry = this.entries.get(signature);
+    if (!entry) return null;
+    if (entry.record) return entry.record;
+    return this.readRecord && entry.logOffset >= 0 ? this.readRecord(entry.logOffset, entry.logLength) : null;
+  }
+
+  hasUnsaved(): boolean {
+    return this.unsaved.length > 0;
+  }
+
+  takeUnsaved(): TransactionRecord[] {
+    const records = this.unsaved;
+    this.unsaved = [];
+    return records;
+  }
+
+  /** Notes where a record went in the log; with a log to read from, old records leave memory. */
+  markSaved(signature: string, logOffset: number, logLength: number): void {
+    const entry = this.entries.get(signature);
+    if (!entry) return;
+    entry.logOffset = logOffset;
+    entry.logLength = logLength;
+    if (!this.readRecord) return;
+    this.cachedSaved.push(signature);
+    while (this.cachedSaved.length - this.cachedSavedHead > MAX_RECORDS_IN_MEMORY) {
+      const evicted = this.entries.get(this.cachedSaved[this.cachedSavedHead++]);
+      if (evicted) evicted.record = null;
+    }
+    if (this.cachedSavedHead > MAX_RECORDS_IN_MEMORY) {
+      this.cachedSaved = this.cachedSaved.slice(this.cachedSavedHead);
+      this.cachedSavedHead = 0;
+    }
+  }
+}
