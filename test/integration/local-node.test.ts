@@ -35,6 +35,8 @@ import { getCreateAccountInstruction, getTransferSolInstruction } from '@solana-
 import * as splToken from '@solana-program/token';
 import * as token2022 from '@solana-program/token-2022';
 import { startLocalNode, type LocalNode } from '../../src/network/local-node';
+import { decodeBase58 } from '../../src/network/local-node/base58';
+import { NodeRuntime } from '../../src/network/local-node/runtime';
 
 type Rpc = SolanaRpc<SolanaRpcApi>;
 type ConfirmationLevel = 'processed' | 'confirmed' | 'finalized';
@@ -279,5 +281,37 @@ describe('local SVM node', () => {
     // The restarted chain keeps producing blocks that accept new transactions.
     const signature = await send(rpc, payer, [getTransferSolInstruction({ source: payer, destination: recipient, amount: lamports(1n) })]);
     await waitForStatus(rpc, signature, 'confirmed');
+  });
+});
+
+describe('local SVM node storage over a long run', () => {
+  test('compacts the account journal and reads evicted transaction records back from its log', () => {
+    const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'local-node-storage-'));
+    const tuning = { journalCompactionMinBytes: 4_000, recordsInMemory: 5 };
+    try {
+      const runtime = NodeRuntime.open({ dataDir: directory, log: () => {}, tuning });
+      const recipient = decodeBase58('9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin')!;
+      const signatures: string[] = [];
+      // Each block journals the faucet and the recipient again, so the journal outgrows the threshold.
+      for (let round = 0; round < 40; round++) {
+        const outcome = runtime.airdrop(recipient, 1_000_000n + BigInt(round));
+        expect(outcome.status).toBe('landed');
+        signatures.push(outcome.signature);
+        runtime.tick();
+      }
+      const balance = runtime.svm.getBalance(recipient);
+      runtime.close();
+      expect(fs.readdirSync(directory).filter((name) => name.endsWith('.journal'))).not.toContain('accounts-0.journal');
+
+      const restored = NodeRuntime.open({ dataDir: directory, log: () => {}, tuning });
+      expect(restored.svm.getBalance(recipient)).toBe(balance);
+      expect(restored.store.count).toBe(signatures.length);
+      const oldest = restored.store.get(signatures[0]);
+      expect(oldest?.fee).toBe(5000n);
+      expect(oldest?.postBalances[1]).toBe(1_000_000n);
+      restored.close();
+    } finally {
+      fs.rmSync(directory, { recursive: true, force: true });
+    }
   });
 });

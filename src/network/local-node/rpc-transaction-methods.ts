@@ -92,9 +92,10 @@ function simulatedAccounts(config: Config, simulation: SimulationResult, node: P
   if (config.accounts === undefined || config.accounts === null) return null;
   const accountsConfig = readConfig(config.accounts);
   const encoding = readAccountEncoding(accountsConfig, 'base64');
+  const postAccounts = simulation.postAccounts();
   return readArray(accountsConfig.addresses, 'accounts.addresses', 256).map((address) => {
     const key = readAddress(address);
-    const account = simulation.postAccounts.get(keyId(key)) ?? node.svm.getAccount(key);
+    const account = postAccounts.get(keyId(key)) ?? node.svm.getAccount(key);
     return account ? encodeAccount(account, encoding, null) : null;
   });
 }

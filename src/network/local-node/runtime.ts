@@ -17,14 +17,23 @@ import { parseTransaction } from './wire-transaction';
 export interface RuntimeOptions {
   dataDir?: string;
   log: (message: string) => void;
+  tuning?: RuntimeTuning;
+}
+
+/** Thresholds with production defaults; tests lower them to reach the code paths quickly. */
+export interface RuntimeTuning {
+  /** Compact the account journal once it is both this large and JOURNAL_COMPACTION_GROWTH times its last compacted size. */
+  journalCompactionMinBytes?: number;
+  /** Full transaction records kept in memory once saved; older ones are read back from the log. */
+  recordsInMemory?: number;
 }
 
 const U64_MAX = (1n << 64n) - 1n;
 const FAUCET_TOP_UP = 1_000_000_000n * 1_000_000_000n; // a billion SOL at a time
 // An idle chain still saves its slot now and then, so a restart does not rewind far.
 const IDLE_TICKS_BETWEEN_SAVES = 25;
-// Compact the account journal once it is both large and mostly superseded entries.
 const JOURNAL_COMPACTION_MIN_BYTES = 64 * 1024 * 1024;
+// Compacting only after the journal quadruples keeps its cost amortized.
 const JOURNAL_COMPACTION_GROWTH = 4;
 
 export class NodeRuntime {
@@ -39,8 +48,9 @@ export class NodeRuntime {
   private readonly faucetSeed: Uint8Array;
   private idleTicks = 0;
   private compactedJournalBytes: number;
+  private readonly journalCompactionMinBytes: number;
 
-  constructor(private readonly storage: NodeStorage | null, private readonly log: (message: string) => void) {
+  constructor(private readonly storage: NodeStorage | null, private readonly log: (message: string) => void, tuning: RuntimeTuning = {}) {
     const saved = storage?.saved ?? null;
     this.journal = new AccountJournal(storage !== null);
     // LiteSVM's own history would refuse re-sends of failed preflights; the node keeps its own.
@@ -48,8 +58,10 @@ export class NodeRuntime {
     this.svm.setTransactionHistory(0n);
     if (storage && saved) this.journal.replay(this.svm, storage.readAccountJournal());
     this.compactedJournalBytes = storage?.accountJournalBytes ?? 0;
+    this.journalCompactionMinBytes = tuning.journalCompactionMinBytes ?? JOURNAL_COMPACTION_MIN_BYTES;
     this.chain = new Chain(this.svm, saved?.chain);
-    this.store = new TransactionStore(storage ? (offset, length) => deserializeRecord(storage.readTransactionLine(offset, length)) : null);
+    const readRecord = storage ? (offset: number, length: number) => deserializeRecord(storage.readTransactionLine(offset, length)) : null;
+    this.store = new TransactionStore(readRecord, tuning.recordsInMemory);
     if (storage && saved) {
       storage.readTransactionLog((line, offset, length) => {
         const entry = JSON.parse(line) as { s: string; slot: number; e: null };
@@ -66,7 +78,7 @@ export class NodeRuntime {
   }
 
   static open(options: RuntimeOptions): NodeRuntime {
-    return new NodeRuntime(options.dataDir ? NodeStorage.open(options.dataDir) : null, options.log);
+    return new NodeRuntime(options.dataDir ? NodeStorage.open(options.dataDir) : null, options.log, options.tuning);
   }
 
   /** Closes the block in progress. Its transactions are saved before they can read as confirmed. */
@@ -81,7 +93,7 @@ export class NodeRuntime {
     if (!this.storage) return;
     const storage = this.storage;
     const changes = this.journal.takeChanges(this.svm);
-    if (storage.accountJournalBytes + changes.length > Math.max(JOURNAL_COMPACTION_MIN_BYTES, this.compactedJournalBytes * JOURNAL_COMPACTION_GROWTH)) {
+    if (storage.accountJournalBytes + changes.length > Math.max(this.journalCompactionMinBytes, this.compactedJournalBytes * JOURNAL_COMPACTION_GROWTH)) {
       const compacted = this.journal.compact(this.svm);
       storage.replaceAccountJournal(compacted);
       this.compactedJournalBytes = compacted.length;

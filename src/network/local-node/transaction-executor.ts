@@ -28,7 +28,7 @@ export interface SimulationResult {
   returnData: ReturnDataRecord | null;
   innerInstructions: InnerInstructionGroup[];
   /** Account states after the simulated run, by key id (only for the keys it touched). */
-  postAccounts: Map<string, Account>;
+  postAccounts: () => Map<string, Account>;
 }
 
 export type SubmitOutcome =
@@ -123,29 +123,33 @@ export class TransactionExecutor {
     }
   }
 
-  simulate(transaction: ParsedTransaction, sigVerify: boolean): SimulationResult {
-    this.applyBlockhashRule(transaction.message);
+  private runSimulation(transaction: ParsedTransaction, sigVerify: boolean): SimulatedTransactionInfo | FailedTransactionMetadata {
     this.setSigverify(sigVerify);
-    let result: SimulatedTransactionInfo | FailedTransactionMetadata;
     try {
-      result = transaction.message.version === 'legacy'
+      return transaction.message.version === 'legacy'
         ? this.svm.simulateLegacyTransaction(transaction.bytes)
         : this.svm.simulateVersionedTransaction(transaction.bytes);
     } finally {
       this.setSigverify(true);
     }
+  }
+
+  simulate(transaction: ParsedTransaction, sigVerify: boolean): SimulationResult {
+    this.applyBlockhashRule(transaction.message);
+    const result = this.runSimulation(transaction, sigVerify);
     const meta = result.meta();
-    const postAccounts = new Map<string, Account>();
-    if (!(result instanceof FailedTransactionMetadata)) {
-      for (const entry of result.postAccounts()) postAccounts.set(keyId(entry.address), entry.account());
-    }
+    const failed = result instanceof FailedTransactionMetadata;
     return {
-      err: result instanceof FailedTransactionMetadata ? transactionErrorToJson(result.err()) : null,
+      err: failed ? transactionErrorToJson(result.err()) : null,
       logs: meta.logs(),
       unitsConsumed: meta.computeUnitsConsumed(),
       returnData: returnDataOf(meta),
       innerInstructions: innerInstructionsOf(meta),
-      postAccounts,
+      postAccounts: () => {
+        const accounts = new Map<string, Account>();
+        if (!failed) for (const entry of result.postAccounts()) accounts.set(keyId(entry.address), entry.account());
+        return accounts;
+      },
     };
   }
 
@@ -154,12 +158,13 @@ export class TransactionExecutor {
     if (this.store.has(signature)) {
       // A cluster's status cache refuses the duplicate; without preflight it is silently ignored.
       if (skipPreflight) return { status: 'dropped', signature, err: 'AlreadyProcessed' };
-      const simulation: SimulationResult = { err: 'AlreadyProcessed', logs: [], unitsConsumed: 0n, returnData: null, innerInstructions: [], postAccounts: new Map() };
+      const simulation: SimulationResult = { err: 'AlreadyProcessed', logs: [], unitsConsumed: 0n, returnData: null, innerInstructions: [], postAccounts: () => new Map() };
       return { status: 'rejected', signature, simulation };
     }
-    if (!skipPreflight) {
-      const simulation = this.simulate(transaction, true);
-      if (simulation.err !== null) return { status: 'rejected', signature, simulation };
+    this.applyBlockhashRule(transaction.message);
+    // Preflight: a full simulation, but its details are only read when it fails.
+    if (!skipPreflight && this.runSimulation(transaction, true) instanceof FailedTransactionMetadata) {
+      return { status: 'rejected', signature, simulation: this.simulate(transaction, true) };
     }
     return this.execute(transaction, signature);
   }
@@ -170,7 +175,6 @@ export class TransactionExecutor {
     const keys = resolveAccountKeys(this.svm, message);
     const pre = keys ? captureBalances(this.svm, keys.all) : null;
     const payerBefore = this.svm.getBalance(feePayer);
-    this.applyBlockhashRule(message);
     const result = message.version === 'legacy' ? this.svm.sendLegacyTransaction(transaction.bytes) : this.svm.sendVersionedTransaction(transaction.bytes);
     const failed = result instanceof FailedTransactionMetadata;
     const err = failed ? transactionErrorToJson(result.err()) : null;

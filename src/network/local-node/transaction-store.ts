@@ -23,7 +23,6 @@ export interface TransactionStatus {
 /** Reads one saved record back from the transaction log. */
 export type RecordReader = (offset: number, length: number) => TransactionRecord;
 
-const MAX_RECORDS_IN_MEMORY = 50_000;
 
 export class TransactionStore {
   private readonly entries = new Map<string, StatusEntry>();
@@ -32,7 +31,8 @@ export class TransactionStore {
   private cachedSaved: string[] = [];
   private cachedSavedHead = 0;
 
-  constructor(private readonly readRecord: RecordReader | null) {}
+  /** `readRecord` null: no log, every record stays in memory. */
+  constructor(private readonly readRecord: RecordReader | null, private readonly maxRecordsInMemory = 50_000) {}
 
   get count(): number {
     return this.entries.size;
@@ -82,11 +82,11 @@ export class TransactionStore {
     entry.logLength = logLength;
     if (!this.readRecord) return;
     this.cachedSaved.push(signature);
-    while (this.cachedSaved.length - this.cachedSavedHead > MAX_RECORDS_IN_MEMORY) {
+    while (this.cachedSaved.length - this.cachedSavedHead > this.maxRecordsInMemory) {
       const evicted = this.entries.get(this.cachedSaved[this.cachedSavedHead++]);
       if (evicted) evicted.record = null;
     }
-    if (this.cachedSavedHead > MAX_RECORDS_IN_MEMORY) {
+    if (this.cachedSavedHead > this.maxRecordsInMemory) {
       this.cachedSaved = this.cachedSaved.slice(this.cachedSavedHead);
       this.cachedSavedHead = 0;
     }
