@@ -1,6 +1,7 @@
 /** Two projects: fast unit tests, and integration tests against real PostgreSQL, Temporal and the local node. */
 const transform = { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2023', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } }] };
 module.exports = {
+  testTimeout: 120000,
   projects: [
     { displayName: 'unit', testEnvironment: 'node', transform, testMatch: ['<rootDir>/test/unit/**/*.test.ts'] },
     {

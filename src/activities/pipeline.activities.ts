@@ -192,6 +192,11 @@ export function createPipelineActivities(deps: ActivityDeps) {
       });
     },
 
+    /** Marks the record FAILED with the refusal's code and reason; a no-op when nothing was recorded yet. */
+    async recordFailure(request: WriteRequest, code: string, message: string): Promise<void> {
+      await setStatus(fork(), request.transactionId, 'FAILED', deps.now(), { success: false, errorCode: code, errorMessage: message });
+    },
+
     /** Ends the write as REJECTED (pre-submit webhook veto). */
     async recordRejection(request: WriteRequest, reason: string): Promise<WriteResult> {
       const em = fork();

@@ -37,7 +37,7 @@ export function newTransactionRecord(em: EntityManager, request: WriteRequest, a
   });
 }
 
-const successful = new Set<TransactionStatus>(['SIGNED', 'SUBMITTED', 'CONFIRMED', 'FINALIZED', 'BUILT', 'AWAITING_APPROVAL', 'AWAITING_SIGNATURES']);
+const successful = new Set<TransactionStatus>(['PENDING', 'SIGNED', 'SUBMITTED', 'CONFIRMED', 'FINALIZED', 'BUILT', 'AWAITING_APPROVAL', 'AWAITING_SIGNATURES']);
 
 /** The spec's transaction result (2.2) from a record. */
 export function transactionResult(record: LedgerTransaction): TransactionResult {

@@ -6,6 +6,8 @@ import { randomUUID } from 'node:crypto';
 import { WorkflowExecutionAlreadyStartedError, type WorkflowHandle } from '@temporalio/client';
 import { defineSearchAttributeKey, SearchAttributeType, TypedSearchAttributes } from '@temporalio/common';
 import { searchAttributeNames, writeWorkflowId, type Operation, type WriteRequest, type WriteResult } from '../domain/write';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { LedgerTransaction } from '../db/entities';
 import type { ledgerWrite } from '../workflows/write.workflow';
 import type { SvmTransactionConfigInput } from './codecs/common.codecs';
 import type { ApiDeps, Caller, LedgerContext } from './context';
@@ -27,6 +29,23 @@ export interface WriteInput {
 
 export type WriteAnswer = { async: true; transaction: { offchainId: string; status: string } } | ({ async: false } & WriteResult);
 
+/**
+ * Inserts the PENDING record of an async write. With an idempotency key already used, answers
+ * the first write's transaction instead.
+ */
+async function acceptTransaction(deps: ApiDeps, request: WriteRequest): Promise<{ existing?: { offchainId: string; status: string } }> {
+  const em = deps.orm.em.fork() as unknown as EntityManager;
+  const now = deps.now();
+  const inserted = await em.getConnection().execute(
+    `insert into ledger_transaction (id, organization_id, operation, cluster, status, status_history, idempotency_key, workflow_id, created_at, updated_at)
+     values (?, ?, ?, ?, 'PENDING', ?, ?, ?, ?, ?) on conflict do nothing returning id`,
+    [request.transactionId, request.organizationId, request.operation, request.cluster, JSON.stringify([{ status: 'PENDING', at: now.toISOString() }]), request.idempotencyKey, request.workflowId, now, now],
+  );
+  if (inserted.length) return {};
+  const first = await em.findOneOrFail(LedgerTransaction, { organizationId: request.organizationId, operation: request.operation, idempotencyKey: request.idempotencyKey });
+  return { existing: { offchainId: first.id, status: first.status } };
+}
+
 export async function runWrite(ctx: LedgerContext, deps: ApiDeps, input: WriteInput): Promise<WriteAnswer> {
   const clientRequestId = ctx.get('x-request-id') || undefined;
   const idempotencyKey = input.idempotencyId ?? clientRequestId ?? null;
@@ -47,6 +66,15 @@ export async function runWrite(ctx: LedgerContext, deps: ApiDeps, input: WriteIn
     itemData: input.itemData,
     svmTransactionConfig: input.svmTransactionConfig ?? {},
   };
+  const respondAsync = /respond-async/i.test(ctx.get('prefer'));
+  if (respondAsync) {
+    // The record exists before the answer, so Fetch Transaction Status finds it at once.
+    const accepted = await acceptTransaction(deps, request);
+    if (accepted.existing) {
+      ctx.set('Preference-Applied', 'respond-async');
+      return { async: true, transaction: accepted.existing };
+    }
+  }
   let handle: WorkflowHandle<typeof ledgerWrite>;
   try {
     handle = await deps.temporal.client.workflow.start<typeof ledgerWrite>('ledgerWrite', {
@@ -65,9 +93,9 @@ export async function runWrite(ctx: LedgerContext, deps: ApiDeps, input: WriteIn
     if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
     handle = deps.temporal.client.workflow.getHandle(workflowId);
   }
-  if (/respond-async/i.test(ctx.get('prefer'))) {
+  if (respondAsync) {
     ctx.set('Preference-Applied', 'respond-async');
-    return { async: true, transaction: { offchainId: transactionId, status: 'ACCEPTED' } };
+    return { async: true, transaction: { offchainId: transactionId, status: 'PENDING' } };
   }
   return { async: false, ...(await handle.result()) };
 }

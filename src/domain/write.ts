@@ -7,6 +7,8 @@ export const operations = ['CREATE_ACCOUNT'] as const;
 export type Operation = (typeof operations)[number];
 
 export const transactionStatuses = [
+  /** Accepted with Prefer: respond-async, not built yet (an addition to API.md 3's set). */
+  'PENDING',
   'BUILT', 'AWAITING_APPROVAL', 'AWAITING_SIGNATURES', 'SIGNED', 'SUBMITTED', 'CONFIRMED', 'FINALIZED', 'FAILED', 'REJECTED', 'EXPIRED', 'CANCELLED',
 ] as const;
 export type TransactionStatus = (typeof transactionStatuses)[number];

@@ -1,5 +1,5 @@
 /** The Temporal worker: the write workflow and every activity, on one task queue. */
-import { NativeConnection, Worker } from '@temporalio/worker';
+import { DefaultLogger, NativeConnection, Runtime as TemporalRuntime, Worker, type LogLevel } from '@temporalio/worker';
 import { createActivities } from '../activities';
 import { loadConfig, type Config } from '../config/config';
 import { openRuntime, type Log, type Runtime } from './runtime';
@@ -13,7 +13,21 @@ export interface WorkerOptions {
   wrapActivities?: (activities: ReturnType<typeof createActivities>) => ReturnType<typeof createActivities>;
 }
 
+let loggerInstalled = false;
+
+/** The SDK's own log level (TEMPORAL_LOG_LEVEL, default WARN): its INFO lines are per worker state change. */
+function installSdkLogger(): void {
+  if (loggerInstalled) return;
+  loggerInstalled = true;
+  try {
+    TemporalRuntime.install({ logger: new DefaultLogger((process.env.TEMPORAL_LOG_LEVEL ?? 'WARN') as LogLevel) });
+  } catch {
+    // Already installed by the host process: keep its logger.
+  }
+}
+
 export async function createLedgerWorker(options: WorkerOptions): Promise<Worker> {
+  installSdkLogger();
   const connection = await NativeConnection.connect({ address: options.address });
   const { runtime } = options;
   const activities = createActivities({

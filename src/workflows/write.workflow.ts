@@ -5,6 +5,8 @@
  * regular activities so a worker that dies between them resumes at confirm with the same bytes.
  */
 import {
+  ActivityFailure,
+  ApplicationFailure,
   defineQuery,
   ParentClosePolicy,
   proxyActivities,
@@ -44,51 +46,65 @@ const confirmation = proxyActivities<Activities>({
 const MAX_LIFETIMES = 3;
 
 export async function ledgerWrite(request: WriteRequest): Promise<WriteResult> {
-  let step = 'lookup';
-  setHandler(currentStepQuery, () => step);
+  const progress = { step: 'lookup' };
+  setHandler(currentStepQuery, () => progress.step);
+  try {
+    return await write(request, progress);
+  } catch (error) {
+    // A refused write leaves its transaction record (if any) FAILED with the reason, then fails as it was.
+    const refusal = error instanceof ActivityFailure ? error.cause : error;
+    if (refusal instanceof ApplicationFailure) {
+      await local.recordFailure(request, refusal.type ?? 'INTERNAL', refusal.message);
+      upsertSearchAttributes([{ key: statusKey, value: 'FAILED' }]);
+    }
+    throw error;
+  }
+}
+
+async function write(request: WriteRequest, progress: { step: string }): Promise<WriteResult> {
   const status = (value: TransactionStatus) => upsertSearchAttributes([{ key: statusKey, value }]);
 
   const resolved = await local.lookup(request);
-  step = 'limitCheck';
+  progress.step = 'limitCheck';
   await local.checkLimits(request, resolved);
 
   if (!resolved.needsTransaction) {
-    step = 'record';
+    progress.step = 'record';
     return local.record(request, resolved, null);
   }
 
   for (let lifetime = 1; ; lifetime++) {
-    step = 'build';
+    progress.step = 'build';
     const built = await local.build(request, resolved);
     status('BUILT');
 
     if (resolved.webhooks.preSubmit) {
-      step = 'preSubmitWebhook';
+      progress.step = 'preSubmitWebhook';
       const verdict = await chain.callPreSubmitWebhooks(request, built);
       if (verdict === 'VETO') {
-        step = 'record';
+        progress.step = 'record';
         status('REJECTED');
         return local.recordRejection(request, 'a pre-submit webhook failed and asked not to submit the transaction');
       }
     }
 
-    step = 'sign';
+    progress.step = 'sign';
     const signed = await local.sign(request, built);
     upsertSearchAttributes([{ key: signatureKey, value: signed.signature }]);
     status('SIGNED');
     if (!request.submit) {
-      step = 'record';
+      progress.step = 'record';
       return local.record(request, resolved, { status: 'SIGNED' });
     }
 
-    step = 'submit';
+    progress.step = 'submit';
     const sent = await chain.submit(request, signed);
     let outcome: Outcome;
     if (sent.rejected) {
       outcome = { status: 'FAILED', errorMessage: sent.rejected };
     } else {
       status('SUBMITTED');
-      step = 'confirm';
+      progress.step = 'confirm';
       outcome = await confirmation.confirm(request, signed, built);
     }
 
@@ -97,12 +113,12 @@ export async function ledgerWrite(request: WriteRequest): Promise<WriteResult> {
       continue;
     }
 
-    step = 'record';
+    progress.step = 'record';
     const result = await local.record(request, resolved, outcome);
     status(result.transaction?.status ?? 'FAILED');
 
     if (resolved.webhooks.postSubmit) {
-      step = 'postSubmitWebhook';
+      progress.step = 'postSubmitWebhook';
       // Delivery retries for a day; it runs on as its own workflow and does not hold up the answer.
       await startChild(deliverPostSubmitWebhooks, {
         workflowId: `${workflowInfo().workflowId}-post-submit`,
@@ -110,7 +126,7 @@ export async function ledgerWrite(request: WriteRequest): Promise<WriteResult> {
         parentClosePolicy: ParentClosePolicy.ABANDON,
       });
     }
-    step = 'done';
+    progress.step = 'done';
     return result;
   }
 }

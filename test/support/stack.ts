@@ -35,6 +35,9 @@ export interface Stack {
   close(): Promise<void>;
 }
 
+// Expected refusals fail their workflows (a WARN each); tests show only errors unless asked.
+process.env.TEMPORAL_LOG_LEVEL ??= 'ERROR';
+
 export async function startStack(options: { wrapActivities?: Parameters<typeof createLedgerWorker>[0]['wrapActivities']; blockTimeMs?: number } = {}): Promise<Stack> {
   const log = process.env.STACK_LOG ? (m: string) => console.log(m) : () => {};
   const db = await createTestDatabase();

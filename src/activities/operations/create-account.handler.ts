@@ -19,7 +19,6 @@ export const createAccountHandler: OperationHandler = {
     const item = request.itemData as CreateAccountItemData;
     const config = (request.svmTransactionConfig ?? {}) as SvmTransactionConfigInput;
     const managed = item.managed ?? true;
-    const scope = { organizationId: request.organizationId, cluster: request.cluster };
     const network = deps.networks.get(request.cluster)!;
 
     let newAddress: string;

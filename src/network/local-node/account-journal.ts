@@ -82,16 +82,20 @@ export class AccountJournal {
     return this.dirty.size > 0;
   }
 
-  /** The current state of every account written since the last call. */
-  takeChanges(svm: LiteSvm): Buffer {
-    const dirty = this.dirty;
+  /** The current state of every account written since the last `clearChanges`. */
+  encodeChanges(svm: LiteSvm): Buffer {
+    return encodeEntries(svm, this.dirty.values());
+  }
+
+  /** Called once the encoded changes are safely stored. */
+  clearChanges(): void {
+    for (const id of this.dirty.keys()) this.written.add(id);
     this.dirty = new Map();
-    for (const id of dirty.keys()) this.written.add(id);
-    return encodeEntries(svm, dirty.values());
   }
 
   /** The whole journaled state in one entry per account, to replace a journal grown long. */
   compact(svm: LiteSvm): Buffer {
+    for (const id of this.dirty.keys()) this.written.add(id);
     const live: Uint8Array[] = [];
     for (const id of this.written) {
       const key = keyFromId(id);

@@ -84,15 +84,15 @@ export class NodeRuntime {
   /** Closes the block in progress. Its transactions are saved before they can read as confirmed. */
   tick(): void {
     this.chain.tick();
-    if (this.journal.hasChanges() || this.store.hasUnsaved() || ++this.idleTicks >= IDLE_TICKS_BETWEEN_SAVES) this.save();
+    if (this.journal.hasChanges() || this.store.hasPending() || ++this.idleTicks >= IDLE_TICKS_BETWEEN_SAVES) this.save();
   }
 
-  /** Writes what changed since the last save, then commits the chain state. */
+  /** Writes what changed since the last save, then commits the chain state. A failed save is retried by the next. */
   save(): void {
     this.idleTicks = 0;
     if (!this.storage) return;
     const storage = this.storage;
-    const changes = this.journal.takeChanges(this.svm);
+    const changes = this.journal.encodeChanges(this.svm);
     if (storage.accountJournalBytes + changes.length > Math.max(this.journalCompactionMinBytes, this.compactedJournalBytes * JOURNAL_COMPACTION_GROWTH)) {
       const compacted = this.journal.compact(this.svm);
       storage.replaceAccountJournal(compacted);
@@ -101,15 +101,14 @@ export class NodeRuntime {
     } else {
       storage.appendAccounts(changes);
     }
-    const records = this.store.takeUnsaved();
-    const positions = storage.appendTransactions(records.map(serializeRecord));
-    records.forEach((record, i) => this.store.markSaved(record.signature, positions[i].offset, positions[i].length));
+    this.store.flushPending((records) => storage.appendTransactions(records.map(serializeRecord)));
     storage.commit({
       genesisHash: this.genesisHash,
       identity: this.identity,
       faucetSeed: Buffer.from(this.faucetSeed).toString('base64'),
       chain: this.chain.snapshot(),
     });
+    this.journal.clearChanges();
   }
 
   /** A faucet transfer through the normal transaction path; the faucet is refilled as needed. */

@@ -29,6 +29,19 @@ const TRANSACTION_LOG = 'transactions.log';
 const journalFile = (generation: number) => `accounts-${generation}.journal`;
 const READ_CHUNK = 16 * 1024 * 1024;
 
+/**
+ * Writes go to explicit offsets (not O_APPEND): a write that failed half-way is simply
+ * overwritten by the retry instead of shifting every later offset.
+ */
+function openForPositionalWrites(file: string): number {
+  fs.closeSync(fs.openSync(file, 'a'));
+  return fs.openSync(file, 'r+');
+}
+
+function writeAll(fd: number, data: Buffer, position: number): void {
+  for (let done = 0; done < data.length; ) done += fs.writeSync(fd, data, done, data.length - done, position + done);
+}
+
 export class NodeStorage {
   private journalFd: number;
   private readonly transactionFd: number;
@@ -42,8 +55,8 @@ export class NodeStorage {
     private journalBytes: number,
     private transactionBytes: number,
   ) {
-    this.journalFd = fs.openSync(this.file(journalFile(journalGeneration)), 'a+');
-    this.transactionFd = fs.openSync(this.file(TRANSACTION_LOG), 'a+');
+    this.journalFd = openForPositionalWrites(this.file(journalFile(journalGeneration)));
+    this.transactionFd = openForPositionalWrites(this.file(TRANSACTION_LOG));
     // Drop whatever a crash left beyond the last commit.
     fs.ftruncateSync(this.journalFd, journalBytes);
     fs.ftruncateSync(this.transactionFd, transactionBytes);
@@ -104,7 +117,7 @@ export class NodeStorage {
 
   appendAccounts(entries: Buffer): void {
     if (entries.length === 0) return;
-    fs.writeSync(this.journalFd, entries);
+    writeAll(this.journalFd, entries, this.journalBytes);
     this.journalBytes += entries.length;
   }
 
@@ -118,7 +131,7 @@ export class NodeStorage {
       positions.push({ offset, length: buffer.length - 1 });
       offset += buffer.length;
     }
-    fs.writeSync(this.transactionFd, Buffer.concat(buffers));
+    writeAll(this.transactionFd, Buffer.concat(buffers), this.transactionBytes);
     this.transactionBytes = offset;
     return positions;
   }
@@ -129,7 +142,7 @@ export class NodeStorage {
     fs.writeFileSync(this.file(journalFile(next)), entries);
     fs.closeSync(this.journalFd);
     this.obsoleteJournal = this.file(journalFile(this.journalGeneration));
-    this.journalFd = fs.openSync(this.file(journalFile(next)), 'a+');
+    this.journalFd = openForPositionalWrites(this.file(journalFile(next)));
     this.journalGeneration = next;
     this.journalBytes = entries.length;
   }

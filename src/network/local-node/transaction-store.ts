@@ -64,18 +64,24 @@ export class TransactionStore {
     return this.readRecord && entry.logOffset >= 0 ? this.readRecord(entry.logOffset, entry.logLength) : null;
   }
 
-  hasUnsaved(): boolean {
+  hasPending(): boolean {
     return this.unsaved.length > 0;
   }
 
-  takeUnsaved(): TransactionRecord[] {
+  /**
+   * Hands the records not yet in the log to `write`, which stores them and returns where each
+   * went. They stop being pending only if it succeeds.
+   */
+  flushPending(write: (records: readonly TransactionRecord[]) => { offset: number; length: number }[]): void {
+    if (this.unsaved.length === 0) return;
+    const positions = write(this.unsaved);
     const records = this.unsaved;
     this.unsaved = [];
-    return records;
+    records.forEach((record, i) => this.markSaved(record.signature, positions[i].offset, positions[i].length));
   }
 
   /** Notes where a record went in the log; with a log to read from, old records leave memory. */
-  markSaved(signature: string, logOffset: number, logLength: number): void {
+  private markSaved(signature: string, logOffset: number, logLength: number): void {
     const entry = this.entries.get(signature);
     if (!entry) return;
     entry.logOffset = logOffset;
