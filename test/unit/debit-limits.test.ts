@@ -1,0 +1,96 @@
+import { checkPerTransaction, defaultNetworkCurrencyLimits, type DebitLimit, type DestinationClass } from '../../src/domain/debit-limits';
+import { LedgerError } from '../../src/domain/errors';
+import type { Debit } from '../../src/domain/write';
+
+function refusal(fn: () => unknown): LedgerError {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof LedgerError) return error;
+    throw error;
+  }
+  throw new Error('expected a LedgerError, but the call succeeded');
+}
+
+const ONE_SOL = 1_000_000_000n;
+
+/** A network-currency debit of `lamports` from a wallet to a destination of the given class. */
+function debit(lamports: bigint, destination: DestinationClass): Debit {
+  return {
+    accountId: '3f2504e0-4f89-11d3-9a0c-0305e82c3301',
+    address: 'So11111111111111111111111111111111111111112',
+    asset: 'NETWORK_CURRENCY',
+    amount: lamports.toString(),
+    destination: { address: 'MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr', class: destination },
+  };
+}
+
+const perTransaction = (destination: DebitLimit['destination'], limitAmount: string): DebitLimit => ({ destination, maxAllowedDebit: { limitType: 'PER_TRANSACTION', limitAmount } });
+
+describe('default network currency limits (spec 8)', () => {
+  it('refuses any positive debit to an off-platform address, saying which limit fired', () => {
+    const error = refusal(() => checkPerTransaction(defaultNetworkCurrencyLimits, debit(1n, 'OFF_PLATFORM')));
+    expect(error.code).toBe('LIMIT_EXCEEDED');
+    expect(error.status).toBe(400);
+    expect(error.context.limit).toEqual({ destination: 'OFF_PLATFORM', maxAllowedDebit: { limitType: 'PER_TRANSACTION', limitAmount: '0' } });
+    expect(error.context.debit).toEqual({ address: 'So11111111111111111111111111111111111111112', amount: '1', destination: { address: 'MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr', class: 'OFF_PLATFORM' } });
+    expect(error.message).toContain('0.000000001');
+  });
+
+  it('lets a zero debit to an off-platform address through', () => {
+    expect(() => checkPerTransaction(defaultNetworkCurrencyLimits, debit(0n, 'OFF_PLATFORM'))).not.toThrow();
+  });
+
+  it('allows exactly 1 SOL per transaction to a non-managed account', () => {
+    expect(() => checkPerTransaction(defaultNetworkCurrencyLimits, debit(ONE_SOL, 'NON_MANAGED'))).not.toThrow();
+  });
+
+  it('refuses 1 SOL and 1 lamport to a non-managed account', () => {
+    const error = refusal(() => checkPerTransaction(defaultNetworkCurrencyLimits, debit(ONE_SOL + 1n, 'NON_MANAGED')));
+    expect(error.code).toBe('LIMIT_EXCEEDED');
+    expect(error.context.limit).toEqual({ destination: 'NON_MANAGED', maxAllowedDebit: { limitType: 'PER_TRANSACTION', limitAmount: '1' } });
+    expect(error.message).toContain('1.000000001');
+  });
+
+  it('does not limit debits to managed accounts', () => {
+    expect(() => checkPerTransaction(defaultNetworkCurrencyLimits, debit(10n ** 20n, 'MANAGED'))).not.toThrow();
+  });
+});
+
+describe('configured per-transaction limits', () => {
+  it('an ANY limit applies to every destination', () => {
+    const limits = [perTransaction('ANY', '0.5')];
+    for (const destination of ['OFF_PLATFORM', 'NON_MANAGED', 'MANAGED'] as const) {
+      expect(() => checkPerTransaction(limits, debit(ONE_SOL / 2n, destination))).not.toThrow();
+      const error = refusal(() => checkPerTransaction(limits, debit(ONE_SOL / 2n + 1n, destination)));
+      expect(error.code).toBe('LIMIT_EXCEEDED');
+      expect(error.context.limit).toEqual(limits[0]);
+    }
+  });
+
+  it('only the provided entries apply: defaults no longer hold once limits are configured', () => {
+    const limits = [perTransaction('MANAGED', '2')];
+    expect(() => checkPerTransaction(limits, debit(5n * ONE_SOL, 'OFF_PLATFORM'))).not.toThrow();
+    expect(() => checkPerTransaction(limits, debit(2n * ONE_SOL, 'MANAGED'))).not.toThrow();
+    expect(refusal(() => checkPerTransaction(limits, debit(2n * ONE_SOL + 1n, 'MANAGED'))).code).toBe('LIMIT_EXCEEDED');
+  });
+
+  it('the tightest matching limit wins when several apply', () => {
+    const limits = [perTransaction('ANY', '10'), perTransaction('NON_MANAGED', '3')];
+    expect(() => checkPerTransaction(limits, debit(3n * ONE_SOL, 'NON_MANAGED'))).not.toThrow();
+    const error = refusal(() => checkPerTransaction(limits, debit(4n * ONE_SOL, 'NON_MANAGED')));
+    expect(error.context.limit).toEqual(limits[1]);
+    expect(() => checkPerTransaction(limits, debit(4n * ONE_SOL, 'MANAGED'))).not.toThrow();
+  });
+
+  it('uses the token decimals for token limits', () => {
+    const limits = [perTransaction('ANY', '1.5')];
+    expect(() => checkPerTransaction(limits, debit(1_500_000n, 'MANAGED'), 6)).not.toThrow();
+    expect(refusal(() => checkPerTransaction(limits, debit(1_500_001n, 'MANAGED'), 6)).code).toBe('LIMIT_EXCEEDED');
+  });
+
+  it('a DURATION limit is not a per-transaction limit', () => {
+    const limits: DebitLimit[] = [{ destination: 'ANY', maxAllowedDebit: { limitType: 'DURATION', limitAmount: '0', duration: { code: 'DAYS', unit: 1 } } }];
+    expect(() => checkPerTransaction(limits, debit(ONE_SOL, 'OFF_PLATFORM'))).not.toThrow();
+  });
+});

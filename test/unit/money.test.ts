@@ -1,0 +1,142 @@
+import { LedgerError } from '../../src/domain/errors';
+import { fromBaseUnits, resolveValue, toBaseUnits } from '../../src/domain/money';
+
+/** Runs `fn`, expecting it to refuse with a LedgerError; returns that error for inspection. */
+function refusal(fn: () => unknown): LedgerError {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof LedgerError) return error;
+    throw error;
+  }
+  throw new Error('expected a LedgerError, but the call succeeded');
+}
+
+describe('toBaseUnits: an amount typed by a customer becomes exact base units', () => {
+  it.each([
+    ['1.5', 9, 1_500_000_000n],
+    ['1', 9, 1_000_000_000n],
+    ['0', 9, 0n],
+    ['0.000000001', 9, 1n],
+    ['42', 0, 42n],
+    ['2.50', 1, 25n],
+    ['1.0000000', 2, 100n],
+  ])('reads %s with %i decimals as %s base units', (text, decimals, expected) => {
+    expect(toBaseUnits(text, decimals, 'itemData.value.amount')).toBe(expected);
+  });
+
+  it('keeps every digit of a huge amount with 6 decimals (never rounded through a float)', () => {
+    expect(toBaseUnits('123456789012345678.000001', 6, 'itemData.value.amount')).toBe(123456789012345678000001n);
+  });
+
+  it.each([
+    ['1e-9', 9, 1n],
+    ['1.5E3', 0, 1500n],
+    ['2.5e+2', 0, 250n],
+    ['15e-1', 1, 15n],
+    ['0.001E3', 0, 1n],
+  ])('understands exponent form %s (%i decimals) as %s', (text, decimals, expected) => {
+    expect(toBaseUnits(text, decimals, 'itemData.value.amount')).toBe(expected);
+  });
+
+  it('refuses more decimal places than the token has, naming the field', () => {
+    const error = refusal(() => toBaseUnits('0.0000001', 6, 'itemData.value.amount'));
+    expect(error.code).toBe('VALIDATION_ERROR');
+    expect(error.field).toBe('itemData.value.amount');
+    expect(error.status).toBe(400);
+    expect(error.message).toContain('7 decimal places');
+    expect(error.message).toContain('at most 6');
+  });
+
+  it('refuses an exponent form that ends up below the smallest unit', () => {
+    const error = refusal(() => toBaseUnits('1e-10', 9, 'itemData.seed.amount'));
+    expect(error.code).toBe('VALIDATION_ERROR');
+    expect(error.field).toBe('itemData.seed.amount');
+  });
+
+  it('refuses a negative amount', () => {
+    const error = refusal(() => toBaseUnits('-1', 9, 'itemData.value.amount'));
+    expect(error.code).toBe('VALIDATION_ERROR');
+    expect(error.field).toBe('itemData.value.amount');
+    expect(error.message).toContain('negative');
+  });
+
+  it.each(['abc', '', '.', '1.2.3', '0x10', '1,5', '1_000', 'NaN', 'Infinity', '1e', '--1'])('refuses garbage %j, naming the field', (text) => {
+    const error = refusal(() => toBaseUnits(text, 9, 'itemData.value.amount'));
+    expect(error.code).toBe('VALIDATION_ERROR');
+    expect(error.field).toBe('itemData.value.amount');
+  });
+
+  it('refuses an absurd exponent instead of building an enormous number', () => {
+    const error = refusal(() => toBaseUnits('1e100000', 0, 'itemData.value.amount'));
+    expect(error.code).toBe('VALIDATION_ERROR');
+    expect(error.field).toBe('itemData.value.amount');
+  });
+});
+
+describe('fromBaseUnits: base units shown back to the customer as exact decimal text', () => {
+  it.each([
+    [1_500_000_000n, 9, '1.5'],
+    [1_000_000_000n, 9, '1'],
+    [1n, 9, '0.000000001'],
+    [0n, 9, '0'],
+    [0n, 0, '0'],
+    [100n, 0, '100'],
+    [120n, 2, '1.2'],
+    [123456789012345678000001n, 6, '123456789012345678.000001'],
+  ])('writes %s base units with %i decimals as %s', (units, decimals, expected) => {
+    expect(fromBaseUnits(units, decimals)).toBe(expected);
+  });
+
+  it('gives back the canonical text of what toBaseUnits read', () => {
+    for (const text of ['0.1', '7', '98765432109876543210.123456789', '0.000000001']) {
+      expect(fromBaseUnits(toBaseUnits(text, 9, 'f'), 9)).toBe(text);
+    }
+  });
+});
+
+describe('resolveValue: the value input (amount or lamports)', () => {
+  const field = 'itemData.value';
+
+  it('takes an amount alone, in UI units', () => {
+    expect(resolveValue({ amount: '1.5' }, 9, field)).toBe(1_500_000_000n);
+  });
+
+  it('takes lamports alone, as base units', () => {
+    expect(resolveValue({ lamports: '42' }, 9, field)).toBe(42n);
+  });
+
+  it('takes lamports larger than any double can hold exactly', () => {
+    expect(resolveValue({ lamports: '123456789012345678901' }, 9, field)).toBe(123456789012345678901n);
+  });
+
+  it('accepts both when they agree', () => {
+    expect(resolveValue({ amount: '0.000000042', lamports: '42' }, 9, field)).toBe(42n);
+    expect(resolveValue({ amount: '2', lamports: '2000000' }, 6, field)).toBe(2_000_000n);
+  });
+
+  it('refuses both when they disagree, pointing at lamports', () => {
+    const error = refusal(() => resolveValue({ amount: '1', lamports: '999999999' }, 9, field));
+    expect(error.code).toBe('VALIDATION_ERROR');
+    expect(error.field).toBe('itemData.value.lamports');
+    expect(error.message).toContain('disagree');
+  });
+
+  it('refuses a value with neither amount nor lamports, naming the value', () => {
+    const error = refusal(() => resolveValue({}, 9, field));
+    expect(error.code).toBe('VALIDATION_ERROR');
+    expect(error.field).toBe('itemData.value');
+  });
+
+  it.each(['1.5', '-3', 'ten', ''])('refuses lamports %j that are not a non-negative integer', (lamports) => {
+    const error = refusal(() => resolveValue({ lamports }, 9, field));
+    expect(error.code).toBe('VALIDATION_ERROR');
+    expect(error.field).toBe('itemData.value.lamports');
+  });
+
+  it('names the amount when the amount has too many decimals', () => {
+    const error = refusal(() => resolveValue({ amount: '0.1234567', lamports: '123456' }, 6, field));
+    expect(error.code).toBe('VALIDATION_ERROR');
+    expect(error.field).toBe('itemData.value.amount');
+  });
+});
