@@ -63,7 +63,7 @@ describe('sealing secrets under the key-encryption key', () => {
   });
 
   // Bug: unseal takes "the last 16 bytes" as the GCM tag without checking the body is long enough
-  // and without pinning authTagLength (src/custody/sealing.ts:89-91), so a value whose tag was cut
+  // and without pinning authTagLength (src/custody/sealing.ts:30-32), so a value whose tag was cut
   // to 4 bytes still opens (Node only warns, DEP0182): truncation goes undetected and forging a
   // short secret takes 2^32 tries instead of 2^128. Should pass { authTagLength: 16 } / refuse short bodies.
   it.failing('refuses a value whose authentication tag was cut to 4 bytes', () => {
