@@ -146,21 +146,27 @@ export function createPipelineActivities(deps: ActivityDeps) {
       const wanted = request.commitment;
       const lastValid = BigInt(built.lastValidBlockHeight);
       const rank = { processed: 0, confirmed: 1, finalized: 2 } as const;
-      for (let delay = 20; ; delay = Math.min(delay * 2, 400)) {
-        Context.current().heartbeat();
-        const status = await net.getSignatureStatus(signed.signature);
-        if (status?.err) return { status: 'FAILED', errorMessage: `the network refused the transaction: ${JSON.stringify(status.err, (_k, v) => (typeof v === 'bigint' ? v.toString() : v))}`, slot: status.slot.toString() };
-        if (status?.confirmationStatus && rank[status.confirmationStatus] >= rank[wanted]) {
-          const slot = status.slot.toString();
-          if (status.confirmationStatus === 'processed') return { status: 'SUBMITTED', slot, confirmations: status.confirmations };
-          return { status: status.confirmationStatus === 'finalized' ? 'FINALIZED' : 'CONFIRMED', slot, confirmations: status.confirmations };
+      const context = Context.current();
+      // Heartbeats on a timer, not per poll: they say "this worker lives", even while one RPC call is slow.
+      const heartbeat = setInterval(() => context.heartbeat(), 500);
+      try {
+        for (let delay = 20; ; delay = Math.min(delay * 2, 400)) {
+          const status = await net.getSignatureStatus(signed.signature);
+          if (status?.err) return { status: 'FAILED', errorMessage: `the network refused the transaction: ${JSON.stringify(status.err, (_k, v) => (typeof v === 'bigint' ? v.toString() : v))}`, slot: status.slot.toString() };
+          if (status?.confirmationStatus && rank[status.confirmationStatus] >= rank[wanted]) {
+            const slot = status.slot.toString();
+            if (status.confirmationStatus === 'processed') return { status: 'SUBMITTED', slot, confirmations: status.confirmations };
+            return { status: status.confirmationStatus === 'finalized' ? 'FINALIZED' : 'CONFIRMED', slot, confirmations: status.confirmations };
+          }
+          if (!status && (await net.getBlockHeight('confirmed')) > lastValid) {
+            // Look once more: it may have landed between the two reads.
+            const again = await net.getSignatureStatus(signed.signature);
+            if (!again) return { status: 'EXPIRED' };
+          }
+          await context.sleep(delay);
         }
-        if (!status && (await net.getBlockHeight('confirmed')) > lastValid) {
-          // Look once more: it may have landed between the two reads.
-          const again = await net.getSignatureStatus(signed.signature);
-          if (!again) return { status: 'EXPIRED' };
-        }
-        await Context.current().sleep(delay);
+      } finally {
+        clearInterval(heartbeat);
       }
     },
 

@@ -27,7 +27,8 @@ export function createSealer(keyEncryptionKeyBase64: string): Sealer {
       const [version, ivText, bodyText] = sealed.split('.');
       if (version !== VERSION || !ivText || !bodyText) throw new Error('not a sealed value');
       const body = Buffer.from(bodyText, 'base64url');
-      const decipher = createDecipheriv('aes-256-gcm', kek, Buffer.from(ivText, 'base64url'));
+      if (body.length < 16) throw new Error('sealed value is truncated');
+      const decipher = createDecipheriv('aes-256-gcm', kek, Buffer.from(ivText, 'base64url'), { authTagLength: 16 });
       decipher.setAuthTag(body.subarray(body.length - 16));
       return Buffer.concat([decipher.update(body.subarray(0, body.length - 16)), decipher.final()]);
     },

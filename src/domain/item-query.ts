@@ -68,7 +68,7 @@ function escapeLike(text: string): string {
 }
 
 /** Reads the one scalar a filter value carries for the field's kind, checking its form. */
-function scalar(field: QueryField, value: FilterValue, at: string, which: 'value' | 'from' | 'to'): unknown {
+function scalar(field: QueryField, value: FilterValue, at: string, which: 'value' | 'from' | 'to', partial = false): unknown {
   const key = which === 'value' ? '' : which === 'from' ? 'From' : 'To';
   switch (field.kind) {
     case 'BOOLEAN': {
@@ -89,13 +89,14 @@ function scalar(field: QueryField, value: FilterValue, at: string, which: 'value
     default: {
       const text = value[`value${key}String` as 'valueString'];
       if (text === undefined) throw validationError(`${at}.value${key}String`, `${at}.value${key}String is required`);
-      checkText(field, text, `${at}.value${key}String`);
+      checkText(field, text, `${at}.value${key}String`, partial);
       return text;
     }
   }
 }
 
-function checkText(field: QueryField, text: string, at: string): void {
+function checkText(field: QueryField, text: string, at: string, partial = false): void {
+  if (partial) return;
   if (field.kind === 'UUID' && !UUID.test(text)) throw validationError(at, `${at} must be a UUID`);
   if (field.values && !field.values.includes(text)) throw validationError(at, `${at} must be one of ${field.values.join(', ')}`);
 }
@@ -116,7 +117,10 @@ function condition(name: string, field: QueryField, value: FilterValue, at: stri
     case 'NOT_EQUALS': {
       const v = scalar(field, value, at, 'value');
       const eq = field.array ? { [p]: { $contains: [v] } } : { [p]: { $eq: v } };
-      return value.filterType === 'EQUALS' ? eq : field.array ? { $not: eq } : { [p]: { $ne: v } };
+      if (value.filterType === 'EQUALS') return eq;
+      if (field.array) return { $not: eq };
+      // "not X" includes the records that have no value at all (SQL's <> alone would drop them).
+      return field.nullable ? { $or: [{ [p]: { $ne: v } }, { [p]: null }] } : { [p]: { $ne: v } };
     }
     case 'IN': {
       if (field.kind === 'BOOLEAN' || field.kind === 'TIMESTAMP') throw validationError(`${at}.filterType`, `IN does not apply to ${field.kind} field ${name}`);
@@ -137,7 +141,7 @@ function condition(name: string, field: QueryField, value: FilterValue, at: stri
     }
     case 'CONTAINS': {
       if (field.kind !== 'TEXT' || field.array) throw validationError(`${at}.filterType`, `CONTAINS applies to TEXT fields, not ${name}`);
-      const v = scalar(field, value, at, 'value') as string;
+      const v = scalar(field, value, at, 'value', true) as string;
       return { [p]: { $ilike: `%${escapeLike(v)}%` } };
     }
   }

@@ -4,6 +4,9 @@
  */
 import { LedgerError, validationError } from './errors';
 
+/** The largest amount the network can hold (u64). */
+export const U64_MAX = 2n ** 64n - 1n;
+
 /** Lamports per SOL: the network currency has 9 decimals. */
 export const NETWORK_CURRENCY_DECIMALS = 9;
 
@@ -70,7 +73,9 @@ export function resolveValue(value: ValueInput, decimals: number, field: string)
   if (fromAmount !== undefined && fromLamports !== undefined && fromAmount !== fromLamports) {
     throw new LedgerError('VALIDATION_ERROR', `${field}.amount (${value.amount}) and ${field}.lamports (${value.lamports}) disagree`, `${field}.lamports`);
   }
-  return (fromAmount ?? fromLamports) as bigint;
+  const units = (fromAmount ?? fromLamports) as bigint;
+  if (units > U64_MAX) throw validationError(fromLamports !== undefined ? `${field}.lamports` : `${field}.amount`, `${field} is larger than the network can hold (2^64 - 1 base units)`);
+  return units;
 }
 
 /** The `{amount, lamports}` pair the API answers with, both exact. */

@@ -38,7 +38,8 @@ const chain = proxyActivities<Activities>({
 });
 const confirmation = proxyActivities<Activities>({
   startToCloseTimeout: '3m',
-  heartbeatTimeout: '15s',
+  // The step heartbeats twice a second: a dead worker's confirm is retried elsewhere within seconds.
+  heartbeatTimeout: '3s',
   retry: { initialInterval: '250ms', backoffCoefficient: 2, maximumInterval: '10s', maximumAttempts: 20 },
 });
 

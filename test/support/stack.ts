@@ -23,7 +23,7 @@ export interface Stack {
   runtime: Runtime;
   node: LocalNode;
   api: ApiServer;
-  worker: Worker;
+  worker: Worker | undefined;
   apiKey: string;
   organizationExternalId: string;
   /** Makes another organization's key (or this one's with other roles). */
@@ -38,7 +38,7 @@ export interface Stack {
 // Expected refusals fail their workflows (a WARN each); tests show only errors unless asked.
 process.env.TEMPORAL_LOG_LEVEL ??= 'ERROR';
 
-export async function startStack(options: { wrapActivities?: Parameters<typeof createLedgerWorker>[0]['wrapActivities']; blockTimeMs?: number } = {}): Promise<Stack> {
+export async function startStack(options: { wrapActivities?: Parameters<typeof createLedgerWorker>[0]['wrapActivities']; blockTimeMs?: number; worker?: boolean } = {}): Promise<Stack> {
   const log = process.env.STACK_LOG ? (m: string) => console.log(m) : () => {};
   const db = await createTestDatabase();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ledger-stack-'));
@@ -57,8 +57,8 @@ export async function startStack(options: { wrapActivities?: Parameters<typeof c
   const runtime = await openRuntime({ ...config, databaseUrl: db.url }, log, { migrate: true });
   await fundFeePayer(runtime, config, log);
   const workerOptions = { address: temporal.address, namespace: temporal.namespace, taskQueue: config.temporal.taskQueue, runtime };
-  let worker = await createLedgerWorker({ ...workerOptions, wrapActivities: options.wrapActivities });
-  let running = worker.run();
+  let worker: Worker | undefined = options.worker === false ? undefined : await createLedgerWorker({ ...workerOptions, wrapActivities: options.wrapActivities });
+  let running: Promise<void> = worker ? worker.run() : Promise.resolve();
   const api = await startApi(config, runtime, temporal, log, 0);
   const em = forkEm(runtime.orm);
   const organizationExternalId = `org-${randomBytes(4).toString('hex')}`;
@@ -70,7 +70,7 @@ export async function startStack(options: { wrapActivities?: Parameters<typeof c
   const apiKey = await newApiKey(organizationExternalId, roleNames.filter((r) => r !== 'ADMIN'));
 
   const stopWorker = async () => {
-    if (worker.getState() === 'RUNNING') worker.shutdown();
+    if (worker?.getState() === 'RUNNING') worker.shutdown();
     await running.catch(() => undefined);
   };
 

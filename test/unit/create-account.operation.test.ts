@@ -117,7 +117,7 @@ describe('validateCreateAccount: what a customer may create (spec 2.3)', () => {
   // request is accepted; the build step then fails encoding the instruction with a non-LedgerError
   // (planCreateAccount, see the test below), which the activity boundary treats as a transport
   // fault and retries instead of answering 400 naming itemData.seed.lamports.
-  it.failing('refuses a seed larger than the network can hold (u64 lamports)', () => {
+  it('refuses a seed larger than the network can hold (u64 lamports)', () => {
     const error = refusal(() => validateCreateAccount({ seed: { lamports: '18446744073709551616' } }, writer));
     expect(error.code).toBe('VALIDATION_ERROR');
     expect(error.field).toBe('itemData.seed.lamports');
@@ -167,7 +167,7 @@ describe('validateCreateAccount: what a customer may create (spec 2.3)', () => {
   // Bug: the DURATION-without-duration error names "itemData.debitLimits.<i>..." with <i> counted
   // over network-currency and token limits together (src/domain/operations/create-account.operation.ts:42-43).
   // No such request field exists; a token limit's error should name itemData.tokenDebitLimits.<its index>.
-  it.failing('names the token debit limit that lacks its duration', () => {
+  it('names the token debit limit that lacks its duration', () => {
     const error = refusal(() =>
       validateCreateAccount(
         {
@@ -180,7 +180,7 @@ describe('validateCreateAccount: what a customer may create (spec 2.3)', () => {
     expect(error.field).toBe('itemData.tokenDebitLimits.0.maxAllowedDebit.duration');
   });
 
-  it.failing('names the network-currency debit limit that lacks its duration', () => {
+  it('names the network-currency debit limit that lacks its duration', () => {
     const error = refusal(() => validateCreateAccount({ networkCurrencyDebitLimits: [perTransaction('1'), { destination: 'ANY', maxAllowedDebit: { limitType: 'DURATION', limitAmount: '5' } }] }, writer));
     expect(error.field).toBe('itemData.networkCurrencyDebitLimits.1.maxAllowedDebit.duration');
   });

@@ -106,8 +106,9 @@ describe('resolveValue: the value input (amount or lamports)', () => {
     expect(resolveValue({ lamports: '42' }, 9, field)).toBe(42n);
   });
 
-  it('takes lamports larger than any double can hold exactly', () => {
-    expect(resolveValue({ lamports: '123456789012345678901' }, 9, field)).toBe(123456789012345678901n);
+  it('takes lamports larger than any double can hold exactly, up to the network\'s u64 maximum', () => {
+    expect(resolveValue({ lamports: '18446744073709551615' }, 9, field)).toBe(18446744073709551615n);
+    expect(() => resolveValue({ lamports: '18446744073709551616' }, 9, field)).toThrow(/larger than the network can hold/);
   });
 
   it('accepts both when they agree', () => {

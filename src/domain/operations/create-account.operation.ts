@@ -39,8 +39,10 @@ export function validateCreateAccount(item: CreateAccountItemData, can: CreateAc
   if ((item.networkCurrencyDebitLimits?.length || item.tokenDebitLimits?.length) && !walletTypes.includes(type)) {
     throw validationError(item.networkCurrencyDebitLimits?.length ? `${f}.networkCurrencyDebitLimits` : `${f}.tokenDebitLimits`, `debit limits apply only to ${walletTypes.join(', ')} accounts`);
   }
-  for (const [i, limit] of [...(item.networkCurrencyDebitLimits ?? []), ...(item.tokenDebitLimits ?? [])].entries()) {
-    if (limit.maxAllowedDebit.limitType === 'DURATION' && !limit.maxAllowedDebit.duration) throw validationError(`${f}.debitLimits.${i}.maxAllowedDebit.duration`, 'a DURATION limit needs a duration');
+  for (const list of ['networkCurrencyDebitLimits', 'tokenDebitLimits'] as const) {
+    (item[list] ?? []).forEach((limit, i) => {
+      if (limit.maxAllowedDebit.limitType === 'DURATION' && !limit.maxAllowedDebit.duration) throw validationError(`${f}.${list}.${i}.maxAllowedDebit.duration`, 'a DURATION limit needs a duration');
+    });
   }
 }
 
