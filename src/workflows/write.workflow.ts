@@ -1,8 +1,9 @@
 /**
  * The one write workflow: lookup → limit check → build → pre-submit webhook → sign → submit →
  * confirm → record → post-submit webhook. Deterministic orchestration only; every step is an
- * activity. Short steps are local activities (no server round trips); submit and confirm are
- * regular activities so a worker that dies between them resumes at confirm with the same bytes.
+ * activity. Short steps (lookup to submit, record) are local activities: no server round trips,
+ * and each result is recorded before the next step, so a worker that dies after submit resumes
+ * at confirm with the same bytes. Confirm, which waits, is a regular activity with heartbeats.
  */
 import {
   ActivityFailure,
@@ -77,7 +78,6 @@ async function write(request: WriteRequest, progress: { step: string }): Promise
   for (let lifetime = 1; ; lifetime++) {
     progress.step = 'build';
     const built = await local.build(request, resolved);
-    status('BUILT');
 
     if (resolved.webhooks.preSubmit) {
       progress.step = 'preSubmitWebhook';
@@ -91,20 +91,23 @@ async function write(request: WriteRequest, progress: { step: string }): Promise
 
     progress.step = 'sign';
     const signed = await local.sign(request, built);
-    upsertSearchAttributes([{ key: signatureKey, value: signed.signature }]);
-    status('SIGNED');
+    // One upsert per visible milestone: each is a history event and a visibility write.
+    upsertSearchAttributes([
+      { key: signatureKey, value: signed.signature },
+      { key: statusKey, value: request.submit ? 'SUBMITTED' : 'SIGNED' },
+    ]);
     if (!request.submit) {
       progress.step = 'record';
       return local.record(request, resolved, { status: 'SIGNED' });
     }
 
     progress.step = 'submit';
-    const sent = await chain.submit(request, signed);
+    // A local activity: the signed bytes are already in history, so a retry on another worker re-sends the same bytes.
+    const sent = await local.submit(request, signed);
     let outcome: Outcome;
     if (sent.rejected) {
       outcome = { status: 'FAILED', errorMessage: sent.rejected };
     } else {
-      status('SUBMITTED');
       progress.step = 'confirm';
       outcome = await confirmation.confirm(request, signed, built);
     }
