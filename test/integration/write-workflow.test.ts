@@ -1,0 +1,307 @@
+/**
+ * The write workflow as a layer: the real `ledgerWrite` bundle on a real Worker against the dev
+ * server, with fake activities injected (canned answers, faults, blocking steps). Asserts what the
+ * workflow decides: its result, which steps ran in which order with which arguments, the
+ * `currentStep` query, the post-submit child and the search attributes an operator filters on.
+ */
+import { ApplicationFailure, Client, Connection, WorkflowFailedError } from '@temporalio/client';
+import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { searchAttributeNames, type Outcome, type WriteRequest } from '../../src/domain/write';
+import type { ledgerWrite } from '../../src/workflows';
+import { temporalTarget, uniqueTaskQueue } from '../support/temporal';
+import { deferred, fakeActivities, resolved, routedActivities, writeRequest, type Activities, type FakeActivities } from '../support/workflow-fakes/fake-activities';
+
+try {
+  Runtime.install({ logger: new DefaultLogger('ERROR') });
+} catch {
+  // Already installed in this process: keep that logger.
+}
+
+const statusKey = defineSearchAttributeKey(searchAttributeNames.status, SearchAttributeType.KEYWORD);
+const signatureKey = defineSearchAttributeKey(searchAttributeNames.signature, SearchAttributeType.KEYWORD);
+
+const { address, namespace } = temporalTarget();
+const taskQueue = uniqueTaskQueue('write-workflow');
+const fakesByWorkflowId = new Map<string, FakeActivities>();
+let connection: Connection;
+let client: Client;
+let workerConnection: NativeConnection;
+let worker: Worker;
+let running: Promise<void>;
+
+// One worker (one workflow bundle) for the file; each case's activities are routed to its own fakes by workflow id.
+beforeAll(async () => {
+  connection = await Connection.connect({ address });
+  client = new Client({ connection, namespace });
+  workerConnection = await NativeConnection.connect({ address });
+  worker = await Worker.create({
+    connection: workerConnection,
+    namespace,
+    taskQueue,
+    workflowsPath: require.resolve('../../src/workflows'),
+    activities: routedActivities((workflowId) => {
+      const fakes = fakesByWorkflowId.get(workflowId);
+      if (!fakes) throw new Error(`no fakes registered for ${workflowId}`);
+      return fakes;
+    }),
+  });
+  running = worker.run();
+});
+
+afterAll(async () => {
+  if (worker) {
+    worker.shutdown();
+    await running;
+  }
+  await workerConnection?.close();
+  await connection?.close();
+});
+
+let cases = 0;
+async function startWrite(fakes: FakeActivities, overrides: Partial<WriteRequest> = {}) {
+  const workflowId = `${taskQueue}-w${++cases}`;
+  fakesByWorkflowId.set(workflowId, fakes);
+  const request = writeRequest(workflowId, overrides);
+  const handle = await client.workflow.start<typeof ledgerWrite>('ledgerWrite', { taskQueue, workflowId, args: [request] });
+  return { handle, request, workflowId };
+}
+
+const confirmed: Outcome = { status: 'CONFIRMED', slot: '42', confirmations: 1 };
+const expired: Outcome = { status: 'EXPIRED' };
+
+/** Answers in turn, the last one repeated. */
+function answers<T>(...values: T[]): () => Promise<T> {
+  let next = 0;
+  return async () => values[Math.min(next++, values.length - 1)];
+}
+
+function causeChain(error: unknown): unknown[] {
+  const chain: unknown[] = [];
+  for (let e = error; e; e = (e as { cause?: unknown }).cause) chain.push(e);
+  return chain;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('ledgerWrite on a real worker with fake activities', () => {
+  it('runs lookup → checkLimits → build → sign → submit → confirm → record and answers with what record returned', async () => {
+    const fakes = fakeActivities();
+    const { handle, request } = await startWrite(fakes);
+    const result = await handle.result();
+
+    expect(fakes.names()).toEqual(['lookup', 'checkLimits', 'build', 'sign', 'submit', 'confirm', 'record']);
+    const [built] = fakes.returnsOf('build');
+    const [signed] = fakes.returnsOf('sign');
+    expect(fakes.argsOf('lookup')).toEqual([[request]]);
+    expect(fakes.argsOf('checkLimits')).toEqual([[request, resolved()]]);
+    expect(fakes.argsOf('build')).toEqual([[request, resolved()]]);
+    expect(fakes.argsOf('sign')).toEqual([[request, built]]);
+    expect(fakes.argsOf('submit')).toEqual([[request, signed]]);
+    expect(fakes.argsOf('confirm')).toEqual([[request, signed, built]]);
+    expect(fakes.argsOf('record')).toEqual([[request, resolved(), confirmed]]);
+    expect(result).toEqual(fakes.returnsOf('record')[0]);
+    expect(result.transaction?.status).toBe('CONFIRMED');
+    // Pre-submit webhooks are skipped when no involved account has any.
+    expect(fakes.argsOf('callPreSubmitWebhooks')).toEqual([]);
+    expect(await handle.query<string>('currentStep')).toBe('done');
+  });
+
+  it('records an onboarding with nothing to send without building anything', async () => {
+    const fakes = fakeActivities({ lookup: async () => resolved({ needsTransaction: false }) });
+    const { handle, request } = await startWrite(fakes);
+    const result = await handle.result();
+
+    expect(fakes.names()).toEqual(['lookup', 'checkLimits', 'record']);
+    expect(fakes.argsOf('record')).toEqual([[request, resolved({ needsTransaction: false }), null]]);
+    expect(result).toEqual(fakes.returnsOf('record')[0]);
+  });
+
+  describe('an expired lifetime', () => {
+    it('rebuilds with a new lifetime and re-signs, and records the landing once', async () => {
+      const fakes = fakeActivities({ confirm: answers<Outcome>(expired, expired, confirmed) });
+      const { handle, request } = await startWrite(fakes);
+      const result = await handle.result();
+
+      const lifetime = ['build', 'sign', 'submit', 'confirm'];
+      expect(fakes.names()).toEqual(['lookup', 'checkLimits', ...lifetime, 'markExpired', ...lifetime, 'markExpired', ...lifetime, 'record']);
+      expect(fakes.argsOf('markExpired')).toEqual([[request], [request]]);
+      // Each lifetime sends its own signed bytes, signed over its own build.
+      const builds = fakes.returnsOf('build');
+      const signs = fakes.returnsOf('sign');
+      expect(new Set(builds.map((b) => JSON.stringify(b))).size).toBe(3);
+      expect(fakes.argsOf('sign')).toEqual(builds.map((b) => [request, b]));
+      expect(fakes.argsOf('submit')).toEqual(signs.map((s) => [request, s]));
+      expect(fakes.argsOf('record')).toEqual([[request, resolved(), confirmed]]);
+      expect(result.transaction?.status).toBe('CONFIRMED');
+    });
+
+    it('gives up after MAX_LIFETIMES (3) and records EXPIRED without a fourth build', async () => {
+      const fakes = fakeActivities({ confirm: answers<Outcome>(expired) });
+      const { handle, request } = await startWrite(fakes);
+      const result = await handle.result();
+
+      expect(fakes.argsOf('build')).toHaveLength(3);
+      expect(fakes.argsOf('submit')).toHaveLength(3);
+      expect(fakes.argsOf('markExpired')).toHaveLength(2);
+      expect(fakes.argsOf('record')).toEqual([[request, resolved(), expired]]);
+      expect(fakes.names().at(-1)).toBe('record');
+      expect(result.transaction?.status).toBe('EXPIRED');
+    });
+  });
+
+  it('records FAILED with the reason and never confirms when the network rejects the submit', async () => {
+    const fakes = fakeActivities({ submit: async () => ({ rejected: 'insufficient funds for rent' }) });
+    const { handle, request } = await startWrite(fakes);
+    const result = await handle.result();
+
+    expect(fakes.names()).toEqual(['lookup', 'checkLimits', 'build', 'sign', 'submit', 'record']);
+    expect(fakes.argsOf('record')).toEqual([[request, resolved(), { status: 'FAILED', errorMessage: 'insufficient funds for rent' }]]);
+    expect(result.transaction).toMatchObject({ status: 'FAILED', success: false, errorMessage: 'insufficient funds for rent' });
+  });
+
+  it('rests at SIGNED when the request says submit: false', async () => {
+    const fakes = fakeActivities();
+    const { handle, request } = await startWrite(fakes, { submit: false });
+    const result = await handle.result();
+
+    expect(fakes.names()).toEqual(['lookup', 'checkLimits', 'build', 'sign', 'record']);
+    expect(fakes.argsOf('record')).toEqual([[request, resolved(), { status: 'SIGNED' }]]);
+    expect(result.transaction?.status).toBe('SIGNED');
+    expect((await handle.describe()).typedSearchAttributes.get(statusKey)).toBe('SIGNED');
+  });
+
+  describe('pre-submit webhooks', () => {
+    const withHooks = () => resolved({ webhooks: { preSubmit: true, postSubmit: false } });
+
+    it('a veto records the rejection and nothing is signed or sent', async () => {
+      const fakes = fakeActivities({ lookup: async () => withHooks(), callPreSubmitWebhooks: async () => 'VETO' as const });
+      const { handle, request } = await startWrite(fakes);
+      const result = await handle.result();
+
+      expect(fakes.names()).toEqual(['lookup', 'checkLimits', 'build', 'callPreSubmitWebhooks', 'recordRejection']);
+      expect(fakes.argsOf('callPreSubmitWebhooks')).toEqual([[request, fakes.returnsOf('build')[0]]]);
+      expect(fakes.argsOf('recordRejection')).toEqual([[request, expect.stringContaining('pre-submit webhook')]]);
+      expect(result).toEqual(fakes.returnsOf('recordRejection')[0]);
+      expect((await handle.describe()).typedSearchAttributes.get(statusKey)).toBe('REJECTED');
+    });
+
+    it('an OK lets the pipeline go on', async () => {
+      const fakes = fakeActivities({ lookup: async () => withHooks(), callPreSubmitWebhooks: async () => 'OK' as const });
+      const { handle, request } = await startWrite(fakes);
+      const result = await handle.result();
+
+      expect(fakes.names()).toEqual(['lookup', 'checkLimits', 'build', 'callPreSubmitWebhooks', 'sign', 'submit', 'confirm', 'record']);
+      expect(fakes.argsOf('callPreSubmitWebhooks')).toEqual([[request, fakes.returnsOf('build')[0]]]);
+      expect(result.transaction?.status).toBe('CONFIRMED');
+    });
+  });
+
+  it('fails on a domain refusal with the ApplicationFailure in the cause chain, after recording the failure', async () => {
+    const fakes = fakeActivities({
+      lookup: async () => {
+        throw ApplicationFailure.create({ type: 'CONFLICT', nonRetryable: true, message: 'dup' });
+      },
+    });
+    const { handle, request } = await startWrite(fakes);
+    const error = await handle.result().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+
+    expect(error).toBeInstanceOf(WorkflowFailedError);
+    const refusal = causeChain(error).find((e): e is ApplicationFailure => e instanceof ApplicationFailure);
+    expect(refusal).toMatchObject({ type: 'CONFLICT', message: 'dup', nonRetryable: true });
+    // Non-retryable: one lookup attempt, then the failure is recorded and nothing else runs.
+    expect(fakes.names()).toEqual(['lookup', 'recordFailure']);
+    expect(fakes.argsOf('recordFailure')).toEqual([[request, 'CONFLICT', 'dup']]);
+    expect((await handle.describe()).typedSearchAttributes.get(statusKey)).toBe('FAILED');
+  });
+
+  it('retries a transient submit fault with the same signed bytes, never re-signing', async () => {
+    let attempts = 0;
+    const fakes = fakeActivities({
+      submit: async () => {
+        if (++attempts <= 2) throw new Error('ECONNRESET: socket hang up');
+        return { rejected: null };
+      },
+    });
+    const { handle, request } = await startWrite(fakes);
+    const result = await handle.result();
+
+    const [signed] = fakes.returnsOf('sign');
+    expect(fakes.argsOf('sign')).toHaveLength(1);
+    expect(fakes.argsOf('build')).toHaveLength(1);
+    expect(fakes.argsOf('submit')).toEqual([
+      [request, signed],
+      [request, signed],
+      [request, signed],
+    ]);
+    expect(fakes.names()).toEqual(['lookup', 'checkLimits', 'build', 'sign', 'submit', 'submit', 'submit', 'confirm', 'record']);
+    expect(result.transaction?.status).toBe('CONFIRMED');
+  });
+
+  it('answers the currentStep query with the step in progress', async () => {
+    const entered = deferred();
+    const release = deferred();
+    const fakes = fakeActivities({
+      confirm: async () => {
+        entered.resolve();
+        await release.promise;
+        return confirmed;
+      },
+    });
+    const { handle } = await startWrite(fakes);
+
+    await entered.promise;
+    try {
+      expect(await handle.query<string>('currentStep')).toBe('confirm');
+    } finally {
+      // Released well inside confirm's 3 s heartbeat timeout (the fake does not heartbeat).
+      release.resolve();
+    }
+    const result = await handle.result();
+    expect(result.transaction?.status).toBe('CONFIRMED');
+    expect(fakes.argsOf('confirm')).toHaveLength(1);
+    expect(await handle.query<string>('currentStep')).toBe('done');
+  });
+
+  it('delivers post-submit webhooks in a child workflow without holding up the answer', async () => {
+    let delivered = false;
+    const fakes = fakeActivities({
+      lookup: async () => resolved({ webhooks: { preSubmit: false, postSubmit: true } }),
+      callPostSubmitWebhooks: async () => {
+        await sleep(3000);
+        delivered = true;
+      },
+    });
+    const started = Date.now();
+    const { handle, request, workflowId } = await startWrite(fakes);
+    const result = await handle.result();
+    const answeredAfter = Date.now() - started;
+
+    expect(result.transaction?.status).toBe('CONFIRMED');
+    expect(delivered).toBe(false);
+    expect(answeredAfter).toBeLessThan(3000);
+
+    const child = client.workflow.getHandle(`${workflowId}-post-submit`);
+    const description = await child.describe();
+    expect(description.type).toBe('deliverPostSubmitWebhooks');
+    expect(description.parentExecution?.workflowId).toBe(workflowId);
+    await child.result();
+    expect(delivered).toBe(true);
+    expect(fakes.argsOf('callPostSubmitWebhooks')).toEqual([[request]]);
+    expect(fakes.names().indexOf('callPostSubmitWebhooks')).toBeGreaterThan(fakes.names().indexOf('record'));
+  });
+
+  it('leaves the final status and the signature in the search attributes', async () => {
+    const fakes = fakeActivities();
+    const { handle } = await startWrite(fakes);
+    await handle.result();
+
+    const [signed] = fakes.returnsOf('sign') as Awaited<ReturnType<Activities['sign']>>[];
+    const { typedSearchAttributes } = await handle.describe();
+    expect(typedSearchAttributes.get(statusKey)).toBe('CONFIRMED');
+    expect(typedSearchAttributes.get(signatureKey)).toBe(signed.signature);
+  });
+});
