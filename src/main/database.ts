@@ -47,9 +47,10 @@ async function ensureDatabase(url: string): Promise<void> {
   }
 }
 
-export async function resolveDatabase(config: Config, log: Log): Promise<ResolvedDatabase> {
+/** `localServer` is where a local PostgreSQL is looked for (a parameter so tests can point it at a closed port). */
+export async function resolveDatabase(config: Config, log: Log, localServer = { host: '127.0.0.1', port: 5432 }): Promise<ResolvedDatabase> {
   if (config.databaseUrl) return { url: config.databaseUrl, kind: 'configured', close: async () => {} };
-  if (await listening('127.0.0.1', 5432)) {
+  if (await listening(localServer.host, localServer.port)) {
     await ensureDatabase(DEFAULT_DATABASE_URL);
     log(`database: local PostgreSQL (${DEFAULT_DATABASE_URL})`);
     return { url: DEFAULT_DATABASE_URL, kind: 'local-postgresql', close: async () => {} };
@@ -63,7 +64,7 @@ export async function resolveDatabase(config: Config, log: Log): Promise<Resolve
   const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port });
   await server.start();
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
-  log(`database: nothing on 127.0.0.1:5432 and no DATABASE_URL, so PGlite with data under ${dataDir} (development only)`);
+  log(`database: nothing on ${localServer.host}:${localServer.port} and no DATABASE_URL, so PGlite with data under ${dataDir} (development only)`);
   return {
     url,
     kind: 'pglite',

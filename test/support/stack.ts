@@ -38,7 +38,9 @@ export interface Stack {
 // Expected refusals fail their workflows (a WARN each); tests show only errors unless asked.
 process.env.TEMPORAL_LOG_LEVEL ??= 'ERROR';
 
-export async function startStack(options: { wrapActivities?: Parameters<typeof createLedgerWorker>[0]['wrapActivities']; blockTimeMs?: number; worker?: boolean } = {}): Promise<Stack> {
+export async function startStack(
+  options: { wrapActivities?: Parameters<typeof createLedgerWorker>[0]['wrapActivities']; blockTimeMs?: number; worker?: boolean; rateLimit?: Config['rateLimit'] } = {},
+): Promise<Stack> {
   const log = process.env.STACK_LOG ? (m: string) => console.log(m) : () => {};
   const db = await createTestDatabase();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ledger-stack-'));
@@ -52,7 +54,7 @@ export async function startStack(options: { wrapActivities?: Parameters<typeof c
     keyEncryptionKey: randomBytes(32).toString('base64'),
     clusters: [{ name: 'LOCAL', rpcUrl: node.url, allowsAirdrop: true }],
     temporal: { address: temporal.address, namespace: temporal.namespace, taskQueue: uniqueTaskQueue('ledger') },
-    rateLimit: { perSecond: 10000, burst: 10000 },
+    rateLimit: options.rateLimit ?? { perSecond: 10000, burst: 10000 },
   };
   const runtime = await openRuntime({ ...config, databaseUrl: db.url }, log, { migrate: true });
   await fundFeePayer(runtime, config, log);

@@ -1,0 +1,55 @@
+/** Health, readiness, the OpenAPI document, the docs page, request ids and rate limiting. */
+import { startStack, type Stack } from '../support/stack';
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack({ rateLimit: { perSecond: 5, burst: 5 } });
+});
+afterAll(async () => {
+  await stack?.close();
+});
+
+it('answers /health and /ready without a key', async () => {
+  expect(await stack.call('GET', '/health', undefined, { apiKey: null })).toMatchObject({ status: 200, body: { status: 'ok' } });
+  expect(await stack.call('GET', '/ready', undefined, { apiKey: null })).toMatchObject({ status: 200, body: { status: 'ready' } });
+});
+
+it('serves an OpenAPI document built from the request codecs, and a docs page', async () => {
+  const doc = await stack.call('GET', '/api/v1/openapi.json', undefined, { apiKey: null });
+  expect(doc.status).toBe(200);
+  expect(doc.body.openapi).toBe('3.1.0');
+  const create = doc.body.paths['/api/v1/accounts'].post;
+  expect(create.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/CreateAccountRequest' });
+  const itemData = doc.body.components.schemas.CreateAccountItemData;
+  expect(itemData.additionalProperties).toBe(false);
+  expect(itemData.properties.dataLength).toMatchObject({ type: 'integer', minimum: 0 });
+  expect(itemData.properties.privateKeyDetails).toEqual({ $ref: '#/components/schemas/PrivateKeyDetails' });
+  expect(doc.body.components.schemas.PrivateKeyDetails.properties).toHaveProperty('publickKey');
+  expect(doc.body.components.schemas.ErrorBody.properties.errors.items.properties.code.enum).toEqual(expect.arrayContaining(['VALIDATION_ERROR', 'LIMIT_EXCEEDED', 'TRANSACTION_TOO_LARGE']));
+  expect(Object.keys(doc.body.paths)).toEqual(expect.arrayContaining(['/api/v1/accounts/bulk/{detailLevel}', '/api/v1/transactions/status', '/api/v1/transactions/single', '/api/v1/transactions/bulk/{detailLevel}']));
+  const docs = await stack.call('GET', '/docs', undefined, { apiKey: null });
+  expect(docs.status).toBe(200);
+  expect(docs.headers.get('content-type')).toContain('text/html');
+  expect(docs.body).toContain('/api/v1/openapi.json');
+});
+
+it('echoes x-request-id, or makes one, in the header and in error bodies', async () => {
+  const given = await stack.call('GET', '/health', undefined, { apiKey: null, headers: { 'x-request-id': 'req-123' } });
+  expect(given.headers.get('x-request-id')).toBe('req-123');
+  const refused = await stack.call('POST', '/api/v1/accounts/single', {}, { apiKey: null });
+  expect(refused.status).toBe(401);
+  expect(refused.body.requestId).toBe(refused.headers.get('x-request-id'));
+  expect(refused.body.requestId).toMatch(/^[0-9a-f-]{36}$/);
+});
+
+it('limits each API key to its rate, answering 429 with Retry-After', async () => {
+  const key = await stack.newApiKey(stack.organizationExternalId, ['READ']);
+  const answers = await Promise.all(Array.from({ length: 8 }, () => stack.call('POST', '/api/v1/accounts/bulk/identifiers', {}, { apiKey: key })));
+  const statuses = answers.map((a) => a.status).sort();
+  expect(statuses.filter((s) => s === 200)).toHaveLength(5);
+  const limited = answers.find((a) => a.status === 429)!;
+  expect(limited.body.errors[0].code).toBe('RATE_LIMITED');
+  expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+  // Another key has its own bucket.
+  expect((await stack.call('POST', '/api/v1/accounts/bulk/identifiers', {})).status).toBe(200);
+});
