@@ -1,0 +1,78 @@
+/**
+ * Private keys never leave custody: not in workflow histories (what operators see in the Web UI),
+ * not in responses, not in the database in clear. Checked for an imported key and a generated one.
+ */
+import { randomBytes } from 'node:crypto';
+import { Client, Connection } from '@temporalio/client';
+import { getBase58Decoder } from '@solana/kit';
+import { startStack, type Stack } from '../support/stack';
+import { forkEm } from '../../src/main/runtime';
+import { CustodyKey } from '../../src/db/entities';
+
+let stack: Stack;
+let client: Client;
+beforeAll(async () => {
+  stack = await startStack();
+  client = new Client({ connection: await Connection.connect({ address: stack.config.temporal.address! }), namespace: stack.config.temporal.namespace });
+});
+afterAll(async () => {
+  await client?.connection.close();
+  await stack?.close();
+});
+
+/** Every way the 32-byte seed could be written down. */
+function encodings(seed: Uint8Array): string[] {
+  const bytes = Buffer.from(seed);
+  return [getBase58Decoder().decode(seed), bytes.toString('base64'), bytes.toString('base64url'), bytes.toString('hex'), JSON.stringify([...bytes]).slice(1, 40)];
+}
+
+/** The history as an operator's tools show it: every payload decoded to its JSON text. */
+async function historyText(transactionOffchainId: string): Promise<string> {
+  const details = await stack.call('POST', '/api/v1/transactions/single', { itemData: { transaction: { offchainId: transactionOffchainId } } });
+  const history = await client.workflow.getHandle(details.body.workflowId).fetchHistory();
+  const decoded: string[] = [];
+  const walk = (node: unknown): void => {
+    if (node instanceof Uint8Array) decoded.push(Buffer.from(node).toString('utf8'));
+    else if (Array.isArray(node)) node.forEach(walk);
+    else if (node && typeof node === 'object') Object.values(node).forEach(walk);
+  };
+  walk(history);
+  return decoded.join('\n');
+}
+
+it('keeps an imported private key out of the workflow history, the response and the database', async () => {
+  const seed = randomBytes(32);
+  const secretKey = getBase58Decoder().decode(seed);
+  const headers = { 'webhook-secret': 'unused' };
+  const created = await stack.call('POST', '/api/v1/accounts', {
+    itemData: {
+      managed: true,
+      privateKeyDetails: { privateKey: secretKey },
+      postTransactionSubmitWebhooks: [{ endpointUrl: 'http://127.0.0.1:9/hook', apiKeyAuthConfig: { httpHeaderName: 'x-key', keyValue: 'webhook-credential-123' } }],
+    },
+  }, { headers });
+  expect(created.status).toBe(201);
+  const history = await historyText(created.body.svmTransaction.offchainId);
+  expect(history).toContain(created.body.newAccount.onchainId);
+  for (const text of [...encodings(seed), 'webhook-credential-123']) {
+    expect(history).not.toContain(text);
+    expect(JSON.stringify(created.body)).not.toContain(text);
+  }
+  const details = await stack.call('POST', '/api/v1/accounts/single', { itemData: { account: { offchainId: created.body.newAccount.offchainId } } });
+  expect(JSON.stringify(details.body)).not.toContain('webhook-credential-123');
+  expect(details.body.postTransactionSubmitWebhooks[0].apiKeyAuthConfig.keyValue).toBe('***');
+  const row = await forkEm(stack.runtime.orm).findOneOrFail(CustodyKey, { address: created.body.newAccount.onchainId });
+  for (const text of encodings(seed)) expect(JSON.stringify(row)).not.toContain(text);
+});
+
+it('keeps a generated private key out of the workflow history and the response', async () => {
+  const created = await stack.call('POST', '/api/v1/accounts', { itemData: { managed: true, seed: { amount: 0.01 } } });
+  expect(created.status).toBe(201);
+  const seed = await stack.runtime.keyStore.exportPrivateKey(forkEm(stack.runtime.orm), created.body.newAccount.onchainId);
+  expect(seed).toHaveLength(32);
+  const history = await historyText(created.body.svmTransaction.offchainId);
+  for (const text of encodings(seed!)) {
+    expect(history).not.toContain(text);
+    expect(JSON.stringify(created.body)).not.toContain(text);
+  }
+});
