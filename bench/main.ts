@@ -1,6 +1,7 @@
 /**
  * `npm run bench`: concurrent Create Account (managed, seeded) over HTTP against the whole stack
- * (real PostgreSQL, a Temporal dev server on a WAL SQLite file, the worker, the local SVM node),
+ * (real PostgreSQL, a Temporal dev server on a WAL SQLite file, and the API, the worker and the
+ * local SVM node each in its own process, as in production),
  * then, in the same run and on the same Temporal server, the same workflow with no-op activities:
  * the engine's ceiling on this machine. Prints writes/s, p50/p95/p99 and the ratio.
  *
@@ -15,11 +16,10 @@ import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { Client as PgClient } from 'pg';
 import { loadConfig, type Config } from '../src/config/config';
-import { startLocalNode } from '../src/network/local-node';
-import { startTemporalDevServer } from '../src/main/temporal-dev-server';
+import { spawn } from 'node:child_process';
+import { freePort, startTemporalDevServer } from '../src/main/temporal-dev-server';
 import { openRuntime, fundFeePayer, forkEm } from '../src/main/runtime';
-import { createLedgerWorker } from '../src/main/worker';
-import { startApi } from '../src/main/api';
+import { installSdkLogger } from '../src/main/worker';
 import { createApiKey, ensureOrganization } from '../src/cli/admin';
 import { roleNames } from '../src/domain/roles';
 import { noopActivities } from './noop-activities';
@@ -64,6 +64,39 @@ async function load(name: string, call: () => Promise<void>, durationMs: number,
   return { name, count: latencies.length, errors, seconds: durationMs / 1000, latencies: latencies.sort((a, b) => a - b) };
 }
 
+interface Service {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Starts `src/main/<name>.ts` in its own Node process and waits for the line that says it is up. */
+function spawnService(name: string, env: Record<string, string>, ready: RegExp): Promise<Service> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, `../src/main/${name}.ts`)], {
+    env: { ...process.env, ...env, NODE_OPTIONS: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = ready.exec(output);
+      if (match) {
+        child.stdout!.off('data', onData);
+        resolve({
+          url: match[1] ?? '',
+          stop: () => new Promise<void>((done) => {
+            child.once('exit', () => done());
+            child.kill('SIGTERM');
+          }),
+        });
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.once('exit', (code) => reject(new Error(`${name} exited with ${code}:\n${output.slice(-2000)}`)));
+  });
+}
+
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 
 function report(run: Run) {
@@ -74,6 +107,7 @@ function report(run: Run) {
 }
 
 async function main() {
+  installSdkLogger();
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ledger-bench-'));
   const dbName = `ledger_bench_${randomBytes(4).toString('hex')}`;
   const admin = new PgClient({ connectionString: 'postgres://postgres@127.0.0.1:5432/postgres' });
@@ -82,7 +116,8 @@ async function main() {
   const databaseUrl = process.env.DATABASE_URL ?? `postgres://postgres@127.0.0.1:5432/${dbName}`;
 
   const temporal = await startTemporalDevServer({ dataDir: path.join(workDir, 'temporal'), ui: false, log: () => {} });
-  const node = await startLocalNode({ port: 0, dataDir: path.join(workDir, 'node'), blockTimeMs });
+  const nodePort = await freePort();
+  const node = await spawnService('local-node', { DATA_DIR: workDir, LOCAL_NODE_PORT: String(nodePort), LOCAL_NODE_BLOCK_TIME_MS: String(blockTimeMs) }, /Local SVM node at (\S+)/);
   const config: Config = {
     ...loadConfig({}),
     dataDir: workDir,
@@ -95,13 +130,28 @@ async function main() {
     rateLimit: { perSecond: 1_000_000, burst: 1_000_000 },
     defaultCommitment: commitment,
   };
+  // Migrations, the fee payer's funds and the bench's API key, then the API and the worker as
+  // separate processes: the production topology, so the two cores are shared as they would be.
   const runtime = await openRuntime({ ...config, databaseUrl }, () => {}, { migrate: true });
   await fundFeePayer(runtime, config, () => {});
-  const worker = await createLedgerWorker({ address: temporal.address, namespace: temporal.namespace, taskQueue: config.temporal.taskQueue, runtime });
-  const workerRun = worker.run();
-  const api = await startApi(config, runtime, temporal, () => {}, 0);
   const { organization } = await ensureOrganization(forkEm(runtime.orm), runtime.sealer, 'bench');
   const { apiKey } = await createApiKey(forkEm(runtime.orm), organization, [...roleNames], config.platformName);
+  await runtime.close();
+  const serviceEnv = {
+    DATABASE_URL: databaseUrl,
+    DATABASE_POOL_SIZE: '20',
+    TEMPORAL_ADDRESS: temporal.address,
+    TEMPORAL_TASK_QUEUE: config.temporal.taskQueue,
+    SVM_CLUSTERS: `LOCAL=${node.url}`,
+    KEY_ENCRYPTION_KEY: config.keyEncryptionKey!,
+    FEE_PAYER_KEY_FILE: config.feePayerKeyFile,
+    DATA_DIR: workDir,
+    DEFAULT_COMMITMENT: commitment,
+    RATE_LIMIT_PER_SECOND: '1000000',
+    RATE_LIMIT_BURST: '1000000',
+  };
+  const worker = await spawnService('worker', serviceEnv, /worker polling/);
+  const api = await spawnService('api', { ...serviceEnv, PORT: String(await freePort()) }, /API listening on (\S+)/);
 
   log(`${os.cpus().length} cores, ${concurrency} concurrent clients, ${seconds} s per run after 3 s warm-up, block time ${blockTimeMs} ms, commitment ${commitment}`);
   log(`PostgreSQL ${databaseUrl.replace(/\/\/.*@/, '//…@')}, Temporal dev server (SQLite WAL) ${temporal.address}, local node ${node.url}`);
@@ -152,11 +202,9 @@ async function main() {
 
   noopWorker.shutdown();
   await noopRun;
-  worker.shutdown();
-  await workerRun;
-  await api.close();
-  await runtime.close();
-  await node.close();
+  await api.stop();
+  await worker.stop();
+  await node.stop();
   await temporal.close();
   await admin.query(`drop database if exists ${dbName} with (force)`);
   await admin.end();

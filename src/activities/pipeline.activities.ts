@@ -150,7 +150,8 @@ export function createPipelineActivities(deps: ActivityDeps) {
       // Heartbeats on a timer, not per poll: they say "this worker lives", even while one RPC call is slow.
       const heartbeat = setInterval(() => context.heartbeat(), 500);
       try {
-        for (let delay = 20; ; delay = Math.min(delay * 2, 400)) {
+        // Poll often at first (a block is 400 ms on public clusters), then back off to one poll per slot.
+        for (let delay = 50; ; delay = Math.min(delay + 25, 400)) {
           const status = await net.getSignatureStatus(signed.signature);
           if (status?.err) return { status: 'FAILED', errorMessage: `the network refused the transaction: ${JSON.stringify(status.err, (_k, v) => (typeof v === 'bigint' ? v.toString() : v))}`, slot: status.slot.toString() };
           if (status?.confirmationStatus && rank[status.confirmationStatus] >= rank[wanted]) {

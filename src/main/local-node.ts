@@ -1,4 +1,7 @@
-/** Runs the local SVM node: `npx tsx src/main/local-node.ts` (port from LOCAL_NODE_PORT, default 8899). */
+/**
+ * `npm run local-node`: the local SVM node alone. LOCAL_NODE_PORT (default 8899),
+ * LOCAL_NODE_BLOCK_TIME_MS (default 400), state under $DATA_DIR/local-node (default .data).
+ */
 import path from 'node:path';
 import { startLocalNode } from '../network/local-node';
 
@@ -6,7 +9,8 @@ async function main(): Promise<void> {
   const port = Number(process.env.LOCAL_NODE_PORT ?? 8899);
   const node = await startLocalNode({
     port,
-    dataDir: path.resolve('.data/local-node'),
+    dataDir: path.resolve(process.env.DATA_DIR ?? '.data', 'local-node'),
+    blockTimeMs: Number(process.env.LOCAL_NODE_BLOCK_TIME_MS ?? 400),
     log: (message) => console.log(message),
   });
   console.log(`Local SVM node at ${node.url}`);

@@ -16,7 +16,7 @@ export interface WorkerOptions {
 let loggerInstalled = false;
 
 /** The SDK's own log level (TEMPORAL_LOG_LEVEL, default WARN): its INFO lines are per worker state change. */
-function installSdkLogger(): void {
+export function installSdkLogger(): void {
   if (loggerInstalled) return;
   loggerInstalled = true;
   try {
