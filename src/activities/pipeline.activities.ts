@@ -55,7 +55,7 @@ export function createPipelineActivities(deps: ActivityDeps) {
     },
 
     /** Enforces the debit limits of every debited wallet; fails with LIMIT_EXCEEDED. Read-only. */
-    async checkLimits(request: WriteRequest, resolved: Resolved): Promise<void> {
+    async checkLimits(_request: WriteRequest, resolved: Resolved): Promise<void> {
       const debited = resolved.debits.filter((d) => d.accountId && d.asset === 'NETWORK_CURRENCY');
       if (debited.length === 0) return;
       const accounts = await fork().find(Account, { id: { $in: debited.map((d) => d.accountId!) } });
@@ -65,7 +65,6 @@ export function createPipelineActivities(deps: ActivityDeps) {
         const limits = (account.networkCurrencyDebitLimits as DebitLimit[] | null) ?? defaultNetworkCurrencyLimits;
         checkPerTransaction(limits, debit);
       }
-      void request;
     },
 
     /**

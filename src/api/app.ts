@@ -5,6 +5,7 @@ import { LedgerError } from '../domain/errors';
 import type { ApiDeps } from './context';
 import { errorBody, losslessJson, requestId } from './middleware';
 import { buildOpenApi } from './openapi';
+import { createMetrics } from './metrics';
 import { mountRoutes, type RouteSpec } from './route';
 import { accountRoutes } from './routes/accounts.routes';
 import { systemRoutes } from './routes/system.routes';
@@ -12,12 +13,14 @@ import { transactionRoutes } from './routes/transactions.routes';
 
 export function createApp(deps: ApiDeps, log: (msg: string, err?: unknown) => void = () => {}): Koa {
   const app = new Koa({ proxy: false });
+  const metrics = createMetrics();
   let openApi: unknown;
   const business: RouteSpec[] = [...accountRoutes(deps), ...transactionRoutes(deps)];
-  const routes: RouteSpec[] = [...systemRoutes(deps, (): unknown => (openApi ??= buildOpenApi(routes, deps.platformName))), ...business];
+  const routes: RouteSpec[] = [...systemRoutes(deps, (): unknown => (openApi ??= buildOpenApi(routes, deps.platformName)), () => metrics.render()), ...business];
   const router = new Router();
   mountRoutes(router, routes, deps);
 
+  app.use(metrics.middleware());
   app.use(requestId());
   app.use(errorBody(log));
   app.use(losslessJson());

@@ -3,6 +3,7 @@ import type { Client } from '@temporalio/client';
 import type Koa from 'koa';
 import type { Orm } from '../db/orm';
 import type { Sealer } from '../custody/sealing';
+import type { KeyStore } from '../custody/key-store';
 import type { Networks } from '../network/svm-network';
 import type { Commitment } from '../domain/write';
 
@@ -15,6 +16,10 @@ export interface ApiDeps {
   rateLimit: { perSecond: number; burst: number };
   defaultCommitment: Commitment;
   now: () => Date;
+  /** Exports held keys for Fetch Account Private Key (role-gated). */
+  keyStore: KeyStore;
+  /** Audit trail of sensitive reads (never given the secret itself). */
+  audit: (message: string) => void;
   /** Readiness: whether the database and Temporal answer. */
   ready: () => Promise<boolean>;
 }

@@ -20,6 +20,8 @@ export async function startApi(config: Config, runtime: Runtime, temporal: { add
       temporal: { client, taskQueue: config.temporal.taskQueue },
       networks: runtime.networks,
       sealer: runtime.sealer,
+      keyStore: runtime.keyStore,
+      audit: (message) => log(`audit: ${message}`),
       platformName: config.platformName,
       rateLimit: config.rateLimit,
       defaultCommitment: config.defaultCommitment,

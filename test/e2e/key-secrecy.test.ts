@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
-import { getBase58Decoder } from '@solana/kit';
+import { getBase58Decoder, getBase58Encoder } from '@solana/kit';
 import { startStack, type Stack } from '../support/stack';
 import { forkEm } from '../../src/main/runtime';
 import { CustodyKey } from '../../src/db/entities';
@@ -75,4 +75,32 @@ it('keeps a generated private key out of the workflow history and the response',
     expect(history).not.toContain(text);
     expect(JSON.stringify(created.body)).not.toContain(text);
   }
+});
+
+describe('Fetch Account Private Key', () => {
+  it('gives the 64-byte secret key of a managed account to a key with the role, and only to it', async () => {
+    const seed = randomBytes(32);
+    const created = await stack.call('POST', '/api/v1/accounts', { itemData: { managed: true, privateKeyDetails: { privateKey: getBase58Decoder().decode(seed) } } });
+    const account = { onchainId: created.body.newAccount.onchainId };
+    const writer = await stack.newApiKey(stack.organizationExternalId, ['READ', 'WRITE']);
+    expect((await stack.call('POST', '/api/v1/accounts/private-key', { itemData: { account } }, { apiKey: writer })).status).toBe(403);
+
+    const fetched = await stack.call('POST', '/api/v1/accounts/private-key', { itemData: { account } });
+    expect(fetched.status).toBe(200);
+    const secretKey = getBase58Encoder().encode(fetched.body.privateKey);
+    expect(secretKey).toHaveLength(64);
+    expect(Buffer.from(secretKey.slice(0, 32))).toEqual(seed);
+    expect(getBase58Decoder().decode(secretKey.slice(32))).toBe(account.onchainId);
+  });
+
+  it('refuses non-managed accounts and other tenants', async () => {
+    const nonManaged = await stack.call('POST', '/api/v1/accounts', { itemData: { managed: false, alreadyOnchain: true, onchainId: '11111111111111111111111111111111', skipBlockchainExistenceVerification: true } });
+    expect(nonManaged.status).toBe(201);
+    const refused = await stack.call('POST', '/api/v1/accounts/private-key', { itemData: { account: { offchainId: nonManaged.body.newAccount.offchainId } } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors[0].field).toBe('itemData.account');
+    const managed = await stack.call('POST', '/api/v1/accounts', { itemData: { managed: true } });
+    const otherTenant = await stack.newApiKey(`other-${randomBytes(3).toString('hex')}`, ['FETCH_PRIVATE_KEY', 'READ']);
+    expect((await stack.call('POST', '/api/v1/accounts/private-key', { itemData: { account: { offchainId: managed.body.newAccount.offchainId } } }, { apiKey: otherTenant })).status).toBe(404);
+  });
 });

@@ -53,3 +53,12 @@ it('limits each API key to its rate, answering 429 with Retry-After', async () =
   // Another key has its own bucket.
   expect((await stack.call('POST', '/api/v1/accounts/bulk/identifiers', {})).status).toBe(200);
 });
+
+it('counts requests by route and status in Prometheus text at /metrics', async () => {
+  await stack.call('POST', '/api/v1/accounts/bulk/compact', {});
+  const metrics = await stack.call('GET', '/metrics', undefined, { apiKey: null });
+  expect(metrics.status).toBe(200);
+  expect(metrics.headers.get('content-type')).toContain('text/plain');
+  expect(metrics.body).toMatch(/ledger_http_requests_total\{method="POST",route="\/api\/v1\/accounts\/bulk\/:detailLevel",status="200"\} \d+/);
+  expect(metrics.body).toMatch(/ledger_http_requests_total\{method="POST",route="\/api\/v1\/accounts\/single",status="401"\} \d+/);
+});

@@ -5,7 +5,7 @@ import { getBase58Decoder, getBase58Encoder } from '@solana/kit';
 import { Account } from '../../db/entities';
 import { findAccountByLookup } from '../../db/repositories/accounts.repository';
 import { addressOfSeed } from '../../custody/key-store';
-import { validationError } from '../../domain/errors';
+import { forbidden, validationError } from '../../domain/errors';
 import { translateItemQuery } from '../../domain/item-query';
 import { validateCreateAccount } from '../../domain/operations/create-account.operation';
 import { hasRole } from '../../domain/roles';
@@ -121,6 +121,26 @@ export function accountRoutes(deps: ApiDeps): RouteSpec[] {
           onchain: { balance: lamportsBalance(onchain) },
           offchain: { balance: lamportsBalance(account.lamportsBalance) },
         };
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/api/v1/accounts/private-key',
+      tag: 'Accounts',
+      summary: 'Fetch Account Private Key of a managed account (base58 of the 64-byte secret key, the Solana CLI layout). Every call is logged, without the key.',
+      role: 'FETCH_PRIVATE_KEY',
+      body: singleAccountBody,
+      successStatus: 200,
+      async handler(ctx, body) {
+        const em = fork();
+        const caller = await actingCaller(ctx, deps, em, body.tenancyConfig);
+        const account = await findAccountByLookup(em, { organizationId: caller.organizationId, cluster: ctx.state.cluster }, body.itemData.account, 'itemData.account');
+        if (account.organizationId !== caller.organizationId) throw forbidden('only the owning organization may fetch a private key', 'itemData.account');
+        const seed = account.managed ? await deps.keyStore.exportPrivateKey(em, account.address) : undefined;
+        if (!seed) throw validationError('itemData.account', 'the account is not managed: the service holds no private key for it');
+        deps.audit(`private key of ${account.address} (${account.id}) fetched by API key ${caller.apiKeyId} of ${caller.organizationExternalId}, request ${ctx.state.requestId}`);
+        const secretKey = new Uint8Array([...seed, ...getBase58Encoder().encode(account.address)]);
+        return { account: presentAccount(account, 'identifiers'), privateKey: getBase58Decoder().decode(secretKey), privateKeyLocation: account.privateKeyLocation };
       },
     }),
   ];

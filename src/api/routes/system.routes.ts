@@ -1,8 +1,8 @@
-/** Health, readiness, the OpenAPI document and the human docs page: no authentication. */
+/** Health, readiness, metrics, the OpenAPI document and the human docs page: no authentication. */
 import type { ApiDeps } from '../context';
 import { route, type RouteSpec } from '../route';
 
-export function systemRoutes(deps: ApiDeps, openApi: () => unknown): RouteSpec[] {
+export function systemRoutes(deps: ApiDeps, openApi: () => unknown, metrics: () => string): RouteSpec[] {
   return [
     route({ method: 'get', path: '/health', tag: 'System', summary: 'Liveness: the process answers.', role: null, successStatus: 200, handler: async () => ({ status: 'ok' }) }),
     route({
@@ -16,6 +16,18 @@ export function systemRoutes(deps: ApiDeps, openApi: () => unknown): RouteSpec[]
         const ready = await deps.ready().catch(() => false);
         ctx.state.status = ready ? 200 : 503;
         return { status: ready ? 'ready' : 'not ready' };
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/metrics',
+      tag: 'System',
+      summary: 'Prometheus metrics of this API process.',
+      role: null,
+      successStatus: 200,
+      async handler(ctx) {
+        ctx.type = 'text/plain; version=0.0.4';
+        return metrics();
       },
     }),
     route({ method: 'get', path: '/api/v1/openapi.json', tag: 'System', summary: 'This OpenAPI document.', role: null, successStatus: 200, handler: async () => openApi() }),
