@@ -1,25 +1,5 @@
-import type * as t from 'io-ts';
-import { parse } from 'lossless-json';
 import { accountLookup, bulkBody, itemQuery, svmTransactionConfig, valueInput, webhookConfig } from '../../src/api/codecs/common.codecs';
-import { reportErrors, type ValidationIssue } from '../../src/api/codecs/primitives';
-
-/** Parses JSON text exactly as the API does (lossless numbers), then decodes it. */
-function decodeJson<A>(codec: t.Type<A, unknown, unknown>, json: string): { ok: true; value: A } | { ok: false; issues: ValidationIssue[] } {
-  const result = codec.decode(parse(json));
-  return result._tag === 'Right' ? { ok: true, value: result.right } : { ok: false, issues: reportErrors(result.left) };
-}
-
-function accepted<A>(codec: t.Type<A, unknown, unknown>, json: string): A {
-  const result = decodeJson(codec, json);
-  if (!result.ok) throw new Error(`expected ${json} to be accepted, got ${JSON.stringify(result.issues)}`);
-  return result.value;
-}
-
-function refused<A>(codec: t.Type<A, unknown, unknown>, json: string): ValidationIssue[] {
-  const result = decodeJson(codec, json);
-  if (result.ok) throw new Error(`expected ${json} to be refused, got ${JSON.stringify(result.value)}`);
-  return result.issues;
-}
+import { accepted, refused } from '../support/expectations';
 
 describe('value input (spec 2.1)', () => {
   it('keeps the amount and lamports exactly as sent', () => {

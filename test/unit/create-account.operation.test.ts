@@ -3,16 +3,7 @@ import { AccountRole } from '@solana/kit';
 import type { CreateAccountItemData } from '../../src/api/codecs/account.codecs';
 import { LedgerError } from '../../src/domain/errors';
 import { lamportsForNewAccount, planCreateAccount, validateCreateAccount } from '../../src/domain/operations/create-account.operation';
-
-function refusal(fn: () => unknown): LedgerError {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof LedgerError) return error;
-    throw error;
-  }
-  throw new Error('expected a LedgerError, but the call succeeded');
-}
+import { refusal } from '../support/expectations';
 
 const EXISTING = 'So11111111111111111111111111111111111111112';
 const FEE_PAYER = 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA';

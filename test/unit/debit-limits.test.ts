@@ -1,16 +1,6 @@
 import { checkPerTransaction, defaultNetworkCurrencyLimits, type DebitLimit, type DestinationClass } from '../../src/domain/debit-limits';
-import { LedgerError } from '../../src/domain/errors';
 import type { Debit } from '../../src/domain/write';
-
-function refusal(fn: () => unknown): LedgerError {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof LedgerError) return error;
-    throw error;
-  }
-  throw new Error('expected a LedgerError, but the call succeeded');
-}
+import { refusal } from '../support/expectations';
 
 const ONE_SOL = 1_000_000_000n;
 

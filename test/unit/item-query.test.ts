@@ -1,16 +1,6 @@
 import { accountQuery } from '../../src/api/routes/query-fields';
-import { LedgerError } from '../../src/domain/errors';
 import { translateItemQuery, type FilterValue, type ItemQuery, type QueryResource } from '../../src/domain/item-query';
-
-function refusal(fn: () => unknown): LedgerError {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof LedgerError) return error;
-    throw error;
-  }
-  throw new Error('expected a LedgerError, but the call succeeded');
-}
+import { refusal } from '../support/expectations';
 
 /** A small resource with one field of every kind, mapped to differently named properties. */
 const gadgets: QueryResource = {

@@ -1,16 +1,5 @@
-import { LedgerError } from '../../src/domain/errors';
 import { fromBaseUnits, resolveValue, toBaseUnits } from '../../src/domain/money';
-
-/** Runs `fn`, expecting it to refuse with a LedgerError; returns that error for inspection. */
-function refusal(fn: () => unknown): LedgerError {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof LedgerError) return error;
-    throw error;
-  }
-  throw new Error('expected a LedgerError, but the call succeeded');
-}
+import { refusal } from '../support/expectations';
 
 describe('toBaseUnits: an amount typed by a customer becomes exact base units', () => {
   it.each([

@@ -1,27 +1,9 @@
 import * as t from 'io-ts';
-import { parse } from 'lossless-json';
-import { address, arrayOf, decimalText, integer, integerText, jsonValue, oneOf, reportErrors, strictObject, uuid, type ValidationIssue } from '../../src/api/codecs/primitives';
-
-/** Parses a JSON body exactly as the API does (lossless numbers) and decodes it. */
-function decodeJson<A>(codec: t.Type<A, unknown, unknown>, json: string): { ok: true; value: A } | { ok: false; issues: ValidationIssue[] } {
-  const result = codec.decode(parse(json));
-  return result._tag === 'Right' ? { ok: true, value: result.right } : { ok: false, issues: reportErrors(result.left) };
-}
+import { address, arrayOf, decimalText, integer, integerText, jsonValue, oneOf, strictObject, uuid } from '../../src/api/codecs/primitives';
+import { accepted, refused } from '../support/expectations';
 
 /** Wraps a codec as `{"v": ...}` so single JSON values go through the same parser as a body. */
 const field = <C extends t.Mixed>(codec: C) => strictObject('Wrapper', { v: codec }, {});
-
-function accepted<A>(codec: t.Type<A, unknown, unknown>, json: string): A {
-  const result = decodeJson(codec, json);
-  if (!result.ok) throw new Error(`expected ${json} to be accepted, got ${JSON.stringify(result.issues)}`);
-  return result.value;
-}
-
-function refused<A>(codec: t.Type<A, unknown, unknown>, json: string): ValidationIssue[] {
-  const result = decodeJson(codec, json);
-  if (result.ok) throw new Error(`expected ${json} to be refused, got ${JSON.stringify(result.value)}`);
-  return result.issues;
-}
 
 describe('decimalText: amounts keep their exact decimal text', () => {
   const amount = field(decimalText);

@@ -6,18 +6,18 @@ import { Account } from '../../db/entities';
 import { findAccountByLookup } from '../../db/repositories/accounts.repository';
 import { addressOfSeed } from '../../custody/key-store';
 import { forbidden, validationError } from '../../domain/errors';
-import { translateItemQuery } from '../../domain/item-query';
 import { validateCreateAccount } from '../../domain/operations/create-account.operation';
 import { hasRole } from '../../domain/roles';
 import { createAccountBody, singleAccountBody, type CreateAccountItemData } from '../codecs/account.codecs';
-import { bulkBody } from '../codecs/common.codecs';
+import type { AccountLookupInput } from '../codecs/common.codecs';
 import type { ApiDeps, LedgerContext } from '../context';
-import { detailLevels, lamportsBalance, presentAccount, type DetailLevel } from '../presenters/account.presenter';
+import { lamportsBalance, presentAccount } from '../presenters/account.presenter';
 import { route, type RouteSpec } from '../route';
 import { actingCaller } from '../tenancy';
 import { runWrite } from '../writes';
 import { sealWebhookSecrets } from './webhook-secrets';
 import { accountQuery } from './query-fields';
+import { bulkRoute } from './bulk-route';
 
 const identifiersSchema = { type: 'object', properties: { onchainId: { type: 'string' }, offchainId: { type: 'string' } } };
 
@@ -40,6 +40,13 @@ async function importedKey(item: CreateAccountItemData): Promise<Uint8Array> {
 
 export function accountRoutes(deps: ApiDeps): RouteSpec[] {
   const fork = () => deps.orm.em.fork() as unknown as EntityManager;
+  /** The account a single-account read names, within the acting tenant. */
+  const lookedUp = async (ctx: LedgerContext, body: { itemData: { account: AccountLookupInput }; tenancyConfig?: { overrideOrganizationExternalId?: string } }) => {
+    const em = fork();
+    const caller = await actingCaller(ctx, deps, em, body.tenancyConfig);
+    const account = await findAccountByLookup(em, { organizationId: caller.organizationId, cluster: ctx.state.cluster }, body.itemData.account, 'itemData.account');
+    return { em, caller, account };
+  };
 
   return [
     route({
@@ -70,24 +77,7 @@ export function accountRoutes(deps: ApiDeps): RouteSpec[] {
         return { newAccount: answer.created ?? null, svmTransaction: answer.transaction };
       },
     }),
-    route({
-      method: 'post',
-      path: '/api/v1/accounts/bulk/{detailLevel}',
-      tag: 'Accounts',
-      summary: 'Fetch Accounts with filter, sort and paging.',
-      role: 'READ',
-      pathParams: { detailLevel: detailLevels },
-      body: bulkBody,
-      successStatus: 200,
-      response: { type: 'object', properties: { count: { type: 'integer' }, items: { type: 'array' } } },
-      async handler(ctx: LedgerContext, body) {
-        const em = fork();
-        const caller = await actingCaller(ctx, deps, em, body.tenancyConfig);
-        const query = translateItemQuery(accountQuery, body.itemQuery, { organizationId: caller.organizationId, cluster: ctx.state.cluster });
-        const [items, count] = await em.findAndCount(Account, query.where as any, { orderBy: query.orderBy as any, limit: query.limit, offset: query.offset });
-        return { count, items: items.map((a) => presentAccount(a, ctx.params.detailLevel as DetailLevel)) };
-      },
-    }),
+    bulkRoute(deps, { path: '/api/v1/accounts/bulk', tag: 'Accounts', summary: 'Fetch Accounts with filter, sort and paging.', entity: Account, query: accountQuery, present: presentAccount }),
     route({
       method: 'post',
       path: '/api/v1/accounts/single',
@@ -97,10 +87,7 @@ export function accountRoutes(deps: ApiDeps): RouteSpec[] {
       body: singleAccountBody,
       successStatus: 200,
       async handler(ctx, body) {
-        const em = fork();
-        const caller = await actingCaller(ctx, deps, em, body.tenancyConfig);
-        const account = await findAccountByLookup(em, { organizationId: caller.organizationId, cluster: ctx.state.cluster }, body.itemData.account, 'itemData.account');
-        return presentAccount(account, 'detailed');
+        return presentAccount((await lookedUp(ctx, body)).account, 'detailed');
       },
     }),
     route({
@@ -112,9 +99,7 @@ export function accountRoutes(deps: ApiDeps): RouteSpec[] {
       body: singleAccountBody,
       successStatus: 200,
       async handler(ctx, body) {
-        const em = fork();
-        const caller = await actingCaller(ctx, deps, em, body.tenancyConfig);
-        const account = await findAccountByLookup(em, { organizationId: caller.organizationId, cluster: ctx.state.cluster }, body.itemData.account, 'itemData.account');
+        const { account } = await lookedUp(ctx, body);
         const onchain = await deps.networks.get(ctx.state.cluster)!.getBalance(account.address);
         return {
           account: presentAccount(account, 'identifiers'),
@@ -132,9 +117,7 @@ export function accountRoutes(deps: ApiDeps): RouteSpec[] {
       body: singleAccountBody,
       successStatus: 200,
       async handler(ctx, body) {
-        const em = fork();
-        const caller = await actingCaller(ctx, deps, em, body.tenancyConfig);
-        const account = await findAccountByLookup(em, { organizationId: caller.organizationId, cluster: ctx.state.cluster }, body.itemData.account, 'itemData.account');
+        const { em, caller, account } = await lookedUp(ctx, body);
         if (account.organizationId !== caller.organizationId) throw forbidden('only the owning organization may fetch a private key', 'itemData.account');
         const seed = account.managed ? await deps.keyStore.exportPrivateKey(em, account.address) : undefined;
         if (!seed) throw validationError('itemData.account', 'the account is not managed: the service holds no private key for it');

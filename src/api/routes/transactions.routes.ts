@@ -2,15 +2,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { LedgerTransaction } from '../../db/entities';
 import { notFound, validationError } from '../../domain/errors';
-import { translateItemQuery } from '../../domain/item-query';
-import { bulkBody } from '../codecs/common.codecs';
 import { singleTransactionBody } from '../codecs/transaction.codecs';
 import type { ApiDeps, Caller, LedgerContext } from '../context';
-import { detailLevels, type DetailLevel } from '../presenters/account.presenter';
 import { presentTransaction } from '../presenters/transaction.presenter';
 import { route, type RouteSpec } from '../route';
 import { actingCaller } from '../tenancy';
 import { transactionQuery } from './query-fields';
+import { bulkRoute } from './bulk-route';
 
 async function findTransaction(em: EntityManager, caller: Caller, lookup: { offchainId?: string; onchainId?: string }): Promise<LedgerTransaction> {
   if (!lookup.offchainId && !lookup.onchainId) throw validationError('itemData.transaction', 'itemData.transaction needs offchainId or onchainId');
@@ -24,6 +22,10 @@ async function findTransaction(em: EntityManager, caller: Caller, lookup: { offc
 
 export function transactionRoutes(deps: ApiDeps): RouteSpec[] {
   const fork = () => deps.orm.em.fork() as unknown as EntityManager;
+  const lookedUp = async (ctx: LedgerContext, body: { itemData: { transaction: { offchainId?: string; onchainId?: string } }; tenancyConfig?: { overrideOrganizationExternalId?: string } }) => {
+    const em = fork();
+    return findTransaction(em, await actingCaller(ctx, deps, em, body.tenancyConfig), body.itemData.transaction);
+  };
   return [
     route({
       method: 'post',
@@ -34,8 +36,7 @@ export function transactionRoutes(deps: ApiDeps): RouteSpec[] {
       body: singleTransactionBody,
       successStatus: 200,
       async handler(ctx, body) {
-        const em = fork();
-        const tx = await findTransaction(em, await actingCaller(ctx, deps, em, body.tenancyConfig), body.itemData.transaction);
+        const tx = await lookedUp(ctx, body);
         return { offchainId: tx.id, onchainId: tx.signature ?? null, status: tx.status, success: tx.success ?? null, errorMessage: tx.errorMessage ?? null, statusHistory: tx.statusHistory };
       },
     }),
@@ -48,27 +49,9 @@ export function transactionRoutes(deps: ApiDeps): RouteSpec[] {
       body: singleTransactionBody,
       successStatus: 200,
       async handler(ctx, body) {
-        const em = fork();
-        const tx = await findTransaction(em, await actingCaller(ctx, deps, em, body.tenancyConfig), body.itemData.transaction);
-        return presentTransaction(tx, 'detailed');
+        return presentTransaction(await lookedUp(ctx, body), 'detailed');
       },
     }),
-    route({
-      method: 'post',
-      path: '/api/v1/transactions/bulk/{detailLevel}',
-      tag: 'Transactions',
-      summary: 'Fetch Transactions with filter, sort and paging.',
-      role: 'READ',
-      pathParams: { detailLevel: detailLevels },
-      body: bulkBody,
-      successStatus: 200,
-      async handler(ctx: LedgerContext, body) {
-        const em = fork();
-        const caller = await actingCaller(ctx, deps, em, body.tenancyConfig);
-        const query = translateItemQuery(transactionQuery, body.itemQuery, { organizationId: caller.organizationId, cluster: ctx.state.cluster });
-        const [items, count] = await em.findAndCount(LedgerTransaction, query.where as any, { orderBy: query.orderBy as any, limit: query.limit, offset: query.offset });
-        return { count, items: items.map((tx) => presentTransaction(tx, ctx.params.detailLevel as DetailLevel)) };
-      },
-    }),
+    bulkRoute(deps, { path: '/api/v1/transactions/bulk', tag: 'Transactions', summary: 'Fetch Transactions with filter, sort and paging.', entity: LedgerTransaction, query: transactionQuery, present: presentTransaction }),
   ];
 }

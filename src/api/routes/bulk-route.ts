@@ -1,0 +1,30 @@
+/** The bulk read every resource has: `{itemQuery, tenancyConfig}` → `{count, items}` at a detail level. */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { EntityName } from '@mikro-orm/core';
+import { translateItemQuery, type QueryResource } from '../../domain/item-query';
+import { bulkBody } from '../codecs/common.codecs';
+import type { ApiDeps } from '../context';
+import { detailLevels, type DetailLevel } from '../presenters/account.presenter';
+import { route, type RouteSpec } from '../route';
+import { actingCaller } from '../tenancy';
+
+export function bulkRoute<E extends object>(deps: ApiDeps, spec: { path: string; tag: string; summary: string; entity: EntityName<E>; query: QueryResource; present: (record: E, level: DetailLevel) => unknown }): RouteSpec {
+  return route({
+    method: 'post',
+    path: `${spec.path}/{detailLevel}`,
+    tag: spec.tag,
+    summary: spec.summary,
+    role: 'READ',
+    pathParams: { detailLevel: detailLevels },
+    body: bulkBody,
+    successStatus: 200,
+    response: { type: 'object', properties: { count: { type: 'integer' }, items: { type: 'array' } } },
+    async handler(ctx, body) {
+      const em = deps.orm.em.fork() as unknown as EntityManager;
+      const caller = await actingCaller(ctx, deps, em, body.tenancyConfig);
+      const query = translateItemQuery(spec.query, body.itemQuery, { organizationId: caller.organizationId, cluster: ctx.state.cluster });
+      const [items, count] = await em.findAndCount(spec.entity, query.where as never, { orderBy: query.orderBy as never, limit: query.limit, offset: query.offset });
+      return { count, items: items.map((item) => spec.present(item as E, ctx.params.detailLevel as DetailLevel)) };
+    },
+  });
+}

@@ -1,0 +1,34 @@
+/** Small helpers shared by unit tests: a domain refusal, and decoding a body exactly as the API does. */
+import type * as t from 'io-ts';
+import { parse } from 'lossless-json';
+import { LedgerError } from '../../src/domain/errors';
+import { reportErrors, type ValidationIssue } from '../../src/api/codecs/primitives';
+
+/** The LedgerError `fn` throws; fails the test when it throws nothing or something else. */
+export function refusal(fn: () => unknown): LedgerError {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof LedgerError) return error;
+    throw error;
+  }
+  throw new Error('expected a LedgerError, but the call succeeded');
+}
+
+/** Parses a JSON body exactly as the API does (lossless numbers) and decodes it. */
+export function decodeJson<A>(codec: t.Type<A, unknown, unknown>, json: string): { ok: true; value: A } | { ok: false; issues: ValidationIssue[] } {
+  const result = codec.decode(parse(json));
+  return result._tag === 'Right' ? { ok: true, value: result.right } : { ok: false, issues: reportErrors(result.left) };
+}
+
+export function accepted<A>(codec: t.Type<A, unknown, unknown>, json: string): A {
+  const result = decodeJson(codec, json);
+  if (!result.ok) throw new Error(`expected ${json} to be accepted, got ${JSON.stringify(result.issues)}`);
+  return result.value;
+}
+
+export function refused<A>(codec: t.Type<A, unknown, unknown>, json: string): ValidationIssue[] {
+  const result = decodeJson(codec, json);
+  if (result.ok) throw new Error(`expected ${json} to be refused, got ${JSON.stringify(result.value)}`);
+  return result.issues;
+}
