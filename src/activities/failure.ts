@@ -12,7 +12,13 @@ export function toActivityFailure(error: unknown): unknown {
     return ApplicationFailure.create({ message: error.message, type: error.code, nonRetryable: true, details: [{ field: error.field ?? null, context: error.context }] });
   }
   if (error instanceof UniqueConstraintViolationException) {
-    return ApplicationFailure.create({ message: 'the record already exists', type: 'CONFLICT', nonRetryable: true, details: [{ field: null, context: {} }] });
+    const reservation = /reserved_address/.test(error.message);
+    return ApplicationFailure.create({
+      message: reservation ? 'another live transaction is already creating this address' : 'the record already exists',
+      type: 'CONFLICT',
+      nonRetryable: true,
+      details: [{ field: reservation ? 'itemData.onchainId' : null, context: {} }],
+    });
   }
   return error;
 }

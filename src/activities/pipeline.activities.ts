@@ -107,6 +107,7 @@ export function createPipelineActivities(deps: ActivityDeps) {
       record.signers = built.signers;
       record.lastValidBlockHeight = lifetime.lastValidBlockHeight;
       record.signature = null;
+      record.reservedAddress = resolved.reservesAddress ?? null;
       await em.flush();
       return built;
     },

@@ -15,6 +15,8 @@ export interface ApiDeps {
   platformName: string;
   rateLimit: { perSecond: number; burst: number };
   defaultCommitment: Commitment;
+  /** How long a write waits for its result before answering 202 as if asked to respond async. */
+  writeWaitMs: number;
   now: () => Date;
   /** Exports held keys for Fetch Account Private Key (role-gated). */
   keyStore: KeyStore;

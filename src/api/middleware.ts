@@ -50,6 +50,25 @@ export function errorBody(log: (msg: string, err: unknown) => void): Koa.Middlew
   };
 }
 
+/** PostgreSQL text cannot hold NUL: such a string is refused at the edge, naming its field, before any step runs. */
+function findNul(value: unknown, path: string): string | undefined {
+  if (typeof value === 'string') return value.includes('\u0000') ? path || '(body)' : undefined;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = findNul(value[i], path ? `${path}.${i}` : String(i));
+      if (found) return found;
+    }
+  } else if (value && typeof value === 'object') {
+    for (const [key, child] of Object.entries(value)) {
+      const at = path ? `${path}.${key}` : key;
+      if (key.includes('\u0000')) return at;
+      const found = findNul(child, at);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
 /** Parses JSON bodies keeping every number's exact text; writes bodies the same way. */
 export function losslessJson(maxBytes = 1024 * 1024): Koa.Middleware {
   return async (ctx, next) => {
@@ -69,6 +88,8 @@ export function losslessJson(maxBytes = 1024 * 1024): Koa.Middleware {
         } catch (e) {
           throw new LedgerError('VALIDATION_ERROR', `the body is not valid JSON: ${(e as Error).message}`, '(body)');
         }
+        const nul = findNul((ctx.request as any).body, '');
+        if (nul) throw new LedgerError('VALIDATION_ERROR', `${nul} must not contain NUL (\\u0000) characters`, nul);
       }
     }
     await next();

@@ -97,5 +97,19 @@ export async function runWrite(ctx: LedgerContext, deps: ApiDeps, input: WriteIn
     ctx.set('Preference-Applied', 'respond-async');
     return { async: true, transaction: { offchainId: transactionId, status: 'PENDING' } };
   }
-  return { async: false, ...(await handle.result()) };
+  const result = await waitAtMost(handle.result(), deps.writeWaitMs);
+  if (result !== TIMED_OUT) return { async: false, ...result };
+  // Still running (e.g. a slow network): answer as an async write, with the run's own transaction.
+  const description = await handle.describe();
+  const offchainId = description.typedSearchAttributes.get(keys.transaction) ?? transactionId;
+  const record = await (deps.orm.em.fork() as unknown as EntityManager).findOne(LedgerTransaction, { id: offchainId });
+  ctx.set('Preference-Applied', 'respond-async');
+  return { async: true, transaction: { offchainId, status: record?.status ?? 'PENDING' } };
+}
+
+const TIMED_OUT = Symbol('timed out');
+
+function waitAtMost<T>(promise: Promise<T>, ms: number): Promise<T | typeof TIMED_OUT> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([promise, new Promise<typeof TIMED_OUT>((resolve) => (timer = setTimeout(() => resolve(TIMED_OUT), ms)))]).finally(() => clearTimeout(timer));
 }

@@ -30,6 +30,8 @@ export interface Config {
   feePayerKeyFile: string;
   rateLimit: { perSecond: number; burst: number };
   defaultCommitment: 'processed' | 'confirmed' | 'finalized';
+  /** A write still running after this long answers 202 with its transaction (WRITE_WAIT_SECONDS, default 60). */
+  writeWaitMs: number;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
 }
 
@@ -77,6 +79,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     feePayerKeyFile: path.resolve(env.FEE_PAYER_KEY_FILE ?? path.join(dataDir, 'fee-payer.json')),
     rateLimit: { perSecond: int(env.RATE_LIMIT_PER_SECOND, 100), burst: int(env.RATE_LIMIT_BURST, 200) },
     defaultCommitment: commitment as Config['defaultCommitment'],
+    writeWaitMs: int(env.WRITE_WAIT_SECONDS, 60) * 1000,
     logLevel: (env.LOG_LEVEL as Config['logLevel']) || 'info',
   };
 }

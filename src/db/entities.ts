@@ -139,6 +139,8 @@ export const LedgerTransaction = defineEntity({
     fee: p.bigint().nullable(),
     confirmationsCount: p.integer().nullable(),
     txnTimestamp: p.datetime().nullable(),
+    /** The address whose record this transaction creates, reserved while the transaction is live. */
+    reservedAddress: p.text().nullable(),
     /** Offchain ids of the records this transaction created or touched. */
     accountIds: p.array(),
     createdAt: p.datetime().onCreate(() => new Date()),

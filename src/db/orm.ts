@@ -6,6 +6,7 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
 import { entities } from './entities';
 import { Migration0001Initial } from './migrations/0001-initial.migration';
+import { Migration0002AddressReservation } from './migrations/0002-address-reservation.migration';
 
 export interface OrmOptions {
   databaseUrl: string;
@@ -23,7 +24,10 @@ export async function createOrm(options: OrmOptions): Promise<Orm> {
     pool: { min: 0, max: options.poolSize ?? 10 },
     debug: options.debug ?? false,
     allowGlobalContext: false,
-    migrations: { migrationsList: [{ name: '0001-initial', class: Migration0001Initial }], tableName: 'schema_migration', silent: true, snapshot: false },
+    migrations: { migrationsList: [
+        { name: '0001-initial', class: Migration0001Initial },
+        { name: '0002-address-reservation', class: Migration0002AddressReservation },
+      ], tableName: 'schema_migration', silent: true, snapshot: false },
   });
 }
 

@@ -55,6 +55,8 @@ export interface Resolved {
   debits: Debit[];
   /** Whether any involved account has pre-/post-submit webhooks (skips those steps otherwise). */
   webhooks: { preSubmit: boolean; postSubmit: boolean };
+  /** An address this write creates the record of: reserved from build on, so a concurrent create of it is a 409. */
+  reservesAddress?: string;
   /** Operation-specific resolution (e.g. the new account's address). */
   data: Record<string, unknown>;
 }

@@ -25,6 +25,7 @@ export async function startApi(config: Config, runtime: Runtime, temporal: { add
       platformName: config.platformName,
       rateLimit: config.rateLimit,
       defaultCommitment: config.defaultCommitment,
+      writeWaitMs: config.writeWaitMs,
       now: () => new Date(),
       ready: async () => {
         await runtime.orm.em.getConnection().execute('select 1');

@@ -33,6 +33,14 @@ const local = proxyLocalActivities<Activities>({
   startToCloseTimeout: '30s',
   retry: { initialInterval: '200ms', backoffCoefficient: 2, maximumInterval: '5s', maximumAttempts: 10 },
 });
+/**
+ * Recording happens after the network moved value: it must not give up, or chain and records would
+ * disagree. It retries until it succeeds (idempotent), and a stuck record step shows in the Web UI.
+ */
+const recording = proxyLocalActivities<Activities>({
+  startToCloseTimeout: '30s',
+  retry: { initialInterval: '200ms', backoffCoefficient: 2, maximumInterval: '1m' },
+});
 const chain = proxyActivities<Activities>({
   startToCloseTimeout: '30s',
   retry: { initialInterval: '250ms', backoffCoefficient: 2, maximumInterval: '10s', maximumAttempts: 20 },
@@ -118,7 +126,7 @@ async function write(request: WriteRequest, progress: { step: string }): Promise
     }
 
     progress.step = 'record';
-    const result = await local.record(request, resolved, outcome);
+    const result = await recording.record(request, resolved, outcome);
     status(result.transaction?.status ?? 'FAILED');
 
     if (resolved.webhooks.postSubmit) {

@@ -113,6 +113,25 @@ describe('Create Account', () => {
     expect(listed.body.items.filter((i: any) => i.onchain.id === addr)).toHaveLength(1);
   });
 
+  it('lets only one of two racing creates of the same address reach the network (the other is 409)', async () => {
+    const addr = await freshAddress();
+    const [a, b] = await Promise.all([
+      create({ managed: false, onchainId: addr, seed: { lamports: '3000000' } }, { headers: { 'x-request-id': randomUUID() } }),
+      create({ managed: false, onchainId: addr, seed: { lamports: '3000000' } }, { headers: { 'x-request-id': randomUUID() } }),
+    ]);
+    expect([a.status, b.status].sort()).toEqual([201, 409]);
+    await waitFor(async () => (await onchainAccount(addr)) !== null);
+    expect((await onchainAccount(addr))?.lamports).toBe(3_000_000n);
+    const listed = await stack.call('POST', '/api/v1/accounts/bulk/identifiers', {});
+    expect(listed.body.items.filter((i: any) => i.onchain.id === addr)).toHaveLength(1);
+  });
+
+  it('refuses a NUL character in any text before anything is written', async () => {
+    const refused = await create({ managed: true, seed: { amount: 0.001 }, comments: 'bad\u0000text' });
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors[0]).toMatchObject({ code: 'VALIDATION_ERROR', field: 'itemData.comments' });
+  });
+
   it('refuses kinds that have their own operation, pointing to it', async () => {
     const refused = await create({ managed: true, offchainReferences: { type: 'FUNDS_TOKEN_ACCOUNT' } });
     expect(refused.status).toBe(400);

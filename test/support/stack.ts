@@ -39,7 +39,7 @@ export interface Stack {
 process.env.TEMPORAL_LOG_LEVEL ??= 'ERROR';
 
 export async function startStack(
-  options: { wrapActivities?: Parameters<typeof createLedgerWorker>[0]['wrapActivities']; blockTimeMs?: number; worker?: boolean; rateLimit?: Config['rateLimit'] } = {},
+  options: { wrapActivities?: Parameters<typeof createLedgerWorker>[0]['wrapActivities']; blockTimeMs?: number; worker?: boolean; rateLimit?: Config['rateLimit']; writeWaitMs?: number } = {},
 ): Promise<Stack> {
   const log = process.env.STACK_LOG ? (m: string) => console.log(m) : () => {};
   const db = await createTestDatabase();
@@ -55,6 +55,7 @@ export async function startStack(
     clusters: [{ name: 'LOCAL', rpcUrl: node.url, allowsAirdrop: true }],
     temporal: { address: temporal.address, namespace: temporal.namespace, taskQueue: uniqueTaskQueue('ledger') },
     rateLimit: options.rateLimit ?? { perSecond: 10000, burst: 10000 },
+    writeWaitMs: options.writeWaitMs ?? 60_000,
   };
   const runtime = await openRuntime({ ...config, databaseUrl: db.url }, log, { migrate: true });
   await fundFeePayer(runtime, config, log);

@@ -64,6 +64,7 @@ export const createAccountHandler: OperationHandler = {
         },
       ],
       webhooks: { preSubmit: feePayer.webhooks.preSubmit, postSubmit: feePayer.webhooks.postSubmit || hasItemWebhooks(item) },
+      reservesAddress: newAddress,
       data: { ...data },
     };
   },

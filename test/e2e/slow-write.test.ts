@@ -1,0 +1,26 @@
+/** A write that outlasts the wait answers 202 with its transaction, which then completes on its own. */
+import { startStack, type Stack } from '../support/stack';
+import { waitFor } from '../support/wait';
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack({ writeWaitMs: 1 });
+});
+afterAll(async () => {
+  await stack?.close();
+});
+
+it('answers 202 with the transaction of a write still running, and the write completes', async () => {
+  const accepted = await stack.call('POST', '/api/v1/accounts', { itemData: { managed: true, seed: { amount: 0.002 } } });
+  expect(accepted.status).toBe(202);
+  expect(accepted.headers.get('preference-applied')).toBe('respond-async');
+  const { offchainId } = accepted.body.transaction;
+  expect(offchainId).toMatch(/^[0-9a-f-]{36}$/);
+  const done = await waitFor(async () => {
+    const s = await stack.call('POST', '/api/v1/transactions/status', { itemData: { transaction: { offchainId } } });
+    return s.body.status === 'CONFIRMED' ? s : undefined;
+  });
+  expect(done.body.success).toBe(true);
+  const accounts = await stack.call('POST', '/api/v1/accounts/bulk/detailed', {});
+  expect(accounts.body.items.map((a: any) => a.offchain.creationTransactionId)).toEqual([offchainId]);
+});
