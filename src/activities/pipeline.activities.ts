@@ -28,6 +28,7 @@ import { Account, LedgerTransaction } from '../db/entities';
 import type { SvmTransactionConfigInput } from '../api/codecs/common.codecs';
 import { checkPerTransaction, defaultNetworkCurrencyLimits, type DebitLimit } from '../domain/debit-limits';
 import { LedgerError } from '../domain/errors';
+import { estimateComputeUnitPrice } from '../domain/fees';
 import { walletTypes, type AccountType } from '../domain/account-types';
 import type { BuiltTransaction, Outcome, Resolved, SignedTransaction, WriteRequest, WriteResult } from '../domain/write';
 import { TransactionRejectedError } from '../network/svm-network';
@@ -77,7 +78,10 @@ export function createPipelineActivities(deps: ActivityDeps) {
       const cu = config.computeUnitConfig;
       if (cu?.enable) {
         if (cu.limit !== undefined) instructions.push(getSetComputeUnitLimitInstruction({ units: cu.limit }));
-        if (cu.price !== undefined) instructions.push(getSetComputeUnitPriceInstruction({ microLamports: BigInt(cu.price) }));
+        // An explicit price wins; otherwise the estimate comes from the cluster's recent fees for the signers.
+        const price =
+          cu.price !== undefined ? BigInt(cu.price) : cu.priceEstimate ? estimateComputeUnitPrice(await network(request.cluster).getRecentPrioritizationFees(resolved.signers), cu.priceEstimate.priorityLevel) : undefined;
+        if (price !== undefined) instructions.push(getSetComputeUnitPriceInstruction({ microLamports: price }));
       }
       instructions.push(...operationHandlers[request.operation].instructions(request, resolved));
       const lifetime = await network(request.cluster).getLatestBlockhash(request.commitment === 'finalized' ? 'finalized' : 'confirmed');

@@ -3,7 +3,7 @@ import Koa from 'koa';
 import Router from '@koa/router';
 import { LedgerError } from '../domain/errors';
 import type { ApiDeps } from './context';
-import { errorBody, losslessJson, requestId } from './middleware';
+import { checkRequestId, errorBody, losslessJson, requestId } from './middleware';
 import { buildOpenApi } from './openapi';
 import { createMetrics } from './metrics';
 import { mountRoutes, type RouteSpec } from './route';
@@ -23,6 +23,7 @@ export function createApp(deps: ApiDeps, log: (msg: string, err?: unknown) => vo
   app.use(metrics.middleware());
   app.use(requestId());
   app.use(errorBody(log));
+  app.use(checkRequestId());
   app.use(losslessJson());
   app.use(router.routes());
   app.use(router.allowedMethods({ throw: true, notImplemented: () => new LedgerError('NOT_FOUND', 'no such route'), methodNotAllowed: () => new LedgerError('NOT_FOUND', 'method not allowed on this route') }));

@@ -9,12 +9,24 @@ import { ApiKey, Organization } from '../db/entities';
 import { errorStatus, isErrorCode, LedgerError } from '../domain/errors';
 import type { ApiDeps, Caller, LedgerContext } from './context';
 
-/** Echoes x-request-id, or makes one. */
+/** The longest x-request-id accepted: it becomes part of a write's workflow id (Temporal allows 1000 bytes). */
+export const MAX_REQUEST_ID_LENGTH = 200;
+
+/** Echoes x-request-id, or makes one; one that is too long or not printable ASCII is refused (after the error middleware). */
 export function requestId(): Koa.Middleware {
   return async (ctx: LedgerContext, next) => {
     const given = ctx.get('x-request-id');
-    ctx.state.requestId = given && given.length <= 200 ? given : randomUUID();
+    const valid = given.length <= MAX_REQUEST_ID_LENGTH && /^[\x21-\x7e]*$/.test(given);
+    ctx.state.requestId = given && valid ? given : randomUUID();
     ctx.set('x-request-id', ctx.state.requestId);
+    await next();
+  };
+}
+
+export function checkRequestId(): Koa.Middleware {
+  return async (ctx: LedgerContext, next) => {
+    const given = ctx.get('x-request-id');
+    if (given && given !== ctx.state.requestId) throw new LedgerError('VALIDATION_ERROR', `x-request-id must be 1 to ${MAX_REQUEST_ID_LENGTH} printable ASCII characters`, 'x-request-id');
     await next();
   };
 }
@@ -38,6 +50,8 @@ export function errorBody(log: (msg: string, err: unknown) => void): Koa.Middlew
       const error = fromWorkflowFailure(raw);
       if (error instanceof LedgerError && error.status < 500) {
         ctx.status = error.status;
+        // The rest of an oversized body was never read: the connection cannot carry another request.
+        if (error.code === 'PAYLOAD_TOO_LARGE') ctx.set('Connection', 'close');
         ctx.body = { errors: [{ code: error.code, message: error.message, ...(error.field ? { field: error.field } : {}) }], requestId: ctx.state.requestId };
         if (error.code === 'LIMIT_EXCEEDED' && error.context.limit) (ctx.body as any).errors[0].limit = error.context.limit;
         return;

@@ -54,9 +54,9 @@ export function buildOpenApi(routes: RouteSpec[], platformName: string): JsonSch
   const paths: Record<string, Record<string, JsonSchema>> = {};
   for (const spec of routes) {
     const parameters: JsonSchema[] = Object.entries(spec.pathParams ?? {}).map(([name, values]) => ({ name, in: 'path', required: true, schema: { type: 'string', enum: values } }));
-    if (spec.role !== null) {
+    if (spec.role !== null && spec.usesCluster !== false) {
       parameters.push({ name: 'svmCluster', in: 'query', required: false, schema: { type: 'string' }, description: 'Network cluster; the default cluster when omitted.' });
-      parameters.push({ name: 'x-request-id', in: 'header', required: false, schema: { type: 'string' }, description: 'Echoed back; for writes without idempotencyId it is the idempotency key.' });
+      parameters.push({ name: 'x-request-id', in: 'header', required: false, schema: { type: 'string', maxLength: 200 }, description: 'Echoed back; for writes without idempotencyId it is the idempotency key.' });
     }
     if (spec.write) parameters.push({ name: 'Prefer', in: 'header', required: false, schema: { type: 'string', enum: ['respond-async'] }, description: 'Answer 202 at once with the transaction offchainId.' });
     const responses: Record<string, JsonSchema> = {

@@ -22,6 +22,8 @@ export interface RouteSpec<B = any> {
   pathParams?: Record<string, readonly string[]>;
   successStatus: number;
   response?: JsonSchema;
+  /** false: the route is not about a network (metrics), so it takes no svmCluster. */
+  usesCluster?: boolean;
   /** Writes take svmCluster and may answer 202 with Prefer: respond-async. */
   write?: boolean;
   handler: (ctx: LedgerContext, body: B) => Promise<unknown>;
@@ -56,9 +58,13 @@ export function mountRoutes(router: Router, routes: RouteSpec[], deps: ApiDeps):
       if (spec.role && !hasRole(ctx.state.caller!.roles, deps.platformName, spec.role)) {
         throw new LedgerError('FORBIDDEN', `this API key lacks the role ${deps.platformName}_${spec.role}`);
       }
-      const cluster = typeof ctx.query.svmCluster === 'string' ? ctx.query.svmCluster.toUpperCase() : deps.networks.defaultCluster;
-      if (!deps.networks.get(cluster)) throw validationError('svmCluster', `svmCluster must be one of ${deps.networks.names.join(', ')}`);
-      ctx.state.cluster = cluster;
+      if (spec.usesCluster !== false) {
+        const given = ctx.query.svmCluster;
+        if (Array.isArray(given)) throw validationError('svmCluster', 'give svmCluster once');
+        const cluster = given === undefined ? deps.networks.defaultCluster : given.toUpperCase();
+        if (!deps.networks.get(cluster)) throw validationError('svmCluster', `svmCluster must be one of ${deps.networks.names.join(', ')}`);
+        ctx.state.cluster = cluster;
+      }
       const body = spec.body ? decode(spec.body, (ctx.request as any).body) : undefined;
       const result = await spec.handler(ctx, body);
       ctx.status = ctx.state.status ?? spec.successStatus;

@@ -7,6 +7,7 @@ import { WorkflowExecutionAlreadyStartedError, type WorkflowHandle } from '@temp
 import { defineSearchAttributeKey, SearchAttributeType, TypedSearchAttributes } from '@temporalio/common';
 import { searchAttributeNames, writeWorkflowId, type Operation, type WriteRequest, type WriteResult } from '../domain/write';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { validationError } from '../domain/errors';
 import { LedgerTransaction } from '../db/entities';
 import type { ledgerWrite } from '../workflows/write.workflow';
 import type { SvmTransactionConfigInput } from './codecs/common.codecs';
@@ -47,6 +48,9 @@ async function acceptTransaction(deps: ApiDeps, request: WriteRequest): Promise<
 }
 
 export async function runWrite(ctx: LedgerContext, deps: ApiDeps, input: WriteInput): Promise<WriteAnswer> {
+  if (input.svmTransactionConfig?.messageLifetimeStrategy === 'DURABLE_NONCE') {
+    throw validationError('svmTransactionConfig.messageLifetimeStrategy', 'DURABLE_NONCE is not available yet: durable nonce accounts come with Create Durable Nonce Accounts; use RECENT_BLOCKHASH');
+  }
   const clientRequestId = ctx.get('x-request-id') || undefined;
   const idempotencyKey = input.idempotencyId ?? clientRequestId ?? null;
   const transactionId = randomUUID();

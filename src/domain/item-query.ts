@@ -18,6 +18,8 @@ export interface QueryField {
   array?: boolean;
   /** Allowed values for enumerated text fields. */
   values?: readonly string[];
+  /** A NUMBER field stored as a 64-bit integer: values must be whole and fit it. */
+  integer?: boolean;
 }
 
 export interface QueryResource {
@@ -62,6 +64,21 @@ export const MAX_LIMIT = 1000;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const NUMBER = /^-?\d+(\.\d+)?$/;
+const INT64 = { min: -(2n ** 63n), max: 2n ** 63n - 1n };
+/** Timestamps the database can compare: years 1 to 9999. */
+const EARLIEST = new Date('0001-01-01T00:00:00Z').getTime();
+const LATEST = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+
+/** Checks one number's text against the field: a decimal, and for integer fields a whole 64-bit value. */
+function checkNumber(field: QueryField, text: string, at: string): string {
+  if (!NUMBER.test(text)) throw validationError(at, `${at} must be a number`);
+  if (field.integer) {
+    if (!/^-?\d+$/.test(text)) throw validationError(at, `${at} must be a whole number`);
+    const n = BigInt(text);
+    if (n < INT64.min || n > INT64.max) throw validationError(at, `${at} is out of range`);
+  }
+  return text;
+}
 
 function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -77,13 +94,14 @@ function scalar(field: QueryField, value: FilterValue, at: string, which: 'value
     }
     case 'NUMBER': {
       const text = value[`value${key}Number` as 'valueNumber'] ?? value[`value${key}String` as 'valueString'];
-      if (text === undefined || !NUMBER.test(String(text))) throw validationError(`${at}.value${key}Number`, `${at}.value${key}Number must be a number`);
-      return String(text);
+      if (text === undefined) throw validationError(`${at}.value${key}Number`, `${at}.value${key}Number must be a number`);
+      return checkNumber(field, String(text), `${at}.value${key}Number`);
     }
     case 'TIMESTAMP': {
       const text = value[`value${key}String` as 'valueString'];
       const date = text === undefined ? undefined : new Date(text);
-      if (!date || Number.isNaN(date.getTime())) throw validationError(`${at}.value${key}String`, `${at}.value${key}String must be an ISO 8601 timestamp`);
+      const time = date?.getTime() ?? NaN;
+      if (Number.isNaN(time) || time < EARLIEST || time > LATEST) throw validationError(`${at}.value${key}String`, `${at}.value${key}String must be an ISO 8601 timestamp between years 1 and 9999`);
       return date;
     }
     default: {
@@ -126,7 +144,7 @@ function condition(name: string, field: QueryField, value: FilterValue, at: stri
       if (field.kind === 'BOOLEAN' || field.kind === 'TIMESTAMP') throw validationError(`${at}.filterType`, `IN does not apply to ${field.kind} field ${name}`);
       const values = value.valuesString;
       if (!values || values.length === 0) throw validationError(`${at}.valuesString`, `${at}.valuesString needs at least one value for IN`);
-      values.forEach((v, i) => (field.kind === 'NUMBER' ? NUMBER.test(v) || (() => { throw validationError(`${at}.valuesString.${i}`, 'must be a number'); })() : checkText(field, v, `${at}.valuesString.${i}`)));
+      values.forEach((v, i) => (field.kind === 'NUMBER' ? checkNumber(field, v, `${at}.valuesString.${i}`) : checkText(field, v, `${at}.valuesString.${i}`)));
       return field.array ? { [p]: { $overlap: values } } : { [p]: { $in: values } };
     }
     case 'RANGE': {
@@ -154,7 +172,7 @@ export function translateItemQuery(resource: QueryResource, query: ItemQuery | u
   const and: Condition[] = [scope];
   (query?.filter ?? []).forEach((entry, i) => {
     const at = `${base}.filter.${i}`;
-    const field = resource.fields[entry.fieldName];
+    const field = Object.hasOwn(resource.fields, entry.fieldName) ? resource.fields[entry.fieldName] : undefined;
     if (!field) throw validationError(`${at}.fieldName`, `unknown field "${entry.fieldName}"; fields are ${Object.keys(resource.fields).join(', ')}`);
     if (entry.filterValues.length === 0) throw validationError(`${at}.filterValues`, `${at}.filterValues needs at least one value`);
     const conditions = entry.filterValues.map((v, j) => condition(entry.fieldName, field, v, `${at}.filterValues.${j}`));
@@ -162,7 +180,7 @@ export function translateItemQuery(resource: QueryResource, query: ItemQuery | u
   });
   const sorts = query?.sort?.length ? query.sort.map((s) => [s.fieldName, s.sortDirection ?? 'ASC'] as const) : resource.defaultSort;
   const orderBy = sorts.map(([name, direction], i) => {
-    const field = resource.fields[name];
+    const field = Object.hasOwn(resource.fields, name) ? resource.fields[name] : undefined;
     if (!field) throw validationError(`${base}.sort.${i}.fieldName`, `unknown sort field "${name}"`);
     if (field.array) throw validationError(`${base}.sort.${i}.fieldName`, `${name} is a list and cannot be sorted`);
     return { [field.property]: direction === 'DESC' ? ('desc' as const) : ('asc' as const) };

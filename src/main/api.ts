@@ -43,8 +43,9 @@ export async function startApi(config: Config, runtime: Runtime, temporal: { add
     url: `http://${config.host}:${address.port}`,
     server,
     async close() {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
+      await closed;
       await connection.close();
     },
   };

@@ -81,6 +81,10 @@ export function createJsonRpcNetwork(cluster: string, rpcUrl: string): SvmNetwor
     async getMinimumBalanceForRentExemption(dataLength) {
       return rpc.getMinimumBalanceForRentExemption(BigInt(dataLength)).send();
     },
+    async getRecentPrioritizationFees(addresses) {
+      const fees = await rpc.getRecentPrioritizationFees(addresses.map((a) => address(a))).send();
+      return fees.map((f) => BigInt(f.prioritizationFee));
+    },
     async requestAirdrop(addr, amount) {
       return rpc.requestAirdrop(address(addr), lamports(amount), { commitment: 'confirmed' }).send();
     },

@@ -47,6 +47,8 @@ export interface SvmNetwork {
   accountExists(address: string): Promise<boolean>;
   getMinimumBalanceForRentExemption(dataLength: number): Promise<bigint>;
   requestAirdrop(address: string, lamports: bigint): Promise<string>;
+  /** Recent prioritization fees (micro-lamports per compute unit) paid for writes to these accounts. */
+  getRecentPrioritizationFees(addresses: string[]): Promise<bigint[]>;
 }
 
 /** The networks by `svmCluster` name, with the default used when a request names none. */

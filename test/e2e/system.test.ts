@@ -56,7 +56,9 @@ it('limits each API key to its rate, answering 429 with Retry-After', async () =
 
 it('counts requests by route and status in Prometheus text at /metrics', async () => {
   await stack.call('POST', '/api/v1/accounts/bulk/compact', {});
-  const metrics = await stack.call('GET', '/metrics', undefined, { apiKey: null });
+  expect((await stack.call('GET', '/metrics', undefined, { apiKey: null })).status).toBe(401);
+  const admin = await stack.newApiKey(stack.organizationExternalId, ['ADMIN']);
+  const metrics = await stack.call('GET', '/metrics', undefined, { apiKey: admin });
   expect(metrics.status).toBe(200);
   expect(metrics.headers.get('content-type')).toContain('text/plain');
   expect(metrics.body).toMatch(/ledger_http_requests_total\{method="POST",route="\/api\/v1\/accounts\/bulk\/:detailLevel",status="200"\} \d+/);

@@ -1,7 +1,7 @@
 /** Shared input shapes of spec 2.1: lookups, value input, svmTransactionConfig, tenancyConfig, itemQuery. */
 import * as t from 'io-ts';
 import { accountTypes } from '../../domain/account-types';
-import { address, arrayOf, decimalText, integer, integerText, nonEmptyString, oneOf, strictObject, uuid } from './primitives';
+import { address, arrayOf, decimalText, httpUrl, integer, integerText, nonEmptyString, oneOf, strictObject, uuid } from './primitives';
 
 export const accountType = oneOf(accountTypes, 'AccountType');
 
@@ -56,11 +56,11 @@ export type SvmTransactionConfigInput = t.TypeOf<typeof svmTransactionConfig>;
 
 export const tenancyConfig = strictObject('TenancyConfig', {}, { overrideOrganizationExternalId: nonEmptyString(200) });
 
-export const webhookConfig = strictObject('WebhookConfig', { endpointUrl: nonEmptyString(2000) }, {
+export const webhookConfig = strictObject('WebhookConfig', { endpointUrl: httpUrl }, {
   name: nonEmptyString(200),
   apiKeyAuthConfig: strictObject('ApiKeyAuthConfig', { httpHeaderName: nonEmptyString(200), keyValue: nonEmptyString(2000) }, {}),
   oauth2AuthConfig: strictObject('OAuth2AuthConfig', {}, {
-    accessTokenUrl: nonEmptyString(2000), audience: nonEmptyString(500), flowType: oneOf(['CLIENT_CREDENTIALS'] as const),
+    accessTokenUrl: httpUrl, audience: nonEmptyString(500), flowType: oneOf(['CLIENT_CREDENTIALS'] as const),
     clientId: nonEmptyString(500), clientSecret: nonEmptyString(2000), userName: nonEmptyString(500), password: nonEmptyString(2000),
   }),
   timeout: integer(1, 30000),

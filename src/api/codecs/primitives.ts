@@ -141,6 +141,25 @@ export function nonEmptyString(maxLength = 1000) {
 
 export const text = nonEmptyString(10000);
 
+/** An absolute http(s) URL. */
+export const httpUrl = describe(
+  new t.Type<string, string, unknown>(
+    'HttpUrl',
+    (u): u is string => typeof u === 'string',
+    (u, c) => {
+      if (typeof u !== 'string' || u.length > 2000) return t.failure(u, c, 'must be an http(s) URL of at most 2000 characters');
+      try {
+        const url = new URL(u);
+        return url.protocol === 'http:' || url.protocol === 'https:' ? t.success(u) : t.failure(u, c, 'must be an http(s) URL');
+      } catch {
+        return t.failure(u, c, 'must be an http(s) URL');
+      }
+    },
+    (a) => a,
+  ),
+  { type: 'string', format: 'uri', maxLength: 2000 },
+);
+
 export function oneOf<const V extends string>(values: readonly V[], name = 'Enum') {
   const set = new Set<string>(values);
   return describe(

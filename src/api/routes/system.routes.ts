@@ -22,8 +22,9 @@ export function systemRoutes(deps: ApiDeps, openApi: () => unknown, metrics: () 
       method: 'get',
       path: '/metrics',
       tag: 'System',
-      summary: 'Prometheus metrics of this API process.',
-      role: null,
+      summary: 'Prometheus metrics of this API process (they span tenants, so an ADMIN key is needed).',
+      role: 'ADMIN',
+      usesCluster: false,
       successStatus: 200,
       async handler(ctx) {
         ctx.type = 'text/plain; version=0.0.4';

@@ -27,6 +27,7 @@ export function validateCreateAccount(item: CreateAccountItemData, can: CreateAc
   const importsKey = item.privateKeyDetails?.privateKey !== undefined;
   if (!managed && importsKey) throw validationError(`${f}.privateKeyDetails.privateKey`, 'a non-managed account has no private key in the service; set managed to true to import one');
   if (managed && item.alreadyOnchain && !importsKey) throw validationError(`${f}.privateKeyDetails.privateKey`, 'onboarding a managed account that is already onchain needs its private key');
+  if (!importsKey && item.privateKeyDetails?.publickKey) throw validationError(`${f}.privateKeyDetails.publickKey`, 'publickKey is checked against an imported privateKey; a new managed account gets a new key');
   if (managed && !importsKey && item.onchainId) throw validationError(`${f}.onchainId`, 'a new managed account gets a new key and address; omit onchainId or import the key with privateKeyDetails.privateKey');
   if (!managed && !item.onchainId) throw validationError(`${f}.onchainId`, 'a non-managed account is onboarded by address: onchainId is required');
   if (!managed && !item.alreadyOnchain && (item.dataLength ?? 0) > 0) throw validationError(`${f}.dataLength`, 'reserving space needs the account to sign; a non-managed account can only be created with dataLength 0');
