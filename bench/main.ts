@@ -5,8 +5,9 @@
  * then, in the same run and on the same Temporal server, the same workflow with no-op activities:
  * the engine's ceiling on this machine. Prints writes/s, p50/p95/p99 and the ratio.
  *
- * Knobs: BENCH_SECONDS (default 20), BENCH_CONCURRENCY (32), BENCH_BLOCK_TIME_MS (100),
- * BENCH_COMMITMENT (confirmed), DATABASE_URL (a fresh database on local PostgreSQL).
+ * Knobs: BENCH_SECONDS (default 20), BENCH_CONCURRENCY (16), BENCH_BLOCK_TIME_MS (100),
+ * BENCH_COMMITMENT (confirmed), BENCH_TEMPORAL_STORE (file | memory), DATABASE_URL (a fresh
+ * database on local PostgreSQL), BENCH_PROFILE (worker | api | local-node: write a CPU profile to /tmp/prof).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -26,9 +27,11 @@ import { noopActivities } from './noop-activities';
 import type { WriteRequest } from '../src/domain/write';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 20);
-const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 32);
+const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const blockTimeMs = Number(process.env.BENCH_BLOCK_TIME_MS ?? 100);
 const commitment = (process.env.BENCH_COMMITMENT ?? 'confirmed') as 'processed' | 'confirmed';
+/** file: SQLite with WAL, as `npm start` runs it; memory: the dev server's in-memory store. */
+const temporalStore = process.env.BENCH_TEMPORAL_STORE === 'memory' ? 'memory' : 'file';
 const log = (m: string) => console.log(`[bench] ${m}`);
 
 interface Run {
@@ -71,7 +74,7 @@ interface Service {
 
 /** Starts `src/main/<name>.ts` in its own Node process and waits for the line that says it is up. */
 function spawnService(name: string, env: Record<string, string>, ready: RegExp): Promise<Service> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, `../src/main/${name}.ts`)], {
+  const child = spawn(process.execPath, [...(process.env.BENCH_PROFILE === name ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : []), '--import', 'tsx', path.join(__dirname, `../src/main/${name}.ts`)], {
     env: { ...process.env, ...env, NODE_OPTIONS: '' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -115,7 +118,7 @@ async function main() {
   await admin.query(`create database ${dbName}`);
   const databaseUrl = process.env.DATABASE_URL ?? `postgres://postgres@127.0.0.1:5432/${dbName}`;
 
-  const temporal = await startTemporalDevServer({ dataDir: path.join(workDir, 'temporal'), ui: false, log: () => {} });
+  const temporal = await startTemporalDevServer({ dataDir: temporalStore === 'file' ? path.join(workDir, 'temporal') : undefined, ui: false, log: () => {} });
   const nodePort = await freePort();
   const node = await spawnService('local-node', { DATA_DIR: workDir, LOCAL_NODE_PORT: String(nodePort), LOCAL_NODE_BLOCK_TIME_MS: String(blockTimeMs) }, /Local SVM node at (\S+)/);
   const config: Config = {
@@ -154,7 +157,7 @@ async function main() {
   const api = await spawnService('api', { ...serviceEnv, PORT: String(await freePort()) }, /API listening on (\S+)/);
 
   log(`${os.cpus().length} cores, ${concurrency} concurrent clients, ${seconds} s per run after 3 s warm-up, block time ${blockTimeMs} ms, commitment ${commitment}`);
-  log(`PostgreSQL ${databaseUrl.replace(/\/\/.*@/, '//…@')}, Temporal dev server (SQLite WAL) ${temporal.address}, local node ${node.url}`);
+  log(`PostgreSQL ${databaseUrl.replace(/\/\/.*@/, '//…@')}, Temporal dev server (${temporalStore === 'file' ? 'SQLite file, WAL' : 'in memory'}) ${temporal.address}, local node ${node.url}`);
 
   const createAccount = async () => {
     const response = await fetch(`${api.url}/api/v1/accounts`, {
