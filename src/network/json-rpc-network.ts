@@ -14,15 +14,21 @@ import {
 } from '@solana/kit';
 import { TransactionRejectedError, type Commitment, type SvmNetwork } from './svm-network';
 
+/** JSON for diagnostics: kit's error contexts hold bigints (unitsConsumed), which JSON.stringify refuses. */
+const diagnosticJson = (value: unknown) => JSON.stringify(value ?? null, (_key, v) => (typeof v === 'bigint' ? v.toString() : v));
+
 /** Errors that mean the exact bytes already landed: sending them again is a no-op, not a failure. */
 function isAlreadyProcessed(error: unknown): boolean {
-  return /AlreadyProcessed|already been processed/i.test(String((error as Error)?.message ?? '') + JSON.stringify((error as { context?: unknown })?.context ?? ''));
+  const e = error as { message?: string; context?: unknown; cause?: { message?: string } };
+  return /AlreadyProcessed|already been processed/i.test(`${e?.message ?? ''} ${e?.cause?.message ?? ''} ${diagnosticJson(e?.context)}`);
 }
 
 function describeRejection(error: unknown): TransactionRejectedError {
   const e = error as { message: string; context?: { __serverMessage?: string; logs?: string[] }; cause?: unknown };
   const logs = e.context?.logs ?? [];
-  const failingLog = [...logs].reverse().find((line) => /error|failed|insufficient/i.test(line));
+  // A program's own words ("Transfer: insufficient lamports …") say more than the runtime's "custom program error: 0x1".
+  const failing = logs.filter((line) => /error|failed|insufficient|invalid/i.test(line));
+  const failingLog = failing.find((line) => !line.startsWith('Program ')) ?? failing[failing.length - 1];
   const serverMessage = e.context?.__serverMessage ?? e.message;
   return new TransactionRejectedError(failingLog ? `${serverMessage} (${failingLog})` : serverMessage, e.cause ?? null, logs);
 }
