@@ -180,9 +180,15 @@ export function createPipelineActivities(deps: ActivityDeps) {
       await setStatus(fork(), request.transactionId, 'EXPIRED', deps.now());
     },
 
-    /** Writes the outcome and the operation's records in one database transaction. Idempotent. */
+    /**
+     * Writes the outcome and the operation's records in one database transaction, and moves the
+     * offchain balance of every onboarded account the transaction touched by exactly what the network
+     * recorded (deltas commute, so concurrent writes land in any order). Idempotent.
+     */
     async record(request: WriteRequest, resolved: Resolved, outcome: Outcome | null): Promise<WriteResult> {
       const now = deps.now();
+      const signature = outcome && outcome.status !== 'EXPIRED' ? (await fork().findOne(LedgerTransaction, { id: request.transactionId }))?.signature : null;
+      const landed = signature && outcome && outcome.status !== 'SIGNED' ? await network(request.cluster).getTransaction(signature, 'confirmed') : null;
       return fork().transactional(async (em) => {
         const tx = outcome ? await em.findOne(LedgerTransaction, { id: request.transactionId }) : null;
         if (tx && tx.success !== null && tx.success !== undefined && ['CONFIRMED', 'FINALIZED', 'FAILED', 'EXPIRED', 'SUBMITTED', 'SIGNED'].includes(tx.status)) {
@@ -190,15 +196,17 @@ export function createPipelineActivities(deps: ActivityDeps) {
           return { transaction: transactionResult(tx), created: tx.accountIds.length ? await createdReference(em, tx.accountIds[0]) : undefined };
         }
         if (tx && outcome) {
-          applyStatus(tx, outcome.status === 'SUBMITTED' ? 'SUBMITTED' : outcome.status, now);
+          applyStatus(tx, outcome.status, now);
           tx.success = outcome.status !== 'FAILED' && outcome.status !== 'EXPIRED';
           if (outcome.status === 'FAILED') tx.errorMessage = outcome.errorMessage;
           if (outcome.status === 'EXPIRED') tx.errorMessage = 'the transaction did not land before its blockhash expired';
           if ('slot' in outcome && outcome.slot) tx.slot = BigInt(outcome.slot);
           if ('confirmations' in outcome) tx.confirmationsCount = outcome.confirmations ?? 0;
           if (tx.success) tx.txnTimestamp = now;
+          if (landed) tx.fee = landed.fee;
         }
         const created = await operationHandlers[request.operation].record(em, request, resolved, outcome, tx, now);
+        if (tx && landed) await applyBalanceChanges(em, request, tx, landed.balances, created?.offchainId, now);
         return { transaction: tx ? transactionResult(tx) : null, created };
       });
     },
@@ -216,6 +224,23 @@ export function createPipelineActivities(deps: ActivityDeps) {
       return { transaction: transactionResult(tx) };
     },
   };
+}
+
+/** Moves each touched account's offchain balance by its onchain change and marks its last transaction. */
+async function applyBalanceChanges(em: EntityManager, request: WriteRequest, tx: LedgerTransaction, balances: { address: string; pre: bigint; post: bigint }[], createdId: string | undefined, at: Date): Promise<void> {
+  const addresses = [...new Set(balances.map((b) => b.address))];
+  const touched = await em.find(Account, { organizationId: request.organizationId, cluster: request.cluster, address: { $in: addresses }, ...(createdId ? { id: { $ne: createdId } } : {}) });
+  for (const account of touched) {
+    const change = balances.find((b) => b.address === account.address)!;
+    const delta = change.post - change.pre;
+    await em.getConnection().execute(
+      'update account set lamports_balance = lamports_balance + ?, last_transaction_id = ?, last_transaction_signature = ?, last_transaction_at = ?, updated_at = ? where id = ?',
+      [delta.toString(), tx.id, tx.signature, at, at, account.id],
+      'run',
+      em.getTransactionContext(),
+    );
+    tx.accountIds = [...new Set([...tx.accountIds, account.id])];
+  }
 }
 
 async function createdReference(em: EntityManager, accountId: string): Promise<WriteResult['created']> {

@@ -74,7 +74,16 @@ export function createJsonRpcNetwork(cluster: string, rpcUrl: string): SvmNetwor
         .getTransaction(toSignature(sig), { commitment: commitment === 'processed' ? 'confirmed' : commitment, encoding: 'json', maxSupportedTransactionVersion: 0 })
         .send();
       if (!tx) return null;
-      return { slot: tx.slot, blockTime: tx.blockTime === null ? null : new Date(Number(tx.blockTime) * 1000), fee: tx.meta?.fee ?? 0n };
+      // Account order of a V0 message: its static keys, then the lookup tables' writable, then readonly addresses.
+      const keys: string[] = [...tx.transaction.message.accountKeys, ...(tx.meta?.loadedAddresses?.writable ?? []), ...(tx.meta?.loadedAddresses?.readonly ?? [])];
+      const pre = tx.meta?.preBalances ?? [];
+      const post = tx.meta?.postBalances ?? [];
+      return {
+        slot: tx.slot,
+        blockTime: tx.blockTime === null ? null : new Date(Number(tx.blockTime) * 1000),
+        fee: tx.meta?.fee ?? 0n,
+        balances: keys.map((key, i) => ({ address: key, pre: BigInt(pre[i] ?? 0), post: BigInt(post[i] ?? 0) })),
+      };
     },
     async getBalance(addr, commitment: Commitment = 'confirmed') {
       const { value } = await rpc.getBalance(address(addr), { commitment }).send();

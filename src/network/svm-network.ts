@@ -21,6 +21,8 @@ export interface LandedTransaction {
   slot: bigint;
   blockTime: Date | null;
   fee: bigint;
+  /** Lamports of every account the transaction loaded, before and after it. */
+  balances: { address: string; pre: bigint; post: bigint }[];
 }
 
 /** The network refused a transaction for good (preflight or signature failure): retrying the same bytes cannot help. */

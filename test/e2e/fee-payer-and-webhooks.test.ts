@@ -47,8 +47,11 @@ async function feePayerWith(itemData: Record<string, unknown>) {
   return created.body.newAccount as { onchainId: string; offchainId: string };
 }
 
+/** The onchain balance, after checking that the offchain record agrees with it. */
 async function balance(offchainId: string) {
-  return (await stack.call('POST', '/api/v1/accounts/balance', { itemData: { account: { offchainId } } })).body.onchain.balance.lamports as number;
+  const { body } = await stack.call('POST', '/api/v1/accounts/balance', { itemData: { account: { offchainId } } });
+  expect(body.offchain.balance).toEqual(body.onchain.balance);
+  return body.onchain.balance.lamports as number;
 }
 
 it('pays with the named fee payer', async () => {
@@ -57,6 +60,10 @@ it('pays with the named fee payer', async () => {
   const created = await stack.call('POST', '/api/v1/accounts', { itemData: { managed: true, seed: { lamports: 2_000_000 } }, svmTransactionConfig: { feePayer: { offchainId: payer.offchainId } } });
   expect(created.status).toBe(201);
   expect(await balance(payer.offchainId)).toBe(before - 2_000_000 - 2 * 5000);
+  const details = await stack.call('POST', '/api/v1/accounts/single', { itemData: { account: { offchainId: payer.offchainId } } });
+  expect(details.body.onchain.lastTransactionId).toBe(created.body.svmTransaction.onchainId);
+  const tx = await stack.call('POST', '/api/v1/transactions/single', { itemData: { transaction: { offchainId: created.body.svmTransaction.offchainId } } });
+  expect(tx.body.accountOffchainIds).toEqual([created.body.newAccount.offchainId, payer.offchainId]);
 });
 
 it('refuses a fee payer that may not pay fees, naming it', async () => {
