@@ -5,7 +5,7 @@ const forbiddenInWorkflows = [
   { group: ['node:*'], message: 'Workflows are deterministic: no Node built-ins.' },
   { group: ['@mikro-orm/*'], message: 'Workflows do no I/O: MikroORM belongs in activities.' },
   { group: ['@solana/*', '@solana-program/*', 'litesvm'], message: 'Workflows do no I/O: the chain client belongs in activities.' },
-  { group: ['**/db/*', '**/network/*', '**/custody/*', '**/api/*'], message: 'Import activities and I/O modules only with `import type`.', allowTypeImports: true },
+  { group: ['**/activities', '**/activities/*', '**/db/*', '**/network/*', '**/custody/*', '**/api/*', '**/main/*'], message: 'Import activities and I/O modules only with `import type`.', allowTypeImports: true },
 ];
 const nodeBuiltins = ['fs', 'path', 'crypto', 'http', 'https', 'net', 'os', 'child_process', 'stream', 'url', 'util', 'events', 'buffer', 'zlib', 'dns', 'tls', 'worker_threads'];
 
