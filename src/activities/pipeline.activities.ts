@@ -11,6 +11,7 @@ import {
   getBase64Decoder,
   getBase64EncodedWireTransaction,
   getBase64Encoder,
+  getCompiledTransactionMessageDecoder,
   getSignatureFromTransaction,
   getTransactionDecoder,
   getTransactionEncoder,
@@ -48,6 +49,20 @@ export function createPipelineActivities(deps: ActivityDeps) {
     if (!n) throw new LedgerError('VALIDATION_ERROR', `unknown svmCluster ${cluster}`, 'svmCluster');
     return n;
   };
+
+  /**
+   * The network's own record of a landed transaction, fetched only when an onboarded account is
+   * among its accounts (otherwise there is no offchain balance to move).
+   */
+  async function landedBalances(request: WriteRequest, outcome: Outcome) {
+    if (outcome.status === 'EXPIRED' || outcome.status === 'SIGNED') return null;
+    const em = fork();
+    const tx = await em.findOne(LedgerTransaction, { id: request.transactionId });
+    if (!tx?.signature || !tx.serializedMessage) return null;
+    const message = getCompiledTransactionMessageDecoder().decode(base64.decode.encode(tx.serializedMessage));
+    const onboarded = await em.count(Account, { organizationId: request.organizationId, cluster: request.cluster, address: { $in: message.staticAccounts as string[] } });
+    return onboarded > 0 ? network(request.cluster).getTransaction(tx.signature, 'confirmed') : null;
+  }
 
   return {
     /** Resolves every lookup of the request. Idempotent; fails with NOT_FOUND, FORBIDDEN, CONFLICT or VALIDATION_ERROR. */
@@ -187,8 +202,7 @@ export function createPipelineActivities(deps: ActivityDeps) {
      */
     async record(request: WriteRequest, resolved: Resolved, outcome: Outcome | null): Promise<WriteResult> {
       const now = deps.now();
-      const signature = outcome && outcome.status !== 'EXPIRED' ? (await fork().findOne(LedgerTransaction, { id: request.transactionId }))?.signature : null;
-      const landed = signature && outcome && outcome.status !== 'SIGNED' ? await network(request.cluster).getTransaction(signature, 'confirmed') : null;
+      const landed = outcome ? await landedBalances(request, outcome) : null;
       return fork().transactional(async (em) => {
         const tx = outcome ? await em.findOne(LedgerTransaction, { id: request.transactionId }) : null;
         if (tx && tx.success !== null && tx.success !== undefined && ['CONFIRMED', 'FINALIZED', 'FAILED', 'EXPIRED', 'SUBMITTED', 'SIGNED'].includes(tx.status)) {
