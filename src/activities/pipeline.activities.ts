@@ -131,9 +131,14 @@ export function createPipelineActivities(deps: ActivityDeps) {
       return built;
     },
 
-    /** Signs with the managed keys the lookup step allowed. Idempotent (ed25519 is deterministic). */
-    async sign(request: WriteRequest, built: BuiltTransaction): Promise<SignedTransaction> {
+    /**
+     * Signs with the managed keys the lookup step allowed (`allowed`: it checked the organization may
+     * use each); a signer outside that list is refused. Idempotent (ed25519 is deterministic).
+     */
+    async sign(request: WriteRequest, built: BuiltTransaction, allowed: string[]): Promise<SignedTransaction> {
       const em = fork();
+      const unexpected = built.signers.filter((s) => !allowed.includes(s));
+      if (unexpected.length) throw new LedgerError('FORBIDDEN', `the transaction needs signatures this request may not give: ${unexpected.join(', ')}`, undefined, { unexpected });
       const transaction = getTransactionDecoder().decode(base64.decode.encode(built.messageBase64));
       const keyPairs = await deps.keyStore.keyPairs(em, built.signers);
       const missing = built.signers.filter((s) => !keyPairs.has(s));

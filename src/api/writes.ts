@@ -26,6 +26,7 @@ export interface WriteInput {
   svmTransactionConfig?: SvmTransactionConfigInput;
   idempotencyId?: string;
   newRecordId?: string;
+  extraRecordIds?: Record<string, string>;
 }
 
 export type WriteAnswer = { async: true; transaction: { offchainId: string; status: string } } | ({ async: false } & WriteResult);
@@ -59,6 +60,7 @@ export async function runWrite(ctx: LedgerContext, deps: ApiDeps, input: WriteIn
     operation: input.operation,
     transactionId,
     newRecordId: input.newRecordId,
+    extraRecordIds: input.extraRecordIds,
     workflowId,
     organizationId: input.caller.organizationId,
     organizationExternalId: input.caller.organizationExternalId,

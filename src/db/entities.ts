@@ -149,4 +149,52 @@ export const LedgerTransaction = defineEntity({
 });
 export type LedgerTransaction = InferEntity<typeof LedgerTransaction>;
 
-export const entities = [Organization, ApiKey, CustodyKey, Account, LedgerTransaction];
+
+/** An authority of an instrument: its address, and its account record when it is onboarded. */
+export interface AuthorityRef {
+  address: string;
+  accountId: string | null;
+}
+
+export const FinancialInstrument = defineEntity({
+  name: 'FinancialInstrument',
+  tableName: 'financial_instrument',
+  properties: {
+    id: p.uuid().primary(),
+    organizationId: p.uuid(),
+    cluster: p.text(),
+    /** The mint's account record (type FUNDS_TOKEN, ASSET_TOKEN or CURRENCY_TOKEN). */
+    mintAccountId: p.uuid(),
+    mintAddress: p.text(),
+    version: p.text(),
+    alId: p.text(),
+    financialInstrumentType: p.text().nullable(),
+    decimals: p.integer(),
+    symbol: p.text().nullable(),
+    name: p.text().nullable(),
+    uri: p.text().nullable(),
+    onchainCustomMetadata: p.json<Record<string, string>>(),
+    offchainData: p.json<Record<string, unknown>>(),
+    extensions: p.array(),
+    /** Authorities by the spec's field names (mintAuthority, updateAuthority, ...). */
+    authorities: p.json<Record<string, AuthorityRef>>(),
+    defaultPositionState: p.text().nullable(),
+    paused: p.boolean().nullable(),
+    scaledUiAmountMultiplier: p.text().nullable(),
+    status: p.text(),
+    managed: p.boolean(),
+    wasOnchainAlready: p.boolean(),
+    sharedAcrossTenants: p.boolean(),
+    comments: p.text().nullable(),
+    offchainReferenceName: p.text().nullable(),
+    lastTransactionId: p.uuid().nullable(),
+    lastTransactionAt: p.datetime().nullable(),
+    creationTransactionId: p.uuid().nullable(),
+    creationTransactionAt: p.datetime().nullable(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+  },
+});
+export type FinancialInstrument = InferEntity<typeof FinancialInstrument>;
+
+export const entities = [Organization, ApiKey, CustodyKey, Account, LedgerTransaction, FinancialInstrument];

@@ -3,7 +3,7 @@
  * Everything here is JSON-safe (amounts and slots as decimal strings) because it is stored in
  * Temporal's history; nothing here may ever hold a private key.
  */
-export const operations = ['CREATE_ACCOUNT'] as const;
+export const operations = ['CREATE_ACCOUNT', 'CREATE_FINANCIAL_INSTRUMENT'] as const;
 export type Operation = (typeof operations)[number];
 
 export const transactionStatuses = [
@@ -21,6 +21,8 @@ export interface WriteRequest {
   transactionId: string;
   /** Offchain id for the record a create makes, chosen up front so every retry uses the same one. */
   newRecordId?: string;
+  /** Offchain ids of further records a create makes, by role (e.g. the mint's account record). */
+  extraRecordIds?: Record<string, string>;
   workflowId: string;
   organizationId: string;
   organizationExternalId: string;

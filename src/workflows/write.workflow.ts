@@ -98,7 +98,7 @@ async function write(request: WriteRequest, progress: { step: string }): Promise
     }
 
     progress.step = 'sign';
-    const signed = await local.sign(request, built);
+    const signed = await local.sign(request, built, resolved.signers);
     // One upsert per visible milestone: each is a history event and a visibility write.
     upsertSearchAttributes([
       { key: signatureKey, value: signed.signature },

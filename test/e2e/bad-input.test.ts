@@ -29,6 +29,7 @@ interface Schema {
   maxItems?: number;
   pattern?: string;
   format?: string;
+  additionalProperties?: boolean | Schema;
 }
 
 interface Operation {
@@ -327,7 +328,8 @@ function mutations(schema: Schema, segments: string[], depth = 0): Mutation[] {
         bad('not an object', 'a string');
         bad([], 'an array');
       }
-      out.push({ segments: [...segments, UNKNOWN_PROPERTY], value: 1, what: 'an unknown property' });
+      // Free-form objects (additionalProperties not false, e.g. complexCustomMetadata) take any property.
+      if (s.additionalProperties === false) out.push({ segments: [...segments, UNKNOWN_PROPERTY], value: 1, what: 'an unknown property' });
       for (const key of s.required ?? []) out.push({ segments: [...segments, key], value: REMOVE, what: 'missing' });
       if (depth < MAX_DEPTH) for (const [key, child] of Object.entries(s.properties ?? {})) out.push(...mutations(child, [...segments, key], depth + 1));
       break;

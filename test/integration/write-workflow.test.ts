@@ -96,7 +96,7 @@ describe('ledgerWrite on a real worker with fake activities', () => {
     expect(fakes.argsOf('lookup')).toEqual([[request]]);
     expect(fakes.argsOf('checkLimits')).toEqual([[request, resolved()]]);
     expect(fakes.argsOf('build')).toEqual([[request, resolved()]]);
-    expect(fakes.argsOf('sign')).toEqual([[request, built]]);
+    expect(fakes.argsOf('sign')).toEqual([[request, built, ['FeePayer1111', 'NewAccount1111']]]);
     expect(fakes.argsOf('submit')).toEqual([[request, signed]]);
     expect(fakes.argsOf('confirm')).toEqual([[request, signed, built]]);
     expect(fakes.argsOf('record')).toEqual([[request, resolved(), confirmed]]);
@@ -130,7 +130,7 @@ describe('ledgerWrite on a real worker with fake activities', () => {
       const builds = fakes.returnsOf('build');
       const signs = fakes.returnsOf('sign');
       expect(new Set(builds.map((b) => JSON.stringify(b))).size).toBe(3);
-      expect(fakes.argsOf('sign')).toEqual(builds.map((b) => [request, b]));
+      expect(fakes.argsOf('sign')).toEqual(builds.map((b) => [request, b, ['FeePayer1111', 'NewAccount1111']]));
       expect(fakes.argsOf('submit')).toEqual(signs.map((s) => [request, s]));
       expect(fakes.argsOf('record')).toEqual([[request, resolved(), confirmed]]);
       expect(result.transaction?.status).toBe('CONFIRMED');

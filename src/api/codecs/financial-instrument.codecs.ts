@@ -1,7 +1,9 @@
 /** Financial instrument payloads (spec 2.4, 4.2). */
 import * as t from 'io-ts';
 import { mintExtensions } from '../../domain/token-extensions';
-import { arrayOf, describe, nonEmptyString, oneOf, strictObject } from './primitives';
+import { createAccountItemData } from './account.codecs';
+import { accountLookup, svmTransactionConfig, tenancyConfig } from './common.codecs';
+import { arrayOf, describe, float, httpUrl, integer, jsonObject, nonEmptyString, oneOf, strictObject, text } from './primitives';
 
 const stringMap = describe(
   new t.Type<Record<string, string>, Record<string, string>, unknown>(
@@ -28,3 +30,51 @@ export const tokenMetadata = strictObject('TokenMetadataInput', {}, {
 
 /** Token Extensions Calculator (spec 4.2). No x-request-id, no svmTransactionConfig: it builds nothing. */
 export const tokenExtensionsCalculatorBody = strictObject('TokenExtensionsCalculatorRequest', { extensions: arrayOf(oneOf(mintExtensions, 'MintExtension'), 20) }, { metadata: tokenMetadata });
+
+export const authorityFields = [
+  'mintAuthority',
+  'updateAuthority',
+  'freezeAuthority',
+  'permanentDelegateAuthority',
+  'closingAuthority',
+  'pausableAuthority',
+  'scaledUiAmountAuthority',
+  'transferHookAuthority',
+  'confidentialTransferAuthority',
+  'confidentialMintBurnAuthority',
+] as const;
+export type AuthorityField = (typeof authorityFields)[number];
+
+const onchainData = strictObject('InstrumentOnchainData', { decimals: integer(0, 9) }, {
+  symbol: nonEmptyString(10),
+  name: nonEmptyString(32),
+  uri: nonEmptyString(200),
+  simpleCustomMetadata: stringMap,
+});
+
+const offchainData = strictObject('InstrumentOffchainData', {}, {
+  description: text,
+  simpleCustomMetadata: stringMap,
+  complexCustomMetadata: jsonObject,
+  logo: strictObject('InstrumentLogo', { copyFromUri: httpUrl }, { fileName: nonEmptyString(200), contentType: nonEmptyString(100), type: oneOf(['LOGO'] as const) }),
+});
+
+/** Create Financial Instrument itemData (spec 2.4); both spellings of alreadyOnChain are accepted. */
+export const createFinancialInstrumentItemData = strictObject('CreateFinancialInstrumentItemData', { version: oneOf(['SPL', 'TOKEN_2022'] as const, 'TokenVersion'), onchainData, mintAuthority: accountLookup }, {
+  mintAccount: createAccountItemData,
+  existingMintAccount: accountLookup,
+  ...(Object.fromEntries(authorityFields.filter((f) => f !== 'mintAuthority').map((f) => [f, accountLookup])) as Record<Exclude<AuthorityField, 'mintAuthority'>, typeof accountLookup>),
+  transferHookProgram: accountLookup,
+  alreadyOnChain: t.boolean,
+  alreadyOnchain: t.boolean,
+  offchainData,
+  defaultPositionState: oneOf(['INITIALIZED', 'FROZEN'] as const, 'PositionState'),
+  paused: t.boolean,
+  scaledUiAmountMultiplier: float,
+  comments: text,
+  shareAcrossTenants: t.boolean,
+});
+export type CreateFinancialInstrumentItemData = t.TypeOf<typeof createFinancialInstrumentItemData>;
+
+export const createFinancialInstrumentBody = strictObject('CreateFinancialInstrumentRequest', { itemData: createFinancialInstrumentItemData }, { svmTransactionConfig, tenancyConfig });
+export const singleFinancialInstrumentBody = strictObject('SingleFinancialInstrumentRequest', { itemData: strictObject('SingleFinancialInstrumentItemData', { financialInstrument: accountLookup }, {}) }, { tenancyConfig });

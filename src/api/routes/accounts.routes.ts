@@ -22,8 +22,8 @@ import { bulkRoute } from './bulk-route';
 const identifiersSchema = { type: 'object', properties: { onchainId: { type: 'string' }, offchainId: { type: 'string' } } };
 
 /** Decodes an imported private key (base58 of a 32-byte seed or 64-byte secret key) and checks it against the given addresses. */
-async function importedKey(item: CreateAccountItemData): Promise<Uint8Array> {
-  const field = 'itemData.privateKeyDetails.privateKey';
+export async function importedKey(item: CreateAccountItemData, at = 'itemData'): Promise<Uint8Array> {
+  const field = `${at}.privateKeyDetails.privateKey`;
   let bytes: Uint8Array;
   try {
     bytes = new Uint8Array(getBase58Encoder().encode(item.privateKeyDetails!.privateKey!));
@@ -33,8 +33,8 @@ async function importedKey(item: CreateAccountItemData): Promise<Uint8Array> {
   if (bytes.length !== 32 && bytes.length !== 64) throw validationError(field, `${field} must decode to 32 or 64 bytes, not ${bytes.length}`);
   const addr = await addressOfSeed(bytes.subarray(0, 32));
   if (bytes.length === 64 && getBase58Decoder().decode(bytes.subarray(32)) !== addr) throw validationError(field, `${field}: its public half does not match its private half`);
-  if (item.privateKeyDetails?.publickKey && item.privateKeyDetails.publickKey !== addr) throw validationError('itemData.privateKeyDetails.publickKey', 'publickKey does not match the private key');
-  if (item.onchainId && item.onchainId !== addr) throw validationError('itemData.onchainId', 'onchainId does not match the private key');
+  if (item.privateKeyDetails?.publickKey && item.privateKeyDetails.publickKey !== addr) throw validationError(`${at}.privateKeyDetails.publickKey`, 'publickKey does not match the private key');
+  if (item.onchainId && item.onchainId !== addr) throw validationError(`${at}.onchainId`, 'onchainId does not match the private key');
   return bytes;
 }
 

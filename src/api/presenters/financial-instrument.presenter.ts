@@ -1,0 +1,38 @@
+/** Financial instrument records as the API shows them. */
+import type { Account, AuthorityRef, FinancialInstrument } from '../../db/entities';
+import { exactNumber, presentAccount, type DetailLevel } from './account.presenter';
+
+const authorityReference = (ref: AuthorityRef | undefined, accounts: Map<string, Account>) =>
+  ref ? { onchain: { id: ref.address }, offchain: { id: ref.accountId }, managed: ref.accountId ? (accounts.get(ref.accountId)?.managed ?? null) : false } : null;
+
+/** `accounts`: the mint's account record and the authorities' records, by offchain id (for the detailed level). */
+export function presentFinancialInstrument(fi: FinancialInstrument, level: DetailLevel, accounts: Map<string, Account> = new Map()) {
+  if (level === 'identifiers') return { onchain: { id: fi.mintAddress }, offchain: { id: fi.id } };
+  const compact = {
+    onchain: { id: fi.mintAddress, lastTransactionAt: fi.lastTransactionAt ?? null },
+    offchain: { id: fi.id, alId: fi.alId, lastTransactionId: fi.lastTransactionId ?? null },
+    version: fi.version,
+    status: fi.status,
+  };
+  if (level === 'compact') return compact;
+  const mintAccount = accounts.get(fi.mintAccountId);
+  return {
+    ...compact,
+    offchain: { ...compact.offchain, financialInstrumentType: fi.financialInstrumentType ?? null, creationTransactionId: fi.creationTransactionId ?? null },
+    mintAccount: mintAccount ? presentAccount(mintAccount, 'detailed') : { onchain: { id: fi.mintAddress }, offchain: { id: fi.mintAccountId } },
+    ...Object.fromEntries(Object.entries(fi.authorities).map(([field, ref]) => [field, authorityReference(ref, accounts)])),
+    onchainData: { decimals: fi.decimals, symbol: fi.symbol ?? null, name: fi.name ?? null, uri: fi.uri ?? null, simpleCustomMetadata: fi.onchainCustomMetadata },
+    offchainData: fi.offchainData,
+    extensions: fi.extensions,
+    defaultPositionState: fi.defaultPositionState ?? null,
+    paused: fi.paused ?? null,
+    scaledUiAmountMultiplier: fi.scaledUiAmountMultiplier === null || fi.scaledUiAmountMultiplier === undefined ? null : exactNumber(fi.scaledUiAmountMultiplier),
+    managed: fi.managed,
+    wasOnchainAlready: fi.wasOnchainAlready,
+    sharedAcrossTenants: fi.sharedAcrossTenants,
+    comments: fi.comments ?? null,
+    offchainReferenceName: fi.offchainReferenceName ?? null,
+    creationTransactionAt: fi.creationTransactionAt ?? null,
+    tenantOrganizationId: fi.organizationId,
+  };
+}

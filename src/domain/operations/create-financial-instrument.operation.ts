@@ -1,0 +1,178 @@
+/**
+ * Create Financial Instrument (spec 2.4): which Token-2022 extensions the request switches on, the
+ * rules checked before anything is written, and the instructions of the one network transaction
+ * (create the mint account, pre-initialize extensions, initialize the mint, then metadata and pause).
+ */
+import { getCreateAccountInstruction } from '@solana-program/system';
+import { TOKEN_PROGRAM_ADDRESS, getInitializeMint2Instruction as getSplInitializeMint2Instruction } from '@solana-program/token';
+import {
+  TOKEN_2022_PROGRAM_ADDRESS,
+  extension,
+  getInitializeMint2Instruction,
+  getPauseInstruction,
+  getPostInitializeInstructionsForMintExtensions,
+  getPreInitializeInstructionsForMintExtensions,
+  getUpdateTokenMetadataFieldInstruction,
+  tokenMetadataField,
+  type ExtensionArgs,
+} from '@solana-program/token-2022';
+import { address, createNoopSigner, none, some, type Instruction } from '@solana/kit';
+import type { AuthorityField, CreateFinancialInstrumentItemData } from '../../api/codecs/financial-instrument.codecs';
+import { validationError } from '../errors';
+import { mintAccountSize, type MintExtension } from '../token-extensions';
+
+/** Fields only Token-2022 mints have; an SPL request naming one is refused. */
+const token2022Only = [
+  'permanentDelegateAuthority',
+  'closingAuthority',
+  'pausableAuthority',
+  'scaledUiAmountAuthority',
+  'transferHookAuthority',
+  'transferHookProgram',
+  'confidentialTransferAuthority',
+  'confidentialMintBurnAuthority',
+  'defaultPositionState',
+  'paused',
+  'scaledUiAmountMultiplier',
+] as const;
+
+export const mintAccountTypes = ['ASSET_TOKEN', 'FUNDS_TOKEN', 'CURRENCY_TOKEN'] as const;
+
+/** The extensions a Token-2022 request switches on by the fields that configure them. */
+export function requestedExtensions(item: CreateFinancialInstrumentItemData): MintExtension[] {
+  if (item.version === 'SPL') return [];
+  const on: MintExtension[] = [];
+  const meta = item.onchainData;
+  if (meta.name || meta.symbol || meta.uri || meta.simpleCustomMetadata) on.push('METADATA_POINTER', 'TOKEN_METADATA');
+  if (item.defaultPositionState) on.push('DEFAULT_ACCOUNT_STATE');
+  if (item.permanentDelegateAuthority) on.push('PERMANENT_DELEGATE');
+  if (item.closingAuthority) on.push('CLOSE_MINT');
+  if (item.pausableAuthority) on.push('PAUSABLE');
+  if (item.scaledUiAmountAuthority) on.push('SCALED_UI_AMOUNT');
+  if (item.transferHookAuthority) on.push('TRANSFER_HOOK');
+  if (item.confidentialTransferAuthority) on.push('CONFIDENTIAL_TRANSFER');
+  return on;
+}
+
+/** Checks the rules of spec 2.4 that need no stored records; VALIDATION_ERROR naming the field. */
+export function validateCreateFinancialInstrument(item: CreateFinancialInstrumentItemData): void {
+  const f = 'itemData';
+  if (item.alreadyOnChain || item.alreadyOnchain) throw validationError(`${f}.${item.alreadyOnChain ? 'alreadyOnChain' : 'alreadyOnchain'}`, 'onboarding an existing mint is not available yet');
+  if (item.existingMintAccount) throw validationError(`${f}.existingMintAccount`, 'creating the mint in a pre-created account is not available yet; omit existingMintAccount');
+  if (item.version === 'SPL') {
+    for (const field of token2022Only) if (item[field] !== undefined) throw validationError(`${f}.${field}`, `${field} needs a TOKEN_2022 instrument`);
+    for (const field of ['symbol', 'name', 'uri', 'simpleCustomMetadata'] as const) {
+      if (item.onchainData[field] !== undefined) throw validationError(`${f}.onchainData.${field}`, `onchain ${field} is Token Metadata, which needs a TOKEN_2022 instrument`);
+    }
+  }
+  if (item.confidentialMintBurnAuthority) throw validationError(`${f}.confidentialMintBurnAuthority`, 'Confidential Mint and Burn is not available yet');
+  if (item.paused !== undefined && !item.pausableAuthority) throw validationError(`${f}.paused`, 'paused needs a pausableAuthority (the Pausable extension)');
+  if (item.scaledUiAmountMultiplier !== undefined && !item.scaledUiAmountAuthority) throw validationError(`${f}.scaledUiAmountMultiplier`, 'scaledUiAmountMultiplier needs a scaledUiAmountAuthority (the Scaled UI Amount extension)');
+  if (item.scaledUiAmountMultiplier !== undefined && !(item.scaledUiAmountMultiplier > 0 && Number.isFinite(item.scaledUiAmountMultiplier))) throw validationError(`${f}.scaledUiAmountMultiplier`, 'scaledUiAmountMultiplier must be a positive number');
+  if (!!item.transferHookAuthority !== !!item.transferHookProgram) throw validationError(item.transferHookAuthority ? `${f}.transferHookProgram` : `${f}.transferHookAuthority`, 'a transfer hook needs both transferHookAuthority and transferHookProgram');
+  if (item.defaultPositionState === 'FROZEN' && !item.freezeAuthority) throw validationError(`${f}.defaultPositionState`, 'positions frozen by default need a freezeAuthority to thaw them');
+  const type = item.mintAccount?.offchainReferences?.type ?? 'ASSET_TOKEN';
+  if (!(mintAccountTypes as readonly string[]).includes(type)) throw validationError(`${f}.mintAccount.offchainReferences.type`, `a mint account is of type ${mintAccountTypes.join(', ')}`);
+  if (item.mintAccount?.managed === false) throw validationError(`${f}.mintAccount.managed`, 'a new mint needs its key to sign its creation: it is always managed');
+  if (item.mintAccount?.alreadyOnchain) throw validationError(`${f}.mintAccount.alreadyOnchain`, 'onboarding an existing mint is not available yet');
+}
+
+export interface InstrumentPlanInput {
+  feePayer: string;
+  mint: string;
+  authorities: Partial<Record<AuthorityField | 'transferHookProgram', string>>;
+  /** Lamports for the mint: the rent-exempt minimum of its final size (metadata included). */
+  lamports: bigint;
+}
+
+/** The extension values the mint is created with, from the request and its resolved authorities. */
+export function mintExtensionArgs(item: CreateFinancialInstrumentItemData, plan: InstrumentPlanInput): ExtensionArgs[] {
+  const a = (field: AuthorityField | 'transferHookProgram') => address(plan.authorities[field]!);
+  const mint = address(plan.mint);
+  const args: ExtensionArgs[] = [];
+  for (const kind of requestedExtensions(item)) {
+    switch (kind) {
+      case 'METADATA_POINTER':
+        args.push(extension('MetadataPointer', { authority: some(a('updateAuthority')), metadataAddress: some(mint) }));
+        break;
+      case 'TOKEN_METADATA':
+        args.push(
+          extension('TokenMetadata', {
+            updateAuthority: some(a('updateAuthority')),
+            mint,
+            name: item.onchainData.name ?? '',
+            symbol: item.onchainData.symbol ?? '',
+            uri: item.onchainData.uri ?? '',
+            additionalMetadata: new Map(Object.entries(item.onchainData.simpleCustomMetadata ?? {})),
+          }),
+        );
+        break;
+      case 'DEFAULT_ACCOUNT_STATE':
+        args.push(extension('DefaultAccountState', { state: item.defaultPositionState === 'FROZEN' ? 2 : 1 }));
+        break;
+      case 'PERMANENT_DELEGATE':
+        args.push(extension('PermanentDelegate', { delegate: a('permanentDelegateAuthority') }));
+        break;
+      case 'CLOSE_MINT':
+        args.push(extension('MintCloseAuthority', { closeAuthority: a('closingAuthority') }));
+        break;
+      case 'PAUSABLE':
+        args.push(extension('PausableConfig', { authority: some(a('pausableAuthority')), paused: false }));
+        break;
+      case 'SCALED_UI_AMOUNT': {
+        const multiplier = item.scaledUiAmountMultiplier ?? 1;
+        args.push(extension('ScaledUiAmountConfig', { authority: a('scaledUiAmountAuthority'), multiplier, newMultiplierEffectiveTimestamp: 0n, newMultiplier: multiplier }));
+        break;
+      }
+      case 'TRANSFER_HOOK':
+        args.push(extension('TransferHook', { authority: a('transferHookAuthority'), programId: a('transferHookProgram') }));
+        break;
+      case 'CONFIDENTIAL_TRANSFER':
+        args.push(extension('ConfidentialTransferMint', { authority: some(a('confidentialTransferAuthority')), autoApproveNewAccounts: false, auditorElgamalPubkey: none() }));
+        break;
+      default:
+        break;
+    }
+  }
+  return args;
+}
+
+/** The mint's size without its Token Metadata: the program reallocates for metadata itself, paid by the lamports sent up front. */
+export function initialMintSize(item: CreateFinancialInstrumentItemData): number {
+  return mintAccountSize(requestedExtensions(item).filter((e) => e !== 'TOKEN_METADATA'));
+}
+
+export function finalMintSize(item: CreateFinancialInstrumentItemData): number {
+  const meta = item.onchainData;
+  const extensions = requestedExtensions(item);
+  return mintAccountSize(
+    extensions,
+    extensions.includes('TOKEN_METADATA') ? { name: meta.name, symbol: meta.symbol, uri: meta.uri, additionalMetadata: meta.simpleCustomMetadata } : undefined,
+  );
+}
+
+/** The instructions of the creation transaction. */
+export function planCreateFinancialInstrument(item: CreateFinancialInstrumentItemData, plan: InstrumentPlanInput): Instruction[] {
+  const payer = createNoopSigner(address(plan.feePayer));
+  const mint = address(plan.mint);
+  const signer = (field: AuthorityField) => createNoopSigner(address(plan.authorities[field]!));
+  const freezeAuthority = plan.authorities.freezeAuthority ? address(plan.authorities.freezeAuthority) : null;
+  const create = (space: number, programAddress: typeof TOKEN_PROGRAM_ADDRESS | typeof TOKEN_2022_PROGRAM_ADDRESS) =>
+    getCreateAccountInstruction({ payer, newAccount: createNoopSigner(mint), lamports: plan.lamports, space, programAddress });
+  if (item.version === 'SPL') {
+    return [create(82, TOKEN_PROGRAM_ADDRESS), getSplInitializeMint2Instruction({ mint, decimals: item.onchainData.decimals, mintAuthority: address(plan.authorities.mintAuthority!), freezeAuthority })];
+  }
+  const extensions = mintExtensionArgs(item, plan);
+  const instructions: Instruction[] = [
+    create(initialMintSize(item), TOKEN_2022_PROGRAM_ADDRESS),
+    ...getPreInitializeInstructionsForMintExtensions(mint, extensions),
+    getInitializeMint2Instruction({ mint, decimals: item.onchainData.decimals, mintAuthority: address(plan.authorities.mintAuthority!), freezeAuthority }),
+    ...getPostInitializeInstructionsForMintExtensions(mint, signer('mintAuthority'), extensions),
+  ];
+  // The program initializes metadata with name, symbol and uri; each custom field is one more write by the update authority.
+  for (const [key, value] of Object.entries(item.onchainData.simpleCustomMetadata ?? {})) {
+    instructions.push(getUpdateTokenMetadataFieldInstruction({ metadata: mint, updateAuthority: signer('updateAuthority'), field: tokenMetadataField('Key', [key]), value }));
+  }
+  if (item.paused) instructions.push(getPauseInstruction({ mint, authority: signer('pausableAuthority') }));
+  return instructions;
+}

@@ -1,0 +1,100 @@
+/** Create Financial Instrument on the local node: SPL, and Token-2022 with its extensions, decoded from the chain. */
+import { address, createSolanaRpc } from '@solana/kit';
+import { fetchMint as fetchSplMint } from '@solana-program/token';
+import { fetchMint } from '@solana-program/token-2022';
+import { startStack, type Stack } from '../support/stack';
+
+let stack: Stack;
+let rpc: ReturnType<typeof createSolanaRpc>;
+let authority: { onchainId: string; offchainId: string };
+beforeAll(async () => {
+  stack = await startStack();
+  rpc = createSolanaRpc(stack.node.url);
+  const created = await stack.call('POST', '/api/v1/accounts', { itemData: { managed: true, offchainReferences: { type: 'TOKEN_MANAGEMENT_AUTHORITY', code: 'AUTH' }, seed: { amount: 0.01 } } });
+  authority = created.body.newAccount;
+});
+afterAll(async () => {
+  await stack?.close();
+});
+
+const createInstrument = (itemData: unknown) => stack.call('POST', '/api/v1/financial-instruments', { itemData });
+
+it('creates an SPL mint with its authorities and a generated AL ID', async () => {
+  const created = await createInstrument({
+    version: 'SPL',
+    onchainData: { decimals: 6 },
+    mintAuthority: { offchainId: authority.offchainId },
+    freezeAuthority: { onchainId: authority.onchainId },
+    mintAccount: { offchainReferences: { type: 'ASSET_TOKEN', newAlId: { financialInstrumentType: 'CORPORATE_BOND' }, name: 'Acme 2031' } },
+    offchainData: { description: 'Senior notes' },
+  });
+  expect(created.status).toBe(201);
+  expect(created.body.svmTransaction).toMatchObject({ success: true, status: 'CONFIRMED' });
+  const mint = await fetchSplMint(rpc, address(created.body.newFinancialInstrument.onchainId));
+  expect(mint.data).toMatchObject({ decimals: 6, supply: 0n, isInitialized: true });
+  expect(mint.data.mintAuthority).toEqual({ __option: 'Some', value: authority.onchainId });
+  expect(mint.data.freezeAuthority).toEqual({ __option: 'Some', value: authority.onchainId });
+
+  const details = await stack.call('POST', '/api/v1/financial-instruments/single', { itemData: { financialInstrument: { offchainId: created.body.newFinancialInstrument.offchainId } } });
+  expect(details.body).toMatchObject({
+    version: 'SPL',
+    offchain: { alId: expect.stringMatching(/^ALFICBD\d{8}$/), financialInstrumentType: 'CORPORATE_BOND' },
+    onchainData: { decimals: 6 },
+    offchainData: { description: 'Senior notes' },
+    mintAuthority: { onchain: { id: authority.onchainId }, offchain: { id: authority.offchainId }, managed: true },
+    mintAccount: { onchain: { id: created.body.newFinancialInstrument.onchainId }, offchain: { type: 'ASSET_TOKEN', name: 'Acme 2031' }, managed: true },
+    extensions: [],
+  });
+});
+
+it('creates a Token-2022 mint with metadata and every extension it configures, each decoded from the chain', async () => {
+  const byAuthority = { offchainId: authority.offchainId };
+  const created = await createInstrument({
+    version: 'TOKEN_2022',
+    onchainData: { decimals: 2, name: 'Muni Bond 2031', symbol: 'MB31', uri: 'https://example.com/mb31.json', simpleCustomMetadata: { cusip: '123456AB7' } },
+    mintAuthority: byAuthority,
+    updateAuthority: byAuthority,
+    freezeAuthority: byAuthority,
+    permanentDelegateAuthority: byAuthority,
+    closingAuthority: byAuthority,
+    pausableAuthority: byAuthority,
+    paused: true,
+    scaledUiAmountAuthority: byAuthority,
+    scaledUiAmountMultiplier: 1.5,
+    defaultPositionState: 'FROZEN',
+    mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: 'MUNI_BOND' } } },
+  });
+  expect(created.status).toBe(201);
+  expect(created.body.svmTransaction).toMatchObject({ success: true });
+  const mint = await fetchMint(rpc, address(created.body.newFinancialInstrument.onchainId));
+  expect(mint.data.decimals).toBe(2);
+  const extensions = mint.data.extensions.__option === 'Some' ? mint.data.extensions.value : [];
+  const byKind = Object.fromEntries(extensions.map((e) => [e.__kind, e]));
+  expect(byKind.MetadataPointer).toMatchObject({ metadataAddress: { __option: 'Some', value: created.body.newFinancialInstrument.onchainId } });
+  expect(byKind.TokenMetadata).toMatchObject({ name: 'Muni Bond 2031', symbol: 'MB31', uri: 'https://example.com/mb31.json' });
+  expect([...(byKind.TokenMetadata as any).additionalMetadata.entries()]).toEqual([['cusip', '123456AB7']]);
+  expect(byKind.PermanentDelegate).toMatchObject({ delegate: authority.onchainId });
+  expect(byKind.MintCloseAuthority).toMatchObject({ closeAuthority: authority.onchainId });
+  expect(byKind.PausableConfig).toMatchObject({ paused: true });
+  expect(byKind.ScaledUiAmountConfig).toMatchObject({ multiplier: 1.5 });
+  expect(byKind.DefaultAccountState).toMatchObject({ state: 2 });
+
+  // The record matches the chain, and the calculator predicted the size the chain holds.
+  const details = await stack.call('POST', '/api/v1/financial-instruments/single', { itemData: { financialInstrument: { onchainId: created.body.newFinancialInstrument.onchainId } } });
+  expect(details.body).toMatchObject({ paused: true, scaledUiAmountMultiplier: 1.5, defaultPositionState: 'FROZEN', offchain: { alId: expect.stringMatching(/^ALFIMBD\d{8}$/) } });
+  const account = (await rpc.getAccountInfo(address(created.body.newFinancialInstrument.onchainId), { encoding: 'base64' }).send()).value!;
+  const calculated = await stack.call('POST', '/api/v1/financial-instruments/token-extensions-calculator', {
+    extensions: details.body.extensions,
+    metadata: { name: 'Muni Bond 2031', symbol: 'MB31', uri: 'https://example.com/mb31.json', simpleCustomMetadata: { cusip: '123456AB7' } },
+  });
+  expect(Buffer.from(account.data[0], 'base64').length).toBe(calculated.body.mintAccountSize);
+});
+
+it('refuses Token-2022-only fields on an SPL instrument and a category that does not fit its reference type, naming the field', async () => {
+  const spl = await createInstrument({ version: 'SPL', onchainData: { decimals: 0 }, mintAuthority: { offchainId: authority.offchainId }, permanentDelegateAuthority: { offchainId: authority.offchainId } });
+  expect(spl.status).toBe(400);
+  expect(spl.body.errors[0].field).toBe('itemData.permanentDelegateAuthority');
+  const pair = await createInstrument({ version: 'SPL', onchainData: { decimals: 0 }, mintAuthority: { offchainId: authority.offchainId }, mintAccount: { offchainReferences: { type: 'ASSET_TOKEN', newAlId: { financialInstrumentType: 'STABLECOIN' } } } });
+  expect(pair.status).toBe(400);
+  expect(pair.body.errors[0].field).toBe('itemData.mintAccount.offchainReferences.type');
+});
