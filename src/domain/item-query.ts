@@ -54,7 +54,7 @@ export type Condition = Record<string, unknown>;
 
 export interface TranslatedQuery {
   where: Condition;
-  orderBy: Record<string, 'asc' | 'desc'>[];
+  orderBy: Condition[];
   limit: number;
   offset: number;
 }
@@ -78,6 +78,14 @@ function checkNumber(field: QueryField, text: string, at: string): string {
     if (n < INT64.min || n > INT64.max) throw validationError(at, `${at} is out of range`);
   }
   return text;
+}
+
+/** `{property: value}`, with a dotted property ("authorities.mintAuthority.address") nested as a JSON path. */
+function atPath(property: string, value: unknown): Condition {
+  return property
+    .split('.')
+    .reverse()
+    .reduce<unknown>((inner, key) => ({ [key]: inner }), value) as Condition;
 }
 
 function escapeLike(text: string): string {
@@ -128,24 +136,24 @@ function condition(name: string, field: QueryField, value: FilterValue, at: stri
     case 'IS_NULL':
     case 'IS_NOT_NULL': {
       if (!field.nullable) throw validationError(`${at}.filterType`, `${name} is not nullable: ${value.filterType} does not apply`);
-      const empty = field.array ? { [p]: { $eq: [] } } : { [p]: null };
+      const empty = field.array ? atPath(p, { $eq: [] }) : atPath(p, null);
       return value.filterType === 'IS_NULL' ? empty : { $not: empty };
     }
     case 'EQUALS':
     case 'NOT_EQUALS': {
       const v = scalar(field, value, at, 'value');
-      const eq = field.array ? { [p]: { $contains: [v] } } : { [p]: { $eq: v } };
+      const eq = field.array ? atPath(p, { $contains: [v] }) : atPath(p, { $eq: v });
       if (value.filterType === 'EQUALS') return eq;
       if (field.array) return { $not: eq };
       // "not X" includes the records that have no value at all (SQL's <> alone would drop them).
-      return field.nullable ? { $or: [{ [p]: { $ne: v } }, { [p]: null }] } : { [p]: { $ne: v } };
+      return field.nullable ? { $or: [atPath(p, { $ne: v }), atPath(p, null)] } : atPath(p, { $ne: v });
     }
     case 'IN': {
       if (field.kind === 'BOOLEAN' || field.kind === 'TIMESTAMP') throw validationError(`${at}.filterType`, `IN does not apply to ${field.kind} field ${name}`);
       const values = value.valuesString;
       if (!values || values.length === 0) throw validationError(`${at}.valuesString`, `${at}.valuesString needs at least one value for IN`);
       values.forEach((v, i) => (field.kind === 'NUMBER' ? checkNumber(field, v, `${at}.valuesString.${i}`) : checkText(field, v, `${at}.valuesString.${i}`)));
-      return field.array ? { [p]: { $overlap: values } } : { [p]: { $in: values } };
+      return field.array ? atPath(p, { $overlap: values }) : atPath(p, { $in: values });
     }
     case 'RANGE': {
       if (field.kind !== 'NUMBER' && field.kind !== 'TIMESTAMP') throw validationError(`${at}.filterType`, `RANGE applies to NUMBER and TIMESTAMP fields, not ${name}`);
@@ -155,12 +163,12 @@ function condition(name: string, field: QueryField, value: FilterValue, at: stri
       const range: Record<string, unknown> = {};
       if (hasFrom) range.$gte = scalar(field, value, at, 'from');
       if (hasTo) range.$lte = scalar(field, value, at, 'to');
-      return { [p]: range };
+      return atPath(p, range);
     }
     case 'CONTAINS': {
       if (field.kind !== 'TEXT' || field.array) throw validationError(`${at}.filterType`, `CONTAINS applies to TEXT fields, not ${name}`);
       const v = scalar(field, value, at, 'value', true) as string;
-      return { [p]: { $ilike: `%${escapeLike(v)}%` } };
+      return atPath(p, { $ilike: `%${escapeLike(v)}%` });
     }
   }
 }
@@ -183,7 +191,7 @@ export function translateItemQuery(resource: QueryResource, query: ItemQuery | u
     const field = Object.hasOwn(resource.fields, name) ? resource.fields[name] : undefined;
     if (!field) throw validationError(`${base}.sort.${i}.fieldName`, `unknown sort field "${name}"`);
     if (field.array) throw validationError(`${base}.sort.${i}.fieldName`, `${name} is a list and cannot be sorted`);
-    return { [field.property]: direction === 'DESC' ? ('desc' as const) : ('asc' as const) };
+    return atPath(field.property, direction === 'DESC' ? 'desc' : 'asc');
   });
   orderBy.push({ [resource.idProperty]: 'asc' });
   return { where: and.length === 1 ? and[0] : { $and: and }, orderBy, limit, offset: query?.skip ?? 0 };

@@ -98,3 +98,23 @@ it('refuses Token-2022-only fields on an SPL instrument and a category that does
   expect(pair.status).toBe(400);
   expect(pair.body.errors[0].field).toBe('itemData.mintAccount.offchainReferences.type');
 });
+
+describe('Fetch Financial Instruments', () => {
+  const fetchInstruments = (level: string, itemQuery: unknown) => stack.call('POST', `/api/v1/financial-instruments/bulk/${level}`, { itemQuery });
+  const eq = (fieldName: string, value: Record<string, unknown>) => ({ fieldName, filterValues: [{ filterType: 'EQUALS', ...value }] });
+
+  it('sorts by version (TOKEN_2022 first) and filters by version, paused and authorities (spellings as the spec gives them)', async () => {
+    const all = await fetchInstruments('compact', {});
+    expect(all.body.count).toBe(2);
+    expect(all.body.items.map((i: any) => i.version)).toEqual(['TOKEN_2022', 'SPL']);
+    expect((await fetchInstruments('identifiers', { filter: [eq('version', { valueString: 'SPL' })] })).body.count).toBe(1);
+    expect((await fetchInstruments('identifiers', { filter: [eq('mintAuthorityOnchainId', { dataType: 'ONCHAIN_ADDRESS_ID', valueString: authority.onchainId })] })).body.count).toBe(2);
+    expect((await fetchInstruments('identifiers', { filter: [eq('udpateAuthorityOffchainId', { dataType: 'OFFCHAIN_ID', valueString: authority.offchainId })] })).body.count).toBe(2);
+    expect((await fetchInstruments('identifiers', { filter: [eq('permanentDelegateAuthorityOnchainId', { valueString: authority.onchainId })] })).body.count).toBe(1);
+    const noDelegate = await fetchInstruments('compact', { filter: [{ fieldName: 'permanentDelegateAuthorityOnchainId', filterValues: [{ filterType: 'IS_NULL' }] }] });
+    expect(noDelegate.body.items.map((i: any) => i.version)).toEqual(['SPL']);
+    const paused = await fetchInstruments('detailed', { filter: [eq('paused', { valueBoolean: true })] });
+    expect(paused.body.items.map((i: any) => i.onchainData.symbol)).toEqual(['MB31']);
+    expect((await fetchInstruments('identifiers', { filter: [{ fieldName: 'paused', filterValues: [{ filterType: 'IS_NULL' }] }] })).body.count).toBe(1);
+  });
+});

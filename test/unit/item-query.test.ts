@@ -330,3 +330,17 @@ describe('translateItemQuery: sorting', () => {
     expect(error.field).toBe('itemQuery.sort.0.fieldName');
   });
 });
+
+describe('translateItemQuery: fields inside a JSON column', () => {
+  const resource: QueryResource = {
+    fields: { mintAuthorityOnchainId: { property: 'authorities.mintAuthority.address', kind: 'TEXT', dataTypes: ['ONCHAIN_ADDRESS_ID'], nullable: true } },
+    defaultSort: [['mintAuthorityOnchainId', 'ASC']],
+    idProperty: 'id',
+  };
+
+  it('nests a dotted property as a JSON path, in filters and in sorts', () => {
+    const query = translateItemQuery(resource, { filter: [{ fieldName: 'mintAuthorityOnchainId', filterValues: [{ filterType: 'IS_NULL' }] }] }, { organizationId: 'o' });
+    expect(query.where).toEqual({ $and: [{ organizationId: 'o' }, { authorities: { mintAuthority: { address: null } } }] });
+    expect(query.orderBy).toEqual([{ authorities: { mintAuthority: { address: 'asc' } } }, { id: 'asc' }]);
+  });
+});

@@ -11,6 +11,8 @@ import type { ApiDeps, Caller } from '../context';
 import { lamportsBalance } from '../presenters/account.presenter';
 import { presentFinancialInstrument } from '../presenters/financial-instrument.presenter';
 import { route, type RouteSpec } from '../route';
+import { bulkRoute } from './bulk-route';
+import { financialInstrumentQuery } from './query-fields';
 import { actingCaller } from '../tenancy';
 import { runWrite } from '../writes';
 import { importedKey } from './accounts.routes';
@@ -62,6 +64,14 @@ export function financialInstrumentRoutes(deps: ApiDeps): RouteSpec[] {
         }
         return { newFinancialInstrument: answer.created ?? null, svmTransaction: answer.transaction };
       },
+    }),
+    bulkRoute(deps, {
+      path: '/api/v1/financial-instruments/bulk',
+      tag: 'Financial instruments',
+      summary: 'Fetch Financial Instruments with filter, sort and paging (authority filters by <name>OnchainId / <name>OffchainId).',
+      entity: FinancialInstrument,
+      query: financialInstrumentQuery,
+      present: (fi, level) => presentFinancialInstrument(fi, level),
     }),
     route({
       method: 'post',

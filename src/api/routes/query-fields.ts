@@ -36,6 +36,40 @@ export const accountQuery: QueryResource = {
   idProperty: 'id',
 };
 
+/** Each authority of an instrument filters by `<name>OnchainId` and `<name>OffchainId` (spec 4.1, spellings as given). */
+const authorityQueryFields = Object.fromEntries(
+  [
+    'transferHookProgram', 'mintAuthority', 'updateAuthority', 'freezeAuthority', 'permanentDelegateAuthority', 'closingAuthority',
+    'pausableAuthority', 'scaledUiAmountAuthority', 'transferHookAuthority', 'confidentialTransferAuthority', 'confidentialMintBurnAuthority',
+  ].flatMap((name): [string, QueryField][] => [
+    [`${name}OnchainId`, { property: `authorities.${name}.address`, kind: 'TEXT', dataTypes: ['ONCHAIN_ADDRESS_ID', 'ADDRESS_ONCHAIN_ID', 'TEXT'], nullable: true }],
+    [name === 'updateAuthority' ? 'udpateAuthorityOffchainId' : `${name}OffchainId`, { property: `authorities.${name}.accountId`, kind: 'UUID', dataTypes: ['OFFCHAIN_ID', 'TEXT'], nullable: true }],
+  ]),
+);
+
+export const financialInstrumentQuery: QueryResource = {
+  fields: {
+    managed: bool('managed'),
+    version: text('version', { values: ['SPL', 'TOKEN_2022'] }),
+    alId: text('alId'),
+    offchainReferenceName: text('offchainReferenceName', { nullable: true }),
+    lastTransactionAt: timestamp('lastTransactionAt'),
+    creationTransactionAt: timestamp('creationTransactionAt'),
+    wasAlreadyOnchain: bool('wasOnchainAlready'),
+    sharedAccrossTenants: bool('sharedAcrossTenants'),
+    comments: text('comments', { nullable: true }),
+    tenantOrganizationId: { property: 'organizationId', kind: 'UUID', dataTypes: ['TEXT', 'OFFCHAIN_ID'] },
+    defaultPositionState: text('defaultPositionState', { nullable: true, values: ['INITIALIZED', 'FROZEN'] }),
+    paused: bool('paused', { nullable: true }),
+    ...authorityQueryFields,
+  },
+  defaultSort: [
+    ['managed', 'DESC'],
+    ['version', 'DESC'],
+  ],
+  idProperty: 'id',
+};
+
 /** Transactions (API.md: fields chosen by the product; the spec shows none). */
 export const transactionQuery: QueryResource = {
   fields: {
