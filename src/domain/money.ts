@@ -82,3 +82,14 @@ export function resolveValue(value: ValueInput, decimals: number, field: string)
 export function balanceOf(units: bigint, decimals: number): { amount: string; lamports: bigint } {
   return { amount: fromBaseUnits(units, decimals), lamports: units };
 }
+
+/**
+ * Base units times a decimal multiplier (Scaled UI Amount), as exact decimal text in UI units.
+ * The multiplier's shortest decimal text is taken as exact, e.g. 1.5 → 3/2.
+ */
+export function scaleAmount(units: bigint, decimals: number, multiplier: number): string {
+  const text = String(multiplier);
+  const [whole, fraction = ''] = text.includes('e') ? [multiplier.toFixed(20).replace(/0+$/, ''), ''] : text.split('.');
+  const [w, f] = whole.includes('.') ? whole.split('.') : [whole, fraction];
+  return fromBaseUnits(units * BigInt(w + f), decimals + f.length);
+}

@@ -93,6 +93,10 @@ export function createJsonRpcNetwork(cluster: string, rpcUrl: string): SvmNetwor
       const { value } = await rpc.getAccountInfo(address(addr), { encoding: 'base64', commitment: 'confirmed' }).send();
       return value !== null;
     },
+    async getAccountData(addr) {
+      const { value } = await rpc.getAccountInfo(address(addr), { encoding: 'base64', commitment: 'confirmed' }).send();
+      return value ? new Uint8Array(Buffer.from(value.data[0], 'base64')) : null;
+    },
     async getMinimumBalanceForRentExemption(dataLength) {
       return rpc.getMinimumBalanceForRentExemption(BigInt(dataLength)).send();
     },

@@ -7,6 +7,8 @@ import { startStack, type Stack } from '../support/stack';
 let stack: Stack;
 let rpc: ReturnType<typeof createSolanaRpc>;
 let authority: { onchainId: string; offchainId: string };
+let token2022Mint: string;
+let splMint: string;
 beforeAll(async () => {
   stack = await startStack();
   rpc = createSolanaRpc(stack.node.url);
@@ -30,6 +32,7 @@ it('creates an SPL mint with its authorities and a generated AL ID', async () =>
   });
   expect(created.status).toBe(201);
   expect(created.body.svmTransaction).toMatchObject({ success: true, status: 'CONFIRMED' });
+  splMint = created.body.newFinancialInstrument.onchainId;
   const mint = await fetchSplMint(rpc, address(created.body.newFinancialInstrument.onchainId));
   expect(mint.data).toMatchObject({ decimals: 6, supply: 0n, isInitialized: true });
   expect(mint.data.mintAuthority).toEqual({ __option: 'Some', value: authority.onchainId });
@@ -66,6 +69,7 @@ it('creates a Token-2022 mint with metadata and every extension it configures, e
   });
   expect(created.status).toBe(201);
   expect(created.body.svmTransaction).toMatchObject({ success: true });
+  token2022Mint = created.body.newFinancialInstrument.onchainId;
   const mint = await fetchMint(rpc, address(created.body.newFinancialInstrument.onchainId));
   expect(mint.data.decimals).toBe(2);
   const extensions = mint.data.extensions.__option === 'Some' ? mint.data.extensions.value : [];
@@ -116,5 +120,42 @@ describe('Fetch Financial Instruments', () => {
     const paused = await fetchInstruments('detailed', { filter: [eq('paused', { valueBoolean: true })] });
     expect(paused.body.items.map((i: any) => i.onchainData.symbol)).toEqual(['MB31']);
     expect((await fetchInstruments('identifiers', { filter: [{ fieldName: 'paused', filterValues: [{ filterType: 'IS_NULL' }] }] })).body.count).toBe(1);
+  });
+});
+
+describe('Pause / Unpause and the circulating supply', () => {
+  const pausedOnChain = async () => {
+    const mint = await fetchMint(rpc, address(token2022Mint));
+    const extensions = mint.data.extensions.__option === 'Some' ? mint.data.extensions.value : [];
+    return (extensions.find((e) => e.__kind === 'PausableConfig') as { paused: boolean }).paused;
+  };
+  const details = async () => (await stack.call('POST', '/api/v1/financial-instruments/single', { itemData: { financialInstrument: { onchainId: token2022Mint } } })).body;
+
+  it('unpauses and pauses on the chain and in the record, and refuses a move to the state it is in', async () => {
+    const unpaused = await stack.call('PATCH', '/api/v1/financial-instruments/unpause', { itemData: { financialInstrument: { onchainId: token2022Mint } } });
+    expect(unpaused.status).toBe(200);
+    expect(unpaused.body).toMatchObject({ success: true, status: 'CONFIRMED' });
+    expect(await pausedOnChain()).toBe(false);
+    expect((await details()).paused).toBe(false);
+    const again = await stack.call('PATCH', '/api/v1/financial-instruments/unpause', { itemData: { financialInstrument: { onchainId: token2022Mint } } });
+    expect(again.status).toBe(400);
+    expect(again.body.errors[0]).toMatchObject({ field: 'itemData.financialInstrument', message: expect.stringContaining('already unpaused') });
+    const paused = await stack.call('PATCH', '/api/v1/financial-instruments/pause', { itemData: { financialInstrument: { onchainId: token2022Mint } } });
+    expect(paused.body).toMatchObject({ success: true });
+    expect(await pausedOnChain()).toBe(true);
+    expect((await details()).paused).toBe(true);
+  });
+
+  it('refuses to pause an SPL instrument', async () => {
+    const refused = await stack.call('PATCH', '/api/v1/financial-instruments/pause', { itemData: { financialInstrument: { onchainId: splMint } } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors[0].field).toBe('itemData.financialInstrument');
+  });
+
+  it('reads the circulating supply from the chain, with the UI amount where Scaled UI Amount applies', async () => {
+    const spl = await stack.call('POST', '/api/v1/financial-instruments/circulating-supply', { itemData: { financialInstrument: { onchainId: splMint } } });
+    expect(spl.body).toMatchObject({ decimals: 6, circulatingSupply: { amount: 0, lamports: 0 }, uiAmount: null });
+    const scaled = await stack.call('POST', '/api/v1/financial-instruments/circulating-supply', { itemData: { financialInstrument: { onchainId: token2022Mint } } });
+    expect(scaled.body).toMatchObject({ decimals: 2, circulatingSupply: { amount: 0, lamports: 0 }, uiAmount: 0 });
   });
 });

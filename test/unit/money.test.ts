@@ -1,4 +1,4 @@
-import { fromBaseUnits, resolveValue, toBaseUnits } from '../../src/domain/money';
+import { fromBaseUnits, resolveValue, scaleAmount, toBaseUnits } from '../../src/domain/money';
 import { refusal } from '../support/expectations';
 
 describe('toBaseUnits: an amount typed by a customer becomes exact base units', () => {
@@ -128,5 +128,18 @@ describe('resolveValue: the value input (amount or lamports)', () => {
     const error = refusal(() => resolveValue({ amount: '0.1234567', lamports: '123456' }, 6, field));
     expect(error.code).toBe('VALIDATION_ERROR');
     expect(error.field).toBe('itemData.value.amount');
+  });
+});
+
+describe('scaleAmount: base units times a Scaled UI Amount multiplier, exactly', () => {
+  it.each([
+    [1000n, 2, 1.5, '15'],
+    [123n, 0, 0.1, '12.3'],
+    [5n, 3, 2, '0.01'],
+    [7n, 0, 1e-7, '0.0000007'],
+    [0n, 6, 1.25, '0'],
+    [123456789012345678n, 6, 1.000001, '123456912469.134690345678'],
+  ])('%s base units (%i decimals) × %s = %s', (units, decimals, multiplier, expected) => {
+    expect(scaleAmount(units, decimals, multiplier)).toBe(expected);
   });
 });

@@ -3,8 +3,11 @@ import type { Operation } from '../../domain/write';
 import { createAccountHandler } from './create-account.handler';
 import { createFinancialInstrumentHandler } from './create-financial-instrument.handler';
 import type { OperationHandler } from './operation-handler';
+import { pauseHandler } from './pause-financial-instrument.handler';
 
 export const operationHandlers: Record<Operation, OperationHandler> = {
   CREATE_ACCOUNT: createAccountHandler,
   CREATE_FINANCIAL_INSTRUMENT: createFinancialInstrumentHandler,
+  PAUSE_FINANCIAL_INSTRUMENT: pauseHandler(true),
+  UNPAUSE_FINANCIAL_INSTRUMENT: pauseHandler(false),
 };

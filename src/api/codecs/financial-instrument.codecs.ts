@@ -78,3 +78,6 @@ export type CreateFinancialInstrumentItemData = t.TypeOf<typeof createFinancialI
 
 export const createFinancialInstrumentBody = strictObject('CreateFinancialInstrumentRequest', { itemData: createFinancialInstrumentItemData }, { svmTransactionConfig, tenancyConfig });
 export const singleFinancialInstrumentBody = strictObject('SingleFinancialInstrumentRequest', { itemData: strictObject('SingleFinancialInstrumentItemData', { financialInstrument: accountLookup }, {}) }, { tenancyConfig });
+
+/** Pause / Unpause Financial Instrument (API.md 6). */
+export const pauseFinancialInstrumentBody = strictObject('PauseFinancialInstrumentRequest', { itemData: strictObject('PauseFinancialInstrumentItemData', { financialInstrument: accountLookup }, {}) }, { svmTransactionConfig, tenancyConfig });

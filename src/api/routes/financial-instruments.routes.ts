@@ -2,13 +2,15 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Account, FinancialInstrument } from '../../db/entities';
-import { notFound, validationError } from '../../domain/errors';
+import { notFound } from '../../domain/errors';
+import { findInstrumentByLookup } from '../../db/repositories/financial-instruments.repository';
 import { validateCreateFinancialInstrument } from '../../domain/operations/create-financial-instrument.operation';
 import { mintAccountSize, rentExemptMinimum } from '../../domain/token-extensions';
-import type { AccountLookupInput } from '../codecs/common.codecs';
-import { createFinancialInstrumentBody, singleFinancialInstrumentBody, tokenExtensionsCalculatorBody, type CreateFinancialInstrumentItemData } from '../codecs/financial-instrument.codecs';
-import type { ApiDeps, Caller } from '../context';
-import { lamportsBalance } from '../presenters/account.presenter';
+import { createFinancialInstrumentBody, pauseFinancialInstrumentBody, singleFinancialInstrumentBody, tokenExtensionsCalculatorBody, type CreateFinancialInstrumentItemData } from '../codecs/financial-instrument.codecs';
+import type { ApiDeps } from '../context';
+import { exactNumber, lamportsBalance } from '../presenters/account.presenter';
+import { decodeMintState } from '../../domain/mint-state';
+import { fromBaseUnits, scaleAmount } from '../../domain/money';
 import { presentFinancialInstrument } from '../presenters/financial-instrument.presenter';
 import { route, type RouteSpec } from '../route';
 import { bulkRoute } from './bulk-route';
@@ -16,18 +18,6 @@ import { financialInstrumentQuery } from './query-fields';
 import { actingCaller } from '../tenancy';
 import { runWrite } from '../writes';
 import { importedKey } from './accounts.routes';
-
-/** The instrument a lookup names: by offchain id, mint address or AL ID, within the tenant. */
-async function findInstrument(em: EntityManager, caller: Caller, cluster: string, lookup: AccountLookupInput, field: string): Promise<FinancialInstrument> {
-  const where: Record<string, unknown> = { organizationId: caller.organizationId, cluster };
-  if (lookup.offchainId) where.id = lookup.offchainId;
-  if (lookup.onchainId) where.mintAddress = lookup.onchainId;
-  if (lookup.offchainReferences?.alId) where.alId = lookup.offchainReferences.alId;
-  if (Object.keys(where).length === 2) throw validationError(field, `${field} needs onchainId, offchainId or offchainReferences.alId`);
-  const found = await em.findOne(FinancialInstrument, where);
-  if (!found) throw notFound(field, `${field}: no such financial instrument`);
-  return found;
-}
 
 export function financialInstrumentRoutes(deps: ApiDeps): RouteSpec[] {
   const fork = () => deps.orm.em.fork() as unknown as EntityManager;
@@ -84,10 +74,54 @@ export function financialInstrumentRoutes(deps: ApiDeps): RouteSpec[] {
       async handler(ctx, body) {
         const em = fork();
         const caller = await actingCaller(ctx, deps, em, body.tenancyConfig);
-        const instrument = await findInstrument(em, caller, ctx.state.cluster, body.itemData.financialInstrument, 'itemData.financialInstrument');
+        const instrument = await findInstrumentByLookup(em, { organizationId: caller.organizationId, cluster: ctx.state.cluster }, body.itemData.financialInstrument, 'itemData.financialInstrument');
         const ids = [instrument.mintAccountId, ...Object.values(instrument.authorities).map((a) => a.accountId)].filter((id): id is string => !!id);
         const accounts = new Map((await em.find(Account, { id: { $in: ids } })).map((a) => [a.id, a]));
         return presentFinancialInstrument(instrument, 'detailed', accounts);
+      },
+    }),
+    ...([['pause', 'PAUSE_FINANCIAL_INSTRUMENT'], ['unpause', 'UNPAUSE_FINANCIAL_INSTRUMENT']] as const).map(([action, operation]) =>
+      route({
+        method: 'patch',
+        path: `/api/v1/financial-instruments/${action}`,
+        tag: 'Financial instruments',
+        summary: `${action === 'pause' ? 'Pause' : 'Unpause'} Financial Instrument (Token-2022 Pausable), signed by its pausable authority; answers the transaction result.`,
+        role: 'WRITE',
+        write: true,
+        body: pauseFinancialInstrumentBody,
+        successStatus: 200,
+        async handler(ctx, body) {
+          const caller = await actingCaller(ctx, deps, fork(), body.tenancyConfig);
+          const answer = await runWrite(ctx, deps, { operation, caller, itemData: body.itemData, svmTransactionConfig: body.svmTransactionConfig });
+          if (answer.async) {
+            ctx.state.status = 202;
+            return { transaction: answer.transaction };
+          }
+          return answer.transaction;
+        },
+      }),
+    ),
+    route({
+      method: 'post',
+      path: '/api/v1/financial-instruments/circulating-supply',
+      tag: 'Financial instruments',
+      summary: 'Fetch Financial Instrument Circulating Supply, read from the mint on the network (with the UI amount where Scaled UI Amount applies).',
+      role: 'READ',
+      body: singleFinancialInstrumentBody,
+      successStatus: 200,
+      async handler(ctx, body) {
+        const em = fork();
+        const caller = await actingCaller(ctx, deps, em, body.tenancyConfig);
+        const instrument = await findInstrumentByLookup(em, { organizationId: caller.organizationId, cluster: ctx.state.cluster }, body.itemData.financialInstrument, 'itemData.financialInstrument');
+        const data = await deps.networks.get(ctx.state.cluster)!.getAccountData(instrument.mintAddress);
+        if (!data) throw notFound('itemData.financialInstrument', `the mint ${instrument.mintAddress} is not on ${ctx.state.cluster}`);
+        const mint = decodeMintState(data, deps.now());
+        return {
+          financialInstrument: presentFinancialInstrument(instrument, 'identifiers'),
+          decimals: mint.decimals,
+          circulatingSupply: { amount: exactNumber(fromBaseUnits(mint.supply, mint.decimals)), lamports: mint.supply },
+          uiAmount: mint.uiMultiplier === null ? null : exactNumber(scaleAmount(mint.supply, mint.decimals, mint.uiMultiplier)),
+        };
       },
     }),
     route({

@@ -1,0 +1,52 @@
+/** Pause / Unpause Financial Instrument (Token-2022 Pausable): one instruction signed by the pausable authority. */
+import { getPauseInstruction, getResumeInstruction } from '@solana-program/token-2022';
+import { address, createNoopSigner } from '@solana/kit';
+import type { AccountLookupInput, SvmTransactionConfigInput } from '../../api/codecs/common.codecs';
+import { Account, FinancialInstrument } from '../../db/entities';
+import { assertMaySign } from '../../db/repositories/accounts.repository';
+import { findInstrumentByLookup } from '../../db/repositories/financial-instruments.repository';
+import { validationError } from '../../domain/errors';
+import { resolveFeePayer } from './fee-payer';
+import type { OperationHandler } from './operation-handler';
+
+interface PauseData {
+  instrumentId: string;
+  mint: string;
+  authority: string;
+}
+
+export function pauseHandler(pause: boolean): OperationHandler {
+  const field = 'itemData.financialInstrument';
+  return {
+    async lookup(em, deps, request) {
+      const item = request.itemData as { financialInstrument: AccountLookupInput };
+      const instrument = await findInstrumentByLookup(em, { organizationId: request.organizationId, cluster: request.cluster }, item.financialInstrument, field);
+      if (instrument.version !== 'TOKEN_2022' || !instrument.extensions.includes('PAUSABLE')) throw validationError(field, 'only a TOKEN_2022 instrument with the Pausable extension can be paused and unpaused');
+      if (instrument.status !== 'ACTIVE') throw validationError(field, `the instrument is ${instrument.status}`);
+      if (instrument.paused === pause) throw validationError(field, `the instrument is already ${pause ? 'paused' : 'unpaused'}`);
+      const ref = instrument.authorities.pausableAuthority;
+      const authority = ref?.accountId ? await em.findOne(Account, { id: ref.accountId }) : null;
+      if (!authority) throw validationError(field, 'the pausable authority is not onboarded, so the service cannot sign for it');
+      assertMaySign(authority, request.organizationId, request.organizationExternalId, `${field}.pausableAuthority`);
+      const feePayer = await resolveFeePayer(em, deps, request, (request.svmTransactionConfig ?? {}) as SvmTransactionConfigInput);
+      const data: PauseData = { instrumentId: instrument.id, mint: instrument.mintAddress, authority: authority.address };
+      return { needsTransaction: true, feePayer: feePayer.address, signers: [...new Set([feePayer.address, authority.address])], debits: [], webhooks: feePayer.webhooks, data: { ...data } };
+    },
+
+    instructions(_request, resolved) {
+      const data = resolved.data as unknown as PauseData;
+      const input = { mint: address(data.mint), authority: createNoopSigner(address(data.authority)) };
+      return [pause ? getPauseInstruction(input) : getResumeInstruction(input)];
+    },
+
+    async record(em, _request, resolved, outcome, tx, at) {
+      if (!outcome || !['CONFIRMED', 'FINALIZED', 'SUBMITTED'].includes(outcome.status)) return undefined;
+      const data = resolved.data as unknown as PauseData;
+      const instrument = await em.findOneOrFail(FinancialInstrument, { id: data.instrumentId });
+      instrument.paused = pause;
+      instrument.lastTransactionId = tx?.id ?? null;
+      instrument.lastTransactionAt = at;
+      return undefined;
+    },
+  };
+}
