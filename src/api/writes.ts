@@ -119,3 +119,10 @@ function waitAtMost<T>(promise: Promise<T>, ms: number): Promise<T | typeof TIME
   let timer: NodeJS.Timeout | undefined;
   return Promise.race([promise, new Promise<typeof TIMED_OUT>((resolve) => (timer = setTimeout(() => resolve(TIMED_OUT), ms)))]).finally(() => clearTimeout(timer));
 }
+
+/** The body of a write that answers its transaction result (202 with the transaction when it runs on). */
+export function transactionAnswer(ctx: LedgerContext, answer: WriteAnswer): unknown {
+  if (!answer.async) return answer.transaction;
+  ctx.state.status = 202;
+  return { transaction: answer.transaction };
+}

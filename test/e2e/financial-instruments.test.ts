@@ -159,3 +159,30 @@ describe('Pause / Unpause and the circulating supply', () => {
     expect(scaled.body).toMatchObject({ decimals: 2, circulatingSupply: { amount: 0, lamports: 0 }, uiAmount: 0 });
   });
 });
+
+describe('Close Financial Instrument', () => {
+  it('closes a mint with zero supply, refunds its rent to the destination, and marks the records CLOSED', async () => {
+    const balanceOf = async (offchainId: string) => (await stack.call('POST', '/api/v1/accounts/balance', { itemData: { account: { offchainId } } })).body;
+    const before = await balanceOf(authority.offchainId);
+    const rent = (await rpc.getBalance(address(token2022Mint), { commitment: 'confirmed' }).send()).value;
+    const closed = await stack.call('PATCH', '/api/v1/financial-instruments/close', { itemData: { financialInstrument: { onchainId: token2022Mint }, refundDestination: { offchainId: authority.offchainId } } });
+    expect(closed.status).toBe(200);
+    expect(closed.body).toMatchObject({ success: true, status: 'CONFIRMED' });
+    expect((await rpc.getAccountInfo(address(token2022Mint), { encoding: 'base64', commitment: 'confirmed' }).send()).value).toBeNull();
+    const after = await balanceOf(authority.offchainId);
+    expect(BigInt(after.onchain.balance.lamports) - BigInt(before.onchain.balance.lamports)).toBe(rent);
+    expect(after.offchain.balance).toEqual(after.onchain.balance);
+    const details = (await stack.call('POST', '/api/v1/financial-instruments/single', { itemData: { financialInstrument: { onchainId: token2022Mint } } })).body;
+    expect(details.status).toBe('CLOSED');
+    expect(details.mintAccount.status).toBe('CLOSED');
+    const again = await stack.call('PATCH', '/api/v1/financial-instruments/close', { itemData: { financialInstrument: { onchainId: token2022Mint } } });
+    expect(again.status).toBe(400);
+    expect(again.body.errors[0].message).toContain('already CLOSED');
+  });
+
+  it('refuses an instrument without a closing authority', async () => {
+    const refused = await stack.call('PATCH', '/api/v1/financial-instruments/close', { itemData: { financialInstrument: { onchainId: splMint } } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors[0].field).toBe('itemData.financialInstrument');
+  });
+});

@@ -1,5 +1,6 @@
 /** Operation handlers by operation name. */
 import type { Operation } from '../../domain/write';
+import { closeFinancialInstrumentHandler } from './close-financial-instrument.handler';
 import { createAccountHandler } from './create-account.handler';
 import { createFinancialInstrumentHandler } from './create-financial-instrument.handler';
 import type { OperationHandler } from './operation-handler';
@@ -10,4 +11,5 @@ export const operationHandlers: Record<Operation, OperationHandler> = {
   CREATE_FINANCIAL_INSTRUMENT: createFinancialInstrumentHandler,
   PAUSE_FINANCIAL_INSTRUMENT: pauseHandler(true),
   UNPAUSE_FINANCIAL_INSTRUMENT: pauseHandler(false),
+  CLOSE_FINANCIAL_INSTRUMENT: closeFinancialInstrumentHandler,
 };

@@ -81,3 +81,10 @@ export const singleFinancialInstrumentBody = strictObject('SingleFinancialInstru
 
 /** Pause / Unpause Financial Instrument (API.md 6). */
 export const pauseFinancialInstrumentBody = strictObject('PauseFinancialInstrumentRequest', { itemData: strictObject('PauseFinancialInstrumentItemData', { financialInstrument: accountLookup }, {}) }, { svmTransactionConfig, tenancyConfig });
+
+/** Close Financial Instrument (API.md 6). */
+export const closeFinancialInstrumentBody = strictObject(
+  'CloseFinancialInstrumentRequest',
+  { itemData: strictObject('CloseFinancialInstrumentItemData', { financialInstrument: accountLookup }, { refundDestination: accountLookup }) },
+  { svmTransactionConfig, tenancyConfig },
+);

@@ -6,7 +6,7 @@ import { notFound } from '../../domain/errors';
 import { findInstrumentByLookup } from '../../db/repositories/financial-instruments.repository';
 import { validateCreateFinancialInstrument } from '../../domain/operations/create-financial-instrument.operation';
 import { mintAccountSize, rentExemptMinimum } from '../../domain/token-extensions';
-import { createFinancialInstrumentBody, pauseFinancialInstrumentBody, singleFinancialInstrumentBody, tokenExtensionsCalculatorBody, type CreateFinancialInstrumentItemData } from '../codecs/financial-instrument.codecs';
+import { closeFinancialInstrumentBody, createFinancialInstrumentBody, pauseFinancialInstrumentBody, singleFinancialInstrumentBody, tokenExtensionsCalculatorBody, type CreateFinancialInstrumentItemData } from '../codecs/financial-instrument.codecs';
 import type { ApiDeps } from '../context';
 import { exactNumber, lamportsBalance } from '../presenters/account.presenter';
 import { decodeMintState } from '../../domain/mint-state';
@@ -16,7 +16,7 @@ import { route, type RouteSpec } from '../route';
 import { bulkRoute } from './bulk-route';
 import { financialInstrumentQuery } from './query-fields';
 import { actingCaller } from '../tenancy';
-import { runWrite } from '../writes';
+import { runWrite, transactionAnswer } from '../writes';
 import { importedKey } from './accounts.routes';
 
 export function financialInstrumentRoutes(deps: ApiDeps): RouteSpec[] {
@@ -92,15 +92,24 @@ export function financialInstrumentRoutes(deps: ApiDeps): RouteSpec[] {
         successStatus: 200,
         async handler(ctx, body) {
           const caller = await actingCaller(ctx, deps, fork(), body.tenancyConfig);
-          const answer = await runWrite(ctx, deps, { operation, caller, itemData: body.itemData, svmTransactionConfig: body.svmTransactionConfig });
-          if (answer.async) {
-            ctx.state.status = 202;
-            return { transaction: answer.transaction };
-          }
-          return answer.transaction;
+          return transactionAnswer(ctx, await runWrite(ctx, deps, { operation, caller, itemData: body.itemData, svmTransactionConfig: body.svmTransactionConfig }));
         },
       }),
     ),
+    route({
+      method: 'patch',
+      path: '/api/v1/financial-instruments/close',
+      tag: 'Financial instruments',
+      summary: 'Close Financial Instrument: a TOKEN_2022 mint with zero supply, by its closing authority; its rent goes to refundDestination (default: the fee payer) and the record becomes CLOSED.',
+      role: 'WRITE',
+      write: true,
+      body: closeFinancialInstrumentBody,
+      successStatus: 200,
+      async handler(ctx, body) {
+        const caller = await actingCaller(ctx, deps, fork(), body.tenancyConfig);
+        return transactionAnswer(ctx, await runWrite(ctx, deps, { operation: 'CLOSE_FINANCIAL_INSTRUMENT', caller, itemData: body.itemData, svmTransactionConfig: body.svmTransactionConfig }));
+      },
+    }),
     route({
       method: 'post',
       path: '/api/v1/financial-instruments/circulating-supply',

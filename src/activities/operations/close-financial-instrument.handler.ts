@@ -1,0 +1,64 @@
+/**
+ * Close Financial Instrument: a Token-2022 mint with zero supply is closed by its closing authority,
+ * its rent going to `refundDestination` (default: the fee payer); the record becomes CLOSED.
+ */
+import { getCloseAccountInstruction } from '@solana-program/token-2022';
+import { address, createNoopSigner } from '@solana/kit';
+import type { AccountLookupInput, SvmTransactionConfigInput } from '../../api/codecs/common.codecs';
+import { Account, FinancialInstrument } from '../../db/entities';
+import { assertMaySign, findAccountByLookup, offPlatformAddress } from '../../db/repositories/accounts.repository';
+import { findInstrumentByLookup } from '../../db/repositories/financial-instruments.repository';
+import { validationError } from '../../domain/errors';
+import { decodeMintState } from '../../domain/mint-state';
+import { resolveFeePayer } from './fee-payer';
+import type { OperationHandler } from './operation-handler';
+
+interface CloseData {
+  instrumentId: string;
+  mintAccountId: string;
+  mint: string;
+  authority: string;
+  destination: string;
+}
+
+export const closeFinancialInstrumentHandler: OperationHandler = {
+  async lookup(em, deps, request) {
+    const field = 'itemData.financialInstrument';
+    const item = request.itemData as { financialInstrument: AccountLookupInput; refundDestination?: AccountLookupInput };
+    const scope = { organizationId: request.organizationId, cluster: request.cluster };
+    const instrument = await findInstrumentByLookup(em, scope, item.financialInstrument, field);
+    if (instrument.status !== 'ACTIVE') throw validationError(field, `the instrument is already ${instrument.status}`);
+    const ref = instrument.authorities.closingAuthority;
+    if (instrument.version !== 'TOKEN_2022' || !ref) throw validationError(field, 'only a TOKEN_2022 instrument with a closingAuthority (Close Mint) can be closed');
+    const data = await deps.networks.get(request.cluster)!.getAccountData(instrument.mintAddress);
+    if (!data) throw validationError(field, `the mint ${instrument.mintAddress} is not on ${request.cluster}`);
+    const supply = decodeMintState(data, deps.now()).supply;
+    if (supply !== 0n) throw validationError(field, `the instrument still has a supply of ${supply} base units; burn it first`);
+    const authority = ref.accountId ? await em.findOne(Account, { id: ref.accountId }) : null;
+    if (!authority) throw validationError(field, 'the closing authority is not onboarded, so the service cannot sign for it');
+    assertMaySign(authority, request.organizationId, request.organizationExternalId, `${field}.closingAuthority`);
+    const feePayer = await resolveFeePayer(em, deps, request, (request.svmTransactionConfig ?? {}) as SvmTransactionConfigInput);
+    const destination = item.refundDestination
+      ? item.refundDestination.offPlatform
+        ? offPlatformAddress(item.refundDestination, 'itemData.refundDestination')
+        : (await findAccountByLookup(em, scope, item.refundDestination, 'itemData.refundDestination')).address
+      : feePayer.address;
+    const close: CloseData = { instrumentId: instrument.id, mintAccountId: instrument.mintAccountId, mint: instrument.mintAddress, authority: authority.address, destination };
+    return { needsTransaction: true, feePayer: feePayer.address, signers: [...new Set([feePayer.address, authority.address])], debits: [], webhooks: feePayer.webhooks, data: { ...close } };
+  },
+
+  instructions(_request, resolved) {
+    const data = resolved.data as unknown as CloseData;
+    return [getCloseAccountInstruction({ account: address(data.mint), destination: address(data.destination), owner: createNoopSigner(address(data.authority)) })];
+  },
+
+  async record(em, _request, resolved, outcome, tx, at) {
+    if (!outcome || !['CONFIRMED', 'FINALIZED', 'SUBMITTED'].includes(outcome.status)) return undefined;
+    const data = resolved.data as unknown as CloseData;
+    const instrument = await em.findOneOrFail(FinancialInstrument, { id: data.instrumentId });
+    Object.assign(instrument, { status: 'CLOSED', lastTransactionId: tx?.id ?? null, lastTransactionAt: at });
+    const mintAccount = await em.findOne(Account, { id: data.mintAccountId });
+    if (mintAccount) mintAccount.status = 'CLOSED';
+    return undefined;
+  },
+};
