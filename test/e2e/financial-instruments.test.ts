@@ -160,6 +160,53 @@ describe('Pause / Unpause and the circulating supply', () => {
   });
 });
 
+describe('Update Financial Instrument', () => {
+  const update = (itemData: Record<string, unknown>) => stack.call('PATCH', '/api/v1/financial-instruments', { itemData: { financialInstrument: { onchainId: token2022Mint }, ...itemData } });
+  const onChain = async () => {
+    const mint = await fetchMint(rpc, address(token2022Mint));
+    const extensions = mint.data.extensions.__option === 'Some' ? mint.data.extensions.value : [];
+    return Object.fromEntries(extensions.map((e) => [e.__kind, e])) as Record<string, any>;
+  };
+
+  it('writes metadata added and changed after creation, paying the rent the larger account needs', async () => {
+    const updated = await update({ onchainData: { name: 'Muni Bond 2031 Series A', simpleCustomMetadata: { rating: 'AA+', cusip: '123456AB7' } } });
+    expect(updated.status).toBe(200);
+    expect(updated.body.svmTransaction).toMatchObject({ success: true });
+    const metadata = (await onChain()).TokenMetadata;
+    expect(metadata.name).toBe('Muni Bond 2031 Series A');
+    expect(Object.fromEntries(metadata.additionalMetadata)).toEqual({ cusip: '123456AB7', rating: 'AA+' });
+    const account = (await rpc.getAccountInfo(address(token2022Mint), { encoding: 'base64', commitment: 'confirmed' }).send()).value!;
+    const size = Buffer.from(account.data[0], 'base64').length;
+    expect(account.lamports).toBeGreaterThanOrEqual((128n + BigInt(size)) * 6960n);
+    const details = (await stack.call('POST', '/api/v1/financial-instruments/single', { itemData: { financialInstrument: { onchainId: token2022Mint } } })).body;
+    expect(details.onchainData).toMatchObject({ name: 'Muni Bond 2031 Series A', symbol: 'MB31', simpleCustomMetadata: { cusip: '123456AB7', rating: 'AA+' } });
+  });
+
+  it('changes the Scaled UI multiplier onchain and in the record', async () => {
+    const updated = await update({ scaledUiAmountMultiplier: 2 });
+    expect(updated.body.svmTransaction).toMatchObject({ success: true });
+    expect((await onChain()).ScaledUiAmountConfig).toMatchObject({ newMultiplier: 2 });
+    const details = (await stack.call('POST', '/api/v1/financial-instruments/single', { itemData: { financialInstrument: { onchainId: token2022Mint } } })).body;
+    expect(details.scaledUiAmountMultiplier).toBe(2);
+  });
+
+  it('records an offchain-only change without a network transaction', async () => {
+    const updated = await update({ offchainData: { description: 'Series A of the 2031 muni bond' }, comments: 'reviewed' });
+    expect(updated.status).toBe(200);
+    expect(updated.body).toEqual({ updatedFinancialInstrument: { onchainId: token2022Mint, offchainId: expect.any(String) }, svmTransaction: null });
+    const details = (await stack.call('POST', '/api/v1/financial-instruments/single', { itemData: { financialInstrument: { onchainId: token2022Mint } } })).body;
+    expect(details).toMatchObject({ offchainData: { description: 'Series A of the 2031 muni bond' }, comments: 'reviewed' });
+  });
+
+  it('refuses what cannot change, naming the field', async () => {
+    expect((await update({ onchainData: { decimals: 4 } })).body.errors[0].field).toBe('itemData.onchainData.decimals');
+    expect((await update({ mintAuthority: { offchainId: authority.offchainId } })).body.errors[0].field).toBe('itemData.mintAuthority');
+    const spl = await stack.call('PATCH', '/api/v1/financial-instruments', { itemData: { financialInstrument: { onchainId: splMint }, onchainData: { name: 'x' } } });
+    expect(spl.status).toBe(400);
+    expect(spl.body.errors[0].field).toBe('itemData.onchainData');
+  });
+});
+
 describe('Close Financial Instrument', () => {
   it('closes a mint with zero supply, refunds its rent to the destination, and marks the records CLOSED', async () => {
     const balanceOf = async (offchainId: string) => (await stack.call('POST', '/api/v1/accounts/balance', { itemData: { account: { offchainId } } })).body;

@@ -5,6 +5,7 @@ import { createAccountHandler } from './create-account.handler';
 import { createFinancialInstrumentHandler } from './create-financial-instrument.handler';
 import type { OperationHandler } from './operation-handler';
 import { pauseHandler } from './pause-financial-instrument.handler';
+import { updateFinancialInstrumentHandler } from './update-financial-instrument.handler';
 
 export const operationHandlers: Record<Operation, OperationHandler> = {
   CREATE_ACCOUNT: createAccountHandler,
@@ -12,4 +13,5 @@ export const operationHandlers: Record<Operation, OperationHandler> = {
   PAUSE_FINANCIAL_INSTRUMENT: pauseHandler(true),
   UNPAUSE_FINANCIAL_INSTRUMENT: pauseHandler(false),
   CLOSE_FINANCIAL_INSTRUMENT: closeFinancialInstrumentHandler,
+  UPDATE_FINANCIAL_INSTRUMENT: updateFinancialInstrumentHandler,
 };

@@ -88,3 +88,14 @@ export const closeFinancialInstrumentBody = strictObject(
   { itemData: strictObject('CloseFinancialInstrumentItemData', { financialInstrument: accountLookup }, { refundDestination: accountLookup }) },
   { svmTransactionConfig, tenancyConfig },
 );
+
+/** Update Financial Instrument (API.md 6): patch semantics; onchain metadata fields, the scaled UI multiplier, offchain data. */
+export const updateFinancialInstrumentItemData = strictObject('UpdateFinancialInstrumentItemData', { financialInstrument: accountLookup }, {
+  onchainData: strictObject('InstrumentOnchainDataUpdate', {}, { decimals: integer(0, 9), symbol: nonEmptyString(10), name: nonEmptyString(32), uri: nonEmptyString(200), simpleCustomMetadata: stringMap }),
+  offchainData,
+  scaledUiAmountMultiplier: float,
+  comments: text,
+  ...(Object.fromEntries(authorityFields.map((f) => [f, accountLookup])) as Record<AuthorityField, typeof accountLookup>),
+});
+export type UpdateFinancialInstrumentItemData = t.TypeOf<typeof updateFinancialInstrumentItemData>;
+export const updateFinancialInstrumentBody = strictObject('UpdateFinancialInstrumentRequest', { itemData: updateFinancialInstrumentItemData }, { svmTransactionConfig, tenancyConfig });

@@ -1,0 +1,125 @@
+/**
+ * Update Financial Instrument (patch semantics): Token Metadata fields changed or added after
+ * creation (with the rent top-up the bigger account needs), the Scaled UI multiplier, offchain data.
+ * A request that changes nothing onchain is recorded without a network transaction.
+ */
+import { getTransferSolInstruction } from '@solana-program/system';
+import { getUpdateMultiplierScaledUiMintInstruction, getUpdateTokenMetadataFieldInstruction, tokenMetadataField } from '@solana-program/token-2022';
+import { address, createNoopSigner, type Instruction } from '@solana/kit';
+import type { SvmTransactionConfigInput } from '../../api/codecs/common.codecs';
+import type { UpdateFinancialInstrumentItemData } from '../../api/codecs/financial-instrument.codecs';
+import { Account, FinancialInstrument } from '../../db/entities';
+import { assertMaySign } from '../../db/repositories/accounts.repository';
+import { findInstrumentByLookup } from '../../db/repositories/financial-instruments.repository';
+import { validationError } from '../../domain/errors';
+import { mintAccountSize, rentExemptMinimum, type MintExtension } from '../../domain/token-extensions';
+import type { WriteRequest } from '../../domain/write';
+import { resolveFeePayer } from './fee-payer';
+import type { OperationHandler } from './operation-handler';
+
+interface UpdateData {
+  instrumentId: string;
+  mint: string;
+  /** Metadata fields to write: name/symbol/uri or a custom key. */
+  fields: { kind: 'Name' | 'Symbol' | 'Uri' | 'Key'; key?: string; value: string }[];
+  updateAuthority: string | null;
+  multiplier: number | null;
+  scaledUiAuthority: string | null;
+  topUp: string;
+}
+
+async function signingAccount(em: Parameters<OperationHandler['lookup']>[0], request: WriteRequest, accountId: string | null | undefined, field: string): Promise<Account> {
+  const account = accountId ? await em.findOne(Account, { id: accountId }) : null;
+  if (!account) throw validationError(field, `${field} is not onboarded, so the service cannot sign for it`);
+  assertMaySign(account, request.organizationId, request.organizationExternalId, field);
+  return account;
+}
+
+export const updateFinancialInstrumentHandler: OperationHandler = {
+  async lookup(em, deps, request) {
+    const f = 'itemData';
+    const item = request.itemData as UpdateFinancialInstrumentItemData;
+    const instrument = await findInstrumentByLookup(em, { organizationId: request.organizationId, cluster: request.cluster }, item.financialInstrument, `${f}.financialInstrument`);
+    if (instrument.status !== 'ACTIVE') throw validationError(`${f}.financialInstrument`, `the instrument is ${instrument.status}`);
+    const on = item.onchainData ?? {};
+    if (on.decimals !== undefined && on.decimals !== instrument.decimals) throw validationError(`${f}.onchainData.decimals`, 'decimals cannot change after creation');
+
+    const fields: UpdateData['fields'] = [];
+    if (on.name !== undefined && on.name !== instrument.name) fields.push({ kind: 'Name', value: on.name });
+    if (on.symbol !== undefined && on.symbol !== instrument.symbol) fields.push({ kind: 'Symbol', value: on.symbol });
+    if (on.uri !== undefined && on.uri !== instrument.uri) fields.push({ kind: 'Uri', value: on.uri });
+    for (const [key, value] of Object.entries(on.simpleCustomMetadata ?? {})) if (instrument.onchainCustomMetadata[key] !== value) fields.push({ kind: 'Key', key, value });
+    if (fields.length && !instrument.extensions.includes('TOKEN_METADATA')) throw validationError(`${f}.onchainData`, 'onchain metadata needs a TOKEN_2022 instrument created with Token Metadata');
+    const multiplierChanges = item.scaledUiAmountMultiplier !== undefined && String(item.scaledUiAmountMultiplier) !== instrument.scaledUiAmountMultiplier;
+    if (multiplierChanges && !instrument.extensions.includes('SCALED_UI_AMOUNT')) throw validationError(`${f}.scaledUiAmountMultiplier`, 'the instrument has no Scaled UI Amount extension');
+    if (multiplierChanges && !(item.scaledUiAmountMultiplier! > 0 && Number.isFinite(item.scaledUiAmountMultiplier))) throw validationError(`${f}.scaledUiAmountMultiplier`, 'scaledUiAmountMultiplier must be a positive number');
+
+    const data: UpdateData = { instrumentId: instrument.id, mint: instrument.mintAddress, fields, updateAuthority: null, multiplier: null, scaledUiAuthority: null, topUp: '0' };
+    const signers: string[] = [];
+    if (fields.length) {
+      data.updateAuthority = (await signingAccount(em, request, instrument.authorities.updateAuthority?.accountId, `${f}.updateAuthority`)).address;
+      signers.push(data.updateAuthority);
+      // The program grows the account for longer metadata; the lamports for its new size must be there first.
+      const metadata = {
+        name: on.name ?? instrument.name ?? '',
+        symbol: on.symbol ?? instrument.symbol ?? '',
+        uri: on.uri ?? instrument.uri ?? '',
+        additionalMetadata: { ...instrument.onchainCustomMetadata, ...(on.simpleCustomMetadata ?? {}) },
+      };
+      const needed = rentExemptMinimum(mintAccountSize(instrument.extensions as MintExtension[], metadata));
+      const held = await deps.networks.get(request.cluster)!.getBalance(instrument.mintAddress);
+      data.topUp = (needed > held ? needed - held : 0n).toString();
+    }
+    if (multiplierChanges) {
+      data.multiplier = item.scaledUiAmountMultiplier!;
+      data.scaledUiAuthority = (await signingAccount(em, request, instrument.authorities.scaledUiAmountAuthority?.accountId, `${f}.scaledUiAmountAuthority`)).address;
+      signers.push(data.scaledUiAuthority);
+    }
+    const needsTransaction = fields.length > 0 || multiplierChanges;
+    const feePayer = await resolveFeePayer(em, deps, request, (request.svmTransactionConfig ?? {}) as SvmTransactionConfigInput);
+    return {
+      needsTransaction,
+      feePayer: feePayer.address,
+      signers: [...new Set([feePayer.address, ...signers])],
+      debits: BigInt(data.topUp) > 0n ? [{ accountId: feePayer.accountId, address: feePayer.address, asset: 'NETWORK_CURRENCY', amount: data.topUp, destination: { address: data.mint, class: 'MANAGED' } }] : [],
+      webhooks: feePayer.webhooks,
+      data: { ...data },
+    };
+  },
+
+  instructions(_request, resolved) {
+    const data = resolved.data as unknown as UpdateData;
+    const mint = address(data.mint);
+    const out: Instruction[] = [];
+    if (BigInt(data.topUp) > 0n) out.push(getTransferSolInstruction({ source: createNoopSigner(address(resolved.feePayer)), destination: mint, amount: BigInt(data.topUp) }));
+    for (const field of data.fields) {
+      out.push(
+        getUpdateTokenMetadataFieldInstruction({
+          metadata: mint,
+          updateAuthority: createNoopSigner(address(data.updateAuthority!)),
+          field: field.kind === 'Key' ? tokenMetadataField('Key', [field.key!]) : { __kind: field.kind },
+          value: field.value,
+        }),
+      );
+    }
+    if (data.multiplier !== null) out.push(getUpdateMultiplierScaledUiMintInstruction({ mint, authority: createNoopSigner(address(data.scaledUiAuthority!)), multiplier: data.multiplier, effectiveTimestamp: 0n }));
+    return out;
+  },
+
+  async record(em, request, resolved, outcome, tx, at) {
+    if (outcome && !['CONFIRMED', 'FINALIZED', 'SUBMITTED'].includes(outcome.status)) return undefined;
+    const item = request.itemData as UpdateFinancialInstrumentItemData;
+    const data = resolved.data as unknown as UpdateData;
+    const instrument = await em.findOneOrFail(FinancialInstrument, { id: data.instrumentId });
+    const on = item.onchainData ?? {};
+    if (on.name !== undefined) instrument.name = on.name;
+    if (on.symbol !== undefined) instrument.symbol = on.symbol;
+    if (on.uri !== undefined) instrument.uri = on.uri;
+    if (on.simpleCustomMetadata) instrument.onchainCustomMetadata = { ...instrument.onchainCustomMetadata, ...on.simpleCustomMetadata };
+    if (data.multiplier !== null) instrument.scaledUiAmountMultiplier = String(data.multiplier);
+    if (item.offchainData) instrument.offchainData = { ...instrument.offchainData, ...item.offchainData };
+    if (item.comments !== undefined) instrument.comments = item.comments;
+    if (tx) Object.assign(instrument, { lastTransactionId: tx.id, lastTransactionAt: at });
+    return { onchainId: instrument.mintAddress, offchainId: instrument.id };
+  },
+};
