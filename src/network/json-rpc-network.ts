@@ -93,9 +93,9 @@ export function createJsonRpcNetwork(cluster: string, rpcUrl: string): SvmNetwor
       const { value } = await rpc.getAccountInfo(address(addr), { encoding: 'base64', commitment: 'confirmed' }).send();
       return value !== null;
     },
-    async getAccountData(addr) {
+    async getAccount(addr) {
       const { value } = await rpc.getAccountInfo(address(addr), { encoding: 'base64', commitment: 'confirmed' }).send();
-      return value ? new Uint8Array(Buffer.from(value.data[0], 'base64')) : null;
+      return value ? { owner: value.owner, lamports: value.lamports, data: new Uint8Array(Buffer.from(value.data[0], 'base64')) } : null;
     },
     async getMinimumBalanceForRentExemption(dataLength) {
       return rpc.getMinimumBalanceForRentExemption(BigInt(dataLength)).send();

@@ -47,8 +47,8 @@ export interface SvmNetwork {
   getTransaction(signature: string, commitment?: Commitment): Promise<LandedTransaction | null>;
   getBalance(address: string, commitment?: Commitment): Promise<bigint>;
   accountExists(address: string): Promise<boolean>;
-  /** An account's data, or null when it does not exist. */
-  getAccountData(address: string): Promise<Uint8Array | null>;
+  /** An account's owner program, lamports and data, or null when it does not exist. */
+  getAccount(address: string): Promise<{ owner: string; lamports: bigint; data: Uint8Array } | null>;
   getMinimumBalanceForRentExemption(dataLength: number): Promise<bigint>;
   requestAirdrop(address: string, lamports: bigint): Promise<string>;
   /** Recent prioritization fees (micro-lamports per compute unit) paid for writes to these accounts. */

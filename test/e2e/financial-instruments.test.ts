@@ -207,6 +207,47 @@ describe('Update Financial Instrument', () => {
   });
 });
 
+describe('Onboarding a mint that is already onchain', () => {
+  let otherTenant: string;
+  beforeAll(async () => {
+    otherTenant = await stack.newApiKey(`onboarder-${Date.now()}`, ['READ', 'WRITE']);
+  });
+  const onboard = (itemData: Record<string, unknown>) => stack.call('POST', '/api/v1/financial-instruments', { itemData: { alreadyOnChain: true, ...itemData } }, { apiKey: otherTenant });
+
+  it('reads a Token-2022 mint\'s extensions, authorities and metadata from the chain into the record', async () => {
+    const onboarded = await onboard({ version: 'TOKEN_2022', onchainData: { decimals: 2 }, existingMintAccount: { onchainId: token2022Mint, offPlatform: true }, mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: 'MUNI_BOND' } } } });
+    expect(onboarded.status).toBe(201);
+    expect(onboarded.body).toEqual({ newFinancialInstrument: { onchainId: token2022Mint, offchainId: expect.any(String) }, svmTransaction: null });
+    const details = (await stack.call('POST', '/api/v1/financial-instruments/single', { itemData: { financialInstrument: { onchainId: token2022Mint } } }, { apiKey: otherTenant })).body;
+    expect(details).toMatchObject({
+      version: 'TOKEN_2022',
+      managed: false,
+      wasOnchainAlready: true,
+      extensions: expect.arrayContaining(['METADATA_POINTER', 'TOKEN_METADATA', 'DEFAULT_ACCOUNT_STATE', 'PERMANENT_DELEGATE', 'CLOSE_MINT', 'PAUSABLE', 'SCALED_UI_AMOUNT']),
+      onchainData: { decimals: 2, name: 'Muni Bond 2031 Series A', symbol: 'MB31', simpleCustomMetadata: { cusip: '123456AB7', rating: 'AA+' } },
+      defaultPositionState: 'FROZEN',
+      paused: true,
+      scaledUiAmountMultiplier: 2,
+      mintAuthority: { onchain: { id: authority.onchainId }, offchain: { id: null } },
+      permanentDelegateAuthority: { onchain: { id: authority.onchainId } },
+      mintAccount: { managed: false, wasOnchainAlready: true },
+    });
+  });
+
+  it('reads an SPL mint, and refuses a second onboarding, an address that is not a mint and authorities given in the request, naming the field', async () => {
+    const onboarded = await onboard({ version: 'SPL', onchainData: { decimals: 6 }, mintAccount: { onchainId: splMint, offchainReferences: { newAlId: { financialInstrumentType: 'STOCK' } } } });
+    expect(onboarded.status).toBe(201);
+    const again = await onboard({ version: 'SPL', onchainData: { decimals: 6 }, mintAccount: { onchainId: splMint, offchainReferences: { newAlId: { financialInstrumentType: 'STOCK' } } } });
+    expect(again.status).toBe(409);
+    const notAMint = await onboard({ version: 'TOKEN_2022', onchainData: { decimals: 6 }, existingMintAccount: { onchainId: authority.onchainId, offPlatform: true }, mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: 'STOCK' } } } });
+    expect(notAMint.status).toBe(400);
+    expect(notAMint.body.errors[0].field).toBe('itemData.existingMintAccount.onchainId');
+    const authorityGiven = await onboard({ version: 'SPL', onchainData: { decimals: 6 }, mintAccount: { onchainId: splMint }, mintAuthority: { offchainId: authority.offchainId } });
+    expect(authorityGiven.status).toBe(400);
+    expect(authorityGiven.body.errors[0].field).toBe('itemData.mintAuthority');
+  });
+});
+
 describe('Close Financial Instrument', () => {
   it('closes a mint with zero supply, refunds its rent to the destination, and marks the records CLOSED', async () => {
     const balanceOf = async (offchainId: string) => (await stack.call('POST', '/api/v1/accounts/balance', { itemData: { account: { offchainId } } })).body;

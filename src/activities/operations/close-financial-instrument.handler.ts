@@ -30,9 +30,9 @@ export const closeFinancialInstrumentHandler: OperationHandler = {
     if (instrument.status !== 'ACTIVE') throw validationError(field, `the instrument is already ${instrument.status}`);
     const ref = instrument.authorities.closingAuthority;
     if (instrument.version !== 'TOKEN_2022' || !ref) throw validationError(field, 'only a TOKEN_2022 instrument with a closingAuthority (Close Mint) can be closed');
-    const data = await deps.networks.get(request.cluster)!.getAccountData(instrument.mintAddress);
+    const data = await deps.networks.get(request.cluster)!.getAccount(instrument.mintAddress);
     if (!data) throw validationError(field, `the mint ${instrument.mintAddress} is not on ${request.cluster}`);
-    const supply = decodeMintState(data, deps.now()).supply;
+    const supply = decodeMintState(data.data, deps.now()).supply;
     if (supply !== 0n) throw validationError(field, `the instrument still has a supply of ${supply} base units; burn it first`);
     const authority = ref.accountId ? await em.findOne(Account, { id: ref.accountId }) : null;
     if (!authority) throw validationError(field, 'the closing authority is not onboarded, so the service cannot sign for it');

@@ -11,7 +11,10 @@ import { assertMaySign, findAccountByLookup, offPlatformAddress } from '../../db
 import { allocateAlId } from '../../db/repositories/al-id.repository';
 import { checkTypeForReference, parseAlId } from '../../domain/al-id';
 import { conflict, validationError } from '../../domain/errors';
-import { finalMintSize, planCreateFinancialInstrument, requestedExtensions } from '../../domain/operations/create-financial-instrument.operation';
+import { finalMintSize, isOnboarding, onboardedMintAddress, planCreateFinancialInstrument, requestedExtensions } from '../../domain/operations/create-financial-instrument.operation';
+import { readOnchainInstrument, type OnchainInstrument } from '../../domain/mint-state';
+import type { Resolved } from '../../domain/write';
+import type { ActivityDeps } from '../deps';
 import { rentExemptMinimum } from '../../domain/token-extensions';
 import type { WriteRequest } from '../../domain/write';
 import { resolveFeePayer } from './fee-payer';
@@ -22,11 +25,15 @@ type AuthorityName = AuthorityField | 'transferHookProgram';
 interface InstrumentData {
   mint: string;
   mintAccountId: string;
+  /** false when the onboarded mint already has an account record in this tenant. */
+  createsMintAccount: boolean;
   instrumentId: string;
   alId: string;
   referenceType: string;
   lamports: string;
   authorities: Record<string, AuthorityRef>;
+  /** Onboarding: the mint as the chain holds it (supply as decimal text). */
+  onchain?: Omit<OnchainInstrument, 'supply'> & { supply: string };
 }
 
 /** Resolves one authority lookup: an onboarded account of this tenant (or a shared one), or an off-platform address. */
@@ -36,27 +43,59 @@ async function resolveAuthority(em: EntityManager, request: WriteRequest, lookup
   return { ref: { address: account.address, accountId: account.id }, account };
 }
 
+/** The AL ID: given (and well formed, and free) or generated from its type, with the category rule of spec 2.4. */
+async function resolveAlId(em: EntityManager, item: CreateFinancialInstrumentItemData): Promise<{ alId: string; referenceType: string }> {
+  const refs = item.mintAccount?.offchainReferences ?? {};
+  if (refs.alId) {
+    const parsed = parseAlId(refs.alId);
+    if (!parsed) throw validationError('itemData.mintAccount.offchainReferences.alId', `${refs.alId} is not an AL ID (AL + category code + type code + 8 digits)`);
+    const referenceType = checkTypeForReference(refs.type, parsed.type, 'itemData.mintAccount.offchainReferences.type');
+    if (await em.findOne(FinancialInstrument, { alId: refs.alId })) throw conflict('itemData.mintAccount.offchainReferences.alId', `AL ID ${refs.alId} is already taken`);
+    return { alId: refs.alId, referenceType };
+  }
+  const type = refs.newAlId?.financialInstrumentType;
+  if (!type) throw validationError('itemData.mintAccount.offchainReferences.newAlId.financialInstrumentType', 'an instrument without an alId needs newAlId.financialInstrumentType so one is generated');
+  const referenceType = checkTypeForReference(refs.type, type, 'itemData.mintAccount.offchainReferences.type');
+  return { alId: await allocateAlId(em, type), referenceType };
+}
+
+/** Onboards a mint that is already onchain: everything but the offchain fields is read from the chain. */
+async function lookupOnboarding(em: EntityManager, deps: ActivityDeps, request: WriteRequest): Promise<Resolved> {
+  const item = request.itemData as CreateFinancialInstrumentItemData;
+  const field = item.existingMintAccount?.onchainId ? 'itemData.existingMintAccount.onchainId' : 'itemData.mintAccount.onchainId';
+  const mint = onboardedMintAddress(item)!;
+  const scope = { organizationId: request.organizationId, cluster: request.cluster };
+  if (await em.findOne(FinancialInstrument, { ...scope, mintAddress: mint })) throw conflict(field, `the mint ${mint} is already onboarded`);
+  const account = await deps.networks.get(request.cluster)!.getAccount(mint);
+  if (!account) throw validationError(field, `there is no account ${mint} on ${request.cluster}`);
+  const onchain = readOnchainInstrument(account.owner, account.data);
+  if (!onchain) throw validationError(field, `${mint} is not an initialized SPL or Token-2022 mint`);
+  if (onchain.version !== item.version) throw validationError('itemData.version', `the mint on the chain is ${onchain.version}`);
+  if (onchain.decimals !== item.onchainData.decimals) throw validationError('itemData.onchainData.decimals', `the mint on the chain has ${onchain.decimals} decimals`);
+  const { alId, referenceType } = await resolveAlId(em, item);
+  const known = await em.find(Account, { ...scope, address: { $in: [mint, ...Object.values(onchain.authorities)] } });
+  const authorities = Object.fromEntries(Object.entries(onchain.authorities).map(([name, addr]) => [name, { address: addr, accountId: known.find((a) => a.address === addr)?.id ?? null }]));
+  const data: InstrumentData = {
+    mint,
+    mintAccountId: known.find((a) => a.address === mint)?.id ?? request.extraRecordIds!.mintAccount,
+    createsMintAccount: !known.some((a) => a.address === mint),
+    instrumentId: request.newRecordId!,
+    alId,
+    referenceType,
+    lamports: account.lamports.toString(),
+    authorities,
+    onchain: { ...onchain, supply: onchain.supply.toString() },
+  };
+  return { needsTransaction: false, feePayer: deps.feePayerAddress, signers: [], debits: [], webhooks: { preSubmit: false, postSubmit: false }, data: { ...data } };
+}
+
 export const createFinancialInstrumentHandler: OperationHandler = {
   async lookup(em, deps, request) {
     const item = request.itemData as CreateFinancialInstrumentItemData;
+    if (isOnboarding(item)) return lookupOnboarding(em, deps, request);
     const config = (request.svmTransactionConfig ?? {}) as SvmTransactionConfigInput;
     const feePayer = await resolveFeePayer(em, deps, request, config);
-
-    // The AL ID: given (and well formed) or generated from its type, with the category rule of spec 2.4.
-    const refs = item.mintAccount?.offchainReferences ?? {};
-    let alId = refs.alId;
-    let referenceType = refs.type ?? 'ASSET_TOKEN';
-    if (alId) {
-      const parsed = parseAlId(alId);
-      if (!parsed) throw validationError('itemData.mintAccount.offchainReferences.alId', `${alId} is not an AL ID (AL + category code + type code + 8 digits)`);
-      referenceType = checkTypeForReference(refs.type, parsed.type, 'itemData.mintAccount.offchainReferences.type');
-      if (await em.findOne(FinancialInstrument, { alId })) throw conflict('itemData.mintAccount.offchainReferences.alId', `AL ID ${alId} is already taken`);
-    } else {
-      const type = refs.newAlId?.financialInstrumentType;
-      if (!type) throw validationError('itemData.mintAccount.offchainReferences.newAlId.financialInstrumentType', 'an instrument without an alId needs newAlId.financialInstrumentType so one is generated');
-      referenceType = checkTypeForReference(refs.type, type, 'itemData.mintAccount.offchainReferences.type');
-      alId = await allocateAlId(em, type);
-    }
+    const { alId, referenceType } = await resolveAlId(em, item);
 
     const authorities: Partial<Record<AuthorityName, AuthorityRef>> = {};
     const mustSign: { field: string; account?: Account }[] = [];
@@ -89,6 +128,7 @@ export const createFinancialInstrumentHandler: OperationHandler = {
     const data: InstrumentData = {
       mint,
       mintAccountId: request.extraRecordIds!.mintAccount,
+      createsMintAccount: true,
       instrumentId: request.newRecordId!,
       alId,
       referenceType,
@@ -114,11 +154,12 @@ export const createFinancialInstrumentHandler: OperationHandler = {
   },
 
   async record(em, request, resolved, outcome, tx, at) {
-    if (!outcome || !['CONFIRMED', 'FINALIZED', 'SUBMITTED'].includes(outcome.status)) return undefined;
-    const item = request.itemData as CreateFinancialInstrumentItemData;
     const data = resolved.data as unknown as InstrumentData;
+    if (data.onchain ? outcome !== null : !outcome || !['CONFIRMED', 'FINALIZED', 'SUBMITTED'].includes(outcome.status)) return undefined;
+    const item = request.itemData as CreateFinancialInstrumentItemData;
+    const onboarded = data.onchain;
     const refs = item.mintAccount?.offchainReferences ?? {};
-    em.create(Account, {
+    if (data.createsMintAccount) em.create(Account, {
       id: data.mintAccountId,
       organizationId: request.organizationId,
       cluster: request.cluster,
@@ -129,15 +170,15 @@ export const createFinancialInstrumentHandler: OperationHandler = {
       accountNumber: refs.accountNumber ?? null,
       name: refs.name ?? null,
       referenceOrganizationExternalId: refs.organizationExternalId ?? null,
-      managed: true,
+      managed: !onboarded,
       status: 'ACTIVE',
-      privateKeyLocation: ['DATABASE'],
+      privateKeyLocation: onboarded ? [] : ['DATABASE'],
       isDerived: false,
       isGenesis: false,
       comments: item.mintAccount?.comments ?? null,
       subscribeToNetworkEvents: false,
       sharedAcrossTenants: item.shareAcrossTenants ?? false,
-      wasOnchainAlready: false,
+      wasOnchainAlready: !!onboarded,
       canPayFees: false,
       globalFeePayerForOrgs: [],
       orgsAllowedToSignWithPrivateKey: [],
@@ -149,16 +190,16 @@ export const createFinancialInstrumentHandler: OperationHandler = {
       preTransactionSubmitWebhooks: [],
       postTransactionSubmitWebhooks: [],
       domain: null,
-      dataLength: finalMintSize(item),
+      dataLength: onboarded ? 0 : finalMintSize(item),
       tokenVersion: item.version,
       lamportsBalance: BigInt(data.lamports),
       tokenDecimals: item.onchainData.decimals,
       lastTransactionId: tx?.id ?? null,
       lastTransactionSignature: tx?.signature ?? null,
-      lastTransactionAt: at,
+      lastTransactionAt: tx ? at : null,
       creationTransactionId: tx?.id ?? null,
       creationTransactionSignature: tx?.signature ?? null,
-      creationTransactionAt: at,
+      creationTransactionAt: tx ? at : null,
       createdAt: at,
       updatedAt: at,
     });
@@ -174,26 +215,34 @@ export const createFinancialInstrumentHandler: OperationHandler = {
       alId: data.alId,
       financialInstrumentType: parseAlId(data.alId)?.type ?? null,
       decimals: item.onchainData.decimals,
-      symbol: item.onchainData.symbol ?? null,
-      name: item.onchainData.name ?? null,
-      uri: item.onchainData.uri ?? null,
-      onchainCustomMetadata: item.onchainData.simpleCustomMetadata ?? {},
+      symbol: onboarded ? (onboarded.metadata?.symbol ?? null) : (item.onchainData.symbol ?? null),
+      name: onboarded ? (onboarded.metadata?.name ?? null) : (item.onchainData.name ?? null),
+      uri: onboarded ? (onboarded.metadata?.uri ?? null) : (item.onchainData.uri ?? null),
+      onchainCustomMetadata: onboarded ? (onboarded.metadata?.additional ?? {}) : (item.onchainData.simpleCustomMetadata ?? {}),
       offchainData: item.offchainData ?? {},
-      extensions: requestedExtensions(item),
+      extensions: onboarded ? onboarded.extensions : requestedExtensions(item),
       authorities: data.authorities,
-      defaultPositionState: item.defaultPositionState ?? null,
-      paused: item.pausableAuthority ? (item.paused ?? false) : null,
-      scaledUiAmountMultiplier: item.scaledUiAmountMultiplier !== undefined ? String(item.scaledUiAmountMultiplier) : item.scaledUiAmountAuthority ? '1' : null,
+      defaultPositionState: onboarded ? onboarded.defaultPositionState : (item.defaultPositionState ?? null),
+      paused: onboarded ? onboarded.paused : item.pausableAuthority ? (item.paused ?? false) : null,
+      scaledUiAmountMultiplier: onboarded
+        ? onboarded.scaledUiAmountMultiplier === null
+          ? null
+          : String(onboarded.scaledUiAmountMultiplier)
+        : item.scaledUiAmountMultiplier !== undefined
+          ? String(item.scaledUiAmountMultiplier)
+          : item.scaledUiAmountAuthority
+            ? '1'
+            : null,
       status: 'ACTIVE',
-      managed: true,
-      wasOnchainAlready: false,
+      managed: !onboarded,
+      wasOnchainAlready: !!onboarded,
       sharedAcrossTenants: item.shareAcrossTenants ?? false,
       comments: item.comments ?? null,
       offchainReferenceName: refs.name ?? null,
       lastTransactionId: tx?.id ?? null,
-      lastTransactionAt: at,
+      lastTransactionAt: tx ? at : null,
       creationTransactionId: tx?.id ?? null,
-      creationTransactionAt: at,
+      creationTransactionAt: tx ? at : null,
       createdAt: at,
       updatedAt: at,
     });

@@ -1,6 +1,7 @@
 /** Financial instrument payloads (spec 2.4, 4.2). */
 import * as t from 'io-ts';
 import { mintExtensions } from '../../domain/token-extensions';
+import { authorityFields, type AuthorityField } from '../../domain/instrument-authorities';
 import { createAccountItemData } from './account.codecs';
 import { accountLookup, svmTransactionConfig, tenancyConfig } from './common.codecs';
 import { arrayOf, describe, float, httpUrl, integer, jsonObject, nonEmptyString, oneOf, strictObject, text } from './primitives';
@@ -31,19 +32,7 @@ export const tokenMetadata = strictObject('TokenMetadataInput', {}, {
 /** Token Extensions Calculator (spec 4.2). No x-request-id, no svmTransactionConfig: it builds nothing. */
 export const tokenExtensionsCalculatorBody = strictObject('TokenExtensionsCalculatorRequest', { extensions: arrayOf(oneOf(mintExtensions, 'MintExtension'), 20) }, { metadata: tokenMetadata });
 
-export const authorityFields = [
-  'mintAuthority',
-  'updateAuthority',
-  'freezeAuthority',
-  'permanentDelegateAuthority',
-  'closingAuthority',
-  'pausableAuthority',
-  'scaledUiAmountAuthority',
-  'transferHookAuthority',
-  'confidentialTransferAuthority',
-  'confidentialMintBurnAuthority',
-] as const;
-export type AuthorityField = (typeof authorityFields)[number];
+export { authorityFields, type AuthorityField };
 
 const onchainData = strictObject('InstrumentOnchainData', { decimals: integer(0, 9) }, {
   symbol: nonEmptyString(10),
@@ -60,10 +49,10 @@ const offchainData = strictObject('InstrumentOffchainData', {}, {
 });
 
 /** Create Financial Instrument itemData (spec 2.4); both spellings of alreadyOnChain are accepted. */
-export const createFinancialInstrumentItemData = strictObject('CreateFinancialInstrumentItemData', { version: oneOf(['SPL', 'TOKEN_2022'] as const, 'TokenVersion'), onchainData, mintAuthority: accountLookup }, {
+export const createFinancialInstrumentItemData = strictObject('CreateFinancialInstrumentItemData', { version: oneOf(['SPL', 'TOKEN_2022'] as const, 'TokenVersion'), onchainData }, {
   mintAccount: createAccountItemData,
   existingMintAccount: accountLookup,
-  ...(Object.fromEntries(authorityFields.filter((f) => f !== 'mintAuthority').map((f) => [f, accountLookup])) as Record<Exclude<AuthorityField, 'mintAuthority'>, typeof accountLookup>),
+  ...(Object.fromEntries(authorityFields.map((f) => [f, accountLookup])) as Record<AuthorityField, typeof accountLookup>),
   transferHookProgram: accountLookup,
   alreadyOnChain: t.boolean,
   alreadyOnchain: t.boolean,

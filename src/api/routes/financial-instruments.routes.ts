@@ -144,9 +144,9 @@ export function financialInstrumentRoutes(deps: ApiDeps): RouteSpec[] {
         const em = fork();
         const caller = await actingCaller(ctx, deps, em, body.tenancyConfig);
         const instrument = await findInstrumentByLookup(em, { organizationId: caller.organizationId, cluster: ctx.state.cluster }, body.itemData.financialInstrument, 'itemData.financialInstrument');
-        const data = await deps.networks.get(ctx.state.cluster)!.getAccountData(instrument.mintAddress);
+        const data = await deps.networks.get(ctx.state.cluster)!.getAccount(instrument.mintAddress);
         if (!data) throw notFound('itemData.financialInstrument', `the mint ${instrument.mintAddress} is not on ${ctx.state.cluster}`);
-        const mint = decodeMintState(data, deps.now());
+        const mint = decodeMintState(data.data, deps.now());
         return {
           financialInstrument: presentFinancialInstrument(instrument, 'identifiers'),
           decimals: mint.decimals,

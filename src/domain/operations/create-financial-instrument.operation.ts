@@ -17,7 +17,8 @@ import {
   type ExtensionArgs,
 } from '@solana-program/token-2022';
 import { address, createNoopSigner, none, some, type Instruction } from '@solana/kit';
-import type { AuthorityField, CreateFinancialInstrumentItemData } from '../../api/codecs/financial-instrument.codecs';
+import type { CreateFinancialInstrumentItemData } from '../../api/codecs/financial-instrument.codecs';
+import { authorityFields, type AuthorityField } from '../instrument-authorities';
 import { validationError } from '../errors';
 import { mintAccountSize, type MintExtension } from '../token-extensions';
 
@@ -55,10 +56,24 @@ export function requestedExtensions(item: CreateFinancialInstrumentItemData): Mi
 }
 
 /** Checks the rules of spec 2.4 that need no stored records; VALIDATION_ERROR naming the field. */
+export const isOnboarding = (item: CreateFinancialInstrumentItemData) => item.alreadyOnChain === true || item.alreadyOnchain === true;
+
+/** The address of a mint to onboard: existingMintAccount.onchainId or mintAccount.onchainId. */
+export function onboardedMintAddress(item: CreateFinancialInstrumentItemData): string | undefined {
+  return item.existingMintAccount?.onchainId ?? item.mintAccount?.onchainId;
+}
+
 export function validateCreateFinancialInstrument(item: CreateFinancialInstrumentItemData): void {
   const f = 'itemData';
-  if (item.alreadyOnChain || item.alreadyOnchain) throw validationError(`${f}.${item.alreadyOnChain ? 'alreadyOnChain' : 'alreadyOnchain'}`, 'onboarding an existing mint is not available yet');
+  if (isOnboarding(item)) {
+    // Onboarding reads the mint from the chain: authorities and extensions come from there, not from the request.
+    if (!onboardedMintAddress(item)) throw validationError(`${f}.existingMintAccount.onchainId`, 'onboarding an existing mint needs its address in existingMintAccount.onchainId or mintAccount.onchainId');
+    const given = [...authorityFields, 'transferHookProgram', 'defaultPositionState', 'paused', 'scaledUiAmountMultiplier'].find((field) => item[field as keyof CreateFinancialInstrumentItemData] !== undefined);
+    if (given) throw validationError(`${f}.${given}`, `${given} is read from the chain when onboarding an existing mint`);
+    return;
+  }
   if (item.existingMintAccount) throw validationError(`${f}.existingMintAccount`, 'creating the mint in a pre-created account is not available yet; omit existingMintAccount');
+  if (!item.mintAuthority) throw validationError(`${f}.mintAuthority`, 'mintAuthority is required');
   if (item.version === 'SPL') {
     for (const field of token2022Only) if (item[field] !== undefined) throw validationError(`${f}.${field}`, `${field} needs a TOKEN_2022 instrument`);
     for (const field of ['symbol', 'name', 'uri', 'simpleCustomMetadata'] as const) {
