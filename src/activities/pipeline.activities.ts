@@ -109,7 +109,8 @@ export function createPipelineActivities(deps: ActivityDeps) {
       const transaction = compileTransaction(message);
       const size = getTransactionSize(transaction);
       if (size > MAX_TRANSACTION_SIZE) {
-        throw new LedgerError('TRANSACTION_TOO_LARGE', `the transaction is ${size} bytes; the network allows ${MAX_TRANSACTION_SIZE}. Split the request, pre-create large accounts with Create Account, or add metadata later with an update`, undefined, { size });
+        const hint = operationHandlers[request.operation].tooLargeHint ?? 'Split the request into smaller ones.';
+        throw new LedgerError('TRANSACTION_TOO_LARGE', `the transaction is ${size} bytes; the network allows ${MAX_TRANSACTION_SIZE}. ${hint}`, undefined, { size, limit: MAX_TRANSACTION_SIZE });
       }
       const built: BuiltTransaction = {
         messageBase64: base64.encode.decode(getTransactionEncoder().encode(transaction)),

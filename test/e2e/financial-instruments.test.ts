@@ -94,6 +94,24 @@ it('creates a Token-2022 mint with metadata and every extension it configures, e
   expect(Buffer.from(account.data[0], 'base64').length).toBe(calculated.body.mintAccountSize);
 });
 
+it('answers 400 TRANSACTION_TOO_LARGE naming the workarounds when the creation does not fit one transaction, and writes nothing', async () => {
+  const byAuthority = { offchainId: authority.offchainId };
+  const before = (await stack.call('POST', '/api/v1/financial-instruments/bulk/identifiers', {})).body.count;
+  const tooLarge = await createInstrument({
+    version: 'TOKEN_2022',
+    onchainData: { decimals: 2, name: 'N'.repeat(32), symbol: 'S'.repeat(10), uri: `https://example.com/${'u'.repeat(150)}`, simpleCustomMetadata: Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`field${i}`, 'v'.repeat(40)])) },
+    mintAuthority: byAuthority,
+    permanentDelegateAuthority: byAuthority,
+    closingAuthority: byAuthority,
+    pausableAuthority: byAuthority,
+    mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: 'ETF' } } },
+  });
+  expect(tooLarge.status).toBe(400);
+  expect(tooLarge.body.errors[0]).toMatchObject({ code: 'TRANSACTION_TOO_LARGE', message: expect.stringContaining('Update Financial Instrument') });
+  expect(tooLarge.body.errors[0].message).toContain('Token Extensions Calculator');
+  expect((await stack.call('POST', '/api/v1/financial-instruments/bulk/identifiers', {})).body.count).toBe(before);
+});
+
 it('refuses Token-2022-only fields on an SPL instrument and a category that does not fit its reference type, naming the field', async () => {
   const spl = await createInstrument({ version: 'SPL', onchainData: { decimals: 0 }, mintAuthority: { offchainId: authority.offchainId }, permanentDelegateAuthority: { offchainId: authority.offchainId } });
   expect(spl.status).toBe(400);

@@ -90,6 +90,9 @@ async function lookupOnboarding(em: EntityManager, deps: ActivityDeps, request: 
 }
 
 export const createFinancialInstrumentHandler: OperationHandler = {
+  tooLargeHint:
+    'Create the mint with fewer metadata fields or extensions and add metadata later with Update Financial Instrument (PATCH /api/v1/financial-instruments); the Token Extensions Calculator gives the mint size and rent of each choice.',
+
   async lookup(em, deps, request) {
     const item = request.itemData as CreateFinancialInstrumentItemData;
     if (isOnboarding(item)) return lookupOnboarding(em, deps, request);

@@ -8,6 +8,8 @@ import type { ActivityDeps } from '../deps';
 export interface OperationHandler {
   /** Resolves lookups and checks the rules that need stored records; idempotent. */
   lookup(em: EntityManager, deps: ActivityDeps, request: WriteRequest): Promise<Resolved>;
+  /** What to tell the caller when the transaction is over the network's size limit. */
+  tooLargeHint?: string;
   /** The instructions of the network transaction, from the request and what lookup resolved. */
   instructions(request: WriteRequest, resolved: Resolved): Instruction[];
   /**
