@@ -3,6 +3,7 @@ import type { Orm } from '../db/orm';
 import type { KeyStore } from '../custody/key-store';
 import type { Sealer } from '../custody/sealing';
 import type { Networks } from '../network/svm-network';
+import type { LogoPolicy } from '../storage/logo-fetcher';
 
 export interface ActivityDeps {
   orm: Orm;
@@ -11,6 +12,8 @@ export interface ActivityDeps {
   sealer: Sealer;
   /** The global fee payer: pays when a request names none. */
   feePayerAddress: string;
+  /** Where instrument logos may be copied from, and how big they may be. */
+  logoPolicy: LogoPolicy;
   /** Outgoing HTTP for webhooks (injected so tests can point it anywhere). */
   fetch: typeof fetch;
   now: () => Date;

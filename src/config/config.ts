@@ -33,6 +33,8 @@ export interface Config {
   /** A write still running after this long answers 202 with its transaction (WRITE_WAIT_SECONDS, default 60). */
   writeWaitMs: number;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
+  /** Instrument logos: LOGO_ALLOW_PRIVATE_ADDRESSES (default false), LOGO_MAX_BYTES (default 1 MiB). */
+  logoPolicy: { allowPrivateAddresses: boolean; maxBytes: number };
 }
 
 export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/ledger';
@@ -81,5 +83,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     defaultCommitment: commitment as Config['defaultCommitment'],
     writeWaitMs: int(env.WRITE_WAIT_SECONDS, 60) * 1000,
     logLevel: (env.LOG_LEVEL as Config['logLevel']) || 'info',
+    logoPolicy: { allowPrivateAddresses: env.LOGO_ALLOW_PRIVATE_ADDRESSES === 'true', maxBytes: int(env.LOGO_MAX_BYTES, 1024 * 1024) },
   };
 }

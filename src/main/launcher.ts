@@ -50,7 +50,7 @@ async function main() {
     stops.push(() => runtime.close());
     await fundFeePayer(runtime, config, log);
 
-    const worker = await createLedgerWorker({ address: temporal.address!, namespace: temporal.namespace, taskQueue: config.temporal.taskQueue, runtime });
+    const worker = await createLedgerWorker({ address: temporal.address!, namespace: temporal.namespace, taskQueue: config.temporal.taskQueue, runtime, logoPolicy: config.logoPolicy });
     const running = worker.run();
     stops.push(async () => {
       worker.shutdown();

@@ -3,12 +3,14 @@ import { DefaultLogger, NativeConnection, Runtime as TemporalRuntime, Worker, ty
 import { createActivities } from '../activities';
 import { loadConfig, type Config } from '../config/config';
 import { openRuntime, type Log, type Runtime } from './runtime';
+import type { LogoPolicy } from '../storage/logo-fetcher';
 
 export interface WorkerOptions {
   address: string;
   namespace: string;
   taskQueue: string;
   runtime: Runtime;
+  logoPolicy: LogoPolicy;
   /** Test hook: wraps the activities (fault injection). */
   wrapActivities?: (activities: ReturnType<typeof createActivities>) => ReturnType<typeof createActivities>;
 }
@@ -36,6 +38,7 @@ export async function createLedgerWorker(options: WorkerOptions): Promise<Worker
     keyStore: runtime.keyStore,
     sealer: runtime.sealer,
     feePayerAddress: runtime.feePayerAddress,
+    logoPolicy: options.logoPolicy,
     fetch: globalThis.fetch,
     now: () => new Date(),
   });
@@ -58,7 +61,7 @@ async function main(config: Config, log: Log) {
     throw new Error('npm run worker needs DATABASE_URL, TEMPORAL_ADDRESS and SVM_CLUSTERS (npm start runs everything with embedded defaults)');
   }
   const runtime = await openRuntime({ ...config, databaseUrl: config.databaseUrl }, log);
-  const worker = await createLedgerWorker({ address: config.temporal.address, namespace: config.temporal.namespace, taskQueue: config.temporal.taskQueue, runtime });
+  const worker = await createLedgerWorker({ address: config.temporal.address, namespace: config.temporal.namespace, taskQueue: config.temporal.taskQueue, runtime, logoPolicy: config.logoPolicy });
   log(`worker polling ${config.temporal.taskQueue} on ${config.temporal.address}`);
   process.once('SIGINT', () => worker.shutdown());
   process.once('SIGTERM', () => worker.shutdown());

@@ -2,6 +2,8 @@
 import { address, createSolanaRpc } from '@solana/kit';
 import { fetchMint as fetchSplMint } from '@solana-program/token';
 import { fetchMint } from '@solana-program/token-2022';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { startStack, type Stack } from '../support/stack';
 
 let stack: Stack;
@@ -290,5 +292,59 @@ describe('Close Financial Instrument', () => {
     const refused = await stack.call('PATCH', '/api/v1/financial-instruments/close', { itemData: { financialInstrument: { onchainId: splMint } } });
     expect(refused.status).toBe(400);
     expect(refused.body.errors[0].field).toBe('itemData.financialInstrument');
+  });
+});
+
+describe('The logo', () => {
+  let server: http.Server;
+  let base: string;
+  const png = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
+  beforeAll(async () => {
+    server = http.createServer((req, res) => {
+      if (req.url === '/logo.png') res.writeHead(200, { 'content-type': 'image/png' }).end(png);
+      else if (req.url === '/page.html') res.writeHead(200, { 'content-type': 'text/html' }).end('<html></html>');
+      else if (req.url === '/moved') res.writeHead(302, { location: '/logo.png' }).end();
+      else if (req.url === '/huge.png') res.writeHead(200, { 'content-type': 'image/png' }).end(Buffer.alloc(100 * 1024));
+      else res.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve));
+  });
+  const withLogo = (copyFromUri: string) =>
+    createInstrument({
+      version: 'SPL',
+      onchainData: { decimals: 0 },
+      mintAuthority: { offchainId: authority.offchainId },
+      mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: 'NFT' } } },
+      offchainData: { logo: { copyFromUri, fileName: 'logo.png', contentType: 'image/png', type: 'LOGO' } },
+    });
+
+  it('is copied into the service and served back with its content type', async () => {
+    const created = await withLogo(`${base}/logo.png`);
+    expect(created.status).toBe(201);
+    const details = (await stack.call('POST', '/api/v1/financial-instruments/single', { itemData: { financialInstrument: { offchainId: created.body.newFinancialInstrument.offchainId } } })).body;
+    expect(details.offchainData.logo).toMatchObject({ copyFromUri: `${base}/logo.png`, contentType: 'image/png', size: png.length, url: expect.stringMatching(/^\/api\/v1\/files\//) });
+    const response = await fetch(stack.api.url + details.offchainData.logo.url, { headers: { authorization: `Bearer ${stack.apiKey}` } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('image/png');
+    expect(Buffer.from(await response.arrayBuffer())).toEqual(png);
+    const otherTenant = await stack.newApiKey(`logo-${Date.now()}`, ['READ']);
+    expect((await fetch(stack.api.url + details.offchainData.logo.url, { headers: { authorization: `Bearer ${otherTenant}` } })).status).toBe(404);
+  });
+
+  it.each([
+    ['/page.html', 'text/html'],
+    ['/moved', 'redirects'],
+    ['/huge.png', 'bytes'],
+    ['/missing.png', 'HTTP 404'],
+  ])('refuses %s, naming the field, and creates nothing', async (path, reason) => {
+    const before = (await stack.call('POST', '/api/v1/financial-instruments/bulk/identifiers', {})).body.count;
+    const refused = await withLogo(`${base}${path}`);
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors[0]).toMatchObject({ field: 'itemData.offchainData.logo.copyFromUri', message: expect.stringContaining(reason) });
+    expect((await stack.call('POST', '/api/v1/financial-instruments/bulk/identifiers', {})).body.count).toBe(before);
   });
 });

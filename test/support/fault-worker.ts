@@ -15,6 +15,7 @@ async function main() {
     namespace: config.temporal.namespace,
     taskQueue: config.temporal.taskQueue,
     runtime,
+    logoPolicy: config.logoPolicy,
     wrapActivities: (activities) => ({
       ...activities,
       confirm: async () => {

@@ -56,10 +56,12 @@ export async function startStack(
     temporal: { address: temporal.address, namespace: temporal.namespace, taskQueue: uniqueTaskQueue('ledger') },
     rateLimit: options.rateLimit ?? { perSecond: 10000, burst: 10000 },
     writeWaitMs: options.writeWaitMs ?? 60_000,
+    // Test servers (logo hosts) live on 127.0.0.1.
+    logoPolicy: { allowPrivateAddresses: true, maxBytes: 64 * 1024 },
   };
   const runtime = await openRuntime({ ...config, databaseUrl: db.url }, log, { migrate: true });
   await fundFeePayer(runtime, config, log);
-  const workerOptions = { address: temporal.address, namespace: temporal.namespace, taskQueue: config.temporal.taskQueue, runtime };
+  const workerOptions = { address: temporal.address, namespace: temporal.namespace, taskQueue: config.temporal.taskQueue, runtime, logoPolicy: config.logoPolicy };
   let worker: Worker | undefined = options.worker === false ? undefined : await createLedgerWorker({ ...workerOptions, wrapActivities: options.wrapActivities });
   let running: Promise<void> = worker ? worker.run() : Promise.resolve();
   const api = await startApi(config, runtime, temporal, log, 0);

@@ -2,7 +2,9 @@
  * Create Financial Instrument in the pipeline: resolve the new mint key and every authority,
  * allocate the AL ID, then record the mint's account and the instrument.
  */
+import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { fetchLogo } from '../../storage/logo-fetcher';
 import type { AuthorityField, CreateFinancialInstrumentItemData } from '../../api/codecs/financial-instrument.codecs';
 import { authorityFields } from '../../api/codecs/financial-instrument.codecs';
 import type { AccountLookupInput, SvmTransactionConfigInput } from '../../api/codecs/common.codecs';
@@ -32,6 +34,8 @@ interface InstrumentData {
   referenceType: string;
   lamports: string;
   authorities: Record<string, AuthorityRef>;
+  /** The copied logo as the record keeps it. */
+  logo?: Record<string, unknown>;
   /** Onboarding: the mint as the chain holds it (supply as decimal text). */
   onchain?: Omit<OnchainInstrument, 'supply'> & { supply: string };
 }
@@ -57,6 +61,26 @@ async function resolveAlId(em: EntityManager, item: CreateFinancialInstrumentIte
   if (!type) throw validationError('itemData.mintAccount.offchainReferences.newAlId.financialInstrumentType', 'an instrument without an alId needs newAlId.financialInstrumentType so one is generated');
   const referenceType = checkTypeForReference(refs.type, type, 'itemData.mintAccount.offchainReferences.type');
   return { alId: await allocateAlId(em, type), referenceType };
+}
+
+/**
+ * Copies the logo into the service's storage; idempotent (the file id comes with the request).
+ * Returns what the record's offchainData.logo keeps.
+ */
+async function copyLogo(em: EntityManager, deps: ActivityDeps, request: WriteRequest): Promise<Record<string, unknown> | undefined> {
+  const item = request.itemData as CreateFinancialInstrumentItemData;
+  const logo = item.offchainData?.logo;
+  if (!logo) return undefined;
+  const id = request.extraRecordIds!.logo;
+  const fetched = await fetchLogo(logo.copyFromUri, deps.logoPolicy, 'itemData.offchainData.logo.copyFromUri', deps.fetch);
+  if (logo.contentType && logo.contentType.toLowerCase() !== fetched.contentType) {
+    throw validationError('itemData.offchainData.logo.contentType', `the logo is ${fetched.contentType}, not ${logo.contentType}`);
+  }
+  await em.getConnection().execute(
+    'insert into stored_file (id, organization_id, file_name, content_type, size, sha256, bytes, created_at) values (?, ?, ?, ?, ?, ?, ?, now()) on conflict (id) do nothing',
+    [id, request.organizationId, logo.fileName ?? null, fetched.contentType, fetched.bytes.length, createHash('sha256').update(fetched.bytes).digest('hex'), fetched.bytes],
+  );
+  return { ...logo, type: logo.type ?? 'LOGO', contentType: fetched.contentType, size: fetched.bytes.length, storedFileId: id, url: `/api/v1/files/${id}` };
 }
 
 /** Onboards a mint that is already onchain: everything but the offchain fields is read from the chain. */
@@ -85,6 +109,7 @@ async function lookupOnboarding(em: EntityManager, deps: ActivityDeps, request: 
     lamports: account.lamports.toString(),
     authorities,
     onchain: { ...onchain, supply: onchain.supply.toString() },
+    logo: await copyLogo(em, deps, request),
   };
   return { needsTransaction: false, feePayer: deps.feePayerAddress, signers: [], debits: [], webhooks: { preSubmit: false, postSubmit: false }, data: { ...data } };
 }
@@ -137,6 +162,7 @@ export const createFinancialInstrumentHandler: OperationHandler = {
       referenceType,
       lamports: rentExemptMinimum(finalMintSize(item)).toString(),
       authorities: authorities as Record<string, AuthorityRef>,
+      logo: await copyLogo(em, deps, request),
     };
     return {
       needsTransaction: true,
@@ -222,7 +248,7 @@ export const createFinancialInstrumentHandler: OperationHandler = {
       name: onboarded ? (onboarded.metadata?.name ?? null) : (item.onchainData.name ?? null),
       uri: onboarded ? (onboarded.metadata?.uri ?? null) : (item.onchainData.uri ?? null),
       onchainCustomMetadata: onboarded ? (onboarded.metadata?.additional ?? {}) : (item.onchainData.simpleCustomMetadata ?? {}),
-      offchainData: item.offchainData ?? {},
+      offchainData: { ...(item.offchainData ?? {}), ...(data.logo ? { logo: data.logo } : {}) },
       extensions: onboarded ? onboarded.extensions : requestedExtensions(item),
       authorities: data.authorities,
       defaultPositionState: onboarded ? onboarded.defaultPositionState : (item.defaultPositionState ?? null),

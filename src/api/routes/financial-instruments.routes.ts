@@ -46,7 +46,7 @@ export function financialInstrumentRoutes(deps: ApiDeps): RouteSpec[] {
           itemData: sealed,
           svmTransactionConfig: body.svmTransactionConfig,
           newRecordId: randomUUID(),
-          extraRecordIds: { mintAccount: randomUUID() },
+          extraRecordIds: { mintAccount: randomUUID(), logo: randomUUID() },
         });
         if (answer.async) {
           ctx.state.status = 202;
