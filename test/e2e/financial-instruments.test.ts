@@ -67,6 +67,9 @@ it('creates a Token-2022 mint with metadata and every extension it configures, e
     scaledUiAmountAuthority: byAuthority,
     scaledUiAmountMultiplier: 1.5,
     defaultPositionState: 'FROZEN',
+    transferHookAuthority: byAuthority,
+    transferHookProgram: { onchainId: 'MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr', offPlatform: true },
+    confidentialTransferAuthority: byAuthority,
     mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: 'MUNI_BOND' } } },
   });
   expect(created.status).toBe(201);
@@ -84,6 +87,8 @@ it('creates a Token-2022 mint with metadata and every extension it configures, e
   expect(byKind.PausableConfig).toMatchObject({ paused: true });
   expect(byKind.ScaledUiAmountConfig).toMatchObject({ multiplier: 1.5 });
   expect(byKind.DefaultAccountState).toMatchObject({ state: 2 });
+  expect(byKind.TransferHook).toMatchObject({ authority: authority.onchainId, programId: 'MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr' });
+  expect(byKind.ConfidentialTransferMint).toMatchObject({ authority: { __option: 'Some', value: authority.onchainId }, autoApproveNewAccounts: false });
 
   // The record matches the chain, and the calculator predicted the size the chain holds.
   const details = await stack.call('POST', '/api/v1/financial-instruments/single', { itemData: { financialInstrument: { onchainId: created.body.newFinancialInstrument.onchainId } } });
