@@ -9,7 +9,7 @@ import type { AuthorityField, CreateFinancialInstrumentItemData } from '../../ap
 import { authorityFields } from '../../api/codecs/financial-instrument.codecs';
 import type { AccountLookupInput, SvmTransactionConfigInput } from '../../api/codecs/common.codecs';
 import { Account, FinancialInstrument, type AuthorityRef } from '../../db/entities';
-import { assertMaySign, findAccountByLookup, offPlatformAddress } from '../../db/repositories/accounts.repository';
+import { assertMaySign, createAccountRecord, findAccountByLookup, offPlatformAddress } from '../../db/repositories/accounts.repository';
 import { allocateAlId } from '../../db/repositories/al-id.repository';
 import { checkTypeForReference, parseAlId } from '../../domain/al-id';
 import { conflict, validationError } from '../../domain/errors';
@@ -188,50 +188,38 @@ export const createFinancialInstrumentHandler: OperationHandler = {
     const item = request.itemData as CreateFinancialInstrumentItemData;
     const onboarded = data.onchain;
     const refs = item.mintAccount?.offchainReferences ?? {};
-    if (data.createsMintAccount) em.create(Account, {
-      id: data.mintAccountId,
-      organizationId: request.organizationId,
-      cluster: request.cluster,
-      address: data.mint,
-      type: data.referenceType,
-      code: refs.code ?? null,
-      alId: data.alId,
-      accountNumber: refs.accountNumber ?? null,
-      name: refs.name ?? null,
-      referenceOrganizationExternalId: refs.organizationExternalId ?? null,
-      managed: !onboarded,
-      status: 'ACTIVE',
-      privateKeyLocation: onboarded ? [] : ['DATABASE'],
-      isDerived: false,
-      isGenesis: false,
-      comments: item.mintAccount?.comments ?? null,
-      subscribeToNetworkEvents: false,
-      sharedAcrossTenants: item.shareAcrossTenants ?? false,
-      wasOnchainAlready: !!onboarded,
-      canPayFees: false,
-      globalFeePayerForOrgs: [],
-      orgsAllowedToSignWithPrivateKey: [],
-      solDebitApiKeys: [],
-      tokenDebitApiKeys: [],
-      networkCurrencyDebitLimits: null,
-      tokenDebitLimits: null,
-      missingSignatureWebhooks: [],
-      preTransactionSubmitWebhooks: [],
-      postTransactionSubmitWebhooks: [],
-      domain: null,
-      dataLength: onboarded ? 0 : finalMintSize(item),
-      tokenVersion: item.version,
-      lamportsBalance: BigInt(data.lamports),
-      tokenDecimals: item.onchainData.decimals,
-      lastTransactionId: tx?.id ?? null,
-      lastTransactionSignature: tx?.signature ?? null,
-      lastTransactionAt: tx ? at : null,
-      creationTransactionId: tx?.id ?? null,
-      creationTransactionSignature: tx?.signature ?? null,
-      creationTransactionAt: tx ? at : null,
-      createdAt: at,
-      updatedAt: at,
-    });
+    if (data.createsMintAccount) {
+      createAccountRecord(
+        em,
+        {
+          id: data.mintAccountId,
+          organizationId: request.organizationId,
+          cluster: request.cluster,
+          address: data.mint,
+          type: data.referenceType,
+          managed: !onboarded,
+          code: refs.code ?? null,
+          alId: data.alId,
+          accountNumber: refs.accountNumber ?? null,
+          name: refs.name ?? null,
+          referenceOrganizationExternalId: refs.organizationExternalId ?? null,
+          comments: item.mintAccount?.comments ?? null,
+          sharedAcrossTenants: item.shareAcrossTenants ?? false,
+          wasOnchainAlready: !!onboarded,
+          dataLength: onboarded ? 0 : finalMintSize(item),
+          tokenVersion: item.version,
+          lamportsBalance: BigInt(data.lamports),
+          tokenDecimals: item.onchainData.decimals,
+          lastTransactionId: tx?.id ?? null,
+          lastTransactionSignature: tx?.signature ?? null,
+          lastTransactionAt: tx ? at : null,
+          creationTransactionId: tx?.id ?? null,
+          creationTransactionSignature: tx?.signature ?? null,
+          creationTransactionAt: tx ? at : null,
+        },
+        at,
+      );
+    }
     // The instrument references the mint's account row: write that first.
     await em.flush();
     em.create(FinancialInstrument, {

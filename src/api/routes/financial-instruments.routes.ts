@@ -7,7 +7,8 @@ import { findInstrumentByLookup } from '../../db/repositories/financial-instrume
 import { validateCreateFinancialInstrument } from '../../domain/operations/create-financial-instrument.operation';
 import { mintAccountSize, rentExemptMinimum } from '../../domain/token-extensions';
 import { authorityFields, closeFinancialInstrumentBody, createFinancialInstrumentBody, pauseFinancialInstrumentBody, updateFinancialInstrumentBody, singleFinancialInstrumentBody, tokenExtensionsCalculatorBody, type CreateFinancialInstrumentItemData } from '../codecs/financial-instrument.codecs';
-import type { ApiDeps } from '../context';
+import type { ApiDeps, LedgerContext } from '../context';
+import type { AccountLookupInput } from '../codecs/common.codecs';
 import { exactNumber, lamportsBalance } from '../presenters/account.presenter';
 import { decodeMintState } from '../../domain/mint-state';
 import { fromBaseUnits, scaleAmount } from '../../domain/money';
@@ -21,6 +22,13 @@ import { importedKey } from './accounts.routes';
 
 export function financialInstrumentRoutes(deps: ApiDeps): RouteSpec[] {
   const fork = () => deps.orm.em.fork() as unknown as EntityManager;
+  /** The instrument a single-instrument read names, within the acting tenant. */
+  const lookedUp = async (ctx: LedgerContext, body: { itemData: { financialInstrument: AccountLookupInput }; tenancyConfig?: { overrideOrganizationExternalId?: string } }) => {
+    const em = fork();
+    const caller = await actingCaller(ctx, deps, em, body.tenancyConfig);
+    const instrument = await findInstrumentByLookup(em, { organizationId: caller.organizationId, cluster: ctx.state.cluster }, body.itemData.financialInstrument, 'itemData.financialInstrument');
+    return { em, instrument };
+  };
   return [
     route({
       method: 'post',
@@ -72,9 +80,7 @@ export function financialInstrumentRoutes(deps: ApiDeps): RouteSpec[] {
       body: singleFinancialInstrumentBody,
       successStatus: 200,
       async handler(ctx, body) {
-        const em = fork();
-        const caller = await actingCaller(ctx, deps, em, body.tenancyConfig);
-        const instrument = await findInstrumentByLookup(em, { organizationId: caller.organizationId, cluster: ctx.state.cluster }, body.itemData.financialInstrument, 'itemData.financialInstrument');
+        const { em, instrument } = await lookedUp(ctx, body);
         const ids = [instrument.mintAccountId, ...Object.values(instrument.authorities).map((a) => a.accountId)].filter((id): id is string => !!id);
         const accounts = new Map((await em.find(Account, { id: { $in: ids } })).map((a) => [a.id, a]));
         return presentFinancialInstrument(instrument, 'detailed', accounts);
@@ -141,9 +147,7 @@ export function financialInstrumentRoutes(deps: ApiDeps): RouteSpec[] {
       body: singleFinancialInstrumentBody,
       successStatus: 200,
       async handler(ctx, body) {
-        const em = fork();
-        const caller = await actingCaller(ctx, deps, em, body.tenancyConfig);
-        const instrument = await findInstrumentByLookup(em, { organizationId: caller.organizationId, cluster: ctx.state.cluster }, body.itemData.financialInstrument, 'itemData.financialInstrument');
+        const { instrument } = await lookedUp(ctx, body);
         const data = await deps.networks.get(ctx.state.cluster)!.getAccount(instrument.mintAddress);
         if (!data) throw notFound('itemData.financialInstrument', `the mint ${instrument.mintAddress} is not on ${ctx.state.cluster}`);
         const mint = decodeMintState(data.data, deps.now());

@@ -59,3 +59,49 @@ export function assertMaySign(account: Account, organizationId: string, organiza
   if (!account.managed) throw new LedgerError('VALIDATION_ERROR', `${field} is not managed: the service holds no key to sign with`, field);
   if (!maySign(account, organizationId, organizationExternalId)) throw forbidden(`this organization may not sign with ${field}`, field);
 }
+
+/** The fields every new account record needs; callers name what differs from the defaults. */
+export type NewAccount = Pick<Account, 'id' | 'organizationId' | 'cluster' | 'address' | 'type' | 'managed'> & Partial<Account>;
+
+/** Creates an account record with the defaults of a plain, active, unshared account. */
+export function createAccountRecord(em: EntityManager, fields: NewAccount, at: Date): Account {
+  return em.create(Account, {
+    code: null,
+    alId: null,
+    accountNumber: null,
+    name: null,
+    referenceOrganizationExternalId: null,
+    status: 'ACTIVE',
+    privateKeyLocation: fields.managed ? ['DATABASE'] : [],
+    isDerived: false,
+    isGenesis: false,
+    comments: null,
+    subscribeToNetworkEvents: false,
+    sharedAcrossTenants: false,
+    wasOnchainAlready: false,
+    canPayFees: false,
+    globalFeePayerForOrgs: [],
+    orgsAllowedToSignWithPrivateKey: [],
+    solDebitApiKeys: [],
+    tokenDebitApiKeys: [],
+    networkCurrencyDebitLimits: null,
+    tokenDebitLimits: null,
+    missingSignatureWebhooks: [],
+    preTransactionSubmitWebhooks: [],
+    postTransactionSubmitWebhooks: [],
+    domain: null,
+    dataLength: 0,
+    tokenVersion: null,
+    lamportsBalance: 0n,
+    tokenDecimals: 9,
+    lastTransactionId: null,
+    lastTransactionSignature: null,
+    lastTransactionAt: null,
+    creationTransactionId: null,
+    creationTransactionSignature: null,
+    creationTransactionAt: null,
+    createdAt: at,
+    updatedAt: at,
+    ...fields,
+  });
+}
