@@ -224,6 +224,8 @@ export function createPipelineActivities(deps: ActivityDeps) {
           if ('confirmations' in outcome) tx.confirmationsCount = outcome.confirmations ?? 0;
           if (tx.success) tx.txnTimestamp = now;
           if (landed) tx.fee = landed.fee;
+          // The created record now guards its address; the reservation ends with the transaction.
+          tx.reservedAddress = null;
         }
         const created = await operationHandlers[request.operation].record(em, request, resolved, outcome, tx, now);
         if (tx && landed) await applyBalanceChanges(em, request, tx, landed.balances, created?.offchainId, now);

@@ -115,7 +115,7 @@ it('answers 400 TRANSACTION_TOO_LARGE naming the workarounds when the creation d
   });
   expect(tooLarge.status).toBe(400);
   expect(tooLarge.body.errors[0]).toMatchObject({ code: 'TRANSACTION_TOO_LARGE', message: expect.stringContaining('Update Financial Instrument') });
-  expect(tooLarge.body.errors[0].message).toContain('Token Extensions Calculator');
+  expect(tooLarge.body.errors[0].message).toContain('existingMintAccount');
   expect((await stack.call('POST', '/api/v1/financial-instruments/bulk/identifiers', {})).body.count).toBe(before);
 });
 
@@ -351,5 +351,44 @@ describe('The logo', () => {
     expect(refused.status).toBe(400);
     expect(refused.body.errors[0]).toMatchObject({ field: 'itemData.offchainData.logo.copyFromUri', message: expect.stringContaining(reason) });
     expect((await stack.call('POST', '/api/v1/financial-instruments/bulk/identifiers', {})).body.count).toBe(before);
+  });
+});
+
+describe('The pre-created mint workaround (spec 8)', () => {
+  it('initializes a Token-2022 mint in an account pre-created with Create Account at the calculator\'s size', async () => {
+    const metadata = { name: 'Pre-created', symbol: 'PRE', uri: 'https://example.com/pre.json' };
+    // The account is the mint without its metadata (the program grows it for metadata); the seed pays for the whole.
+    const initial = (await stack.call('POST', '/api/v1/financial-instruments/token-extensions-calculator', { extensions: ['METADATA_POINTER', 'PERMANENT_DELEGATE', 'PAUSABLE'] })).body;
+    const full = (await stack.call('POST', '/api/v1/financial-instruments/token-extensions-calculator', { extensions: ['PERMANENT_DELEGATE', 'PAUSABLE'], metadata })).body;
+    const account = await stack.call('POST', '/api/v1/accounts', {
+      itemData: { managed: true, dataLength: initial.mintAccountSize, seed: { lamports: full.estimatedRent.lamports }, offchainReferences: { type: 'ASSET_TOKEN', code: 'PRE-MINT' } },
+    });
+    expect(account.status).toBe(201);
+    const created = await createInstrument({
+      version: 'TOKEN_2022',
+      onchainData: { decimals: 4, ...metadata },
+      existingMintAccount: { offchainId: account.body.newAccount.offchainId },
+      mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: 'PRIVATE_FUND' } } },
+      mintAuthority: { offchainId: authority.offchainId },
+      permanentDelegateAuthority: { offchainId: authority.offchainId },
+      pausableAuthority: { offchainId: authority.offchainId },
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.svmTransaction).toMatchObject({ success: true });
+    expect(created.body.newFinancialInstrument.onchainId).toBe(account.body.newAccount.onchainId);
+    const mint = await fetchMint(rpc, address(account.body.newAccount.onchainId));
+    const kinds = (mint.data.extensions.__option === 'Some' ? mint.data.extensions.value : []).map((e) => e.__kind);
+    expect(kinds).toEqual(expect.arrayContaining(['PermanentDelegate', 'PausableConfig', 'MetadataPointer', 'TokenMetadata']));
+    const data = (await rpc.getAccountInfo(address(account.body.newAccount.onchainId), { encoding: 'base64', commitment: 'confirmed' }).send()).value!;
+    expect(Buffer.from(data.data[0], 'base64').length).toBe(full.mintAccountSize);
+    const details = (await stack.call('POST', '/api/v1/financial-instruments/single', { itemData: { financialInstrument: { onchainId: account.body.newAccount.onchainId } } })).body;
+    expect(details.mintAccount).toMatchObject({ offchain: { id: account.body.newAccount.offchainId, code: 'PRE-MINT', type: 'ASSET_TOKEN', alId: details.offchain.alId } });
+  });
+
+  it('refuses an account too small for the mint, naming the field', async () => {
+    const small = await stack.call('POST', '/api/v1/accounts', { itemData: { managed: true, dataLength: 100, offchainReferences: { type: 'ASSET_TOKEN' } } });
+    const refused = await createInstrument({ version: 'TOKEN_2022', onchainData: { decimals: 0 }, existingMintAccount: { offchainId: small.body.newAccount.offchainId }, mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: 'ETF' } } }, mintAuthority: { offchainId: authority.offchainId }, permanentDelegateAuthority: { offchainId: authority.offchainId } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors[0].field).toBe('itemData.existingMintAccount');
   });
 });

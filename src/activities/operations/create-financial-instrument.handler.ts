@@ -7,13 +7,13 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { fetchLogo } from '../../storage/logo-fetcher';
 import type { AuthorityField, CreateFinancialInstrumentItemData } from '../../api/codecs/financial-instrument.codecs';
 import { authorityFields } from '../../api/codecs/financial-instrument.codecs';
-import type { AccountLookupInput, SvmTransactionConfigInput } from '../../api/codecs/common.codecs';
+import type { AccountLookupInput, OffchainReferencesInput, SvmTransactionConfigInput } from '../../api/codecs/common.codecs';
 import { Account, FinancialInstrument, type AuthorityRef } from '../../db/entities';
 import { assertMaySign, createAccountRecord, findAccountByLookup, offPlatformAddress } from '../../db/repositories/accounts.repository';
 import { allocateAlId } from '../../db/repositories/al-id.repository';
 import { checkTypeForReference, parseAlId } from '../../domain/al-id';
 import { conflict, validationError } from '../../domain/errors';
-import { finalMintSize, isOnboarding, onboardedMintAddress, planCreateFinancialInstrument, requestedExtensions } from '../../domain/operations/create-financial-instrument.operation';
+import { finalMintSize, initialMintSize, isOnboarding, onboardedMintAddress, planCreateFinancialInstrument, requestedExtensions } from '../../domain/operations/create-financial-instrument.operation';
 import { readOnchainInstrument, type OnchainInstrument } from '../../domain/mint-state';
 import type { Resolved } from '../../domain/write';
 import type { ActivityDeps } from '../deps';
@@ -34,6 +34,8 @@ interface InstrumentData {
   referenceType: string;
   lamports: string;
   authorities: Record<string, AuthorityRef>;
+  /** A pre-created account initialized in place, and the lamports it still needs. */
+  existing?: { topUp: string };
   /** The copied logo as the record keeps it. */
   logo?: Record<string, unknown>;
   /** Onboarding: the mint as the chain holds it (supply as decimal text). */
@@ -48,8 +50,7 @@ async function resolveAuthority(em: EntityManager, request: WriteRequest, lookup
 }
 
 /** The AL ID: given (and well formed, and free) or generated from its type, with the category rule of spec 2.4. */
-async function resolveAlId(em: EntityManager, item: CreateFinancialInstrumentItemData): Promise<{ alId: string; referenceType: string }> {
-  const refs = item.mintAccount?.offchainReferences ?? {};
+async function resolveAlId(em: EntityManager, refs: OffchainReferencesInput): Promise<{ alId: string; referenceType: string }> {
   if (refs.alId) {
     const parsed = parseAlId(refs.alId);
     if (!parsed) throw validationError('itemData.mintAccount.offchainReferences.alId', `${refs.alId} is not an AL ID (AL + category code + type code + 8 digits)`);
@@ -96,7 +97,7 @@ async function lookupOnboarding(em: EntityManager, deps: ActivityDeps, request: 
   if (!onchain) throw validationError(field, `${mint} is not an initialized SPL or Token-2022 mint`);
   if (onchain.version !== item.version) throw validationError('itemData.version', `the mint on the chain is ${onchain.version}`);
   if (onchain.decimals !== item.onchainData.decimals) throw validationError('itemData.onchainData.decimals', `the mint on the chain has ${onchain.decimals} decimals`);
-  const { alId, referenceType } = await resolveAlId(em, item);
+  const { alId, referenceType } = await resolveAlId(em, item.mintAccount?.offchainReferences ?? {});
   const known = await em.find(Account, { ...scope, address: { $in: [mint, ...Object.values(onchain.authorities)] } });
   const authorities = Object.fromEntries(Object.entries(onchain.authorities).map(([name, addr]) => [name, { address: addr, accountId: known.find((a) => a.address === addr)?.id ?? null }]));
   const data: InstrumentData = {
@@ -116,14 +117,13 @@ async function lookupOnboarding(em: EntityManager, deps: ActivityDeps, request: 
 
 export const createFinancialInstrumentHandler: OperationHandler = {
   tooLargeHint:
-    'Create the mint with fewer metadata fields or extensions and add metadata later with Update Financial Instrument (PATCH /api/v1/financial-instruments); the Token Extensions Calculator gives the mint size and rent of each choice.',
+    'Pre-create the mint with Create Account (dataLength = the Token Extensions Calculator\'s mintAccountSize for the extensions without metadata, seed = the rent of the whole) and pass existingMintAccount; or create it with fewer metadata fields and add them later with Update Financial Instrument (PATCH /api/v1/financial-instruments).',
 
   async lookup(em, deps, request) {
     const item = request.itemData as CreateFinancialInstrumentItemData;
     if (isOnboarding(item)) return lookupOnboarding(em, deps, request);
     const config = (request.svmTransactionConfig ?? {}) as SvmTransactionConfigInput;
     const feePayer = await resolveFeePayer(em, deps, request, config);
-    const { alId, referenceType } = await resolveAlId(em, item);
 
     const authorities: Partial<Record<AuthorityName, AuthorityRef>> = {};
     const mustSign: { field: string; account?: Account }[] = [];
@@ -148,19 +148,47 @@ export const createFinancialInstrumentHandler: OperationHandler = {
       signing.add(account.address);
     }
 
-    const mint = item.mintAccount?.privateKeyDetails?.privateKey
-      ? await deps.keyStore.import(em, request.organizationId, deps.sealer.unseal(item.mintAccount.privateKeyDetails.privateKey))
-      : await deps.keyStore.generate(em, request.organizationId, `${request.transactionId}:mint`);
-    if (await deps.networks.get(request.cluster)!.accountExists(mint)) throw conflict('itemData.mintAccount', `the mint account ${mint} already exists onchain`);
+    const network = deps.networks.get(request.cluster)!;
+    const lamports = rentExemptMinimum(finalMintSize(item));
+    let mint: string;
+    let existing: InstrumentData['existing'];
+    let mintAccountId = request.extraRecordIds!.mintAccount;
+    let preCreated: Account | undefined;
+    if (item.existingMintAccount) {
+      // The workaround of spec 8: a mint pre-created with Create Account (the calculator's size) is initialized in place.
+      const field = 'itemData.existingMintAccount';
+      const account = await findAccountByLookup(em, { organizationId: request.organizationId, cluster: request.cluster }, item.existingMintAccount, field);
+      assertMaySign(account, request.organizationId, request.organizationExternalId, field);
+      if (await em.findOne(FinancialInstrument, { organizationId: request.organizationId, cluster: request.cluster, mintAddress: account.address })) throw conflict(field, `${account.address} is already an instrument's mint`);
+      const onchain = await network.getAccount(account.address);
+      if (!onchain || onchain.owner !== '11111111111111111111111111111111') throw validationError(field, `${account.address} must be a pre-created account still owned by the System Program`);
+      // The token program initializes only an account of the mint's exact size; Token Metadata grows it afterwards.
+      const needed = item.version === 'SPL' ? 82 : initialMintSize(item);
+      if (onchain.data.length !== needed) {
+        throw validationError(field, `${account.address} holds ${onchain.data.length} bytes; this mint needs exactly ${needed}: the Token Extensions Calculator's mintAccountSize for its extensions without metadata (metadata is written after, with the rent topped up)`);
+      }
+      mint = account.address;
+      mintAccountId = account.id;
+      preCreated = account;
+      existing = { topUp: (lamports > onchain.lamports ? lamports - onchain.lamports : 0n).toString() };
+    } else {
+      mint = item.mintAccount?.privateKeyDetails?.privateKey
+        ? await deps.keyStore.import(em, request.organizationId, deps.sealer.unseal(item.mintAccount.privateKeyDetails.privateKey))
+        : await deps.keyStore.generate(em, request.organizationId, `${request.transactionId}:mint`);
+      if (await network.accountExists(mint)) throw conflict('itemData.mintAccount', `the mint account ${mint} already exists onchain`);
+    }
+    // A pre-created mint account may carry its AL ID from Create Account; the request's references win.
+    const { alId, referenceType } = await resolveAlId(em, item.mintAccount?.offchainReferences ?? (preCreated?.alId ? { alId: preCreated.alId, type: preCreated.type as never } : {}));
 
     const data: InstrumentData = {
       mint,
-      mintAccountId: request.extraRecordIds!.mintAccount,
-      createsMintAccount: true,
+      mintAccountId,
+      createsMintAccount: !existing,
+      existing,
       instrumentId: request.newRecordId!,
       alId,
       referenceType,
-      lamports: rentExemptMinimum(finalMintSize(item)).toString(),
+      lamports: lamports.toString(),
       authorities: authorities as Record<string, AuthorityRef>,
       logo: await copyLogo(em, deps, request),
     };
@@ -168,7 +196,7 @@ export const createFinancialInstrumentHandler: OperationHandler = {
       needsTransaction: true,
       feePayer: feePayer.address,
       signers: [...new Set([feePayer.address, mint, ...signing])],
-      debits: [{ accountId: feePayer.accountId, address: feePayer.address, asset: 'NETWORK_CURRENCY', amount: data.lamports, destination: { address: mint, class: 'MANAGED' } }],
+      debits: [{ accountId: feePayer.accountId, address: feePayer.address, asset: 'NETWORK_CURRENCY', amount: data.existing?.topUp ?? data.lamports, destination: { address: mint, class: 'MANAGED' } }],
       webhooks: feePayer.webhooks,
       reservesAddress: mint,
       data: { ...data },
@@ -179,7 +207,13 @@ export const createFinancialInstrumentHandler: OperationHandler = {
     const item = request.itemData as CreateFinancialInstrumentItemData;
     const data = resolved.data as unknown as InstrumentData;
     const authorities = Object.fromEntries(Object.entries(data.authorities).map(([k, v]) => [k, v.address]));
-    return planCreateFinancialInstrument(item, { feePayer: resolved.feePayer, mint: data.mint, authorities, lamports: BigInt(data.lamports) });
+    return planCreateFinancialInstrument(item, {
+      feePayer: resolved.feePayer,
+      mint: data.mint,
+      authorities,
+      lamports: BigInt(data.lamports),
+      existing: data.existing && { topUp: BigInt(data.existing.topUp) },
+    });
   },
 
   async record(em, request, resolved, outcome, tx, at) {
@@ -219,6 +253,10 @@ export const createFinancialInstrumentHandler: OperationHandler = {
         },
         at,
       );
+    }
+    if (data.existing) {
+      const mintAccount = await em.findOneOrFail(Account, { id: data.mintAccountId });
+      Object.assign(mintAccount, { type: data.referenceType, alId: data.alId, tokenVersion: item.version, tokenDecimals: item.onchainData.decimals, lastTransactionId: tx?.id ?? null, lastTransactionSignature: tx?.signature ?? null, lastTransactionAt: tx ? at : null });
     }
     // The instrument references the mint's account row: write that first.
     await em.flush();

@@ -3,7 +3,7 @@
  * rules checked before anything is written, and the instructions of the one network transaction
  * (create the mint account, pre-initialize extensions, initialize the mint, then metadata and pause).
  */
-import { getCreateAccountInstruction } from '@solana-program/system';
+import { getAssignInstruction, getCreateAccountInstruction, getTransferSolInstruction } from '@solana-program/system';
 import { TOKEN_PROGRAM_ADDRESS, getInitializeMint2Instruction as getSplInitializeMint2Instruction } from '@solana-program/token';
 import {
   TOKEN_2022_PROGRAM_ADDRESS,
@@ -72,7 +72,9 @@ export function validateCreateFinancialInstrument(item: CreateFinancialInstrumen
     if (given) throw validationError(`${f}.${given}`, `${given} is read from the chain when onboarding an existing mint`);
     return;
   }
-  if (item.existingMintAccount) throw validationError(`${f}.existingMintAccount`, 'creating the mint in a pre-created account is not available yet; omit existingMintAccount');
+  if (item.existingMintAccount && item.mintAccount && Object.keys(item.mintAccount).some((key) => key !== 'offchainReferences')) {
+    throw validationError(`${f}.mintAccount`, 'with existingMintAccount, mintAccount may carry only offchainReferences (the AL ID and type)');
+  }
   if (!item.mintAuthority) throw validationError(`${f}.mintAuthority`, 'mintAuthority is required');
   if (item.version === 'SPL') {
     for (const field of token2022Only) if (item[field] !== undefined) throw validationError(`${f}.${field}`, `${field} needs a TOKEN_2022 instrument`);
@@ -98,6 +100,8 @@ export interface InstrumentPlanInput {
   authorities: Partial<Record<AuthorityField | 'transferHookProgram', string>>;
   /** Lamports for the mint: the rent-exempt minimum of its final size (metadata included). */
   lamports: bigint;
+  /** A pre-created, system-owned account becomes the mint: it is topped up to `lamports` and assigned to the token program. */
+  existing?: { topUp: bigint };
 }
 
 /** The extension values the mint is created with, from the request and its resolved authorities. */
@@ -172,14 +176,19 @@ export function planCreateFinancialInstrument(item: CreateFinancialInstrumentIte
   const mint = address(plan.mint);
   const signer = (field: AuthorityField) => createNoopSigner(address(plan.authorities[field]!));
   const freezeAuthority = plan.authorities.freezeAuthority ? address(plan.authorities.freezeAuthority) : null;
-  const create = (space: number, programAddress: typeof TOKEN_PROGRAM_ADDRESS | typeof TOKEN_2022_PROGRAM_ADDRESS) =>
-    getCreateAccountInstruction({ payer, newAccount: createNoopSigner(mint), lamports: plan.lamports, space, programAddress });
+  const create = (space: number, programAddress: typeof TOKEN_PROGRAM_ADDRESS | typeof TOKEN_2022_PROGRAM_ADDRESS): Instruction[] =>
+    plan.existing
+      ? [
+          ...(plan.existing.topUp > 0n ? [getTransferSolInstruction({ source: payer, destination: mint, amount: plan.existing.topUp })] : []),
+          getAssignInstruction({ account: createNoopSigner(mint), programAddress }),
+        ]
+      : [getCreateAccountInstruction({ payer, newAccount: createNoopSigner(mint), lamports: plan.lamports, space, programAddress })];
   if (item.version === 'SPL') {
-    return [create(82, TOKEN_PROGRAM_ADDRESS), getSplInitializeMint2Instruction({ mint, decimals: item.onchainData.decimals, mintAuthority: address(plan.authorities.mintAuthority!), freezeAuthority })];
+    return [...create(82, TOKEN_PROGRAM_ADDRESS), getSplInitializeMint2Instruction({ mint, decimals: item.onchainData.decimals, mintAuthority: address(plan.authorities.mintAuthority!), freezeAuthority })];
   }
   const extensions = mintExtensionArgs(item, plan);
   const instructions: Instruction[] = [
-    create(initialMintSize(item), TOKEN_2022_PROGRAM_ADDRESS),
+    ...create(initialMintSize(item), TOKEN_2022_PROGRAM_ADDRESS),
     ...getPreInitializeInstructionsForMintExtensions(mint, extensions),
     getInitializeMint2Instruction({ mint, decimals: item.onchainData.decimals, mintAuthority: address(plan.authorities.mintAuthority!), freezeAuthority }),
     ...getPostInitializeInstructionsForMintExtensions(mint, signer('mintAuthority'), extensions),
