@@ -223,9 +223,33 @@ describe('Update Financial Instrument', () => {
     expect(details).toMatchObject({ offchainData: { description: 'Series A of the 2031 muni bond' }, comments: 'reviewed' });
   });
 
+  it('rotates authorities, signed by the current ones, onchain and in the record', async () => {
+    const next = (await stack.call('POST', '/api/v1/accounts', { itemData: { managed: true, offchainReferences: { type: 'TOKEN_MANAGEMENT_AUTHORITY' } } })).body.newAccount;
+    const spl = await stack.call('PATCH', '/api/v1/financial-instruments', { itemData: { financialInstrument: { onchainId: splMint }, mintAuthority: { offchainId: next.offchainId }, freezeAuthority: { onchainId: next.onchainId } } });
+    expect(spl.body.svmTransaction).toMatchObject({ success: true });
+    const splMintState = await fetchSplMint(rpc, address(splMint));
+    expect(splMintState.data.mintAuthority).toEqual({ __option: 'Some', value: next.onchainId });
+    expect(splMintState.data.freezeAuthority).toEqual({ __option: 'Some', value: next.onchainId });
+    const splDetails = (await stack.call('POST', '/api/v1/financial-instruments/single', { itemData: { financialInstrument: { onchainId: splMint } } })).body;
+    expect(splDetails.mintAuthority).toMatchObject({ onchain: { id: next.onchainId }, offchain: { id: next.offchainId } });
+
+    const rotated = await update({ updateAuthority: { offchainId: next.offchainId } });
+    expect(rotated.body.svmTransaction).toMatchObject({ success: true });
+    const chain = await onChain();
+    expect(chain.TokenMetadata.updateAuthority).toEqual({ __option: 'Some', value: next.onchainId });
+    expect(chain.MetadataPointer.authority).toEqual({ __option: 'Some', value: next.onchainId });
+    // The new update authority signs the next metadata change.
+    expect((await update({ onchainData: { uri: 'https://example.com/mb31-v2.json' } })).body.svmTransaction).toMatchObject({ success: true });
+    expect((await onChain()).TokenMetadata.uri).toBe('https://example.com/mb31-v2.json');
+
+    const refused = await stack.call('PATCH', '/api/v1/financial-instruments', { itemData: { financialInstrument: { onchainId: splMint }, closingAuthority: { offchainId: next.offchainId } } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors[0].field).toBe('itemData.closingAuthority');
+  });
+
   it('refuses what cannot change, naming the field', async () => {
     expect((await update({ onchainData: { decimals: 4 } })).body.errors[0].field).toBe('itemData.onchainData.decimals');
-    expect((await update({ mintAuthority: { offchainId: authority.offchainId } })).body.errors[0].field).toBe('itemData.mintAuthority');
+    expect((await update({ confidentialMintBurnAuthority: { offchainId: authority.offchainId } })).body.errors[0].field).toBe('itemData.confidentialMintBurnAuthority');
     const spl = await stack.call('PATCH', '/api/v1/financial-instruments', { itemData: { financialInstrument: { onchainId: splMint }, onchainData: { name: 'x' } } });
     expect(spl.status).toBe(400);
     expect(spl.body.errors[0].field).toBe('itemData.onchainData');

@@ -4,18 +4,47 @@
  * A request that changes nothing onchain is recorded without a network transaction.
  */
 import { getTransferSolInstruction } from '@solana-program/system';
-import { getUpdateMultiplierScaledUiMintInstruction, getUpdateTokenMetadataFieldInstruction, tokenMetadataField } from '@solana-program/token-2022';
+import { getSetAuthorityInstruction as getSplSetAuthorityInstruction } from '@solana-program/token';
+import {
+  getSetAuthorityInstruction,
+  getUpdateMultiplierScaledUiMintInstruction,
+  getUpdateTokenMetadataFieldInstruction,
+  getUpdateTokenMetadataUpdateAuthorityInstruction,
+  tokenMetadataField,
+} from '@solana-program/token-2022';
 import { address, createNoopSigner, type Instruction } from '@solana/kit';
 import type { SvmTransactionConfigInput } from '../../api/codecs/common.codecs';
 import type { UpdateFinancialInstrumentItemData } from '../../api/codecs/financial-instrument.codecs';
-import { Account, FinancialInstrument } from '../../db/entities';
-import { assertMaySign } from '../../db/repositories/accounts.repository';
+import { Account, FinancialInstrument, type AuthorityRef } from '../../db/entities';
+import { assertMaySign, findAccountByLookup, offPlatformAddress } from '../../db/repositories/accounts.repository';
+import { authorityFields, type AuthorityField } from '../../domain/instrument-authorities';
 import { findInstrumentByLookup } from '../../db/repositories/financial-instruments.repository';
 import { validationError } from '../../domain/errors';
 import { mintAccountSize, rentExemptMinimum, type MintExtension } from '../../domain/token-extensions';
 import type { WriteRequest } from '../../domain/write';
 import { resolveFeePayer } from './fee-payer';
 import type { OperationHandler } from './operation-handler';
+
+/** Which SetAuthority type rotates each authority, and the extension it needs (spec 2.4 names). */
+const rotations: Partial<Record<AuthorityField, { type: number; extension?: MintExtension }>> = {
+  mintAuthority: { type: 0 },
+  freezeAuthority: { type: 1 },
+  closingAuthority: { type: 6, extension: 'CLOSE_MINT' },
+  permanentDelegateAuthority: { type: 8, extension: 'PERMANENT_DELEGATE' },
+  confidentialTransferAuthority: { type: 9, extension: 'CONFIDENTIAL_TRANSFER' },
+  transferHookAuthority: { type: 10, extension: 'TRANSFER_HOOK' },
+  scaledUiAmountAuthority: { type: 15, extension: 'SCALED_UI_AMOUNT' },
+  pausableAuthority: { type: 16, extension: 'PAUSABLE' },
+  // updateAuthority: the Token Metadata update authority and the Metadata Pointer's authority (type 12) move together.
+  updateAuthority: { type: 12, extension: 'METADATA_POINTER' },
+};
+
+interface Rotation {
+  field: AuthorityField;
+  type: number;
+  current: string;
+  next: AuthorityRef;
+}
 
 interface UpdateData {
   instrumentId: string;
@@ -26,6 +55,8 @@ interface UpdateData {
   multiplier: number | null;
   scaledUiAuthority: string | null;
   topUp: string;
+  rotations: Rotation[];
+  version: string;
 }
 
 async function signingAccount(em: Parameters<OperationHandler['lookup']>[0], request: WriteRequest, accountId: string | null | undefined, field: string): Promise<Account> {
@@ -54,8 +85,26 @@ export const updateFinancialInstrumentHandler: OperationHandler = {
     if (multiplierChanges && !instrument.extensions.includes('SCALED_UI_AMOUNT')) throw validationError(`${f}.scaledUiAmountMultiplier`, 'the instrument has no Scaled UI Amount extension');
     if (multiplierChanges && !(item.scaledUiAmountMultiplier! > 0 && Number.isFinite(item.scaledUiAmountMultiplier))) throw validationError(`${f}.scaledUiAmountMultiplier`, 'scaledUiAmountMultiplier must be a positive number');
 
-    const data: UpdateData = { instrumentId: instrument.id, mint: instrument.mintAddress, fields, updateAuthority: null, multiplier: null, scaledUiAuthority: null, topUp: '0' };
+    const data: UpdateData = { instrumentId: instrument.id, mint: instrument.mintAddress, fields, updateAuthority: null, multiplier: null, scaledUiAuthority: null, topUp: '0', rotations: [], version: instrument.version };
     const signers: string[] = [];
+    for (const field of authorityFields) {
+      const lookup = item[field];
+      if (!lookup) continue;
+      const at = `${f}.${field}`;
+      const rotation = rotations[field];
+      if (!rotation) throw validationError(at, `${field} cannot be rotated`);
+      if (instrument.version === 'SPL' && rotation.type > 1) throw validationError(at, `${field} needs a TOKEN_2022 instrument`);
+      if (rotation.extension && !instrument.extensions.includes(rotation.extension)) throw validationError(at, `the instrument has no ${rotation.extension} extension`);
+      const current = instrument.authorities[field];
+      if (!current) throw validationError(at, `the instrument has no ${field} to rotate`);
+      const holder = await signingAccount(em, request, current.accountId, `${at} (the current authority)`);
+      const next = lookup.offPlatform
+        ? { address: offPlatformAddress(lookup, at), accountId: null }
+        : await findAccountByLookup(em, { organizationId: request.organizationId, cluster: request.cluster }, lookup, at).then((a) => ({ address: a.address, accountId: a.id }));
+      if (next.address === current.address) continue;
+      data.rotations.push({ field, type: rotation.type, current: holder.address, next });
+      signers.push(holder.address);
+    }
     if (fields.length) {
       data.updateAuthority = (await signingAccount(em, request, instrument.authorities.updateAuthority?.accountId, `${f}.updateAuthority`)).address;
       signers.push(data.updateAuthority);
@@ -75,7 +124,7 @@ export const updateFinancialInstrumentHandler: OperationHandler = {
       data.scaledUiAuthority = (await signingAccount(em, request, instrument.authorities.scaledUiAmountAuthority?.accountId, `${f}.scaledUiAmountAuthority`)).address;
       signers.push(data.scaledUiAuthority);
     }
-    const needsTransaction = fields.length > 0 || multiplierChanges;
+    const needsTransaction = fields.length > 0 || multiplierChanges || data.rotations.length > 0;
     const feePayer = await resolveFeePayer(em, deps, request, (request.svmTransactionConfig ?? {}) as SvmTransactionConfigInput);
     return {
       needsTransaction,
@@ -103,6 +152,17 @@ export const updateFinancialInstrumentHandler: OperationHandler = {
       );
     }
     if (data.multiplier !== null) out.push(getUpdateMultiplierScaledUiMintInstruction({ mint, authority: createNoopSigner(address(data.scaledUiAuthority!)), multiplier: data.multiplier, effectiveTimestamp: 0n }));
+    // Rotations come last: earlier instructions are signed by the authorities as they were.
+    for (const r of data.rotations) {
+      const owner = createNoopSigner(address(r.current));
+      const newAuthority = address(r.next.address);
+      if (data.version === 'SPL') {
+        out.push(getSplSetAuthorityInstruction({ owned: mint, owner, authorityType: r.type, newAuthority }));
+        continue;
+      }
+      if (r.field === 'updateAuthority') out.push(getUpdateTokenMetadataUpdateAuthorityInstruction({ metadata: mint, updateAuthority: owner, newUpdateAuthority: newAuthority }));
+      out.push(getSetAuthorityInstruction({ owned: mint, owner, authorityType: r.type, newAuthority }));
+    }
     return out;
   },
 
@@ -117,6 +177,7 @@ export const updateFinancialInstrumentHandler: OperationHandler = {
     if (on.uri !== undefined) instrument.uri = on.uri;
     if (on.simpleCustomMetadata) instrument.onchainCustomMetadata = { ...instrument.onchainCustomMetadata, ...on.simpleCustomMetadata };
     if (data.multiplier !== null) instrument.scaledUiAmountMultiplier = String(data.multiplier);
+    if (data.rotations.length) instrument.authorities = { ...instrument.authorities, ...Object.fromEntries(data.rotations.map((r) => [r.field, r.next])) };
     if (item.offchainData) instrument.offchainData = { ...instrument.offchainData, ...item.offchainData };
     if (item.comments !== undefined) instrument.comments = item.comments;
     if (tx) Object.assign(instrument, { lastTransactionId: tx.id, lastTransactionAt: at });

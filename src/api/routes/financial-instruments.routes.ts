@@ -2,11 +2,11 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Account, FinancialInstrument } from '../../db/entities';
-import { notFound, validationError } from '../../domain/errors';
+import { notFound } from '../../domain/errors';
 import { findInstrumentByLookup } from '../../db/repositories/financial-instruments.repository';
 import { validateCreateFinancialInstrument } from '../../domain/operations/create-financial-instrument.operation';
 import { mintAccountSize, rentExemptMinimum } from '../../domain/token-extensions';
-import { authorityFields, closeFinancialInstrumentBody, createFinancialInstrumentBody, pauseFinancialInstrumentBody, updateFinancialInstrumentBody, singleFinancialInstrumentBody, tokenExtensionsCalculatorBody, type CreateFinancialInstrumentItemData } from '../codecs/financial-instrument.codecs';
+import { closeFinancialInstrumentBody, createFinancialInstrumentBody, pauseFinancialInstrumentBody, updateFinancialInstrumentBody, singleFinancialInstrumentBody, tokenExtensionsCalculatorBody, type CreateFinancialInstrumentItemData } from '../codecs/financial-instrument.codecs';
 import type { ApiDeps, LedgerContext } from '../context';
 import type { AccountLookupInput } from '../codecs/common.codecs';
 import { exactNumber, lamportsBalance } from '../presenters/account.presenter';
@@ -107,15 +107,13 @@ export function financialInstrumentRoutes(deps: ApiDeps): RouteSpec[] {
       path: '/api/v1/financial-instruments',
       tag: 'Financial instruments',
       summary:
-        'Update Financial Instrument (patch semantics): Token Metadata fields changed or added (the rent top-up is paid by the fee payer), the Scaled UI multiplier, offchain data, comments. Rotating authorities is not available yet (400).',
+        'Update Financial Instrument (patch semantics): Token Metadata fields changed or added (the rent top-up is paid by the fee payer), the Scaled UI multiplier, authorities rotated (signed by the current ones), offchain data, comments.',
       role: 'WRITE',
       write: true,
       body: updateFinancialInstrumentBody,
       successStatus: 200,
       async handler(ctx, body) {
         const caller = await actingCaller(ctx, deps, fork(), body.tenancyConfig);
-        const rotated = authorityFields.find((field) => body.itemData[field] !== undefined);
-        if (rotated) throw validationError(`itemData.${rotated}`, 'rotating an authority is not available yet');
         const answer = await runWrite(ctx, deps, { operation: 'UPDATE_FINANCIAL_INSTRUMENT', caller, itemData: body.itemData, svmTransactionConfig: body.svmTransactionConfig });
         if (answer.async) {
           ctx.state.status = 202;
