@@ -146,6 +146,16 @@ describe('Fetch Financial Instruments', () => {
     expect(paused.body.items.map((i: any) => i.onchainData.symbol)).toEqual(['MB31']);
     expect((await fetchInstruments('identifiers', { filter: [{ fieldName: 'paused', filterValues: [{ filterType: 'IS_NULL' }] }] })).body.count).toBe(1);
   });
+
+  it('gives the mint account and the mint and update authorities as account records at the detailed level', async () => {
+    const detailed = (await fetchInstruments('detailed', {})).body.items;
+    for (const item of detailed) {
+      expect(item.mintAccount).toMatchObject({ onchain: { id: item.onchain.id }, offchain: { balance: { lamports: expect.any(Number) } }, managed: true });
+      expect(item.mintAuthority).toMatchObject({ onchain: { id: authority.onchainId }, offchain: { id: authority.offchainId, type: 'TOKEN_MANAGEMENT_AUTHORITY' }, managed: true });
+      expect(item.updateAuthority).toMatchObject({ onchain: { id: authority.onchainId }, managed: true });
+    }
+    expect(detailed[0].permanentDelegateAuthority).toMatchObject({ onchain: { id: authority.onchainId }, offchain: { id: authority.offchainId }, managed: true, tenantOrganizationId: expect.any(String) });
+  });
 });
 
 describe('Pause / Unpause and the circulating supply', () => {

@@ -2,11 +2,21 @@
 import type { Account, AuthorityRef, FinancialInstrument } from '../../db/entities';
 import { exactNumber, presentAccount, type DetailLevel } from './account.presenter';
 
-const authorityReference = (ref: AuthorityRef | undefined, accounts: Map<string, Account>) =>
-  ref ? { onchain: { id: ref.address }, offchain: { id: ref.accountId }, managed: ref.accountId ? (accounts.get(ref.accountId)?.managed ?? null) : false } : null;
+/** Spec 2.2's authority reference: onchain and offchain ids, managed, tenant. */
+function authorityReference(ref: AuthorityRef | undefined, accounts: Map<string, Account>) {
+  if (!ref) return null;
+  const account = ref.accountId ? accounts.get(ref.accountId) : undefined;
+  return { onchain: { id: ref.address }, offchain: { id: ref.accountId }, managed: account?.managed ?? false, tenantOrganizationId: account?.organizationId ?? null };
+}
 
 /** `accounts`: the mint's account record and the authorities' records, by offchain id (for the detailed level). */
 export function presentFinancialInstrument(fi: FinancialInstrument, level: DetailLevel, accounts: Map<string, Account> = new Map()) {
+  // The spec's detailed record gives the mint account and the mint and update authorities as account records.
+  const accountRecord = (field: string) => {
+    const ref = fi.authorities[field];
+    const account = ref?.accountId ? accounts.get(ref.accountId) : undefined;
+    return account ? presentAccount(account, 'detailed') : authorityReference(ref, accounts);
+  };
   if (level === 'identifiers') return { onchain: { id: fi.mintAddress }, offchain: { id: fi.id } };
   const compact = {
     onchain: { id: fi.mintAddress, lastTransactionAt: fi.lastTransactionAt ?? null },
@@ -21,6 +31,8 @@ export function presentFinancialInstrument(fi: FinancialInstrument, level: Detai
     offchain: { ...compact.offchain, financialInstrumentType: fi.financialInstrumentType ?? null, creationTransactionId: fi.creationTransactionId ?? null },
     mintAccount: mintAccount ? presentAccount(mintAccount, 'detailed') : { onchain: { id: fi.mintAddress }, offchain: { id: fi.mintAccountId } },
     ...Object.fromEntries(Object.entries(fi.authorities).map(([field, ref]) => [field, authorityReference(ref, accounts)])),
+    mintAuthority: accountRecord('mintAuthority'),
+    updateAuthority: accountRecord('updateAuthority'),
     onchainData: { decimals: fi.decimals, symbol: fi.symbol ?? null, name: fi.name ?? null, uri: fi.uri ?? null, simpleCustomMetadata: fi.onchainCustomMetadata },
     offchainData: fi.offchainData,
     extensions: fi.extensions,

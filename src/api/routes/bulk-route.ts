@@ -8,7 +8,19 @@ import { detailLevels, type DetailLevel } from '../presenters/account.presenter'
 import { route, type RouteSpec } from '../route';
 import { actingCaller } from '../tenancy';
 
-export function bulkRoute<E extends object>(deps: ApiDeps, spec: { path: string; tag: string; summary: string; entity: EntityName<E>; query: QueryResource; present: (record: E, level: DetailLevel) => unknown }): RouteSpec {
+export function bulkRoute<E extends object, C = undefined>(
+  deps: ApiDeps,
+  spec: {
+    path: string;
+    tag: string;
+    summary: string;
+    entity: EntityName<E>;
+    query: QueryResource;
+    present: (record: E, level: DetailLevel, related: C | undefined) => unknown;
+    /** Loads what the detailed level shows beside each record, in one go for the page. */
+    related?: (em: EntityManager, records: E[]) => Promise<C>;
+  },
+): RouteSpec {
   return route({
     method: 'post',
     path: `${spec.path}/{detailLevel}`,
@@ -24,7 +36,9 @@ export function bulkRoute<E extends object>(deps: ApiDeps, spec: { path: string;
       const caller = await actingCaller(ctx, deps, em, body.tenancyConfig);
       const query = translateItemQuery(spec.query, body.itemQuery, { organizationId: caller.organizationId, cluster: ctx.state.cluster });
       const [items, count] = await em.findAndCount(spec.entity, query.where as never, { orderBy: query.orderBy as never, limit: query.limit, offset: query.offset });
-      return { count, items: items.map((item) => spec.present(item as E, ctx.params.detailLevel as DetailLevel)) };
+      const level = ctx.params.detailLevel as DetailLevel;
+      const related = level === 'detailed' && spec.related ? await spec.related(em, items as E[]) : undefined;
+      return { count, items: items.map((item) => spec.present(item as E, level, related)) };
     },
   });
 }

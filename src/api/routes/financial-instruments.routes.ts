@@ -20,6 +20,12 @@ import { actingCaller } from '../tenancy';
 import { runWrite, transactionAnswer } from '../writes';
 import { importedKey } from './accounts.routes';
 
+/** The mint accounts and authorities' account records of some instruments, by offchain id (one query). */
+async function relatedAccounts(em: EntityManager, instruments: FinancialInstrument[]): Promise<Map<string, Account>> {
+  const ids = instruments.flatMap((fi) => [fi.mintAccountId, ...Object.values(fi.authorities).map((a) => a.accountId)]).filter((id): id is string => !!id);
+  return new Map((await em.find(Account, { id: { $in: [...new Set(ids)] } })).map((a) => [a.id, a]));
+}
+
 export function financialInstrumentRoutes(deps: ApiDeps): RouteSpec[] {
   const fork = () => deps.orm.em.fork() as unknown as EntityManager;
   /** The instrument a single-instrument read names, within the acting tenant. */
@@ -63,13 +69,14 @@ export function financialInstrumentRoutes(deps: ApiDeps): RouteSpec[] {
         return { newFinancialInstrument: answer.created ?? null, svmTransaction: answer.transaction };
       },
     }),
-    bulkRoute(deps, {
+    bulkRoute<FinancialInstrument, Map<string, Account>>(deps, {
       path: '/api/v1/financial-instruments/bulk',
       tag: 'Financial instruments',
       summary: 'Fetch Financial Instruments with filter, sort and paging (authority filters by <name>OnchainId / <name>OffchainId).',
       entity: FinancialInstrument,
       query: financialInstrumentQuery,
-      present: (fi, level) => presentFinancialInstrument(fi, level),
+      present: (fi, level, accounts) => presentFinancialInstrument(fi, level, accounts),
+      related: (em, instruments) => relatedAccounts(em, instruments),
     }),
     route({
       method: 'post',
@@ -81,9 +88,7 @@ export function financialInstrumentRoutes(deps: ApiDeps): RouteSpec[] {
       successStatus: 200,
       async handler(ctx, body) {
         const { em, instrument } = await lookedUp(ctx, body);
-        const ids = [instrument.mintAccountId, ...Object.values(instrument.authorities).map((a) => a.accountId)].filter((id): id is string => !!id);
-        const accounts = new Map((await em.find(Account, { id: { $in: ids } })).map((a) => [a.id, a]));
-        return presentFinancialInstrument(instrument, 'detailed', accounts);
+        return presentFinancialInstrument(instrument, 'detailed', await relatedAccounts(em, [instrument]));
       },
     }),
     ...([['pause', 'PAUSE_FINANCIAL_INSTRUMENT'], ['unpause', 'UNPAUSE_FINANCIAL_INSTRUMENT']] as const).map(([action, operation]) =>
