@@ -119,6 +119,16 @@ it('answers 400 TRANSACTION_TOO_LARGE naming the workarounds when the creation d
   expect((await stack.call('POST', '/api/v1/financial-instruments/bulk/identifiers', {})).body.count).toBe(before);
 });
 
+it('answers 404 for an authority that does not exist and 409 for an AL ID already taken, naming the field', async () => {
+  const missing = await createInstrument({ version: 'SPL', onchainData: { decimals: 0 }, mintAuthority: { offchainId: '00000000-0000-4000-8000-000000000000' }, mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: 'STOCK' } } } });
+  expect(missing.status).toBe(404);
+  expect(missing.body.errors[0].field).toBe('itemData.mintAuthority');
+  const taken = (await stack.call('POST', '/api/v1/financial-instruments/single', { itemData: { financialInstrument: { onchainId: splMint } } })).body.offchain.alId;
+  const duplicate = await createInstrument({ version: 'SPL', onchainData: { decimals: 0 }, mintAuthority: { offchainId: authority.offchainId }, mintAccount: { offchainReferences: { alId: taken } } });
+  expect(duplicate.status).toBe(409);
+  expect(duplicate.body.errors[0].field).toBe('itemData.mintAccount.offchainReferences.alId');
+});
+
 it('refuses Token-2022-only fields on an SPL instrument and a category that does not fit its reference type, naming the field', async () => {
   const spl = await createInstrument({ version: 'SPL', onchainData: { decimals: 0 }, mintAuthority: { offchainId: authority.offchainId }, permanentDelegateAuthority: { offchainId: authority.offchainId } });
   expect(spl.status).toBe(400);
