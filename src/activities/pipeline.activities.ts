@@ -227,8 +227,13 @@ export function createPipelineActivities(deps: ActivityDeps) {
           // The created record now guards its address; the reservation ends with the transaction.
           tx.reservedAddress = null;
         }
-        const created = await operationHandlers[request.operation].record(em, request, resolved, outcome, tx, now);
+        const handler = operationHandlers[request.operation];
+        const created = await handler.record(em, request, resolved, outcome, tx, now);
         if (tx && landed) await applyBalanceChanges(em, request, tx, landed.balances, created?.offchainId, now);
+        if (handler.reconcile && outcome && ['CONFIRMED', 'FINALIZED', 'SUBMITTED'].includes(outcome.status)) {
+          await em.flush();
+          await handler.reconcile(em, deps, request, resolved);
+        }
         return { transaction: tx ? transactionResult(tx) : null, created };
       });
     },

@@ -5,6 +5,8 @@ import { fetchMint } from '@solana-program/token-2022';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startStack, type Stack } from '../support/stack';
+import { forkEm } from '../../src/main/runtime';
+import { FinancialInstrument } from '../../src/db/entities';
 
 let stack: Stack;
 let rpc: ReturnType<typeof createSolanaRpc>;
@@ -148,7 +150,8 @@ describe('Fetch Financial Instruments', () => {
     expect(all.body.items.map((i: any) => i.version)).toEqual(['TOKEN_2022', 'SPL']);
     expect((await fetchInstruments('identifiers', { filter: [eq('version', { valueString: 'SPL' })] })).body.count).toBe(1);
     expect((await fetchInstruments('identifiers', { filter: [eq('mintAuthorityOnchainId', { dataType: 'ONCHAIN_ADDRESS_ID', valueString: authority.onchainId })] })).body.count).toBe(2);
-    expect((await fetchInstruments('identifiers', { filter: [eq('udpateAuthorityOffchainId', { dataType: 'OFFCHAIN_ID', valueString: authority.offchainId })] })).body.count).toBe(2);
+    // Only the Token-2022 mint has an update authority (its metadata's); an SPL mint has none onchain.
+    expect((await fetchInstruments('identifiers', { filter: [eq('udpateAuthorityOffchainId', { dataType: 'OFFCHAIN_ID', valueString: authority.offchainId })] })).body.count).toBe(1);
     expect((await fetchInstruments('identifiers', { filter: [eq('permanentDelegateAuthorityOnchainId', { valueString: authority.onchainId })] })).body.count).toBe(1);
     const noDelegate = await fetchInstruments('compact', { filter: [{ fieldName: 'permanentDelegateAuthorityOnchainId', filterValues: [{ filterType: 'IS_NULL' }] }] });
     expect(noDelegate.body.items.map((i: any) => i.version)).toEqual(['SPL']);
@@ -162,7 +165,9 @@ describe('Fetch Financial Instruments', () => {
     for (const item of detailed) {
       expect(item.mintAccount).toMatchObject({ onchain: { id: item.onchain.id }, offchain: { balance: { lamports: expect.any(Number) } }, managed: true });
       expect(item.mintAuthority).toMatchObject({ onchain: { id: authority.onchainId }, offchain: { id: authority.offchainId, type: 'TOKEN_MANAGEMENT_AUTHORITY' }, managed: true });
-      expect(item.updateAuthority).toMatchObject({ onchain: { id: authority.onchainId }, managed: true });
+      // An SPL mint has no update authority onchain.
+      if (item.version === 'TOKEN_2022') expect(item.updateAuthority).toMatchObject({ onchain: { id: authority.onchainId }, managed: true });
+      else expect(item.updateAuthority).toBeNull();
     }
     expect(detailed[0].permanentDelegateAuthority).toMatchObject({ onchain: { id: authority.onchainId }, offchain: { id: authority.offchainId }, managed: true, tenantOrganizationId: expect.any(String) });
   });
@@ -225,6 +230,20 @@ describe('Update Financial Instrument', () => {
     expect(account.lamports).toBeGreaterThanOrEqual((128n + BigInt(size)) * 6960n);
     const details = (await stack.call('POST', '/api/v1/financial-instruments/single', { itemData: { financialInstrument: { onchainId: token2022Mint } } })).body;
     expect(details.onchainData).toMatchObject({ name: 'Muni Bond 2031 Series A', symbol: 'MB31', simpleCustomMetadata: { cusip: '123456AB7', rating: 'AA+' } });
+  });
+
+  it('takes what the chain says into the record after every landed write', async () => {
+    // Damage the record behind the service's back; the next landed write restores it from the chain.
+    const em = forkEm(stack.runtime.orm);
+    const record = await em.findOneOrFail(FinancialInstrument, { mintAddress: token2022Mint });
+    const { permanentDelegateAuthority: _dropped, ...authorities } = record.authorities;
+    Object.assign(record, { paused: null, extensions: record.extensions.filter((e) => e !== 'PERMANENT_DELEGATE'), authorities, symbol: 'WRONG' });
+    await em.flush();
+    const updated = await update({ onchainData: { simpleCustomMetadata: { sector: 'munis' } } });
+    expect(updated.body.svmTransaction).toMatchObject({ success: true });
+    const details = (await stack.call('POST', '/api/v1/financial-instruments/single', { itemData: { financialInstrument: { onchainId: token2022Mint } } })).body;
+    expect(details).toMatchObject({ paused: true, onchainData: { symbol: 'MB31', simpleCustomMetadata: { sector: 'munis' } }, permanentDelegateAuthority: { onchain: { id: authority.onchainId } } });
+    expect(details.extensions).toEqual(expect.arrayContaining(['PAUSABLE', 'PERMANENT_DELEGATE', 'TOKEN_METADATA']));
   });
 
   it('changes the Scaled UI multiplier onchain and in the record', async () => {

@@ -21,6 +21,7 @@ import { rentExemptMinimum } from '../../domain/token-extensions';
 import type { WriteRequest } from '../../domain/write';
 import { resolveFeePayer } from './fee-payer';
 import type { OperationHandler } from './operation-handler';
+import { reconcileInstrument } from './reconcile-instrument';
 
 type AuthorityName = AuthorityField | 'transferHookProgram';
 
@@ -202,6 +203,8 @@ export const createFinancialInstrumentHandler: OperationHandler = {
       data: { ...data },
     };
   },
+
+  reconcile: (em, deps, request, resolved) => reconcileInstrument(em, deps.networks.get(request.cluster)!, (resolved.data as unknown as InstrumentData).instrumentId),
 
   instructions(request, resolved) {
     const item = request.itemData as CreateFinancialInstrumentItemData;

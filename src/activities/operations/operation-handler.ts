@@ -17,4 +17,6 @@ export interface OperationHandler {
    * transaction record (null for onboardings without one); returns the created object's reference.
    */
   record(em: EntityManager, request: WriteRequest, resolved: Resolved, outcome: Outcome | null, tx: LedgerTransaction | null, at: Date): Promise<WriteResult['created']>;
+  /** After the records of a landed transaction: bring them in line with what the chain now says. */
+  reconcile?(em: EntityManager, deps: ActivityDeps, request: WriteRequest, resolved: Resolved): Promise<void>;
 }

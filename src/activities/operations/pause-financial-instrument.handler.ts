@@ -8,6 +8,7 @@ import { findInstrumentByLookup } from '../../db/repositories/financial-instrume
 import { validationError } from '../../domain/errors';
 import { resolveFeePayer } from './fee-payer';
 import type { OperationHandler } from './operation-handler';
+import { reconcileInstrument } from './reconcile-instrument';
 
 interface PauseData {
   instrumentId: string;
@@ -32,6 +33,8 @@ export function pauseHandler(pause: boolean): OperationHandler {
       const data: PauseData = { instrumentId: instrument.id, mint: instrument.mintAddress, authority: authority.address };
       return { needsTransaction: true, feePayer: feePayer.address, signers: [...new Set([feePayer.address, authority.address])], debits: [], webhooks: feePayer.webhooks, data: { ...data } };
     },
+
+    reconcile: (em, deps, request, resolved) => reconcileInstrument(em, deps.networks.get(request.cluster)!, (resolved.data as unknown as PauseData).instrumentId),
 
     instructions(_request, resolved) {
       const data = resolved.data as unknown as PauseData;

@@ -21,9 +21,11 @@ import { authorityFields, type AuthorityField } from '../../domain/instrument-au
 import { findInstrumentByLookup } from '../../db/repositories/financial-instruments.repository';
 import { validationError } from '../../domain/errors';
 import { mintAccountSize, rentExemptMinimum, type MintExtension } from '../../domain/token-extensions';
+import { readOnchainInstrument } from '../../domain/mint-state';
 import type { WriteRequest } from '../../domain/write';
 import { resolveFeePayer } from './fee-payer';
 import type { OperationHandler } from './operation-handler';
+import { reconcileInstrument } from './reconcile-instrument';
 
 /** Which SetAuthority type rotates each authority, and the extension it needs (spec 2.4 names). */
 const rotations: Partial<Record<AuthorityField, { type: number; extension?: MintExtension }>> = {
@@ -109,15 +111,19 @@ export const updateFinancialInstrumentHandler: OperationHandler = {
       data.updateAuthority = (await signingAccount(em, request, instrument.authorities.updateAuthority?.accountId, `${f}.updateAuthority`)).address;
       signers.push(data.updateAuthority);
       // The program grows the account for longer metadata; the lamports for its new size must be there first.
+      // Sized from the mint as the chain holds it, not from the record.
+      const account = await deps.networks.get(request.cluster)!.getAccount(instrument.mintAddress);
+      const chain = account && readOnchainInstrument(account.owner, account.data);
+      if (!account || !chain?.metadata) throw validationError(`${f}.financialInstrument`, `the mint ${instrument.mintAddress} has no Token Metadata on ${request.cluster}`);
+      const merged = { ...chain.metadata.additional, ...Object.fromEntries(fields.filter((x) => x.kind === 'Key').map((x) => [x.key!, x.value])) };
       const metadata = {
-        name: on.name ?? instrument.name ?? '',
-        symbol: on.symbol ?? instrument.symbol ?? '',
-        uri: on.uri ?? instrument.uri ?? '',
-        additionalMetadata: { ...instrument.onchainCustomMetadata, ...(on.simpleCustomMetadata ?? {}) },
+        name: fields.find((x) => x.kind === 'Name')?.value ?? chain.metadata.name,
+        symbol: fields.find((x) => x.kind === 'Symbol')?.value ?? chain.metadata.symbol,
+        uri: fields.find((x) => x.kind === 'Uri')?.value ?? chain.metadata.uri,
+        additionalMetadata: merged,
       };
-      const needed = rentExemptMinimum(mintAccountSize(instrument.extensions as MintExtension[], metadata));
-      const held = await deps.networks.get(request.cluster)!.getBalance(instrument.mintAddress);
-      data.topUp = (needed > held ? needed - held : 0n).toString();
+      const needed = rentExemptMinimum(mintAccountSize(chain.extensions, metadata));
+      data.topUp = (needed > account.lamports ? needed - account.lamports : 0n).toString();
     }
     if (multiplierChanges) {
       data.multiplier = item.scaledUiAmountMultiplier!;
@@ -135,6 +141,8 @@ export const updateFinancialInstrumentHandler: OperationHandler = {
       data: { ...data },
     };
   },
+
+  reconcile: (em, deps, request, resolved) => reconcileInstrument(em, deps.networks.get(request.cluster)!, (resolved.data as unknown as UpdateData).instrumentId),
 
   instructions(_request, resolved) {
     const data = resolved.data as unknown as UpdateData;
