@@ -197,4 +197,37 @@ export const FinancialInstrument = defineEntity({
 });
 export type FinancialInstrument = InferEntity<typeof FinancialInstrument>;
 
-export const entities = [Organization, ApiKey, CustodyKey, Account, LedgerTransaction, FinancialInstrument];
+
+export const Position = defineEntity({
+  name: 'Position',
+  tableName: 'position',
+  properties: {
+    id: p.uuid().primary(),
+    organizationId: p.uuid(),
+    cluster: p.text(),
+    /** The token account's address. */
+    address: p.text(),
+    ownerAddress: p.text(),
+    ownerAccountId: p.uuid().nullable(),
+    financialInstrumentId: p.uuid(),
+    mintAddress: p.text(),
+    /** The owner's associated token account (true) or an explicit account. */
+    associated: p.boolean(),
+    status: p.text(),
+    frozen: p.boolean(),
+    /** Offchain balance in the instrument's base units (u64 fits numeric(20,0)). */
+    balance: p.decimal('string'),
+    comments: p.text().nullable(),
+    code: p.text().nullable(),
+    name: p.text().nullable(),
+    lastTransactionId: p.uuid().nullable(),
+    lastTransactionAt: p.datetime().nullable(),
+    creationTransactionId: p.uuid().nullable(),
+    creationTransactionAt: p.datetime().nullable(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+  },
+});
+export type Position = InferEntity<typeof Position>;
+
+export const entities = [Organization, ApiKey, CustodyKey, Account, LedgerTransaction, FinancialInstrument, Position];

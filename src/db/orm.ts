@@ -7,6 +7,7 @@ import { Migrator } from '@mikro-orm/migrations';
 import { entities } from './entities';
 import { Migration0001Initial } from './migrations/0001-initial.migration';
 import { Migration0002AddressReservation } from './migrations/0002-address-reservation.migration';
+import { Migration0006Position } from './migrations/0006-position.migration';
 import { Migration0005StoredFile } from './migrations/0005-stored-file.migration';
 import { Migration0004FinancialInstrument } from './migrations/0004-financial-instrument.migration';
 import { Migration0003AlIdSequence } from './migrations/0003-al-id-sequence.migration';
@@ -33,6 +34,7 @@ export async function createOrm(options: OrmOptions): Promise<Orm> {
         { name: '0003-al-id-sequence', class: Migration0003AlIdSequence },
         { name: '0004-financial-instrument', class: Migration0004FinancialInstrument },
         { name: '0005-stored-file', class: Migration0005StoredFile },
+        { name: '0006-position', class: Migration0006Position },
       ], tableName: 'schema_migration', silent: true, snapshot: false },
   });
 }

@@ -4,6 +4,7 @@ import { closeFinancialInstrumentHandler } from './close-financial-instrument.ha
 import { createAccountHandler } from './create-account.handler';
 import { createFinancialInstrumentHandler } from './create-financial-instrument.handler';
 import type { OperationHandler } from './operation-handler';
+import { initializePositionHandler } from './initialize-position.handler';
 import { pauseHandler } from './pause-financial-instrument.handler';
 import { updateFinancialInstrumentHandler } from './update-financial-instrument.handler';
 
@@ -14,4 +15,5 @@ export const operationHandlers: Record<Operation, OperationHandler> = {
   UNPAUSE_FINANCIAL_INSTRUMENT: pauseHandler(false),
   CLOSE_FINANCIAL_INSTRUMENT: closeFinancialInstrumentHandler,
   UPDATE_FINANCIAL_INSTRUMENT: updateFinancialInstrumentHandler,
+  INITIALIZE_POSITION: initializePositionHandler,
 };

@@ -1,0 +1,21 @@
+/** Position payloads (spec 2.1 position lookup, API.md 6). */
+import * as t from 'io-ts';
+import { accountLookup, svmTransactionConfig, tenancyConfig } from './common.codecs';
+import { strictObject } from './primitives';
+
+export const positionLookup = strictObject(
+  'PositionLookup',
+  {},
+  { position: accountLookup, owner: accountLookup, financialInstrument: accountLookup, mintAuthority: accountLookup, freezeAuthority: accountLookup },
+  'A position: its own account (position), or its owner and financialInstrument (the associated token account).',
+);
+export type PositionLookupInput = t.TypeOf<typeof positionLookup>;
+
+export const initializePositionBody = strictObject(
+  'InitializePositionRequest',
+  { itemData: strictObject('InitializePositionItemData', { positionToInitialize: positionLookup }, { unfreeze: t.boolean }) },
+  { svmTransactionConfig, tenancyConfig },
+);
+export type InitializePositionItemData = t.TypeOf<typeof initializePositionBody>['itemData'];
+
+export const singlePositionBody = strictObject('SinglePositionRequest', { itemData: strictObject('SinglePositionItemData', { position: positionLookup }, {}) }, { tenancyConfig });

@@ -1,0 +1,25 @@
+/** Position records as the API shows them (the spec shows none: API.md's detail levels applied). */
+import type { FinancialInstrument, Position } from '../../db/entities';
+import { fromBaseUnits } from '../../domain/money';
+import { exactNumber, type DetailLevel } from './account.presenter';
+
+export function presentPosition(position: Position, level: DetailLevel, instrument?: FinancialInstrument) {
+  if (level === 'identifiers') return { onchain: { id: position.address }, offchain: { id: position.id } };
+  const units = BigInt(position.balance);
+  return {
+    onchain: { id: position.address, lastTransactionAt: position.lastTransactionAt ?? null },
+    offchain: {
+      id: position.id,
+      lastTransactionId: position.lastTransactionId ?? null,
+      balance: instrument ? { amount: exactNumber(fromBaseUnits(units, instrument.decimals)), lamports: units } : { lamports: units },
+    },
+    owner: { onchain: { id: position.ownerAddress }, offchain: { id: position.ownerAccountId ?? null } },
+    financialInstrument: { onchain: { id: position.mintAddress }, offchain: { id: position.financialInstrumentId } },
+    status: position.status,
+    frozen: position.frozen,
+    associated: position.associated,
+    ...(level === 'detailed'
+      ? { comments: position.comments ?? null, code: position.code ?? null, name: position.name ?? null, creationTransactionId: position.creationTransactionId ?? null, creationTransactionAt: position.creationTransactionAt ?? null, tenantOrganizationId: position.organizationId }
+      : {}),
+  };
+}

@@ -1,0 +1,81 @@
+/** Positions: Initialize Position, Fetch Position Details, Fetch Position Balance. */
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { getTokenDecoder } from '@solana-program/token-2022';
+import { FinancialInstrument } from '../../db/entities';
+import { findPositionByLookup } from '../../db/repositories/positions.repository';
+import { fromBaseUnits } from '../../domain/money';
+import { initializePositionBody, singlePositionBody, type PositionLookupInput } from '../codecs/position.codecs';
+import type { ApiDeps, LedgerContext } from '../context';
+import { exactNumber } from '../presenters/account.presenter';
+import { presentPosition } from '../presenters/position.presenter';
+import { route, type RouteSpec } from '../route';
+import { actingCaller } from '../tenancy';
+import { runWrite } from '../writes';
+
+export function positionRoutes(deps: ApiDeps): RouteSpec[] {
+  const fork = () => deps.orm.em.fork() as unknown as EntityManager;
+  const lookedUp = async (ctx: LedgerContext, body: { itemData: { position: PositionLookupInput }; tenancyConfig?: { overrideOrganizationExternalId?: string } }) => {
+    const em = fork();
+    const caller = await actingCaller(ctx, deps, em, body.tenancyConfig);
+    const position = await findPositionByLookup(em, { organizationId: caller.organizationId, cluster: ctx.state.cluster }, body.itemData.position, 'itemData.position');
+    const instrument = await em.findOneOrFail(FinancialInstrument, { id: position.financialInstrumentId });
+    return { position, instrument };
+  };
+  return [
+    route({
+      method: 'post',
+      path: '/api/v1/positions',
+      tag: 'Positions',
+      summary: "Initialize Position: the owner's associated token account for an instrument (thawed at once with `unfreeze` when the instrument freezes new positions); re-initializes an inactive one.",
+      role: 'WRITE',
+      write: true,
+      body: initializePositionBody,
+      successStatus: 201,
+      async handler(ctx, body) {
+        const caller = await actingCaller(ctx, deps, fork(), body.tenancyConfig);
+        const answer = await runWrite(ctx, deps, { operation: 'INITIALIZE_POSITION', caller, itemData: body.itemData, svmTransactionConfig: body.svmTransactionConfig, newRecordId: randomUUID() });
+        if (answer.async) {
+          ctx.state.status = 202;
+          return { transaction: answer.transaction };
+        }
+        return { newPosition: answer.created ?? null, svmTransaction: answer.transaction };
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/api/v1/positions/single',
+      tag: 'Positions',
+      summary: 'Fetch Position Details.',
+      role: 'READ',
+      body: singlePositionBody,
+      successStatus: 200,
+      async handler(ctx, body) {
+        const { position, instrument } = await lookedUp(ctx, body);
+        return presentPosition(position, 'detailed', instrument);
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/api/v1/positions/balance',
+      tag: 'Positions',
+      summary: 'Fetch Position Balance: live from the network (raw and UI amount), beside the offchain record.',
+      role: 'READ',
+      body: singlePositionBody,
+      successStatus: 200,
+      async handler(ctx, body) {
+        const { position, instrument } = await lookedUp(ctx, body);
+        const account = await deps.networks.get(ctx.state.cluster)!.getAccount(position.address);
+        const onchain = account ? getTokenDecoder().decode(account.data) : null;
+        const units = onchain?.amount ?? 0n;
+        const offchain = BigInt(position.balance);
+        return {
+          position: presentPosition(position, 'identifiers'),
+          decimals: instrument.decimals,
+          onchain: { exists: !!onchain, frozen: onchain ? onchain.state === 2 : null, balance: { amount: exactNumber(fromBaseUnits(units, instrument.decimals)), lamports: units } },
+          offchain: { balance: { amount: exactNumber(fromBaseUnits(offchain, instrument.decimals)), lamports: offchain } },
+        };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,25 @@
+/** Position lookups (spec 2.1): the position's own account, or its owner and instrument (the associated account). */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { Position } from '../entities';
+import { notFound, validationError } from '../../domain/errors';
+import type { PositionLookupInput } from '../../api/codecs/position.codecs';
+import { findAccountByLookup, type TenantScope } from './accounts.repository';
+import { findInstrumentByLookup } from './financial-instruments.repository';
+
+export async function findPositionByLookup(em: EntityManager, scope: TenantScope, lookup: PositionLookupInput, field: string): Promise<Position> {
+  const where: Record<string, unknown> = { organizationId: scope.organizationId, cluster: scope.cluster };
+  if (lookup.position?.offchainId) where.id = lookup.position.offchainId;
+  if (lookup.position?.onchainId) where.address = lookup.position.onchainId;
+  if (!lookup.position) {
+    if (!lookup.owner || !lookup.financialInstrument) throw validationError(field, `${field} needs position, or owner and financialInstrument`);
+    const instrument = await findInstrumentByLookup(em, scope, lookup.financialInstrument, `${field}.financialInstrument`);
+    where.financialInstrumentId = instrument.id;
+    where.ownerAddress = lookup.owner.offPlatform ? lookup.owner.onchainId : (await findAccountByLookup(em, scope, lookup.owner, `${field}.owner`)).address;
+    where.associated = true;
+  } else if (!lookup.position.offchainId && !lookup.position.onchainId) {
+    throw validationError(`${field}.position`, `${field}.position needs onchainId or offchainId`);
+  }
+  const found = await em.findOne(Position, where);
+  if (!found) throw notFound(field, `${field}: no such position`);
+  return found;
+}
