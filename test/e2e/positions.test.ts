@@ -60,3 +60,28 @@ it('refuses what it cannot do yet and what does not exist, naming the field', as
   expect(missing.status).toBe(404);
   expect(missing.body.errors[0].field).toBe('itemData.position');
 });
+
+describe('Fetch Positions and Update Position', () => {
+  const fetchPositions = (level: string, itemQuery: unknown) => stack.call('POST', `/api/v1/positions/bulk/${level}`, { itemQuery });
+  const eq = (fieldName: string, value: Record<string, unknown>) => ({ fieldName, filterValues: [{ filterType: 'EQUALS', ...value }] });
+
+  it('filters by instrument and frozen state, newest first, with amounts at the detailed level', async () => {
+    const all = await fetchPositions('detailed', {});
+    expect(all.body.count).toBe(3);
+    expect(all.body.items[0].financialInstrument.onchain.id).toBe(frozenByDefault);
+    expect(all.body.items.every((p: any) => p.offchain.balance.amount === 0)).toBe(true);
+    expect((await fetchPositions('identifiers', { filter: [eq('financialInstrumentOnchainId', { valueString: frozenByDefault })] })).body.count).toBe(2);
+    expect((await fetchPositions('identifiers', { filter: [eq('frozen', { valueBoolean: true })] })).body.count).toBe(1);
+    expect((await fetchPositions('identifiers', { filter: [{ fieldName: 'balance', filterValues: [{ filterType: 'RANGE', valueFromNumber: 1 }] }] })).body.count).toBe(0);
+  });
+
+  it('updates the offchain fields without a network transaction', async () => {
+    const [first] = (await fetchPositions('identifiers', {})).body.items;
+    const updated = await stack.call('PATCH', '/api/v1/positions', { itemData: { position: { position: { offchainId: first.offchain.id } }, code: 'POS-1', comments: 'desk A' } });
+    expect(updated.status).toBe(200);
+    expect(updated.body).toEqual({ updatedPosition: { onchainId: first.onchain.id, offchainId: first.offchain.id }, svmTransaction: null });
+    const details = await stack.call('POST', '/api/v1/positions/single', { itemData: { position: { position: { offchainId: first.offchain.id } } } });
+    expect(details.body).toMatchObject({ code: 'POS-1', comments: 'desk A' });
+    expect((await fetchPositions('identifiers', { filter: [eq('code', { valueString: 'POS-1' })] })).body.count).toBe(1);
+  });
+});

@@ -5,6 +5,7 @@ import { createAccountHandler } from './create-account.handler';
 import { createFinancialInstrumentHandler } from './create-financial-instrument.handler';
 import type { OperationHandler } from './operation-handler';
 import { initializePositionHandler } from './initialize-position.handler';
+import { updatePositionHandler } from './update-position.handler';
 import { pauseHandler } from './pause-financial-instrument.handler';
 import { updateFinancialInstrumentHandler } from './update-financial-instrument.handler';
 
@@ -16,4 +17,5 @@ export const operationHandlers: Record<Operation, OperationHandler> = {
   CLOSE_FINANCIAL_INSTRUMENT: closeFinancialInstrumentHandler,
   UPDATE_FINANCIAL_INSTRUMENT: updateFinancialInstrumentHandler,
   INITIALIZE_POSITION: initializePositionHandler,
+  UPDATE_POSITION: updatePositionHandler,
 };

@@ -1,7 +1,7 @@
 /** Position payloads (spec 2.1 position lookup, API.md 6). */
 import * as t from 'io-ts';
 import { accountLookup, svmTransactionConfig, tenancyConfig } from './common.codecs';
-import { strictObject } from './primitives';
+import { nonEmptyString, strictObject, text } from './primitives';
 
 export const positionLookup = strictObject(
   'PositionLookup',
@@ -19,3 +19,11 @@ export const initializePositionBody = strictObject(
 export type InitializePositionItemData = t.TypeOf<typeof initializePositionBody>['itemData'];
 
 export const singlePositionBody = strictObject('SinglePositionRequest', { itemData: strictObject('SinglePositionItemData', { position: positionLookup }, {}) }, { tenancyConfig });
+
+/** Update Position (API.md 6): offchain fields only. */
+export const updatePositionBody = strictObject(
+  'UpdatePositionRequest',
+  { itemData: strictObject('UpdatePositionItemData', { position: positionLookup }, { comments: text, code: nonEmptyString(200), name: nonEmptyString(500) }) },
+  { svmTransactionConfig, tenancyConfig },
+);
+export type UpdatePositionItemData = t.TypeOf<typeof updatePositionBody>['itemData'];

@@ -2,14 +2,16 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { getTokenDecoder } from '@solana-program/token-2022';
-import { FinancialInstrument } from '../../db/entities';
+import { FinancialInstrument, Position } from '../../db/entities';
 import { findPositionByLookup } from '../../db/repositories/positions.repository';
 import { fromBaseUnits } from '../../domain/money';
-import { initializePositionBody, singlePositionBody, type PositionLookupInput } from '../codecs/position.codecs';
+import { initializePositionBody, singlePositionBody, updatePositionBody, type PositionLookupInput } from '../codecs/position.codecs';
 import type { ApiDeps, LedgerContext } from '../context';
 import { exactNumber } from '../presenters/account.presenter';
 import { presentPosition } from '../presenters/position.presenter';
 import { route, type RouteSpec } from '../route';
+import { bulkRoute } from './bulk-route';
+import { positionQuery } from './query-fields';
 import { actingCaller } from '../tenancy';
 import { runWrite } from '../writes';
 
@@ -40,6 +42,35 @@ export function positionRoutes(deps: ApiDeps): RouteSpec[] {
           return { transaction: answer.transaction };
         }
         return { newPosition: answer.created ?? null, svmTransaction: answer.transaction };
+      },
+    }),
+    bulkRoute<Position, Map<string, FinancialInstrument>>(deps, {
+      path: '/api/v1/positions/bulk',
+      tag: 'Positions',
+      summary:
+        'Fetch Positions with filter, sort and paging. Fields: status, frozen, associated, ownerOnchainId, ownerOffchainId, financialInstrumentOnchainId, financialInstrumentOffchainId, positionOnchainId, balance, code, name, comments, lastTransactionAt, creationTransactionAt (default, newest first), tenantOrganizationId.',
+      entity: Position,
+      query: positionQuery,
+      present: (position, level, instruments) => presentPosition(position, level, instruments?.get(position.financialInstrumentId)),
+      related: async (em, positions) => new Map((await em.find(FinancialInstrument, { id: { $in: [...new Set(positions.map((p) => p.financialInstrumentId))] } })).map((fi) => [fi.id, fi])),
+    }),
+    route({
+      method: 'patch',
+      path: '/api/v1/positions',
+      tag: 'Positions',
+      summary: 'Update Position: offchain fields (comments, code, name); no network transaction.',
+      role: 'WRITE',
+      write: true,
+      body: updatePositionBody,
+      successStatus: 200,
+      async handler(ctx, body) {
+        const caller = await actingCaller(ctx, deps, fork(), body.tenancyConfig);
+        const answer = await runWrite(ctx, deps, { operation: 'UPDATE_POSITION', caller, itemData: body.itemData, svmTransactionConfig: body.svmTransactionConfig });
+        if (answer.async) {
+          ctx.state.status = 202;
+          return { transaction: answer.transaction };
+        }
+        return { updatedPosition: answer.created ?? null, svmTransaction: answer.transaction };
       },
     }),
     route({

@@ -70,6 +70,29 @@ export const financialInstrumentQuery: QueryResource = {
   idProperty: 'id',
 };
 
+/** Positions (the spec shows none; chosen by the product, documented in the OpenAPI summary and README). */
+export const positionQuery: QueryResource = {
+  fields: {
+    status: text('status', { values: ['ACTIVE', 'INACTIVE'] }),
+    frozen: bool('frozen'),
+    associated: bool('associated'),
+    ownerOnchainId: { property: 'ownerAddress', kind: 'TEXT', dataTypes: ['ONCHAIN_ADDRESS_ID', 'ADDRESS_ONCHAIN_ID', 'TEXT'] },
+    ownerOffchainId: { property: 'ownerAccountId', kind: 'UUID', dataTypes: ['OFFCHAIN_ID', 'TEXT'], nullable: true },
+    financialInstrumentOnchainId: { property: 'mintAddress', kind: 'TEXT', dataTypes: ['ONCHAIN_ADDRESS_ID', 'ADDRESS_ONCHAIN_ID', 'TEXT'] },
+    financialInstrumentOffchainId: { property: 'financialInstrumentId', kind: 'UUID', dataTypes: ['OFFCHAIN_ID', 'TEXT'] },
+    positionOnchainId: { property: 'address', kind: 'TEXT', dataTypes: ['ONCHAIN_ADDRESS_ID', 'ADDRESS_ONCHAIN_ID', 'TEXT'] },
+    balance: { property: 'balance', kind: 'NUMBER', dataTypes: ['NUMBER'], integer: true },
+    code: text('code', { nullable: true }),
+    name: text('name', { nullable: true }),
+    comments: text('comments', { nullable: true }),
+    lastTransactionAt: timestamp('lastTransactionAt'),
+    creationTransactionAt: timestamp('creationTransactionAt'),
+    tenantOrganizationId: { property: 'organizationId', kind: 'UUID', dataTypes: ['TEXT', 'OFFCHAIN_ID'] },
+  },
+  defaultSort: [['creationTransactionAt', 'DESC']],
+  idProperty: 'id',
+};
+
 /** Transactions (API.md: fields chosen by the product; the spec shows none). */
 export const transactionQuery: QueryResource = {
   fields: {

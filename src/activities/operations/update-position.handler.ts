@@ -1,0 +1,22 @@
+/** Update Position: its offchain fields (comments, code, name); recorded without a network transaction. */
+import type { UpdatePositionItemData } from '../../api/codecs/position.codecs';
+import { Position } from '../../db/entities';
+import { findPositionByLookup } from '../../db/repositories/positions.repository';
+import type { OperationHandler } from './operation-handler';
+
+export const updatePositionHandler: OperationHandler = {
+  async lookup(em, deps, request) {
+    const item = request.itemData as UpdatePositionItemData;
+    const position = await findPositionByLookup(em, { organizationId: request.organizationId, cluster: request.cluster }, item.position, 'itemData.position');
+    return { needsTransaction: false, feePayer: deps.feePayerAddress, signers: [], debits: [], webhooks: { preSubmit: false, postSubmit: false }, data: { positionId: position.id } };
+  },
+  instructions: () => [],
+  async record(em, request, resolved) {
+    const item = request.itemData as UpdatePositionItemData;
+    const position = await em.findOneOrFail(Position, { id: (resolved.data as { positionId: string }).positionId });
+    if (item.comments !== undefined) position.comments = item.comments;
+    if (item.code !== undefined) position.code = item.code;
+    if (item.name !== undefined) position.name = item.name;
+    return { onchainId: position.address, offchainId: position.id };
+  },
+};
