@@ -85,3 +85,29 @@ describe('Fetch Positions and Update Position', () => {
     expect((await fetchPositions('identifiers', { filter: [eq('code', { valueString: 'POS-1' })] })).body.count).toBe(1);
   });
 });
+
+describe('Freeze / Unfreeze Position', () => {
+  it('freezes and unfreezes a position onchain and in the record, refusing a move to the state it is in', async () => {
+    const owner = await newOwner();
+    await initialize(owner, frozenByDefault, { unfreeze: true });
+    const position = { owner, financialInstrument: { onchainId: frozenByDefault } };
+    const frozen = await stack.call('PATCH', '/api/v1/positions/freeze', { itemData: { position } });
+    expect(frozen.status).toBe(200);
+    expect(frozen.body).toMatchObject({ success: true, status: 'CONFIRMED' });
+    expect((await balance(owner, frozenByDefault)).body.onchain.frozen).toBe(true);
+    const again = await stack.call('PATCH', '/api/v1/positions/freeze', { itemData: { position } });
+    expect(again.status).toBe(400);
+    expect(again.body.errors[0]).toMatchObject({ field: 'itemData.position', message: expect.stringContaining('already frozen') });
+    expect((await stack.call('PATCH', '/api/v1/positions/unfreeze', { itemData: { position } })).body).toMatchObject({ success: true });
+    expect((await balance(owner, frozenByDefault)).body.onchain.frozen).toBe(false);
+    expect((await stack.call('POST', '/api/v1/positions/single', { itemData: { position } })).body.frozen).toBe(false);
+  });
+
+  it('refuses an instrument without a freeze authority', async () => {
+    const owner = await newOwner();
+    await initialize(owner, spl);
+    const refused = await stack.call('PATCH', '/api/v1/positions/freeze', { itemData: { position: { owner, financialInstrument: { onchainId: spl } } } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors[0].message).toContain('no freeze authority');
+  });
+});

@@ -6,6 +6,7 @@ import { createFinancialInstrumentHandler } from './create-financial-instrument.
 import type { OperationHandler } from './operation-handler';
 import { initializePositionHandler } from './initialize-position.handler';
 import { updatePositionHandler } from './update-position.handler';
+import { freezeHandler } from './freeze-position.handler';
 import { pauseHandler } from './pause-financial-instrument.handler';
 import { updateFinancialInstrumentHandler } from './update-financial-instrument.handler';
 
@@ -18,4 +19,6 @@ export const operationHandlers: Record<Operation, OperationHandler> = {
   UPDATE_FINANCIAL_INSTRUMENT: updateFinancialInstrumentHandler,
   INITIALIZE_POSITION: initializePositionHandler,
   UPDATE_POSITION: updatePositionHandler,
+  FREEZE_POSITION: freezeHandler(true),
+  UNFREEZE_POSITION: freezeHandler(false),
 };

@@ -27,3 +27,6 @@ export const updatePositionBody = strictObject(
   { svmTransactionConfig, tenancyConfig },
 );
 export type UpdatePositionItemData = t.TypeOf<typeof updatePositionBody>['itemData'];
+
+/** Freeze / Unfreeze Position (API.md 6), one position. */
+export const freezePositionBody = strictObject('FreezePositionRequest', { itemData: strictObject('FreezePositionItemData', { position: positionLookup }, {}) }, { svmTransactionConfig, tenancyConfig });

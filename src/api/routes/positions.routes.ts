@@ -5,7 +5,7 @@ import { getTokenDecoder } from '@solana-program/token-2022';
 import { FinancialInstrument, Position } from '../../db/entities';
 import { findPositionByLookup } from '../../db/repositories/positions.repository';
 import { fromBaseUnits } from '../../domain/money';
-import { initializePositionBody, singlePositionBody, updatePositionBody, type PositionLookupInput } from '../codecs/position.codecs';
+import { freezePositionBody, initializePositionBody, singlePositionBody, updatePositionBody, type PositionLookupInput } from '../codecs/position.codecs';
 import type { ApiDeps, LedgerContext } from '../context';
 import { exactNumber } from '../presenters/account.presenter';
 import { presentPosition } from '../presenters/position.presenter';
@@ -13,7 +13,7 @@ import { route, type RouteSpec } from '../route';
 import { bulkRoute } from './bulk-route';
 import { positionQuery } from './query-fields';
 import { actingCaller } from '../tenancy';
-import { runWrite } from '../writes';
+import { runWrite, transactionAnswer } from '../writes';
 
 export function positionRoutes(deps: ApiDeps): RouteSpec[] {
   const fork = () => deps.orm.em.fork() as unknown as EntityManager;
@@ -73,6 +73,22 @@ export function positionRoutes(deps: ApiDeps): RouteSpec[] {
         return { updatedPosition: answer.created ?? null, svmTransaction: answer.transaction };
       },
     }),
+    ...([['freeze', 'FREEZE_POSITION'], ['unfreeze', 'UNFREEZE_POSITION']] as const).map(([action, operation]) =>
+      route({
+        method: 'patch',
+        path: `/api/v1/positions/${action}`,
+        tag: 'Positions',
+        summary: `${action === 'freeze' ? 'Freeze' : 'Unfreeze'} Position (SPL and Token-2022), signed by the instrument's freeze authority; answers the transaction result.`,
+        role: 'WRITE',
+        write: true,
+        body: freezePositionBody,
+        successStatus: 200,
+        async handler(ctx, body) {
+          const caller = await actingCaller(ctx, deps, fork(), body.tenancyConfig);
+          return transactionAnswer(ctx, await runWrite(ctx, deps, { operation, caller, itemData: body.itemData, svmTransactionConfig: body.svmTransactionConfig }));
+        },
+      }),
+    ),
     route({
       method: 'post',
       path: '/api/v1/positions/single',
