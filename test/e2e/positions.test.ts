@@ -111,3 +111,42 @@ describe('Freeze / Unfreeze Position', () => {
     expect(refused.body.errors[0].message).toContain('no freeze authority');
   });
 });
+
+describe('Mint', () => {
+  it('mints exact amounts into a position, onchain and in the record, once per idempotencyId', async () => {
+    const owner = await newOwner();
+    await initialize(owner, spl);
+    const mintTo = { owner, financialInstrument: { onchainId: spl } };
+    const idempotencyId = '6f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b';
+    const first = await stack.call('POST', '/api/v1/positions/mint', { itemData: { mintTo, value: { amount: 12.345678 }, idempotencyId, memo: 'issuance #1' } });
+    expect(first.status).toBe(201);
+    expect(first.body).toMatchObject({ success: true, status: 'CONFIRMED' });
+    const again = await stack.call('POST', '/api/v1/positions/mint', { itemData: { mintTo, value: { amount: 12.345678 }, idempotencyId, memo: 'issuance #1' } });
+    expect(again.body.offchainId).toBe(first.body.offchainId);
+    const live = (await balance(owner, spl)).body;
+    expect(live.onchain.balance).toEqual({ amount: 12.345678, lamports: 12_345_678 });
+    expect(live.offchain.balance).toEqual(live.onchain.balance);
+    const supply = await stack.call('POST', '/api/v1/financial-instruments/circulating-supply', { itemData: { financialInstrument: { onchainId: spl } } });
+    expect(supply.body.circulatingSupply).toEqual({ amount: 12.345678, lamports: 12_345_678 });
+  });
+
+  it('refuses a frozen position without unfreeze (POSITION_FROZEN), mints with unfreeze, and refuses too many decimals', async () => {
+    const owner = await newOwner();
+    await initialize(owner, frozenByDefault);
+    const mintTo = { owner, financialInstrument: { onchainId: frozenByDefault } };
+    const refused = await stack.call('POST', '/api/v1/positions/mint', { itemData: { mintTo, value: { lamports: 500 } } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors[0]).toMatchObject({ code: 'POSITION_FROZEN', field: 'itemData.mintTo' });
+    const minted = await stack.call('POST', '/api/v1/positions/mint', { itemData: { mintTo, value: { lamports: 500 }, unfreeze: true } });
+    expect(minted.body).toMatchObject({ success: true });
+    const live = (await balance(owner, frozenByDefault)).body;
+    expect(live.onchain).toMatchObject({ frozen: false, balance: { amount: 5, lamports: 500 } });
+    const decimals = await stack.call('POST', '/api/v1/positions/mint', { itemData: { mintTo, value: { amount: 1.001 } } });
+    expect(decimals.status).toBe(400);
+    expect(decimals.body.errors[0].field).toBe('itemData.value.amount');
+    await initialize(owner, spl);
+    const splFreeze = await stack.call('POST', '/api/v1/positions/mint', { itemData: { mintTo: { owner, financialInstrument: { onchainId: spl } }, value: { lamports: 1 }, freeze: true } });
+    expect(splFreeze.status).toBe(400);
+    expect(splFreeze.body.errors[0]).toMatchObject({ code: 'FREEZE_AUTHORITY_NOT_FOUND', field: 'itemData.freeze' });
+  });
+});

@@ -7,6 +7,7 @@ import type { OperationHandler } from './operation-handler';
 import { initializePositionHandler } from './initialize-position.handler';
 import { updatePositionHandler } from './update-position.handler';
 import { freezeHandler } from './freeze-position.handler';
+import { mintHandler } from './mint.handler';
 import { pauseHandler } from './pause-financial-instrument.handler';
 import { updateFinancialInstrumentHandler } from './update-financial-instrument.handler';
 
@@ -21,4 +22,5 @@ export const operationHandlers: Record<Operation, OperationHandler> = {
   UPDATE_POSITION: updatePositionHandler,
   FREEZE_POSITION: freezeHandler(true),
   UNFREEZE_POSITION: freezeHandler(false),
+  MINT: mintHandler,
 };

@@ -1,7 +1,7 @@
 /** Position payloads (spec 2.1 position lookup, API.md 6). */
 import * as t from 'io-ts';
-import { accountLookup, svmTransactionConfig, tenancyConfig } from './common.codecs';
-import { nonEmptyString, strictObject, text } from './primitives';
+import { accountLookup, svmTransactionConfig, tenancyConfig, valueInput } from './common.codecs';
+import { nonEmptyString, strictObject, text, uuid } from './primitives';
 
 export const positionLookup = strictObject(
   'PositionLookup',
@@ -30,3 +30,13 @@ export type UpdatePositionItemData = t.TypeOf<typeof updatePositionBody>['itemDa
 
 /** Freeze / Unfreeze Position (API.md 6), one position. */
 export const freezePositionBody = strictObject('FreezePositionRequest', { itemData: strictObject('FreezePositionItemData', { position: positionLookup }, {}) }, { svmTransactionConfig, tenancyConfig });
+
+/** Mint (spec 4.3). */
+export const mintBody = strictObject(
+  'MintRequest',
+  {
+    itemData: strictObject('MintItemData', { mintTo: positionLookup, value: valueInput }, { idempotencyId: uuid, memo: nonEmptyString(500), unfreeze: t.boolean, freeze: t.boolean }),
+  },
+  { svmTransactionConfig, tenancyConfig },
+);
+export type MintItemData = t.TypeOf<typeof mintBody>['itemData'];

@@ -5,7 +5,7 @@ import { getTokenDecoder } from '@solana-program/token-2022';
 import { FinancialInstrument, Position } from '../../db/entities';
 import { findPositionByLookup } from '../../db/repositories/positions.repository';
 import { fromBaseUnits } from '../../domain/money';
-import { freezePositionBody, initializePositionBody, singlePositionBody, updatePositionBody, type PositionLookupInput } from '../codecs/position.codecs';
+import { freezePositionBody, initializePositionBody, mintBody, singlePositionBody, updatePositionBody, type PositionLookupInput } from '../codecs/position.codecs';
 import type { ApiDeps, LedgerContext } from '../context';
 import { exactNumber } from '../presenters/account.presenter';
 import { presentPosition } from '../presenters/position.presenter';
@@ -89,6 +89,20 @@ export function positionRoutes(deps: ApiDeps): RouteSpec[] {
         },
       }),
     ),
+    route({
+      method: 'post',
+      path: '/api/v1/positions/mint',
+      tag: 'Positions',
+      summary: 'Mint into a position (spec 4.3): value in UI units (amount) or base units (lamports); idempotent per idempotencyId; freeze/unfreeze for Token-2022 instruments with a freeze authority; optional memo.',
+      role: 'WRITE',
+      write: true,
+      body: mintBody,
+      successStatus: 201,
+      async handler(ctx, body) {
+        const caller = await actingCaller(ctx, deps, fork(), body.tenancyConfig);
+        return transactionAnswer(ctx, await runWrite(ctx, deps, { operation: 'MINT', caller, itemData: body.itemData, svmTransactionConfig: body.svmTransactionConfig, idempotencyId: body.itemData.idempotencyId }));
+      },
+    }),
     route({
       method: 'post',
       path: '/api/v1/positions/single',
