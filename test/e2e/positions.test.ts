@@ -150,3 +150,26 @@ describe('Mint', () => {
     expect(splFreeze.body.errors[0]).toMatchObject({ code: 'FREEZE_AUTHORITY_NOT_FOUND', field: 'itemData.freeze' });
   });
 });
+
+describe('Burn', () => {
+  it('burns exact amounts signed by the owner, refuses more than the balance, and burns the rest with burnEntireBalance', async () => {
+    const owner = await newOwner();
+    await initialize(owner, spl);
+    const position = { owner, financialInstrument: { onchainId: spl } };
+    await stack.call('POST', '/api/v1/positions/mint', { itemData: { mintTo: position, value: { amount: 10 } } });
+    const burned = await stack.call('POST', '/api/v1/positions/burn', { itemData: { burnFrom: position, value: { amount: 2.5 }, memo: 'redemption' } });
+    expect(burned.status).toBe(201);
+    expect(burned.body).toMatchObject({ success: true });
+    let live = (await balance(owner, spl)).body;
+    expect(live.onchain.balance).toEqual({ amount: 7.5, lamports: 7_500_000 });
+    expect(live.offchain.balance).toEqual(live.onchain.balance);
+    const tooMuch = await stack.call('POST', '/api/v1/positions/burn', { itemData: { burnFrom: position, value: { amount: 8 } } });
+    expect(tooMuch.status).toBe(400);
+    expect(tooMuch.body.errors[0]).toMatchObject({ code: 'INSUFFICIENT_BALANCE', field: 'itemData.value' });
+    const rest = await stack.call('POST', '/api/v1/positions/burn', { itemData: { burnFrom: position, burnEntireBalance: true } });
+    expect(rest.body).toMatchObject({ success: true });
+    live = (await balance(owner, spl)).body;
+    expect(live.onchain.balance).toEqual({ amount: 0, lamports: 0 });
+    expect(live.offchain.balance).toEqual(live.onchain.balance);
+  });
+});

@@ -8,6 +8,7 @@ import { initializePositionHandler } from './initialize-position.handler';
 import { updatePositionHandler } from './update-position.handler';
 import { freezeHandler } from './freeze-position.handler';
 import { mintHandler } from './mint.handler';
+import { burnHandler } from './burn.handler';
 import { pauseHandler } from './pause-financial-instrument.handler';
 import { updateFinancialInstrumentHandler } from './update-financial-instrument.handler';
 
@@ -23,4 +24,5 @@ export const operationHandlers: Record<Operation, OperationHandler> = {
   FREEZE_POSITION: freezeHandler(true),
   UNFREEZE_POSITION: freezeHandler(false),
   MINT: mintHandler,
+  BURN: burnHandler,
 };

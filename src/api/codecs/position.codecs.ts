@@ -40,3 +40,21 @@ export const mintBody = strictObject(
   { svmTransactionConfig, tenancyConfig },
 );
 export type MintItemData = t.TypeOf<typeof mintBody>['itemData'];
+
+/** Burn (API.md 6): value, or burnEntireBalance. */
+export const burnBody = strictObject(
+  'BurnRequest',
+  {
+    itemData: strictObject('BurnItemData', { burnFrom: positionLookup }, {
+      value: valueInput,
+      idempotencyId: uuid,
+      memo: nonEmptyString(500),
+      unfreeze: t.boolean,
+      freeze: t.boolean,
+      offchainBalanceAvailabilityPrecheck: t.boolean,
+      burnEntireBalance: t.boolean,
+    }),
+  },
+  { svmTransactionConfig, tenancyConfig },
+);
+export type BurnItemData = t.TypeOf<typeof burnBody>['itemData'];

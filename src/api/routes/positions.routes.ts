@@ -5,7 +5,7 @@ import { getTokenDecoder } from '@solana-program/token-2022';
 import { FinancialInstrument, Position } from '../../db/entities';
 import { findPositionByLookup } from '../../db/repositories/positions.repository';
 import { fromBaseUnits } from '../../domain/money';
-import { freezePositionBody, initializePositionBody, mintBody, singlePositionBody, updatePositionBody, type PositionLookupInput } from '../codecs/position.codecs';
+import { burnBody, freezePositionBody, initializePositionBody, mintBody, singlePositionBody, updatePositionBody, type PositionLookupInput } from '../codecs/position.codecs';
 import type { ApiDeps, LedgerContext } from '../context';
 import { exactNumber } from '../presenters/account.presenter';
 import { presentPosition } from '../presenters/position.presenter';
@@ -101,6 +101,20 @@ export function positionRoutes(deps: ApiDeps): RouteSpec[] {
       async handler(ctx, body) {
         const caller = await actingCaller(ctx, deps, fork(), body.tenancyConfig);
         return transactionAnswer(ctx, await runWrite(ctx, deps, { operation: 'MINT', caller, itemData: body.itemData, svmTransactionConfig: body.svmTransactionConfig, idempotencyId: body.itemData.idempotencyId }));
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/api/v1/positions/burn',
+      tag: 'Positions',
+      summary: 'Burn from a position, signed by its owner: value or burnEntireBalance; the balance is checked before anything is signed (INSUFFICIENT_BALANCE); freeze rules as for Mint.',
+      role: 'WRITE',
+      write: true,
+      body: burnBody,
+      successStatus: 201,
+      async handler(ctx, body) {
+        const caller = await actingCaller(ctx, deps, fork(), body.tenancyConfig);
+        return transactionAnswer(ctx, await runWrite(ctx, deps, { operation: 'BURN', caller, itemData: body.itemData, svmTransactionConfig: body.svmTransactionConfig, idempotencyId: body.itemData.idempotencyId }));
       },
     }),
     route({
