@@ -173,3 +173,57 @@ describe('Burn', () => {
     expect(live.offchain.balance).toEqual(live.onchain.balance);
   });
 });
+
+describe('Transfer', () => {
+  it('moves exact amounts between positions of one instrument; both sides agree onchain and offchain; racing duplicates move once', async () => {
+    const alice = await newOwner();
+    const bob = await newOwner();
+    await initialize(alice, spl);
+    await initialize(bob, spl);
+    const from = { owner: alice, financialInstrument: { onchainId: spl } };
+    const to = { owner: bob, financialInstrument: { onchainId: spl } };
+    await stack.call('POST', '/api/v1/positions/mint', { itemData: { mintTo: from, value: { amount: 100 } } });
+    const idempotencyId = 'a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d';
+    const [a, b] = await Promise.all([
+      stack.call('POST', '/api/v1/positions/transfer', { itemData: { source: from, destination: to, value: { amount: 30.5 }, idempotencyId, memo: 'settlement' } }),
+      stack.call('POST', '/api/v1/positions/transfer', { itemData: { source: from, destination: to, value: { amount: 30.5 }, idempotencyId, memo: 'settlement' } }),
+    ]);
+    expect(a.status).toBe(201);
+    expect(a.body).toMatchObject({ success: true });
+    expect(b.body.offchainId).toBe(a.body.offchainId);
+    const aliceBalance = (await balance(alice, spl)).body;
+    const bobBalance = (await balance(bob, spl)).body;
+    expect(aliceBalance.onchain.balance).toEqual({ amount: 69.5, lamports: 69_500_000 });
+    expect(bobBalance.onchain.balance).toEqual({ amount: 30.5, lamports: 30_500_000 });
+    expect(aliceBalance.offchain.balance).toEqual(aliceBalance.onchain.balance);
+    expect(bobBalance.offchain.balance).toEqual(bobBalance.onchain.balance);
+
+    const tooMuch = await stack.call('POST', '/api/v1/positions/transfer', { itemData: { source: from, destination: to, value: { amount: 70 } } });
+    expect(tooMuch.body.errors[0]).toMatchObject({ code: 'INSUFFICIENT_BALANCE', field: 'itemData.value' });
+    const all = await stack.call('POST', '/api/v1/positions/transfer', { itemData: { source: from, destination: to, transferEntireBalance: true } });
+    expect(all.body).toMatchObject({ success: true });
+    expect((await balance(bob, spl)).body.onchain.balance.lamports).toBe(100_000_000);
+  });
+
+  it('refuses positions of different instruments and a frozen destination without unfreezeDestination', async () => {
+    const owner = await newOwner();
+    const other = await newOwner();
+    await initialize(owner, spl);
+    await initialize(other, frozenByDefault);
+    const mixed = await stack.call('POST', '/api/v1/positions/transfer', { itemData: { source: { owner, financialInstrument: { onchainId: spl } }, destination: { owner: other, financialInstrument: { onchainId: frozenByDefault } }, value: { lamports: 1 } } });
+    expect(mixed.status).toBe(400);
+    expect(mixed.body.errors[0].field).toBe('itemData.destination');
+
+    const sender = await newOwner();
+    await initialize(sender, frozenByDefault, { unfreeze: true });
+    await stack.call('POST', '/api/v1/positions/mint', { itemData: { mintTo: { owner: sender, financialInstrument: { onchainId: frozenByDefault } }, value: { lamports: 300 } } });
+    const source = { owner: sender, financialInstrument: { onchainId: frozenByDefault } };
+    const destination = { owner: other, financialInstrument: { onchainId: frozenByDefault } };
+    const frozen = await stack.call('POST', '/api/v1/positions/transfer', { itemData: { source, destination, value: { lamports: 100 } } });
+    expect(frozen.body.errors[0]).toMatchObject({ code: 'POSITION_FROZEN', field: 'itemData.destination' });
+    const thawed = await stack.call('POST', '/api/v1/positions/transfer', { itemData: { source, destination, value: { lamports: 100 }, unfreezeDestination: true, freezeSource: true } });
+    expect(thawed.body).toMatchObject({ success: true });
+    expect((await balance(other, frozenByDefault)).body.onchain).toMatchObject({ frozen: false, balance: { lamports: 100 } });
+    expect((await balance(sender, frozenByDefault)).body.onchain).toMatchObject({ frozen: true, balance: { lamports: 200 } });
+  });
+});

@@ -9,6 +9,7 @@ import { updatePositionHandler } from './update-position.handler';
 import { freezeHandler } from './freeze-position.handler';
 import { mintHandler } from './mint.handler';
 import { burnHandler } from './burn.handler';
+import { transferHandler } from './transfer.handler';
 import { pauseHandler } from './pause-financial-instrument.handler';
 import { updateFinancialInstrumentHandler } from './update-financial-instrument.handler';
 
@@ -25,4 +26,5 @@ export const operationHandlers: Record<Operation, OperationHandler> = {
   UNFREEZE_POSITION: freezeHandler(false),
   MINT: mintHandler,
   BURN: burnHandler,
+  TRANSFER: transferHandler,
 };

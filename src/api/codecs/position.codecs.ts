@@ -58,3 +58,26 @@ export const burnBody = strictObject(
   { svmTransactionConfig, tenancyConfig },
 );
 export type BurnItemData = t.TypeOf<typeof burnBody>['itemData'];
+
+/** Transfer Financial Instrument (spec 4.3). */
+export const transferBody = strictObject(
+  'TransferRequest',
+  {
+    itemData: strictObject('TransferItemData', { source: positionLookup, destination: positionLookup }, {
+      value: valueInput,
+      idempotencyId: uuid,
+      memo: nonEmptyString(500),
+      unfreezeSource: t.boolean,
+      freezeSource: t.boolean,
+      unfreezeDestination: t.boolean,
+      freezeDestination: t.boolean,
+      offchainBalanceAvailabilityPrecheck: t.boolean,
+      transferEntireBalance: t.boolean,
+      initializeDestinationPositionIfNeeded: t.boolean,
+      signWithPermanentDelegate: t.boolean,
+      permanentDelegateAuthority: accountLookup,
+    }),
+  },
+  { svmTransactionConfig, tenancyConfig },
+);
+export type TransferItemData = t.TypeOf<typeof transferBody>['itemData'];

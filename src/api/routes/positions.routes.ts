@@ -5,7 +5,7 @@ import { getTokenDecoder } from '@solana-program/token-2022';
 import { FinancialInstrument, Position } from '../../db/entities';
 import { findPositionByLookup } from '../../db/repositories/positions.repository';
 import { fromBaseUnits } from '../../domain/money';
-import { burnBody, freezePositionBody, initializePositionBody, mintBody, singlePositionBody, updatePositionBody, type PositionLookupInput } from '../codecs/position.codecs';
+import { burnBody, freezePositionBody, initializePositionBody, mintBody, transferBody, singlePositionBody, updatePositionBody, type PositionLookupInput } from '../codecs/position.codecs';
 import type { ApiDeps, LedgerContext } from '../context';
 import { exactNumber } from '../presenters/account.presenter';
 import { presentPosition } from '../presenters/position.presenter';
@@ -115,6 +115,20 @@ export function positionRoutes(deps: ApiDeps): RouteSpec[] {
       async handler(ctx, body) {
         const caller = await actingCaller(ctx, deps, fork(), body.tenancyConfig);
         return transactionAnswer(ctx, await runWrite(ctx, deps, { operation: 'BURN', caller, itemData: body.itemData, svmTransactionConfig: body.svmTransactionConfig, idempotencyId: body.itemData.idempotencyId }));
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/api/v1/positions/transfer',
+      tag: 'Positions',
+      summary: 'Transfer Financial Instrument between two positions of the same instrument, signed by the source owner; balance checked first; freeze rules per side; memo; transferEntireBalance.',
+      role: 'WRITE',
+      write: true,
+      body: transferBody,
+      successStatus: 201,
+      async handler(ctx, body) {
+        const caller = await actingCaller(ctx, deps, fork(), body.tenancyConfig);
+        return transactionAnswer(ctx, await runWrite(ctx, deps, { operation: 'TRANSFER', caller, itemData: body.itemData, svmTransactionConfig: body.svmTransactionConfig, idempotencyId: body.itemData.idempotencyId }));
       },
     }),
     route({
