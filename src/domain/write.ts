@@ -3,7 +3,7 @@
  * Everything here is JSON-safe (amounts and slots as decimal strings) because it is stored in
  * Temporal's history; nothing here may ever hold a private key.
  */
-export const operations = ['CREATE_ACCOUNT', 'CREATE_FINANCIAL_INSTRUMENT', 'PAUSE_FINANCIAL_INSTRUMENT', 'UNPAUSE_FINANCIAL_INSTRUMENT', 'CLOSE_FINANCIAL_INSTRUMENT', 'UPDATE_FINANCIAL_INSTRUMENT', 'INITIALIZE_POSITION', 'UPDATE_POSITION', 'FREEZE_POSITION', 'UNFREEZE_POSITION', 'MINT', 'BURN', 'TRANSFER'] as const;
+export const operations = ['CREATE_ACCOUNT', 'CREATE_FINANCIAL_INSTRUMENT', 'PAUSE_FINANCIAL_INSTRUMENT', 'UNPAUSE_FINANCIAL_INSTRUMENT', 'CLOSE_FINANCIAL_INSTRUMENT', 'UPDATE_FINANCIAL_INSTRUMENT', 'INITIALIZE_POSITION', 'UPDATE_POSITION', 'FREEZE_POSITION', 'UNFREEZE_POSITION', 'MINT', 'BURN', 'TRANSFER', 'TRANSFER_NETWORK_CURRENCY'] as const;
 export type Operation = (typeof operations)[number];
 
 export const transactionStatuses = [

@@ -10,6 +10,7 @@ import { freezeHandler } from './freeze-position.handler';
 import { mintHandler } from './mint.handler';
 import { burnHandler } from './burn.handler';
 import { transferHandler } from './transfer.handler';
+import { transferNetworkCurrencyHandler } from './transfer-network-currency.handler';
 import { pauseHandler } from './pause-financial-instrument.handler';
 import { updateFinancialInstrumentHandler } from './update-financial-instrument.handler';
 
@@ -27,4 +28,5 @@ export const operationHandlers: Record<Operation, OperationHandler> = {
   MINT: mintHandler,
   BURN: burnHandler,
   TRANSFER: transferHandler,
+  TRANSFER_NETWORK_CURRENCY: transferNetworkCurrencyHandler,
 };

@@ -1,7 +1,7 @@
 /** Account payloads: Create Account (spec 2.3) and the single-account reads (API.md 6). */
 import * as t from 'io-ts';
 import { accountLookup, offchainReferences, svmTransactionConfig, tenancyConfig, valueInput, webhookConfig, accountType } from './common.codecs';
-import { arrayOf, decimalText, integer, nonEmptyString, oneOf, strictObject, text, address } from './primitives';
+import { arrayOf, decimalText, integer, nonEmptyString, oneOf, strictObject, text, address, uuid } from './primitives';
 
 const limitDestination = oneOf(['ANY', 'OFF_PLATFORM', 'NON_MANAGED', 'MANAGED'] as const, 'DebitDestination');
 
@@ -64,3 +64,11 @@ export const createAccountBody = strictObject('CreateAccountRequest', { itemData
 export const singleAccountBody = strictObject('SingleAccountRequest', { itemData: strictObject('SingleAccountItemData', { account: accountLookup }, {}) }, { tenancyConfig });
 
 export { accountType };
+
+/** Transfer Network Currency (API.md 6). */
+export const transferNetworkCurrencyBody = strictObject(
+  'TransferNetworkCurrencyRequest',
+  { itemData: strictObject('TransferNetworkCurrencyItemData', { source: accountLookup, destination: accountLookup, value: valueInput }, { idempotencyId: uuid, memo: nonEmptyString(500) }) },
+  { svmTransactionConfig, tenancyConfig },
+);
+export type TransferNetworkCurrencyItemData = t.TypeOf<typeof transferNetworkCurrencyBody>['itemData'];

@@ -8,13 +8,13 @@ import { addressOfSeed } from '../../custody/key-store';
 import { forbidden, validationError } from '../../domain/errors';
 import { validateCreateAccount } from '../../domain/operations/create-account.operation';
 import { hasRole } from '../../domain/roles';
-import { createAccountBody, singleAccountBody, type CreateAccountItemData } from '../codecs/account.codecs';
+import { createAccountBody, singleAccountBody, transferNetworkCurrencyBody, type CreateAccountItemData } from '../codecs/account.codecs';
 import type { AccountLookupInput } from '../codecs/common.codecs';
 import type { ApiDeps, LedgerContext } from '../context';
 import { lamportsBalance, presentAccount } from '../presenters/account.presenter';
 import { route, type RouteSpec } from '../route';
 import { actingCaller } from '../tenancy';
-import { runWrite } from '../writes';
+import { runWrite, transactionAnswer } from '../writes';
 import { sealWebhookSecrets } from './webhook-secrets';
 import { accountQuery } from './query-fields';
 import { bulkRoute } from './bulk-route';
@@ -106,6 +106,20 @@ export function accountRoutes(deps: ApiDeps): RouteSpec[] {
           onchain: { balance: lamportsBalance(onchain) },
           offchain: { balance: lamportsBalance(account.lamportsBalance) },
         };
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/api/v1/accounts/transfer-network-currency',
+      tag: 'Accounts',
+      summary: 'Transfer Network Currency from a managed account, signed by it; debit limits of spec 8 apply (per transaction: OFF_PLATFORM 0, NON_MANAGED 1, MANAGED unlimited, unless the account configures its own).',
+      role: 'WRITE',
+      write: true,
+      body: transferNetworkCurrencyBody,
+      successStatus: 201,
+      async handler(ctx, body) {
+        const caller = await actingCaller(ctx, deps, fork(), body.tenancyConfig);
+        return transactionAnswer(ctx, await runWrite(ctx, deps, { operation: 'TRANSFER_NETWORK_CURRENCY', caller, itemData: body.itemData, svmTransactionConfig: body.svmTransactionConfig, idempotencyId: body.itemData.idempotencyId }));
       },
     }),
     route({

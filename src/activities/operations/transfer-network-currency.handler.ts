@@ -1,0 +1,69 @@
+/**
+ * Transfer Network Currency (API.md 6): lamports from a managed account to any address, signed by the
+ * source. The debit is classified by its destination (OFF_PLATFORM, NON_MANAGED, MANAGED) so the
+ * limit-check step applies spec 8's limits to it.
+ */
+import { getTransferSolInstruction } from '@solana-program/system';
+import { getAddMemoInstruction } from '@solana-program/memo';
+import { address, createNoopSigner, type Instruction } from '@solana/kit';
+import type { TransferNetworkCurrencyItemData } from '../../api/codecs/account.codecs';
+import type { SvmTransactionConfigInput } from '../../api/codecs/common.codecs';
+import { assertMaySign, findAccountByLookup, offPlatformAddress } from '../../db/repositories/accounts.repository';
+import { validationError } from '../../domain/errors';
+import { NETWORK_CURRENCY_DECIMALS, resolveValue } from '../../domain/money';
+import type { Debit } from '../../domain/write';
+import { resolveFeePayer } from './fee-payer';
+import { MEMO_PROGRAM_V3 } from './mint.handler';
+import type { OperationHandler } from './operation-handler';
+
+interface TransferSolData {
+  source: string;
+  destination: string;
+  amount: string;
+  memo: string | null;
+}
+
+export const transferNetworkCurrencyHandler: OperationHandler = {
+  async lookup(em, deps, request) {
+    const item = request.itemData as TransferNetworkCurrencyItemData;
+    const scope = { organizationId: request.organizationId, cluster: request.cluster };
+    const source = await findAccountByLookup(em, scope, item.source, 'itemData.source');
+    assertMaySign(source, request.organizationId, request.organizationExternalId, 'itemData.source');
+    if (source.status !== 'ACTIVE') throw validationError('itemData.source', `the source account is ${source.status}`);
+    let destination: string;
+    let destinationClass: Debit['destination']['class'];
+    if (item.destination.offPlatform) {
+      destination = offPlatformAddress(item.destination, 'itemData.destination');
+      destinationClass = 'OFF_PLATFORM';
+    } else {
+      const account = await findAccountByLookup(em, scope, item.destination, 'itemData.destination');
+      destination = account.address;
+      destinationClass = account.managed ? 'MANAGED' : 'NON_MANAGED';
+    }
+    if (destination === source.address) throw validationError('itemData.destination', 'the destination is the source');
+    const amount = resolveValue(item.value as { amount?: string; lamports?: string }, NETWORK_CURRENCY_DECIMALS, 'itemData.value');
+    if (amount === 0n) throw validationError('itemData.value', 'the amount must be more than zero');
+    const feePayer = await resolveFeePayer(em, deps, request, (request.svmTransactionConfig ?? {}) as SvmTransactionConfigInput);
+    const data: TransferSolData = { source: source.address, destination, amount: amount.toString(), memo: item.memo ?? null };
+    return {
+      needsTransaction: true,
+      feePayer: feePayer.address,
+      signers: [...new Set([feePayer.address, source.address])],
+      debits: [{ accountId: source.id, address: source.address, asset: 'NETWORK_CURRENCY', amount: data.amount, destination: { address: destination, class: destinationClass } }],
+      webhooks: feePayer.webhooks,
+      data: { ...data },
+    };
+  },
+
+  instructions(_request, resolved) {
+    const d = resolved.data as unknown as TransferSolData;
+    const out: Instruction[] = [getTransferSolInstruction({ source: createNoopSigner(address(d.source)), destination: address(d.destination), amount: BigInt(d.amount) })];
+    if (d.memo) out.push(getAddMemoInstruction({ memo: d.memo }, { programAddress: address(MEMO_PROGRAM_V3) as never }));
+    return out;
+  },
+
+  // Balances of onboarded accounts move in the record step from the network's own pre/post balances.
+  async record() {
+    return undefined;
+  },
+};

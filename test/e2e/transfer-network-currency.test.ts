@@ -1,0 +1,57 @@
+/** Transfer Network Currency with the default and configured debit limits of spec 8, on the local node. */
+import { generateKeyPair, getAddressFromPublicKey } from '@solana/kit';
+import { startStack, type Stack } from '../support/stack';
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterAll(async () => {
+  await stack?.close();
+});
+
+const account = async (itemData: Record<string, unknown>) => (await stack.call('POST', '/api/v1/accounts', { itemData })).body.newAccount as { onchainId: string; offchainId: string };
+const freshAddress = async () => getAddressFromPublicKey((await generateKeyPair()).publicKey);
+const send = (source: { offchainId: string }, destination: Record<string, unknown>, value: Record<string, unknown>) =>
+  stack.call('POST', '/api/v1/accounts/transfer-network-currency', { itemData: { source, destination, value } });
+const balances = async (offchainId: string) => (await stack.call('POST', '/api/v1/accounts/balance', { itemData: { account: { offchainId } } })).body;
+
+it('moves lamports to a managed account without limit, and both records agree with the chain', async () => {
+  const wallet = await account({ managed: true, seed: { amount: 5 }, offchainReferences: { type: 'WALLET' } });
+  const vault = await account({ managed: true, offchainReferences: { type: 'ASSETS_WALLET' } });
+  const sent = await send(wallet, { offchainId: vault.offchainId }, { amount: 3 });
+  expect(sent.status).toBe(201);
+  expect(sent.body).toMatchObject({ success: true });
+  const from = await balances(wallet.offchainId);
+  const to = await balances(vault.offchainId);
+  expect(from.onchain.balance.lamports).toBe(2_000_000_000);
+  expect(to.onchain.balance.lamports).toBe(3_000_000_000 + 890_880);
+  expect(from.offchain.balance).toEqual(from.onchain.balance);
+  expect(to.offchain.balance).toEqual(to.onchain.balance);
+});
+
+it('applies the default limits: NON_MANAGED 1 per transaction, OFF_PLATFORM 0', async () => {
+  const wallet = await account({ managed: true, seed: { amount: 5 }, offchainReferences: { type: 'WALLET' } });
+  const nonManaged = await account({ managed: false, alreadyOnchain: true, onchainId: await freshAddress(), skipBlockchainExistenceVerification: true });
+  expect((await send(wallet, { offchainId: nonManaged.offchainId }, { amount: 1 })).body).toMatchObject({ success: true });
+  const over = await send(wallet, { offchainId: nonManaged.offchainId }, { lamports: '1000000001' });
+  expect(over.status).toBe(400);
+  expect(over.body.errors[0]).toMatchObject({ code: 'LIMIT_EXCEEDED', limit: { destination: 'NON_MANAGED', maxAllowedDebit: { limitType: 'PER_TRANSACTION', limitAmount: '1' } } });
+  const offPlatform = await send(wallet, { onchainId: await freshAddress(), offPlatform: true }, { lamports: '1' });
+  expect(offPlatform.body.errors[0]).toMatchObject({ code: 'LIMIT_EXCEEDED', limit: { destination: 'OFF_PLATFORM' } });
+  // The global fee payer pays fees; the refused debits moved nothing.
+  expect((await balances(wallet.offchainId)).onchain.balance.lamports).toBe(4_000_000_000);
+});
+
+it('replaces the defaults with the account\'s own limits', async () => {
+  const wallet = await account({
+    managed: true,
+    seed: { amount: 5 },
+    offchainReferences: { type: 'WALLET' },
+    networkCurrencyDebitLimits: [{ destination: 'OFF_PLATFORM', maxAllowedDebit: { limitType: 'PER_TRANSACTION', limitAmount: 0.5 } }],
+  });
+  const outside = await freshAddress();
+  expect((await send(wallet, { onchainId: outside, offPlatform: true }, { amount: 0.5 })).body).toMatchObject({ success: true });
+  const over = await send(wallet, { onchainId: outside, offPlatform: true }, { amount: 0.6 });
+  expect(over.body.errors[0]).toMatchObject({ code: 'LIMIT_EXCEEDED', limit: { destination: 'OFF_PLATFORM', maxAllowedDebit: { limitAmount: '0.5' } } });
+});
