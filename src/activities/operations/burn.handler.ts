@@ -9,8 +9,8 @@ import { getAddMemoInstruction } from '@solana-program/memo';
 import { address, createNoopSigner, type Instruction } from '@solana/kit';
 import type { SvmTransactionConfigInput } from '../../api/codecs/common.codecs';
 import type { BurnItemData } from '../../api/codecs/position.codecs';
-import { Account, FinancialInstrument, Position } from '../../db/entities';
-import { assertMaySign } from '../../db/repositories/accounts.repository';
+import { FinancialInstrument, Position } from '../../db/entities';
+import { requireSigner } from '../../db/repositories/accounts.repository';
 import { findPositionByLookup } from '../../db/repositories/positions.repository';
 import { LedgerError, validationError } from '../../domain/errors';
 import { fromBaseUnits, resolveValue } from '../../domain/money';
@@ -55,16 +55,8 @@ export const burnHandler: OperationHandler = {
       throw new LedgerError('FREEZE_AUTHORITY_NOT_FOUND', 'freeze and unfreeze are supported only for TOKEN_2022 instruments with a freeze authority', item.freeze ? 'itemData.freeze' : 'itemData.unfreeze');
     }
     if (position.frozen && !item.unfreeze) throw new LedgerError('POSITION_FROZEN', 'the position is frozen; set unfreeze to thaw it in the same transaction', f);
-    const owner = position.ownerAccountId ? await em.findOne(Account, { id: position.ownerAccountId }) : null;
-    if (!owner) throw validationError(`${f}.owner`, 'the owner is not onboarded, so the service cannot sign for it');
-    assertMaySign(owner, request.organizationId, request.organizationExternalId, `${f}.owner`);
-    let freezeAuthority: string | null = null;
-    if (item.freeze || item.unfreeze) {
-      const authority = freezeRef!.accountId ? await em.findOne(Account, { id: freezeRef!.accountId }) : null;
-      if (!authority) throw validationError(`${f}.freezeAuthority`, 'the freeze authority is not onboarded');
-      assertMaySign(authority, request.organizationId, request.organizationExternalId, `${f}.freezeAuthority`);
-      freezeAuthority = authority.address;
-    }
+    const owner = await requireSigner(em, position.ownerAccountId, request.organizationId, request.organizationExternalId, `${f}.owner`, 'owner');
+    const freezeAuthority = item.freeze || item.unfreeze ? await requireSigner(em, freezeRef!.accountId, request.organizationId, request.organizationExternalId, `${f}.freezeAuthority`, 'freeze authority') : null;
     const feePayer = await resolveFeePayer(em, deps, request, (request.svmTransactionConfig ?? {}) as SvmTransactionConfigInput);
     const data: BurnData = {
       positionId: position.id,
@@ -72,7 +64,7 @@ export const burnHandler: OperationHandler = {
       mint: instrument.mintAddress,
       decimals: instrument.decimals,
       amount: amount.toString(),
-      owner: owner.address,
+      owner,
       freezeAuthority,
       thaw: position.frozen && !!item.unfreeze,
       freezeAfter: !!item.freeze,
@@ -82,7 +74,7 @@ export const burnHandler: OperationHandler = {
     return {
       needsTransaction: true,
       feePayer: feePayer.address,
-      signers: [...new Set([feePayer.address, owner.address, ...(freezeAuthority ? [freezeAuthority] : [])])],
+      signers: [...new Set([feePayer.address, owner, ...(freezeAuthority ? [freezeAuthority] : [])])],
       debits: [],
       webhooks: feePayer.webhooks,
       data: { ...data },

@@ -9,8 +9,8 @@ import { getAddMemoInstruction } from '@solana-program/memo';
 import { address, createNoopSigner, type Instruction } from '@solana/kit';
 import type { SvmTransactionConfigInput } from '../../api/codecs/common.codecs';
 import type { MintItemData } from '../../api/codecs/position.codecs';
-import { Account, FinancialInstrument, Position } from '../../db/entities';
-import { assertMaySign } from '../../db/repositories/accounts.repository';
+import { FinancialInstrument, Position } from '../../db/entities';
+import { requireSigner } from '../../db/repositories/accounts.repository';
 import { findPositionByLookup } from '../../db/repositories/positions.repository';
 import { LedgerError, validationError } from '../../domain/errors';
 import { resolveValue } from '../../domain/money';
@@ -34,13 +34,6 @@ interface MintData {
   memo: string | null;
 }
 
-async function signer(em: Parameters<OperationHandler['lookup']>[0], request: Parameters<OperationHandler['lookup']>[2], accountId: string | null | undefined, field: string, what: string): Promise<string> {
-  const account = accountId ? await em.findOne(Account, { id: accountId }) : null;
-  if (!account) throw validationError(field, `the ${what} is not onboarded, so the service cannot sign for it`);
-  assertMaySign(account, request.organizationId, request.organizationExternalId, field);
-  return account.address;
-}
-
 export const mintHandler: OperationHandler = {
   async lookup(em, deps, request) {
     const item = request.itemData as MintItemData;
@@ -58,8 +51,8 @@ export const mintHandler: OperationHandler = {
       throw new LedgerError('FREEZE_AUTHORITY_NOT_FOUND', 'freeze and unfreeze are supported only for TOKEN_2022 instruments with a freeze authority', item.freeze ? 'itemData.freeze' : 'itemData.unfreeze');
     }
     if (position.frozen && !item.unfreeze) throw new LedgerError('POSITION_FROZEN', 'the position is frozen; set unfreeze to thaw it in the same transaction', f);
-    const mintAuthority = await signer(em, request, instrument.authorities.mintAuthority?.accountId, `${f}.mintAuthority`, 'mint authority');
-    const freezeAuthority = wantsFreezeRules ? await signer(em, request, freezeRef!.accountId, `${f}.freezeAuthority`, 'freeze authority') : null;
+    const mintAuthority = await requireSigner(em, instrument.authorities.mintAuthority?.accountId, request.organizationId, request.organizationExternalId, `${f}.mintAuthority`, 'mint authority');
+    const freezeAuthority = wantsFreezeRules ? await requireSigner(em, freezeRef!.accountId, request.organizationId, request.organizationExternalId, `${f}.freezeAuthority`, 'freeze authority') : null;
     const feePayer = await resolveFeePayer(em, deps, request, (request.svmTransactionConfig ?? {}) as SvmTransactionConfigInput);
     const data: MintData = {
       positionId: position.id,

@@ -10,8 +10,8 @@ import { getAddMemoInstruction } from '@solana-program/memo';
 import { address, createNoopSigner, type Instruction } from '@solana/kit';
 import type { SvmTransactionConfigInput } from '../../api/codecs/common.codecs';
 import type { TransferItemData } from '../../api/codecs/position.codecs';
-import { Account, FinancialInstrument, Position } from '../../db/entities';
-import { assertMaySign } from '../../db/repositories/accounts.repository';
+import { FinancialInstrument, Position } from '../../db/entities';
+import { requireSigner } from '../../db/repositories/accounts.repository';
 import { findPositionByLookup } from '../../db/repositories/positions.repository';
 import { LedgerError, validationError } from '../../domain/errors';
 import { fromBaseUnits, resolveValue } from '../../domain/money';
@@ -72,16 +72,8 @@ export const transferHandler: OperationHandler = {
     if (amount === 0n) throw validationError(item.transferEntireBalance ? 'itemData.transferEntireBalance' : 'itemData.value', 'there is nothing to transfer');
     if (amount > available) throw new LedgerError('INSUFFICIENT_BALANCE', `the source holds ${fromBaseUnits(available, instrument.decimals)}; ${fromBaseUnits(amount, instrument.decimals)} cannot be transferred`, 'itemData.value');
 
-    const owner = source.ownerAccountId ? await em.findOne(Account, { id: source.ownerAccountId }) : null;
-    if (!owner) throw validationError('itemData.source.owner', 'the source owner is not onboarded, so the service cannot sign for it');
-    assertMaySign(owner, request.organizationId, request.organizationExternalId, 'itemData.source.owner');
-    let freezeAuthority: string | null = null;
-    if (flagged) {
-      const authority = freezeRef!.accountId ? await em.findOne(Account, { id: freezeRef!.accountId }) : null;
-      if (!authority) throw validationError('itemData.source.freezeAuthority', 'the freeze authority is not onboarded');
-      assertMaySign(authority, request.organizationId, request.organizationExternalId, 'itemData.source.freezeAuthority');
-      freezeAuthority = authority.address;
-    }
+    const owner = await requireSigner(em, source.ownerAccountId, request.organizationId, request.organizationExternalId, 'itemData.source.owner', 'source owner');
+    const freezeAuthority = flagged ? await requireSigner(em, freezeRef!.accountId, request.organizationId, request.organizationExternalId, 'itemData.source.freezeAuthority', 'freeze authority') : null;
     const feePayer = await resolveFeePayer(em, deps, request, (request.svmTransactionConfig ?? {}) as SvmTransactionConfigInput);
     const data: TransferData = {
       source: { positionId: source.id, address: source.address, thaw: source.frozen && !!item.unfreezeSource, freezeAfter: !!item.freezeSource },
@@ -89,7 +81,7 @@ export const transferHandler: OperationHandler = {
       mint: instrument.mintAddress,
       decimals: instrument.decimals,
       amount: amount.toString(),
-      owner: owner.address,
+      owner,
       freezeAuthority,
       tokenProgram: instrument.version === 'SPL' ? TOKEN_PROGRAM_ADDRESS : TOKEN_2022_PROGRAM_ADDRESS,
       memo: item.memo ?? null,
@@ -97,7 +89,7 @@ export const transferHandler: OperationHandler = {
     return {
       needsTransaction: true,
       feePayer: feePayer.address,
-      signers: [...new Set([feePayer.address, owner.address, ...(freezeAuthority ? [freezeAuthority] : [])])],
+      signers: [...new Set([feePayer.address, owner, ...(freezeAuthority ? [freezeAuthority] : [])])],
       debits: [],
       webhooks: feePayer.webhooks,
       data: { ...data },

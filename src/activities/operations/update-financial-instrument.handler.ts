@@ -15,14 +15,13 @@ import {
 import { address, createNoopSigner, type Instruction } from '@solana/kit';
 import type { SvmTransactionConfigInput } from '../../api/codecs/common.codecs';
 import type { UpdateFinancialInstrumentItemData } from '../../api/codecs/financial-instrument.codecs';
-import { Account, FinancialInstrument, type AuthorityRef } from '../../db/entities';
-import { assertMaySign, findAccountByLookup, offPlatformAddress } from '../../db/repositories/accounts.repository';
+import { FinancialInstrument, type AuthorityRef } from '../../db/entities';
+import { findAccountByLookup, offPlatformAddress, requireSigner } from '../../db/repositories/accounts.repository';
 import { authorityFields, type AuthorityField } from '../../domain/instrument-authorities';
 import { findInstrumentByLookup } from '../../db/repositories/financial-instruments.repository';
 import { validationError } from '../../domain/errors';
 import { mintAccountSize, rentExemptMinimum, type MintExtension } from '../../domain/token-extensions';
 import { readOnchainInstrument } from '../../domain/mint-state';
-import type { WriteRequest } from '../../domain/write';
 import { resolveFeePayer } from './fee-payer';
 import type { OperationHandler } from './operation-handler';
 import { reconcileInstrument } from './reconcile-instrument';
@@ -61,13 +60,6 @@ interface UpdateData {
   version: string;
 }
 
-async function signingAccount(em: Parameters<OperationHandler['lookup']>[0], request: WriteRequest, accountId: string | null | undefined, field: string): Promise<Account> {
-  const account = accountId ? await em.findOne(Account, { id: accountId }) : null;
-  if (!account) throw validationError(field, `${field} is not onboarded, so the service cannot sign for it`);
-  assertMaySign(account, request.organizationId, request.organizationExternalId, field);
-  return account;
-}
-
 export const updateFinancialInstrumentHandler: OperationHandler = {
   async lookup(em, deps, request) {
     const f = 'itemData';
@@ -99,16 +91,16 @@ export const updateFinancialInstrumentHandler: OperationHandler = {
       if (rotation.extension && !instrument.extensions.includes(rotation.extension)) throw validationError(at, `the instrument has no ${rotation.extension} extension`);
       const current = instrument.authorities[field];
       if (!current) throw validationError(at, `the instrument has no ${field} to rotate`);
-      const holder = await signingAccount(em, request, current.accountId, `${at} (the current authority)`);
+      const holder = await requireSigner(em, current.accountId, request.organizationId, request.organizationExternalId, at, `current ${field}`);
       const next = lookup.offPlatform
         ? { address: offPlatformAddress(lookup, at), accountId: null }
         : await findAccountByLookup(em, { organizationId: request.organizationId, cluster: request.cluster }, lookup, at).then((a) => ({ address: a.address, accountId: a.id }));
       if (next.address === current.address) continue;
-      data.rotations.push({ field, type: rotation.type, current: holder.address, next });
-      signers.push(holder.address);
+      data.rotations.push({ field, type: rotation.type, current: holder, next });
+      signers.push(holder);
     }
     if (fields.length) {
-      data.updateAuthority = (await signingAccount(em, request, instrument.authorities.updateAuthority?.accountId, `${f}.updateAuthority`)).address;
+      data.updateAuthority = await requireSigner(em, instrument.authorities.updateAuthority?.accountId, request.organizationId, request.organizationExternalId, `${f}.updateAuthority`, 'update authority');
       signers.push(data.updateAuthority);
       // The program grows the account for longer metadata; the lamports for its new size must be there first.
       // Sized from the mint as the chain holds it, not from the record.
@@ -127,7 +119,7 @@ export const updateFinancialInstrumentHandler: OperationHandler = {
     }
     if (multiplierChanges) {
       data.multiplier = item.scaledUiAmountMultiplier!;
-      data.scaledUiAuthority = (await signingAccount(em, request, instrument.authorities.scaledUiAmountAuthority?.accountId, `${f}.scaledUiAmountAuthority`)).address;
+      data.scaledUiAuthority = await requireSigner(em, instrument.authorities.scaledUiAmountAuthority?.accountId, request.organizationId, request.organizationExternalId, `${f}.scaledUiAmountAuthority`, 'scaled UI amount authority');
       signers.push(data.scaledUiAuthority);
     }
     const needsTransaction = fields.length > 0 || multiplierChanges || data.rotations.length > 0;

@@ -105,3 +105,14 @@ export function createAccountRecord(em: EntityManager, fields: NewAccount, at: D
     ...fields,
   });
 }
+
+/**
+ * The address of an authority the service must sign for: its account record must exist (onboarded)
+ * and be one whose key this organization may use. VALIDATION_ERROR or FORBIDDEN naming `field`.
+ */
+export async function requireSigner(em: EntityManager, accountId: string | null | undefined, organizationId: string, organizationExternalId: string, field: string, what: string): Promise<string> {
+  const account = accountId ? await em.findOne(Account, { id: accountId }) : null;
+  if (!account) throw validationError(field, `the ${what} is not onboarded, so the service cannot sign for it`);
+  assertMaySign(account, organizationId, organizationExternalId, field);
+  return account.address;
+}
