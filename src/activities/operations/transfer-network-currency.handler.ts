@@ -13,7 +13,7 @@ import { validationError } from '../../domain/errors';
 import { NETWORK_CURRENCY_DECIMALS, resolveValue } from '../../domain/money';
 import type { Debit } from '../../domain/write';
 import { resolveFeePayer } from './fee-payer';
-import { MEMO_PROGRAM_V3 } from './mint.handler';
+import { MEMO_PROGRAM_V3 } from './token-movement';
 import type { OperationHandler } from './operation-handler';
 
 interface TransferSolData {

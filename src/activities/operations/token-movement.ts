@@ -1,0 +1,68 @@
+/**
+ * What Mint, Burn and Transfer share: the freeze rules of spec 4.3, the thaw/freeze/memo instructions
+ * around the movement itself, and the offchain balance change of a position.
+ */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
+import { TOKEN_2022_PROGRAM_ADDRESS, getFreezeAccountInstruction, getThawAccountInstruction } from '@solana-program/token-2022';
+import { getAddMemoInstruction } from '@solana-program/memo';
+import { address, createNoopSigner, type Instruction } from '@solana/kit';
+import { Position, type FinancialInstrument, type LedgerTransaction } from '../../db/entities';
+import { requireSigner } from '../../db/repositories/accounts.repository';
+import { LedgerError } from '../../domain/errors';
+import type { WriteRequest } from '../../domain/write';
+
+/** The memo program every public cluster has (STACK.md: v3; the client's default v4 is not deployed everywhere). */
+export const MEMO_PROGRAM_V3 = 'MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr';
+
+export const tokenProgramOf = (instrument: FinancialInstrument) => (instrument.version === 'SPL' ? TOKEN_PROGRAM_ADDRESS : TOKEN_2022_PROGRAM_ADDRESS);
+
+/**
+ * Freeze and unfreeze options work only for Token-2022 instruments with a freeze authority
+ * (FREEZE_AUTHORITY_NOT_FOUND naming the first option set); returns the freeze authority's address
+ * when an option is set, after checking the service may sign for it.
+ */
+export async function freezeAuthorityFor(em: EntityManager, request: WriteRequest, instrument: FinancialInstrument, options: Record<string, boolean | undefined>, field: string): Promise<string | null> {
+  const set = Object.entries(options).find(([, on]) => on);
+  if (!set) return null;
+  const ref = instrument.authorities.freezeAuthority;
+  if (instrument.version !== 'TOKEN_2022' || !ref) {
+    throw new LedgerError('FREEZE_AUTHORITY_NOT_FOUND', 'freeze and unfreeze are supported only for TOKEN_2022 instruments with a freeze authority', `itemData.${set[0]}`);
+  }
+  return requireSigner(em, ref.accountId, request.organizationId, request.organizationExternalId, field, 'freeze authority');
+}
+
+/** A frozen position moves only when the request thaws it in the same transaction. */
+export function requireUnfrozen(position: Position, unfreeze: boolean | undefined, option: string, field: string): void {
+  if (position.frozen && !unfreeze) throw new LedgerError('POSITION_FROZEN', `the position is frozen; set ${option} to thaw it in the same transaction`, field);
+}
+
+export interface AroundMovement {
+  tokenProgram: string;
+  mint: string;
+  freezeAuthority: string | null;
+  /** Token accounts thawed before the movement and frozen after it. */
+  thaw: string[];
+  freeze: string[];
+  memo: string | null;
+}
+
+/** Thaw → the movement → freeze → memo, in one transaction. */
+export function aroundMovement(around: AroundMovement, movement: (config: { programAddress: typeof TOKEN_2022_PROGRAM_ADDRESS }) => Instruction): Instruction[] {
+  const config = { programAddress: address(around.tokenProgram) as typeof TOKEN_2022_PROGRAM_ADDRESS };
+  const mint = address(around.mint);
+  const owner = () => createNoopSigner(address(around.freezeAuthority!));
+  return [
+    ...around.thaw.map((account) => getThawAccountInstruction({ account: address(account), mint, owner: owner() }, config)),
+    movement(config),
+    ...around.freeze.map((account) => getFreezeAccountInstruction({ account: address(account), mint, owner: owner() }, config)),
+    ...(around.memo ? [getAddMemoInstruction({ memo: around.memo }, { programAddress: address(MEMO_PROGRAM_V3) as never })] : []),
+  ];
+}
+
+/** Moves a position's offchain balance by `delta` base units and records its frozen state after the movement. */
+export async function moveBalance(em: EntityManager, positionId: string, delta: bigint, frozenAfter: (frozen: boolean) => boolean, tx: LedgerTransaction | null, at: Date): Promise<void> {
+  const position = await em.findOneOrFail(Position, { id: positionId });
+  Object.assign(position, { balance: (BigInt(position.balance) + delta).toString(), frozen: frozenAfter(position.frozen), lastTransactionId: tx?.id ?? null, lastTransactionAt: at });
+  if (tx) tx.accountIds = [...new Set([...tx.accountIds, position.id])];
+}
