@@ -25,13 +25,15 @@ import {
 } from '@solana/kit';
 import { getSetComputeUnitLimitInstruction, getSetComputeUnitPriceInstruction } from '@solana-program/compute-budget';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Account, LedgerTransaction } from '../db/entities';
+import { Account, FinancialInstrument, LedgerTransaction } from '../db/entities';
 import type { SvmTransactionConfigInput } from '../api/codecs/common.codecs';
-import { checkPerTransaction, defaultNetworkCurrencyLimits, type DebitLimit } from '../domain/debit-limits';
+import { checkDebits, defaultDebitLimits, governs, type DebitLimit } from '../domain/debit-limits';
+import { NETWORK_CURRENCY_DECIMALS } from '../domain/money';
+import { assetKey, debitedInWindow, lockAccounts, releaseDebits, reserveDebits } from '../db/repositories/debit-reservations.repository';
 import { LedgerError } from '../domain/errors';
 import { estimateComputeUnitPrice } from '../domain/fees';
 import { walletTypes, type AccountType } from '../domain/account-types';
-import type { BuiltTransaction, Outcome, Resolved, SignedTransaction, WriteRequest, WriteResult } from '../domain/write';
+import type { BuiltTransaction, Debit, Outcome, Resolved, SignedTransaction, WriteRequest, WriteResult } from '../domain/write';
 import { TransactionRejectedError } from '../network/svm-network';
 import type { ActivityDeps } from './deps';
 import { operationHandlers } from './operations';
@@ -70,17 +72,41 @@ export function createPipelineActivities(deps: ActivityDeps) {
       return operationHandlers[request.operation].lookup(fork(), deps, request);
     },
 
-    /** Enforces the debit limits of every debited wallet; fails with LIMIT_EXCEEDED. Read-only. */
-    async checkLimits(_request: WriteRequest, resolved: Resolved): Promise<void> {
-      const debited = resolved.debits.filter((d) => d.accountId && d.asset === 'NETWORK_CURRENCY');
+    /**
+     * Enforces the debit limits of every debited wallet (spec 8): per transaction, and over rolling
+     * windows that hold this transaction's debits from here on (released if it fails). Concurrent
+     * checks of one account take turns. Fails with LIMIT_EXCEEDED naming the limit.
+     */
+    async checkLimits(request: WriteRequest, resolved: Resolved): Promise<void> {
+      const debited = resolved.debits.filter((d) => d.accountId);
       if (debited.length === 0) return;
-      const accounts = await fork().find(Account, { id: { $in: debited.map((d) => d.accountId!) } });
-      for (const debit of debited) {
-        const account = accounts.find((a) => a.id === debit.accountId);
-        if (!account || !walletTypes.includes(account.type as AccountType)) continue;
-        const limits = (account.networkCurrencyDebitLimits as DebitLimit[] | null) ?? defaultNetworkCurrencyLimits;
-        checkPerTransaction(limits, debit);
-      }
+      await fork().transactional(async (em) => {
+        const wallets = (await em.find(Account, { id: { $in: [...new Set(debited.map((d) => d.accountId!))] } })).filter((a) => walletTypes.includes(a.type as AccountType));
+        const held = debited.filter((d) => wallets.some((w) => w.id === d.accountId));
+        if (held.length === 0) return;
+        await lockAccounts(em, wallets.map((w) => w.id));
+        const now = deps.now();
+        const instrumentIds = held.flatMap((d) => (d.asset === 'NETWORK_CURRENCY' ? [] : [d.asset.financialInstrumentId]));
+        const instruments = instrumentIds.length ? await em.find(FinancialInstrument, { id: { $in: [...new Set(instrumentIds)] } }) : [];
+        const groups = new Map<string, Debit[]>();
+        for (const d of held) groups.set(`${d.accountId} ${assetKey(d)}`, [...(groups.get(`${d.accountId} ${assetKey(d)}`) ?? []), d]);
+        for (const group of groups.values()) {
+          const account = wallets.find((w) => w.id === group[0].accountId)!;
+          const asset = assetKey(group[0]);
+          const instrument = instruments.find((i) => i.id === asset);
+          const configured = (instrument ? account.tokenDebitLimits : account.networkCurrencyDebitLimits) as DebitLimit[] | null;
+          const mintAuthority = instrument?.authorities.mintAuthority?.address ?? null;
+          const limits = configured ?? defaultDebitLimits;
+          const recent = new Map<DebitLimit, bigint>();
+          for (const limit of limits) {
+            if (limit.maxAllowedDebit.limitType === 'DURATION' && group.some((d) => governs(limit, d, mintAuthority))) {
+              recent.set(limit, await debitedInWindow(em, account.id, asset, limit, request.transactionId, now, mintAuthority));
+            }
+          }
+          checkDebits(limits, group, instrument?.decimals ?? NETWORK_CURRENCY_DECIMALS, (limit) => recent.get(limit) ?? 0n, mintAuthority);
+        }
+        await reserveDebits(em, request.transactionId, held, now);
+      });
     },
 
     /**
@@ -227,6 +253,7 @@ export function createPipelineActivities(deps: ActivityDeps) {
           // The created record now guards its address; the reservation ends with the transaction.
           tx.reservedAddress = null;
         }
+        if (outcome && (outcome.status === 'FAILED' || outcome.status === 'EXPIRED')) await releaseDebits(em, request.transactionId, now);
         const handler = operationHandlers[request.operation];
         const created = await handler.record(em, request, resolved, outcome, tx, now);
         if (tx && landed) await applyBalanceChanges(em, request, tx, landed.balances, created?.offchainId, now);
@@ -240,12 +267,15 @@ export function createPipelineActivities(deps: ActivityDeps) {
 
     /** Marks the record FAILED with the refusal's code and reason; a no-op when nothing was recorded yet. */
     async recordFailure(request: WriteRequest, code: string, message: string): Promise<void> {
-      await setStatus(fork(), request.transactionId, 'FAILED', deps.now(), { success: false, errorCode: code, errorMessage: message });
+      const em = fork();
+      await releaseDebits(em, request.transactionId, deps.now());
+      await setStatus(em, request.transactionId, 'FAILED', deps.now(), { success: false, errorCode: code, errorMessage: message });
     },
 
     /** Ends the write as REJECTED (pre-submit webhook veto). */
     async recordRejection(request: WriteRequest, reason: string): Promise<WriteResult> {
       const em = fork();
+      await releaseDebits(em, request.transactionId, deps.now());
       await setStatus(em, request.transactionId, 'REJECTED', deps.now(), { success: false, errorMessage: reason });
       const tx = await em.findOneOrFail(LedgerTransaction, { id: request.transactionId });
       return { transaction: transactionResult(tx) };

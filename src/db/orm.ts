@@ -11,6 +11,8 @@ import { Migration0006Position } from './migrations/0006-position.migration';
 import { Migration0005StoredFile } from './migrations/0005-stored-file.migration';
 import { Migration0004FinancialInstrument } from './migrations/0004-financial-instrument.migration';
 import { Migration0003AlIdSequence } from './migrations/0003-al-id-sequence.migration';
+import { Migration0007DebitReservation } from './migrations/0007-debit-reservation.migration';
+import { Migration0008TransactionRecordsIndex } from './migrations/0008-transaction-records-index.migration';
 
 export interface OrmOptions {
   databaseUrl: string;
@@ -35,6 +37,8 @@ export async function createOrm(options: OrmOptions): Promise<Orm> {
         { name: '0004-financial-instrument', class: Migration0004FinancialInstrument },
         { name: '0005-stored-file', class: Migration0005StoredFile },
         { name: '0006-position', class: Migration0006Position },
+        { name: '0007-debit-reservation', class: Migration0007DebitReservation },
+        { name: '0008-transaction-records-index', class: Migration0008TransactionRecordsIndex },
       ], tableName: 'schema_migration', silent: true, snapshot: false },
   });
 }

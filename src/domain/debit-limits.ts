@@ -1,39 +1,70 @@
 /**
- * Debit limits (spec 8). This module holds the default table and the per-transaction rule; the
- * rolling-window and approval rules slot into checkDebit when configured limits arrive.
+ * Debit limits (spec 8): which limits govern a debit, and whether this transaction's debits, alone
+ * (PER_TRANSACTION) or with what the window already holds (DURATION), stay within them. Network
+ * currency and each instrument have their own table; tokens' defaults are the same table in the
+ * token's units (API.md 4). Approvals for override slot in where LIMIT_EXCEEDED is thrown.
  */
 import { LedgerError } from './errors';
-import { NETWORK_CURRENCY_DECIMALS, fromBaseUnits, toBaseUnits } from './money';
-import type { Debit } from './write';
+import { fromBaseUnits, toBaseUnits } from './money';
+import type { Debit, DestinationClass } from './write';
 
-export type DestinationClass = Debit['destination']['class'];
+export type { DestinationClass };
 
 export interface DebitLimit {
   destination: 'ANY' | DestinationClass;
+  /** Token limits only: ANY, MINT, BURN or TRANSFER. */
+  operationType?: string;
+  /** Token limits only: ANY, or the mint authority's address the limit is for. */
+  mintAuthority?: string;
   maxAllowedDebit: { limitType: 'PER_TRANSACTION' | 'DURATION'; limitAmount: string; duration?: { code: string; unit: number } };
 }
 
-/** Spec 8's defaults for network currency: OFF_PLATFORM 0/0, NON_MANAGED 1 per transaction, MANAGED unlimited. */
-export const defaultNetworkCurrencyLimits: DebitLimit[] = [
+/** Spec 8's defaults: OFF_PLATFORM 0 per transaction and 0 a day, NON_MANAGED 1 per transaction, MANAGED unlimited. */
+export const defaultDebitLimits: DebitLimit[] = [
   { destination: 'OFF_PLATFORM', maxAllowedDebit: { limitType: 'PER_TRANSACTION', limitAmount: '0' } },
   { destination: 'OFF_PLATFORM', maxAllowedDebit: { limitType: 'DURATION', limitAmount: '0', duration: { code: 'DAYS', unit: 1 } } },
   { destination: 'NON_MANAGED', maxAllowedDebit: { limitType: 'PER_TRANSACTION', limitAmount: '1' } },
 ];
+export const defaultNetworkCurrencyLimits = defaultDebitLimits;
 
-/** The per-transaction limits that apply to one debit; throws LIMIT_EXCEEDED naming the limit that fired. */
-export function checkPerTransaction(limits: DebitLimit[], debit: Debit, decimals = NETWORK_CURRENCY_DECIMALS): void {
-  const amount = BigInt(debit.amount);
+/** Whether `limit` governs `debit`: its destination class (burns have none: only ANY), operation type and mint authority. */
+export function governs(limit: DebitLimit, debit: Pick<Debit, 'destination' | 'operationType'>, mintAuthority?: string | null): boolean {
+  if (limit.destination !== 'ANY' && limit.destination !== debit.destination?.class) return false;
+  if (limit.operationType && limit.operationType !== 'ANY' && limit.operationType !== (debit.operationType ?? 'TRANSFER')) return false;
+  if (limit.mintAuthority && limit.mintAuthority !== 'ANY' && limit.mintAuthority !== mintAuthority) return false;
+  return true;
+}
+
+const unitMs = { SECONDS: 1_000, MINUTES: 60_000, HOURS: 3_600_000, DAYS: 86_400_000 } as Record<string, number>;
+
+/** The length of a DURATION limit's rolling window (default one day, spec 8's "last 24 hours"). */
+export function windowMs(limit: DebitLimit): number {
+  const duration = limit.maxAllowedDebit.duration ?? { code: 'DAYS', unit: 1 };
+  return (unitMs[duration.code] ?? unitMs.DAYS) * duration.unit;
+}
+
+/**
+ * Checks one account's debits of one asset in this transaction against `limits`. `recent(limit)` is
+ * what the limit's window already holds (other transactions' debits it governs). Throws
+ * LIMIT_EXCEEDED with the limit that fired.
+ */
+export function checkDebits(limits: DebitLimit[], debits: Debit[], decimals: number, recent: (limit: DebitLimit) => bigint, mintAuthority?: string | null): void {
   for (const limit of limits) {
-    if (limit.maxAllowedDebit.limitType !== 'PER_TRANSACTION') continue;
-    if (limit.destination !== 'ANY' && limit.destination !== debit.destination.class) continue;
+    const governed = debits.filter((d) => governs(limit, d, mintAuthority));
+    if (governed.length === 0) continue;
+    const amount = governed.reduce((sum, d) => sum + BigInt(d.amount), 0n);
     const max = toBaseUnits(limit.maxAllowedDebit.limitAmount, decimals, 'limitAmount');
-    if (amount > max) {
-      throw new LedgerError(
-        'LIMIT_EXCEEDED',
-        `debit of ${fromBaseUnits(amount, decimals)} from ${debit.address} to a ${debit.destination.class} destination exceeds the ${limit.destination} per-transaction limit of ${limit.maxAllowedDebit.limitAmount}`,
-        undefined,
-        { limit, debit: { address: debit.address, amount: debit.amount, destination: debit.destination } },
-      );
-    }
+    const already = limit.maxAllowedDebit.limitType === 'DURATION' ? recent(limit) : 0n;
+    if (amount + already <= max) continue;
+    const first = governed[0];
+    const where = first.destination ? `to a ${first.destination.class} destination` : `(${first.operationType ?? 'TRANSFER'})`;
+    const which =
+      limit.maxAllowedDebit.limitType === 'PER_TRANSACTION'
+        ? `per-transaction limit of ${limit.maxAllowedDebit.limitAmount}`
+        : `limit of ${limit.maxAllowedDebit.limitAmount} per ${windowMs(limit) / 1000} s, of which ${fromBaseUnits(already, decimals)} is already debited`;
+    throw new LedgerError('LIMIT_EXCEEDED', `debit of ${fromBaseUnits(amount, decimals)} from ${first.address} ${where} exceeds the ${limit.destination} ${which}`, undefined, {
+      limit,
+      debit: { address: first.address, amount: amount.toString(), destination: first.destination, ...(already ? { alreadyInWindow: already.toString() } : {}) },
+    });
   }
 }

@@ -3,7 +3,7 @@
  * Everything here is JSON-safe (amounts and slots as decimal strings) because it is stored in
  * Temporal's history; nothing here may ever hold a private key.
  */
-export const operations = ['CREATE_ACCOUNT', 'CREATE_FINANCIAL_INSTRUMENT', 'PAUSE_FINANCIAL_INSTRUMENT', 'UNPAUSE_FINANCIAL_INSTRUMENT', 'CLOSE_FINANCIAL_INSTRUMENT', 'UPDATE_FINANCIAL_INSTRUMENT', 'INITIALIZE_POSITION', 'UPDATE_POSITION', 'FREEZE_POSITION', 'UNFREEZE_POSITION', 'MINT', 'BURN', 'TRANSFER', 'TRANSFER_NETWORK_CURRENCY'] as const;
+export const operations = ['CREATE_ACCOUNT', 'CREATE_FINANCIAL_INSTRUMENT', 'PAUSE_FINANCIAL_INSTRUMENT', 'UNPAUSE_FINANCIAL_INSTRUMENT', 'CLOSE_FINANCIAL_INSTRUMENT', 'UPDATE_FINANCIAL_INSTRUMENT', 'INITIALIZE_POSITION', 'UPDATE_POSITION', 'FREEZE_POSITION', 'UNFREEZE_POSITION', 'MINT', 'BURN', 'TRANSFER', 'TRADE', 'INACTIVATE_POSITION', 'TRANSFER_NETWORK_CURRENCY', 'UPDATE_ACCOUNT', 'INACTIVATE_ACCOUNT'] as const;
 export type Operation = (typeof operations)[number];
 
 export const transactionStatuses = [
@@ -37,6 +37,8 @@ export interface WriteRequest {
   svmTransactionConfig: unknown;
 }
 
+export type DestinationClass = 'OFF_PLATFORM' | 'NON_MANAGED' | 'MANAGED';
+
 export interface Debit {
   /** Offchain id of the debited account, when it is on the platform. */
   accountId: string | null;
@@ -44,7 +46,10 @@ export interface Debit {
   asset: 'NETWORK_CURRENCY' | { financialInstrumentId: string };
   /** Base units as a decimal string. */
   amount: string;
-  destination: { address: string; class: 'OFF_PLATFORM' | 'NON_MANAGED' | 'MANAGED' };
+  /** What the debit is, for token limits' operationType (spec 8); absent means TRANSFER. */
+  operationType?: 'TRANSFER' | 'BURN';
+  /** Where the units go; null for a burn (they leave the network), which only `ANY` limits match. */
+  destination: { address: string; class: DestinationClass } | null;
 }
 
 /** What the lookup step found: addresses and records the later steps act on. */

@@ -1,4 +1,4 @@
-import { checkPerTransaction, defaultNetworkCurrencyLimits, type DebitLimit, type DestinationClass } from '../../src/domain/debit-limits';
+import { checkDebits, defaultNetworkCurrencyLimits, type DebitLimit, type DestinationClass } from '../../src/domain/debit-limits';
 import type { Debit } from '../../src/domain/write';
 import { refusal } from '../support/expectations';
 
@@ -14,6 +14,9 @@ function debit(lamports: bigint, destination: DestinationClass): Debit {
     destination: { address: 'MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr', class: destination },
   };
 }
+
+/** One debit checked alone; `recent` is what every DURATION window already holds. */
+const checkPerTransaction = (limits: DebitLimit[], d: Debit, decimals = 9, recent = 0n) => checkDebits(limits, [d], decimals, () => recent);
 
 const perTransaction = (destination: DebitLimit['destination'], limitAmount: string): DebitLimit => ({ destination, maxAllowedDebit: { limitType: 'PER_TRANSACTION', limitAmount } });
 
@@ -79,8 +82,33 @@ describe('configured per-transaction limits', () => {
     expect(refusal(() => checkPerTransaction(limits, debit(1_500_001n, 'MANAGED'), 6)).code).toBe('LIMIT_EXCEEDED');
   });
 
-  it('a DURATION limit is not a per-transaction limit', () => {
-    const limits: DebitLimit[] = [{ destination: 'ANY', maxAllowedDebit: { limitType: 'DURATION', limitAmount: '0', duration: { code: 'DAYS', unit: 1 } } }];
-    expect(() => checkPerTransaction(limits, debit(ONE_SOL, 'OFF_PLATFORM'))).not.toThrow();
+  it('a DURATION limit counts what its window already holds', () => {
+    const limits: DebitLimit[] = [{ destination: 'ANY', maxAllowedDebit: { limitType: 'DURATION', limitAmount: '1', duration: { code: 'DAYS', unit: 1 } } }];
+    expect(() => checkPerTransaction(limits, debit(ONE_SOL / 2n, 'MANAGED'), 9, ONE_SOL / 2n)).not.toThrow();
+    const error = refusal(() => checkPerTransaction(limits, debit(ONE_SOL / 2n + 1n, 'MANAGED'), 9, ONE_SOL / 2n));
+    expect(error.code).toBe('LIMIT_EXCEEDED');
+    expect(error.context.limit).toEqual(limits[0]);
+    expect(error.message).toContain('0.5 is already debited');
+  });
+});
+
+describe('which limits govern a debit', () => {
+  const burn: Debit = { ...debit(5n, 'MANAGED'), operationType: 'BURN', destination: null };
+  it('a burn has no destination: only ANY limits govern it', () => {
+    expect(() => checkPerTransaction(defaultNetworkCurrencyLimits, burn)).not.toThrow();
+    expect(refusal(() => checkPerTransaction([perTransaction('ANY', '0')], burn)).code).toBe('LIMIT_EXCEEDED');
+  });
+  it('operationType and mintAuthority narrow a token limit', () => {
+    const transferOnly: DebitLimit = { ...perTransaction('ANY', '0'), operationType: 'TRANSFER' };
+    expect(() => checkPerTransaction([transferOnly], burn)).not.toThrow();
+    expect(refusal(() => checkPerTransaction([transferOnly], debit(1n, 'MANAGED'))).code).toBe('LIMIT_EXCEEDED');
+    const forOneMint: DebitLimit = { ...perTransaction('ANY', '0'), mintAuthority: 'Auth1111111111111111111111111111111111111111' };
+    expect(() => checkDebits([forOneMint], [debit(1n, 'MANAGED')], 9, () => 0n, 'Other111111111111111111111111111111111111111')).not.toThrow();
+    expect(refusal(() => checkDebits([forOneMint], [debit(1n, 'MANAGED')], 9, () => 0n, 'Auth1111111111111111111111111111111111111111')).code).toBe('LIMIT_EXCEEDED');
+  });
+  it("sums one transaction's debits a limit governs", () => {
+    const limits = [perTransaction('NON_MANAGED', '1')];
+    expect(() => checkDebits(limits, [debit(ONE_SOL / 2n, 'NON_MANAGED'), debit(ONE_SOL / 2n, 'NON_MANAGED')], 9, () => 0n)).not.toThrow();
+    expect(refusal(() => checkDebits(limits, [debit(ONE_SOL / 2n, 'NON_MANAGED'), debit(ONE_SOL / 2n + 1n, 'NON_MANAGED')], 9, () => 0n)).context.debit).toMatchObject({ amount: (ONE_SOL + 1n).toString() });
   });
 });

@@ -7,12 +7,13 @@ import type { OperationHandler } from './operation-handler';
 import { initializePositionHandler } from './initialize-position.handler';
 import { updatePositionHandler } from './update-position.handler';
 import { freezeHandler } from './freeze-position.handler';
-import { mintHandler } from './mint.handler';
-import { burnHandler } from './burn.handler';
-import { transferHandler } from './transfer.handler';
+import { burnHandler, mintHandler, tradeHandler, transferHandler } from './movements.handler';
+import { inactivatePositionHandler } from './inactivate-position.handler';
 import { transferNetworkCurrencyHandler } from './transfer-network-currency.handler';
 import { pauseHandler } from './pause-financial-instrument.handler';
 import { updateFinancialInstrumentHandler } from './update-financial-instrument.handler';
+import { updateAccountHandler } from './update-account.handler';
+import { inactivateAccountHandler } from './inactivate-account.handler';
 
 export const operationHandlers: Record<Operation, OperationHandler> = {
   CREATE_ACCOUNT: createAccountHandler,
@@ -28,5 +29,9 @@ export const operationHandlers: Record<Operation, OperationHandler> = {
   MINT: mintHandler,
   BURN: burnHandler,
   TRANSFER: transferHandler,
+  TRADE: tradeHandler,
+  INACTIVATE_POSITION: inactivatePositionHandler,
   TRANSFER_NETWORK_CURRENCY: transferNetworkCurrencyHandler,
+  UPDATE_ACCOUNT: updateAccountHandler,
+  INACTIVATE_ACCOUNT: inactivateAccountHandler,
 };

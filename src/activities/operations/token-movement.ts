@@ -8,7 +8,8 @@ import { TOKEN_2022_PROGRAM_ADDRESS, getFreezeAccountInstruction, getThawAccount
 import { getAddMemoInstruction } from '@solana-program/memo';
 import { address, createNoopSigner, type Instruction } from '@solana/kit';
 import { Position, type FinancialInstrument, type LedgerTransaction } from '../../db/entities';
-import { requireSigner } from '../../db/repositories/accounts.repository';
+import type { AccountLookupInput } from '../../api/codecs/common.codecs';
+import { findAccountByLookup, requireSigner } from '../../db/repositories/accounts.repository';
 import { LedgerError } from '../../domain/errors';
 import type { WriteRequest } from '../../domain/write';
 
@@ -19,22 +20,34 @@ export const tokenProgramOf = (instrument: FinancialInstrument) => (instrument.v
 
 /**
  * Freeze and unfreeze options work only for Token-2022 instruments with a freeze authority
- * (FREEZE_AUTHORITY_NOT_FOUND naming the first option set); returns the freeze authority's address
- * when an option is set, after checking the service may sign for it.
+ * (FREEZE_AUTHORITY_NOT_FOUND naming the first option set, spec 4.3 and its trade rule 2); returns the
+ * freeze authority's address when an option is set, after checking the service may sign for it. A
+ * freeze authority named in the lookup must be the instrument's.
  */
-export async function freezeAuthorityFor(em: EntityManager, request: WriteRequest, instrument: FinancialInstrument, options: Record<string, boolean | undefined>, field: string): Promise<string | null> {
-  const set = Object.entries(options).find(([, on]) => on);
+export async function freezeAuthorityFor(
+  em: EntityManager,
+  request: WriteRequest,
+  instrument: FinancialInstrument,
+  options: [field: string, on: boolean | undefined][],
+  given: AccountLookupInput | undefined,
+  field: string,
+): Promise<string | null> {
+  const set = options.find(([, on]) => on);
   if (!set) return null;
   const ref = instrument.authorities.freezeAuthority;
   if (instrument.version !== 'TOKEN_2022' || !ref) {
-    throw new LedgerError('FREEZE_AUTHORITY_NOT_FOUND', 'freeze and unfreeze are supported only for TOKEN_2022 instruments with a freeze authority', `itemData.${set[0]}`);
+    throw new LedgerError('FREEZE_AUTHORITY_NOT_FOUND', `${instrument.mintAddress}: freeze and unfreeze are supported only for TOKEN_2022 instruments with a freeze authority`, set[0]);
+  }
+  if (given) {
+    const account = await findAccountByLookup(em, { organizationId: request.organizationId, cluster: request.cluster }, given, field);
+    if (account.address !== ref.address) throw new LedgerError('FREEZE_AUTHORITY_NOT_FOUND', `${account.address} is not the instrument's freeze authority`, field);
   }
   return requireSigner(em, ref.accountId, request.organizationId, request.organizationExternalId, field, 'freeze authority');
 }
 
-/** A frozen position moves only when the request thaws it in the same transaction. */
+/** A frozen position moves only when the request thaws it in the same transaction (`option` is the field path of the unfreeze flag). */
 export function requireUnfrozen(position: Position, unfreeze: boolean | undefined, option: string, field: string): void {
-  if (position.frozen && !unfreeze) throw new LedgerError('POSITION_FROZEN', `the position is frozen; set ${option} to thaw it in the same transaction`, field);
+  if (position.frozen && !unfreeze) throw new LedgerError('POSITION_FROZEN', `the position ${position.address} is frozen; set ${option} to thaw it in the same transaction`, field);
 }
 
 export interface AroundMovement {

@@ -11,7 +11,7 @@ import type { SvmTransactionConfigInput } from '../../api/codecs/common.codecs';
 import { assertMaySign, findAccountByLookup, offPlatformAddress } from '../../db/repositories/accounts.repository';
 import { validationError } from '../../domain/errors';
 import { NETWORK_CURRENCY_DECIMALS, resolveValue } from '../../domain/money';
-import type { Debit } from '../../domain/write';
+import type { DestinationClass } from '../../domain/write';
 import { resolveFeePayer } from './fee-payer';
 import { MEMO_PROGRAM_V3 } from './token-movement';
 import type { OperationHandler } from './operation-handler';
@@ -29,9 +29,8 @@ export const transferNetworkCurrencyHandler: OperationHandler = {
     const scope = { organizationId: request.organizationId, cluster: request.cluster };
     const source = await findAccountByLookup(em, scope, item.source, 'itemData.source');
     assertMaySign(source, request.organizationId, request.organizationExternalId, 'itemData.source');
-    if (source.status !== 'ACTIVE') throw validationError('itemData.source', `the source account is ${source.status}`);
     let destination: string;
-    let destinationClass: Debit['destination']['class'];
+    let destinationClass: DestinationClass;
     if (item.destination.offPlatform) {
       destination = offPlatformAddress(item.destination, 'itemData.destination');
       destinationClass = 'OFF_PLATFORM';
@@ -49,7 +48,7 @@ export const transferNetworkCurrencyHandler: OperationHandler = {
       needsTransaction: true,
       feePayer: feePayer.address,
       signers: [...new Set([feePayer.address, source.address])],
-      debits: [{ accountId: source.id, address: source.address, asset: 'NETWORK_CURRENCY', amount: data.amount, destination: { address: destination, class: destinationClass } }],
+      debits: [{ accountId: source.id, address: source.address, asset: 'NETWORK_CURRENCY', amount: data.amount, operationType: 'TRANSFER', destination: { address: destination, class: destinationClass } }],
       webhooks: feePayer.webhooks,
       data: { ...data },
     };

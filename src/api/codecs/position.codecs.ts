@@ -1,7 +1,7 @@
 /** Position payloads (spec 2.1 position lookup, API.md 6). */
 import * as t from 'io-ts';
-import { accountLookup, svmTransactionConfig, tenancyConfig, valueInput } from './common.codecs';
-import { nonEmptyString, strictObject, text, uuid } from './primitives';
+import { accountLookup, itemQuery, svmTransactionConfig, tenancyConfig, valueInput } from './common.codecs';
+import { arrayOf, describe, nonEmptyString, objectShapes, schemaOf, strictObject, text, uuid } from './primitives';
 
 export const positionLookup = strictObject(
   'PositionLookup',
@@ -28,56 +28,126 @@ export const updatePositionBody = strictObject(
 );
 export type UpdatePositionItemData = t.TypeOf<typeof updatePositionBody>['itemData'];
 
-/** Freeze / Unfreeze Position (API.md 6), one position. */
-export const freezePositionBody = strictObject('FreezePositionRequest', { itemData: strictObject('FreezePositionItemData', { position: positionLookup }, {}) }, { svmTransactionConfig, tenancyConfig });
+const freezeItemFields = strictObject(
+  'FreezePositionItemData',
+  {},
+  { position: positionLookup, financialInstrument: accountLookup, allPositions: describe(t.literal(true), { type: 'boolean', enum: [true] }) },
+  'Exactly one of: `position` (one position), or `financialInstrument` with `allPositions: true` (every active position of an SPL instrument).',
+);
+/** The one field at fault when an item is neither `{position}` nor `{financialInstrument, allPositions: true}`. */
+function freezeShapeFault(item: t.TypeOf<typeof freezeItemFields>): { key: string; message: string } | undefined {
+  if (item.position) {
+    const extra = item.financialInstrument ? 'financialInstrument' : item.allPositions ? 'allPositions' : undefined;
+    return extra && { key: extra, message: 'is not allowed with position: name one position, or financialInstrument with allPositions' };
+  }
+  if (!item.financialInstrument) return { key: 'position', message: 'is required (or financialInstrument with allPositions: true)' };
+  if (!item.allPositions) return { key: 'allPositions', message: 'must be true with financialInstrument (every position of the instrument)' };
+  return undefined;
+}
+const freezeItemData = new t.Type<t.TypeOf<typeof freezeItemFields>, unknown, unknown>(
+  freezeItemFields.name,
+  freezeItemFields.is,
+  (u, c) => {
+    const decoded = freezeItemFields.validate(u, c);
+    if (decoded._tag === 'Left') return decoded;
+    const fault = freezeShapeFault(decoded.right);
+    if (!fault) return decoded;
+    const actual = (u as Record<string, unknown>)[fault.key];
+    return t.failures([{ value: actual, context: [...c, { key: fault.key, type: t.unknown, actual }], message: fault.message }]);
+  },
+  (a) => a,
+);
+// The document shows the object's fields (the shape rule is in its description).
+objectShapes.set(freezeItemData, objectShapes.get(freezeItemFields)!);
+describe(freezeItemData, schemaOf(freezeItemFields) ?? {});
+
+/** Freeze / Unfreeze Position (API.md 6): one position, or every position of an SPL instrument. */
+export const freezePositionBody = strictObject('FreezePositionRequest', { itemData: freezeItemData }, { svmTransactionConfig, tenancyConfig });
+export type FreezePositionItemData = t.TypeOf<typeof freezeItemData>;
+
+/** Fetch Position History (API.md 6): the position, and the usual itemQuery over its transactions. */
+export const positionHistoryBody = strictObject('PositionHistoryRequest', { itemData: strictObject('PositionHistoryItemData', { position: positionLookup }, {}) }, { itemQuery, tenancyConfig });
+
+/** The fields of each movement (spec 4.3), shared by its own request and by a Trade operation. */
+const mintFields = { memo: nonEmptyString(500), unfreeze: t.boolean, freeze: t.boolean };
+const burnFields = {
+  value: valueInput,
+  memo: nonEmptyString(500),
+  unfreeze: t.boolean,
+  freeze: t.boolean,
+  offchainBalanceAvailabilityPrecheck: t.boolean,
+  burnEntireBalance: t.boolean,
+  signWithPermanentDelegate: t.boolean,
+  permanentDelegateAuthority: accountLookup,
+};
+const transferFields = {
+  value: valueInput,
+  memo: nonEmptyString(500),
+  unfreezeSource: t.boolean,
+  freezeSource: t.boolean,
+  unfreezeDestination: t.boolean,
+  freezeDestination: t.boolean,
+  offchainBalanceAvailabilityPrecheck: t.boolean,
+  transferEntireBalance: t.boolean,
+  initializeDestinationPositionIfNeeded: t.boolean,
+  signWithPermanentDelegate: t.boolean,
+  permanentDelegateAuthority: accountLookup,
+};
+
+export const mintOperation = strictObject('MintOperation', { mintTo: positionLookup, value: valueInput }, mintFields);
+export type MintOperation = t.TypeOf<typeof mintOperation>;
+export const burnOperation = strictObject('BurnOperation', { burnFrom: positionLookup }, burnFields, 'value, or burnEntireBalance.');
+export type BurnOperation = t.TypeOf<typeof burnOperation>;
+export const transferOperation = strictObject('TransferOperation', { source: positionLookup, destination: positionLookup }, transferFields, 'value, or transferEntireBalance.');
+export type TransferOperation = t.TypeOf<typeof transferOperation>;
 
 /** Mint (spec 4.3). */
 export const mintBody = strictObject(
   'MintRequest',
-  {
-    itemData: strictObject('MintItemData', { mintTo: positionLookup, value: valueInput }, { idempotencyId: uuid, memo: nonEmptyString(500), unfreeze: t.boolean, freeze: t.boolean }),
-  },
+  { itemData: strictObject('MintItemData', { mintTo: positionLookup, value: valueInput }, { idempotencyId: uuid, ...mintFields }) },
   { svmTransactionConfig, tenancyConfig },
 );
 export type MintItemData = t.TypeOf<typeof mintBody>['itemData'];
 
 /** Burn (API.md 6): value, or burnEntireBalance. */
-export const burnBody = strictObject(
-  'BurnRequest',
-  {
-    itemData: strictObject('BurnItemData', { burnFrom: positionLookup }, {
-      value: valueInput,
-      idempotencyId: uuid,
-      memo: nonEmptyString(500),
-      unfreeze: t.boolean,
-      freeze: t.boolean,
-      offchainBalanceAvailabilityPrecheck: t.boolean,
-      burnEntireBalance: t.boolean,
-    }),
-  },
-  { svmTransactionConfig, tenancyConfig },
-);
+export const burnBody = strictObject('BurnRequest', { itemData: strictObject('BurnItemData', { burnFrom: positionLookup }, { idempotencyId: uuid, ...burnFields }) }, { svmTransactionConfig, tenancyConfig });
 export type BurnItemData = t.TypeOf<typeof burnBody>['itemData'];
 
 /** Transfer Financial Instrument (spec 4.3). */
 export const transferBody = strictObject(
   'TransferRequest',
-  {
-    itemData: strictObject('TransferItemData', { source: positionLookup, destination: positionLookup }, {
-      value: valueInput,
-      idempotencyId: uuid,
-      memo: nonEmptyString(500),
-      unfreezeSource: t.boolean,
-      freezeSource: t.boolean,
-      unfreezeDestination: t.boolean,
-      freezeDestination: t.boolean,
-      offchainBalanceAvailabilityPrecheck: t.boolean,
-      transferEntireBalance: t.boolean,
-      initializeDestinationPositionIfNeeded: t.boolean,
-      signWithPermanentDelegate: t.boolean,
-      permanentDelegateAuthority: accountLookup,
-    }),
-  },
+  { itemData: strictObject('TransferItemData', { source: positionLookup, destination: positionLookup }, { idempotencyId: uuid, ...transferFields }) },
   { svmTransactionConfig, tenancyConfig },
 );
 export type TransferItemData = t.TypeOf<typeof transferBody>['itemData'];
+
+/** Trade (spec 4.3): operations each holding one of mint, burn, transfer; trade-level freeze/unfreeze (API.md 2). */
+export const tradeBody = strictObject(
+  'TradeRequest',
+  {
+    itemData: strictObject(
+      'TradeItemData',
+      { operations: arrayOf(strictObject('TradeOperation', {}, { mint: mintOperation, burn: burnOperation, transfer: transferOperation }, 'Exactly one of mint, burn, transfer.'), 64) },
+      { idempotencyId: uuid, freeze: t.boolean, unfreeze: t.boolean },
+    ),
+  },
+  { svmTransactionConfig, tenancyConfig },
+);
+export type TradeItemData = t.TypeOf<typeof tradeBody>['itemData'];
+
+/** Inactivate Position (spec 4.3; the spellings are the spec's). */
+export const inactivatePositionBody = strictObject(
+  'InactivatePositionRequest',
+  {
+    itemData: strictObject('InactivatePositionItemData', { positionToInactivate: positionLookup }, {
+      refundNetworkCurrrencyToFeePayer: t.boolean,
+      refundNetworkCurrrencyDestination: accountLookup,
+      burnRemainingTokenBalance: t.boolean,
+      transferRemainingTokenBalanceTo: positionLookup,
+      unfreezeIfNeeded: t.boolean,
+      freezeAuthority: accountLookup,
+    }, 'The remaining balance must be burned or transferred; the rent goes to the fee payer unless refundNetworkCurrrencyDestination is given.'),
+  },
+  { svmTransactionConfig, tenancyConfig },
+);
+export type InactivatePositionItemData = t.TypeOf<typeof inactivatePositionBody>['itemData'];

@@ -5,12 +5,13 @@ import { getTokenDecoder } from '@solana-program/token-2022';
 import { FinancialInstrument, Position } from '../../db/entities';
 import { findPositionByLookup } from '../../db/repositories/positions.repository';
 import { fromBaseUnits } from '../../domain/money';
-import { burnBody, freezePositionBody, initializePositionBody, mintBody, transferBody, singlePositionBody, updatePositionBody, type PositionLookupInput } from '../codecs/position.codecs';
+import { burnBody, freezePositionBody, inactivatePositionBody, initializePositionBody, mintBody, tradeBody, transferBody, singlePositionBody, updatePositionBody, type PositionLookupInput } from '../codecs/position.codecs';
 import type { ApiDeps, LedgerContext } from '../context';
 import { exactNumber } from '../presenters/account.presenter';
 import { presentPosition } from '../presenters/position.presenter';
 import { route, type RouteSpec } from '../route';
 import { bulkRoute } from './bulk-route';
+import { freezeAllPositions } from './freeze-all-positions';
 import { positionQuery } from './query-fields';
 import { actingCaller } from '../tenancy';
 import { runWrite, transactionAnswer } from '../writes';
@@ -78,13 +79,14 @@ export function positionRoutes(deps: ApiDeps): RouteSpec[] {
         method: 'patch',
         path: `/api/v1/positions/${action}`,
         tag: 'Positions',
-        summary: `${action === 'freeze' ? 'Freeze' : 'Unfreeze'} Position (SPL and Token-2022), signed by the instrument's freeze authority; answers the transaction result.`,
+        summary: `${action === 'freeze' ? 'Freeze' : 'Unfreeze'} Position (SPL and Token-2022), signed by the instrument's freeze authority; answers the transaction result. With \`financialInstrument\` and \`allPositions: true\` (SPL only): every active position of the instrument not yet ${action === 'freeze' ? 'frozen' : 'unfrozen'}, in transactions of at most 20 positions run one after another (at most 50 per request); answers \`{svmTransactions, remainingPositions}\`.`,
         role: 'WRITE',
         write: true,
         body: freezePositionBody,
         successStatus: 200,
         async handler(ctx, body) {
           const caller = await actingCaller(ctx, deps, fork(), body.tenancyConfig);
+          if (body.itemData.allPositions) return freezeAllPositions(ctx, deps, { operation, caller, itemData: body.itemData, svmTransactionConfig: body.svmTransactionConfig });
           return transactionAnswer(ctx, await runWrite(ctx, deps, { operation, caller, itemData: body.itemData, svmTransactionConfig: body.svmTransactionConfig }));
         },
       }),
@@ -107,7 +109,7 @@ export function positionRoutes(deps: ApiDeps): RouteSpec[] {
       method: 'post',
       path: '/api/v1/positions/burn',
       tag: 'Positions',
-      summary: 'Burn from a position, signed by its owner: value or burnEntireBalance; the balance is checked before anything is signed (INSUFFICIENT_BALANCE); freeze rules as for Mint.',
+      summary: 'Burn from a position, signed by its owner (or the permanent delegate): value or burnEntireBalance; the balance is checked before anything is signed (INSUFFICIENT_BALANCE); freeze rules as for Mint.',
       role: 'WRITE',
       write: true,
       body: burnBody,
@@ -121,7 +123,7 @@ export function positionRoutes(deps: ApiDeps): RouteSpec[] {
       method: 'post',
       path: '/api/v1/positions/transfer',
       tag: 'Positions',
-      summary: 'Transfer Financial Instrument between two positions of the same instrument, signed by the source owner; balance checked first; freeze rules per side; memo; transferEntireBalance.',
+      summary: 'Transfer Financial Instrument between two positions of the same instrument, signed by the source owner (or the permanent delegate); balance checked first; freeze rules per side; memo; transferEntireBalance; initializeDestinationPositionIfNeeded opens the destination in the same transaction.',
       role: 'WRITE',
       write: true,
       body: transferBody,
@@ -129,6 +131,36 @@ export function positionRoutes(deps: ApiDeps): RouteSpec[] {
       async handler(ctx, body) {
         const caller = await actingCaller(ctx, deps, fork(), body.tenancyConfig);
         return transactionAnswer(ctx, await runWrite(ctx, deps, { operation: 'TRANSFER', caller, itemData: body.itemData, svmTransactionConfig: body.svmTransactionConfig, idempotencyId: body.itemData.idempotencyId }));
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/api/v1/positions/trade',
+      tag: 'Positions',
+      summary:
+        'Trade (spec 4.3): any mix of mint, burn and transfer operations in one atomic transaction, all checked before anything is signed (balances run across the operations); trade-level freeze/unfreeze apply to every operation unless it sets its own flag.',
+      role: 'WRITE',
+      write: true,
+      body: tradeBody,
+      successStatus: 201,
+      async handler(ctx, body) {
+        const caller = await actingCaller(ctx, deps, fork(), body.tenancyConfig);
+        return transactionAnswer(ctx, await runWrite(ctx, deps, { operation: 'TRADE', caller, itemData: body.itemData, svmTransactionConfig: body.svmTransactionConfig, idempotencyId: body.itemData.idempotencyId }));
+      },
+    }),
+    route({
+      method: 'patch',
+      path: '/api/v1/positions/inactivate',
+      tag: 'Positions',
+      summary:
+        'Inactivate Position (spec 4.3): the remaining balance burned or transferred, a frozen Token-2022 position thawed with unfreezeIfNeeded, the account closed and its rent refunded to the fee payer (default) or refundNetworkCurrrencyDestination; the position becomes INACTIVE.',
+      role: 'WRITE',
+      write: true,
+      body: inactivatePositionBody,
+      successStatus: 200,
+      async handler(ctx, body) {
+        const caller = await actingCaller(ctx, deps, fork(), body.tenancyConfig);
+        return transactionAnswer(ctx, await runWrite(ctx, deps, { operation: 'INACTIVATE_POSITION', caller, itemData: body.itemData, svmTransactionConfig: body.svmTransactionConfig }));
       },
     }),
     route({

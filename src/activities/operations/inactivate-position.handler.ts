@@ -1,0 +1,123 @@
+/**
+ * Inactivate Position (spec 3 and 4.3): the remaining balance burned or moved, a frozen Token-2022
+ * position thawed (unfreezeIfNeeded), then the token account closed with its rent refunded to the fee
+ * payer or a destination — one transaction; the record becomes INACTIVE (Initialize Position reopens it).
+ */
+import { getCloseAccountInstruction, getThawAccountInstruction, type TOKEN_2022_PROGRAM_ADDRESS } from '@solana-program/token-2022';
+import { address, createNoopSigner, type Instruction } from '@solana/kit';
+import type { SvmTransactionConfigInput } from '../../api/codecs/common.codecs';
+import type { InactivatePositionItemData } from '../../api/codecs/position.codecs';
+import { FinancialInstrument, Position } from '../../db/entities';
+import { findAccountByLookup, offPlatformAddress, requireSigner } from '../../db/repositories/accounts.repository';
+import { findPositionByLookup } from '../../db/repositories/positions.repository';
+import { LedgerError, validationError } from '../../domain/errors';
+import { fromBaseUnits } from '../../domain/money';
+import { resolveFeePayer } from './fee-payer';
+import { BalanceBook, legInstructions, planBurn, planTransfer, recordLeg, type Leg, type PlanContext, type PlannedLeg } from './movement-legs';
+import type { OperationHandler } from './operation-handler';
+import { freezeAuthorityFor, tokenProgramOf } from './token-movement';
+
+interface InactivateData {
+  positionId: string;
+  position: string;
+  mint: string;
+  owner: string;
+  tokenProgram: string;
+  refundTo: string;
+  /** The freeze authority thawing a frozen, empty position before the close (a leg thaws a non-empty one). */
+  thawWith: string | null;
+  legs: Leg[];
+}
+
+/** The movement legs name their own payload's fields; here they are this payload's. */
+const renamed: [RegExp, string][] = [
+  [/^itemData\.(burnFrom|source)/, 'itemData.positionToInactivate'],
+  [/^itemData\.destination/, 'itemData.transferRemainingTokenBalanceTo'],
+  [/^itemData\.(unfreeze|unfreezeSource)$/, 'itemData.unfreezeIfNeeded'],
+];
+async function asThisPayload(plan: Promise<PlannedLeg>): Promise<PlannedLeg> {
+  try {
+    return await plan;
+  } catch (error) {
+    if (error instanceof LedgerError && error.field) {
+      const rule = renamed.find(([pattern]) => pattern.test(error.field!));
+      if (rule) throw new LedgerError(error.code, error.message, error.field.replace(rule[0], rule[1]), error.context);
+    }
+    throw error;
+  }
+}
+
+export const inactivatePositionHandler: OperationHandler = {
+  async lookup(em, deps, request) {
+    const item = request.itemData as InactivatePositionItemData;
+    const f = 'itemData.positionToInactivate';
+    const scope = { organizationId: request.organizationId, cluster: request.cluster };
+    const position = await findPositionByLookup(em, scope, item.positionToInactivate, f);
+    if (position.status !== 'ACTIVE') throw validationError(f, `the position is ${position.status}`);
+    const instrument = await em.findOneOrFail(FinancialInstrument, { id: position.financialInstrumentId });
+    if (item.burnRemainingTokenBalance && item.transferRemainingTokenBalanceTo) throw validationError('itemData.transferRemainingTokenBalanceTo', 'burn the remaining balance or transfer it, not both');
+    if (item.refundNetworkCurrrencyToFeePayer && item.refundNetworkCurrrencyDestination) throw validationError('itemData.refundNetworkCurrrencyDestination', 'refund to the fee payer or to a destination, not both');
+
+    const unfreeze = position.frozen && !!item.unfreezeIfNeeded;
+    if (position.frozen && !unfreeze) throw new LedgerError('POSITION_FROZEN', `the position ${position.address} is frozen; set unfreezeIfNeeded (TOKEN_2022) to thaw it first`, 'itemData.unfreezeIfNeeded');
+    const freezeAuthority = await freezeAuthorityFor(em, request, instrument, [['itemData.unfreezeIfNeeded', unfreeze]], item.freezeAuthority, 'itemData.freezeAuthority');
+
+    const ctx: PlanContext = { em, deps, request, book: new BalanceBook(deps, request.cluster), defaults: {} };
+    const remaining = await ctx.book.onchain(position);
+    const self = { position: { offchainId: position.id }, ...(item.freezeAuthority ? { freezeAuthority: item.freezeAuthority } : {}) };
+    const legs: PlannedLeg[] = [];
+    if (remaining > 0n) {
+      if (item.burnRemainingTokenBalance) legs.push(await asThisPayload(planBurn(ctx, { burnFrom: self, burnEntireBalance: true, unfreeze }, 'itemData')));
+      else if (item.transferRemainingTokenBalanceTo) {
+        legs.push(await asThisPayload(planTransfer(ctx, { source: self, destination: item.transferRemainingTokenBalanceTo, transferEntireBalance: true, unfreezeSource: unfreeze }, 'itemData')));
+      } else {
+        throw validationError('itemData.burnRemainingTokenBalance', `the position still holds ${fromBaseUnits(remaining, instrument.decimals)}; set burnRemainingTokenBalance or transferRemainingTokenBalanceTo`);
+      }
+    }
+    const owner = await requireSigner(em, position.ownerAccountId, request.organizationId, request.organizationExternalId, `${f}.owner`, 'owner');
+    const feePayer = await resolveFeePayer(em, deps, request, (request.svmTransactionConfig ?? {}) as SvmTransactionConfigInput);
+    let refundTo = feePayer.address;
+    const destination = item.refundNetworkCurrrencyDestination;
+    if (destination) refundTo = destination.offPlatform ? offPlatformAddress(destination, 'itemData.refundNetworkCurrrencyDestination') : (await findAccountByLookup(em, scope, destination, 'itemData.refundNetworkCurrrencyDestination')).address;
+    if (refundTo === position.address) throw validationError('itemData.refundNetworkCurrrencyDestination', 'the refund cannot go to the position being closed');
+
+    const data: InactivateData = {
+      positionId: position.id,
+      position: position.address,
+      mint: instrument.mintAddress,
+      owner,
+      tokenProgram: tokenProgramOf(instrument),
+      refundTo,
+      thawWith: legs.length === 0 && unfreeze ? freezeAuthority : null,
+      legs: legs.map((l) => l.leg),
+    };
+    return {
+      needsTransaction: true,
+      feePayer: feePayer.address,
+      signers: [...new Set([feePayer.address, owner, ...(freezeAuthority ? [freezeAuthority] : []), ...legs.flatMap((l) => l.signers)])],
+      debits: legs.flatMap((l) => l.debits),
+      webhooks: feePayer.webhooks,
+      data: { ...data },
+    };
+  },
+
+  instructions(_request, resolved) {
+    const d = resolved.data as unknown as InactivateData;
+    const config = { programAddress: address(d.tokenProgram) as typeof TOKEN_2022_PROGRAM_ADDRESS };
+    const out: Instruction[] = [];
+    if (d.thawWith) out.push(getThawAccountInstruction({ account: address(d.position), mint: address(d.mint), owner: createNoopSigner(address(d.thawWith)) }, config));
+    out.push(...d.legs.flatMap((leg) => legInstructions(leg, resolved.feePayer)));
+    out.push(getCloseAccountInstruction({ account: address(d.position), destination: address(d.refundTo), owner: createNoopSigner(address(d.owner)) }, config));
+    return out;
+  },
+
+  async record(em, request, resolved, outcome, tx, at) {
+    if (!outcome || !['CONFIRMED', 'FINALIZED', 'SUBMITTED'].includes(outcome.status)) return undefined;
+    const d = resolved.data as unknown as InactivateData;
+    for (const leg of d.legs) await recordLeg(em, request, leg, tx, at);
+    const position = await em.findOneOrFail(Position, { id: d.positionId });
+    Object.assign(position, { status: 'INACTIVE', frozen: false, balance: '0', lastTransactionId: tx?.id ?? null, lastTransactionAt: at });
+    if (tx) tx.accountIds = [...new Set([...tx.accountIds, position.id])];
+    return { onchainId: d.position, offchainId: d.positionId };
+  },
+};

@@ -1,0 +1,371 @@
+/**
+ * The three token movements of spec 4.3 (mint, burn, transfer) as legs of one network transaction.
+ * Mint, Burn and Transfer are trades of one leg; Trade is any mix of them, checked together (balances
+ * run across its legs) and sent atomically. Each leg's plan is JSON-safe: it lives in workflow history.
+ */
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { findAssociatedTokenPda, getBurnCheckedInstruction, getCreateAssociatedTokenIdempotentInstruction, getMintToCheckedInstruction, getTokenDecoder, getTransferCheckedInstruction } from '@solana-program/token-2022';
+import { AccountRole, address, createNoopSigner, type Instruction } from '@solana/kit';
+import type { AccountLookupInput } from '../../api/codecs/common.codecs';
+import type { BurnOperation, MintOperation, PositionLookupInput, TransferOperation } from '../../api/codecs/position.codecs';
+import { Account, FinancialInstrument, Position, type LedgerTransaction } from '../../db/entities';
+import { findAccountByLookup, offPlatformAddress, requireSigner } from '../../db/repositories/accounts.repository';
+import { findInstrumentByLookup } from '../../db/repositories/financial-instruments.repository';
+import { findPositionByLookup } from '../../db/repositories/positions.repository';
+import { LedgerError, validationError } from '../../domain/errors';
+import { fromBaseUnits, resolveValue } from '../../domain/money';
+import type { Debit, DestinationClass, WriteRequest } from '../../domain/write';
+import type { ActivityDeps } from '../deps';
+import { aroundMovement, freezeAuthorityFor, moveBalance, requireUnfrozen, tokenProgramOf, type AroundMovement } from './token-movement';
+
+interface LegBase extends AroundMovement {
+  decimals: number;
+  amount: string;
+}
+export interface MintLeg extends LegBase {
+  kind: 'mint';
+  positionId: string;
+  position: string;
+  mintAuthority: string;
+}
+export interface BurnLeg extends LegBase {
+  kind: 'burn';
+  positionId: string;
+  position: string;
+  /** The owner, or the permanent delegate. */
+  authority: string;
+}
+export interface TransferLeg extends LegBase {
+  kind: 'transfer';
+  sourceId: string;
+  source: string;
+  destinationId: string;
+  destination: string;
+  authority: string;
+  /** initializeDestinationPositionIfNeeded: the destination's associated account is created in the same transaction. */
+  createDestination: { owner: string; ownerAccountId: string | null; instrumentId: string; reactivate: boolean; frozen: boolean } | null;
+  /** Accounts a transfer-hook instrument's hook needs, appended to TransferChecked. */
+  extraAccounts: { address: string; role: 'readonly' | 'writable' | 'readonly_signer' | 'writable_signer' }[];
+}
+export type Leg = MintLeg | BurnLeg | TransferLeg;
+
+export interface PlannedLeg {
+  leg: Leg;
+  signers: string[];
+  debits: Debit[];
+}
+
+/** Trade-level defaults for the freeze options (API.md 2: an operation's own flag overrides them). */
+export interface TradeDefaults {
+  freeze?: boolean;
+  unfreeze?: boolean;
+}
+
+/**
+ * What the legs of one transaction have taken from and given to each position so far, so a trade's
+ * later legs are checked against the balance the earlier ones leave.
+ */
+export class BalanceBook {
+  private readonly chain = new Map<string, bigint>();
+  private readonly delta = new Map<string, bigint>();
+  constructor(private readonly deps: ActivityDeps, private readonly cluster: string) {}
+
+  async onchain(position: Position): Promise<bigint> {
+    if (!this.chain.has(position.id)) {
+      const account = await this.deps.networks.get(this.cluster)!.getAccount(position.address);
+      this.chain.set(position.id, account ? getTokenDecoder().decode(account.data).amount : 0n);
+    }
+    return this.chain.get(position.id)! + (this.delta.get(position.id) ?? 0n);
+  }
+
+  offchain(position: Position): bigint {
+    return BigInt(position.balance) + (this.delta.get(position.id) ?? 0n);
+  }
+
+  move(positionId: string, amount: bigint): void {
+    this.delta.set(positionId, (this.delta.get(positionId) ?? 0n) + amount);
+  }
+}
+
+export interface PlanContext {
+  em: EntityManager;
+  deps: ActivityDeps;
+  request: WriteRequest;
+  book: BalanceBook;
+  defaults: TradeDefaults;
+}
+
+const scopeOf = (request: WriteRequest) => ({ organizationId: request.organizationId, cluster: request.cluster });
+
+/** The option's own value, else the trade-level default; with the field path that set it. */
+function option(own: boolean | undefined, ownField: string, fallback: boolean | undefined, fallbackField: string): [string, boolean | undefined] {
+  return own !== undefined ? [ownField, own] : [fallbackField, fallback];
+}
+
+async function movableInstrument(em: EntityManager, position: Position, field: string): Promise<FinancialInstrument> {
+  if (position.status !== 'ACTIVE') throw validationError(field, `the position is ${position.status}`);
+  const instrument = await em.findOneOrFail(FinancialInstrument, { id: position.financialInstrumentId });
+  if (instrument.status !== 'ACTIVE') throw validationError(`${field}.financialInstrument`, `the instrument is ${instrument.status}`);
+  if (instrument.paused) throw validationError(`${field}.financialInstrument`, 'the instrument is paused');
+  return instrument;
+}
+
+/** An authority named in a lookup must be the instrument's own; the service signs for it. */
+async function instrumentAuthority(ctx: PlanContext, instrument: FinancialInstrument, name: 'mintAuthority' | 'permanentDelegateAuthority', given: AccountLookupInput | undefined, field: string, what: string): Promise<string> {
+  const ref = instrument.authorities[name];
+  if (given) {
+    const account = await findAccountByLookup(ctx.em, scopeOf(ctx.request), given, field);
+    if (account.address !== ref?.address) throw validationError(field, `${account.address} is not the instrument's ${what}`);
+  }
+  return requireSigner(ctx.em, ref?.accountId, ctx.request.organizationId, ctx.request.organizationExternalId, field, what);
+}
+
+/** signWithPermanentDelegate: a Token-2022 instrument's permanent delegate moves the units instead of the owner. */
+async function permanentDelegate(ctx: PlanContext, instrument: FinancialInstrument, given: AccountLookupInput | undefined, p: string): Promise<string> {
+  if (instrument.version !== 'TOKEN_2022' || !instrument.authorities.permanentDelegateAuthority) {
+    throw validationError(`${p}.signWithPermanentDelegate`, 'the instrument has no permanent delegate (a TOKEN_2022 extension)');
+  }
+  return instrumentAuthority(ctx, instrument, 'permanentDelegateAuthority', given, `${p}.permanentDelegateAuthority`, 'permanent delegate');
+}
+
+/** The amount to move: the value, or everything the position will hold when this leg runs. */
+async function amountOf(ctx: PlanContext, position: Position, instrument: FinancialInstrument, value: unknown, entire: boolean | undefined, p: string, entireName: string, verb: string, precheckOffchain: boolean | undefined): Promise<bigint> {
+  if (!value === !entire) throw validationError(`${p}.value`, `give value or ${entireName} (one of them)`);
+  const onchain = await ctx.book.onchain(position);
+  const amount = entire ? onchain : resolveValue(value as { amount?: string; lamports?: string }, instrument.decimals, `${p}.value`);
+  if (amount === 0n) throw validationError(entire ? `${p}.${entireName}` : `${p}.value`, `there is nothing to ${verb}`);
+  const available = precheckOffchain ? ctx.book.offchain(position) : onchain;
+  if (amount > available) {
+    throw new LedgerError('INSUFFICIENT_BALANCE', `the position ${position.address} holds ${fromBaseUnits(available, instrument.decimals)}; ${fromBaseUnits(amount, instrument.decimals)} cannot be ${verb === 'burn' ? 'burned' : 'transferred'}`, `${p}.value`);
+  }
+  return amount;
+}
+
+/** The debit limits class of a position's owner as a destination (spec 8). */
+async function destinationClass(em: EntityManager, ownerAccountId: string | null | undefined): Promise<DestinationClass> {
+  const owner = ownerAccountId ? await em.findOne(Account, { id: ownerAccountId }) : null;
+  return !owner ? 'OFF_PLATFORM' : owner.managed ? 'MANAGED' : 'NON_MANAGED';
+}
+
+const movement = (instrument: FinancialInstrument, freezeAuthority: string | null, memo: string | undefined) => ({
+  tokenProgram: tokenProgramOf(instrument),
+  mint: instrument.mintAddress,
+  decimals: instrument.decimals,
+  freezeAuthority,
+  memo: memo ?? null,
+});
+
+export async function planMint(ctx: PlanContext, item: MintOperation, p: string): Promise<PlannedLeg> {
+  const position = await findPositionByLookup(ctx.em, scopeOf(ctx.request), item.mintTo, `${p}.mintTo`);
+  const instrument = await movableInstrument(ctx.em, position, `${p}.mintTo`);
+  const amount = resolveValue(item.value as { amount?: string; lamports?: string }, instrument.decimals, `${p}.value`);
+  if (amount === 0n) throw validationError(`${p}.value`, 'the amount must be more than zero');
+  const unfreeze = option(item.unfreeze, `${p}.unfreeze`, ctx.defaults.unfreeze, 'itemData.unfreeze');
+  const freeze = option(item.freeze, `${p}.freeze`, ctx.defaults.freeze, 'itemData.freeze');
+  const freezeAuthority = await freezeAuthorityFor(ctx.em, ctx.request, instrument, [unfreeze, freeze], item.mintTo.freezeAuthority, `${p}.mintTo.freezeAuthority`);
+  requireUnfrozen(position, unfreeze[1], unfreeze[0], `${p}.mintTo`);
+  const mintAuthority = await instrumentAuthority(ctx, instrument, 'mintAuthority', item.mintTo.mintAuthority, `${p}.mintTo.mintAuthority`, 'mint authority');
+  ctx.book.move(position.id, amount);
+  const leg: MintLeg = {
+    kind: 'mint',
+    ...movement(instrument, freezeAuthority, item.memo),
+    positionId: position.id,
+    position: position.address,
+    amount: amount.toString(),
+    mintAuthority,
+    thaw: position.frozen && unfreeze[1] ? [position.address] : [],
+    freeze: freeze[1] ? [position.address] : [],
+  };
+  return { leg, signers: [mintAuthority, ...(freezeAuthority ? [freezeAuthority] : [])], debits: [] };
+}
+
+export async function planBurn(ctx: PlanContext, item: BurnOperation, p: string): Promise<PlannedLeg> {
+  const position = await findPositionByLookup(ctx.em, scopeOf(ctx.request), item.burnFrom, `${p}.burnFrom`);
+  const instrument = await movableInstrument(ctx.em, position, `${p}.burnFrom`);
+  const amount = await amountOf(ctx, position, instrument, item.value, item.burnEntireBalance, p, 'burnEntireBalance', 'burn', item.offchainBalanceAvailabilityPrecheck);
+  const unfreeze = option(item.unfreeze, `${p}.unfreeze`, ctx.defaults.unfreeze, 'itemData.unfreeze');
+  const freeze = option(item.freeze, `${p}.freeze`, ctx.defaults.freeze, 'itemData.freeze');
+  const freezeAuthority = await freezeAuthorityFor(ctx.em, ctx.request, instrument, [unfreeze, freeze], item.burnFrom.freezeAuthority, `${p}.burnFrom.freezeAuthority`);
+  requireUnfrozen(position, unfreeze[1], unfreeze[0], `${p}.burnFrom`);
+  const authority = item.signWithPermanentDelegate
+    ? await permanentDelegate(ctx, instrument, item.permanentDelegateAuthority, p)
+    : await requireSigner(ctx.em, position.ownerAccountId, ctx.request.organizationId, ctx.request.organizationExternalId, `${p}.burnFrom.owner`, 'owner');
+  ctx.book.move(position.id, -amount);
+  const leg: BurnLeg = {
+    kind: 'burn',
+    ...movement(instrument, freezeAuthority, item.memo),
+    positionId: position.id,
+    position: position.address,
+    amount: amount.toString(),
+    authority,
+    thaw: position.frozen && unfreeze[1] ? [position.address] : [],
+    freeze: freeze[1] ? [position.address] : [],
+  };
+  const debit: Debit = { accountId: position.ownerAccountId ?? null, address: position.ownerAddress, asset: { financialInstrumentId: instrument.id }, amount: leg.amount, operationType: 'BURN', destination: null };
+  return { leg, signers: [authority, ...(freezeAuthority ? [freezeAuthority] : [])], debits: [debit] };
+}
+
+/** The destination of a transfer: an existing active position, or (initializeDestinationPositionIfNeeded) the owner's associated one, made in the same transaction. */
+async function transferDestination(ctx: PlanContext, lookup: PositionLookupInput, source: Position, instrument: FinancialInstrument, initialize: boolean | undefined, p: string) {
+  const field = `${p}.destination`;
+  let found: Position | null = null;
+  try {
+    found = await findPositionByLookup(ctx.em, scopeOf(ctx.request), lookup, field);
+  } catch (error) {
+    if (!(initialize && error instanceof LedgerError && error.code === 'NOT_FOUND')) throw error;
+  }
+  if (found && found.financialInstrumentId !== source.financialInstrumentId) throw validationError(field, 'both positions must hold the same instrument');
+  if (found?.status === 'ACTIVE') return { position: found, create: null };
+  if (!initialize) throw validationError(field, `the destination position is ${found?.status}; set initializeDestinationPositionIfNeeded to open it in the same transfer`);
+  if (found && !found.associated) throw validationError(field, 'an inactive explicit position cannot be reopened by a transfer; use Initialize Position');
+  if (!found && !lookup.owner) throw validationError(`${field}.owner`, 'initializeDestinationPositionIfNeeded needs the destination owner (and financialInstrument)');
+  if (lookup.financialInstrument) {
+    const named = await findInstrumentByLookup(ctx.em, scopeOf(ctx.request), lookup.financialInstrument, `${field}.financialInstrument`);
+    if (named.id !== instrument.id) throw validationError(`${field}.financialInstrument`, 'both positions must hold the same instrument');
+  }
+  let owner = found?.ownerAddress ?? '';
+  let ownerAccountId: string | null = found?.ownerAccountId ?? null;
+  if (!found) {
+    if (lookup.owner!.offPlatform) owner = offPlatformAddress(lookup.owner!, `${field}.owner`);
+    else {
+      const account = await findAccountByLookup(ctx.em, scopeOf(ctx.request), lookup.owner!, `${field}.owner`);
+      owner = account.address;
+      ownerAccountId = account.id;
+    }
+  }
+  const [ata] = await findAssociatedTokenPda({ owner: address(owner), mint: address(instrument.mintAddress), tokenProgram: address(tokenProgramOf(instrument)) });
+  // A record under this address that the lookup did not match (another owner lookup form) is the same position.
+  const existing = found ?? (await ctx.em.findOne(Position, { ...scopeOf(ctx.request), address: ata }));
+  if (existing?.status === 'ACTIVE') return { position: existing, create: null };
+  const frozen = instrument.defaultPositionState === 'FROZEN';
+  const position = { id: existing?.id ?? randomUUID(), address: ata, ownerAccountId, frozen, status: 'ACTIVE', balance: '0' } as unknown as Position;
+  return { position, create: { owner, ownerAccountId, instrumentId: instrument.id, reactivate: !!existing, frozen } };
+}
+
+export async function planTransfer(ctx: PlanContext, item: TransferOperation, p: string): Promise<PlannedLeg> {
+  const source = await findPositionByLookup(ctx.em, scopeOf(ctx.request), item.source, `${p}.source`);
+  const instrument = await movableInstrument(ctx.em, source, `${p}.source`);
+  const { position: destination, create } = await transferDestination(ctx, item.destination, source, instrument, item.initializeDestinationPositionIfNeeded, p);
+  if (source.id === destination.id) throw validationError(`${p}.destination`, 'the destination is the source');
+  if (instrument.extensions.includes('TRANSFER_HOOK')) throw validationError(`${p}.source.financialInstrument`, 'transfers of transfer-hook instruments are not available yet');
+
+  const unfreezeSource = option(item.unfreezeSource, `${p}.unfreezeSource`, ctx.defaults.unfreeze, 'itemData.unfreeze');
+  const freezeSource = option(item.freezeSource, `${p}.freezeSource`, ctx.defaults.freeze, 'itemData.freeze');
+  const unfreezeDestination = option(item.unfreezeDestination, `${p}.unfreezeDestination`, ctx.defaults.unfreeze, 'itemData.unfreeze');
+  const freezeDestination = option(item.freezeDestination, `${p}.freezeDestination`, ctx.defaults.freeze, 'itemData.freeze');
+  const freezeAuthority = await freezeAuthorityFor(ctx.em, ctx.request, instrument, [unfreezeSource, freezeSource, unfreezeDestination, freezeDestination], item.source.freezeAuthority, `${p}.source.freezeAuthority`);
+  requireUnfrozen(source, unfreezeSource[1], unfreezeSource[0], `${p}.source`);
+  requireUnfrozen(destination, unfreezeDestination[1], unfreezeDestination[0], `${p}.destination`);
+
+  const amount = await amountOf(ctx, source, instrument, item.value, item.transferEntireBalance, p, 'transferEntireBalance', 'transfer', item.offchainBalanceAvailabilityPrecheck);
+  const authority = item.signWithPermanentDelegate
+    ? await permanentDelegate(ctx, instrument, item.permanentDelegateAuthority, p)
+    : await requireSigner(ctx.em, source.ownerAccountId, ctx.request.organizationId, ctx.request.organizationExternalId, `${p}.source.owner`, 'source owner');
+  ctx.book.move(source.id, -amount);
+  ctx.book.move(destination.id, amount);
+  const leg: TransferLeg = {
+    kind: 'transfer',
+    ...movement(instrument, freezeAuthority, item.memo),
+    sourceId: source.id,
+    source: source.address,
+    destinationId: destination.id,
+    destination: destination.address,
+    amount: amount.toString(),
+    authority,
+    createDestination: create,
+    extraAccounts: [],
+    thaw: [...(source.frozen && unfreezeSource[1] ? [source.address] : []), ...(destination.frozen && unfreezeDestination[1] ? [destination.address] : [])],
+    freeze: [...(freezeSource[1] ? [source.address] : []), ...(freezeDestination[1] ? [destination.address] : [])],
+  };
+  const debit: Debit = {
+    accountId: source.ownerAccountId ?? null,
+    address: source.ownerAddress,
+    asset: { financialInstrumentId: instrument.id },
+    amount: leg.amount,
+    operationType: 'TRANSFER',
+    destination: { address: destination.address, class: await destinationClass(ctx.em, destination.ownerAccountId) },
+  };
+  return { leg, signers: [authority, ...(freezeAuthority ? [freezeAuthority] : [])], debits: [debit] };
+}
+
+const roles = { readonly: AccountRole.READONLY, writable: AccountRole.WRITABLE, readonly_signer: AccountRole.READONLY_SIGNER, writable_signer: AccountRole.WRITABLE_SIGNER } as const;
+
+/** The instructions of one leg: [create destination] → thaw → the movement → freeze → memo. */
+export function legInstructions(leg: Leg, feePayer: string): Instruction[] {
+  const amount = BigInt(leg.amount);
+  const common = { mint: address(leg.mint), amount, decimals: leg.decimals };
+  switch (leg.kind) {
+    case 'mint':
+      return aroundMovement(leg, (config) => getMintToCheckedInstruction({ ...common, token: address(leg.position), mintAuthority: createNoopSigner(address(leg.mintAuthority)) }, config));
+    case 'burn':
+      return aroundMovement(leg, (config) => getBurnCheckedInstruction({ ...common, account: address(leg.position), authority: createNoopSigner(address(leg.authority)) }, config));
+    case 'transfer': {
+      const create = leg.createDestination
+        ? [
+            getCreateAssociatedTokenIdempotentInstruction({
+              payer: createNoopSigner(address(feePayer)),
+              ata: address(leg.destination),
+              owner: address(leg.createDestination.owner),
+              mint: address(leg.mint),
+              tokenProgram: address(leg.tokenProgram),
+            }),
+          ]
+        : [];
+      return [
+        ...create,
+        ...aroundMovement(leg, (config) => {
+          const transfer = getTransferCheckedInstruction({ ...common, source: address(leg.source), destination: address(leg.destination), authority: createNoopSigner(address(leg.authority)) }, config);
+          if (leg.extraAccounts.length === 0) return transfer;
+          return { ...transfer, accounts: [...transfer.accounts, ...leg.extraAccounts.map((a) => ({ address: address(a.address), role: roles[a.role] }))] };
+        }),
+      ];
+    }
+  }
+}
+
+/** The offchain side of a landed leg: balances moved by the planned amounts, frozen states, new destinations. */
+export async function recordLeg(em: EntityManager, request: WriteRequest, leg: Leg, tx: LedgerTransaction | null, at: Date): Promise<void> {
+  const frozenAfter = (account: string) => (frozen: boolean) => (leg.freeze.includes(account) ? true : leg.thaw.includes(account) ? false : frozen);
+  const amount = BigInt(leg.amount);
+  if (leg.kind === 'mint') return moveBalance(em, leg.positionId, amount, frozenAfter(leg.position), tx, at);
+  if (leg.kind === 'burn') return moveBalance(em, leg.positionId, -amount, frozenAfter(leg.position), tx, at);
+  const destinationId = leg.createDestination ? await openDestination(em, request, leg, tx, at) : leg.destinationId;
+  await moveBalance(em, leg.sourceId, -amount, frozenAfter(leg.source), tx, at);
+  await moveBalance(em, destinationId, amount, frozenAfter(leg.destination), tx, at);
+}
+
+/** Opens (or reopens) the destination's record; returns its id (a racing transfer may have opened it first). */
+async function openDestination(em: EntityManager, request: WriteRequest, leg: TransferLeg, tx: LedgerTransaction | null, at: Date): Promise<string> {
+  const c = leg.createDestination!;
+  const existing = await em.findOne(Position, { organizationId: request.organizationId, cluster: request.cluster, address: leg.destination });
+  if (existing) {
+    if (existing.status !== 'ACTIVE') Object.assign(existing, { status: 'ACTIVE', frozen: c.frozen, balance: '0', updatedAt: at });
+    return existing.id;
+  }
+  em.create(Position, {
+    id: leg.destinationId,
+    organizationId: request.organizationId,
+    cluster: request.cluster,
+    address: leg.destination,
+    ownerAddress: c.owner,
+    ownerAccountId: c.ownerAccountId,
+    financialInstrumentId: c.instrumentId,
+    mintAddress: leg.mint,
+    associated: true,
+    comments: null,
+    code: null,
+    name: null,
+    lastTransactionId: tx?.id ?? null,
+    lastTransactionAt: at,
+    creationTransactionId: tx?.id ?? null,
+    creationTransactionAt: at,
+    createdAt: at,
+    updatedAt: at,
+    status: 'ACTIVE',
+    frozen: c.frozen,
+    balance: '0',
+  });
+  await em.flush();
+  return leg.destinationId;
+}

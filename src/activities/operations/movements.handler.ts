@@ -1,0 +1,64 @@
+/**
+ * Mint, Burn, Transfer and Trade (spec 4.3): every leg is checked before anything is signed (balances
+ * run across a trade's legs), then all of them go out in one atomic network transaction.
+ */
+import type { SvmTransactionConfigInput } from '../../api/codecs/common.codecs';
+import type { BurnItemData, MintItemData, TradeItemData, TransferItemData } from '../../api/codecs/position.codecs';
+import { validationError } from '../../domain/errors';
+import { resolveFeePayer } from './fee-payer';
+import { BalanceBook, legInstructions, planBurn, planMint, planTransfer, recordLeg, type Leg, type PlanContext, type PlannedLeg, type TradeDefaults } from './movement-legs';
+import type { OperationHandler } from './operation-handler';
+
+type Entry = { plan: (ctx: PlanContext) => Promise<PlannedLeg> };
+
+function movementsHandler(entriesOf: (itemData: unknown) => { entries: Entry[]; defaults: TradeDefaults }, tooLargeHint?: string): OperationHandler {
+  return {
+    tooLargeHint,
+    async lookup(em, deps, request) {
+      const { entries, defaults } = entriesOf(request.itemData);
+      const ctx: PlanContext = { em, deps, request, book: new BalanceBook(deps, request.cluster), defaults };
+      const planned: PlannedLeg[] = [];
+      // In order: each leg sees the balances the earlier ones leave.
+      for (const entry of entries) planned.push(await entry.plan(ctx));
+      const feePayer = await resolveFeePayer(em, deps, request, (request.svmTransactionConfig ?? {}) as SvmTransactionConfigInput);
+      return {
+        needsTransaction: true,
+        feePayer: feePayer.address,
+        signers: [...new Set([feePayer.address, ...planned.flatMap((p) => p.signers)])],
+        debits: planned.flatMap((p) => p.debits),
+        webhooks: feePayer.webhooks,
+        data: { legs: planned.map((p) => p.leg) as unknown as Record<string, unknown>[] },
+      };
+    },
+
+    instructions(_request, resolved) {
+      return (resolved.data.legs as unknown as Leg[]).flatMap((leg) => legInstructions(leg, resolved.feePayer));
+    },
+
+    async record(em, request, resolved, outcome, tx, at) {
+      if (!outcome || !['CONFIRMED', 'FINALIZED', 'SUBMITTED'].includes(outcome.status)) return undefined;
+      for (const leg of resolved.data.legs as unknown as Leg[]) await recordLeg(em, request, leg, tx, at);
+      return undefined;
+    },
+  };
+}
+
+const single = (entry: Entry) => ({ entries: [entry], defaults: {} });
+
+export const mintHandler = movementsHandler((item) => single({ plan: (ctx) => planMint(ctx, item as MintItemData, 'itemData') }));
+export const burnHandler = movementsHandler((item) => single({ plan: (ctx) => planBurn(ctx, item as BurnItemData, 'itemData') }));
+export const transferHandler = movementsHandler((item) => single({ plan: (ctx) => planTransfer(ctx, item as TransferItemData, 'itemData') }));
+
+export const tradeHandler = movementsHandler((itemData) => {
+  const item = itemData as TradeItemData;
+  if (item.operations.length === 0) throw validationError('itemData.operations', 'a trade needs at least one operation');
+  const entries = item.operations.map((operation, i): Entry => {
+    const p = `itemData.operations[${i}]`;
+    const kinds = (['mint', 'burn', 'transfer'] as const).filter((kind) => operation[kind] !== undefined);
+    if (kinds.length !== 1) throw validationError(p, `${p} holds exactly one of mint, burn or transfer`);
+    if (operation.mint) return { plan: (ctx) => planMint(ctx, operation.mint!, `${p}.mint`) };
+    if (operation.burn) return { plan: (ctx) => planBurn(ctx, operation.burn!, `${p}.burn`) };
+    return { plan: (ctx) => planTransfer(ctx, operation.transfer!, `${p}.transfer`) };
+  });
+  return { entries, defaults: { freeze: item.freeze, unfreeze: item.unfreeze } };
+}, 'Split the trade into several trades (each one is atomic on its own), or trade fewer operations at once.');

@@ -1,0 +1,54 @@
+/**
+ * The debits rolling-window limits count (table `debit_reservation`). `reserveDebits` runs in one
+ * database transaction holding an advisory lock per debited account: a concurrent check of the same
+ * account waits, then sees these rows, so together they cannot overrun a window.
+ */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { DebitLimit } from '../../domain/debit-limits';
+import { governs, windowMs } from '../../domain/debit-limits';
+import type { Debit } from '../../domain/write';
+
+export const assetKey = (debit: Debit) => (debit.asset === 'NETWORK_CURRENCY' ? 'NETWORK_CURRENCY' : debit.asset.financialInstrumentId);
+
+type Exec = <T>(sql: string, params: unknown[]) => Promise<T>;
+const exec = (em: EntityManager): Exec => (sql, params) => em.getConnection().execute(sql, params, 'all', em.getTransactionContext()) as never;
+
+/** Serializes limit checks per account until the surrounding transaction ends (sorted: no deadlocks). */
+export async function lockAccounts(em: EntityManager, accountIds: string[]): Promise<void> {
+  for (const id of [...new Set(accountIds)].sort()) await exec(em)(`select pg_advisory_xact_lock(hashtextextended(?, 7))`, [id]);
+}
+
+/** What `limit`'s window already holds for one account and asset, other than this transaction's own rows. */
+export async function debitedInWindow(em: EntityManager, accountId: string, asset: string, limit: DebitLimit, transactionId: string, now: Date, mintAuthority?: string | null): Promise<bigint> {
+  const since = new Date(now.getTime() - windowMs(limit));
+  const rows = await exec(em)<{ operation_type: string; destination_class: string | null; amount: string }[]>(
+    `select operation_type, destination_class, sum(amount)::text as amount from debit_reservation
+      where account_id = ? and asset = ? and created_at > ? and released_at is null and transaction_id <> ?
+      group by operation_type, destination_class`,
+    [accountId, asset, since, transactionId],
+  );
+  return rows
+    .filter((r) => governs(limit, { operationType: r.operation_type as Debit['operationType'], destination: r.destination_class ? { address: '', class: r.destination_class as never } : null }, mintAuthority))
+    .reduce((sum, r) => sum + BigInt(r.amount), 0n);
+}
+
+/** Holds this transaction's debits (replacing any an earlier attempt held). */
+export async function reserveDebits(em: EntityManager, transactionId: string, debits: Debit[], now: Date): Promise<void> {
+  await exec(em)(`delete from debit_reservation where transaction_id = ?`, [transactionId]);
+  for (const d of debits) {
+    await exec(em)(`insert into debit_reservation (transaction_id, account_id, asset, operation_type, destination_class, amount, created_at) values (?, ?, ?, ?, ?, ?, ?)`, [
+      transactionId,
+      d.accountId,
+      assetKey(d),
+      d.operationType ?? 'TRANSFER',
+      d.destination?.class ?? null,
+      d.amount,
+      now,
+    ]);
+  }
+}
+
+/** A transaction that did not move anything gives its debits back to the windows. */
+export async function releaseDebits(em: EntityManager, transactionId: string, now: Date): Promise<void> {
+  await exec(em)(`update debit_reservation set released_at = ? where transaction_id = ? and released_at is null`, [now, transactionId]);
+}
