@@ -16,6 +16,7 @@ import {
   getTransactionDecoder,
   getTransactionEncoder,
   getTransactionSize,
+  isSolanaError,
   partiallySignTransaction,
   pipe,
   setTransactionMessageFeePayer,
@@ -32,6 +33,7 @@ import { NETWORK_CURRENCY_DECIMALS } from '../domain/money';
 import { assetKey, debitedInWindow, lockAccounts, releaseDebits, reserveDebits } from '../db/repositories/debit-reservations.repository';
 import { LedgerError } from '../domain/errors';
 import { estimateComputeUnitPrice } from '../domain/fees';
+import { explainFailure } from '../domain/program-errors';
 import { walletTypes, type AccountType } from '../domain/account-types';
 import type { BuiltTransaction, Debit, Outcome, Resolved, SignedTransaction, WriteRequest, WriteResult } from '../domain/write';
 import { TransactionRejectedError } from '../network/svm-network';
@@ -132,10 +134,17 @@ export function createPipelineActivities(deps: ActivityDeps) {
         (m) => setTransactionMessageLifetimeUsingBlockhash({ blockhash: lifetime.blockhash as Blockhash, lastValidBlockHeight: lifetime.lastValidBlockHeight }, m),
         (m) => appendTransactionMessageInstructions(instructions, m),
       );
-      const transaction = compileTransaction(message);
+      const hint = operationHandlers[request.operation].tooLargeHint ?? 'Split the request into smaller ones.';
+      let transaction: ReturnType<typeof compileTransaction>;
+      try {
+        transaction = compileTransaction(message);
+      } catch (error) {
+        // Over the network's count of instructions or accounts per transaction: too large as well.
+        if (isSolanaError(error) && /maximum/i.test(error.message)) throw new LedgerError('TRANSACTION_TOO_LARGE', `${error.message}. ${hint}`, undefined, { limit: MAX_TRANSACTION_SIZE });
+        throw error;
+      }
       const size = getTransactionSize(transaction);
       if (size > MAX_TRANSACTION_SIZE) {
-        const hint = operationHandlers[request.operation].tooLargeHint ?? 'Split the request into smaller ones.';
         throw new LedgerError('TRANSACTION_TOO_LARGE', `the transaction is ${size} bytes; the network allows ${MAX_TRANSACTION_SIZE}. ${hint}`, undefined, { size, limit: MAX_TRANSACTION_SIZE });
       }
       const built: BuiltTransaction = {
@@ -244,7 +253,7 @@ export function createPipelineActivities(deps: ActivityDeps) {
         if (tx && outcome) {
           applyStatus(tx, outcome.status, now);
           tx.success = outcome.status !== 'FAILED' && outcome.status !== 'EXPIRED';
-          if (outcome.status === 'FAILED') tx.errorMessage = outcome.errorMessage;
+          if (outcome.status === 'FAILED') tx.errorMessage = explainFailure(outcome.errorMessage);
           if (outcome.status === 'EXPIRED') tx.errorMessage = 'the transaction did not land before its blockhash expired';
           if ('slot' in outcome && outcome.slot) tx.slot = BigInt(outcome.slot);
           if ('confirmations' in outcome) tx.confirmationsCount = outcome.confirmations ?? 0;

@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { loadConfig } from '../config/config';
-import { startLocalNode, type LocalNode } from '../network/local-node';
+import { programsFromSpec, startLocalNode, type LocalNode } from '../network/local-node';
 import { roleNames } from '../domain/roles';
 import { createApiKey, ensureOrganization } from '../cli/admin';
 import { resolveDatabase } from './database';
@@ -31,7 +31,7 @@ async function main() {
 
     let node: LocalNode | undefined;
     if (config.clusters.length === 0) {
-      node = await startLocalNode({ port: Number(process.env.LOCAL_NODE_PORT ?? 8899), dataDir: path.join(config.dataDir, 'local-node'), blockTimeMs: Number(process.env.LOCAL_NODE_BLOCK_TIME_MS ?? 400), log });
+      node = await startLocalNode({ port: Number(process.env.LOCAL_NODE_PORT ?? 8899), dataDir: path.join(config.dataDir, 'local-node'), blockTimeMs: Number(process.env.LOCAL_NODE_BLOCK_TIME_MS ?? 400), programs: programsFromSpec(process.env.LOCAL_NODE_PROGRAMS), log });
       stops.push(() => node!.close());
       config.clusters = [{ name: 'LOCAL', rpcUrl: node.url, allowsAirdrop: true }];
       log(`SVM network: local node (LiteSVM over JSON-RPC) at ${node.url}, state under ${path.join(config.dataDir, 'local-node')}`);

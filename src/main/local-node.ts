@@ -1,9 +1,10 @@
 /**
  * `npm run local-node`: the local SVM node alone. LOCAL_NODE_PORT (default 8899),
- * LOCAL_NODE_BLOCK_TIME_MS (default 400), state under $DATA_DIR/local-node (default .data).
+ * LOCAL_NODE_BLOCK_TIME_MS (default 400), LOCAL_NODE_PROGRAMS (extra programs, `<programId>=<path.so>,...`),
+ * state under $DATA_DIR/local-node (default .data).
  */
 import path from 'node:path';
-import { startLocalNode } from '../network/local-node';
+import { programsFromSpec, startLocalNode } from '../network/local-node';
 
 async function main(): Promise<void> {
   const port = Number(process.env.LOCAL_NODE_PORT ?? 8899);
@@ -11,6 +12,7 @@ async function main(): Promise<void> {
     port,
     dataDir: path.resolve(process.env.DATA_DIR ?? '.data', 'local-node'),
     blockTimeMs: Number(process.env.LOCAL_NODE_BLOCK_TIME_MS ?? 400),
+    programs: programsFromSpec(process.env.LOCAL_NODE_PROGRAMS),
     log: (message) => console.log(message),
   });
   console.log(`Local SVM node at ${node.url}`);

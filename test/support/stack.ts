@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import type { Worker } from '@temporalio/worker';
 import { loadConfig, type Config } from '../../src/config/config';
-import { startLocalNode, type LocalNode } from '../../src/network/local-node';
+import { startLocalNode, type LocalNode, type LocalNodeProgram } from '../../src/network/local-node';
 import { openRuntime, fundFeePayer, forkEm, type Runtime } from '../../src/main/runtime';
 import { createLedgerWorker } from '../../src/main/worker';
 import { startApi, type ApiServer } from '../../src/main/api';
@@ -39,12 +39,20 @@ export interface Stack {
 process.env.TEMPORAL_LOG_LEVEL ??= 'ERROR';
 
 export async function startStack(
-  options: { wrapActivities?: Parameters<typeof createLedgerWorker>[0]['wrapActivities']; blockTimeMs?: number; worker?: boolean; rateLimit?: Config['rateLimit']; writeWaitMs?: number } = {},
+  options: {
+    wrapActivities?: Parameters<typeof createLedgerWorker>[0]['wrapActivities'];
+    blockTimeMs?: number;
+    worker?: boolean;
+    rateLimit?: Config['rateLimit'];
+    writeWaitMs?: number;
+    /** Extra programs for the local node, e.g. a transfer hook: `[{ programId, elf: returnCodeProgramElf(0) }]` (test/support/sbpf-program.ts). */
+    programs?: LocalNodeProgram[];
+  } = {},
 ): Promise<Stack> {
   const log = process.env.STACK_LOG ? (m: string) => console.log(m) : () => {};
   const db = await createTestDatabase();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ledger-stack-'));
-  const node = await startLocalNode({ port: 0, dataDir: path.join(dataDir, 'node'), blockTimeMs: options.blockTimeMs ?? 100 });
+  const node = await startLocalNode({ port: 0, dataDir: path.join(dataDir, 'node'), blockTimeMs: options.blockTimeMs ?? 100, programs: options.programs });
   const temporal = temporalTarget();
   const config: Config = {
     ...loadConfig({}),

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { findAssociatedTokenPda, getBurnCheckedInstruction, getCreateAssociatedTokenIdempotentInstruction, getMintToCheckedInstruction, getTokenDecoder, getTransferCheckedInstruction } from '@solana-program/token-2022';
-import { AccountRole, address, createNoopSigner, type Instruction } from '@solana/kit';
+import { address, createNoopSigner, type Instruction } from '@solana/kit';
 import type { AccountLookupInput } from '../../api/codecs/common.codecs';
 import type { BurnOperation, MintOperation, PositionLookupInput, TransferOperation } from '../../api/codecs/position.codecs';
 import { Account, FinancialInstrument, Position, type LedgerTransaction } from '../../db/entities';
@@ -17,6 +17,7 @@ import { LedgerError, validationError } from '../../domain/errors';
 import { fromBaseUnits, resolveValue } from '../../domain/money';
 import type { Debit, DestinationClass, WriteRequest } from '../../domain/write';
 import type { ActivityDeps } from '../deps';
+import { resolveTransferHookAccounts, toAccountMetas, TransferHookResolutionError } from './transfer-hook';
 import { aroundMovement, freezeAuthorityFor, moveBalance, requireUnfrozen, tokenProgramOf, type AroundMovement } from './token-movement';
 
 interface LegBase extends AroundMovement {
@@ -183,14 +184,14 @@ export async function planMint(ctx: PlanContext, item: MintOperation, p: string)
 export async function planBurn(ctx: PlanContext, item: BurnOperation, p: string): Promise<PlannedLeg> {
   const position = await findPositionByLookup(ctx.em, scopeOf(ctx.request), item.burnFrom, `${p}.burnFrom`);
   const instrument = await movableInstrument(ctx.em, position, `${p}.burnFrom`);
-  const amount = await amountOf(ctx, position, instrument, item.value, item.burnEntireBalance, p, 'burnEntireBalance', 'burn', item.offchainBalanceAvailabilityPrecheck);
+  const authority = item.signWithPermanentDelegate
+    ? await permanentDelegate(ctx, instrument, item.permanentDelegateAuthority, p)
+    : await requireSigner(ctx.em, position.ownerAccountId, ctx.request.organizationId, ctx.request.organizationExternalId, `${p}.burnFrom.owner`, 'owner');
   const unfreeze = option(item.unfreeze, `${p}.unfreeze`, ctx.defaults.unfreeze, 'itemData.unfreeze');
   const freeze = option(item.freeze, `${p}.freeze`, ctx.defaults.freeze, 'itemData.freeze');
   const freezeAuthority = await freezeAuthorityFor(ctx.em, ctx.request, instrument, [unfreeze, freeze], item.burnFrom.freezeAuthority, `${p}.burnFrom.freezeAuthority`);
   requireUnfrozen(position, unfreeze[1], unfreeze[0], `${p}.burnFrom`);
-  const authority = item.signWithPermanentDelegate
-    ? await permanentDelegate(ctx, instrument, item.permanentDelegateAuthority, p)
-    : await requireSigner(ctx.em, position.ownerAccountId, ctx.request.organizationId, ctx.request.organizationExternalId, `${p}.burnFrom.owner`, 'owner');
+  const amount = await amountOf(ctx, position, instrument, item.value, item.burnEntireBalance, p, 'burnEntireBalance', 'burn', item.offchainBalanceAvailabilityPrecheck);
   ctx.book.move(position.id, -amount);
   const leg: BurnLeg = {
     kind: 'burn',
@@ -248,7 +249,6 @@ export async function planTransfer(ctx: PlanContext, item: TransferOperation, p:
   const instrument = await movableInstrument(ctx.em, source, `${p}.source`);
   const { position: destination, create } = await transferDestination(ctx, item.destination, source, instrument, item.initializeDestinationPositionIfNeeded, p);
   if (source.id === destination.id) throw validationError(`${p}.destination`, 'the destination is the source');
-  if (instrument.extensions.includes('TRANSFER_HOOK')) throw validationError(`${p}.source.financialInstrument`, 'transfers of transfer-hook instruments are not available yet');
 
   const unfreezeSource = option(item.unfreezeSource, `${p}.unfreezeSource`, ctx.defaults.unfreeze, 'itemData.unfreeze');
   const freezeSource = option(item.freezeSource, `${p}.freezeSource`, ctx.defaults.freeze, 'itemData.freeze');
@@ -262,6 +262,7 @@ export async function planTransfer(ctx: PlanContext, item: TransferOperation, p:
   const authority = item.signWithPermanentDelegate
     ? await permanentDelegate(ctx, instrument, item.permanentDelegateAuthority, p)
     : await requireSigner(ctx.em, source.ownerAccountId, ctx.request.organizationId, ctx.request.organizationExternalId, `${p}.source.owner`, 'source owner');
+  const extraAccounts = await hookAccounts(ctx, instrument, { source: source.address, destination: destination.address, authority, amount }, p);
   ctx.book.move(source.id, -amount);
   ctx.book.move(destination.id, amount);
   const leg: TransferLeg = {
@@ -274,7 +275,7 @@ export async function planTransfer(ctx: PlanContext, item: TransferOperation, p:
     amount: amount.toString(),
     authority,
     createDestination: create,
-    extraAccounts: [],
+    extraAccounts,
     thaw: [...(source.frozen && unfreezeSource[1] ? [source.address] : []), ...(destination.frozen && unfreezeDestination[1] ? [destination.address] : [])],
     freeze: [...(freezeSource[1] ? [source.address] : []), ...(freezeDestination[1] ? [destination.address] : [])],
   };
@@ -289,7 +290,21 @@ export async function planTransfer(ctx: PlanContext, item: TransferOperation, p:
   return { leg, signers: [authority, ...(freezeAuthority ? [freezeAuthority] : [])], debits: [debit] };
 }
 
-const roles = { readonly: AccountRole.READONLY, writable: AccountRole.WRITABLE, readonly_signer: AccountRole.READONLY_SIGNER, writable_signer: AccountRole.WRITABLE_SIGNER } as const;
+/** A transfer-hook instrument's hook needs its program and the accounts its validation account lists. */
+async function hookAccounts(ctx: PlanContext, instrument: FinancialInstrument, transfer: { source: string; destination: string; authority: string; amount: bigint }, p: string): Promise<TransferLeg['extraAccounts']> {
+  const hookProgram = instrument.authorities.transferHookProgram?.address;
+  if (!instrument.extensions.includes('TRANSFER_HOOK') || !hookProgram) return [];
+  const field = `${p}.source.financialInstrument`;
+  try {
+    const metas = await resolveTransferHookAccounts(ctx.deps.networks.get(ctx.request.cluster)!, { hookProgram, mint: instrument.mintAddress, ...transfer });
+    const signer = metas.find((m) => m.role.endsWith('_signer'));
+    if (signer) throw validationError(field, `the transfer hook asks for a signature of ${signer.address}, which the service does not give`);
+    return metas;
+  } catch (error) {
+    if (error instanceof TransferHookResolutionError) throw validationError(field, `the transfer hook's accounts cannot be resolved: ${error.message}`);
+    throw error;
+  }
+}
 
 /** The instructions of one leg: [create destination] → thaw → the movement → freeze → memo. */
 export function legInstructions(leg: Leg, feePayer: string): Instruction[] {
@@ -317,7 +332,7 @@ export function legInstructions(leg: Leg, feePayer: string): Instruction[] {
         ...aroundMovement(leg, (config) => {
           const transfer = getTransferCheckedInstruction({ ...common, source: address(leg.source), destination: address(leg.destination), authority: createNoopSigner(address(leg.authority)) }, config);
           if (leg.extraAccounts.length === 0) return transfer;
-          return { ...transfer, accounts: [...transfer.accounts, ...leg.extraAccounts.map((a) => ({ address: address(a.address), role: roles[a.role] }))] };
+          return { ...transfer, accounts: [...transfer.accounts, ...toAccountMetas(leg.extraAccounts)] };
         }),
       ];
     }

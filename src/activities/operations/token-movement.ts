@@ -73,9 +73,14 @@ export function aroundMovement(around: AroundMovement, movement: (config: { prog
   ];
 }
 
-/** Moves a position's offchain balance by `delta` base units and records its frozen state after the movement. */
+/**
+ * Moves a position's offchain balance by `delta` base units and records its frozen state after the
+ * movement. The balance moves in SQL (`balance + delta`): deltas commute, so concurrent record steps
+ * of movements of one position never lose each other's update.
+ */
 export async function moveBalance(em: EntityManager, positionId: string, delta: bigint, frozenAfter: (frozen: boolean) => boolean, tx: LedgerTransaction | null, at: Date): Promise<void> {
   const position = await em.findOneOrFail(Position, { id: positionId });
-  Object.assign(position, { balance: (BigInt(position.balance) + delta).toString(), frozen: frozenAfter(position.frozen), lastTransactionId: tx?.id ?? null, lastTransactionAt: at });
+  await em.getConnection().execute('update position set balance = balance + ? where id = ?', [delta.toString(), positionId], 'run', em.getTransactionContext());
+  Object.assign(position, { frozen: frozenAfter(position.frozen), lastTransactionId: tx?.id ?? null, lastTransactionAt: at });
   if (tx) tx.accountIds = [...new Set([...tx.accountIds, position.id])];
 }

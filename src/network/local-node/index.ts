@@ -2,7 +2,9 @@
  * A local SVM node: LiteSVM behind Solana's JSON-RPC over HTTP, with blocks, confirmation
  * levels and persistence that make unmodified kit clients behave as against a cluster.
  */
+import { decodeBase58Exact } from './base58';
 import { serveJsonRpc } from './http-server';
+import type { LocalNodeProgram } from './programs';
 import { RpcDispatcher } from './rpc-dispatcher';
 import { NodeRuntime } from './runtime';
 import { startTicker } from './ticker';
@@ -17,19 +19,45 @@ export interface LocalNodeOptions {
   /** Default 400 ms, a cluster's slot time. */
   blockTimeMs?: number;
   log?: (message: string) => void;
+  /** Programs deployed at each start (not saved with the state); see programs.ts and LOCAL_NODE_PROGRAMS. */
+  programs?: LocalNodeProgram[];
+}
+
+/** An account written directly into the node's state (see LocalNode.setAccount). */
+export interface LocalNodeAccount {
+  address: string;
+  /** Owner program address. */
+  owner: string;
+  data: Uint8Array;
+  /** Default: the rent-exempt minimum for the data. */
+  lamports?: bigint;
+  executable?: boolean;
 }
 
 export interface LocalNode {
   url: string;
   port: number;
+  /**
+   * Writes an account outside any transaction (in-process callers only; no RPC method offers
+   * this). For state no instruction can create, e.g. a transfer hook's validation account.
+   */
+  setAccount(account: LocalNodeAccount): void;
   /** Stops block production and the server, then saves state. */
   close(): Promise<void>;
+}
+
+export { programsFromSpec, type LocalNodeProgram } from './programs';
+
+function accountKey(address: string, field: string): Uint8Array {
+  const key = decodeBase58Exact(address, 32);
+  if (!key) throw new Error(`setAccount: ${field} "${address}" is not a base58 address`);
+  return key;
 }
 
 export async function startLocalNode(options: LocalNodeOptions = {}): Promise<LocalNode> {
   const host = options.host ?? '127.0.0.1';
   const log = options.log ?? (() => {});
-  const runtime = NodeRuntime.open({ dataDir: options.dataDir, log });
+  const runtime = NodeRuntime.open({ dataDir: options.dataDir, log, programs: options.programs });
   const dispatcher = new RpcDispatcher(runtime, log);
   let endpoint;
   try {
@@ -45,6 +73,7 @@ export async function startLocalNode(options: LocalNodeOptions = {}): Promise<Lo
   return {
     url,
     port: endpoint.port,
+    setAccount: (account) => runtime.setAccount(accountKey(account.address, 'address'), { ...account, owner: accountKey(account.owner, 'owner') }),
     close: () => {
       closing ??= (async () => {
         ticker.stop();

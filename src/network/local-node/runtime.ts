@@ -8,6 +8,7 @@ import { AccountJournal } from './account-journal';
 import { decodeBase58, encodeBase58 } from './base58';
 import { Chain } from './chain';
 import { Faucet } from './faucet';
+import { programKey, type LocalNodeProgram } from './programs';
 import { NodeStorage } from './storage';
 import { deserializeRecord, serializeRecord } from './transaction-record';
 import { TransactionExecutor, type SubmitOutcome } from './transaction-executor';
@@ -18,6 +19,8 @@ export interface RuntimeOptions {
   dataDir?: string;
   log: (message: string) => void;
   tuning?: RuntimeTuning;
+  /** Deployed at each start, after the saved state is restored. */
+  programs?: LocalNodeProgram[];
 }
 
 /** Thresholds with production defaults; tests lower them to reach the code paths quickly. */
@@ -78,7 +81,35 @@ export class NodeRuntime {
   }
 
   static open(options: RuntimeOptions): NodeRuntime {
-    return new NodeRuntime(options.dataDir ? NodeStorage.open(options.dataDir) : null, options.log, options.tuning);
+    const runtime = new NodeRuntime(options.dataDir ? NodeStorage.open(options.dataDir) : null, options.log, options.tuning);
+    try {
+      for (const program of options.programs ?? []) runtime.addProgram(program);
+    } catch (error) {
+      runtime.close();
+      throw error;
+    }
+    return runtime;
+  }
+
+  /** Deploys an sBPF program; it is not saved with the state (see programs.ts). */
+  addProgram(program: LocalNodeProgram): void {
+    try {
+      this.svm.addProgram(programKey(program.programId), program.elf);
+    } catch (error) {
+      throw new Error(`local node: cannot load program ${program.programId}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    this.log(`local node: program ${program.programId} loaded (${program.elf.length} bytes)`);
+  }
+
+  /**
+   * Writes an account as given, outside any transaction, and saves it like a transaction's write:
+   * local tooling and tests place state no instruction can create (e.g. a transfer hook's
+   * validation account without the hook's own initializer). Lamports default to rent exemption.
+   */
+  setAccount(address: Uint8Array, account: { owner: Uint8Array; data: Uint8Array; lamports?: bigint; executable?: boolean }): void {
+    const lamports = account.lamports ?? this.svm.minimumBalanceForRentExemption(BigInt(account.data.length));
+    this.svm.setAccount(address, new Account(lamports, account.data, account.owner, account.executable ?? false, U64_MAX));
+    this.journal.markWritten(address);
   }
 
   /** Closes the block in progress. Its transactions are saved before they can read as confirmed. */
