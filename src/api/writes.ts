@@ -126,3 +126,12 @@ export function transactionAnswer(ctx: LedgerContext, answer: WriteAnswer): unkn
   ctx.state.status = 202;
   return { transaction: answer.transaction };
 }
+
+/** The body of a write that answers `{<name>{onchainId, offchainId}, svmTransaction}` (202 with the transaction when it runs on). */
+export function referenceAnswer(ctx: LedgerContext, answer: WriteAnswer, name: string): unknown {
+  if (answer.async) {
+    ctx.state.status = 202;
+    return { transaction: answer.transaction };
+  }
+  return { [name]: answer.created ?? null, svmTransaction: answer.transaction };
+}

@@ -1,5 +1,4 @@
 /** Positions: Initialize Position, Fetch Position Details, Fetch Position Balance. */
-import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { getTokenDecoder } from '@solana-program/token-2022';
 import { FinancialInstrument, Position } from '../../db/entities';
@@ -11,6 +10,7 @@ import { exactNumber } from '../presenters/account.presenter';
 import { presentPosition } from '../presenters/position.presenter';
 import { route, type RouteSpec } from '../route';
 import { bulkRoute } from './bulk-route';
+import { writeRoute } from './write-route';
 import { freezeAllPositions } from './freeze-all-positions';
 import { positionQuery } from './query-fields';
 import { actingCaller } from '../tenancy';
@@ -26,24 +26,17 @@ export function positionRoutes(deps: ApiDeps): RouteSpec[] {
     return { position, instrument };
   };
   return [
-    route({
+    writeRoute(deps, {
       method: 'post',
       path: '/api/v1/positions',
       tag: 'Positions',
-      summary: "Initialize Position: the owner's associated token account for an instrument (thawed at once with `unfreeze` when the instrument freezes new positions); re-initializes an inactive one.",
-      role: 'WRITE',
-      write: true,
+      summary:
+        "Initialize Position: the owner's associated token account for an instrument, or with `position` an explicit account pre-created with Create Account (managed, system-owned; topped up, allocated, assigned and initialized in place; the position keeps its offchain id); thawed at once with `unfreeze` when the instrument freezes new positions; re-initializes an inactive one.",
       body: initializePositionBody,
       successStatus: 201,
-      async handler(ctx, body) {
-        const caller = await actingCaller(ctx, deps, fork(), body.tenancyConfig);
-        const answer = await runWrite(ctx, deps, { operation: 'INITIALIZE_POSITION', caller, itemData: body.itemData, svmTransactionConfig: body.svmTransactionConfig, newRecordId: randomUUID() });
-        if (answer.async) {
-          ctx.state.status = 202;
-          return { transaction: answer.transaction };
-        }
-        return { newPosition: answer.created ?? null, svmTransaction: answer.transaction };
-      },
+      operation: 'INITIALIZE_POSITION',
+      answer: 'newPosition',
+      creates: true,
     }),
     bulkRoute<Position, Map<string, FinancialInstrument>>(deps, {
       path: '/api/v1/positions/bulk',
@@ -55,24 +48,16 @@ export function positionRoutes(deps: ApiDeps): RouteSpec[] {
       present: (position, level, instruments) => presentPosition(position, level, instruments?.get(position.financialInstrumentId)),
       related: async (em, positions) => new Map((await em.find(FinancialInstrument, { id: { $in: [...new Set(positions.map((p) => p.financialInstrumentId))] } })).map((fi) => [fi.id, fi])),
     }),
-    route({
+    writeRoute(deps, {
       method: 'patch',
       path: '/api/v1/positions',
       tag: 'Positions',
-      summary: 'Update Position: offchain fields (comments, code, name); no network transaction.',
-      role: 'WRITE',
-      write: true,
+      summary:
+        'Update Position: offchain fields (comments, code, name); no network transaction.',
       body: updatePositionBody,
       successStatus: 200,
-      async handler(ctx, body) {
-        const caller = await actingCaller(ctx, deps, fork(), body.tenancyConfig);
-        const answer = await runWrite(ctx, deps, { operation: 'UPDATE_POSITION', caller, itemData: body.itemData, svmTransactionConfig: body.svmTransactionConfig });
-        if (answer.async) {
-          ctx.state.status = 202;
-          return { transaction: answer.transaction };
-        }
-        return { updatedPosition: answer.created ?? null, svmTransaction: answer.transaction };
-      },
+      operation: 'UPDATE_POSITION',
+      answer: 'updatedPosition',
     }),
     ...([['freeze', 'FREEZE_POSITION'], ['unfreeze', 'UNFREEZE_POSITION']] as const).map(([action, operation]) =>
       route({
@@ -91,77 +76,55 @@ export function positionRoutes(deps: ApiDeps): RouteSpec[] {
         },
       }),
     ),
-    route({
+    writeRoute(deps, {
       method: 'post',
       path: '/api/v1/positions/mint',
       tag: 'Positions',
-      summary: 'Mint into a position (spec 4.3): value in UI units (amount) or base units (lamports); idempotent per idempotencyId; freeze/unfreeze for Token-2022 instruments with a freeze authority; optional memo.',
-      role: 'WRITE',
-      write: true,
+      summary:
+        'Mint into a position (spec 4.3): value in UI units (amount) or base units (lamports); idempotent per idempotencyId; freeze/unfreeze for Token-2022 instruments with a freeze authority; optional memo.',
       body: mintBody,
       successStatus: 201,
-      async handler(ctx, body) {
-        const caller = await actingCaller(ctx, deps, fork(), body.tenancyConfig);
-        return transactionAnswer(ctx, await runWrite(ctx, deps, { operation: 'MINT', caller, itemData: body.itemData, svmTransactionConfig: body.svmTransactionConfig, idempotencyId: body.itemData.idempotencyId }));
-      },
+      operation: 'MINT',
     }),
-    route({
+    writeRoute(deps, {
       method: 'post',
       path: '/api/v1/positions/burn',
       tag: 'Positions',
-      summary: 'Burn from a position, signed by its owner (or the permanent delegate): value or burnEntireBalance; the balance is checked before anything is signed (INSUFFICIENT_BALANCE); freeze rules as for Mint.',
-      role: 'WRITE',
-      write: true,
+      summary:
+        'Burn from a position, signed by its owner (or the permanent delegate): value or burnEntireBalance; the balance is checked before anything is signed (INSUFFICIENT_BALANCE); freeze rules as for Mint.',
       body: burnBody,
       successStatus: 201,
-      async handler(ctx, body) {
-        const caller = await actingCaller(ctx, deps, fork(), body.tenancyConfig);
-        return transactionAnswer(ctx, await runWrite(ctx, deps, { operation: 'BURN', caller, itemData: body.itemData, svmTransactionConfig: body.svmTransactionConfig, idempotencyId: body.itemData.idempotencyId }));
-      },
+      operation: 'BURN',
     }),
-    route({
+    writeRoute(deps, {
       method: 'post',
       path: '/api/v1/positions/transfer',
       tag: 'Positions',
-      summary: 'Transfer Financial Instrument between two positions of the same instrument, signed by the source owner (or the permanent delegate); balance checked first; freeze rules per side; memo; transferEntireBalance; initializeDestinationPositionIfNeeded opens the destination in the same transaction.',
-      role: 'WRITE',
-      write: true,
+      summary:
+        'Transfer Financial Instrument between two positions of the same instrument, signed by the source owner (or the permanent delegate); balance checked first; freeze rules per side; memo; transferEntireBalance; initializeDestinationPositionIfNeeded opens the destination in the same transaction.',
       body: transferBody,
       successStatus: 201,
-      async handler(ctx, body) {
-        const caller = await actingCaller(ctx, deps, fork(), body.tenancyConfig);
-        return transactionAnswer(ctx, await runWrite(ctx, deps, { operation: 'TRANSFER', caller, itemData: body.itemData, svmTransactionConfig: body.svmTransactionConfig, idempotencyId: body.itemData.idempotencyId }));
-      },
+      operation: 'TRANSFER',
     }),
-    route({
+    writeRoute(deps, {
       method: 'post',
       path: '/api/v1/positions/trade',
       tag: 'Positions',
       summary:
         'Trade (spec 4.3): any mix of mint, burn and transfer operations in one atomic transaction, all checked before anything is signed (balances run across the operations); trade-level freeze/unfreeze apply to every operation unless it sets its own flag.',
-      role: 'WRITE',
-      write: true,
       body: tradeBody,
       successStatus: 201,
-      async handler(ctx, body) {
-        const caller = await actingCaller(ctx, deps, fork(), body.tenancyConfig);
-        return transactionAnswer(ctx, await runWrite(ctx, deps, { operation: 'TRADE', caller, itemData: body.itemData, svmTransactionConfig: body.svmTransactionConfig, idempotencyId: body.itemData.idempotencyId }));
-      },
+      operation: 'TRADE',
     }),
-    route({
+    writeRoute(deps, {
       method: 'patch',
       path: '/api/v1/positions/inactivate',
       tag: 'Positions',
       summary:
         'Inactivate Position (spec 4.3): the remaining balance burned or transferred, a frozen Token-2022 position thawed with unfreezeIfNeeded, the account closed and its rent refunded to the fee payer (default) or refundNetworkCurrrencyDestination; the position becomes INACTIVE.',
-      role: 'WRITE',
-      write: true,
       body: inactivatePositionBody,
       successStatus: 200,
-      async handler(ctx, body) {
-        const caller = await actingCaller(ctx, deps, fork(), body.tenancyConfig);
-        return transactionAnswer(ctx, await runWrite(ctx, deps, { operation: 'INACTIVATE_POSITION', caller, itemData: body.itemData, svmTransactionConfig: body.svmTransactionConfig }));
-      },
+      operation: 'INACTIVATE_POSITION',
     }),
     route({
       method: 'post',
