@@ -26,7 +26,7 @@ import {
 } from '@solana/kit';
 import { getSetComputeUnitLimitInstruction, getSetComputeUnitPriceInstruction } from '@solana-program/compute-budget';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Account, FinancialInstrument, LedgerTransaction } from '../db/entities';
+import { Account, FinancialInstrument, LedgerTransaction, Position } from '../db/entities';
 import type { SvmTransactionConfigInput } from '../api/codecs/common.codecs';
 import { checkDebits, defaultDebitLimits, governs, type DebitLimit } from '../domain/debit-limits';
 import { NETWORK_CURRENCY_DECIMALS } from '../domain/money';
@@ -309,7 +309,8 @@ async function applyBalanceChanges(em: EntityManager, request: WriteRequest, tx:
   }
 }
 
-async function createdReference(em: EntityManager, accountId: string): Promise<WriteResult['created']> {
-  const account = await em.findOne(Account, { id: accountId });
-  return account ? { onchainId: account.address, offchainId: account.id } : undefined;
+/** The record a write created (an account or a position), for answering a retried record step. */
+async function createdReference(em: EntityManager, id: string): Promise<WriteResult['created']> {
+  const record = (await em.findOne(Account, { id })) ?? (await em.findOne(Position, { id }));
+  return record ? { onchainId: record.address, offchainId: record.id } : undefined;
 }

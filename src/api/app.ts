@@ -11,6 +11,7 @@ import { accountRoutes } from './routes/accounts.routes';
 import { financialInstrumentRoutes } from './routes/financial-instruments.routes';
 import { fileRoutes } from './routes/files.routes';
 import { positionRoutes } from './routes/positions.routes';
+import { positionHistoryRoutes } from './routes/position-history.routes';
 import { systemRoutes } from './routes/system.routes';
 import { transactionRoutes } from './routes/transactions.routes';
 
@@ -18,7 +19,7 @@ export function createApp(deps: ApiDeps, log: (msg: string, err?: unknown) => vo
   const app = new Koa({ proxy: false });
   const metrics = createMetrics();
   let openApi: unknown;
-  const business: RouteSpec[] = [...accountRoutes(deps), ...financialInstrumentRoutes(deps), ...positionRoutes(deps), ...transactionRoutes(deps), ...fileRoutes(deps)];
+  const business: RouteSpec[] = [...accountRoutes(deps), ...financialInstrumentRoutes(deps), ...positionRoutes(deps), ...positionHistoryRoutes(deps), ...transactionRoutes(deps), ...fileRoutes(deps)];
   const routes: RouteSpec[] = [...systemRoutes(deps, (): unknown => (openApi ??= buildOpenApi(routes, deps.platformName)), () => metrics.render()), ...business];
   const router = new Router();
   mountRoutes(router, routes, deps);

@@ -80,6 +80,8 @@ const ROUTES_THAT_MUST_BE_SWEPT = [
   'POST /api/v1/accounts/bulk/{detailLevel}',
   'POST /api/v1/accounts/single',
   'POST /api/v1/accounts/balance',
+  'PATCH /api/v1/accounts',
+  'PATCH /api/v1/accounts/inactivate',
   'POST /api/v1/transactions/status',
   'POST /api/v1/transactions/single',
   'POST /api/v1/transactions/bulk/{detailLevel}',
@@ -618,7 +620,7 @@ describe('Item queries', () => {
           ['an unknown filter field', filter('noSuchField', { filterType: 'EQUALS', valueString: 'x' }), 'itemQuery.filter.0.fieldName'],
           ['an unknown sort field', { sort: [{ fieldName: 'noSuchField' }] }, 'itemQuery.sort.0.fieldName'],
         ] as const
-      ).map(([label, itemQuery, field]) => query(op.url, label, itemQuery, field)),
+      ).map(([label, itemQuery, field]) => ({ ...query(op.url, label, itemQuery, field), body: { ...(validBody(op) as object), itemQuery } })),
     );
     expect(await run(cases)).toEqual([]);
   });

@@ -51,11 +51,12 @@ it('honours a default frozen state, and thaws at once with unfreeze', async () =
   expect((await stack.call('POST', '/api/v1/positions/single', { itemData: { position: { owner: thawedOwner, financialInstrument: { onchainId: frozenByDefault } } } })).body.frozen).toBe(false);
 });
 
-it('refuses what it cannot do yet and what does not exist, naming the field', async () => {
+it('refuses an explicit position that would own itself and what does not exist, naming the field', async () => {
   const owner = await newOwner();
+  // Explicit positions are covered in position-history-and-freeze-all.test.ts.
   const explicit = await stack.call('POST', '/api/v1/positions', { itemData: { positionToInitialize: { position: { onchainId: owner.onchainId }, owner, financialInstrument: { onchainId: spl } } } });
   expect(explicit.status).toBe(400);
-  expect(explicit.body.errors[0].field).toBe('itemData.positionToInitialize.position');
+  expect(explicit.body.errors[0]).toMatchObject({ field: 'itemData.positionToInitialize.position', message: expect.stringContaining('its own owner') });
   const missing = await stack.call('POST', '/api/v1/positions/single', { itemData: { position: { owner, financialInstrument: { onchainId: spl } } } });
   expect(missing.status).toBe(404);
   expect(missing.body.errors[0].field).toBe('itemData.position');

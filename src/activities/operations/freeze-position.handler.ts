@@ -1,61 +1,98 @@
-/** Freeze / Unfreeze Position (SPL and Token-2022): one instruction signed by the instrument's freeze authority. */
-import { TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
+/**
+ * Freeze / Unfreeze Position, signed by the instrument's freeze authority: one position (SPL and
+ * Token-2022), or every active position of an SPL instrument (`allPositions`), a batch of at most
+ * FREEZE_ALL_BATCH per transaction (the route runs batches until none is left).
+ */
 import { TOKEN_2022_PROGRAM_ADDRESS, getFreezeAccountInstruction, getThawAccountInstruction } from '@solana-program/token-2022';
 import { address, createNoopSigner } from '@solana/kit';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { SvmTransactionConfigInput } from '../../api/codecs/common.codecs';
-import type { PositionLookupInput } from '../../api/codecs/position.codecs';
-import { Account, FinancialInstrument, Position } from '../../db/entities';
-import { assertMaySign } from '../../db/repositories/accounts.repository';
-import { findPositionByLookup } from '../../db/repositories/positions.repository';
-import { validationError } from '../../domain/errors';
+import type { FreezePositionItemData } from '../../api/codecs/position.codecs';
+import { FinancialInstrument, Position } from '../../db/entities';
+import { requireSigner } from '../../db/repositories/accounts.repository';
+import { findInstrumentByLookup } from '../../db/repositories/financial-instruments.repository';
+import { findPositionByLookup, positionsToFreeze } from '../../db/repositories/positions.repository';
+import { LedgerError, validationError } from '../../domain/errors';
+import type { WriteRequest } from '../../domain/write';
 import { resolveFeePayer } from './fee-payer';
 import type { OperationHandler } from './operation-handler';
+import { tokenProgramOf } from './token-movement';
 
-interface FreezeData {
-  positionId: string;
-  address: string;
+/**
+ * Positions frozen (thawed) by one transaction of `allPositions`: 39 bytes each (address + instruction)
+ * beside the fee payer, authority, mint, token program and compute budget instructions stay under
+ * 1232 bytes with room to spare (test/unit/freeze-all.test.ts measures the worst case).
+ */
+export const FREEZE_ALL_BATCH = 20;
+
+export interface FreezeData {
+  /** The positions this transaction freezes (thaws), by record id and token account address. */
+  positions: { id: string; address: string }[];
   mint: string;
   authority: string;
   tokenProgram: string;
 }
 
+/** The freeze authority of an instrument, which the service must be able to sign for. */
+async function freezeAuthorityOf(em: EntityManager, request: WriteRequest, instrument: FinancialInstrument, field: string): Promise<string> {
+  const ref = instrument.authorities.freezeAuthority;
+  if (!ref) throw new LedgerError('FREEZE_AUTHORITY_NOT_FOUND', 'the instrument has no freeze authority', field);
+  return requireSigner(em, ref.accountId, request.organizationId, request.organizationExternalId, field, 'freeze authority');
+}
+
 export function freezeHandler(freeze: boolean): OperationHandler {
-  const field = 'itemData.position';
+  const state = freeze ? 'frozen' : 'unfrozen';
   return {
     async lookup(em, deps, request) {
-      const item = request.itemData as { position: PositionLookupInput };
-      const position = await findPositionByLookup(em, { organizationId: request.organizationId, cluster: request.cluster }, item.position, field);
-      if (position.status !== 'ACTIVE') throw validationError(field, `the position is ${position.status}`);
-      if (position.frozen === freeze) throw validationError(field, `the position is already ${freeze ? 'frozen' : 'unfrozen'}`);
-      const instrument = await em.findOneOrFail(FinancialInstrument, { id: position.financialInstrumentId });
-      const ref = instrument.authorities.freezeAuthority;
-      if (!ref) throw validationError(field, 'the instrument has no freeze authority');
-      const authority = ref.accountId ? await em.findOne(Account, { id: ref.accountId }) : null;
-      if (!authority) throw validationError(field, 'the freeze authority is not onboarded, so the service cannot sign for it');
-      assertMaySign(authority, request.organizationId, request.organizationExternalId, `${field} (freeze authority)`);
+      const item = request.itemData as FreezePositionItemData;
+      const scope = { organizationId: request.organizationId, cluster: request.cluster };
+      const field = item.position ? 'itemData.position' : 'itemData.financialInstrument';
+      let instrument: FinancialInstrument;
+      let one: Position | undefined;
+      if (item.position) {
+        one = await findPositionByLookup(em, scope, item.position, field);
+        if (one.status !== 'ACTIVE') throw validationError(field, `the position is ${one.status}`);
+        if (one.frozen === freeze) throw validationError(field, `the position is already ${state}`);
+        instrument = await em.findOneOrFail(FinancialInstrument, { id: one.financialInstrumentId });
+      } else {
+        // Token-2022 freezes per position (spec 2.4); its instrument-wide stop is Pause (Pausable) or a frozen default state.
+        instrument = await findInstrumentByLookup(em, scope, item.financialInstrument!, field);
+        if (instrument.version !== 'SPL') throw validationError('itemData.allPositions', 'allPositions is for SPL instruments; a TOKEN_2022 instrument freezes per position (name one position), or stops all movements with Pause Financial Instrument');
+        if (instrument.status !== 'ACTIVE') throw validationError(field, `the instrument is ${instrument.status}`);
+      }
+      const authority = await freezeAuthorityOf(em, request, instrument, field);
+      const positions = one ? [one] : await positionsToFreeze(em, scope, instrument.id, freeze, FREEZE_ALL_BATCH);
+      if (positions.length === 0) throw validationError('itemData.allPositions', `every active position of the instrument is already ${state}`);
       const feePayer = await resolveFeePayer(em, deps, request, (request.svmTransactionConfig ?? {}) as SvmTransactionConfigInput);
       const data: FreezeData = {
-        positionId: position.id,
-        address: position.address,
-        mint: position.mintAddress,
-        authority: authority.address,
-        tokenProgram: instrument.version === 'SPL' ? TOKEN_PROGRAM_ADDRESS : TOKEN_2022_PROGRAM_ADDRESS,
+        positions: positions.map((p) => ({ id: p.id, address: p.address })),
+        mint: instrument.mintAddress,
+        authority,
+        tokenProgram: tokenProgramOf(instrument),
       };
-      return { needsTransaction: true, feePayer: feePayer.address, signers: [...new Set([feePayer.address, authority.address])], debits: [], webhooks: feePayer.webhooks, data: { ...data } };
+      return { needsTransaction: true, feePayer: feePayer.address, signers: [...new Set([feePayer.address, authority])], debits: [], webhooks: feePayer.webhooks, data: { ...data } };
     },
 
     instructions(_request, resolved) {
       const data = resolved.data as unknown as FreezeData;
-      const input = { account: address(data.address), mint: address(data.mint), owner: createNoopSigner(address(data.authority)) };
       const config = { programAddress: address(data.tokenProgram) as typeof TOKEN_2022_PROGRAM_ADDRESS };
-      return [freeze ? getFreezeAccountInstruction(input, config) : getThawAccountInstruction(input, config)];
+      const authority = createNoopSigner(address(data.authority));
+      return data.positions.map((p) => {
+        const input = { account: address(p.address), mint: address(data.mint), owner: authority };
+        return freeze ? getFreezeAccountInstruction(input, config) : getThawAccountInstruction(input, config);
+      });
     },
 
     async record(em, _request, resolved, outcome, tx, at) {
       if (!outcome || !['CONFIRMED', 'FINALIZED', 'SUBMITTED'].includes(outcome.status)) return undefined;
       const data = resolved.data as unknown as FreezeData;
-      Object.assign(await em.findOneOrFail(Position, { id: data.positionId }), { frozen: freeze, lastTransactionId: tx?.id ?? null, lastTransactionAt: at });
-      return { onchainId: data.address, offchainId: data.positionId };
+      for (const position of await em.find(Position, { id: { $in: data.positions.map((p) => p.id) } })) {
+        Object.assign(position, { frozen: freeze, lastTransactionId: tx?.id ?? null, lastTransactionAt: at });
+      }
+      // Each position's history (Fetch Position History) finds this transaction by its id.
+      if (tx) tx.accountIds = [...new Set([...tx.accountIds, ...data.positions.map((p) => p.id)])];
+      const [first] = data.positions;
+      return data.positions.length === 1 ? { onchainId: first.address, offchainId: first.id } : undefined;
     },
   };
 }

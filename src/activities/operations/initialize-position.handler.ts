@@ -1,19 +1,41 @@
 /**
  * Initialize Position: the owner's associated token account for an instrument, created idempotently
- * by the fee payer; thawed in the same transaction when the instrument freezes new positions and
- * `unfreeze` is set. An inactive position of the same account is re-initialized (same record).
+ * by the fee payer; or, with `position`, an explicit account the caller pre-created with Create
+ * Account (a managed, system-owned account) turned into a token account in place. Thawed in the same
+ * transaction when the instrument freezes new positions and `unfreeze` is set. An inactive position
+ * of the same account is re-initialized (same record).
  */
-import { TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
-import { TOKEN_2022_PROGRAM_ADDRESS, findAssociatedTokenPda, getCreateAssociatedTokenIdempotentInstruction, getThawAccountInstruction } from '@solana-program/token-2022';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { getAllocateInstruction, getAssignInstruction, getTransferSolInstruction } from '@solana-program/system';
+import { TOKEN_2022_PROGRAM_ADDRESS, findAssociatedTokenPda, getCreateAssociatedTokenIdempotentInstruction, getInitializeAccount3Instruction, getThawAccountInstruction } from '@solana-program/token-2022';
 import { address, createNoopSigner, type Instruction } from '@solana/kit';
 import type { SvmTransactionConfigInput } from '../../api/codecs/common.codecs';
 import type { InitializePositionItemData } from '../../api/codecs/position.codecs';
-import { Account, Position } from '../../db/entities';
+import { Account, FinancialInstrument, Position } from '../../db/entities';
 import { assertMaySign, findAccountByLookup, offPlatformAddress } from '../../db/repositories/accounts.repository';
 import { findInstrumentByLookup } from '../../db/repositories/financial-instruments.repository';
 import { conflict, validationError } from '../../domain/errors';
+import { positionAccountSize } from '../../domain/position-account';
+import { rentExemptMinimum } from '../../domain/token-extensions';
+import type { WriteRequest } from '../../domain/write';
+import type { ActivityDeps } from '../deps';
 import { resolveFeePayer } from './fee-payer';
 import type { OperationHandler } from './operation-handler';
+import { tokenProgramOf } from './token-movement';
+
+const SYSTEM_PROGRAM = '11111111111111111111111111111111';
+
+/** An explicit position: the pre-created account made a token account in this transaction. */
+interface ExplicitAccount {
+  accountId: string;
+  /** Lamports the fee payer adds so the account is rent-exempt at its token account size (decimal string). */
+  topUp: string;
+  size: number;
+  /** false: it was pre-created with exactly `size` bytes, so only assigned. */
+  allocate: boolean;
+  /** The account record's type from now on: a token account, no longer a wallet. */
+  type: 'FUNDS_TOKEN_ACCOUNT' | 'ASSET_TOKEN_ACCOUNT';
+}
 
 interface PositionData {
   positionId: string;
@@ -23,10 +45,50 @@ interface PositionData {
   ownerAccountId: string | null;
   instrumentId: string;
   mint: string;
+  decimals: number;
+  version: string;
   tokenProgram: string;
   /** The freeze authority that thaws a position frozen by default, when `unfreeze` asks for it. */
   thawWith: string | null;
   frozen: boolean;
+  explicit: ExplicitAccount | null;
+}
+
+/**
+ * Checks that the account `position` names can become this instrument's token account: onboarded,
+ * managed and signable by this organization (it signs its own allocation and assignment), not the
+ * owner itself, not a fee payer, and onchain a funded System Program account holding no data (or
+ * exactly the token account's size). VALIDATION_ERROR, NOT_FOUND or FORBIDDEN naming `field`.
+ */
+async function explicitAccount(em: EntityManager, deps: ActivityDeps, request: WriteRequest, instrument: FinancialInstrument, owner: string, field: string): Promise<{ account: Account; explicit: ExplicitAccount }> {
+  const item = request.itemData as InitializePositionItemData;
+  const account = await findAccountByLookup(em, { organizationId: request.organizationId, cluster: request.cluster }, item.positionToInitialize.position!, field);
+  assertMaySign(account, request.organizationId, request.organizationExternalId, field);
+  const active = await em.findOne(Position, { organizationId: request.organizationId, cluster: request.cluster, address: account.address, status: 'ACTIVE' });
+  if (active) throw conflict(field, `the position ${account.address} is already active`);
+  if (account.address === owner) throw validationError(field, 'a position cannot be its own owner: name another account as owner');
+  if (account.canPayFees || account.globalFeePayerForOrgs.length) throw validationError(field, `${account.address} pays fees; a fee payer cannot become a token account`);
+  const network = deps.networks.get(request.cluster)!;
+  const [onchain, mint] = await Promise.all([network.getAccount(account.address), network.getAccount(instrument.mintAddress)]);
+  if (!onchain) throw validationError(field, `${account.address} does not exist onchain; create it with Create Account first`);
+  if (onchain.owner !== SYSTEM_PROGRAM) throw validationError(field, `${account.address} is owned by ${onchain.owner}; an explicit position must be a System Program account holding no data`);
+  if (!mint) throw validationError('itemData.positionToInitialize.financialInstrument', `the mint ${instrument.mintAddress} does not exist onchain`);
+  const size = positionAccountSize(mint.owner, mint.data);
+  if (onchain.data.length !== 0 && onchain.data.length !== size) {
+    throw validationError(field, `${account.address} holds ${onchain.data.length} bytes; an explicit position of this instrument needs none (they are allocated here) or exactly ${size}`);
+  }
+  const rent = rentExemptMinimum(size);
+  const mintAccount = await em.findOne(Account, { id: instrument.mintAccountId });
+  return {
+    account,
+    explicit: {
+      accountId: account.id,
+      topUp: (rent > onchain.lamports ? rent - onchain.lamports : 0n).toString(),
+      size,
+      allocate: onchain.data.length === 0,
+      type: mintAccount?.type === 'ASSET_TOKEN' ? 'ASSET_TOKEN_ACCOUNT' : 'FUNDS_TOKEN_ACCOUNT',
+    },
+  };
 }
 
 export const initializePositionHandler: OperationHandler = {
@@ -35,7 +97,6 @@ export const initializePositionHandler: OperationHandler = {
     const item = request.itemData as InitializePositionItemData;
     const lookup = item.positionToInitialize;
     const scope = { organizationId: request.organizationId, cluster: request.cluster };
-    if (lookup.position) throw validationError(`${f}.position`, 'explicit (non-associated) position accounts are not available yet; name owner and financialInstrument');
     if (!lookup.owner) throw validationError(`${f}.owner`, 'owner is required');
     if (!lookup.financialInstrument) throw validationError(`${f}.financialInstrument`, 'financialInstrument is required');
     const instrument = await findInstrumentByLookup(em, scope, lookup.financialInstrument, `${f}.financialInstrument`);
@@ -48,10 +109,19 @@ export const initializePositionHandler: OperationHandler = {
       owner = account.address;
       ownerAccountId = account.id;
     }
-    const tokenProgram = instrument.version === 'SPL' ? TOKEN_PROGRAM_ADDRESS : TOKEN_2022_PROGRAM_ADDRESS;
-    const [ata] = await findAssociatedTokenPda({ owner: address(owner), mint: address(instrument.mintAddress), tokenProgram });
-    const existing = await em.findOne(Position, { ...scope, address: ata });
-    if (existing?.status === 'ACTIVE') throw conflict(`${f}`, `the position ${ata} is already active`);
+    const tokenProgram = tokenProgramOf(instrument);
+    let positionAddress: string;
+    let explicit: ExplicitAccount | null = null;
+    if (lookup.position) {
+      const field = `${f}.position`;
+      const found = await explicitAccount(em, deps, request, instrument, owner, field);
+      positionAddress = found.account.address;
+      explicit = found.explicit;
+    } else {
+      [positionAddress] = await findAssociatedTokenPda({ owner: address(owner), mint: address(instrument.mintAddress), tokenProgram });
+    }
+    const existing = await em.findOne(Position, { ...scope, address: positionAddress });
+    if (existing?.status === 'ACTIVE') throw conflict(f, `the position ${positionAddress} is already active`);
 
     const frozenByDefault = instrument.defaultPositionState === 'FROZEN';
     let thawWith: string | null = null;
@@ -64,41 +134,51 @@ export const initializePositionHandler: OperationHandler = {
     }
     const feePayer = await resolveFeePayer(em, deps, request, (request.svmTransactionConfig ?? {}) as SvmTransactionConfigInput);
     const data: PositionData = {
-      positionId: existing?.id ?? request.newRecordId!,
+      // An explicit position keeps its account's offchain id: one id names the account and the position.
+      positionId: existing?.id ?? explicit?.accountId ?? request.newRecordId!,
       existingPositionId: existing?.id ?? null,
-      address: ata,
+      address: positionAddress,
       owner,
       ownerAccountId,
       instrumentId: instrument.id,
       mint: instrument.mintAddress,
+      decimals: instrument.decimals,
+      version: instrument.version,
       tokenProgram,
       thawWith,
       frozen: frozenByDefault && !thawWith,
+      explicit,
     };
     return {
       needsTransaction: true,
       feePayer: feePayer.address,
-      signers: [...new Set([feePayer.address, ...(thawWith ? [thawWith] : [])])],
+      // The explicit account signs its own allocation and assignment to the token program.
+      signers: [...new Set([feePayer.address, ...(explicit ? [positionAddress] : []), ...(thawWith ? [thawWith] : [])])],
       debits: [],
       webhooks: feePayer.webhooks,
-      reservesAddress: existing ? undefined : ata,
+      reservesAddress: existing ? undefined : positionAddress,
       data: { ...data },
     };
   },
 
   instructions(_request, resolved) {
     const data = resolved.data as unknown as PositionData;
-    const out: Instruction[] = [
-      getCreateAssociatedTokenIdempotentInstruction({
-        payer: createNoopSigner(address(resolved.feePayer)),
-        ata: address(data.address),
-        owner: address(data.owner),
-        mint: address(data.mint),
-        tokenProgram: address(data.tokenProgram),
-      }),
-    ];
+    const payer = createNoopSigner(address(resolved.feePayer));
+    const account = address(data.address);
+    const programAddress = address(data.tokenProgram) as typeof TOKEN_2022_PROGRAM_ADDRESS;
+    const out: Instruction[] = [];
+    if (data.explicit) {
+      const self = createNoopSigner(account);
+      const topUp = BigInt(data.explicit.topUp);
+      if (topUp > 0n) out.push(getTransferSolInstruction({ source: payer, destination: account, amount: topUp }));
+      if (data.explicit.allocate) out.push(getAllocateInstruction({ newAccount: self, space: data.explicit.size }));
+      out.push(getAssignInstruction({ account: self, programAddress }));
+      out.push(getInitializeAccount3Instruction({ account, mint: address(data.mint), owner: address(data.owner) }, { programAddress }));
+    } else {
+      out.push(getCreateAssociatedTokenIdempotentInstruction({ payer, ata: account, owner: address(data.owner), mint: address(data.mint), tokenProgram: programAddress }));
+    }
     if (data.thawWith) {
-      out.push(getThawAccountInstruction({ account: address(data.address), mint: address(data.mint), owner: createNoopSigner(address(data.thawWith)) }, { programAddress: address(data.tokenProgram) as typeof TOKEN_2022_PROGRAM_ADDRESS }));
+      out.push(getThawAccountInstruction({ account, mint: address(data.mint), owner: createNoopSigner(address(data.thawWith)) }, { programAddress }));
     }
     return out;
   },
@@ -106,7 +186,9 @@ export const initializePositionHandler: OperationHandler = {
   async record(em, request, resolved, outcome, tx, at) {
     if (!outcome || !['CONFIRMED', 'FINALIZED', 'SUBMITTED'].includes(outcome.status)) return undefined;
     const data = resolved.data as unknown as PositionData;
-    const fields = { status: 'ACTIVE', frozen: data.frozen, lastTransactionId: tx?.id ?? null, lastTransactionAt: at, updatedAt: at };
+    // A reopened explicit account may now hold another instrument for another owner.
+    const holder = { ownerAddress: data.owner, ownerAccountId: data.ownerAccountId, financialInstrumentId: data.instrumentId, mintAddress: data.mint };
+    const fields = { ...holder, status: 'ACTIVE', frozen: data.frozen, lastTransactionId: tx?.id ?? null, lastTransactionAt: at, updatedAt: at };
     if (data.existingPositionId) {
       Object.assign(await em.findOneOrFail(Position, { id: data.existingPositionId }), fields);
     } else {
@@ -115,11 +197,7 @@ export const initializePositionHandler: OperationHandler = {
         organizationId: request.organizationId,
         cluster: request.cluster,
         address: data.address,
-        ownerAddress: data.owner,
-        ownerAccountId: data.ownerAccountId,
-        financialInstrumentId: data.instrumentId,
-        mintAddress: data.mint,
-        associated: true,
+        associated: !data.explicit,
         balance: '0',
         comments: null,
         code: null,
@@ -130,6 +208,19 @@ export const initializePositionHandler: OperationHandler = {
         ...fields,
       });
     }
+    if (data.explicit) {
+      // The account is a token account now. The pipeline moves no balance of the record a write
+      // creates, and the position shares the account's id: its lamports move here, by the top-up.
+      const topUp = data.positionId === data.explicit.accountId ? data.explicit.topUp : '0';
+      await em.getConnection().execute(
+        'update account set type = ?, data_length = ?, token_version = ?, token_decimals = ?, lamports_balance = lamports_balance + ?, last_transaction_id = ?, last_transaction_signature = ?, last_transaction_at = ?, updated_at = ? where id = ?',
+        [data.explicit.type, data.explicit.size, data.version, data.decimals, topUp, tx?.id ?? null, tx?.signature ?? null, at, at, data.explicit.accountId],
+        'run',
+        em.getTransactionContext(),
+      );
+    }
+    // The position's history (Fetch Position History) starts with this transaction; it leads the list.
+    if (tx) tx.accountIds = [...new Set([data.positionId, ...tx.accountIds])];
     return { onchainId: data.address, offchainId: data.positionId };
   },
 };

@@ -1,7 +1,7 @@
 /** Position payloads (spec 2.1 position lookup, API.md 6). */
 import * as t from 'io-ts';
 import { accountLookup, itemQuery, svmTransactionConfig, tenancyConfig, valueInput } from './common.codecs';
-import { arrayOf, describe, nonEmptyString, objectShapes, schemaOf, strictObject, text, uuid } from './primitives';
+import { arrayOf, describe, nonEmptyString, objectShapes, strictObject, text, uuid } from './primitives';
 
 export const positionLookup = strictObject(
   'PositionLookup',
@@ -28,42 +28,44 @@ export const updatePositionBody = strictObject(
 );
 export type UpdatePositionItemData = t.TypeOf<typeof updatePositionBody>['itemData'];
 
-const freezeItemFields = strictObject(
+const freezeItemData = strictObject(
   'FreezePositionItemData',
   {},
   { position: positionLookup, financialInstrument: accountLookup, allPositions: describe(t.literal(true), { type: 'boolean', enum: [true] }) },
   'Exactly one of: `position` (one position), or `financialInstrument` with `allPositions: true` (every active position of an SPL instrument).',
 );
+export type FreezePositionItemData = t.TypeOf<typeof freezeItemData>;
+
 /** The one field at fault when an item is neither `{position}` nor `{financialInstrument, allPositions: true}`. */
-function freezeShapeFault(item: t.TypeOf<typeof freezeItemFields>): { key: string; message: string } | undefined {
+function freezeShapeFault(item: FreezePositionItemData): { key: keyof FreezePositionItemData; message: string } | undefined {
   if (item.position) {
     const extra = item.financialInstrument ? 'financialInstrument' : item.allPositions ? 'allPositions' : undefined;
     return extra && { key: extra, message: 'is not allowed with position: name one position, or financialInstrument with allPositions' };
   }
-  if (!item.financialInstrument) return { key: 'position', message: 'is required (or financialInstrument with allPositions: true)' };
+  if (!item.financialInstrument) {
+    return item.allPositions ? { key: 'financialInstrument', message: 'is required with allPositions (the instrument whose positions to change)' } : { key: 'position', message: 'is required (or financialInstrument with allPositions: true)' };
+  }
   if (!item.allPositions) return { key: 'allPositions', message: 'must be true with financialInstrument (every position of the instrument)' };
   return undefined;
 }
-const freezeItemData = new t.Type<t.TypeOf<typeof freezeItemFields>, unknown, unknown>(
-  freezeItemFields.name,
-  freezeItemFields.is,
+
+const freezeBodyFields = strictObject('FreezePositionRequest', { itemData: freezeItemData }, { svmTransactionConfig, tenancyConfig });
+/** Freeze / Unfreeze Position (API.md 6): one position, or every position of an SPL instrument. The shape rule runs after every field is valid, so a field's own fault is named first. */
+export const freezePositionBody = new t.Type<t.TypeOf<typeof freezeBodyFields>, unknown, unknown>(
+  freezeBodyFields.name,
+  freezeBodyFields.is,
   (u, c) => {
-    const decoded = freezeItemFields.validate(u, c);
-    if (decoded._tag === 'Left') return decoded;
-    const fault = freezeShapeFault(decoded.right);
+    const decoded = freezeBodyFields.validate(u, c);
+    const fault = decoded._tag === 'Right' ? freezeShapeFault(decoded.right.itemData) : undefined;
     if (!fault) return decoded;
-    const actual = (u as Record<string, unknown>)[fault.key];
-    return t.failures([{ value: actual, context: [...c, { key: fault.key, type: t.unknown, actual }], message: fault.message }]);
+    const item = (u as { itemData: Record<string, unknown> }).itemData;
+    const at = [...c, { key: 'itemData', type: freezeItemData, actual: item }, { key: fault.key, type: t.unknown, actual: item[fault.key] }];
+    return t.failures([{ value: item[fault.key], context: at, message: fault.message }]);
   },
   (a) => a,
 );
-// The document shows the object's fields (the shape rule is in its description).
-objectShapes.set(freezeItemData, objectShapes.get(freezeItemFields)!);
-describe(freezeItemData, schemaOf(freezeItemFields) ?? {});
-
-/** Freeze / Unfreeze Position (API.md 6): one position, or every position of an SPL instrument. */
-export const freezePositionBody = strictObject('FreezePositionRequest', { itemData: freezeItemData }, { svmTransactionConfig, tenancyConfig });
-export type FreezePositionItemData = t.TypeOf<typeof freezeItemData>;
+// The document shows the body's fields; the shape rule is in FreezePositionItemData's description.
+objectShapes.set(freezePositionBody, objectShapes.get(freezeBodyFields)!);
 
 /** Fetch Position History (API.md 6): the position, and the usual itemQuery over its transactions. */
 export const positionHistoryBody = strictObject('PositionHistoryRequest', { itemData: strictObject('PositionHistoryItemData', { position: positionLookup }, {}) }, { itemQuery, tenancyConfig });

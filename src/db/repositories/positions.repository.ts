@@ -23,3 +23,13 @@ export async function findPositionByLookup(em: EntityManager, scope: TenantScope
   if (!found) throw notFound(field, `${field}: no such position`);
   return found;
 }
+
+/** The active positions of an instrument not yet in the wanted frozen state, oldest id first (a stable batch order). */
+export function positionsToFreeze(em: EntityManager, scope: TenantScope, financialInstrumentId: string, freeze: boolean, limit: number): Promise<Position[]> {
+  return em.find(Position, { ...scope, financialInstrumentId, status: 'ACTIVE', frozen: !freeze }, { orderBy: { id: 'asc' }, limit });
+}
+
+/** How many active positions of an instrument are not yet in the wanted frozen state. */
+export function countPositionsToFreeze(em: EntityManager, scope: TenantScope, financialInstrumentId: string, freeze: boolean): Promise<number> {
+  return em.count(Position, { ...scope, financialInstrumentId, status: 'ACTIVE', frozen: !freeze });
+}
