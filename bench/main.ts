@@ -1,13 +1,25 @@
 /**
- * `npm run bench`: concurrent Create Account (managed, seeded) over HTTP against the whole stack
- * (real PostgreSQL, a Temporal dev server on a WAL SQLite file, and the API, the worker and the
- * local SVM node each in its own process, as in production),
- * then, in the same run and on the same Temporal server, the same workflow with no-op activities:
- * the engine's ceiling on this machine. Prints writes/s, p50/p95/p99 and the ratio.
+ * `npm run bench`: concurrent writes over HTTP against the whole stack (real PostgreSQL, a Temporal
+ * dev server on a WAL SQLite file, and the API, the worker and the local SVM node each in its own
+ * process, as in production), then, in the same run and on the same Temporal server, the same
+ * workflow with no-op activities: the engine's ceiling on this machine. Prints writes/s,
+ * p50/p95/p99, errors and each scenario's ratio to the ceiling.
+ *
+ * Scenarios (BENCH_SCENARIOS, comma-separated, default `create-account,transfer`; the ceiling always runs):
+ * - create-account: Create Account (managed, seeded with 1,000,000 lamports).
+ * - transfer: Transfer Financial Instrument between managed positions of one SPL instrument. Set up
+ *   over HTTP before any timed window: a managed mint authority, the instrument, two managed owners
+ *   per client with a position each, and BENCH_MINT_LAMPORTS minted into every position. In the
+ *   timed window each client moves small amounts back and forth between its own two positions (no
+ *   contention between clients; managed → managed is not debit-limited), each with a fresh
+ *   idempotencyId. Afterwards the bench checks that the positions' onchain balances add up to what
+ *   was minted (and to the circulating supply) and that every offchain balance equals the onchain
+ *   one; it exits non-zero if not.
  *
  * Knobs: BENCH_SECONDS (default 20), BENCH_CONCURRENCY (16), BENCH_BLOCK_TIME_MS (100),
- * BENCH_COMMITMENT (confirmed), BENCH_TEMPORAL_STORE (file | memory), DATABASE_URL (a fresh
- * database on local PostgreSQL), BENCH_PROFILE (worker | api | local-node: write a CPU profile to /tmp/prof).
+ * BENCH_COMMITMENT (confirmed), BENCH_TEMPORAL_STORE (file | memory), BENCH_MINT_LAMPORTS
+ * (1000000000000 per position), DATABASE_URL (a fresh database on local PostgreSQL),
+ * BENCH_PROFILE (worker | api | local-node: write a CPU profile to /tmp/prof).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -32,6 +44,17 @@ const blockTimeMs = Number(process.env.BENCH_BLOCK_TIME_MS ?? 100);
 const commitment = (process.env.BENCH_COMMITMENT ?? 'confirmed') as 'processed' | 'confirmed';
 /** file: SQLite with WAL, as `npm start` runs it; memory: the dev server's in-memory store. */
 const temporalStore = process.env.BENCH_TEMPORAL_STORE === 'memory' ? 'memory' : 'file';
+const mintLamports = BigInt(process.env.BENCH_MINT_LAMPORTS ?? 1_000_000_000_000);
+const allScenarios = ['create-account', 'transfer'] as const;
+type Scenario = (typeof allScenarios)[number];
+const scenarios = (process.env.BENCH_SCENARIOS ?? allScenarios.join(','))
+  .split(',')
+  .map((name) => name.trim())
+  .filter(Boolean)
+  .map((name) => {
+    if (!(allScenarios as readonly string[]).includes(name)) throw new Error(`BENCH_SCENARIOS: unknown scenario ${name} (known: ${allScenarios.join(', ')})`);
+    return name as Scenario;
+  });
 const log = (m: string) => console.log(`[bench] ${m}`);
 
 interface Run {
@@ -43,18 +66,18 @@ interface Run {
 }
 
 /** Runs `call` from `concurrency` loops for `durationMs` after a warm-up, recording latencies. */
-async function load(name: string, call: () => Promise<void>, durationMs: number, warmupMs = 3000): Promise<Run> {
+async function load(name: string, call: (client: number) => Promise<void>, durationMs: number, warmupMs = 3000): Promise<Run> {
   const latencies: number[] = [];
   let errors = 0;
   let firstError: unknown;
   const warmupEnd = Date.now() + warmupMs;
   const end = warmupEnd + durationMs;
   await Promise.all(
-    Array.from({ length: concurrency }, async () => {
+    Array.from({ length: concurrency }, async (_, client) => {
       while (Date.now() < end) {
         const started = performance.now();
         try {
-          await call();
+          await call(client);
           if (Date.now() > warmupEnd) latencies.push(performance.now() - started);
         } catch (error) {
           errors++;
@@ -69,6 +92,8 @@ async function load(name: string, call: () => Promise<void>, durationMs: number,
 
 interface Service {
   url: string;
+  /** The tail of what the process printed (for a failed run). */
+  output(): string;
   stop(): Promise<void>;
 }
 
@@ -87,7 +112,9 @@ function spawnService(name: string, env: Record<string, string>, ready: RegExp):
         child.stdout!.off('data', onData);
         resolve({
           url: match[1] ?? '',
+          output: () => output.slice(-4000),
           stop: () => new Promise<void>((done) => {
+            if (child.exitCode !== null || child.signalCode !== null) return done();
             child.once('exit', () => done());
             child.kill('SIGTERM');
           }),
@@ -95,32 +122,65 @@ function spawnService(name: string, env: Record<string, string>, ready: RegExp):
       }
     };
     child.stdout!.on('data', onData);
-    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stdout!.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-100_000)));
+    child.stderr!.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-100_000)));
     child.once('exit', (code) => reject(new Error(`${name} exited with ${code}:\n${output.slice(-2000)}`)));
   });
 }
+
+/** Runs `task` over `items` with at most `limit` in flight. */
+async function pool<T, R>(items: T[], limit: number, task: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array<R>(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) {
+        const index = next++;
+        results[index] = await task(items[index]!, index);
+      }
+    }),
+  );
+  return results;
+}
+
+/** Base units from a balance answer: JSON numbers, exact only below 2^53, which the bench's amounts stay under. */
+function lamportsOf(value: unknown, what: string): bigint {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value)) throw new Error(`${what}: not an exact integer: ${JSON.stringify(value)}`);
+  return BigInt(value);
+}
+
+/** A JSON answer of the API, read field by field (a missing field fails the check that reads it). */
+type Answer = any;
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 
 function report(run: Run) {
   const rate = run.count / run.seconds;
   const ms = (v: number) => `${v.toFixed(0)} ms`;
-  console.log(`${run.name.padEnd(44)} ${rate.toFixed(1).padStart(7)} writes/s   p50 ${ms(percentile(run.latencies, 50)).padStart(7)}   p95 ${ms(percentile(run.latencies, 95)).padStart(7)}   p99 ${ms(percentile(run.latencies, 99)).padStart(7)}   (${run.count} writes, ${run.errors} errors)`);
+  console.log(`${run.name.padEnd(52)} ${rate.toFixed(1).padStart(7)} writes/s   p50 ${ms(percentile(run.latencies, 50)).padStart(7)}   p95 ${ms(percentile(run.latencies, 95)).padStart(7)}   p99 ${ms(percentile(run.latencies, 99)).padStart(7)}   (${run.count} writes, ${run.errors} errors)`);
   return rate;
 }
+
+/** Undone in reverse order when the run ends, however it ends. */
+const cleanups: (() => unknown)[] = [];
 
 async function main() {
   installSdkLogger();
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ledger-bench-'));
+  cleanups.push(() => fs.rmSync(workDir, { recursive: true, force: true }));
   const dbName = `ledger_bench_${randomBytes(4).toString('hex')}`;
   const admin = new PgClient({ connectionString: 'postgres://postgres@127.0.0.1:5432/postgres' });
   await admin.connect();
+  cleanups.push(() => admin.end());
   await admin.query(`create database ${dbName}`);
+  cleanups.push(() => admin.query(`drop database if exists ${dbName} with (force)`));
   const databaseUrl = process.env.DATABASE_URL ?? `postgres://postgres@127.0.0.1:5432/${dbName}`;
 
   const temporal = await startTemporalDevServer({ dataDir: temporalStore === 'file' ? path.join(workDir, 'temporal') : undefined, ui: false, log: () => {} });
+  cleanups.push(() => temporal.close());
   const nodePort = await freePort();
   const node = await spawnService('local-node', { DATA_DIR: workDir, LOCAL_NODE_PORT: String(nodePort), LOCAL_NODE_BLOCK_TIME_MS: String(blockTimeMs) }, /Local SVM node at (\S+)/);
+  cleanups.push(() => node.stop());
   const config: Config = {
     ...loadConfig({}),
     dataDir: workDir,
@@ -154,21 +214,72 @@ async function main() {
     RATE_LIMIT_BURST: '1000000',
   };
   const worker = await spawnService('worker', serviceEnv, /worker polling/);
+  cleanups.push(() => worker.stop());
   const api = await spawnService('api', { ...serviceEnv, PORT: String(await freePort()) }, /API listening on (\S+)/);
+  cleanups.push(() => api.stop());
+  failureOutput = () => `--- api (tail) ---\n${api.output()}\n--- worker (tail) ---\n${worker.output()}`;
 
   log(`${os.cpus().length} cores, ${concurrency} concurrent clients, ${seconds} s per run after 3 s warm-up, block time ${blockTimeMs} ms, commitment ${commitment}`);
   log(`PostgreSQL ${databaseUrl.replace(/\/\/.*@/, '//…@')}, Temporal dev server (${temporalStore === 'file' ? 'SQLite file, WAL' : 'in memory'}) ${temporal.address}, local node ${node.url}`);
+  log(`scenarios: ${scenarios.join(', ')} (and the engine ceiling)`);
 
-  const createAccount = async () => {
-    const response = await fetch(`${api.url}/api/v1/accounts`, {
+  const post = async (route: string, itemData: unknown): Promise<{ status: number; body: Answer }> => {
+    const response = await fetch(`${api.url}${route}`, {
       method: 'POST',
       headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ itemData: { managed: true, seed: { lamports: 1_000_000 }, offchainReferences: { type: 'WALLET' } } }),
+      body: JSON.stringify({ itemData }),
     });
-    const body = (await response.json()) as { svmTransaction?: { success: boolean } };
-    if (response.status !== 201 || !body.svmTransaction?.success) throw new Error(`HTTP ${response.status}: ${JSON.stringify(body).slice(0, 300)}`);
+    return { status: response.status, body: await response.json() };
   };
-  const real = await load('Create Account over HTTP (full stack)', createAccount, seconds * 1000);
+  /** A write that must answer 201 with a successful transaction (`transactionOf` picks it from the body). */
+  const write = async (route: string, itemData: unknown, transactionOf: (body: Answer) => Answer = (body) => body) => {
+    const { status, body } = await post(route, itemData);
+    if (status !== 201 || !transactionOf(body)?.success) throw new Error(`${route}: HTTP ${status}: ${JSON.stringify(body).slice(0, 300)}`);
+    return body;
+  };
+
+  // Setup for the transfer scenario, before any timed window.
+  type Lookup = { owner: { offchainId: string }; financialInstrument: { onchainId: string } };
+  let pairs: [Lookup, Lookup][] = [];
+  if (scenarios.includes('transfer')) {
+    const started = performance.now();
+    const authority = (await write('/api/v1/accounts', { managed: true, offchainReferences: { type: 'TOKEN_MANAGEMENT_AUTHORITY' } }, (b) => b.svmTransaction)).newAccount as { offchainId: string };
+    const mint = (
+      await write(
+        '/api/v1/financial-instruments',
+        { version: 'SPL', onchainData: { decimals: 6 }, mintAuthority: { offchainId: authority.offchainId }, mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: 'STOCK' } } } },
+        (b) => b.svmTransaction,
+      )
+    ).newFinancialInstrument.onchainId as string;
+    const positions = await pool(Array.from({ length: 2 * concurrency }), concurrency, async (): Promise<Lookup> => {
+      const owner = (await write('/api/v1/accounts', { managed: true }, (b) => b.svmTransaction)).newAccount as { offchainId: string };
+      const position = { owner: { offchainId: owner.offchainId }, financialInstrument: { onchainId: mint } };
+      await write('/api/v1/positions', { positionToInitialize: position }, (b) => b.svmTransaction);
+      await write('/api/v1/positions/mint', { mintTo: position, value: { lamports: mintLamports.toString() }, idempotencyId: randomUUID() });
+      return position;
+    });
+    pairs = Array.from({ length: concurrency }, (_, i) => [positions[2 * i]!, positions[2 * i + 1]!]);
+    log(`transfer setup: SPL instrument ${mint}, ${positions.length} managed positions with ${mintLamports} lamports each (${((performance.now() - started) / 1000).toFixed(1)} s, untimed)`);
+  }
+
+  const runs: Run[] = [];
+  if (scenarios.includes('create-account')) {
+    const createAccount = async () => {
+      await write('/api/v1/accounts', { managed: true, seed: { lamports: 1_000_000 }, offchainReferences: { type: 'WALLET' } }, (b) => b.svmTransaction);
+    };
+    runs.push(await load('Create Account over HTTP (full stack)', createAccount, seconds * 1000));
+  }
+  if (scenarios.includes('transfer')) {
+    // Each client owns one pair and alternates the direction, so balances stay near what was minted.
+    const sent = pairs.map(() => 0);
+    const transfer = async (client: number) => {
+      const [a, b] = pairs[client]!;
+      const n = sent[client]!++;
+      const [source, destination] = n % 2 === 0 ? [a, b] : [b, a];
+      await write('/api/v1/positions/transfer', { source, destination, value: { lamports: String(1 + (n % 1000)) }, idempotencyId: randomUUID() });
+    };
+    runs.push(await load('Transfer between positions over HTTP (full stack)', transfer, seconds * 1000));
+  }
 
   // The same workflow with no-op activities, started by a client on the same server: the ceiling.
   const noopQueue = 'bench-noop';
@@ -184,6 +295,10 @@ async function main() {
     maxCachedWorkflows: 2000,
   });
   const noopRun = noopWorker.run();
+  cleanups.push(async () => {
+    noopWorker.shutdown();
+    await noopRun;
+  });
   const client = new Client({ connection: await Connection.connect({ address: temporal.address }), namespace: temporal.namespace });
   const noop = await load(
     'Same workflow, no-op activities (engine ceiling)',
@@ -198,23 +313,60 @@ async function main() {
     seconds * 1000,
   );
 
-  console.log('');
-  const realRate = report(real);
-  const noopRate = report(noop);
-  console.log(`${'ratio (full stack / engine ceiling)'.padEnd(44)} ${(realRate / noopRate).toFixed(2).padStart(7)}`);
+  // Correctness after the transfers: value only moved between the positions, and the records agree with the chain.
+  let consistent = true;
+  const checks: string[] = [];
+  if (scenarios.includes('transfer')) {
+    const positions = pairs.flat();
+    let onchainTotal = 0n;
+    let mismatches = 0;
+    await pool(positions, concurrency, async (position, i) => {
+      const { status, body } = await post('/api/v1/positions/balance', { position });
+      if (status !== 200) throw new Error(`/api/v1/positions/balance: HTTP ${status}: ${JSON.stringify(body).slice(0, 300)}`);
+      const onchain = lamportsOf(body.onchain?.balance?.lamports, `position ${i} onchain`);
+      const offchain = lamportsOf(body.offchain?.balance?.lamports, `position ${i} offchain`);
+      onchainTotal += onchain;
+      if (onchain !== offchain) {
+        mismatches++;
+        log(`position ${body.position?.onchainId ?? i}: onchain ${onchain} ≠ offchain ${offchain}`);
+      }
+    });
+    const minted = mintLamports * BigInt(positions.length);
+    const supply = await post('/api/v1/financial-instruments/circulating-supply', { financialInstrument: positions[0]!.financialInstrument });
+    const circulating = lamportsOf(supply.body.circulatingSupply?.lamports, 'circulating supply');
+    const sumOk = onchainTotal === minted && circulating === minted;
+    consistent = sumOk && mismatches === 0;
+    checks.push(
+      `transfer check: onchain sum of ${positions.length} positions ${onchainTotal}, circulating supply ${circulating}, minted ${minted} ${sumOk ? '(equal)' : '(DIFFERENT)'}; offchain = onchain for ${positions.length - mismatches}/${positions.length} positions ${consistent ? 'OK' : 'FAILED'}`,
+    );
+  }
 
-  noopWorker.shutdown();
-  await noopRun;
-  await api.stop();
-  await worker.stop();
-  await node.stop();
-  await temporal.close();
-  await admin.query(`drop database if exists ${dbName} with (force)`);
-  await admin.end();
-  fs.rmSync(workDir, { recursive: true, force: true });
+  console.log('');
+  const rates = runs.map((run) => ({ name: run.name, rate: report(run) }));
+  const noopRate = report(noop);
+  for (const { name, rate } of rates) console.log(`${`ratio: ${name.replace(/ over HTTP \(full stack\)$/, '')} / engine ceiling`.padEnd(52)} ${(rate / noopRate).toFixed(2).padStart(7)}`);
+  for (const line of checks) console.log(line);
+  if (!consistent) {
+    console.error('[bench] the balance check failed');
+    process.exitCode = 1;
+  }
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+let failureOutput = () => '';
+
+main()
+  .catch((error) => {
+    console.error(error);
+    console.error(failureOutput());
+    process.exitCode = 1;
+  })
+  .finally(async () => {
+    for (const cleanup of cleanups.reverse()) {
+      try {
+        await cleanup();
+      } catch (error) {
+        console.error(`[bench] cleanup: ${(error as Error).message}`);
+      }
+    }
+    process.exit();
+  });

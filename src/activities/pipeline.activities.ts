@@ -26,16 +26,14 @@ import {
 } from '@solana/kit';
 import { getSetComputeUnitLimitInstruction, getSetComputeUnitPriceInstruction } from '@solana-program/compute-budget';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Account, FinancialInstrument, LedgerTransaction, Position } from '../db/entities';
+import { Account, LedgerTransaction, Position } from '../db/entities';
 import type { SvmTransactionConfigInput } from '../api/codecs/common.codecs';
-import { checkDebits, defaultDebitLimits, governs, type DebitLimit } from '../domain/debit-limits';
-import { NETWORK_CURRENCY_DECIMALS } from '../domain/money';
-import { assetKey, debitedInWindow, lockAccounts, releaseDebits, reserveDebits } from '../db/repositories/debit-reservations.repository';
+import { releaseDebits } from '../db/repositories/debit-reservations.repository';
+import { checkLimits } from './limit-check';
 import { LedgerError } from '../domain/errors';
 import { estimateComputeUnitPrice } from '../domain/fees';
 import { explainFailure } from '../domain/program-errors';
-import { walletTypes, type AccountType } from '../domain/account-types';
-import type { BuiltTransaction, Debit, Outcome, Resolved, SignedTransaction, WriteRequest, WriteResult } from '../domain/write';
+import type { BuiltTransaction, Outcome, Resolved, SignedTransaction, WriteRequest, WriteResult } from '../domain/write';
 import { TransactionRejectedError } from '../network/svm-network';
 import type { ActivityDeps } from './deps';
 import { operationHandlers } from './operations';
@@ -80,35 +78,7 @@ export function createPipelineActivities(deps: ActivityDeps) {
      * checks of one account take turns. Fails with LIMIT_EXCEEDED naming the limit.
      */
     async checkLimits(request: WriteRequest, resolved: Resolved): Promise<void> {
-      const debited = resolved.debits.filter((d) => d.accountId);
-      if (debited.length === 0) return;
-      await fork().transactional(async (em) => {
-        const wallets = (await em.find(Account, { id: { $in: [...new Set(debited.map((d) => d.accountId!))] } })).filter((a) => walletTypes.includes(a.type as AccountType));
-        const held = debited.filter((d) => wallets.some((w) => w.id === d.accountId));
-        if (held.length === 0) return;
-        await lockAccounts(em, wallets.map((w) => w.id));
-        const now = deps.now();
-        const instrumentIds = held.flatMap((d) => (d.asset === 'NETWORK_CURRENCY' ? [] : [d.asset.financialInstrumentId]));
-        const instruments = instrumentIds.length ? await em.find(FinancialInstrument, { id: { $in: [...new Set(instrumentIds)] } }) : [];
-        const groups = new Map<string, Debit[]>();
-        for (const d of held) groups.set(`${d.accountId} ${assetKey(d)}`, [...(groups.get(`${d.accountId} ${assetKey(d)}`) ?? []), d]);
-        for (const group of groups.values()) {
-          const account = wallets.find((w) => w.id === group[0].accountId)!;
-          const asset = assetKey(group[0]);
-          const instrument = instruments.find((i) => i.id === asset);
-          const configured = (instrument ? account.tokenDebitLimits : account.networkCurrencyDebitLimits) as DebitLimit[] | null;
-          const mintAuthority = instrument?.authorities.mintAuthority?.address ?? null;
-          const limits = configured ?? defaultDebitLimits;
-          const recent = new Map<DebitLimit, bigint>();
-          for (const limit of limits) {
-            if (limit.maxAllowedDebit.limitType === 'DURATION' && group.some((d) => governs(limit, d, mintAuthority))) {
-              recent.set(limit, await debitedInWindow(em, account.id, asset, limit, request.transactionId, now, mintAuthority));
-            }
-          }
-          checkDebits(limits, group, instrument?.decimals ?? NETWORK_CURRENCY_DECIMALS, (limit) => recent.get(limit) ?? 0n, mintAuthority);
-        }
-        await reserveDebits(em, request.transactionId, held, now);
-      });
+      if (resolved.debits.length) await checkLimits(fork(), request, resolved.debits, deps.now());
     },
 
     /**
