@@ -19,7 +19,6 @@ export async function resolveFeePayer(em: EntityManager, deps: ActivityDeps, req
   const account = await findAccountByLookup(em, { organizationId: request.organizationId, cluster: request.cluster }, config.feePayer, field);
   assertMaySign(account, request.organizationId, request.organizationExternalId, field);
   if (!account.canPayFees) throw validationError(field, `account ${account.address} is not allowed to pay fees (canPayFees is false)`);
-  if (account.status !== 'ACTIVE') throw validationError(field, `account ${account.address} is ${account.status}`);
   return {
     address: account.address,
     accountId: account.id,

@@ -1,4 +1,4 @@
-/** Account payloads: Create Account (spec 2.3) and the single-account reads (API.md 6). */
+/** Account payloads: Create Account (spec 2.3), Update and Inactivate Account, the single-account reads (API.md 6). */
 import * as t from 'io-ts';
 import { accountLookup, offchainReferences, svmTransactionConfig, tenancyConfig, valueInput, webhookConfig, accountType } from './common.codecs';
 import { arrayOf, decimalText, integer, nonEmptyString, oneOf, strictObject, text, address, uuid } from './primitives';
@@ -29,15 +29,8 @@ export const privateKeyDetails = strictObject('PrivateKeyDetails', {}, {
   }), 20),
 });
 
-/** Create Account itemData (spec 2.3). dataLength is capped at the network's 10 MiB account limit. */
-export const createAccountItemData = strictObject('CreateAccountItemData', {}, {
-  managed: t.boolean,
-  alreadyOnchain: t.boolean,
-  onchainId: address,
-  offchainReferences,
-  privateKeyDetails,
-  dataLength: integer(0, 10 * 1024 * 1024),
-  seed: valueInput,
+/** The fields of spec 2.3 that stay changeable after creation (Update Account takes exactly these, with the same rules). */
+const changeableAccountFields = {
   networkCurrencyDebitApiKeys: arrayOf(nonEmptyString(200), 100),
   tokenDebitApiKeys: arrayOf(nonEmptyString(200), 100),
   networkCurrencyDebitLimits: arrayOf(networkCurrencyDebitLimit, 20),
@@ -47,15 +40,27 @@ export const createAccountItemData = strictObject('CreateAccountItemData', {}, {
   globalFeePayerForOrgs: arrayOf(nonEmptyString(200), 100),
   orgsAllowedToSignWithPrivateKey: arrayOf(nonEmptyString(200), 100),
   shareAcrossTenants: t.boolean,
-  tokenVersion: oneOf(['SPL', 'TOKEN_2022'] as const, 'TokenVersion'),
   comments: text,
-  isDerived: t.boolean,
-  isGenesis: t.boolean,
   domain: nonEmptyString(500),
-  skipBlockchainExistenceVerification: t.boolean,
   missingSignatureWebhooks: arrayOf(webhookConfig, 20),
   preTransactionSubmitWebhooks: arrayOf(webhookConfig, 20),
   postTransactionSubmitWebhooks: arrayOf(webhookConfig, 20),
+};
+
+/** Create Account itemData (spec 2.3). dataLength is capped at the network's 10 MiB account limit. */
+export const createAccountItemData = strictObject('CreateAccountItemData', {}, {
+  managed: t.boolean,
+  alreadyOnchain: t.boolean,
+  onchainId: address,
+  offchainReferences,
+  privateKeyDetails,
+  dataLength: integer(0, 10 * 1024 * 1024),
+  seed: valueInput,
+  tokenVersion: oneOf(['SPL', 'TOKEN_2022'] as const, 'TokenVersion'),
+  isDerived: t.boolean,
+  isGenesis: t.boolean,
+  skipBlockchainExistenceVerification: t.boolean,
+  ...changeableAccountFields,
 });
 export type CreateAccountItemData = t.TypeOf<typeof createAccountItemData>;
 
@@ -72,3 +77,49 @@ export const transferNetworkCurrencyBody = strictObject(
   { svmTransactionConfig, tenancyConfig },
 );
 export type TransferNetworkCurrencyItemData = t.TypeOf<typeof transferNetworkCurrencyBody>['itemData'];
+
+/** The offchain references Update Account may change: labels only (type, alId and the address are what the account is). */
+export const updatableOffchainReferences = strictObject('UpdatableOffchainReferences', {}, {
+  accountNumber: nonEmptyString(200),
+  code: nonEmptyString(200),
+  name: nonEmptyString(500),
+  organizationExternalId: nonEmptyString(200),
+});
+
+/** Fields Update Account can set back to empty: texts to null, debit limits to null (spec 8's defaults apply again). */
+export const unsettableAccountFields = [
+  'comments',
+  'domain',
+  'offchainReferences.accountNumber',
+  'offchainReferences.code',
+  'offchainReferences.name',
+  'offchainReferences.organizationExternalId',
+  'networkCurrencyDebitLimits',
+  'tokenDebitLimits',
+] as const;
+export type UnsettableAccountField = (typeof unsettableAccountFields)[number];
+
+/**
+ * Update Account (API.md 6): patch semantics. A field sent replaces the stored value (lists whole);
+ * a field left out stays; `unsetFields` empties the named nullable fields.
+ */
+export const updateAccountBody = strictObject(
+  'UpdateAccountRequest',
+  {
+    itemData: strictObject('UpdateAccountItemData', { account: accountLookup }, {
+      offchainReferences: updatableOffchainReferences,
+      ...changeableAccountFields,
+      unsetFields: arrayOf(oneOf(unsettableAccountFields, 'UnsettableAccountField'), unsettableAccountFields.length),
+    }),
+  },
+  { svmTransactionConfig, tenancyConfig },
+);
+export type UpdateAccountItemData = t.TypeOf<typeof updateAccountBody>['itemData'];
+
+/** Inactivate Account (API.md 6). */
+export const inactivateAccountBody = strictObject(
+  'InactivateAccountRequest',
+  { itemData: strictObject('InactivateAccountItemData', { accountToInactivate: accountLookup }, { transferRemainingNetworkCurrencyTo: accountLookup }) },
+  { svmTransactionConfig, tenancyConfig },
+);
+export type InactivateAccountItemData = t.TypeOf<typeof inactivateAccountBody>['itemData'];

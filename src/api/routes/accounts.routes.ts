@@ -1,4 +1,4 @@
-/** Accounts: Create Account, Fetch Accounts, Fetch Account Details, Fetch Account Balance. */
+/** Accounts: Create, Fetch (bulk, details, balance, private key), Update and Inactivate Account, Transfer Network Currency. */
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { getBase58Decoder, getBase58Encoder } from '@solana/kit';
@@ -7,17 +7,19 @@ import { findAccountByLookup } from '../../db/repositories/accounts.repository';
 import { addressOfSeed } from '../../custody/key-store';
 import { forbidden, validationError } from '../../domain/errors';
 import { validateCreateAccount } from '../../domain/operations/create-account.operation';
+import { validateUpdateAccount } from '../../domain/operations/update-account.operation';
 import { hasRole } from '../../domain/roles';
-import { createAccountBody, singleAccountBody, transferNetworkCurrencyBody, type CreateAccountItemData } from '../codecs/account.codecs';
+import { createAccountBody, inactivateAccountBody, singleAccountBody, transferNetworkCurrencyBody, updateAccountBody, type CreateAccountItemData } from '../codecs/account.codecs';
 import type { AccountLookupInput } from '../codecs/common.codecs';
 import type { ApiDeps, LedgerContext } from '../context';
 import { lamportsBalance, presentAccount } from '../presenters/account.presenter';
 import { route, type RouteSpec } from '../route';
 import { actingCaller } from '../tenancy';
-import { runWrite, transactionAnswer } from '../writes';
+import { referenceAnswer, runWrite, transactionAnswer } from '../writes';
 import { sealWebhookSecrets } from './webhook-secrets';
 import { accountQuery } from './query-fields';
 import { bulkRoute } from './bulk-route';
+import { writeRoute } from './write-route';
 
 const identifiersSchema = { type: 'object', properties: { onchainId: { type: 'string' }, offchainId: { type: 'string' } } };
 
@@ -69,13 +71,39 @@ export function accountRoutes(deps: ApiDeps): RouteSpec[] {
         if (item.privateKeyDetails?.privateKey) {
           sealed.privateKeyDetails = { ...item.privateKeyDetails, privateKey: deps.sealer.seal(await importedKey(item)) };
         }
-        const answer = await runWrite(ctx, deps, { operation: 'CREATE_ACCOUNT', caller, itemData: sealed, svmTransactionConfig: body.svmTransactionConfig, newRecordId: randomUUID() });
-        if (answer.async) {
-          ctx.state.status = 202;
-          return { transaction: answer.transaction };
-        }
-        return { newAccount: answer.created ?? null, svmTransaction: answer.transaction };
+        return referenceAnswer(ctx, await runWrite(ctx, deps, { operation: 'CREATE_ACCOUNT', caller, itemData: sealed, svmTransactionConfig: body.svmTransactionConfig, newRecordId: randomUUID() }), 'newAccount');
       },
+    }),
+    route({
+      method: 'patch',
+      path: '/api/v1/accounts',
+      tag: 'Accounts',
+      summary:
+        'Update Account: the changeable fields of spec 2.3 (offchainReferences code/name/accountNumber/organizationExternalId, comments, domain, flags, fee-payer and signing organizations, webhooks, debit limits, debit API keys) with patch semantics: a field sent replaces the stored value (lists whole; webhook credentials must be sent in full again), a field left out stays, `unsetFields` empties nullable ones (debit limits back to the defaults). Debit API keys need the UPDATE_DEBIT_API_KEYS role. Only the owning organization; not a CLOSED account. No network transaction.',
+      role: 'WRITE',
+      write: true,
+      body: updateAccountBody,
+      successStatus: 200,
+      response: { type: 'object', properties: { updatedAccount: identifiersSchema, svmTransaction: { type: 'null' } } },
+      async handler(ctx, body) {
+        const caller = await actingCaller(ctx, deps, fork(), body.tenancyConfig);
+        validateUpdateAccount(body.itemData, { updateDebitApiKeys: hasRole(caller.roles, deps.platformName, 'UPDATE_DEBIT_API_KEYS') });
+        // Secrets are sealed here so that workflow histories never hold them in clear.
+        const itemData = sealWebhookSecrets(deps.sealer, body.itemData);
+        return referenceAnswer(ctx, await runWrite(ctx, deps, { operation: 'UPDATE_ACCOUNT', caller, itemData, svmTransactionConfig: body.svmTransactionConfig }), 'updatedAccount');
+      },
+    }),
+    writeRoute(deps, {
+      method: 'patch',
+      path: '/api/v1/accounts/inactivate',
+      tag: 'Accounts',
+      summary:
+        "Inactivate Account: the record becomes CLOSED. A managed account's remaining network currency is swept to transferRemainingNetworkCurrencyTo (onboarded or offPlatform) in one transaction signed by the account, the fee payer paying the fee, so the account leaves the chain; the sweep is a debit under the account's limits like Transfer Network Currency. Refused: lamports left and no destination, an account with data or owned by another program, active positions, an already CLOSED account. A non-managed account only has its record closed. A closed account no longer signs, pays fees or is debited.",
+      body: inactivateAccountBody,
+      successStatus: 200,
+      response: { type: 'object', properties: { inactivatedAccount: identifiersSchema, svmTransaction: { type: ['object', 'null'] } } },
+      operation: 'INACTIVATE_ACCOUNT',
+      answer: 'inactivatedAccount',
     }),
     bulkRoute(deps, { path: '/api/v1/accounts/bulk', tag: 'Accounts', summary: 'Fetch Accounts with filter, sort and paging.', entity: Account, query: accountQuery, present: presentAccount }),
     route({

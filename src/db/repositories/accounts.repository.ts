@@ -55,7 +55,9 @@ export function maySign(account: Account, organizationId: string, organizationEx
   return account.managed && (account.organizationId === organizationId || account.orgsAllowedToSignWithPrivateKey.includes(organizationExternalId));
 }
 
+/** The account may sign for this organization: managed, usable by it, and not CLOSED (a closed account neither signs nor is debited). */
 export function assertMaySign(account: Account, organizationId: string, organizationExternalId: string, field: string): void {
+  if (account.status !== 'ACTIVE') throw validationError(field, `${field} (account ${account.address}) is ${account.status}: a closed account no longer signs or pays`);
   if (!account.managed) throw new LedgerError('VALIDATION_ERROR', `${field} is not managed: the service holds no key to sign with`, field);
   if (!maySign(account, organizationId, organizationExternalId)) throw forbidden(`this organization may not sign with ${field}`, field);
 }

@@ -37,9 +37,21 @@ export function validateCreateAccount(item: CreateAccountItemData, can: CreateAc
   if ((item.networkCurrencyDebitApiKeys?.length || item.tokenDebitApiKeys?.length) && !can.updateDebitApiKeys) {
     throw forbidden('setting networkCurrencyDebitApiKeys or tokenDebitApiKeys needs the UPDATE_DEBIT_API_KEYS role', item.networkCurrencyDebitApiKeys?.length ? `${f}.networkCurrencyDebitApiKeys` : `${f}.tokenDebitApiKeys`);
   }
+  checkDebitLimitsApply(item, type);
+  checkDebitLimitDurations(item);
+}
+
+type DebitLimitFields = Pick<CreateAccountItemData, 'networkCurrencyDebitLimits' | 'tokenDebitLimits'>;
+
+/** Spec 8: debit limits apply only to wallet kinds. VALIDATION_ERROR naming the list. */
+export function checkDebitLimitsApply(item: DebitLimitFields, type: AccountType, f = 'itemData'): void {
   if ((item.networkCurrencyDebitLimits?.length || item.tokenDebitLimits?.length) && !walletTypes.includes(type)) {
     throw validationError(item.networkCurrencyDebitLimits?.length ? `${f}.networkCurrencyDebitLimits` : `${f}.tokenDebitLimits`, `debit limits apply only to ${walletTypes.join(', ')} accounts`);
   }
+}
+
+/** A DURATION limit needs its duration. VALIDATION_ERROR naming the entry. */
+export function checkDebitLimitDurations(item: DebitLimitFields, f = 'itemData'): void {
   for (const list of ['networkCurrencyDebitLimits', 'tokenDebitLimits'] as const) {
     (item[list] ?? []).forEach((limit, i) => {
       if (limit.maxAllowedDebit.limitType === 'DURATION' && !limit.maxAllowedDebit.duration) throw validationError(`${f}.${list}.${i}.maxAllowedDebit.duration`, 'a DURATION limit needs a duration');

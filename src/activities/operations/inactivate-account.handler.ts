@@ -1,0 +1,101 @@
+/**
+ * Inactivate Account (API.md 6, spec 3): the record becomes CLOSED. A managed account's remaining
+ * lamports are swept to `transferRemainingNetworkCurrencyTo` in one transaction signed by the account
+ * (the fee payer pays the fee, so the whole balance moves and the account leaves the chain). The sweep
+ * is a debit like Transfer Network Currency: classified by destination, under the same limits.
+ */
+import { getTransferSolInstruction } from '@solana-program/system';
+import { address, createNoopSigner } from '@solana/kit';
+import type { InactivateAccountItemData } from '../../api/codecs/account.codecs';
+import type { SvmTransactionConfigInput } from '../../api/codecs/common.codecs';
+import { FinancialInstrument, Position } from '../../db/entities';
+import { assertMaySign, findAccountByLookup, offPlatformAddress } from '../../db/repositories/accounts.repository';
+import { forbidden, validationError } from '../../domain/errors';
+import { lamportsToSweep } from '../../domain/operations/inactivate-account.operation';
+import type { Debit } from '../../domain/write';
+import { resolveFeePayer } from './fee-payer';
+import type { OperationHandler } from './operation-handler';
+
+interface InactivateData {
+  accountId: string;
+  address: string;
+  /** Where the remaining lamports go; null when nothing moves onchain. */
+  destination: string | null;
+  lamports: string;
+}
+
+export const inactivateAccountHandler: OperationHandler = {
+  async lookup(em, deps, request) {
+    const item = request.itemData as InactivateAccountItemData;
+    const f = 'itemData.accountToInactivate';
+    const to = 'itemData.transferRemainingNetworkCurrencyTo';
+    const scope = { organizationId: request.organizationId, cluster: request.cluster };
+    const account = await findAccountByLookup(em, scope, item.accountToInactivate, f);
+    if (account.organizationId !== request.organizationId) throw forbidden('only the organization that owns an account may inactivate it', f);
+    if (account.status !== 'ACTIVE') throw validationError(f, `the account is already ${account.status}`);
+    const positions = await em.count(Position, { cluster: request.cluster, status: 'ACTIVE', $or: [{ ownerAccountId: account.id }, { organizationId: account.organizationId, ownerAddress: account.address }] });
+    if (positions > 0) {
+      throw validationError(f, `the account owns ${positions} active position(s): inactivate them first (Inactivate Position), so no token balance stays behind an account the service no longer signs for`);
+    }
+    if (await em.count(FinancialInstrument, { mintAccountId: account.id, status: 'ACTIVE' })) {
+      throw validationError(f, 'the account is the mint of an active financial instrument: close the instrument with Close Financial Instrument instead');
+    }
+
+    const onchain = account.managed ? await deps.networks.get(request.cluster)!.getAccount(account.address) : null;
+    const lamports = lamportsToSweep(account, onchain && { owner: onchain.owner, lamports: onchain.lamports, dataLength: onchain.data.length }, Boolean(item.transferRemainingNetworkCurrencyTo));
+
+    let destination: Debit['destination'] = null;
+    if (item.transferRemainingNetworkCurrencyTo?.offPlatform) {
+      destination = { address: offPlatformAddress(item.transferRemainingNetworkCurrencyTo, to), class: 'OFF_PLATFORM' };
+    } else if (item.transferRemainingNetworkCurrencyTo) {
+      const found = await findAccountByLookup(em, scope, item.transferRemainingNetworkCurrencyTo, to);
+      if (found.status !== 'ACTIVE') throw validationError(to, `the destination account is ${found.status}`);
+      destination = { address: found.address, class: found.managed ? 'MANAGED' : 'NON_MANAGED' };
+    }
+    if (destination?.address === account.address) throw validationError(to, 'the destination is the account being inactivated');
+
+    const data: InactivateData = { accountId: account.id, address: account.address, destination: lamports > 0n ? destination!.address : null, lamports: lamports.toString() };
+    if (lamports === 0n) {
+      return { needsTransaction: false, feePayer: deps.feePayerAddress, signers: [], debits: [], webhooks: { preSubmit: false, postSubmit: false }, data: { ...data } };
+    }
+    assertMaySign(account, request.organizationId, request.organizationExternalId, f);
+    const feePayer = await resolveFeePayer(em, deps, request, (request.svmTransactionConfig ?? {}) as SvmTransactionConfigInput);
+    if (feePayer.address === account.address) throw validationError('svmTransactionConfig.feePayer', 'the account being inactivated cannot pay the fee of its own sweep: its whole balance moves');
+    return {
+      needsTransaction: true,
+      feePayer: feePayer.address,
+      signers: [feePayer.address, account.address],
+      debits: [{ accountId: account.id, address: account.address, asset: 'NETWORK_CURRENCY', amount: data.lamports, operationType: 'TRANSFER', destination: destination! }],
+      webhooks: {
+        preSubmit: feePayer.webhooks.preSubmit || account.preTransactionSubmitWebhooks.length > 0,
+        postSubmit: feePayer.webhooks.postSubmit || account.postTransactionSubmitWebhooks.length > 0,
+      },
+      data: { ...data },
+    };
+  },
+
+  instructions(_request, resolved) {
+    const d = resolved.data as unknown as InactivateData;
+    return [getTransferSolInstruction({ source: createNoopSigner(address(d.address)), destination: address(d.destination!), amount: BigInt(d.lamports) })];
+  },
+
+  /**
+   * The pipeline leaves the balance of the record a write answers with to its handler (as for a
+   * create), so the sweep's own change is applied here: exactly -lamports, the fee payer paying the
+   * fee. One atomic statement, as the pipeline's own balance moves are, so concurrent writes commute.
+   */
+  async record(em, _request, resolved, outcome, tx, at) {
+    if (outcome && !['CONFIRMED', 'FINALIZED', 'SUBMITTED'].includes(outcome.status)) return undefined;
+    const d = resolved.data as unknown as InactivateData;
+    await em.getConnection().execute(
+      `update account set status = 'CLOSED', lamports_balance = lamports_balance - ?, last_transaction_id = coalesce(?, last_transaction_id),
+         last_transaction_signature = coalesce(?, last_transaction_signature), last_transaction_at = coalesce(?, last_transaction_at), updated_at = ? where id = ?`,
+      [d.lamports, tx?.id ?? null, tx?.signature ?? null, tx ? at : null, at, d.accountId],
+      'run',
+      em.getTransactionContext(),
+    );
+    // First in the list: a replayed record step answers the first account as the write's object.
+    if (tx) tx.accountIds = [...new Set([d.accountId, ...tx.accountIds])];
+    return { onchainId: d.address, offchainId: d.accountId };
+  },
+};
