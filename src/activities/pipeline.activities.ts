@@ -215,10 +215,16 @@ export function createPipelineActivities(deps: ActivityDeps) {
       const now = deps.now();
       const landed = outcome ? await landedBalances(request, outcome) : null;
       return fork().transactional(async (em) => {
-        const tx = outcome ? await em.findOne(LedgerTransaction, { id: request.transactionId }) : null;
+        // A write with nothing to send has a record only when it was accepted with Prefer: respond-async.
+        const tx = await em.findOne(LedgerTransaction, { id: request.transactionId });
         if (tx && tx.success !== null && tx.success !== undefined && ['CONFIRMED', 'FINALIZED', 'FAILED', 'EXPIRED', 'SUBMITTED', 'SIGNED'].includes(tx.status)) {
           // Already recorded by an earlier attempt whose completion was lost.
           return { transaction: transactionResult(tx), created: tx.accountIds.length ? await createdReference(em, tx.accountIds[0]) : undefined };
+        }
+        if (tx && !outcome) {
+          // Offchain only: nothing goes onchain, so the accepted record ends FINALIZED at once.
+          applyStatus(tx, 'FINALIZED', now);
+          tx.success = true;
         }
         if (tx && outcome) {
           applyStatus(tx, outcome.status, now);

@@ -166,6 +166,16 @@ describe('Create Account', () => {
     expect(final.body.statusHistory.map((s: { status: string }) => s.status)).toEqual(['PENDING', 'BUILT', 'SIGNED', 'SUBMITTED', 'CONFIRMED']);
   });
 
+  it('ends an async write with nothing to send (an onboarding) FINALIZED, not PENDING', async () => {
+    const accepted = await create({ managed: false, alreadyOnchain: true, onchainId: await freshAddress(), skipBlockchainExistenceVerification: true }, { headers: { prefer: 'respond-async' } });
+    expect(accepted.status).toBe(202);
+    const final = await waitFor(async () => {
+      const s = await stack.call('POST', '/api/v1/transactions/status', { itemData: { transaction: { offchainId: accepted.body.transaction.offchainId } } });
+      return s.body.status !== 'PENDING' ? s : undefined;
+    });
+    expect(final.body).toMatchObject({ status: 'FINALIZED', success: true });
+  });
+
   it('records a refused async write as FAILED with the reason', async () => {
     const accepted = await create({ managed: true, seed: { amount: 0.001 }, privateKeyDetails: undefined, offchainReferences: { type: 'WALLET' } }, { headers: { prefer: 'respond-async' } });
     expect(accepted.status).toBe(202);

@@ -106,6 +106,7 @@ export const initializePositionHandler: OperationHandler = {
     if (lookup.owner.offPlatform) owner = offPlatformAddress(lookup.owner, `${f}.owner`);
     else {
       const account = await findAccountByLookup(em, scope, lookup.owner, `${f}.owner`);
+      if (account.status !== 'ACTIVE') throw validationError(`${f}.owner`, `the owner account is ${account.status}`);
       owner = account.address;
       ownerAccountId = account.id;
     }
