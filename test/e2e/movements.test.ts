@@ -156,6 +156,35 @@ describe('Trade', () => {
   });
 });
 
+describe('paused instruments', () => {
+  it('refuses every movement of a paused instrument before anything is signed, and moves again once unpaused', async () => {
+    const byAuthority = { offchainId: authority.offchainId };
+    const token = (
+      await stack.call('POST', '/api/v1/financial-instruments', {
+        itemData: { version: 'TOKEN_2022', onchainData: { decimals: 0 }, mintAuthority: byAuthority, pausableAuthority: byAuthority, mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: 'ETF' } } } },
+      })
+    ).body.newFinancialInstrument.onchainId as string;
+    const [alice, bob] = [await account(), await account()];
+    await open(alice, token);
+    await open(bob, token);
+    expect((await mint(alice, token, '10')).body).toMatchObject({ success: true });
+    expect((await stack.call('PATCH', '/api/v1/financial-instruments/pause', { itemData: { financialInstrument: { onchainId: token } } })).body).toMatchObject({ success: true });
+    const refusedMint = await mint(alice, token, '1');
+    expect(refusedMint.status).toBe(400);
+    expect(refusedMint.body.errors[0].field).toBe('itemData.mintTo.financialInstrument');
+    const refusedTransfer = await stack.call('POST', '/api/v1/positions/transfer', { itemData: { source: at(alice, token), destination: at(bob, token), value: { amount: 1 } } });
+    expect(refusedTransfer.body.errors[0].field).toBe('itemData.source.financialInstrument');
+    const refusedBurn = await stack.call('POST', '/api/v1/positions/burn', { itemData: { burnFrom: at(alice, token), value: { amount: 1 } } });
+    expect(refusedBurn.body.errors[0].field).toBe('itemData.burnFrom.financialInstrument');
+    const refusedTrade = await trade({ operations: [{ transfer: { source: at(alice, token), destination: at(bob, token), value: { amount: 1 } } }] });
+    expect(refusedTrade.body.errors[0].field).toBe('itemData.operations[0].transfer.source.financialInstrument');
+    expect(await units(alice, token)).toBe(10);
+    expect((await stack.call('PATCH', '/api/v1/financial-instruments/unpause', { itemData: { financialInstrument: { onchainId: token } } })).body).toMatchObject({ success: true });
+    expect((await stack.call('POST', '/api/v1/positions/transfer', { itemData: { source: at(alice, token), destination: at(bob, token), value: { amount: 1 } } })).body).toMatchObject({ success: true });
+    expect(await units(bob, token)).toBe(1);
+  });
+});
+
 describe('permanent delegate and destination initialization', () => {
   it('moves and burns units of an owner the service cannot sign for, with the permanent delegate', async () => {
     const [holder, collector] = [await nonManaged(), await account()];

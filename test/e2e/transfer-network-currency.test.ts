@@ -37,10 +37,12 @@ it('applies the default limits: NON_MANAGED 1 per transaction, OFF_PLATFORM 0', 
   const over = await send(wallet, { offchainId: nonManaged.offchainId }, { lamports: '1000000001' });
   expect(over.status).toBe(400);
   expect(over.body.errors[0]).toMatchObject({ code: 'LIMIT_EXCEEDED', limit: { destination: 'NON_MANAGED', maxAllowedDebit: { limitType: 'PER_TRANSACTION', limitAmount: '1' } } });
+  // NON_MANAGED has no 24-hour limit: another full 1 in the same day passes.
+  expect((await send(wallet, { offchainId: nonManaged.offchainId }, { amount: 1 })).body).toMatchObject({ success: true });
   const offPlatform = await send(wallet, { onchainId: await freshAddress(), offPlatform: true }, { lamports: '1' });
   expect(offPlatform.body.errors[0]).toMatchObject({ code: 'LIMIT_EXCEEDED', limit: { destination: 'OFF_PLATFORM' } });
   // The global fee payer pays fees; the refused debits moved nothing.
-  expect((await balances(wallet.offchainId)).onchain.balance.lamports).toBe(4_000_000_000);
+  expect((await balances(wallet.offchainId)).onchain.balance.lamports).toBe(3_000_000_000);
 });
 
 it('replaces the defaults with the account\'s own limits', async () => {
