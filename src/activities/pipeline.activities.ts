@@ -69,7 +69,9 @@ export function createPipelineActivities(deps: ActivityDeps) {
   return {
     /** Resolves every lookup of the request. Idempotent; fails with NOT_FOUND, FORBIDDEN, CONFLICT or VALIDATION_ERROR. */
     async lookup(request: WriteRequest): Promise<Resolved> {
-      return operationHandlers[request.operation].lookup(fork(), deps, request);
+      const em = fork();
+      const resolved = await operationHandlers[request.operation].lookup(em, deps, request);
+      return { ...resolved, webhooks: await signersWebhooks(em, request, resolved) };
     },
 
     /**
@@ -265,6 +267,19 @@ export function createPipelineActivities(deps: ActivityDeps) {
       const tx = await em.findOneOrFail(LedgerTransaction, { id: request.transactionId });
       return { transaction: transactionResult(tx) };
     },
+  };
+}
+
+/**
+ * Whether the webhook steps run: the handler's answer, or any signer's own webhooks (the source of a
+ * transfer, a position's owner, an authority), which the webhook activities then call.
+ */
+async function signersWebhooks(em: EntityManager, request: WriteRequest, resolved: Resolved): Promise<Resolved['webhooks']> {
+  if (resolved.webhooks.preSubmit && resolved.webhooks.postSubmit) return resolved.webhooks;
+  const signers = await em.find(Account, { organizationId: request.organizationId, cluster: request.cluster, address: { $in: resolved.signers } }, { fields: ['preTransactionSubmitWebhooks', 'postTransactionSubmitWebhooks'] });
+  return {
+    preSubmit: resolved.webhooks.preSubmit || signers.some((a) => a.preTransactionSubmitWebhooks.length > 0),
+    postSubmit: resolved.webhooks.postSubmit || signers.some((a) => a.postTransactionSubmitWebhooks.length > 0),
   };
 }
 

@@ -99,6 +99,16 @@ it('does not submit when a pre-submit webhook that may veto fails (REJECTED), an
   expect(submitted.body.svmTransaction).toMatchObject({ success: true, status: 'CONFIRMED' });
 });
 
+it("calls the webhooks of every signer, not only the fee payer's: a source account's veto stops its transfer", async () => {
+  const source = await feePayerWith({ seed: { amount: 0.05 }, preTransactionSubmitWebhooks: [{ endpointUrl: `${receiverUrl}/veto`, doNotSubmitTransactionOnFailure: true }] });
+  const destination = await feePayerWith({});
+  const before = await balance(source.offchainId);
+  const vetoed = await stack.call('POST', '/api/v1/accounts/transfer-network-currency', { itemData: { source: { offchainId: source.offchainId }, destination: { offchainId: destination.offchainId }, value: { lamports: '1000' } } });
+  expect(vetoed.body).toMatchObject({ success: false, status: 'REJECTED' });
+  expect(await balance(source.offchainId)).toBe(before);
+  expect(deliveries.some((d) => d.path === '/veto' && JSON.parse(d.body).transaction?.offchainId === vetoed.body.offchainId)).toBe(true);
+});
+
 it('delivers post-submit webhooks signed with the organization secret and carrying the configured API key', async () => {
   const created = await stack.call('POST', '/api/v1/accounts', {
     itemData: { managed: true, seed: { lamports: 1_000_000 }, postTransactionSubmitWebhooks: [{ endpointUrl: `${receiverUrl}/post`, apiKeyAuthConfig: { httpHeaderName: 'X-Receiver-Key', keyValue: 'receiver-secret' } }] },
