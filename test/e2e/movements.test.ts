@@ -142,6 +142,23 @@ describe('Trade', () => {
     expect(await units(owner, bond)).toBe(200);
   });
 
+  it('thaws a position once and freezes it after the last operation that moves it', async () => {
+    const [a, b, c] = [await account(), await account(), await account()];
+    for (const owner of [a, b, c]) await open(owner, bond);
+    expect((await stack.call('POST', '/api/v1/positions/mint', { itemData: { mintTo: at(a, bond), value: { amount: 5 }, freeze: true } })).body).toMatchObject({ success: true });
+    const split = await trade({ unfreeze: true, operations: [b, c].map((to) => ({ transfer: { source: at(a, bond), destination: at(to, bond), value: { amount: 1 } } })) });
+    expect(split.body).toMatchObject({ success: true });
+    expect((await details(a, bond)).frozen).toBe(false);
+    const twice = await trade({ freeze: true, operations: [0, 1].map(() => ({ mint: { mintTo: at(b, bond), value: { amount: 1 } } })) });
+    expect(twice.body).toMatchObject({ success: true });
+    expect((await details(b, bond)).frozen).toBe(true);
+    const onchain = (await stack.call('POST', '/api/v1/positions/balance', { itemData: { position: at(b, bond) } })).body.onchain;
+    expect(onchain.frozen).toBe(true);
+    expect(await units(a, bond)).toBe(300);
+    expect(await units(b, bond)).toBe(300);
+    expect(await units(c, bond)).toBe(100);
+  });
+
   it('answers TRANSACTION_TOO_LARGE when the operations do not fit one transaction, and refuses entries holding two kinds', async () => {
     const owner = await account();
     await open(owner, spl);
@@ -229,6 +246,23 @@ describe('permanent delegate and destination initialization', () => {
     expect((await transfer({ initializeDestinationPositionIfNeeded: true })).body).toMatchObject({ success: true });
     expect(await units(newcomer, spl)).toBe(1_500_000);
     expect(await units(alice, spl)).toBe(500_000);
+  });
+});
+
+describe('racing writes that open one position', () => {
+  it('several transfers opening the same destination at once all land, and the record matches the chain', async () => {
+    const newcomer = await account();
+    const sources = [await account(), await account(), await account(), await account()];
+    for (const source of sources) {
+      await open(source, spl);
+      expect((await mint(source, spl, '1000000')).body).toMatchObject({ success: true });
+    }
+    const results = await Promise.all(
+      sources.map((source) => stack.call('POST', '/api/v1/positions/transfer', { itemData: { source: at(source, spl), destination: at(newcomer, spl), value: { amount: 1 }, initializeDestinationPositionIfNeeded: true } })),
+    );
+    expect(results.map((r) => r.body.success)).toEqual([true, true, true, true]);
+    expect(await units(newcomer, spl)).toBe(4_000_000);
+    for (const source of sources) expect(await units(source, spl)).toBe(0);
   });
 });
 

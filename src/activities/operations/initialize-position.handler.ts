@@ -12,6 +12,7 @@ import { address, createNoopSigner, type Instruction } from '@solana/kit';
 import type { SvmTransactionConfigInput } from '../../api/codecs/common.codecs';
 import type { InitializePositionItemData } from '../../api/codecs/position.codecs';
 import { Account, FinancialInstrument, Position } from '../../db/entities';
+import { insertPosition } from '../../db/repositories/positions.repository';
 import { assertMaySign, findAccountByLookup, offPlatformAddress } from '../../db/repositories/accounts.repository';
 import { findInstrumentByLookup } from '../../db/repositories/financial-instruments.repository';
 import { conflict, validationError } from '../../domain/errors';
@@ -190,25 +191,25 @@ export const initializePositionHandler: OperationHandler = {
     // A reopened explicit account may now hold another instrument for another owner.
     const holder = { ownerAddress: data.owner, ownerAccountId: data.ownerAccountId, financialInstrumentId: data.instrumentId, mintAddress: data.mint };
     const fields = { ...holder, status: 'ACTIVE', frozen: data.frozen, lastTransactionId: tx?.id ?? null, lastTransactionAt: at, updatedAt: at };
-    if (data.existingPositionId) {
-      Object.assign(await em.findOneOrFail(Position, { id: data.existingPositionId }), fields);
-    } else {
-      em.create(Position, {
+    let positionId = data.existingPositionId ?? data.positionId;
+    if (!data.existingPositionId) {
+      positionId = await insertPosition(em, {
         id: data.positionId,
         organizationId: request.organizationId,
         cluster: request.cluster,
         address: data.address,
         associated: !data.explicit,
         balance: '0',
-        comments: null,
-        code: null,
-        name: null,
+        ...holder,
+        status: 'ACTIVE',
+        frozen: data.frozen,
+        lastTransactionId: tx?.id ?? null,
         creationTransactionId: tx?.id ?? null,
-        creationTransactionAt: at,
-        createdAt: at,
-        ...fields,
+        at,
       });
     }
+    // Reopening, or a racing transfer opened it first: the record takes this transaction's state.
+    if (positionId !== data.positionId || data.existingPositionId) Object.assign(await em.findOneOrFail(Position, { id: positionId }), fields);
     if (data.explicit) {
       // The account is a token account now. The pipeline moves no balance of the record a write
       // creates, and the position shares the account's id: its lamports move here, by the top-up.
@@ -221,7 +222,7 @@ export const initializePositionHandler: OperationHandler = {
       );
     }
     // The position's history (Fetch Position History) starts with this transaction; it leads the list.
-    if (tx) tx.accountIds = [...new Set([data.positionId, ...tx.accountIds])];
-    return { onchainId: data.address, offchainId: data.positionId };
+    if (tx) tx.accountIds = [...new Set([positionId, ...tx.accountIds])];
+    return { onchainId: data.address, offchainId: positionId };
   },
 };

@@ -12,7 +12,7 @@ import type { BurnOperation, MintOperation, PositionLookupInput, TransferOperati
 import { Account, FinancialInstrument, Position, type LedgerTransaction } from '../../db/entities';
 import { findAccountByLookup, offPlatformAddress, requireSigner } from '../../db/repositories/accounts.repository';
 import { findInstrumentByLookup } from '../../db/repositories/financial-instruments.repository';
-import { findPositionByLookup } from '../../db/repositories/positions.repository';
+import { findPositionByLookup, insertPosition } from '../../db/repositories/positions.repository';
 import { LedgerError, validationError } from '../../domain/errors';
 import { fromBaseUnits, resolveValue } from '../../domain/money';
 import type { Debit, DestinationClass, WriteRequest } from '../../domain/write';
@@ -64,12 +64,13 @@ export interface TradeDefaults {
 }
 
 /**
- * What the legs of one transaction have taken from and given to each position so far, so a trade's
- * later legs are checked against the balance the earlier ones leave.
+ * What the legs of one transaction have done to each position so far (units taken and given,
+ * thawed), so a trade's later legs are checked against the state the earlier ones leave.
  */
 export class BalanceBook {
   private readonly chain = new Map<string, bigint>();
   private readonly delta = new Map<string, bigint>();
+  private readonly frozen = new Map<string, boolean>();
   constructor(private readonly deps: ActivityDeps, private readonly cluster: string) {}
 
   async onchain(position: Position): Promise<bigint> {
@@ -86,6 +87,34 @@ export class BalanceBook {
 
   move(positionId: string, amount: bigint): void {
     this.delta.set(positionId, (this.delta.get(positionId) ?? 0n) + amount);
+  }
+
+  /**
+   * A frozen position moves only when the request thaws it: the thaw is planned once (a later leg
+   * finds it thawed). `unfreeze` is the option's [field, value]. Returns the accounts to thaw.
+   */
+  thaw(position: Position, unfreeze: [string, boolean | undefined], field: string): string[] {
+    const frozen = this.frozen.get(position.id) ?? position.frozen;
+    requireUnfrozen({ frozen, address: position.address }, unfreeze[1], unfreeze[0], field);
+    if (!frozen) return [];
+    this.frozen.set(position.id, false);
+    return [position.address];
+  }
+}
+
+/**
+ * A position a trade freezes is frozen once, after the last leg that moves it (freezing it earlier
+ * would stop the later legs).
+ */
+export function settleFreezes(legs: Leg[]): void {
+  const touched = (leg: Leg) => (leg.kind === 'transfer' ? [leg.source, leg.destination] : [leg.position]);
+  const wanted = new Map<string, string>();
+  for (const leg of legs) for (const account of leg.freeze) wanted.set(account, leg.freezeAuthority!);
+  for (const leg of legs) leg.freeze = [];
+  for (const [account, authority] of wanted) {
+    const last = legs.findLast((leg) => touched(leg).includes(account))!;
+    last.freeze.push(account);
+    last.freezeAuthority ??= authority;
   }
 }
 
@@ -165,7 +194,7 @@ export async function planMint(ctx: PlanContext, item: MintOperation, p: string)
   const unfreeze = option(item.unfreeze, `${p}.unfreeze`, ctx.defaults.unfreeze, 'itemData.unfreeze');
   const freeze = option(item.freeze, `${p}.freeze`, ctx.defaults.freeze, 'itemData.freeze');
   const freezeAuthority = await freezeAuthorityFor(ctx.em, ctx.request, instrument, [unfreeze, freeze], item.mintTo.freezeAuthority, `${p}.mintTo.freezeAuthority`);
-  requireUnfrozen(position, unfreeze[1], unfreeze[0], `${p}.mintTo`);
+  const thaw = ctx.book.thaw(position, unfreeze, `${p}.mintTo`);
   const mintAuthority = await instrumentAuthority(ctx, instrument, 'mintAuthority', item.mintTo.mintAuthority, `${p}.mintTo.mintAuthority`, 'mint authority');
   ctx.book.move(position.id, amount);
   const leg: MintLeg = {
@@ -175,7 +204,7 @@ export async function planMint(ctx: PlanContext, item: MintOperation, p: string)
     position: position.address,
     amount: amount.toString(),
     mintAuthority,
-    thaw: position.frozen && unfreeze[1] ? [position.address] : [],
+    thaw,
     freeze: freeze[1] ? [position.address] : [],
   };
   return { leg, signers: [mintAuthority, ...(freezeAuthority ? [freezeAuthority] : [])], debits: [] };
@@ -190,7 +219,7 @@ export async function planBurn(ctx: PlanContext, item: BurnOperation, p: string)
   const unfreeze = option(item.unfreeze, `${p}.unfreeze`, ctx.defaults.unfreeze, 'itemData.unfreeze');
   const freeze = option(item.freeze, `${p}.freeze`, ctx.defaults.freeze, 'itemData.freeze');
   const freezeAuthority = await freezeAuthorityFor(ctx.em, ctx.request, instrument, [unfreeze, freeze], item.burnFrom.freezeAuthority, `${p}.burnFrom.freezeAuthority`);
-  requireUnfrozen(position, unfreeze[1], unfreeze[0], `${p}.burnFrom`);
+  const thaw = ctx.book.thaw(position, unfreeze, `${p}.burnFrom`);
   const amount = await amountOf(ctx, position, instrument, item.value, item.burnEntireBalance, p, 'burnEntireBalance', 'burn', item.offchainBalanceAvailabilityPrecheck);
   ctx.book.move(position.id, -amount);
   const leg: BurnLeg = {
@@ -200,7 +229,7 @@ export async function planBurn(ctx: PlanContext, item: BurnOperation, p: string)
     position: position.address,
     amount: amount.toString(),
     authority,
-    thaw: position.frozen && unfreeze[1] ? [position.address] : [],
+    thaw,
     freeze: freeze[1] ? [position.address] : [],
   };
   const debit: Debit = { accountId: position.ownerAccountId ?? null, address: position.ownerAddress, asset: { financialInstrumentId: instrument.id }, amount: leg.amount, operationType: 'BURN', destination: null };
@@ -255,8 +284,7 @@ export async function planTransfer(ctx: PlanContext, item: TransferOperation, p:
   const unfreezeDestination = option(item.unfreezeDestination, `${p}.unfreezeDestination`, ctx.defaults.unfreeze, 'itemData.unfreeze');
   const freezeDestination = option(item.freezeDestination, `${p}.freezeDestination`, ctx.defaults.freeze, 'itemData.freeze');
   const freezeAuthority = await freezeAuthorityFor(ctx.em, ctx.request, instrument, [unfreezeSource, freezeSource, unfreezeDestination, freezeDestination], item.source.freezeAuthority, `${p}.source.freezeAuthority`);
-  requireUnfrozen(source, unfreezeSource[1], unfreezeSource[0], `${p}.source`);
-  requireUnfrozen(destination, unfreezeDestination[1], unfreezeDestination[0], `${p}.destination`);
+  const thaw = [...ctx.book.thaw(source, unfreezeSource, `${p}.source`), ...ctx.book.thaw(destination, unfreezeDestination, `${p}.destination`)];
 
   const amount = await amountOf(ctx, source, instrument, item.value, item.transferEntireBalance, p, 'transferEntireBalance', 'transfer', item.offchainBalanceAvailabilityPrecheck);
   const authority = item.signWithPermanentDelegate
@@ -276,7 +304,7 @@ export async function planTransfer(ctx: PlanContext, item: TransferOperation, p:
     authority,
     createDestination: create,
     extraAccounts,
-    thaw: [...(source.frozen && unfreezeSource[1] ? [source.address] : []), ...(destination.frozen && unfreezeDestination[1] ? [destination.address] : [])],
+    thaw,
     freeze: [...(freezeSource[1] ? [source.address] : []), ...(freezeDestination[1] ? [destination.address] : [])],
   };
   const debit: Debit = {
@@ -350,15 +378,10 @@ export async function recordLeg(em: EntityManager, request: WriteRequest, leg: L
   await moveBalance(em, destinationId, amount, frozenAfter(leg.destination), tx, at);
 }
 
-/** Opens (or reopens) the destination's record; returns its id (a racing transfer may have opened it first). */
+/** Opens (or reopens) the destination's record; returns its id (a racing write may have opened it first). */
 async function openDestination(em: EntityManager, request: WriteRequest, leg: TransferLeg, tx: LedgerTransaction | null, at: Date): Promise<string> {
   const c = leg.createDestination!;
-  const existing = await em.findOne(Position, { organizationId: request.organizationId, cluster: request.cluster, address: leg.destination });
-  if (existing) {
-    if (existing.status !== 'ACTIVE') Object.assign(existing, { status: 'ACTIVE', frozen: c.frozen, balance: '0', updatedAt: at });
-    return existing.id;
-  }
-  em.create(Position, {
+  const id = await insertPosition(em, {
     id: leg.destinationId,
     organizationId: request.organizationId,
     cluster: request.cluster,
@@ -368,19 +391,14 @@ async function openDestination(em: EntityManager, request: WriteRequest, leg: Tr
     financialInstrumentId: c.instrumentId,
     mintAddress: leg.mint,
     associated: true,
-    comments: null,
-    code: null,
-    name: null,
-    lastTransactionId: tx?.id ?? null,
-    lastTransactionAt: at,
-    creationTransactionId: tx?.id ?? null,
-    creationTransactionAt: at,
-    createdAt: at,
-    updatedAt: at,
     status: 'ACTIVE',
     frozen: c.frozen,
     balance: '0',
+    lastTransactionId: tx?.id ?? null,
+    creationTransactionId: tx?.id ?? null,
+    at,
   });
-  await em.flush();
-  return leg.destinationId;
+  const position = await em.findOneOrFail(Position, { id });
+  if (position.status !== 'ACTIVE') Object.assign(position, { status: 'ACTIVE', frozen: c.frozen, balance: '0', updatedAt: at });
+  return id;
 }

@@ -6,7 +6,7 @@ import type { SvmTransactionConfigInput } from '../../api/codecs/common.codecs';
 import type { BurnItemData, MintItemData, TradeItemData, TransferItemData } from '../../api/codecs/position.codecs';
 import { validationError } from '../../domain/errors';
 import { resolveFeePayer } from './fee-payer';
-import { BalanceBook, legInstructions, planBurn, planMint, planTransfer, recordLeg, type Leg, type PlanContext, type PlannedLeg, type TradeDefaults } from './movement-legs';
+import { BalanceBook, legInstructions, settleFreezes, planBurn, planMint, planTransfer, recordLeg, type Leg, type PlanContext, type PlannedLeg, type TradeDefaults } from './movement-legs';
 import type { OperationHandler } from './operation-handler';
 
 type Entry = { plan: (ctx: PlanContext) => Promise<PlannedLeg> };
@@ -20,6 +20,7 @@ function movementsHandler(entriesOf: (itemData: unknown) => { entries: Entry[]; 
       const planned: PlannedLeg[] = [];
       // In order: each leg sees the balances the earlier ones leave.
       for (const entry of entries) planned.push(await entry.plan(ctx));
+      settleFreezes(planned.map((p) => p.leg));
       const feePayer = await resolveFeePayer(em, deps, request, (request.svmTransactionConfig ?? {}) as SvmTransactionConfigInput);
       return {
         needsTransaction: true,

@@ -46,7 +46,7 @@ export async function freezeAuthorityFor(
 }
 
 /** A frozen position moves only when the request thaws it in the same transaction (`option` is the field path of the unfreeze flag). */
-export function requireUnfrozen(position: Position, unfreeze: boolean | undefined, option: string, field: string): void {
+export function requireUnfrozen(position: Pick<Position, 'frozen' | 'address'>, unfreeze: boolean | undefined, option: string, field: string): void {
   if (position.frozen && !unfreeze) throw new LedgerError('POSITION_FROZEN', `the position ${position.address} is frozen; set ${option} to thaw it in the same transaction`, field);
 }
 

@@ -33,3 +33,29 @@ export function positionsToFreeze(em: EntityManager, scope: TenantScope, financi
 export function countPositionsToFreeze(em: EntityManager, scope: TenantScope, financialInstrumentId: string, freeze: boolean): Promise<number> {
   return em.count(Position, { ...scope, financialInstrumentId, status: 'ACTIVE', frozen: !freeze });
 }
+
+export type NewPosition = Pick<
+  Position,
+  'id' | 'organizationId' | 'cluster' | 'address' | 'ownerAddress' | 'financialInstrumentId' | 'mintAddress' | 'associated' | 'status' | 'frozen' | 'balance'
+> & { ownerAccountId: string | null; lastTransactionId: string | null; creationTransactionId: string | null; at: Date };
+
+/**
+ * Inserts a position record unless one already holds its address (a racing write, e.g. a transfer
+ * that opened the destination, got there first); returns the id of the record that holds it. A
+ * plain insert would fail the record step on the unique index while the chain has moved.
+ */
+export async function insertPosition(em: EntityManager, row: NewPosition): Promise<string> {
+  const inserted = await em.getConnection().execute<{ id: string }[]>(
+    `insert into position (id, organization_id, cluster, address, owner_address, owner_account_id, financial_instrument_id, mint_address, associated, status, frozen, balance,
+       last_transaction_id, last_transaction_at, creation_transaction_id, creation_transaction_at, created_at, updated_at)
+     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+     on conflict (organization_id, cluster, address) do nothing returning id`,
+    [row.id, row.organizationId, row.cluster, row.address, row.ownerAddress, row.ownerAccountId, row.financialInstrumentId, row.mintAddress, row.associated, row.status, row.frozen, row.balance,
+      row.lastTransactionId, row.at, row.creationTransactionId, row.at, row.at, row.at],
+    'all',
+    em.getTransactionContext(),
+  );
+  if (inserted.length) return inserted[0].id;
+  const existing = await em.findOneOrFail(Position, { organizationId: row.organizationId, cluster: row.cluster, address: row.address });
+  return existing.id;
+}
