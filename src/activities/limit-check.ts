@@ -1,8 +1,8 @@
 /**
  * The limit-check step (spec 8): every debited wallet's debits of one asset are checked against its
- * limits (configured, else the defaults), per transaction and over rolling windows. Only debits a
- * DURATION limit governs are held in `debit_reservation`, under a lock per account so concurrent
- * checks take turns; the rest need no database write at all.
+ * limits (configured, else the defaults), per transaction and over rolling windows. Wallet debits
+ * are held in `debit_reservation`; a check against a window runs under a lock per account, so
+ * concurrent checks take turns.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Account, FinancialInstrument } from '../db/entities';
@@ -48,20 +48,23 @@ async function groupsOf(em: EntityManager, debits: Debit[]): Promise<Group[]> {
   return [...groups.values()];
 }
 
-/** Throws LIMIT_EXCEEDED naming the limit that fired; holds the windowed debits of a transaction that passes. */
+/**
+ * Throws LIMIT_EXCEEDED naming the limit that fired. Holds every wallet debit of a transaction that
+ * passes, so a window configured later counts what went out before it; only a check against a window
+ * takes the account's lock.
+ */
 export async function checkLimits(em: EntityManager, request: WriteRequest, debits: Debit[], now: Date): Promise<void> {
   const groups = await groupsOf(em, debits);
+  if (groups.length === 0) return;
   const windowed = groups.filter((g) => g.windows.length > 0);
   for (const group of groups.filter((g) => g.windows.length === 0)) checkDebits(group.limits, group.debits, group.decimals, () => 0n, group.mintAuthority);
-  if (windowed.length === 0) return;
   await em.transactional(async (tx) => {
-    await lockAccounts(tx, windowed.map((g) => g.account.id));
+    if (windowed.length) await lockAccounts(tx, windowed.map((g) => g.account.id));
     for (const group of windowed) {
       const recent = new Map<DebitLimit, bigint>();
       for (const limit of group.windows) recent.set(limit, await debitedInWindow(tx, group.account.id, group.asset, limit, request.transactionId, now, group.mintAuthority));
       checkDebits(group.limits, group.debits, group.decimals, (limit) => recent.get(limit) ?? 0n, group.mintAuthority);
     }
-    const held = windowed.flatMap((g) => g.debits.filter((d) => g.windows.some((l) => governs(l, d, g.mintAuthority))));
-    await reserveDebits(tx, request.transactionId, held, now);
+    await reserveDebits(tx, request.transactionId, groups.flatMap((g) => g.debits), now);
   });
 }

@@ -27,6 +27,12 @@ export const defaultDebitLimits: DebitLimit[] = [
 ];
 export const defaultNetworkCurrencyLimits = defaultDebitLimits;
 
+/** A limit in the asset's base units; decimals finer than the asset has are dropped (a 0.5 limit on a whole-unit token is 0). */
+export function limitInBaseUnits(limitAmount: string, decimals: number): bigint {
+  const FINEST = 40;
+  return toBaseUnits(limitAmount, Math.max(FINEST, decimals), 'limitAmount') / 10n ** BigInt(Math.max(FINEST, decimals) - decimals);
+}
+
 /** Whether `limit` governs `debit`: its destination class (burns have none: only ANY), operation type and mint authority. */
 export function governs(limit: DebitLimit, debit: Pick<Debit, 'destination' | 'operationType'>, mintAuthority?: string | null): boolean {
   if (limit.destination !== 'ANY' && limit.destination !== debit.destination?.class) return false;
@@ -53,7 +59,7 @@ export function checkDebits(limits: DebitLimit[], debits: Debit[], decimals: num
     const governed = debits.filter((d) => governs(limit, d, mintAuthority));
     if (governed.length === 0) continue;
     const amount = governed.reduce((sum, d) => sum + BigInt(d.amount), 0n);
-    const max = toBaseUnits(limit.maxAllowedDebit.limitAmount, decimals, 'limitAmount');
+    const max = limitInBaseUnits(limit.maxAllowedDebit.limitAmount, decimals);
     const already = limit.maxAllowedDebit.limitType === 'DURATION' ? recent(limit) : 0n;
     if (amount + already <= max) continue;
     const first = governed[0];

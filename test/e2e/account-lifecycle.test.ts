@@ -172,6 +172,8 @@ describe('Inactivate Account', () => {
     const source = await stack.call('POST', '/api/v1/accounts/transfer-network-currency', { itemData: { source: byId(wallet), destination: byId(vault), value: { lamports: 1 } } });
     expect(source.status).toBe(400);
     expect(source.body.errors[0]).toMatchObject({ code: 'VALIDATION_ERROR', field: 'itemData.source', message: expect.stringContaining('CLOSED') });
+    const toClosed = await stack.call('POST', '/api/v1/accounts/transfer-network-currency', { itemData: { source: byId(vault), destination: byId(wallet), value: { lamports: 1 } } });
+    expect(toClosed.body.errors[0]).toMatchObject({ code: 'VALIDATION_ERROR', field: 'itemData.destination', message: expect.stringContaining('CLOSED') });
     const payer = await stack.call('POST', '/api/v1/accounts', { itemData: { managed: true }, svmTransactionConfig: { feePayer: byId(wallet) } });
     expect(payer.status).toBe(400);
     expect(payer.body.errors[0]).toMatchObject({ field: 'svmTransactionConfig.feePayer', message: expect.stringContaining('CLOSED') });

@@ -246,6 +246,12 @@ describe('permanent delegate and destination initialization', () => {
     expect((await transfer({ initializeDestinationPositionIfNeeded: true })).body).toMatchObject({ success: true });
     expect(await units(newcomer, spl)).toBe(1_500_000);
     expect(await units(alice, spl)).toBe(500_000);
+    // Only the owner's associated account is opened on the way: a named account that is not a position is 404.
+    const named = await stack.call('POST', '/api/v1/positions/transfer', {
+      itemData: { source: at(alice, spl), destination: { position: { onchainId: newcomer.onchainId }, ...at(newcomer, spl) }, value: { amount: 0.1 }, initializeDestinationPositionIfNeeded: true },
+    });
+    expect(named.status).toBe(404);
+    expect(named.body.errors[0].field).toBe('itemData.destination');
   });
 });
 
@@ -403,6 +409,19 @@ describe('token debit limits (spec 8, per instrument in its units)', () => {
     expect((await send(a, 2.000001)).body.errors[0].code).toBe('LIMIT_EXCEEDED');
     expect((await send(a, 2)).body).toMatchObject({ success: true });
     expect(await units(wallet, spl)).toBe(90_000_000);
+  });
+
+  it('a window configured later counts what the wallet sent before it', async () => {
+    const [wallet, to] = [await account(), await account()];
+    await open(wallet, spl);
+    await open(to, spl);
+    expect((await mint(wallet, spl, '100000000')).body).toMatchObject({ success: true });
+    const send = (amount: number) => stack.call('POST', '/api/v1/positions/transfer', { itemData: { source: at(wallet, spl), destination: at(to, spl), value: { amount } } });
+    expect((await send(5)).body).toMatchObject({ success: true });
+    const limits = [{ destination: 'ANY', maxAllowedDebit: { limitType: 'DURATION', limitAmount: 10, duration: { code: 'DAYS', unit: 1 } } }];
+    expect((await stack.call('PATCH', '/api/v1/accounts', { itemData: { account: { offchainId: wallet.offchainId }, tokenDebitLimits: limits } })).status).toBe(200);
+    expect((await send(5.000001)).body.errors[0].code).toBe('LIMIT_EXCEEDED');
+    expect((await send(5)).body).toMatchObject({ success: true });
   });
 
   it('a transfer the chain refuses gives its share of the window back', async () => {

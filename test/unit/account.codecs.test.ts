@@ -67,6 +67,9 @@ describe('Create Account body (spec 2.3)', () => {
 
   it('refuses a misspelt seed amount, naming itemData.seed.amunt', () => {
     expect(refused(itemData('"seed": {"amunt": 1.5}'))).toEqual([{ field: 'itemData.seed.amunt', message: 'is not a known field' }]);
+    expect(refused(itemData('"tokenDebitLimits": [{"destination": "ANY", "maxAllowedDebit": {"limitType": "PER_TRANSACTION", "limitAmount": -1}}]'))).toEqual([
+      { field: 'itemData.tokenDebitLimits.0.maxAllowedDebit.limitAmount', message: 'must not be negative' },
+    ]);
   });
 
   it('names itemData.offchainReferences.type for an unknown account type', () => {

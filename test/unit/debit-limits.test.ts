@@ -112,3 +112,12 @@ describe('which limits govern a debit', () => {
     expect(refusal(() => checkDebits(limits, [debit(ONE_SOL / 2n, 'NON_MANAGED'), debit(ONE_SOL / 2n + 1n, 'NON_MANAGED')], 9, () => 0n)).context.debit).toMatchObject({ amount: (ONE_SOL + 1n).toString() });
   });
 });
+
+describe('limits in the asset units', () => {
+  it('drops decimals finer than the asset has: 0.5 of a whole-unit token is 0', () => {
+    const limits = [perTransaction('ANY', '1.5')];
+    expect(() => checkPerTransaction(limits, debit(1n, 'MANAGED'), 0)).not.toThrow();
+    expect(refusal(() => checkPerTransaction(limits, debit(2n, 'MANAGED'), 0)).code).toBe('LIMIT_EXCEEDED');
+    expect(refusal(() => checkPerTransaction([perTransaction('ANY', '0.5')], debit(1n, 'MANAGED'), 0)).code).toBe('LIMIT_EXCEEDED');
+  });
+});

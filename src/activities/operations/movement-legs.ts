@@ -243,7 +243,8 @@ async function transferDestination(ctx: PlanContext, lookup: PositionLookupInput
   try {
     found = await findPositionByLookup(ctx.em, scopeOf(ctx.request), lookup, field);
   } catch (error) {
-    if (!(initialize && error instanceof LedgerError && error.code === 'NOT_FOUND')) throw error;
+    // Only an owner's associated account is opened on the way; a named account must exist.
+    if (!(initialize && !lookup.position && error instanceof LedgerError && error.code === 'NOT_FOUND')) throw error;
   }
   if (found && found.financialInstrumentId !== source.financialInstrumentId) throw validationError(field, 'both positions must hold the same instrument');
   if (found?.status === 'ACTIVE') return { position: found, create: null };
@@ -260,6 +261,7 @@ async function transferDestination(ctx: PlanContext, lookup: PositionLookupInput
     if (lookup.owner!.offPlatform) owner = offPlatformAddress(lookup.owner!, `${field}.owner`);
     else {
       const account = await findAccountByLookup(ctx.em, scopeOf(ctx.request), lookup.owner!, `${field}.owner`);
+      if (account.status !== 'ACTIVE') throw validationError(`${field}.owner`, `the owner account is ${account.status}`);
       owner = account.address;
       ownerAccountId = account.id;
     }

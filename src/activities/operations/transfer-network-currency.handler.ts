@@ -36,6 +36,7 @@ export const transferNetworkCurrencyHandler: OperationHandler = {
       destinationClass = 'OFF_PLATFORM';
     } else {
       const account = await findAccountByLookup(em, scope, item.destination, 'itemData.destination');
+      if (account.status !== 'ACTIVE') throw validationError('itemData.destination', `the destination account is ${account.status}`);
       destination = account.address;
       destinationClass = account.managed ? 'MANAGED' : 'NON_MANAGED';
     }

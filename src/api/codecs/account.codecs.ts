@@ -1,11 +1,22 @@
 /** Account payloads: Create Account (spec 2.3), Update and Inactivate Account, the single-account reads (API.md 6). */
 import * as t from 'io-ts';
 import { accountLookup, offchainReferences, svmTransactionConfig, tenancyConfig, valueInput, webhookConfig, accountType } from './common.codecs';
-import { arrayOf, decimalText, integer, nonEmptyString, oneOf, strictObject, text, address, uuid } from './primitives';
+import { arrayOf, decimalText, describe, integer, nonEmptyString, oneOf, strictObject, text, address, uuid } from './primitives';
 
 const limitDestination = oneOf(['ANY', 'OFF_PLATFORM', 'NON_MANAGED', 'MANAGED'] as const, 'DebitDestination');
 
-export const maxAllowedDebit = strictObject('MaxAllowedDebit', { limitType: oneOf(['PER_TRANSACTION', 'DURATION'] as const, 'LimitType'), limitAmount: decimalText }, {
+/** A limit is a non-negative amount in the asset's UI units. */
+const limitAmount = describe(new t.Type<string, string, unknown>(
+  'LimitAmount',
+  decimalText.is,
+  (u, c) => {
+    const decoded = decimalText.validate(u, c);
+    return decoded._tag === 'Right' && decoded.right.startsWith('-') && !/^-0*(\.0*)?$/.test(decoded.right) ? t.failure(u, c, 'must not be negative') : decoded;
+  },
+  decimalText.encode,
+), { type: 'number', minimum: 0, description: 'Exact decimal in UI units; finer than the asset: the extra decimals are dropped.' });
+
+export const maxAllowedDebit = strictObject('MaxAllowedDebit', { limitType: oneOf(['PER_TRANSACTION', 'DURATION'] as const, 'LimitType'), limitAmount }, {
   duration: strictObject('Duration', { code: oneOf(['SECONDS', 'MINUTES', 'HOURS', 'DAYS'] as const, 'DurationCode'), unit: integer(1, 3650) }, {}),
   approversForOverride: arrayOf(nonEmptyString(200), 100),
   requiredApproversCount: integer(0, 100),
