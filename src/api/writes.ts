@@ -2,12 +2,12 @@
  * Starting a write: one workflow per write, its id from the idempotency key so a repeat finds the
  * first run (and its result) instead of starting a second.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { WorkflowExecutionAlreadyStartedError, type WorkflowHandle } from '@temporalio/client';
 import { defineSearchAttributeKey, SearchAttributeType, TypedSearchAttributes } from '@temporalio/common';
 import { searchAttributeNames, writeWorkflowId, type Operation, type WriteRequest, type WriteResult } from '../domain/write';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { validationError } from '../domain/errors';
+import { conflict, validationError } from '../domain/errors';
 import { LedgerTransaction } from '../db/entities';
 import type { ledgerWrite } from '../workflows/write.workflow';
 import type { SvmTransactionConfigInput } from './codecs/common.codecs';
@@ -32,20 +32,31 @@ export interface WriteInput {
 export type WriteAnswer = { async: true; transaction: { offchainId: string; status: string } } | ({ async: false } & WriteResult);
 
 /**
- * Inserts the PENDING record of an async write. With an idempotency key already used, answers
- * the first write's transaction instead.
+ * The transaction offchain id of a write with an idempotency key: derived from the organization, the
+ * operation and the key, so every request of that write (sync, async, a retry) names the same record.
  */
-async function acceptTransaction(deps: ApiDeps, request: WriteRequest): Promise<{ existing?: { offchainId: string; status: string } }> {
+export function transactionIdFor(organizationId: string, operation: Operation, key: string): string {
+  const hex = createHash('sha256').update(`${organizationId}\n${operation}\n${key}`).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${((parseInt(hex[16], 16) & 0x3) | 0x8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+/** An idempotency key names one write per organization (API.md 2): a key another operation used is a conflict. */
+async function requireUnusedByOtherOperations(deps: ApiDeps, request: WriteRequest, field: string): Promise<void> {
+  const other = await (deps.orm.em.fork() as unknown as EntityManager).findOne(LedgerTransaction, { organizationId: request.organizationId, idempotencyKey: request.idempotencyKey, operation: { $ne: request.operation } });
+  if (other) throw conflict(field, `${field} was already used for a ${other.operation} write (transaction ${other.id}); use a new one`);
+}
+
+/** Inserts the PENDING record of an async write, unless the write's record exists already. */
+async function acceptTransaction(deps: ApiDeps, request: WriteRequest): Promise<{ offchainId: string; status: string }> {
   const em = deps.orm.em.fork() as unknown as EntityManager;
   const now = deps.now();
-  const inserted = await em.getConnection().execute(
+  await em.getConnection().execute(
     `insert into ledger_transaction (id, organization_id, operation, cluster, status, status_history, idempotency_key, workflow_id, created_at, updated_at)
-     values (?, ?, ?, ?, 'PENDING', ?, ?, ?, ?, ?) on conflict do nothing returning id`,
+     values (?, ?, ?, ?, 'PENDING', ?, ?, ?, ?, ?) on conflict do nothing`,
     [request.transactionId, request.organizationId, request.operation, request.cluster, JSON.stringify([{ status: 'PENDING', at: now.toISOString() }]), request.idempotencyKey, request.workflowId, now, now],
   );
-  if (inserted.length) return {};
-  const first = await em.findOneOrFail(LedgerTransaction, { organizationId: request.organizationId, operation: request.operation, idempotencyKey: request.idempotencyKey });
-  return { existing: { offchainId: first.id, status: first.status } };
+  const record = await em.findOneOrFail(LedgerTransaction, { id: request.transactionId });
+  return { offchainId: record.id, status: record.status };
 }
 
 export async function runWrite(ctx: LedgerContext, deps: ApiDeps, input: WriteInput): Promise<WriteAnswer> {
@@ -54,7 +65,8 @@ export async function runWrite(ctx: LedgerContext, deps: ApiDeps, input: WriteIn
   }
   const clientRequestId = ctx.get('x-request-id') || undefined;
   const idempotencyKey = input.idempotencyId ?? clientRequestId ?? null;
-  const transactionId = randomUUID();
+  const keyField = input.idempotencyId ? 'itemData.idempotencyId' : 'x-request-id';
+  const transactionId = idempotencyKey ? transactionIdFor(input.caller.organizationId, input.operation, idempotencyKey) : randomUUID();
   const workflowId = writeWorkflowId(input.operation, input.caller.organizationId, idempotencyKey ?? transactionId);
   const request: WriteRequest = {
     operation: input.operation,
@@ -73,14 +85,10 @@ export async function runWrite(ctx: LedgerContext, deps: ApiDeps, input: WriteIn
     svmTransactionConfig: input.svmTransactionConfig ?? {},
   };
   const respondAsync = /respond-async/i.test(ctx.get('prefer'));
-  if (respondAsync) {
-    // The record exists before the answer, so Fetch Transaction Status finds it at once.
-    const accepted = await acceptTransaction(deps, request);
-    if (accepted.existing) {
-      ctx.set('Preference-Applied', 'respond-async');
-      return { async: true, transaction: accepted.existing };
-    }
-  }
+  // The record exists before the answer, so Fetch Transaction Status finds it at once. The workflow
+  // is started either way (idempotent per workflow id), so an earlier accept that never started one is finished.
+  if (idempotencyKey) await requireUnusedByOtherOperations(deps, request, keyField);
+  const accepted = respondAsync ? await acceptTransaction(deps, request) : undefined;
   let handle: WorkflowHandle<typeof ledgerWrite>;
   try {
     handle = await deps.temporal.client.workflow.start<typeof ledgerWrite>('ledgerWrite', {
@@ -99,9 +107,9 @@ export async function runWrite(ctx: LedgerContext, deps: ApiDeps, input: WriteIn
     if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
     handle = deps.temporal.client.workflow.getHandle(workflowId);
   }
-  if (respondAsync) {
+  if (accepted) {
     ctx.set('Preference-Applied', 'respond-async');
-    return { async: true, transaction: { offchainId: transactionId, status: 'PENDING' } };
+    return { async: true, transaction: accepted };
   }
   const result = await waitAtMost(handle.result(), deps.writeWaitMs);
   if (result !== TIMED_OUT) return { async: false, ...result };

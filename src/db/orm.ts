@@ -13,6 +13,7 @@ import { Migration0004FinancialInstrument } from './migrations/0004-financial-in
 import { Migration0003AlIdSequence } from './migrations/0003-al-id-sequence.migration';
 import { Migration0007DebitReservation } from './migrations/0007-debit-reservation.migration';
 import { Migration0008TransactionRecordsIndex } from './migrations/0008-transaction-records-index.migration';
+import { Migration0009IdempotencyKeyIndex } from './migrations/0009-idempotency-key-index.migration';
 
 export interface OrmOptions {
   databaseUrl: string;
@@ -39,6 +40,7 @@ export async function createOrm(options: OrmOptions): Promise<Orm> {
         { name: '0006-position', class: Migration0006Position },
         { name: '0007-debit-reservation', class: Migration0007DebitReservation },
         { name: '0008-transaction-records-index', class: Migration0008TransactionRecordsIndex },
+        { name: '0009-idempotency-key-index', class: Migration0009IdempotencyKeyIndex },
       ], tableName: 'schema_migration', silent: true, snapshot: false },
   });
 }

@@ -3,6 +3,7 @@
  * token debit limits (spec 4.3, 8) on the local node. After every movement the balances are read back
  * from the chain and from the records, and they must agree.
  */
+import { randomUUID } from 'node:crypto';
 import { generateKeyPair, getAddressFromPublicKey } from '@solana/kit';
 import { Position } from '../../src/db/entities';
 import { forkEm } from '../../src/main/runtime';
@@ -252,6 +253,37 @@ describe('permanent delegate and destination initialization', () => {
     });
     expect(named.status).toBe(404);
     expect(named.body.errors[0].field).toBe('itemData.destination');
+  });
+});
+
+describe('idempotency ids', () => {
+  it('name one write per organization: another operation with the same id is 409 and moves nothing', async () => {
+    const owner = await account();
+    await open(owner, spl);
+    const idempotencyId = randomUUID();
+    expect((await stack.call('POST', '/api/v1/positions/mint', { itemData: { mintTo: at(owner, spl), value: { amount: 2 }, idempotencyId } })).body).toMatchObject({ success: true });
+    const burn = await stack.call('POST', '/api/v1/positions/burn', { itemData: { burnFrom: at(owner, spl), value: { amount: 1 }, idempotencyId } });
+    expect(burn.status).toBe(409);
+    expect(burn.body.errors[0]).toMatchObject({ code: 'CONFLICT', field: 'itemData.idempotencyId' });
+    const traded = await trade({ idempotencyId, operations: [{ mint: { mintTo: at(owner, spl), value: { amount: 1 } } }] });
+    expect(traded.status).toBe(409);
+    expect(await units(owner, spl)).toBe(2_000_000);
+  });
+
+  it('a request and its respond-async duplicate racing name the same transaction, which moves once', async () => {
+    const owner = await account();
+    await open(owner, spl);
+    const itemData = { mintTo: at(owner, spl), value: { amount: 3 }, idempotencyId: randomUUID() };
+    const [sync, queued] = await Promise.all([
+      stack.call('POST', '/api/v1/positions/mint', { itemData }),
+      stack.call('POST', '/api/v1/positions/mint', { itemData }, { headers: { prefer: 'respond-async' } }),
+    ]);
+    expect(sync.body).toMatchObject({ success: true });
+    expect(queued.status).toBe(202);
+    expect(queued.body.transaction.offchainId).toBe(sync.body.offchainId);
+    const status = await stack.call('POST', '/api/v1/transactions/status', { itemData: { transaction: { offchainId: sync.body.offchainId } } });
+    expect(status.body).toMatchObject({ status: 'CONFIRMED', success: true });
+    expect(await units(owner, spl)).toBe(3_000_000);
   });
 });
 
