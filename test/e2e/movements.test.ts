@@ -203,6 +203,23 @@ describe('paused instruments', () => {
   });
 });
 
+describe('Scaled UI Amount', () => {
+  it('answers the balance with the UI amount wallets show (times the multiplier)', async () => {
+    const byAuthority = { offchainId: authority.offchainId };
+    const token = (
+      await stack.call('POST', '/api/v1/financial-instruments', {
+        itemData: { version: 'TOKEN_2022', onchainData: { decimals: 2 }, mintAuthority: byAuthority, scaledUiAmountAuthority: byAuthority, scaledUiAmountMultiplier: 1.5, mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: 'STOCK' } } } },
+      })
+    ).body.newFinancialInstrument.onchainId as string;
+    const owner = await account();
+    await open(owner, token);
+    expect((await mint(owner, token, '333')).body).toMatchObject({ success: true });
+    const body = (await stack.call('POST', '/api/v1/positions/balance', { itemData: { position: at(owner, token) } })).body;
+    expect(body.onchain).toMatchObject({ balance: { amount: 3.33, lamports: 333 }, uiAmount: 4.995 });
+    expect(body.offchain.uiAmount).toBe(4.995);
+  });
+});
+
 describe('permanent delegate and destination initialization', () => {
   it('moves and burns units of an owner the service cannot sign for, with the permanent delegate', async () => {
     const [holder, collector] = [await nonManaged(), await account()];

@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { getTokenDecoder } from '@solana-program/token-2022';
 import { FinancialInstrument, Position } from '../../db/entities';
 import { findPositionByLookup } from '../../db/repositories/positions.repository';
-import { fromBaseUnits } from '../../domain/money';
+import { fromBaseUnits, scaleAmount } from '../../domain/money';
 import { burnBody, freezePositionBody, inactivatePositionBody, initializePositionBody, mintBody, tradeBody, transferBody, singlePositionBody, updatePositionBody, type PositionLookupInput } from '../codecs/position.codecs';
 import type { ApiDeps, LedgerContext } from '../context';
 import { exactNumber } from '../presenters/account.presenter';
@@ -143,7 +143,7 @@ export function positionRoutes(deps: ApiDeps): RouteSpec[] {
       method: 'post',
       path: '/api/v1/positions/balance',
       tag: 'Positions',
-      summary: 'Fetch Position Balance: live from the network (raw and UI amount), beside the offchain record.',
+      summary: 'Fetch Position Balance: live from the network (raw and UI amount; uiAmount under Scaled UI Amount), beside the offchain record.',
       role: 'READ',
       body: singlePositionBody,
       successStatus: 200,
@@ -153,11 +153,14 @@ export function positionRoutes(deps: ApiDeps): RouteSpec[] {
         const onchain = account ? getTokenDecoder().decode(account.data) : null;
         const units = onchain?.amount ?? 0n;
         const offchain = BigInt(position.balance);
+        // Scaled UI Amount: what wallets show is the balance times the instrument's multiplier.
+        const multiplier = instrument.scaledUiAmountMultiplier;
+        const ui = (value: bigint) => (multiplier === null || multiplier === undefined ? null : exactNumber(scaleAmount(value, instrument.decimals, Number(multiplier))));
         return {
           position: presentPosition(position, 'identifiers'),
           decimals: instrument.decimals,
-          onchain: { exists: !!onchain, frozen: onchain ? onchain.state === 2 : null, balance: { amount: exactNumber(fromBaseUnits(units, instrument.decimals)), lamports: units } },
-          offchain: { balance: { amount: exactNumber(fromBaseUnits(offchain, instrument.decimals)), lamports: offchain } },
+          onchain: { exists: !!onchain, frozen: onchain ? onchain.state === 2 : null, balance: { amount: exactNumber(fromBaseUnits(units, instrument.decimals)), lamports: units }, uiAmount: ui(units) },
+          offchain: { balance: { amount: exactNumber(fromBaseUnits(offchain, instrument.decimals)), lamports: offchain }, uiAmount: ui(offchain) },
         };
       },
     }),
