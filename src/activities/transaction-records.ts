@@ -29,6 +29,7 @@ export function newTransactionRecord(em: EntityManager, request: WriteRequest, a
     status: 'BUILT',
     statusHistory: [],
     idempotencyKey: request.idempotencyKey,
+    requestDigest: request.requestDigest ?? null,
     workflowId: request.workflowId,
     signers: [],
     accountIds: [],

@@ -40,10 +40,23 @@ export function transactionIdFor(organizationId: string, operation: Operation, k
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${((parseInt(hex[16], 16) & 0x3) | 0x8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
-/** An idempotency key names one write per organization (API.md 2): a key another operation used is a conflict. */
-async function requireUnusedByOtherOperations(deps: ApiDeps, request: WriteRequest, field: string): Promise<void> {
-  const other = await (deps.orm.em.fork() as unknown as EntityManager).findOne(LedgerTransaction, { organizationId: request.organizationId, idempotencyKey: request.idempotencyKey, operation: { $ne: request.operation } });
+/**
+ * An idempotency key names one write per organization (API.md 2): a key another operation used, or
+ * this operation with another request, is a conflict (a repeat of the same request gets the first result).
+ */
+async function requireSameWrite(deps: ApiDeps, request: WriteRequest, field: string): Promise<void> {
+  const used = await (deps.orm.em.fork() as unknown as EntityManager).find(LedgerTransaction, { organizationId: request.organizationId, idempotencyKey: request.idempotencyKey }, { limit: 2 });
+  const other = used.find((t) => t.operation !== request.operation);
   if (other) throw conflict(field, `${field} was already used for a ${other.operation} write (transaction ${other.id}); use a new one`);
+  const same = used.find((t) => t.operation === request.operation);
+  if (same?.requestDigest && same.requestDigest !== request.requestDigest) throw conflict(field, `${field} was already used for another ${request.operation} request (transaction ${same.id}); use a new one`);
+}
+
+/** The same request gives the same digest, whatever the order of its properties. */
+function requestDigest(input: WriteInput): string {
+  const canonical = (value: unknown): unknown =>
+    Array.isArray(value) ? value.map(canonical) : value && typeof value === 'object' ? Object.fromEntries(Object.keys(value).sort().map((k) => [k, canonical((value as Record<string, unknown>)[k])])) : value;
+  return createHash('sha256').update(JSON.stringify(canonical([input.itemData, input.svmTransactionConfig ?? {}]))).digest('hex');
 }
 
 /** Inserts the PENDING record of an async write, unless the write's record exists already. */
@@ -51,9 +64,9 @@ async function acceptTransaction(deps: ApiDeps, request: WriteRequest): Promise<
   const em = deps.orm.em.fork() as unknown as EntityManager;
   const now = deps.now();
   await em.getConnection().execute(
-    `insert into ledger_transaction (id, organization_id, operation, cluster, status, status_history, idempotency_key, workflow_id, created_at, updated_at)
-     values (?, ?, ?, ?, 'PENDING', ?, ?, ?, ?, ?) on conflict do nothing`,
-    [request.transactionId, request.organizationId, request.operation, request.cluster, JSON.stringify([{ status: 'PENDING', at: now.toISOString() }]), request.idempotencyKey, request.workflowId, now, now],
+    `insert into ledger_transaction (id, organization_id, operation, cluster, status, status_history, idempotency_key, request_digest, workflow_id, created_at, updated_at)
+     values (?, ?, ?, ?, 'PENDING', ?, ?, ?, ?, ?, ?) on conflict do nothing`,
+    [request.transactionId, request.organizationId, request.operation, request.cluster, JSON.stringify([{ status: 'PENDING', at: now.toISOString() }]), request.idempotencyKey, request.requestDigest ?? null, request.workflowId, now, now],
   );
   const record = await em.findOneOrFail(LedgerTransaction, { id: request.transactionId });
   return { offchainId: record.id, status: record.status };
@@ -79,6 +92,7 @@ export async function runWrite(ctx: LedgerContext, deps: ApiDeps, input: WriteIn
     apiKeyId: input.caller.apiKeyId,
     cluster: ctx.state.cluster,
     idempotencyKey,
+    requestDigest: idempotencyKey ? requestDigest(input) : undefined,
     commitment: input.svmTransactionConfig?.commitmentConfig?.commitmentLevel ?? deps.defaultCommitment,
     submit: input.svmTransactionConfig?.submitTransaction ?? true,
     itemData: input.itemData,
@@ -87,7 +101,7 @@ export async function runWrite(ctx: LedgerContext, deps: ApiDeps, input: WriteIn
   const respondAsync = /respond-async/i.test(ctx.get('prefer'));
   // The record exists before the answer, so Fetch Transaction Status finds it at once. The workflow
   // is started either way (idempotent per workflow id), so an earlier accept that never started one is finished.
-  if (idempotencyKey) await requireUnusedByOtherOperations(deps, request, keyField);
+  if (idempotencyKey) await requireSameWrite(deps, request, keyField);
   const accepted = respondAsync ? await acceptTransaction(deps, request) : undefined;
   let handle: WorkflowHandle<typeof ledgerWrite>;
   try {

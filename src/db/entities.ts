@@ -126,6 +126,8 @@ export const LedgerTransaction = defineEntity({
     status: p.text(),
     statusHistory: p.json<StatusChange[]>(),
     idempotencyKey: p.text().nullable(),
+    /** Digest of the request (itemData and config) of a write with an idempotency key. */
+    requestDigest: p.text().nullable(),
     workflowId: p.text(),
     signature: p.text().nullable(),
     serializedMessage: p.text().nullable(),

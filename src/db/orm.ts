@@ -14,6 +14,7 @@ import { Migration0003AlIdSequence } from './migrations/0003-al-id-sequence.migr
 import { Migration0007DebitReservation } from './migrations/0007-debit-reservation.migration';
 import { Migration0008TransactionRecordsIndex } from './migrations/0008-transaction-records-index.migration';
 import { Migration0009IdempotencyKeyIndex } from './migrations/0009-idempotency-key-index.migration';
+import { Migration0010RequestDigest } from './migrations/0010-request-digest.migration';
 
 export interface OrmOptions {
   databaseUrl: string;
@@ -41,6 +42,7 @@ export async function createOrm(options: OrmOptions): Promise<Orm> {
         { name: '0007-debit-reservation', class: Migration0007DebitReservation },
         { name: '0008-transaction-records-index', class: Migration0008TransactionRecordsIndex },
         { name: '0009-idempotency-key-index', class: Migration0009IdempotencyKeyIndex },
+        { name: '0010-request-digest', class: Migration0010RequestDigest },
       ], tableName: 'schema_migration', silent: true, snapshot: false },
   });
 }

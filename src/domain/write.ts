@@ -29,6 +29,8 @@ export interface WriteRequest {
   apiKeyId: string;
   cluster: string;
   idempotencyKey: string | null;
+  /** Digest of itemData and svmTransactionConfig, for a keyed write: a reused key with another request is refused. */
+  requestDigest?: string;
   commitment: Commitment;
   /** false: rest at SIGNED until Submit Transaction. */
   submit: boolean;

@@ -284,6 +284,12 @@ describe('idempotency ids', () => {
     expect(burn.body.errors[0]).toMatchObject({ code: 'CONFLICT', field: 'itemData.idempotencyId' });
     const traded = await trade({ idempotencyId, operations: [{ mint: { mintTo: at(owner, spl), value: { amount: 1 } } }] });
     expect(traded.status).toBe(409);
+    // The same operation with another request is refused too; the same request (keys in any order) gets the first result.
+    const other = await stack.call('POST', '/api/v1/positions/mint', { itemData: { mintTo: at(owner, spl), value: { amount: 7 }, idempotencyId } });
+    expect(other.status).toBe(409);
+    expect(other.body.errors[0].message).toContain('another MINT request');
+    const repeat = await stack.call('POST', '/api/v1/positions/mint', { itemData: { idempotencyId, value: { amount: 2 }, mintTo: at(owner, spl) } });
+    expect(repeat.body).toMatchObject({ success: true });
     expect(await units(owner, spl)).toBe(2_000_000);
   });
 
