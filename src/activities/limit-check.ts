@@ -65,6 +65,7 @@ export async function checkLimits(em: EntityManager, request: WriteRequest, debi
       for (const limit of group.windows) recent.set(limit, await debitedInWindow(tx, group.account.id, group.asset, limit, request.transactionId, now, group.mintAuthority));
       checkDebits(group.limits, group.debits, group.decimals, (limit) => recent.get(limit) ?? 0n, group.mintAuthority);
     }
-    await reserveDebits(tx, request.transactionId, groups.flatMap((g) => g.debits), now);
+    // A write that stops at SIGNED sends nothing yet: its debits are checked, not held.
+    if (request.submit) await reserveDebits(tx, request.transactionId, groups.flatMap((g) => g.debits), now);
   });
 }

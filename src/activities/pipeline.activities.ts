@@ -26,7 +26,7 @@ import {
 } from '@solana/kit';
 import { getSetComputeUnitLimitInstruction, getSetComputeUnitPriceInstruction } from '@solana-program/compute-budget';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Account, LedgerTransaction, Position } from '../db/entities';
+import { Account, LedgerTransaction } from '../db/entities';
 import type { SvmTransactionConfigInput } from '../api/codecs/common.codecs';
 import { releaseDebits } from '../db/repositories/debit-reservations.repository';
 import { checkLimits } from './limit-check';
@@ -37,7 +37,7 @@ import type { BuiltTransaction, Outcome, Resolved, SignedTransaction, WriteReque
 import { TransactionRejectedError } from '../network/svm-network';
 import type { ActivityDeps } from './deps';
 import { operationHandlers } from './operations';
-import { applyStatus, newTransactionRecord, setStatus, transactionResult } from './transaction-records';
+import { applyStatus, createdReference, newTransactionRecord, setStatus, transactionResult } from './transaction-records';
 
 /** The network's limit on a serialized transaction. */
 export const MAX_TRANSACTION_SIZE = 1232;
@@ -134,6 +134,8 @@ export function createPipelineActivities(deps: ActivityDeps) {
       record.signers = built.signers;
       record.lastValidBlockHeight = lifetime.lastValidBlockHeight;
       record.signature = null;
+      // A record reused by a new run (a retry of a write whose run is gone) starts without an outcome.
+      Object.assign(record, { success: null, errorMessage: null, errorCode: null });
       record.reservedAddress = resolved.reservesAddress ?? null;
       await em.flush();
       return built;
@@ -221,12 +223,14 @@ export function createPipelineActivities(deps: ActivityDeps) {
         const tx = await em.findOne(LedgerTransaction, { id: request.transactionId });
         if (tx && tx.success !== null && tx.success !== undefined && ['CONFIRMED', 'FINALIZED', 'FAILED', 'EXPIRED', 'SUBMITTED', 'SIGNED'].includes(tx.status)) {
           // Already recorded by an earlier attempt whose completion was lost.
-          return { transaction: transactionResult(tx), created: tx.accountIds.length ? await createdReference(em, tx.accountIds[0]) : undefined };
+          return { transaction: outcome ? transactionResult(tx) : null, created: tx.accountIds.length ? await createdReference(em, tx.accountIds[0]) : undefined };
         }
-        if (tx && !outcome) {
-          // Offchain only: nothing goes onchain, so the accepted record ends FINALIZED at once.
-          applyStatus(tx, 'FINALIZED', now);
-          tx.success = true;
+        // Offchain only: nothing goes onchain, so the record (an async write's, or one claiming the
+        // idempotency key) ends FINALIZED at once; the answer has no transaction.
+        const offchainRecord = !outcome && (tx ?? (request.idempotencyKey ? newTransactionRecord(em, request, now) : null));
+        if (offchainRecord) {
+          applyStatus(offchainRecord, 'FINALIZED', now);
+          offchainRecord.success = true;
         }
         if (tx && outcome) {
           applyStatus(tx, outcome.status, now);
@@ -242,19 +246,22 @@ export function createPipelineActivities(deps: ActivityDeps) {
         }
         if (outcome && (outcome.status === 'FAILED' || outcome.status === 'EXPIRED')) await releaseDebits(em, request.transactionId, now);
         const handler = operationHandlers[request.operation];
-        const created = await handler.record(em, request, resolved, outcome, tx, now);
+        const created = await handler.record(em, request, resolved, outcome, tx ?? (offchainRecord || null), now);
         if (tx && landed) await applyBalanceChanges(em, request, tx, landed.balances, created?.offchainId, now);
         if (handler.reconcile && outcome && ['CONFIRMED', 'FINALIZED', 'SUBMITTED'].includes(outcome.status)) {
           await em.flush();
           await handler.reconcile(em, deps, request, resolved);
         }
-        return { transaction: tx ? transactionResult(tx) : null, created };
+        return { transaction: tx && outcome ? transactionResult(tx) : null, created };
       });
     },
 
     /** Marks the record FAILED with the refusal's code and reason; a no-op when nothing was recorded yet. */
     async recordFailure(request: WriteRequest, code: string, message: string): Promise<void> {
       const em = fork();
+      // Signed or sent, the transaction may still land: its record and held debits stay as they are.
+      const record = await em.findOne(LedgerTransaction, { id: request.transactionId });
+      if (record && (record.status === 'SIGNED' || record.status === 'SUBMITTED')) return;
       await releaseDebits(em, request.transactionId, deps.now());
       await setStatus(em, request.transactionId, 'FAILED', deps.now(), { success: false, errorCode: code, errorMessage: message });
     },
@@ -300,8 +307,3 @@ async function applyBalanceChanges(em: EntityManager, request: WriteRequest, tx:
   }
 }
 
-/** The record a write created (an account or a position), for answering a retried record step. */
-async function createdReference(em: EntityManager, id: string): Promise<WriteResult['created']> {
-  const record = (await em.findOne(Account, { id })) ?? (await em.findOne(Position, { id }));
-  return record ? { onchainId: record.address, offchainId: record.id } : undefined;
-}

@@ -1,7 +1,7 @@
 /** Small idempotent writes of the transaction record: every status change is timestamped. */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { LedgerTransaction } from '../db/entities';
-import type { TransactionResult, TransactionStatus, WriteRequest } from '../domain/write';
+import { Account, LedgerTransaction, Position } from '../db/entities';
+import type { TransactionResult, TransactionStatus, WriteRequest, WriteResult } from '../domain/write';
 
 /** Appends a status change unless the record already shows it last (a retried step writes once). */
 export function applyStatus(record: LedgerTransaction, status: TransactionStatus, at: Date): void {
@@ -52,4 +52,11 @@ export function transactionResult(record: LedgerTransaction): TransactionResult 
     errorMessage: record.errorMessage ?? null,
     txnTimestamp: record.txnTimestamp ? record.txnTimestamp.toISOString() : null,
   };
+}
+
+/** The record a write created (an account or a position), for answering a repeat from the records. */
+export async function createdReference(em: EntityManager, id: string | undefined): Promise<WriteResult['created']> {
+  if (!id) return undefined;
+  const record = (await em.findOne(Account, { id })) ?? (await em.findOne(Position, { id }));
+  return record ? { onchainId: record.address, offchainId: record.id } : undefined;
 }

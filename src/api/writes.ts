@@ -9,6 +9,7 @@ import { searchAttributeNames, writeWorkflowId, type Operation, type WriteReques
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { conflict, validationError } from '../domain/errors';
 import { LedgerTransaction } from '../db/entities';
+import { createdReference, transactionResult } from '../activities/transaction-records';
 import type { ledgerWrite } from '../workflows/write.workflow';
 import type { SvmTransactionConfigInput } from './codecs/common.codecs';
 import type { ApiDeps, Caller, LedgerContext } from './context';
@@ -52,14 +53,28 @@ async function requireSameWrite(deps: ApiDeps, request: WriteRequest, field: str
   if (same?.requestDigest && same.requestDigest !== request.requestDigest) throw conflict(field, `${field} was already used for another ${request.operation} request (transaction ${same.id}); use a new one`);
 }
 
-/** The same request gives the same digest, whatever the order of its properties. */
-function requestDigest(input: WriteInput): string {
+/**
+ * The same request gives the same digest, whatever the order of its properties. Sealed secrets (a
+ * fresh IV each time) count as one value, so no digest depends on a secret.
+ */
+function requestDigest(deps: ApiDeps, input: WriteInput): string {
   const canonical = (value: unknown): unknown =>
-    Array.isArray(value) ? value.map(canonical) : value && typeof value === 'object' ? Object.fromEntries(Object.keys(value).sort().map((k) => [k, canonical((value as Record<string, unknown>)[k])])) : value;
+    typeof value === 'string' && deps.sealer.isSealed(value)
+      ? '(sealed)'
+      : Array.isArray(value)
+        ? value.map(canonical)
+        : value && typeof value === 'object'
+          ? Object.fromEntries(Object.keys(value).sort().map((k) => [k, canonical((value as Record<string, unknown>)[k])]))
+          : value;
   return createHash('sha256').update(JSON.stringify(canonical([input.itemData, input.svmTransactionConfig ?? {}]))).digest('hex');
 }
 
-/** Inserts the PENDING record of an async write, unless the write's record exists already. */
+/** The record of a keyed write (by its derived id, or by key for records made before ids were derived). */
+async function keyedRecord(em: EntityManager, request: WriteRequest): Promise<LedgerTransaction | null> {
+  return (await em.findOne(LedgerTransaction, { id: request.transactionId })) ?? (await em.findOne(LedgerTransaction, { organizationId: request.organizationId, operation: request.operation, idempotencyKey: request.idempotencyKey }));
+}
+
+/** Inserts the PENDING record of a write that answers before it ends, unless its record exists already. */
 async function acceptTransaction(deps: ApiDeps, request: WriteRequest): Promise<{ offchainId: string; status: string }> {
   const em = deps.orm.em.fork() as unknown as EntityManager;
   const now = deps.now();
@@ -68,8 +83,22 @@ async function acceptTransaction(deps: ApiDeps, request: WriteRequest): Promise<
      values (?, ?, ?, ?, 'PENDING', ?, ?, ?, ?, ?, ?) on conflict do nothing`,
     [request.transactionId, request.organizationId, request.operation, request.cluster, JSON.stringify([{ status: 'PENDING', at: now.toISOString() }]), request.idempotencyKey, request.requestDigest ?? null, request.workflowId, now, now],
   );
-  const record = await em.findOneOrFail(LedgerTransaction, { id: request.transactionId });
+  const record = request.idempotencyKey ? await keyedRecord(em, request) : await em.findOne(LedgerTransaction, { id: request.transactionId });
+  if (!record) throw new Error(`the record of transaction ${request.transactionId} is missing after its insert`);
   return { offchainId: record.id, status: record.status };
+}
+
+/** A PENDING record whose write's run has ended without building (refused, or offchain-only, before it existed) will never move: gone. */
+async function dropOrphan(deps: ApiDeps, offchainId: string): Promise<void> {
+  await (deps.orm.em.fork() as unknown as EntityManager).getConnection().execute(`delete from ledger_transaction where id = ? and status = 'PENDING'`, [offchainId]);
+}
+
+/** A keyed write that was sent and ended: answered from its record without a run (its run may be gone, and a new one must not send again). */
+async function answerFromRecord(em: EntityManager, request: WriteRequest): Promise<WriteAnswer | null> {
+  const record = await keyedRecord(em, request);
+  // Offchain-only writes (no signature) are answered by their run, as the first time.
+  if (!record?.signature || !(record.success === true || record.status === 'FAILED')) return null;
+  return { async: false, transaction: transactionResult(record), created: await createdReference(em, record.accountIds[0]) };
 }
 
 export async function runWrite(ctx: LedgerContext, deps: ApiDeps, input: WriteInput): Promise<WriteAnswer> {
@@ -92,18 +121,22 @@ export async function runWrite(ctx: LedgerContext, deps: ApiDeps, input: WriteIn
     apiKeyId: input.caller.apiKeyId,
     cluster: ctx.state.cluster,
     idempotencyKey,
-    requestDigest: idempotencyKey ? requestDigest(input) : undefined,
+    requestDigest: idempotencyKey ? requestDigest(deps, input) : undefined,
     commitment: input.svmTransactionConfig?.commitmentConfig?.commitmentLevel ?? deps.defaultCommitment,
     submit: input.svmTransactionConfig?.submitTransaction ?? true,
     itemData: input.itemData,
     svmTransactionConfig: input.svmTransactionConfig ?? {},
   };
   const respondAsync = /respond-async/i.test(ctx.get('prefer'));
-  // The record exists before the answer, so Fetch Transaction Status finds it at once. The workflow
-  // is started either way (idempotent per workflow id), so an earlier accept that never started one is finished.
-  if (idempotencyKey) await requireSameWrite(deps, request, keyField);
+  if (idempotencyKey) {
+    await requireSameWrite(deps, request, keyField);
+    const recorded = await answerFromRecord(deps.orm.em.fork() as unknown as EntityManager, request);
+    if (recorded) return recorded;
+  }
+  // An async write's record exists before the answer, so Fetch Transaction Status finds it at once.
   const accepted = respondAsync ? await acceptTransaction(deps, request) : undefined;
   let handle: WorkflowHandle<typeof ledgerWrite>;
+  let ended = false;
   try {
     handle = await deps.temporal.client.workflow.start<typeof ledgerWrite>('ledgerWrite', {
       taskQueue: deps.temporal.taskQueue,
@@ -119,20 +152,27 @@ export async function runWrite(ctx: LedgerContext, deps: ApiDeps, input: WriteIn
     });
   } catch (error) {
     if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+    // The first run of this key has ended: its result (or refusal) is the answer.
     handle = deps.temporal.client.workflow.getHandle(workflowId);
+    ended = true;
   }
   if (accepted) {
-    ctx.set('Preference-Applied', 'respond-async');
-    return { async: true, transaction: accepted };
+    if (!(ended && accepted.status === 'PENDING')) {
+      ctx.set('Preference-Applied', 'respond-async');
+      return { async: true, transaction: accepted };
+    }
+    await dropOrphan(deps, accepted.offchainId);
   }
   const result = await waitAtMost(handle.result(), deps.writeWaitMs);
   if (result !== TIMED_OUT) return { async: false, ...result };
-  // Still running (e.g. a slow network): answer as an async write, with the run's own transaction.
-  const description = await handle.describe();
-  const offchainId = description.typedSearchAttributes.get(keys.transaction) ?? transactionId;
-  const record = await (deps.orm.em.fork() as unknown as EntityManager).findOne(LedgerTransaction, { id: offchainId });
+  // Still running (e.g. a slow network): answer as an async write; its record exists from now on.
+  const pending = await acceptTransaction(deps, request);
+  if ((await handle.describe()).status.name !== 'RUNNING') {
+    await dropOrphan(deps, pending.offchainId);
+    return { async: false, ...(await handle.result()) };
+  }
   ctx.set('Preference-Applied', 'respond-async');
-  return { async: true, transaction: { offchainId, status: record?.status ?? 'PENDING' } };
+  return { async: true, transaction: pending };
 }
 
 const TIMED_OUT = Symbol('timed out');

@@ -327,6 +327,26 @@ describe('racing writes that open one position', () => {
   });
 });
 
+describe('one trade opening one destination twice', () => {
+  it('creates and thaws it once, and both transfers land', async () => {
+    const byAuthority = { offchainId: authority.offchainId };
+    const token = (
+      await stack.call('POST', '/api/v1/financial-instruments', {
+        itemData: { version: 'TOKEN_2022', onchainData: { decimals: 0 }, mintAuthority: byAuthority, freezeAuthority: byAuthority, defaultPositionState: 'FROZEN', mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: 'LOAN' } } } },
+      })
+    ).body.newFinancialInstrument.onchainId as string;
+    const [a, b, newcomer] = [await account(), await account(), await account()];
+    for (const owner of [a, b]) {
+      expect((await stack.call('POST', '/api/v1/positions', { itemData: { positionToInitialize: at(owner, token), unfreeze: true } })).status).toBe(201);
+      expect((await mint(owner, token, '5')).body).toMatchObject({ success: true });
+    }
+    const legs = [a, b].map((from) => ({ transfer: { source: at(from, token), destination: at(newcomer, token), value: { amount: 2 }, initializeDestinationPositionIfNeeded: true, unfreezeDestination: true } }));
+    expect((await trade({ operations: legs })).body).toMatchObject({ success: true });
+    expect(await units(newcomer, token)).toBe(4);
+    expect((await details(newcomer, token)).frozen).toBe(false);
+  });
+});
+
 describe('transfer-hook instruments', () => {
   const hooked = async (program: string) =>
     (

@@ -71,6 +71,7 @@ export class BalanceBook {
   private readonly chain = new Map<string, bigint>();
   private readonly delta = new Map<string, bigint>();
   private readonly frozen = new Map<string, boolean>();
+  private readonly opened = new Map<string, Position>();
   constructor(private readonly deps: ActivityDeps, private readonly cluster: string) {}
 
   async onchain(position: Position): Promise<bigint> {
@@ -87,6 +88,15 @@ export class BalanceBook {
 
   move(positionId: string, amount: bigint): void {
     this.delta.set(positionId, (this.delta.get(positionId) ?? 0n) + amount);
+  }
+
+  /** A destination position an earlier leg opens, by address. */
+  opening(address: string): Position | undefined {
+    return this.opened.get(address);
+  }
+
+  open(position: Position): void {
+    this.opened.set(position.address, position);
   }
 
   /**
@@ -270,8 +280,12 @@ async function transferDestination(ctx: PlanContext, lookup: PositionLookupInput
   // A record under this address that the lookup did not match (another owner lookup form) is the same position.
   const existing = found ?? (await ctx.em.findOne(Position, { ...scopeOf(ctx.request), address: ata }));
   if (existing?.status === 'ACTIVE') return { position: existing, create: null };
+  // An earlier leg of this transaction opens it already.
+  const opening = ctx.book.opening(ata);
+  if (opening) return { position: opening, create: null };
   const frozen = instrument.defaultPositionState === 'FROZEN';
   const position = { id: existing?.id ?? randomUUID(), address: ata, ownerAccountId, frozen, status: 'ACTIVE', balance: '0' } as unknown as Position;
+  ctx.book.open(position);
   return { position, create: { owner, ownerAccountId, instrumentId: instrument.id, reactivate: !!existing, frozen } };
 }
 
@@ -375,7 +389,10 @@ export async function recordLeg(em: EntityManager, request: WriteRequest, leg: L
   const amount = BigInt(leg.amount);
   if (leg.kind === 'mint') return moveBalance(em, leg.positionId, amount, frozenAfter(leg.position), tx, at);
   if (leg.kind === 'burn') return moveBalance(em, leg.positionId, -amount, frozenAfter(leg.position), tx, at);
-  const destinationId = leg.createDestination ? await openDestination(em, request, leg, tx, at) : leg.destinationId;
+  // By address: a destination opened by an earlier leg, or by a racing write, may hold another id than planned.
+  const destinationId = leg.createDestination
+    ? await openDestination(em, request, leg, tx, at)
+    : (await em.findOneOrFail(Position, { organizationId: request.organizationId, cluster: request.cluster, address: leg.destination })).id;
   await moveBalance(em, leg.sourceId, -amount, frozenAfter(leg.source), tx, at);
   await moveBalance(em, destinationId, amount, frozenAfter(leg.destination), tx, at);
 }
