@@ -41,6 +41,8 @@ it('an async repeat of a write whose run has ended answers from that run, leavin
   expect((await stack.call('PATCH', '/api/v1/accounts', body, { headers })).status).toBe(200);
   const repeat = await stack.call('PATCH', '/api/v1/accounts', body, { headers: { ...headers, prefer: 'respond-async' } });
   expect(repeat.body.transaction).toMatchObject({ status: 'FINALIZED' });
+  const record = await stack.call('POST', '/api/v1/transactions/single', { itemData: { transaction: { offchainId: repeat.body.transaction.offchainId } } });
+  expect(record.body).toMatchObject({ operation: 'UPDATE_ACCOUNT', accountOffchainIds: [wallet.offchainId] });
   // A refused write leaves no record; its async repeat answers the same refusal.
   const refusedBody = { itemData: { source: { offchainId: wallet.offchainId }, destination: { offchainId: randomUUID() }, value: { amount: 1 } } };
   const refusedHeaders = { 'x-request-id': randomUUID() };

@@ -52,7 +52,7 @@ export const updateAccountHandler: OperationHandler = {
     return { needsTransaction: false, feePayer: deps.feePayerAddress, signers: [], debits: [], webhooks: { preSubmit: false, postSubmit: false }, data: { accountId: account.id } };
   },
   instructions: () => [],
-  async record(em, request, resolved) {
+  async record(em, request, resolved, _outcome, tx) {
     const item = request.itemData as UpdateAccountItemData;
     const account = await em.findOneOrFail(Account, { id: (resolved.data as { accountId: string }).accountId });
     const record = account as unknown as Record<keyof Account, unknown>;
@@ -65,6 +65,8 @@ export const updateAccountHandler: OperationHandler = {
       if (value !== undefined) record[column] = value;
     }
     for (const name of item.unsetFields ?? []) record[columnOf(name)] = null;
+    // The record of a keyed or async write names what it changed (a replayed record step answers it).
+    if (tx) tx.accountIds = [account.id];
     return { onchainId: account.address, offchainId: account.id };
   },
 };

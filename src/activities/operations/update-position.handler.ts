@@ -11,12 +11,14 @@ export const updatePositionHandler: OperationHandler = {
     return { needsTransaction: false, feePayer: deps.feePayerAddress, signers: [], debits: [], webhooks: { preSubmit: false, postSubmit: false }, data: { positionId: position.id } };
   },
   instructions: () => [],
-  async record(em, request, resolved) {
+  async record(em, request, resolved, _outcome, tx) {
     const item = request.itemData as UpdatePositionItemData;
     const position = await em.findOneOrFail(Position, { id: (resolved.data as { positionId: string }).positionId });
     if (item.comments !== undefined) position.comments = item.comments;
     if (item.code !== undefined) position.code = item.code;
     if (item.name !== undefined) position.name = item.name;
+    // The record of a keyed or async write names what it changed (a replayed record step answers it).
+    if (tx) tx.accountIds = [position.id];
     return { onchainId: position.address, offchainId: position.id };
   },
 };
