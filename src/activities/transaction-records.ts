@@ -11,13 +11,28 @@ export function applyStatus(record: LedgerTransaction, status: TransactionStatus
   record.statusHistory = [...record.statusHistory, { status, at: at.toISOString() }];
 }
 
-/** Sets a status on an existing record; a no-op when the record does not exist. */
-export async function setStatus(em: EntityManager, id: string, status: TransactionStatus, at: Date, fields: Partial<LedgerTransaction> = {}): Promise<void> {
-  const record = await em.findOne(LedgerTransaction, { id });
-  if (!record) return;
-  applyStatus(record, status, at);
-  Object.assign(record, fields);
-  await em.flush();
+const statusColumns = { signature: 'signature', success: 'success', errorCode: 'error_code', errorMessage: 'error_message' } as const;
+
+/**
+ * Sets a status on an existing record (a no-op when it does not exist) in one statement; the change
+ * is appended to the history unless the history already ends with it (a retried step writes once).
+ */
+export async function setStatus(
+  em: EntityManager,
+  id: string,
+  status: TransactionStatus,
+  at: Date,
+  fields: { signature?: string; success?: boolean; errorCode?: string; errorMessage?: string } = {},
+): Promise<void> {
+  const extra = Object.entries(fields).filter(([, value]) => value !== undefined);
+  await em.getConnection().execute(
+    `update ledger_transaction set status = ?,
+       status_history = case when status_history -> -1 ->> 'status' = ? then status_history else status_history || ?::jsonb end,
+       updated_at = ?${extra.map(([field]) => `, ${statusColumns[field as keyof typeof statusColumns]} = ?`).join('')}
+     where id = ?`,
+    [status, status, JSON.stringify([{ status, at: at.toISOString() }]), at, ...extra.map(([, value]) => value), id],
+    'run',
+  );
 }
 
 export function newTransactionRecord(em: EntityManager, request: WriteRequest, at: Date): LedgerTransaction {
