@@ -43,14 +43,16 @@ export function transactionIdFor(organizationId: string, operation: Operation, k
 
 /**
  * An idempotency key names one write per organization (API.md 2): a key another operation used, or
- * this operation with another request, is a conflict (a repeat of the same request gets the first result).
+ * this operation with another request, is a conflict (a repeat of the same request gets the first
+ * result). Returns the key's record, if any.
  */
-async function requireSameWrite(deps: ApiDeps, request: WriteRequest, field: string): Promise<void> {
-  const used = await (deps.orm.em.fork() as unknown as EntityManager).find(LedgerTransaction, { organizationId: request.organizationId, idempotencyKey: request.idempotencyKey }, { limit: 2 });
+async function requireSameWrite(em: EntityManager, request: WriteRequest, field: string): Promise<LedgerTransaction | null> {
+  const used = await em.find(LedgerTransaction, { organizationId: request.organizationId, idempotencyKey: request.idempotencyKey }, { limit: 2 });
   const other = used.find((t) => t.operation !== request.operation);
   if (other) throw conflict(field, `${field} was already used for a ${other.operation} write (transaction ${other.id}); use a new one`);
-  const same = used.find((t) => t.operation === request.operation);
+  const same = used.find((t) => t.operation === request.operation) ?? null;
   if (same?.requestDigest && same.requestDigest !== request.requestDigest) throw conflict(field, `${field} was already used for another ${request.operation} request (transaction ${same.id}); use a new one`);
+  return same;
 }
 
 /**
@@ -94,8 +96,7 @@ async function dropOrphan(deps: ApiDeps, offchainId: string): Promise<void> {
 }
 
 /** A keyed write that was sent and ended: answered from its record without a run (its run may be gone, and a new one must not send again). */
-async function answerFromRecord(em: EntityManager, request: WriteRequest): Promise<WriteAnswer | null> {
-  const record = await keyedRecord(em, request);
+async function answerFromRecord(em: EntityManager, record: LedgerTransaction | null): Promise<WriteAnswer | null> {
   // Offchain-only writes (no signature) are answered by their run, as the first time.
   if (!record?.signature || !(record.success === true || record.status === 'FAILED')) return null;
   return { async: false, transaction: transactionResult(record), created: await createdReference(em, record.accountIds[0]) };
@@ -129,8 +130,8 @@ export async function runWrite(ctx: LedgerContext, deps: ApiDeps, input: WriteIn
   };
   const respondAsync = /respond-async/i.test(ctx.get('prefer'));
   if (idempotencyKey) {
-    await requireSameWrite(deps, request, keyField);
-    const recorded = await answerFromRecord(deps.orm.em.fork() as unknown as EntityManager, request);
+    const em = deps.orm.em.fork() as unknown as EntityManager;
+    const recorded = await answerFromRecord(em, await requireSameWrite(em, request, keyField));
     if (recorded) return recorded;
   }
   // An async write's record exists before the answer, so Fetch Transaction Status finds it at once.

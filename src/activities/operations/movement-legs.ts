@@ -138,9 +138,13 @@ export interface PlanContext {
 
 const scopeOf = (request: WriteRequest) => ({ organizationId: request.organizationId, cluster: request.cluster });
 
-/** The option's own value, else the trade-level default; with the field path that set it. */
-function option(own: boolean | undefined, ownField: string, fallback: boolean | undefined, fallbackField: string): [string, boolean | undefined] {
-  return own !== undefined ? [ownField, own] : [fallbackField, fallback];
+type FreezeOption = 'unfreeze' | 'freeze' | 'unfreezeSource' | 'freezeSource' | 'unfreezeDestination' | 'freezeDestination';
+
+/** A leg's freeze option: its own flag, else the trade-level default; with the field path that set it. */
+function option(ctx: PlanContext, item: Partial<Record<FreezeOption, boolean>>, p: string, name: FreezeOption): [string, boolean | undefined] {
+  const own = item[name];
+  const kind = name.startsWith('unfreeze') ? 'unfreeze' : 'freeze';
+  return own !== undefined ? [`${p}.${name}`, own] : [`itemData.${kind}`, ctx.defaults[kind]];
 }
 
 async function movableInstrument(em: EntityManager, position: Position, field: string): Promise<FinancialInstrument> {
@@ -201,8 +205,8 @@ export async function planMint(ctx: PlanContext, item: MintOperation, p: string)
   const instrument = await movableInstrument(ctx.em, position, `${p}.mintTo`);
   const amount = resolveValue(item.value as { amount?: string; lamports?: string }, instrument.decimals, `${p}.value`);
   if (amount === 0n) throw validationError(`${p}.value`, 'the amount must be more than zero');
-  const unfreeze = option(item.unfreeze, `${p}.unfreeze`, ctx.defaults.unfreeze, 'itemData.unfreeze');
-  const freeze = option(item.freeze, `${p}.freeze`, ctx.defaults.freeze, 'itemData.freeze');
+  const unfreeze = option(ctx, item, p, 'unfreeze');
+  const freeze = option(ctx, item, p, 'freeze');
   const freezeAuthority = await freezeAuthorityFor(ctx.em, ctx.request, instrument, [unfreeze, freeze], item.mintTo.freezeAuthority, `${p}.mintTo.freezeAuthority`);
   const thaw = ctx.book.thaw(position, unfreeze, `${p}.mintTo`);
   const mintAuthority = await instrumentAuthority(ctx, instrument, 'mintAuthority', item.mintTo.mintAuthority, `${p}.mintTo.mintAuthority`, 'mint authority');
@@ -226,8 +230,8 @@ export async function planBurn(ctx: PlanContext, item: BurnOperation, p: string)
   const authority = item.signWithPermanentDelegate
     ? await permanentDelegate(ctx, instrument, item.permanentDelegateAuthority, p)
     : await requireSigner(ctx.em, position.ownerAccountId, ctx.request.organizationId, ctx.request.organizationExternalId, `${p}.burnFrom.owner`, 'owner');
-  const unfreeze = option(item.unfreeze, `${p}.unfreeze`, ctx.defaults.unfreeze, 'itemData.unfreeze');
-  const freeze = option(item.freeze, `${p}.freeze`, ctx.defaults.freeze, 'itemData.freeze');
+  const unfreeze = option(ctx, item, p, 'unfreeze');
+  const freeze = option(ctx, item, p, 'freeze');
   const freezeAuthority = await freezeAuthorityFor(ctx.em, ctx.request, instrument, [unfreeze, freeze], item.burnFrom.freezeAuthority, `${p}.burnFrom.freezeAuthority`);
   const thaw = ctx.book.thaw(position, unfreeze, `${p}.burnFrom`);
   const amount = await amountOf(ctx, position, instrument, item.value, item.burnEntireBalance, p, 'burnEntireBalance', 'burn', item.offchainBalanceAvailabilityPrecheck);
@@ -295,10 +299,10 @@ export async function planTransfer(ctx: PlanContext, item: TransferOperation, p:
   const { position: destination, create } = await transferDestination(ctx, item.destination, source, instrument, item.initializeDestinationPositionIfNeeded, p);
   if (source.id === destination.id) throw validationError(`${p}.destination`, 'the destination is the source');
 
-  const unfreezeSource = option(item.unfreezeSource, `${p}.unfreezeSource`, ctx.defaults.unfreeze, 'itemData.unfreeze');
-  const freezeSource = option(item.freezeSource, `${p}.freezeSource`, ctx.defaults.freeze, 'itemData.freeze');
-  const unfreezeDestination = option(item.unfreezeDestination, `${p}.unfreezeDestination`, ctx.defaults.unfreeze, 'itemData.unfreeze');
-  const freezeDestination = option(item.freezeDestination, `${p}.freezeDestination`, ctx.defaults.freeze, 'itemData.freeze');
+  const unfreezeSource = option(ctx, item, p, 'unfreezeSource');
+  const freezeSource = option(ctx, item, p, 'freezeSource');
+  const unfreezeDestination = option(ctx, item, p, 'unfreezeDestination');
+  const freezeDestination = option(ctx, item, p, 'freezeDestination');
   const freezeAuthority = await freezeAuthorityFor(ctx.em, ctx.request, instrument, [unfreezeSource, freezeSource, unfreezeDestination, freezeDestination], item.source.freezeAuthority, `${p}.source.freezeAuthority`);
   const thaw = [...ctx.book.thaw(source, unfreezeSource, `${p}.source`), ...ctx.book.thaw(destination, unfreezeDestination, `${p}.destination`)];
 
