@@ -189,7 +189,7 @@ async function main() {
     feePayerKeyFile: path.join(workDir, 'fee-payer.json'),
     keyEncryptionKey: randomBytes(32).toString('base64'),
     clusters: [{ name: 'LOCAL', rpcUrl: node.url, allowsAirdrop: true }],
-    temporal: { address: temporal.address, namespace: temporal.namespace, taskQueue: 'bench-writes' },
+    temporal: { address: temporal.address, namespace: temporal.namespace, taskQueue: 'bench-writes', apiHostsWorker: true, writeTaskTimeoutSeconds: 10 },
     rateLimit: { perSecond: 1_000_000, burst: 1_000_000 },
     defaultCommitment: commitment,
   };

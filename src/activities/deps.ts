@@ -1,5 +1,6 @@
 /** What the activities need from the outside world: narrow ports, wired in src/main. */
 import type { Orm } from '../db/orm';
+import type { WriteRequest } from '../domain/write';
 import type { KeyStore } from '../custody/key-store';
 import type { Sealer } from '../custody/sealing';
 import type { Networks } from '../network/svm-network';
@@ -17,4 +18,6 @@ export interface ActivityDeps {
   /** Outgoing HTTP for webhooks (injected so tests can point it anywhere). */
   fetch: typeof fetch;
   now: () => Date;
+  /** Starts a write's post-submit webhook delivery workflow under a fixed id (idempotent). */
+  deliveries: { start(workflowId: string, request: WriteRequest): Promise<void> };
 }

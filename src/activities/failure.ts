@@ -23,17 +23,23 @@ export function toActivityFailure(error: unknown): unknown {
   return error;
 }
 
-/** Wraps each activity so its failures cross the boundary classified. */
-export function withFailureBoundary<T extends Record<string, (...args: any[]) => Promise<any>>>(activities: T): T {
+/**
+ * Wraps each activity so its failures cross the boundary classified. The steps named in
+ * `retriedUntilDone` run after the network may have moved value: every failure of theirs stays
+ * retryable (a stuck step shows in the Web UI; giving up would leave chain and records apart).
+ */
+export function withFailureBoundary<T extends Record<string, (...args: any[]) => Promise<any>>>(activities: T, retriedUntilDone: (keyof T)[] = []): T {
   const wrapped = {} as Record<string, (...args: any[]) => Promise<any>>;
   for (const [name, fn] of Object.entries(activities)) {
-    wrapped[name] = async (...args: any[]) => {
-      try {
-        return await fn(...args);
-      } catch (error) {
-        throw toActivityFailure(error);
-      }
-    };
+    wrapped[name] = retriedUntilDone.includes(name)
+      ? fn
+      : async (...args: any[]) => {
+          try {
+            return await fn(...args);
+          } catch (error) {
+            throw toActivityFailure(error);
+          }
+        };
   }
   return wrapped as T;
 }

@@ -10,6 +10,7 @@ import { assetKey, debitedInWindow, lockAccounts, reserveDebits } from '../db/re
 import { walletTypes, type AccountType } from '../domain/account-types';
 import { checkDebits, defaultDebitLimits, governs, type DebitLimit } from '../domain/debit-limits';
 import { NETWORK_CURRENCY_DECIMALS } from '../domain/money';
+import { partTransactionId } from '../domain/ids';
 import type { Debit, WriteRequest } from '../domain/write';
 
 interface Group {
@@ -53,19 +54,21 @@ async function groupsOf(em: EntityManager, debits: Debit[]): Promise<Group[]> {
  * passes, so a window configured later counts what went out before it; only a check against a window
  * takes the account's lock.
  */
-export async function checkLimits(em: EntityManager, request: WriteRequest, debits: Debit[], now: Date): Promise<void> {
+export async function enforceDebitLimits(em: EntityManager, request: WriteRequest, debits: Debit[], now: Date): Promise<void> {
   const groups = await groupsOf(em, debits);
   if (groups.length === 0) return;
   const windowed = groups.filter((g) => g.windows.length > 0);
   for (const group of groups.filter((g) => g.windows.length === 0)) checkDebits(group.limits, group.debits, group.decimals, () => 0n, group.mintAuthority);
+  const transactionIdOf = (debit: Debit) => partTransactionId(request.transactionId, debit.part ?? 0);
+  const own = [...new Set(debits.map(transactionIdOf))];
   await em.transactional(async (tx) => {
     if (windowed.length) await lockAccounts(tx, windowed.map((g) => g.account.id));
     for (const group of windowed) {
       const recent = new Map<DebitLimit, bigint>();
-      for (const limit of group.windows) recent.set(limit, await debitedInWindow(tx, group.account.id, group.asset, limit, request.transactionId, now, group.mintAuthority));
+      for (const limit of group.windows) recent.set(limit, await debitedInWindow(tx, group.account.id, group.asset, limit, own, now, group.mintAuthority));
       checkDebits(group.limits, group.debits, group.decimals, (limit) => recent.get(limit) ?? 0n, group.mintAuthority);
     }
     // A write that stops at SIGNED sends nothing yet: its debits are checked, not held.
-    if (request.submit) await reserveDebits(tx, request.transactionId, groups.flatMap((g) => g.debits), now);
+    if (request.submit) await reserveDebits(tx, transactionIdOf, groups.flatMap((g) => g.debits), now);
   });
 }

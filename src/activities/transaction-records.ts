@@ -1,21 +1,34 @@
 /** Small idempotent writes of the transaction record: every status change is timestamped. */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Account, LedgerTransaction, Position } from '../db/entities';
+import { partTransactionId } from '../domain/ids';
 import type { TransactionResult, TransactionStatus, WriteRequest, WriteResult } from '../domain/write';
 
 /** Appends a status change unless the record already shows it last (a retried step writes once). */
-export function applyStatus(record: LedgerTransaction, status: TransactionStatus, at: Date): void {
+export function applyStatus(record: LedgerTransaction, status: TransactionStatus, at: Date, signature?: string): void {
   const last = record.statusHistory[record.statusHistory.length - 1];
   if (last?.status === status) return;
   record.status = status;
-  record.statusHistory = [...record.statusHistory, { status, at: at.toISOString() }];
+  record.statusHistory = [...record.statusHistory, { status, at: at.toISOString(), ...(signature ? { signature } : {}) }];
 }
 
 const statusColumns = { signature: 'signature', success: 'success', errorCode: 'error_code', errorMessage: 'error_message' } as const;
 
+const beforeSigning: TransactionStatus[] = ['PENDING', 'BUILT', 'AWAITING_APPROVAL', 'AWAITING_SIGNATURES'];
 /**
- * Sets a status on an existing record (a no-op when it does not exist) in one statement; the change
- * is appended to the history unless the history already ends with it (a retried step writes once).
+ * The statuses a record may reach each status from. A replayed step (after a crash, DESIGN.md) writes
+ * its status again: the guard keeps a record that went further (SUBMITTED, CONFIRMED) where it is.
+ */
+const reachableFrom: Partial<Record<TransactionStatus, TransactionStatus[]>> = {
+  SIGNED: beforeSigning,
+  SUBMITTED: [...beforeSigning, 'SIGNED'],
+  FAILED: beforeSigning,
+  REJECTED: beforeSigning,
+};
+
+/**
+ * Sets a status on an existing record in one statement, unless the record is missing or already
+ * went further; the change is appended to the history unless the history already ends with it.
  */
 export async function setStatus(
   em: EntityManager,
@@ -25,29 +38,33 @@ export async function setStatus(
   fields: { signature?: string; success?: boolean; errorCode?: string; errorMessage?: string } = {},
 ): Promise<void> {
   const extra = Object.entries(fields).filter(([, value]) => value !== undefined);
+  const from = reachableFrom[status];
   await em.getConnection().execute(
     `update ledger_transaction set status = ?,
        status_history = case when status_history -> -1 ->> 'status' = ? then status_history else status_history || ?::jsonb end,
        updated_at = ?${extra.map(([field]) => `, ${statusColumns[field as keyof typeof statusColumns]} = ?`).join('')}
-     where id = ?`,
-    [status, status, JSON.stringify([{ status, at: at.toISOString() }]), at, ...extra.map(([, value]) => value), id],
+     where id = ?${from ? ` and status in (${from.map(() => '?').join(', ')})` : ''}`,
+    [status, status, JSON.stringify([{ status, at: at.toISOString() }]), at, ...extra.map(([, value]) => value), id, ...(from ?? [])],
     'run',
   );
 }
 
-export function newTransactionRecord(em: EntityManager, request: WriteRequest, at: Date): LedgerTransaction {
+/** A new record for one part of a write (its first, unless `part` says otherwise). */
+export function newTransactionRecord(em: EntityManager, request: WriteRequest, at: Date, part = 0): LedgerTransaction {
   return em.create(LedgerTransaction, {
-    id: request.transactionId,
+    id: partTransactionId(request.transactionId, part),
     organizationId: request.organizationId,
     operation: request.operation,
     cluster: request.cluster,
     status: 'BUILT',
     statusHistory: [],
-    idempotencyKey: request.idempotencyKey,
-    requestDigest: request.requestDigest ?? null,
+    idempotencyKey: part === 0 ? request.idempotencyKey : null,
+    requestDigest: part === 0 ? (request.requestDigest ?? null) : null,
     workflowId: request.workflowId,
     signers: [],
     accountIds: [],
+    writeTransactionId: request.transactionId,
+    part,
     createdAt: at,
     updatedAt: at,
   });

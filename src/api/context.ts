@@ -9,7 +9,8 @@ import type { Commitment } from '../domain/write';
 
 export interface ApiDeps {
   orm: Orm;
-  temporal: { client: Client; taskQueue: string };
+  /** eager: a worker in this process polls `taskQueue` on the client's connection, so writes start on it. */
+  temporal: { client: Client; taskQueue: string; eager: boolean; writeTaskTimeoutSeconds: number };
   networks: Networks;
   sealer: Sealer;
   platformName: string;

@@ -3,9 +3,10 @@
  * first run (and its result) instead of starting a second.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { WorkflowExecutionAlreadyStartedError, type WorkflowHandle } from '@temporalio/client';
+import { uuidFromText } from '../domain/ids';
+import { WorkflowExecutionAlreadyStartedError, WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
 import { defineSearchAttributeKey, SearchAttributeType, TypedSearchAttributes } from '@temporalio/common';
-import { searchAttributeNames, writeWorkflowId, type Operation, type WriteRequest, type WriteResult } from '../domain/write';
+import { searchAttributeNames, writeWorkflowId, type Operation, type TransactionResult, type WriteRequest, type WriteResult } from '../domain/write';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { conflict, validationError } from '../domain/errors';
 import { LedgerTransaction } from '../db/entities';
@@ -37,8 +38,7 @@ export type WriteAnswer = { async: true; transaction: { offchainId: string; stat
  * operation and the key, so every request of that write (sync, async, a retry) names the same record.
  */
 export function transactionIdFor(organizationId: string, operation: Operation, key: string): string {
-  const hex = createHash('sha256').update(`${organizationId}\n${operation}\n${key}`).digest('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${((parseInt(hex[16], 16) & 0x3) | 0x8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+  return uuidFromText(`${organizationId}\n${operation}\n${key}`);
 }
 
 /**
@@ -95,11 +95,24 @@ async function dropOrphan(deps: ApiDeps, offchainId: string): Promise<void> {
   await (deps.orm.em.fork() as unknown as EntityManager).getConnection().execute(`delete from ledger_transaction where id = ? and status = 'PENDING'`, [offchainId]);
 }
 
+/** Every transaction of a write that needed several, in order (null for a one-transaction write). */
+async function partsOf(em: EntityManager, record: LedgerTransaction): Promise<TransactionResult[] | undefined> {
+  const parts = await em.find(LedgerTransaction, { writeTransactionId: record.id, part: { $gt: 0 } }, { orderBy: { part: 'asc' } });
+  return parts.length ? [record, ...parts].map(transactionResult) : undefined;
+}
+
 /** A keyed write that was sent and ended: answered from its record without a run (its run may be gone, and a new one must not send again). */
 async function answerFromRecord(em: EntityManager, record: LedgerTransaction | null): Promise<WriteAnswer | null> {
   // Offchain-only writes (no signature) are answered by their run, as the first time.
   if (!record?.signature || !(record.success === true || record.status === 'FAILED')) return null;
-  return { async: false, transaction: transactionResult(record), created: await createdReference(em, record.accountIds[0]) };
+  const transactions = await partsOf(em, record);
+  return { async: false, transaction: transactions?.at(-1) ?? transactionResult(record), ...(transactions ? { transactions } : {}), created: await createdReference(em, record.accountIds[0]) };
+}
+
+/** Whether the write's record holds a possibly-sent message that no outcome was recorded for. */
+async function sentWithoutOutcome(deps: ApiDeps, transactionId: string): Promise<boolean> {
+  const record = await (deps.orm.em.fork() as unknown as EntityManager).findOne(LedgerTransaction, { id: transactionId });
+  return Boolean(record?.signature) && (record!.status === 'SIGNED' || record!.status === 'SUBMITTED' || record!.status === 'BUILT');
 }
 
 export async function runWrite(ctx: LedgerContext, deps: ApiDeps, input: WriteInput): Promise<WriteAnswer> {
@@ -136,27 +149,10 @@ export async function runWrite(ctx: LedgerContext, deps: ApiDeps, input: WriteIn
   }
   // An async write's record exists before the answer, so Fetch Transaction Status finds it at once.
   const accepted = respondAsync ? await acceptTransaction(deps, request) : undefined;
-  let handle: WorkflowHandle<typeof ledgerWrite>;
-  let ended = false;
-  try {
-    handle = await deps.temporal.client.workflow.start<typeof ledgerWrite>('ledgerWrite', {
-      taskQueue: deps.temporal.taskQueue,
-      workflowId,
-      args: [request],
-      workflowIdConflictPolicy: 'USE_EXISTING',
-      workflowIdReusePolicy: 'REJECT_DUPLICATE',
-      typedSearchAttributes: new TypedSearchAttributes([
-        { key: keys.organization, value: input.caller.organizationExternalId },
-        { key: keys.operation, value: input.operation },
-        { key: keys.transaction, value: transactionId },
-      ]),
-    });
-  } catch (error) {
-    if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
-    // The first run of this key has ended: its result (or refusal) is the answer.
-    handle = deps.temporal.client.workflow.getHandle(workflowId);
-    ended = true;
-  }
+  let { handle, ended } = await startWorkflow(deps, request, input.caller.organizationExternalId);
+  // A run that ended without recording the outcome of a message it may have sent (terminated, or
+  // failed by a fault): a new run resumes from the record and reconciles it with the chain.
+  if (ended && (await sentWithoutOutcome(deps, transactionId))) ({ handle, ended } = await startWorkflow(deps, request, input.caller.organizationExternalId, true));
   if (accepted) {
     if (!(ended && accepted.status === 'PENDING')) {
       ctx.set('Preference-Applied', 'respond-async');
@@ -164,11 +160,21 @@ export async function runWrite(ctx: LedgerContext, deps: ApiDeps, input: WriteIn
     }
     await dropOrphan(deps, accepted.offchainId);
   }
-  const result = await waitAtMost(handle.result(), deps.writeWaitMs);
+  let result: WriteResult | typeof TIMED_OUT;
+  try {
+    result = await resultWithin(handle, deps.writeWaitMs);
+  } catch (error) {
+    // A run that failed (or was terminated) after its message may have been sent is never answered
+    // as failed: a new run resumes from the record and answers what the chain says.
+    if (!(error instanceof WorkflowFailedError) || !(await sentWithoutOutcome(deps, transactionId))) throw error;
+    ({ handle } = await startWorkflow(deps, request, input.caller.organizationExternalId, true));
+    result = await resultWithin(handle, deps.writeWaitMs);
+  }
   if (result !== TIMED_OUT) return { async: false, ...result };
   // Still running (e.g. a slow network): answer as an async write; its record exists from now on.
   const pending = await acceptTransaction(deps, request);
-  if ((await handle.describe()).status.name !== 'RUNNING') {
+  const running = await handle.describe().then((d) => d.status.name === 'RUNNING', () => true);
+  if (!running) {
     await dropOrphan(deps, pending.offchainId);
     return { async: false, ...(await handle.result()) };
   }
@@ -176,11 +182,56 @@ export async function runWrite(ctx: LedgerContext, deps: ApiDeps, input: WriteIn
   return { async: true, transaction: pending };
 }
 
+/**
+ * Starts the write's workflow, or finds the run of its id: one running is joined, one ended answers
+ * (`ended`). `reconcile` allows a new run where the last one failed or was terminated.
+ */
+async function startWorkflow(deps: ApiDeps, request: WriteRequest, organizationExternalId: string, reconcile = false): Promise<{ handle: WorkflowHandle<typeof ledgerWrite>; ended: boolean }> {
+  try {
+    const handle = await deps.temporal.client.workflow.start<typeof ledgerWrite>('ledgerWrite', {
+      taskQueue: deps.temporal.taskQueue,
+      workflowId: request.workflowId,
+      args: [request],
+      workflowIdConflictPolicy: 'USE_EXISTING',
+      workflowIdReusePolicy: reconcile ? 'ALLOW_DUPLICATE_FAILED_ONLY' : 'REJECT_DUPLICATE',
+      // The worker in this process takes the write's one workflow task straight from the start call.
+      requestEagerStart: deps.temporal.eager,
+      workflowTaskTimeout: `${deps.temporal.writeTaskTimeoutSeconds}s`,
+      typedSearchAttributes: new TypedSearchAttributes([
+        { key: keys.organization, value: organizationExternalId },
+        { key: keys.operation, value: request.operation },
+        { key: keys.transaction, value: request.transactionId },
+      ]),
+    });
+    return { handle, ended: false };
+  } catch (error) {
+    if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+    // The run of this key has ended: its result (or refusal) is the answer.
+    return { handle: deps.temporal.client.workflow.getHandle(request.workflowId), ended: true };
+  }
+}
+
 const TIMED_OUT = Symbol('timed out');
 
-function waitAtMost<T>(promise: Promise<T>, ms: number): Promise<T | typeof TIMED_OUT> {
-  let timer: NodeJS.Timeout | undefined;
-  return Promise.race([promise, new Promise<typeof TIMED_OUT>((resolve) => (timer = setTimeout(() => resolve(TIMED_OUT), ms)))]).finally(() => clearTimeout(timer));
+/**
+ * The run's result, or TIMED_OUT after `ms`. A refusal (the run failed) is thrown; the Temporal
+ * server being unreachable for a while (a restart) is waited out until the time is up.
+ */
+async function resultWithin(handle: WorkflowHandle<typeof ledgerWrite>, ms: number): Promise<WriteResult | typeof TIMED_OUT> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const left = deadline - Date.now();
+    if (left <= 0) return TIMED_OUT;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      return await Promise.race([handle.result(), new Promise<typeof TIMED_OUT>((resolve) => (timer = setTimeout(() => resolve(TIMED_OUT), left)))]);
+    } catch (error) {
+      if (error instanceof WorkflowFailedError) throw error;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(500, Math.max(0, deadline - Date.now()))));
+    } finally {
+      clearTimeout(timer);
+    }
+  }
 }
 
 /** The body of a write that answers its transaction result (202 with the transaction when it runs on). */

@@ -19,7 +19,12 @@ export interface Config {
   /** Undefined when DATABASE_URL is not set: the launcher picks local PostgreSQL or PGlite. */
   databaseUrl?: string;
   databasePoolSize: number;
-  temporal: { address?: string; namespace: string; taskQueue: string };
+  /**
+   * apiHostsWorker (API_HOSTS_WORKER, default true): the API process runs a worker on its own
+   * connection and starts writes eagerly on it (no task-queue hand-off); separate `npm run worker`
+   * processes serve the same task queue beside it.
+   */
+  temporal: { address?: string; namespace: string; taskQueue: string; apiHostsWorker: boolean; writeTaskTimeoutSeconds: number };
   /** Empty when SVM_CLUSTERS is not set: the launcher starts the local node as cluster LOCAL. */
   clusters: ClusterConfig[];
   defaultCluster?: string;
@@ -73,6 +78,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       address: env.TEMPORAL_ADDRESS || undefined,
       namespace: env.TEMPORAL_NAMESPACE || 'default',
       taskQueue: env.TEMPORAL_TASK_QUEUE || 'ledger-writes',
+      apiHostsWorker: env.API_HOSTS_WORKER !== 'false',
+      // A write is one workflow task: after a worker dies mid-write, another resumes it once this passes.
+      writeTaskTimeoutSeconds: int(env.TEMPORAL_WRITE_TASK_TIMEOUT_SECONDS, 10),
     },
     clusters: parseClusters(env.SVM_CLUSTERS),
     defaultCluster: env.SVM_DEFAULT_CLUSTER?.toUpperCase() || undefined,

@@ -3,6 +3,7 @@
  * query here is scoped by organization, and the write path stays one insert or update per table.
  */
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import type { MessageLifetime, Resolved } from '../domain/write';
 
 export const Organization = defineEntity({
   name: 'Organization',
@@ -113,6 +114,8 @@ export type Account = InferEntity<typeof Account>;
 export interface StatusChange {
   status: string;
   at: string;
+  /** The signature a status change concerns, when it is not the record's current one (an expired message's). */
+  signature?: string;
 }
 
 export const LedgerTransaction = defineEntity({
@@ -145,6 +148,13 @@ export const LedgerTransaction = defineEntity({
     reservedAddress: p.text().nullable(),
     /** Offchain ids of the records this transaction created or touched. */
     accountIds: p.array(),
+    /** What the write's lookup resolved (JSON, no secrets): a replayed lookup of a possibly-sent write answers it. */
+    resolved: p.json<Resolved>().nullable(),
+    /** The current message's lifetime (a recent blockhash, or a durable nonce), to prove it over. */
+    lifetime: p.json<MessageLifetime>().nullable(),
+    /** The first transaction of a write that needs several (null for a one-transaction write), and this one's place. */
+    writeTransactionId: p.uuid().nullable(),
+    part: p.integer().default(0).onCreate(() => 0),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
   },

@@ -15,6 +15,7 @@ import { Migration0007DebitReservation } from './migrations/0007-debit-reservati
 import { Migration0008TransactionRecordsIndex } from './migrations/0008-transaction-records-index.migration';
 import { Migration0009IdempotencyKeyIndex } from './migrations/0009-idempotency-key-index.migration';
 import { Migration0010RequestDigest } from './migrations/0010-request-digest.migration';
+import { Migration0011WriteEngine } from './migrations/0011-write-engine.migration';
 
 export interface OrmOptions {
   databaseUrl: string;
@@ -43,6 +44,7 @@ export async function createOrm(options: OrmOptions): Promise<Orm> {
         { name: '0008-transaction-records-index', class: Migration0008TransactionRecordsIndex },
         { name: '0009-idempotency-key-index', class: Migration0009IdempotencyKeyIndex },
         { name: '0010-request-digest', class: Migration0010RequestDigest },
+        { name: '0011-write-engine', class: Migration0011WriteEngine },
       ], tableName: 'schema_migration', silent: true, snapshot: false },
   });
 }

@@ -52,6 +52,8 @@ export interface Debit {
   operationType?: 'TRANSFER' | 'BURN';
   /** Where the units go; null for a burn (they leave the network), which only `ANY` limits match. */
   destination: { address: string; class: DestinationClass } | null;
+  /** Which of the write's network transactions moves it (default 0): held and given back with that one. */
+  part?: number;
 }
 
 /** What the lookup step found: addresses and records the later steps act on. */
@@ -66,15 +68,28 @@ export interface Resolved {
   webhooks: { preSubmit: boolean; postSubmit: boolean };
   /** An address this write creates the record of: reserved from build on, so a concurrent create of it is a 409. */
   reservesAddress?: string;
+  /** How many network transactions the write needs, built and recorded in turn (default 1). */
+  transactionCount?: number;
+  /**
+   * Set by a replayed lookup: the write's record already holds a signed (possibly sent) message or its
+   * offchain outcome, so this is the resolution that message was built from; limits were held and
+   * webhooks asked by the earlier attempt.
+   */
+  resumed?: boolean;
   /** Operation-specific resolution (e.g. the new account's address). */
   data: Record<string, unknown>;
 }
 
+/** A message's lifetime as the transaction record keeps it (see src/network/lifetime.ts). */
+export type MessageLifetime = { kind: 'BLOCKHASH'; blockhash: string; lastValidBlockHeight: string };
+
 export interface BuiltTransaction {
   messageBase64: string;
   signers: string[];
-  lastValidBlockHeight: string;
+  lifetime: MessageLifetime;
   size: number;
+  /** The write's earlier, possibly sent message, reused because its lifetime is not proven over. */
+  reused?: boolean;
 }
 
 export interface SignedTransaction {
@@ -103,7 +118,10 @@ export interface TransactionResult {
 }
 
 export interface WriteResult {
+  /** The write's transaction (the last one sent, for a write of several). */
   transaction: TransactionResult | null;
+  /** Every network transaction of a write that needs several, in order. */
+  transactions?: TransactionResult[];
   /** The record the write created, for creates. */
   created?: { onchainId: string; offchainId: string };
 }

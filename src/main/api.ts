@@ -1,9 +1,11 @@
 /** The API process: Koa over the runtime, writes started on Temporal. */
 import http from 'node:http';
-import { Client, Connection } from '@temporalio/client';
+import { Client } from '@temporalio/client';
+import type { Worker } from '@temporalio/worker';
 import { createApp } from '../api/app';
 import { loadConfig, type Config } from '../config/config';
 import { openRuntime, type Log, type Runtime } from './runtime';
+import { connectTemporal, createLedgerWorker, type WorkerOptions } from './worker';
 
 export interface ApiServer {
   url: string;
@@ -11,13 +13,30 @@ export interface ApiServer {
   close(): Promise<void>;
 }
 
-export async function startApi(config: Config, runtime: Runtime, temporal: { address: string; namespace: string }, log: Log, port = config.port): Promise<ApiServer> {
-  const connection = await Connection.connect({ address: temporal.address });
+export interface ApiOptions {
+  port?: number;
+  /** Run a worker in this process and start writes eagerly on it (default: config.temporal.apiHostsWorker). */
+  hostWorker?: boolean;
+  /** Test hook for the hosted worker's activities. */
+  wrapActivities?: WorkerOptions['wrapActivities'];
+}
+
+export async function startApi(config: Config, runtime: Runtime, temporal: { address: string; namespace: string }, log: Log, options: ApiOptions = {}): Promise<ApiServer> {
+  // One connection for the client and the hosted worker: eager start hands a new write's first (and
+  // only) workflow task straight to this process's worker, skipping the task-queue hand-off.
+  const connection = await connectTemporal(temporal.address);
   const client = new Client({ connection, namespace: temporal.namespace });
+  const hostWorker = options.hostWorker ?? config.temporal.apiHostsWorker;
+  let worker: Worker | undefined;
+  let running: Promise<void> | undefined;
+  if (hostWorker) {
+    worker = await createLedgerWorker({ connection, namespace: temporal.namespace, taskQueue: config.temporal.taskQueue, runtime, logoPolicy: config.logoPolicy, wrapActivities: options.wrapActivities });
+    running = worker.run();
+  }
   const app = createApp(
     {
       orm: runtime.orm,
-      temporal: { client, taskQueue: config.temporal.taskQueue },
+      temporal: { client, taskQueue: config.temporal.taskQueue, eager: hostWorker, writeTaskTimeoutSeconds: config.temporal.writeTaskTimeoutSeconds },
       networks: runtime.networks,
       sealer: runtime.sealer,
       keyStore: runtime.keyStore,
@@ -37,7 +56,7 @@ export async function startApi(config: Config, runtime: Runtime, temporal: { add
   );
   const server = http.createServer(app.callback());
   server.keepAliveTimeout = 65_000;
-  await new Promise<void>((resolve) => server.listen(port, config.host, resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? config.port, config.host, resolve));
   const address = server.address() as { port: number };
   return {
     url: `http://${config.host}:${address.port}`,
@@ -46,6 +65,8 @@ export async function startApi(config: Config, runtime: Runtime, temporal: { add
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await closed;
+      if (worker?.getState() === 'RUNNING') worker.shutdown();
+      await running?.catch(() => undefined);
       await connection.close();
     },
   };

@@ -11,7 +11,6 @@ import { createApiKey, ensureOrganization } from '../cli/admin';
 import { resolveDatabase } from './database';
 import { startTemporalDevServer, type TemporalDevServer } from './temporal-dev-server';
 import { forkEm, fundFeePayer, openRuntime } from './runtime';
-import { createLedgerWorker } from './worker';
 import { startApi } from './api';
 
 const log = (m: string) => console.log(`[ledger] ${m}`);
@@ -50,14 +49,8 @@ async function main() {
     stops.push(() => runtime.close());
     await fundFeePayer(runtime, config, log);
 
-    const worker = await createLedgerWorker({ address: temporal.address!, namespace: temporal.namespace, taskQueue: config.temporal.taskQueue, runtime, logoPolicy: config.logoPolicy });
-    const running = worker.run();
-    stops.push(async () => {
-      worker.shutdown();
-      await running;
-    });
-
-    const api = await startApi(config, runtime, { address: temporal.address!, namespace: temporal.namespace }, log);
+    // The API hosts the worker: writes start eagerly on it (one process, one connection).
+    const api = await startApi(config, runtime, { address: temporal.address!, namespace: temporal.namespace }, log, { hostWorker: true });
     stops.push(() => api.close());
 
     const { organization } = await ensureOrganization(forkEm(runtime.orm), runtime.sealer, 'dev', 'Development organization');

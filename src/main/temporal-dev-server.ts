@@ -35,6 +35,8 @@ export interface TemporalDevServer {
   namespace: string;
   uiUrl?: string;
   close(): Promise<void>;
+  /** SIGKILL, as a crash would (fault tests); resolves once the process is gone. */
+  kill(): Promise<void>;
 }
 
 export async function startTemporalDevServer(options: TemporalDevServerOptions): Promise<TemporalDevServer> {
@@ -72,13 +74,14 @@ export async function startTemporalDevServer(options: TemporalDevServerOptions):
   const uiUrl = uiPort === undefined ? undefined : `http://${HOST}:${uiPort}`;
   const where = options.dataDir ? path.join(options.dataDir, 'temporal.sqlite') : 'in memory';
   log(`Temporal dev server ready at ${address} (namespace ${namespace}, ${where}${uiUrl ? `, UI ${uiUrl}` : ''}) in ${Date.now() - started} ms`);
-  return { address, namespace, uiUrl, close: server.stop };
+  return { address, namespace, uiUrl, close: server.stop, kill: server.kill };
 }
 
 interface ServerProcess {
   exited(): { code: number | null; signal: NodeJS.Signals | null } | undefined;
   outputTail(): string;
   stop(): Promise<void>;
+  kill(): Promise<void>;
 }
 
 /**
@@ -152,6 +155,12 @@ function spawnServer(cliPath: string, args: string[], log: (message: string) => 
     exited: () => exit,
     outputTail: () => (spawnError ? `${spawnError.message}\n` : '') + lines.join('\n'),
     stop,
+    async kill() {
+      forward = false;
+      signal('SIGKILL');
+      await exitedPromise;
+      process.removeListener('exit', onParentExit);
+    },
   };
 }
 

@@ -1,12 +1,15 @@
 /** The Temporal worker: the write workflow and every activity, on one task queue. */
+import { Client, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime as TemporalRuntime, Worker, type LogLevel } from '@temporalio/worker';
 import { createActivities } from '../activities';
 import { loadConfig, type Config } from '../config/config';
+import type { WriteRequest } from '../domain/write';
 import { openRuntime, type Log, type Runtime } from './runtime';
 import type { LogoPolicy } from '../storage/logo-fetcher';
 
 export interface WorkerOptions {
-  address: string;
+  /** The connection to poll on; the API passes its own so its client can start writes eagerly on this worker. */
+  connection: NativeConnection;
   namespace: string;
   taskQueue: string;
   runtime: Runtime;
@@ -28,10 +31,29 @@ export function installSdkLogger(): void {
   }
 }
 
-export async function createLedgerWorker(options: WorkerOptions): Promise<Worker> {
+export async function connectTemporal(address: string): Promise<NativeConnection> {
   installSdkLogger();
-  const connection = await NativeConnection.connect({ address: options.address });
-  const { runtime } = options;
+  return NativeConnection.connect({ address });
+}
+
+/**
+ * Worker tuning, from `npm run bench` on 2 cores: a write is one workflow task of local activities,
+ * so what matters is enough workflow-task pollers on the normal queue (new writes arrive there) and
+ * room for the local activities of every write in flight.
+ */
+export const workerTuning = {
+  maxConcurrentWorkflowTaskExecutions: 100,
+  maxConcurrentLocalActivityExecutions: 400,
+  maxConcurrentActivityTaskExecutions: 100,
+  maxCachedWorkflows: 2000,
+  maxConcurrentWorkflowTaskPolls: 10,
+  // Most writes never return to a worker after their one task: poll the normal queue as much as the sticky one.
+  nonStickyToStickyPollRatio: 1,
+} as const;
+
+export async function createLedgerWorker(options: WorkerOptions): Promise<Worker> {
+  const { runtime, connection, namespace, taskQueue } = options;
+  const client = new Client({ connection, namespace });
   const activities = createActivities({
     orm: runtime.orm,
     networks: runtime.networks,
@@ -41,17 +63,24 @@ export async function createLedgerWorker(options: WorkerOptions): Promise<Worker
     logoPolicy: options.logoPolicy,
     fetch: globalThis.fetch,
     now: () => new Date(),
+    deliveries: {
+      async start(workflowId: string, request: WriteRequest) {
+        try {
+          await client.workflow.start('deliverPostSubmitWebhooks', { taskQueue, workflowId, args: [request], workflowIdConflictPolicy: 'USE_EXISTING' });
+        } catch (error) {
+          // Started and already ended: delivered.
+          if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+        }
+      },
+    },
   });
   return Worker.create({
     connection,
-    namespace: options.namespace,
-    taskQueue: options.taskQueue,
+    namespace,
+    taskQueue,
     workflowsPath: require.resolve('../workflows'),
     activities: options.wrapActivities ? options.wrapActivities(activities) : activities,
-    maxConcurrentWorkflowTaskExecutions: 40,
-    maxConcurrentActivityTaskExecutions: 200,
-    maxConcurrentLocalActivityExecutions: 200,
-    maxCachedWorkflows: 2000,
+    ...workerTuning,
   });
 }
 
@@ -61,11 +90,13 @@ async function main(config: Config, log: Log) {
     throw new Error('npm run worker needs DATABASE_URL, TEMPORAL_ADDRESS and SVM_CLUSTERS (npm start runs everything with embedded defaults)');
   }
   const runtime = await openRuntime({ ...config, databaseUrl: config.databaseUrl }, log);
-  const worker = await createLedgerWorker({ address: config.temporal.address, namespace: config.temporal.namespace, taskQueue: config.temporal.taskQueue, runtime, logoPolicy: config.logoPolicy });
+  const connection = await connectTemporal(config.temporal.address);
+  const worker = await createLedgerWorker({ connection, namespace: config.temporal.namespace, taskQueue: config.temporal.taskQueue, runtime, logoPolicy: config.logoPolicy });
   log(`worker polling ${config.temporal.taskQueue} on ${config.temporal.address}`);
   process.once('SIGINT', () => worker.shutdown());
   process.once('SIGTERM', () => worker.shutdown());
   await worker.run();
+  await connection.close();
   await runtime.close();
 }
 

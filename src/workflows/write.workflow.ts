@@ -1,25 +1,27 @@
 /**
- * The one write workflow: lookup → limit check → build → pre-submit webhook → sign → submit →
- * confirm → record → post-submit webhook. Deterministic orchestration only; every step is an
- * activity. Short steps (lookup to submit, record) are local activities: no server round trips,
- * and each result is recorded before the next step, so a worker that dies after submit resumes
- * at confirm with the same bytes. Confirm, which waits, is a regular activity with heartbeats.
+ * The one write workflow: lookup → limit check → then, for each network transaction the write needs,
+ * build → (pre-submit webhook) → sign → submit → confirm → record; post-submit webhooks are handed to
+ * their own workflow. Deterministic orchestration only; every step is an activity.
+ *
+ * One workflow task per write (DESIGN.md, "Cost"): every step is a local activity, confirm included,
+ * and the search attributes are set once, at the end. A local activity's result is kept only when the
+ * task completes, so a worker that dies mid-task replays every step from lookup: each step reads the
+ * write's record first (a replayed lookup answers the resolution of the possibly-sent message, build
+ * answers that message again, sign reproduces its signature, submit resends the same bytes), so the
+ * network never sees a second, different transaction for one write.
  */
 import {
   ActivityFailure,
   ApplicationFailure,
   defineQuery,
-  ParentClosePolicy,
   proxyActivities,
   proxyLocalActivities,
   setHandler,
-  startChild,
   upsertSearchAttributes,
-  workflowInfo,
 } from '@temporalio/workflow';
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import type { createActivities } from '../activities';
-import type { Outcome, TransactionStatus, WriteRequest, WriteResult } from '../domain/write';
+import type { Outcome, Resolved, TransactionResult, TransactionStatus, WriteRequest, WriteResult } from '../domain/write';
 import { searchAttributeNames } from '../domain/write';
 
 type Activities = ReturnType<typeof createActivities>;
@@ -29,118 +31,148 @@ export const currentStepQuery = defineQuery<string>('currentStep');
 export const statusKey = defineSearchAttributeKey(searchAttributeNames.status, SearchAttributeType.KEYWORD);
 export const signatureKey = defineSearchAttributeKey(searchAttributeNames.signature, SearchAttributeType.KEYWORD);
 
+/** Steps before anything is sent: a fault that outlasts the retries refuses the write (UNAVAILABLE). */
 const local = proxyLocalActivities<Activities>({
   startToCloseTimeout: '30s',
   retry: { initialInterval: '200ms', backoffCoefficient: 2, maximumInterval: '5s', maximumAttempts: 10 },
 });
 /**
- * Recording happens after the network moved value: it must not give up, or chain and records would
- * disagree. It retries until it succeeds (idempotent), and a stuck record step shows in the Web UI.
+ * Steps after the bytes may have reached the network (confirm, record): they must not give up, or
+ * chain and records would disagree. They retry until done (the activities keep every failure
+ * retryable); a stuck step shows in the Web UI. Confirm ends on its own once the lifetime is over.
  */
-const recording = proxyLocalActivities<Activities>({
-  startToCloseTimeout: '30s',
-  retry: { initialInterval: '200ms', backoffCoefficient: 2, maximumInterval: '1m' },
-});
-const chain = proxyActivities<Activities>({
-  startToCloseTimeout: '30s',
-  retry: { initialInterval: '250ms', backoffCoefficient: 2, maximumInterval: '10s', maximumAttempts: 20 },
-});
-const confirmation = proxyActivities<Activities>({
+const untilDone = proxyLocalActivities<Activities>({
   startToCloseTimeout: '3m',
-  // The step heartbeats twice a second: a dead worker's confirm is retried elsewhere within seconds.
-  heartbeatTimeout: '3s',
+  retry: { initialInterval: '200ms', backoffCoefficient: 2, maximumInterval: '10s' },
+});
+/** Webhook receivers are third parties with their own timeouts: a regular activity, run only when some account has one. */
+const webhooks = proxyActivities<Activities>({
+  startToCloseTimeout: '30s',
   retry: { initialInterval: '250ms', backoffCoefficient: 2, maximumInterval: '10s', maximumAttempts: 20 },
 });
 
 /** A transaction whose lifetime ran out before landing is rebuilt with a new one, at most this often. */
 const MAX_LIFETIMES = 3;
 
+type Progress = { step: string };
+
 export async function ledgerWrite(request: WriteRequest): Promise<WriteResult> {
-  const progress = { step: 'lookup' };
+  const progress: Progress = { step: 'lookup' };
   setHandler(currentStepQuery, () => progress.step);
+
+  let resolved: Resolved;
   try {
-    return await write(request, progress);
-  } catch (error) {
-    // A refused write leaves its transaction record (if any) FAILED with the reason, then fails as it was.
-    const refusal = error instanceof ActivityFailure ? error.cause : error;
-    if (refusal instanceof ApplicationFailure) {
-      await local.recordFailure(request, refusal.type ?? 'INTERNAL', refusal.message);
-      upsertSearchAttributes([{ key: statusKey, value: 'FAILED' }]);
+    resolved = await local.lookup(request);
+    // A resumed write's debits were checked and held before its message was signed.
+    if (!resolved.resumed) {
+      progress.step = 'limitCheck';
+      await local.checkLimits(request, resolved);
     }
-    throw error;
+  } catch (error) {
+    return refuse(request, error, progress);
   }
-}
-
-async function write(request: WriteRequest, progress: { step: string }): Promise<WriteResult> {
-  const status = (value: TransactionStatus) => upsertSearchAttributes([{ key: statusKey, value }]);
-
-  const resolved = await local.lookup(request);
-  progress.step = 'limitCheck';
-  await local.checkLimits(request, resolved);
 
   if (!resolved.needsTransaction) {
     progress.step = 'record';
-    return local.record(request, resolved, null);
+    const result = await untilDone.record(request, resolved, null, 0);
+    return finish(progress, result, 'FINALIZED');
   }
 
+  const transactions: TransactionResult[] = [];
+  let last: Sent = { result: { transaction: null } };
+  for (let part = 0; part < (resolved.transactionCount ?? 1); part++) {
+    const sent = await sendOne(request, resolved, part, progress);
+    last = { ...sent, signature: sent.signature ?? last.signature };
+    if (sent.result.transaction) transactions.push(sent.result.transaction);
+    if (!sent.result.transaction?.success || !sent.signature || !request.submit) break;
+  }
+  const result: WriteResult = { ...last.result, ...(resolved.transactionCount ? { transactions } : {}) };
+  if (resolved.webhooks.postSubmit && request.submit && last.signature) {
+    progress.step = 'postSubmitWebhook';
+    await local.startPostSubmitDelivery(request);
+  }
+  return finish(progress, result, last.result.transaction?.status ?? 'FAILED', last.signature);
+}
+
+/** What one network transaction of the write ended with, and its signature when it was signed. */
+type Sent = { result: WriteResult; signature?: string };
+
+/** One network transaction of the write, from build to record; rebuilt only after its lifetime is proven over. */
+async function sendOne(request: WriteRequest, resolved: Resolved, part: number, progress: Progress): Promise<Sent> {
   for (let lifetime = 1; ; lifetime++) {
-    progress.step = 'build';
-    const built = await local.build(request, resolved);
-
-    if (resolved.webhooks.preSubmit) {
-      progress.step = 'preSubmitWebhook';
-      const verdict = await chain.callPreSubmitWebhooks(request, built);
-      if (verdict === 'VETO') {
-        progress.step = 'record';
-        status('REJECTED');
-        return local.recordRejection(request, 'a pre-submit webhook failed and asked not to submit the transaction');
+    let built;
+    let signed;
+    try {
+      progress.step = 'build';
+      built = await local.build(request, resolved, part);
+      // A reused message was approved before it was signed: asking again could veto bytes already sent.
+      if (resolved.webhooks.preSubmit && !built.reused) {
+        progress.step = 'preSubmitWebhook';
+        if ((await webhooks.callPreSubmitWebhooks(request, built)) === 'VETO') {
+          progress.step = 'record';
+          return { result: await local.recordRejection(request, 'a pre-submit webhook failed and asked not to submit the transaction', part) };
+        }
       }
+      progress.step = 'sign';
+      signed = await local.sign(request, built, resolved.signers, part);
+    } catch (error) {
+      // The first transaction's refusal is the write's; a later one ends the write after what landed.
+      if (part === 0) return refuse(request, error, progress);
+      const refusal = refusalOf(error);
+      return { result: { transaction: await local.recordFailure(request, refusal.type ?? 'UNAVAILABLE', refusal.message, part) } };
     }
-
-    progress.step = 'sign';
-    const signed = await local.sign(request, built, resolved.signers);
-    // One upsert per visible milestone: each is a history event and a visibility write.
-    upsertSearchAttributes([
-      { key: signatureKey, value: signed.signature },
-      { key: statusKey, value: request.submit ? 'SUBMITTED' : 'SIGNED' },
-    ]);
+    const { signature } = signed;
     if (!request.submit) {
       progress.step = 'record';
-      return local.record(request, resolved, { status: 'SIGNED' });
+      return { result: await untilDone.record(request, resolved, { status: 'SIGNED' }, part), signature };
     }
 
     progress.step = 'submit';
-    // A local activity: the signed bytes are already in history, so a retry on another worker re-sends the same bytes.
-    const sent = await local.submit(request, signed);
+    let rejected: string | null = null;
+    try {
+      rejected = (await local.submit(request, signed, part)).rejected;
+    } catch {
+      // Transport faults past every retry: the bytes may still have arrived. Confirm finds out.
+    }
     let outcome: Outcome;
-    if (sent.rejected) {
-      outcome = { status: 'FAILED', errorMessage: sent.rejected };
+    if (rejected) {
+      outcome = { status: 'FAILED', errorMessage: rejected };
     } else {
       progress.step = 'confirm';
-      outcome = await confirmation.confirm(request, signed, built);
+      outcome = await untilDone.confirm(request, signed, built);
     }
-
-    if (outcome.status === 'EXPIRED' && lifetime < MAX_LIFETIMES) {
-      await local.markExpired(request);
-      continue;
-    }
-
+    // Build proves the expiry once more before it makes a new message.
+    if (outcome.status === 'EXPIRED' && lifetime < MAX_LIFETIMES) continue;
     progress.step = 'record';
-    const result = await recording.record(request, resolved, outcome);
-    status(result.transaction?.status ?? 'FAILED');
-
-    if (resolved.webhooks.postSubmit) {
-      progress.step = 'postSubmitWebhook';
-      // Delivery retries for a day; it runs on as its own workflow and does not hold up the answer.
-      await startChild(deliverPostSubmitWebhooks, {
-        workflowId: `${workflowInfo().workflowId}-post-submit`,
-        args: [request],
-        parentClosePolicy: ParentClosePolicy.ABANDON,
-      });
-    }
-    progress.step = 'done';
-    return result;
+    return { result: await untilDone.record(request, resolved, outcome, part), signature };
   }
+}
+
+/** The failure a step ended with, as a refusal with a stable code (a fault that outlasted its retries is UNAVAILABLE). */
+function refusalOf(error: unknown): ApplicationFailure {
+  const cause = error instanceof ActivityFailure ? error.cause : error;
+  if (cause instanceof ApplicationFailure && cause.type) return cause;
+  return ApplicationFailure.create({ type: 'UNAVAILABLE', message: `a service the write needs did not answer: ${(cause as Error)?.message ?? String(cause)}`, nonRetryable: true });
+}
+
+/** Ends a write refused before anything was sent: its record FAILED with the reason, then the refusal. */
+async function refuse(request: WriteRequest, error: unknown, progress: Progress): Promise<never> {
+  const refusal = refusalOf(error);
+  progress.step = 'record';
+  await local.recordFailure(request, refusal.type ?? 'UNAVAILABLE', refusal.message, 0);
+  upsertSearchAttributes([{ key: statusKey, value: 'FAILED' }]);
+  progress.step = 'done';
+  throw refusal;
+}
+
+/** One search-attribute update per write, at its end (each is a history event and a visibility write). */
+function finish(progress: Progress, result: WriteResult, status: TransactionStatus, signature?: string): WriteResult {
+  upsertSearchAttributes([
+    ...(signature ? [{ key: signatureKey, value: signature }] : []),
+    { key: statusKey, value: status },
+  ]);
+  progress.step = 'done';
+  return result;
 }
 
 const delivery = proxyActivities<Activities>({

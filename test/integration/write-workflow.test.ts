@@ -95,11 +95,11 @@ describe('ledgerWrite on a real worker with fake activities', () => {
     const [signed] = fakes.returnsOf('sign');
     expect(fakes.argsOf('lookup')).toEqual([[request]]);
     expect(fakes.argsOf('checkLimits')).toEqual([[request, resolved()]]);
-    expect(fakes.argsOf('build')).toEqual([[request, resolved()]]);
-    expect(fakes.argsOf('sign')).toEqual([[request, built, ['FeePayer1111', 'NewAccount1111']]]);
-    expect(fakes.argsOf('submit')).toEqual([[request, signed]]);
+    expect(fakes.argsOf('build')).toEqual([[request, resolved(), 0]]);
+    expect(fakes.argsOf('sign')).toEqual([[request, built, ['FeePayer1111', 'NewAccount1111'], 0]]);
+    expect(fakes.argsOf('submit')).toEqual([[request, signed, 0]]);
     expect(fakes.argsOf('confirm')).toEqual([[request, signed, built]]);
-    expect(fakes.argsOf('record')).toEqual([[request, resolved(), confirmed]]);
+    expect(fakes.argsOf('record')).toEqual([[request, resolved(), confirmed, 0]]);
     expect(result).toEqual(fakes.returnsOf('record')[0]);
     expect(result.transaction?.status).toBe('CONFIRMED');
     // Pre-submit webhooks are skipped when no involved account has any.
@@ -113,7 +113,7 @@ describe('ledgerWrite on a real worker with fake activities', () => {
     const result = await handle.result();
 
     expect(fakes.names()).toEqual(['lookup', 'checkLimits', 'record']);
-    expect(fakes.argsOf('record')).toEqual([[request, resolved({ needsTransaction: false }), null]]);
+    expect(fakes.argsOf('record')).toEqual([[request, resolved({ needsTransaction: false }), null, 0]]);
     expect(result).toEqual(fakes.returnsOf('record')[0]);
   });
 
@@ -123,16 +123,16 @@ describe('ledgerWrite on a real worker with fake activities', () => {
       const { handle, request } = await startWrite(fakes);
       const result = await handle.result();
 
+      // Build proves the expiry again itself before it makes a new message.
       const lifetime = ['build', 'sign', 'submit', 'confirm'];
-      expect(fakes.names()).toEqual(['lookup', 'checkLimits', ...lifetime, 'markExpired', ...lifetime, 'markExpired', ...lifetime, 'record']);
-      expect(fakes.argsOf('markExpired')).toEqual([[request], [request]]);
+      expect(fakes.names()).toEqual(['lookup', 'checkLimits', ...lifetime, ...lifetime, ...lifetime, 'record']);
       // Each lifetime sends its own signed bytes, signed over its own build.
       const builds = fakes.returnsOf('build');
       const signs = fakes.returnsOf('sign');
       expect(new Set(builds.map((b) => JSON.stringify(b))).size).toBe(3);
-      expect(fakes.argsOf('sign')).toEqual(builds.map((b) => [request, b, ['FeePayer1111', 'NewAccount1111']]));
-      expect(fakes.argsOf('submit')).toEqual(signs.map((s) => [request, s]));
-      expect(fakes.argsOf('record')).toEqual([[request, resolved(), confirmed]]);
+      expect(fakes.argsOf('sign')).toEqual(builds.map((b) => [request, b, ['FeePayer1111', 'NewAccount1111'], 0]));
+      expect(fakes.argsOf('submit')).toEqual(signs.map((s) => [request, s, 0]));
+      expect(fakes.argsOf('record')).toEqual([[request, resolved(), confirmed, 0]]);
       expect(result.transaction?.status).toBe('CONFIRMED');
     });
 
@@ -143,10 +143,83 @@ describe('ledgerWrite on a real worker with fake activities', () => {
 
       expect(fakes.argsOf('build')).toHaveLength(3);
       expect(fakes.argsOf('submit')).toHaveLength(3);
-      expect(fakes.argsOf('markExpired')).toHaveLength(2);
-      expect(fakes.argsOf('record')).toEqual([[request, resolved(), expired]]);
+      expect(fakes.argsOf('record')).toEqual([[request, resolved(), expired, 0]]);
       expect(fakes.names().at(-1)).toBe('record');
       expect(result.transaction?.status).toBe('EXPIRED');
+    });
+  });
+
+  describe('a write resumed after a crash (the record holds its signed message)', () => {
+    it('skips the limit check and the pre-submit webhook, and sends the reused message again', async () => {
+      const fakes = fakeActivities({
+        lookup: async () => resolved({ resumed: true, webhooks: { preSubmit: true, postSubmit: false } }),
+        build: async () => ({ messageBase64: 'message-1', signers: ['FeePayer1111', 'NewAccount1111'], lifetime: { kind: 'BLOCKHASH', blockhash: 'hash-1', lastValidBlockHeight: '100' }, size: 200, reused: true }),
+      });
+      const { handle } = await startWrite(fakes);
+      const result = await handle.result();
+
+      expect(fakes.names()).toEqual(['lookup', 'build', 'sign', 'submit', 'confirm', 'record']);
+      expect(result.transaction?.status).toBe('CONFIRMED');
+    });
+
+    it('goes on to confirm when submit fails past its retries (the bytes may have arrived)', async () => {
+      const fakes = fakeActivities({
+        submit: async () => {
+          throw ApplicationFailure.create({ type: 'UNAVAILABLE', nonRetryable: true, message: 'connection reset' });
+        },
+      });
+      const { handle } = await startWrite(fakes);
+      const result = await handle.result();
+
+      expect(fakes.names()).toEqual(['lookup', 'checkLimits', 'build', 'sign', 'submit', 'confirm', 'record']);
+      expect(result.transaction?.status).toBe('CONFIRMED');
+    });
+  });
+
+  describe('a write of several network transactions', () => {
+    it('builds, signs, sends, confirms and records each in turn and lists them all', async () => {
+      const fakes = fakeActivities({ lookup: async () => resolved({ transactionCount: 3 }) });
+      const { handle, request } = await startWrite(fakes);
+      const result = await handle.result();
+
+      const one = ['build', 'sign', 'submit', 'confirm', 'record'];
+      expect(fakes.names()).toEqual(['lookup', 'checkLimits', ...one, ...one, ...one]);
+      expect(fakes.argsOf('build').map((args) => args[2])).toEqual([0, 1, 2]);
+      expect(fakes.argsOf('record').map((args) => args[3])).toEqual([0, 1, 2]);
+      expect(fakes.argsOf('checkLimits')).toEqual([[request, resolved({ transactionCount: 3 })]]);
+      expect(result.transactions).toHaveLength(3);
+      expect(result.transactions!.every((t) => t.status === 'CONFIRMED')).toBe(true);
+    });
+
+    it('stops after a transaction that failed onchain, answering what ran', async () => {
+      let confirms = 0;
+      const fakes = fakeActivities({
+        lookup: async () => resolved({ transactionCount: 3 }),
+        confirm: async (): Promise<Outcome> => (++confirms === 2 ? { status: 'FAILED', errorMessage: 'custom program error: 0x11' } : confirmed),
+      });
+      const { handle } = await startWrite(fakes);
+      const result = await handle.result();
+
+      expect(fakes.argsOf('build')).toHaveLength(2);
+      expect(result.transactions!.map((t) => t.status)).toEqual(['CONFIRMED', 'FAILED']);
+      expect(result.transaction?.status).toBe('FAILED');
+    });
+
+    it('records the refusal of a later transaction on its own record and keeps what landed', async () => {
+      let builds = 0;
+      const fakes = fakeActivities({
+        lookup: async () => resolved({ transactionCount: 2 }),
+        build: async () => {
+          if (++builds === 2) throw ApplicationFailure.create({ type: 'TRANSACTION_TOO_LARGE', nonRetryable: true, message: 'too large' });
+          return { messageBase64: 'message-1', signers: ['FeePayer1111'], lifetime: { kind: 'BLOCKHASH', blockhash: 'h', lastValidBlockHeight: '1' }, size: 200 };
+        },
+        recordFailure: async (request: WriteRequest) => ({ success: false, offchainId: `${request.transactionId}-1`, status: 'FAILED', onchainId: null, confirmationsCount: null, serializedMessage: null, errorMessage: 'too large', txnTimestamp: null }),
+      });
+      const { handle, request } = await startWrite(fakes);
+      const result = await handle.result();
+
+      expect(fakes.argsOf('recordFailure')).toEqual([[request, 'TRANSACTION_TOO_LARGE', 'too large', 1]]);
+      expect(result.transactions!.map((t) => t.status)).toEqual(['CONFIRMED', 'FAILED']);
     });
   });
 
@@ -156,7 +229,7 @@ describe('ledgerWrite on a real worker with fake activities', () => {
     const result = await handle.result();
 
     expect(fakes.names()).toEqual(['lookup', 'checkLimits', 'build', 'sign', 'submit', 'record']);
-    expect(fakes.argsOf('record')).toEqual([[request, resolved(), { status: 'FAILED', errorMessage: 'insufficient funds for rent' }]]);
+    expect(fakes.argsOf('record')).toEqual([[request, resolved(), { status: 'FAILED', errorMessage: 'insufficient funds for rent' }, 0]]);
     expect(result.transaction).toMatchObject({ status: 'FAILED', success: false, errorMessage: 'insufficient funds for rent' });
   });
 
@@ -166,7 +239,7 @@ describe('ledgerWrite on a real worker with fake activities', () => {
     const result = await handle.result();
 
     expect(fakes.names()).toEqual(['lookup', 'checkLimits', 'build', 'sign', 'record']);
-    expect(fakes.argsOf('record')).toEqual([[request, resolved(), { status: 'SIGNED' }]]);
+    expect(fakes.argsOf('record')).toEqual([[request, resolved(), { status: 'SIGNED' }, 0]]);
     expect(result.transaction?.status).toBe('SIGNED');
     expect((await handle.describe()).typedSearchAttributes.get(statusKey)).toBe('SIGNED');
   });
@@ -181,7 +254,7 @@ describe('ledgerWrite on a real worker with fake activities', () => {
 
       expect(fakes.names()).toEqual(['lookup', 'checkLimits', 'build', 'callPreSubmitWebhooks', 'recordRejection']);
       expect(fakes.argsOf('callPreSubmitWebhooks')).toEqual([[request, fakes.returnsOf('build')[0]]]);
-      expect(fakes.argsOf('recordRejection')).toEqual([[request, expect.stringContaining('pre-submit webhook')]]);
+      expect(fakes.argsOf('recordRejection')).toEqual([[request, expect.stringContaining('pre-submit webhook'), 0]]);
       expect(result).toEqual(fakes.returnsOf('recordRejection')[0]);
       expect((await handle.describe()).typedSearchAttributes.get(statusKey)).toBe('REJECTED');
     });
@@ -214,7 +287,7 @@ describe('ledgerWrite on a real worker with fake activities', () => {
     expect(refusal).toMatchObject({ type: 'CONFLICT', message: 'dup', nonRetryable: true });
     // Non-retryable: one lookup attempt, then the failure is recorded and nothing else runs.
     expect(fakes.names()).toEqual(['lookup', 'recordFailure']);
-    expect(fakes.argsOf('recordFailure')).toEqual([[request, 'CONFLICT', 'dup']]);
+    expect(fakes.argsOf('recordFailure')).toEqual([[request, 'CONFLICT', 'dup', 0]]);
     expect((await handle.describe()).typedSearchAttributes.get(statusKey)).toBe('FAILED');
   });
 
@@ -233,9 +306,9 @@ describe('ledgerWrite on a real worker with fake activities', () => {
     expect(fakes.argsOf('sign')).toHaveLength(1);
     expect(fakes.argsOf('build')).toHaveLength(1);
     expect(fakes.argsOf('submit')).toEqual([
-      [request, signed],
-      [request, signed],
-      [request, signed],
+      [request, signed, 0],
+      [request, signed, 0],
+      [request, signed, 0],
     ]);
     expect(fakes.names()).toEqual(['lookup', 'checkLimits', 'build', 'sign', 'submit', 'submit', 'submit', 'confirm', 'record']);
     expect(result.transaction?.status).toBe('CONFIRMED');
@@ -257,7 +330,6 @@ describe('ledgerWrite on a real worker with fake activities', () => {
     try {
       expect(await handle.query<string>('currentStep')).toBe('confirm');
     } finally {
-      // Released well inside confirm's 3 s heartbeat timeout (the fake does not heartbeat).
       release.resolve();
     }
     const result = await handle.result();
@@ -266,13 +338,17 @@ describe('ledgerWrite on a real worker with fake activities', () => {
     expect(await handle.query<string>('currentStep')).toBe('done');
   });
 
-  it('delivers post-submit webhooks in a child workflow without holding up the answer', async () => {
+  it('hands post-submit webhooks to their own delivery workflow (fixed id) without holding up the answer', async () => {
     let delivered = false;
     const fakes = fakeActivities({
       lookup: async () => resolved({ webhooks: { preSubmit: false, postSubmit: true } }),
       callPostSubmitWebhooks: async () => {
         await sleep(3000);
         delivered = true;
+      },
+      // As the real step does: a client start under the fixed id, from a local activity.
+      startPostSubmitDelivery: async (request: WriteRequest) => {
+        await client.workflow.start('deliverPostSubmitWebhooks', { taskQueue, workflowId: `${request.workflowId}-post-submit`, args: [request], workflowIdConflictPolicy: 'USE_EXISTING' });
       },
     });
     const started = Date.now();
@@ -287,7 +363,10 @@ describe('ledgerWrite on a real worker with fake activities', () => {
     const child = client.workflow.getHandle(`${workflowId}-post-submit`);
     const description = await child.describe();
     expect(description.type).toBe('deliverPostSubmitWebhooks');
-    expect(description.parentExecution?.workflowId).toBe(workflowId);
+    // One workflow task for the write: no child-start events to wait for.
+    const { events } = await handle.fetchHistory();
+    expect(events!.filter((e) => e.workflowTaskCompletedEventAttributes)).toHaveLength(1);
+    expect(fakes.argsOf('startPostSubmitDelivery')).toEqual([[request]]);
     await child.result();
     expect(delivered).toBe(true);
     expect(fakes.argsOf('callPostSubmitWebhooks')).toEqual([[request]]);

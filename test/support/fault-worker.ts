@@ -1,28 +1,40 @@
 /**
- * A worker in its own process, for the crash test: it runs the pipeline normally until the confirm
- * step starts, then prints CONFIRM_STARTED and hangs, waiting to be killed with SIGKILL.
- * Configuration comes from the environment the test passes.
+ * A worker in its own process, for the fault tests: it runs the pipeline normally until its fault
+ * point, prints `FAULT_POINT_REACHED <point>` and hangs there, waiting to be killed with SIGKILL.
+ * FAULT_POINT is `before:<step>` (the step never starts) or `after:<step>` (the step did its work,
+ * its result never reaches the workflow), or `none`. Configuration comes from the environment.
  */
 import { loadConfig } from '../../src/config/config';
 import { openRuntime } from '../../src/main/runtime';
-import { createLedgerWorker } from '../../src/main/worker';
+import { connectTemporal, createLedgerWorker } from '../../src/main/worker';
+
+const point = process.env.FAULT_POINT ?? 'none';
+const [when, step] = point.split(':');
+const hang = () => {
+  process.stdout.write(`FAULT_POINT_REACHED ${point}\n`);
+  return new Promise<never>(() => {});
+};
 
 async function main() {
   const config = loadConfig();
   const runtime = await openRuntime({ ...config, databaseUrl: config.databaseUrl! }, () => {});
+  const connection = await connectTemporal(config.temporal.address!);
   const worker = await createLedgerWorker({
-    address: config.temporal.address!,
+    connection,
     namespace: config.temporal.namespace,
     taskQueue: config.temporal.taskQueue,
     runtime,
     logoPolicy: config.logoPolicy,
-    wrapActivities: (activities) => ({
-      ...activities,
-      confirm: async () => {
-        process.stdout.write('CONFIRM_STARTED\n');
-        return new Promise(() => {});
-      },
-    }),
+    wrapActivities: (activities) => {
+      const target = activities[step as keyof typeof activities] as ((...args: unknown[]) => Promise<unknown>) | undefined;
+      if (!target) return activities;
+      const wrapped = async (...args: unknown[]) => {
+        if (when === 'before') return hang();
+        await target(...args);
+        return hang();
+      };
+      return { ...activities, [step]: wrapped };
+    },
   });
   process.stdout.write('WORKER_READY\n');
   await worker.run();

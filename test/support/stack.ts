@@ -7,11 +7,11 @@ import os from 'node:os';
 import path from 'node:path';
 import fs from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import type { Worker } from '@temporalio/worker';
+import type { NativeConnection, Worker } from '@temporalio/worker';
 import { loadConfig, type Config } from '../../src/config/config';
 import { startLocalNode, type LocalNode, type LocalNodeProgram } from '../../src/network/local-node';
 import { openRuntime, fundFeePayer, forkEm, type Runtime } from '../../src/main/runtime';
-import { createLedgerWorker } from '../../src/main/worker';
+import { connectTemporal, createLedgerWorker } from '../../src/main/worker';
 import { startApi, type ApiServer } from '../../src/main/api';
 import { ensureOrganization, createApiKey } from '../../src/cli/admin';
 import { roleNames, type Role } from '../../src/domain/roles';
@@ -45,6 +45,10 @@ export async function startStack(
     worker?: boolean;
     rateLimit?: Config['rateLimit'];
     writeWaitMs?: number;
+    /** How long a dead worker's write waits before another worker resumes it (fault tests shorten it). */
+    writeTaskTimeoutSeconds?: number;
+    /** Another Temporal server than the shared one (a test that kills and restarts it). */
+    temporal?: { address: string; namespace: string };
     /** Extra programs for the local node, e.g. a transfer hook: `[{ programId, elf: returnCodeProgramElf(0) }]` (test/support/sbpf-program.ts). */
     programs?: LocalNodeProgram[];
   } = {},
@@ -53,7 +57,7 @@ export async function startStack(
   const db = await createTestDatabase();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ledger-stack-'));
   const node = await startLocalNode({ port: 0, dataDir: path.join(dataDir, 'node'), blockTimeMs: options.blockTimeMs ?? 100, programs: options.programs });
-  const temporal = temporalTarget();
+  const temporal = options.temporal ?? temporalTarget();
   const config: Config = {
     ...loadConfig({}),
     dataDir,
@@ -61,7 +65,7 @@ export async function startStack(
     feePayerKeyFile: path.join(dataDir, 'fee-payer.json'),
     keyEncryptionKey: randomBytes(32).toString('base64'),
     clusters: [{ name: 'LOCAL', rpcUrl: node.url, allowsAirdrop: true }],
-    temporal: { address: temporal.address, namespace: temporal.namespace, taskQueue: uniqueTaskQueue('ledger') },
+    temporal: { address: temporal.address, namespace: temporal.namespace, taskQueue: uniqueTaskQueue('ledger'), apiHostsWorker: options.worker !== false, writeTaskTimeoutSeconds: options.writeTaskTimeoutSeconds ?? 10 },
     rateLimit: options.rateLimit ?? { perSecond: 10000, burst: 10000 },
     writeWaitMs: options.writeWaitMs ?? 60_000,
     // Test servers (logo hosts) live on 127.0.0.1.
@@ -69,10 +73,13 @@ export async function startStack(
   };
   const runtime = await openRuntime({ ...config, databaseUrl: db.url }, log, { migrate: true });
   await fundFeePayer(runtime, config, log);
-  const workerOptions = { address: temporal.address, namespace: temporal.namespace, taskQueue: config.temporal.taskQueue, runtime, logoPolicy: config.logoPolicy };
-  let worker: Worker | undefined = options.worker === false ? undefined : await createLedgerWorker({ ...workerOptions, wrapActivities: options.wrapActivities });
-  let running: Promise<void> = worker ? worker.run() : Promise.resolve();
-  const api = await startApi(config, runtime, temporal, log, 0);
+  const workerOptions = { namespace: temporal.namespace, taskQueue: config.temporal.taskQueue, runtime, logoPolicy: config.logoPolicy };
+  // As in production, the API hosts a worker and starts writes eagerly on it; `worker: false` leaves
+  // the task queue to workers the test starts (restartWorker, or its own processes).
+  const api = await startApi(config, runtime, temporal, log, { port: 0, hostWorker: config.temporal.apiHostsWorker, wrapActivities: options.wrapActivities });
+  let worker: Worker | undefined;
+  let workerConnection: NativeConnection | undefined;
+  let running: Promise<void> = Promise.resolve();
   const em = forkEm(runtime.orm);
   const organizationExternalId = `org-${randomBytes(4).toString('hex')}`;
   const newApiKey = async (externalId: string, roles: Role[]) => {
@@ -85,6 +92,8 @@ export async function startStack(
   const stopWorker = async () => {
     if (worker?.getState() === 'RUNNING') worker.shutdown();
     await running.catch(() => undefined);
+    await workerConnection?.close();
+    workerConnection = undefined;
   };
 
   return {
@@ -117,7 +126,8 @@ export async function startStack(
     stopWorker,
     async restartWorker(wrap) {
       await stopWorker();
-      worker = await createLedgerWorker({ ...workerOptions, wrapActivities: wrap });
+      workerConnection = await connectTemporal(temporal.address);
+      worker = await createLedgerWorker({ ...workerOptions, connection: workerConnection, wrapActivities: wrap });
       running = worker.run();
     },
     async close() {

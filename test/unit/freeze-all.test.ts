@@ -31,7 +31,7 @@ describe('Freeze all positions: one batch fits one network transaction', () => {
       const instructions = [
         getSetComputeUnitLimitInstruction({ units: 1_400_000 }),
         getSetComputeUnitPriceInstruction({ microLamports: 2n ** 63n }),
-        ...freezeHandler(freeze).instructions({} as WriteRequest, resolved),
+        ...freezeHandler(freeze).instructions({} as WriteRequest, resolved, 0),
       ];
       expect(instructions).toHaveLength(FREEZE_ALL_BATCH + 2);
       const message = pipe(

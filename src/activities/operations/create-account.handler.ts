@@ -82,6 +82,7 @@ export const createAccountHandler: OperationHandler = {
     if (outcome && outcome.status !== 'CONFIRMED' && outcome.status !== 'FINALIZED' && outcome.status !== 'SUBMITTED') return undefined;
     const refs = item.offchainReferences ?? {};
     const managed = item.managed ?? true;
+    const sent = outcome ? tx : null;
     createAccountRecord(
       em,
       {
@@ -116,12 +117,13 @@ export const createAccountHandler: OperationHandler = {
         dataLength: item.dataLength ?? 0,
         tokenVersion: item.tokenVersion ?? null,
         lamportsBalance: BigInt(data.lamports),
-        lastTransactionId: tx?.id ?? null,
-        lastTransactionSignature: tx?.signature ?? null,
-        lastTransactionAt: tx ? at : null,
-        creationTransactionId: tx?.id ?? null,
-        creationTransactionSignature: tx?.signature ?? null,
-        creationTransactionAt: tx ? at : null,
+        // An onboarding (no network transaction) has no creation transaction, though its write has a record.
+        lastTransactionId: sent?.id ?? null,
+        lastTransactionSignature: sent?.signature ?? null,
+        lastTransactionAt: sent ? at : null,
+        creationTransactionId: sent?.id ?? null,
+        creationTransactionSignature: sent?.signature ?? null,
+        creationTransactionAt: sent ? at : null,
       },
       at,
     );

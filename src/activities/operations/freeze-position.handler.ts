@@ -1,7 +1,7 @@
 /**
  * Freeze / Unfreeze Position, signed by the instrument's freeze authority: one position (SPL and
- * Token-2022), or every active position of an SPL instrument (`allPositions`), a batch of at most
- * FREEZE_ALL_BATCH per transaction (the route runs batches until none is left).
+ * Token-2022), or every active position of an SPL instrument (`allPositions`): one write of several
+ * network transactions, FREEZE_ALL_BATCH positions each, at most MAX_FREEZE_BATCHES per request.
  */
 import { TOKEN_2022_PROGRAM_ADDRESS, getFreezeAccountInstruction, getThawAccountInstruction } from '@solana-program/token-2022';
 import { address, createNoopSigner } from '@solana/kit';
@@ -25,8 +25,14 @@ import { tokenProgramOf } from './token-movement';
  */
 export const FREEZE_ALL_BATCH = 20;
 
+/** Transactions one `allPositions` request runs at most (its resolution travels in workflow history); the answer's `remainingPositions` tells the caller to repeat. */
+export const MAX_FREEZE_BATCHES = 50;
+
+/** The positions of one transaction of the write. */
+const batch = (data: FreezeData, part: number) => data.positions.slice(part * FREEZE_ALL_BATCH, (part + 1) * FREEZE_ALL_BATCH);
+
 export interface FreezeData {
-  /** The positions this transaction freezes (thaws), by record id and token account address. */
+  /** The positions this write freezes (thaws), by record id and token account address, in transactions of FREEZE_ALL_BATCH. */
   positions: { id: string; address: string }[];
   mint: string;
   authority: string;
@@ -61,7 +67,7 @@ export function freezeHandler(freeze: boolean): OperationHandler {
         if (instrument.status !== 'ACTIVE') throw validationError(field, `the instrument is ${instrument.status}`);
       }
       const authority = await freezeAuthorityOf(em, request, instrument, field);
-      const positions = one ? [one] : await positionsToFreeze(em, scope, instrument.id, freeze, FREEZE_ALL_BATCH);
+      const positions = one ? [one] : await positionsToFreeze(em, scope, instrument.id, freeze, FREEZE_ALL_BATCH * MAX_FREEZE_BATCHES);
       if (positions.length === 0) throw validationError('itemData.allPositions', `every active position of the instrument is already ${state}`);
       const feePayer = await resolveFeePayer(em, deps, request, (request.svmTransactionConfig ?? {}) as SvmTransactionConfigInput);
       const data: FreezeData = {
@@ -70,29 +76,38 @@ export function freezeHandler(freeze: boolean): OperationHandler {
         authority,
         tokenProgram: tokenProgramOf(instrument),
       };
-      return { needsTransaction: true, feePayer: feePayer.address, signers: [...new Set([feePayer.address, authority])], debits: [], webhooks: feePayer.webhooks, data: { ...data } };
+      return {
+        needsTransaction: true,
+        feePayer: feePayer.address,
+        signers: [...new Set([feePayer.address, authority])],
+        debits: [],
+        webhooks: feePayer.webhooks,
+        ...(one ? {} : { transactionCount: Math.ceil(positions.length / FREEZE_ALL_BATCH) }),
+        data: { ...data },
+      };
     },
 
-    instructions(_request, resolved) {
+    instructions(_request, resolved, part) {
       const data = resolved.data as unknown as FreezeData;
       const config = { programAddress: address(data.tokenProgram) as typeof TOKEN_2022_PROGRAM_ADDRESS };
       const authority = createNoopSigner(address(data.authority));
-      return data.positions.map((p) => {
+      return batch(data, part).map((p) => {
         const input = { account: address(p.address), mint: address(data.mint), owner: authority };
         return freeze ? getFreezeAccountInstruction(input, config) : getThawAccountInstruction(input, config);
       });
     },
 
-    async record(em, _request, resolved, outcome, tx, at) {
+    async record(em, _request, resolved, outcome, tx, at, part) {
       if (!outcome || !['CONFIRMED', 'FINALIZED', 'SUBMITTED'].includes(outcome.status)) return undefined;
       const data = resolved.data as unknown as FreezeData;
-      for (const position of await em.find(Position, { id: { $in: data.positions.map((p) => p.id) } })) {
+      const positions = batch(data, part);
+      for (const position of await em.find(Position, { id: { $in: positions.map((p) => p.id) } })) {
         Object.assign(position, { frozen: freeze, lastTransactionId: tx?.id ?? null, lastTransactionAt: at });
       }
       // Each position's history (Fetch Position History) finds this transaction by its id.
-      if (tx) tx.accountIds = [...new Set([...tx.accountIds, ...data.positions.map((p) => p.id)])];
-      const [first] = data.positions;
-      return data.positions.length === 1 ? { onchainId: first.address, offchainId: first.id } : undefined;
+      if (tx) tx.accountIds = [...new Set([...tx.accountIds, ...positions.map((p) => p.id)])];
+      const [first] = positions;
+      return resolved.transactionCount === undefined ? { onchainId: first.address, offchainId: first.id } : undefined;
     },
   };
 }

@@ -10,13 +10,13 @@ export interface OperationHandler {
   lookup(em: EntityManager, deps: ActivityDeps, request: WriteRequest): Promise<Resolved>;
   /** What to tell the caller when the transaction is over the network's size limit. */
   tooLargeHint?: string;
-  /** The instructions of the network transaction, from the request and what lookup resolved. */
-  instructions(request: WriteRequest, resolved: Resolved): Instruction[];
+  /** The instructions of one network transaction of the write (`part`, of `resolved.transactionCount`), from the request and what lookup resolved. */
+  instructions(request: WriteRequest, resolved: Resolved, part: number): Instruction[];
   /**
    * Writes the operation's records inside the record step's database transaction. `tx` is the
-   * transaction record (null for onboardings without one); returns the created object's reference.
+   * transaction record of `part`; returns the created object's reference.
    */
-  record(em: EntityManager, request: WriteRequest, resolved: Resolved, outcome: Outcome | null, tx: LedgerTransaction | null, at: Date): Promise<WriteResult['created']>;
+  record(em: EntityManager, request: WriteRequest, resolved: Resolved, outcome: Outcome | null, tx: LedgerTransaction | null, at: Date, part: number): Promise<WriteResult['created']>;
   /** After the records of a landed transaction: bring them in line with what the chain now says. */
   reconcile?(em: EntityManager, deps: ActivityDeps, request: WriteRequest, resolved: Resolved): Promise<void>;
 }

@@ -18,26 +18,27 @@ export async function lockAccounts(em: EntityManager, accountIds: string[]): Pro
   for (const id of [...new Set(accountIds)].sort()) await exec(em)(`select pg_advisory_xact_lock(hashtextextended(?, 7))`, [id]);
 }
 
-/** What `limit`'s window already holds for one account and asset, other than this transaction's own rows. */
-export async function debitedInWindow(em: EntityManager, accountId: string, asset: string, limit: DebitLimit, transactionId: string, now: Date, mintAuthority?: string | null): Promise<bigint> {
+/** What `limit`'s window already holds for one account and asset, other than this write's own rows. */
+export async function debitedInWindow(em: EntityManager, accountId: string, asset: string, limit: DebitLimit, ownTransactionIds: string[], now: Date, mintAuthority?: string | null): Promise<bigint> {
   const since = new Date(now.getTime() - windowMs(limit));
   const rows = await exec(em)<{ operation_type: string; destination_class: string | null; amount: string }[]>(
     `select operation_type, destination_class, sum(amount)::text as amount from debit_reservation
-      where account_id = ? and asset = ? and created_at > ? and released_at is null and transaction_id <> ?
+      where account_id = ? and asset = ? and created_at > ? and released_at is null and transaction_id not in (?)
       group by operation_type, destination_class`,
-    [accountId, asset, since, transactionId],
+    [accountId, asset, since, ownTransactionIds],
   );
   return rows
     .filter((r) => governs(limit, { operationType: r.operation_type as Debit['operationType'], destination: r.destination_class ? { address: '', class: r.destination_class as never } : null }, mintAuthority))
     .reduce((sum, r) => sum + BigInt(r.amount), 0n);
 }
 
-/** Holds this transaction's debits (replacing any an earlier attempt held). */
-export async function reserveDebits(em: EntityManager, transactionId: string, debits: Debit[], now: Date): Promise<void> {
-  await exec(em)(`delete from debit_reservation where transaction_id = ?`, [transactionId]);
+/** Holds a write's debits, each under the id of the transaction that moves it (replacing any an earlier attempt held). */
+export async function reserveDebits(em: EntityManager, transactionIdOf: (debit: Debit) => string, debits: Debit[], now: Date): Promise<void> {
+  const ids = [...new Set(debits.map(transactionIdOf))];
+  if (ids.length) await exec(em)(`delete from debit_reservation where transaction_id in (?)`, [ids]);
   for (const d of debits) {
     await exec(em)(`insert into debit_reservation (transaction_id, account_id, asset, operation_type, destination_class, amount, created_at) values (?, ?, ?, ?, ?, ?, ?)`, [
-      transactionId,
+      transactionIdOf(d),
       d.accountId,
       assetKey(d),
       d.operationType ?? 'TRANSFER',

@@ -79,17 +79,17 @@ function defaults(): Activities {
     checkLimits: async () => undefined,
     build: async (): Promise<BuiltTransaction> => {
       builds += 1;
-      return { messageBase64: `message-${builds}`, signers: ['FeePayer1111', 'NewAccount1111'], lastValidBlockHeight: String(100 * builds), size: 200 };
+      return { messageBase64: `message-${builds}`, signers: ['FeePayer1111', 'NewAccount1111'], lifetime: { kind: 'BLOCKHASH', blockhash: `hash-${builds}`, lastValidBlockHeight: String(100 * builds) }, size: 200 };
     },
     sign: async (_request: WriteRequest, built: BuiltTransaction) => ({ signature: `sig-of-${built.messageBase64}`, wireBase64: `wire-of-${built.messageBase64}` }),
     submit: async () => ({ rejected: null }),
     confirm: async (): Promise<Outcome> => ({ status: 'CONFIRMED', slot: '42', confirmations: 1 }),
-    markExpired: async () => undefined,
     record: async (request: WriteRequest, _resolved: Resolved, outcome: Outcome | null): Promise<WriteResult> => ({
       transaction: outcome ? transactionResult(request, outcome.status, outcome.status === 'FAILED' ? outcome.errorMessage : null) : null,
       created: { onchainId: 'NewAccount1111', offchainId: request.newRecordId ?? 'none' },
     }),
-    recordFailure: async () => undefined,
+    recordFailure: async () => null,
+    startPostSubmitDelivery: async () => undefined,
     recordRejection: async (request: WriteRequest, reason: string): Promise<WriteResult> => ({ transaction: transactionResult(request, 'REJECTED', reason) }),
     callPreSubmitWebhooks: async () => 'OK' as const,
     callPostSubmitWebhooks: async () => undefined,

@@ -1,0 +1,138 @@
+/**
+ * Build: the V0 message of one transaction of the write, with its lifetime, written into the
+ * transaction record as BUILT. Never a second live message for one transaction: while the record
+ * holds a signed, possibly sent message whose lifetime is not proven over (or which the network
+ * knows), build answers that message again, so sign reproduces the same signature and submit sends
+ * the same bytes.
+ */
+import {
+  address,
+  appendTransactionMessageInstructions,
+  compileTransaction,
+  createTransactionMessage,
+  getBase64Decoder,
+  getBase64Encoder,
+  getTransactionEncoder,
+  getTransactionSize,
+  isSolanaError,
+  pipe,
+  setTransactionMessageFeePayer,
+  type Instruction,
+  type Transaction,
+  type TransactionMessageBytes,
+} from '@solana/kit';
+import { getSetComputeUnitLimitInstruction, getSetComputeUnitPriceInstruction } from '@solana-program/compute-budget';
+import type { SvmTransactionConfigInput } from '../../api/codecs/common.codecs';
+import type { LedgerTransaction } from '../../db/entities';
+import { LedgerError } from '../../domain/errors';
+import { estimateComputeUnitPrice } from '../../domain/fees';
+import type { BuiltTransaction, MessageLifetime, Resolved, WriteRequest } from '../../domain/write';
+import type { Lifetime } from '../../network/lifetime';
+import type { SvmNetwork } from '../../network/svm-network';
+import { operationHandlers } from '../operations';
+import { applyStatus, newTransactionRecord } from '../transaction-records';
+import { possiblySent, type PipelineContext } from './context';
+
+/** The network's limit on a serialized transaction. */
+export const MAX_TRANSACTION_SIZE = 1232;
+
+const base64 = { text: getBase64Decoder(), bytes: getBase64Encoder() };
+
+export function createBuild(ctx: PipelineContext) {
+  /** Idempotent as described above; fails with TRANSACTION_TOO_LARGE; transport faults are retried. */
+  return async function build(request: WriteRequest, resolved: Resolved, part = 0): Promise<BuiltTransaction> {
+    const em = ctx.fork();
+    const now = ctx.deps.now();
+    const lifetime = ctx.lifetime(request);
+    const network = ctx.network(request.cluster);
+    const record = await ctx.findRecord(em, request, part);
+    if (possiblySent(record)) {
+      if (!(await provenExpired(record, lifetime, network))) return reuse(record);
+      // Proven over: it can never land. Its history keeps the signature; a new message replaces it.
+      applyStatus(record, 'EXPIRED', now, record.signature);
+      if (record.lifetime) await lifetime.release(record.lifetime);
+    }
+
+    const instructions = [...(await computeBudget(request, resolved, network)), ...operationHandlers[request.operation].instructions(request, resolved, part)];
+    const messageLifetime = await lifetime.acquire();
+    const message = pipe(
+      createTransactionMessage({ version: 0 }),
+      (m) => setTransactionMessageFeePayer(address(resolved.feePayer), m),
+      (m) => lifetime.apply(m, messageLifetime),
+      (m) => appendTransactionMessageInstructions(instructions, m),
+    );
+    const transaction = compileWithinLimits(request, message);
+    const size = getTransactionSize(transaction);
+    const built: BuiltTransaction = {
+      messageBase64: base64.text.decode(getTransactionEncoder().encode(transaction)),
+      signers: Object.keys(transaction.signatures),
+      lifetime: messageLifetime,
+      size,
+    };
+    const written = record ?? newTransactionRecord(em, request, now, part);
+    applyStatus(written, 'BUILT', now);
+    Object.assign(written, {
+      serializedMessage: base64.text.decode(transaction.messageBytes),
+      feePayer: resolved.feePayer,
+      signers: built.signers,
+      lastValidBlockHeight: BigInt(messageLifetime.lastValidBlockHeight),
+      lifetime: messageLifetime,
+      signature: null,
+      // A replayed lookup answers this resolution once the message is signed.
+      resolved: part === 0 ? { ...resolved, resumed: undefined } : null,
+      // A record reused by a new run (a retry of a write whose run is gone) starts without an outcome.
+      success: null,
+      errorMessage: null,
+      errorCode: null,
+      reservedAddress: part === 0 ? (resolved.reservesAddress ?? null) : null,
+    });
+    await em.flush();
+    return built;
+  };
+}
+
+/** Over only when the lifetime is proven over and, looked at once more after that, the network does not know the signature. */
+async function provenExpired(record: LedgerTransaction & { signature: string }, lifetime: Lifetime, network: SvmNetwork): Promise<boolean> {
+  if (!(await lifetime.isOver(lifetimeOf(record)))) return false;
+  return (await network.getSignatureStatus(record.signature)) === null;
+}
+
+/** The record's message as an unsigned transaction, for sign to sign again. */
+function reuse(record: LedgerTransaction): BuiltTransaction {
+  const messageBytes = base64.bytes.encode(record.serializedMessage!) as TransactionMessageBytes;
+  const signatures = Object.fromEntries(record.signers.map((signer) => [signer, null])) as Transaction['signatures'];
+  const wire = getTransactionEncoder().encode({ messageBytes, signatures });
+  return { messageBase64: base64.text.decode(wire), signers: record.signers, lifetime: lifetimeOf(record), size: wire.length, reused: true };
+}
+
+/** The record's lifetime (records written before lifetimes were kept have the blockhash's last valid height). */
+function lifetimeOf(record: LedgerTransaction): MessageLifetime {
+  return record.lifetime ?? { kind: 'BLOCKHASH', blockhash: '', lastValidBlockHeight: String(record.lastValidBlockHeight ?? 0) };
+}
+
+async function computeBudget(request: WriteRequest, resolved: Resolved, network: SvmNetwork): Promise<Instruction[]> {
+  const cu = ((request.svmTransactionConfig ?? {}) as SvmTransactionConfigInput).computeUnitConfig;
+  if (!cu?.enable) return [];
+  const instructions: Instruction[] = [];
+  if (cu.limit !== undefined) instructions.push(getSetComputeUnitLimitInstruction({ units: cu.limit }));
+  // An explicit price wins; otherwise the estimate comes from the cluster's recent fees for the signers.
+  const price = cu.price !== undefined ? BigInt(cu.price) : cu.priceEstimate ? estimateComputeUnitPrice(await network.getRecentPrioritizationFees(resolved.signers), cu.priceEstimate.priorityLevel) : undefined;
+  if (price !== undefined) instructions.push(getSetComputeUnitPriceInstruction({ microLamports: price }));
+  return instructions;
+}
+
+/** Compiles the message; over the network's size or count limits is TRANSACTION_TOO_LARGE with the operation's hint. */
+function compileWithinLimits(request: WriteRequest, message: Parameters<typeof compileTransaction>[0]): ReturnType<typeof compileTransaction> {
+  const hint = operationHandlers[request.operation].tooLargeHint ?? 'Split the request into smaller ones.';
+  let transaction: ReturnType<typeof compileTransaction>;
+  try {
+    transaction = compileTransaction(message);
+  } catch (error) {
+    // Over the network's count of instructions or accounts per transaction: too large as well.
+    if (isSolanaError(error) && /maximum/i.test(error.message)) throw new LedgerError('TRANSACTION_TOO_LARGE', `${error.message}. ${hint}`, undefined, { limit: MAX_TRANSACTION_SIZE });
+    throw error;
+  }
+  const size = getTransactionSize(transaction);
+  if (size > MAX_TRANSACTION_SIZE) throw new LedgerError('TRANSACTION_TOO_LARGE', `the transaction is ${size} bytes; the network allows ${MAX_TRANSACTION_SIZE}. ${hint}`, undefined, { size, limit: MAX_TRANSACTION_SIZE });
+  return transaction;
+}

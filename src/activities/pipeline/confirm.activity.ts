@@ -1,0 +1,33 @@
+/** Confirm: where the sent signature stands, polled until an outcome. */
+import type { Outcome, SignedTransaction, BuiltTransaction, WriteRequest } from '../../domain/write';
+import type { PipelineContext } from './context';
+
+const rank = { processed: 0, confirmed: 1, finalized: 2 } as const;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const json = (value: unknown) => JSON.stringify(value, (_k, v) => (typeof v === 'bigint' ? v.toString() : v));
+
+export function createConfirm(ctx: PipelineContext) {
+  /**
+   * Polls the signature until it reaches the requested commitment, fails onchain, or its lifetime is
+   * proven over and the network still does not know it (EXPIRED: it can never land, the workflow may
+   * build anew). Stateless, so a replay or retry just polls again; transport faults are thrown and
+   * retried for as long as the network stays away.
+   */
+  return async function confirm(request: WriteRequest, signed: SignedTransaction, built: BuiltTransaction): Promise<Outcome> {
+    const network = ctx.network(request.cluster);
+    const lifetime = ctx.lifetime(request);
+    // Poll often at first (a block is 400 ms on public clusters), then back off to one poll per slot.
+    for (let delay = 50; ; delay = Math.min(delay + 25, 400)) {
+      const status = await network.getSignatureStatus(signed.signature);
+      if (status?.err) return { status: 'FAILED', errorMessage: `the network refused the transaction: ${json(status.err)}`, slot: status.slot.toString() };
+      if (status?.confirmationStatus && rank[status.confirmationStatus] >= rank[request.commitment]) {
+        const slot = status.slot.toString();
+        if (status.confirmationStatus === 'processed') return { status: 'SUBMITTED', slot, confirmations: status.confirmations };
+        return { status: status.confirmationStatus === 'finalized' ? 'FINALIZED' : 'CONFIRMED', slot, confirmations: status.confirmations };
+      }
+      // Looked at once more after the proof: it may have landed between the two reads.
+      if (!status && (await lifetime.isOver(built.lifetime)) && !(await network.getSignatureStatus(signed.signature))) return { status: 'EXPIRED' };
+      await sleep(delay);
+    }
+  };
+}

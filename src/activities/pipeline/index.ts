@@ -1,0 +1,34 @@
+/**
+ * The generic steps of the write pipeline, one module each over a shared context (DESIGN.md):
+ * lookup → limit check → build → (pre-submit webhook) → sign → submit → confirm → record, and the
+ * ends of a write that sends nothing. Each is safe to replay: it reads what it did before (the
+ * write's record) before doing it again.
+ */
+import type { ActivityDeps } from '../deps';
+import { createBuild } from './build.activity';
+import { createConfirm } from './confirm.activity';
+import { createPipelineContext } from './context';
+import { createCheckLimits } from './limit-check.activity';
+import { createLookup } from './lookup.activity';
+import { createStartPostSubmitDelivery } from './post-submit.activity';
+import { createRecord } from './record.activity';
+import { createRefusals } from './refusal.activity';
+import { createSign } from './sign.activity';
+import { createSubmit } from './submit.activity';
+
+export { MAX_TRANSACTION_SIZE } from './build.activity';
+
+export function createPipelineActivities(deps: ActivityDeps) {
+  const ctx = createPipelineContext(deps);
+  return {
+    lookup: createLookup(ctx),
+    checkLimits: createCheckLimits(ctx),
+    build: createBuild(ctx),
+    sign: createSign(ctx),
+    submit: createSubmit(ctx),
+    confirm: createConfirm(ctx),
+    record: createRecord(ctx),
+    ...createRefusals(ctx),
+    startPostSubmitDelivery: createStartPostSubmitDelivery(ctx),
+  };
+}

@@ -1,0 +1,92 @@
+/**
+ * Record: the outcome and the operation's records in one database transaction, and the offchain
+ * balance of every onboarded account the transaction touched moved by exactly what the network
+ * recorded (deltas commute, so concurrent writes land in any order).
+ */
+import { getBase64Encoder, getCompiledTransactionMessageDecoder } from '@solana/kit';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { Account, LedgerTransaction } from '../../db/entities';
+import { releaseDebits } from '../../db/repositories/debit-reservations.repository';
+import { partTransactionId } from '../../domain/ids';
+import { explainFailure } from '../../domain/program-errors';
+import type { Outcome, Resolved, WriteRequest, WriteResult } from '../../domain/write';
+import type { LandedTransaction } from '../../network/svm-network';
+import { operationHandlers } from '../operations';
+import { applyStatus, createdReference, newTransactionRecord, transactionResult } from '../transaction-records';
+import type { PipelineContext } from './context';
+
+const recordedStatuses = ['CONFIRMED', 'FINALIZED', 'FAILED', 'EXPIRED', 'SUBMITTED', 'SIGNED'];
+const landedStatuses = ['CONFIRMED', 'FINALIZED', 'SUBMITTED'];
+
+export function createRecord(ctx: PipelineContext) {
+  /** The network's own record of a landed transaction, fetched only when an onboarded account is among its accounts. */
+  async function landedBalances(em: EntityManager, request: WriteRequest, tx: LedgerTransaction | null, outcome: Outcome): Promise<LandedTransaction | null> {
+    if (outcome.status === 'EXPIRED' || outcome.status === 'SIGNED' || !tx?.signature || !tx.serializedMessage) return null;
+    const message = getCompiledTransactionMessageDecoder().decode(getBase64Encoder().encode(tx.serializedMessage));
+    const onboarded = await em.count(Account, { organizationId: request.organizationId, cluster: request.cluster, address: { $in: message.staticAccounts as string[] } });
+    return onboarded > 0 ? ctx.network(request.cluster).getTransaction(tx.signature, 'confirmed') : null;
+  }
+
+  /**
+   * Writes one transaction's outcome (`outcome` null: an offchain-only write, recorded FINALIZED).
+   * Idempotent: a record already holding its outcome is answered as it is. It must not give up (the
+   * network moved value): every failure is retried.
+   */
+  return async function record(request: WriteRequest, resolved: Resolved, outcome: Outcome | null, part = 0): Promise<WriteResult> {
+    const now = ctx.deps.now();
+    const id = partTransactionId(request.transactionId, part);
+    const landed = outcome ? await landedBalances(ctx.fork(), request, await ctx.fork().findOne(LedgerTransaction, { id }), outcome) : null;
+    return ctx.fork().transactional(async (em) => {
+      const found = await em.findOne(LedgerTransaction, { id });
+      if (found && found.success !== null && found.success !== undefined && recordedStatuses.includes(found.status)) {
+        // Already recorded by an attempt whose completion was lost.
+        return { transaction: outcome ? transactionResult(found) : null, created: await createdReference(em, found.accountIds[0]) };
+      }
+      // Offchain only: nothing goes onchain, the record ends FINALIZED at once and keeps the resolution
+      // (a replayed lookup then knows the write is done); the answer has no transaction.
+      const tx = found ?? (outcome ? null : newTransactionRecord(em, request, now));
+      if (!outcome && tx) {
+        applyStatus(tx, 'FINALIZED', now);
+        tx.success = true;
+        tx.resolved = { ...resolved, resumed: undefined };
+      }
+      if (tx && outcome) {
+        applyStatus(tx, outcome.status, now);
+        tx.success = outcome.status !== 'FAILED' && outcome.status !== 'EXPIRED';
+        if (outcome.status === 'FAILED') tx.errorMessage = explainFailure(outcome.errorMessage);
+        if (outcome.status === 'EXPIRED') tx.errorMessage = 'the transaction did not land before its blockhash expired';
+        if ('slot' in outcome && outcome.slot) tx.slot = BigInt(outcome.slot);
+        if ('confirmations' in outcome) tx.confirmationsCount = outcome.confirmations ?? 0;
+        if (tx.success) tx.txnTimestamp = now;
+        if (landed) tx.fee = landed.fee;
+        // The created record now guards its address; the reservation ends with the transaction.
+        tx.reservedAddress = null;
+      }
+      if (outcome && (outcome.status === 'FAILED' || outcome.status === 'EXPIRED')) await releaseDebits(em, id, now);
+      const handler = operationHandlers[request.operation];
+      const created = await handler.record(em, request, resolved, outcome, tx, now, part);
+      if (tx && landed) await applyBalanceChanges(em, request, tx, landed.balances, created?.offchainId, now);
+      if (handler.reconcile && outcome && landedStatuses.includes(outcome.status)) {
+        await em.flush();
+        await handler.reconcile(em, ctx.deps, request, resolved);
+      }
+      return { transaction: tx && outcome ? transactionResult(tx) : null, created };
+    });
+  };
+}
+
+/** Moves each touched account's offchain balance by its onchain change and marks its last transaction. */
+async function applyBalanceChanges(em: EntityManager, request: WriteRequest, tx: LedgerTransaction, balances: LandedTransaction['balances'], createdId: string | undefined, at: Date): Promise<void> {
+  const addresses = [...new Set(balances.map((b) => b.address))];
+  const touched = await em.find(Account, { organizationId: request.organizationId, cluster: request.cluster, address: { $in: addresses }, ...(createdId ? { id: { $ne: createdId } } : {}) });
+  for (const account of touched) {
+    const change = balances.find((b) => b.address === account.address)!;
+    await em.getConnection().execute(
+      'update account set lamports_balance = lamports_balance + ?, last_transaction_id = ?, last_transaction_signature = ?, last_transaction_at = ?, updated_at = ? where id = ?',
+      [(change.post - change.pre).toString(), tx.id, tx.signature, at, at, account.id],
+      'run',
+      em.getTransactionContext(),
+    );
+    tx.accountIds = [...new Set([...tx.accountIds, account.id])];
+  }
+}

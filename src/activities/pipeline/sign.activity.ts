@@ -1,0 +1,30 @@
+/** Sign: the managed keys' signatures over the built message; the signature is recorded before anything is sent. */
+import { getBase64EncodedWireTransaction, getBase64Encoder, getSignatureFromTransaction, getTransactionDecoder, partiallySignTransaction } from '@solana/kit';
+import { LedgerError } from '../../domain/errors';
+import { partTransactionId } from '../../domain/ids';
+import type { BuiltTransaction, SignedTransaction, WriteRequest } from '../../domain/write';
+import { setStatus } from '../transaction-records';
+import type { PipelineContext } from './context';
+
+const base64Bytes = getBase64Encoder();
+
+export function createSign(ctx: PipelineContext) {
+  /**
+   * Signs with the managed keys the lookup step allowed (`allowed`: it checked the organization may
+   * use each); a signer outside that list is FORBIDDEN. Idempotent: ed25519 is deterministic, so a
+   * replay over a reused message gives the signature already recorded.
+   */
+  return async function sign(request: WriteRequest, built: BuiltTransaction, allowed: string[], part = 0): Promise<SignedTransaction> {
+    const unexpected = built.signers.filter((s) => !allowed.includes(s));
+    if (unexpected.length) throw new LedgerError('FORBIDDEN', `the transaction needs signatures this request may not give: ${unexpected.join(', ')}`, undefined, { unexpected });
+    const em = ctx.fork();
+    const transaction = getTransactionDecoder().decode(base64Bytes.encode(built.messageBase64));
+    const keyPairs = await ctx.deps.keyStore.keyPairs(em, built.signers);
+    const missing = built.signers.filter((s) => !keyPairs.has(s));
+    if (missing.length) throw new LedgerError('VALIDATION_ERROR', `no managed key to sign for ${missing.join(', ')}`, undefined, { missing });
+    const signed = await partiallySignTransaction([...keyPairs.values()], transaction);
+    const result = { signature: getSignatureFromTransaction(signed), wireBase64: getBase64EncodedWireTransaction(signed) };
+    await setStatus(em, partTransactionId(request.transactionId, part), 'SIGNED', ctx.deps.now(), { signature: result.signature });
+    return result;
+  };
+}

@@ -1,0 +1,14 @@
+import { Migration } from '@mikro-orm/migrations';
+
+/**
+ * What a replayed write step reads back (DESIGN.md, "Exactly once"): the lookup's resolution and the
+ * message's lifetime; and the parts of a write that needs several network transactions.
+ */
+export class Migration0011WriteEngine extends Migration {
+  override name = '0011-write-engine';
+
+  override up(): void {
+    this.addSql(`alter table ledger_transaction add column resolved jsonb, add column lifetime jsonb, add column write_transaction_id uuid, add column part integer not null default 0;`);
+    this.addSql(`create index ledger_transaction_write on ledger_transaction (write_transaction_id, part) where write_transaction_id is not null;`);
+  }
+}

@@ -1,0 +1,124 @@
+/**
+ * Exactly once through outages, with the worker as its own process and the node behind an RPC proxy:
+ * the network unreachable for a while right after it took a transaction, the Temporal server killed
+ * (SIGKILL) and restarted mid-write, and a run ended by an operator after its transaction was sent.
+ * Each write answers success, exactly one transaction landed, and the records agree with the chain.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { address, createSolanaRpc } from '@solana/kit';
+import { Client, Connection } from '@temporalio/client';
+import { freePort, startTemporalDevServer, type TemporalDevServer } from '../../src/main/temporal-dev-server';
+import { startFaultWorker, type FaultWorker } from '../support/fault-process';
+import { startRpcProxy, type RpcProxy } from '../support/rpc-proxy';
+import { startStack, type Stack } from '../support/stack';
+
+const FEE = 5000n;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+let temporalDir: string;
+let temporalPort: number;
+let temporal: TemporalDevServer;
+let stack: Stack;
+let proxy: RpcProxy;
+let worker: FaultWorker | undefined;
+let rpc: ReturnType<typeof createSolanaRpc>;
+
+// Its own Temporal server on a file, so it can be killed and restarted without touching the other tests'.
+const startTemporal = () => startTemporalDevServer({ dataDir: temporalDir, port: temporalPort, ui: false, log: () => {} });
+
+beforeAll(async () => {
+  temporalDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ledger-outages-temporal-'));
+  temporalPort = await freePort();
+  temporal = await startTemporal();
+  stack = await startStack({ worker: false, writeTaskTimeoutSeconds: 2, temporal: { address: temporal.address, namespace: temporal.namespace } });
+  proxy = await startRpcProxy(stack.node.url);
+  rpc = createSolanaRpc(stack.node.url);
+});
+
+afterEach(async () => {
+  await worker?.kill();
+  worker = undefined;
+  await stack.stopWorker();
+});
+
+afterAll(async () => {
+  await proxy?.close();
+  await stack?.close();
+  await temporal?.close();
+  fs.rmSync(temporalDir, { recursive: true, force: true });
+});
+
+const lamportsOf = async (addr: string) => (await rpc.getBalance(address(addr), { commitment: 'confirmed' }).send()).value;
+const createAccount = (requestId = randomUUID()) => stack.call('POST', '/api/v1/accounts', { itemData: { managed: true, seed: { lamports: '2000000' } } }, { headers: { 'x-request-id': requestId } });
+
+/** The answer is a landed Create Account; the fee payer paid for exactly one transaction; no record is left open. */
+async function expectLandedOnce(answer: { status: number; body: any }, feePayerBefore: bigint) {
+  expect(answer.status).toBe(201);
+  // After a long outage it may be finalized by the time it is looked at.
+  expect(answer.body.svmTransaction).toMatchObject({ success: true, status: expect.stringMatching(/^(CONFIRMED|FINALIZED)$/) });
+  expect(await lamportsOf(answer.body.newAccount.onchainId)).toBe(2_000_000n);
+  expect(feePayerBefore - (await lamportsOf(stack.runtime.feePayerAddress))).toBe(2_000_000n + 2n * FEE);
+  const record = await stack.call('POST', '/api/v1/transactions/single', { itemData: { transaction: { offchainId: answer.body.svmTransaction.offchainId } } });
+  expect(record.body).toMatchObject({ status: answer.body.svmTransaction.status, onchainId: answer.body.svmTransaction.onchainId });
+  for (const status of ['PENDING', 'BUILT', 'SIGNED', 'SUBMITTED']) {
+    const open = await stack.call('POST', '/api/v1/transactions/bulk/identifiers', { itemQuery: { filter: [{ fieldName: 'status', filterValues: [{ filterType: 'EQUALS', valueString: status }] }] } });
+    expect({ status, count: open.body.count }).toEqual({ status, count: 0 });
+  }
+}
+
+it('rides out the network being unreachable right after it took the transaction', async () => {
+  const before = await lamportsOf(stack.runtime.feePayerAddress);
+  worker = await startFaultWorker(stack, 'none', proxy.url);
+  const held = proxy.holdNextSend();
+  const answer = createAccount();
+  await held;
+  // The node has the bytes; the worker never hears so, and the node stays away for 4 s.
+  proxy.setUnreachable(true);
+  proxy.releaseHeld();
+  await sleep(4000);
+  proxy.setUnreachable(false);
+  await expectLandedOnce(await answer, before);
+});
+
+it('rides out the Temporal server killed and restarted mid-write', async () => {
+  const before = await lamportsOf(stack.runtime.feePayerAddress);
+  worker = await startFaultWorker(stack, 'none', proxy.url);
+  const held = proxy.holdNextSend();
+  const answer = createAccount();
+  await held;
+  await temporal.kill();
+  proxy.releaseHeld();
+  await sleep(1000);
+  temporal = await startTemporal();
+  await expectLandedOnce(await answer, before);
+});
+
+it('reconciles a write whose run was terminated after its transaction was sent, and never answers it as failed', async () => {
+  const before = await lamportsOf(stack.runtime.feePayerAddress);
+  const requestId = randomUUID();
+  worker = await startFaultWorker(stack, 'none', proxy.url);
+  const held = proxy.holdNextSend();
+  const first = createAccount(requestId);
+  await held;
+  await worker.kill();
+  worker = undefined;
+  proxy.releaseHeld();
+  // An operator ends the run in the Web UI; the message it sent lands anyway.
+  const connection = await Connection.connect({ address: temporal.address });
+  try {
+    const runs = new Client({ connection, namespace: temporal.namespace }).workflow;
+    const workflowId = (await stack.call('POST', '/api/v1/transactions/bulk/detailed', {})).body.items.find((t: { status: string }) => t.status === 'SIGNED')?.workflowId;
+    expect(workflowId).toBeDefined();
+    await runs.getHandle(workflowId).terminate('operator');
+  } finally {
+    await connection.close();
+  }
+  await stack.restartWorker();
+  await expectLandedOnce(await first, before);
+  // A repeat answers the same, from the record.
+  const repeat = await createAccount(requestId);
+  expect(repeat.body).toEqual((await first).body);
+});
