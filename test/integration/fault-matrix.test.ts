@@ -154,3 +154,19 @@ describe.each(whereItHurts)('the worker killed at %s', (point) => {
     await expectNoOpenRecords();
   });
 });
+
+it('keeps two identical writes (same instructions, same block, different keys) two transactions: both move value', async () => {
+  await stack.restartWorker();
+  try {
+    const [from, to] = [await balances(alice), await balances(bob)];
+    const transfer = () => stack.call('POST', '/api/v1/positions/transfer', { itemData: { source: alice, destination: bob, value: { lamports: '4' }, idempotencyId: randomUUID() } });
+    const answers = await Promise.all([transfer(), transfer(), transfer()]);
+    expect(answers.map((a) => a.body.success)).toEqual([true, true, true]);
+    // Three signatures: identical bytes would have been one transaction, answered three times.
+    expect(new Set(answers.map((a) => a.body.onchainId)).size).toBe(3);
+    expect(await balances(alice)).toEqual({ onchain: from.onchain - 12n, offchain: from.onchain - 12n });
+    expect(await balances(bob)).toEqual({ onchain: to.onchain + 12n, offchain: to.onchain + 12n });
+  } finally {
+    await stack.stopWorker();
+  }
+});

@@ -22,6 +22,7 @@ import {
   type TransactionMessageBytes,
 } from '@solana/kit';
 import { getSetComputeUnitLimitInstruction, getSetComputeUnitPriceInstruction } from '@solana-program/compute-budget';
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { SvmTransactionConfigInput } from '../../api/codecs/common.codecs';
 import type { LedgerTransaction } from '../../db/entities';
 import { LedgerError } from '../../domain/errors';
@@ -46,50 +47,69 @@ export function createBuild(ctx: PipelineContext) {
     const lifetime = ctx.lifetime(request);
     const network = ctx.network(request.cluster);
     const record = await ctx.findRecord(em, request, part);
+    let expired: string | undefined;
     if (possiblySent(record)) {
+      // A recorded outcome (landed, failed, or expired for the last time) is final: never a new message.
+      if (record.success !== null && record.success !== undefined) return reuse(record);
       if (!(await provenExpired(record, lifetime, network))) return reuse(record);
       // Proven over: it can never land. Its history keeps the signature; a new message replaces it.
-      applyStatus(record, 'EXPIRED', now, record.signature);
+      expired = record.signature;
       if (record.lifetime) await lifetime.release(record.lifetime);
     }
 
     const instructions = [...(await computeBudget(request, resolved, network)), ...operationHandlers[request.operation].instructions(request, resolved, part)];
-    const messageLifetime = await lifetime.acquire();
-    const message = pipe(
-      createTransactionMessage({ version: 0 }),
-      (m) => setTransactionMessageFeePayer(address(resolved.feePayer), m),
-      (m) => lifetime.apply(m, messageLifetime),
-      (m) => appendTransactionMessageInstructions(instructions, m),
-    );
-    const transaction = compileWithinLimits(request, message);
-    const size = getTransactionSize(transaction);
-    const built: BuiltTransaction = {
-      messageBase64: base64.text.decode(getTransactionEncoder().encode(transaction)),
-      signers: Object.keys(transaction.signatures),
-      lifetime: messageLifetime,
-      size,
-    };
-    const written = record ?? newTransactionRecord(em, request, now, part);
-    applyStatus(written, 'BUILT', now);
-    Object.assign(written, {
-      serializedMessage: base64.text.decode(transaction.messageBytes),
-      feePayer: resolved.feePayer,
-      signers: built.signers,
-      lastValidBlockHeight: BigInt(messageLifetime.lastValidBlockHeight),
-      lifetime: messageLifetime,
-      signature: null,
-      // A replayed lookup answers this resolution once the message is signed.
-      resolved: part === 0 ? { ...resolved, resumed: undefined } : null,
-      // A record reused by a new run (a retry of a write whose run is gone) starts without an outcome.
-      success: null,
-      errorMessage: null,
-      errorCode: null,
-      reservedAddress: part === 0 ? (resolved.reservesAddress ?? null) : null,
-    });
-    await em.flush();
-    return built;
+    for (let attempt = 1; ; attempt++) {
+      const messageLifetime = await lifetime.acquire();
+      const message = pipe(
+        createTransactionMessage({ version: 0 }),
+        (m) => setTransactionMessageFeePayer(address(resolved.feePayer), m),
+        (m) => lifetime.apply(m, messageLifetime),
+        (m) => appendTransactionMessageInstructions(instructions, m),
+      );
+      const transaction = compileWithinLimits(request, message);
+      const built: BuiltTransaction = {
+        messageBase64: base64.text.decode(getTransactionEncoder().encode(transaction)),
+        signers: Object.keys(transaction.signatures),
+        lifetime: messageLifetime,
+        size: getTransactionSize(transaction),
+      };
+      const attemptEm = attempt === 1 ? em : ctx.fork();
+      const found = attempt === 1 ? record : await ctx.findRecord(attemptEm, request, part);
+      const written = found ?? newTransactionRecord(attemptEm, request, now, part);
+      if (expired) applyStatus(written, 'EXPIRED', now, expired);
+      applyStatus(written, 'BUILT', now);
+      Object.assign(written, {
+        serializedMessage: base64.text.decode(transaction.messageBytes),
+        feePayer: resolved.feePayer,
+        signers: built.signers,
+        lastValidBlockHeight: BigInt(messageLifetime.lastValidBlockHeight),
+        lifetime: messageLifetime,
+        signature: null,
+        // A replayed lookup answers this resolution once the message is signed.
+        resolved: part === 0 ? { ...resolved, resumed: undefined } : null,
+        // A record reused by a new run (a retry of a write whose run is gone) starts without an outcome.
+        success: null,
+        errorMessage: null,
+        errorCode: null,
+        reservedAddress: part === 0 ? (resolved.reservesAddress ?? null) : null,
+      });
+      try {
+        await attemptEm.flush();
+        return built;
+      } catch (error) {
+        // Another write built these very bytes (the same instructions in the same block): to the
+        // network they would be one transaction, so this one waits for the next blockhash.
+        if (!isTwinMessage(error) || attempt >= MAX_TWIN_ATTEMPTS) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+      }
+    }
   };
 }
+
+/** Builds that may meet a twin before one gets a blockhash of its own (a block is 400 ms on public clusters). */
+const MAX_TWIN_ATTEMPTS = 20;
+
+const isTwinMessage = (error: unknown) => error instanceof UniqueConstraintViolationException && /ledger_transaction_message/.test(error.message);
 
 /** Over only when the lifetime is proven over and, looked at once more after that, the network does not know the signature. */
 async function provenExpired(record: LedgerTransaction & { signature: string }, lifetime: Lifetime, network: SvmNetwork): Promise<boolean> {

@@ -1,0 +1,43 @@
+/** The service's processes for the bench and the chaos run: each `src/main/<name>.ts` in its own Node process. */
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+
+export interface Service {
+  url: string;
+  pid: number;
+  /** The tail of what the process printed (for a failed run). */
+  output(): string;
+  /** SIGTERM, and waits for the exit. */
+  stop(): Promise<void>;
+  /** SIGKILL, as a crash would; waits for the exit. */
+  kill(): Promise<void>;
+}
+
+/** Starts `src/main/<name>.ts` with tsx's loader (Node itself, so a signal reaches the service) and waits for `ready`'s line. */
+export function spawnService(name: string, env: Record<string, string>, ready: RegExp, nodeArgs: string[] = []): Promise<Service> {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', path.join(__dirname, `../src/main/${name}.ts`)], {
+    env: { ...process.env, ...env, NODE_OPTIONS: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const signal = async (name: NodeJS.Signals) => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(name);
+    await exited;
+  };
+  return new Promise((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      output = (output + chunk.toString()).slice(-100_000);
+      const match = ready.exec(output);
+      if (!match) return;
+      child.stdout!.off('data', onData);
+      child.stdout!.on('data', (more: Buffer) => (output = (output + more.toString()).slice(-100_000)));
+      child.removeListener('exit', onEarlyExit);
+      resolve({ url: match[1] ?? '', pid: child.pid!, output: () => output.slice(-4000), stop: () => signal('SIGTERM'), kill: () => signal('SIGKILL') });
+    };
+    const onEarlyExit = (code: number | null) => reject(new Error(`${name} exited with ${code}:\n${output.slice(-2000)}`));
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-100_000)));
+    child.once('exit', onEarlyExit);
+  });
+}
