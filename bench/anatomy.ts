@@ -17,9 +17,8 @@ import { Client as PgClient } from 'pg';
 import { startTemporalDevServer } from '../src/main/temporal-dev-server';
 import { installSdkLogger } from '../src/main/worker';
 import { startStack } from '../test/support/stack';
-import type { createActivities } from '../src/activities';
+import type { Steps } from '../src/activities';
 
-type Activities = ReturnType<typeof createActivities>;
 
 const writes = Number(process.env.ANATOMY_WRITES ?? 20);
 const blockTimeMs = Number(process.env.BENCH_BLOCK_TIME_MS ?? 100);
@@ -49,9 +48,9 @@ globalThis.fetch = async (input, init) => {
   return realFetch(input, init);
 };
 
-function timed(activities: Activities): Activities {
+function timed(steps: Steps): Steps {
   const wrapped: Record<string, unknown> = {};
-  for (const [name, fn] of Object.entries(activities) as [string, (...a: unknown[]) => Promise<unknown>][]) {
+  for (const [name, fn] of Object.entries(steps) as [string, (...a: unknown[]) => Promise<unknown>][]) {
     wrapped[name] = async (...args: unknown[]) => {
       const started = performance.now();
       try {
@@ -61,7 +60,7 @@ function timed(activities: Activities): Activities {
       }
     };
   }
-  return wrapped as Activities;
+  return wrapped as unknown as Steps;
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
@@ -72,7 +71,7 @@ async function main() {
   const temporal = await startTemporalDevServer({ dataDir: path.join(workDir, 'temporal'), ui: false, log: () => {} });
   process.env.TEMPORAL_ADDRESS = temporal.address;
   process.env.TEMPORAL_NAMESPACE = temporal.namespace;
-  const stack = await startStack({ wrapActivities: timed, blockTimeMs });
+  const stack = await startStack({ wrapSteps: timed, blockTimeMs });
   nodeUrl = stack.node.url;
   try {
     const ok = async (method: string, route: string, body: unknown) => {
@@ -118,7 +117,7 @@ async function main() {
       const activityNames = [...new Set(samples.flatMap((s) => [...s.activities.keys()]))];
       const methods = [...new Set(samples.flatMap((s) => [...s.rpc.keys()]))];
       const inActivities = median(samples.map((s) => [...s.activities.values()].reduce((a, b) => a + b, 0)));
-      console.log(`\n${name}: ${median(samples.map((s) => s.ms)).toFixed(0)} ms over HTTP, ${inActivities.toFixed(0)} ms in activities, ${median(samples.map((s) => s.sql))} SQL statements`);
+      console.log(`\n${name}: ${median(samples.map((s) => s.ms)).toFixed(0)} ms over HTTP, ${inActivities.toFixed(0)} ms in steps, ${median(samples.map((s) => s.sql))} SQL statements`);
       console.log(`  activities: ${activityNames.map((a) => `${a} ${median(samples.map((s) => s.activities.get(a) ?? 0)).toFixed(0)} ms`).join(', ')}`);
       console.log(`  JSON-RPC: ${methods.map((m) => `${m} ×${median(samples.map((s) => s.rpc.get(m) ?? 0))}`).join(', ')}`);
       if (process.env.ANATOMY_SQL) for (const statement of statements) console.log(`    ${statement}`);

@@ -1,12 +1,14 @@
 /**
  * `npm run bench`: concurrent writes over HTTP against the whole stack (real PostgreSQL, a Temporal
- * dev server on a WAL SQLite file, and the API, the worker and the local SVM node each in its own
- * process, as in production), then, in the same run and on the same Temporal server, the same
- * workflow with no-op activities: the engine's ceiling on this machine. Prints writes/s,
- * p50/p95/p99, errors and each scenario's ratio to the ceiling.
+ * server, and the API, the worker(s) and the local SVM node each in its own process, as in
+ * production), then, in the same run and on the same Temporal server, the write workflow with no-op
+ * activities in two shapes: today's (one workflow task, started eagerly) and the previous one (two
+ * workflow tasks, a regular confirm activity, no eager start). Prints writes/s, p50/p95/p99, errors,
+ * the CPU each process spent per write, and the ratios between rows of the same run.
  *
- * Scenarios (BENCH_SCENARIOS, comma-separated, default `create-account,transfer`; the ceiling always runs):
- * - create-account: Create Account (managed, seeded with 1,000,000 lamports).
+ * Scenarios (BENCH_SCENARIOS, comma-separated, default `create-account,transfer`; both ceilings always run):
+ * - create-account: Create Account (managed, seeded with 1,000,000 lamports), at BENCH_CONCURRENCY
+ *   clients and again at BENCH_SMALL_CONCURRENCY (4) clients for the latency at light load.
  * - transfer: Transfer Financial Instrument between managed positions of one SPL instrument. Set up
  *   over HTTP before any timed window: a managed mint authority, the instrument, two managed owners
  *   per client with a position each, and BENCH_MINT_LAMPORTS minted into every position. In the
@@ -16,8 +18,13 @@
  *   was minted (and to the circulating supply) and that every offchain balance equals the onchain
  *   one; it exits non-zero if not.
  *
- * Knobs: BENCH_SECONDS (default 20), BENCH_CONCURRENCY (16), BENCH_BLOCK_TIME_MS (100),
- * BENCH_COMMITMENT (confirmed), BENCH_TEMPORAL_STORE (file | memory), BENCH_MINT_LAMPORTS
+ * Temporal: a dev server on a WAL SQLite file (as `npm start` runs it), or the cluster at
+ * BENCH_TEMPORAL_ADDRESS (namespace BENCH_TEMPORAL_NAMESPACE, default `ledger`; e.g. the one
+ * `temporal-config/cluster/start.sh` runs), where two worker processes run beside the API.
+ *
+ * Knobs: BENCH_SECONDS (default 20), BENCH_CONCURRENCY (16), BENCH_SMALL_CONCURRENCY (4),
+ * BENCH_BLOCK_TIME_MS (100), BENCH_COMMITMENT (confirmed), BENCH_TEMPORAL_STORE (file | memory),
+ * BENCH_WORKERS (worker processes: 1 on the dev server, 2 on a cluster), BENCH_MINT_LAMPORTS
  * (1000000000000 per position), DATABASE_URL (a fresh database on local PostgreSQL),
  * BENCH_PROFILE (worker | api | local-node: write a CPU profile to /tmp/prof).
  */
@@ -26,24 +33,30 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
+import { defineSearchAttributeKey, SearchAttributeType, TypedSearchAttributes } from '@temporalio/common';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { Client as PgClient } from 'pg';
 import { loadConfig, type Config } from '../src/config/config';
-import { spawn } from 'node:child_process';
 import { freePort, startTemporalDevServer } from '../src/main/temporal-dev-server';
 import { openRuntime, fundFeePayer, forkEm } from '../src/main/runtime';
-import { installSdkLogger } from '../src/main/worker';
+import { installSdkLogger, workerTuning } from '../src/main/worker';
 import { createApiKey, ensureOrganization } from '../src/cli/admin';
 import { roleNames } from '../src/domain/roles';
+import { searchAttributeNames, type WriteRequest } from '../src/domain/write';
 import { noopActivities } from './noop-activities';
-import type { WriteRequest } from '../src/domain/write';
+import { spawnService, type Service } from './processes';
+import { cpuPerWrite, groups, sampleCpu, type CpuSample, type Group, type ProcessSample } from './cpu';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 20);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 16);
+const smallConcurrency = Number(process.env.BENCH_SMALL_CONCURRENCY ?? 4);
 const blockTimeMs = Number(process.env.BENCH_BLOCK_TIME_MS ?? 100);
 const commitment = (process.env.BENCH_COMMITMENT ?? 'confirmed') as 'processed' | 'confirmed';
 /** file: SQLite with WAL, as `npm start` runs it; memory: the dev server's in-memory store. */
 const temporalStore = process.env.BENCH_TEMPORAL_STORE === 'memory' ? 'memory' : 'file';
+const clusterAddress = process.env.BENCH_TEMPORAL_ADDRESS;
+const clusterNamespace = process.env.BENCH_TEMPORAL_NAMESPACE ?? 'ledger';
+const workerCount = Number(process.env.BENCH_WORKERS ?? (clusterAddress ? 2 : 1));
 const mintLamports = BigInt(process.env.BENCH_MINT_LAMPORTS ?? 1_000_000_000_000);
 const allScenarios = ['create-account', 'transfer'] as const;
 type Scenario = (typeof allScenarios)[number];
@@ -63,17 +76,24 @@ interface Run {
   errors: number;
   seconds: number;
   latencies: number[];
+  /** CPU milliseconds per write of each process group, over the timed window. */
+  cpu: CpuSample;
 }
 
-/** Runs `call` from `concurrency` loops for `durationMs` after a warm-up, recording latencies. */
-async function load(name: string, call: (client: number) => Promise<void>, durationMs: number, warmupMs = 3000): Promise<Run> {
+/** The processes the bench started, by pid, for the CPU figures. */
+const processes = new Map<number, Group>([[process.pid, 'bench']]);
+
+/** Runs `call` from `clients` loops for `durationMs` after a warm-up, recording latencies and CPU. */
+async function load(name: string, call: (client: number) => Promise<void>, durationMs: number, clients = concurrency, warmupMs = 3000): Promise<Run> {
   const latencies: number[] = [];
   let errors = 0;
   let firstError: unknown;
   const warmupEnd = Date.now() + warmupMs;
   const end = warmupEnd + durationMs;
+  let cpuBefore: ProcessSample | undefined;
+  const warm = setTimeout(() => (cpuBefore = sampleCpu(processes)), warmupMs);
   await Promise.all(
-    Array.from({ length: concurrency }, async (_, client) => {
+    Array.from({ length: clients }, async (_, client) => {
       while (Date.now() < end) {
         const started = performance.now();
         try {
@@ -86,46 +106,18 @@ async function load(name: string, call: (client: number) => Promise<void>, durat
       }
     }),
   );
+  clearTimeout(warm);
+  const cpu = cpuPerWrite(cpuBefore ?? sampleCpu(processes), sampleCpu(processes), latencies.length);
   if (firstError) log(`${name}: ${errors} errors, first: ${(firstError as Error).message}`);
-  return { name, count: latencies.length, errors, seconds: durationMs / 1000, latencies: latencies.sort((a, b) => a - b) };
+  return { name, count: latencies.length, errors, seconds: durationMs / 1000, latencies: latencies.sort((a, b) => a - b), cpu };
 }
 
-interface Service {
-  url: string;
-  /** The tail of what the process printed (for a failed run). */
-  output(): string;
-  stop(): Promise<void>;
-}
-
-/** Starts `src/main/<name>.ts` in its own Node process and waits for the line that says it is up. */
-function spawnService(name: string, env: Record<string, string>, ready: RegExp): Promise<Service> {
-  const child = spawn(process.execPath, [...(process.env.BENCH_PROFILE === name ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : []), '--import', 'tsx', path.join(__dirname, `../src/main/${name}.ts`)], {
-    env: { ...process.env, ...env, NODE_OPTIONS: '' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  return new Promise((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = ready.exec(output);
-      if (match) {
-        child.stdout!.off('data', onData);
-        resolve({
-          url: match[1] ?? '',
-          output: () => output.slice(-4000),
-          stop: () => new Promise<void>((done) => {
-            if (child.exitCode !== null || child.signalCode !== null) return done();
-            child.once('exit', () => done());
-            child.kill('SIGTERM');
-          }),
-        });
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stdout!.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-100_000)));
-    child.stderr!.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-100_000)));
-    child.once('exit', (code) => reject(new Error(`${name} exited with ${code}:\n${output.slice(-2000)}`)));
-  });
+/** Starts a service process and counts its CPU under `group`. */
+async function service(name: string, group: Group, env: Record<string, string>, ready: RegExp): Promise<Service> {
+  const started = await spawnService(name, env, ready, process.env.BENCH_PROFILE === name ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : []);
+  processes.set(started.pid, group);
+  cleanups.push(() => started.stop());
+  return started;
 }
 
 /** Runs `task` over `items` with at most `limit` in flight. */
@@ -153,16 +145,79 @@ function lamportsOf(value: unknown, what: string): bigint {
 type Answer = any;
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+const rateOf = (run: Run) => run.count / run.seconds;
 
 function report(run: Run) {
-  const rate = run.count / run.seconds;
   const ms = (v: number) => `${v.toFixed(0)} ms`;
-  console.log(`${run.name.padEnd(52)} ${rate.toFixed(1).padStart(7)} writes/s   p50 ${ms(percentile(run.latencies, 50)).padStart(7)}   p95 ${ms(percentile(run.latencies, 95)).padStart(7)}   p99 ${ms(percentile(run.latencies, 99)).padStart(7)}   (${run.count} writes, ${run.errors} errors)`);
-  return rate;
+  console.log(`${run.name.padEnd(58)} ${rateOf(run).toFixed(1).padStart(7)} writes/s   p50 ${ms(percentile(run.latencies, 50)).padStart(7)}   p95 ${ms(percentile(run.latencies, 95)).padStart(7)}   p99 ${ms(percentile(run.latencies, 99)).padStart(7)}   (${run.count} writes, ${run.errors} errors)`);
 }
+
+function reportCpu(runs: Run[]) {
+  console.log(`\n${'CPU per write (ms)'.padEnd(58)} ${groups.map((g) => g.padStart(9)).join('')}${'total'.padStart(9)}`);
+  for (const run of runs) {
+    const total = groups.reduce((sum, g) => sum + run.cpu[g], 0);
+    console.log(`${run.name.padEnd(58)} ${groups.map((g) => run.cpu[g].toFixed(1).padStart(9)).join('')}${total.toFixed(1).padStart(9)}`);
+  }
+}
+
+const ratio = (label: string, value: number, aim?: string) => console.log(`${`ratio: ${label}`.padEnd(58)} ${value.toFixed(2).padStart(7)}${aim ? `   (aim ${aim})` : ''}`);
 
 /** Undone in reverse order when the run ends, however it ends. */
 const cleanups: (() => unknown)[] = [];
+
+const searchKeys = {
+  organization: defineSearchAttributeKey(searchAttributeNames.organization, SearchAttributeType.KEYWORD),
+  operation: defineSearchAttributeKey(searchAttributeNames.operation, SearchAttributeType.KEYWORD),
+  transaction: defineSearchAttributeKey(searchAttributeNames.transaction, SearchAttributeType.KEYWORD),
+};
+
+/**
+ * The engine's ceiling in one shape: the write workflow with no-op activities on its own worker in
+ * this process, started as the API starts writes (with the same search attributes). `eager`: the
+ * client shares the worker's connection and asks for eager start, as the API does today.
+ */
+async function ceiling(name: string, options: { address: string; namespace: string; workflowType: string; eager: boolean; tuning: { [K in keyof typeof workerTuning]?: number } }): Promise<Run> {
+  const taskQueue = `bench-noop-${randomBytes(4).toString('hex')}`;
+  const connection = await NativeConnection.connect({ address: options.address });
+  const worker = await Worker.create({
+    connection,
+    namespace: options.namespace,
+    taskQueue,
+    workflowsPath: require.resolve('./workflows'),
+    activities: noopActivities(),
+    ...options.tuning,
+  });
+  const running = worker.run();
+  try {
+    const client = new Client({ connection: options.eager ? connection : await Connection.connect({ address: options.address }), namespace: options.namespace });
+    return await load(
+      name,
+      async () => {
+        const id = randomUUID();
+        const request: WriteRequest = {
+          operation: 'CREATE_ACCOUNT', transactionId: id, workflowId: `noop-${id}`, organizationId: id, organizationExternalId: 'bench', apiKeyId: id,
+          cluster: 'LOCAL', idempotencyKey: null, commitment, submit: true, itemData: {}, svmTransactionConfig: {},
+        };
+        await client.workflow.execute(options.workflowType, {
+          taskQueue,
+          workflowId: request.workflowId,
+          args: [request],
+          requestEagerStart: options.eager,
+          typedSearchAttributes: new TypedSearchAttributes([
+            { key: searchKeys.organization, value: 'bench' },
+            { key: searchKeys.operation, value: request.operation },
+            { key: searchKeys.transaction, value: id },
+          ]),
+        });
+      },
+      seconds * 1000,
+    );
+  } finally {
+    worker.shutdown();
+    await running;
+    await connection.close();
+  }
+}
 
 async function main() {
   installSdkLogger();
@@ -176,11 +231,16 @@ async function main() {
   cleanups.push(() => admin.query(`drop database if exists ${dbName} with (force)`));
   const databaseUrl = process.env.DATABASE_URL ?? `postgres://postgres@127.0.0.1:5432/${dbName}`;
 
-  const temporal = await startTemporalDevServer({ dataDir: temporalStore === 'file' ? path.join(workDir, 'temporal') : undefined, ui: false, log: () => {} });
-  cleanups.push(() => temporal.close());
+  let temporal: { address: string; namespace: string };
+  if (clusterAddress) {
+    temporal = { address: clusterAddress, namespace: clusterNamespace };
+  } else {
+    const devServer = await startTemporalDevServer({ dataDir: temporalStore === 'file' ? path.join(workDir, 'temporal') : undefined, ui: false, log: () => {} });
+    cleanups.push(() => devServer.close());
+    temporal = devServer;
+  }
   const nodePort = await freePort();
-  const node = await spawnService('local-node', { DATA_DIR: workDir, LOCAL_NODE_PORT: String(nodePort), LOCAL_NODE_BLOCK_TIME_MS: String(blockTimeMs) }, /Local SVM node at (\S+)/);
-  cleanups.push(() => node.stop());
+  const node = await service('local-node', 'node', { DATA_DIR: workDir, LOCAL_NODE_PORT: String(nodePort), LOCAL_NODE_BLOCK_TIME_MS: String(blockTimeMs) }, /Local SVM node at (\S+)/);
   const config: Config = {
     ...loadConfig({}),
     dataDir: workDir,
@@ -189,11 +249,12 @@ async function main() {
     feePayerKeyFile: path.join(workDir, 'fee-payer.json'),
     keyEncryptionKey: randomBytes(32).toString('base64'),
     clusters: [{ name: 'LOCAL', rpcUrl: node.url, allowsAirdrop: true }],
-    temporal: { address: temporal.address, namespace: temporal.namespace, taskQueue: 'bench-writes', apiHostsWorker: true, writeTaskTimeoutSeconds: 10 },
+    // A task queue of this run's own: a shared cluster may still hold pollers of an earlier run.
+    temporal: { address: temporal.address, namespace: temporal.namespace, taskQueue: `bench-writes-${randomBytes(4).toString('hex')}`, apiHostsWorker: true, writeTaskTimeoutSeconds: 10 },
     rateLimit: { perSecond: 1_000_000, burst: 1_000_000 },
     defaultCommitment: commitment,
   };
-  // Migrations, the fee payer's funds and the bench's API key, then the API and the worker as
+  // Migrations, the fee payer's funds and the bench's API key, then the API and the worker(s) as
   // separate processes: the production topology, so the two cores are shared as they would be.
   const runtime = await openRuntime({ ...config, databaseUrl }, () => {}, { migrate: true });
   await fundFeePayer(runtime, config, () => {});
@@ -204,6 +265,7 @@ async function main() {
     DATABASE_URL: databaseUrl,
     DATABASE_POOL_SIZE: '20',
     TEMPORAL_ADDRESS: temporal.address,
+    TEMPORAL_NAMESPACE: temporal.namespace,
     TEMPORAL_TASK_QUEUE: config.temporal.taskQueue,
     SVM_CLUSTERS: `LOCAL=${node.url}`,
     KEY_ENCRYPTION_KEY: config.keyEncryptionKey!,
@@ -213,15 +275,18 @@ async function main() {
     RATE_LIMIT_PER_SECOND: '1000000',
     RATE_LIMIT_BURST: '1000000',
   };
-  const worker = await spawnService('worker', serviceEnv, /worker polling/);
-  cleanups.push(() => worker.stop());
-  const api = await spawnService('api', { ...serviceEnv, PORT: String(await freePort()) }, /API listening on (\S+)/);
-  cleanups.push(() => api.stop());
-  failureOutput = () => `--- api (tail) ---\n${api.output()}\n--- worker (tail) ---\n${worker.output()}`;
+  const workers: Service[] = [];
+  for (let i = 0; i < workerCount; i++) workers.push(await service('worker', 'worker', serviceEnv, /worker polling/));
+  const api = await service('api', 'api', { ...serviceEnv, PORT: String(await freePort()) }, /API listening on (\S+)/);
+  failureOutput = () => [`--- api (tail) ---\n${api.output()}`, ...workers.map((w, i) => `--- worker ${i + 1} (tail) ---\n${w.output()}`)].join('\n');
 
   log(`${os.cpus().length} cores, ${concurrency} concurrent clients, ${seconds} s per run after 3 s warm-up, block time ${blockTimeMs} ms, commitment ${commitment}`);
-  log(`PostgreSQL ${databaseUrl.replace(/\/\/.*@/, '//…@')}, Temporal dev server (${temporalStore === 'file' ? 'SQLite file, WAL' : 'in memory'}) ${temporal.address}, local node ${node.url}`);
-  log(`scenarios: ${scenarios.join(', ')} (and the engine ceiling)`);
+  log(
+    `PostgreSQL ${databaseUrl.replace(/\/\/.*@/, '//…@')}, ` +
+      (clusterAddress ? `Temporal cluster ${clusterAddress} (namespace ${clusterNamespace})` : `Temporal dev server (${temporalStore === 'file' ? 'SQLite file, WAL' : 'in memory'}) ${temporal.address}`) +
+      `, local node ${node.url}, API (hosting a worker) + ${workerCount} worker process${workerCount === 1 ? '' : 'es'}`,
+  );
+  log(`scenarios: ${scenarios.join(', ')} (and both engine ceilings)`);
 
   const post = async (route: string, itemData: unknown): Promise<{ status: number; body: Answer }> => {
     const response = await fetch(`${api.url}${route}`, {
@@ -237,7 +302,6 @@ async function main() {
     if (status !== 201 || !transactionOf(body)?.success) throw new Error(`${route}: HTTP ${status}: ${JSON.stringify(body).slice(0, 300)}`);
     return body;
   };
-
   // Setup for the transfer scenario, before any timed window.
   type Lookup = { owner: { offchainId: string }; financialInstrument: { onchainId: string } };
   let pairs: [Lookup, Lookup][] = [];
@@ -281,37 +345,24 @@ async function main() {
     runs.push(await load('Transfer between positions over HTTP (full stack)', transfer, seconds * 1000));
   }
 
-  // The same workflow with no-op activities, started by a client on the same server: the ceiling.
-  const noopQueue = 'bench-noop';
-  const noopWorker = await Worker.create({
-    connection: await NativeConnection.connect({ address: temporal.address }),
-    namespace: temporal.namespace,
-    taskQueue: noopQueue,
-    workflowsPath: require.resolve('../src/workflows'),
-    activities: noopActivities(),
-    maxConcurrentWorkflowTaskExecutions: 40,
-    maxConcurrentActivityTaskExecutions: 200,
-    maxConcurrentLocalActivityExecutions: 200,
-    maxCachedWorkflows: 2000,
+  let light: Run | undefined;
+  if (scenarios.includes('create-account')) {
+    const createAccount = async () => {
+      await write('/api/v1/accounts', { managed: true, seed: { lamports: 1_000_000 }, offchainReferences: { type: 'WALLET' } }, (b) => b.svmTransaction);
+    };
+    light = await load(`Create Account over HTTP, ${smallConcurrency} clients`, createAccount, seconds * 1000, smallConcurrency);
+    runs.push(light);
+  }
+
+  // The write workflow with no-op activities on the same server: the engine's ceiling, in today's
+  // shape and in the previous one (with the worker settings of that time).
+  const engine = await ceiling('Same workflow, no-op activities (engine ceiling)', { ...temporal, workflowType: 'ledgerWrite', eager: true, tuning: workerTuning });
+  const previous = await ceiling('Engine, previous shape (no-op activities)', {
+    ...temporal,
+    workflowType: 'previousShapeWrite',
+    eager: false,
+    tuning: { maxConcurrentWorkflowTaskExecutions: 40, maxConcurrentActivityTaskExecutions: 200, maxConcurrentLocalActivityExecutions: 200, maxCachedWorkflows: 2000 },
   });
-  const noopRun = noopWorker.run();
-  cleanups.push(async () => {
-    noopWorker.shutdown();
-    await noopRun;
-  });
-  const client = new Client({ connection: await Connection.connect({ address: temporal.address }), namespace: temporal.namespace });
-  const noop = await load(
-    'Same workflow, no-op activities (engine ceiling)',
-    async () => {
-      const id = randomUUID();
-      const request: WriteRequest = {
-        operation: 'CREATE_ACCOUNT', transactionId: id, workflowId: `noop-${id}`, organizationId: id, organizationExternalId: 'bench', apiKeyId: id,
-        cluster: 'LOCAL', idempotencyKey: null, commitment, submit: true, itemData: {}, svmTransactionConfig: {},
-      };
-      await client.workflow.execute('ledgerWrite', { taskQueue: noopQueue, workflowId: request.workflowId, args: [request] });
-    },
-    seconds * 1000,
-  );
 
   // Correctness after the transfers: value only moved between the positions, and the records agree with the chain.
   let consistent = true;
@@ -342,9 +393,17 @@ async function main() {
   }
 
   console.log('');
-  const rates = runs.map((run) => ({ name: run.name, rate: report(run) }));
-  const noopRate = report(noop);
-  for (const { name, rate } of rates) console.log(`${`ratio: ${name.replace(/ over HTTP \(full stack\)$/, '')} / engine ceiling`.padEnd(52)} ${(rate / noopRate).toFixed(2).padStart(7)}`);
+  const all = [...runs, engine, previous];
+  all.forEach(report);
+  ratio('engine ceiling / previous shape', rateOf(engine) / rateOf(previous), '≥ 2');
+  for (const run of runs.filter((r) => r !== light)) {
+    ratio(`${run.name.replace(/ over HTTP \(full stack\)$/, '')} / engine ceiling`, rateOf(run) / rateOf(engine), run.name.startsWith('Create Account') ? '≥ 0.85' : undefined);
+  }
+  if (light) {
+    const p50 = percentile(light.latencies, 50);
+    console.log(`${`p50 at ${smallConcurrency} clients / (2 block times + 40 ms)`.padEnd(58)} ${(p50 / (2 * blockTimeMs + 40)).toFixed(2).padStart(7)}   (${p50.toFixed(0)} ms against ${2 * blockTimeMs + 40} ms; aim ≤ 1)`);
+  }
+  reportCpu(all);
   for (const line of checks) console.log(line);
   if (!consistent) {
     console.error('[bench] the balance check failed');

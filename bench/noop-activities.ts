@@ -1,12 +1,14 @@
 /** Activities of the same names and shapes as the real ones, doing nothing: the engine's cost alone. */
-import type { createActivities } from '../src/activities';
+import type { createActivities, Steps } from '../src/activities';
+import { createStages } from '../src/activities/pipeline/stages';
 import type { Resolved } from '../src/domain/write';
 
 type Activities = ReturnType<typeof createActivities>;
 
-export function noopActivities(): Activities {
+/** The steps and the activities grouping them; the steps alone serve the previous shape's workflow. */
+export function noopActivities(): Activities & Steps {
   const resolved: Resolved = { needsTransaction: true, feePayer: 'fee-payer', signers: ['fee-payer'], debits: [], webhooks: { preSubmit: false, postSubmit: false }, data: {} };
-  return {
+  const steps: Steps = {
     lookup: async () => resolved,
     checkLimits: async () => {},
     build: async () => ({ messageBase64: '', signers: ['fee-payer'], lifetime: { kind: 'BLOCKHASH', blockhash: '', lastValidBlockHeight: '0' }, size: 0 }),
@@ -14,10 +16,14 @@ export function noopActivities(): Activities {
     submit: async () => ({ rejected: null }),
     confirm: async () => ({ status: 'CONFIRMED', slot: '1', confirmations: 0 }),
     record: async () => ({ transaction: null }),
+  };
+  return {
+    ...steps,
+    ...createStages(steps),
     recordFailure: async () => null,
     startPostSubmitDelivery: async () => {},
     recordRejection: async () => ({ transaction: null }),
     callPreSubmitWebhooks: async () => 'OK',
     callPostSubmitWebhooks: async () => {},
-  } as Activities;
+  };
 }

@@ -1,11 +1,13 @@
 /** All activities, built over their dependencies; workflows see only this factory's type. */
 import type { ActivityDeps } from './deps';
 import { withFailureBoundary } from './failure';
-import { createPipelineActivities } from './pipeline';
+import { createPipelineActivities, type Steps } from './pipeline';
 import { createWebhookActivities } from './webhooks.activities';
 
 export type { ActivityDeps } from './deps';
+export type { Steps } from './pipeline';
 
-export function createActivities(deps: ActivityDeps) {
-  return withFailureBoundary({ ...createPipelineActivities(deps), ...createWebhookActivities(deps) }, ['confirm', 'record']);
+/** `wrapSteps`: a test or bench hook around each pipeline step (fault points, timings). */
+export function createActivities(deps: ActivityDeps, wrapSteps?: (steps: Steps) => Steps) {
+  return withFailureBoundary({ ...createPipelineActivities(deps, wrapSteps), ...createWebhookActivities(deps) }, ['deliver', 'record']);
 }

@@ -17,8 +17,8 @@ export interface ApiOptions {
   port?: number;
   /** Run a worker in this process and start writes eagerly on it (default: config.temporal.apiHostsWorker). */
   hostWorker?: boolean;
-  /** Test hook for the hosted worker's activities. */
-  wrapActivities?: WorkerOptions['wrapActivities'];
+  /** Test and bench hook around the hosted worker's pipeline steps. */
+  wrapSteps?: WorkerOptions['wrapSteps'];
 }
 
 export async function startApi(config: Config, runtime: Runtime, temporal: { address: string; namespace: string }, log: Log, options: ApiOptions = {}): Promise<ApiServer> {
@@ -30,7 +30,7 @@ export async function startApi(config: Config, runtime: Runtime, temporal: { add
   let worker: Worker | undefined;
   let running: Promise<void> | undefined;
   if (hostWorker) {
-    worker = await createLedgerWorker({ connection, namespace: temporal.namespace, taskQueue: config.temporal.taskQueue, runtime, logoPolicy: config.logoPolicy, wrapActivities: options.wrapActivities });
+    worker = await createLedgerWorker({ connection, namespace: temporal.namespace, taskQueue: config.temporal.taskQueue, runtime, logoPolicy: config.logoPolicy, wrapSteps: options.wrapSteps });
     running = worker.run();
   }
   const app = createApp(

@@ -1,7 +1,7 @@
 /** The Temporal worker: the write workflow and every activity, on one task queue. */
 import { Client, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime as TemporalRuntime, Worker, type LogLevel } from '@temporalio/worker';
-import { createActivities } from '../activities';
+import { createActivities, type Steps } from '../activities';
 import { loadConfig, type Config } from '../config/config';
 import type { WriteRequest } from '../domain/write';
 import { openRuntime, type Log, type Runtime } from './runtime';
@@ -14,8 +14,8 @@ export interface WorkerOptions {
   taskQueue: string;
   runtime: Runtime;
   logoPolicy: LogoPolicy;
-  /** Test hook: wraps the activities (fault injection). */
-  wrapActivities?: (activities: ReturnType<typeof createActivities>) => ReturnType<typeof createActivities>;
+  /** Test and bench hook: wraps each pipeline step (fault points, timings). */
+  wrapSteps?: (steps: Steps) => Steps;
 }
 
 let loggerInstalled = false;
@@ -73,13 +73,14 @@ export async function createLedgerWorker(options: WorkerOptions): Promise<Worker
         }
       },
     },
-  });
+  }, options.wrapSteps);
+
   return Worker.create({
     connection,
     namespace,
     taskQueue,
     workflowsPath: require.resolve('../workflows'),
-    activities: options.wrapActivities ? options.wrapActivities(activities) : activities,
+    activities,
     ...workerTuning,
   });
 }

@@ -3,9 +3,11 @@
  * build → (pre-submit webhook) → sign → submit → confirm → record; post-submit webhooks are handed to
  * their own workflow. Deterministic orchestration only; every step is an activity.
  *
- * One workflow task per write (DESIGN.md, "Cost"): every step is a local activity, confirm included,
- * and the search attributes are set once, at the end. A local activity's result is kept only when the
- * task completes, so a worker that dies mid-task replays every step from lookup: each step reads the
+ * One workflow task per write (DESIGN.md, "Cost"): every step runs in a local activity, and the steps
+ * are grouped into as few of them as the rules allow (`prepare`: lookup to sign; `deliver`: submit to
+ * record; see src/activities/pipeline/stages.ts), since each costs the worker an activation; the
+ * search attributes are set once, at the end. A local activity's result is kept only when the task
+ * completes, so a worker that dies mid-task replays every step from lookup: each step reads the
  * write's record first (a replayed lookup answers the resolution of the possibly-sent message, build
  * answers that message again, sign reproduces its signature, submit resends the same bytes), so the
  * network never sees a second, different transaction for one write.
@@ -21,11 +23,12 @@ import {
 } from '@temporalio/workflow';
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import type { createActivities } from '../activities';
-import type { Outcome, Resolved, TransactionResult, TransactionStatus, WriteRequest, WriteResult } from '../domain/write';
+import type { Resolved, TransactionResult, TransactionStatus, WriteRequest, WriteResult } from '../domain/write';
 import { searchAttributeNames } from '../domain/write';
 
 type Activities = ReturnType<typeof createActivities>;
 
+/** Where a running write is: prepare (lookup → sign), preSubmitWebhook, sign, deliver (submit → record), record, postSubmitWebhook, done. */
 export const currentStepQuery = defineQuery<string>('currentStep');
 
 export const statusKey = defineSearchAttributeKey(searchAttributeNames.status, SearchAttributeType.KEYWORD);
@@ -37,9 +40,9 @@ const local = proxyLocalActivities<Activities>({
   retry: { initialInterval: '200ms', backoffCoefficient: 2, maximumInterval: '5s', maximumAttempts: 10 },
 });
 /**
- * Steps after the bytes may have reached the network (confirm, record): they must not give up, or
- * chain and records would disagree. They retry until done (the activities keep every failure
- * retryable); a stuck step shows in the Web UI. Confirm ends on its own once the lifetime is over.
+ * Steps after the bytes may have reached the network (deliver: submit → confirm → record): they must
+ * not give up, or chain and records would disagree. They retry until done (the activities keep every
+ * failure retryable); a stuck step shows in the Web UI. Confirm ends on its own once the lifetime is over.
  */
 const untilDone = proxyLocalActivities<Activities>({
   startToCloseTimeout: '3m',
@@ -55,19 +58,16 @@ const webhooks = proxyActivities<Activities>({
 const MAX_LIFETIMES = 3;
 
 type Progress = { step: string };
+type Prepared = Awaited<ReturnType<Activities['prepareNext']>>;
 
 export async function ledgerWrite(request: WriteRequest): Promise<WriteResult> {
-  const progress: Progress = { step: 'lookup' };
+  const progress: Progress = { step: 'prepare' };
   setHandler(currentStepQuery, () => progress.step);
 
   let resolved: Resolved;
+  let first: Prepared | undefined;
   try {
-    resolved = await local.lookup(request);
-    // A resumed write's debits were checked and held before its message was signed.
-    if (!resolved.resumed) {
-      progress.step = 'limitCheck';
-      await local.checkLimits(request, resolved);
-    }
+    ({ resolved, prepared: first } = await local.prepare(request));
   } catch (error) {
     return refuse(request, error, progress);
   }
@@ -81,7 +81,7 @@ export async function ledgerWrite(request: WriteRequest): Promise<WriteResult> {
   const transactions: TransactionResult[] = [];
   let last: Sent = { result: { transaction: null } };
   for (let part = 0; part < (resolved.transactionCount ?? 1); part++) {
-    const sent = await sendOne(request, resolved, part, progress);
+    const sent = await sendOne(request, resolved, part, progress, part === 0 ? first : undefined);
     last = { ...sent, signature: sent.signature ?? last.signature };
     if (sent.result.transaction) transactions.push(sent.result.transaction);
     if (!sent.result.transaction?.success || !sent.signature || !request.submit) break;
@@ -97,24 +97,31 @@ export async function ledgerWrite(request: WriteRequest): Promise<WriteResult> {
 /** What one network transaction of the write ended with, and its signature when it was signed. */
 type Sent = { result: WriteResult; signature?: string };
 
-/** One network transaction of the write, from build to record; rebuilt only after its lifetime is proven over. */
-async function sendOne(request: WriteRequest, resolved: Resolved, part: number, progress: Progress): Promise<Sent> {
+/**
+ * One network transaction of the write, from build to record (`prepared`: already built, and maybe
+ * signed, by `prepare`); rebuilt only after its lifetime is proven over.
+ */
+async function sendOne(request: WriteRequest, resolved: Resolved, part: number, progress: Progress, prepared?: Prepared): Promise<Sent> {
   for (let lifetime = 1; ; lifetime++) {
     let built;
     let signed;
     try {
-      progress.step = 'build';
-      built = await local.build(request, resolved, part);
-      // A reused message was approved before it was signed: asking again could veto bytes already sent.
-      if (resolved.webhooks.preSubmit && !built.reused) {
+      if (!prepared) {
+        progress.step = 'prepare';
+        prepared = await local.prepareNext(request, resolved, part);
+      }
+      ({ built, signed } = prepared);
+      prepared = undefined;
+      if (!signed) {
+        // Not signed yet: a pre-submit webhook approves the message first.
         progress.step = 'preSubmitWebhook';
         if ((await webhooks.callPreSubmitWebhooks(request, built)) === 'VETO') {
           progress.step = 'record';
           return { result: await local.recordRejection(request, 'a pre-submit webhook failed and asked not to submit the transaction', part) };
         }
+        progress.step = 'sign';
+        signed = await local.sign(request, built, resolved.signers, part);
       }
-      progress.step = 'sign';
-      signed = await local.sign(request, built, resolved.signers, part);
     } catch (error) {
       // The first transaction's refusal is the write's; a later one ends the write after what landed.
       if (part === 0) return refuse(request, error, progress);
@@ -127,24 +134,11 @@ async function sendOne(request: WriteRequest, resolved: Resolved, part: number, 
       return { result: await untilDone.record(request, resolved, { status: 'SIGNED' }, part), signature };
     }
 
-    progress.step = 'submit';
-    let rejected: string | null = null;
-    try {
-      rejected = (await local.submit(request, signed, part)).rejected;
-    } catch {
-      // Transport faults past every retry: the bytes may still have arrived. Confirm finds out.
-    }
-    let outcome: Outcome;
-    if (rejected) {
-      outcome = { status: 'FAILED', errorMessage: rejected };
-    } else {
-      progress.step = 'confirm';
-      outcome = await untilDone.confirm(request, signed, built);
-    }
-    // Build proves the expiry once more before it makes a new message.
-    if (outcome.status === 'EXPIRED' && lifetime < MAX_LIFETIMES) continue;
-    progress.step = 'record';
-    return { result: await untilDone.record(request, resolved, outcome, part), signature };
+    progress.step = 'deliver';
+    const delivered = await untilDone.deliver(request, resolved, built, signed, part, lifetime >= MAX_LIFETIMES);
+    // Proven expired: the next prepare proves it once more before it makes a new message.
+    if (delivered.expired) continue;
+    return { result: delivered.result, signature };
   }
 }
 

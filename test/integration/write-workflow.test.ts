@@ -105,6 +105,10 @@ describe('ledgerWrite on a real worker with fake activities', () => {
     // Pre-submit webhooks are skipped when no involved account has any.
     expect(fakes.argsOf('callPreSubmitWebhooks')).toEqual([]);
     expect(await handle.query<string>('currentStep')).toBe('done');
+    // The engine's cost: one workflow task, two local activities (prepare: lookup → sign; deliver: submit → record).
+    const { events } = await handle.fetchHistory();
+    expect(events!.filter((e) => e.workflowTaskCompletedEventAttributes)).toHaveLength(1);
+    expect(events!.filter((e) => e.markerRecordedEventAttributes)).toHaveLength(2);
   });
 
   it('records an onboarding with nothing to send without building anything', async () => {
@@ -171,7 +175,8 @@ describe('ledgerWrite on a real worker with fake activities', () => {
       const { handle } = await startWrite(fakes);
       const result = await handle.result();
 
-      expect(fakes.names()).toEqual(['lookup', 'checkLimits', 'build', 'sign', 'submit', 'confirm', 'record']);
+      // Three attempts inside the delivery, then confirm finds the bytes landed.
+      expect(fakes.names()).toEqual(['lookup', 'checkLimits', 'build', 'sign', 'submit', 'submit', 'submit', 'confirm', 'record']);
       expect(result.transaction?.status).toBe('CONFIRMED');
     });
   });
@@ -328,7 +333,8 @@ describe('ledgerWrite on a real worker with fake activities', () => {
 
     await entered.promise;
     try {
-      expect(await handle.query<string>('currentStep')).toBe('confirm');
+      // Submit, confirm and record run as one local activity: deliver.
+      expect(await handle.query<string>('currentStep')).toBe('deliver');
     } finally {
       release.resolve();
     }

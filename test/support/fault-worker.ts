@@ -2,7 +2,8 @@
  * A worker in its own process, for the fault tests: it runs the pipeline normally until its fault
  * point, prints `FAULT_POINT_REACHED <point>` and hangs there, waiting to be killed with SIGKILL.
  * FAULT_POINT is `before:<step>` (the step never starts) or `after:<step>` (the step did its work,
- * its result never reaches the workflow), or `none`. Configuration comes from the environment.
+ * its result never reaches the workflow), or `none`; a step is one of the pipeline's (lookup, checkLimits,
+ * build, sign, submit, confirm, record), wherever the workflow's activities group it. Configuration comes from the environment.
  */
 import { loadConfig } from '../../src/config/config';
 import { openRuntime } from '../../src/main/runtime';
@@ -25,15 +26,15 @@ async function main() {
     taskQueue: config.temporal.taskQueue,
     runtime,
     logoPolicy: config.logoPolicy,
-    wrapActivities: (activities) => {
-      const target = activities[step as keyof typeof activities] as ((...args: unknown[]) => Promise<unknown>) | undefined;
-      if (!target) return activities;
+    wrapSteps: (steps) => {
+      const target = steps[step as keyof typeof steps] as ((...args: unknown[]) => Promise<unknown>) | undefined;
+      if (!target) return steps;
       const wrapped = async (...args: unknown[]) => {
         if (when === 'before') return hang();
         await target(...args);
         return hang();
       };
-      return { ...activities, [step]: wrapped };
+      return { ...steps, [step]: wrapped };
     },
   });
   process.stdout.write('WORKER_READY\n');

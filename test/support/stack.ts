@@ -30,7 +30,7 @@ export interface Stack {
   newApiKey(organizationExternalId: string, roles: Role[]): Promise<string>;
   /** Calls the API; returns status, parsed body and headers. */
   call(method: string, path: string, body?: unknown, options?: { apiKey?: string | null; headers?: Record<string, string> }): Promise<{ status: number; body: any; headers: Headers }>;
-  restartWorker(wrap?: Parameters<typeof createLedgerWorker>[0]['wrapActivities']): Promise<void>;
+  restartWorker(wrap?: Parameters<typeof createLedgerWorker>[0]['wrapSteps']): Promise<void>;
   stopWorker(): Promise<void>;
   close(): Promise<void>;
 }
@@ -40,7 +40,7 @@ process.env.TEMPORAL_LOG_LEVEL ??= 'ERROR';
 
 export async function startStack(
   options: {
-    wrapActivities?: Parameters<typeof createLedgerWorker>[0]['wrapActivities'];
+    wrapSteps?: Parameters<typeof createLedgerWorker>[0]['wrapSteps'];
     blockTimeMs?: number;
     worker?: boolean;
     rateLimit?: Config['rateLimit'];
@@ -76,7 +76,7 @@ export async function startStack(
   const workerOptions = { namespace: temporal.namespace, taskQueue: config.temporal.taskQueue, runtime, logoPolicy: config.logoPolicy };
   // As in production, the API hosts a worker and starts writes eagerly on it; `worker: false` leaves
   // the task queue to workers the test starts (restartWorker, or its own processes).
-  const api = await startApi(config, runtime, temporal, log, { port: 0, hostWorker: config.temporal.apiHostsWorker, wrapActivities: options.wrapActivities });
+  const api = await startApi(config, runtime, temporal, log, { port: 0, hostWorker: config.temporal.apiHostsWorker, wrapSteps: options.wrapSteps });
   let worker: Worker | undefined;
   let workerConnection: NativeConnection | undefined;
   let running: Promise<void> = Promise.resolve();
@@ -127,7 +127,7 @@ export async function startStack(
     async restartWorker(wrap) {
       await stopWorker();
       workerConnection = await connectTemporal(temporal.address);
-      worker = await createLedgerWorker({ ...workerOptions, connection: workerConnection, wrapActivities: wrap });
+      worker = await createLedgerWorker({ ...workerOptions, connection: workerConnection, wrapSteps: wrap });
       running = worker.run();
     },
     async close() {

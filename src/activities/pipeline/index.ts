@@ -2,7 +2,8 @@
  * The generic steps of the write pipeline, one module each over a shared context (DESIGN.md):
  * lookup → limit check → build → (pre-submit webhook) → sign → submit → confirm → record, and the
  * ends of a write that sends nothing. Each is safe to replay: it reads what it did before (the
- * write's record) before doing it again.
+ * write's record) before doing it again. The workflow runs them grouped into a few local
+ * activities (`stages.ts`).
  */
 import type { ActivityDeps } from '../deps';
 import { createBuild } from './build.activity';
@@ -14,13 +15,16 @@ import { createStartPostSubmitDelivery } from './post-submit.activity';
 import { createRecord } from './record.activity';
 import { createRefusals } from './refusal.activity';
 import { createSign } from './sign.activity';
+import { createStages, type Steps } from './stages';
 import { createSubmit } from './submit.activity';
 
 export { MAX_TRANSACTION_SIZE } from './build.activity';
+export type { Steps } from './stages';
 
-export function createPipelineActivities(deps: ActivityDeps) {
+/** `wrapSteps`: a test or bench hook around each step (fault points, timings). */
+export function createPipelineActivities(deps: ActivityDeps, wrapSteps: (steps: Steps) => Steps = (steps) => steps) {
   const ctx = createPipelineContext(deps);
-  return {
+  const steps = wrapSteps({
     lookup: createLookup(ctx),
     checkLimits: createCheckLimits(ctx),
     build: createBuild(ctx),
@@ -28,6 +32,9 @@ export function createPipelineActivities(deps: ActivityDeps) {
     submit: createSubmit(ctx),
     confirm: createConfirm(ctx),
     record: createRecord(ctx),
+  });
+  return {
+    ...createStages(steps),
     ...createRefusals(ctx),
     startPostSubmitDelivery: createStartPostSubmitDelivery(ctx),
   };

@@ -1,13 +1,17 @@
 /**
- * Fake activities for workflow-layer tests: plain objects that record every attempt (name, args as
- * the worker received them after the payload round trip, and what they returned) and answer with
- * small canned values. A test overrides only the steps it is about.
+ * Fake activities for workflow-layer tests: plain objects that record every attempt of each pipeline
+ * step and end (name, args, and what they returned) and answer with small canned values; the steps
+ * are grouped into the workflow's activities by the real `createStages`. A test overrides only the
+ * steps it is about.
  */
-import type { createActivities } from '../../../src/activities';
+import type { createActivities, Steps } from '../../../src/activities';
+import { createStages } from '../../../src/activities/pipeline/stages';
 import type { BuiltTransaction, Outcome, Resolved, TransactionResult, TransactionStatus, WriteRequest, WriteResult } from '../../../src/domain/write';
 
 export type Activities = ReturnType<typeof createActivities>;
-export type ActivityName = keyof Activities;
+/** What a test fakes: the pipeline steps and the activities that are not made of steps. */
+export type Fakeable = Steps & Omit<Activities, keyof ReturnType<typeof createStages>>;
+export type ActivityName = keyof Fakeable;
 
 export interface Call {
   name: ActivityName;
@@ -72,7 +76,7 @@ function transactionResult(request: WriteRequest, status: TransactionStatus, err
 }
 
 /** Canned answers; every build (and so every sign) gets a distinct message and signature. */
-function defaults(): Activities {
+function defaults(): Fakeable {
   let builds = 0;
   return {
     lookup: async () => resolved(),
@@ -96,7 +100,12 @@ function defaults(): Activities {
   };
 }
 
-export function fakeActivities(overrides: Partial<Activities> = {}): FakeActivities {
+/** The workflow's activities over (recorded) fakes. */
+function compose(fakes: Fakeable): Activities {
+  return { ...fakes, ...createStages(fakes) };
+}
+
+export function fakeActivities(overrides: Partial<Fakeable> = {}): FakeActivities {
   const calls: Call[] = [];
   const answers = { ...defaults(), ...overrides } as Record<string, (...args: unknown[]) => Promise<unknown>>;
   const activities = {} as Record<string, (...args: unknown[]) => Promise<unknown>>;
@@ -111,7 +120,7 @@ export function fakeActivities(overrides: Partial<Activities> = {}): FakeActivit
   }
   return {
     calls,
-    activities: activities as unknown as Activities,
+    activities: compose(activities as unknown as Fakeable),
     names: () => calls.map((c) => c.name),
     argsOf: (name) => calls.filter((c) => c.name === name).map((c) => c.args),
     returnsOf: (name) => calls.filter((c) => c.name === name && 'returned' in c).map((c) => c.returned),
@@ -124,7 +133,7 @@ export function fakeActivities(overrides: Partial<Activities> = {}): FakeActivit
  */
 export function routedActivities(fakesFor: (workflowId: string) => FakeActivities): Activities {
   const routed = {} as Record<string, (...args: unknown[]) => Promise<unknown>>;
-  for (const name of Object.keys(defaults())) {
+  for (const name of Object.keys(compose(defaults()))) {
     routed[name] = (...args: unknown[]) => {
       const request = args[0] as WriteRequest;
       const target = (fakesFor(request.workflowId).activities as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[name];
