@@ -12,7 +12,7 @@ import { conflict, validationError } from '../domain/errors';
 import { LedgerTransaction } from '../db/entities';
 import { createdReference, transactionResult } from '../activities/transaction-records';
 import type { ledgerWrite } from '../workflows/write.workflow';
-import type { SvmTransactionConfigInput } from './codecs/common.codecs';
+import type { SvmTransactionConfigInput } from '../domain/inputs/common.inputs';
 import type { ApiDeps, Caller, LedgerContext } from './context';
 
 const keys = {

@@ -5,9 +5,9 @@
 import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { fetchLogo } from '../../storage/logo-fetcher';
-import type { AuthorityField, CreateFinancialInstrumentItemData } from '../../api/codecs/financial-instrument.codecs';
-import { authorityFields } from '../../api/codecs/financial-instrument.codecs';
-import type { AccountLookupInput, OffchainReferencesInput, SvmTransactionConfigInput } from '../../api/codecs/common.codecs';
+import { authorityFields, type AuthorityField } from '../../domain/instrument-authorities';
+import type { CreateFinancialInstrumentItemData } from '../../domain/inputs/financial-instrument.inputs';
+import type { AccountLookupInput, OffchainReferencesInput, SvmTransactionConfigInput } from '../../domain/inputs/common.inputs';
 import { Account, FinancialInstrument, type AuthorityRef } from '../../db/entities';
 import { assertMaySign, createAccountRecord, findAccountByLookup, offPlatformAddress } from '../../db/repositories/accounts.repository';
 import { allocateAlId } from '../../db/repositories/al-id.repository';

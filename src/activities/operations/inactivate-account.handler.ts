@@ -6,8 +6,8 @@
  */
 import { getTransferSolInstruction } from '@solana-program/system';
 import { address, createNoopSigner } from '@solana/kit';
-import type { InactivateAccountItemData } from '../../api/codecs/account.codecs';
-import type { SvmTransactionConfigInput } from '../../api/codecs/common.codecs';
+import type { InactivateAccountItemData } from '../../domain/inputs/account.inputs';
+import type { SvmTransactionConfigInput } from '../../domain/inputs/common.inputs';
 import { FinancialInstrument, Position } from '../../db/entities';
 import { assertMaySign, findAccountByLookup, offPlatformAddress } from '../../db/repositories/accounts.repository';
 import { forbidden, validationError } from '../../domain/errors';

@@ -8,7 +8,7 @@ import { TOKEN_2022_PROGRAM_ADDRESS, getFreezeAccountInstruction, getThawAccount
 import { getAddMemoInstruction } from '@solana-program/memo';
 import { address, createNoopSigner, type Instruction } from '@solana/kit';
 import { Position, type FinancialInstrument, type LedgerTransaction } from '../../db/entities';
-import type { AccountLookupInput } from '../../api/codecs/common.codecs';
+import type { AccountLookupInput } from '../../domain/inputs/common.inputs';
 import { findAccountByLookup, requireSigner } from '../../db/repositories/accounts.repository';
 import { LedgerError } from '../../domain/errors';
 import type { WriteRequest } from '../../domain/write';

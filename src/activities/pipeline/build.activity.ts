@@ -23,7 +23,7 @@ import {
 } from '@solana/kit';
 import { getSetComputeUnitLimitInstruction, getSetComputeUnitPriceInstruction } from '@solana-program/compute-budget';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import type { SvmTransactionConfigInput } from '../../api/codecs/common.codecs';
+import type { SvmTransactionConfigInput } from '../../domain/inputs/common.inputs';
 import type { LedgerTransaction } from '../../db/entities';
 import { LedgerError } from '../../domain/errors';
 import { estimateComputeUnitPrice } from '../../domain/fees';

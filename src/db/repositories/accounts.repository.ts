@@ -6,7 +6,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Account, Organization } from '../entities';
 import { forbidden, LedgerError, notFound, validationError } from '../../domain/errors';
-import type { AccountLookupInput } from '../../api/codecs/common.codecs';
+import type { AccountLookupInput } from '../../domain/inputs/common.inputs';
 
 export interface TenantScope {
   organizationId: string;

@@ -2,7 +2,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Position } from '../entities';
 import { notFound, validationError } from '../../domain/errors';
-import type { PositionLookupInput } from '../../api/codecs/position.codecs';
+import type { PositionLookupInput } from '../../domain/inputs/position.inputs';
 import { findAccountByLookup, type TenantScope } from './accounts.repository';
 import { findInstrumentByLookup } from './financial-instruments.repository';
 
