@@ -10,7 +10,7 @@ import { searchAttributeNames, writeWorkflowId, type Operation, type Transaction
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { conflict, validationError } from '../domain/errors';
 import { LedgerTransaction } from '../db/entities';
-import { createdReference, transactionResult } from '../activities/transaction-records';
+import { createdReference, transactionResult } from '../db/repositories/transaction-records.repository';
 import type { ledgerWrite } from '../workflows/write.workflow';
 import type { SvmTransactionConfigInput } from '../domain/inputs/common.inputs';
 import type { ApiDeps, Caller, LedgerContext } from './context';

@@ -31,7 +31,7 @@ import type { BuiltTransaction, MessageLifetime, Resolved, WriteRequest } from '
 import type { Lifetime } from '../../network/lifetime';
 import type { SvmNetwork } from '../../network/svm-network';
 import { operationHandlers } from '../operations';
-import { applyStatus, newTransactionRecord } from '../transaction-records';
+import { applyStatus, newTransactionRecord } from '../../db/repositories/transaction-records.repository';
 import { possiblySent, type PipelineContext } from './context';
 
 /** The network's limit on a serialized transaction. */

@@ -12,7 +12,7 @@ import { explainFailure } from '../../domain/program-errors';
 import type { Outcome, Resolved, WriteRequest, WriteResult } from '../../domain/write';
 import type { LandedTransaction } from '../../network/svm-network';
 import { operationHandlers } from '../operations';
-import { applyStatus, createdReference, newTransactionRecord, transactionResult } from '../transaction-records';
+import { applyStatus, createdReference, newTransactionRecord, transactionResult } from '../../db/repositories/transaction-records.repository';
 import type { PipelineContext } from './context';
 
 const recordedStatuses = ['CONFIRMED', 'FINALIZED', 'FAILED', 'EXPIRED', 'SUBMITTED', 'SIGNED'];

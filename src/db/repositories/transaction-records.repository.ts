@@ -1,8 +1,8 @@
 /** Small idempotent writes of the transaction record: every status change is timestamped. */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Account, LedgerTransaction, Position } from '../db/entities';
-import { partTransactionId } from '../domain/ids';
-import type { TransactionResult, TransactionStatus, WriteRequest, WriteResult } from '../domain/write';
+import { Account, LedgerTransaction, Position } from '../entities';
+import { partTransactionId } from '../../domain/ids';
+import type { TransactionResult, TransactionStatus, WriteRequest, WriteResult } from '../../domain/write';
 
 /** Appends a status change unless the record already shows it last (a retried step writes once). */
 export function applyStatus(record: LedgerTransaction, status: TransactionStatus, at: Date, signature?: string): void {
