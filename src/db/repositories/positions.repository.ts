@@ -59,3 +59,8 @@ export async function insertPosition(em: EntityManager, row: NewPosition): Promi
   const existing = await em.findOneOrFail(Position, { organizationId: row.organizationId, cluster: row.cluster, address: row.address });
   return existing.id;
 }
+
+/** Moves a position's offchain balance by `delta` base units in SQL (`balance + delta`): deltas commute, so concurrent record steps never lose each other's update. */
+export async function movePositionBalance(em: EntityManager, positionId: string, delta: bigint): Promise<void> {
+  await em.getConnection().execute('update position set balance = balance + ? where id = ?', [delta.toString(), positionId], 'run', em.getTransactionContext());
+}
