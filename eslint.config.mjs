@@ -1,5 +1,15 @@
 // Workflow code runs in Temporal's deterministic sandbox: no I/O, no Node built-ins, no ORM, no chain client.
+// Layering (DESIGN.md "Layout"): nothing below the API imports it, the domain holds no persistence, only the entry points use the CLI.
 import tseslint from 'typescript-eslint';
+
+// Type imports count too: a type from src/api below it is the dependency this rule exists to stop.
+const layers = {
+  api: { group: ['**/api', '**/api/*', '**/api/**'], message: 'Nothing below the API imports src/api: request shapes live in src/domain/inputs, persistence in src/db, key hashing in src/custody.' },
+  db: { group: ['**/db', '**/db/*', '**/db/**'], message: 'src/domain is pure and does no persistence: no src/db imports (keep the type it needs in the domain).' },
+  cli: { group: ['**/cli', '**/cli/*', '**/cli/**'], message: 'src/cli is the CLI front-end: only src/main and src/cli import it (shared admin code lives in src/custody and src/db).' },
+};
+const belowTheApi = ['src/domain', 'src/db', 'src/activities', 'src/custody', 'src/network', 'src/config', 'src/storage'];
+const restrictImports = (patterns, paths = []) => ({ '@typescript-eslint/no-restricted-imports': ['error', { paths, patterns }] });
 
 const forbiddenInWorkflows = [
   { group: ['node:*'], message: 'Workflows are deterministic: no Node built-ins.' },
@@ -18,10 +28,11 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'off',
     },
   },
+  // One no-restricted-imports setting applies per file (a later block replaces an earlier one), so each block lists all of its folder's rules.
+  { files: ['**/*.ts'], ignores: ['src/main/**', 'src/cli/**'], rules: restrictImports([layers.cli]) },
+  ...belowTheApi.map((folder) => ({ files: [`${folder}/**/*.ts`], rules: restrictImports(folder === 'src/domain' ? [layers.api, layers.db, layers.cli] : [layers.api, layers.cli]) })),
   {
     files: ['src/workflows/**/*.ts'],
-    rules: {
-      '@typescript-eslint/no-restricted-imports': ['error', { paths: nodeBuiltins.map((name) => ({ name, message: 'Workflows are deterministic: no Node built-ins.' })), patterns: forbiddenInWorkflows }],
-    },
+    rules: restrictImports([...forbiddenInWorkflows, layers.cli], nodeBuiltins.map((name) => ({ name, message: 'Workflows are deterministic: no Node built-ins.' }))),
   },
 );

@@ -29,7 +29,7 @@ import { loadConfig, type Config } from '../src/config/config';
 import { freePort, startTemporalDevServer, type TemporalDevServer } from '../src/main/temporal-dev-server';
 import { forkEm, fundFeePayer, openRuntime } from '../src/main/runtime';
 import { installSdkLogger } from '../src/main/worker';
-import { createApiKey, ensureOrganization } from '../src/cli/admin';
+import { createApiKey, ensureOrganization } from '../src/custody/credentials';
 import { roleNames } from '../src/domain/roles';
 import { spawnService } from './processes';
 

@@ -40,7 +40,7 @@ import { loadConfig, type Config } from '../src/config/config';
 import { freePort, startTemporalDevServer } from '../src/main/temporal-dev-server';
 import { openRuntime, fundFeePayer, forkEm } from '../src/main/runtime';
 import { installSdkLogger, workerTuning } from '../src/main/worker';
-import { createApiKey, ensureOrganization } from '../src/cli/admin';
+import { createApiKey, ensureOrganization } from '../src/custody/credentials';
 import { roleNames } from '../src/domain/roles';
 import { searchAttributeNames, type WriteRequest } from '../src/domain/write';
 import { noopActivities } from './noop-activities';

@@ -8,7 +8,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Account, LedgerTransaction, Organization, type WebhookConfig } from '../db/entities';
 import type { BuiltTransaction, WriteRequest } from '../domain/write';
 import type { ActivityDeps } from './deps';
-import { transactionResult } from './transaction-records';
+import { transactionResult } from '../db/repositories/transaction-records.repository';
 
 type Kind = 'preTransactionSubmitWebhooks' | 'postTransactionSubmitWebhooks';
 

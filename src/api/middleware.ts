@@ -1,11 +1,12 @@
 /** The middleware at the top of the app: request id, errors, lossless JSON, auth, rate limit. */
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type Koa from 'koa';
 import { parse, stringify, isLosslessNumber } from 'lossless-json';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { ApiKey, Organization } from '../db/entities';
+import { hashApiKey } from '../custody/credentials';
 import { errorStatus, isErrorCode, LedgerError } from '../domain/errors';
 import type { ApiDeps, Caller, LedgerContext } from './context';
 
@@ -113,8 +114,6 @@ export function losslessJson(maxBytes = 1024 * 1024): Koa.Middleware {
     }
   };
 }
-
-export const hashApiKey = (key: string) => createHash('sha256').update(key).digest('hex');
 
 /** Resolves the bearer API key to its organization and roles; 401 when missing or unknown. Cached briefly. */
 export function authenticate(deps: ApiDeps): Koa.Middleware {

@@ -1,7 +1,7 @@
 /** The OpenAPI 3.1 document, built from the route declarations and their io-ts codecs. */
 import * as t from 'io-ts';
 import { errorCodes } from '../domain/errors';
-import { arrayItems, objectShapes, schemaOf, type JsonSchema } from './codecs/primitives';
+import { arrayItems, objectShapes, schemaOf, type JsonSchema } from '../domain/inputs/primitives';
 import type { RouteSpec } from './route';
 
 export function codecSchema(codec: t.Mixed, components: Record<string, JsonSchema>): JsonSchema {

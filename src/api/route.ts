@@ -7,7 +7,7 @@ import type * as t from 'io-ts';
 import { LedgerError, validationError } from '../domain/errors';
 import { hasRole, type Role } from '../domain/roles';
 import type { ApiDeps, LedgerContext } from './context';
-import { reportErrors, type JsonSchema } from './codecs/primitives';
+import { reportErrors, type JsonSchema } from '../domain/inputs/primitives';
 import { authenticate, rateLimit } from './middleware';
 
 export interface RouteSpec<B = any> {

@@ -10,9 +10,9 @@ import { searchAttributeNames, writeWorkflowId, type Operation, type Transaction
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { conflict, validationError } from '../domain/errors';
 import { LedgerTransaction } from '../db/entities';
-import { createdReference, transactionResult } from '../activities/transaction-records';
+import { createdReference, deletePendingRecord, insertPendingRecord, transactionResult } from '../db/repositories/transaction-records.repository';
 import type { ledgerWrite } from '../workflows/write.workflow';
-import type { SvmTransactionConfigInput } from './codecs/common.codecs';
+import type { SvmTransactionConfigInput } from '../domain/inputs/common.inputs';
 import type { ApiDeps, Caller, LedgerContext } from './context';
 
 const keys = {
@@ -80,11 +80,7 @@ async function keyedRecord(em: EntityManager, request: WriteRequest): Promise<Le
 async function acceptTransaction(deps: ApiDeps, request: WriteRequest): Promise<{ offchainId: string; status: string }> {
   const em = deps.orm.em.fork() as unknown as EntityManager;
   const now = deps.now();
-  await em.getConnection().execute(
-    `insert into ledger_transaction (id, organization_id, operation, cluster, status, status_history, idempotency_key, request_digest, workflow_id, created_at, updated_at)
-     values (?, ?, ?, ?, 'PENDING', ?, ?, ?, ?, ?, ?) on conflict do nothing`,
-    [request.transactionId, request.organizationId, request.operation, request.cluster, JSON.stringify([{ status: 'PENDING', at: now.toISOString() }]), request.idempotencyKey, request.requestDigest ?? null, request.workflowId, now, now],
-  );
+  await insertPendingRecord(em, request, now);
   const record = request.idempotencyKey ? await keyedRecord(em, request) : await em.findOne(LedgerTransaction, { id: request.transactionId });
   if (!record) throw new Error(`the record of transaction ${request.transactionId} is missing after its insert`);
   return { offchainId: record.id, status: record.status };
@@ -92,7 +88,7 @@ async function acceptTransaction(deps: ApiDeps, request: WriteRequest): Promise<
 
 /** A PENDING record whose write's run has ended without building (refused, or offchain-only, before it existed) will never move: gone. */
 async function dropOrphan(deps: ApiDeps, offchainId: string): Promise<void> {
-  await (deps.orm.em.fork() as unknown as EntityManager).getConnection().execute(`delete from ledger_transaction where id = ? and status = 'PENDING'`, [offchainId]);
+  await deletePendingRecord(deps.orm.em.fork() as unknown as EntityManager, offchainId);
 }
 
 /** Every transaction of a write that needed several, in order (null for a one-transaction write). */

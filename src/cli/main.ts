@@ -11,7 +11,7 @@ import { parseRoles } from '../domain/roles';
 import { openRuntime, forkEm } from '../main/runtime';
 import { resolveDatabase } from '../main/database';
 import { migrate } from '../db/orm';
-import { createApiKey, ensureOrganization } from './admin';
+import { createApiKey, ensureOrganization } from '../custody/credentials';
 
 const usage = `usage:
   cli organizations create --external-id <id> [--name <name>]

@@ -8,6 +8,7 @@ type CryptoKeyPair = webcrypto.CryptoKeyPair;
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { createKeyPairFromPrivateKeyBytes, getAddressFromPublicKey, createKeyPairFromBytes } from '@solana/kit';
 import { CustodyKey } from '../db/entities';
+import { insertCustodyKey } from '../db/repositories/custody-keys.repository';
 import type { Sealer } from './sealing';
 
 export type KeyLocation = 'DATABASE';
@@ -38,12 +39,8 @@ export async function keyPairFromSecretKey(bytes: Uint8Array): Promise<{ address
 export function createDatabaseKeyStore(sealer: Sealer, fixedKeys: Map<string, CryptoKeyPair> = new Map()): KeyStore {
   async function store(em: EntityManager, organizationId: string, seed: Uint8Array, requestKey: string | null): Promise<string> {
     const address = await addressOfSeed(seed);
-    // ON CONFLICT DO NOTHING keeps both retries and concurrent imports idempotent.
-    await em.getConnection().execute(
-      `insert into custody_key (address, organization_id, location, sealed_secret, request_key, created_at)
-       values (?, ?, 'DATABASE', ?, ?, now()) on conflict do nothing`,
-      [address, organizationId, sealer.seal(seed), requestKey],
-    );
+    // Idempotent: a retry or a concurrent import of the same key stores it once.
+    await insertCustodyKey(em, { address, organizationId, sealedSecret: sealer.seal(seed), requestKey });
     return address;
   }
 

@@ -2,6 +2,7 @@
  * The ORM setup: PostgreSQL through MikroORM with the project's entities and migrations.
  * One MikroORM per process; request handlers and activities fork their own EntityManager.
  */
+import { Client } from 'pg';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
 import { entities } from './entities';
@@ -53,4 +54,25 @@ export async function createOrm(options: OrmOptions): Promise<Orm> {
 export async function migrate(orm: Orm): Promise<string[]> {
   const applied = await orm.migrator.up();
   return applied.map((m) => m.name);
+}
+
+/** Readiness: resolves when PostgreSQL answers a trivial query; rejects with the driver's error otherwise. */
+export async function pingDatabase(orm: Orm): Promise<void> {
+  await orm.em.getConnection().execute('select 1');
+}
+
+/** Creates the database named in the URL when it does not exist (through the server's `postgres` database). Idempotent. */
+export async function ensureDatabase(url: string): Promise<void> {
+  const target = new URL(url);
+  const name = decodeURIComponent(target.pathname.slice(1));
+  const admin = new URL(url);
+  admin.pathname = '/postgres';
+  const client = new Client({ connectionString: admin.toString() });
+  await client.connect();
+  try {
+    const found = await client.query('select 1 from pg_database where datname = $1', [name]);
+    if (found.rowCount === 0) await client.query(`create database "${name.replace(/"/g, '""')}"`);
+  } finally {
+    await client.end();
+  }
 }

@@ -3,6 +3,7 @@ import http from 'node:http';
 import { Client } from '@temporalio/client';
 import type { Worker } from '@temporalio/worker';
 import { createApp } from '../api/app';
+import { pingDatabase } from '../db/orm';
 import { loadConfig, type Config } from '../config/config';
 import { openRuntime, type Log, type Runtime } from './runtime';
 import { connectTemporal, createLedgerWorker, type WorkerOptions } from './worker';
@@ -47,7 +48,7 @@ export async function startApi(config: Config, runtime: Runtime, temporal: { add
       writeWaitMs: config.writeWaitMs,
       now: () => new Date(),
       ready: async () => {
-        await runtime.orm.em.getConnection().execute('select 1');
+        await pingDatabase(runtime.orm);
         await connection.workflowService.getSystemInfo({});
         return true;
       },

@@ -6,8 +6,8 @@
 import net from 'node:net';
 import path from 'node:path';
 import fs from 'node:fs';
-import { Client } from 'pg';
 import { DEFAULT_DATABASE_URL, type Config } from '../config/config';
+import { ensureDatabase } from '../db/orm';
 import type { Log } from './runtime';
 import { freePort } from './temporal-dev-server';
 
@@ -29,22 +29,6 @@ function listening(host: string, port: number, timeoutMs = 500): Promise<boolean
     socket.once('connect', () => done(true));
     socket.once('error', () => done(false));
   });
-}
-
-/** Creates the database named in the URL when it does not exist. */
-async function ensureDatabase(url: string): Promise<void> {
-  const target = new URL(url);
-  const name = decodeURIComponent(target.pathname.slice(1));
-  const admin = new URL(url);
-  admin.pathname = '/postgres';
-  const client = new Client({ connectionString: admin.toString() });
-  await client.connect();
-  try {
-    const found = await client.query('select 1 from pg_database where datname = $1', [name]);
-    if (found.rowCount === 0) await client.query(`create database "${name.replace(/"/g, '""')}"`);
-  } finally {
-    await client.end();
-  }
 }
 
 /** `localServer` is where a local PostgreSQL is looked for (a parameter so tests can point it at a closed port). */

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { loadConfig } from '../config/config';
 import { programsFromSpec, startLocalNode, type LocalNode } from '../network/local-node';
 import { roleNames } from '../domain/roles';
-import { createApiKey, ensureOrganization } from '../cli/admin';
+import { createApiKey, ensureOrganization } from '../custody/credentials';
 import { resolveDatabase } from './database';
 import { startTemporalDevServer, type TemporalDevServer } from './temporal-dev-server';
 import { forkEm, fundFeePayer, openRuntime } from './runtime';

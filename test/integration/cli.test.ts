@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { createTestDatabase } from '../support/database';
 import { createOrm } from '../../src/db/orm';
 import { ApiKey } from '../../src/db/entities';
-import { hashApiKey } from '../../src/api/middleware';
+import { hashApiKey } from '../../src/custody/credentials';
 
 const run = promisify(execFile);
 let db: Awaited<ReturnType<typeof createTestDatabase>>;

@@ -2,7 +2,7 @@
 import type * as t from 'io-ts';
 import { parse } from 'lossless-json';
 import { LedgerError } from '../../src/domain/errors';
-import { reportErrors, type ValidationIssue } from '../../src/api/codecs/primitives';
+import { reportErrors, type ValidationIssue } from '../../src/domain/inputs/primitives';
 
 /** The LedgerError `fn` throws; fails the test when it throws nothing or something else. */
 export function refusal(fn: () => unknown): LedgerError {

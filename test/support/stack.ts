@@ -13,7 +13,7 @@ import { startLocalNode, type LocalNode, type LocalNodeProgram } from '../../src
 import { openRuntime, fundFeePayer, forkEm, type Runtime } from '../../src/main/runtime';
 import { connectTemporal, createLedgerWorker } from '../../src/main/worker';
 import { startApi, type ApiServer } from '../../src/main/api';
-import { ensureOrganization, createApiKey } from '../../src/cli/admin';
+import { ensureOrganization, createApiKey } from '../../src/custody/credentials';
 import { roleNames, type Role } from '../../src/domain/roles';
 import { createTestDatabase } from './database';
 import { temporalTarget, uniqueTaskQueue } from './temporal';

@@ -1,4 +1,5 @@
-import { updateAccountBody, inactivateAccountBody, type UpdateAccountItemData } from '../../src/api/codecs/account.codecs';
+import { updateAccountBody, inactivateAccountBody } from '../../src/api/codecs/account.codecs';
+import type { UpdateAccountItemData } from '../../src/domain/inputs/account.inputs';
 import { lamportsToSweep } from '../../src/domain/operations/inactivate-account.operation';
 import { validateUpdateAccount } from '../../src/domain/operations/update-account.operation';
 import { accepted, refusal, refused } from '../support/expectations';

@@ -1,6 +1,6 @@
 import { parse } from 'lossless-json';
 import { createAccountBody, singleAccountBody } from '../../src/api/codecs/account.codecs';
-import { reportErrors, type ValidationIssue } from '../../src/api/codecs/primitives';
+import { reportErrors, type ValidationIssue } from '../../src/domain/inputs/primitives';
 
 /** Decodes a Create Account body parsed exactly as the API does (lossless numbers). */
 function decodeCreate(json: string) {

@@ -1,4 +1,5 @@
-import { accountLookup, bulkBody, itemQuery, svmTransactionConfig, valueInput, webhookConfig } from '../../src/api/codecs/common.codecs';
+import { accountLookup, svmTransactionConfig, valueInput, webhookConfig } from '../../src/domain/inputs/common.inputs';
+import { bulkBody, itemQuery } from '../../src/api/codecs/common.codecs';
 import { accepted, refused } from '../support/expectations';
 
 describe('value input (spec 2.1)', () => {

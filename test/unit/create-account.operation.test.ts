@@ -1,6 +1,6 @@
 import { getCreateAccountInstructionDataDecoder, getTransferSolInstructionDataDecoder } from '@solana-program/system';
 import { AccountRole } from '@solana/kit';
-import type { CreateAccountItemData } from '../../src/api/codecs/account.codecs';
+import type { CreateAccountItemData } from '../../src/domain/inputs/account.inputs';
 import { LedgerError } from '../../src/domain/errors';
 import { lamportsForNewAccount, planCreateAccount, validateCreateAccount } from '../../src/domain/operations/create-account.operation';
 import { refusal } from '../support/expectations';

@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { address, arrayOf, decimalText, integer, integerText, jsonValue, oneOf, strictObject, uuid } from '../../src/api/codecs/primitives';
+import { address, arrayOf, decimalText, integer, integerText, jsonValue, oneOf, strictObject, uuid } from '../../src/domain/inputs/primitives';
 import { accepted, refused } from '../support/expectations';
 
 /** Wraps a codec as `{"v": ...}` so single JSON values go through the same parser as a body. */

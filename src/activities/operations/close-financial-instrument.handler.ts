@@ -4,7 +4,7 @@
  */
 import { getCloseAccountInstruction } from '@solana-program/token-2022';
 import { address, createNoopSigner } from '@solana/kit';
-import type { AccountLookupInput, SvmTransactionConfigInput } from '../../api/codecs/common.codecs';
+import type { AccountLookupInput, SvmTransactionConfigInput } from '../../domain/inputs/common.inputs';
 import { Account, FinancialInstrument } from '../../db/entities';
 import { assertMaySign, findAccountByLookup, offPlatformAddress } from '../../db/repositories/accounts.repository';
 import { findInstrumentByLookup } from '../../db/repositories/financial-instruments.repository';

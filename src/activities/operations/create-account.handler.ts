@@ -1,10 +1,10 @@
 /** Create Account in the pipeline: resolve the new address (a new or imported key), then record it. */
-import type { CreateAccountItemData } from '../../api/codecs/account.codecs';
+import type { CreateAccountItemData } from '../../domain/inputs/account.inputs';
 import { Account } from '../../db/entities';
 import { createAccountRecord } from '../../db/repositories/accounts.repository';
 import { conflict, validationError } from '../../domain/errors';
 import { accountTypeOf, lamportsForNewAccount, planCreateAccount } from '../../domain/operations/create-account.operation';
-import type { SvmTransactionConfigInput } from '../../api/codecs/common.codecs';
+import type { SvmTransactionConfigInput } from '../../domain/inputs/common.inputs';
 import type { OperationHandler } from './operation-handler';
 import { resolveFeePayer } from './fee-payer';
 

@@ -2,15 +2,15 @@
  * Create Financial Instrument in the pipeline: resolve the new mint key and every authority,
  * allocate the AL ID, then record the mint's account and the instrument.
  */
-import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { fetchLogo } from '../../storage/logo-fetcher';
-import type { AuthorityField, CreateFinancialInstrumentItemData } from '../../api/codecs/financial-instrument.codecs';
-import { authorityFields } from '../../api/codecs/financial-instrument.codecs';
-import type { AccountLookupInput, OffchainReferencesInput, SvmTransactionConfigInput } from '../../api/codecs/common.codecs';
+import { authorityFields, type AuthorityField } from '../../domain/instrument-authorities';
+import type { CreateFinancialInstrumentItemData } from '../../domain/inputs/financial-instrument.inputs';
+import type { AccountLookupInput, OffchainReferencesInput, SvmTransactionConfigInput } from '../../domain/inputs/common.inputs';
 import { Account, FinancialInstrument, type AuthorityRef } from '../../db/entities';
 import { assertMaySign, createAccountRecord, findAccountByLookup, offPlatformAddress } from '../../db/repositories/accounts.repository';
 import { allocateAlId } from '../../db/repositories/al-id.repository';
+import { insertStoredFile } from '../../db/repositories/stored-files.repository';
 import { checkTypeForReference, parseAlId } from '../../domain/al-id';
 import { conflict, validationError } from '../../domain/errors';
 import { finalMintSize, initialMintSize, isOnboarding, onboardedMintAddress, planCreateFinancialInstrument, requestedExtensions } from '../../domain/operations/create-financial-instrument.operation';
@@ -78,10 +78,7 @@ async function copyLogo(em: EntityManager, deps: ActivityDeps, request: WriteReq
   if (logo.contentType && logo.contentType.toLowerCase() !== fetched.contentType) {
     throw validationError('itemData.offchainData.logo.contentType', `the logo is ${fetched.contentType}, not ${logo.contentType}`);
   }
-  await em.getConnection().execute(
-    'insert into stored_file (id, organization_id, file_name, content_type, size, sha256, bytes, created_at) values (?, ?, ?, ?, ?, ?, ?, now()) on conflict (id) do nothing',
-    [id, request.organizationId, logo.fileName ?? null, fetched.contentType, fetched.bytes.length, createHash('sha256').update(fetched.bytes).digest('hex'), fetched.bytes],
-  );
+  await insertStoredFile(em, { id, organizationId: request.organizationId, fileName: logo.fileName ?? null, contentType: fetched.contentType, bytes: fetched.bytes });
   return { ...logo, type: logo.type ?? 'LOGO', contentType: fetched.contentType, size: fetched.bytes.length, storedFileId: id, url: `/api/v1/files/${id}` };
 }
 

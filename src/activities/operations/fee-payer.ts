@@ -1,6 +1,6 @@
 /** The fee payer of a write: svmTransactionConfig.feePayer when given, else the global fee payer. */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { SvmTransactionConfigInput } from '../../api/codecs/common.codecs';
+import type { SvmTransactionConfigInput } from '../../domain/inputs/common.inputs';
 import { assertMaySign, findAccountByLookup } from '../../db/repositories/accounts.repository';
 import { validationError } from '../../domain/errors';
 import type { WriteRequest } from '../../domain/write';

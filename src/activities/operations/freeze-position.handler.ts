@@ -6,8 +6,8 @@
 import { TOKEN_2022_PROGRAM_ADDRESS, getFreezeAccountInstruction, getThawAccountInstruction } from '@solana-program/token-2022';
 import { address, createNoopSigner } from '@solana/kit';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { SvmTransactionConfigInput } from '../../api/codecs/common.codecs';
-import type { FreezePositionItemData } from '../../api/codecs/position.codecs';
+import type { SvmTransactionConfigInput } from '../../domain/inputs/common.inputs';
+import type { FreezePositionItemData } from '../../domain/inputs/position.inputs';
 import { FinancialInstrument, Position } from '../../db/entities';
 import { requireSigner } from '../../db/repositories/accounts.repository';
 import { findInstrumentByLookup } from '../../db/repositories/financial-instruments.repository';

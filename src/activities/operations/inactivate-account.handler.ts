@@ -6,10 +6,10 @@
  */
 import { getTransferSolInstruction } from '@solana-program/system';
 import { address, createNoopSigner } from '@solana/kit';
-import type { InactivateAccountItemData } from '../../api/codecs/account.codecs';
-import type { SvmTransactionConfigInput } from '../../api/codecs/common.codecs';
+import type { InactivateAccountItemData } from '../../domain/inputs/account.inputs';
+import type { SvmTransactionConfigInput } from '../../domain/inputs/common.inputs';
 import { FinancialInstrument, Position } from '../../db/entities';
-import { assertMaySign, findAccountByLookup, offPlatformAddress } from '../../db/repositories/accounts.repository';
+import { assertMaySign, closeAccountRecord, findAccountByLookup, offPlatformAddress } from '../../db/repositories/accounts.repository';
 import { forbidden, validationError } from '../../domain/errors';
 import { lamportsToSweep } from '../../domain/operations/inactivate-account.operation';
 import type { Debit } from '../../domain/write';
@@ -87,13 +87,7 @@ export const inactivateAccountHandler: OperationHandler = {
   async record(em, _request, resolved, outcome, tx, at) {
     if (outcome && !['CONFIRMED', 'FINALIZED', 'SUBMITTED'].includes(outcome.status)) return undefined;
     const d = resolved.data as unknown as InactivateData;
-    await em.getConnection().execute(
-      `update account set status = 'CLOSED', lamports_balance = lamports_balance - ?, last_transaction_id = coalesce(?, last_transaction_id),
-         last_transaction_signature = coalesce(?, last_transaction_signature), last_transaction_at = coalesce(?, last_transaction_at), updated_at = ? where id = ?`,
-      [d.lamports, tx?.id ?? null, tx?.signature ?? null, tx ? at : null, at, d.accountId],
-      'run',
-      em.getTransactionContext(),
-    );
+    await closeAccountRecord(em, d.accountId, d.lamports, tx, at);
     // First in the list: a replayed record step answers the first account as the write's object.
     if (tx) tx.accountIds = [...new Set([d.accountId, ...tx.accountIds])];
     return { onchainId: d.address, offchainId: d.accountId };

@@ -5,8 +5,8 @@
  */
 import { getCloseAccountInstruction, getThawAccountInstruction, type TOKEN_2022_PROGRAM_ADDRESS } from '@solana-program/token-2022';
 import { address, createNoopSigner, type Instruction } from '@solana/kit';
-import type { SvmTransactionConfigInput } from '../../api/codecs/common.codecs';
-import type { InactivatePositionItemData } from '../../api/codecs/position.codecs';
+import type { SvmTransactionConfigInput } from '../../domain/inputs/common.inputs';
+import type { InactivatePositionItemData } from '../../domain/inputs/position.inputs';
 import { FinancialInstrument, Position } from '../../db/entities';
 import { findAccountByLookup, offPlatformAddress, requireSigner } from '../../db/repositories/accounts.repository';
 import { findPositionByLookup } from '../../db/repositories/positions.repository';

@@ -9,11 +9,11 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { getAllocateInstruction, getAssignInstruction, getTransferSolInstruction } from '@solana-program/system';
 import { TOKEN_2022_PROGRAM_ADDRESS, findAssociatedTokenPda, getCreateAssociatedTokenIdempotentInstruction, getInitializeAccount3Instruction, getThawAccountInstruction } from '@solana-program/token-2022';
 import { address, createNoopSigner, type Instruction } from '@solana/kit';
-import type { SvmTransactionConfigInput } from '../../api/codecs/common.codecs';
-import type { InitializePositionItemData } from '../../api/codecs/position.codecs';
+import type { SvmTransactionConfigInput } from '../../domain/inputs/common.inputs';
+import type { InitializePositionItemData } from '../../domain/inputs/position.inputs';
 import { Account, FinancialInstrument, Position } from '../../db/entities';
 import { insertPosition } from '../../db/repositories/positions.repository';
-import { assertMaySign, findAccountByLookup, offPlatformAddress } from '../../db/repositories/accounts.repository';
+import { assertMaySign, findAccountByLookup, markTokenAccount, offPlatformAddress } from '../../db/repositories/accounts.repository';
 import { findInstrumentByLookup } from '../../db/repositories/financial-instruments.repository';
 import { conflict, validationError } from '../../domain/errors';
 import { positionAccountSize } from '../../domain/position-account';
@@ -214,12 +214,7 @@ export const initializePositionHandler: OperationHandler = {
       // The account is a token account now. The pipeline moves no balance of the record a write
       // creates, and the position shares the account's id: its lamports move here, by the top-up.
       const topUp = data.positionId === data.explicit.accountId ? data.explicit.topUp : '0';
-      await em.getConnection().execute(
-        'update account set type = ?, data_length = ?, token_version = ?, token_decimals = ?, lamports_balance = lamports_balance + ?, last_transaction_id = ?, last_transaction_signature = ?, last_transaction_at = ?, updated_at = ? where id = ?',
-        [data.explicit.type, data.explicit.size, data.version, data.decimals, topUp, tx?.id ?? null, tx?.signature ?? null, at, at, data.explicit.accountId],
-        'run',
-        em.getTransactionContext(),
-      );
+      await markTokenAccount(em, data.explicit.accountId, { type: data.explicit.type, dataLength: data.explicit.size, tokenVersion: data.version, tokenDecimals: data.decimals, topUp }, tx, at);
     }
     // The position's history (Fetch Position History) starts with this transaction; it leads the list.
     if (tx) tx.accountIds = [...new Set([positionId, ...tx.accountIds])];

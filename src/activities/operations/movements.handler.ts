@@ -2,8 +2,8 @@
  * Mint, Burn, Transfer and Trade (spec 4.3): every leg is checked before anything is signed (balances
  * run across a trade's legs), then all of them go out in one atomic network transaction.
  */
-import type { SvmTransactionConfigInput } from '../../api/codecs/common.codecs';
-import type { BurnItemData, MintItemData, TradeItemData, TransferItemData } from '../../api/codecs/position.codecs';
+import type { SvmTransactionConfigInput } from '../../domain/inputs/common.inputs';
+import type { BurnItemData, MintItemData, TradeItemData, TransferItemData } from '../../domain/inputs/position.inputs';
 import { validationError } from '../../domain/errors';
 import { resolveFeePayer } from './fee-payer';
 import { BalanceBook, legInstructions, settleFreezes, planBurn, planMint, planTransfer, recordLeg, type Leg, type PlanContext, type PlannedLeg, type TradeDefaults } from './movement-legs';

@@ -1,7 +1,7 @@
 /** Pause / Unpause Financial Instrument (Token-2022 Pausable): one instruction signed by the pausable authority. */
 import { getPauseInstruction, getResumeInstruction } from '@solana-program/token-2022';
 import { address, createNoopSigner } from '@solana/kit';
-import type { AccountLookupInput, SvmTransactionConfigInput } from '../../api/codecs/common.codecs';
+import type { AccountLookupInput, SvmTransactionConfigInput } from '../../domain/inputs/common.inputs';
 import { Account, FinancialInstrument } from '../../db/entities';
 import { assertMaySign } from '../../db/repositories/accounts.repository';
 import { findInstrumentByLookup } from '../../db/repositories/financial-instruments.repository';

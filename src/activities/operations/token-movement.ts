@@ -8,8 +8,9 @@ import { TOKEN_2022_PROGRAM_ADDRESS, getFreezeAccountInstruction, getThawAccount
 import { getAddMemoInstruction } from '@solana-program/memo';
 import { address, createNoopSigner, type Instruction } from '@solana/kit';
 import { Position, type FinancialInstrument, type LedgerTransaction } from '../../db/entities';
-import type { AccountLookupInput } from '../../api/codecs/common.codecs';
+import type { AccountLookupInput } from '../../domain/inputs/common.inputs';
 import { findAccountByLookup, requireSigner } from '../../db/repositories/accounts.repository';
+import { movePositionBalance } from '../../db/repositories/positions.repository';
 import { LedgerError } from '../../domain/errors';
 import type { WriteRequest } from '../../domain/write';
 
@@ -80,7 +81,7 @@ export function aroundMovement(around: AroundMovement, movement: (config: { prog
  */
 export async function moveBalance(em: EntityManager, positionId: string, delta: bigint, frozenAfter: (frozen: boolean) => boolean, tx: LedgerTransaction | null, at: Date): Promise<void> {
   const position = await em.findOneOrFail(Position, { id: positionId });
-  await em.getConnection().execute('update position set balance = balance + ? where id = ?', [delta.toString(), positionId], 'run', em.getTransactionContext());
+  await movePositionBalance(em, positionId, delta);
   Object.assign(position, { frozen: frozenAfter(position.frozen), lastTransactionId: tx?.id ?? null, lastTransactionAt: at });
   if (tx) tx.accountIds = [...new Set([...tx.accountIds, position.id])];
 }

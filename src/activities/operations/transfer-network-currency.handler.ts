@@ -6,8 +6,8 @@
 import { getTransferSolInstruction } from '@solana-program/system';
 import { getAddMemoInstruction } from '@solana-program/memo';
 import { address, createNoopSigner, type Instruction } from '@solana/kit';
-import type { TransferNetworkCurrencyItemData } from '../../api/codecs/account.codecs';
-import type { SvmTransactionConfigInput } from '../../api/codecs/common.codecs';
+import type { TransferNetworkCurrencyItemData } from '../../domain/inputs/account.inputs';
+import type { SvmTransactionConfigInput } from '../../domain/inputs/common.inputs';
 import { assertMaySign, findAccountByLookup, offPlatformAddress } from '../../db/repositories/accounts.repository';
 import { validationError } from '../../domain/errors';
 import { NETWORK_CURRENCY_DECIMALS, resolveValue } from '../../domain/money';

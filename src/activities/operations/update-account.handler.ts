@@ -2,7 +2,7 @@
  * Update Account: the changeable offchain fields of spec 2.3 (patch semantics), recorded without a
  * network transaction. Only the owning organization may change an account, and not a CLOSED one.
  */
-import type { UnsettableAccountField, UpdateAccountItemData } from '../../api/codecs/account.codecs';
+import type { UnsettableAccountField, UpdateAccountItemData } from '../../domain/inputs/account.inputs';
 import { Account } from '../../db/entities';
 import { findAccountByLookup } from '../../db/repositories/accounts.repository';
 import type { AccountType } from '../../domain/account-types';

@@ -13,8 +13,8 @@ import {
   tokenMetadataField,
 } from '@solana-program/token-2022';
 import { address, createNoopSigner, type Instruction } from '@solana/kit';
-import type { SvmTransactionConfigInput } from '../../api/codecs/common.codecs';
-import type { UpdateFinancialInstrumentItemData } from '../../api/codecs/financial-instrument.codecs';
+import type { SvmTransactionConfigInput } from '../../domain/inputs/common.inputs';
+import type { UpdateFinancialInstrumentItemData } from '../../domain/inputs/financial-instrument.inputs';
 import { FinancialInstrument, type AuthorityRef } from '../../db/entities';
 import { findAccountByLookup, offPlatformAddress, requireSigner } from '../../db/repositories/accounts.repository';
 import { authorityFields, type AuthorityField } from '../../domain/instrument-authorities';

@@ -1,5 +1,5 @@
 /** Update Position: its offchain fields (comments, code, name); recorded without a network transaction. */
-import type { UpdatePositionItemData } from '../../api/codecs/position.codecs';
+import type { UpdatePositionItemData } from '../../domain/inputs/position.inputs';
 import { Position } from '../../db/entities';
 import { findPositionByLookup } from '../../db/repositories/positions.repository';
 import type { OperationHandler } from './operation-handler';

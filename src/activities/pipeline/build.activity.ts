@@ -23,7 +23,7 @@ import {
 } from '@solana/kit';
 import { getSetComputeUnitLimitInstruction, getSetComputeUnitPriceInstruction } from '@solana-program/compute-budget';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import type { SvmTransactionConfigInput } from '../../api/codecs/common.codecs';
+import type { SvmTransactionConfigInput } from '../../domain/inputs/common.inputs';
 import type { LedgerTransaction } from '../../db/entities';
 import { LedgerError } from '../../domain/errors';
 import { estimateComputeUnitPrice } from '../../domain/fees';
@@ -31,7 +31,7 @@ import type { BuiltTransaction, MessageLifetime, Resolved, WriteRequest } from '
 import type { Lifetime } from '../../network/lifetime';
 import type { SvmNetwork } from '../../network/svm-network';
 import { operationHandlers } from '../operations';
-import { applyStatus, newTransactionRecord } from '../transaction-records';
+import { applyStatus, newTransactionRecord } from '../../db/repositories/transaction-records.repository';
 import { possiblySent, type PipelineContext } from './context';
 
 /** The network's limit on a serialized transaction. */

@@ -6,13 +6,14 @@
 import { getBase64Encoder, getCompiledTransactionMessageDecoder } from '@solana/kit';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Account, LedgerTransaction } from '../../db/entities';
+import { moveAccountLamports } from '../../db/repositories/accounts.repository';
 import { releaseDebits } from '../../db/repositories/debit-reservations.repository';
 import { partTransactionId } from '../../domain/ids';
 import { explainFailure } from '../../domain/program-errors';
 import type { Outcome, Resolved, WriteRequest, WriteResult } from '../../domain/write';
 import type { LandedTransaction } from '../../network/svm-network';
 import { operationHandlers } from '../operations';
-import { applyStatus, createdReference, newTransactionRecord, transactionResult } from '../transaction-records';
+import { applyStatus, createdReference, newTransactionRecord, transactionResult } from '../../db/repositories/transaction-records.repository';
 import type { PipelineContext } from './context';
 
 const recordedStatuses = ['CONFIRMED', 'FINALIZED', 'FAILED', 'EXPIRED', 'SUBMITTED', 'SIGNED'];
@@ -81,12 +82,7 @@ async function applyBalanceChanges(em: EntityManager, request: WriteRequest, tx:
   const touched = await em.find(Account, { organizationId: request.organizationId, cluster: request.cluster, address: { $in: addresses }, ...(createdId ? { id: { $ne: createdId } } : {}) });
   for (const account of touched) {
     const change = balances.find((b) => b.address === account.address)!;
-    await em.getConnection().execute(
-      'update account set lamports_balance = lamports_balance + ?, last_transaction_id = ?, last_transaction_signature = ?, last_transaction_at = ?, updated_at = ? where id = ?',
-      [(change.post - change.pre).toString(), tx.id, tx.signature, at, at, account.id],
-      'run',
-      em.getTransactionContext(),
-    );
+    await moveAccountLamports(em, account.id, change.post - change.pre, tx, at);
     tx.accountIds = [...new Set([...tx.accountIds, account.id])];
   }
 }

@@ -2,7 +2,7 @@
 import { releaseDebits } from '../../db/repositories/debit-reservations.repository';
 import { partTransactionId } from '../../domain/ids';
 import type { TransactionResult, WriteRequest, WriteResult } from '../../domain/write';
-import { setStatus, transactionResult } from '../transaction-records';
+import { setStatus, transactionResult } from '../../db/repositories/transaction-records.repository';
 import { possiblySent, type PipelineContext } from './context';
 
 export function createRefusals(ctx: PipelineContext) {

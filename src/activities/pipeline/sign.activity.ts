@@ -3,7 +3,7 @@ import { getBase64EncodedWireTransaction, getBase64Encoder, getSignatureFromTran
 import { LedgerError } from '../../domain/errors';
 import { partTransactionId } from '../../domain/ids';
 import type { BuiltTransaction, SignedTransaction, WriteRequest } from '../../domain/write';
-import { setStatus } from '../transaction-records';
+import { setStatus } from '../../db/repositories/transaction-records.repository';
 import type { PipelineContext } from './context';
 
 const base64Bytes = getBase64Encoder();

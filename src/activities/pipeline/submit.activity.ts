@@ -2,7 +2,7 @@
 import { partTransactionId } from '../../domain/ids';
 import type { SignedTransaction, WriteRequest } from '../../domain/write';
 import { TransactionRejectedError } from '../../network/svm-network';
-import { setStatus } from '../transaction-records';
+import { setStatus } from '../../db/repositories/transaction-records.repository';
 import type { PipelineContext } from './context';
 
 export function createSubmit(ctx: PipelineContext) {

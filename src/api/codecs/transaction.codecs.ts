@@ -1,5 +1,5 @@
 /** Transaction reads (API.md 6): a transaction named by offchainId or onchainId (signature). */
-import { strictObject, nonEmptyString, uuid } from './primitives';
+import { strictObject, nonEmptyString, uuid } from '../../domain/inputs/primitives';
 import { tenancyConfig } from './common.codecs';
 
 export const transactionLookup = strictObject('TransactionLookup', {}, { offchainId: uuid, onchainId: nonEmptyString(100) });

@@ -1,6 +1,6 @@
 /** Transaction records as the API shows them. */
 import type { LedgerTransaction } from '../../db/entities';
-import { transactionResult } from '../../activities/transaction-records';
+import { transactionResult } from '../../db/repositories/transaction-records.repository';
 import type { DetailLevel } from './account.presenter';
 
 export function presentTransaction(tx: LedgerTransaction, level: DetailLevel) {

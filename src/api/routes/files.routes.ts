@@ -1,5 +1,6 @@
 /** Files the service keeps (instrument logos), served back to the tenant that stored them. */
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { findStoredFile } from '../../db/repositories/stored-files.repository';
 import { notFound, validationError } from '../../domain/errors';
 import type { ApiDeps } from '../context';
 import { route, type RouteSpec } from '../route';
@@ -20,17 +21,14 @@ export function fileRoutes(deps: ApiDeps): RouteSpec[] {
         const id = ctx.params.fileId;
         if (!UUID.test(id)) throw validationError('fileId', 'fileId must be a UUID');
         const em = deps.orm.em.fork() as unknown as EntityManager;
-        const [file] = await em.getConnection().execute<{ content_type: string; file_name: string | null; bytes: Buffer }[]>(
-          'select content_type, file_name, bytes from stored_file where id = ? and organization_id = ?',
-          [id, ctx.state.caller!.organizationId],
-        );
+        const file = await findStoredFile(em, id, ctx.state.caller!.organizationId);
         if (!file) throw notFound('fileId', 'no such file');
-        ctx.type = file.content_type;
+        ctx.type = file.contentType;
         ctx.set('Cache-Control', 'private, max-age=86400, immutable');
         ctx.set('X-Content-Type-Options', 'nosniff');
         // An SVG opened straight from the API must not run script in its origin.
         ctx.set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox");
-        if (file.file_name) ctx.set('Content-Disposition', `inline; filename="${file.file_name.replace(/[^\w.-]/g, '_')}"`);
+        if (file.fileName) ctx.set('Content-Disposition', `inline; filename="${file.fileName.replace(/[^\w.-]/g, '_')}"`);
         return file.bytes;
       },
     }),

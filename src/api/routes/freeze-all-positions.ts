@@ -7,8 +7,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { findInstrumentByLookup } from '../../db/repositories/financial-instruments.repository';
 import { countPositionsToFreeze } from '../../db/repositories/positions.repository';
-import type { SvmTransactionConfigInput } from '../codecs/common.codecs';
-import type { FreezePositionItemData } from '../codecs/position.codecs';
+import type { SvmTransactionConfigInput } from '../../domain/inputs/common.inputs';
+import type { FreezePositionItemData } from '../../domain/inputs/position.inputs';
 import type { ApiDeps, Caller, LedgerContext } from '../context';
 import { runWrite } from '../writes';
 

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { SvmTransactionConfigInput } from '../codecs/common.codecs';
+import type { SvmTransactionConfigInput } from '../../domain/inputs/common.inputs';
 import type { ApiDeps } from '../context';
 import type { Operation } from '../../domain/write';
 import { route, type RouteSpec } from '../route';

@@ -4,9 +4,9 @@
  * lookup names the other tenant (`otherTenantOrganizationExternalId`).
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Account, Organization } from '../entities';
+import { Account, Organization, type LedgerTransaction } from '../entities';
 import { forbidden, LedgerError, notFound, validationError } from '../../domain/errors';
-import type { AccountLookupInput } from '../../api/codecs/common.codecs';
+import type { AccountLookupInput } from '../../domain/inputs/common.inputs';
 
 export interface TenantScope {
   organizationId: string;
@@ -117,4 +117,51 @@ export async function requireSigner(em: EntityManager, accountId: string | null 
   if (!account) throw validationError(field, `the ${what} is not onboarded, so the service cannot sign for it`);
   assertMaySign(account, organizationId, organizationExternalId, field);
   return account.address;
+}
+
+/** The transaction an account's record names as its last. */
+type LastTransaction = Pick<LedgerTransaction, 'id' | 'signature'>;
+
+/**
+ * Moves an account's offchain lamports by `delta` (signed base units) and marks `tx` its last
+ * transaction, in one statement: concurrent record steps touching one account commute.
+ */
+export async function moveAccountLamports(em: EntityManager, accountId: string, delta: bigint, tx: LastTransaction, at: Date): Promise<void> {
+  await em.getConnection().execute(
+    'update account set lamports_balance = lamports_balance + ?, last_transaction_id = ?, last_transaction_signature = ?, last_transaction_at = ?, updated_at = ? where id = ?',
+    [delta.toString(), tx.id, tx.signature, at, at, accountId],
+    'run',
+    em.getTransactionContext(),
+  );
+}
+
+/** Marks an account CLOSED, less the `lamports` swept out of it, in one statement; `tx` (when given) becomes its last transaction. */
+export async function closeAccountRecord(em: EntityManager, accountId: string, lamports: string, tx: LastTransaction | null, at: Date): Promise<void> {
+  await em.getConnection().execute(
+    `update account set status = 'CLOSED', lamports_balance = lamports_balance - ?, last_transaction_id = coalesce(?, last_transaction_id),
+       last_transaction_signature = coalesce(?, last_transaction_signature), last_transaction_at = coalesce(?, last_transaction_at), updated_at = ? where id = ?`,
+    [lamports, tx?.id ?? null, tx?.signature ?? null, tx ? at : null, at, accountId],
+    'run',
+    em.getTransactionContext(),
+  );
+}
+
+/** What an account's record becomes when the account is made a token account. */
+export interface TokenAccountFields {
+  type: string;
+  dataLength: number;
+  tokenVersion: string;
+  tokenDecimals: number;
+  /** Lamports added to its balance (decimal string). */
+  topUp: string;
+}
+
+/** Makes an account's record a token account and adds its top-up, in one statement; `tx` becomes its last transaction. */
+export async function markTokenAccount(em: EntityManager, accountId: string, fields: TokenAccountFields, tx: LastTransaction | null, at: Date): Promise<void> {
+  await em.getConnection().execute(
+    'update account set type = ?, data_length = ?, token_version = ?, token_decimals = ?, lamports_balance = lamports_balance + ?, last_transaction_id = ?, last_transaction_signature = ?, last_transaction_at = ?, updated_at = ? where id = ?',
+    [fields.type, fields.dataLength, fields.tokenVersion, fields.tokenDecimals, fields.topUp, tx?.id ?? null, tx?.signature ?? null, at, at, accountId],
+    'run',
+    em.getTransactionContext(),
+  );
 }

@@ -2,7 +2,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { FinancialInstrument } from '../entities';
 import { notFound, validationError } from '../../domain/errors';
-import type { AccountLookupInput } from '../../api/codecs/common.codecs';
+import type { AccountLookupInput } from '../../domain/inputs/common.inputs';
 import type { TenantScope } from './accounts.repository';
 
 export async function findInstrumentByLookup(em: EntityManager, scope: TenantScope, lookup: AccountLookupInput, field: string): Promise<FinancialInstrument> {

@@ -2,7 +2,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Position } from '../entities';
 import { notFound, validationError } from '../../domain/errors';
-import type { PositionLookupInput } from '../../api/codecs/position.codecs';
+import type { PositionLookupInput } from '../../domain/inputs/position.inputs';
 import { findAccountByLookup, type TenantScope } from './accounts.repository';
 import { findInstrumentByLookup } from './financial-instruments.repository';
 
@@ -58,4 +58,9 @@ export async function insertPosition(em: EntityManager, row: NewPosition): Promi
   if (inserted.length) return inserted[0].id;
   const existing = await em.findOneOrFail(Position, { organizationId: row.organizationId, cluster: row.cluster, address: row.address });
   return existing.id;
+}
+
+/** Moves a position's offchain balance by `delta` base units in SQL (`balance + delta`): deltas commute, so concurrent record steps never lose each other's update. */
+export async function movePositionBalance(em: EntityManager, positionId: string, delta: bigint): Promise<void> {
+  await em.getConnection().execute('update position set balance = balance + ? where id = ?', [delta.toString(), positionId], 'run', em.getTransactionContext());
 }

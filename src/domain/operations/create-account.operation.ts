@@ -4,7 +4,7 @@
  */
 import { getCreateAccountInstruction, getTransferSolInstruction, SYSTEM_PROGRAM_ADDRESS } from '@solana-program/system';
 import { address, createNoopSigner, type Instruction } from '@solana/kit';
-import type { CreateAccountItemData } from '../../api/codecs/account.codecs';
+import type { CreateAccountItemData } from '../inputs/account.inputs';
 import { createdByOwnOperation, walletTypes, type AccountType } from '../account-types';
 import { forbidden, validationError } from '../errors';
 import { NETWORK_CURRENCY_DECIMALS, resolveValue } from '../money';

@@ -17,7 +17,7 @@ import {
   type ExtensionArgs,
 } from '@solana-program/token-2022';
 import { address, createNoopSigner, none, some, type Instruction } from '@solana/kit';
-import type { CreateFinancialInstrumentItemData } from '../../api/codecs/financial-instrument.codecs';
+import type { CreateFinancialInstrumentItemData } from '../inputs/financial-instrument.inputs';
 import { authorityFields, type AuthorityField } from '../instrument-authorities';
 import { validationError } from '../errors';
 import { mintAccountSize, type MintExtension } from '../token-extensions';

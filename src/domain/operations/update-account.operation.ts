@@ -2,7 +2,7 @@
  * Update Account (API.md 6): the rules checked before anything is written. Pure; the rule that
  * needs the stored account (debit limits only on wallets) is create's checkDebitLimitsApply.
  */
-import type { UpdateAccountItemData } from '../../api/codecs/account.codecs';
+import type { UpdateAccountItemData } from '../inputs/account.inputs';
 import { forbidden, validationError } from '../errors';
 import { checkDebitLimitDurations, type CreateAccountPermissions } from './create-account.operation';
 

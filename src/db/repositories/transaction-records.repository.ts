@@ -1,8 +1,8 @@
 /** Small idempotent writes of the transaction record: every status change is timestamped. */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Account, LedgerTransaction, Position } from '../db/entities';
-import { partTransactionId } from '../domain/ids';
-import type { TransactionResult, TransactionStatus, WriteRequest, WriteResult } from '../domain/write';
+import { Account, LedgerTransaction, Position } from '../entities';
+import { partTransactionId } from '../../domain/ids';
+import type { TransactionResult, TransactionStatus, WriteRequest, WriteResult } from '../../domain/write';
 
 /** Appends a status change unless the record already shows it last (a retried step writes once). */
 export function applyStatus(record: LedgerTransaction, status: TransactionStatus, at: Date, signature?: string): void {
@@ -47,6 +47,20 @@ export async function setStatus(
     [status, status, JSON.stringify([{ status, at: at.toISOString() }]), at, ...extra.map(([, value]) => value), id, ...(from ?? [])],
     'run',
   );
+}
+
+/** Inserts the PENDING record of a write that answers before it ends; a record already there (a repeat, a race) is kept as it is. */
+export async function insertPendingRecord(em: EntityManager, request: WriteRequest, at: Date): Promise<void> {
+  await em.getConnection().execute(
+    `insert into ledger_transaction (id, organization_id, operation, cluster, status, status_history, idempotency_key, request_digest, workflow_id, created_at, updated_at)
+     values (?, ?, ?, ?, 'PENDING', ?, ?, ?, ?, ?, ?) on conflict do nothing`,
+    [request.transactionId, request.organizationId, request.operation, request.cluster, JSON.stringify([{ status: 'PENDING', at: at.toISOString() }]), request.idempotencyKey, request.requestDigest ?? null, request.workflowId, at, at],
+  );
+}
+
+/** Deletes a record that is still PENDING; one its write has moved on (built, signed, ...) stays. Idempotent. */
+export async function deletePendingRecord(em: EntityManager, id: string): Promise<void> {
+  await em.getConnection().execute(`delete from ledger_transaction where id = ? and status = 'PENDING'`, [id]);
 }
 
 /** A new record for one part of a write (its first, unless `part` says otherwise). */

@@ -1,0 +1,41 @@
+/** Organizations (the tenants) and their API keys: the records behind the admin CLI and the launcher's dev key. */
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { ApiKey, Organization } from '../entities';
+
+/** The organization with this external id, or null. */
+export function findOrganization(em: EntityManager, externalId: string): Promise<Organization | null> {
+  return em.findOne(Organization, { externalId });
+}
+
+export interface NewOrganization {
+  externalId: string;
+  name: string | null;
+  /** Sealed by custody: the database never holds it in clear. */
+  webhookSigningSecret: string;
+}
+
+/** Inserts an organization unless its external id is taken (a concurrent create wins), then returns the stored one. Idempotent by external id. */
+export async function insertOrganization(em: EntityManager, row: NewOrganization): Promise<Organization> {
+  await em.getConnection().execute(
+    `insert into organization (id, external_id, name, webhook_signing_secret, created_at) values (?, ?, ?, ?, now()) on conflict (external_id) do nothing`,
+    [randomUUID(), row.externalId, row.name, row.webhookSigningSecret],
+  );
+  return em.findOneOrFail(Organization, { externalId: row.externalId }, { refresh: true });
+}
+
+export interface NewApiKey {
+  organizationId: string;
+  /** The key's SHA-256 (custody's hashApiKey): the key itself is never stored. */
+  keyHash: string;
+  keyPrefix: string;
+  /** Qualified roles (`<platform>_<ROLE>`). */
+  roles: string[];
+}
+
+/** Stores a new, unrevoked API key of an organization (flushing the EntityManager); not idempotent: each call is a new key. */
+export async function insertApiKey(em: EntityManager, row: NewApiKey): Promise<ApiKey> {
+  const record = em.create(ApiKey, { id: randomUUID(), ...row, createdAt: new Date(), revokedAt: null });
+  await em.flush();
+  return record;
+}

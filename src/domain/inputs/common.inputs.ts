@@ -1,0 +1,67 @@
+/** Shared request shapes of spec 2.1 (lookups, value input, svmTransactionConfig) and webhook configs: the workflow-history contract. */
+import * as t from 'io-ts';
+import { accountTypes } from '../account-types';
+import { address, decimalText, httpUrl, integer, integerText, nonEmptyString, oneOf, strictObject, uuid } from './primitives';
+
+export const accountType = oneOf(accountTypes, 'AccountType');
+
+export const financialInstrumentTypes = [
+  'BROKER_CD', 'CORPORATE_BOND', 'CORPORATE_LOAN', 'LOAN', 'MUNI_BOND', 'MUNI_LOAN', 'MUNI_PRIVATE_PLACEMENT', 'MUNI_LIMITED_OFFERING',
+  'PRIVATE_FUND', 'STOCK', 'ETF', 'FIAT_CURRENCY', 'STABLECOIN', 'PROTOCOL_TOKEN', 'NFT', 'LAYER_1_TOKEN', 'LAYER_2_TOKEN',
+] as const;
+
+export const offchainReferences = strictObject('OffchainReferences', {}, {
+  alId: nonEmptyString(64),
+  organizationExternalId: nonEmptyString(200),
+  accountNumber: nonEmptyString(200),
+  code: nonEmptyString(200),
+  type: accountType,
+  name: nonEmptyString(500),
+  newAlId: strictObject('NewAlId', { financialInstrumentType: oneOf(financialInstrumentTypes, 'FinancialInstrumentType') }, {}),
+});
+export type OffchainReferencesInput = t.TypeOf<typeof offchainReferences>;
+
+export const accountLookup = strictObject('AccountLookup', {}, {
+  onchainId: address,
+  offchainId: uuid,
+  offchainReferences,
+  autoSign: t.boolean,
+  otherTenantOrganizationExternalId: nonEmptyString(200),
+  offPlatform: t.boolean,
+}, 'Identifies an account by onchain id, offchain id or offchain references (spec 2.1).');
+export type AccountLookupInput = t.TypeOf<typeof accountLookup>;
+
+export const valueInput = strictObject('ValueInput', {}, { amount: decimalText, lamports: integerText }, 'Send amount (decimal, UI units) or lamports (integer base units); when both are sent they must agree.');
+
+export const commitmentLevel = oneOf(['processed', 'confirmed', 'finalized'] as const, 'Commitment');
+
+export const svmTransactionConfig = strictObject('SvmTransactionConfig', {}, {
+  feePayer: accountLookup,
+  computeUnitConfig: strictObject('ComputeUnitConfig', {}, {
+    enable: t.boolean,
+    limit: integer(1, 1_400_000),
+    price: integer(0, 1_000_000_000_000),
+    priceEstimate: strictObject('PriceEstimate', {}, {
+      provider: nonEmptyString(100),
+      calculationStrategy: oneOf(['DEFAULT'] as const),
+      priorityLevel: oneOf(['MIN', 'LOW', 'MEDIUM', 'HIGH', 'VERY_HIGH', 'UNSAFE_MAX', 'RECOMMENDED'] as const),
+    }),
+  }),
+  commitmentConfig: strictObject('CommitmentConfig', {}, { commitmentLevel }),
+  messageLifetimeStrategy: oneOf(['RECENT_BLOCKHASH', 'DURABLE_NONCE'] as const),
+  transactionVersion: oneOf(['V0'] as const),
+  submitTransaction: t.boolean,
+});
+export type SvmTransactionConfigInput = t.TypeOf<typeof svmTransactionConfig>;
+
+export const webhookConfig = strictObject('WebhookConfig', { endpointUrl: httpUrl }, {
+  name: nonEmptyString(200),
+  apiKeyAuthConfig: strictObject('ApiKeyAuthConfig', { httpHeaderName: nonEmptyString(200), keyValue: nonEmptyString(2000) }, {}),
+  oauth2AuthConfig: strictObject('OAuth2AuthConfig', {}, {
+    accessTokenUrl: httpUrl, audience: nonEmptyString(500), flowType: oneOf(['CLIENT_CREDENTIALS'] as const),
+    clientId: nonEmptyString(500), clientSecret: nonEmptyString(2000), userName: nonEmptyString(500), password: nonEmptyString(2000),
+  }),
+  timeout: integer(1, 30000),
+  doNotSubmitTransactionOnFailure: t.boolean,
+});
+export type WebhookConfigInput = t.TypeOf<typeof webhookConfig>;
