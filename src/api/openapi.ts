@@ -131,7 +131,7 @@ export function buildOpenApi(routes: RouteSpec[], platformName: string): JsonSch
     const success = spec.response;
     const successContent = isCodec(success)
       ? { 'application/json': { schema: codecSchema(success, components), ...(examples ? { example: examples.response } : {}) } }
-      : { [success.mediaType]: { schema: success.schema, ...(success.example !== undefined ? { example: success.example } : {}) } };
+      : { [success.mediaType]: { schema: success.schema, ...((success.example ?? examples?.response) !== undefined ? { example: success.example ?? examples?.response } : {}) } };
     const responses: Record<string, JsonSchema> = {
       [String(spec.successStatus)]: { description: isCodec(success) ? (schemaOf(success)?.description as string | undefined) ?? 'Success' : success.description, headers: { 'x-request-id': { $ref: '#/components/headers/XRequestId' } }, content: successContent },
     };

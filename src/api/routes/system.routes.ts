@@ -31,7 +31,7 @@ export function systemRoutes(deps: ApiDeps, openApi: () => unknown, metrics: () 
       role: 'ADMIN',
       usesCluster: false,
       successStatus: 200,
-      response: { mediaType: 'text/plain', schema: { type: 'string' }, description: 'Prometheus text exposition format 0.0.4.', example: 'ledger_http_requests_total{method="POST",route="/api/v1/accounts",status="201"} 12\n' },
+      response: { mediaType: 'text/plain', schema: { type: 'string' }, description: 'Prometheus text exposition format 0.0.4.' },
       async handler(ctx) {
         ctx.type = 'text/plain; version=0.0.4';
         return metrics();
