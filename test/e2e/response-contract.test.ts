@@ -7,7 +7,7 @@
  */
 import path from 'node:path';
 import * as t from 'io-ts';
-import { reportErrors } from '../../src/api/codecs/primitives';
+import { reportErrors } from '../../src/api/responses/building-blocks';
 import { accountBalanceResponse, accountLevels, accountPrivateKeyResponse, createAccountResponse, updateAccountResponse } from '../../src/api/responses/account.responses';
 import { bulkResponse } from '../../src/api/responses/bulk.responses';
 import { errorBody } from '../../src/api/responses/error.responses';

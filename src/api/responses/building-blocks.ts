@@ -10,9 +10,9 @@
  */
 import * as t from 'io-ts';
 import { isLosslessNumber, LosslessNumber } from 'lossless-json';
-import { address, describe, objectShapes, schemaOf as ownSchema, strictObject, uuid, type JsonSchema } from '../codecs/primitives';
+import { address, describe, objectShapes, reportErrors, schemaOf as ownSchema, strictObject, uuid, type JsonSchema } from '../codecs/primitives';
 
-export { address, describe, strictObject, uuid, type JsonSchema };
+export { address, describe, reportErrors, strictObject, uuid, type JsonSchema };
 
 /** How the document turns a codec into a schema; given to composite codecs for their members. */
 export type SchemaOf = (codec: t.Mixed) => JsonSchema;
