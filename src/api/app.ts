@@ -19,8 +19,7 @@ export function createApp(deps: ApiDeps, log: (msg: string, err?: unknown) => vo
   const app = new Koa({ proxy: false });
   const metrics = createMetrics();
   let openApi: unknown;
-  const business: RouteSpec[] = [...accountRoutes(deps), ...financialInstrumentRoutes(deps), ...positionRoutes(deps), ...positionHistoryRoutes(deps), ...transactionRoutes(deps), ...fileRoutes(deps)];
-  const routes: RouteSpec[] = [...systemRoutes(deps, (): unknown => (openApi ??= buildOpenApi(routes, deps.platformName)), () => metrics.render()), ...business];
+  const routes: RouteSpec[] = apiRoutes(deps, (): unknown => (openApi ??= buildOpenApi(routes, deps.platformName)), () => metrics.render());
   const router = new Router();
   mountRoutes(router, routes, deps);
 
@@ -36,4 +35,16 @@ export function createApp(deps: ApiDeps, log: (msg: string, err?: unknown) => vo
   });
   app.silent = true;
   return app;
+}
+
+/** Every route, in the order they are mounted and documented. Declaring them reads no dependency: handlers do. */
+export function apiRoutes(deps: ApiDeps, openApi: () => unknown, metrics: () => string): RouteSpec[] {
+  const business: RouteSpec[] = [...accountRoutes(deps), ...financialInstrumentRoutes(deps), ...positionRoutes(deps), ...positionHistoryRoutes(deps), ...transactionRoutes(deps), ...fileRoutes(deps)];
+  return [...systemRoutes(deps, openApi, metrics), ...business];
+}
+
+/** The OpenAPI document without a running service (tests, tools): the routes' declarations are all it needs. */
+export function openApiDocument(platformName: string): Record<string, unknown> {
+  const declarationsOnly = { platformName } as Pick<ApiDeps, 'platformName'>;
+  return buildOpenApi(apiRoutes(declarationsOnly as ApiDeps, () => ({}), () => ''), platformName);
 }

@@ -9,8 +9,19 @@ import { hasRole, type Role } from '../domain/roles';
 import type { ApiDeps, LedgerContext } from './context';
 import { reportErrors, type JsonSchema } from '../domain/inputs/primitives';
 import { authenticate, rateLimit } from './middleware';
+import type { AcceptedWriteBody } from './responses/write.responses';
 
-export interface RouteSpec<B = any> {
+/** A success answer that is not JSON (metrics text, the docs page, a stored file). */
+export interface RawResponse {
+  mediaType: string;
+  schema: JsonSchema;
+  description: string;
+  example?: unknown;
+}
+
+export interface RouteSpec<B = any, R = any> {
+  /** The spec's operation name in camelCase (createAccount, fetchAccounts): unique; a generated client's method name. */
+  operationId: string;
   method: 'get' | 'post' | 'patch';
   path: string;
   summary: string;
@@ -20,16 +31,25 @@ export interface RouteSpec<B = any> {
   body?: t.Type<B, unknown, unknown>;
   /** Path parameters with their allowed values. */
   pathParams?: Record<string, readonly string[]>;
+  /** Schemas of path parameters without a fixed set of values (a file id). */
+  pathParamSchemas?: Record<string, JsonSchema>;
   successStatus: number;
-  response?: JsonSchema;
+  /**
+   * What a success answers: an io-ts codec whose type the handler must return (so presenters are
+   * checked against it) and whose schema the document shows; or raw content that is not JSON.
+   */
+  response: t.Type<R, any, unknown> | RawResponse;
+  /** Answers beyond the success, 202 and the errors of the route's kind (e.g. /ready's 503), by status. */
+  otherResponses?: Record<number, { description: string; body: t.Mixed }>;
   /** false: the route is not about a network (metrics), so it takes no svmCluster. */
   usesCluster?: boolean;
   /** Writes take svmCluster and may answer 202 with Prefer: respond-async. */
   write?: boolean;
-  handler: (ctx: LedgerContext, body: B) => Promise<unknown>;
+  /** Returns the response codec's type (or, for writes, the 202 answer). */
+  handler: (ctx: LedgerContext, body: B) => Promise<NoInfer<R> | AcceptedWriteBody>;
 }
 
-export function route<B>(spec: RouteSpec<B>): RouteSpec<B> {
+export function route<B, R = unknown>(spec: RouteSpec<B, R>): RouteSpec<B, R> {
   return spec;
 }
 

@@ -14,6 +14,7 @@ import { createdReference, deletePendingRecord, insertPendingRecord, transaction
 import type { ledgerWrite } from '../workflows/write.workflow';
 import type { SvmTransactionConfigInput } from '../domain/inputs/common.inputs';
 import type { ApiDeps, Caller, LedgerContext } from './context';
+import type { AcceptedWriteBody, ReferenceAnswerBody } from './responses/write.responses';
 
 const keys = {
   organization: defineSearchAttributeKey(searchAttributeNames.organization, SearchAttributeType.KEYWORD),
@@ -231,17 +232,21 @@ async function resultWithin(handle: WorkflowHandle<typeof ledgerWrite>, ms: numb
 }
 
 /** The body of a write that answers its transaction result (202 with the transaction when it runs on). */
-export function transactionAnswer(ctx: LedgerContext, answer: WriteAnswer): unknown {
-  if (!answer.async) return answer.transaction;
-  ctx.state.status = 202;
-  return { transaction: answer.transaction };
-}
-
-/** The body of a write that answers `{<name>{onchainId, offchainId}, svmTransaction}` (202 with the transaction when it runs on). */
-export function referenceAnswer(ctx: LedgerContext, answer: WriteAnswer, name: string): unknown {
+export function transactionAnswer(ctx: LedgerContext, answer: WriteAnswer): TransactionResult | AcceptedWriteBody {
   if (answer.async) {
     ctx.state.status = 202;
     return { transaction: answer.transaction };
   }
-  return { [name]: answer.created ?? null, svmTransaction: answer.transaction };
+  // Only writes that always build a transaction answer with it; anything else is a bug (a 500).
+  if (!answer.transaction) throw new Error('the write ended without a transaction to answer');
+  return answer.transaction;
+}
+
+/** The body of a write that answers `{<name>{onchainId, offchainId}, svmTransaction}` (202 with the transaction when it runs on). */
+export function referenceAnswer<const N extends string>(ctx: LedgerContext, answer: WriteAnswer, name: N): ReferenceAnswerBody<N> | AcceptedWriteBody {
+  if (answer.async) {
+    ctx.state.status = 202;
+    return { transaction: answer.transaction };
+  }
+  return { [name]: answer.created ?? null, svmTransaction: answer.transaction } as ReferenceAnswerBody<N>;
 }

@@ -2,6 +2,7 @@
 import { LosslessNumber } from 'lossless-json';
 import type { Account, WebhookConfig } from '../../db/entities';
 import { fromBaseUnits, NETWORK_CURRENCY_DECIMALS } from '../../domain/money';
+import type { AccountCompactBody, AccountDetailedBody, NetworkCurrencyAmountBody, NetworkCurrencyDebitLimitBody, RecordIdentifiersBody, TokenDebitLimitBody } from '../responses/account.responses';
 
 export const detailLevels = ['detailed', 'compact', 'identifiers'] as const;
 export type DetailLevel = (typeof detailLevels)[number];
@@ -9,7 +10,7 @@ export type DetailLevel = (typeof detailLevels)[number];
 /** A decimal amount written as a JSON number with its exact text. */
 export const exactNumber = (text: string) => new LosslessNumber(text);
 
-export function lamportsBalance(lamports: bigint) {
+export function lamportsBalance(lamports: bigint): NetworkCurrencyAmountBody {
   return { amount: exactNumber(fromBaseUnits(lamports, NETWORK_CURRENCY_DECIMALS)), lamports };
 }
 
@@ -19,7 +20,12 @@ const maskWebhook = (hook: WebhookConfig) => ({
   ...(hook.oauth2AuthConfig ? { oauth2AuthConfig: { ...hook.oauth2AuthConfig, clientSecret: hook.oauth2AuthConfig.clientSecret ? '***' : undefined, password: hook.oauth2AuthConfig.password ? '***' : undefined } } : {}),
 });
 
-export function presentAccount(a: Account, level: DetailLevel) {
+/** The account record at a detail level, typed by the response codecs (account.responses.ts). */
+export function presentAccount(a: Account, level: 'identifiers'): RecordIdentifiersBody;
+export function presentAccount(a: Account, level: 'compact'): AccountCompactBody;
+export function presentAccount(a: Account, level: 'detailed'): AccountDetailedBody;
+export function presentAccount(a: Account, level: DetailLevel): RecordIdentifiersBody | AccountCompactBody | AccountDetailedBody;
+export function presentAccount(a: Account, level: DetailLevel): RecordIdentifiersBody | AccountCompactBody | AccountDetailedBody {
   if (level === 'identifiers') return { onchain: { id: a.address }, offchain: { id: a.id } };
   if (level === 'compact') {
     return {
@@ -62,8 +68,9 @@ export function presentAccount(a: Account, level: DetailLevel) {
     orgsAllowedToSignWithPrivateKey: a.orgsAllowedToSignWithPrivateKey,
     solDebitApiKeys: a.solDebitApiKeys,
     tokenDebitApiKeys: a.tokenDebitApiKeys,
-    networkCurrencyDebitLimits: a.networkCurrencyDebitLimits ?? null,
-    tokenDebitLimits: a.tokenDebitLimits ?? null,
+    // JSON columns: the limits as Create/Update Account decoded them.
+    networkCurrencyDebitLimits: (a.networkCurrencyDebitLimits as NetworkCurrencyDebitLimitBody[] | null) ?? null,
+    tokenDebitLimits: (a.tokenDebitLimits as TokenDebitLimitBody[] | null) ?? null,
     missingSignatureWebhooks: a.missingSignatureWebhooks.map(maskWebhook),
     preTransactionSubmitWebhooks: a.preTransactionSubmitWebhooks.map(maskWebhook),
     postTransactionSubmitWebhooks: a.postTransactionSubmitWebhooks.map(maskWebhook),

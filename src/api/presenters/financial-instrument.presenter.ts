@@ -1,16 +1,21 @@
 /** Financial instrument records as the API shows them. */
 import type { Account, AuthorityRef, FinancialInstrument } from '../../db/entities';
 import { exactNumber, presentAccount, type DetailLevel } from './account.presenter';
+import type { RecordIdentifiersBody } from '../responses/account.responses';
+import type { AuthorityReferenceBody, FinancialInstrumentCompactBody, FinancialInstrumentDetailedBody } from '../responses/financial-instrument.responses';
 
 /** Spec 2.2's authority reference: onchain and offchain ids, managed, tenant. */
-function authorityReference(ref: AuthorityRef | undefined, accounts: Map<string, Account>) {
+function authorityReference(ref: AuthorityRef | undefined, accounts: Map<string, Account>): AuthorityReferenceBody | null {
   if (!ref) return null;
   const account = ref.accountId ? accounts.get(ref.accountId) : undefined;
   return { onchain: { id: ref.address }, offchain: { id: ref.accountId }, managed: account?.managed ?? false, tenantOrganizationId: account?.organizationId ?? null };
 }
 
 /** `accounts`: the mint's account record and the authorities' records, by offchain id (for the detailed level). */
-export function presentFinancialInstrument(fi: FinancialInstrument, level: DetailLevel, accounts: Map<string, Account> = new Map()) {
+export function presentFinancialInstrument(fi: FinancialInstrument, level: 'identifiers'): RecordIdentifiersBody;
+export function presentFinancialInstrument(fi: FinancialInstrument, level: 'detailed', accounts?: Map<string, Account>): FinancialInstrumentDetailedBody;
+export function presentFinancialInstrument(fi: FinancialInstrument, level: DetailLevel, accounts?: Map<string, Account>): RecordIdentifiersBody | FinancialInstrumentCompactBody | FinancialInstrumentDetailedBody;
+export function presentFinancialInstrument(fi: FinancialInstrument, level: DetailLevel, accounts: Map<string, Account> = new Map()): RecordIdentifiersBody | FinancialInstrumentCompactBody | FinancialInstrumentDetailedBody {
   // The spec's detailed record gives the mint account and the mint and update authorities as account records.
   const accountRecord = (field: string) => {
     const ref = fi.authorities[field];
@@ -18,7 +23,7 @@ export function presentFinancialInstrument(fi: FinancialInstrument, level: Detai
     return account ? presentAccount(account, 'detailed') : authorityReference(ref, accounts);
   };
   if (level === 'identifiers') return { onchain: { id: fi.mintAddress }, offchain: { id: fi.id } };
-  const compact = {
+  const compact: FinancialInstrumentCompactBody = {
     onchain: { id: fi.mintAddress, lastTransactionAt: fi.lastTransactionAt ?? null },
     offchain: { id: fi.id, alId: fi.alId, lastTransactionId: fi.lastTransactionId ?? null },
     version: fi.version,

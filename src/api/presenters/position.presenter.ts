@@ -2,8 +2,13 @@
 import type { FinancialInstrument, Position } from '../../db/entities';
 import { fromBaseUnits } from '../../domain/money';
 import { exactNumber, type DetailLevel } from './account.presenter';
+import type { RecordIdentifiersBody } from '../responses/account.responses';
+import type { PositionCompactBody, PositionDetailedBody } from '../responses/position.responses';
 
-export function presentPosition(position: Position, level: DetailLevel, instrument?: FinancialInstrument) {
+export function presentPosition(position: Position, level: 'identifiers'): RecordIdentifiersBody;
+export function presentPosition(position: Position, level: 'detailed', instrument: FinancialInstrument): PositionDetailedBody;
+export function presentPosition(position: Position, level: DetailLevel, instrument?: FinancialInstrument): RecordIdentifiersBody | PositionCompactBody | PositionDetailedBody;
+export function presentPosition(position: Position, level: DetailLevel, instrument?: FinancialInstrument): RecordIdentifiersBody | PositionCompactBody | PositionDetailedBody {
   if (level === 'identifiers') return { onchain: { id: position.address }, offchain: { id: position.id } };
   const units = BigInt(position.balance);
   return {

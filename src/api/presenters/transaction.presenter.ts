@@ -2,8 +2,15 @@
 import type { LedgerTransaction } from '../../db/entities';
 import { transactionResult } from '../../db/repositories/transaction-records.repository';
 import type { DetailLevel } from './account.presenter';
+import type * as t from 'io-ts';
+import type { transactionCompact, transactionIdentifiers, TransactionDetailedBody } from '../responses/transaction.responses';
 
-export function presentTransaction(tx: LedgerTransaction, level: DetailLevel) {
+type TransactionIdentifiersBody = t.TypeOf<typeof transactionIdentifiers>;
+type TransactionCompactBody = t.TypeOf<typeof transactionCompact>;
+
+export function presentTransaction(tx: LedgerTransaction, level: 'detailed'): TransactionDetailedBody;
+export function presentTransaction(tx: LedgerTransaction, level: DetailLevel): TransactionIdentifiersBody | TransactionCompactBody | TransactionDetailedBody;
+export function presentTransaction(tx: LedgerTransaction, level: DetailLevel): TransactionIdentifiersBody | TransactionCompactBody | TransactionDetailedBody {
   if (level === 'identifiers') return { onchain: { id: tx.signature ?? null }, offchain: { id: tx.id } };
   const result = transactionResult(tx);
   if (level === 'compact') return { ...result, operation: tx.operation, createdAt: tx.createdAt };

@@ -21,8 +21,8 @@ import { sealWebhookSecrets } from './webhook-secrets';
 import { accountQuery } from './query-fields';
 import { bulkRoute } from './bulk-route';
 import { writeRoute } from './write-route';
-
-const identifiersSchema = { type: 'object', properties: { onchainId: { type: 'string' }, offchainId: { type: 'string' } } };
+import { accountBalanceResponse, accountLevels, accountPrivateKeyResponse, createAccountResponse, inactivateAccountResponse, updateAccountResponse } from '../responses/account.responses';
+import { transactionResult } from '../responses/write.responses';
 
 /** Decodes an imported private key (base58 of a 32-byte seed or 64-byte secret key) and checks it against the given addresses. */
 export async function importedKey(item: CreateAccountItemData, at = 'itemData'): Promise<Uint8Array> {
@@ -53,6 +53,7 @@ export function accountRoutes(deps: ApiDeps): RouteSpec[] {
 
   return [
     route({
+      operationId: 'createAccount',
       method: 'post',
       path: '/api/v1/accounts',
       tag: 'Accounts',
@@ -61,7 +62,7 @@ export function accountRoutes(deps: ApiDeps): RouteSpec[] {
       write: true,
       body: createAccountBody,
       successStatus: 201,
-      response: { type: 'object', properties: { newAccount: identifiersSchema, svmTransaction: { type: ['object', 'null'] } } },
+      response: createAccountResponse,
       async handler(ctx, body) {
         const em = fork();
         const caller = await actingCaller(ctx, deps, em, body.tenancyConfig);
@@ -76,6 +77,7 @@ export function accountRoutes(deps: ApiDeps): RouteSpec[] {
       },
     }),
     route({
+      operationId: 'updateAccount',
       method: 'patch',
       path: '/api/v1/accounts',
       tag: 'Accounts',
@@ -85,7 +87,7 @@ export function accountRoutes(deps: ApiDeps): RouteSpec[] {
       write: true,
       body: updateAccountBody,
       successStatus: 200,
-      response: { type: 'object', properties: { updatedAccount: identifiersSchema, svmTransaction: { type: 'null' } } },
+      response: updateAccountResponse,
       async handler(ctx, body) {
         const caller = await actingCaller(ctx, deps, fork(), body.tenancyConfig);
         validateUpdateAccount(body.itemData, { updateDebitApiKeys: hasRole(caller.roles, deps.platformName, 'UPDATE_DEBIT_API_KEYS') });
@@ -95,6 +97,7 @@ export function accountRoutes(deps: ApiDeps): RouteSpec[] {
       },
     }),
     writeRoute(deps, {
+      operationId: 'inactivateAccount',
       method: 'patch',
       path: '/api/v1/accounts/inactivate',
       tag: 'Accounts',
@@ -102,12 +105,13 @@ export function accountRoutes(deps: ApiDeps): RouteSpec[] {
         "Inactivate Account: the record becomes CLOSED. A managed account's remaining network currency is swept to transferRemainingNetworkCurrencyTo (onboarded or offPlatform) in one transaction signed by the account, the fee payer paying the fee, so the account leaves the chain; the sweep is a debit under the account's limits like Transfer Network Currency. Refused: lamports left and no destination, an account with data or owned by another program, active positions, an already CLOSED account. A non-managed account only has its record closed. A closed account no longer signs, pays fees or is debited.",
       body: inactivateAccountBody,
       successStatus: 200,
-      response: { type: 'object', properties: { inactivatedAccount: identifiersSchema, svmTransaction: { type: ['object', 'null'] } } },
+      response: inactivateAccountResponse,
       operation: 'INACTIVATE_ACCOUNT',
       answer: 'inactivatedAccount',
     }),
-    bulkRoute(deps, { path: '/api/v1/accounts/bulk', tag: 'Accounts', summary: 'Fetch Accounts with filter, sort and paging.', entity: Account, query: accountQuery, present: presentAccount }),
+    bulkRoute(deps, { operationId: 'fetchAccounts', levels: accountLevels, path: '/api/v1/accounts/bulk', tag: 'Accounts', summary: 'Fetch Accounts with filter, sort and paging.', entity: Account, query: accountQuery, present: presentAccount }),
     route({
+      operationId: 'fetchAccountDetails',
       method: 'post',
       path: '/api/v1/accounts/single',
       tag: 'Accounts',
@@ -115,11 +119,13 @@ export function accountRoutes(deps: ApiDeps): RouteSpec[] {
       role: 'READ',
       body: singleAccountBody,
       successStatus: 200,
+      response: accountLevels.detailed,
       async handler(ctx, body) {
         return presentAccount((await lookedUp(ctx, body)).account, 'detailed');
       },
     }),
     route({
+      operationId: 'fetchAccountBalance',
       method: 'post',
       path: '/api/v1/accounts/balance',
       tag: 'Accounts',
@@ -127,6 +133,7 @@ export function accountRoutes(deps: ApiDeps): RouteSpec[] {
       role: 'READ',
       body: singleAccountBody,
       successStatus: 200,
+      response: accountBalanceResponse,
       async handler(ctx, body) {
         const { account } = await lookedUp(ctx, body);
         const onchain = await deps.networks.get(ctx.state.cluster)!.getBalance(account.address);
@@ -138,6 +145,7 @@ export function accountRoutes(deps: ApiDeps): RouteSpec[] {
       },
     }),
     route({
+      operationId: 'transferNetworkCurrency',
       method: 'post',
       path: '/api/v1/accounts/transfer-network-currency',
       tag: 'Accounts',
@@ -146,12 +154,14 @@ export function accountRoutes(deps: ApiDeps): RouteSpec[] {
       write: true,
       body: transferNetworkCurrencyBody,
       successStatus: 201,
+      response: transactionResult,
       async handler(ctx, body) {
         const caller = await actingCaller(ctx, deps, fork(), body.tenancyConfig);
         return transactionAnswer(ctx, await runWrite(ctx, deps, { operation: 'TRANSFER_NETWORK_CURRENCY', caller, itemData: body.itemData, svmTransactionConfig: body.svmTransactionConfig, idempotencyId: body.itemData.idempotencyId }));
       },
     }),
     route({
+      operationId: 'fetchAccountPrivateKey',
       method: 'post',
       path: '/api/v1/accounts/private-key',
       tag: 'Accounts',
@@ -159,6 +169,7 @@ export function accountRoutes(deps: ApiDeps): RouteSpec[] {
       role: 'FETCH_PRIVATE_KEY',
       body: singleAccountBody,
       successStatus: 200,
+      response: accountPrivateKeyResponse,
       async handler(ctx, body) {
         const { em, caller, account } = await lookedUp(ctx, body);
         if (account.organizationId !== caller.organizationId) throw forbidden('only the owning organization may fetch a private key', 'itemData.account');

@@ -6,22 +6,28 @@ import { bulkBody } from '../codecs/common.codecs';
 import type { ApiDeps } from '../context';
 import { detailLevels, type DetailLevel } from '../presenters/account.presenter';
 import { route, type RouteSpec } from '../route';
+import { bulkResponse, type BulkLevels, type LevelRecord } from '../responses/bulk.responses';
 import { actingCaller } from '../tenancy';
 
-export function bulkRoute<E extends object, C = undefined>(
+export function bulkRoute<E extends object, C = undefined, L extends BulkLevels = BulkLevels>(
   deps: ApiDeps,
   spec: {
+    /** The spec's operation name in camelCase (fetchAccounts): one operation for every detail level. */
+    operationId: string;
+    /** The record's codec at each detail level: the items' schema, and the type `present` returns. */
+    levels: L;
     path: string;
     tag: string;
     summary: string;
     entity: EntityName<E>;
     query: QueryResource;
-    present: (record: E, level: DetailLevel, related: C | undefined) => unknown;
+    present: (record: E, level: DetailLevel, related: C | undefined) => LevelRecord<L>;
     /** Loads what the detailed level shows beside each record, in one go for the page. */
     related?: (em: EntityManager, records: E[]) => Promise<C>;
   },
 ): RouteSpec {
   return route({
+    operationId: spec.operationId,
     method: 'post',
     path: `${spec.path}/{detailLevel}`,
     tag: spec.tag,
@@ -30,7 +36,7 @@ export function bulkRoute<E extends object, C = undefined>(
     pathParams: { detailLevel: detailLevels },
     body: bulkBody,
     successStatus: 200,
-    response: { type: 'object', properties: { count: { type: 'integer' }, items: { type: 'array' } } },
+    response: bulkResponse(spec.levels),
     async handler(ctx, body) {
       const em = deps.orm.em.fork() as unknown as EntityManager;
       const caller = await actingCaller(ctx, deps, em, body.tenancyConfig);

@@ -20,6 +20,8 @@ import { financialInstrumentQuery } from './query-fields';
 import { actingCaller } from '../tenancy';
 import { runWrite, transactionAnswer } from '../writes';
 import { importedKey } from './accounts.routes';
+import { circulatingSupplyResponse, createFinancialInstrumentResponse, financialInstrumentLevels, tokenExtensionsCalculatorResponse, updateFinancialInstrumentResponse } from '../responses/financial-instrument.responses';
+import { transactionResult } from '../responses/write.responses';
 
 /** The mint accounts and authorities' account records of some instruments, by offchain id (one query). */
 async function relatedAccounts(em: EntityManager, instruments: FinancialInstrument[]): Promise<Map<string, Account>> {
@@ -38,6 +40,7 @@ export function financialInstrumentRoutes(deps: ApiDeps): RouteSpec[] {
   };
   return [
     route({
+      operationId: 'createFinancialInstrument',
       method: 'post',
       path: '/api/v1/financial-instruments',
       tag: 'Financial instruments',
@@ -47,6 +50,7 @@ export function financialInstrumentRoutes(deps: ApiDeps): RouteSpec[] {
       write: true,
       body: createFinancialInstrumentBody,
       successStatus: 201,
+      response: createFinancialInstrumentResponse,
       async handler(ctx, body) {
         const em = fork();
         const caller = await actingCaller(ctx, deps, em, body.tenancyConfig);
@@ -71,6 +75,8 @@ export function financialInstrumentRoutes(deps: ApiDeps): RouteSpec[] {
       },
     }),
     bulkRoute<FinancialInstrument, Map<string, Account>>(deps, {
+      operationId: 'fetchFinancialInstruments',
+      levels: financialInstrumentLevels,
       path: '/api/v1/financial-instruments/bulk',
       tag: 'Financial instruments',
       summary: 'Fetch Financial Instruments with filter, sort and paging (authority filters by <name>OnchainId / <name>OffchainId).',
@@ -80,6 +86,7 @@ export function financialInstrumentRoutes(deps: ApiDeps): RouteSpec[] {
       related: (em, instruments) => relatedAccounts(em, instruments),
     }),
     route({
+      operationId: 'fetchFinancialInstrumentDetails',
       method: 'post',
       path: '/api/v1/financial-instruments/single',
       tag: 'Financial instruments',
@@ -87,6 +94,7 @@ export function financialInstrumentRoutes(deps: ApiDeps): RouteSpec[] {
       role: 'READ',
       body: singleFinancialInstrumentBody,
       successStatus: 200,
+      response: financialInstrumentLevels.detailed,
       async handler(ctx, body) {
         const { em, instrument } = await lookedUp(ctx, body);
         return presentFinancialInstrument(instrument, 'detailed', await relatedAccounts(em, [instrument]));
@@ -94,6 +102,7 @@ export function financialInstrumentRoutes(deps: ApiDeps): RouteSpec[] {
     }),
     ...([['pause', 'PAUSE_FINANCIAL_INSTRUMENT'], ['unpause', 'UNPAUSE_FINANCIAL_INSTRUMENT']] as const).map(([action, operation]) =>
       route({
+        operationId: `${action}FinancialInstrument`,
         method: 'patch',
         path: `/api/v1/financial-instruments/${action}`,
         tag: 'Financial instruments',
@@ -102,6 +111,7 @@ export function financialInstrumentRoutes(deps: ApiDeps): RouteSpec[] {
         write: true,
         body: pauseFinancialInstrumentBody,
         successStatus: 200,
+        response: transactionResult,
         async handler(ctx, body) {
           const caller = await actingCaller(ctx, deps, fork(), body.tenancyConfig);
           return transactionAnswer(ctx, await runWrite(ctx, deps, { operation, caller, itemData: body.itemData, svmTransactionConfig: body.svmTransactionConfig }));
@@ -109,6 +119,7 @@ export function financialInstrumentRoutes(deps: ApiDeps): RouteSpec[] {
       }),
     ),
     route({
+      operationId: 'updateFinancialInstrument',
       method: 'patch',
       path: '/api/v1/financial-instruments',
       tag: 'Financial instruments',
@@ -118,6 +129,7 @@ export function financialInstrumentRoutes(deps: ApiDeps): RouteSpec[] {
       write: true,
       body: updateFinancialInstrumentBody,
       successStatus: 200,
+      response: updateFinancialInstrumentResponse,
       async handler(ctx, body) {
         const caller = await actingCaller(ctx, deps, fork(), body.tenancyConfig);
         const answer = await runWrite(ctx, deps, { operation: 'UPDATE_FINANCIAL_INSTRUMENT', caller, itemData: body.itemData, svmTransactionConfig: body.svmTransactionConfig });
@@ -129,6 +141,7 @@ export function financialInstrumentRoutes(deps: ApiDeps): RouteSpec[] {
       },
     }),
     route({
+      operationId: 'closeFinancialInstrument',
       method: 'patch',
       path: '/api/v1/financial-instruments/close',
       tag: 'Financial instruments',
@@ -137,12 +150,14 @@ export function financialInstrumentRoutes(deps: ApiDeps): RouteSpec[] {
       write: true,
       body: closeFinancialInstrumentBody,
       successStatus: 200,
+      response: transactionResult,
       async handler(ctx, body) {
         const caller = await actingCaller(ctx, deps, fork(), body.tenancyConfig);
         return transactionAnswer(ctx, await runWrite(ctx, deps, { operation: 'CLOSE_FINANCIAL_INSTRUMENT', caller, itemData: body.itemData, svmTransactionConfig: body.svmTransactionConfig }));
       },
     }),
     route({
+      operationId: 'fetchFinancialInstrumentCirculatingSupply',
       method: 'post',
       path: '/api/v1/financial-instruments/circulating-supply',
       tag: 'Financial instruments',
@@ -150,6 +165,7 @@ export function financialInstrumentRoutes(deps: ApiDeps): RouteSpec[] {
       role: 'READ',
       body: singleFinancialInstrumentBody,
       successStatus: 200,
+      response: circulatingSupplyResponse,
       async handler(ctx, body) {
         const { instrument } = await lookedUp(ctx, body);
         const data = await deps.networks.get(ctx.state.cluster)!.getAccount(instrument.mintAddress);
@@ -164,6 +180,7 @@ export function financialInstrumentRoutes(deps: ApiDeps): RouteSpec[] {
       },
     }),
     route({
+      operationId: 'tokenExtensionsCalculator',
       method: 'post',
       path: '/api/v1/financial-instruments/token-extensions-calculator',
       tag: 'Financial instruments',
@@ -173,10 +190,7 @@ export function financialInstrumentRoutes(deps: ApiDeps): RouteSpec[] {
       usesCluster: false,
       body: tokenExtensionsCalculatorBody,
       successStatus: 200,
-      response: {
-        type: 'object',
-        properties: { mintAccountSize: { type: 'integer' }, estimatedRent: { type: 'object', properties: { amount: { type: 'number' }, lamports: { type: 'integer' } } } },
-      },
+      response: tokenExtensionsCalculatorResponse,
       async handler(_ctx, body) {
         const metadata = body.metadata && { name: body.metadata.name, symbol: body.metadata.symbol, uri: body.metadata.uri, additionalMetadata: body.metadata.simpleCustomMetadata };
         const size = mintAccountSize(body.extensions, metadata);

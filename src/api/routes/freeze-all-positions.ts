@@ -11,12 +11,14 @@ import type { SvmTransactionConfigInput } from '../../domain/inputs/common.input
 import type { FreezePositionItemData } from '../../domain/inputs/position.inputs';
 import type { ApiDeps, Caller, LedgerContext } from '../context';
 import { runWrite } from '../writes';
+import type { FreezeAllPositionsBody } from '../responses/position.responses';
+import type { AcceptedWriteBody } from '../responses/write.responses';
 
 export async function freezeAllPositions(
   ctx: LedgerContext,
   deps: ApiDeps,
   input: { operation: 'FREEZE_POSITION' | 'UNFREEZE_POSITION'; caller: Caller; itemData: FreezePositionItemData; svmTransactionConfig?: SvmTransactionConfigInput },
-): Promise<unknown> {
+): Promise<FreezeAllPositionsBody | AcceptedWriteBody> {
   const answer = await runWrite(ctx, deps, input);
   if (answer.async) {
     ctx.state.status = 202;

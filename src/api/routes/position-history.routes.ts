@@ -9,10 +9,12 @@ import { presentTransaction } from '../presenters/transaction.presenter';
 import { route, type RouteSpec } from '../route';
 import { actingCaller } from '../tenancy';
 import { transactionQuery } from './query-fields';
+import { positionHistoryResponse } from '../responses/transaction.responses';
 
 export function positionHistoryRoutes(deps: ApiDeps): RouteSpec[] {
   return [
     route({
+      operationId: 'fetchPositionHistory',
       method: 'post',
       path: '/api/v1/positions/history',
       tag: 'Positions',
@@ -21,7 +23,7 @@ export function positionHistoryRoutes(deps: ApiDeps): RouteSpec[] {
       role: 'READ',
       body: positionHistoryBody,
       successStatus: 200,
-      response: { type: 'object', properties: { count: { type: 'integer' }, items: { type: 'array' } } },
+      response: positionHistoryResponse,
       async handler(ctx, body) {
         const em = deps.orm.em.fork() as unknown as EntityManager;
         const caller = await actingCaller(ctx, deps, em, body.tenancyConfig);

@@ -16,6 +16,8 @@ import { freezeAllPositions } from './freeze-all-positions';
 import { positionQuery } from './query-fields';
 import { actingCaller } from '../tenancy';
 import { runWrite, transactionAnswer } from '../writes';
+import { freezePositionResponse, initializePositionResponse, positionBalanceResponse, positionLevels, updatePositionResponse } from '../responses/position.responses';
+import { transactionResult } from '../responses/write.responses';
 
 export function positionRoutes(deps: ApiDeps): RouteSpec[] {
   const fork = () => deps.orm.em.fork() as unknown as EntityManager;
@@ -28,6 +30,7 @@ export function positionRoutes(deps: ApiDeps): RouteSpec[] {
   };
   return [
     writeRoute(deps, {
+      operationId: 'initializePosition',
       method: 'post',
       path: '/api/v1/positions',
       tag: 'Positions',
@@ -35,11 +38,14 @@ export function positionRoutes(deps: ApiDeps): RouteSpec[] {
         "Initialize Position: the owner's associated token account for an instrument, or with `position` an explicit account pre-created with Create Account (managed, system-owned; topped up, allocated, assigned and initialized in place; the position keeps its offchain id); thawed at once with `unfreeze` when the instrument freezes new positions; re-initializes an inactive one.",
       body: initializePositionBody,
       successStatus: 201,
+      response: initializePositionResponse,
       operation: 'INITIALIZE_POSITION',
       answer: 'newPosition',
       creates: true,
     }),
     bulkRoute<Position, Map<string, FinancialInstrument>>(deps, {
+      operationId: 'fetchPositions',
+      levels: positionLevels,
       path: '/api/v1/positions/bulk',
       tag: 'Positions',
       summary:
@@ -50,6 +56,7 @@ export function positionRoutes(deps: ApiDeps): RouteSpec[] {
       related: async (em, positions) => new Map((await em.find(FinancialInstrument, { id: { $in: [...new Set(positions.map((p) => p.financialInstrumentId))] } })).map((fi) => [fi.id, fi])),
     }),
     writeRoute(deps, {
+      operationId: 'updatePosition',
       method: 'patch',
       path: '/api/v1/positions',
       tag: 'Positions',
@@ -57,11 +64,13 @@ export function positionRoutes(deps: ApiDeps): RouteSpec[] {
         'Update Position: offchain fields (comments, code, name); no network transaction.',
       body: updatePositionBody,
       successStatus: 200,
+      response: updatePositionResponse,
       operation: 'UPDATE_POSITION',
       answer: 'updatedPosition',
     }),
     ...([['freeze', 'FREEZE_POSITION'], ['unfreeze', 'UNFREEZE_POSITION']] as const).map(([action, operation]) =>
       route({
+        operationId: `${action}Position`,
         method: 'patch',
         path: `/api/v1/positions/${action}`,
         tag: 'Positions',
@@ -70,6 +79,7 @@ export function positionRoutes(deps: ApiDeps): RouteSpec[] {
         write: true,
         body: freezePositionBody,
         successStatus: 200,
+        response: freezePositionResponse,
         async handler(ctx, body) {
           const caller = await actingCaller(ctx, deps, fork(), body.tenancyConfig);
           if (body.itemData.allPositions) return freezeAllPositions(ctx, deps, { operation, caller, itemData: body.itemData, svmTransactionConfig: body.svmTransactionConfig });
@@ -78,6 +88,7 @@ export function positionRoutes(deps: ApiDeps): RouteSpec[] {
       }),
     ),
     writeRoute(deps, {
+      operationId: 'mint',
       method: 'post',
       path: '/api/v1/positions/mint',
       tag: 'Positions',
@@ -85,9 +96,11 @@ export function positionRoutes(deps: ApiDeps): RouteSpec[] {
         'Mint into a position (spec 4.3): value in UI units (amount) or base units (lamports); idempotent per idempotencyId; freeze/unfreeze for Token-2022 instruments with a freeze authority; optional memo.',
       body: mintBody,
       successStatus: 201,
+      response: transactionResult,
       operation: 'MINT',
     }),
     writeRoute(deps, {
+      operationId: 'burn',
       method: 'post',
       path: '/api/v1/positions/burn',
       tag: 'Positions',
@@ -95,9 +108,11 @@ export function positionRoutes(deps: ApiDeps): RouteSpec[] {
         'Burn from a position, signed by its owner (or the permanent delegate): value or burnEntireBalance; the balance is checked before anything is signed (INSUFFICIENT_BALANCE); freeze rules as for Mint.',
       body: burnBody,
       successStatus: 201,
+      response: transactionResult,
       operation: 'BURN',
     }),
     writeRoute(deps, {
+      operationId: 'transferFinancialInstrument',
       method: 'post',
       path: '/api/v1/positions/transfer',
       tag: 'Positions',
@@ -105,9 +120,11 @@ export function positionRoutes(deps: ApiDeps): RouteSpec[] {
         'Transfer Financial Instrument between two positions of the same instrument, signed by the source owner (or the permanent delegate); balance checked first; freeze rules per side; memo; transferEntireBalance; initializeDestinationPositionIfNeeded opens the destination in the same transaction.',
       body: transferBody,
       successStatus: 201,
+      response: transactionResult,
       operation: 'TRANSFER',
     }),
     writeRoute(deps, {
+      operationId: 'trade',
       method: 'post',
       path: '/api/v1/positions/trade',
       tag: 'Positions',
@@ -115,9 +132,11 @@ export function positionRoutes(deps: ApiDeps): RouteSpec[] {
         'Trade (spec 4.3): any mix of mint, burn and transfer operations in one atomic transaction, all checked before anything is signed (balances run across the operations); trade-level freeze/unfreeze apply to every operation unless it sets its own flag.',
       body: tradeBody,
       successStatus: 201,
+      response: transactionResult,
       operation: 'TRADE',
     }),
     writeRoute(deps, {
+      operationId: 'inactivatePosition',
       method: 'patch',
       path: '/api/v1/positions/inactivate',
       tag: 'Positions',
@@ -125,9 +144,11 @@ export function positionRoutes(deps: ApiDeps): RouteSpec[] {
         'Inactivate Position (spec 4.3): the remaining balance burned or transferred, a frozen Token-2022 position thawed with unfreezeIfNeeded, the account closed and its rent refunded to the fee payer (default) or refundNetworkCurrrencyDestination; the position becomes INACTIVE.',
       body: inactivatePositionBody,
       successStatus: 200,
+      response: transactionResult,
       operation: 'INACTIVATE_POSITION',
     }),
     route({
+      operationId: 'fetchPositionDetails',
       method: 'post',
       path: '/api/v1/positions/single',
       tag: 'Positions',
@@ -135,12 +156,14 @@ export function positionRoutes(deps: ApiDeps): RouteSpec[] {
       role: 'READ',
       body: singlePositionBody,
       successStatus: 200,
+      response: positionLevels.detailed,
       async handler(ctx, body) {
         const { position, instrument } = await lookedUp(ctx, body);
         return presentPosition(position, 'detailed', instrument);
       },
     }),
     route({
+      operationId: 'fetchPositionBalance',
       method: 'post',
       path: '/api/v1/positions/balance',
       tag: 'Positions',
@@ -148,6 +171,7 @@ export function positionRoutes(deps: ApiDeps): RouteSpec[] {
       role: 'READ',
       body: singlePositionBody,
       successStatus: 200,
+      response: positionBalanceResponse,
       async handler(ctx, body) {
         const { position, instrument } = await lookedUp(ctx, body);
         const account = await deps.networks.get(ctx.state.cluster)!.getAccount(position.address);

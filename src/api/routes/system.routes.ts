@@ -1,17 +1,21 @@
 /** Health, readiness, metrics, the OpenAPI document and the human docs page: no authentication. */
 import type { ApiDeps } from '../context';
 import { route, type RouteSpec } from '../route';
+import { healthResponse, openApiDocumentResponse, readinessResponse } from '../responses/system.responses';
 
 export function systemRoutes(deps: ApiDeps, openApi: () => unknown, metrics: () => string): RouteSpec[] {
   return [
-    route({ method: 'get', path: '/health', tag: 'System', summary: 'Liveness: the process answers.', role: null, successStatus: 200, handler: async () => ({ status: 'ok' }) }),
+    route({ operationId: 'fetchHealth', method: 'get', path: '/health', tag: 'System', summary: 'Liveness: the process answers.', role: null, successStatus: 200, response: healthResponse, handler: async () => ({ status: 'ok' as const }) }),
     route({
+      operationId: 'fetchReadiness',
       method: 'get',
       path: '/ready',
       tag: 'System',
       summary: 'Readiness: PostgreSQL and Temporal answer.',
       role: null,
       successStatus: 200,
+      response: readinessResponse,
+      otherResponses: { 503: { description: 'Not ready: PostgreSQL or Temporal does not answer.', body: readinessResponse } },
       async handler(ctx) {
         const ready = await deps.ready().catch(() => false);
         ctx.state.status = ready ? 200 : 503;
@@ -19,6 +23,7 @@ export function systemRoutes(deps: ApiDeps, openApi: () => unknown, metrics: () 
       },
     }),
     route({
+      operationId: 'fetchMetrics',
       method: 'get',
       path: '/metrics',
       tag: 'System',
@@ -26,19 +31,22 @@ export function systemRoutes(deps: ApiDeps, openApi: () => unknown, metrics: () 
       role: 'ADMIN',
       usesCluster: false,
       successStatus: 200,
+      response: { mediaType: 'text/plain', schema: { type: 'string' }, description: 'Prometheus text exposition format 0.0.4.' },
       async handler(ctx) {
         ctx.type = 'text/plain; version=0.0.4';
         return metrics();
       },
     }),
-    route({ method: 'get', path: '/api/v1/openapi.json', tag: 'System', summary: 'This OpenAPI document.', role: null, successStatus: 200, handler: async () => openApi() }),
+    route({ operationId: 'fetchOpenApiDocument', method: 'get', path: '/api/v1/openapi.json', tag: 'System', summary: 'This OpenAPI document.', role: null, successStatus: 200, response: openApiDocumentResponse, handler: async () => openApi() as Record<string, unknown> }),
     route({
+      operationId: 'fetchApiDocs',
       method: 'get',
       path: '/docs',
       tag: 'System',
       summary: 'Human-readable API documentation.',
       role: null,
       successStatus: 200,
+      response: { mediaType: 'text/html', schema: { type: 'string' }, description: 'A page that renders this document.' },
       async handler(ctx) {
         ctx.type = 'text/html';
         return docsPage();

@@ -9,6 +9,7 @@ import { route, type RouteSpec } from '../route';
 import { actingCaller } from '../tenancy';
 import { transactionQuery } from './query-fields';
 import { bulkRoute } from './bulk-route';
+import { transactionLevels, transactionStatusResponse } from '../responses/transaction.responses';
 
 async function findTransaction(em: EntityManager, caller: Caller, lookup: { offchainId?: string; onchainId?: string }): Promise<LedgerTransaction> {
   if (!lookup.offchainId && !lookup.onchainId) throw validationError('itemData.transaction', 'itemData.transaction needs offchainId or onchainId');
@@ -28,6 +29,7 @@ export function transactionRoutes(deps: ApiDeps): RouteSpec[] {
   };
   return [
     route({
+      operationId: 'fetchTransactionStatus',
       method: 'post',
       path: '/api/v1/transactions/status',
       tag: 'Transactions',
@@ -35,12 +37,14 @@ export function transactionRoutes(deps: ApiDeps): RouteSpec[] {
       role: 'READ',
       body: singleTransactionBody,
       successStatus: 200,
+      response: transactionStatusResponse,
       async handler(ctx, body) {
         const tx = await lookedUp(ctx, body);
         return { offchainId: tx.id, onchainId: tx.signature ?? null, status: tx.status, success: tx.success ?? null, errorMessage: tx.errorMessage ?? null, statusHistory: tx.statusHistory };
       },
     }),
     route({
+      operationId: 'fetchTransactionDetails',
       method: 'post',
       path: '/api/v1/transactions/single',
       tag: 'Transactions',
@@ -48,10 +52,11 @@ export function transactionRoutes(deps: ApiDeps): RouteSpec[] {
       role: 'READ',
       body: singleTransactionBody,
       successStatus: 200,
+      response: transactionLevels.detailed,
       async handler(ctx, body) {
         return presentTransaction(await lookedUp(ctx, body), 'detailed');
       },
     }),
-    bulkRoute(deps, { path: '/api/v1/transactions/bulk', tag: 'Transactions', summary: 'Fetch Transactions with filter, sort and paging.', entity: LedgerTransaction, query: transactionQuery, present: presentTransaction }),
+    bulkRoute(deps, { operationId: 'fetchTransactions', levels: transactionLevels, path: '/api/v1/transactions/bulk', tag: 'Transactions', summary: 'Fetch Transactions with filter, sort and paging.', entity: LedgerTransaction, query: transactionQuery, present: presentTransaction }),
   ];
 }

@@ -20,6 +20,7 @@ interface WriteBody {
 export function writeRoute<B extends WriteBody>(
   deps: ApiDeps,
   spec: Omit<RouteSpec<B>, 'handler' | 'role' | 'write' | 'body'> & {
+    /** transactionResult, or with `answer` the reference answer's codec (its type is what the handler below returns). */
     body: RouteSpec<B>['body'];
     operation: Operation;
     /** Answer `{<answer>: reference, svmTransaction}` instead of the transaction result. */
@@ -29,7 +30,7 @@ export function writeRoute<B extends WriteBody>(
   },
 ): RouteSpec<B> {
   const { operation, answer: name, creates, ...rest } = spec;
-  return route<B>({
+  return route<B, any>({
     ...rest,
     role: 'WRITE',
     write: true,

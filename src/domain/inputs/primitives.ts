@@ -33,7 +33,11 @@ export const decimalText = describe(
     },
     (a) => a,
   ),
-  { type: 'number', description: 'Exact decimal; never rounded.' },
+  {
+    type: ['number', 'string'],
+    pattern: '^\\s*-?\\d+(\\.\\d+)?([eE][+-]?\\d+)?\\s*$',
+    description: 'An exact decimal, never rounded: bodies are parsed losslessly, so a JSON number keeps its exact decimal text (123456789012345678.000001 stays as written). It may also be sent as a string of decimal text ("123456789012345678.000001").',
+  },
 );
 
 /** A non-negative integer of base units (lamports), kept as its exact text; large values are fine. */
@@ -47,7 +51,7 @@ export const integerText = describe(
     },
     (a) => a,
   ),
-  { type: 'integer', minimum: 0 },
+  { type: ['integer', 'string'], minimum: 0, pattern: '^\\s*\\d+\\s*$', description: 'Integer base units (lamports, or the token\'s smallest unit), up to 2^64 − 1: a JSON integer (parsed losslessly, never through a double) or a string of digits.' },
 );
 
 /** A safe integer within [min, max]. */

@@ -1,0 +1,18 @@
+/** Examples of the transaction reads. */
+import { confirmedTransaction, ids, signature, statusHistory, transactionDetailed, earlier } from './example-values';
+import type { OperationExample } from './operation-examples';
+
+export const transactionExamples: Record<string, OperationExample> = {
+  fetchTransactionStatus: {
+    request: { itemData: { transaction: { offchainId: ids.transaction } } },
+    response: { offchainId: ids.transaction, onchainId: signature, status: 'CONFIRMED', success: true, errorMessage: null, statusHistory },
+  },
+  fetchTransactionDetails: {
+    request: { itemData: { transaction: { onchainId: signature } } },
+    response: transactionDetailed,
+  },
+  fetchTransactions: {
+    request: { itemQuery: { limit: 25, filter: [{ fieldName: 'status', filterValues: [{ dataType: 'TEXT', filterType: 'IN', valuesString: ['CONFIRMED', 'FINALIZED'] }] }] } },
+    response: { count: 1, items: [{ ...confirmedTransaction, operation: 'MINT', createdAt: earlier }] },
+  },
+};

@@ -1,0 +1,55 @@
+/** Transaction records at the three detail levels, and Fetch Transaction Status (API.md 8). */
+import * as t from 'io-ts';
+import { address, baseUnits, boolean, integer, listOf, nullable, signature, strictObject, textEnum, textWith, timestamp, uuid } from './building-blocks';
+import { operations } from '../../domain/write';
+import { offchainIdentifier } from './account.responses';
+import { transactionResultProps, transactionStatus } from './write.responses';
+
+export const transactionIdentifiers = strictObject(
+  'TransactionIdentifiers',
+  { onchain: strictObject('TransactionOnchainIdentifier', { id: nullable(signature) }, {}, 'id: null before the transaction is signed.'), offchain: offchainIdentifier },
+  {},
+  'The identifiers detail level of a transaction.',
+);
+
+const operation = textEnum(operations, 'The write that made the transaction.');
+
+export const transactionCompact = strictObject('TransactionCompact', { ...transactionResultProps, operation, createdAt: timestamp }, {}, 'The compact detail level: the transaction result, its operation and when it was made.');
+
+const statusChange = strictObject('StatusChange', { status: transactionStatus, at: timestamp }, { signature }, 'One status change, in order.');
+
+export const transactionDetailed = strictObject(
+  'TransactionDetailed',
+  {
+    ...transactionResultProps,
+    operation,
+    cluster: t.string,
+    statusHistory: listOf(statusChange),
+    idempotencyId: nullable(textWith('The idempotency key of the write (idempotencyId, Idempotency-Key or x-request-id).')),
+    workflowId: t.string,
+    feePayer: nullable(address),
+    signers: listOf(address),
+    slot: nullable(baseUnits),
+    lastValidBlockHeight: nullable(baseUnits),
+    accountOffchainIds: listOf(uuid, 'Offchain ids of the records the write touched (accounts, positions).'),
+    tenantOrganizationId: uuid,
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  },
+  {},
+  'The detailed level of a transaction record.',
+);
+export type TransactionDetailedBody = t.TypeOf<typeof transactionDetailed>;
+
+export const transactionLevels = { identifiers: transactionIdentifiers, compact: transactionCompact, detailed: transactionDetailed };
+
+export const transactionStatusResponse = strictObject(
+  'TransactionStatusResponse',
+  { offchainId: uuid, onchainId: nullable(signature), status: transactionStatus, success: nullable(boolean), errorMessage: nullable(t.string), statusHistory: listOf(statusChange) },
+  {},
+  'The transaction\'s status now and every change before it.',
+);
+
+export { transactionResult } from './write.responses';
+
+export const positionHistoryResponse = strictObject('PositionHistoryPage', { count: integer, items: listOf(transactionDetailed) }, {}, 'The transactions that touched the position, as detailed records: count matches the filter (all pages), items are this page.');

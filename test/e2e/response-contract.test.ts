@@ -1,0 +1,103 @@
+/**
+ * The document cannot drift from what the service answers: real answers of the main routes,
+ * parsed as a client parses them, are decoded with the very response codecs the document's schemas
+ * come from (unknown properties refused, so a presenter that grows a field fails here until its
+ * codec says so). Then a client written against the generated types (test/client/round-trip.ts,
+ * openapi-fetch) runs its create-and-list round trip against the service.
+ */
+import path from 'node:path';
+import * as t from 'io-ts';
+import { reportErrors } from '../../src/api/responses/building-blocks';
+import { accountBalanceResponse, accountLevels, accountPrivateKeyResponse, createAccountResponse, updateAccountResponse } from '../../src/api/responses/account.responses';
+import { bulkResponse } from '../../src/api/responses/bulk.responses';
+import { errorBody } from '../../src/api/responses/error.responses';
+import { circulatingSupplyResponse, createFinancialInstrumentResponse, financialInstrumentLevels, tokenExtensionsCalculatorResponse } from '../../src/api/responses/financial-instrument.responses';
+import { initializePositionResponse, positionBalanceResponse, positionLevels } from '../../src/api/responses/position.responses';
+import { healthResponse, readinessResponse } from '../../src/api/responses/system.responses';
+import { positionHistoryResponse, transactionLevels, transactionStatusResponse } from '../../src/api/responses/transaction.responses';
+import { acceptedWrite, transactionResult } from '../../src/api/responses/write.responses';
+import { startStack, type Stack } from '../support/stack';
+
+type Ref = { onchainId: string; offchainId: string };
+type Levels = { identifiers: t.Mixed; compact: t.Mixed; detailed: t.Mixed };
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterAll(async () => {
+  await stack?.close();
+});
+
+/** Calls a route and decodes its answer with a codec; the answer's status must be `status`. */
+async function decoded(codec: t.Mixed, status: number, method: string, url: string, body?: unknown, options?: { apiKey?: string | null; headers?: Record<string, string> }) {
+  const answer = await stack.call(method, url, body, options);
+  const result = codec.decode(answer.body);
+  const problems = result._tag === 'Left' ? reportErrors(result.left).map((e) => `${e.field} ${e.message}`) : [];
+  expect({ url, status: answer.status, problems }).toEqual({ url, status, problems: [] });
+  return answer.body;
+}
+
+/** Each detail level's page decodes with that level's record codec (and with the documented union). */
+async function pages(levels: Levels, url: string, body: unknown = {}) {
+  for (const level of ['identifiers', 'compact', 'detailed'] as const) {
+    const page = await decoded(t.type({ count: t.number, items: t.array(levels[level]) }), 200, 'POST', `${url}/${level}`, body);
+    expect(page.items.length).toBeGreaterThan(0);
+    await decoded(bulkResponse(levels), 200, 'POST', `${url}/${level}`, body);
+  }
+}
+
+it('answers every main route as its response codec says', async () => {
+  await decoded(healthResponse, 200, 'GET', '/health', undefined, { apiKey: null });
+  await decoded(readinessResponse, 200, 'GET', '/ready', undefined, { apiKey: null });
+
+  const created = await decoded(createAccountResponse, 201, 'POST', '/api/v1/accounts', { itemData: { managed: true, seed: { amount: '0.5' }, offchainReferences: { type: 'WALLET', code: 'CONTRACT-1' } } });
+  const wallet: Ref = created.newAccount;
+  const authority: Ref = (await decoded(createAccountResponse, 201, 'POST', '/api/v1/accounts', { itemData: { managed: true, offchainReferences: { type: 'TOKEN_MANAGEMENT_AUTHORITY' } } })).newAccount;
+  await decoded(updateAccountResponse, 200, 'PATCH', '/api/v1/accounts', {
+    itemData: { account: { offchainId: wallet.offchainId }, comments: 'contract', networkCurrencyDebitLimits: [{ destination: 'NON_MANAGED', maxAllowedDebit: { limitType: 'PER_TRANSACTION', limitAmount: 2.5 } }], postTransactionSubmitWebhooks: [{ endpointUrl: 'https://hooks.example.com/x', apiKeyAuthConfig: { httpHeaderName: 'x-key', keyValue: 'secret' } }] },
+  });
+  await decoded(accountLevels.detailed, 200, 'POST', '/api/v1/accounts/single', { itemData: { account: { offchainId: wallet.offchainId } } });
+  await decoded(accountBalanceResponse, 200, 'POST', '/api/v1/accounts/balance', { itemData: { account: { offchainId: wallet.offchainId } } });
+  await decoded(accountPrivateKeyResponse, 200, 'POST', '/api/v1/accounts/private-key', { itemData: { account: { offchainId: wallet.offchainId } } });
+  await decoded(transactionResult, 201, 'POST', '/api/v1/accounts/transfer-network-currency', { itemData: { source: { offchainId: wallet.offchainId }, destination: { offchainId: authority.offchainId }, value: { amount: '0.010000001' } } });
+  await pages(accountLevels, '/api/v1/accounts/bulk');
+
+  const byAuthority = { offchainId: authority.offchainId };
+  const instrument: Ref = (
+    await decoded(createFinancialInstrumentResponse, 201, 'POST', '/api/v1/financial-instruments', {
+      itemData: { version: 'TOKEN_2022', onchainData: { decimals: 6, symbol: 'CTR', name: 'Contract note' }, mintAuthority: byAuthority, freezeAuthority: byAuthority, mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: 'CORPORATE_BOND' } } } },
+    })
+  ).newFinancialInstrument;
+  await decoded(financialInstrumentLevels.detailed, 200, 'POST', '/api/v1/financial-instruments/single', { itemData: { financialInstrument: { onchainId: instrument.onchainId } } });
+  await pages(financialInstrumentLevels, '/api/v1/financial-instruments/bulk');
+  await decoded(tokenExtensionsCalculatorResponse, 200, 'POST', '/api/v1/financial-instruments/token-extensions-calculator', { extensions: ['PERMANENT_DELEGATE'] });
+
+  const at = { owner: { offchainId: wallet.offchainId }, financialInstrument: { onchainId: instrument.onchainId } };
+  await decoded(initializePositionResponse, 201, 'POST', '/api/v1/positions', { itemData: { positionToInitialize: at } });
+  const minted = await decoded(transactionResult, 201, 'POST', '/api/v1/positions/mint', { itemData: { mintTo: at, value: { amount: '1250.000001' } } });
+  await decoded(circulatingSupplyResponse, 200, 'POST', '/api/v1/financial-instruments/circulating-supply', { itemData: { financialInstrument: { offchainId: instrument.offchainId } } });
+  await decoded(positionLevels.detailed, 200, 'POST', '/api/v1/positions/single', { itemData: { position: at } });
+  const balance = await decoded(positionBalanceResponse, 200, 'POST', '/api/v1/positions/balance', { itemData: { position: at } });
+  expect(balance.onchain.balance).toEqual({ amount: 1250.000001, lamports: 1250000001 });
+  await pages(positionLevels, '/api/v1/positions/bulk');
+  await decoded(positionHistoryResponse, 200, 'POST', '/api/v1/positions/history', { itemData: { position: at } });
+
+  await decoded(transactionStatusResponse, 200, 'POST', '/api/v1/transactions/status', { itemData: { transaction: { offchainId: minted.offchainId } } });
+  await decoded(transactionLevels.detailed, 200, 'POST', '/api/v1/transactions/single', { itemData: { transaction: { offchainId: minted.offchainId } } });
+  await pages(transactionLevels, '/api/v1/transactions/bulk');
+
+  await decoded(acceptedWrite, 202, 'POST', '/api/v1/positions/mint', { itemData: { mintTo: at, value: { lamports: '1' } } }, { headers: { prefer: 'respond-async' } });
+  await decoded(errorBody, 400, 'POST', '/api/v1/positions/mint', { itemData: { mintTo: at, value: { amount: 'ten' } } });
+  await decoded(errorBody, 401, 'POST', '/api/v1/accounts/single', {}, { apiKey: null });
+  await decoded(errorBody, 404, 'POST', '/api/v1/accounts/single', { itemData: { account: { offchainId: '00000000-0000-4000-8000-000000000000' } } });
+});
+
+it('runs a client generated from the document: Create Account, then Fetch Accounts compact', async () => {
+  // Loaded by path: its types are generated by the contract test, not part of the project's type check.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { createAndList } = require(path.join(__dirname, '../client/round-trip.ts')) as { createAndList: (baseUrl: string, apiKey: string, code: string) => Promise<{ created: Ref; count: number; listed: { offchain: { id: string; code: string | null } }[] }> };
+  const result = await createAndList(stack.api.url, stack.apiKey, 'ROUND-TRIP-1');
+  expect(result.count).toBe(1);
+  expect(result.listed).toEqual([expect.objectContaining({ onchain: expect.objectContaining({ id: result.created.onchainId }), offchain: expect.objectContaining({ id: result.created.offchainId, code: 'ROUND-TRIP-1', type: 'WALLET' }) })]);
+});
