@@ -517,3 +517,20 @@ describe('token debit limits (spec 8, per instrument in its units)', () => {
     expect((await send(0.000001)).body.errors[0].code).toBe('LIMIT_EXCEEDED');
   });
 });
+
+describe('shape before lookup', () => {
+  it('a negative amount is refused as 400 naming the field, even when the positions named do not exist', async () => {
+    const nobody = { owner: { offchainId: randomUUID() }, financialInstrument: { onchainId: spl } };
+    for (const [route, itemData, field] of [
+      ['/api/v1/positions/transfer', { source: nobody, destination: nobody, value: { amount: -1 } }, 'itemData.value.amount'],
+      ['/api/v1/positions/mint', { mintTo: nobody, value: { amount: '-0.5' } }, 'itemData.value.amount'],
+      ['/api/v1/positions/trade', { operations: [{ burn: { burnFrom: nobody, value: { amount: -2 } } }] }, 'itemData.operations.0.burn.value.amount'],
+    ] as const) {
+      const answer = await stack.call('POST', route, { itemData });
+      expect({ route, status: answer.status, field: answer.body.errors?.[0]?.field }).toEqual({ route, status: 400, field });
+    }
+    // The same body with a valid amount reaches the lookup, which does not find the position.
+    const missing = await stack.call('POST', '/api/v1/positions/transfer', { itemData: { source: nobody, destination: nobody, value: { amount: 1 } } });
+    expect(missing.status).toBe(404);
+  });
+});

@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { address, arrayOf, decimalText, integer, integerText, jsonValue, oneOf, strictObject, uuid } from '../../src/domain/inputs/primitives';
+import { address, amountText, arrayOf, decimalText, integer, integerText, jsonValue, oneOf, strictObject, uuid } from '../../src/domain/inputs/primitives';
 import { accepted, refused } from '../support/expectations';
 
 /** Wraps a codec as `{"v": ...}` so single JSON values go through the same parser as a body. */
@@ -23,6 +23,24 @@ describe('decimalText: amounts keep their exact decimal text', () => {
 
   it.each(['"ten"', 'true', '{}', '[1]', '"1,5"'])('refuses %s', (json) => {
     expect(refused(amount, `{"v": ${json}}`)).toEqual([{ field: 'v', message: 'must be a decimal number' }]);
+  });
+});
+
+describe('amountText: what a value moves is never negative', () => {
+  const amount = field(amountText);
+
+  it('keeps non-negative decimals exactly, zero and -0 included', () => {
+    expect(accepted(amount, '{"v": 123456789012345678.000001}')).toEqual({ v: '123456789012345678.000001' });
+    expect(accepted(amount, '{"v": "0.5"}')).toEqual({ v: '0.5' });
+    expect(accepted(amount, '{"v": -0.0}')).toEqual({ v: '-0.0' });
+  });
+
+  it.each(['-1', '"-0.5"', '-1e-9'])('refuses %s as negative', (json) => {
+    expect(refused(amount, `{"v": ${json}}`)).toEqual([{ field: 'v', message: 'must not be negative' }]);
+  });
+
+  it('refuses what is not a decimal as decimalText does', () => {
+    expect(refused(amount, '{"v": "ten"}')).toEqual([{ field: 'v', message: 'must be a decimal number' }]);
   });
 });
 

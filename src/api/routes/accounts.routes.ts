@@ -1,5 +1,4 @@
 /** Accounts: Create, Fetch (bulk, details, balance, private key), Update and Inactivate Account, Transfer Network Currency. */
-import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { getBase58Decoder, getBase58Encoder } from '@solana/kit';
 import { Account } from '../../db/entities';
@@ -16,7 +15,6 @@ import type { ApiDeps, LedgerContext } from '../context';
 import { lamportsBalance, presentAccount } from '../presenters/account.presenter';
 import { route, type RouteSpec } from '../route';
 import { actingCaller } from '../tenancy';
-import { referenceAnswer, runWrite, transactionAnswer } from '../writes';
 import { sealWebhookSecrets } from './webhook-secrets';
 import { accountQuery } from './query-fields';
 import { bulkRoute } from './bulk-route';
@@ -52,48 +50,44 @@ export function accountRoutes(deps: ApiDeps): RouteSpec[] {
   };
 
   return [
-    route({
+    writeRoute(deps, {
       operationId: 'createAccount',
       method: 'post',
       path: '/api/v1/accounts',
       tag: 'Accounts',
       summary: 'Create Account: a managed account with a new or imported key, or a non-managed one onboarded by address.',
-      role: 'WRITE',
-      write: true,
       body: createAccountBody,
       successStatus: 201,
       response: createAccountResponse,
-      async handler(ctx, body) {
-        const em = fork();
-        const caller = await actingCaller(ctx, deps, em, body.tenancyConfig);
-        const item = body.itemData;
-        validateCreateAccount(item, { updateDebitApiKeys: hasRole(caller.roles, deps.platformName, 'UPDATE_DEBIT_API_KEYS') });
+      operation: 'CREATE_ACCOUNT',
+      creates: true,
+      answer: 'newAccount',
+      async prepare(item, { roles }) {
+        validateCreateAccount(item, { updateDebitApiKeys: hasRole(roles, deps.platformName, 'UPDATE_DEBIT_API_KEYS') });
         // Secrets are sealed here so that workflow histories never hold them in clear.
         const sealed: CreateAccountItemData = sealWebhookSecrets(deps.sealer, item);
         if (item.privateKeyDetails?.privateKey) {
           sealed.privateKeyDetails = { ...item.privateKeyDetails, privateKey: deps.sealer.seal(await importedKey(item)) };
         }
-        return referenceAnswer(ctx, await runWrite(ctx, deps, { operation: 'CREATE_ACCOUNT', caller, itemData: sealed, svmTransactionConfig: body.svmTransactionConfig, newRecordId: randomUUID() }), 'newAccount');
+        return sealed;
       },
     }),
-    route({
+    writeRoute(deps, {
       operationId: 'updateAccount',
       method: 'patch',
       path: '/api/v1/accounts',
       tag: 'Accounts',
       summary:
         'Update Account: the changeable fields of spec 2.3 (offchainReferences code/name/accountNumber/organizationExternalId, comments, domain, flags, fee-payer and signing organizations, webhooks, debit limits, debit API keys) with patch semantics: a field sent replaces the stored value (lists whole; webhook credentials must be sent in full again), a field left out stays, `unsetFields` empties nullable ones (debit limits back to the defaults). Debit API keys need the UPDATE_DEBIT_API_KEYS role. Only the owning organization; not a CLOSED account. No network transaction.',
-      role: 'WRITE',
-      write: true,
       body: updateAccountBody,
       successStatus: 200,
       response: updateAccountResponse,
-      async handler(ctx, body) {
-        const caller = await actingCaller(ctx, deps, fork(), body.tenancyConfig);
-        validateUpdateAccount(body.itemData, { updateDebitApiKeys: hasRole(caller.roles, deps.platformName, 'UPDATE_DEBIT_API_KEYS') });
+      operation: 'UPDATE_ACCOUNT',
+      answer: 'updatedAccount',
+      prepare(item, { roles }) {
+        validateUpdateAccount(item, { updateDebitApiKeys: hasRole(roles, deps.platformName, 'UPDATE_DEBIT_API_KEYS') });
         // Secrets are sealed here so that workflow histories never hold them in clear.
-        const itemData = sealWebhookSecrets(deps.sealer, body.itemData);
-        return referenceAnswer(ctx, await runWrite(ctx, deps, { operation: 'UPDATE_ACCOUNT', caller, itemData, svmTransactionConfig: body.svmTransactionConfig }), 'updatedAccount');
+        return sealWebhookSecrets(deps.sealer, item);
       },
     }),
     writeRoute(deps, {
@@ -144,21 +138,16 @@ export function accountRoutes(deps: ApiDeps): RouteSpec[] {
         };
       },
     }),
-    route({
+    writeRoute(deps, {
       operationId: 'transferNetworkCurrency',
       method: 'post',
       path: '/api/v1/accounts/transfer-network-currency',
       tag: 'Accounts',
       summary: 'Transfer Network Currency from a managed account, signed by it; debit limits of spec 8 apply (per transaction: OFF_PLATFORM 0, NON_MANAGED 1, MANAGED unlimited, unless the account configures its own).',
-      role: 'WRITE',
-      write: true,
       body: transferNetworkCurrencyBody,
       successStatus: 201,
       response: transactionResult,
-      async handler(ctx, body) {
-        const caller = await actingCaller(ctx, deps, fork(), body.tenancyConfig);
-        return transactionAnswer(ctx, await runWrite(ctx, deps, { operation: 'TRANSFER_NETWORK_CURRENCY', caller, itemData: body.itemData, svmTransactionConfig: body.svmTransactionConfig, idempotencyId: body.itemData.idempotencyId }));
-      },
+      operation: 'TRANSFER_NETWORK_CURRENCY',
     }),
     route({
       operationId: 'fetchAccountPrivateKey',

@@ -1,5 +1,4 @@
 /** Financial instruments: Create Financial Instrument, Fetch Financial Instrument Details, the Token Extensions Calculator. */
-import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Account, FinancialInstrument } from '../../db/entities';
 import { notFound } from '../../domain/errors';
@@ -7,7 +6,6 @@ import { findInstrumentByLookup } from '../../db/repositories/financial-instrume
 import { validateCreateFinancialInstrument } from '../../domain/operations/create-financial-instrument.operation';
 import { mintAccountSize, rentExemptMinimum } from '../../domain/token-extensions';
 import { closeFinancialInstrumentBody, createFinancialInstrumentBody, pauseFinancialInstrumentBody, updateFinancialInstrumentBody, singleFinancialInstrumentBody, tokenExtensionsCalculatorBody } from '../codecs/financial-instrument.codecs';
-import type { CreateFinancialInstrumentItemData } from '../../domain/inputs/financial-instrument.inputs';
 import type { ApiDeps, LedgerContext } from '../context';
 import type { AccountLookupInput } from '../../domain/inputs/common.inputs';
 import { exactNumber, lamportsBalance } from '../presenters/account.presenter';
@@ -16,9 +14,9 @@ import { fromBaseUnits, scaleAmount } from '../../domain/money';
 import { presentFinancialInstrument } from '../presenters/financial-instrument.presenter';
 import { route, type RouteSpec } from '../route';
 import { bulkRoute } from './bulk-route';
+import { writeRoute } from './write-route';
 import { financialInstrumentQuery } from './query-fields';
 import { actingCaller } from '../tenancy';
-import { runWrite, transactionAnswer } from '../writes';
 import { importedKey } from './accounts.routes';
 import { circulatingSupplyResponse, createFinancialInstrumentResponse, financialInstrumentLevels, tokenExtensionsCalculatorResponse, updateFinancialInstrumentResponse } from '../responses/financial-instrument.responses';
 import { transactionResult } from '../responses/write.responses';
@@ -39,39 +37,26 @@ export function financialInstrumentRoutes(deps: ApiDeps): RouteSpec[] {
     return { em, instrument };
   };
   return [
-    route({
+    writeRoute(deps, {
       operationId: 'createFinancialInstrument',
       method: 'post',
       path: '/api/v1/financial-instruments',
       tag: 'Financial instruments',
       summary:
         'Create Financial Instrument: a new SPL or Token-2022 mint in one transaction, its extensions switched on by the fields that configure them, with an AL ID (given or generated from mintAccount.offchainReferences.newAlId).',
-      role: 'WRITE',
-      write: true,
       body: createFinancialInstrumentBody,
       successStatus: 201,
       response: createFinancialInstrumentResponse,
-      async handler(ctx, body) {
-        const em = fork();
-        const caller = await actingCaller(ctx, deps, em, body.tenancyConfig);
-        const item = body.itemData;
+      operation: 'CREATE_FINANCIAL_INSTRUMENT',
+      creates: true,
+      extraRecords: ['mintAccount', 'logo'],
+      answer: 'newFinancialInstrument',
+      async prepare(item) {
         validateCreateFinancialInstrument(item);
-        const sealed: CreateFinancialInstrumentItemData = item.mintAccount?.privateKeyDetails?.privateKey
-          ? { ...item, mintAccount: { ...item.mintAccount, privateKeyDetails: { ...item.mintAccount.privateKeyDetails, privateKey: deps.sealer.seal(await importedKey(item.mintAccount, 'itemData.mintAccount')) } } }
-          : item;
-        const answer = await runWrite(ctx, deps, {
-          operation: 'CREATE_FINANCIAL_INSTRUMENT',
-          caller,
-          itemData: sealed,
-          svmTransactionConfig: body.svmTransactionConfig,
-          newRecordId: randomUUID(),
-          extraRecordIds: { mintAccount: randomUUID(), logo: randomUUID() },
-        });
-        if (answer.async) {
-          ctx.state.status = 202;
-          return { transaction: answer.transaction };
-        }
-        return { newFinancialInstrument: answer.created ?? null, svmTransaction: answer.transaction };
+        // An imported mint key is checked and sealed here, so that workflow histories never hold it in clear.
+        if (!item.mintAccount?.privateKeyDetails?.privateKey) return item;
+        const privateKey = deps.sealer.seal(await importedKey(item.mintAccount, 'itemData.mintAccount'));
+        return { ...item, mintAccount: { ...item.mintAccount, privateKeyDetails: { ...item.mintAccount.privateKeyDetails, privateKey } } };
       },
     }),
     bulkRoute<FinancialInstrument, Map<string, Account>>(deps, {
@@ -101,60 +86,41 @@ export function financialInstrumentRoutes(deps: ApiDeps): RouteSpec[] {
       },
     }),
     ...([['pause', 'PAUSE_FINANCIAL_INSTRUMENT'], ['unpause', 'UNPAUSE_FINANCIAL_INSTRUMENT']] as const).map(([action, operation]) =>
-      route({
+      writeRoute(deps, {
         operationId: `${action}FinancialInstrument`,
         method: 'patch',
         path: `/api/v1/financial-instruments/${action}`,
         tag: 'Financial instruments',
         summary: `${action === 'pause' ? 'Pause' : 'Unpause'} Financial Instrument (Token-2022 Pausable), signed by its pausable authority; answers the transaction result.`,
-        role: 'WRITE',
-        write: true,
         body: pauseFinancialInstrumentBody,
         successStatus: 200,
         response: transactionResult,
-        async handler(ctx, body) {
-          const caller = await actingCaller(ctx, deps, fork(), body.tenancyConfig);
-          return transactionAnswer(ctx, await runWrite(ctx, deps, { operation, caller, itemData: body.itemData, svmTransactionConfig: body.svmTransactionConfig }));
-        },
+        operation,
       }),
     ),
-    route({
+    writeRoute(deps, {
       operationId: 'updateFinancialInstrument',
       method: 'patch',
       path: '/api/v1/financial-instruments',
       tag: 'Financial instruments',
       summary:
         'Update Financial Instrument (patch semantics): Token Metadata fields changed or added (the rent top-up is paid by the fee payer), the Scaled UI multiplier, authorities rotated (signed by the current ones), offchain data, comments.',
-      role: 'WRITE',
-      write: true,
       body: updateFinancialInstrumentBody,
       successStatus: 200,
       response: updateFinancialInstrumentResponse,
-      async handler(ctx, body) {
-        const caller = await actingCaller(ctx, deps, fork(), body.tenancyConfig);
-        const answer = await runWrite(ctx, deps, { operation: 'UPDATE_FINANCIAL_INSTRUMENT', caller, itemData: body.itemData, svmTransactionConfig: body.svmTransactionConfig });
-        if (answer.async) {
-          ctx.state.status = 202;
-          return { transaction: answer.transaction };
-        }
-        return { updatedFinancialInstrument: answer.created ?? null, svmTransaction: answer.transaction };
-      },
+      operation: 'UPDATE_FINANCIAL_INSTRUMENT',
+      answer: 'updatedFinancialInstrument',
     }),
-    route({
+    writeRoute(deps, {
       operationId: 'closeFinancialInstrument',
       method: 'patch',
       path: '/api/v1/financial-instruments/close',
       tag: 'Financial instruments',
       summary: 'Close Financial Instrument: a TOKEN_2022 mint with zero supply, by its closing authority; its rent goes to refundDestination (default: the fee payer) and the record becomes CLOSED.',
-      role: 'WRITE',
-      write: true,
       body: closeFinancialInstrumentBody,
       successStatus: 200,
       response: transactionResult,
-      async handler(ctx, body) {
-        const caller = await actingCaller(ctx, deps, fork(), body.tenancyConfig);
-        return transactionAnswer(ctx, await runWrite(ctx, deps, { operation: 'CLOSE_FINANCIAL_INSTRUMENT', caller, itemData: body.itemData, svmTransactionConfig: body.svmTransactionConfig }));
-      },
+      operation: 'CLOSE_FINANCIAL_INSTRUMENT',
     }),
     route({
       operationId: 'fetchFinancialInstrumentCirculatingSupply',

@@ -15,7 +15,6 @@ import { writeRoute } from './write-route';
 import { freezeAllPositions } from './freeze-all-positions';
 import { positionQuery } from './query-fields';
 import { actingCaller } from '../tenancy';
-import { runWrite, transactionAnswer } from '../writes';
 import { freezePositionResponse, initializePositionResponse, positionBalanceResponse, positionLevels, updatePositionResponse } from '../responses/position.responses';
 import { transactionResult } from '../responses/write.responses';
 
@@ -69,22 +68,17 @@ export function positionRoutes(deps: ApiDeps): RouteSpec[] {
       answer: 'updatedPosition',
     }),
     ...([['freeze', 'FREEZE_POSITION'], ['unfreeze', 'UNFREEZE_POSITION']] as const).map(([action, operation]) =>
-      route({
+      writeRoute(deps, {
         operationId: `${action}Position`,
         method: 'patch',
         path: `/api/v1/positions/${action}`,
         tag: 'Positions',
         summary: `${action === 'freeze' ? 'Freeze' : 'Unfreeze'} Position (SPL and Token-2022), signed by the instrument's freeze authority; answers the transaction result. With \`financialInstrument\` and \`allPositions: true\` (SPL only): every active position of the instrument not yet ${action === 'freeze' ? 'frozen' : 'unfrozen'}, in transactions of at most 20 positions run one after another (at most 50 per request); answers \`{svmTransactions, remainingPositions}\`.`,
-        role: 'WRITE',
-        write: true,
         body: freezePositionBody,
         successStatus: 200,
         response: freezePositionResponse,
-        async handler(ctx, body) {
-          const caller = await actingCaller(ctx, deps, fork(), body.tenancyConfig);
-          if (body.itemData.allPositions) return freezeAllPositions(ctx, deps, { operation, caller, itemData: body.itemData, svmTransactionConfig: body.svmTransactionConfig });
-          return transactionAnswer(ctx, await runWrite(ctx, deps, { operation, caller, itemData: body.itemData, svmTransactionConfig: body.svmTransactionConfig }));
-        },
+        operation,
+        instead: (body) => (body.itemData.allPositions ? (ctx, input) => freezeAllPositions(ctx, deps, { ...input, operation, itemData: body.itemData }) : undefined),
       }),
     ),
     writeRoute(deps, {

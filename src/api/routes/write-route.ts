@@ -1,15 +1,18 @@
 /**
- * A route that runs one write: the acting caller (tenancy), one `ledgerWrite` workflow, and its answer
- * (the transaction result, or `{<answer>: {onchainId, offchainId}, svmTransaction}`; 202 when it runs on).
+ * Every write route is declared through this one builder: the body decoded (shape), then `prepare`
+ * (the operation's own rules on the request, and what must change before it enters workflow
+ * history: secrets sealed, imported keys checked), both before any lookup; then the acting caller
+ * (tenancy), one `ledgerWrite` workflow, and its answer (the transaction result, `{<answer>:
+ * {onchainId, offchainId}, svmTransaction}`, or the route's own; 202 when it runs on).
  */
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { SvmTransactionConfigInput } from '../../domain/inputs/common.inputs';
-import type { ApiDeps } from '../context';
 import type { Operation } from '../../domain/write';
+import type { ApiDeps, Caller, LedgerContext } from '../context';
 import { route, type RouteSpec } from '../route';
 import { actingCaller } from '../tenancy';
-import { referenceAnswer, runWrite, transactionAnswer } from '../writes';
+import { referenceAnswer, runWrite, transactionAnswer, type WriteAnswer, type WriteInput } from '../writes';
 
 interface WriteBody {
   itemData: object;
@@ -17,34 +20,56 @@ interface WriteBody {
   tenancyConfig?: { overrideOrganizationExternalId?: string };
 }
 
-export function writeRoute<B extends WriteBody>(
-  deps: ApiDeps,
-  spec: Omit<RouteSpec<B>, 'handler' | 'role' | 'write' | 'body'> & {
-    /** transactionResult, or with `answer` the reference answer's codec (its type is what the handler below returns). */
-    body: RouteSpec<B>['body'];
-    operation: Operation;
-    /** Answer `{<answer>: reference, svmTransaction}` instead of the transaction result. */
-    answer?: string;
-    /** The write creates a record whose offchain id is chosen here, once. */
-    creates?: boolean;
-  },
-): RouteSpec<B> {
-  const { operation, answer: name, creates, ...rest } = spec;
+/** What `prepare` may use: the authenticated caller (its roles) and the API's dependencies (the sealer). */
+export interface PrepareContext {
+  roles: readonly string[];
+  deps: ApiDeps;
+}
+
+export interface WriteRouteSpec<B extends WriteBody> extends Omit<RouteSpec<B, any>, 'handler' | 'role' | 'write' | 'body'> {
+  body: NonNullable<RouteSpec<B>['body']>;
+  operation: Operation;
+  /**
+   * The request's own rules and its form in workflow history, before any lookup; returns the
+   * itemData the write carries (default: as decoded). Throws VALIDATION_ERROR / FORBIDDEN naming the field.
+   */
+  prepare?: (itemData: B['itemData'], context: PrepareContext) => B['itemData'] | Promise<B['itemData']>;
+  /**
+   * The answer: the transaction result (default); a name, for `{<name>: reference, svmTransaction}`;
+   * or the route's own, from the write's answer.
+   */
+  answer?: string | ((ctx: LedgerContext, answer: WriteAnswer, input: WriteInput) => unknown);
+  /** The write creates a record whose offchain id is chosen here, once. */
+  creates?: boolean;
+  /** Further records the write creates, by role, each with an offchain id chosen here. */
+  extraRecords?: readonly string[];
+  /** Runs another write than the workflow for this body (Freeze/Unfreeze all positions); answers what the route answers. */
+  instead?: (body: B) => ((ctx: LedgerContext, input: WriteInput) => Promise<unknown>) | undefined;
+}
+
+export function writeRoute<B extends WriteBody>(deps: ApiDeps, spec: WriteRouteSpec<B>): RouteSpec<B> {
+  const { operation, prepare, answer: how, creates, extraRecords, instead, ...rest } = spec;
   return route<B, any>({
     ...rest,
     role: 'WRITE',
     write: true,
     async handler(ctx, body) {
-      const caller = await actingCaller(ctx, deps, deps.orm.em.fork() as unknown as EntityManager, body.tenancyConfig);
-      const answer = await runWrite(ctx, deps, {
+      const itemData = prepare ? await prepare(body.itemData, { roles: ctx.state.caller!.roles, deps }) : body.itemData;
+      const caller: Caller = await actingCaller(ctx, deps, deps.orm.em.fork() as unknown as EntityManager, body.tenancyConfig);
+      const input: WriteInput = {
         operation,
         caller,
-        itemData: body.itemData,
+        itemData,
         svmTransactionConfig: body.svmTransactionConfig,
-        idempotencyId: (body.itemData as { idempotencyId?: string }).idempotencyId,
+        idempotencyId: (itemData as { idempotencyId?: string }).idempotencyId,
         newRecordId: creates ? randomUUID() : undefined,
-      });
-      return name ? referenceAnswer(ctx, answer, name) : transactionAnswer(ctx, answer);
+        extraRecordIds: extraRecords ? Object.fromEntries(extraRecords.map((role) => [role, randomUUID()])) : undefined,
+      };
+      const other = instead?.(body);
+      if (other) return other(ctx, input);
+      const answer = await runWrite(ctx, deps, input);
+      if (typeof how === 'function') return how(ctx, answer, input);
+      return how ? referenceAnswer(ctx, answer, how) : transactionAnswer(ctx, answer);
     },
   });
 }

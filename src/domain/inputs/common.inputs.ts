@@ -1,7 +1,7 @@
 /** Shared request shapes of spec 2.1 (lookups, value input, svmTransactionConfig) and webhook configs: the workflow-history contract. */
 import * as t from 'io-ts';
 import { accountTypes } from '../account-types';
-import { address, decimalText, httpUrl, integer, integerText, nonEmptyString, oneOf, strictObject, uuid } from './primitives';
+import { address, amountText, httpUrl, integer, integerText, nonEmptyString, oneOf, strictObject, uuid } from './primitives';
 
 export const accountType = oneOf(accountTypes, 'AccountType');
 
@@ -31,7 +31,7 @@ export const accountLookup = strictObject('AccountLookup', {}, {
 }, 'Identifies an account by onchain id, offchain id or offchain references (spec 2.1).');
 export type AccountLookupInput = t.TypeOf<typeof accountLookup>;
 
-export const valueInput = strictObject('ValueInput', {}, { amount: decimalText, lamports: integerText }, 'Send amount (decimal, UI units) or lamports (integer base units); when both are sent they must agree.');
+export const valueInput = strictObject('ValueInput', {}, { amount: amountText, lamports: integerText }, 'Send amount (decimal, UI units) or lamports (integer base units); when both are sent they must agree.');
 
 export const commitmentLevel = oneOf(['processed', 'confirmed', 'finalized'] as const, 'Commitment');
 

@@ -40,6 +40,21 @@ export const decimalText = describe(
   },
 );
 
+/** A non-negative decimal amount (what a value moves), kept as its exact text; refused at the shape, before any lookup. */
+export const amountText = describe(
+  new t.Type<string, string, unknown>(
+    'AmountText',
+    (u): u is string => typeof u === 'string',
+    (u, c) => {
+      const decoded = decimalText.validate(u, c);
+      if (decoded._tag === 'Left') return decoded;
+      return decoded.right.startsWith('-') && !/^-0*(\.0*)?([eE][+-]?\d+)?$/.test(decoded.right) ? t.failure(u, c, 'must not be negative') : decoded;
+    },
+    (a) => a,
+  ),
+  { ...schemaOf(decimalText), pattern: '^\\s*\\d+(\\.\\d+)?([eE][+-]?\\d+)?\\s*$', description: 'A non-negative exact decimal, never rounded: a JSON number keeps its exact decimal text, or send a string of decimal text.' },
+);
+
 /** A non-negative integer of base units (lamports), kept as its exact text; large values are fine. */
 export const integerText = describe(
   new t.Type<string, string, unknown>(
