@@ -13,7 +13,7 @@ import { assertMaySign, createAccountRecord, findAccountByLookup, offPlatformAdd
 import { allocateAlId } from '../../db/repositories/al-id.repository';
 import { checkTypeForReference, parseAlId } from '../../domain/al-id';
 import { conflict, validationError } from '../../domain/errors';
-import { finalMintSize, initialMintSize, isOnboarding, onboardedMintAddress, planCreateFinancialInstrument, requestedExtensions } from '../../domain/operations/create-financial-instrument.operation';
+import { finalMintSize, initialMintSize, isOnboarding, mintAccountRecordFields, onboardedMintAddress, planCreateFinancialInstrument, requestedExtensions } from '../../domain/operations/create-financial-instrument.operation';
 import { readOnchainInstrument, type OnchainInstrument } from '../../domain/mint-state';
 import type { Resolved } from '../../domain/write';
 import type { ActivityDeps } from '../deps';
@@ -100,6 +100,15 @@ async function lookupOnboarding(em: EntityManager, deps: ActivityDeps, request: 
   if (onchain.decimals !== item.onchainData.decimals) throw validationError('itemData.onchainData.decimals', `the mint on the chain has ${onchain.decimals} decimals`);
   const { alId, referenceType } = await resolveAlId(em, item.mintAccount?.offchainReferences ?? {});
   const known = await em.find(Account, { ...scope, address: { $in: [mint, ...Object.values(onchain.authorities)] } });
+  if (known.some((a) => a.address === mint)) {
+    // The mint's account record exists already and stays as it is: what only that record would keep is refused.
+    const refs = item.mintAccount?.offchainReferences ?? {};
+    const recordOnly = [
+      ...mintAccountRecordFields.filter((name) => item.mintAccount?.[name] !== undefined),
+      ...(['code', 'accountNumber', 'organizationExternalId'] as const).filter((name) => refs[name] !== undefined).map((name) => `offchainReferences.${name}`),
+    ];
+    if (recordOnly.length) throw validationError(`itemData.mintAccount.${recordOnly[0]}`, `the mint ${mint} already has an account record in this organization; change it with Update Account`);
+  }
   const authorities = Object.fromEntries(Object.entries(onchain.authorities).map(([name, addr]) => [name, { address: addr, accountId: known.find((a) => a.address === addr)?.id ?? null }]));
   const data: InstrumentData = {
     mint,
@@ -241,6 +250,11 @@ export const createFinancialInstrumentHandler: OperationHandler = {
           name: refs.name ?? null,
           referenceOrganizationExternalId: refs.organizationExternalId ?? null,
           comments: item.mintAccount?.comments ?? null,
+          domain: item.mintAccount?.domain ?? null,
+          isDerived: item.mintAccount?.isDerived ?? false,
+          isGenesis: item.mintAccount?.isGenesis ?? false,
+          subscribeToNetworkEvents: item.mintAccount?.subscribeToNetworkEvents ?? false,
+          orgsAllowedToSignWithPrivateKey: onboarded ? [] : (item.mintAccount?.orgsAllowedToSignWithPrivateKey ?? []),
           sharedAcrossTenants: item.shareAcrossTenants ?? false,
           wasOnchainAlready: !!onboarded,
           dataLength: onboarded ? 0 : finalMintSize(item),
@@ -260,6 +274,11 @@ export const createFinancialInstrumentHandler: OperationHandler = {
     if (data.existing) {
       const mintAccount = await em.findOneOrFail(Account, { id: data.mintAccountId });
       Object.assign(mintAccount, { type: data.referenceType, alId: data.alId, tokenVersion: item.version, tokenDecimals: item.onchainData.decimals, lastTransactionId: tx?.id ?? null, lastTransactionSignature: tx?.signature ?? null, lastTransactionAt: tx ? at : null });
+      // The labels given in mintAccount.offchainReferences replace the pre-created record's.
+      if (refs.code !== undefined) mintAccount.code = refs.code;
+      if (refs.name !== undefined) mintAccount.name = refs.name;
+      if (refs.accountNumber !== undefined) mintAccount.accountNumber = refs.accountNumber;
+      if (refs.organizationExternalId !== undefined) mintAccount.referenceOrganizationExternalId = refs.organizationExternalId;
     }
     // The instrument references the mint's account row: write that first.
     await em.flush();
