@@ -117,7 +117,7 @@ async function sentWithoutOutcome(deps: ApiDeps, transactionId: string): Promise
 
 export async function runWrite(ctx: LedgerContext, deps: ApiDeps, input: WriteInput): Promise<WriteAnswer> {
   if (input.svmTransactionConfig?.messageLifetimeStrategy === 'DURABLE_NONCE') {
-    throw validationError('svmTransactionConfig.messageLifetimeStrategy', 'DURABLE_NONCE is not available yet: durable nonce accounts come with Create Durable Nonce Accounts; use RECENT_BLOCKHASH');
+    throw validationError('svmTransactionConfig.messageLifetimeStrategy', 'DURABLE_NONCE is not supported yet (the service has no durable nonce accounts yet); use RECENT_BLOCKHASH');
   }
   const clientRequestId = ctx.get('x-request-id') || undefined;
   const idempotencyKey = input.idempotencyId ?? clientRequestId ?? null;
