@@ -9,6 +9,7 @@ import { defineSearchAttributeKey, SearchAttributeType, TypedSearchAttributes } 
 import { searchAttributeNames, writeWorkflowId, type Operation, type TransactionResult, type WriteRequest, type WriteResult } from '../domain/write';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { conflict, validationError } from '../domain/errors';
+import { checkComputeUnitConfig } from '../domain/fees';
 import { LedgerTransaction } from '../db/entities';
 import { createdReference, transactionResult } from '../activities/transaction-records';
 import type { ledgerWrite } from '../workflows/write.workflow';
@@ -119,6 +120,7 @@ export async function runWrite(ctx: LedgerContext, deps: ApiDeps, input: WriteIn
   if (input.svmTransactionConfig?.messageLifetimeStrategy === 'DURABLE_NONCE') {
     throw validationError('svmTransactionConfig.messageLifetimeStrategy', 'DURABLE_NONCE is not supported yet (the service has no durable nonce accounts yet); use RECENT_BLOCKHASH');
   }
+  checkComputeUnitConfig(input.svmTransactionConfig);
   const clientRequestId = ctx.get('x-request-id') || undefined;
   const idempotencyKey = input.idempotencyId ?? clientRequestId ?? null;
   const keyField = input.idempotencyId ? 'itemData.idempotencyId' : 'x-request-id';

@@ -15,6 +15,8 @@ export function presentTransaction(tx: LedgerTransaction, level: DetailLevel) {
     idempotencyId: tx.idempotencyKey ?? null,
     workflowId: tx.workflowId,
     feePayer: tx.feePayer ?? null,
+    // svmTransactionConfig.computeUnitConfig as built: the limit, the price used (given or estimated) and the estimate's provider.
+    computeUnitConfig: tx.computeBudget ?? null,
     signers: tx.signers,
     slot: tx.slot ?? null,
     lastValidBlockHeight: tx.lastValidBlockHeight ?? null,
