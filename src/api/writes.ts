@@ -15,6 +15,7 @@ import { createdReference, transactionResult } from '../activities/transaction-r
 import type { ledgerWrite } from '../workflows/write.workflow';
 import type { SvmTransactionConfigInput } from './codecs/common.codecs';
 import type { ApiDeps, Caller, LedgerContext } from './context';
+import { MAX_REQUEST_ID_LENGTH } from './middleware';
 
 const keys = {
   organization: defineSearchAttributeKey(searchAttributeNames.organization, SearchAttributeType.KEYWORD),
@@ -30,6 +31,25 @@ export interface WriteInput {
   idempotencyId?: string;
   newRecordId?: string;
   extraRecordIds?: Record<string, string>;
+}
+
+export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
+
+/**
+ * The standard Idempotency-Key header of a write, if sent: 1 to MAX_REQUEST_ID_LENGTH printable
+ * ASCII characters like x-request-id (it becomes part of the workflow id), either bare or as the
+ * quoted string of the IETF draft (`"…"`, the quotes are not part of the key). Anything else,
+ * an empty value included, is 400 naming the header.
+ */
+export function idempotencyKeyHeader(ctx: LedgerContext): string | undefined {
+  const raw = ctx.headers['idempotency-key'];
+  if (raw === undefined) return undefined;
+  const text = (Array.isArray(raw) ? raw.join(',') : raw).trim();
+  const key = /^"[^"\\]*"$/.test(text) ? text.slice(1, -1) : text;
+  if (!key || key.length > MAX_REQUEST_ID_LENGTH || !/^[\x21-\x7e]+$/.test(key)) {
+    throw validationError(IDEMPOTENCY_KEY_HEADER, `${IDEMPOTENCY_KEY_HEADER} must be 1 to ${MAX_REQUEST_ID_LENGTH} printable ASCII characters (optionally in double quotes)`);
+  }
+  return key;
 }
 
 export type WriteAnswer = { async: true; transaction: { offchainId: string; status: string } } | ({ async: false } & WriteResult);
@@ -122,8 +142,13 @@ export async function runWrite(ctx: LedgerContext, deps: ApiDeps, input: WriteIn
   }
   checkComputeUnitConfig(input.svmTransactionConfig);
   const clientRequestId = ctx.get('x-request-id') || undefined;
-  const idempotencyKey = input.idempotencyId ?? clientRequestId ?? null;
-  const keyField = input.idempotencyId ? 'itemData.idempotencyId' : 'x-request-id';
+  const headerKey = idempotencyKeyHeader(ctx);
+  if (input.idempotencyId !== undefined && headerKey !== undefined && headerKey !== input.idempotencyId) {
+    throw validationError(IDEMPOTENCY_KEY_HEADER, `${IDEMPOTENCY_KEY_HEADER} (${headerKey}) differs from itemData.idempotencyId (${input.idempotencyId}); send one key, or the same in both`);
+  }
+  // API.md 2: idempotencyId, else the Idempotency-Key header, else x-request-id.
+  const idempotencyKey = input.idempotencyId ?? headerKey ?? clientRequestId ?? null;
+  const keyField = input.idempotencyId ? 'itemData.idempotencyId' : headerKey ? IDEMPOTENCY_KEY_HEADER : 'x-request-id';
   const transactionId = idempotencyKey ? transactionIdFor(input.caller.organizationId, input.operation, idempotencyKey) : randomUUID();
   const workflowId = writeWorkflowId(input.operation, input.caller.organizationId, idempotencyKey ?? transactionId);
   const request: WriteRequest = {
