@@ -2,9 +2,7 @@
  * Create Financial Instrument in the pipeline: resolve the new mint key and every authority,
  * allocate the AL ID, then record the mint's account and the instrument.
  */
-import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { fetchLogo } from '../../storage/logo-fetcher';
 import type { AuthorityField, CreateFinancialInstrumentItemData } from '../../api/codecs/financial-instrument.codecs';
 import { authorityFields } from '../../api/codecs/financial-instrument.codecs';
 import type { AccountLookupInput, OffchainReferencesInput, SvmTransactionConfigInput } from '../../api/codecs/common.codecs';
@@ -22,6 +20,7 @@ import type { WriteRequest } from '../../domain/write';
 import { resolveFeePayer } from './fee-payer';
 import type { OperationHandler } from './operation-handler';
 import { reconcileInstrument } from './reconcile-instrument';
+import { copyLogo } from './instrument-logo';
 
 type AuthorityName = AuthorityField | 'transferHookProgram';
 
@@ -65,24 +64,10 @@ async function resolveAlId(em: EntityManager, refs: OffchainReferencesInput): Pr
   return { alId: await allocateAlId(em, type), referenceType };
 }
 
-/**
- * Copies the logo into the service's storage; idempotent (the file id comes with the request).
- * Returns what the record's offchainData.logo keeps.
- */
-async function copyLogo(em: EntityManager, deps: ActivityDeps, request: WriteRequest): Promise<Record<string, unknown> | undefined> {
-  const item = request.itemData as CreateFinancialInstrumentItemData;
-  const logo = item.offchainData?.logo;
-  if (!logo) return undefined;
-  const id = request.extraRecordIds!.logo;
-  const fetched = await fetchLogo(logo.copyFromUri, deps.logoPolicy, 'itemData.offchainData.logo.copyFromUri', deps.fetch);
-  if (logo.contentType && logo.contentType.toLowerCase() !== fetched.contentType) {
-    throw validationError('itemData.offchainData.logo.contentType', `the logo is ${fetched.contentType}, not ${logo.contentType}`);
-  }
-  await em.getConnection().execute(
-    'insert into stored_file (id, organization_id, file_name, content_type, size, sha256, bytes, created_at) values (?, ?, ?, ?, ?, ?, ?, now()) on conflict (id) do nothing',
-    [id, request.organizationId, logo.fileName ?? null, fetched.contentType, fetched.bytes.length, createHash('sha256').update(fetched.bytes).digest('hex'), fetched.bytes],
-  );
-  return { ...logo, type: logo.type ?? 'LOGO', contentType: fetched.contentType, size: fetched.bytes.length, storedFileId: id, url: `/api/v1/files/${id}` };
+/** Copies the logo into the service's storage; idempotent (the file id comes with the request). */
+async function copyRequestLogo(em: EntityManager, deps: ActivityDeps, request: WriteRequest): Promise<Record<string, unknown> | undefined> {
+  const logo = (request.itemData as CreateFinancialInstrumentItemData).offchainData?.logo;
+  return logo ? copyLogo(em, deps, request.organizationId, logo, request.extraRecordIds!.logo) : undefined;
 }
 
 /** Onboards a mint that is already onchain: everything but the offchain fields is read from the chain. */
@@ -120,7 +105,7 @@ async function lookupOnboarding(em: EntityManager, deps: ActivityDeps, request: 
     lamports: account.lamports.toString(),
     authorities,
     onchain: { ...onchain, supply: onchain.supply.toString() },
-    logo: await copyLogo(em, deps, request),
+    logo: await copyRequestLogo(em, deps, request),
   };
   return { needsTransaction: false, feePayer: deps.feePayerAddress, signers: [], debits: [], webhooks: { preSubmit: false, postSubmit: false }, data: { ...data } };
 }
@@ -200,7 +185,7 @@ export const createFinancialInstrumentHandler: OperationHandler = {
       referenceType,
       lamports: lamports.toString(),
       authorities: authorities as Record<string, AuthorityRef>,
-      logo: await copyLogo(em, deps, request),
+      logo: await copyRequestLogo(em, deps, request),
     };
     return {
       needsTransaction: true,
