@@ -125,7 +125,8 @@ export function buildOpenApi(routes: RouteSpec[], platformName: string): JsonSch
     if (spec.role !== null && spec.usesCluster !== false) {
       parameters.push({ name: 'svmCluster', in: 'query', required: false, schema: { type: 'string' }, description: 'Network cluster (e.g. LOCAL, SOLANA_DEVNET); the default cluster when omitted.', example: 'LOCAL' });
     }
-    parameters.push({ name: 'x-request-id', in: 'header', required: false, schema: { type: 'string', maxLength: 200 }, description: 'Echoed back; for writes without idempotencyId it is the idempotency key.' });
+    parameters.push({ name: 'x-request-id', in: 'header', required: false, schema: { type: 'string', maxLength: 200 }, description: 'Echoed back; for writes without idempotencyId or Idempotency-Key it is the idempotency key.' });
+    if (spec.write) parameters.push({ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 202 }, description: 'The idempotency key of a write without itemData.idempotencyId (1 to 200 printable ASCII characters, optionally in double quotes); a different idempotencyId beside it is 400.' });
     if (spec.write) parameters.push({ name: 'Prefer', in: 'header', required: false, schema: { type: 'string', enum: ['respond-async'] }, description: 'Answer 202 at once with the transaction offchainId.' });
     const examples = operationExamples[spec.operationId];
     const success = spec.response;

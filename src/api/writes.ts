@@ -9,12 +9,14 @@ import { defineSearchAttributeKey, SearchAttributeType, TypedSearchAttributes } 
 import { searchAttributeNames, writeWorkflowId, type Operation, type TransactionResult, type WriteRequest, type WriteResult } from '../domain/write';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { conflict, validationError } from '../domain/errors';
+import { checkComputeUnitConfig } from '../domain/fees';
 import { LedgerTransaction } from '../db/entities';
 import { createdReference, deletePendingRecord, insertPendingRecord, transactionResult } from '../db/repositories/transaction-records.repository';
 import type { ledgerWrite } from '../workflows/write.workflow';
 import type { SvmTransactionConfigInput } from '../domain/inputs/common.inputs';
 import type { ApiDeps, Caller, LedgerContext } from './context';
 import type { AcceptedWriteBody, ReferenceAnswerBody } from './responses/write.responses';
+import { MAX_REQUEST_ID_LENGTH } from './middleware';
 
 const keys = {
   organization: defineSearchAttributeKey(searchAttributeNames.organization, SearchAttributeType.KEYWORD),
@@ -30,6 +32,25 @@ export interface WriteInput {
   idempotencyId?: string;
   newRecordId?: string;
   extraRecordIds?: Record<string, string>;
+}
+
+export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
+
+/**
+ * The standard Idempotency-Key header of a write, if sent: 1 to MAX_REQUEST_ID_LENGTH printable
+ * ASCII characters like x-request-id (it becomes part of the workflow id), either bare or as the
+ * quoted string of the IETF draft (`"…"`, the quotes are not part of the key). Anything else,
+ * an empty value included, is 400 naming the header.
+ */
+export function idempotencyKeyHeader(ctx: LedgerContext): string | undefined {
+  const raw = ctx.headers['idempotency-key'];
+  if (raw === undefined) return undefined;
+  const text = (Array.isArray(raw) ? raw.join(',') : raw).trim();
+  const key = /^"[^"\\]*"$/.test(text) ? text.slice(1, -1) : text;
+  if (!key || key.length > MAX_REQUEST_ID_LENGTH || !/^[\x21-\x7e]+$/.test(key)) {
+    throw validationError(IDEMPOTENCY_KEY_HEADER, `${IDEMPOTENCY_KEY_HEADER} must be 1 to ${MAX_REQUEST_ID_LENGTH} printable ASCII characters (optionally in double quotes)`);
+  }
+  return key;
 }
 
 export type WriteAnswer = { async: true; transaction: { offchainId: string; status: string } } | ({ async: false } & WriteResult);
@@ -114,11 +135,17 @@ async function sentWithoutOutcome(deps: ApiDeps, transactionId: string): Promise
 
 export async function runWrite(ctx: LedgerContext, deps: ApiDeps, input: WriteInput): Promise<WriteAnswer> {
   if (input.svmTransactionConfig?.messageLifetimeStrategy === 'DURABLE_NONCE') {
-    throw validationError('svmTransactionConfig.messageLifetimeStrategy', 'DURABLE_NONCE is not available yet: durable nonce accounts come with Create Durable Nonce Accounts; use RECENT_BLOCKHASH');
+    throw validationError('svmTransactionConfig.messageLifetimeStrategy', 'DURABLE_NONCE is not supported yet (the service has no durable nonce accounts yet); use RECENT_BLOCKHASH');
   }
+  checkComputeUnitConfig(input.svmTransactionConfig);
   const clientRequestId = ctx.get('x-request-id') || undefined;
-  const idempotencyKey = input.idempotencyId ?? clientRequestId ?? null;
-  const keyField = input.idempotencyId ? 'itemData.idempotencyId' : 'x-request-id';
+  const headerKey = idempotencyKeyHeader(ctx);
+  if (input.idempotencyId !== undefined && headerKey !== undefined && headerKey !== input.idempotencyId) {
+    throw validationError(IDEMPOTENCY_KEY_HEADER, `${IDEMPOTENCY_KEY_HEADER} (${headerKey}) differs from itemData.idempotencyId (${input.idempotencyId}); send one key, or the same in both`);
+  }
+  // API.md 2: idempotencyId, else the Idempotency-Key header, else x-request-id.
+  const idempotencyKey = input.idempotencyId ?? headerKey ?? clientRequestId ?? null;
+  const keyField = input.idempotencyId ? 'itemData.idempotencyId' : headerKey ? IDEMPOTENCY_KEY_HEADER : 'x-request-id';
   const transactionId = idempotencyKey ? transactionIdFor(input.caller.organizationId, input.operation, idempotencyKey) : randomUUID();
   const workflowId = writeWorkflowId(input.operation, input.caller.organizationId, idempotencyKey ?? transactionId);
   const request: WriteRequest = {

@@ -4,6 +4,7 @@
  */
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import type { MessageLifetime, Resolved } from '../domain/write';
+import type { ComputeBudgetRecord } from '../domain/fees';
 
 export const Organization = defineEntity({
   name: 'Organization',
@@ -135,6 +136,8 @@ export const LedgerTransaction = defineEntity({
     signature: p.text().nullable(),
     serializedMessage: p.text().nullable(),
     feePayer: p.text().nullable(),
+    /** The compute budget the message was built with (svmTransactionConfig.computeUnitConfig), null without one. */
+    computeBudget: p.json<ComputeBudgetRecord>().nullable(),
     signers: p.array(),
     lastValidBlockHeight: p.bigint().nullable(),
     success: p.boolean().nullable(),

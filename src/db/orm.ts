@@ -17,6 +17,7 @@ import { Migration0008TransactionRecordsIndex } from './migrations/0008-transact
 import { Migration0009IdempotencyKeyIndex } from './migrations/0009-idempotency-key-index.migration';
 import { Migration0010RequestDigest } from './migrations/0010-request-digest.migration';
 import { Migration0011WriteEngine } from './migrations/0011-write-engine.migration';
+import { Migration0012ComputeBudget } from './migrations/0012-compute-budget.migration';
 
 export interface OrmOptions {
   databaseUrl: string;
@@ -46,6 +47,7 @@ export async function createOrm(options: OrmOptions): Promise<Orm> {
         { name: '0009-idempotency-key-index', class: Migration0009IdempotencyKeyIndex },
         { name: '0010-request-digest', class: Migration0010RequestDigest },
         { name: '0011-write-engine', class: Migration0011WriteEngine },
+        { name: '0012-compute-budget', class: Migration0012ComputeBudget },
       ], tableName: 'schema_migration', silent: true, snapshot: false },
   });
 }

@@ -15,12 +15,16 @@ export const accountTypes = [
 ] as const;
 export type AccountType = (typeof accountTypes)[number];
 
-/** Kinds that Create Account refuses unless already onchain, with the operation that creates them (spec 2.3 rule 3). */
+/**
+ * Kinds that Create Account refuses unless already onchain (spec 2.3 rule 3), with why: the
+ * operation that creates them, or that creating them is not supported yet (never a route that is
+ * not mounted).
+ */
 export const createdByOwnOperation: Partial<Record<AccountType, string>> = {
-  FUNDS_TOKEN_ACCOUNT: 'Initialize Position (POST /api/v1/positions)',
-  ASSET_TOKEN_ACCOUNT: 'Initialize Position (POST /api/v1/positions)',
-  ADDRESS_LOOKUP_TABLE: 'Create Address Lookup Table (POST /api/v1/address-lookup-tables)',
-  NONCE: 'Create Durable Nonce Accounts (POST /api/v1/durable-nonce-accounts)',
+  FUNDS_TOKEN_ACCOUNT: 'are created with Initialize Position (POST /api/v1/positions)',
+  ASSET_TOKEN_ACCOUNT: 'are created with Initialize Position (POST /api/v1/positions)',
+  ADDRESS_LOOKUP_TABLE: 'cannot be created by this service yet (address lookup tables are not supported yet); onboard an existing one with alreadyOnchain',
+  NONCE: 'cannot be created by this service yet (durable nonce accounts are not supported yet); onboard an existing one with alreadyOnchain',
 };
 
 /** Debit limits apply only to these kinds (spec 8). */

@@ -30,13 +30,18 @@ describe('validateCreateAccount: what a customer may create (spec 2.3)', () => {
   it.each([
     ['FUNDS_TOKEN_ACCOUNT', 'Initialize Position'],
     ['ASSET_TOKEN_ACCOUNT', 'Initialize Position'],
-    ['ADDRESS_LOOKUP_TABLE', 'Create Address Lookup Table'],
-    ['NONCE', 'Create Durable Nonce Accounts'],
-  ] as const)('refuses to create a %s account and points to %s', (type, operation) => {
+    ['ADDRESS_LOOKUP_TABLE', 'not supported yet'],
+    ['NONCE', 'not supported yet'],
+  ] as const)('refuses to create a %s account, saying %s', (type, operation) => {
     const error = refusal(() => validateCreateAccount({ offchainReferences: { type } }, writer));
     expect(error.code).toBe('VALIDATION_ERROR');
     expect(error.field).toBe('itemData.offchainReferences.type');
     expect(error.message).toContain(operation);
+  });
+
+  it.each(['ADDRESS_LOOKUP_TABLE', 'NONCE'] as const)('never points a %s account to a route that is not mounted', (type) => {
+    const error = refusal(() => validateCreateAccount({ offchainReferences: { type } }, writer));
+    expect(error.message).not.toMatch(/\/api\/v1\/|Create Address Lookup Table|Create Durable Nonce Accounts/);
   });
 
   it.each(['FUNDS_TOKEN_ACCOUNT', 'ASSET_TOKEN_ACCOUNT', 'ADDRESS_LOOKUP_TABLE', 'NONCE'] as const)('onboards an existing %s account (alreadyOnchain)', (type) => {

@@ -3,17 +3,15 @@
  * allocate the AL ID, then record the mint's account and the instrument.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { fetchLogo } from '../../storage/logo-fetcher';
 import { authorityFields, type AuthorityField } from '../../domain/instrument-authorities';
 import type { CreateFinancialInstrumentItemData } from '../../domain/inputs/financial-instrument.inputs';
 import type { AccountLookupInput, OffchainReferencesInput, SvmTransactionConfigInput } from '../../domain/inputs/common.inputs';
 import { Account, FinancialInstrument, type AuthorityRef } from '../../db/entities';
 import { assertMaySign, createAccountRecord, findAccountByLookup, offPlatformAddress } from '../../db/repositories/accounts.repository';
 import { allocateAlId } from '../../db/repositories/al-id.repository';
-import { insertStoredFile } from '../../db/repositories/stored-files.repository';
 import { checkTypeForReference, parseAlId } from '../../domain/al-id';
 import { conflict, validationError } from '../../domain/errors';
-import { finalMintSize, initialMintSize, isOnboarding, onboardedMintAddress, planCreateFinancialInstrument, requestedExtensions } from '../../domain/operations/create-financial-instrument.operation';
+import { finalMintSize, initialMintSize, isOnboarding, mintAccountRecordFields, onboardedMintAddress, planCreateFinancialInstrument, requestedExtensions } from '../../domain/operations/create-financial-instrument.operation';
 import { readOnchainInstrument, type OnchainInstrument } from '../../domain/mint-state';
 import type { Resolved } from '../../domain/write';
 import type { ActivityDeps } from '../deps';
@@ -22,6 +20,7 @@ import type { WriteRequest } from '../../domain/write';
 import { resolveFeePayer } from './fee-payer';
 import type { OperationHandler } from './operation-handler';
 import { reconcileInstrument } from './reconcile-instrument';
+import { copyLogo } from './instrument-logo';
 
 type AuthorityName = AuthorityField | 'transferHookProgram';
 
@@ -65,21 +64,10 @@ async function resolveAlId(em: EntityManager, refs: OffchainReferencesInput): Pr
   return { alId: await allocateAlId(em, type), referenceType };
 }
 
-/**
- * Copies the logo into the service's storage; idempotent (the file id comes with the request).
- * Returns what the record's offchainData.logo keeps.
- */
-async function copyLogo(em: EntityManager, deps: ActivityDeps, request: WriteRequest): Promise<Record<string, unknown> | undefined> {
-  const item = request.itemData as CreateFinancialInstrumentItemData;
-  const logo = item.offchainData?.logo;
-  if (!logo) return undefined;
-  const id = request.extraRecordIds!.logo;
-  const fetched = await fetchLogo(logo.copyFromUri, deps.logoPolicy, 'itemData.offchainData.logo.copyFromUri', deps.fetch);
-  if (logo.contentType && logo.contentType.toLowerCase() !== fetched.contentType) {
-    throw validationError('itemData.offchainData.logo.contentType', `the logo is ${fetched.contentType}, not ${logo.contentType}`);
-  }
-  await insertStoredFile(em, { id, organizationId: request.organizationId, fileName: logo.fileName ?? null, contentType: fetched.contentType, bytes: fetched.bytes });
-  return { ...logo, type: logo.type ?? 'LOGO', contentType: fetched.contentType, size: fetched.bytes.length, storedFileId: id, url: `/api/v1/files/${id}` };
+/** Copies the logo into the service's storage; idempotent (the file id comes with the request). */
+async function copyRequestLogo(em: EntityManager, deps: ActivityDeps, request: WriteRequest): Promise<Record<string, unknown> | undefined> {
+  const logo = (request.itemData as CreateFinancialInstrumentItemData).offchainData?.logo;
+  return logo ? copyLogo(em, deps, request.organizationId, logo, request.extraRecordIds!.logo) : undefined;
 }
 
 /** Onboards a mint that is already onchain: everything but the offchain fields is read from the chain. */
@@ -97,6 +85,15 @@ async function lookupOnboarding(em: EntityManager, deps: ActivityDeps, request: 
   if (onchain.decimals !== item.onchainData.decimals) throw validationError('itemData.onchainData.decimals', `the mint on the chain has ${onchain.decimals} decimals`);
   const { alId, referenceType } = await resolveAlId(em, item.mintAccount?.offchainReferences ?? {});
   const known = await em.find(Account, { ...scope, address: { $in: [mint, ...Object.values(onchain.authorities)] } });
+  if (known.some((a) => a.address === mint)) {
+    // The mint's account record exists already and stays as it is: what only that record would keep is refused.
+    const refs = item.mintAccount?.offchainReferences ?? {};
+    const recordOnly = [
+      ...mintAccountRecordFields.filter((name) => item.mintAccount?.[name] !== undefined),
+      ...(['code', 'accountNumber', 'organizationExternalId'] as const).filter((name) => refs[name] !== undefined).map((name) => `offchainReferences.${name}`),
+    ];
+    if (recordOnly.length) throw validationError(`itemData.mintAccount.${recordOnly[0]}`, `the mint ${mint} already has an account record in this organization; change it with Update Account`);
+  }
   const authorities = Object.fromEntries(Object.entries(onchain.authorities).map(([name, addr]) => [name, { address: addr, accountId: known.find((a) => a.address === addr)?.id ?? null }]));
   const data: InstrumentData = {
     mint,
@@ -108,7 +105,7 @@ async function lookupOnboarding(em: EntityManager, deps: ActivityDeps, request: 
     lamports: account.lamports.toString(),
     authorities,
     onchain: { ...onchain, supply: onchain.supply.toString() },
-    logo: await copyLogo(em, deps, request),
+    logo: await copyRequestLogo(em, deps, request),
   };
   return { needsTransaction: false, feePayer: deps.feePayerAddress, signers: [], debits: [], webhooks: { preSubmit: false, postSubmit: false }, data: { ...data } };
 }
@@ -188,7 +185,7 @@ export const createFinancialInstrumentHandler: OperationHandler = {
       referenceType,
       lamports: lamports.toString(),
       authorities: authorities as Record<string, AuthorityRef>,
-      logo: await copyLogo(em, deps, request),
+      logo: await copyRequestLogo(em, deps, request),
     };
     return {
       needsTransaction: true,
@@ -238,6 +235,11 @@ export const createFinancialInstrumentHandler: OperationHandler = {
           name: refs.name ?? null,
           referenceOrganizationExternalId: refs.organizationExternalId ?? null,
           comments: item.mintAccount?.comments ?? null,
+          domain: item.mintAccount?.domain ?? null,
+          isDerived: item.mintAccount?.isDerived ?? false,
+          isGenesis: item.mintAccount?.isGenesis ?? false,
+          subscribeToNetworkEvents: item.mintAccount?.subscribeToNetworkEvents ?? false,
+          orgsAllowedToSignWithPrivateKey: onboarded ? [] : (item.mintAccount?.orgsAllowedToSignWithPrivateKey ?? []),
           sharedAcrossTenants: item.shareAcrossTenants ?? false,
           wasOnchainAlready: !!onboarded,
           dataLength: onboarded ? 0 : finalMintSize(item),
@@ -257,6 +259,11 @@ export const createFinancialInstrumentHandler: OperationHandler = {
     if (data.existing) {
       const mintAccount = await em.findOneOrFail(Account, { id: data.mintAccountId });
       Object.assign(mintAccount, { type: data.referenceType, alId: data.alId, tokenVersion: item.version, tokenDecimals: item.onchainData.decimals, lastTransactionId: tx?.id ?? null, lastTransactionSignature: tx?.signature ?? null, lastTransactionAt: tx ? at : null });
+      // The labels given in mintAccount.offchainReferences replace the pre-created record's.
+      if (refs.code !== undefined) mintAccount.code = refs.code;
+      if (refs.name !== undefined) mintAccount.name = refs.name;
+      if (refs.accountNumber !== undefined) mintAccount.accountNumber = refs.accountNumber;
+      if (refs.organizationExternalId !== undefined) mintAccount.referenceOrganizationExternalId = refs.organizationExternalId;
     }
     // The instrument references the mint's account row: write that first.
     await em.flush();

@@ -14,7 +14,7 @@ import type { InitializePositionItemData } from '../../domain/inputs/position.in
 import { Account, FinancialInstrument, Position } from '../../db/entities';
 import { insertPosition } from '../../db/repositories/positions.repository';
 import { assertMaySign, findAccountByLookup, markTokenAccount, offPlatformAddress } from '../../db/repositories/accounts.repository';
-import { findInstrumentByLookup } from '../../db/repositories/financial-instruments.repository';
+import { checkPositionLookupAuthorities, findInstrumentByLookup } from '../../db/repositories/financial-instruments.repository';
 import { conflict, validationError } from '../../domain/errors';
 import { positionAccountSize } from '../../domain/position-account';
 import { rentExemptMinimum } from '../../domain/token-extensions';
@@ -102,6 +102,8 @@ export const initializePositionHandler: OperationHandler = {
     if (!lookup.financialInstrument) throw validationError(`${f}.financialInstrument`, 'financialInstrument is required');
     const instrument = await findInstrumentByLookup(em, scope, lookup.financialInstrument, `${f}.financialInstrument`);
     if (instrument.status !== 'ACTIVE') throw validationError(`${f}.financialInstrument`, `the instrument is ${instrument.status}`);
+    // As in movements: a mint or freeze authority the lookup names must be the instrument's own.
+    await checkPositionLookupAuthorities(em, scope, instrument, lookup, f);
     let owner: string;
     let ownerAccountId: string | null = null;
     if (lookup.owner.offPlatform) owner = offPlatformAddress(lookup.owner, `${f}.owner`);

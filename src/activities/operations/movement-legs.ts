@@ -11,7 +11,7 @@ import type { AccountLookupInput } from '../../domain/inputs/common.inputs';
 import type { BurnOperation, MintOperation, PositionLookupInput, TransferOperation } from '../../domain/inputs/position.inputs';
 import { Account, FinancialInstrument, Position, type LedgerTransaction } from '../../db/entities';
 import { findAccountByLookup, offPlatformAddress, requireSigner } from '../../db/repositories/accounts.repository';
-import { findInstrumentByLookup } from '../../db/repositories/financial-instruments.repository';
+import { checkNamedAuthority, checkPositionLookupAuthorities, findInstrumentByLookup } from '../../db/repositories/financial-instruments.repository';
 import { findPositionByLookup, insertPosition } from '../../db/repositories/positions.repository';
 import { LedgerError, validationError } from '../../domain/errors';
 import { fromBaseUnits, resolveValue } from '../../domain/money';
@@ -158,10 +158,7 @@ async function movableInstrument(em: EntityManager, position: Position, field: s
 /** An authority named in a lookup must be the instrument's own; the service signs for it. */
 async function instrumentAuthority(ctx: PlanContext, instrument: FinancialInstrument, name: 'mintAuthority' | 'permanentDelegateAuthority', given: AccountLookupInput | undefined, field: string, what: string): Promise<string> {
   const ref = instrument.authorities[name];
-  if (given) {
-    const account = await findAccountByLookup(ctx.em, scopeOf(ctx.request), given, field);
-    if (account.address !== ref?.address) throw validationError(field, `${account.address} is not the instrument's ${what}`);
-  }
+  if (given) await checkNamedAuthority(ctx.em, scopeOf(ctx.request), instrument, name, given, field);
   return requireSigner(ctx.em, ref?.accountId, ctx.request.organizationId, ctx.request.organizationExternalId, field, what);
 }
 
@@ -265,6 +262,8 @@ async function transferDestination(ctx: PlanContext, lookup: PositionLookupInput
   if (!initialize) throw validationError(field, `the destination position is ${found?.status}; set initializeDestinationPositionIfNeeded to open it in the same transfer`);
   if (found && !found.associated) throw validationError(field, 'an inactive explicit position cannot be reopened by a transfer; use Initialize Position');
   if (!found && !lookup.owner) throw validationError(`${field}.owner`, 'initializeDestinationPositionIfNeeded needs the destination owner (and financialInstrument)');
+  // A found position's lookup was checked by findPositionByLookup; one opened here is checked the same way.
+  if (!found) await checkPositionLookupAuthorities(ctx.em, scopeOf(ctx.request), instrument, lookup, field);
   if (lookup.financialInstrument) {
     const named = await findInstrumentByLookup(ctx.em, scopeOf(ctx.request), lookup.financialInstrument, `${field}.financialInstrument`);
     if (named.id !== instrument.id) throw validationError(`${field}.financialInstrument`, 'both positions must hold the same instrument');

@@ -9,8 +9,9 @@ import { getAddMemoInstruction } from '@solana-program/memo';
 import { address, createNoopSigner, type Instruction } from '@solana/kit';
 import { Position, type FinancialInstrument, type LedgerTransaction } from '../../db/entities';
 import type { AccountLookupInput } from '../../domain/inputs/common.inputs';
-import { findAccountByLookup, requireSigner } from '../../db/repositories/accounts.repository';
+import { requireSigner } from '../../db/repositories/accounts.repository';
 import { movePositionBalance } from '../../db/repositories/positions.repository';
+import { checkNamedAuthority } from '../../db/repositories/financial-instruments.repository';
 import { LedgerError } from '../../domain/errors';
 import type { WriteRequest } from '../../domain/write';
 
@@ -23,7 +24,7 @@ export const tokenProgramOf = (instrument: FinancialInstrument) => (instrument.v
  * Freeze and unfreeze options work only for Token-2022 instruments with a freeze authority
  * (FREEZE_AUTHORITY_NOT_FOUND naming the first option set, spec 4.3 and its trade rule 2); returns the
  * freeze authority's address when an option is set, after checking the service may sign for it. A
- * freeze authority named in the lookup must be the instrument's.
+ * freeze authority named in the request must be the instrument's (checkNamedAuthority), option or not.
  */
 export async function freezeAuthorityFor(
   em: EntityManager,
@@ -33,15 +34,13 @@ export async function freezeAuthorityFor(
   given: AccountLookupInput | undefined,
   field: string,
 ): Promise<string | null> {
+  // A named freeze authority must be the instrument's, whether or not an option uses it.
+  if (given) await checkNamedAuthority(em, { organizationId: request.organizationId, cluster: request.cluster }, instrument, 'freezeAuthority', given, field);
   const set = options.find(([, on]) => on);
   if (!set) return null;
   const ref = instrument.authorities.freezeAuthority;
   if (instrument.version !== 'TOKEN_2022' || !ref) {
     throw new LedgerError('FREEZE_AUTHORITY_NOT_FOUND', `${instrument.mintAddress}: freeze and unfreeze are supported only for TOKEN_2022 instruments with a freeze authority`, set[0]);
-  }
-  if (given) {
-    const account = await findAccountByLookup(em, { organizationId: request.organizationId, cluster: request.cluster }, given, field);
-    if (account.address !== ref.address) throw new LedgerError('FREEZE_AUTHORITY_NOT_FOUND', `${account.address} is not the instrument's freeze authority`, field);
   }
   return requireSigner(em, ref.accountId, request.organizationId, request.organizationExternalId, field, 'freeze authority');
 }

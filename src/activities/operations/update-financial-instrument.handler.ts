@@ -25,6 +25,8 @@ import { readOnchainInstrument } from '../../domain/mint-state';
 import { resolveFeePayer } from './fee-payer';
 import type { OperationHandler } from './operation-handler';
 import { reconcileInstrument } from './reconcile-instrument';
+import { copyLogo } from './instrument-logo';
+import { uuidFromText } from '../../domain/ids';
 
 /** Which SetAuthority type rotates each authority, and the extension it needs (spec 2.4 names). */
 const rotations: Partial<Record<AuthorityField, { type: number; extension?: MintExtension }>> = {
@@ -58,6 +60,8 @@ interface UpdateData {
   topUp: string;
   rotations: Rotation[];
   version: string;
+  /** The logo as the record keeps it from now on (copied, or the stored one when its bytes are the same). */
+  logo?: Record<string, unknown>;
 }
 
 export const updateFinancialInstrumentHandler: OperationHandler = {
@@ -122,6 +126,9 @@ export const updateFinancialInstrumentHandler: OperationHandler = {
       data.scaledUiAuthority = await requireSigner(em, instrument.authorities.scaledUiAmountAuthority?.accountId, request.organizationId, request.organizationExternalId, `${f}.scaledUiAmountAuthority`, 'scaled UI amount authority');
       signers.push(data.scaledUiAuthority);
     }
+    const logo = item.offchainData?.logo;
+    // Copied as at create; the file id derives from the write's, so a retried step stores one file.
+    if (logo) data.logo = await copyLogo(em, deps, request.organizationId, logo, uuidFromText(`${request.transactionId}\nlogo`), instrument.offchainData.logo as Record<string, unknown> | undefined);
     const needsTransaction = fields.length > 0 || multiplierChanges || data.rotations.length > 0;
     const feePayer = await resolveFeePayer(em, deps, request, (request.svmTransactionConfig ?? {}) as SvmTransactionConfigInput);
     return {
@@ -178,7 +185,8 @@ export const updateFinancialInstrumentHandler: OperationHandler = {
     if (on.simpleCustomMetadata) instrument.onchainCustomMetadata = { ...instrument.onchainCustomMetadata, ...on.simpleCustomMetadata };
     if (data.multiplier !== null) instrument.scaledUiAmountMultiplier = String(data.multiplier);
     if (data.rotations.length) instrument.authorities = { ...instrument.authorities, ...Object.fromEntries(data.rotations.map((r) => [r.field, r.next])) };
-    if (item.offchainData) instrument.offchainData = { ...instrument.offchainData, ...item.offchainData };
+    // Patch semantics: fields sent replace the stored ones (a logo by its copy), the rest (the stored logo too) stay.
+    if (item.offchainData) instrument.offchainData = { ...instrument.offchainData, ...item.offchainData, ...(data.logo ? { logo: data.logo } : {}) };
     if (item.comments !== undefined) instrument.comments = item.comments;
     if (tx) Object.assign(instrument, { lastTransactionId: tx.id, lastTransactionAt: at });
     return { onchainId: instrument.mintAddress, offchainId: instrument.id };

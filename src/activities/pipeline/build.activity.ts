@@ -26,7 +26,7 @@ import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { SvmTransactionConfigInput } from '../../domain/inputs/common.inputs';
 import type { LedgerTransaction } from '../../db/entities';
 import { LedgerError } from '../../domain/errors';
-import { estimateComputeUnitPrice } from '../../domain/fees';
+import { estimateComputeUnitPrice, type ComputeBudgetRecord } from '../../domain/fees';
 import type { BuiltTransaction, MessageLifetime, Resolved, WriteRequest } from '../../domain/write';
 import type { Lifetime } from '../../network/lifetime';
 import type { SvmNetwork } from '../../network/svm-network';
@@ -57,7 +57,8 @@ export function createBuild(ctx: PipelineContext) {
       if (record.lifetime) await lifetime.release(record.lifetime);
     }
 
-    const instructions = [...(await computeBudget(request, resolved, network)), ...operationHandlers[request.operation].instructions(request, resolved, part)];
+    const budget = await computeBudget(request, resolved, network);
+    const instructions = [...budget.instructions, ...operationHandlers[request.operation].instructions(request, resolved, part)];
     for (let attempt = 1; ; attempt++) {
       const messageLifetime = await lifetime.acquire();
       const message = pipe(
@@ -81,6 +82,7 @@ export function createBuild(ctx: PipelineContext) {
       Object.assign(written, {
         serializedMessage: base64.text.decode(transaction.messageBytes),
         feePayer: resolved.feePayer,
+        computeBudget: budget.record,
         signers: built.signers,
         lastValidBlockHeight: BigInt(messageLifetime.lastValidBlockHeight),
         lifetime: messageLifetime,
@@ -130,15 +132,27 @@ function lifetimeOf(record: LedgerTransaction): MessageLifetime {
   return record.lifetime ?? { kind: 'BLOCKHASH', blockhash: '', lastValidBlockHeight: String(record.lastValidBlockHeight ?? 0) };
 }
 
-async function computeBudget(request: WriteRequest, resolved: Resolved, network: SvmNetwork): Promise<Instruction[]> {
+/** The compute budget instructions computeUnitConfig asks for (checked at the API), and what the record keeps of them. */
+async function computeBudget(request: WriteRequest, resolved: Resolved, network: SvmNetwork): Promise<{ instructions: Instruction[]; record: ComputeBudgetRecord | null }> {
   const cu = ((request.svmTransactionConfig ?? {}) as SvmTransactionConfigInput).computeUnitConfig;
-  if (!cu?.enable) return [];
+  if (!cu || cu.enable === false) return { instructions: [], record: null };
   const instructions: Instruction[] = [];
   if (cu.limit !== undefined) instructions.push(getSetComputeUnitLimitInstruction({ units: cu.limit }));
-  // An explicit price wins; otherwise the estimate comes from the cluster's recent fees for the signers.
-  const price = cu.price !== undefined ? BigInt(cu.price) : cu.priceEstimate ? estimateComputeUnitPrice(await network.getRecentPrioritizationFees(resolved.signers), cu.priceEstimate.priorityLevel) : undefined;
+  // An explicit price, or the estimate from the cluster's recent fees for the signers.
+  const estimate = cu.priceEstimate;
+  const price = cu.price !== undefined ? BigInt(cu.price) : estimate ? estimateComputeUnitPrice(await network.getRecentPrioritizationFees(resolved.signers), estimate.priorityLevel) : undefined;
   if (price !== undefined) instructions.push(getSetComputeUnitPriceInstruction({ microLamports: price }));
-  return instructions;
+  if (!instructions.length) return { instructions, record: null };
+  return {
+    instructions,
+    record: {
+      limit: cu.limit ?? null,
+      price: price === undefined ? null : price.toString(),
+      priceEstimate: estimate
+        ? { provider: estimate.provider ?? null, calculationStrategy: estimate.calculationStrategy ?? 'DEFAULT', priorityLevel: estimate.priorityLevel ?? 'RECOMMENDED', source: 'CLUSTER_RPC' }
+        : null,
+    },
+  };
 }
 
 /** Compiles the message; over the network's size or count limits is TRANSACTION_TOO_LARGE with the operation's hint. */

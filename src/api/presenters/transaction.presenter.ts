@@ -22,6 +22,8 @@ export function presentTransaction(tx: LedgerTransaction, level: DetailLevel): T
     idempotencyId: tx.idempotencyKey ?? null,
     workflowId: tx.workflowId,
     feePayer: tx.feePayer ?? null,
+    // svmTransactionConfig.computeUnitConfig as built: the limit, the price used (given or estimated) and the estimate's provider.
+    computeUnitConfig: tx.computeBudget ?? null,
     signers: tx.signers,
     slot: tx.slot ?? null,
     lastValidBlockHeight: tx.lastValidBlockHeight ?? null,

@@ -1,6 +1,6 @@
 /** Transaction records at the three detail levels, and Fetch Transaction Status (API.md 8). */
 import * as t from 'io-ts';
-import { address, baseUnits, boolean, integer, listOf, nullable, signature, strictObject, textEnum, textWith, timestamp, uuid } from './building-blocks';
+import { address, baseUnits, boolean, constant, integer, listOf, nullable, signature, strictObject, textEnum, textWith, timestamp, uuid } from './building-blocks';
 import { operations } from '../../domain/write';
 import { offchainIdentifier } from './account.responses';
 import { transactionResultProps, transactionStatus } from './write.responses';
@@ -28,6 +28,20 @@ export const transactionDetailed = strictObject(
     idempotencyId: nullable(textWith('The idempotency key of the write (idempotencyId, Idempotency-Key or x-request-id).')),
     workflowId: t.string,
     feePayer: nullable(address),
+    computeUnitConfig: nullable(
+      strictObject(
+        'ComputeUnitConfigBuilt',
+        {
+          limit: nullable(integer),
+          price: nullable(textWith('Compute unit price in micro-lamports, as decimal text: given, or estimated.')),
+          priceEstimate: nullable(
+            strictObject('PriceEstimateBuilt', { provider: nullable(t.string), calculationStrategy: t.string, priorityLevel: t.string, source: constant('CLUSTER_RPC') }, {}, 'The estimate asked for; its price comes from the cluster\'s getRecentPrioritizationFees.'),
+          ),
+        },
+        {},
+        'svmTransactionConfig.computeUnitConfig as the message was built: the limit, the price used and the estimate with its provider (null: no compute budget instructions).',
+      ),
+    ),
     signers: listOf(address),
     slot: nullable(baseUnits),
     lastValidBlockHeight: nullable(baseUnits),

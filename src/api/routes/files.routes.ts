@@ -14,7 +14,7 @@ export function fileRoutes(deps: ApiDeps): RouteSpec[] {
       method: 'get',
       path: '/api/v1/files/{fileId}',
       tag: 'Files',
-      summary: 'A stored file (an instrument logo copied by Create Financial Instrument), with its content type.',
+      summary: 'A stored file (an instrument logo copied by Create or Update Financial Instrument), with its content type.',
       role: 'READ',
       usesCluster: false,
       pathParamSchemas: { fileId: { type: 'string', format: 'uuid', description: 'The file id, from a record (e.g. offchainData.logo.storedFileId of a financial instrument, whose logo.url is this path).' } },

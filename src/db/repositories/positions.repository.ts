@@ -1,18 +1,19 @@
 /** Position lookups (spec 2.1): the position's own account, or its owner and instrument (the associated account). */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Position } from '../entities';
+import { FinancialInstrument, Position } from '../entities';
 import { notFound, validationError } from '../../domain/errors';
 import type { PositionLookupInput } from '../../domain/inputs/position.inputs';
 import { findAccountByLookup, type TenantScope } from './accounts.repository';
-import { findInstrumentByLookup } from './financial-instruments.repository';
+import { checkPositionLookupAuthorities, findInstrumentByLookup } from './financial-instruments.repository';
 
 export async function findPositionByLookup(em: EntityManager, scope: TenantScope, lookup: PositionLookupInput, field: string): Promise<Position> {
   const where: Record<string, unknown> = { organizationId: scope.organizationId, cluster: scope.cluster };
   if (lookup.position?.offchainId) where.id = lookup.position.offchainId;
   if (lookup.position?.onchainId) where.address = lookup.position.onchainId;
+  let instrument: FinancialInstrument | undefined;
   if (!lookup.position) {
     if (!lookup.owner || !lookup.financialInstrument) throw validationError(field, `${field} needs position, or owner and financialInstrument`);
-    const instrument = await findInstrumentByLookup(em, scope, lookup.financialInstrument, `${field}.financialInstrument`);
+    instrument = await findInstrumentByLookup(em, scope, lookup.financialInstrument, `${field}.financialInstrument`);
     where.financialInstrumentId = instrument.id;
     where.ownerAddress = lookup.owner.offPlatform ? lookup.owner.onchainId : (await findAccountByLookup(em, scope, lookup.owner, `${field}.owner`)).address;
     where.associated = true;
@@ -21,6 +22,10 @@ export async function findPositionByLookup(em: EntityManager, scope: TenantScope
   }
   const found = await em.findOne(Position, where);
   if (!found) throw notFound(field, `${field}: no such position`);
+  // Authorities the lookup names must be the instrument's (every operation that takes a position lookup).
+  if (lookup.mintAuthority || lookup.freezeAuthority) {
+    await checkPositionLookupAuthorities(em, scope, instrument ?? (await em.findOneOrFail(FinancialInstrument, { id: found.financialInstrumentId })), lookup, field);
+  }
   return found;
 }
 

@@ -16,6 +16,15 @@ export async function insertStoredFile(em: EntityManager, file: StoredFile & { i
   );
 }
 
+/** The id of the organization's stored file `id` when it holds these very bytes (by digest), content type and name. */
+export async function findSameStoredFile(em: EntityManager, file: { id: string; organizationId: string; sha256: string; contentType: string; fileName: string | null }): Promise<string | undefined> {
+  const [same] = await em.getConnection().execute<{ id: string }[]>(
+    'select id from stored_file where id = ? and organization_id = ? and sha256 = ? and content_type = ? and file_name is not distinct from ?',
+    [file.id, file.organizationId, file.sha256, file.contentType, file.fileName],
+  );
+  return same?.id;
+}
+
 /** The organization's file with this id; undefined when there is none (another organization's file included). */
 export async function findStoredFile(em: EntityManager, id: string, organizationId: string): Promise<StoredFile | undefined> {
   const [file] = await em.getConnection().execute<{ content_type: string; file_name: string | null; bytes: Buffer }[]>(

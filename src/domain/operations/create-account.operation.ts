@@ -21,7 +21,7 @@ export function validateCreateAccount(item: CreateAccountItemData, can: CreateAc
   const type = accountTypeOf(item);
   const managed = item.managed ?? true;
   const pointer = createdByOwnOperation[type];
-  if (pointer && !item.alreadyOnchain) throw validationError(`${f}.offchainReferences.type`, `accounts of type ${type} are created with ${pointer}`);
+  if (pointer && !item.alreadyOnchain) throw validationError(`${f}.offchainReferences.type`, `accounts of type ${type} ${pointer}`);
   if (item.privateKeyDetails?.location?.includes('SECRETS')) throw validationError(`${f}.privateKeyDetails.location`, 'private key location SECRETS is not available yet; use DATABASE');
   if (item.privateKeyDetails?.dkgKeys?.length) throw validationError(`${f}.privateKeyDetails.dkgKeys`, 'distributed key generation (dkgKeys) is not available yet');
   const importsKey = item.privateKeyDetails?.privateKey !== undefined;

@@ -17,6 +17,7 @@ import {
   type ExtensionArgs,
 } from '@solana-program/token-2022';
 import { address, createNoopSigner, none, some, type Instruction } from '@solana/kit';
+import type { CreateAccountItemData } from '../inputs/account.inputs';
 import type { CreateFinancialInstrumentItemData } from '../inputs/financial-instrument.inputs';
 import { authorityFields, type AuthorityField } from '../instrument-authorities';
 import { validationError } from '../errors';
@@ -63,17 +64,74 @@ export function onboardedMintAddress(item: CreateFinancialInstrumentItemData): s
   return item.existingMintAccount?.onchainId ?? item.mintAccount?.onchainId;
 }
 
+/**
+ * `mintAccount` is a Create Account payload (spec 2.3), but a mint is not a wallet: what its account
+ * record keeps (offchainReferences, comments, domain, isDerived, isGenesis, subscribeToNetworkEvents,
+ * orgsAllowedToSignWithPrivateKey, tokenVersion equal to `version`) and what makes the mint
+ * (managed, onchainId, privateKeyDetails with location DATABASE) act; these are refused, naming the field.
+ */
+export const notForAMintAccount: Partial<Record<keyof CreateAccountItemData, string>> = {
+  seed: 'a new mint receives exactly the rent-exempt minimum of its size from the fee payer; it holds no other network currency',
+  dataLength: "a mint's size follows from its extensions and metadata (the Token Extensions Calculator gives it); to reserve the space yourself, pre-create the account with Create Account and pass existingMintAccount",
+  skipBlockchainExistenceVerification: 'a new mint is created by this request, and an onboarded one (alreadyOnChain) is always read from the chain',
+  networkCurrencyDebitLimits: 'debit limits apply only to wallets; a mint account is not a wallet',
+  tokenDebitLimits: 'debit limits apply only to wallets; a mint account is not a wallet',
+  networkCurrencyDebitApiKeys: 'a mint account is not a wallet: nothing is debited from it',
+  tokenDebitApiKeys: 'a mint account is not a wallet: nothing is debited from it',
+  canPayFees: 'a mint account is owned by the token program and cannot pay fees',
+  globalFeePayerForOrgs: 'a mint account is owned by the token program and cannot pay fees',
+  missingSignatureWebhooks: 'a mint account is not a wallet: it signs only its own creation; put webhooks on the fee payer or the authorities',
+  preTransactionSubmitWebhooks: 'a mint account is not a wallet: it signs only its own creation; put webhooks on the fee payer or the authorities',
+  postTransactionSubmitWebhooks: 'a mint account is not a wallet: it signs only its own creation; put webhooks on the fee payer or the authorities',
+  shareAcrossTenants: 'the mint account is shared with its instrument: set itemData.shareAcrossTenants',
+};
+
+/** The mintAccount fields that only its account record keeps (refused when the onboarded mint already has a record). */
+export const mintAccountRecordFields = ['comments', 'domain', 'isDerived', 'isGenesis', 'subscribeToNetworkEvents', 'orgsAllowedToSignWithPrivateKey', 'tokenVersion'] as const;
+
+function validateMintAccount(item: CreateFinancialInstrumentItemData): void {
+  const m = item.mintAccount;
+  if (!m) return;
+  const at = 'itemData.mintAccount';
+  for (const [field, reason] of Object.entries(notForAMintAccount)) {
+    if (m[field as keyof CreateAccountItemData] !== undefined) throw validationError(`${at}.${field}`, `${field} is not for a mint account: ${reason}`);
+  }
+  if (item.existingMintAccount && !isOnboarding(item)) {
+    const other = Object.keys(m).find((key) => key !== 'offchainReferences');
+    if (other) throw validationError(`${at}.${other}`, 'with existingMintAccount, mintAccount may carry only offchainReferences (the AL ID, type and labels); the pre-created account keeps its own record');
+  }
+  if (m.tokenVersion !== undefined && m.tokenVersion !== item.version) throw validationError(`${at}.tokenVersion`, `the mint account's token version is the instrument's version (${item.version})`);
+  if (isOnboarding(item)) {
+    // An onboarded mint is recorded as non-managed: its key signs nothing once it is a mint.
+    if (m.managed === true) throw validationError(`${at}.managed`, 'an onboarded mint is recorded as non-managed; the service does not take its key');
+    if (m.privateKeyDetails !== undefined) throw validationError(`${at}.privateKeyDetails`, 'an onboarded mint is recorded as non-managed; the service does not take its key');
+    if (m.orgsAllowedToSignWithPrivateKey !== undefined) throw validationError(`${at}.orgsAllowedToSignWithPrivateKey`, 'an onboarded mint is recorded as non-managed: there is no key to share');
+    if (m.alreadyOnchain === false) throw validationError(`${at}.alreadyOnchain`, 'contradicts itemData.alreadyOnChain');
+    if (m.onchainId && item.existingMintAccount?.onchainId && m.onchainId !== item.existingMintAccount.onchainId) throw validationError(`${at}.onchainId`, 'names another mint than existingMintAccount.onchainId');
+    return;
+  }
+  if (m.managed === false) throw validationError(`${at}.managed`, 'a new mint needs its key to sign its creation: it is always managed');
+  if (m.alreadyOnchain !== undefined) throw validationError(`${at}.alreadyOnchain`, 'to onboard a mint that is already onchain, set itemData.alreadyOnChain (and give its address in mintAccount.onchainId or existingMintAccount.onchainId)');
+  const key = m.privateKeyDetails;
+  if (key?.location && !(key.location.length === 1 && key.location[0] === 'DATABASE')) {
+    throw validationError(`${at}.privateKeyDetails.location`, key.location.includes('SECRETS') ? 'private key location SECRETS is not available yet; use DATABASE (the default)' : "a new mint's key is kept in DATABASE (the default)");
+  }
+  if (key?.dkgKeys !== undefined) throw validationError(`${at}.privateKeyDetails.dkgKeys`, 'distributed key generation (dkgKeys) is not available yet');
+  if (key?.privateKey === undefined) {
+    if (key?.publickKey !== undefined) throw validationError(`${at}.privateKeyDetails.publickKey`, 'publickKey is checked against an imported privateKey; a new mint gets a new key');
+    if (m.onchainId !== undefined) throw validationError(`${at}.onchainId`, 'a new mint gets a new key and address; omit onchainId, import the key with privateKeyDetails.privateKey, or onboard an existing mint with itemData.alreadyOnChain');
+  }
+}
+
 export function validateCreateFinancialInstrument(item: CreateFinancialInstrumentItemData): void {
   const f = 'itemData';
+  validateMintAccount(item);
   if (isOnboarding(item)) {
     // Onboarding reads the mint from the chain: authorities and extensions come from there, not from the request.
     if (!onboardedMintAddress(item)) throw validationError(`${f}.existingMintAccount.onchainId`, 'onboarding an existing mint needs its address in existingMintAccount.onchainId or mintAccount.onchainId');
     const given = [...authorityFields, 'transferHookProgram', 'defaultPositionState', 'paused', 'scaledUiAmountMultiplier'].find((field) => item[field as keyof CreateFinancialInstrumentItemData] !== undefined);
     if (given) throw validationError(`${f}.${given}`, `${given} is read from the chain when onboarding an existing mint`);
     return;
-  }
-  if (item.existingMintAccount && item.mintAccount && Object.keys(item.mintAccount).some((key) => key !== 'offchainReferences')) {
-    throw validationError(`${f}.mintAccount`, 'with existingMintAccount, mintAccount may carry only offchainReferences (the AL ID and type)');
   }
   if (!item.mintAuthority) throw validationError(`${f}.mintAuthority`, 'mintAuthority is required');
   if (item.version === 'SPL') {
@@ -90,8 +148,6 @@ export function validateCreateFinancialInstrument(item: CreateFinancialInstrumen
   if (item.defaultPositionState === 'FROZEN' && !item.freezeAuthority) throw validationError(`${f}.defaultPositionState`, 'positions frozen by default need a freezeAuthority to thaw them');
   const type = item.mintAccount?.offchainReferences?.type ?? 'ASSET_TOKEN';
   if (!(mintAccountTypes as readonly string[]).includes(type)) throw validationError(`${f}.mintAccount.offchainReferences.type`, `a mint account is of type ${mintAccountTypes.join(', ')}`);
-  if (item.mintAccount?.managed === false) throw validationError(`${f}.mintAccount.managed`, 'a new mint needs its key to sign its creation: it is always managed');
-  if (item.mintAccount?.alreadyOnchain) throw validationError(`${f}.mintAccount.alreadyOnchain`, 'onboarding an existing mint is not available yet');
 }
 
 export interface InstrumentPlanInput {
