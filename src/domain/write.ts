@@ -3,8 +3,9 @@
  * Everything here is JSON-safe (amounts and slots as decimal strings) because it is stored in
  * Temporal's history; nothing here may ever hold a private key.
  */
-export const operations = ['CREATE_ACCOUNT', 'CREATE_FINANCIAL_INSTRUMENT', 'PAUSE_FINANCIAL_INSTRUMENT', 'UNPAUSE_FINANCIAL_INSTRUMENT', 'CLOSE_FINANCIAL_INSTRUMENT', 'UPDATE_FINANCIAL_INSTRUMENT', 'INITIALIZE_POSITION', 'UPDATE_POSITION', 'FREEZE_POSITION', 'UNFREEZE_POSITION', 'MINT', 'BURN', 'TRANSFER', 'TRADE', 'INACTIVATE_POSITION', 'TRANSFER_NETWORK_CURRENCY', 'UPDATE_ACCOUNT', 'INACTIVATE_ACCOUNT'] as const;
-export type Operation = (typeof operations)[number];
+// The operations are declared in ./operations/registry.ts (a type import: workflow code must not bundle the codecs).
+import type { Operation } from './operations/registry';
+export type { Operation };
 
 export const transactionStatuses = [
   /** Accepted with Prefer: respond-async, not built yet (an addition to API.md 3's set). */
@@ -76,8 +77,8 @@ export interface Resolved {
    * webhooks asked by the earlier attempt.
    */
   resumed?: boolean;
-  /** Operation-specific resolution (e.g. the new account's address). */
-  data: Record<string, unknown>;
+  /** Operation-specific resolution (e.g. the new account's address), typed by the operation's handler; JSON-safe. */
+  data: unknown;
 }
 
 /** A message's lifetime as the transaction record keeps it (see src/network/lifetime.ts). */

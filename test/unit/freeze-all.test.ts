@@ -13,7 +13,9 @@ import {
   type Blockhash,
 } from '@solana/kit';
 import { FREEZE_ALL_BATCH, freezeHandler, type FreezeData } from '../../src/activities/operations/freeze-position.handler';
-import type { Resolved, WriteRequest } from '../../src/domain/write';
+import type { OperationRequest } from '../../src/activities/operations/operation-handler';
+import type { FreezePositionItemData } from '../../src/domain/inputs/position.inputs';
+import type { Resolved } from '../../src/domain/write';
 
 const newAddress = async () => (await generateKeyPairSigner()).address;
 
@@ -31,7 +33,7 @@ describe('Freeze all positions: one batch fits one network transaction', () => {
       const instructions = [
         getSetComputeUnitLimitInstruction({ units: 1_400_000 }),
         getSetComputeUnitPriceInstruction({ microLamports: 2n ** 63n }),
-        ...freezeHandler(freeze).instructions({} as WriteRequest, resolved, 0),
+        ...freezeHandler(freeze).instructions({} as OperationRequest<FreezePositionItemData>, resolved, 0),
       ];
       expect(instructions).toHaveLength(FREEZE_ALL_BATCH + 2);
       const message = pipe(

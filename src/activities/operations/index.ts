@@ -1,9 +1,8 @@
 /** Operation handlers by operation name. */
-import type { Operation } from '../../domain/write';
 import { closeFinancialInstrumentHandler } from './close-financial-instrument.handler';
 import { createAccountHandler } from './create-account.handler';
 import { createFinancialInstrumentHandler } from './create-financial-instrument.handler';
-import type { OperationHandler } from './operation-handler';
+import type { OperationHandlers } from './operation-handler';
 import { initializePositionHandler } from './initialize-position.handler';
 import { updatePositionHandler } from './update-position.handler';
 import { freezeHandler } from './freeze-position.handler';
@@ -15,7 +14,7 @@ import { updateFinancialInstrumentHandler } from './update-financial-instrument.
 import { updateAccountHandler } from './update-account.handler';
 import { inactivateAccountHandler } from './inactivate-account.handler';
 
-export const operationHandlers: Record<Operation, OperationHandler> = {
+export const operationHandlers: OperationHandlers = {
   CREATE_ACCOUNT: createAccountHandler,
   CREATE_FINANCIAL_INSTRUMENT: createFinancialInstrumentHandler,
   PAUSE_FINANCIAL_INSTRUMENT: pauseHandler(true),

@@ -2,7 +2,6 @@
  * Mint, Burn, Transfer and Trade (spec 4.3): every leg is checked before anything is signed (balances
  * run across a trade's legs), then all of them go out in one atomic network transaction.
  */
-import type { SvmTransactionConfigInput } from '../../domain/inputs/common.inputs';
 import type { BurnItemData, MintItemData, TradeItemData, TransferItemData } from '../../domain/inputs/position.inputs';
 import { validationError } from '../../domain/errors';
 import { resolveFeePayer } from './fee-payer';
@@ -11,7 +10,10 @@ import type { OperationHandler } from './operation-handler';
 
 type Entry = { plan: (ctx: PlanContext) => Promise<PlannedLeg> };
 
-function movementsHandler(entriesOf: (itemData: unknown) => { entries: Entry[]; defaults: TradeDefaults }, tooLargeHint?: string): OperationHandler {
+/** What a movement's lookup resolves: its legs, in order (JSON-safe). */
+type MovementData = { legs: Leg[] };
+
+function movementsHandler<Input>(entriesOf: (item: Input) => { entries: Entry[]; defaults: TradeDefaults }, tooLargeHint?: string): OperationHandler<Input, MovementData> {
   return {
     tooLargeHint,
     async lookup(em, deps, request) {
@@ -21,24 +23,24 @@ function movementsHandler(entriesOf: (itemData: unknown) => { entries: Entry[]; 
       // In order: each leg sees the balances the earlier ones leave.
       for (const entry of entries) planned.push(await entry.plan(ctx));
       settleFreezes(planned.map((p) => p.leg));
-      const feePayer = await resolveFeePayer(em, deps, request, (request.svmTransactionConfig ?? {}) as SvmTransactionConfigInput);
+      const feePayer = await resolveFeePayer(em, deps, request, request.svmTransactionConfig ?? {});
       return {
         needsTransaction: true,
         feePayer: feePayer.address,
         signers: [...new Set([feePayer.address, ...planned.flatMap((p) => p.signers)])],
         debits: planned.flatMap((p) => p.debits),
         webhooks: feePayer.webhooks,
-        data: { legs: planned.map((p) => p.leg) as unknown as Record<string, unknown>[] },
+        data: { legs: planned.map((p) => p.leg) },
       };
     },
 
     instructions(_request, resolved) {
-      return (resolved.data.legs as unknown as Leg[]).flatMap((leg) => legInstructions(leg, resolved.feePayer));
+      return resolved.data.legs.flatMap((leg) => legInstructions(leg, resolved.feePayer));
     },
 
     async record(em, request, resolved, outcome, tx, at) {
       if (!outcome || !['CONFIRMED', 'FINALIZED', 'SUBMITTED'].includes(outcome.status)) return undefined;
-      for (const leg of resolved.data.legs as unknown as Leg[]) await recordLeg(em, request, leg, tx, at);
+      for (const leg of resolved.data.legs) await recordLeg(em, request, leg, tx, at);
       return undefined;
     },
   };
@@ -46,12 +48,11 @@ function movementsHandler(entriesOf: (itemData: unknown) => { entries: Entry[]; 
 
 const single = (entry: Entry) => ({ entries: [entry], defaults: {} });
 
-export const mintHandler = movementsHandler((item) => single({ plan: (ctx) => planMint(ctx, item as MintItemData, 'itemData') }));
-export const burnHandler = movementsHandler((item) => single({ plan: (ctx) => planBurn(ctx, item as BurnItemData, 'itemData') }));
-export const transferHandler = movementsHandler((item) => single({ plan: (ctx) => planTransfer(ctx, item as TransferItemData, 'itemData') }));
+export const mintHandler = movementsHandler((item: MintItemData) => single({ plan: (ctx) => planMint(ctx, item, 'itemData') }));
+export const burnHandler = movementsHandler((item: BurnItemData) => single({ plan: (ctx) => planBurn(ctx, item, 'itemData') }));
+export const transferHandler = movementsHandler((item: TransferItemData) => single({ plan: (ctx) => planTransfer(ctx, item, 'itemData') }));
 
-export const tradeHandler = movementsHandler((itemData) => {
-  const item = itemData as TradeItemData;
+export const tradeHandler = movementsHandler((item: TradeItemData) => {
   if (item.operations.length === 0) throw validationError('itemData.operations', 'a trade needs at least one operation');
   const entries = item.operations.map((operation, i): Entry => {
     const p = `itemData.operations[${i}]`;

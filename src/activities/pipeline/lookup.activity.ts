@@ -8,6 +8,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Account } from '../../db/entities';
 import type { Resolved, WriteRequest } from '../../domain/write';
 import { operationHandlers } from '../operations';
+import { handlerOf } from '../operations/operation-handler';
 import { possiblySent, type PipelineContext } from './context';
 
 export function createLookup(ctx: PipelineContext) {
@@ -17,7 +18,8 @@ export function createLookup(ctx: PipelineContext) {
     const record = await ctx.findRecord(em, request);
     const recordedOffchain = record?.status === 'FINALIZED' && !record.signature;
     if (record?.resolved && (possiblySent(record) || recordedOffchain)) return { ...record.resolved, resumed: true };
-    const resolved = await operationHandlers[request.operation].lookup(em, ctx.deps, request);
+    const { handler, request: typed } = handlerOf(operationHandlers, request);
+    const resolved = await handler.lookup(em, ctx.deps, typed);
     return { ...resolved, webhooks: await signersWebhooks(em, request, resolved) };
   };
 }

@@ -13,6 +13,7 @@ import { explainFailure } from '../../domain/program-errors';
 import type { Outcome, Resolved, WriteRequest, WriteResult } from '../../domain/write';
 import type { LandedTransaction } from '../../network/svm-network';
 import { operationHandlers } from '../operations';
+import { handlerOf } from '../operations/operation-handler';
 import { applyStatus, createdReference, newTransactionRecord, transactionResult } from '../../db/repositories/transaction-records.repository';
 import type { PipelineContext } from './context';
 
@@ -64,12 +65,12 @@ export function createRecord(ctx: PipelineContext) {
         tx.reservedAddress = null;
       }
       if (outcome && (outcome.status === 'FAILED' || outcome.status === 'EXPIRED')) await releaseDebits(em, id, now);
-      const handler = operationHandlers[request.operation];
-      const created = await handler.record(em, request, resolved, outcome, tx, now, part);
+      const { handler, request: typed } = handlerOf(operationHandlers, request);
+      const created = await handler.record(em, typed, resolved, outcome, tx, now, part);
       if (tx && landed) await applyBalanceChanges(em, request, tx, landed.balances, created?.offchainId, now);
       if (handler.reconcile && outcome && landedStatuses.includes(outcome.status)) {
         await em.flush();
-        await handler.reconcile(em, ctx.deps, request, resolved);
+        await handler.reconcile(em, ctx.deps, typed, resolved);
       }
       return { transaction: tx && outcome ? transactionResult(tx) : null, created };
     });

@@ -5,9 +5,6 @@ import { Account } from '../../db/entities';
 import { findAccountByLookup } from '../../db/repositories/accounts.repository';
 import { addressOfSeed } from '../../custody/key-store';
 import { forbidden, validationError } from '../../domain/errors';
-import { validateCreateAccount } from '../../domain/operations/create-account.operation';
-import { validateUpdateAccount } from '../../domain/operations/update-account.operation';
-import { hasRole } from '../../domain/roles';
 import { createAccountBody, inactivateAccountBody, singleAccountBody, transferNetworkCurrencyBody, updateAccountBody } from '../codecs/account.codecs';
 import type { CreateAccountItemData } from '../../domain/inputs/account.inputs';
 import type { AccountLookupInput } from '../../domain/inputs/common.inputs';
@@ -62,8 +59,7 @@ export function accountRoutes(deps: ApiDeps): RouteSpec[] {
       operation: 'CREATE_ACCOUNT',
       creates: true,
       answer: 'newAccount',
-      async prepare(item, { roles }) {
-        validateCreateAccount(item, { updateDebitApiKeys: hasRole(roles, deps.platformName, 'UPDATE_DEBIT_API_KEYS') });
+      async prepare(item) {
         // Secrets are sealed here so that workflow histories never hold them in clear.
         const sealed: CreateAccountItemData = sealWebhookSecrets(deps.sealer, item);
         if (item.privateKeyDetails?.privateKey) {
@@ -84,8 +80,7 @@ export function accountRoutes(deps: ApiDeps): RouteSpec[] {
       response: updateAccountResponse,
       operation: 'UPDATE_ACCOUNT',
       answer: 'updatedAccount',
-      prepare(item, { roles }) {
-        validateUpdateAccount(item, { updateDebitApiKeys: hasRole(roles, deps.platformName, 'UPDATE_DEBIT_API_KEYS') });
+      prepare(item) {
         // Secrets are sealed here so that workflow histories never hold them in clear.
         return sealWebhookSecrets(deps.sealer, item);
       },

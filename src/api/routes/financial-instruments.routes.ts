@@ -3,7 +3,6 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Account, FinancialInstrument } from '../../db/entities';
 import { notFound } from '../../domain/errors';
 import { findInstrumentByLookup } from '../../db/repositories/financial-instruments.repository';
-import { validateCreateFinancialInstrument } from '../../domain/operations/create-financial-instrument.operation';
 import { mintAccountSize, rentExemptMinimum } from '../../domain/token-extensions';
 import { closeFinancialInstrumentBody, createFinancialInstrumentBody, pauseFinancialInstrumentBody, updateFinancialInstrumentBody, singleFinancialInstrumentBody, tokenExtensionsCalculatorBody } from '../codecs/financial-instrument.codecs';
 import type { ApiDeps, LedgerContext } from '../context';
@@ -52,7 +51,6 @@ export function financialInstrumentRoutes(deps: ApiDeps): RouteSpec[] {
       extraRecords: ['mintAccount', 'logo'],
       answer: 'newFinancialInstrument',
       async prepare(item) {
-        validateCreateFinancialInstrument(item);
         // An imported mint key is checked and sealed here, so that workflow histories never hold it in clear.
         if (!item.mintAccount?.privateKeyDetails?.privateKey) return item;
         const privateKey = deps.sealer.seal(await importedKey(item.mintAccount, 'itemData.mintAccount'));

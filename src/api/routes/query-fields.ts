@@ -1,7 +1,8 @@
 /** The filter and sort whitelists of each resource (spec 4.1), mapped to entity properties. */
 import { accountStatuses, accountTypes } from '../../domain/account-types';
 import type { QueryField, QueryResource } from '../../domain/item-query';
-import { transactionStatuses, operations } from '../../domain/write';
+import { transactionStatuses } from '../../domain/write';
+import { operations } from '../../domain/operations/registry';
 
 const text = (property: string, extra: Partial<QueryField> = {}): QueryField => ({ property, kind: 'TEXT', dataTypes: ['TEXT'], ...extra });
 const bool = (property: string, extra: Partial<QueryField> = {}): QueryField => ({ property, kind: 'BOOLEAN', dataTypes: ['BOOLEAN'], ...extra });

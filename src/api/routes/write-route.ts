@@ -1,14 +1,15 @@
 /**
- * Every write route is declared through this one builder: the body decoded (shape), then `prepare`
- * (the operation's own rules on the request, and what must change before it enters workflow
- * history: secrets sealed, imported keys checked), both before any lookup; then the acting caller
+ * Every write route is declared through this one builder: the body decoded (shape), the operation's
+ * own rules on the request (the registry's `validate`), then `prepare` (what must change before it
+ * enters workflow history: secrets sealed, imported keys checked), all before any lookup; then the acting caller
  * (tenancy), one `ledgerWrite` workflow, and its answer (the transaction result, `{<answer>:
  * {onchainId, offchainId}, svmTransaction}`, or the route's own; 202 when it runs on).
  */
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { SvmTransactionConfigInput } from '../../domain/inputs/common.inputs';
-import type { Operation } from '../../domain/write';
+import { validateInput, type InputOf, type Operation } from '../../domain/operations/registry';
+import { hasRole } from '../../domain/roles';
 import type { ApiDeps, Caller, LedgerContext } from '../context';
 import { route, type RouteSpec } from '../route';
 import { actingCaller } from '../tenancy';
@@ -30,8 +31,9 @@ export interface WriteRouteSpec<B extends WriteBody> extends Omit<RouteSpec<B, a
   body: NonNullable<RouteSpec<B>['body']>;
   operation: Operation;
   /**
-   * The request's own rules and its form in workflow history, before any lookup; returns the
-   * itemData the write carries (default: as decoded). Throws VALIDATION_ERROR / FORBIDDEN naming the field.
+   * The request's form in workflow history (secrets sealed, imported keys checked), after the
+   * registry's rules and before any lookup; returns the itemData the write carries (default: as
+   * decoded). Throws VALIDATION_ERROR / FORBIDDEN naming the field.
    */
   prepare?: (itemData: B['itemData'], context: PrepareContext) => B['itemData'] | Promise<B['itemData']>;
   /**
@@ -54,7 +56,9 @@ export function writeRoute<B extends WriteBody>(deps: ApiDeps, spec: WriteRouteS
     role: 'WRITE',
     write: true,
     async handler(ctx, body) {
-      const itemData = prepare ? await prepare(body.itemData, { roles: ctx.state.caller!.roles, deps }) : body.itemData;
+      const roles = ctx.state.caller!.roles;
+      validateInput(operation, body.itemData as InputOf<typeof operation>, { updateDebitApiKeys: hasRole(roles, deps.platformName, 'UPDATE_DEBIT_API_KEYS') });
+      const itemData = prepare ? await prepare(body.itemData, { roles, deps }) : body.itemData;
       const caller: Caller = await actingCaller(ctx, deps, deps.orm.em.fork() as unknown as EntityManager, body.tenancyConfig);
       const input: WriteInput = {
         operation,

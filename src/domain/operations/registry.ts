@@ -1,0 +1,56 @@
+/**
+ * Every write operation, declared once: the shape of its itemData (the io-ts codec the API validates
+ * with and workflow history carries) and its own rules on the request (`validate`: pure, run by the
+ * API before any lookup). The operation list and the `Operation` type derive from here; the handler
+ * of each (lookups, records: src/activities/operations) and its route are typed by it.
+ */
+import type * as t from 'io-ts';
+import { createAccountItemData, inactivateAccountItemData, transferNetworkCurrencyItemData, updateAccountItemData } from '../inputs/account.inputs';
+import { closeFinancialInstrumentItemData, createFinancialInstrumentItemData, pauseFinancialInstrumentItemData, updateFinancialInstrumentItemData } from '../inputs/financial-instrument.inputs';
+import { burnItemData, freezePositionItemData, inactivatePositionItemData, initializePositionItemData, mintItemData, tradeItemData, transferItemData, updatePositionItemData } from '../inputs/position.inputs';
+import { validateCreateAccount, type CreateAccountPermissions } from './create-account.operation';
+import { validateCreateFinancialInstrument } from './create-financial-instrument.operation';
+import { validateUpdateAccount } from './update-account.operation';
+
+/** What a request's own rules may depend on besides the request: the caller's permissions. */
+export type ValidationContext = CreateAccountPermissions;
+
+interface Declaration<C extends t.Mixed> {
+  input: C;
+  /** The operation's rules on the request alone; throws VALIDATION_ERROR or FORBIDDEN naming the field. */
+  validate?: (item: t.TypeOf<C>, context: ValidationContext) => void;
+}
+
+const declare = <C extends t.Mixed>(declaration: Declaration<C>) => declaration;
+
+export const operationRegistry = {
+  CREATE_ACCOUNT: declare({ input: createAccountItemData, validate: validateCreateAccount }),
+  CREATE_FINANCIAL_INSTRUMENT: declare({ input: createFinancialInstrumentItemData, validate: (item) => validateCreateFinancialInstrument(item) }),
+  PAUSE_FINANCIAL_INSTRUMENT: declare({ input: pauseFinancialInstrumentItemData }),
+  UNPAUSE_FINANCIAL_INSTRUMENT: declare({ input: pauseFinancialInstrumentItemData }),
+  CLOSE_FINANCIAL_INSTRUMENT: declare({ input: closeFinancialInstrumentItemData }),
+  UPDATE_FINANCIAL_INSTRUMENT: declare({ input: updateFinancialInstrumentItemData }),
+  INITIALIZE_POSITION: declare({ input: initializePositionItemData }),
+  UPDATE_POSITION: declare({ input: updatePositionItemData }),
+  FREEZE_POSITION: declare({ input: freezePositionItemData }),
+  UNFREEZE_POSITION: declare({ input: freezePositionItemData }),
+  MINT: declare({ input: mintItemData }),
+  BURN: declare({ input: burnItemData }),
+  TRANSFER: declare({ input: transferItemData }),
+  TRADE: declare({ input: tradeItemData }),
+  INACTIVATE_POSITION: declare({ input: inactivatePositionItemData }),
+  TRANSFER_NETWORK_CURRENCY: declare({ input: transferNetworkCurrencyItemData }),
+  UPDATE_ACCOUNT: declare({ input: updateAccountItemData, validate: validateUpdateAccount }),
+  INACTIVATE_ACCOUNT: declare({ input: inactivateAccountItemData }),
+};
+
+export type Operation = keyof typeof operationRegistry;
+/** The itemData an operation's write carries. */
+export type InputOf<O extends Operation> = t.TypeOf<(typeof operationRegistry)[O]['input']>;
+export const operations = Object.keys(operationRegistry) as Operation[];
+
+/** Runs the operation's own rules on a decoded itemData (nothing when it has none). */
+export function validateInput<O extends Operation>(operation: O, item: InputOf<O>, context: ValidationContext): void {
+  const declaration: Declaration<t.Mixed> = operationRegistry[operation];
+  declaration.validate?.(item, context);
+}
