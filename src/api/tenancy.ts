@@ -16,3 +16,10 @@ export async function actingCaller(ctx: LedgerContext, deps: ApiDeps, em: Entity
   if (!org) throw notFound('tenancyConfig.overrideOrganizationExternalId', `organization "${override}" does not exist`);
   return { ...caller, organizationId: org.id, organizationExternalId: org.externalId };
 }
+
+/** A read's acting tenant: a fresh EntityManager, the acting caller, and the scope (organization, cluster) its lookups run in. */
+export async function actingScope(ctx: LedgerContext, deps: ApiDeps, tenancyConfig?: { overrideOrganizationExternalId?: string }) {
+  const em = deps.orm.em.fork() as unknown as EntityManager;
+  const caller = await actingCaller(ctx, deps, em, tenancyConfig);
+  return { em, caller, scope: { organizationId: caller.organizationId, cluster: ctx.state.cluster } };
+}

@@ -33,7 +33,9 @@ const newAlId = { financialInstrumentType: 'STOCK' };
 
 describe('Create Financial Instrument: mintAccount', () => {
   it.each([
-    ['seed', { seed: { amount: -1 } }],
+    ['seed', { seed: { amount: 0.5 } }],
+    // A negative amount never reaches the rule: the shape refuses it first, naming the amount.
+    ['seed.amount', { seed: { amount: -1 } }],
     ['seed', { seed: { lamports: 5_000_000 } }],
     ['dataLength', { dataLength: 82 }],
     ['networkCurrencyDebitLimits', { networkCurrencyDebitLimits: [{ destination: 'ANY', maxAllowedDebit: { limitType: 'PER_TRANSACTION', limitAmount: 1 } }] }],

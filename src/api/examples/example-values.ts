@@ -149,6 +149,7 @@ export const transactionDetailed = {
   idempotencyId: '2c7e9a14-5b3d-4f8e-a1c6-9d4b2e7f3a58',
   workflowId: `mint-${ids.organization}-2c7e9a14-5b3d-4f8e-a1c6-9d4b2e7f3a58`,
   feePayer: ids.treasury.onchainId,
+  computeUnitConfig: { limit: 20000, price: '1000', priceEstimate: null },
   signers: [ids.treasury.onchainId, ids.authority.onchainId],
   slot: 418223,
   lastValidBlockHeight: 418373,

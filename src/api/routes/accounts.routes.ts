@@ -1,5 +1,4 @@
 /** Accounts: Create, Fetch (bulk, details, balance, private key), Update and Inactivate Account, Transfer Network Currency. */
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { getBase58Decoder, getBase58Encoder } from '@solana/kit';
 import { Account } from '../../db/entities';
 import { findAccountByLookup } from '../../db/repositories/accounts.repository';
@@ -11,7 +10,7 @@ import type { AccountLookupInput } from '../../domain/inputs/common.inputs';
 import type { ApiDeps, LedgerContext } from '../context';
 import { lamportsBalance, presentAccount } from '../presenters/account.presenter';
 import { route, type RouteSpec } from '../route';
-import { actingCaller } from '../tenancy';
+import { actingScope } from '../tenancy';
 import { sealWebhookSecrets } from './webhook-secrets';
 import { accountQuery } from './query-fields';
 import { bulkRoute } from './bulk-route';
@@ -37,13 +36,10 @@ export async function importedKey(item: CreateAccountItemData, at = 'itemData'):
 }
 
 export function accountRoutes(deps: ApiDeps): RouteSpec[] {
-  const fork = () => deps.orm.em.fork() as unknown as EntityManager;
   /** The account a single-account read names, within the acting tenant. */
   const lookedUp = async (ctx: LedgerContext, body: { itemData: { account: AccountLookupInput }; tenancyConfig?: { overrideOrganizationExternalId?: string } }) => {
-    const em = fork();
-    const caller = await actingCaller(ctx, deps, em, body.tenancyConfig);
-    const account = await findAccountByLookup(em, { organizationId: caller.organizationId, cluster: ctx.state.cluster }, body.itemData.account, 'itemData.account');
-    return { em, caller, account };
+    const { em, caller, scope } = await actingScope(ctx, deps, body.tenancyConfig);
+    return { em, caller, account: await findAccountByLookup(em, scope, body.itemData.account, 'itemData.account') };
   };
 
   return [

@@ -15,7 +15,7 @@ import { route, type RouteSpec } from '../route';
 import { bulkRoute } from './bulk-route';
 import { writeRoute } from './write-route';
 import { financialInstrumentQuery } from './query-fields';
-import { actingCaller } from '../tenancy';
+import { actingScope } from '../tenancy';
 import { importedKey } from './accounts.routes';
 import { circulatingSupplyResponse, createFinancialInstrumentResponse, financialInstrumentLevels, tokenExtensionsCalculatorResponse, updateFinancialInstrumentResponse } from '../responses/financial-instrument.responses';
 import { transactionResult } from '../responses/write.responses';
@@ -27,13 +27,10 @@ async function relatedAccounts(em: EntityManager, instruments: FinancialInstrume
 }
 
 export function financialInstrumentRoutes(deps: ApiDeps): RouteSpec[] {
-  const fork = () => deps.orm.em.fork() as unknown as EntityManager;
   /** The instrument a single-instrument read names, within the acting tenant. */
   const lookedUp = async (ctx: LedgerContext, body: { itemData: { financialInstrument: AccountLookupInput }; tenancyConfig?: { overrideOrganizationExternalId?: string } }) => {
-    const em = fork();
-    const caller = await actingCaller(ctx, deps, em, body.tenancyConfig);
-    const instrument = await findInstrumentByLookup(em, { organizationId: caller.organizationId, cluster: ctx.state.cluster }, body.itemData.financialInstrument, 'itemData.financialInstrument');
-    return { em, instrument };
+    const { em, scope } = await actingScope(ctx, deps, body.tenancyConfig);
+    return { em, instrument: await findInstrumentByLookup(em, scope, body.itemData.financialInstrument, 'itemData.financialInstrument') };
   };
   return [
     writeRoute(deps, {

@@ -1,5 +1,4 @@
 /** Positions: Initialize Position, Fetch Position Details, Fetch Position Balance. */
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { getTokenDecoder } from '@solana-program/token-2022';
 import { FinancialInstrument, Position } from '../../db/entities';
 import { findPositionByLookup } from '../../db/repositories/positions.repository';
@@ -14,16 +13,14 @@ import { bulkRoute } from './bulk-route';
 import { writeRoute } from './write-route';
 import { freezeAllPositions } from './freeze-all-positions';
 import { positionQuery } from './query-fields';
-import { actingCaller } from '../tenancy';
+import { actingScope } from '../tenancy';
 import { freezePositionResponse, initializePositionResponse, positionBalanceResponse, positionLevels, updatePositionResponse } from '../responses/position.responses';
 import { transactionResult } from '../responses/write.responses';
 
 export function positionRoutes(deps: ApiDeps): RouteSpec[] {
-  const fork = () => deps.orm.em.fork() as unknown as EntityManager;
   const lookedUp = async (ctx: LedgerContext, body: { itemData: { position: PositionLookupInput }; tenancyConfig?: { overrideOrganizationExternalId?: string } }) => {
-    const em = fork();
-    const caller = await actingCaller(ctx, deps, em, body.tenancyConfig);
-    const position = await findPositionByLookup(em, { organizationId: caller.organizationId, cluster: ctx.state.cluster }, body.itemData.position, 'itemData.position');
+    const { em, scope } = await actingScope(ctx, deps, body.tenancyConfig);
+    const position = await findPositionByLookup(em, scope, body.itemData.position, 'itemData.position');
     const instrument = await em.findOneOrFail(FinancialInstrument, { id: position.financialInstrumentId });
     return { position, instrument };
   };
