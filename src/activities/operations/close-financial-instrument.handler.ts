@@ -4,7 +4,7 @@
  */
 import { getCloseAccountInstruction } from '@solana-program/token-2022';
 import { address, createNoopSigner } from '@solana/kit';
-import type { AccountLookupInput, SvmTransactionConfigInput } from '../../domain/inputs/common.inputs';
+import type { CloseFinancialInstrumentItemData } from '../../domain/inputs/financial-instrument.inputs';
 import { Account, FinancialInstrument } from '../../db/entities';
 import { assertMaySign, findAccountByLookup, offPlatformAddress } from '../../db/repositories/accounts.repository';
 import { findInstrumentByLookup } from '../../db/repositories/financial-instruments.repository';
@@ -21,10 +21,10 @@ interface CloseData {
   destination: string;
 }
 
-export const closeFinancialInstrumentHandler: OperationHandler = {
+export const closeFinancialInstrumentHandler: OperationHandler<CloseFinancialInstrumentItemData, CloseData> = {
   async lookup(em, deps, request) {
     const field = 'itemData.financialInstrument';
-    const item = request.itemData as { financialInstrument: AccountLookupInput; refundDestination?: AccountLookupInput };
+    const item = request.itemData;
     const scope = { organizationId: request.organizationId, cluster: request.cluster };
     const instrument = await findInstrumentByLookup(em, scope, item.financialInstrument, field);
     if (instrument.status !== 'ACTIVE') throw validationError(field, `the instrument is already ${instrument.status}`);
@@ -37,24 +37,24 @@ export const closeFinancialInstrumentHandler: OperationHandler = {
     const authority = ref.accountId ? await em.findOne(Account, { id: ref.accountId }) : null;
     if (!authority) throw validationError(field, 'the closing authority is not onboarded, so the service cannot sign for it');
     assertMaySign(authority, request.organizationId, request.organizationExternalId, `${field}.closingAuthority`);
-    const feePayer = await resolveFeePayer(em, deps, request, (request.svmTransactionConfig ?? {}) as SvmTransactionConfigInput);
+    const feePayer = await resolveFeePayer(em, deps, request, request.svmTransactionConfig ?? {});
     const destination = item.refundDestination
       ? item.refundDestination.offPlatform
         ? offPlatformAddress(item.refundDestination, 'itemData.refundDestination')
         : (await findAccountByLookup(em, scope, item.refundDestination, 'itemData.refundDestination')).address
       : feePayer.address;
     const close: CloseData = { instrumentId: instrument.id, mintAccountId: instrument.mintAccountId, mint: instrument.mintAddress, authority: authority.address, destination };
-    return { needsTransaction: true, feePayer: feePayer.address, signers: [...new Set([feePayer.address, authority.address])], debits: [], webhooks: feePayer.webhooks, data: { ...close } };
+    return { needsTransaction: true, feePayer: feePayer.address, signers: [...new Set([feePayer.address, authority.address])], debits: [], webhooks: feePayer.webhooks, data: close };
   },
 
   instructions(_request, resolved) {
-    const data = resolved.data as unknown as CloseData;
+    const data = resolved.data;
     return [getCloseAccountInstruction({ account: address(data.mint), destination: address(data.destination), owner: createNoopSigner(address(data.authority)) })];
   },
 
   async record(em, _request, resolved, outcome, tx, at) {
     if (!outcome || !['CONFIRMED', 'FINALIZED', 'SUBMITTED'].includes(outcome.status)) return undefined;
-    const data = resolved.data as unknown as CloseData;
+    const data = resolved.data;
     const instrument = await em.findOneOrFail(FinancialInstrument, { id: data.instrumentId });
     Object.assign(instrument, { status: 'CLOSED', lastTransactionId: tx?.id ?? null, lastTransactionAt: at });
     const mintAccount = await em.findOne(Account, { id: data.mintAccountId });

@@ -7,7 +7,6 @@ import { getTransferSolInstruction } from '@solana-program/system';
 import { getAddMemoInstruction } from '@solana-program/memo';
 import { address, createNoopSigner, type Instruction } from '@solana/kit';
 import type { TransferNetworkCurrencyItemData } from '../../domain/inputs/account.inputs';
-import type { SvmTransactionConfigInput } from '../../domain/inputs/common.inputs';
 import { assertMaySign, findAccountByLookup, offPlatformAddress } from '../../db/repositories/accounts.repository';
 import { validationError } from '../../domain/errors';
 import { NETWORK_CURRENCY_DECIMALS, resolveValue } from '../../domain/money';
@@ -23,9 +22,9 @@ interface TransferSolData {
   memo: string | null;
 }
 
-export const transferNetworkCurrencyHandler: OperationHandler = {
+export const transferNetworkCurrencyHandler: OperationHandler<TransferNetworkCurrencyItemData, TransferSolData> = {
   async lookup(em, deps, request) {
-    const item = request.itemData as TransferNetworkCurrencyItemData;
+    const item = request.itemData;
     const scope = { organizationId: request.organizationId, cluster: request.cluster };
     const source = await findAccountByLookup(em, scope, item.source, 'itemData.source');
     assertMaySign(source, request.organizationId, request.organizationExternalId, 'itemData.source');
@@ -41,9 +40,9 @@ export const transferNetworkCurrencyHandler: OperationHandler = {
       destinationClass = account.managed ? 'MANAGED' : 'NON_MANAGED';
     }
     if (destination === source.address) throw validationError('itemData.destination', 'the destination is the source');
-    const amount = resolveValue(item.value as { amount?: string; lamports?: string }, NETWORK_CURRENCY_DECIMALS, 'itemData.value');
+    const amount = resolveValue(item.value, NETWORK_CURRENCY_DECIMALS, 'itemData.value');
     if (amount === 0n) throw validationError('itemData.value', 'the amount must be more than zero');
-    const feePayer = await resolveFeePayer(em, deps, request, (request.svmTransactionConfig ?? {}) as SvmTransactionConfigInput);
+    const feePayer = await resolveFeePayer(em, deps, request, request.svmTransactionConfig ?? {});
     const data: TransferSolData = { source: source.address, destination, amount: amount.toString(), memo: item.memo ?? null };
     return {
       needsTransaction: true,
@@ -51,12 +50,12 @@ export const transferNetworkCurrencyHandler: OperationHandler = {
       signers: [...new Set([feePayer.address, source.address])],
       debits: [{ accountId: source.id, address: source.address, asset: 'NETWORK_CURRENCY', amount: data.amount, operationType: 'TRANSFER', destination: { address: destination, class: destinationClass } }],
       webhooks: feePayer.webhooks,
-      data: { ...data },
+      data,
     };
   },
 
   instructions(_request, resolved) {
-    const d = resolved.data as unknown as TransferSolData;
+    const d = resolved.data;
     const out: Instruction[] = [getTransferSolInstruction({ source: createNoopSigner(address(d.source)), destination: address(d.destination), amount: BigInt(d.amount) })];
     if (d.memo) out.push(getAddMemoInstruction({ memo: d.memo }, { programAddress: address(MEMO_PROGRAM_V3) as never }));
     return out;

@@ -13,7 +13,6 @@ import {
   tokenMetadataField,
 } from '@solana-program/token-2022';
 import { address, createNoopSigner, type Instruction } from '@solana/kit';
-import type { SvmTransactionConfigInput } from '../../domain/inputs/common.inputs';
 import type { UpdateFinancialInstrumentItemData } from '../../domain/inputs/financial-instrument.inputs';
 import { FinancialInstrument, type AuthorityRef } from '../../db/entities';
 import { findAccountByLookup, offPlatformAddress, requireSigner } from '../../db/repositories/accounts.repository';
@@ -64,10 +63,16 @@ interface UpdateData {
   logo?: Record<string, unknown>;
 }
 
-export const updateFinancialInstrumentHandler: OperationHandler = {
+/** The logo the record keeps, when it keeps one (offchainData is free-form JSON). */
+const storedLogo = (offchainData: Record<string, unknown>): Record<string, unknown> | undefined => {
+  const logo = offchainData.logo;
+  return logo !== null && typeof logo === 'object' && !Array.isArray(logo) ? { ...logo } : undefined;
+};
+
+export const updateFinancialInstrumentHandler: OperationHandler<UpdateFinancialInstrumentItemData, UpdateData> = {
   async lookup(em, deps, request) {
     const f = 'itemData';
-    const item = request.itemData as UpdateFinancialInstrumentItemData;
+    const item = request.itemData;
     const instrument = await findInstrumentByLookup(em, { organizationId: request.organizationId, cluster: request.cluster }, item.financialInstrument, `${f}.financialInstrument`);
     if (instrument.status !== 'ACTIVE') throw validationError(`${f}.financialInstrument`, `the instrument is ${instrument.status}`);
     const on = item.onchainData ?? {};
@@ -128,23 +133,23 @@ export const updateFinancialInstrumentHandler: OperationHandler = {
     }
     const logo = item.offchainData?.logo;
     // Copied as at create; the file id derives from the write's, so a retried step stores one file.
-    if (logo) data.logo = await copyLogo(em, deps, request.organizationId, logo, uuidFromText(`${request.transactionId}\nlogo`), instrument.offchainData.logo as Record<string, unknown> | undefined);
+    if (logo) data.logo = await copyLogo(em, deps, request.organizationId, logo, uuidFromText(`${request.transactionId}\nlogo`), storedLogo(instrument.offchainData));
     const needsTransaction = fields.length > 0 || multiplierChanges || data.rotations.length > 0;
-    const feePayer = await resolveFeePayer(em, deps, request, (request.svmTransactionConfig ?? {}) as SvmTransactionConfigInput);
+    const feePayer = await resolveFeePayer(em, deps, request, request.svmTransactionConfig ?? {});
     return {
       needsTransaction,
       feePayer: feePayer.address,
       signers: [...new Set([feePayer.address, ...signers])],
       debits: BigInt(data.topUp) > 0n ? [{ accountId: feePayer.accountId, address: feePayer.address, asset: 'NETWORK_CURRENCY', amount: data.topUp, destination: { address: data.mint, class: 'MANAGED' } }] : [],
       webhooks: feePayer.webhooks,
-      data: { ...data },
+      data,
     };
   },
 
-  reconcile: (em, deps, request, resolved) => reconcileInstrument(em, deps.networks.get(request.cluster)!, (resolved.data as unknown as UpdateData).instrumentId),
+  reconcile: (em, deps, request, resolved) => reconcileInstrument(em, deps.networks.get(request.cluster)!, resolved.data.instrumentId),
 
   instructions(_request, resolved) {
-    const data = resolved.data as unknown as UpdateData;
+    const data = resolved.data;
     const mint = address(data.mint);
     const out: Instruction[] = [];
     if (BigInt(data.topUp) > 0n) out.push(getTransferSolInstruction({ source: createNoopSigner(address(resolved.feePayer)), destination: mint, amount: BigInt(data.topUp) }));
@@ -175,8 +180,8 @@ export const updateFinancialInstrumentHandler: OperationHandler = {
 
   async record(em, request, resolved, outcome, tx, at) {
     if (outcome && !['CONFIRMED', 'FINALIZED', 'SUBMITTED'].includes(outcome.status)) return undefined;
-    const item = request.itemData as UpdateFinancialInstrumentItemData;
-    const data = resolved.data as unknown as UpdateData;
+    const item = request.itemData;
+    const data = resolved.data;
     const instrument = await em.findOneOrFail(FinancialInstrument, { id: data.instrumentId });
     const on = item.onchainData ?? {};
     if (on.name !== undefined) instrument.name = on.name;
