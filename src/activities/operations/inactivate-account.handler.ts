@@ -11,6 +11,7 @@ import { FinancialInstrument, Position } from '../../db/entities';
 import { assertMaySign, closeAccountRecord, findAccountByLookup, offPlatformAddress } from '../../db/repositories/accounts.repository';
 import { forbidden, validationError } from '../../domain/errors';
 import { lamportsToSweep } from '../../domain/operations/inactivate-account.operation';
+import { offPlatformDestination, onboardedDestination } from '../../domain/operations/transfer-network-currency.operation';
 import type { Debit } from '../../domain/write';
 import { resolveFeePayer } from './fee-payer';
 import type { OperationHandler } from './operation-handler';
@@ -45,11 +46,9 @@ export const inactivateAccountHandler: OperationHandler<InactivateAccountItemDat
 
     let destination: Debit['destination'] = null;
     if (item.transferRemainingNetworkCurrencyTo?.offPlatform) {
-      destination = { address: offPlatformAddress(item.transferRemainingNetworkCurrencyTo, to), class: 'OFF_PLATFORM' };
+      destination = offPlatformDestination(offPlatformAddress(item.transferRemainingNetworkCurrencyTo, to));
     } else if (item.transferRemainingNetworkCurrencyTo) {
-      const found = await findAccountByLookup(em, scope, item.transferRemainingNetworkCurrencyTo, to);
-      if (found.status !== 'ACTIVE') throw validationError(to, `the destination account is ${found.status}`);
-      destination = { address: found.address, class: found.managed ? 'MANAGED' : 'NON_MANAGED' };
+      destination = onboardedDestination(await findAccountByLookup(em, scope, item.transferRemainingNetworkCurrencyTo, to), to);
     }
     if (destination?.address === account.address) throw validationError(to, 'the destination is the account being inactivated');
 

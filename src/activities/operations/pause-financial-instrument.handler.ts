@@ -1,11 +1,10 @@
 /** Pause / Unpause Financial Instrument (Token-2022 Pausable): one instruction signed by the pausable authority. */
-import { getPauseInstruction, getResumeInstruction } from '@solana-program/token-2022';
-import { address, createNoopSigner } from '@solana/kit';
 import type { PauseFinancialInstrumentItemData } from '../../domain/inputs/financial-instrument.inputs';
 import { Account, FinancialInstrument } from '../../db/entities';
 import { assertMaySign } from '../../db/repositories/accounts.repository';
 import { findInstrumentByLookup } from '../../db/repositories/financial-instruments.repository';
 import { validationError } from '../../domain/errors';
+import { checkPauseChange, planPause } from '../../domain/operations/pause-financial-instrument.operation';
 import { resolveFeePayer } from './fee-payer';
 import type { OperationHandler } from './operation-handler';
 import { reconcileInstrument } from './reconcile-instrument';
@@ -22,9 +21,7 @@ export function pauseHandler(pause: boolean): OperationHandler<PauseFinancialIns
     async lookup(em, deps, request) {
       const item = request.itemData;
       const instrument = await findInstrumentByLookup(em, { organizationId: request.organizationId, cluster: request.cluster }, item.financialInstrument, field);
-      if (instrument.version !== 'TOKEN_2022' || !instrument.extensions.includes('PAUSABLE')) throw validationError(field, 'only a TOKEN_2022 instrument with the Pausable extension can be paused and unpaused');
-      if (instrument.status !== 'ACTIVE') throw validationError(field, `the instrument is ${instrument.status}`);
-      if (instrument.paused === pause) throw validationError(field, `the instrument is already ${pause ? 'paused' : 'unpaused'}`);
+      checkPauseChange(instrument, pause);
       const ref = instrument.authorities.pausableAuthority;
       const authority = ref?.accountId ? await em.findOne(Account, { id: ref.accountId }) : null;
       if (!authority) throw validationError(field, 'the pausable authority is not onboarded, so the service cannot sign for it');
@@ -36,11 +33,7 @@ export function pauseHandler(pause: boolean): OperationHandler<PauseFinancialIns
 
     reconcile: (em, deps, request, resolved) => reconcileInstrument(em, deps.networks.get(request.cluster)!, resolved.data.instrumentId),
 
-    instructions(_request, resolved) {
-      const data = resolved.data;
-      const input = { mint: address(data.mint), authority: createNoopSigner(address(data.authority)) };
-      return [pause ? getPauseInstruction(input) : getResumeInstruction(input)];
-    },
+    instructions: (_request, resolved) => planPause(pause, resolved.data),
 
     async record(em, _request, resolved, outcome, tx, at) {
       if (!outcome || !['CONFIRMED', 'FINALIZED', 'SUBMITTED'].includes(outcome.status)) return undefined;
