@@ -48,7 +48,7 @@ export const transferNetworkCurrencyHandler: OperationHandler<TransferNetworkCur
   instructions(_request, resolved) {
     const d = resolved.data;
     const out: Instruction[] = [getTransferSolInstruction({ source: createNoopSigner(address(d.source)), destination: address(d.destination), amount: BigInt(d.amount) })];
-    if (d.memo) out.push(getAddMemoInstruction({ memo: d.memo }, { programAddress: address(MEMO_PROGRAM_V3) as never }));
+    if (d.memo) out.push(getAddMemoInstruction({ memo: d.memo }, { programAddress: address(MEMO_PROGRAM_V3) }));
     return out;
   },
 
