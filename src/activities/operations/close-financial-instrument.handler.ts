@@ -2,14 +2,13 @@
  * Close Financial Instrument: a Token-2022 mint with zero supply is closed by its closing authority,
  * its rent going to `refundDestination` (default: the fee payer); the record becomes CLOSED.
  */
-import { getCloseAccountInstruction } from '@solana-program/token-2022';
-import { address, createNoopSigner } from '@solana/kit';
-import type { AccountLookupInput, SvmTransactionConfigInput } from '../../domain/inputs/common.inputs';
+import type { CloseFinancialInstrumentItemData } from '../../domain/inputs/financial-instrument.inputs';
 import { Account, FinancialInstrument } from '../../db/entities';
 import { assertMaySign, findAccountByLookup, offPlatformAddress } from '../../db/repositories/accounts.repository';
 import { findInstrumentByLookup } from '../../db/repositories/financial-instruments.repository';
 import { validationError } from '../../domain/errors';
 import { decodeMintState } from '../../domain/mint-state';
+import { checkClosable, checkNoSupply, planCloseFinancialInstrument } from '../../domain/operations/close-financial-instrument.operation';
 import { resolveFeePayer } from './fee-payer';
 import type { OperationHandler } from './operation-handler';
 
@@ -21,40 +20,35 @@ interface CloseData {
   destination: string;
 }
 
-export const closeFinancialInstrumentHandler: OperationHandler = {
+export const closeFinancialInstrumentHandler: OperationHandler<CloseFinancialInstrumentItemData, CloseData> = {
   async lookup(em, deps, request) {
     const field = 'itemData.financialInstrument';
-    const item = request.itemData as { financialInstrument: AccountLookupInput; refundDestination?: AccountLookupInput };
+    const item = request.itemData;
     const scope = { organizationId: request.organizationId, cluster: request.cluster };
     const instrument = await findInstrumentByLookup(em, scope, item.financialInstrument, field);
-    if (instrument.status !== 'ACTIVE') throw validationError(field, `the instrument is already ${instrument.status}`);
     const ref = instrument.authorities.closingAuthority;
-    if (instrument.version !== 'TOKEN_2022' || !ref) throw validationError(field, 'only a TOKEN_2022 instrument with a closingAuthority (Close Mint) can be closed');
+    checkClosable({ status: instrument.status, version: instrument.version, hasClosingAuthority: Boolean(ref) });
     const data = await deps.networks.get(request.cluster)!.getAccount(instrument.mintAddress);
     if (!data) throw validationError(field, `the mint ${instrument.mintAddress} is not on ${request.cluster}`);
-    const supply = decodeMintState(data.data, deps.now()).supply;
-    if (supply !== 0n) throw validationError(field, `the instrument still has a supply of ${supply} base units; burn it first`);
-    const authority = ref.accountId ? await em.findOne(Account, { id: ref.accountId }) : null;
+    checkNoSupply(decodeMintState(data.data, deps.now()).supply);
+    const authority = ref?.accountId ? await em.findOne(Account, { id: ref.accountId }) : null;
     if (!authority) throw validationError(field, 'the closing authority is not onboarded, so the service cannot sign for it');
     assertMaySign(authority, request.organizationId, request.organizationExternalId, `${field}.closingAuthority`);
-    const feePayer = await resolveFeePayer(em, deps, request, (request.svmTransactionConfig ?? {}) as SvmTransactionConfigInput);
+    const feePayer = await resolveFeePayer(em, deps, request, request.svmTransactionConfig ?? {});
     const destination = item.refundDestination
       ? item.refundDestination.offPlatform
         ? offPlatformAddress(item.refundDestination, 'itemData.refundDestination')
         : (await findAccountByLookup(em, scope, item.refundDestination, 'itemData.refundDestination')).address
       : feePayer.address;
     const close: CloseData = { instrumentId: instrument.id, mintAccountId: instrument.mintAccountId, mint: instrument.mintAddress, authority: authority.address, destination };
-    return { needsTransaction: true, feePayer: feePayer.address, signers: [...new Set([feePayer.address, authority.address])], debits: [], webhooks: feePayer.webhooks, data: { ...close } };
+    return { needsTransaction: true, feePayer: feePayer.address, signers: [...new Set([feePayer.address, authority.address])], debits: [], webhooks: feePayer.webhooks, data: close };
   },
 
-  instructions(_request, resolved) {
-    const data = resolved.data as unknown as CloseData;
-    return [getCloseAccountInstruction({ account: address(data.mint), destination: address(data.destination), owner: createNoopSigner(address(data.authority)) })];
-  },
+  instructions: (_request, resolved) => planCloseFinancialInstrument(resolved.data),
 
   async record(em, _request, resolved, outcome, tx, at) {
     if (!outcome || !['CONFIRMED', 'FINALIZED', 'SUBMITTED'].includes(outcome.status)) return undefined;
-    const data = resolved.data as unknown as CloseData;
+    const data = resolved.data;
     const instrument = await em.findOneOrFail(FinancialInstrument, { id: data.instrumentId });
     Object.assign(instrument, { status: 'CLOSED', lastTransactionId: tx?.id ?? null, lastTransactionAt: at });
     const mintAccount = await em.findOne(Account, { id: data.mintAccountId });

@@ -4,7 +4,6 @@ import { Account } from '../../db/entities';
 import { createAccountRecord } from '../../db/repositories/accounts.repository';
 import { conflict, validationError } from '../../domain/errors';
 import { accountTypeOf, lamportsForNewAccount, planCreateAccount } from '../../domain/operations/create-account.operation';
-import type { SvmTransactionConfigInput } from '../../domain/inputs/common.inputs';
 import type { OperationHandler } from './operation-handler';
 import { resolveFeePayer } from './fee-payer';
 
@@ -15,10 +14,9 @@ interface CreateAccountData {
   accountId: string;
 }
 
-export const createAccountHandler: OperationHandler = {
+export const createAccountHandler: OperationHandler<CreateAccountItemData, CreateAccountData> = {
   async lookup(em, deps, request) {
-    const item = request.itemData as CreateAccountItemData;
-    const config = (request.svmTransactionConfig ?? {}) as SvmTransactionConfigInput;
+    const item = request.itemData;
     const managed = item.managed ?? true;
     const network = deps.networks.get(request.cluster)!;
 
@@ -40,13 +38,13 @@ export const createAccountHandler: OperationHandler = {
         throw validationError('itemData.onchainId', `account ${newAddress} does not exist on ${request.cluster}; set skipBlockchainExistenceVerification to onboard it anyway`);
       }
       const data: CreateAccountData = { newAddress, lamports: '0', createWithKey: false, accountId: request.newRecordId! };
-      return { needsTransaction: false, feePayer: deps.feePayerAddress, signers: [], debits: [], webhooks: { preSubmit: false, postSubmit: false }, data: { ...data } };
+      return { needsTransaction: false, feePayer: deps.feePayerAddress, signers: [], debits: [], webhooks: { preSubmit: false, postSubmit: false }, data };
     }
 
     if (await network.accountExists(newAddress)) {
       throw conflict('itemData.onchainId', `account ${newAddress} already exists onchain; onboard it with alreadyOnchain`);
     }
-    const feePayer = await resolveFeePayer(em, deps, request, config);
+    const feePayer = await resolveFeePayer(em, deps, request, request.svmTransactionConfig ?? {});
     const dataLength = item.dataLength ?? 0;
     const lamports = lamportsForNewAccount(item, await network.getMinimumBalanceForRentExemption(dataLength));
     const createWithKey = managed;
@@ -66,19 +64,19 @@ export const createAccountHandler: OperationHandler = {
       ],
       webhooks: { preSubmit: feePayer.webhooks.preSubmit, postSubmit: feePayer.webhooks.postSubmit || hasItemWebhooks(item) },
       reservesAddress: newAddress,
-      data: { ...data },
+      data,
     };
   },
 
   instructions(request, resolved) {
-    const item = request.itemData as CreateAccountItemData;
-    const data = resolved.data as unknown as CreateAccountData;
+    const item = request.itemData;
+    const data = resolved.data;
     return planCreateAccount({ feePayer: resolved.feePayer, newAddress: data.newAddress, lamports: BigInt(data.lamports), dataLength: item.dataLength ?? 0, createWithKey: data.createWithKey });
   },
 
   async record(em, request, resolved, outcome, tx, at) {
-    const item = request.itemData as CreateAccountItemData;
-    const data = resolved.data as unknown as CreateAccountData;
+    const item = request.itemData;
+    const data = resolved.data;
     if (outcome && outcome.status !== 'CONFIRMED' && outcome.status !== 'FINALIZED' && outcome.status !== 'SUBMITTED') return undefined;
     const refs = item.offchainReferences ?? {};
     const managed = item.managed ?? true;

@@ -5,7 +5,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { authorityFields, type AuthorityField } from '../../domain/instrument-authorities';
 import type { CreateFinancialInstrumentItemData } from '../../domain/inputs/financial-instrument.inputs';
-import type { AccountLookupInput, OffchainReferencesInput, SvmTransactionConfigInput } from '../../domain/inputs/common.inputs';
+import type { AccountLookupInput, OffchainReferencesInput } from '../../domain/inputs/common.inputs';
 import { Account, FinancialInstrument, type AuthorityRef } from '../../db/entities';
 import { assertMaySign, createAccountRecord, findAccountByLookup, offPlatformAddress } from '../../db/repositories/accounts.repository';
 import { allocateAlId } from '../../db/repositories/al-id.repository';
@@ -13,16 +13,15 @@ import { checkTypeForReference, parseAlId } from '../../domain/al-id';
 import { conflict, validationError } from '../../domain/errors';
 import { finalMintSize, initialMintSize, isOnboarding, mintAccountRecordFields, onboardedMintAddress, planCreateFinancialInstrument, requestedExtensions } from '../../domain/operations/create-financial-instrument.operation';
 import { readOnchainInstrument, type OnchainInstrument } from '../../domain/mint-state';
-import type { Resolved } from '../../domain/write';
 import type { ActivityDeps } from '../deps';
 import { rentExemptMinimum } from '../../domain/token-extensions';
-import type { WriteRequest } from '../../domain/write';
 import { resolveFeePayer } from './fee-payer';
-import type { OperationHandler } from './operation-handler';
+import type { OperationHandler, OperationRequest, OperationResolved } from './operation-handler';
 import { reconcileInstrument } from './reconcile-instrument';
 import { copyLogo } from './instrument-logo';
 
 type AuthorityName = AuthorityField | 'transferHookProgram';
+type Request = OperationRequest<CreateFinancialInstrumentItemData>;
 
 interface InstrumentData {
   mint: string;
@@ -43,14 +42,14 @@ interface InstrumentData {
 }
 
 /** Resolves one authority lookup: an onboarded account of this tenant (or a shared one), or an off-platform address. */
-async function resolveAuthority(em: EntityManager, request: WriteRequest, lookup: AccountLookupInput, field: string): Promise<{ ref: AuthorityRef; account?: Account }> {
+async function resolveAuthority(em: EntityManager, request: Request, lookup: AccountLookupInput, field: string): Promise<{ ref: AuthorityRef; account?: Account }> {
   if (lookup.offPlatform) return { ref: { address: offPlatformAddress(lookup, field), accountId: null } };
   const account = await findAccountByLookup(em, { organizationId: request.organizationId, cluster: request.cluster }, lookup, field);
   return { ref: { address: account.address, accountId: account.id }, account };
 }
 
 /** The AL ID: given (and well formed, and free) or generated from its type, with the category rule of spec 2.4. */
-async function resolveAlId(em: EntityManager, refs: OffchainReferencesInput): Promise<{ alId: string; referenceType: string }> {
+async function resolveAlId(em: EntityManager, refs: Pick<OffchainReferencesInput, 'alId' | 'newAlId'> & { type?: string }): Promise<{ alId: string; referenceType: string }> {
   if (refs.alId) {
     const parsed = parseAlId(refs.alId);
     if (!parsed) throw validationError('itemData.mintAccount.offchainReferences.alId', `${refs.alId} is not an AL ID (AL + category code + type code + 8 digits)`);
@@ -65,14 +64,14 @@ async function resolveAlId(em: EntityManager, refs: OffchainReferencesInput): Pr
 }
 
 /** Copies the logo into the service's storage; idempotent (the file id comes with the request). */
-async function copyRequestLogo(em: EntityManager, deps: ActivityDeps, request: WriteRequest): Promise<Record<string, unknown> | undefined> {
-  const logo = (request.itemData as CreateFinancialInstrumentItemData).offchainData?.logo;
+async function copyRequestLogo(em: EntityManager, deps: ActivityDeps, request: Request): Promise<Record<string, unknown> | undefined> {
+  const logo = request.itemData.offchainData?.logo;
   return logo ? copyLogo(em, deps, request.organizationId, logo, request.extraRecordIds!.logo) : undefined;
 }
 
 /** Onboards a mint that is already onchain: everything but the offchain fields is read from the chain. */
-async function lookupOnboarding(em: EntityManager, deps: ActivityDeps, request: WriteRequest): Promise<Resolved> {
-  const item = request.itemData as CreateFinancialInstrumentItemData;
+async function lookupOnboarding(em: EntityManager, deps: ActivityDeps, request: Request): Promise<OperationResolved<InstrumentData>> {
+  const item = request.itemData;
   const field = item.existingMintAccount?.onchainId ? 'itemData.existingMintAccount.onchainId' : 'itemData.mintAccount.onchainId';
   const mint = onboardedMintAddress(item)!;
   const scope = { organizationId: request.organizationId, cluster: request.cluster };
@@ -107,18 +106,17 @@ async function lookupOnboarding(em: EntityManager, deps: ActivityDeps, request: 
     onchain: { ...onchain, supply: onchain.supply.toString() },
     logo: await copyRequestLogo(em, deps, request),
   };
-  return { needsTransaction: false, feePayer: deps.feePayerAddress, signers: [], debits: [], webhooks: { preSubmit: false, postSubmit: false }, data: { ...data } };
+  return { needsTransaction: false, feePayer: deps.feePayerAddress, signers: [], debits: [], webhooks: { preSubmit: false, postSubmit: false }, data };
 }
 
-export const createFinancialInstrumentHandler: OperationHandler = {
+export const createFinancialInstrumentHandler: OperationHandler<CreateFinancialInstrumentItemData, InstrumentData> = {
   tooLargeHint:
     'Pre-create the mint with Create Account (dataLength = the Token Extensions Calculator\'s mintAccountSize for the extensions without metadata, seed = the rent of the whole) and pass existingMintAccount; or create it with fewer metadata fields and add them later with Update Financial Instrument (PATCH /api/v1/financial-instruments).',
 
   async lookup(em, deps, request) {
-    const item = request.itemData as CreateFinancialInstrumentItemData;
+    const item = request.itemData;
     if (isOnboarding(item)) return lookupOnboarding(em, deps, request);
-    const config = (request.svmTransactionConfig ?? {}) as SvmTransactionConfigInput;
-    const feePayer = await resolveFeePayer(em, deps, request, config);
+    const feePayer = await resolveFeePayer(em, deps, request, request.svmTransactionConfig ?? {});
 
     const authorities: Partial<Record<AuthorityName, AuthorityRef>> = {};
     const mustSign: { field: string; account?: Account }[] = [];
@@ -173,7 +171,7 @@ export const createFinancialInstrumentHandler: OperationHandler = {
       if (await network.accountExists(mint)) throw conflict('itemData.mintAccount', `the mint account ${mint} already exists onchain`);
     }
     // A pre-created mint account may carry its AL ID from Create Account; the request's references win.
-    const { alId, referenceType } = await resolveAlId(em, item.mintAccount?.offchainReferences ?? (preCreated?.alId ? { alId: preCreated.alId, type: preCreated.type as never } : {}));
+    const { alId, referenceType } = await resolveAlId(em, item.mintAccount?.offchainReferences ?? (preCreated?.alId ? { alId: preCreated.alId, type: preCreated.type } : {}));
 
     const data: InstrumentData = {
       mint,
@@ -184,7 +182,7 @@ export const createFinancialInstrumentHandler: OperationHandler = {
       alId,
       referenceType,
       lamports: lamports.toString(),
-      authorities: authorities as Record<string, AuthorityRef>,
+      authorities: Object.fromEntries(Object.entries(authorities).filter((entry): entry is [string, AuthorityRef] => entry[1] !== undefined)),
       logo: await copyRequestLogo(em, deps, request),
     };
     return {
@@ -194,15 +192,15 @@ export const createFinancialInstrumentHandler: OperationHandler = {
       debits: [{ accountId: feePayer.accountId, address: feePayer.address, asset: 'NETWORK_CURRENCY', amount: data.existing?.topUp ?? data.lamports, destination: { address: mint, class: 'MANAGED' } }],
       webhooks: feePayer.webhooks,
       reservesAddress: mint,
-      data: { ...data },
+      data,
     };
   },
 
-  reconcile: (em, deps, request, resolved) => reconcileInstrument(em, deps.networks.get(request.cluster)!, (resolved.data as unknown as InstrumentData).instrumentId),
+  reconcile: (em, deps, request, resolved) => reconcileInstrument(em, deps.networks.get(request.cluster)!, resolved.data.instrumentId),
 
   instructions(request, resolved) {
-    const item = request.itemData as CreateFinancialInstrumentItemData;
-    const data = resolved.data as unknown as InstrumentData;
+    const item = request.itemData;
+    const data = resolved.data;
     const authorities = Object.fromEntries(Object.entries(data.authorities).map(([k, v]) => [k, v.address]));
     return planCreateFinancialInstrument(item, {
       feePayer: resolved.feePayer,
@@ -214,9 +212,9 @@ export const createFinancialInstrumentHandler: OperationHandler = {
   },
 
   async record(em, request, resolved, outcome, tx, at) {
-    const data = resolved.data as unknown as InstrumentData;
+    const data = resolved.data;
     if (data.onchain ? outcome !== null : !outcome || !['CONFIRMED', 'FINALIZED', 'SUBMITTED'].includes(outcome.status)) return undefined;
-    const item = request.itemData as CreateFinancialInstrumentItemData;
+    const item = request.itemData;
     const onboarded = data.onchain;
     const refs = item.mintAccount?.offchainReferences ?? {};
     if (data.createsMintAccount) {

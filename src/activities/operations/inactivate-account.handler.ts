@@ -7,11 +7,11 @@
 import { getTransferSolInstruction } from '@solana-program/system';
 import { address, createNoopSigner } from '@solana/kit';
 import type { InactivateAccountItemData } from '../../domain/inputs/account.inputs';
-import type { SvmTransactionConfigInput } from '../../domain/inputs/common.inputs';
 import { FinancialInstrument, Position } from '../../db/entities';
 import { assertMaySign, closeAccountRecord, findAccountByLookup, offPlatformAddress } from '../../db/repositories/accounts.repository';
 import { forbidden, validationError } from '../../domain/errors';
 import { lamportsToSweep } from '../../domain/operations/inactivate-account.operation';
+import { offPlatformDestination, onboardedDestination } from '../../domain/operations/transfer-network-currency.operation';
 import type { Debit } from '../../domain/write';
 import { resolveFeePayer } from './fee-payer';
 import type { OperationHandler } from './operation-handler';
@@ -24,9 +24,9 @@ interface InactivateData {
   lamports: string;
 }
 
-export const inactivateAccountHandler: OperationHandler = {
+export const inactivateAccountHandler: OperationHandler<InactivateAccountItemData, InactivateData> = {
   async lookup(em, deps, request) {
-    const item = request.itemData as InactivateAccountItemData;
+    const item = request.itemData;
     const f = 'itemData.accountToInactivate';
     const to = 'itemData.transferRemainingNetworkCurrencyTo';
     const scope = { organizationId: request.organizationId, cluster: request.cluster };
@@ -46,20 +46,18 @@ export const inactivateAccountHandler: OperationHandler = {
 
     let destination: Debit['destination'] = null;
     if (item.transferRemainingNetworkCurrencyTo?.offPlatform) {
-      destination = { address: offPlatformAddress(item.transferRemainingNetworkCurrencyTo, to), class: 'OFF_PLATFORM' };
+      destination = offPlatformDestination(offPlatformAddress(item.transferRemainingNetworkCurrencyTo, to));
     } else if (item.transferRemainingNetworkCurrencyTo) {
-      const found = await findAccountByLookup(em, scope, item.transferRemainingNetworkCurrencyTo, to);
-      if (found.status !== 'ACTIVE') throw validationError(to, `the destination account is ${found.status}`);
-      destination = { address: found.address, class: found.managed ? 'MANAGED' : 'NON_MANAGED' };
+      destination = onboardedDestination(await findAccountByLookup(em, scope, item.transferRemainingNetworkCurrencyTo, to), to);
     }
     if (destination?.address === account.address) throw validationError(to, 'the destination is the account being inactivated');
 
     const data: InactivateData = { accountId: account.id, address: account.address, destination: lamports > 0n ? destination!.address : null, lamports: lamports.toString() };
     if (lamports === 0n) {
-      return { needsTransaction: false, feePayer: deps.feePayerAddress, signers: [], debits: [], webhooks: { preSubmit: false, postSubmit: false }, data: { ...data } };
+      return { needsTransaction: false, feePayer: deps.feePayerAddress, signers: [], debits: [], webhooks: { preSubmit: false, postSubmit: false }, data };
     }
     assertMaySign(account, request.organizationId, request.organizationExternalId, f);
-    const feePayer = await resolveFeePayer(em, deps, request, (request.svmTransactionConfig ?? {}) as SvmTransactionConfigInput);
+    const feePayer = await resolveFeePayer(em, deps, request, request.svmTransactionConfig ?? {});
     if (feePayer.address === account.address) throw validationError('svmTransactionConfig.feePayer', 'the account being inactivated cannot pay the fee of its own sweep: its whole balance moves');
     return {
       needsTransaction: true,
@@ -70,12 +68,12 @@ export const inactivateAccountHandler: OperationHandler = {
         preSubmit: feePayer.webhooks.preSubmit || account.preTransactionSubmitWebhooks.length > 0,
         postSubmit: feePayer.webhooks.postSubmit || account.postTransactionSubmitWebhooks.length > 0,
       },
-      data: { ...data },
+      data,
     };
   },
 
   instructions(_request, resolved) {
-    const d = resolved.data as unknown as InactivateData;
+    const d = resolved.data;
     return [getTransferSolInstruction({ source: createNoopSigner(address(d.address)), destination: address(d.destination!), amount: BigInt(d.lamports) })];
   },
 
@@ -86,7 +84,7 @@ export const inactivateAccountHandler: OperationHandler = {
    */
   async record(em, _request, resolved, outcome, tx, at) {
     if (outcome && !['CONFIRMED', 'FINALIZED', 'SUBMITTED'].includes(outcome.status)) return undefined;
-    const d = resolved.data as unknown as InactivateData;
+    const d = resolved.data;
     await closeAccountRecord(em, d.accountId, d.lamports, tx, at);
     // First in the list: a replayed record step answers the first account as the write's object.
     if (tx) tx.accountIds = [...new Set([d.accountId, ...tx.accountIds])];

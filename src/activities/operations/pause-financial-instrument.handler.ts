@@ -1,11 +1,10 @@
 /** Pause / Unpause Financial Instrument (Token-2022 Pausable): one instruction signed by the pausable authority. */
-import { getPauseInstruction, getResumeInstruction } from '@solana-program/token-2022';
-import { address, createNoopSigner } from '@solana/kit';
-import type { AccountLookupInput, SvmTransactionConfigInput } from '../../domain/inputs/common.inputs';
+import type { PauseFinancialInstrumentItemData } from '../../domain/inputs/financial-instrument.inputs';
 import { Account, FinancialInstrument } from '../../db/entities';
 import { assertMaySign } from '../../db/repositories/accounts.repository';
 import { findInstrumentByLookup } from '../../db/repositories/financial-instruments.repository';
 import { validationError } from '../../domain/errors';
+import { checkPauseChange, planPause } from '../../domain/operations/pause-financial-instrument.operation';
 import { resolveFeePayer } from './fee-payer';
 import type { OperationHandler } from './operation-handler';
 import { reconcileInstrument } from './reconcile-instrument';
@@ -16,35 +15,29 @@ interface PauseData {
   authority: string;
 }
 
-export function pauseHandler(pause: boolean): OperationHandler {
+export function pauseHandler(pause: boolean): OperationHandler<PauseFinancialInstrumentItemData, PauseData> {
   const field = 'itemData.financialInstrument';
   return {
     async lookup(em, deps, request) {
-      const item = request.itemData as { financialInstrument: AccountLookupInput };
+      const item = request.itemData;
       const instrument = await findInstrumentByLookup(em, { organizationId: request.organizationId, cluster: request.cluster }, item.financialInstrument, field);
-      if (instrument.version !== 'TOKEN_2022' || !instrument.extensions.includes('PAUSABLE')) throw validationError(field, 'only a TOKEN_2022 instrument with the Pausable extension can be paused and unpaused');
-      if (instrument.status !== 'ACTIVE') throw validationError(field, `the instrument is ${instrument.status}`);
-      if (instrument.paused === pause) throw validationError(field, `the instrument is already ${pause ? 'paused' : 'unpaused'}`);
+      checkPauseChange(instrument, pause);
       const ref = instrument.authorities.pausableAuthority;
       const authority = ref?.accountId ? await em.findOne(Account, { id: ref.accountId }) : null;
       if (!authority) throw validationError(field, 'the pausable authority is not onboarded, so the service cannot sign for it');
       assertMaySign(authority, request.organizationId, request.organizationExternalId, `${field}.pausableAuthority`);
-      const feePayer = await resolveFeePayer(em, deps, request, (request.svmTransactionConfig ?? {}) as SvmTransactionConfigInput);
+      const feePayer = await resolveFeePayer(em, deps, request, request.svmTransactionConfig ?? {});
       const data: PauseData = { instrumentId: instrument.id, mint: instrument.mintAddress, authority: authority.address };
-      return { needsTransaction: true, feePayer: feePayer.address, signers: [...new Set([feePayer.address, authority.address])], debits: [], webhooks: feePayer.webhooks, data: { ...data } };
+      return { needsTransaction: true, feePayer: feePayer.address, signers: [...new Set([feePayer.address, authority.address])], debits: [], webhooks: feePayer.webhooks, data };
     },
 
-    reconcile: (em, deps, request, resolved) => reconcileInstrument(em, deps.networks.get(request.cluster)!, (resolved.data as unknown as PauseData).instrumentId),
+    reconcile: (em, deps, request, resolved) => reconcileInstrument(em, deps.networks.get(request.cluster)!, resolved.data.instrumentId),
 
-    instructions(_request, resolved) {
-      const data = resolved.data as unknown as PauseData;
-      const input = { mint: address(data.mint), authority: createNoopSigner(address(data.authority)) };
-      return [pause ? getPauseInstruction(input) : getResumeInstruction(input)];
-    },
+    instructions: (_request, resolved) => planPause(pause, resolved.data),
 
     async record(em, _request, resolved, outcome, tx, at) {
       if (!outcome || !['CONFIRMED', 'FINALIZED', 'SUBMITTED'].includes(outcome.status)) return undefined;
-      const data = resolved.data as unknown as PauseData;
+      const data = resolved.data;
       const instrument = await em.findOneOrFail(FinancialInstrument, { id: data.instrumentId });
       instrument.paused = pause;
       instrument.lastTransactionId = tx?.id ?? null;

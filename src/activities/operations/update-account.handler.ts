@@ -5,7 +5,6 @@
 import type { UnsettableAccountField, UpdateAccountItemData } from '../../domain/inputs/account.inputs';
 import { Account } from '../../db/entities';
 import { findAccountByLookup } from '../../db/repositories/accounts.repository';
-import type { AccountType } from '../../domain/account-types';
 import { forbidden, validationError } from '../../domain/errors';
 import { checkDebitLimitsApply } from '../../domain/operations/create-account.operation';
 import type { OperationHandler } from './operation-handler';
@@ -41,30 +40,37 @@ function columnOf(name: UnsettableAccountField): keyof Account {
   return name.startsWith('offchainReferences.') ? referenceColumns[name.slice('offchainReferences.'.length) as keyof References] : columns[name as keyof Fields];
 }
 
-export const updateAccountHandler: OperationHandler = {
+/** What Update Account's lookup resolves: the account to change. */
+interface UpdateAccountData {
+  accountId: string;
+}
+
+export const updateAccountHandler: OperationHandler<UpdateAccountItemData, UpdateAccountData> = {
   async lookup(em, deps, request) {
-    const item = request.itemData as UpdateAccountItemData;
+    const item = request.itemData;
     const f = 'itemData.account';
     const account = await findAccountByLookup(em, { organizationId: request.organizationId, cluster: request.cluster }, item.account, f);
     if (account.organizationId !== request.organizationId) throw forbidden('only the organization that owns an account may change it', f);
     if (account.status !== 'ACTIVE') throw validationError(f, `the account is ${account.status}: a closed account cannot be updated`);
-    checkDebitLimitsApply(item, account.type as AccountType);
+    checkDebitLimitsApply(item, account.type);
     return { needsTransaction: false, feePayer: deps.feePayerAddress, signers: [], debits: [], webhooks: { preSubmit: false, postSubmit: false }, data: { accountId: account.id } };
   },
   instructions: () => [],
   async record(em, request, resolved, _outcome, tx) {
-    const item = request.itemData as UpdateAccountItemData;
-    const account = await em.findOneOrFail(Account, { id: (resolved.data as { accountId: string }).accountId });
-    const record = account as unknown as Record<keyof Account, unknown>;
+    const item = request.itemData;
+    const account = await em.findOneOrFail(Account, { id: resolved.data.accountId });
+    // The request's codec and the columns map keep each value of the type of its column.
+    const patch: Partial<Record<keyof Account, unknown>> = {};
     for (const [field, column] of Object.entries(columns)) {
       const value = item[field as keyof Fields];
-      if (value !== undefined) record[column] = value;
+      if (value !== undefined) patch[column] = value;
     }
     for (const [field, column] of Object.entries(referenceColumns)) {
       const value = item.offchainReferences?.[field as keyof References];
-      if (value !== undefined) record[column] = value;
+      if (value !== undefined) patch[column] = value;
     }
-    for (const name of item.unsetFields ?? []) record[columnOf(name)] = null;
+    for (const name of item.unsetFields ?? []) patch[columnOf(name)] = null;
+    Object.assign(account, patch);
     // The record of a keyed or async write names what it changed (a replayed record step answers it).
     if (tx) tx.accountIds = [account.id];
     return { onchainId: account.address, offchainId: account.id };

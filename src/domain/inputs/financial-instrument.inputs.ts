@@ -55,9 +55,11 @@ export type CreateFinancialInstrumentItemData = t.TypeOf<typeof createFinancialI
 
 /** Pause / Unpause Financial Instrument itemData (API.md 6). */
 export const pauseFinancialInstrumentItemData = strictObject('PauseFinancialInstrumentItemData', { financialInstrument: accountLookup }, {});
+export type PauseFinancialInstrumentItemData = t.TypeOf<typeof pauseFinancialInstrumentItemData>;
 
 /** Close Financial Instrument itemData (API.md 6). */
 export const closeFinancialInstrumentItemData = strictObject('CloseFinancialInstrumentItemData', { financialInstrument: accountLookup }, { refundDestination: accountLookup });
+export type CloseFinancialInstrumentItemData = t.TypeOf<typeof closeFinancialInstrumentItemData>;
 
 /** Update Financial Instrument itemData (API.md 6): patch semantics; onchain metadata fields, the scaled UI multiplier, offchain data. */
 export const updateFinancialInstrumentItemData = strictObject('UpdateFinancialInstrumentItemData', { financialInstrument: accountLookup }, {

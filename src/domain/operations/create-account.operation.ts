@@ -43,9 +43,9 @@ export function validateCreateAccount(item: CreateAccountItemData, can: CreateAc
 
 type DebitLimitFields = Pick<CreateAccountItemData, 'networkCurrencyDebitLimits' | 'tokenDebitLimits'>;
 
-/** Spec 8: debit limits apply only to wallet kinds. VALIDATION_ERROR naming the list. */
-export function checkDebitLimitsApply(item: DebitLimitFields, type: AccountType, f = 'itemData'): void {
-  if ((item.networkCurrencyDebitLimits?.length || item.tokenDebitLimits?.length) && !walletTypes.includes(type)) {
+/** Spec 8: debit limits apply only to wallet kinds (`type`: the request's, or a stored record's). VALIDATION_ERROR naming the list. */
+export function checkDebitLimitsApply(item: DebitLimitFields, type: string, f = 'itemData'): void {
+  if ((item.networkCurrencyDebitLimits?.length || item.tokenDebitLimits?.length) && !walletTypes.some((wallet) => wallet === type)) {
     throw validationError(item.networkCurrencyDebitLimits?.length ? `${f}.networkCurrencyDebitLimits` : `${f}.tokenDebitLimits`, `debit limits apply only to ${walletTypes.join(', ')} accounts`);
   }
 }

@@ -10,6 +10,8 @@ import { closeFinancialInstrumentItemData, createFinancialInstrumentItemData, pa
 import { burnItemData, freezePositionItemData, inactivatePositionItemData, initializePositionItemData, mintItemData, tradeItemData, transferItemData, updatePositionItemData } from '../inputs/position.inputs';
 import { validateCreateAccount, type CreateAccountPermissions } from './create-account.operation';
 import { validateCreateFinancialInstrument } from './create-financial-instrument.operation';
+import { validateTransferNetworkCurrency } from './transfer-network-currency.operation';
+import { validateUpdateFinancialInstrument } from './update-financial-instrument.operation';
 import { validateUpdateAccount } from './update-account.operation';
 
 /** What a request's own rules may depend on besides the request: the caller's permissions. */
@@ -29,7 +31,7 @@ export const operationRegistry = {
   PAUSE_FINANCIAL_INSTRUMENT: declare({ input: pauseFinancialInstrumentItemData }),
   UNPAUSE_FINANCIAL_INSTRUMENT: declare({ input: pauseFinancialInstrumentItemData }),
   CLOSE_FINANCIAL_INSTRUMENT: declare({ input: closeFinancialInstrumentItemData }),
-  UPDATE_FINANCIAL_INSTRUMENT: declare({ input: updateFinancialInstrumentItemData }),
+  UPDATE_FINANCIAL_INSTRUMENT: declare({ input: updateFinancialInstrumentItemData, validate: (item) => validateUpdateFinancialInstrument(item) }),
   INITIALIZE_POSITION: declare({ input: initializePositionItemData }),
   UPDATE_POSITION: declare({ input: updatePositionItemData }),
   FREEZE_POSITION: declare({ input: freezePositionItemData }),
@@ -39,7 +41,7 @@ export const operationRegistry = {
   TRANSFER: declare({ input: transferItemData }),
   TRADE: declare({ input: tradeItemData }),
   INACTIVATE_POSITION: declare({ input: inactivatePositionItemData }),
-  TRANSFER_NETWORK_CURRENCY: declare({ input: transferNetworkCurrencyItemData }),
+  TRANSFER_NETWORK_CURRENCY: declare({ input: transferNetworkCurrencyItemData, validate: (item) => validateTransferNetworkCurrency(item) }),
   UPDATE_ACCOUNT: declare({ input: updateAccountItemData, validate: validateUpdateAccount }),
   INACTIVATE_ACCOUNT: declare({ input: inactivateAccountItemData }),
 };

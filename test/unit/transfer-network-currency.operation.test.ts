@@ -1,0 +1,59 @@
+import type { TransferNetworkCurrencyItemData } from '../../src/domain/inputs/account.inputs';
+import { validateInput } from '../../src/domain/operations/registry';
+import { offPlatformDestination, onboardedDestination, transferLamports, validateTransferNetworkCurrency } from '../../src/domain/operations/transfer-network-currency.operation';
+import { refusal } from '../support/expectations';
+
+const SOURCE = { offchainId: '396197e3-ae95-48d1-868d-6342ea9dc71e' };
+const ADDRESS = 'MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr';
+const transfer = (value: TransferNetworkCurrencyItemData['value']): TransferNetworkCurrencyItemData => ({ source: SOURCE, destination: { onchainId: ADDRESS, offPlatform: true }, value });
+const writer = { updateDebitApiKeys: false };
+
+describe('transferLamports: how much network currency moves', () => {
+  it('reads an amount in UI units (9 decimals) or lamports, in base units', () => {
+    expect(transferLamports(transfer({ amount: '1.5' }))).toBe(1_500_000_000n);
+    expect(transferLamports(transfer({ lamports: '42' }))).toBe(42n);
+    expect(transferLamports(transfer({ amount: '0.000000001', lamports: '1' }))).toBe(1n);
+  });
+
+  it.each([[{ amount: '0' }], [{ lamports: '0' }]])('refuses a transfer of nothing (%j), naming itemData.value', (value) => {
+    const error = refusal(() => transferLamports(transfer(value)));
+    expect(error.code).toBe('VALIDATION_ERROR');
+    expect(error.field).toBe('itemData.value');
+    expect(error.message).toBe('the amount must be more than zero');
+  });
+
+  it('refuses an amount finer than a lamport, naming itemData.value.amount', () => {
+    const error = refusal(() => transferLamports(transfer({ amount: '0.0000000001' })));
+    expect(error.code).toBe('VALIDATION_ERROR');
+    expect(error.field).toBe('itemData.value.amount');
+  });
+
+  it('refuses an amount and lamports that disagree, naming the field', () => {
+    const error = refusal(() => transferLamports(transfer({ amount: '1', lamports: '2' })));
+    expect(error.code).toBe('VALIDATION_ERROR');
+    expect(error.field).toMatch(/^itemData\.value/);
+  });
+
+  it('is the operation\'s request-only rule: the registry runs it before any lookup', () => {
+    expect(() => validateTransferNetworkCurrency(transfer({ lamports: '1' }))).not.toThrow();
+    expect(refusal(() => validateInput('TRANSFER_NETWORK_CURRENCY', transfer({ lamports: '0' }), writer)).field).toBe('itemData.value');
+  });
+});
+
+describe('destination classes (spec 8 limits are chosen by them)', () => {
+  it('an onboarded account is MANAGED when the service holds its key, NON_MANAGED otherwise', () => {
+    expect(onboardedDestination({ address: ADDRESS, managed: true, status: 'ACTIVE' }, 'itemData.destination')).toEqual({ address: ADDRESS, class: 'MANAGED' });
+    expect(onboardedDestination({ address: ADDRESS, managed: false, status: 'ACTIVE' }, 'itemData.destination')).toEqual({ address: ADDRESS, class: 'NON_MANAGED' });
+  });
+
+  it('an address outside the platform is OFF_PLATFORM', () => {
+    expect(offPlatformDestination(ADDRESS)).toEqual({ address: ADDRESS, class: 'OFF_PLATFORM' });
+  });
+
+  it('refuses a closed destination account, naming the field it was given in', () => {
+    const error = refusal(() => onboardedDestination({ address: ADDRESS, managed: true, status: 'CLOSED' }, 'itemData.transferRemainingNetworkCurrencyTo'));
+    expect(error.code).toBe('VALIDATION_ERROR');
+    expect(error.field).toBe('itemData.transferRemainingNetworkCurrencyTo');
+    expect(error.message).toBe('the destination account is CLOSED');
+  });
+});
