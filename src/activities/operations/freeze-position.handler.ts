@@ -6,7 +6,6 @@
 import { TOKEN_2022_PROGRAM_ADDRESS, getFreezeAccountInstruction, getThawAccountInstruction } from '@solana-program/token-2022';
 import { address, createNoopSigner } from '@solana/kit';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { SvmTransactionConfigInput } from '../../domain/inputs/common.inputs';
 import type { FreezePositionItemData } from '../../domain/inputs/position.inputs';
 import { FinancialInstrument, Position } from '../../db/entities';
 import { requireSigner } from '../../db/repositories/accounts.repository';
@@ -46,11 +45,11 @@ async function freezeAuthorityOf(em: EntityManager, request: WriteRequest, instr
   return requireSigner(em, ref.accountId, request.organizationId, request.organizationExternalId, field, 'freeze authority');
 }
 
-export function freezeHandler(freeze: boolean): OperationHandler {
+export function freezeHandler(freeze: boolean): OperationHandler<FreezePositionItemData, FreezeData> {
   const state = freeze ? 'frozen' : 'unfrozen';
   return {
     async lookup(em, deps, request) {
-      const item = request.itemData as FreezePositionItemData;
+      const item = request.itemData;
       const scope = { organizationId: request.organizationId, cluster: request.cluster };
       const field = item.position ? 'itemData.position' : 'itemData.financialInstrument';
       let instrument: FinancialInstrument;
@@ -69,7 +68,7 @@ export function freezeHandler(freeze: boolean): OperationHandler {
       const authority = await freezeAuthorityOf(em, request, instrument, field);
       const positions = one ? [one] : await positionsToFreeze(em, scope, instrument.id, freeze, FREEZE_ALL_BATCH * MAX_FREEZE_BATCHES);
       if (positions.length === 0) throw validationError('itemData.allPositions', `every active position of the instrument is already ${state}`);
-      const feePayer = await resolveFeePayer(em, deps, request, (request.svmTransactionConfig ?? {}) as SvmTransactionConfigInput);
+      const feePayer = await resolveFeePayer(em, deps, request, request.svmTransactionConfig ?? {});
       const data: FreezeData = {
         positions: positions.map((p) => ({ id: p.id, address: p.address })),
         mint: instrument.mintAddress,
@@ -83,12 +82,12 @@ export function freezeHandler(freeze: boolean): OperationHandler {
         debits: [],
         webhooks: feePayer.webhooks,
         ...(one ? {} : { transactionCount: Math.ceil(positions.length / FREEZE_ALL_BATCH) }),
-        data: { ...data },
+        data,
       };
     },
 
     instructions(_request, resolved, part) {
-      const data = resolved.data as unknown as FreezeData;
+      const data = resolved.data;
       const config = { programAddress: address(data.tokenProgram) as typeof TOKEN_2022_PROGRAM_ADDRESS };
       const authority = createNoopSigner(address(data.authority));
       return batch(data, part).map((p) => {
@@ -99,7 +98,7 @@ export function freezeHandler(freeze: boolean): OperationHandler {
 
     async record(em, _request, resolved, outcome, tx, at, part) {
       if (!outcome || !['CONFIRMED', 'FINALIZED', 'SUBMITTED'].includes(outcome.status)) return undefined;
-      const data = resolved.data as unknown as FreezeData;
+      const data = resolved.data;
       const positions = batch(data, part);
       for (const position of await em.find(Position, { id: { $in: positions.map((p) => p.id) } })) {
         Object.assign(position, { frozen: freeze, lastTransactionId: tx?.id ?? null, lastTransactionAt: at });

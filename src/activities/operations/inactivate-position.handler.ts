@@ -5,7 +5,6 @@
  */
 import { getCloseAccountInstruction, getThawAccountInstruction, type TOKEN_2022_PROGRAM_ADDRESS } from '@solana-program/token-2022';
 import { address, createNoopSigner, type Instruction } from '@solana/kit';
-import type { SvmTransactionConfigInput } from '../../domain/inputs/common.inputs';
 import type { InactivatePositionItemData } from '../../domain/inputs/position.inputs';
 import { FinancialInstrument, Position } from '../../db/entities';
 import { findAccountByLookup, offPlatformAddress, requireSigner } from '../../db/repositories/accounts.repository';
@@ -17,7 +16,8 @@ import { BalanceBook, legInstructions, planBurn, planTransfer, recordLeg, type L
 import type { OperationHandler } from './operation-handler';
 import { freezeAuthorityFor, tokenProgramOf } from './token-movement';
 
-interface InactivateData {
+/** What Inactivate Position's lookup resolves (JSON-safe). */
+export interface InactivatePositionData {
   positionId: string;
   position: string;
   mint: string;
@@ -47,9 +47,9 @@ async function asThisPayload(plan: Promise<PlannedLeg>): Promise<PlannedLeg> {
   }
 }
 
-export const inactivatePositionHandler: OperationHandler = {
+export const inactivatePositionHandler: OperationHandler<InactivatePositionItemData, InactivatePositionData> = {
   async lookup(em, deps, request) {
-    const item = request.itemData as InactivatePositionItemData;
+    const item = request.itemData;
     const f = 'itemData.positionToInactivate';
     const scope = { organizationId: request.organizationId, cluster: request.cluster };
     const position = await findPositionByLookup(em, scope, item.positionToInactivate, f);
@@ -75,13 +75,13 @@ export const inactivatePositionHandler: OperationHandler = {
       }
     }
     const owner = await requireSigner(em, position.ownerAccountId, request.organizationId, request.organizationExternalId, `${f}.owner`, 'owner');
-    const feePayer = await resolveFeePayer(em, deps, request, (request.svmTransactionConfig ?? {}) as SvmTransactionConfigInput);
+    const feePayer = await resolveFeePayer(em, deps, request, request.svmTransactionConfig ?? {});
     let refundTo = feePayer.address;
     const destination = item.refundNetworkCurrrencyDestination;
     if (destination) refundTo = destination.offPlatform ? offPlatformAddress(destination, 'itemData.refundNetworkCurrrencyDestination') : (await findAccountByLookup(em, scope, destination, 'itemData.refundNetworkCurrrencyDestination')).address;
     if (refundTo === position.address) throw validationError('itemData.refundNetworkCurrrencyDestination', 'the refund cannot go to the position being closed');
 
-    const data: InactivateData = {
+    const data: InactivatePositionData = {
       positionId: position.id,
       position: position.address,
       mint: instrument.mintAddress,
@@ -97,12 +97,12 @@ export const inactivatePositionHandler: OperationHandler = {
       signers: [...new Set([feePayer.address, owner, ...(freezeAuthority ? [freezeAuthority] : []), ...legs.flatMap((l) => l.signers)])],
       debits: legs.flatMap((l) => l.debits),
       webhooks: feePayer.webhooks,
-      data: { ...data },
+      data,
     };
   },
 
   instructions(_request, resolved) {
-    const d = resolved.data as unknown as InactivateData;
+    const d = resolved.data;
     const config = { programAddress: address(d.tokenProgram) as typeof TOKEN_2022_PROGRAM_ADDRESS };
     const out: Instruction[] = [];
     if (d.thawWith) out.push(getThawAccountInstruction({ account: address(d.position), mint: address(d.mint), owner: createNoopSigner(address(d.thawWith)) }, config));
@@ -113,7 +113,7 @@ export const inactivatePositionHandler: OperationHandler = {
 
   async record(em, request, resolved, outcome, tx, at) {
     if (!outcome || !['CONFIRMED', 'FINALIZED', 'SUBMITTED'].includes(outcome.status)) return undefined;
-    const d = resolved.data as unknown as InactivateData;
+    const d = resolved.data;
     for (const leg of d.legs) await recordLeg(em, request, leg, tx, at);
     const position = await em.findOneOrFail(Position, { id: d.positionId });
     Object.assign(position, { status: 'INACTIVE', frozen: false, balance: '0', lastTransactionId: tx?.id ?? null, lastTransactionAt: at });

@@ -9,7 +9,6 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { getAllocateInstruction, getAssignInstruction, getTransferSolInstruction } from '@solana-program/system';
 import { TOKEN_2022_PROGRAM_ADDRESS, findAssociatedTokenPda, getCreateAssociatedTokenIdempotentInstruction, getInitializeAccount3Instruction, getThawAccountInstruction } from '@solana-program/token-2022';
 import { address, createNoopSigner, type Instruction } from '@solana/kit';
-import type { SvmTransactionConfigInput } from '../../domain/inputs/common.inputs';
 import type { InitializePositionItemData } from '../../domain/inputs/position.inputs';
 import { Account, FinancialInstrument, Position } from '../../db/entities';
 import { insertPosition } from '../../db/repositories/positions.repository';
@@ -18,10 +17,9 @@ import { checkPositionLookupAuthorities, findInstrumentByLookup } from '../../db
 import { conflict, validationError } from '../../domain/errors';
 import { positionAccountSize } from '../../domain/position-account';
 import { rentExemptMinimum } from '../../domain/token-extensions';
-import type { WriteRequest } from '../../domain/write';
 import type { ActivityDeps } from '../deps';
 import { resolveFeePayer } from './fee-payer';
-import type { OperationHandler } from './operation-handler';
+import type { OperationHandler, OperationRequest } from './operation-handler';
 import { tokenProgramOf } from './token-movement';
 
 const SYSTEM_PROGRAM = '11111111111111111111111111111111';
@@ -38,7 +36,8 @@ interface ExplicitAccount {
   type: 'FUNDS_TOKEN_ACCOUNT' | 'ASSET_TOKEN_ACCOUNT';
 }
 
-interface PositionData {
+/** What Initialize Position's lookup resolves (JSON-safe: kept in history and in the record). */
+export interface InitializePositionData {
   positionId: string;
   existingPositionId: string | null;
   address: string;
@@ -61,9 +60,8 @@ interface PositionData {
  * owner itself, not a fee payer, and onchain a funded System Program account holding no data (or
  * exactly the token account's size). VALIDATION_ERROR, NOT_FOUND or FORBIDDEN naming `field`.
  */
-async function explicitAccount(em: EntityManager, deps: ActivityDeps, request: WriteRequest, instrument: FinancialInstrument, owner: string, field: string): Promise<{ account: Account; explicit: ExplicitAccount }> {
-  const item = request.itemData as InitializePositionItemData;
-  const account = await findAccountByLookup(em, { organizationId: request.organizationId, cluster: request.cluster }, item.positionToInitialize.position!, field);
+async function explicitAccount(em: EntityManager, deps: ActivityDeps, request: OperationRequest<InitializePositionItemData>, instrument: FinancialInstrument, owner: string, field: string): Promise<{ account: Account; explicit: ExplicitAccount }> {
+  const account = await findAccountByLookup(em, { organizationId: request.organizationId, cluster: request.cluster }, request.itemData.positionToInitialize.position!, field);
   assertMaySign(account, request.organizationId, request.organizationExternalId, field);
   const active = await em.findOne(Position, { organizationId: request.organizationId, cluster: request.cluster, address: account.address, status: 'ACTIVE' });
   if (active) throw conflict(field, `the position ${account.address} is already active`);
@@ -92,10 +90,10 @@ async function explicitAccount(em: EntityManager, deps: ActivityDeps, request: W
   };
 }
 
-export const initializePositionHandler: OperationHandler = {
+export const initializePositionHandler: OperationHandler<InitializePositionItemData, InitializePositionData> = {
   async lookup(em, deps, request) {
     const f = 'itemData.positionToInitialize';
-    const item = request.itemData as InitializePositionItemData;
+    const item = request.itemData;
     const lookup = item.positionToInitialize;
     const scope = { organizationId: request.organizationId, cluster: request.cluster };
     if (!lookup.owner) throw validationError(`${f}.owner`, 'owner is required');
@@ -136,8 +134,8 @@ export const initializePositionHandler: OperationHandler = {
       assertMaySign(authority, request.organizationId, request.organizationExternalId, 'itemData.unfreeze');
       thawWith = authority.address;
     }
-    const feePayer = await resolveFeePayer(em, deps, request, (request.svmTransactionConfig ?? {}) as SvmTransactionConfigInput);
-    const data: PositionData = {
+    const feePayer = await resolveFeePayer(em, deps, request, request.svmTransactionConfig ?? {});
+    const data: InitializePositionData = {
       // An explicit position keeps its account's offchain id: one id names the account and the position.
       positionId: existing?.id ?? explicit?.accountId ?? request.newRecordId!,
       existingPositionId: existing?.id ?? null,
@@ -161,12 +159,12 @@ export const initializePositionHandler: OperationHandler = {
       debits: [],
       webhooks: feePayer.webhooks,
       reservesAddress: existing ? undefined : positionAddress,
-      data: { ...data },
+      data,
     };
   },
 
   instructions(_request, resolved) {
-    const data = resolved.data as unknown as PositionData;
+    const data = resolved.data;
     const payer = createNoopSigner(address(resolved.feePayer));
     const account = address(data.address);
     const programAddress = address(data.tokenProgram) as typeof TOKEN_2022_PROGRAM_ADDRESS;
@@ -189,7 +187,7 @@ export const initializePositionHandler: OperationHandler = {
 
   async record(em, request, resolved, outcome, tx, at) {
     if (!outcome || !['CONFIRMED', 'FINALIZED', 'SUBMITTED'].includes(outcome.status)) return undefined;
-    const data = resolved.data as unknown as PositionData;
+    const data = resolved.data;
     // A reopened explicit account may now hold another instrument for another owner.
     const holder = { ownerAddress: data.owner, ownerAccountId: data.ownerAccountId, financialInstrumentId: data.instrumentId, mintAddress: data.mint };
     const fields = { ...holder, status: 'ACTIVE', frozen: data.frozen, lastTransactionId: tx?.id ?? null, lastTransactionAt: at, updatedAt: at };
