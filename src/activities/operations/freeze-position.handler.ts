@@ -38,8 +38,8 @@ export interface FreezeData {
   tokenProgram: string;
 }
 
-/** The freeze authority of an instrument, which the service must be able to sign for. */
-async function freezeAuthorityOf(em: EntityManager, request: WriteRequest, instrument: FinancialInstrument, field: string): Promise<string> {
+/** The instrument's freeze authority, which the service must be able to sign for (FREEZE_AUTHORITY_NOT_FOUND when it has none). */
+async function requiredFreezeAuthoritySigner(em: EntityManager, request: WriteRequest, instrument: FinancialInstrument, field: string): Promise<string> {
   const ref = instrument.authorities.freezeAuthority;
   if (!ref) throw new LedgerError('FREEZE_AUTHORITY_NOT_FOUND', 'the instrument has no freeze authority', field);
   return requireSigner(em, ref.accountId, request.organizationId, request.organizationExternalId, field, 'freeze authority');
@@ -65,7 +65,7 @@ export function freezeHandler(freeze: boolean): OperationHandler<FreezePositionI
         if (instrument.version !== 'SPL') throw validationError('itemData.allPositions', 'allPositions is for SPL instruments; a TOKEN_2022 instrument freezes per position (name one position), or stops all movements with Pause Financial Instrument');
         if (instrument.status !== 'ACTIVE') throw validationError(field, `the instrument is ${instrument.status}`);
       }
-      const authority = await freezeAuthorityOf(em, request, instrument, field);
+      const authority = await requiredFreezeAuthoritySigner(em, request, instrument, field);
       const positions = one ? [one] : await positionsToFreeze(em, scope, instrument.id, freeze, FREEZE_ALL_BATCH * MAX_FREEZE_BATCHES);
       if (positions.length === 0) throw validationError('itemData.allPositions', `every active position of the instrument is already ${state}`);
       const feePayer = await resolveFeePayer(em, deps, request, request.svmTransactionConfig ?? {});

@@ -12,9 +12,11 @@ import { findPositionByLookup } from '../../db/repositories/positions.repository
 import { LedgerError, validationError } from '../../domain/errors';
 import { fromBaseUnits } from '../../domain/money';
 import { resolveFeePayer } from './fee-payer';
-import { BalanceBook, legInstructions, planBurn, planTransfer, recordLeg, type Leg, type PlanContext, type PlannedLeg } from './movement-legs';
+import { legInstructions } from '../../domain/operations/movement-instructions';
+import type { Leg } from '../../domain/operations/movement.operation';
+import { newPlanContext, onchainBalance, planBurn, planTransfer, recordLeg, type PlannedLeg } from './movement-legs';
 import type { OperationHandler } from './operation-handler';
-import { freezeAuthorityFor, tokenProgramOf } from './token-movement';
+import { freezeOptionSigner, tokenProgramOf } from './token-movement';
 
 /** What Inactivate Position's lookup resolves (JSON-safe). */
 export interface InactivatePositionData {
@@ -60,10 +62,10 @@ export const inactivatePositionHandler: OperationHandler<InactivatePositionItemD
 
     const unfreeze = position.frozen && !!item.unfreezeIfNeeded;
     if (position.frozen && !unfreeze) throw new LedgerError('POSITION_FROZEN', `the position ${position.address} is frozen; set unfreezeIfNeeded (TOKEN_2022) to thaw it first`, 'itemData.unfreezeIfNeeded');
-    const freezeAuthority = await freezeAuthorityFor(em, request, instrument, [['itemData.unfreezeIfNeeded', unfreeze]], item.freezeAuthority, 'itemData.freezeAuthority');
+    const freezeAuthority = await freezeOptionSigner(em, request, instrument, [['itemData.unfreezeIfNeeded', unfreeze]], item.freezeAuthority, 'itemData.freezeAuthority');
 
-    const ctx: PlanContext = { em, deps, request, book: new BalanceBook(deps, request.cluster), defaults: {} };
-    const remaining = await ctx.book.onchain(position);
+    const ctx = newPlanContext(em, deps, request, {});
+    const remaining = await onchainBalance(ctx, position);
     const self = { position: { offchainId: position.id }, ...(item.freezeAuthority ? { freezeAuthority: item.freezeAuthority } : {}) };
     const legs: PlannedLeg[] = [];
     if (remaining > 0n) {
