@@ -12,7 +12,8 @@ import {
   setTransactionMessageLifetimeUsingBlockhash,
   type Blockhash,
 } from '@solana/kit';
-import { FREEZE_ALL_BATCH, freezeHandler, type FreezeData } from '../../src/activities/operations/freeze-position.handler';
+import { freezeHandler, type FreezeData } from '../../src/activities/operations/freeze-position.handler';
+import { FREEZE_ALL_BATCH } from '../../src/domain/operations/freeze-position.operation';
 import type { OperationRequest, OperationResolved } from '../../src/activities/operations/operation-handler';
 import type { FreezePositionItemData } from '../../src/domain/inputs/position.inputs';
 

@@ -12,23 +12,11 @@ import { requireSigner } from '../../db/repositories/accounts.repository';
 import { findInstrumentByLookup } from '../../db/repositories/financial-instruments.repository';
 import { findPositionByLookup, positionsToFreeze } from '../../db/repositories/positions.repository';
 import { LedgerError, validationError } from '../../domain/errors';
+import { checkFreezeAllInstrument, checkFreezeTarget, FREEZE_ALL_BATCH, freezeBatch, freezeTransactionCount, MAX_FREEZE_BATCHES } from '../../domain/operations/freeze-position.operation';
 import type { WriteRequest } from '../../domain/write';
 import { resolveFeePayer } from './fee-payer';
 import type { OperationHandler } from './operation-handler';
 import { tokenProgramOf } from './token-movement';
-
-/**
- * Positions frozen (thawed) by one transaction of `allPositions`: 39 bytes each (address + instruction)
- * beside the fee payer, authority, mint, token program and compute budget instructions stay under
- * 1232 bytes with room to spare (test/unit/freeze-all.test.ts measures the worst case).
- */
-export const FREEZE_ALL_BATCH = 20;
-
-/** Transactions one `allPositions` request runs at most (its resolution travels in workflow history); the answer's `remainingPositions` tells the caller to repeat. */
-export const MAX_FREEZE_BATCHES = 50;
-
-/** The positions of one transaction of the write. */
-const batch = (data: FreezeData, part: number) => data.positions.slice(part * FREEZE_ALL_BATCH, (part + 1) * FREEZE_ALL_BATCH);
 
 export interface FreezeData {
   /** The positions this write freezes (thaws), by record id and token account address, in transactions of FREEZE_ALL_BATCH. */
@@ -56,14 +44,12 @@ export function freezeHandler(freeze: boolean): OperationHandler<FreezePositionI
       let one: Position | undefined;
       if (item.position) {
         one = await findPositionByLookup(em, scope, item.position, field);
-        if (one.status !== 'ACTIVE') throw validationError(field, `the position is ${one.status}`);
-        if (one.frozen === freeze) throw validationError(field, `the position is already ${state}`);
+        checkFreezeTarget(one, freeze, field);
         instrument = await em.findOneOrFail(FinancialInstrument, { id: one.financialInstrumentId });
       } else {
         // Token-2022 freezes per position (spec 2.4); its instrument-wide stop is Pause (Pausable) or a frozen default state.
         instrument = await findInstrumentByLookup(em, scope, item.financialInstrument!, field);
-        if (instrument.version !== 'SPL') throw validationError('itemData.allPositions', 'allPositions is for SPL instruments; a TOKEN_2022 instrument freezes per position (name one position), or stops all movements with Pause Financial Instrument');
-        if (instrument.status !== 'ACTIVE') throw validationError(field, `the instrument is ${instrument.status}`);
+        checkFreezeAllInstrument(instrument, field);
       }
       const authority = await requiredFreezeAuthoritySigner(em, request, instrument, field);
       const positions = one ? [one] : await positionsToFreeze(em, scope, instrument.id, freeze, FREEZE_ALL_BATCH * MAX_FREEZE_BATCHES);
@@ -81,7 +67,7 @@ export function freezeHandler(freeze: boolean): OperationHandler<FreezePositionI
         signers: [...new Set([feePayer.address, authority])],
         debits: [],
         webhooks: feePayer.webhooks,
-        ...(one ? {} : { transactionCount: Math.ceil(positions.length / FREEZE_ALL_BATCH) }),
+        ...(one ? {} : { transactionCount: freezeTransactionCount(positions.length) }),
         data,
       };
     },
@@ -90,7 +76,7 @@ export function freezeHandler(freeze: boolean): OperationHandler<FreezePositionI
       const data = resolved.data;
       const config = { programAddress: address(data.tokenProgram) as typeof TOKEN_2022_PROGRAM_ADDRESS };
       const authority = createNoopSigner(address(data.authority));
-      return batch(data, part).map((p) => {
+      return freezeBatch(data.positions, part).map((p) => {
         const input = { account: address(p.address), mint: address(data.mint), owner: authority };
         return freeze ? getFreezeAccountInstruction(input, config) : getThawAccountInstruction(input, config);
       });
@@ -99,7 +85,7 @@ export function freezeHandler(freeze: boolean): OperationHandler<FreezePositionI
     async record(em, _request, resolved, outcome, tx, at, part) {
       if (!outcome || !['CONFIRMED', 'FINALIZED', 'SUBMITTED'].includes(outcome.status)) return undefined;
       const data = resolved.data;
-      const positions = batch(data, part);
+      const positions = freezeBatch(data.positions, part);
       for (const position of await em.find(Position, { id: { $in: positions.map((p) => p.id) } })) {
         Object.assign(position, { frozen: freeze, lastTransactionId: tx?.id ?? null, lastTransactionAt: at });
       }

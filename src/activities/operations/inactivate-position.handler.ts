@@ -10,7 +10,7 @@ import { FinancialInstrument, Position } from '../../db/entities';
 import { findAccountByLookup, offPlatformAddress, requireSigner } from '../../db/repositories/accounts.repository';
 import { findPositionByLookup } from '../../db/repositories/positions.repository';
 import { LedgerError, validationError } from '../../domain/errors';
-import { fromBaseUnits } from '../../domain/money';
+import { asInactivationError, remainderDisposal, thawBeforeClose } from '../../domain/operations/inactivate-position.operation';
 import { resolveFeePayer } from './fee-payer';
 import { legInstructions } from '../../domain/operations/movement-instructions';
 import type { Leg } from '../../domain/operations/movement.operation';
@@ -31,21 +31,11 @@ export interface InactivatePositionData {
   legs: Leg[];
 }
 
-/** The movement legs name their own payload's fields; here they are this payload's. */
-const renamed: [RegExp, string][] = [
-  [/^itemData\.(burnFrom|source)/, 'itemData.positionToInactivate'],
-  [/^itemData\.destination/, 'itemData.transferRemainingTokenBalanceTo'],
-  [/^itemData\.(unfreeze|unfreezeSource)$/, 'itemData.unfreezeIfNeeded'],
-];
 async function asThisPayload(plan: Promise<PlannedLeg>): Promise<PlannedLeg> {
   try {
     return await plan;
   } catch (error) {
-    if (error instanceof LedgerError && error.field) {
-      const rule = renamed.find(([pattern]) => pattern.test(error.field!));
-      if (rule) throw new LedgerError(error.code, error.message, error.field.replace(rule[0], rule[1]), error.context);
-    }
-    throw error;
+    throw error instanceof LedgerError ? asInactivationError(error) : error;
   }
 }
 
@@ -57,24 +47,18 @@ export const inactivatePositionHandler: OperationHandler<InactivatePositionItemD
     const position = await findPositionByLookup(em, scope, item.positionToInactivate, f);
     if (position.status !== 'ACTIVE') throw validationError(f, `the position is ${position.status}`);
     const instrument = await em.findOneOrFail(FinancialInstrument, { id: position.financialInstrumentId });
-    if (item.burnRemainingTokenBalance && item.transferRemainingTokenBalanceTo) throw validationError('itemData.transferRemainingTokenBalanceTo', 'burn the remaining balance or transfer it, not both');
-    if (item.refundNetworkCurrrencyToFeePayer && item.refundNetworkCurrrencyDestination) throw validationError('itemData.refundNetworkCurrrencyDestination', 'refund to the fee payer or to a destination, not both');
-
-    const unfreeze = position.frozen && !!item.unfreezeIfNeeded;
-    if (position.frozen && !unfreeze) throw new LedgerError('POSITION_FROZEN', `the position ${position.address} is frozen; set unfreezeIfNeeded (TOKEN_2022) to thaw it first`, 'itemData.unfreezeIfNeeded');
+    // The request's own rules (validateInactivatePosition) ran before the write.
+    const unfreeze = thawBeforeClose(position, item);
     const freezeAuthority = await freezeOptionSigner(em, request, instrument, [['itemData.unfreezeIfNeeded', unfreeze]], item.freezeAuthority, 'itemData.freezeAuthority');
 
     const ctx = newPlanContext(em, deps, request, {});
     const remaining = await onchainBalance(ctx, position);
     const self = { position: { offchainId: position.id }, ...(item.freezeAuthority ? { freezeAuthority: item.freezeAuthority } : {}) };
     const legs: PlannedLeg[] = [];
-    if (remaining > 0n) {
-      if (item.burnRemainingTokenBalance) legs.push(await asThisPayload(planBurn(ctx, { burnFrom: self, burnEntireBalance: true, unfreeze }, 'itemData')));
-      else if (item.transferRemainingTokenBalanceTo) {
-        legs.push(await asThisPayload(planTransfer(ctx, { source: self, destination: item.transferRemainingTokenBalanceTo, transferEntireBalance: true, unfreezeSource: unfreeze }, 'itemData')));
-      } else {
-        throw validationError('itemData.burnRemainingTokenBalance', `the position still holds ${fromBaseUnits(remaining, instrument.decimals)}; set burnRemainingTokenBalance or transferRemainingTokenBalanceTo`);
-      }
+    const disposal = remainderDisposal(item, remaining, instrument.decimals);
+    if (disposal.kind === 'burn') legs.push(await asThisPayload(planBurn(ctx, { burnFrom: self, burnEntireBalance: true, unfreeze }, 'itemData')));
+    if (disposal.kind === 'transfer') {
+      legs.push(await asThisPayload(planTransfer(ctx, { source: self, destination: disposal.to, transferEntireBalance: true, unfreezeSource: unfreeze }, 'itemData')));
     }
     const owner = await requireSigner(em, position.ownerAccountId, request.organizationId, request.organizationExternalId, `${f}.owner`, 'owner');
     const feePayer = await resolveFeePayer(em, deps, request, request.svmTransactionConfig ?? {});

@@ -16,13 +16,11 @@ import { assertMaySign, findAccountByLookup, markTokenAccount, offPlatformAddres
 import { checkPositionLookupAuthorities, findInstrumentByLookup } from '../../db/repositories/financial-instruments.repository';
 import { conflict, validationError } from '../../domain/errors';
 import { positionAccountSize } from '../../domain/position-account';
-import { rentExemptMinimum } from '../../domain/token-extensions';
+import { explicitAccountPreparation, positionToInitialize } from '../../domain/operations/initialize-position.operation';
 import type { ActivityDeps } from '../deps';
 import { resolveFeePayer } from './fee-payer';
 import type { OperationHandler, OperationRequest } from './operation-handler';
 import { tokenProgramOf } from './token-movement';
-
-const SYSTEM_PROGRAM = '11111111111111111111111111111111';
 
 /** An explicit position: the pre-created account made a token account in this transaction. */
 interface ExplicitAccount {
@@ -69,22 +67,16 @@ async function explicitAccount(em: EntityManager, deps: ActivityDeps, request: O
   if (account.canPayFees || account.globalFeePayerForOrgs.length) throw validationError(field, `${account.address} pays fees; a fee payer cannot become a token account`);
   const network = deps.networks.get(request.cluster)!;
   const [onchain, mint] = await Promise.all([network.getAccount(account.address), network.getAccount(instrument.mintAddress)]);
-  if (!onchain) throw validationError(field, `${account.address} does not exist onchain; create it with Create Account first`);
-  if (onchain.owner !== SYSTEM_PROGRAM) throw validationError(field, `${account.address} is owned by ${onchain.owner}; an explicit position must be a System Program account holding no data`);
-  if (!mint) throw validationError('itemData.positionToInitialize.financialInstrument', `the mint ${instrument.mintAddress} does not exist onchain`);
-  const size = positionAccountSize(mint.owner, mint.data);
-  if (onchain.data.length !== 0 && onchain.data.length !== size) {
-    throw validationError(field, `${account.address} holds ${onchain.data.length} bytes; an explicit position of this instrument needs none (they are allocated here) or exactly ${size}`);
-  }
-  const rent = rentExemptMinimum(size);
+  const mintSize = mint ? positionAccountSize(mint.owner, mint.data) : null;
+  const prepared = explicitAccountPreparation(account.address, onchain && { owner: onchain.owner, lamports: onchain.lamports, dataLength: onchain.data.length }, { address: instrument.mintAddress, size: mintSize }, field);
   const mintAccount = await em.findOne(Account, { id: instrument.mintAccountId });
   return {
     account,
     explicit: {
       accountId: account.id,
-      topUp: (rent > onchain.lamports ? rent - onchain.lamports : 0n).toString(),
-      size,
-      allocate: onchain.data.length === 0,
+      topUp: prepared.topUp.toString(),
+      size: prepared.size,
+      allocate: prepared.allocate,
       type: mintAccount?.type === 'ASSET_TOKEN' ? 'ASSET_TOKEN_ACCOUNT' : 'FUNDS_TOKEN_ACCOUNT',
     },
   };
@@ -96,17 +88,17 @@ export const initializePositionHandler: OperationHandler<InitializePositionItemD
     const item = request.itemData;
     const lookup = item.positionToInitialize;
     const scope = { organizationId: request.organizationId, cluster: request.cluster };
-    if (!lookup.owner) throw validationError(`${f}.owner`, 'owner is required');
-    if (!lookup.financialInstrument) throw validationError(`${f}.financialInstrument`, 'financialInstrument is required');
-    const instrument = await findInstrumentByLookup(em, scope, lookup.financialInstrument, `${f}.financialInstrument`);
+    // The registry's validate ran these rules before the write; here they narrow the lookup.
+    const { owner: ownerLookup, financialInstrument } = positionToInitialize(item);
+    const instrument = await findInstrumentByLookup(em, scope, financialInstrument, `${f}.financialInstrument`);
     if (instrument.status !== 'ACTIVE') throw validationError(`${f}.financialInstrument`, `the instrument is ${instrument.status}`);
     // As in movements: a mint or freeze authority the lookup names must be the instrument's own.
     await checkPositionLookupAuthorities(em, scope, instrument, lookup, f);
     let owner: string;
     let ownerAccountId: string | null = null;
-    if (lookup.owner.offPlatform) owner = offPlatformAddress(lookup.owner, `${f}.owner`);
+    if (ownerLookup.offPlatform) owner = offPlatformAddress(ownerLookup, `${f}.owner`);
     else {
-      const account = await findAccountByLookup(em, scope, lookup.owner, `${f}.owner`);
+      const account = await findAccountByLookup(em, scope, ownerLookup, `${f}.owner`);
       if (account.status !== 'ACTIVE') throw validationError(`${f}.owner`, `the owner account is ${account.status}`);
       owner = account.address;
       ownerAccountId = account.id;
