@@ -37,6 +37,7 @@ const renamed: [RegExp, string][] = [
 
 /** A movement leg's refusal as this payload names it (the same error when its field is not one of the leg's). */
 export function asInactivationError(error: LedgerError): LedgerError {
-  const rule = error.field ? renamed.find(([pattern]) => pattern.test(error.field!)) : undefined;
-  return rule ? new LedgerError(error.code, error.message, error.field!.replace(rule[0], rule[1]), error.context) : error;
+  const { field } = error;
+  const rule = field === undefined ? undefined : renamed.find(([pattern]) => pattern.test(field));
+  return field !== undefined && rule ? new LedgerError(error.code, error.message, field.replace(rule[0], rule[1]), error.context) : error;
 }
