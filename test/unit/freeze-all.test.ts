@@ -12,10 +12,10 @@ import {
   setTransactionMessageLifetimeUsingBlockhash,
   type Blockhash,
 } from '@solana/kit';
-import { FREEZE_ALL_BATCH, freezeHandler, type FreezeData } from '../../src/activities/operations/freeze-position.handler';
-import type { OperationRequest } from '../../src/activities/operations/operation-handler';
+import { freezeHandler, type FreezeData } from '../../src/activities/operations/freeze-position.handler';
+import { FREEZE_ALL_BATCH } from '../../src/domain/operations/freeze-position.operation';
+import type { OperationRequest, OperationResolved } from '../../src/activities/operations/operation-handler';
 import type { FreezePositionItemData } from '../../src/domain/inputs/position.inputs';
-import type { Resolved } from '../../src/domain/write';
 
 const newAddress = async () => (await generateKeyPairSigner()).address;
 
@@ -28,7 +28,7 @@ describe('Freeze all positions: one batch fits one network transaction', () => {
       tokenProgram: TOKEN_PROGRAM_ADDRESS,
     };
     const feePayer = await newAddress();
-    const resolved: Resolved = { needsTransaction: true, feePayer, signers: [feePayer, data.authority], debits: [], webhooks: { preSubmit: false, postSubmit: false }, data: { ...data } };
+    const resolved: OperationResolved<FreezeData> = { needsTransaction: true, feePayer, signers: [feePayer, data.authority], debits: [], webhooks: { preSubmit: false, postSubmit: false }, data };
     for (const freeze of [true, false]) {
       const instructions = [
         getSetComputeUnitLimitInstruction({ units: 1_400_000 }),

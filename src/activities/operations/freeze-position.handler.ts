@@ -6,30 +6,17 @@
 import { TOKEN_2022_PROGRAM_ADDRESS, getFreezeAccountInstruction, getThawAccountInstruction } from '@solana-program/token-2022';
 import { address, createNoopSigner } from '@solana/kit';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { SvmTransactionConfigInput } from '../../domain/inputs/common.inputs';
 import type { FreezePositionItemData } from '../../domain/inputs/position.inputs';
 import { FinancialInstrument, Position } from '../../db/entities';
 import { requireSigner } from '../../db/repositories/accounts.repository';
 import { findInstrumentByLookup } from '../../db/repositories/financial-instruments.repository';
 import { findPositionByLookup, positionsToFreeze } from '../../db/repositories/positions.repository';
 import { LedgerError, validationError } from '../../domain/errors';
+import { checkFreezeAllInstrument, checkFreezeTarget, FREEZE_ALL_BATCH, freezeBatch, freezeTransactionCount, MAX_FREEZE_BATCHES } from '../../domain/operations/freeze-position.operation';
 import type { WriteRequest } from '../../domain/write';
 import { resolveFeePayer } from './fee-payer';
 import type { OperationHandler } from './operation-handler';
 import { tokenProgramOf } from './token-movement';
-
-/**
- * Positions frozen (thawed) by one transaction of `allPositions`: 39 bytes each (address + instruction)
- * beside the fee payer, authority, mint, token program and compute budget instructions stay under
- * 1232 bytes with room to spare (test/unit/freeze-all.test.ts measures the worst case).
- */
-export const FREEZE_ALL_BATCH = 20;
-
-/** Transactions one `allPositions` request runs at most (its resolution travels in workflow history); the answer's `remainingPositions` tells the caller to repeat. */
-export const MAX_FREEZE_BATCHES = 50;
-
-/** The positions of one transaction of the write. */
-const batch = (data: FreezeData, part: number) => data.positions.slice(part * FREEZE_ALL_BATCH, (part + 1) * FREEZE_ALL_BATCH);
 
 export interface FreezeData {
   /** The positions this write freezes (thaws), by record id and token account address, in transactions of FREEZE_ALL_BATCH. */
@@ -39,37 +26,35 @@ export interface FreezeData {
   tokenProgram: string;
 }
 
-/** The freeze authority of an instrument, which the service must be able to sign for. */
-async function freezeAuthorityOf(em: EntityManager, request: WriteRequest, instrument: FinancialInstrument, field: string): Promise<string> {
+/** The instrument's freeze authority, which the service must be able to sign for (FREEZE_AUTHORITY_NOT_FOUND when it has none). */
+async function requiredFreezeAuthoritySigner(em: EntityManager, request: WriteRequest, instrument: FinancialInstrument, field: string): Promise<string> {
   const ref = instrument.authorities.freezeAuthority;
   if (!ref) throw new LedgerError('FREEZE_AUTHORITY_NOT_FOUND', 'the instrument has no freeze authority', field);
   return requireSigner(em, ref.accountId, request.organizationId, request.organizationExternalId, field, 'freeze authority');
 }
 
-export function freezeHandler(freeze: boolean): OperationHandler {
+export function freezeHandler(freeze: boolean): OperationHandler<FreezePositionItemData, FreezeData> {
   const state = freeze ? 'frozen' : 'unfrozen';
   return {
     async lookup(em, deps, request) {
-      const item = request.itemData as FreezePositionItemData;
+      const item = request.itemData;
       const scope = { organizationId: request.organizationId, cluster: request.cluster };
       const field = item.position ? 'itemData.position' : 'itemData.financialInstrument';
       let instrument: FinancialInstrument;
       let one: Position | undefined;
       if (item.position) {
         one = await findPositionByLookup(em, scope, item.position, field);
-        if (one.status !== 'ACTIVE') throw validationError(field, `the position is ${one.status}`);
-        if (one.frozen === freeze) throw validationError(field, `the position is already ${state}`);
+        checkFreezeTarget(one, freeze, field);
         instrument = await em.findOneOrFail(FinancialInstrument, { id: one.financialInstrumentId });
       } else {
         // Token-2022 freezes per position (spec 2.4); its instrument-wide stop is Pause (Pausable) or a frozen default state.
         instrument = await findInstrumentByLookup(em, scope, item.financialInstrument!, field);
-        if (instrument.version !== 'SPL') throw validationError('itemData.allPositions', 'allPositions is for SPL instruments; a TOKEN_2022 instrument freezes per position (name one position), or stops all movements with Pause Financial Instrument');
-        if (instrument.status !== 'ACTIVE') throw validationError(field, `the instrument is ${instrument.status}`);
+        checkFreezeAllInstrument(instrument, field);
       }
-      const authority = await freezeAuthorityOf(em, request, instrument, field);
+      const authority = await requiredFreezeAuthoritySigner(em, request, instrument, field);
       const positions = one ? [one] : await positionsToFreeze(em, scope, instrument.id, freeze, FREEZE_ALL_BATCH * MAX_FREEZE_BATCHES);
       if (positions.length === 0) throw validationError('itemData.allPositions', `every active position of the instrument is already ${state}`);
-      const feePayer = await resolveFeePayer(em, deps, request, (request.svmTransactionConfig ?? {}) as SvmTransactionConfigInput);
+      const feePayer = await resolveFeePayer(em, deps, request, request.svmTransactionConfig ?? {});
       const data: FreezeData = {
         positions: positions.map((p) => ({ id: p.id, address: p.address })),
         mint: instrument.mintAddress,
@@ -82,16 +67,16 @@ export function freezeHandler(freeze: boolean): OperationHandler {
         signers: [...new Set([feePayer.address, authority])],
         debits: [],
         webhooks: feePayer.webhooks,
-        ...(one ? {} : { transactionCount: Math.ceil(positions.length / FREEZE_ALL_BATCH) }),
-        data: { ...data },
+        ...(one ? {} : { transactionCount: freezeTransactionCount(positions.length) }),
+        data,
       };
     },
 
     instructions(_request, resolved, part) {
-      const data = resolved.data as unknown as FreezeData;
+      const data = resolved.data;
       const config = { programAddress: address(data.tokenProgram) as typeof TOKEN_2022_PROGRAM_ADDRESS };
       const authority = createNoopSigner(address(data.authority));
-      return batch(data, part).map((p) => {
+      return freezeBatch(data.positions, part).map((p) => {
         const input = { account: address(p.address), mint: address(data.mint), owner: authority };
         return freeze ? getFreezeAccountInstruction(input, config) : getThawAccountInstruction(input, config);
       });
@@ -99,8 +84,8 @@ export function freezeHandler(freeze: boolean): OperationHandler {
 
     async record(em, _request, resolved, outcome, tx, at, part) {
       if (!outcome || !['CONFIRMED', 'FINALIZED', 'SUBMITTED'].includes(outcome.status)) return undefined;
-      const data = resolved.data as unknown as FreezeData;
-      const positions = batch(data, part);
+      const data = resolved.data;
+      const positions = freezeBatch(data.positions, part);
       for (const position of await em.find(Position, { id: { $in: positions.map((p) => p.id) } })) {
         Object.assign(position, { frozen: freeze, lastTransactionId: tx?.id ?? null, lastTransactionAt: at });
       }

@@ -5,19 +5,21 @@
  */
 import { getCloseAccountInstruction, getThawAccountInstruction, type TOKEN_2022_PROGRAM_ADDRESS } from '@solana-program/token-2022';
 import { address, createNoopSigner, type Instruction } from '@solana/kit';
-import type { SvmTransactionConfigInput } from '../../domain/inputs/common.inputs';
 import type { InactivatePositionItemData } from '../../domain/inputs/position.inputs';
 import { FinancialInstrument, Position } from '../../db/entities';
 import { findAccountByLookup, offPlatformAddress, requireSigner } from '../../db/repositories/accounts.repository';
 import { findPositionByLookup } from '../../db/repositories/positions.repository';
 import { LedgerError, validationError } from '../../domain/errors';
-import { fromBaseUnits } from '../../domain/money';
+import { asInactivationError, remainderDisposal, thawBeforeClose } from '../../domain/operations/inactivate-position.operation';
 import { resolveFeePayer } from './fee-payer';
-import { BalanceBook, legInstructions, planBurn, planTransfer, recordLeg, type Leg, type PlanContext, type PlannedLeg } from './movement-legs';
+import { legInstructions } from '../../domain/operations/movement-instructions';
+import type { Leg } from '../../domain/operations/movement.operation';
+import { newPlanContext, onchainBalance, planBurn, planTransfer, recordLeg, type PlannedLeg } from './movement-legs';
 import type { OperationHandler } from './operation-handler';
-import { freezeAuthorityFor, tokenProgramOf } from './token-movement';
+import { freezeOptionSigner, tokenProgramOf } from './token-movement';
 
-interface InactivateData {
+/** What Inactivate Position's lookup resolves (JSON-safe). */
+export interface InactivatePositionData {
   positionId: string;
   position: string;
   mint: string;
@@ -29,59 +31,43 @@ interface InactivateData {
   legs: Leg[];
 }
 
-/** The movement legs name their own payload's fields; here they are this payload's. */
-const renamed: [RegExp, string][] = [
-  [/^itemData\.(burnFrom|source)/, 'itemData.positionToInactivate'],
-  [/^itemData\.destination/, 'itemData.transferRemainingTokenBalanceTo'],
-  [/^itemData\.(unfreeze|unfreezeSource)$/, 'itemData.unfreezeIfNeeded'],
-];
 async function asThisPayload(plan: Promise<PlannedLeg>): Promise<PlannedLeg> {
   try {
     return await plan;
   } catch (error) {
-    if (error instanceof LedgerError && error.field) {
-      const rule = renamed.find(([pattern]) => pattern.test(error.field!));
-      if (rule) throw new LedgerError(error.code, error.message, error.field.replace(rule[0], rule[1]), error.context);
-    }
-    throw error;
+    throw error instanceof LedgerError ? asInactivationError(error) : error;
   }
 }
 
-export const inactivatePositionHandler: OperationHandler = {
+export const inactivatePositionHandler: OperationHandler<InactivatePositionItemData, InactivatePositionData> = {
   async lookup(em, deps, request) {
-    const item = request.itemData as InactivatePositionItemData;
+    const item = request.itemData;
     const f = 'itemData.positionToInactivate';
     const scope = { organizationId: request.organizationId, cluster: request.cluster };
     const position = await findPositionByLookup(em, scope, item.positionToInactivate, f);
     if (position.status !== 'ACTIVE') throw validationError(f, `the position is ${position.status}`);
     const instrument = await em.findOneOrFail(FinancialInstrument, { id: position.financialInstrumentId });
-    if (item.burnRemainingTokenBalance && item.transferRemainingTokenBalanceTo) throw validationError('itemData.transferRemainingTokenBalanceTo', 'burn the remaining balance or transfer it, not both');
-    if (item.refundNetworkCurrrencyToFeePayer && item.refundNetworkCurrrencyDestination) throw validationError('itemData.refundNetworkCurrrencyDestination', 'refund to the fee payer or to a destination, not both');
+    // The request's own rules (validateInactivatePosition) ran before the write.
+    const unfreeze = thawBeforeClose(position, item);
+    const freezeAuthority = await freezeOptionSigner(em, request, instrument, [['itemData.unfreezeIfNeeded', unfreeze]], item.freezeAuthority, 'itemData.freezeAuthority');
 
-    const unfreeze = position.frozen && !!item.unfreezeIfNeeded;
-    if (position.frozen && !unfreeze) throw new LedgerError('POSITION_FROZEN', `the position ${position.address} is frozen; set unfreezeIfNeeded (TOKEN_2022) to thaw it first`, 'itemData.unfreezeIfNeeded');
-    const freezeAuthority = await freezeAuthorityFor(em, request, instrument, [['itemData.unfreezeIfNeeded', unfreeze]], item.freezeAuthority, 'itemData.freezeAuthority');
-
-    const ctx: PlanContext = { em, deps, request, book: new BalanceBook(deps, request.cluster), defaults: {} };
-    const remaining = await ctx.book.onchain(position);
+    const ctx = newPlanContext(em, deps, request, {});
+    const remaining = await onchainBalance(ctx, position);
     const self = { position: { offchainId: position.id }, ...(item.freezeAuthority ? { freezeAuthority: item.freezeAuthority } : {}) };
     const legs: PlannedLeg[] = [];
-    if (remaining > 0n) {
-      if (item.burnRemainingTokenBalance) legs.push(await asThisPayload(planBurn(ctx, { burnFrom: self, burnEntireBalance: true, unfreeze }, 'itemData')));
-      else if (item.transferRemainingTokenBalanceTo) {
-        legs.push(await asThisPayload(planTransfer(ctx, { source: self, destination: item.transferRemainingTokenBalanceTo, transferEntireBalance: true, unfreezeSource: unfreeze }, 'itemData')));
-      } else {
-        throw validationError('itemData.burnRemainingTokenBalance', `the position still holds ${fromBaseUnits(remaining, instrument.decimals)}; set burnRemainingTokenBalance or transferRemainingTokenBalanceTo`);
-      }
+    const disposal = remainderDisposal(item, remaining, instrument.decimals);
+    if (disposal.kind === 'burn') legs.push(await asThisPayload(planBurn(ctx, { burnFrom: self, burnEntireBalance: true, unfreeze }, 'itemData')));
+    if (disposal.kind === 'transfer') {
+      legs.push(await asThisPayload(planTransfer(ctx, { source: self, destination: disposal.to, transferEntireBalance: true, unfreezeSource: unfreeze }, 'itemData')));
     }
     const owner = await requireSigner(em, position.ownerAccountId, request.organizationId, request.organizationExternalId, `${f}.owner`, 'owner');
-    const feePayer = await resolveFeePayer(em, deps, request, (request.svmTransactionConfig ?? {}) as SvmTransactionConfigInput);
+    const feePayer = await resolveFeePayer(em, deps, request, request.svmTransactionConfig ?? {});
     let refundTo = feePayer.address;
     const destination = item.refundNetworkCurrrencyDestination;
     if (destination) refundTo = destination.offPlatform ? offPlatformAddress(destination, 'itemData.refundNetworkCurrrencyDestination') : (await findAccountByLookup(em, scope, destination, 'itemData.refundNetworkCurrrencyDestination')).address;
     if (refundTo === position.address) throw validationError('itemData.refundNetworkCurrrencyDestination', 'the refund cannot go to the position being closed');
 
-    const data: InactivateData = {
+    const data: InactivatePositionData = {
       positionId: position.id,
       position: position.address,
       mint: instrument.mintAddress,
@@ -97,12 +83,12 @@ export const inactivatePositionHandler: OperationHandler = {
       signers: [...new Set([feePayer.address, owner, ...(freezeAuthority ? [freezeAuthority] : []), ...legs.flatMap((l) => l.signers)])],
       debits: legs.flatMap((l) => l.debits),
       webhooks: feePayer.webhooks,
-      data: { ...data },
+      data,
     };
   },
 
   instructions(_request, resolved) {
-    const d = resolved.data as unknown as InactivateData;
+    const d = resolved.data;
     const config = { programAddress: address(d.tokenProgram) as typeof TOKEN_2022_PROGRAM_ADDRESS };
     const out: Instruction[] = [];
     if (d.thawWith) out.push(getThawAccountInstruction({ account: address(d.position), mint: address(d.mint), owner: createNoopSigner(address(d.thawWith)) }, config));
@@ -113,7 +99,7 @@ export const inactivatePositionHandler: OperationHandler = {
 
   async record(em, request, resolved, outcome, tx, at) {
     if (!outcome || !['CONFIRMED', 'FINALIZED', 'SUBMITTED'].includes(outcome.status)) return undefined;
-    const d = resolved.data as unknown as InactivateData;
+    const d = resolved.data;
     for (const leg of d.legs) await recordLeg(em, request, leg, tx, at);
     const position = await em.findOneOrFail(Position, { id: d.positionId });
     Object.assign(position, { status: 'INACTIVE', frozen: false, balance: '0', lastTransactionId: tx?.id ?? null, lastTransactionAt: at });

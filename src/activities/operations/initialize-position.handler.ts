@@ -9,7 +9,6 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { getAllocateInstruction, getAssignInstruction, getTransferSolInstruction } from '@solana-program/system';
 import { TOKEN_2022_PROGRAM_ADDRESS, findAssociatedTokenPda, getCreateAssociatedTokenIdempotentInstruction, getInitializeAccount3Instruction, getThawAccountInstruction } from '@solana-program/token-2022';
 import { address, createNoopSigner, type Instruction } from '@solana/kit';
-import type { SvmTransactionConfigInput } from '../../domain/inputs/common.inputs';
 import type { InitializePositionItemData } from '../../domain/inputs/position.inputs';
 import { Account, FinancialInstrument, Position } from '../../db/entities';
 import { insertPosition } from '../../db/repositories/positions.repository';
@@ -17,14 +16,11 @@ import { assertMaySign, findAccountByLookup, markTokenAccount, offPlatformAddres
 import { checkPositionLookupAuthorities, findInstrumentByLookup } from '../../db/repositories/financial-instruments.repository';
 import { conflict, validationError } from '../../domain/errors';
 import { positionAccountSize } from '../../domain/position-account';
-import { rentExemptMinimum } from '../../domain/token-extensions';
-import type { WriteRequest } from '../../domain/write';
+import { explicitAccountPreparation, positionToInitialize } from '../../domain/operations/initialize-position.operation';
 import type { ActivityDeps } from '../deps';
 import { resolveFeePayer } from './fee-payer';
-import type { OperationHandler } from './operation-handler';
+import type { OperationHandler, OperationRequest } from './operation-handler';
 import { tokenProgramOf } from './token-movement';
-
-const SYSTEM_PROGRAM = '11111111111111111111111111111111';
 
 /** An explicit position: the pre-created account made a token account in this transaction. */
 interface ExplicitAccount {
@@ -38,7 +34,8 @@ interface ExplicitAccount {
   type: 'FUNDS_TOKEN_ACCOUNT' | 'ASSET_TOKEN_ACCOUNT';
 }
 
-interface PositionData {
+/** What Initialize Position's lookup resolves (JSON-safe: kept in history and in the record). */
+export interface InitializePositionData {
   positionId: string;
   existingPositionId: string | null;
   address: string;
@@ -61,9 +58,8 @@ interface PositionData {
  * owner itself, not a fee payer, and onchain a funded System Program account holding no data (or
  * exactly the token account's size). VALIDATION_ERROR, NOT_FOUND or FORBIDDEN naming `field`.
  */
-async function explicitAccount(em: EntityManager, deps: ActivityDeps, request: WriteRequest, instrument: FinancialInstrument, owner: string, field: string): Promise<{ account: Account; explicit: ExplicitAccount }> {
-  const item = request.itemData as InitializePositionItemData;
-  const account = await findAccountByLookup(em, { organizationId: request.organizationId, cluster: request.cluster }, item.positionToInitialize.position!, field);
+async function explicitAccount(em: EntityManager, deps: ActivityDeps, request: OperationRequest<InitializePositionItemData>, instrument: FinancialInstrument, owner: string, field: string): Promise<{ account: Account; explicit: ExplicitAccount }> {
+  const account = await findAccountByLookup(em, { organizationId: request.organizationId, cluster: request.cluster }, request.itemData.positionToInitialize.position!, field);
   assertMaySign(account, request.organizationId, request.organizationExternalId, field);
   const active = await em.findOne(Position, { organizationId: request.organizationId, cluster: request.cluster, address: account.address, status: 'ACTIVE' });
   if (active) throw conflict(field, `the position ${account.address} is already active`);
@@ -71,44 +67,38 @@ async function explicitAccount(em: EntityManager, deps: ActivityDeps, request: W
   if (account.canPayFees || account.globalFeePayerForOrgs.length) throw validationError(field, `${account.address} pays fees; a fee payer cannot become a token account`);
   const network = deps.networks.get(request.cluster)!;
   const [onchain, mint] = await Promise.all([network.getAccount(account.address), network.getAccount(instrument.mintAddress)]);
-  if (!onchain) throw validationError(field, `${account.address} does not exist onchain; create it with Create Account first`);
-  if (onchain.owner !== SYSTEM_PROGRAM) throw validationError(field, `${account.address} is owned by ${onchain.owner}; an explicit position must be a System Program account holding no data`);
-  if (!mint) throw validationError('itemData.positionToInitialize.financialInstrument', `the mint ${instrument.mintAddress} does not exist onchain`);
-  const size = positionAccountSize(mint.owner, mint.data);
-  if (onchain.data.length !== 0 && onchain.data.length !== size) {
-    throw validationError(field, `${account.address} holds ${onchain.data.length} bytes; an explicit position of this instrument needs none (they are allocated here) or exactly ${size}`);
-  }
-  const rent = rentExemptMinimum(size);
+  const mintSize = mint ? positionAccountSize(mint.owner, mint.data) : null;
+  const prepared = explicitAccountPreparation(account.address, onchain && { owner: onchain.owner, lamports: onchain.lamports, dataLength: onchain.data.length }, { address: instrument.mintAddress, size: mintSize }, field);
   const mintAccount = await em.findOne(Account, { id: instrument.mintAccountId });
   return {
     account,
     explicit: {
       accountId: account.id,
-      topUp: (rent > onchain.lamports ? rent - onchain.lamports : 0n).toString(),
-      size,
-      allocate: onchain.data.length === 0,
+      topUp: prepared.topUp.toString(),
+      size: prepared.size,
+      allocate: prepared.allocate,
       type: mintAccount?.type === 'ASSET_TOKEN' ? 'ASSET_TOKEN_ACCOUNT' : 'FUNDS_TOKEN_ACCOUNT',
     },
   };
 }
 
-export const initializePositionHandler: OperationHandler = {
+export const initializePositionHandler: OperationHandler<InitializePositionItemData, InitializePositionData> = {
   async lookup(em, deps, request) {
     const f = 'itemData.positionToInitialize';
-    const item = request.itemData as InitializePositionItemData;
+    const item = request.itemData;
     const lookup = item.positionToInitialize;
     const scope = { organizationId: request.organizationId, cluster: request.cluster };
-    if (!lookup.owner) throw validationError(`${f}.owner`, 'owner is required');
-    if (!lookup.financialInstrument) throw validationError(`${f}.financialInstrument`, 'financialInstrument is required');
-    const instrument = await findInstrumentByLookup(em, scope, lookup.financialInstrument, `${f}.financialInstrument`);
+    // The registry's validate ran these rules before the write; here they narrow the lookup.
+    const { owner: ownerLookup, financialInstrument } = positionToInitialize(item);
+    const instrument = await findInstrumentByLookup(em, scope, financialInstrument, `${f}.financialInstrument`);
     if (instrument.status !== 'ACTIVE') throw validationError(`${f}.financialInstrument`, `the instrument is ${instrument.status}`);
     // As in movements: a mint or freeze authority the lookup names must be the instrument's own.
     await checkPositionLookupAuthorities(em, scope, instrument, lookup, f);
     let owner: string;
     let ownerAccountId: string | null = null;
-    if (lookup.owner.offPlatform) owner = offPlatformAddress(lookup.owner, `${f}.owner`);
+    if (ownerLookup.offPlatform) owner = offPlatformAddress(ownerLookup, `${f}.owner`);
     else {
-      const account = await findAccountByLookup(em, scope, lookup.owner, `${f}.owner`);
+      const account = await findAccountByLookup(em, scope, ownerLookup, `${f}.owner`);
       if (account.status !== 'ACTIVE') throw validationError(`${f}.owner`, `the owner account is ${account.status}`);
       owner = account.address;
       ownerAccountId = account.id;
@@ -136,8 +126,8 @@ export const initializePositionHandler: OperationHandler = {
       assertMaySign(authority, request.organizationId, request.organizationExternalId, 'itemData.unfreeze');
       thawWith = authority.address;
     }
-    const feePayer = await resolveFeePayer(em, deps, request, (request.svmTransactionConfig ?? {}) as SvmTransactionConfigInput);
-    const data: PositionData = {
+    const feePayer = await resolveFeePayer(em, deps, request, request.svmTransactionConfig ?? {});
+    const data: InitializePositionData = {
       // An explicit position keeps its account's offchain id: one id names the account and the position.
       positionId: existing?.id ?? explicit?.accountId ?? request.newRecordId!,
       existingPositionId: existing?.id ?? null,
@@ -161,12 +151,12 @@ export const initializePositionHandler: OperationHandler = {
       debits: [],
       webhooks: feePayer.webhooks,
       reservesAddress: existing ? undefined : positionAddress,
-      data: { ...data },
+      data,
     };
   },
 
   instructions(_request, resolved) {
-    const data = resolved.data as unknown as PositionData;
+    const data = resolved.data;
     const payer = createNoopSigner(address(resolved.feePayer));
     const account = address(data.address);
     const programAddress = address(data.tokenProgram) as typeof TOKEN_2022_PROGRAM_ADDRESS;
@@ -189,7 +179,7 @@ export const initializePositionHandler: OperationHandler = {
 
   async record(em, request, resolved, outcome, tx, at) {
     if (!outcome || !['CONFIRMED', 'FINALIZED', 'SUBMITTED'].includes(outcome.status)) return undefined;
-    const data = resolved.data as unknown as PositionData;
+    const data = resolved.data;
     // A reopened explicit account may now hold another instrument for another owner.
     const holder = { ownerAddress: data.owner, ownerAccountId: data.ownerAccountId, financialInstrumentId: data.instrumentId, mintAddress: data.mint };
     const fields = { ...holder, status: 'ACTIVE', frozen: data.frozen, lastTransactionId: tx?.id ?? null, lastTransactionAt: at, updatedAt: at };

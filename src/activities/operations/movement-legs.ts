@@ -1,12 +1,14 @@
 /**
- * The three token movements of spec 4.3 (mint, burn, transfer) as legs of one network transaction.
- * Mint, Burn and Transfer are trades of one leg; Trade is any mix of them, checked together (balances
- * run across its legs) and sent atomically. Each leg's plan is JSON-safe: it lives in workflow history.
+ * The lookups and records of the token movements of spec 4.3 (mint, burn, transfer) as legs of one
+ * network transaction: the positions, instruments and signers a leg needs, the balances the network
+ * holds, the records a landed leg writes. The rules (balance book, freeze options and settlement,
+ * amounts) and the instructions are pure: src/domain/operations/movement.operation.ts and
+ * movement-instructions.ts.
  */
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { findAssociatedTokenPda, getBurnCheckedInstruction, getCreateAssociatedTokenIdempotentInstruction, getMintToCheckedInstruction, getTokenDecoder, getTransferCheckedInstruction } from '@solana-program/token-2022';
-import { address, createNoopSigner, type Instruction } from '@solana/kit';
+import { findAssociatedTokenPda, getTokenDecoder } from '@solana-program/token-2022';
+import { address } from '@solana/kit';
 import type { AccountLookupInput } from '../../domain/inputs/common.inputs';
 import type { BurnOperation, MintOperation, PositionLookupInput, TransferOperation } from '../../domain/inputs/position.inputs';
 import { Account, FinancialInstrument, Position, type LedgerTransaction } from '../../db/entities';
@@ -14,118 +16,17 @@ import { findAccountByLookup, offPlatformAddress, requireSigner } from '../../db
 import { checkNamedAuthority, checkPositionLookupAuthorities, findInstrumentByLookup } from '../../db/repositories/financial-instruments.repository';
 import { findPositionByLookup, insertPosition } from '../../db/repositories/positions.repository';
 import { LedgerError, validationError } from '../../domain/errors';
-import { fromBaseUnits, resolveValue } from '../../domain/money';
+import { resolveValue } from '../../domain/money';
+import { amountToMove, BalanceBook, freezeOption, frozenAfter, type AmountRequest, type BookPosition, type BurnLeg, type Leg, type MintLeg, type TradeDefaults, type TransferLeg } from '../../domain/operations/movement.operation';
 import type { Debit, DestinationClass, WriteRequest } from '../../domain/write';
 import type { ActivityDeps } from '../deps';
-import { resolveTransferHookAccounts, toAccountMetas, TransferHookResolutionError } from './transfer-hook';
-import { aroundMovement, freezeAuthorityFor, moveBalance, requireUnfrozen, tokenProgramOf, type AroundMovement } from './token-movement';
-
-interface LegBase extends AroundMovement {
-  decimals: number;
-  amount: string;
-}
-export interface MintLeg extends LegBase {
-  kind: 'mint';
-  positionId: string;
-  position: string;
-  mintAuthority: string;
-}
-export interface BurnLeg extends LegBase {
-  kind: 'burn';
-  positionId: string;
-  position: string;
-  /** The owner, or the permanent delegate. */
-  authority: string;
-}
-export interface TransferLeg extends LegBase {
-  kind: 'transfer';
-  sourceId: string;
-  source: string;
-  destinationId: string;
-  destination: string;
-  authority: string;
-  /** initializeDestinationPositionIfNeeded: the destination's associated account is created in the same transaction. */
-  createDestination: { owner: string; ownerAccountId: string | null; instrumentId: string; reactivate: boolean; frozen: boolean } | null;
-  /** Accounts a transfer-hook instrument's hook needs, appended to TransferChecked. */
-  extraAccounts: { address: string; role: 'readonly' | 'writable' | 'readonly_signer' | 'writable_signer' }[];
-}
-export type Leg = MintLeg | BurnLeg | TransferLeg;
+import { resolveTransferHookAccounts, TransferHookResolutionError } from './transfer-hook';
+import { freezeOptionSigner, moveBalance, tokenProgramOf } from './token-movement';
 
 export interface PlannedLeg {
   leg: Leg;
   signers: string[];
   debits: Debit[];
-}
-
-/** Trade-level defaults for the freeze options (API.md 2: an operation's own flag overrides them). */
-export interface TradeDefaults {
-  freeze?: boolean;
-  unfreeze?: boolean;
-}
-
-/**
- * What the legs of one transaction have done to each position so far (units taken and given,
- * thawed), so a trade's later legs are checked against the state the earlier ones leave.
- */
-export class BalanceBook {
-  private readonly chain = new Map<string, bigint>();
-  private readonly delta = new Map<string, bigint>();
-  private readonly frozen = new Map<string, boolean>();
-  private readonly opened = new Map<string, Position>();
-  constructor(private readonly deps: ActivityDeps, private readonly cluster: string) {}
-
-  async onchain(position: Position): Promise<bigint> {
-    if (!this.chain.has(position.id)) {
-      const account = await this.deps.networks.get(this.cluster)!.getAccount(position.address);
-      this.chain.set(position.id, account ? getTokenDecoder().decode(account.data).amount : 0n);
-    }
-    return this.chain.get(position.id)! + (this.delta.get(position.id) ?? 0n);
-  }
-
-  offchain(position: Position): bigint {
-    return BigInt(position.balance) + (this.delta.get(position.id) ?? 0n);
-  }
-
-  move(positionId: string, amount: bigint): void {
-    this.delta.set(positionId, (this.delta.get(positionId) ?? 0n) + amount);
-  }
-
-  /** A destination position an earlier leg opens, by address. */
-  opening(address: string): Position | undefined {
-    return this.opened.get(address);
-  }
-
-  open(position: Position): void {
-    this.opened.set(position.address, position);
-  }
-
-  /**
-   * A frozen position moves only when the request thaws it: the thaw is planned once (a later leg
-   * finds it thawed). `unfreeze` is the option's [field, value]. Returns the accounts to thaw.
-   */
-  thaw(position: Position, unfreeze: [string, boolean | undefined], field: string): string[] {
-    const frozen = this.frozen.get(position.id) ?? position.frozen;
-    requireUnfrozen({ frozen, address: position.address }, unfreeze[1], unfreeze[0], field);
-    if (!frozen) return [];
-    this.frozen.set(position.id, false);
-    return [position.address];
-  }
-}
-
-/**
- * A position a trade freezes is frozen once, after the last leg that moves it (freezing it earlier
- * would stop the later legs).
- */
-export function settleFreezes(legs: Leg[]): void {
-  const touched = (leg: Leg) => (leg.kind === 'transfer' ? [leg.source, leg.destination] : [leg.position]);
-  const wanted = new Map<string, string>();
-  for (const leg of legs) for (const account of leg.freeze) wanted.set(account, leg.freezeAuthority!);
-  for (const leg of legs) leg.freeze = [];
-  for (const [account, authority] of wanted) {
-    const last = legs.findLast((leg) => touched(leg).includes(account))!;
-    last.freeze.push(account);
-    last.freezeAuthority ??= authority;
-  }
 }
 
 export interface PlanContext {
@@ -136,16 +37,21 @@ export interface PlanContext {
   defaults: TradeDefaults;
 }
 
+/** A new book for the legs of one transaction. */
+export const newPlanContext = (em: EntityManager, deps: ActivityDeps, request: WriteRequest, defaults: TradeDefaults): PlanContext => ({ em, deps, request, book: new BalanceBook(), defaults });
+
+/** The position's onchain balance when the next leg runs: the network's (read once per transaction) moved by the earlier legs. */
+export async function onchainBalance(ctx: PlanContext, position: BookPosition): Promise<bigint> {
+  if (!ctx.book.knowsOnchain(position.id)) {
+    const account = await ctx.deps.networks.get(ctx.request.cluster)!.getAccount(position.address);
+    ctx.book.knowOnchain(position.id, account ? getTokenDecoder().decode(account.data).amount : 0n);
+  }
+  return ctx.book.onchain(position.id);
+}
+
 const scopeOf = (request: WriteRequest) => ({ organizationId: request.organizationId, cluster: request.cluster });
 
-type FreezeOption = 'unfreeze' | 'freeze' | 'unfreezeSource' | 'freezeSource' | 'unfreezeDestination' | 'freezeDestination';
-
-/** A leg's freeze option: its own flag, else the trade-level default; with the field path that set it. */
-function option(ctx: PlanContext, item: Partial<Record<FreezeOption, boolean>>, p: string, name: FreezeOption): [string, boolean | undefined] {
-  const own = item[name];
-  const kind = name.startsWith('unfreeze') ? 'unfreeze' : 'freeze';
-  return own !== undefined ? [`${p}.${name}`, own] : [`itemData.${kind}`, ctx.defaults[kind]];
-}
+const option = (ctx: PlanContext, item: Parameters<typeof freezeOption>[1], p: string, name: Parameters<typeof freezeOption>[3]) => freezeOption(ctx.defaults, item, p, name);
 
 async function movableInstrument(em: EntityManager, position: Position, field: string): Promise<FinancialInstrument> {
   if (position.status !== 'ACTIVE') throw validationError(field, `the position is ${position.status}`);
@@ -170,17 +76,11 @@ async function permanentDelegate(ctx: PlanContext, instrument: FinancialInstrume
   return instrumentAuthority(ctx, instrument, 'permanentDelegateAuthority', given, `${p}.permanentDelegateAuthority`, 'permanent delegate');
 }
 
-/** The amount to move: the value, or everything the position will hold when this leg runs. */
-async function amountOf(ctx: PlanContext, position: Position, instrument: FinancialInstrument, value: unknown, entire: boolean | undefined, p: string, entireName: string, verb: string, precheckOffchain: boolean | undefined): Promise<bigint> {
-  if (!value === !entire) throw validationError(`${p}.value`, `give value or ${entireName} (one of them)`);
-  const onchain = await ctx.book.onchain(position);
-  const amount = entire ? onchain : resolveValue(value as { amount?: string; lamports?: string }, instrument.decimals, `${p}.value`);
-  if (amount === 0n) throw validationError(entire ? `${p}.${entireName}` : `${p}.value`, `there is nothing to ${verb}`);
-  const available = precheckOffchain ? ctx.book.offchain(position) : onchain;
-  if (amount > available) {
-    throw new LedgerError('INSUFFICIENT_BALANCE', `the position ${position.address} holds ${fromBaseUnits(available, instrument.decimals)}; ${fromBaseUnits(amount, instrument.decimals)} cannot be ${verb === 'burn' ? 'burned' : 'transferred'}`, `${p}.value`);
-  }
-  return amount;
+/** The amount to move: the value, or everything the position will hold when this leg runs (the rule: amountToMove). */
+async function amountOf(ctx: PlanContext, position: Position, decimals: number, request: AmountRequest, p: string): Promise<bigint> {
+  // Read only when the request names one of value and the entire balance: its refusal comes first, as in the rule.
+  if (!request.value !== !request.entire) await onchainBalance(ctx, position);
+  return amountToMove(ctx.book, position, decimals, request, p);
 }
 
 /** The debit limits class of a position's owner as a destination (spec 8). */
@@ -200,11 +100,11 @@ const movement = (instrument: FinancialInstrument, freezeAuthority: string | nul
 export async function planMint(ctx: PlanContext, item: MintOperation, p: string): Promise<PlannedLeg> {
   const position = await findPositionByLookup(ctx.em, scopeOf(ctx.request), item.mintTo, `${p}.mintTo`);
   const instrument = await movableInstrument(ctx.em, position, `${p}.mintTo`);
-  const amount = resolveValue(item.value as { amount?: string; lamports?: string }, instrument.decimals, `${p}.value`);
+  const amount = resolveValue(item.value, instrument.decimals, `${p}.value`);
   if (amount === 0n) throw validationError(`${p}.value`, 'the amount must be more than zero');
   const unfreeze = option(ctx, item, p, 'unfreeze');
   const freeze = option(ctx, item, p, 'freeze');
-  const freezeAuthority = await freezeAuthorityFor(ctx.em, ctx.request, instrument, [unfreeze, freeze], item.mintTo.freezeAuthority, `${p}.mintTo.freezeAuthority`);
+  const freezeAuthority = await freezeOptionSigner(ctx.em, ctx.request, instrument, [unfreeze, freeze], item.mintTo.freezeAuthority, `${p}.mintTo.freezeAuthority`);
   const thaw = ctx.book.thaw(position, unfreeze, `${p}.mintTo`);
   const mintAuthority = await instrumentAuthority(ctx, instrument, 'mintAuthority', item.mintTo.mintAuthority, `${p}.mintTo.mintAuthority`, 'mint authority');
   ctx.book.move(position.id, amount);
@@ -229,9 +129,9 @@ export async function planBurn(ctx: PlanContext, item: BurnOperation, p: string)
     : await requireSigner(ctx.em, position.ownerAccountId, ctx.request.organizationId, ctx.request.organizationExternalId, `${p}.burnFrom.owner`, 'owner');
   const unfreeze = option(ctx, item, p, 'unfreeze');
   const freeze = option(ctx, item, p, 'freeze');
-  const freezeAuthority = await freezeAuthorityFor(ctx.em, ctx.request, instrument, [unfreeze, freeze], item.burnFrom.freezeAuthority, `${p}.burnFrom.freezeAuthority`);
+  const freezeAuthority = await freezeOptionSigner(ctx.em, ctx.request, instrument, [unfreeze, freeze], item.burnFrom.freezeAuthority, `${p}.burnFrom.freezeAuthority`);
   const thaw = ctx.book.thaw(position, unfreeze, `${p}.burnFrom`);
-  const amount = await amountOf(ctx, position, instrument, item.value, item.burnEntireBalance, p, 'burnEntireBalance', 'burn', item.offchainBalanceAvailabilityPrecheck);
+  const amount = await amountOf(ctx, position, instrument.decimals, { value: item.value, entire: item.burnEntireBalance, entireName: 'burnEntireBalance', verb: 'burn', precheckOffchain: item.offchainBalanceAvailabilityPrecheck }, p);
   ctx.book.move(position.id, -amount);
   const leg: BurnLeg = {
     kind: 'burn',
@@ -248,7 +148,7 @@ export async function planBurn(ctx: PlanContext, item: BurnOperation, p: string)
 }
 
 /** The destination of a transfer: an existing active position, or (initializeDestinationPositionIfNeeded) the owner's associated one, made in the same transaction. */
-async function transferDestination(ctx: PlanContext, lookup: PositionLookupInput, source: Position, instrument: FinancialInstrument, initialize: boolean | undefined, p: string) {
+async function transferDestination(ctx: PlanContext, lookup: PositionLookupInput, source: Position, instrument: FinancialInstrument, initialize: boolean | undefined, p: string): Promise<{ position: BookPosition; create: TransferLeg['createDestination'] }> {
   const field = `${p}.destination`;
   let found: Position | null = null;
   try {
@@ -287,7 +187,7 @@ async function transferDestination(ctx: PlanContext, lookup: PositionLookupInput
   const opening = ctx.book.opening(ata);
   if (opening) return { position: opening, create: null };
   const frozen = instrument.defaultPositionState === 'FROZEN';
-  const position = { id: existing?.id ?? randomUUID(), address: ata, ownerAccountId, frozen, status: 'ACTIVE', balance: '0' } as unknown as Position;
+  const position: BookPosition = { id: existing?.id ?? randomUUID(), address: ata, ownerAccountId, frozen, balance: '0' };
   ctx.book.open(position);
   return { position, create: { owner, ownerAccountId, instrumentId: instrument.id, reactivate: !!existing, frozen } };
 }
@@ -302,10 +202,10 @@ export async function planTransfer(ctx: PlanContext, item: TransferOperation, p:
   const freezeSource = option(ctx, item, p, 'freezeSource');
   const unfreezeDestination = option(ctx, item, p, 'unfreezeDestination');
   const freezeDestination = option(ctx, item, p, 'freezeDestination');
-  const freezeAuthority = await freezeAuthorityFor(ctx.em, ctx.request, instrument, [unfreezeSource, freezeSource, unfreezeDestination, freezeDestination], item.source.freezeAuthority, `${p}.source.freezeAuthority`);
+  const freezeAuthority = await freezeOptionSigner(ctx.em, ctx.request, instrument, [unfreezeSource, freezeSource, unfreezeDestination, freezeDestination], item.source.freezeAuthority, `${p}.source.freezeAuthority`);
   const thaw = [...ctx.book.thaw(source, unfreezeSource, `${p}.source`), ...ctx.book.thaw(destination, unfreezeDestination, `${p}.destination`)];
 
-  const amount = await amountOf(ctx, source, instrument, item.value, item.transferEntireBalance, p, 'transferEntireBalance', 'transfer', item.offchainBalanceAvailabilityPrecheck);
+  const amount = await amountOf(ctx, source, instrument.decimals, { value: item.value, entire: item.transferEntireBalance, entireName: 'transferEntireBalance', verb: 'transfer', precheckOffchain: item.offchainBalanceAvailabilityPrecheck }, p);
   const authority = item.signWithPermanentDelegate
     ? await permanentDelegate(ctx, instrument, item.permanentDelegateAuthority, p)
     : await requireSigner(ctx.em, source.ownerAccountId, ctx.request.organizationId, ctx.request.organizationExternalId, `${p}.source.owner`, 'source owner');
@@ -353,51 +253,17 @@ async function hookAccounts(ctx: PlanContext, instrument: FinancialInstrument, t
   }
 }
 
-/** The instructions of one leg: [create destination] → thaw → the movement → freeze → memo. */
-export function legInstructions(leg: Leg, feePayer: string): Instruction[] {
-  const amount = BigInt(leg.amount);
-  const common = { mint: address(leg.mint), amount, decimals: leg.decimals };
-  switch (leg.kind) {
-    case 'mint':
-      return aroundMovement(leg, (config) => getMintToCheckedInstruction({ ...common, token: address(leg.position), mintAuthority: createNoopSigner(address(leg.mintAuthority)) }, config));
-    case 'burn':
-      return aroundMovement(leg, (config) => getBurnCheckedInstruction({ ...common, account: address(leg.position), authority: createNoopSigner(address(leg.authority)) }, config));
-    case 'transfer': {
-      const create = leg.createDestination
-        ? [
-            getCreateAssociatedTokenIdempotentInstruction({
-              payer: createNoopSigner(address(feePayer)),
-              ata: address(leg.destination),
-              owner: address(leg.createDestination.owner),
-              mint: address(leg.mint),
-              tokenProgram: address(leg.tokenProgram),
-            }),
-          ]
-        : [];
-      return [
-        ...create,
-        ...aroundMovement(leg, (config) => {
-          const transfer = getTransferCheckedInstruction({ ...common, source: address(leg.source), destination: address(leg.destination), authority: createNoopSigner(address(leg.authority)) }, config);
-          if (leg.extraAccounts.length === 0) return transfer;
-          return { ...transfer, accounts: [...transfer.accounts, ...toAccountMetas(leg.extraAccounts)] };
-        }),
-      ];
-    }
-  }
-}
-
 /** The offchain side of a landed leg: balances moved by the planned amounts, frozen states, new destinations. */
 export async function recordLeg(em: EntityManager, request: WriteRequest, leg: Leg, tx: LedgerTransaction | null, at: Date): Promise<void> {
-  const frozenAfter = (account: string) => (frozen: boolean) => (leg.freeze.includes(account) ? true : leg.thaw.includes(account) ? false : frozen);
   const amount = BigInt(leg.amount);
-  if (leg.kind === 'mint') return moveBalance(em, leg.positionId, amount, frozenAfter(leg.position), tx, at);
-  if (leg.kind === 'burn') return moveBalance(em, leg.positionId, -amount, frozenAfter(leg.position), tx, at);
+  if (leg.kind === 'mint') return moveBalance(em, leg.positionId, amount, frozenAfter(leg, leg.position), tx, at);
+  if (leg.kind === 'burn') return moveBalance(em, leg.positionId, -amount, frozenAfter(leg, leg.position), tx, at);
   // By address: a destination opened by an earlier leg, or by a racing write, may hold another id than planned.
   const destinationId = leg.createDestination
     ? await openDestination(em, request, leg, tx, at)
     : (await em.findOneOrFail(Position, { organizationId: request.organizationId, cluster: request.cluster, address: leg.destination })).id;
-  await moveBalance(em, leg.sourceId, -amount, frozenAfter(leg.source), tx, at);
-  await moveBalance(em, destinationId, amount, frozenAfter(leg.destination), tx, at);
+  await moveBalance(em, leg.sourceId, -amount, frozenAfter(leg, leg.source), tx, at);
+  await moveBalance(em, destinationId, amount, frozenAfter(leg, leg.destination), tx, at);
 }
 
 /** Opens (or reopens) the destination's record; returns its id (a racing write may have opened it first). */

@@ -5,7 +5,9 @@
 import type { BurnItemData, MintItemData, TradeItemData, TransferItemData } from '../../domain/inputs/position.inputs';
 import { validationError } from '../../domain/errors';
 import { resolveFeePayer } from './fee-payer';
-import { BalanceBook, legInstructions, settleFreezes, planBurn, planMint, planTransfer, recordLeg, type Leg, type PlanContext, type PlannedLeg, type TradeDefaults } from './movement-legs';
+import { legInstructions } from '../../domain/operations/movement-instructions';
+import { settleFreezes, type Leg, type TradeDefaults } from '../../domain/operations/movement.operation';
+import { newPlanContext, planBurn, planMint, planTransfer, recordLeg, type PlanContext, type PlannedLeg } from './movement-legs';
 import type { OperationHandler } from './operation-handler';
 
 type Entry = { plan: (ctx: PlanContext) => Promise<PlannedLeg> };
@@ -18,7 +20,7 @@ function movementsHandler<Input>(entriesOf: (item: Input) => { entries: Entry[];
     tooLargeHint,
     async lookup(em, deps, request) {
       const { entries, defaults } = entriesOf(request.itemData);
-      const ctx: PlanContext = { em, deps, request, book: new BalanceBook(deps, request.cluster), defaults };
+      const ctx = newPlanContext(em, deps, request, defaults);
       const planned: PlannedLeg[] = [];
       // In order: each leg sees the balances the earlier ones leave.
       for (const entry of entries) planned.push(await entry.plan(ctx));

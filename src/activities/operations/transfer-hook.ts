@@ -33,13 +33,11 @@ import {
 import { deEscalateAccountMeta, findExtraAccountMetaListPda, getExtraAccountMetaDecoder, resolveExtraAccountMeta, type ExtraAccountMeta } from '@solana-program/token-2022';
 import type { SvmNetwork } from '../../network/svm-network';
 
-export type TransferHookAccountRole = 'readonly' | 'writable' | 'readonly_signer' | 'writable_signer';
+import type { TransferHookAccountMeta, TransferHookAccountRole } from '../../domain/operations/movement.operation';
 
-/** JSON-safe (it travels in activity payloads); `toAccountMetas` turns it into kit's form. */
-export interface TransferHookAccountMeta {
-  address: string;
-  role: TransferHookAccountRole;
-}
+// The metas' JSON-safe form and its kit form live with the leg rules that carry them.
+export type { TransferHookAccountMeta, TransferHookAccountRole } from '../../domain/operations/movement.operation';
+export { toAccountMetas } from '../../domain/operations/movement-instructions';
 
 export interface TransferHookTransfer {
   /** The mint's TransferHook program id. */
@@ -68,17 +66,6 @@ const roleNames: Record<AccountRole, TransferHookAccountRole> = {
   [AccountRole.READONLY_SIGNER]: 'readonly_signer',
   [AccountRole.WRITABLE_SIGNER]: 'writable_signer',
 };
-const kitRoles: Record<TransferHookAccountRole, AccountRole> = {
-  readonly: AccountRole.READONLY,
-  writable: AccountRole.WRITABLE,
-  readonly_signer: AccountRole.READONLY_SIGNER,
-  writable_signer: AccountRole.WRITABLE_SIGNER,
-};
-
-/** The metas to append, in kit's form: `{ ...transfer, accounts: [...transfer.accounts, ...toAccountMetas(metas)] }`. */
-export function toAccountMetas(metas: readonly TransferHookAccountMeta[]): AccountMeta<Address>[] {
-  return metas.map((meta) => ({ address: address(meta.address), role: kitRoles[meta.role] }));
-}
 
 /** The transfer hook's validation account: PDA ["extra-account-metas", mint] of the hook program. */
 export async function transferHookValidationAddress(hookProgram: string, mint: string): Promise<string> {

@@ -13,6 +13,8 @@ import { validateCreateFinancialInstrument } from './create-financial-instrument
 import { validateTransferNetworkCurrency } from './transfer-network-currency.operation';
 import { validateUpdateFinancialInstrument } from './update-financial-instrument.operation';
 import { validateUpdateAccount } from './update-account.operation';
+import { validateInactivatePosition } from './inactivate-position.operation';
+import { validateInitializePosition } from './initialize-position.operation';
 
 /** What a request's own rules may depend on besides the request: the caller's permissions. */
 export type ValidationContext = CreateAccountPermissions;
@@ -32,7 +34,7 @@ export const operationRegistry = {
   UNPAUSE_FINANCIAL_INSTRUMENT: declare({ input: pauseFinancialInstrumentItemData }),
   CLOSE_FINANCIAL_INSTRUMENT: declare({ input: closeFinancialInstrumentItemData }),
   UPDATE_FINANCIAL_INSTRUMENT: declare({ input: updateFinancialInstrumentItemData, validate: (item) => validateUpdateFinancialInstrument(item) }),
-  INITIALIZE_POSITION: declare({ input: initializePositionItemData }),
+  INITIALIZE_POSITION: declare({ input: initializePositionItemData, validate: validateInitializePosition }),
   UPDATE_POSITION: declare({ input: updatePositionItemData }),
   FREEZE_POSITION: declare({ input: freezePositionItemData }),
   UNFREEZE_POSITION: declare({ input: freezePositionItemData }),
@@ -40,7 +42,7 @@ export const operationRegistry = {
   BURN: declare({ input: burnItemData }),
   TRANSFER: declare({ input: transferItemData }),
   TRADE: declare({ input: tradeItemData }),
-  INACTIVATE_POSITION: declare({ input: inactivatePositionItemData }),
+  INACTIVATE_POSITION: declare({ input: inactivatePositionItemData, validate: validateInactivatePosition }),
   TRANSFER_NETWORK_CURRENCY: declare({ input: transferNetworkCurrencyItemData, validate: (item) => validateTransferNetworkCurrency(item) }),
   UPDATE_ACCOUNT: declare({ input: updateAccountItemData, validate: validateUpdateAccount }),
   INACTIVATE_ACCOUNT: declare({ input: inactivateAccountItemData }),
