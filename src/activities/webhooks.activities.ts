@@ -13,7 +13,7 @@ import { transactionResult } from '../db/repositories/transaction-records.reposi
 type Kind = 'preTransactionSubmitWebhooks' | 'postTransactionSubmitWebhooks';
 
 export function createWebhookActivities(deps: ActivityDeps) {
-  const fork = () => deps.orm.em.fork() as unknown as EntityManager;
+  const fork = () => deps.orm.em.fork();
 
   async function involvedAccounts(em: EntityManager, request: WriteRequest, addresses: string[], ids: string[]): Promise<Account[]> {
     return em.find(Account, { organizationId: request.organizationId, cluster: request.cluster, $or: [{ address: { $in: addresses } }, { id: { $in: ids } }] });

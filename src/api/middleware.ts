@@ -2,7 +2,6 @@
 import { randomUUID } from 'node:crypto';
 import type Koa from 'koa';
 import { parse, stringify, isLosslessNumber } from 'lossless-json';
-import { EntityManager } from '@mikro-orm/postgresql';
 import { WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { ApiKey, Organization } from '../db/entities';
@@ -126,7 +125,7 @@ export function authenticate(deps: ApiDeps): Koa.Middleware {
     const now = Date.now();
     let entry = cache.get(hash);
     if (!entry || entry.until < now) {
-      const em = deps.orm.em.fork() as unknown as EntityManager;
+      const em = deps.orm.em.fork();
       const key = await em.findOne(ApiKey, { keyHash: hash, revokedAt: null });
       const org = key && (await em.findOne(Organization, { id: key.organizationId }));
       if (!key || !org) throw new LedgerError('UNAUTHENTICATED', 'unknown API key');

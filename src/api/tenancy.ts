@@ -19,7 +19,7 @@ export async function actingCaller(ctx: LedgerContext, deps: ApiDeps, em: Entity
 
 /** A read's acting tenant: a fresh EntityManager, the acting caller, and the scope (organization, cluster) its lookups run in. */
 export async function actingScope(ctx: LedgerContext, deps: ApiDeps, tenancyConfig?: { overrideOrganizationExternalId?: string }) {
-  const em = deps.orm.em.fork() as unknown as EntityManager;
+  const em = deps.orm.em.fork();
   const caller = await actingCaller(ctx, deps, em, tenancyConfig);
   return { em, caller, scope: { organizationId: caller.organizationId, cluster: ctx.state.cluster } };
 }

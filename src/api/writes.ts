@@ -100,7 +100,7 @@ async function keyedRecord(em: EntityManager, request: WriteRequest): Promise<Le
 
 /** Inserts the PENDING record of a write that answers before it ends, unless its record exists already. */
 async function acceptTransaction(deps: ApiDeps, request: WriteRequest): Promise<{ offchainId: string; status: string }> {
-  const em = deps.orm.em.fork() as unknown as EntityManager;
+  const em = deps.orm.em.fork();
   const now = deps.now();
   await insertPendingRecord(em, request, now);
   const record = request.idempotencyKey ? await keyedRecord(em, request) : await em.findOne(LedgerTransaction, { id: request.transactionId });
@@ -110,7 +110,7 @@ async function acceptTransaction(deps: ApiDeps, request: WriteRequest): Promise<
 
 /** A PENDING record whose write's run has ended without building (refused, or offchain-only, before it existed) will never move: gone. */
 async function dropOrphan(deps: ApiDeps, offchainId: string): Promise<void> {
-  await deletePendingRecord(deps.orm.em.fork() as unknown as EntityManager, offchainId);
+  await deletePendingRecord(deps.orm.em.fork(), offchainId);
 }
 
 /** Every transaction of a write that needed several, in order (null for a one-transaction write). */
@@ -129,7 +129,7 @@ async function answerFromRecord(em: EntityManager, record: LedgerTransaction | n
 
 /** Whether the write's record holds a possibly-sent message that no outcome was recorded for. */
 async function sentWithoutOutcome(deps: ApiDeps, transactionId: string): Promise<boolean> {
-  const record = await (deps.orm.em.fork() as unknown as EntityManager).findOne(LedgerTransaction, { id: transactionId });
+  const record = await deps.orm.em.fork().findOne(LedgerTransaction, { id: transactionId });
   return Boolean(record?.signature) && (record!.status === 'SIGNED' || record!.status === 'SUBMITTED' || record!.status === 'BUILT');
 }
 
@@ -167,7 +167,7 @@ export async function runWrite(ctx: LedgerContext, deps: ApiDeps, input: WriteIn
   };
   const respondAsync = /respond-async/i.test(ctx.get('prefer'));
   if (idempotencyKey) {
-    const em = deps.orm.em.fork() as unknown as EntityManager;
+    const em = deps.orm.em.fork();
     const recorded = await answerFromRecord(em, await requireSameWrite(em, request, keyField));
     if (recorded) return recorded;
   }

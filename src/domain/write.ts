@@ -5,6 +5,7 @@
  */
 // The operations are declared in ./operations/registry.ts (a type import: workflow code must not bundle the codecs).
 import type { Operation } from './operations/registry';
+import type { SvmTransactionConfigInput } from './inputs/common.inputs';
 export type { Operation };
 
 export const transactionStatuses = [
@@ -37,7 +38,8 @@ export interface WriteRequest {
   submit: boolean;
   /** The operation's validated itemData (secrets sealed by the API before it gets here). */
   itemData: unknown;
-  svmTransactionConfig: unknown;
+  /** The validated svmTransactionConfig (empty when none was sent). */
+  svmTransactionConfig: SvmTransactionConfigInput;
 }
 
 export type DestinationClass = 'OFF_PLATFORM' | 'NON_MANAGED' | 'MANAGED';

@@ -5,7 +5,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config } from '../config/config';
 import { createOrm, migrate, type Orm } from '../db/orm';
 import { createSealer, generateKeyEncryptionKey, type Sealer } from '../custody/sealing';
@@ -83,4 +82,4 @@ export async function fundFeePayer(runtime: Runtime, config: Config, log: Log): 
   }
 }
 
-export const forkEm = (orm: Orm) => orm.em.fork() as unknown as EntityManager;
+export const forkEm = (orm: Orm) => orm.em.fork();

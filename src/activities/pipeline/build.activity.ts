@@ -23,7 +23,6 @@ import {
 } from '@solana/kit';
 import { getSetComputeUnitLimitInstruction, getSetComputeUnitPriceInstruction } from '@solana-program/compute-budget';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import type { SvmTransactionConfigInput } from '../../domain/inputs/common.inputs';
 import type { LedgerTransaction } from '../../db/entities';
 import { LedgerError } from '../../domain/errors';
 import { estimateComputeUnitPrice, type ComputeBudgetRecord } from '../../domain/fees';
@@ -141,7 +140,7 @@ function lifetimeOf(record: LedgerTransaction): MessageLifetime {
 
 /** The compute budget instructions computeUnitConfig asks for (checked at the API), and what the record keeps of them. */
 async function computeBudget(request: WriteRequest, resolved: Resolved, network: SvmNetwork): Promise<{ instructions: Instruction[]; record: ComputeBudgetRecord | null }> {
-  const cu = ((request.svmTransactionConfig ?? {}) as SvmTransactionConfigInput).computeUnitConfig;
+  const cu = request.svmTransactionConfig?.computeUnitConfig;
   if (!cu || cu.enable === false) return { instructions: [], record: null };
   const instructions: Instruction[] = [];
   if (cu.limit !== undefined) instructions.push(getSetComputeUnitLimitInstruction({ units: cu.limit }));

@@ -28,7 +28,7 @@ export function createPipelineContext(deps: ActivityDeps): PipelineContext {
   };
   return {
     deps,
-    fork: () => deps.orm.em.fork() as unknown as EntityManager,
+    fork: () => deps.orm.em.fork(),
     network,
     // DURABLE_NONCE is refused at the API until nonce accounts exist; its Lifetime plugs in here.
     lifetime: (request) => recentBlockhashLifetime(network(request.cluster), request.commitment),

@@ -38,7 +38,7 @@ export function bulkRoute<E extends object, C = undefined, L extends BulkLevels 
     successStatus: 200,
     response: bulkResponse(spec.levels),
     async handler(ctx, body) {
-      const em = deps.orm.em.fork() as unknown as EntityManager;
+      const em = deps.orm.em.fork();
       const caller = await actingCaller(ctx, deps, em, body.tenancyConfig);
       const query = translateItemQuery(spec.query, body.itemQuery, { organizationId: caller.organizationId, cluster: ctx.state.cluster });
       const [items, count] = await em.findAndCount(spec.entity, query.where as never, { orderBy: query.orderBy as never, limit: query.limit, offset: query.offset });

@@ -1,5 +1,4 @@
 /** Files the service keeps (instrument logos), served back to the tenant that stored them. */
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { findStoredFile } from '../../db/repositories/stored-files.repository';
 import { notFound, validationError } from '../../domain/errors';
 import type { ApiDeps } from '../context';
@@ -23,7 +22,7 @@ export function fileRoutes(deps: ApiDeps): RouteSpec[] {
       async handler(ctx) {
         const id = ctx.params.fileId;
         if (!UUID.test(id)) throw validationError('fileId', 'fileId must be a UUID');
-        const em = deps.orm.em.fork() as unknown as EntityManager;
+        const em = deps.orm.em.fork();
         const file = await findStoredFile(em, id, ctx.state.caller!.organizationId);
         if (!file) throw notFound('fileId', 'no such file');
         ctx.type = file.contentType;

@@ -4,7 +4,6 @@
  * MAX_FREEZE_BATCHES of them per request. The answer lists every transaction and how many positions
  * are still left (repeat the request with a new key to go on).
  */
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { findInstrumentByLookup } from '../../db/repositories/financial-instruments.repository';
 import { countPositionsToFreeze } from '../../db/repositories/positions.repository';
 import type { SvmTransactionConfigInput } from '../../domain/inputs/common.inputs';
@@ -24,7 +23,7 @@ export async function freezeAllPositions(
     ctx.state.status = 202;
     return { transaction: answer.transaction, svmTransactions: [] };
   }
-  const em = deps.orm.em.fork() as unknown as EntityManager;
+  const em = deps.orm.em.fork();
   const scope = { organizationId: input.caller.organizationId, cluster: ctx.state.cluster };
   const instrument = await findInstrumentByLookup(em, scope, input.itemData.financialInstrument!, 'itemData.financialInstrument');
   return {

@@ -1,5 +1,4 @@
 /** Fetch Position History: the transaction records of every write that touched a position. */
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { LedgerTransaction } from '../../db/entities';
 import { findPositionByLookup } from '../../db/repositories/positions.repository';
 import { translateItemQuery } from '../../domain/item-query';
@@ -25,7 +24,7 @@ export function positionHistoryRoutes(deps: ApiDeps): RouteSpec[] {
       successStatus: 200,
       response: positionHistoryResponse,
       async handler(ctx, body) {
-        const em = deps.orm.em.fork() as unknown as EntityManager;
+        const em = deps.orm.em.fork();
         const caller = await actingCaller(ctx, deps, em, body.tenancyConfig);
         const scope = { organizationId: caller.organizationId, cluster: ctx.state.cluster };
         // The query is checked before the lookup, so its faults are named whatever the position.

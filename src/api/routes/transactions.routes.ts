@@ -22,7 +22,7 @@ async function findTransaction(em: EntityManager, caller: Caller, lookup: { offc
 }
 
 export function transactionRoutes(deps: ApiDeps): RouteSpec[] {
-  const fork = () => deps.orm.em.fork() as unknown as EntityManager;
+  const fork = () => deps.orm.em.fork();
   const lookedUp = async (ctx: LedgerContext, body: { itemData: { transaction: { offchainId?: string; onchainId?: string } }; tenancyConfig?: { overrideOrganizationExternalId?: string } }) => {
     const em = fork();
     return findTransaction(em, await actingCaller(ctx, deps, em, body.tenancyConfig), body.itemData.transaction);

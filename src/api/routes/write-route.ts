@@ -6,7 +6,6 @@
  * {onchainId, offchainId}, svmTransaction}`, or the route's own; 202 when it runs on).
  */
 import { randomUUID } from 'node:crypto';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { SvmTransactionConfigInput } from '../../domain/inputs/common.inputs';
 import { validateInput, type InputOf, type Operation } from '../../domain/operations/registry';
 import { hasRole } from '../../domain/roles';
@@ -59,7 +58,7 @@ export function writeRoute<B extends WriteBody>(deps: ApiDeps, spec: WriteRouteS
       const roles = ctx.state.caller!.roles;
       validateInput(operation, body.itemData as InputOf<typeof operation>, { updateDebitApiKeys: hasRole(roles, deps.platformName, 'UPDATE_DEBIT_API_KEYS') });
       const itemData = prepare ? await prepare(body.itemData, { roles, deps }) : body.itemData;
-      const caller: Caller = await actingCaller(ctx, deps, deps.orm.em.fork() as unknown as EntityManager, body.tenancyConfig);
+      const caller: Caller = await actingCaller(ctx, deps, deps.orm.em.fork(), body.tenancyConfig);
       const input: WriteInput = {
         operation,
         caller,

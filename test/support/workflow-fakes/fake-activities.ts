@@ -45,7 +45,7 @@ export function writeRequest(workflowId: string, overrides: Partial<WriteRequest
     commitment: 'confirmed',
     submit: true,
     itemData: { managed: true },
-    svmTransactionConfig: null,
+    svmTransactionConfig: {},
     ...overrides,
   };
 }
