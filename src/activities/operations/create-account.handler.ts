@@ -1,7 +1,7 @@
 /** Create Account in the pipeline: resolve the new address (a new or imported key), then record it. */
 import type { CreateAccountItemData } from '../../domain/inputs/account.inputs';
 import { Account } from '../../db/entities';
-import { createAccountRecord } from '../../db/repositories/accounts.repository';
+import { createAccountRecord, createdBy } from '../../db/repositories/accounts.repository';
 import { conflict, validationError } from '../../domain/errors';
 import { accountTypeOf, lamportsForNewAccount, planCreateAccount } from '../../domain/operations/create-account.operation';
 import type { OperationHandler } from './operation-handler';
@@ -116,12 +116,7 @@ export const createAccountHandler: OperationHandler<CreateAccountItemData, Creat
         tokenVersion: item.tokenVersion ?? null,
         lamportsBalance: BigInt(data.lamports),
         // An onboarding (no network transaction) has no creation transaction, though its write has a record.
-        lastTransactionId: sent?.id ?? null,
-        lastTransactionSignature: sent?.signature ?? null,
-        lastTransactionAt: sent ? at : null,
-        creationTransactionId: sent?.id ?? null,
-        creationTransactionSignature: sent?.signature ?? null,
-        creationTransactionAt: sent ? at : null,
+        ...createdBy(sent, at),
       },
       at,
     );

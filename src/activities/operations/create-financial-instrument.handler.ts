@@ -7,7 +7,7 @@ import { authorityFields, type AuthorityField } from '../../domain/instrument-au
 import type { CreateFinancialInstrumentItemData } from '../../domain/inputs/financial-instrument.inputs';
 import type { AccountLookupInput, OffchainReferencesInput } from '../../domain/inputs/common.inputs';
 import { Account, FinancialInstrument, type AuthorityRef } from '../../db/entities';
-import { assertMaySign, createAccountRecord, findAccountByLookup, offPlatformAddress } from '../../db/repositories/accounts.repository';
+import { assertMaySign, createAccountRecord, createdBy, findAccountByLookup, offPlatformAddress } from '../../db/repositories/accounts.repository';
 import { allocateAlId } from '../../db/repositories/al-id.repository';
 import { checkTypeForReference, parseAlId } from '../../domain/al-id';
 import { conflict, validationError } from '../../domain/errors';
@@ -244,12 +244,7 @@ export const createFinancialInstrumentHandler: OperationHandler<CreateFinancialI
           tokenVersion: item.version,
           lamportsBalance: BigInt(data.lamports),
           tokenDecimals: item.onchainData.decimals,
-          lastTransactionId: tx?.id ?? null,
-          lastTransactionSignature: tx?.signature ?? null,
-          lastTransactionAt: tx ? at : null,
-          creationTransactionId: tx?.id ?? null,
-          creationTransactionSignature: tx?.signature ?? null,
-          creationTransactionAt: tx ? at : null,
+          ...createdBy(tx, at),
         },
         at,
       );

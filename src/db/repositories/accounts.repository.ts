@@ -65,6 +65,19 @@ export function assertMaySign(account: Account, organizationId: string, organiza
 /** The fields every new account record needs; callers name what differs from the defaults. */
 export type NewAccount = Pick<Account, 'id' | 'organizationId' | 'cluster' | 'address' | 'type' | 'managed'> & Partial<Account>;
 
+/** The last- and creation-transaction fields of a record made by `tx` (all null when no transaction made it: an onboarding). */
+export function createdBy(tx: { id: string; signature?: string | null } | null | undefined, at: Date) {
+  const signature = tx?.signature ?? null;
+  return {
+    lastTransactionId: tx?.id ?? null,
+    lastTransactionSignature: signature,
+    lastTransactionAt: tx ? at : null,
+    creationTransactionId: tx?.id ?? null,
+    creationTransactionSignature: signature,
+    creationTransactionAt: tx ? at : null,
+  };
+}
+
 /** Creates an account record with the defaults of a plain, active, unshared account. */
 export function createAccountRecord(em: EntityManager, fields: NewAccount, at: Date): Account {
   return em.create(Account, {
