@@ -104,9 +104,10 @@ export async function planMint(ctx: PlanContext, item: MintOperation, p: string)
   if (amount === 0n) throw validationError(`${p}.value`, 'the amount must be more than zero');
   const unfreeze = option(ctx, item, p, 'unfreeze');
   const freeze = option(ctx, item, p, 'freeze');
-  const freezeAuthority = await freezeOptionSigner(ctx.em, ctx.request, instrument, [unfreeze, freeze], item.mintTo.freezeAuthority, `${p}.mintTo.freezeAuthority`);
+  // The lookup's named authorities were checked against the instrument by findPositionByLookup.
+  const freezeAuthority = await freezeOptionSigner(ctx.em, ctx.request, instrument, [unfreeze, freeze], undefined, `${p}.mintTo.freezeAuthority`);
   const thaw = ctx.book.thaw(position, unfreeze, `${p}.mintTo`);
-  const mintAuthority = await instrumentAuthority(ctx, instrument, 'mintAuthority', item.mintTo.mintAuthority, `${p}.mintTo.mintAuthority`, 'mint authority');
+  const mintAuthority = await instrumentAuthority(ctx, instrument, 'mintAuthority', undefined, `${p}.mintTo.mintAuthority`, 'mint authority');
   ctx.book.move(position.id, amount);
   const leg: MintLeg = {
     kind: 'mint',
@@ -129,7 +130,8 @@ export async function planBurn(ctx: PlanContext, item: BurnOperation, p: string)
     : await requireSigner(ctx.em, position.ownerAccountId, ctx.request.organizationId, ctx.request.organizationExternalId, `${p}.burnFrom.owner`, 'owner');
   const unfreeze = option(ctx, item, p, 'unfreeze');
   const freeze = option(ctx, item, p, 'freeze');
-  const freezeAuthority = await freezeOptionSigner(ctx.em, ctx.request, instrument, [unfreeze, freeze], item.burnFrom.freezeAuthority, `${p}.burnFrom.freezeAuthority`);
+  // The lookup's named authorities were checked against the instrument by findPositionByLookup.
+  const freezeAuthority = await freezeOptionSigner(ctx.em, ctx.request, instrument, [unfreeze, freeze], undefined, `${p}.burnFrom.freezeAuthority`);
   const thaw = ctx.book.thaw(position, unfreeze, `${p}.burnFrom`);
   const amount = await amountOf(ctx, position, instrument.decimals, { value: item.value, entire: item.burnEntireBalance, entireName: 'burnEntireBalance', verb: 'burn', precheckOffchain: item.offchainBalanceAvailabilityPrecheck }, p);
   ctx.book.move(position.id, -amount);
@@ -202,7 +204,8 @@ export async function planTransfer(ctx: PlanContext, item: TransferOperation, p:
   const freezeSource = option(ctx, item, p, 'freezeSource');
   const unfreezeDestination = option(ctx, item, p, 'unfreezeDestination');
   const freezeDestination = option(ctx, item, p, 'freezeDestination');
-  const freezeAuthority = await freezeOptionSigner(ctx.em, ctx.request, instrument, [unfreezeSource, freezeSource, unfreezeDestination, freezeDestination], item.source.freezeAuthority, `${p}.source.freezeAuthority`);
+  // The lookup's named authorities were checked against the instrument by findPositionByLookup.
+  const freezeAuthority = await freezeOptionSigner(ctx.em, ctx.request, instrument, [unfreezeSource, freezeSource, unfreezeDestination, freezeDestination], undefined, `${p}.source.freezeAuthority`);
   const thaw = [...ctx.book.thaw(source, unfreezeSource, `${p}.source`), ...ctx.book.thaw(destination, unfreezeDestination, `${p}.destination`)];
 
   const amount = await amountOf(ctx, source, instrument.decimals, { value: item.value, entire: item.transferEntireBalance, entireName: 'transferEntireBalance', verb: 'transfer', precheckOffchain: item.offchainBalanceAvailabilityPrecheck }, p);

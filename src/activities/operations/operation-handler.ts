@@ -2,15 +2,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Instruction } from '@solana/kit';
 import type { LedgerTransaction } from '../../db/entities';
-import type { SvmTransactionConfigInput } from '../../domain/inputs/common.inputs';
 import type { InputOf, Operation } from '../../domain/operations/registry';
 import type { Outcome, Resolved, WriteRequest, WriteResult } from '../../domain/write';
 import type { ActivityDeps } from '../deps';
 
 /** A write request as its operation's handler sees it: itemData of the operation's input codec. */
-export interface OperationRequest<Input> extends Omit<WriteRequest, 'itemData' | 'svmTransactionConfig'> {
+export interface OperationRequest<Input> extends Omit<WriteRequest, 'itemData'> {
   itemData: Input;
-  svmTransactionConfig: SvmTransactionConfigInput;
 }
 
 /** What the handler's lookup resolved, with its own data (JSON-safe: it is kept in history and in the record). */
@@ -38,10 +36,10 @@ export interface OperationHandler<Input = unknown, Data = unknown> {
 export type OperationHandlers = { [O in Operation]: OperationHandler<InputOf<O>, any> };
 
 /**
- * The handler of a request's operation, and the request as handlers see it: the one place where the
- * generic request meets the typed one (the API decoded `itemData` with the operation's own codec
- * before the write started, and history carries it unchanged).
+ * The handler of an operation, as the generic pipeline calls it: the one place where the generic
+ * request meets the typed one (the API decoded `itemData` with the operation's own codec before the
+ * write started, and history carries it unchanged).
  */
-export function handlerOf(handlers: OperationHandlers, request: WriteRequest): { handler: OperationHandler; request: OperationRequest<unknown> } {
-  return { handler: handlers[request.operation] as OperationHandler, request: request as OperationRequest<unknown> };
+export function handlerOf(handlers: OperationHandlers, operation: Operation): OperationHandler {
+  return handlers[operation] as OperationHandler;
 }

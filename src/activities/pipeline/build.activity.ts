@@ -34,12 +34,6 @@ import { handlerOf } from '../operations/operation-handler';
 import { applyStatus, newTransactionRecord } from '../../db/repositories/transaction-records.repository';
 import { possiblySent, type PipelineContext } from './context';
 
-/** The operation's instructions of one transaction of the write. */
-function instructionsOf(request: WriteRequest, resolved: Resolved, part: number): Instruction[] {
-  const { handler, request: typed } = handlerOf(operationHandlers, request);
-  return handler.instructions(typed, resolved, part);
-}
-
 /** The network's limit on a serialized transaction. */
 export const MAX_TRANSACTION_SIZE = 1232;
 
@@ -64,7 +58,7 @@ export function createBuild(ctx: PipelineContext) {
     }
 
     const budget = await computeBudget(request, resolved, network);
-    const instructions = [...budget.instructions, ...instructionsOf(request, resolved, part)];
+    const instructions = [...budget.instructions, ...handlerOf(operationHandlers, request.operation).instructions(request, resolved, part)];
     for (let attempt = 1; ; attempt++) {
       const messageLifetime = await lifetime.acquire();
       const message = pipe(

@@ -18,8 +18,8 @@ export function createLookup(ctx: PipelineContext) {
     const record = await ctx.findRecord(em, request);
     const recordedOffchain = record?.status === 'FINALIZED' && !record.signature;
     if (record?.resolved && (possiblySent(record) || recordedOffchain)) return { ...record.resolved, resumed: true };
-    const { handler, request: typed } = handlerOf(operationHandlers, request);
-    const resolved = await handler.lookup(em, ctx.deps, typed);
+    const handler = handlerOf(operationHandlers, request.operation);
+    const resolved = await handler.lookup(em, ctx.deps, request);
     return { ...resolved, webhooks: await signersWebhooks(em, request, resolved) };
   };
 }

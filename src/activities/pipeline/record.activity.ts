@@ -65,12 +65,12 @@ export function createRecord(ctx: PipelineContext) {
         tx.reservedAddress = null;
       }
       if (outcome && (outcome.status === 'FAILED' || outcome.status === 'EXPIRED')) await releaseDebits(em, id, now);
-      const { handler, request: typed } = handlerOf(operationHandlers, request);
-      const created = await handler.record(em, typed, resolved, outcome, tx, now, part);
+      const handler = handlerOf(operationHandlers, request.operation);
+      const created = await handler.record(em, request, resolved, outcome, tx, now, part);
       if (tx && landed) await applyBalanceChanges(em, request, tx, landed.balances, created?.offchainId, now);
       if (handler.reconcile && outcome && landedStatuses.includes(outcome.status)) {
         await em.flush();
-        await handler.reconcile(em, ctx.deps, typed, resolved);
+        await handler.reconcile(em, ctx.deps, request, resolved);
       }
       return { transaction: tx && outcome ? transactionResult(tx) : null, created };
     });
