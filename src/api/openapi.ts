@@ -114,6 +114,7 @@ const tagDescriptions: Record<string, string> = {
   Positions: 'Token accounts of one owner for one instrument: mint, burn, transfer, trade, freeze.',
   Transactions: 'The network transactions every write makes, and their statuses.',
   Files: 'Files the service keeps (instrument logos).',
+  'Address lookup tables': 'Tables of addresses that shrink the organization\'s transactions (v0 messages); create, extend, freeze, deactivate, close.',
 };
 
 export function buildOpenApi(routes: RouteSpec[], platformName: string): JsonSchema {

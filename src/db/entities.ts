@@ -245,4 +245,39 @@ export const Position = defineEntity({
 });
 export type Position = InferEntity<typeof Position>;
 
-export const entities = [Organization, ApiKey, CustodyKey, Account, LedgerTransaction, FinancialInstrument, Position];
+/** An address lookup table (spec 2.9): the table's address, its authority and the addresses it holds, with its one-way flags. */
+export const AddressLookupTable = defineEntity({
+  name: 'AddressLookupTable',
+  tableName: 'address_lookup_table',
+  properties: {
+    id: p.uuid().primary(),
+    organizationId: p.uuid(),
+    cluster: p.text(),
+    address: p.text(),
+    authorityAddress: p.text(),
+    authorityAccountId: p.uuid().nullable(),
+    /** Whether the service holds the authority's key. */
+    managed: p.boolean(),
+    /** The table's addresses in table order, and the offchain ids of those that are onboarded accounts. */
+    componentAddresses: p.array(),
+    componentAccountIds: p.array(),
+    wasOnchainAlready: p.boolean(),
+    frozen: p.boolean(),
+    deactivated: p.boolean(),
+    /** The slot of the deactivating transaction (decimal), for the cool-down before close. */
+    deactivationSlot: p.text().nullable(),
+    closed: p.boolean(),
+    code: p.text().nullable(),
+    name: p.text().nullable(),
+    comments: p.text().nullable(),
+    lastTransactionId: p.uuid().nullable(),
+    lastTransactionAt: p.datetime().nullable(),
+    creationTransactionId: p.uuid().nullable(),
+    creationTransactionAt: p.datetime().nullable(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+  },
+});
+export type AddressLookupTable = InferEntity<typeof AddressLookupTable>;
+
+export const entities = [Organization, ApiKey, CustodyKey, Account, LedgerTransaction, FinancialInstrument, Position, AddressLookupTable];

@@ -13,6 +13,9 @@ import { pauseHandler } from './pause-financial-instrument.handler';
 import { updateFinancialInstrumentHandler } from './update-financial-instrument.handler';
 import { updateAccountHandler } from './update-account.handler';
 import { inactivateAccountHandler } from './inactivate-account.handler';
+import { createAddressLookupTableHandler } from './create-address-lookup-table.handler';
+import { extendAddressLookupTableHandler } from './extend-address-lookup-table.handler';
+import { updateAddressLookupTableHandler } from './update-address-lookup-table.handler';
 
 export const operationHandlers: OperationHandlers = {
   CREATE_ACCOUNT: createAccountHandler,
@@ -33,4 +36,7 @@ export const operationHandlers: OperationHandlers = {
   TRANSFER_NETWORK_CURRENCY: transferNetworkCurrencyHandler,
   UPDATE_ACCOUNT: updateAccountHandler,
   INACTIVATE_ACCOUNT: inactivateAccountHandler,
+  CREATE_ADDRESS_LOOKUP_TABLE: createAddressLookupTableHandler,
+  EXTEND_ADDRESS_LOOKUP_TABLE: extendAddressLookupTableHandler,
+  UPDATE_ADDRESS_LOOKUP_TABLE: updateAddressLookupTableHandler,
 };

@@ -112,3 +112,20 @@ export const transactionQuery: QueryResource = {
   defaultSort: [['createdAt', 'DESC']],
   idProperty: 'id',
 };
+
+/** Address lookup tables (spec 4.1). */
+export const addressLookupTableQuery: QueryResource = {
+  fields: {
+    managed: bool('managed'),
+    authorityOnchainId: { property: 'authorityAddress', kind: 'TEXT', dataTypes: ['ONCHAIN_ADDRESS_ID', 'ADDRESS_ONCHAIN_ID', 'TEXT'] },
+    componentAddressOnchainId: { ...list('componentAddresses'), dataTypes: ['ONCHAIN_ADDRESS_ID', 'ADDRESS_ONCHAIN_ID', 'TEXT'] },
+    authorityOffchainId: { property: 'authorityAccountId', kind: 'UUID', dataTypes: ['OFFCHAIN_ID', 'TEXT'], nullable: true },
+    componentAddressOffchainId: { ...list('componentAccountIds'), dataTypes: ['OFFCHAIN_ID', 'TEXT'] },
+    wasAlreadyOnchain: bool('wasOnchainAlready'),
+    frozen: bool('frozen'),
+    deactivated: bool('deactivated'),
+    closed: bool('closed'),
+  },
+  defaultSort: [['managed', 'DESC']],
+  idProperty: 'id',
+};

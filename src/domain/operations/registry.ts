@@ -15,6 +15,8 @@ import { validateUpdateFinancialInstrument } from './update-financial-instrument
 import { validateUpdateAccount } from './update-account.operation';
 import { validateInactivatePosition } from './inactivate-position.operation';
 import { validateInitializePosition } from './initialize-position.operation';
+import { createAddressLookupTableItemData, extendAddressLookupTableItemData, updateAddressLookupTableItemData } from '../inputs/address-lookup-table.inputs';
+import { validateUpdateAddressLookupTable } from './address-lookup-table.operation';
 
 /** What a request's own rules may depend on besides the request: the caller's permissions. */
 export type ValidationContext = CreateAccountPermissions;
@@ -46,6 +48,9 @@ export const operationRegistry = {
   TRANSFER_NETWORK_CURRENCY: declare({ input: transferNetworkCurrencyItemData, validate: (item) => validateTransferNetworkCurrency(item) }),
   UPDATE_ACCOUNT: declare({ input: updateAccountItemData, validate: validateUpdateAccount }),
   INACTIVATE_ACCOUNT: declare({ input: inactivateAccountItemData }),
+  CREATE_ADDRESS_LOOKUP_TABLE: declare({ input: createAddressLookupTableItemData }),
+  EXTEND_ADDRESS_LOOKUP_TABLE: declare({ input: extendAddressLookupTableItemData }),
+  UPDATE_ADDRESS_LOOKUP_TABLE: declare({ input: updateAddressLookupTableItemData, validate: (item) => validateUpdateAddressLookupTable(item) }),
 };
 
 export type Operation = keyof typeof operationRegistry;
