@@ -65,4 +65,4 @@ export const tradeHandler = movementsHandler((item: TradeItemData) => {
     return { plan: (ctx) => planTransfer(ctx, operation.transfer!, `${p}.transfer`) };
   });
   return { entries, defaults: { freeze: item.freeze, unfreeze: item.unfreeze } };
-}, 'Split the trade into several trades (each one is atomic on its own), or trade fewer operations at once.');
+}, "Create an address lookup table holding the trade's accounts (POST /api/v1/address-lookup-tables): the organization's writes then reference them by index; or split the trade into several trades (each one is atomic on its own), or trade fewer operations at once.");

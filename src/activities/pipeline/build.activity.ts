@@ -9,6 +9,7 @@ import {
   address,
   appendTransactionMessageInstructions,
   compileTransaction,
+  compressTransactionMessageUsingAddressLookupTables,
   createTransactionMessage,
   getBase64Decoder,
   getBase64Encoder,
@@ -17,6 +18,7 @@ import {
   isSolanaError,
   pipe,
   setTransactionMessageFeePayer,
+  type AddressesByLookupTableAddress,
   type Instruction,
   type Transaction,
   type TransactionMessageBytes,
@@ -33,6 +35,7 @@ import { operationHandlers } from '../operations';
 import { handlerOf } from '../operations/operation-handler';
 import { applyStatus, newTransactionRecord } from '../../db/repositories/transaction-records.repository';
 import { possiblySent, type PipelineContext } from './context';
+import { lookupTablesFor } from './lookup-table-compression';
 
 /** The network's limit on a serialized transaction. */
 export const MAX_TRANSACTION_SIZE = 1232;
@@ -59,6 +62,7 @@ export function createBuild(ctx: PipelineContext) {
 
     const budget = await computeBudget(request, resolved, network);
     const instructions = [...budget.instructions, ...handlerOf(operationHandlers, request.operation).instructions(request, resolved, part)];
+    const tables = await lookupTablesFor(em, request, network, instructions);
     for (let attempt = 1; ; attempt++) {
       const messageLifetime = await lifetime.acquire();
       const message = pipe(
@@ -67,7 +71,7 @@ export function createBuild(ctx: PipelineContext) {
         (m) => lifetime.apply(m, messageLifetime),
         (m) => appendTransactionMessageInstructions(instructions, m),
       );
-      const transaction = compileWithinLimits(request, message);
+      const transaction = compileSmallest(request, message, tables);
       const built: BuiltTransaction = {
         messageBase64: base64.text.decode(getTransactionEncoder().encode(transaction)),
         signers: Object.keys(transaction.signatures),
@@ -155,8 +159,35 @@ async function computeBudget(request: WriteRequest, resolved: Resolved, network:
   };
 }
 
+type Message = Parameters<typeof compileTransaction>[0];
+
+/**
+ * The message as it is, or compressed through the organization's lookup tables when that makes it
+ * fit or smaller (a table entry costs 1 byte instead of 32, plus 34 bytes per table used).
+ */
+function compileSmallest(request: WriteRequest, message: Message, tables: AddressesByLookupTableAddress): ReturnType<typeof compileTransaction> {
+  if (Object.keys(tables).length === 0) return compileWithinLimits(request, message);
+  const attempt = (m: Message) => {
+    try {
+      return { transaction: compileWithinLimits(request, m) };
+    } catch (error) {
+      if (error instanceof LedgerError && error.code === 'TRANSACTION_TOO_LARGE') return { error };
+      throw error;
+    }
+  };
+  const plain = attempt(message);
+  // The write's message is always v0 (createTransactionMessage({ version: 0 }) above).
+  const compressed = attempt(compressTransactionMessageUsingAddressLookupTables(message as Parameters<typeof compressTransactionMessageUsingAddressLookupTables>[0], tables) as Message);
+  if (!compressed.transaction) {
+    if (plain.transaction) return plain.transaction;
+    throw plain.error;
+  }
+  if (!plain.transaction) return compressed.transaction;
+  return getTransactionSize(compressed.transaction) < getTransactionSize(plain.transaction) ? compressed.transaction : plain.transaction;
+}
+
 /** Compiles the message; over the network's size or count limits is TRANSACTION_TOO_LARGE with the operation's hint. */
-function compileWithinLimits(request: WriteRequest, message: Parameters<typeof compileTransaction>[0]): ReturnType<typeof compileTransaction> {
+function compileWithinLimits(request: WriteRequest, message: Message): ReturnType<typeof compileTransaction> {
   const hint = operationHandlers[request.operation].tooLargeHint ?? 'Split the request into smaller ones.';
   let transaction: ReturnType<typeof compileTransaction>;
   try {

@@ -33,7 +33,7 @@ export function addressLookupTableRoutes(deps: ApiDeps): RouteSpec[] {
       path: '/api/v1/address-lookup-tables',
       tag,
       summary:
-        "Create Address Lookup Table: a new table at the address derived from the authority and a recent slot, holding componentAddresses (onboarded accounts, or offPlatform onchainIds; at most 256, each once). The authority must be a managed account this organization may sign with. The first 20 addresses go in with the creating transaction, the rest in further transactions of 24 of the same write (the answer's svmTransaction is the last). The fee payer pays the table's rent. With addressLookupTable.alreadyOnchain and onchainId, an existing table is onboarded as the network holds it (no transaction). 409: the table is already on record. Once created, the organization's writes compress their messages through its active tables.",
+        "Create Address Lookup Table: a new table at the address derived from the authority and a recent slot, holding componentAddresses (onboarded accounts, or offPlatform onchainIds; at most 256, each once). The authority must be a managed account this organization may sign with. The first 20 addresses go in with the creating transaction, the rest in further transactions of 22 of the same write (the answer's svmTransaction is the last). The fee payer pays the table's rent. With addressLookupTable.alreadyOnchain and onchainId, an existing table is onboarded as the network holds it (no transaction). 409: the table is already on record. Once created, the organization's writes compress their messages through its active tables.",
       body: createAddressLookupTableBody,
       successStatus: 201,
       response: createAddressLookupTableResponse,
@@ -47,7 +47,7 @@ export function addressLookupTableRoutes(deps: ApiDeps): RouteSpec[] {
       path: '/api/v1/address-lookup-tables/extend',
       tag,
       summary:
-        'Extend Address Lookup Table: appends the componentAddresses the table does not hold yet (24 a transaction, one write), signed by its managed authority. 400 before anything is signed: every address already there, more than 256 in all, a frozen, deactivated or closed table. New addresses are usable by transactions from the slot after they land.',
+        'Extend Address Lookup Table: appends the componentAddresses the table does not hold yet (22 a transaction, one write), signed by its managed authority. 400 before anything is signed: every address already there, more than 256 in all, a frozen, deactivated or closed table. New addresses are usable by transactions from the slot after they land.',
       body: extendAddressLookupTableBody,
       successStatus: 200,
       response: extendAddressLookupTableResponse,

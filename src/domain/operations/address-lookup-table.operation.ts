@@ -13,7 +13,7 @@ export const MAX_TABLE_ADDRESSES = 256;
  * (test/unit/address-lookup-table.operation.test.ts measures the worst case).
  */
 export const CREATE_BATCH = 20;
-export const EXTEND_BATCH = 24;
+export const EXTEND_BATCH = 22;
 /** A deactivated table may be closed once its deactivation slot left SlotHashes (512 slots): about 513 slots, some 3.5 minutes on a public cluster. */
 export const COOL_DOWN_SLOTS = 513;
 

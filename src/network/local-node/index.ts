@@ -42,6 +42,11 @@ export interface LocalNode {
    * this). For state no instruction can create, e.g. a transfer hook's validation account.
    */
   setAccount(account: LocalNodeAccount): void;
+  /**
+   * Closes `count` blocks at once (in-process callers only; no RPC method offers this): lets a test
+   * pass the ~513 slots an address lookup table's deactivation needs before close.
+   */
+  advanceSlots(count: number): void;
   /** Stops block production and the server, then saves state. */
   close(): Promise<void>;
 }
@@ -74,6 +79,9 @@ export async function startLocalNode(options: LocalNodeOptions = {}): Promise<Lo
     url,
     port: endpoint.port,
     setAccount: (account) => runtime.setAccount(accountKey(account.address, 'address'), { ...account, owner: accountKey(account.owner, 'owner') }),
+    advanceSlots: (count) => {
+      for (let i = 0; i < count; i++) runtime.tick();
+    },
     close: () => {
       closing ??= (async () => {
         ticker.stop();
