@@ -81,7 +81,7 @@ describe('Address lookup tables: batches fit one network transaction', () => {
 
 describe('Address lookup tables: the network rules, checked before signing', () => {
   it('reads the flags as the network has them', () => {
-    expect(tableFlags(null)).toEqual({ frozen: false, deactivated: false, closed: true });
+    expect(tableFlags(null)).toEqual({ frozen: false, deactivated: true, closed: true });
     expect(tableFlags(table({ authority: null }))).toEqual({ frozen: true, deactivated: false, closed: false });
     expect(tableFlags(table({ deactivationSlot: 5n }))).toEqual({ frozen: false, deactivated: true, closed: false });
   });

@@ -34,9 +34,12 @@ export interface TableFlags {
   closed: boolean;
 }
 
-/** The record's flags from the chain: frozen = no authority, deactivated = a deactivation slot, closed = the account is gone. */
+/**
+ * The record's flags from the chain: frozen = no authority, deactivated = a deactivation slot, closed
+ * = the account is gone (which the network allows only to a deactivated, never frozen table).
+ */
 export function tableFlags(state: TableState | null): TableFlags {
-  if (!state) return { frozen: false, deactivated: false, closed: true };
+  if (!state) return { frozen: false, deactivated: true, closed: true };
   return { frozen: state.authority === null, deactivated: state.deactivationSlot !== null, closed: false };
 }
 
