@@ -244,7 +244,7 @@ const okOrRefusedNaming =
 /** Both bulk reads of `organization` answer count 0. */
 async function nothingWritten(apiKey: string): Promise<string[]> {
   const problems: string[] = [];
-  for (const url of ['/api/v1/accounts/bulk/identifiers', '/api/v1/transactions/bulk/detailed']) {
+  for (const url of ['/api/v1/accounts/bulk/identifiers', '/api/v1/transactions/bulk/detailed', '/api/v1/address-lookup-tables/bulk']) {
     const r = await stack.call('POST', url, {}, { apiKey });
     if (r.status !== 200 || r.body.count !== 0) problems.push(`${url} answers ${r.status} count ${r.body?.count}: ${clip(JSON.stringify(r.body?.items ?? r.body), 300)}`);
   }
@@ -565,6 +565,34 @@ describe('Create Account: refusals the codecs cannot see', () => {
         createAccount('async, an unknown property', { itemData: { notAField: 1 } }, refused('itemData.notAField'), { headers: prefer }),
         createAccount('async, an unknown svmCluster', { itemData: {} }, refused('svmCluster'), { headers: prefer, url: '/api/v1/accounts?svmCluster=NOPE' }),
         createAccount('async, not JSON', '{"itemData":', refused('(body)'), { headers: prefer }),
+      ]),
+    ).toEqual([]);
+  });
+});
+
+describe('Address lookup tables: refusals the codecs cannot see', () => {
+  const call = (method: string, url: string, label: string, itemData: unknown, expect: Expectation): Case => ({ label: `${method} ${url} ${label}`, method, url, body: { itemData }, expect, write: method === 'PATCH' || url === '/api/v1/address-lookup-tables' });
+  const create = (label: string, itemData: unknown, expect: Expectation) => call('POST', '/api/v1/address-lookup-tables', label, { addressLookupTable: {}, authority: { offchainId: randomUUID() }, ...(itemData as object) }, expect);
+  const table = { addressLookupTable: { offchainId: randomUUID() } };
+  const update = (label: string, itemData: unknown, expect: Expectation) => call('PATCH', '/api/v1/address-lookup-tables', label, { ...table, ...(itemData as object) }, expect);
+
+  it('refuses repeats, too many addresses, a misplaced onchainId, unknown tables and authorities and conflicting changes, naming the field', async () => {
+    const twice = { onchainId: ADDRESS, offPlatform: true };
+    expect(
+      await run([
+        create('a component address listed twice', { componentAddresses: [twice, twice] }, refused('itemData.componentAddresses.1')),
+        create('257 component addresses', { componentAddresses: Array.from({ length: 257 }, () => twice) }, refused('itemData.componentAddresses')),
+        create('onchainId without alreadyOnchain', { addressLookupTable: { onchainId: ADDRESS } }, refused('itemData.addressLookupTable.onchainId')),
+        create('alreadyOnchain without onchainId', { addressLookupTable: { alreadyOnchain: true } }, refused('itemData.addressLookupTable.onchainId')),
+        create('an authority that does not exist', { componentAddresses: [twice] }, refused('itemData.authority', 404, 'NOT_FOUND')),
+        call('PATCH', '/api/v1/address-lookup-tables/extend', 'a table that does not exist', { ...table, componentAddresses: [twice] }, refused('itemData.addressLookupTable', 404, 'NOT_FOUND')),
+        call('PATCH', '/api/v1/address-lookup-tables/extend', 'an empty table lookup', { addressLookupTable: {}, componentAddresses: [twice] }, refused('itemData.addressLookupTable')),
+        call('POST', '/api/v1/address-lookup-tables/single', 'a table that does not exist', table, refused('itemData.addressLookupTable', 404, 'NOT_FOUND')),
+        update('no change asked', {}, refused('itemData')),
+        update('freeze and deactivate at once', { freeze: true, deactivate: true }, refused('itemData.deactivate')),
+        update('refundDestination without close', { deactivate: true, refundDestination: { onchainId: ADDRESS, offPlatform: true } }, refused('itemData.refundDestination')),
+        update('freeze: false (one-way)', { freeze: false }, refused('itemData.freeze')),
+        update('close on a table that does not exist', { close: true }, refused('itemData.addressLookupTable', 404, 'NOT_FOUND')),
       ]),
     ).toEqual([]);
   });

@@ -16,6 +16,7 @@ import { initializePositionResponse, positionBalanceResponse, positionLevels } f
 import { healthResponse, readinessResponse } from '../../src/api/responses/system.responses';
 import { positionHistoryResponse, transactionLevels, transactionStatusResponse } from '../../src/api/responses/transaction.responses';
 import { acceptedWrite, transactionResult } from '../../src/api/responses/write.responses';
+import { addressLookupTablePage, addressLookupTableRecord, createAddressLookupTableResponse, extendAddressLookupTableResponse, updateAddressLookupTableResponse } from '../../src/api/responses/address-lookup-table.responses';
 import { startStack, type Stack } from '../support/stack';
 
 type Ref = { onchainId: string; offchainId: string };
@@ -86,6 +87,15 @@ it('answers every main route as its response codec says', async () => {
   await decoded(transactionStatusResponse, 200, 'POST', '/api/v1/transactions/status', { itemData: { transaction: { offchainId: minted.offchainId } } });
   await decoded(transactionLevels.detailed, 200, 'POST', '/api/v1/transactions/single', { itemData: { transaction: { offchainId: minted.offchainId } } });
   await pages(transactionLevels, '/api/v1/transactions/bulk');
+
+  const table: Ref = (
+    await decoded(createAddressLookupTableResponse, 201, 'POST', '/api/v1/address-lookup-tables', { itemData: { addressLookupTable: {}, authority: byAuthority, componentAddresses: [{ offchainId: wallet.offchainId }] } })
+  ).newAddressLookupTable;
+  const byTable = { addressLookupTable: { offchainId: table.offchainId } };
+  await decoded(extendAddressLookupTableResponse, 200, 'PATCH', '/api/v1/address-lookup-tables/extend', { itemData: { ...byTable, componentAddresses: [{ onchainId: instrument.onchainId, offPlatform: true }] } });
+  await decoded(updateAddressLookupTableResponse, 200, 'PATCH', '/api/v1/address-lookup-tables', { itemData: { ...byTable, deactivate: true } });
+  await decoded(addressLookupTableRecord, 200, 'POST', '/api/v1/address-lookup-tables/single', { itemData: byTable });
+  await decoded(addressLookupTablePage, 200, 'POST', '/api/v1/address-lookup-tables/bulk', {});
 
   await decoded(acceptedWrite, 202, 'POST', '/api/v1/positions/mint', { itemData: { mintTo: at, value: { lamports: '1' } } }, { headers: { prefer: 'respond-async' } });
   await decoded(errorBody, 400, 'POST', '/api/v1/positions/mint', { itemData: { mintTo: at, value: { amount: 'ten' } } });

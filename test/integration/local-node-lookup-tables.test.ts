@@ -25,6 +25,8 @@ import {
   type Address,
   type Instruction,
   type KeyPairSigner,
+  type Rpc,
+  type SolanaRpcApi,
 } from '@solana/kit';
 import { getTransferSolInstruction } from '@solana-program/system';
 import {
@@ -39,7 +41,7 @@ import { startLocalNode, type LocalNode } from '../../src/network/local-node';
 
 let dataDir: string;
 let node: LocalNode;
-let rpc: ReturnType<typeof createSolanaRpc>;
+let rpc: Rpc<SolanaRpcApi>;
 let payer: KeyPairSigner;
 
 async function send(instructions: Instruction[], tables: Record<Address, Address[]> = {}) {

@@ -9,6 +9,7 @@ import { findAddressLookupTablePda, getCreateLookupTableInstruction, getExtendLo
 import { AddressLookupTable, LedgerTransaction } from '../../db/entities';
 import { findAccountByLookup, assertMaySign } from '../../db/repositories/accounts.repository';
 import { conflict, validationError } from '../../domain/errors';
+import { partTransactionId } from '../../domain/ids';
 import type { CreateAddressLookupTableItemData } from '../../domain/inputs/address-lookup-table.inputs';
 import { checkCapacity, createBatch, createTransactionCount } from '../../domain/operations/address-lookup-table.operation';
 import { resolveFeePayer } from './fee-payer';
@@ -37,15 +38,16 @@ export const createAddressLookupTableHandler: OperationHandler<CreateAddressLook
     const scope = { organizationId: request.organizationId, cluster: request.cluster };
     const network = deps.networks.get(request.cluster)!;
     const tableId = request.newRecordId!;
-    const authorityAccount = await findAccountByLookup(em, scope, item.authority, 'itemData.authority');
-    const components = await resolveComponents(em, scope, item.componentAddresses ?? [], 'itemData.componentAddresses');
     const payload = item.addressLookupTable;
+    if (payload.onchainId && !payload.alreadyOnchain) throw validationError('itemData.addressLookupTable.onchainId', "a new table's address is derived from its authority and a recent slot; onchainId goes with alreadyOnchain");
+    if (payload.alreadyOnchain && !payload.onchainId) throw validationError('itemData.addressLookupTable.onchainId', 'onchainId names the existing table to onboard');
+    const components = await resolveComponents(em, scope, item.componentAddresses ?? [], 'itemData.componentAddresses');
+    const authorityAccount = await findAccountByLookup(em, scope, item.authority, 'itemData.authority');
 
     if (payload.alreadyOnchain) {
       const field = 'itemData.addressLookupTable.onchainId';
-      if (!payload.onchainId) throw validationError(field, 'onchainId names the existing table to onboard');
-      if (await em.findOne(AddressLookupTable, { ...scope, address: payload.onchainId })) throw conflict(field, `address lookup table ${payload.onchainId} is already on record`);
-      const state = await readLookupTable(network, payload.onchainId).catch((error: Error) => {
+      if (await em.findOne(AddressLookupTable, { ...scope, address: payload.onchainId! })) throw conflict(field, `address lookup table ${payload.onchainId} is already on record`);
+      const state = await readLookupTable(network, payload.onchainId!).catch((error: Error) => {
         throw validationError(field, error.message);
       });
       if (!state) throw validationError(field, `no address lookup table at ${payload.onchainId} on ${request.cluster}`);
@@ -55,7 +57,7 @@ export const createAddressLookupTableHandler: OperationHandler<CreateAddressLook
       const byAddress = new Map(components.map((c) => [c.address, c.accountId]));
       const data: CreateTableData = {
         tableId,
-        address: payload.onchainId,
+        address: payload.onchainId!,
         recentSlot: null,
         bump: 0,
         authority: authorityAccount.address,
@@ -66,7 +68,6 @@ export const createAddressLookupTableHandler: OperationHandler<CreateAddressLook
       return { needsTransaction: false, feePayer: deps.feePayerAddress, signers: [], debits: [], webhooks: { preSubmit: false, postSubmit: false }, data };
     }
 
-    if (payload.onchainId) throw validationError('itemData.addressLookupTable.onchainId', "a new table's address is derived from its authority and a recent slot; onchainId goes with alreadyOnchain");
     // The authority signs the creation and every later change: a managed key this organization may use.
     assertMaySign(authorityAccount, request.organizationId, request.organizationExternalId, 'itemData.authority');
     checkCapacity(0, components.length, 'itemData.componentAddresses');
@@ -76,7 +77,7 @@ export const createAddressLookupTableHandler: OperationHandler<CreateAddressLook
     // Completed slots the network still lists in SlotHashes, as the program requires of recentSlot.
     for (const slot of (await readSlotHashes(network)).slice(1, 1 + SLOT_CANDIDATES)) {
       const [pda, bump] = await findAddressLookupTablePda({ authority, recentSlot: slot });
-      const taken = (await em.findOne(AddressLookupTable, { ...scope, address: pda })) || (await em.findOne(LedgerTransaction, { ...scope, reservedAddress: pda, success: null })) || (await network.accountExists(pda));
+      const taken = (await em.findOne(AddressLookupTable, { ...scope, address: pda })) || (await em.findOne(LedgerTransaction, { ...scope, reservedAddress: pda, success: null, id: { $ne: partTransactionId(request.transactionId, 0) } })) || (await network.accountExists(pda));
       if (!taken) {
         found = { address: pda, bump, slot };
         break;
