@@ -8,7 +8,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {
-  address,
   appendTransactionMessageInstructions,
   compressTransactionMessageUsingAddressLookupTables,
   createSolanaRpc,
