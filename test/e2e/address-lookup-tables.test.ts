@@ -147,6 +147,21 @@ it('deactivates a table, refuses to close it before the cool-down, then closes i
   expect(listed.body.items.map((t: any) => t.offchain.id)).toEqual([small.offchainId]);
 });
 
+it('onboards an existing table with alreadyOnchain, as the network holds it, without a transaction', async () => {
+  const other = await stack.newApiKey(`alt-other-${Date.now()}`, ['READ', 'WRITE']);
+  const call = (method: string, url: string, body: unknown) => stack.call(method, url, body, { apiKey: other });
+  // The other organization knows the authority only by address (its key is not theirs).
+  const theirAuthority = (await call('POST', '/api/v1/accounts', { itemData: { managed: false, alreadyOnchain: true, onchainId: authority.onchainId, skipBlockchainExistenceVerification: true } })).body.newAccount;
+  const onboarded = await call('POST', '/api/v1/address-lookup-tables', { itemData: { addressLookupTable: { alreadyOnchain: true, onchainId: big.onchainId }, authority: { offchainId: theirAuthority.offchainId }, componentAddresses: [{ onchainId: bigAddresses[3], offPlatform: true }] } });
+  expect(onboarded.status).toBe(201);
+  expect(onboarded.body).toMatchObject({ newAddressLookupTable: { onchainId: big.onchainId }, svmTransaction: null });
+  const read = await call('POST', '/api/v1/address-lookup-tables/single', { itemData: { addressLookupTable: { onchainId: big.onchainId } } });
+  expect(read.body).toMatchObject({ wasAlreadyOnchain: true, managed: false, frozen: true });
+  expect(read.body.componentAddresses.map((c: any) => c.onchain.id)).toEqual(bigAddresses);
+  const listed = await call('POST', '/api/v1/address-lookup-tables/bulk', { itemQuery: { filter: [where('wasAlreadyOnchain', { dataType: 'BOOLEAN', valueBoolean: true })] } });
+  expect(listed.body.count).toBe(1);
+});
+
 it('answers 404 for a table not on record, 409 for onboarding one already on record, and 400 for a non-managed authority', async () => {
   const missing = await stack.call('POST', '/api/v1/address-lookup-tables/single', { itemData: { addressLookupTable: { offchainId: '00000000-0000-4000-8000-000000000000' } } });
   expect(missing.status).toBe(404);
