@@ -75,7 +75,7 @@ export const createAddressLookupTableHandler: OperationHandler<CreateAddressLook
     const authority = address(authorityAccount.address);
     let found: { address: string; bump: number; slot: bigint } | undefined;
     // Completed slots the network still lists in SlotHashes, as the program requires of recentSlot.
-    for (const slot of (await readSlotHashes(network)).slice(1, 1 + SLOT_CANDIDATES)) {
+    for (const slot of (await readSlotHashes(network)).slice(0, SLOT_CANDIDATES)) {
       const [pda, bump] = await findAddressLookupTablePda({ authority, recentSlot: slot });
       const taken = (await em.findOne(AddressLookupTable, { ...scope, address: pda })) || (await em.findOne(LedgerTransaction, { ...scope, reservedAddress: pda, success: null, id: { $ne: partTransactionId(request.transactionId, 0) } })) || (await network.accountExists(pda));
       if (!taken) {
