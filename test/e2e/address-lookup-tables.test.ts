@@ -147,6 +147,20 @@ it('deactivates a table, refuses to close it before the cool-down, then closes i
   expect(listed.body.items.map((t: any) => t.offchain.id)).toEqual([small.offchainId]);
 });
 
+it('answers a repeated create (same Idempotency-Key) with the first table and transaction, creating nothing more', async () => {
+  const headers = { 'idempotency-key': `alt-${Date.now()}` };
+  const body = { itemData: { addressLookupTable: {}, authority: { offchainId: authority.offchainId }, componentAddresses: await offPlatform(25) } };
+  const first = await stack.call('POST', '/api/v1/address-lookup-tables', body, { headers });
+  expect(first.status).toBe(201);
+  const count = (await bulk([])).body.count;
+  const again = await stack.call('POST', '/api/v1/address-lookup-tables', body, { headers });
+  expect(again.status).toBe(201);
+  expect(again.body.newAddressLookupTable).toEqual(first.body.newAddressLookupTable);
+  expect(again.body.svmTransaction.offchainId).toBe(first.body.svmTransaction.offchainId);
+  expect((await bulk([])).body.count).toBe(count);
+  expect(await onchainAddresses(first.body.newAddressLookupTable)).toEqual(body.itemData.componentAddresses.map((c) => c.onchainId));
+});
+
 it('onboards an existing table with alreadyOnchain, as the network holds it, without a transaction', async () => {
   const other = await stack.newApiKey(`alt-other-${Date.now()}`, ['READ', 'WRITE']);
   const call = (method: string, url: string, body: unknown) => stack.call(method, url, body, { apiKey: other });
