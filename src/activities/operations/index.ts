@@ -13,6 +13,7 @@ import { pauseHandler } from './pause-financial-instrument.handler';
 import { updateFinancialInstrumentHandler } from './update-financial-instrument.handler';
 import { updateAccountHandler } from './update-account.handler';
 import { inactivateAccountHandler } from './inactivate-account.handler';
+import { createDurableNonceAccountsHandler } from './create-durable-nonce-accounts.handler';
 
 export const operationHandlers: OperationHandlers = {
   CREATE_ACCOUNT: createAccountHandler,
@@ -33,4 +34,5 @@ export const operationHandlers: OperationHandlers = {
   TRANSFER_NETWORK_CURRENCY: transferNetworkCurrencyHandler,
   UPDATE_ACCOUNT: updateAccountHandler,
   INACTIVATE_ACCOUNT: inactivateAccountHandler,
+  CREATE_DURABLE_NONCE_ACCOUNTS: createDurableNonceAccountsHandler,
 };

@@ -9,6 +9,7 @@ import { financialInstrumentExamples } from './financial-instrument.examples';
 import { positionExamples } from './position.examples';
 import { systemExamples } from './system.examples';
 import { transactionExamples } from './transaction.examples';
+import { durableNonceExamples } from './durable-nonce.examples';
 
 export interface OperationExample {
   /** The request body as a client sends it (amounts as JSON numbers or decimal text). */
@@ -25,4 +26,5 @@ export const operationExamples: Record<string, OperationExample> = {
   ...financialInstrumentExamples,
   ...positionExamples,
   ...transactionExamples,
+  ...durableNonceExamples,
 };

@@ -15,6 +15,8 @@ import { validateUpdateFinancialInstrument } from './update-financial-instrument
 import { validateUpdateAccount } from './update-account.operation';
 import { validateInactivatePosition } from './inactivate-position.operation';
 import { validateInitializePosition } from './initialize-position.operation';
+import { createDurableNonceAccountsItemData } from '../inputs/durable-nonce.inputs';
+import { validateCreateDurableNonceAccounts } from './create-durable-nonce-accounts.operation';
 
 /** What a request's own rules may depend on besides the request: the caller's permissions. */
 export type ValidationContext = CreateAccountPermissions;
@@ -46,6 +48,7 @@ export const operationRegistry = {
   TRANSFER_NETWORK_CURRENCY: declare({ input: transferNetworkCurrencyItemData, validate: (item) => validateTransferNetworkCurrency(item) }),
   UPDATE_ACCOUNT: declare({ input: updateAccountItemData, validate: validateUpdateAccount }),
   INACTIVATE_ACCOUNT: declare({ input: inactivateAccountItemData }),
+  CREATE_DURABLE_NONCE_ACCOUNTS: declare({ input: createDurableNonceAccountsItemData, validate: validateCreateDurableNonceAccounts }),
 };
 
 export type Operation = keyof typeof operationRegistry;
