@@ -112,6 +112,10 @@ describe('Create Durable Nonce Accounts', () => {
       const chain = await onchainNonce(item.nonceAccount.onchain.id);
       expect(chain).toMatchObject({ owner: SYSTEM_PROGRAM_ADDRESS, size: 80, authority: org.authority.onchainId });
       expect(item.nonceHash).toBe(chain.nonce);
+      // The offchain balance is what the chain holds: the rent-exempt minimum for 80 bytes.
+      const balance = (await org.call('POST', '/api/v1/accounts/balance', { itemData: { account: { onchainId: item.nonceAccount.onchain.id } } })).body;
+      expect(balance.onchain.balance.lamports).toBe(Number(await rpc.getMinimumBalanceForRentExemption(80n).send()));
+      expect(balance.offchain.balance).toEqual(balance.onchain.balance);
       const single = await org.details(item.nonceAccount.onchain.id);
       expect(single.status).toBe(200);
       expect(single.body).toMatchObject({ nonceHash: chain.nonce, inUse: null, nonceAccount: { offchain: { id: item.nonceAccount.offchain.id } } });
