@@ -18,9 +18,16 @@ let rpc: Rpc<SolanaRpcApi>;
 const LATE = 'late-';
 const LATE_BLOCKS = 170n;
 
-/** Holds a marked write's submit until the node has produced LATE_BLOCKS more blocks (a blockhash lives 150). */
+/** Writes whose idempotency key starts with this build twice, as a replay after a crash between build and its task's completion does. */
+const TWICE = 'twice-';
+
+/** Holds a marked write's submit until the node has produced LATE_BLOCKS more blocks (a blockhash lives 150); builds a marked write twice. */
 const lateSubmit = (steps: Steps): Steps => ({
   ...steps,
+  async build(request, resolved, part) {
+    if (request.idempotencyKey?.startsWith(TWICE)) await steps.build(request, resolved, part);
+    return steps.build(request, resolved, part);
+  },
   async submit(request, signed, part) {
     if (request.idempotencyKey?.startsWith(LATE)) {
       const start = await rpc.getBlockHeight({ commitment: 'confirmed' }).send();
@@ -199,6 +206,14 @@ describe('messageLifetimeStrategy DURABLE_NONCE', () => {
     const again = await org.transfer('1000000');
     expect(again.body).toMatchObject({ success: true });
     expect(firstInstruction(again.body.serializedMessage).lifetimeToken).toBe(after.nonceHash);
+  });
+
+  it('reuses its own reservation when build runs again (a replay), leaving no nonce account held', async () => {
+    const org = await tenant();
+    expect((await org.createNonces(2)).status).toBe(201);
+    const replayed = await org.transfer('1000', { key: `${TWICE}${randomBytes(4).toString('hex')}` });
+    expect(replayed.body).toMatchObject({ success: true });
+    expect((await org.nonces()).items.map((i) => i.inUse)).toEqual([null, null]);
   });
 
   it('gives racing writes different nonce accounts', async () => {
