@@ -6,6 +6,8 @@
  * own organization so it controls that organization's pool of nonce accounts.
  */
 import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { address, createSolanaRpc, generateKeyPair, getAddressFromPublicKey, getBase64Encoder, getCompiledTransactionMessageDecoder, type Rpc, type SolanaRpcApi } from '@solana/kit';
 import { getNonceDecoder, SYSTEM_PROGRAM_ADDRESS } from '@solana-program/system';
 import type { Steps } from '../../src/activities';
@@ -14,6 +16,9 @@ import { startStack, type Stack } from '../support/stack';
 
 let stack: Stack;
 let rpc: Rpc<SolanaRpcApi>;
+/** A pre-submit webhook receiver that always fails (a veto with doNotSubmitTransactionOnFailure). */
+let vetoer: http.Server;
+let vetoUrl: string;
 /** Writes whose idempotency key starts with this wait, between sign and submit, until the chain is this many blocks further. */
 const LATE = 'late-';
 const LATE_BLOCKS = 170n;
@@ -41,8 +46,12 @@ beforeAll(async () => {
   // Short blocks, so 150 of them pass in a few seconds.
   stack = await startStack({ blockTimeMs: 30, wrapSteps: lateSubmit });
   rpc = createSolanaRpc(stack.node.url);
+  vetoer = http.createServer((_req, res) => res.writeHead(500).end());
+  await new Promise<void>((resolve) => vetoer.listen(0, '127.0.0.1', resolve));
+  vetoUrl = `http://127.0.0.1:${(vetoer.address() as AddressInfo).port}/veto`;
 });
 afterAll(async () => {
+  vetoer?.close();
   await stack?.close();
 });
 
@@ -238,6 +247,20 @@ describe('messageLifetimeStrategy DURABLE_NONCE', () => {
     const next = await org.transfer('1000');
     expect(next.body).toMatchObject({ success: true });
     expect(firstInstruction(next.body.serializedMessage).nonceAccount).toBe(nonce.nonceAccount.onchain.id);
+  });
+
+  it('releases the nonce of a write a pre-submit webhook vetoes (REJECTED)', async () => {
+    const org = await tenant();
+    expect((await org.createNonces(1)).status).toBe(201);
+    const [nonce] = (await org.nonces()).items;
+    const guarded = await org.account({ managed: true, seed: { amount: 1 }, preTransactionSubmitWebhooks: [{ endpointUrl: vetoUrl, doNotSubmitTransactionOnFailure: true }] });
+    const vetoed = await org.call('POST', '/api/v1/accounts/transfer-network-currency', {
+      itemData: { source: { offchainId: guarded.offchainId }, destination: { offchainId: org.authority.offchainId }, value: { lamports: '1000' } },
+      svmTransactionConfig: { messageLifetimeStrategy: 'DURABLE_NONCE' },
+    });
+    expect(vetoed.body).toMatchObject({ success: false, status: 'REJECTED' });
+    expect((await org.details(nonce.nonceAccount.onchain.id)).body.inUse).toBeNull();
+    expect((await org.transfer('1000')).body).toMatchObject({ success: true });
   });
 
   it('answers 409 saying no durable nonce account is free and how to create more, and holds nothing', async () => {
