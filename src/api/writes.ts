@@ -134,9 +134,6 @@ async function sentWithoutOutcome(deps: ApiDeps, transactionId: string): Promise
 }
 
 export async function runWrite(ctx: LedgerContext, deps: ApiDeps, input: WriteInput): Promise<WriteAnswer> {
-  if (input.svmTransactionConfig?.messageLifetimeStrategy === 'DURABLE_NONCE') {
-    throw validationError('svmTransactionConfig.messageLifetimeStrategy', 'DURABLE_NONCE is not supported yet (the service has no durable nonce accounts yet); use RECENT_BLOCKHASH');
-  }
   checkComputeUnitConfig(input.svmTransactionConfig);
   const clientRequestId = ctx.get('x-request-id') || undefined;
   const headerKey = idempotencyKeyHeader(ctx);

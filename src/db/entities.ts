@@ -280,4 +280,30 @@ export const AddressLookupTable = defineEntity({
 });
 export type AddressLookupTable = InferEntity<typeof AddressLookupTable>;
 
-export const entities = [Organization, ApiKey, CustodyKey, Account, LedgerTransaction, FinancialInstrument, Position, AddressLookupTable];
+/**
+ * A durable nonce account (spec 2.8) beside its account record (same id). `inUseByTransactionId` is
+ * the transaction record whose message holds the nonce: one at a time, reserved at build and
+ * released when that transaction lands, fails or is replaced. `nonceHash` is the nonce value last
+ * read from the chain (at creation and at each reservation).
+ */
+export const DurableNonceAccount = defineEntity({
+  name: 'DurableNonceAccount',
+  tableName: 'durable_nonce_account',
+  properties: {
+    id: p.uuid().primary(),
+    organizationId: p.uuid(),
+    cluster: p.text(),
+    address: p.text(),
+    code: p.text().nullable(),
+    authorityAddress: p.text(),
+    authorityAccountId: p.uuid().nullable(),
+    nonceHash: p.text().nullable(),
+    isInUse: p.boolean(),
+    inUseByTransactionId: p.uuid().nullable(),
+    inUseAt: p.datetime().nullable(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+  },
+});
+export type DurableNonceAccount = InferEntity<typeof DurableNonceAccount>;
+
+export const entities = [Organization, ApiKey, CustodyKey, Account, LedgerTransaction, FinancialInstrument, Position, AddressLookupTable, DurableNonceAccount];

@@ -19,6 +19,7 @@ import { Migration0010RequestDigest } from './migrations/0010-request-digest.mig
 import { Migration0011WriteEngine } from './migrations/0011-write-engine.migration';
 import { Migration0012ComputeBudget } from './migrations/0012-compute-budget.migration';
 import { Migration0014AddressLookupTable } from './migrations/0014-address-lookup-table.migration';
+import { Migration0013DurableNonceAccount } from './migrations/0013-durable-nonce-account.migration';
 
 export interface OrmOptions {
   databaseUrl: string;
@@ -49,6 +50,7 @@ export async function createOrm(options: OrmOptions): Promise<Orm> {
         { name: '0010-request-digest', class: Migration0010RequestDigest },
         { name: '0011-write-engine', class: Migration0011WriteEngine },
         { name: '0012-compute-budget', class: Migration0012ComputeBudget },
+        { name: '0013-durable-nonce-account', class: Migration0013DurableNonceAccount },
         { name: '0014-address-lookup-table', class: Migration0014AddressLookupTable },
       ], tableName: 'schema_migration', silent: true, snapshot: false },
   });

@@ -24,7 +24,7 @@ export const createdByOwnOperation: Partial<Record<AccountType, string>> = {
   FUNDS_TOKEN_ACCOUNT: 'are created with Initialize Position (POST /api/v1/positions)',
   ASSET_TOKEN_ACCOUNT: 'are created with Initialize Position (POST /api/v1/positions)',
   ADDRESS_LOOKUP_TABLE: 'cannot be created by this service yet (address lookup tables are not supported yet); onboard an existing one with alreadyOnchain',
-  NONCE: 'cannot be created by this service yet (durable nonce accounts are not supported yet); onboard an existing one with alreadyOnchain',
+  NONCE: 'are created with Create Durable Nonce Accounts (POST /api/v1/durable-nonce-accounts)',
 };
 
 /** Debit limits apply only to these kinds (spec 8). */

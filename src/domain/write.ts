@@ -84,7 +84,14 @@ export interface Resolved {
 }
 
 /** A message's lifetime as the transaction record keeps it (see src/network/lifetime.ts). */
-export type MessageLifetime = { kind: 'BLOCKHASH'; blockhash: string; lastValidBlockHeight: string };
+export type MessageLifetime =
+  | { kind: 'BLOCKHASH'; blockhash: string; lastValidBlockHeight: string }
+  /**
+   * A reserved durable nonce account (svmTransactionConfig.messageLifetimeStrategy DURABLE_NONCE):
+   * the message's nonce value, the account holding it, its authority (a signer of the message), and
+   * the transaction record holding the reservation.
+   */
+  | { kind: 'DURABLE_NONCE'; nonceAccount: string; nonceAuthority: string; nonce: string; reservedBy: string };
 
 export interface BuiltTransaction {
   messageBase64: string;

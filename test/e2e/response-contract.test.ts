@@ -17,6 +17,7 @@ import { healthResponse, readinessResponse } from '../../src/api/responses/syste
 import { positionHistoryResponse, transactionLevels, transactionStatusResponse } from '../../src/api/responses/transaction.responses';
 import { acceptedWrite, transactionResult } from '../../src/api/responses/write.responses';
 import { addressLookupTablePage, addressLookupTableRecord, createAddressLookupTableResponse, extendAddressLookupTableResponse, updateAddressLookupTableResponse } from '../../src/api/responses/address-lookup-table.responses';
+import { createDurableNonceAccountsResponse, durableNonceAccountPage, durableNonceAccountRecord } from '../../src/api/responses/durable-nonce.responses';
 import { startStack, type Stack } from '../support/stack';
 
 type Ref = { onchainId: string; offchainId: string };
@@ -63,6 +64,12 @@ it('answers every main route as its response codec says', async () => {
   await decoded(accountPrivateKeyResponse, 200, 'POST', '/api/v1/accounts/private-key', { itemData: { account: { offchainId: wallet.offchainId } } });
   await decoded(transactionResult, 201, 'POST', '/api/v1/accounts/transfer-network-currency', { itemData: { source: { offchainId: wallet.offchainId }, destination: { offchainId: authority.offchainId }, value: { amount: '0.010000001' } } });
   await pages(accountLevels, '/api/v1/accounts/bulk');
+
+  await decoded(createDurableNonceAccountsResponse, 201, 'POST', '/api/v1/durable-nonce-accounts', { itemData: { nonceAccount: { offchainReferences: { type: 'NONCE', code: 'N-1' } }, numberOfNonceAccounts: 1, nonceAuthority: { offchainId: authority.offchainId } } });
+  await decoded(transactionResult, 201, 'POST', '/api/v1/accounts/transfer-network-currency', { itemData: { source: { offchainId: wallet.offchainId }, destination: { offchainId: authority.offchainId }, value: { lamports: '1000' } }, svmTransactionConfig: { messageLifetimeStrategy: 'DURABLE_NONCE' } });
+  const nonces = await decoded(durableNonceAccountPage, 200, 'POST', '/api/v1/durable-nonce-accounts/bulk', {});
+  expect(nonces.count).toBe(1);
+  await decoded(durableNonceAccountRecord, 200, 'POST', '/api/v1/durable-nonce-accounts/single', { itemData: { nonceAccount: { onchainId: nonces.items[0].nonceAccount.onchain.id } } });
 
   const byAuthority = { offchainId: authority.offchainId };
   const instrument: Ref = (

@@ -31,7 +31,7 @@ describe('validateCreateAccount: what a customer may create (spec 2.3)', () => {
     ['FUNDS_TOKEN_ACCOUNT', 'Initialize Position'],
     ['ASSET_TOKEN_ACCOUNT', 'Initialize Position'],
     ['ADDRESS_LOOKUP_TABLE', 'not supported yet'],
-    ['NONCE', 'not supported yet'],
+    ['NONCE', 'Create Durable Nonce Accounts (POST /api/v1/durable-nonce-accounts)'],
   ] as const)('refuses to create a %s account, saying %s', (type, operation) => {
     const error = refusal(() => validateCreateAccount({ offchainReferences: { type } }, writer));
     expect(error.code).toBe('VALIDATION_ERROR');
@@ -39,7 +39,7 @@ describe('validateCreateAccount: what a customer may create (spec 2.3)', () => {
     expect(error.message).toContain(operation);
   });
 
-  it.each(['ADDRESS_LOOKUP_TABLE', 'NONCE'] as const)('never points a %s account to a route that is not mounted', (type) => {
+  it.each(['ADDRESS_LOOKUP_TABLE'] as const)('never points a %s account to a route that is not mounted', (type) => {
     const error = refusal(() => validateCreateAccount({ offchainReferences: { type } }, writer));
     expect(error.message).not.toMatch(/\/api\/v1\/|Create Address Lookup Table|Create Durable Nonce Accounts/);
   });

@@ -16,6 +16,7 @@ import { inactivateAccountHandler } from './inactivate-account.handler';
 import { createAddressLookupTableHandler } from './create-address-lookup-table.handler';
 import { extendAddressLookupTableHandler } from './extend-address-lookup-table.handler';
 import { updateAddressLookupTableHandler } from './update-address-lookup-table.handler';
+import { createDurableNonceAccountsHandler } from './create-durable-nonce-accounts.handler';
 
 export const operationHandlers: OperationHandlers = {
   CREATE_ACCOUNT: createAccountHandler,
@@ -39,4 +40,5 @@ export const operationHandlers: OperationHandlers = {
   CREATE_ADDRESS_LOOKUP_TABLE: createAddressLookupTableHandler,
   EXTEND_ADDRESS_LOOKUP_TABLE: extendAddressLookupTableHandler,
   UPDATE_ADDRESS_LOOKUP_TABLE: updateAddressLookupTableHandler,
+  CREATE_DURABLE_NONCE_ACCOUNTS: createDurableNonceAccountsHandler,
 };

@@ -34,6 +34,7 @@ import type { SvmNetwork } from '../../network/svm-network';
 import { operationHandlers } from '../operations';
 import { handlerOf } from '../operations/operation-handler';
 import { applyStatus, newTransactionRecord } from '../../db/repositories/transaction-records.repository';
+import { partTransactionId } from '../../domain/ids';
 import { possiblySent, type PipelineContext } from './context';
 import { lookupTablesFor } from './lookup-table-compression';
 
@@ -64,7 +65,8 @@ export function createBuild(ctx: PipelineContext) {
     const instructions = [...budget.instructions, ...handlerOf(operationHandlers, request.operation).instructions(request, resolved, part)];
     const tables = await lookupTablesFor(em, request, network, instructions);
     for (let attempt = 1; ; attempt++) {
-      const messageLifetime = await lifetime.acquire();
+      // A durable nonce is reserved by this transaction's record: a replayed build finds its own.
+      const messageLifetime = await lifetime.acquire(partTransactionId(request.transactionId, part));
       const message = pipe(
         createTransactionMessage({ version: 0 }),
         (m) => setTransactionMessageFeePayer(address(resolved.feePayer), m),
@@ -88,7 +90,7 @@ export function createBuild(ctx: PipelineContext) {
         feePayer: resolved.feePayer,
         computeBudget: budget.record,
         signers: built.signers,
-        lastValidBlockHeight: BigInt(messageLifetime.lastValidBlockHeight),
+        lastValidBlockHeight: messageLifetime.kind === 'BLOCKHASH' ? BigInt(messageLifetime.lastValidBlockHeight) : null,
         lifetime: messageLifetime,
         signature: null,
         // A replayed lookup answers this resolution once the message is signed.

@@ -7,7 +7,8 @@ import { LedgerTransaction } from '../../db/entities';
 import { LedgerError } from '../../domain/errors';
 import { partTransactionId } from '../../domain/ids';
 import type { WriteRequest } from '../../domain/write';
-import { recentBlockhashLifetime, type Lifetime } from '../../network/lifetime';
+import { durableNonceLifetime, recentBlockhashLifetime, type Lifetime } from '../../network/lifetime';
+import { nonceReservations } from './nonce-reservations';
 import type { SvmNetwork } from '../../network/svm-network';
 import type { ActivityDeps } from '../deps';
 
@@ -30,8 +31,10 @@ export function createPipelineContext(deps: ActivityDeps): PipelineContext {
     deps,
     fork: () => deps.orm.em.fork(),
     network,
-    // DURABLE_NONCE is refused at the API until nonce accounts exist; its Lifetime plugs in here.
-    lifetime: (request) => recentBlockhashLifetime(network(request.cluster), request.commitment),
+    lifetime: (request) =>
+      request.svmTransactionConfig?.messageLifetimeStrategy === 'DURABLE_NONCE'
+        ? durableNonceLifetime(network(request.cluster), nonceReservations(deps, request))
+        : recentBlockhashLifetime(network(request.cluster), request.commitment),
     findRecord: (em, request, part = 0) => em.findOne(LedgerTransaction, { id: partTransactionId(request.transactionId, part) }),
   };
 }

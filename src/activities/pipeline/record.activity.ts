@@ -8,6 +8,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Account, LedgerTransaction } from '../../db/entities';
 import { moveAccountLamports } from '../../db/repositories/accounts.repository';
 import { releaseDebits } from '../../db/repositories/debit-reservations.repository';
+import { releaseNonceAccount } from '../../db/repositories/durable-nonces.repository';
 import { partTransactionId } from '../../domain/ids';
 import { explainFailure } from '../../domain/program-errors';
 import type { Outcome, Resolved, WriteRequest, WriteResult } from '../../domain/write';
@@ -65,6 +66,8 @@ export function createRecord(ctx: PipelineContext) {
         tx.reservedAddress = null;
       }
       if (outcome && (outcome.status === 'FAILED' || outcome.status === 'EXPIRED')) await releaseDebits(em, id, now);
+      // Landed, failed or expired for the last time: its durable nonce (if any) is free again. A SIGNED one keeps it.
+      if (outcome && outcome.status !== 'SIGNED') await releaseNonceAccount(em, id);
       const handler = handlerOf(operationHandlers, request.operation);
       const created = await handler.record(em, request, resolved, outcome, tx, now, part);
       if (tx && landed) await applyBalanceChanges(em, request, tx, landed.balances, created?.offchainId, now);

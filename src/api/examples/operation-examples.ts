@@ -10,6 +10,7 @@ import { positionExamples } from './position.examples';
 import { systemExamples } from './system.examples';
 import { transactionExamples } from './transaction.examples';
 import { addressLookupTableExamples } from './address-lookup-table.examples';
+import { durableNonceExamples } from './durable-nonce.examples';
 
 export interface OperationExample {
   /** The request body as a client sends it (amounts as JSON numbers or decimal text). */
@@ -27,4 +28,5 @@ export const operationExamples: Record<string, OperationExample> = {
   ...positionExamples,
   ...transactionExamples,
   ...addressLookupTableExamples,
+  ...durableNonceExamples,
 };

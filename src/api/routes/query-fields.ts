@@ -129,3 +129,19 @@ export const addressLookupTableQuery: QueryResource = {
   defaultSort: [['managed', 'DESC']],
   idProperty: 'id',
 };
+
+/** Durable nonce accounts (spec 4.1, spellings as given); `isInUse` ascending by default (free ones first). */
+export const durableNonceAccountQuery: QueryResource = {
+  fields: {
+    nonceAuthorityOnchainId: { property: 'authorityAddress', kind: 'TEXT', dataTypes: ['ADDRESS_ONCHAIN_ID', 'ONCHAIN_ADDRESS_ID', 'TEXT'] },
+    nonceAccountOnchainId: { property: 'address', kind: 'TEXT', dataTypes: ['ADDRESS_ONCHAIN_ID', 'ONCHAIN_ADDRESS_ID', 'TEXT'] },
+    nonceAuthorityOffchainId: { property: 'authorityAccountId', kind: 'UUID', dataTypes: ['OFFCHAIN_ID', 'TEXT'], nullable: true },
+    nonceAccountOffchainId: { property: 'id', kind: 'UUID', dataTypes: ['OFFCHAIN_ID', 'TEXT'] },
+    inUseByTransactionId: { property: 'inUseByTransactionId', kind: 'UUID', dataTypes: ['OFFCHAIN_ID', 'TEXT'], nullable: true },
+    nonceAccountCode: text('code', { nullable: true }),
+    isInUse: bool('isInUse'),
+    nonceHash: text('nonceHash', { nullable: true }),
+  },
+  defaultSort: [['isInUse', 'ASC']],
+  idProperty: 'id',
+};

@@ -1,7 +1,7 @@
 /** Shared request shapes of spec 2.1 (lookups, value input, svmTransactionConfig) and webhook configs: the workflow-history contract. */
 import * as t from 'io-ts';
 import { accountTypes } from '../account-types';
-import { address, amountText, httpUrl, integer, integerText, nonEmptyString, oneOf, strictObject, uuid } from './primitives';
+import { address, amountText, describe, httpUrl, integer, integerText, nonEmptyString, oneOf, strictObject, uuid } from './primitives';
 
 export const accountType = oneOf(accountTypes, 'AccountType');
 
@@ -48,7 +48,10 @@ export const svmTransactionConfig = strictObject('SvmTransactionConfig', {}, {
     }),
   }),
   commitmentConfig: strictObject('CommitmentConfig', {}, { commitmentLevel }),
-  messageLifetimeStrategy: oneOf(['RECENT_BLOCKHASH', 'DURABLE_NONCE'] as const),
+  messageLifetimeStrategy: describe(oneOf(['RECENT_BLOCKHASH', 'DURABLE_NONCE'] as const), {
+    description:
+      'RECENT_BLOCKHASH (default): the message lives about 150 blocks. DURABLE_NONCE: a free durable nonce account of the organization on the cluster (one whose authority is a managed account the organization may sign with) is reserved for the transaction; AdvanceNonceAccount comes first and the authority signs; the account is free again once the transaction lands, fails or is replaced. None free: 409 CONFLICT (create more with Create Durable Nonce Accounts). See docs/durable-nonces.md.',
+  }),
   transactionVersion: oneOf(['V0'] as const),
   submitTransaction: t.boolean,
 });

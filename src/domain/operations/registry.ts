@@ -17,6 +17,8 @@ import { validateInactivatePosition } from './inactivate-position.operation';
 import { validateInitializePosition } from './initialize-position.operation';
 import { createAddressLookupTableItemData, extendAddressLookupTableItemData, updateAddressLookupTableItemData } from '../inputs/address-lookup-table.inputs';
 import { validateUpdateAddressLookupTable } from './address-lookup-table.operation';
+import { createDurableNonceAccountsItemData } from '../inputs/durable-nonce.inputs';
+import { validateCreateDurableNonceAccounts } from './create-durable-nonce-accounts.operation';
 
 /** What a request's own rules may depend on besides the request: the caller's permissions. */
 export type ValidationContext = CreateAccountPermissions;
@@ -51,6 +53,7 @@ export const operationRegistry = {
   CREATE_ADDRESS_LOOKUP_TABLE: declare({ input: createAddressLookupTableItemData }),
   EXTEND_ADDRESS_LOOKUP_TABLE: declare({ input: extendAddressLookupTableItemData }),
   UPDATE_ADDRESS_LOOKUP_TABLE: declare({ input: updateAddressLookupTableItemData, validate: (item) => validateUpdateAddressLookupTable(item) }),
+  CREATE_DURABLE_NONCE_ACCOUNTS: declare({ input: createDurableNonceAccountsItemData, validate: validateCreateDurableNonceAccounts }),
 };
 
 export type Operation = keyof typeof operationRegistry;

@@ -1,0 +1,87 @@
+/** Durable nonce accounts: Create Durable Nonce Accounts, Fetch Durable Nonce Accounts (bulk, detailed records) and Details. */
+import { Account, DurableNonceAccount } from '../../db/entities';
+import { findAccountByLookup } from '../../db/repositories/accounts.repository';
+import { MAX_NONCE_ACCOUNTS_PER_REQUEST, NONCE_ACCOUNTS_PER_TRANSACTION } from '../../domain/durable-nonce';
+import { notFound } from '../../domain/errors';
+import { translateItemQuery } from '../../domain/item-query';
+import { readNonce } from '../../network/lifetime';
+import { bulkBody } from '../codecs/common.codecs';
+import { createDurableNonceAccountsBody, durableNonceAccountDetailsBody } from '../codecs/durable-nonce.codecs';
+import type { ApiDeps } from '../context';
+import { presentDurableNonceAccount } from '../presenters/durable-nonce.presenter';
+import { createDurableNonceAccountsResponse, durableNonceAccountPage, durableNonceAccountRecord } from '../responses/durable-nonce.responses';
+import { route, type RouteSpec } from '../route';
+import { actingScope } from '../tenancy';
+import { durableNonceAccountQuery } from './query-fields';
+import { writeRoute } from './write-route';
+import type { EntityManager } from '@mikro-orm/postgresql';
+
+/** The account records a page of nonce accounts shows (each nonce account's own and its authority's), by id. */
+async function accountsOf(em: EntityManager, rows: DurableNonceAccount[]): Promise<Map<string, Account>> {
+  const ids = [...new Set(rows.flatMap((r) => [r.id, ...(r.authorityAccountId ? [r.authorityAccountId] : [])]))];
+  return new Map((await em.find(Account, { id: { $in: ids } })).map((a) => [a.id, a]));
+}
+
+export function durableNonceAccountRoutes(deps: ApiDeps): RouteSpec[] {
+  return [
+    writeRoute(deps, {
+      operationId: 'createDurableNonceAccounts',
+      method: 'post',
+      path: '/api/v1/durable-nonce-accounts',
+      tag: 'Durable nonce accounts',
+      summary:
+        `Create Durable Nonce Accounts: numberOfNonceAccounts (1 to ${MAX_NONCE_ACCOUNTS_PER_REQUEST}) new nonce accounts with generated managed keys (offchain reference type NONCE), each created with its rent-exempt minimum (paid by the fee payer) and initialized with nonceAuthority as its authority, ${NONCE_ACCOUNTS_PER_TRANSACTION} per network transaction, run one after another (a failed one ends the request after what landed). nonceAccount takes the labels of spec 2.3 (offchainReferences, comments, domain, flags, orgsAllowedToSignWithPrivateKey), applied to every new account; key, size, seed, fee, debit and webhook fields are refused with 400. A nonceAccount.onchainId already on record is 409. Answers 201 {transactions}. To use the accounts as a message lifetime (svmTransactionConfig.messageLifetimeStrategy DURABLE_NONCE), nonceAuthority must be a managed account the organization may sign with.`,
+      body: createDurableNonceAccountsBody,
+      successStatus: 201,
+      response: createDurableNonceAccountsResponse,
+      operation: 'CREATE_DURABLE_NONCE_ACCOUNTS',
+      answer: (ctx, answer) => {
+        if (answer.async) {
+          ctx.state.status = 202;
+          return { transaction: answer.transaction };
+        }
+        return { transactions: answer.transactions ?? (answer.transaction ? [answer.transaction] : []) };
+      },
+    }),
+    route({
+      operationId: 'fetchDurableNonceAccounts',
+      method: 'post',
+      path: '/api/v1/durable-nonce-accounts/bulk',
+      tag: 'Durable nonce accounts',
+      summary:
+        'Fetch Durable Nonce Accounts with filter, sort and paging; items are detailed records (spec 2.8). Fields: nonceAuthorityOnchainId, nonceAccountOnchainId, nonceAuthorityOffchainId, nonceAccountOffchainId, inUseByTransactionId, nonceAccountCode, isInUse (default sort, free ones first), nonceHash (the value last read from the chain: at creation and at each reservation).',
+      role: 'READ',
+      body: bulkBody,
+      successStatus: 200,
+      response: durableNonceAccountPage,
+      async handler(ctx, body) {
+        const { em, scope } = await actingScope(ctx, deps, body.tenancyConfig);
+        const query = translateItemQuery(durableNonceAccountQuery, body.itemQuery, scope);
+        const [rows, count] = await em.findAndCount(DurableNonceAccount, query.where as never, { orderBy: query.orderBy as never, limit: query.limit, offset: query.offset });
+        const accounts = await accountsOf(em, rows);
+        return { count, items: rows.map((row) => presentDurableNonceAccount(row, accounts, row.nonceHash ?? null)) };
+      },
+    }),
+    route({
+      operationId: 'fetchDurableNonceAccountDetails',
+      method: 'post',
+      path: '/api/v1/durable-nonce-accounts/single',
+      tag: 'Durable nonce accounts',
+      summary:
+        'Fetch Durable Nonce Account Details: the record of spec 2.8, with nonceHash read from the chain now (null when the account holds no initialized nonce) and inUse naming the transaction holding the nonce (null when free). 404 when the account is not a durable nonce account of the tenant.',
+      role: 'READ',
+      body: durableNonceAccountDetailsBody,
+      successStatus: 200,
+      response: durableNonceAccountRecord,
+      async handler(ctx, body) {
+        const { em, scope } = await actingScope(ctx, deps, body.tenancyConfig);
+        const field = 'itemData.nonceAccount';
+        const account = await findAccountByLookup(em, scope, body.itemData.nonceAccount, field);
+        const row = await em.findOne(DurableNonceAccount, { id: account.id });
+        if (!row) throw notFound(field, `account ${account.address} is not a durable nonce account`);
+        const onchain = await readNonce(deps.networks.get(ctx.state.cluster)!, row.address);
+        return presentDurableNonceAccount(row, await accountsOf(em, [row]), onchain?.nonce ?? null);
+      },
+    }),
+  ];
+}
