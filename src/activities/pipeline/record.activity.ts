@@ -3,7 +3,6 @@
  * balance of every onboarded account the transaction touched moved by exactly what the network
  * recorded (deltas commute, so concurrent writes land in any order).
  */
-import { getBase64Encoder, getCompiledTransactionMessageDecoder } from '@solana/kit';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Account, LedgerTransaction } from '../../db/entities';
 import { moveAccountLamports } from '../../db/repositories/accounts.repository';
@@ -21,12 +20,10 @@ const recordedStatuses = ['CONFIRMED', 'FINALIZED', 'FAILED', 'EXPIRED', 'SUBMIT
 const landedStatuses = ['CONFIRMED', 'FINALIZED', 'SUBMITTED'];
 
 export function createRecord(ctx: PipelineContext) {
-  /** The network's own record of a landed transaction, fetched only when an onboarded account is among its accounts. */
-  async function landedBalances(em: EntityManager, request: WriteRequest, tx: LedgerTransaction | null, outcome: Outcome): Promise<LandedTransaction | null> {
-    if (outcome.status === 'EXPIRED' || outcome.status === 'SIGNED' || !tx?.signature || !tx.serializedMessage) return null;
-    const message = getCompiledTransactionMessageDecoder().decode(getBase64Encoder().encode(tx.serializedMessage));
-    const onboarded = await em.count(Account, { organizationId: request.organizationId, cluster: request.cluster, address: { $in: message.staticAccounts as string[] } });
-    return onboarded > 0 ? ctx.network(request.cluster).getTransaction(tx.signature, 'confirmed') : null;
+  /** The network's own record of a landed transaction: its fee and compute units for the record, its balances for onboarded accounts. */
+  async function landedTransaction(request: WriteRequest, tx: LedgerTransaction | null, outcome: Outcome): Promise<LandedTransaction | null> {
+    if (outcome.status === 'EXPIRED' || outcome.status === 'SIGNED' || (outcome.status === 'FAILED' && !outcome.slot) || !tx?.signature) return null;
+    return ctx.network(request.cluster).getTransaction(tx.signature, 'confirmed');
   }
 
   /**
@@ -37,7 +34,7 @@ export function createRecord(ctx: PipelineContext) {
   return async function record(request: WriteRequest, resolved: Resolved, outcome: Outcome | null, part = 0): Promise<WriteResult> {
     const now = ctx.deps.now();
     const id = partTransactionId(request.transactionId, part);
-    const landed = outcome ? await landedBalances(ctx.fork(), request, await ctx.fork().findOne(LedgerTransaction, { id }), outcome) : null;
+    const landed = outcome ? await landedTransaction(request, await ctx.fork().findOne(LedgerTransaction, { id }), outcome) : null;
     return ctx.fork().transactional(async (em) => {
       const found = await em.findOne(LedgerTransaction, { id });
       if (found && found.success !== null && found.success !== undefined && recordedStatuses.includes(found.status)) {
@@ -60,7 +57,10 @@ export function createRecord(ctx: PipelineContext) {
         if ('slot' in outcome && outcome.slot) tx.slot = BigInt(outcome.slot);
         if ('confirmations' in outcome) tx.confirmationsCount = outcome.confirmations ?? 0;
         if (tx.success) tx.txnTimestamp = now;
-        if (landed) tx.fee = landed.fee;
+        if (landed) {
+          tx.fee = landed.fee;
+          tx.computeUnitsConsumed = landed.computeUnitsConsumed;
+        }
         // The created record now guards its address; the reservation ends with the transaction.
         tx.reservedAddress = null;
       }
