@@ -46,6 +46,37 @@ const transfer = (from: Ref, to: Ref, svmTransactionConfig: Record<string, unkno
     svmTransactionConfig: { feePayer: { offchainId: from.offchainId }, ...svmTransactionConfig },
   });
 
+// First in the file: a block's lowest fee counts for every account, so the priced transactions of
+// the tests below would be among the recent fees of the next 150 blocks (15 s here).
+describe('the price estimate', () => {
+  it('takes the priority level\'s percentile of the recent prioritization fees of the message\'s writable accounts', async () => {
+    const [payer, vault] = [await wallet(), await wallet(0.01)];
+    // Three landed transactions writing payer and vault, each in its own block, at 100, 300 and 200 micro-lamports.
+    for (const price of [100, 300, 200]) expect((await transfer(payer, vault, { computeUnitConfig: { limit: 10_000, price } })).status).toBe(201);
+    const fees = (await rpc.getRecentPrioritizationFees([vault.onchainId as Address]).send()).map((f) => f.prioritizationFee).filter((fee) => fee > 0n);
+    expect(fees.sort((a, b) => Number(a - b))).toEqual([100n, 200n, 300n]);
+
+    const estimated = async (priceEstimate: Record<string, unknown>) => {
+      const sent = await transfer(payer, vault, { computeUnitConfig: { priceEstimate } });
+      expect(sent.status).toBe(201);
+      const shown = await details(sent.body.offchainId);
+      expect(budgetOf(sent.body.serializedMessage).price).toBe(BigInt(shown.computeUnitConfig.price));
+      return shown.computeUnitConfig;
+    };
+    // Slots without fees left out: the median of 100, 200, 300 (an estimate that lands adds its own fee, so the next reads are of four).
+    expect(await estimated({ provider: 'CLUSTER_RPC', calculationStrategy: 'EXCLUDE_ZEROES', priorityLevel: 'MEDIUM' })).toEqual({
+      limit: expect.any(Number),
+      limitSource: 'SIMULATED',
+      simulatedUnits: expect.any(Number),
+      price: '200',
+      priceEstimate: { provider: 'CLUSTER_RPC', calculationStrategy: 'EXCLUDE_ZEROES', priorityLevel: 'MEDIUM', source: 'CLUSTER_RPC' },
+    });
+    expect((await estimated({ calculationStrategy: 'EXCLUDE_ZEROES', priorityLevel: 'UNSAFE_MAX' })).price).toBe('300');
+    // DEFAULT counts the quiet slots of the last 150: the median is 0; provider and level default.
+    expect(await estimated({})).toMatchObject({ price: '0', priceEstimate: { provider: 'CLUSTER_RPC', calculationStrategy: 'DEFAULT', priorityLevel: 'RECOMMENDED' } });
+  });
+});
+
 describe('the compute unit limit', () => {
   it('is the simulated units plus the margin when the budget is enabled without a limit; details show the units used and the fee the payer paid', async () => {
     const [payer, vault] = [await wallet(), await wallet(0.01)];
@@ -63,6 +94,8 @@ describe('the compute unit limit', () => {
     expect(shown.computeUnitsConsumed).toBe(Number(meta.computeUnitsConsumed));
     expect(shown.computeUnitsConsumed).toBe(shown.computeUnitConfig.simulatedUnits);
     expect(shown.computeUnitsConsumed).toBeLessThanOrEqual(budget.limit!);
+    // A transfer is small: its margin is the floor of 1,000 units.
+    expect(budget.limit).toBe(shown.computeUnitsConsumed + 1000);
     // The fee shown is the chain's, and what the payer's balance lost besides the 1,000 lamports sent.
     expect(BigInt(shown.fee)).toBe(meta.fee);
     expect(before - (await lamportsOf(payer)) - 1000n).toBe(meta.fee);
@@ -89,35 +122,6 @@ describe('the compute unit limit', () => {
     expect(shown.computeUnitConfig).toMatchObject({ limitSource: 'SIMULATED', price: '1000' });
     expect(budgetOf(sent.body.serializedMessage)).toEqual({ limit: computeUnitLimitFor(shown.computeUnitConfig.simulatedUnits), price: 1_000n });
     expect(BigInt(shown.fee)).toBe(5000n + BigInt(Math.ceil((shown.computeUnitConfig.limit * 1_000) / 1e6)));
-  });
-});
-
-describe('the price estimate', () => {
-  it('takes the priority level\'s percentile of the recent prioritization fees of the message\'s writable accounts', async () => {
-    const [payer, vault] = [await wallet(), await wallet(0.01)];
-    // Three landed transactions writing payer and vault, each in its own block, at 100, 300 and 200 micro-lamports.
-    for (const price of [100, 300, 200]) expect((await transfer(payer, vault, { computeUnitConfig: { limit: 10_000, price } })).status).toBe(201);
-    const fees = (await rpc.getRecentPrioritizationFees([vault.onchainId as Address]).send()).map((f) => f.prioritizationFee).filter((fee) => fee > 0n);
-    expect(fees.sort()).toEqual([100n, 200n, 300n]);
-
-    const estimated = async (priceEstimate: Record<string, unknown>) => {
-      const sent = await transfer(payer, vault, { computeUnitConfig: { priceEstimate } });
-      expect(sent.status).toBe(201);
-      const shown = await details(sent.body.offchainId);
-      expect(budgetOf(sent.body.serializedMessage).price).toBe(BigInt(shown.computeUnitConfig.price));
-      return shown.computeUnitConfig;
-    };
-    // Slots without fees left out: the median of 100, 200, 300 (an estimate that lands adds its own fee, so the next reads are of four).
-    expect(await estimated({ provider: 'CLUSTER_RPC', calculationStrategy: 'EXCLUDE_ZEROES', priorityLevel: 'MEDIUM' })).toEqual({
-      limit: expect.any(Number),
-      limitSource: 'SIMULATED',
-      simulatedUnits: expect.any(Number),
-      price: '200',
-      priceEstimate: { provider: 'CLUSTER_RPC', calculationStrategy: 'EXCLUDE_ZEROES', priorityLevel: 'MEDIUM', source: 'CLUSTER_RPC' },
-    });
-    expect((await estimated({ calculationStrategy: 'EXCLUDE_ZEROES', priorityLevel: 'UNSAFE_MAX' })).price).toBe('300');
-    // DEFAULT counts the quiet slots of the last 150: the median is 0; provider and level default.
-    expect(await estimated({})).toMatchObject({ price: '0', priceEstimate: { provider: 'CLUSTER_RPC', calculationStrategy: 'DEFAULT', priorityLevel: 'RECOMMENDED' } });
   });
 });
 
