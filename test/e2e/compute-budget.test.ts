@@ -137,7 +137,14 @@ describe('commitmentConfig.commitmentLevel', () => {
     expect(sent.body).toMatchObject({ success: true, status });
     const { value } = await rpc.getSignatureStatuses([sent.body.onchainId as Signature]).send();
     expect(reached).toContain(value[0]?.confirmationStatus);
-    expect((await details(sent.body.offchainId)).status).toBe(status);
+    const shown = await details(sent.body.offchainId);
+    expect(shown.status).toBe(status);
+    // The record is the chain's at every level: the fee paid and both offchain balances.
+    expect(BigInt(shown.fee)).toBe((await landedMeta(sent.body.onchainId)).fee);
+    for (const account of [payer, vault]) {
+      const balance = (await stack.call('POST', '/api/v1/accounts/balance', { itemData: { account: { offchainId: account.offchainId } } })).body;
+      expect(balance.offchain.balance).toEqual(balance.onchain.balance);
+    }
   });
 });
 

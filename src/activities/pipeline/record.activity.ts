@@ -18,12 +18,24 @@ import type { PipelineContext } from './context';
 
 const recordedStatuses = ['CONFIRMED', 'FINALIZED', 'FAILED', 'EXPIRED', 'SUBMITTED', 'SIGNED'];
 const landedStatuses = ['CONFIRMED', 'FINALIZED', 'SUBMITTED'];
+/** How long the record of a write answered at `processed` waits for the network's confirmed record of it (deliver's timeout is 3 minutes). */
+const PROCESSED_RECORD_WAIT_MS = 20_000;
+const PROCESSED_RECORD_POLL_MS = 100;
 
 export function createRecord(ctx: PipelineContext) {
-  /** The network's own record of a landed transaction: its fee and compute units for the record, its balances for onboarded accounts. */
+  /**
+   * The network's own record of a landed transaction: its fee and compute units for the record, its
+   * balances for onboarded accounts. Networks keep none below `confirmed`, so a write answered at
+   * `processed` waits for it (a slot, usually; at most PROCESSED_RECORD_WAIT_MS, then recorded without).
+   */
   async function landedTransaction(request: WriteRequest, tx: LedgerTransaction | null, outcome: Outcome): Promise<LandedTransaction | null> {
     if (outcome.status === 'EXPIRED' || outcome.status === 'SIGNED' || (outcome.status === 'FAILED' && !outcome.slot) || !tx?.signature) return null;
-    return ctx.network(request.cluster).getTransaction(tx.signature, 'confirmed');
+    const network = ctx.network(request.cluster);
+    for (let waited = 0; ; waited += PROCESSED_RECORD_POLL_MS) {
+      const landed = await network.getTransaction(tx.signature, 'confirmed');
+      if (landed || outcome.status !== 'SUBMITTED' || waited >= PROCESSED_RECORD_WAIT_MS) return landed;
+      await new Promise((resolve) => setTimeout(resolve, PROCESSED_RECORD_POLL_MS));
+    }
   }
 
   /**

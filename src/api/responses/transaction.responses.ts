@@ -55,7 +55,7 @@ export const transactionDetailed = strictObject(
     updatedAt: timestamp,
   },
   {},
-  'The detailed level of a transaction record. computeUnitsConsumed and fee (lamports) are the landed transaction\'s own (its meta), null before it landed or when the network did not return it (a write answered at processed may be recorded before its transaction is confirmed).',
+  'The detailed level of a transaction record. computeUnitsConsumed and fee (lamports) are the landed transaction\'s own (its meta), null before it landed, or when the network kept no confirmed record of it (a write answered at processed waits up to 20 s for one).',
 );
 export type TransactionDetailedBody = t.TypeOf<typeof transactionDetailed>;
 
