@@ -144,7 +144,10 @@ export const LedgerTransaction = defineEntity({
     errorCode: p.text().nullable(),
     errorMessage: p.text().nullable(),
     slot: p.bigint().nullable(),
+    /** Lamports the landed transaction paid (its meta's fee). */
     fee: p.bigint().nullable(),
+    /** Compute units the landed transaction consumed (its meta's computeUnitsConsumed). */
+    computeUnitsConsumed: p.bigint().nullable(),
     confirmationsCount: p.integer().nullable(),
     txnTimestamp: p.datetime().nullable(),
     /** The address whose record this transaction creates, reserved while the transaction is live. */

@@ -20,6 +20,7 @@ import { Migration0011WriteEngine } from './migrations/0011-write-engine.migrati
 import { Migration0012ComputeBudget } from './migrations/0012-compute-budget.migration';
 import { Migration0014AddressLookupTable } from './migrations/0014-address-lookup-table.migration';
 import { Migration0013DurableNonceAccount } from './migrations/0013-durable-nonce-account.migration';
+import { Migration0016ComputeUnitsConsumed } from './migrations/0016-compute-units-consumed.migration';
 
 export interface OrmOptions {
   databaseUrl: string;
@@ -52,6 +53,7 @@ export async function createOrm(options: OrmOptions): Promise<Orm> {
         { name: '0012-compute-budget', class: Migration0012ComputeBudget },
         { name: '0013-durable-nonce-account', class: Migration0013DurableNonceAccount },
         { name: '0014-address-lookup-table', class: Migration0014AddressLookupTable },
+        { name: '0016-compute-units-consumed', class: Migration0016ComputeUnitsConsumed },
       ], tableName: 'schema_migration', silent: true, snapshot: false },
   });
 }

@@ -82,6 +82,7 @@ export function createJsonRpcNetwork(cluster: string, rpcUrl: string): SvmNetwor
         slot: tx.slot,
         blockTime: tx.blockTime === null ? null : new Date(Number(tx.blockTime) * 1000),
         fee: tx.meta?.fee ?? 0n,
+        computeUnitsConsumed: tx.meta?.computeUnitsConsumed ?? null,
         balances: keys.map((key, i) => ({ address: key, pre: BigInt(pre[i] ?? 0), post: BigInt(post[i] ?? 0) })),
       };
     },
@@ -99,6 +100,12 @@ export function createJsonRpcNetwork(cluster: string, rpcUrl: string): SvmNetwor
     },
     async getMinimumBalanceForRentExemption(dataLength) {
       return rpc.getMinimumBalanceForRentExemption(BigInt(dataLength)).send();
+    },
+    async simulateTransaction(wire) {
+      const { value } = await rpc
+        .simulateTransaction(wire as Base64EncodedWireTransaction, { encoding: 'base64', replaceRecentBlockhash: true, sigVerify: false, commitment: 'confirmed' })
+        .send();
+      return { unitsConsumed: value.unitsConsumed ?? null, err: value.err };
     },
     async getRecentPrioritizationFees(addresses) {
       const fees = await rpc.getRecentPrioritizationFees(addresses.map((a) => address(a))).send();

@@ -21,6 +21,8 @@ export interface LandedTransaction {
   slot: bigint;
   blockTime: Date | null;
   fee: bigint;
+  /** Compute units the transaction consumed (meta computeUnitsConsumed), null when the network does not say. */
+  computeUnitsConsumed: bigint | null;
   /** Lamports of every account the transaction loaded, before and after it. */
   balances: { address: string; pre: bigint; post: bigint }[];
 }
@@ -51,6 +53,11 @@ export interface SvmNetwork {
   getAccount(address: string): Promise<{ owner: string; lamports: bigint; data: Uint8Array } | null>;
   getMinimumBalanceForRentExemption(dataLength: number): Promise<bigint>;
   requestAirdrop(address: string, lamports: bigint): Promise<string>;
+  /**
+   * Simulates a message (wire bytes, signatures may be empty) on the latest `confirmed` state, with
+   * the blockhash replaced and no signature check: the units it consumed and its error (null: it succeeded).
+   */
+  simulateTransaction(wireTransactionBase64: string): Promise<{ unitsConsumed: bigint | null; err: unknown }>;
   /** Recent prioritization fees (micro-lamports per compute unit) paid for writes to these accounts. */
   getRecentPrioritizationFees(addresses: string[]): Promise<bigint[]>;
 }

@@ -134,17 +134,21 @@ describe('svmTransactionConfig.computeUnitConfig', () => {
     // Two signatures (fee payer, new account) plus 100,000 units at 1 lamport each.
     const landed = await rpc.getTransaction(created.body.svmTransaction.onchainId as Signature, { commitment: 'confirmed', encoding: 'json', maxSupportedTransactionVersion: 0 }).send();
     expect(landed?.meta?.fee).toBe(10_000n + 100_000n);
-    expect((await details(created.body.svmTransaction.offchainId)).computeUnitConfig).toEqual({ limit: 100_000, price: '1000000', priceEstimate: null });
+    expect((await details(created.body.svmTransaction.offchainId)).computeUnitConfig).toEqual({ limit: 100_000, limitSource: 'GIVEN', simulatedUnits: null, price: '1000000', priceEstimate: null });
   });
 
   it('records the price estimate\'s provider beside the price it used', async () => {
-    const created = await createAccount({ computeUnitConfig: { enable: true, priceEstimate: { provider: 'HELIUS', calculationStrategy: 'DEFAULT', priorityLevel: 'HIGH' } } });
+    const created = await createAccount({ computeUnitConfig: { enable: true, priceEstimate: { provider: 'CLUSTER_RPC', calculationStrategy: 'DEFAULT', priorityLevel: 'HIGH' } } });
     expect(created.status).toBe(201);
-    expect(budgetOf(created.body.svmTransaction.serializedMessage)).toEqual([['price', 0]]);
-    expect((await details(created.body.svmTransaction.offchainId)).computeUnitConfig).toEqual({
-      limit: null,
+    const recorded = (await details(created.body.svmTransaction.offchainId)).computeUnitConfig;
+    // No limit given: simulated (test/e2e/compute-budget.test.ts checks the margin).
+    expect(budgetOf(created.body.svmTransaction.serializedMessage)).toEqual([['limit', recorded.limit], ['price', 0]]);
+    expect(recorded).toEqual({
+      limit: expect.any(Number),
+      limitSource: 'SIMULATED',
+      simulatedUnits: expect.any(Number),
       price: '0',
-      priceEstimate: { provider: 'HELIUS', calculationStrategy: 'DEFAULT', priorityLevel: 'HIGH', source: 'CLUSTER_RPC' },
+      priceEstimate: { provider: 'CLUSTER_RPC', calculationStrategy: 'DEFAULT', priorityLevel: 'HIGH', source: 'CLUSTER_RPC' },
     });
     const plain = await createAccount({});
     expect(budgetOf(plain.body.svmTransaction.serializedMessage)).toEqual([]);
@@ -154,8 +158,8 @@ describe('svmTransactionConfig.computeUnitConfig', () => {
   it.each([
     ['limit', { enable: false, limit: 1000 }],
     ['price', { enable: false, price: 10 }],
-    ['priceEstimate', { enable: false, priceEstimate: { provider: 'HELIUS' } }],
-    ['enable', { enable: true }],
+    ['priceEstimate', { enable: false, priceEstimate: { priorityLevel: 'LOW' } }],
+    ['priceEstimate.provider', { priceEstimate: { provider: 'HELIUS' } }],
     ['priceEstimate', { price: 10, priceEstimate: { priorityLevel: 'LOW' } }],
   ])('refuses what would be ignored, naming computeUnitConfig.%s', async (field, computeUnitConfig) => {
     const refused = await createAccount({ computeUnitConfig });

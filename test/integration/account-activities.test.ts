@@ -38,6 +38,7 @@ function fakeNetwork() {
     getAccount: async () => null,
     getMinimumBalanceForRentExemption: async (dataLength) => BigInt((128 + dataLength) * 6960),
     requestAirdrop: async () => 'airdrop',
+    simulateTransaction: async () => ({ unitsConsumed: 150n, err: null }),
     getRecentPrioritizationFees: async () => [],
   };
   return { sent, network };

@@ -137,6 +137,26 @@ describe.each(whereItHurts)('the worker killed at %s', (point) => {
     await expectNoOpenRecords();
   });
 
+  it('Transfer with a compute budget (simulated limit, estimated price) lands once, with the budget its record shows', async () => {
+    const [before, from] = [await feePayerBalance(), await balances(alice)];
+    const computeUnitConfig = { enable: true, priceEstimate: { priorityLevel: 'HIGH' } };
+    const moved = await underFault(point, () =>
+      stack.call('POST', '/api/v1/positions/transfer', { itemData: { source: alice, destination: bob, value: { lamports: '1' }, idempotencyId: randomUUID() }, svmTransactionConfig: { computeUnitConfig } }),
+    );
+    // At least confirmed: a resumed confirm may first see it finalized (32 blocks of 100 ms here).
+    expect(moved.body).toMatchObject({ success: true, status: expect.stringMatching(/^(CONFIRMED|FINALIZED)$/) });
+    expect(await balances(alice)).toEqual({ onchain: from.onchain - 1n, offchain: from.onchain - 1n });
+    // The replayed build answered the recorded message: one transaction, paid once, with the recorded limit and price.
+    const details = (await stack.call('POST', '/api/v1/transactions/single', { itemData: { transaction: { offchainId: moved.body.offchainId } } })).body;
+    expect(details.computeUnitConfig).toMatchObject({ limitSource: 'SIMULATED', priceEstimate: { priorityLevel: 'HIGH' } });
+    expect(details.serializedMessage).toBe(moved.body.serializedMessage);
+    const priorityFee = (BigInt(details.computeUnitConfig.limit) * BigInt(details.computeUnitConfig.price) + 999_999n) / 1_000_000n;
+    expect(BigInt(details.fee)).toBe(2n * FEE + priorityFee);
+    expect(before - (await feePayerBalance())).toBe(2n * FEE + priorityFee);
+    await expectRecordOf(moved.body);
+    await expectNoOpenRecords();
+  });
+
   it('Trade (mint, then transfer) lands once as one atomic transaction', async () => {
     const [before, supplyBefore, a, b] = [await feePayerBalance(), await supply(), await balances(alice), await balances(bob)];
     const traded = await underFault(point, () =>

@@ -130,9 +130,16 @@ describe('itemQuery (spec 2.1, API.md 2)', () => {
 describe('svmTransactionConfig (spec 2.1)', () => {
   it('accepts the values the spec shows', () => {
     const json = `{"computeUnitConfig": {"enable": true, "limit": 200000, "price": 1000,
-                     "priceEstimate": {"provider": "HELIUS", "calculationStrategy": "DEFAULT", "priorityLevel": "RECOMMENDED"}},
+                     "priceEstimate": {"provider": "CLUSTER_RPC", "calculationStrategy": "DEFAULT", "priorityLevel": "RECOMMENDED"}},
                    "commitmentConfig": {"commitmentLevel": "processed"}, "messageLifetimeStrategy": "RECENT_BLOCKHASH", "transactionVersion": "V0"}`;
     expect(accepted(svmTransactionConfig, json)).toMatchObject({ computeUnitConfig: { limit: 200000, price: 1000 }, commitmentConfig: { commitmentLevel: 'processed' } });
+  });
+
+  it('refuses a price estimate provider, strategy or level outside the enumerations, naming the field', () => {
+    expect(refused(svmTransactionConfig, '{"computeUnitConfig": {"priceEstimate": {"provider": "HELIUS"}}}')).toEqual([{ field: 'computeUnitConfig.priceEstimate.provider', message: 'must be one of CLUSTER_RPC' }]);
+    expect(refused(svmTransactionConfig, '{"computeUnitConfig": {"priceEstimate": {"calculationStrategy": "AVERAGE"}}}')).toEqual([{ field: 'computeUnitConfig.priceEstimate.calculationStrategy', message: 'must be one of DEFAULT, EXCLUDE_ZEROES' }]);
+    expect(refused(svmTransactionConfig, '{"computeUnitConfig": {"priceEstimate": {"priorityLevel": "URGENT"}}}')[0].field).toBe('computeUnitConfig.priceEstimate.priorityLevel');
+    expect(refused(svmTransactionConfig, '{"commitmentConfig": {"commitmentLevel": "final"}}')[0].field).toBe('commitmentConfig.commitmentLevel');
   });
 
   it('refuses a compute unit limit above the network maximum', () => {

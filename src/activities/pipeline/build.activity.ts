@@ -23,11 +23,10 @@ import {
   type Transaction,
   type TransactionMessageBytes,
 } from '@solana/kit';
-import { getSetComputeUnitLimitInstruction, getSetComputeUnitPriceInstruction } from '@solana-program/compute-budget';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { LedgerTransaction } from '../../db/entities';
 import { LedgerError } from '../../domain/errors';
-import { estimateComputeUnitPrice, type ComputeBudgetRecord } from '../../domain/fees';
+import { MAX_COMPUTE_UNIT_LIMIT, type ComputeBudgetRecord } from '../../domain/fees';
 import type { BuiltTransaction, MessageLifetime, Resolved, WriteRequest } from '../../domain/write';
 import type { Lifetime } from '../../network/lifetime';
 import type { SvmNetwork } from '../../network/svm-network';
@@ -35,6 +34,7 @@ import { operationHandlers } from '../operations';
 import { handlerOf } from '../operations/operation-handler';
 import { applyStatus, newTransactionRecord } from '../../db/repositories/transaction-records.repository';
 import { partTransactionId } from '../../domain/ids';
+import { budgetInstructions, pendingBudget, simulatedLimit } from './compute-budget';
 import { possiblySent, type PipelineContext } from './context';
 import { lookupTablesFor } from './lookup-table-compression';
 
@@ -61,21 +61,32 @@ export function createBuild(ctx: PipelineContext) {
       if (record.lifetime) await lifetime.release(record.lifetime);
     }
 
-    const budget = await computeBudget(request, resolved, network);
-    const instructions = [...budget.instructions, ...handlerOf(operationHandlers, request.operation).instructions(request, resolved, part)];
-    const tables = await lookupTablesFor(em, request, network, instructions);
+    const operationInstructions = handlerOf(operationHandlers, request.operation).instructions(request, resolved, part);
+    const pending = await pendingBudget(request, resolved.feePayer, operationInstructions, network);
+    const tables = await lookupTablesFor(em, request, network, operationInstructions);
+    let budget: ComputeBudgetRecord | null = null;
     for (let attempt = 1; ; attempt++) {
       // A durable nonce is reserved by this transaction's record: a replayed build finds its own.
       const messageLifetime = await lifetime.acquire(partTransactionId(request.transactionId, part));
-      const message = pipe(
-        createTransactionMessage({ version: 0 }),
-        (m) => setTransactionMessageFeePayer(address(resolved.feePayer), m),
-        (m) => lifetime.apply(m, messageLifetime),
-        (m) => appendTransactionMessageInstructions(instructions, m),
-      );
-      const transaction = compileSmallest(request, message, tables);
+      const compile = (budgetIxs: Instruction[]) =>
+        compileSmallest(
+          request,
+          pipe(
+            createTransactionMessage({ version: 0 }),
+            (m) => setTransactionMessageFeePayer(address(resolved.feePayer), m),
+            (m) => lifetime.apply(m, messageLifetime),
+            (m) => appendTransactionMessageInstructions([...budgetIxs, ...operationInstructions], m),
+          ),
+          tables,
+        );
+      // The limit is settled once per build (a twin retry keeps it): given, or simulated from this very message.
+      if (pending && !budget) {
+        const simulated = pending.limit === undefined ? await simulatedLimit(network, wireOf(compile(budgetInstructions(MAX_COMPUTE_UNIT_LIMIT, pending.price)))) : null;
+        budget = { limit: simulated?.limit ?? pending.limit!, limitSource: simulated ? 'SIMULATED' : 'GIVEN', simulatedUnits: simulated?.simulatedUnits ?? null, ...pending.record };
+      }
+      const transaction = compile(budget ? budgetInstructions(budget.limit!, pending?.price) : []);
       const built: BuiltTransaction = {
-        messageBase64: base64.text.decode(getTransactionEncoder().encode(transaction)),
+        messageBase64: wireOf(transaction),
         signers: Object.keys(transaction.signatures),
         lifetime: messageLifetime,
         size: getTransactionSize(transaction),
@@ -88,7 +99,7 @@ export function createBuild(ctx: PipelineContext) {
       Object.assign(written, {
         serializedMessage: base64.text.decode(transaction.messageBytes),
         feePayer: resolved.feePayer,
-        computeBudget: budget.record,
+        computeBudget: budget,
         signers: built.signers,
         lastValidBlockHeight: messageLifetime.kind === 'BLOCKHASH' ? BigInt(messageLifetime.lastValidBlockHeight) : null,
         lifetime: messageLifetime,
@@ -138,27 +149,9 @@ function lifetimeOf(record: LedgerTransaction): MessageLifetime {
   return record.lifetime ?? { kind: 'BLOCKHASH', blockhash: '', lastValidBlockHeight: String(record.lastValidBlockHeight ?? 0) };
 }
 
-/** The compute budget instructions computeUnitConfig asks for (checked at the API), and what the record keeps of them. */
-async function computeBudget(request: WriteRequest, resolved: Resolved, network: SvmNetwork): Promise<{ instructions: Instruction[]; record: ComputeBudgetRecord | null }> {
-  const cu = request.svmTransactionConfig?.computeUnitConfig;
-  if (!cu || cu.enable === false) return { instructions: [], record: null };
-  const instructions: Instruction[] = [];
-  if (cu.limit !== undefined) instructions.push(getSetComputeUnitLimitInstruction({ units: cu.limit }));
-  // An explicit price, or the estimate from the cluster's recent fees for the signers.
-  const estimate = cu.priceEstimate;
-  const price = cu.price !== undefined ? BigInt(cu.price) : estimate ? estimateComputeUnitPrice(await network.getRecentPrioritizationFees(resolved.signers), estimate.priorityLevel) : undefined;
-  if (price !== undefined) instructions.push(getSetComputeUnitPriceInstruction({ microLamports: price }));
-  if (!instructions.length) return { instructions, record: null };
-  return {
-    instructions,
-    record: {
-      limit: cu.limit ?? null,
-      price: price === undefined ? null : price.toString(),
-      priceEstimate: estimate
-        ? { provider: estimate.provider ?? null, calculationStrategy: estimate.calculationStrategy ?? 'DEFAULT', priorityLevel: estimate.priorityLevel ?? 'RECOMMENDED', source: 'CLUSTER_RPC' }
-        : null,
-    },
-  };
+/** A compiled transaction as base64 wire bytes (unsigned signatures are zeros). */
+function wireOf(transaction: ReturnType<typeof compileTransaction>): string {
+  return base64.text.decode(getTransactionEncoder().encode(transaction));
 }
 
 type Message = Parameters<typeof compileTransaction>[0];

@@ -3,7 +3,6 @@
  * balance of every onboarded account the transaction touched moved by exactly what the network
  * recorded (deltas commute, so concurrent writes land in any order).
  */
-import { getBase64Encoder, getCompiledTransactionMessageDecoder } from '@solana/kit';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Account, LedgerTransaction } from '../../db/entities';
 import { moveAccountLamports } from '../../db/repositories/accounts.repository';
@@ -20,14 +19,24 @@ import type { PipelineContext } from './context';
 
 const recordedStatuses = ['CONFIRMED', 'FINALIZED', 'FAILED', 'EXPIRED', 'SUBMITTED', 'SIGNED'];
 const landedStatuses = ['CONFIRMED', 'FINALIZED', 'SUBMITTED'];
+/** How long the record of a write answered at `processed` waits for the network's confirmed record of it (deliver's timeout is 3 minutes). */
+const PROCESSED_RECORD_WAIT_MS = 20_000;
+const PROCESSED_RECORD_POLL_MS = 100;
 
 export function createRecord(ctx: PipelineContext) {
-  /** The network's own record of a landed transaction, fetched only when an onboarded account is among its accounts. */
-  async function landedBalances(em: EntityManager, request: WriteRequest, tx: LedgerTransaction | null, outcome: Outcome): Promise<LandedTransaction | null> {
-    if (outcome.status === 'EXPIRED' || outcome.status === 'SIGNED' || !tx?.signature || !tx.serializedMessage) return null;
-    const message = getCompiledTransactionMessageDecoder().decode(getBase64Encoder().encode(tx.serializedMessage));
-    const onboarded = await em.count(Account, { organizationId: request.organizationId, cluster: request.cluster, address: { $in: message.staticAccounts as string[] } });
-    return onboarded > 0 ? ctx.network(request.cluster).getTransaction(tx.signature, 'confirmed') : null;
+  /**
+   * The network's own record of a landed transaction: its fee and compute units for the record, its
+   * balances for onboarded accounts. Networks keep none below `confirmed`, so a write answered at
+   * `processed` waits for it (a slot, usually; at most PROCESSED_RECORD_WAIT_MS, then recorded without).
+   */
+  async function landedTransaction(request: WriteRequest, tx: LedgerTransaction | null, outcome: Outcome): Promise<LandedTransaction | null> {
+    if (outcome.status === 'EXPIRED' || outcome.status === 'SIGNED' || (outcome.status === 'FAILED' && !outcome.slot) || !tx?.signature) return null;
+    const network = ctx.network(request.cluster);
+    for (let waited = 0; ; waited += PROCESSED_RECORD_POLL_MS) {
+      const landed = await network.getTransaction(tx.signature, 'confirmed');
+      if (landed || outcome.status !== 'SUBMITTED' || waited >= PROCESSED_RECORD_WAIT_MS) return landed;
+      await new Promise((resolve) => setTimeout(resolve, PROCESSED_RECORD_POLL_MS));
+    }
   }
 
   /**
@@ -38,7 +47,7 @@ export function createRecord(ctx: PipelineContext) {
   return async function record(request: WriteRequest, resolved: Resolved, outcome: Outcome | null, part = 0): Promise<WriteResult> {
     const now = ctx.deps.now();
     const id = partTransactionId(request.transactionId, part);
-    const landed = outcome ? await landedBalances(ctx.fork(), request, await ctx.fork().findOne(LedgerTransaction, { id }), outcome) : null;
+    const landed = outcome ? await landedTransaction(request, await ctx.fork().findOne(LedgerTransaction, { id }), outcome) : null;
     return ctx.fork().transactional(async (em) => {
       const found = await em.findOne(LedgerTransaction, { id });
       if (found && found.success !== null && found.success !== undefined && recordedStatuses.includes(found.status)) {
@@ -61,7 +70,10 @@ export function createRecord(ctx: PipelineContext) {
         if ('slot' in outcome && outcome.slot) tx.slot = BigInt(outcome.slot);
         if ('confirmations' in outcome) tx.confirmationsCount = outcome.confirmations ?? 0;
         if (tx.success) tx.txnTimestamp = now;
-        if (landed) tx.fee = landed.fee;
+        if (landed) {
+          tx.fee = landed.fee;
+          tx.computeUnitsConsumed = landed.computeUnitsConsumed;
+        }
         // The created record now guards its address; the reservation ends with the transaction.
         tx.reservedAddress = null;
       }

@@ -49,7 +49,8 @@ export const accountExamples: Record<string, OperationExample> = {
   transferNetworkCurrency: {
     request: {
       itemData: { source: { offchainId: ids.treasury.offchainId }, destination: { onchainId: ids.investor.onchainId }, value: { amount: '0.250000001' }, idempotencyId: '7b3e1f9c-2d4a-4c8e-9f6b-1a5d3c7e9b20', memo: 'Coupon float' },
-      ...feePayer,
+      // A simulated limit and the median recent priority fee of the message's writable accounts (docs/compute-budget.md).
+      svmTransactionConfig: { ...feePayer.svmTransactionConfig, computeUnitConfig: { enable: true, priceEstimate: { provider: 'CLUSTER_RPC', calculationStrategy: 'DEFAULT', priorityLevel: 'RECOMMENDED' } } },
     },
     response: confirmedTransaction,
   },

@@ -23,7 +23,10 @@ export function presentTransaction(tx: LedgerTransaction, level: DetailLevel): T
     workflowId: tx.workflowId,
     feePayer: tx.feePayer ?? null,
     // svmTransactionConfig.computeUnitConfig as built: the limit, the price used (given or estimated) and the estimate's provider.
-    computeUnitConfig: tx.computeBudget ?? null,
+    computeUnitConfig: tx.computeBudget ? { limitSource: null, simulatedUnits: null, ...tx.computeBudget } : null,
+    // What the landed transaction used and paid, from its meta.
+    computeUnitsConsumed: tx.computeUnitsConsumed === null || tx.computeUnitsConsumed === undefined ? null : Number(tx.computeUnitsConsumed),
+    fee: tx.fee ?? null,
     signers: tx.signers,
     slot: tx.slot ?? null,
     lastValidBlockHeight: tx.lastValidBlockHeight ?? null,

@@ -33,15 +33,19 @@ export const transactionDetailed = strictObject(
         'ComputeUnitConfigBuilt',
         {
           limit: nullable(integer),
+          limitSource: nullable(textEnum(['GIVEN', 'SIMULATED'], 'GIVEN: computeUnitConfig.limit; SIMULATED: the units a simulation of the message consumed plus 10 % (at least 1,000 units), capped at 1,400,000.')),
+          simulatedUnits: nullable(integer),
           price: nullable(textWith('Compute unit price in micro-lamports, as decimal text: given, or estimated.')),
           priceEstimate: nullable(
-            strictObject('PriceEstimateBuilt', { provider: nullable(t.string), calculationStrategy: t.string, priorityLevel: t.string, source: constant('CLUSTER_RPC') }, {}, 'The estimate asked for; its price comes from the cluster\'s getRecentPrioritizationFees.'),
+            strictObject('PriceEstimateBuilt', { provider: nullable(t.string), calculationStrategy: t.string, priorityLevel: t.string, source: constant('CLUSTER_RPC') }, {}, 'The estimate asked for (provider, calculationStrategy, priorityLevel); its price comes from the cluster\'s getRecentPrioritizationFees for the message\'s writable accounts.'),
           ),
         },
         {},
-        'svmTransactionConfig.computeUnitConfig as the message was built: the limit, the price used and the estimate with its provider (null: no compute budget instructions).',
+        'svmTransactionConfig.computeUnitConfig as the message was built: the limit (simulatedUnits: what the simulation consumed, when the limit came from it), the price used and the estimate with its provider (null: no compute budget instructions).',
       ),
     ),
+    computeUnitsConsumed: nullable(integer),
+    fee: nullable(baseUnits),
     signers: listOf(address),
     slot: nullable(baseUnits),
     lastValidBlockHeight: nullable(baseUnits),
@@ -51,7 +55,7 @@ export const transactionDetailed = strictObject(
     updatedAt: timestamp,
   },
   {},
-  'The detailed level of a transaction record.',
+  'The detailed level of a transaction record. computeUnitsConsumed and fee (lamports) are the landed transaction\'s own (its meta), null before it landed, or when the network kept no confirmed record of it (a write answered at processed waits up to 20 s for one).',
 );
 export type TransactionDetailedBody = t.TypeOf<typeof transactionDetailed>;
 

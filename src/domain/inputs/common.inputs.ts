@@ -1,6 +1,7 @@
 /** Shared request shapes of spec 2.1 (lookups, value input, svmTransactionConfig) and webhook configs: the workflow-history contract. */
 import * as t from 'io-ts';
 import { accountTypes } from '../account-types';
+import { calculationStrategies, priceEstimateProviders, priorityLevels } from '../fees';
 import { address, amountText, describe, httpUrl, integer, integerText, nonEmptyString, oneOf, strictObject, uuid } from './primitives';
 
 export const accountType = oneOf(accountTypes, 'AccountType');
@@ -39,15 +40,15 @@ export const svmTransactionConfig = strictObject('SvmTransactionConfig', {}, {
   feePayer: accountLookup,
   computeUnitConfig: strictObject('ComputeUnitConfig', {}, {
     enable: t.boolean,
-    limit: integer(1, 1_400_000),
-    price: integer(0, 1_000_000_000_000),
+    limit: describe(integer(1, 1_400_000), { description: 'Compute unit limit, used as given. Without it (and the budget enabled) the limit is the units a simulation of the message consumed plus 10 % (at least 1,000 units), capped at 1,400,000.' }),
+    price: describe(integer(0, 1_000_000_000_000), { description: 'Compute unit price in micro-lamports, used as given.' }),
     priceEstimate: strictObject('PriceEstimate', {}, {
-      provider: nonEmptyString(100),
-      calculationStrategy: oneOf(['DEFAULT'] as const),
-      priorityLevel: oneOf(['MIN', 'LOW', 'MEDIUM', 'HIGH', 'VERY_HIGH', 'UNSAFE_MAX', 'RECOMMENDED'] as const),
-    }),
-  }),
-  commitmentConfig: strictObject('CommitmentConfig', {}, { commitmentLevel }),
+      provider: describe(oneOf(priceEstimateProviders, 'PriceEstimateProvider'), { description: 'CLUSTER_RPC (the default): the cluster\'s getRecentPrioritizationFees for the message\'s writable accounts, one fee per recent slot.' }),
+      calculationStrategy: describe(oneOf(calculationStrategies, 'CalculationStrategy'), { description: 'DEFAULT: the percentile over every recent slot (slots without fees count as 0); EXCLUDE_ZEROES: over the slots where a fee was paid.' }),
+      priorityLevel: describe(oneOf(priorityLevels, 'PriorityLevel'), { description: 'The percentile of the recent fees: MIN 0, LOW 25, MEDIUM and RECOMMENDED (the default) 50, HIGH 75, VERY_HIGH 95, UNSAFE_MAX 100.' }),
+    }, 'The price estimated from recent prioritization fees (instead of price); provider, strategy and level are recorded on the transaction.'),
+  }, 'The compute budget: on with enable true or with any of limit, price, priceEstimate; enable false (or no computeUnitConfig) sends no compute budget instructions.'),
+  commitmentConfig: strictObject('CommitmentConfig', {}, { commitmentLevel }, 'The commitment the write waits for: processed (answers SUBMITTED), confirmed (the default, CONFIRMED) or finalized (FINALIZED).'),
   messageLifetimeStrategy: describe(oneOf(['RECENT_BLOCKHASH', 'DURABLE_NONCE'] as const), {
     description:
       'RECENT_BLOCKHASH (default): the message lives about 150 blocks. DURABLE_NONCE: a free durable nonce account of the organization on the cluster (one whose authority is a managed account the organization may sign with) is reserved for the transaction; AdvanceNonceAccount comes first and the authority signs; the account is free again once the transaction lands, fails or is replaced. None free: 409 CONFLICT (create more with Create Durable Nonce Accounts). See docs/durable-nonces.md.',

@@ -35,20 +35,29 @@ function readUint(data: Uint8Array, offset: number, bytes: number): bigint {
   return value;
 }
 
-export function feeForMessage(message: ParsedMessage): bigint {
-  let signatures = BigInt(message.numRequiredSignatures);
+/** The message's compute budget: its SetComputeUnitLimit (or null) and SetComputeUnitPrice (0 without one), in micro-lamports. */
+export function computeBudgetOf(message: ParsedMessage): { unitLimit: bigint | null; unitPrice: bigint } {
   let unitLimit: bigint | null = null;
   let unitPrice = 0n;
+  for (const instruction of message.instructions) {
+    if (keyId(message.staticKeys[instruction.programIdIndex]) !== COMPUTE_BUDGET) continue;
+    const data = instruction.data;
+    if (data[0] === 2 && data.length >= 5) unitLimit = readUint(data, 1, 4);
+    if (data[0] === 3 && data.length >= 9) unitPrice = readUint(data, 1, 8);
+  }
+  return { unitLimit, unitPrice };
+}
+
+export function feeForMessage(message: ParsedMessage): bigint {
+  let signatures = BigInt(message.numRequiredSignatures);
   let defaultLimit = 0n;
   for (const instruction of message.instructions) {
     const program = keyId(message.staticKeys[instruction.programIdIndex]);
     const data = instruction.data;
     if (PRECOMPILES.has(program) && data.length > 0) signatures += BigInt(data[0]);
     defaultLimit += BUILTINS.has(program) ? BUILTIN_INSTRUCTION_UNITS : OTHER_INSTRUCTION_UNITS;
-    if (program !== COMPUTE_BUDGET) continue;
-    if (data[0] === 2 && data.length >= 5) unitLimit = readUint(data, 1, 4);
-    if (data[0] === 3 && data.length >= 9) unitPrice = readUint(data, 1, 8);
   }
+  const { unitLimit, unitPrice } = computeBudgetOf(message);
   const limit = unitLimit ?? defaultLimit;
   const cappedLimit = limit < MAX_COMPUTE_UNIT_LIMIT ? limit : MAX_COMPUTE_UNIT_LIMIT;
   const priorityFee = (cappedLimit * unitPrice + 999_999n) / 1_000_000n;

@@ -62,10 +62,13 @@ const getMinimumBalanceForRentExemption: RpcHandler = ([dataLength, rawConfig], 
   return node.svm.minimumBalanceForRentExemption(length);
 };
 
-/** The node has no fee market; every recent block reports zero. */
+/** Per recent block, oldest first: the lowest compute-unit price paid in it, raised to the highest lowest among the accounts' write locks. */
 const getRecentPrioritizationFees: RpcHandler = ([addresses], node) => {
-  if (addresses !== undefined && addresses !== null) readArray(addresses, 'addresses', MAX_PRIORITIZATION_FEE_ADDRESSES).forEach(readAddress);
-  return node.chain.recentBlocks(PRIORITIZATION_FEE_BLOCKS).reverse().map((block) => ({ slot: block.slot, prioritizationFee: 0 }));
+  const accounts = addresses === undefined || addresses === null ? [] : readArray(addresses, 'addresses', MAX_PRIORITIZATION_FEE_ADDRESSES).map(readAddress);
+  return node.chain
+    .recentBlocks(PRIORITIZATION_FEE_BLOCKS)
+    .reverse()
+    .map((block) => ({ slot: block.slot, prioritizationFee: node.prioritizationFees.feeAt(block.slot, accounts) }));
 };
 
 const getBlockTime: RpcHandler = ([slot], node) => {

@@ -11,6 +11,7 @@ import { Faucet } from './faucet';
 import { programKey, type LocalNodeProgram } from './programs';
 import { NodeStorage } from './storage';
 import { deserializeRecord, serializeRecord } from './transaction-record';
+import { PrioritizationFeeCache } from './prioritization-fees';
 import { TransactionExecutor, type SubmitOutcome } from './transaction-executor';
 import { TransactionStore } from './transaction-store';
 import { parseTransaction } from './wire-transaction';
@@ -44,6 +45,8 @@ export class NodeRuntime {
   readonly chain: Chain;
   readonly store: TransactionStore;
   readonly executor: TransactionExecutor;
+  /** In memory, like a validator's: a restart starts with no recent fees. */
+  readonly prioritizationFees = new PrioritizationFeeCache();
   readonly genesisHash: string;
   readonly identity: string;
   private readonly journal: AccountJournal;
@@ -71,7 +74,7 @@ export class NodeRuntime {
         this.store.restore(entry.s, { slot: entry.slot, err: entry.e }, offset, length);
       });
     }
-    this.executor = new TransactionExecutor(this.svm, this.chain, this.store, this.journal);
+    this.executor = new TransactionExecutor(this.svm, this.chain, this.store, this.journal, this.prioritizationFees);
     this.faucetSeed = saved ? new Uint8Array(Buffer.from(saved.faucetSeed, 'base64')) : Faucet.newSeed();
     this.faucet = new Faucet(this.faucetSeed);
     this.genesisHash = saved?.genesisHash ?? encodeBase58(randomBytes(32));

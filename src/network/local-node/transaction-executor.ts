@@ -14,8 +14,9 @@ import type { AccountJournal } from './account-journal';
 import { encodeBase58 } from './base58';
 import { captureBalances } from './balance-capture';
 import type { Chain } from './chain';
-import { feeForMessage } from './fees';
+import { computeBudgetOf, feeForMessage } from './fees';
 import { keyId } from './key-id';
+import type { PrioritizationFeeCache } from './prioritization-fees';
 import { transactionErrorToJson, type TransactionErrorJson } from './transaction-errors';
 import type { InnerInstructionGroup, ReturnDataRecord, TransactionRecord } from './transaction-record';
 import type { TransactionStore } from './transaction-store';
@@ -99,6 +100,7 @@ export class TransactionExecutor {
     private readonly chain: Chain,
     private readonly store: TransactionStore,
     private readonly journal: AccountJournal,
+    private readonly prioritizationFees: PrioritizationFeeCache,
   ) {
     svm.setSigverify(true);
   }
@@ -202,11 +204,9 @@ export class TransactionExecutor {
       loadedReadonly: keys?.loadedReadonly ?? [],
     };
     this.store.add(record);
-    if (keys) {
-      keys.all.forEach((key, i) => keys.writable[i] && this.journal.markWritten(key));
-    } else {
-      message.staticKeys.forEach((key, i) => isStaticKeyWritable(message, i) && this.journal.markWritten(key));
-    }
+    const written = keys ? keys.all.filter((_, i) => keys.writable[i]) : message.staticKeys.filter((_, i) => isStaticKeyWritable(message, i));
+    written.forEach((key) => this.journal.markWritten(key));
+    this.prioritizationFees.record(record.slot, computeBudgetOf(message).unitPrice, written);
     return { status: 'landed', signature, record };
   }
 }
