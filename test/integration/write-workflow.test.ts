@@ -10,7 +10,7 @@ import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/wo
 import { searchAttributeNames, type Outcome, type WriteRequest } from '../../src/domain/write';
 import type { ledgerWrite } from '../../src/workflows';
 import { temporalTarget, uniqueTaskQueue } from '../support/temporal';
-import { deferred, fakeActivities, resolved, routedActivities, writeRequest, type Activities, type FakeActivities } from '../support/workflow-fakes/fake-activities';
+import { deferred, fakeActivities, resolved, routedActivities, writeRequest, type FakeActivities } from '../support/workflow-fakes/fake-activities';
 
 try {
   Runtime.install({ logger: new DefaultLogger('ERROR') });

@@ -20,7 +20,8 @@ export class TokenError extends Error {}
 const EARLY_MS = 30_000;
 
 export function createTokenCache(deps: { fetch: typeof fetch; now: () => Date; policy: OutboundUrlPolicy; unseal: (value: string) => string }) {
-  const cache = new Map<string, { token: string; until: number }>();
+  // Promises, so deliveries that start together while no token is cached share one request.
+  const cache = new Map<string, Promise<{ token: string; until: number }>>();
 
   async function fetchToken(config: OAuth2Config): Promise<{ token: string; until: number }> {
     if (!config.accessTokenUrl || !config.clientId || !config.clientSecret) throw new TokenError('oauth2AuthConfig needs accessTokenUrl, clientId and clientSecret');
@@ -47,15 +48,20 @@ export function createTokenCache(deps: { fetch: typeof fetch; now: () => Date; p
     return { token: body.access_token, until: deps.now().getTime() + lifeMs - Math.min(EARLY_MS, lifeMs / 10) };
   }
 
-  return {
-    /** The bearer token for this config: cached, or fetched. Throws TokenError with the reason. */
-    async bearer(config: OAuth2Config): Promise<string> {
-      const key = JSON.stringify([config.accessTokenUrl, config.clientId, config.audience ?? null]);
-      const cached = cache.get(key);
-      if (cached && cached.until > deps.now().getTime()) return cached.token;
-      const fresh = await fetchToken(config);
-      cache.set(key, fresh);
-      return fresh.token;
-    },
-  };
+  /** The bearer token for this config: cached, or fetched. Throws TokenError with the reason. */
+  async function bearer(config: OAuth2Config): Promise<string> {
+    const key = JSON.stringify([config.accessTokenUrl, config.clientId, config.audience ?? null]);
+    const cached = cache.get(key);
+    if (cached) {
+      const held = await cached.catch(() => null);
+      if (held && held.until > deps.now().getTime()) return held.token;
+      // A failed or expired token: fetch anew unless another delivery already did.
+      if (cache.get(key) !== cached) return bearer(config);
+    }
+    const fresh = fetchToken(config);
+    cache.set(key, fresh);
+    return (await fresh).token;
+  }
+
+  return { bearer };
 }
