@@ -85,6 +85,8 @@ const ROUTES_THAT_MUST_BE_SWEPT = [
   'POST /api/v1/transactions/status',
   'POST /api/v1/transactions/single',
   'POST /api/v1/transactions/bulk/{detailLevel}',
+  'POST /api/v1/transactions/webhook-deliveries',
+  'PATCH /api/v1/transactions/webhook-deliveries/replay',
 ];
 const ROLES: Role[] = roleNames.filter((r) => r !== 'ADMIN');
 const DEADLINE_MS = 10_000;

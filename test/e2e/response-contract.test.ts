@@ -16,7 +16,9 @@ import { initializePositionResponse, positionBalanceResponse, positionLevels } f
 import { healthResponse, readinessResponse } from '../../src/api/responses/system.responses';
 import { positionHistoryResponse, transactionLevels, transactionStatusResponse } from '../../src/api/responses/transaction.responses';
 import { acceptedWrite, transactionResult } from '../../src/api/responses/write.responses';
+import { webhookDeliveriesResponse } from '../../src/api/responses/webhook-delivery.responses';
 import { startStack, type Stack } from '../support/stack';
+import { waitFor } from '../support/wait';
 
 type Ref = { onchainId: string; offchainId: string };
 type Levels = { identifiers: t.Mixed; compact: t.Mixed; detailed: t.Mixed };
@@ -60,7 +62,7 @@ it('answers every main route as its response codec says', async () => {
   await decoded(accountLevels.detailed, 200, 'POST', '/api/v1/accounts/single', { itemData: { account: { offchainId: wallet.offchainId } } });
   await decoded(accountBalanceResponse, 200, 'POST', '/api/v1/accounts/balance', { itemData: { account: { offchainId: wallet.offchainId } } });
   await decoded(accountPrivateKeyResponse, 200, 'POST', '/api/v1/accounts/private-key', { itemData: { account: { offchainId: wallet.offchainId } } });
-  await decoded(transactionResult, 201, 'POST', '/api/v1/accounts/transfer-network-currency', { itemData: { source: { offchainId: wallet.offchainId }, destination: { offchainId: authority.offchainId }, value: { amount: '0.010000001' } } });
+  const transferred = await decoded(transactionResult, 201, 'POST', '/api/v1/accounts/transfer-network-currency', { itemData: { source: { offchainId: wallet.offchainId }, destination: { offchainId: authority.offchainId }, value: { amount: '0.010000001' } } });
   await pages(accountLevels, '/api/v1/accounts/bulk');
 
   const byAuthority = { offchainId: authority.offchainId };
@@ -86,6 +88,11 @@ it('answers every main route as its response codec says', async () => {
   await decoded(transactionStatusResponse, 200, 'POST', '/api/v1/transactions/status', { itemData: { transaction: { offchainId: minted.offchainId } } });
   await decoded(transactionLevels.detailed, 200, 'POST', '/api/v1/transactions/single', { itemData: { transaction: { offchainId: minted.offchainId } } });
   await pages(transactionLevels, '/api/v1/transactions/bulk');
+  // The wallet's post-submit webhook (a receiver that is not there) logs a failed attempt, then a replay another.
+  const deliveries = { itemData: { transaction: { offchainId: transferred.offchainId } } };
+  const logged = await waitFor(async () => ((await stack.call('POST', '/api/v1/transactions/webhook-deliveries', deliveries)).body.items?.[0] as { eventId: string } | undefined));
+  await decoded(webhookDeliveriesResponse, 200, 'POST', '/api/v1/transactions/webhook-deliveries', deliveries);
+  await decoded(webhookDeliveriesResponse, 200, 'PATCH', '/api/v1/transactions/webhook-deliveries/replay', { itemData: { eventId: logged.eventId } });
 
   await decoded(acceptedWrite, 202, 'POST', '/api/v1/positions/mint', { itemData: { mintTo: at, value: { lamports: '1' } } }, { headers: { prefer: 'respond-async' } });
   await decoded(errorBody, 400, 'POST', '/api/v1/positions/mint', { itemData: { mintTo: at, value: { amount: 'ten' } } });

@@ -47,7 +47,7 @@ export function webhookDeliveryRoutes(deps: ApiDeps): RouteSpec[] {
       path: '/api/v1/transactions/webhook-deliveries/replay',
       tag: 'Transactions',
       summary:
-        "Replay a post-submit webhook event: delivered again to the current post-submit webhooks of its accounts, with the same eventId (receivers deduplicate by it) and each webhook's next attempt number, durably: a workflow per replay retries failed deliveries with the original delivery's backoff (over 24 h). Answers the event's deliveries once the replay's first attempts are logged (at most 35 s). Only post-submit events replay: a pre-submit event decided its transaction once (404 as an unknown event).",
+        "Replay Webhook Delivery: a post-submit webhook event delivered again to the current post-submit webhooks of its accounts, with the same eventId (receivers deduplicate by it) and each webhook's next attempt number, durably: a workflow per replay retries failed deliveries with the original delivery's backoff (over 24 h). Answers the event's deliveries once the replay's first attempts are logged (at most 35 s). Only post-submit events replay: a pre-submit event decided its transaction once (404 as an unknown event).",
       role: 'WRITE',
       body: replayWebhookDeliveryBody,
       successStatus: 200,
