@@ -83,6 +83,17 @@ async function managed(itemData: Record<string, unknown> = {}) {
   return created.body.newAccount as { onchainId: string; offchainId: string };
 }
 
+/**
+ * A funded account whose webhooks are set afterwards (Update Account sends nothing), so its own
+ * creation's post-submit event does not reach the receiver first.
+ */
+async function fundedWithWebhooks(webhooks: Record<string, unknown>) {
+  const account = await managed({ seed: { amount: 0.05 } });
+  const updated = await stack.call('PATCH', '/api/v1/accounts', { itemData: { account: { offchainId: account.offchainId }, ...webhooks } });
+  expect(updated.status).toBe(200);
+  return account;
+}
+
 /** The onchain balance, after checking that the offchain record agrees with it. */
 async function balance(offchainId: string) {
   const { body } = await stack.call('POST', '/api/v1/accounts/balance', { itemData: { account: { offchainId } } });
@@ -152,7 +163,7 @@ describe('pre-submit', () => {
 
 describe('post-submit', () => {
   it('retries a failing receiver with backoff: the log shows each attempt under one eventId; a replay is a new attempt with that eventId', async () => {
-    const source = await managed({ seed: { amount: 0.05 }, postTransactionSubmitWebhooks: [{ name: 'settlement', endpointUrl: `${receiverUrl}/flaky` }] });
+    const source = await fundedWithWebhooks({ postTransactionSubmitWebhooks: [{ name: 'settlement', endpointUrl: `${receiverUrl}/flaky` }] });
     const destination = await managed();
     const sent = await transfer(source.offchainId, destination.offchainId);
     expect(sent.body.status).toBe('CONFIRMED');
@@ -219,7 +230,7 @@ describe('OAuth2 client credentials', () => {
   const bearersFor = (offchainId: string) => payloadsOf('/oauth', offchainId).map((d) => d.headers.authorization);
 
   it('fetches one token for several deliveries, sends it as a bearer, and fetches anew once it expired', async () => {
-    const source = await managed({ seed: { amount: 0.05 }, postTransactionSubmitWebhooks: [oauthHook('cached')] });
+    const source = await fundedWithWebhooks({ postTransactionSubmitWebhooks: [oauthHook('cached')] });
     const destination = await managed();
     for (let i = 0; i < 3; i++) {
       const sent = await transfer(source.offchainId, destination.offchainId);
@@ -229,7 +240,7 @@ describe('OAuth2 client credentials', () => {
     expect(requests).toHaveLength(1);
     expect(Object.fromEntries(requests[0].form)).toEqual({ grant_type: 'client_credentials', client_id: 'cached', client_secret: 'cached-secret', audience: 'https://receiver.example' });
 
-    const short = await managed({ seed: { amount: 0.05 }, postTransactionSubmitWebhooks: [oauthHook('short')] });
+    const short = await fundedWithWebhooks({ postTransactionSubmitWebhooks: [oauthHook('short')] });
     const first = await transfer(short.offchainId, destination.offchainId);
     expect(await waitFor(async () => bearersFor(first.body.offchainId)[0])).toBe('Bearer short-token-1');
     await new Promise((r) => setTimeout(r, 1200));
@@ -238,7 +249,7 @@ describe('OAuth2 client credentials', () => {
   });
 
   it('records a token endpoint failure as a failed delivery with its reason, then delivers on the retry', async () => {
-    const source = await managed({ seed: { amount: 0.05 }, postTransactionSubmitWebhooks: [oauthHook('flaky')] });
+    const source = await fundedWithWebhooks({ postTransactionSubmitWebhooks: [oauthHook('flaky')] });
     const destination = await managed();
     const sent = await transfer(source.offchainId, destination.offchainId);
     const log = await waitFor(async () => {
