@@ -5,12 +5,5 @@ import { tenancyConfig } from './common.codecs';
 export const transactionLookup = strictObject('TransactionLookup', {}, { offchainId: uuid, onchainId: nonEmptyString(100) });
 export const singleTransactionBody = strictObject('SingleTransactionRequest', { itemData: strictObject('SingleTransactionItemData', { transaction: transactionLookup }, {}) }, { tenancyConfig });
 
-/** Fetch Webhook Deliveries (API.md 8): the deliveries of one transaction, named by its offchain id. */
-export const webhookDeliveriesBody = strictObject(
-  'WebhookDeliveriesRequest',
-  { itemData: strictObject('WebhookDeliveriesItemData', { transaction: strictObject('WebhookDeliveriesTransaction', { offchainId: uuid }, {}) }, {}) },
-  { tenancyConfig },
-);
-
 /** Replay Webhook Delivery (API.md 8): one event, by the eventId its deliveries carry. */
 export const replayWebhookDeliveryBody = strictObject('ReplayWebhookDeliveryRequest', { itemData: strictObject('ReplayWebhookDeliveryItemData', { eventId: nonEmptyString(300) }, {}) }, { tenancyConfig });

@@ -1,8 +1,9 @@
 /** The webhook delivery log of a transaction, and the replay of one event (API.md 8). */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { LedgerTransaction, WebhookDelivery } from '../../db/entities';
+import { WebhookDelivery } from '../../db/entities';
 import { notFound } from '../../domain/errors';
-import { replayWebhookDeliveryBody, webhookDeliveriesBody } from '../codecs/transaction.codecs';
+import { replayWebhookDeliveryBody, singleTransactionBody } from '../codecs/transaction.codecs';
+import { findTransaction } from './transactions.routes';
 import type { ApiDeps } from '../context';
 import { route, type RouteSpec } from '../route';
 import { actingCaller } from '../tenancy';
@@ -28,17 +29,16 @@ export function webhookDeliveryRoutes(deps: ApiDeps): RouteSpec[] {
       path: '/api/v1/transactions/webhook-deliveries',
       tag: 'Transactions',
       summary:
-        'Fetch Webhook Deliveries: every delivery attempt of the pre- and post-submit webhooks of a transaction (the first transaction of a write carries its post-submit event), oldest first. Attempts count per webhook and event; a failed attempt says why (httpStatus null when the receiver never answered: timeout, network error, a private address refused after DNS, an OAuth2 token endpoint failure).',
+        'Fetch Webhook Deliveries: every delivery attempt of the pre- and post-submit webhooks of a transaction, named by offchainId (or onchainId, as Fetch Transaction Details) (the first transaction of a write carries its post-submit event), oldest first. Attempts count per webhook and event; a failed attempt says why (httpStatus null when the receiver never answered: timeout, network error, a private address refused after DNS, an OAuth2 token endpoint failure).',
       role: 'READ',
-      body: webhookDeliveriesBody,
+      body: singleTransactionBody,
       successStatus: 200,
       response: webhookDeliveriesResponse,
       async handler(ctx, body) {
         const em = fork();
         const caller = await actingCaller(ctx, deps, em, body.tenancyConfig);
-        const id = body.itemData.transaction.offchainId;
-        if (!(await em.count(LedgerTransaction, { id, organizationId: caller.organizationId }))) throw notFound('itemData.transaction', 'no such transaction');
-        return present(await em.find(WebhookDelivery, { organizationId: caller.organizationId, transactionId: id }, ordered));
+        const tx = await findTransaction(em, caller, body.itemData.transaction);
+        return present(await em.find(WebhookDelivery, { organizationId: caller.organizationId, transactionId: tx.id }, ordered));
       },
     }),
     route({
