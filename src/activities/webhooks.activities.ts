@@ -62,6 +62,12 @@ export function createWebhookActivities(deps: ActivityDeps) {
     return outcome;
   }
 
+  /** This webhook's last logged attempt at the event, if any. */
+  async function lastAttempt(subject: Subject, hook: WebhookConfig, eventId: string): Promise<SendOutcome | null> {
+    const row = await fork().findOne(WebhookDelivery, { organizationId: subject.organizationId, eventId, endpointUrl: hook.endpointUrl, webhookName: hook.name ?? null }, { orderBy: { attempt: 'desc' } });
+    return row ? { httpStatus: row.httpStatus ?? null, error: row.error ?? null } : null;
+  }
+
   /** Whether this webhook already took the event (a 2xx; since `since` for a replay): a retry of the event skips it. */
   async function delivered(subject: Subject, hook: WebhookConfig, eventId: string, since?: Date): Promise<boolean> {
     const where = { organizationId: subject.organizationId, eventId, endpointUrl: hook.endpointUrl, webhookName: hook.name ?? null, error: null, ...(since ? { at: { $gte: since } } : {}) };
@@ -87,20 +93,29 @@ export function createWebhookActivities(deps: ActivityDeps) {
      * Calls the pre-submit webhooks of the signers' accounts with the signed wire transaction, after
      * sign recorded it (the workflow calls this only once prepare's result is in its history, so the
      * message a webhook approves is the one submitted). VETO when one that may veto fails; every
-     * failure is added to the transaction's `webhookFailures`. One attempt per webhook: a pre-submit
-     * receiver is in the write's path. Idempotent enough to retry: a repeat sends the same event.
+     * failure is added to the transaction's `webhookFailures`. One attempt per webhook and message (a
+     * pre-submit receiver is in the write's path), so it is idempotent: a webhook already asked about
+     * this message (a retry, or a run resumed after a crash between sign and this call's scheduling)
+     * is answered from the log, not asked again. A message possibly sent already is past any veto.
      */
     async callPreSubmitWebhooks(request: WriteRequest, built: BuiltTransaction, signed: SignedTransaction, part = 0): Promise<'OK' | 'VETO'> {
       const em = fork();
       const subject: Subject = { ...request, transactionId: partTransactionId(request.transactionId, part) };
+      const record = await em.findOne(LedgerTransaction, { id: subject.transactionId });
+      if (record && record.status !== 'SIGNED' && record.status !== 'REJECTED') return 'OK';
       const accounts = await involvedAccounts(em, subject, built.signers, []);
       const hooks = accounts.flatMap((a) => a.preTransactionSubmitWebhooks);
       if (hooks.length === 0) return 'OK';
       const eventId = `${subject.transactionId}:${webhookEventTypes.pre}:${signed.signature}`;
       const { body, secret } = await event(em, subject, eventId, webhookEventTypes.pre, accounts, { signedTransaction: signed.wireBase64 });
-      const results = await Promise.all(hooks.map(async (hook) => ({ hook, outcome: await attempt(subject, hook, eventId, webhookEventTypes.pre, body, secret) })));
+      const results = await Promise.all(
+        hooks.map(async (hook) => {
+          const asked = await lastAttempt(subject, hook, eventId);
+          return { hook, asked: asked !== null, outcome: asked ?? (await attempt(subject, hook, eventId, webhookEventTypes.pre, body, secret)) };
+        }),
+      );
       const failures: WebhookFailure[] = results
-        .filter((r) => r.outcome.error)
+        .filter((r) => r.outcome.error && !r.asked)
         .map((r) => ({ webhookName: r.hook.name ?? null, eventType: webhookEventTypes.pre, httpStatus: r.outcome.httpStatus, error: r.outcome.error!, at: deps.now().toISOString() }));
       if (failures.length) {
         const tx = await em.findOne(LedgerTransaction, { id: subject.transactionId });

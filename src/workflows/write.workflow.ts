@@ -112,9 +112,10 @@ async function sendOne(request: WriteRequest, resolved: Resolved, part: number, 
       }
       ({ built, signed } = prepared);
       prepared = undefined;
-      // The webhook sees the signed message once prepare's result (its signature recorded) is in history;
-      // a reused message was put to the webhooks by the run that signed it.
-      if (resolved.webhooks.preSubmit && !built.reused) {
+      // The webhook sees the signed message once prepare's result (its signature recorded) is in
+      // history. A reused message too: a crash may have come between sign and this call (the
+      // activity answers from its log for webhooks already asked, and OK for a message possibly sent).
+      if (resolved.webhooks.preSubmit) {
         progress.step = 'preSubmitWebhook';
         if ((await webhooks.callPreSubmitWebhooks(request, built, signed, part)) === 'VETO') {
           progress.step = 'record';

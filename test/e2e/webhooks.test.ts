@@ -14,7 +14,9 @@ import { waitFor } from '../support/wait';
 import { temporalTarget } from '../support/temporal';
 import { forkEm } from '../../src/main/runtime';
 import { startApi, type ApiServer } from '../../src/main/api';
-import { Organization } from '../../src/db/entities';
+import { LedgerTransaction, Organization } from '../../src/db/entities';
+import { createWebhookActivities } from '../../src/activities/webhooks.activities';
+import type { WriteRequest } from '../../src/domain/write';
 
 interface Delivery {
   path: string;
@@ -158,6 +160,28 @@ describe('pre-submit', () => {
     expect(payloadsOf('/veto', vetoed.body.offchainId)).toHaveLength(1);
     const details = await stack.call('POST', '/api/v1/transactions/single', { itemData: { transaction: { offchainId: vetoed.body.offchainId } } });
     expect(details.body.webhookFailures).toMatchObject([{ webhookName: 'veto', httpStatus: 500 }]);
+  });
+
+  it('asks a webhook once per message: asked again (a run resumed after a crash), it answers from the delivery log', async () => {
+    const source = await managed({ seed: { amount: 0.05 }, preTransactionSubmitWebhooks: [{ name: 'veto-once', endpointUrl: `${receiverUrl}/veto`, doNotSubmitTransactionOnFailure: true }] });
+    const destination = await managed();
+    const vetoed = await transfer(source.offchainId, destination.offchainId, 1000);
+    expect(vetoed.body.status).toBe('REJECTED');
+    const [asked] = payloadsOf('/veto', vetoed.body.offchainId);
+    const record = await forkEm(stack.runtime.orm).findOneOrFail(LedgerTransaction, { id: vetoed.body.offchainId });
+    const { runtime, config } = stack;
+    const activities = createWebhookActivities({
+      orm: runtime.orm, networks: runtime.networks, keyStore: runtime.keyStore, sealer: runtime.sealer, feePayerAddress: runtime.feePayerAddress,
+      logoPolicy: config.logoPolicy, webhookUrlPolicy: config.webhookUrlPolicy, fetch: globalThis.fetch, now: () => new Date(), deliveries: { start: async () => {} },
+    });
+    const request: WriteRequest = {
+      operation: 'TRANSFER_NETWORK_CURRENCY', transactionId: record.id, workflowId: record.workflowId, organizationId: record.organizationId, organizationExternalId: stack.organizationExternalId,
+      apiKeyId: 'unused', cluster: record.cluster, idempotencyKey: null, commitment: 'confirmed', submit: true, itemData: {}, svmTransactionConfig: {},
+    };
+    const again = await activities.callPreSubmitWebhooks(request, { messageBase64: '', signers: record.signers, lifetime: record.lifetime!, size: 0 }, { signature: record.signature!, wireBase64: JSON.parse(asked.body).signedTransaction });
+    expect(again).toBe('VETO');
+    expect(payloadsOf('/veto', vetoed.body.offchainId)).toHaveLength(1);
+    expect((await deliveryLog(vetoed.body.offchainId)).map((d) => d.attempt)).toEqual([1]);
   });
 });
 

@@ -154,7 +154,7 @@ describe('ledgerWrite on a real worker with fake activities', () => {
   });
 
   describe('a write resumed after a crash (the record holds its signed message)', () => {
-    it('skips the limit check and the pre-submit webhook, and sends the reused message again', async () => {
+    it('skips the limit check, puts the reused message to the pre-submit webhook (which answers from its log), and sends it again', async () => {
       const fakes = fakeActivities({
         lookup: async () => resolved({ resumed: true, webhooks: { preSubmit: true, postSubmit: false } }),
         build: async () => ({ messageBase64: 'message-1', signers: ['FeePayer1111', 'NewAccount1111'], lifetime: { kind: 'BLOCKHASH', blockhash: 'hash-1', lastValidBlockHeight: '100' }, size: 200, reused: true }),
@@ -162,7 +162,7 @@ describe('ledgerWrite on a real worker with fake activities', () => {
       const { handle } = await startWrite(fakes);
       const result = await handle.result();
 
-      expect(fakes.names()).toEqual(['lookup', 'build', 'sign', 'submit', 'confirm', 'record']);
+      expect(fakes.names()).toEqual(['lookup', 'build', 'sign', 'callPreSubmitWebhooks', 'submit', 'confirm', 'record']);
       expect(result.transaction?.status).toBe('CONFIRMED');
     });
 
