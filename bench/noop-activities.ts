@@ -25,5 +25,6 @@ export function noopActivities(): Activities & Steps {
     recordRejection: async () => ({ transaction: null }),
     callPreSubmitWebhooks: async () => 'OK',
     callPostSubmitWebhooks: async () => {},
+    replayWebhookEvent: async () => {},
   };
 }

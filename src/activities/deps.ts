@@ -5,6 +5,7 @@ import type { KeyStore } from '../custody/key-store';
 import type { Sealer } from '../custody/sealing';
 import type { Networks } from '../network/svm-network';
 import type { LogoPolicy } from '../storage/logo-fetcher';
+import type { OutboundUrlPolicy } from '../network/outbound-url';
 
 export interface ActivityDeps {
   orm: Orm;
@@ -15,6 +16,8 @@ export interface ActivityDeps {
   feePayerAddress: string;
   /** Where instrument logos may be copied from, and how big they may be. */
   logoPolicy: LogoPolicy;
+  /** Where webhook deliveries and OAuth2 token requests may go (checked again after DNS at each delivery). */
+  webhookUrlPolicy: OutboundUrlPolicy;
   /** Outgoing HTTP for webhooks (injected so tests can point it anywhere). */
   fetch: typeof fetch;
   now: () => Date;

@@ -3,6 +3,7 @@ import type { Client } from '@temporalio/client';
 import type Koa from 'koa';
 import type { Orm } from '../db/orm';
 import type { Sealer } from '../custody/sealing';
+import type { OutboundUrlPolicy } from '../network/outbound-url';
 import type { KeyStore } from '../custody/key-store';
 import type { Networks } from '../network/svm-network';
 import type { Commitment } from '../domain/write';
@@ -13,6 +14,8 @@ export interface ApiDeps {
   temporal: { client: Client; taskQueue: string; eager: boolean; writeTaskTimeoutSeconds: number };
   networks: Networks;
   sealer: Sealer;
+  /** Where webhook endpoints and OAuth2 token URLs may point (checked when an account's webhooks are set). */
+  webhookUrlPolicy: OutboundUrlPolicy;
   platformName: string;
   rateLimit: { perSecond: number; burst: number };
   defaultCommitment: Commitment;

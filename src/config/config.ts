@@ -3,6 +3,7 @@
  * Every value has a development default so `npm start` needs nothing set.
  */
 import path from 'node:path';
+import type { OutboundUrlPolicy } from '../network/outbound-url';
 
 export interface ClusterConfig {
   /** The `svmCluster` name, e.g. LOCAL or SOLANA_DEVNET. */
@@ -40,6 +41,8 @@ export interface Config {
   logLevel: 'debug' | 'info' | 'warn' | 'error';
   /** Instrument logos: LOGO_ALLOW_PRIVATE_ADDRESSES (default false), LOGO_MAX_BYTES (default 1 MiB). */
   logoPolicy: { allowPrivateAddresses: boolean; maxBytes: number };
+  /** Webhook receivers and OAuth2 token endpoints: WEBHOOK_ALLOW_PRIVATE_ADDRESSES, WEBHOOK_ALLOW_HTTP (both default false: public https only). */
+  webhookUrlPolicy: OutboundUrlPolicy;
 }
 
 export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/ledger';
@@ -92,5 +95,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     writeWaitMs: int(env.WRITE_WAIT_SECONDS, 60) * 1000,
     logLevel: (env.LOG_LEVEL as Config['logLevel']) || 'info',
     logoPolicy: { allowPrivateAddresses: env.LOGO_ALLOW_PRIVATE_ADDRESSES === 'true', maxBytes: int(env.LOGO_MAX_BYTES, 1024 * 1024) },
+    webhookUrlPolicy: { allowPrivateAddresses: env.WEBHOOK_ALLOW_PRIVATE_ADDRESSES === 'true', allowHttp: env.WEBHOOK_ALLOW_HTTP === 'true' },
   };
 }

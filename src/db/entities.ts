@@ -119,6 +119,15 @@ export interface StatusChange {
   signature?: string;
 }
 
+/** A pre-submit webhook delivery that failed; the transaction went on unless the webhook may veto. */
+export interface WebhookFailure {
+  webhookName: string | null;
+  eventType: string;
+  httpStatus: number | null;
+  error: string;
+  at: string;
+}
+
 export const LedgerTransaction = defineEntity({
   name: 'LedgerTransaction',
   tableName: 'ledger_transaction',
@@ -161,6 +170,8 @@ export const LedgerTransaction = defineEntity({
     /** The first transaction of a write that needs several (null for a one-transaction write), and this one's place. */
     writeTransactionId: p.uuid().nullable(),
     part: p.integer().default(0).onCreate(() => 0),
+    /** Pre-submit webhook deliveries that failed without stopping the transaction (API.md 5), null when none. */
+    webhookFailures: p.json<WebhookFailure[]>().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
   },
@@ -309,4 +320,29 @@ export const DurableNonceAccount = defineEntity({
 });
 export type DurableNonceAccount = InferEntity<typeof DurableNonceAccount>;
 
-export const entities = [Organization, ApiKey, CustodyKey, Account, LedgerTransaction, FinancialInstrument, Position, AddressLookupTable, DurableNonceAccount];
+/**
+ * One delivery attempt of one webhook (pre-submit, post-submit, replay): the log Fetch Webhook
+ * Deliveries answers. `eventId` is the same on every attempt of an event, for receivers to deduplicate.
+ */
+export const WebhookDelivery = defineEntity({
+  name: 'WebhookDelivery',
+  tableName: 'webhook_delivery',
+  properties: {
+    id: p.uuid().primary(),
+    organizationId: p.uuid(),
+    transactionId: p.uuid(),
+    eventId: p.text(),
+    eventType: p.text(),
+    webhookName: p.text().nullable(),
+    endpointUrl: p.text(),
+    attempt: p.integer(),
+    at: p.datetime(),
+    /** The receiver's answer; null when none came (timeout, network error, refused address, token endpoint failure). */
+    httpStatus: p.integer().nullable(),
+    /** Why the attempt failed; null on a 2xx. */
+    error: p.text().nullable(),
+  },
+});
+export type WebhookDelivery = InferEntity<typeof WebhookDelivery>;
+
+export const entities = [Organization, ApiKey, CustodyKey, Account, LedgerTransaction, FinancialInstrument, Position, AddressLookupTable, DurableNonceAccount, WebhookDelivery];

@@ -21,6 +21,7 @@ import { Migration0012ComputeBudget } from './migrations/0012-compute-budget.mig
 import { Migration0014AddressLookupTable } from './migrations/0014-address-lookup-table.migration';
 import { Migration0013DurableNonceAccount } from './migrations/0013-durable-nonce-account.migration';
 import { Migration0016ComputeUnitsConsumed } from './migrations/0016-compute-units-consumed.migration';
+import { Migration0017WebhookDeliveries } from './migrations/0017-webhook-deliveries.migration';
 
 export interface OrmOptions {
   databaseUrl: string;
@@ -54,6 +55,7 @@ export async function createOrm(options: OrmOptions): Promise<Orm> {
         { name: '0013-durable-nonce-account', class: Migration0013DurableNonceAccount },
         { name: '0014-address-lookup-table', class: Migration0014AddressLookupTable },
         { name: '0016-compute-units-consumed', class: Migration0016ComputeUnitsConsumed },
+        { name: '0017-webhook-deliveries', class: Migration0017WebhookDeliveries },
       ], tableName: 'schema_migration', silent: true, snapshot: false },
   });
 }

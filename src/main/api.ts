@@ -31,7 +31,7 @@ export async function startApi(config: Config, runtime: Runtime, temporal: { add
   let worker: Worker | undefined;
   let running: Promise<void> | undefined;
   if (hostWorker) {
-    worker = await createLedgerWorker({ connection, namespace: temporal.namespace, taskQueue: config.temporal.taskQueue, runtime, logoPolicy: config.logoPolicy, wrapSteps: options.wrapSteps });
+    worker = await createLedgerWorker({ connection, namespace: temporal.namespace, taskQueue: config.temporal.taskQueue, runtime, logoPolicy: config.logoPolicy, webhookUrlPolicy: config.webhookUrlPolicy, wrapSteps: options.wrapSteps });
     running = worker.run();
   }
   const app = createApp(
@@ -40,6 +40,7 @@ export async function startApi(config: Config, runtime: Runtime, temporal: { add
       temporal: { client, taskQueue: config.temporal.taskQueue, eager: hostWorker, writeTaskTimeoutSeconds: config.temporal.writeTaskTimeoutSeconds },
       networks: runtime.networks,
       sealer: runtime.sealer,
+      webhookUrlPolicy: config.webhookUrlPolicy,
       keyStore: runtime.keyStore,
       audit: (message) => log(`audit: ${message}`),
       platformName: config.platformName,

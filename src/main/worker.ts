@@ -6,6 +6,7 @@ import { loadConfig, type Config } from '../config/config';
 import type { WriteRequest } from '../domain/write';
 import { openRuntime, type Log, type Runtime } from './runtime';
 import type { LogoPolicy } from '../storage/logo-fetcher';
+import type { OutboundUrlPolicy } from '../network/outbound-url';
 
 export interface WorkerOptions {
   /** The connection to poll on; the API passes its own so its client can start writes eagerly on this worker. */
@@ -14,6 +15,7 @@ export interface WorkerOptions {
   taskQueue: string;
   runtime: Runtime;
   logoPolicy: LogoPolicy;
+  webhookUrlPolicy: OutboundUrlPolicy;
   /** Test and bench hook: wraps each pipeline step (fault points, timings). */
   wrapSteps?: (steps: Steps) => Steps;
 }
@@ -61,6 +63,7 @@ export async function createLedgerWorker(options: WorkerOptions): Promise<Worker
     sealer: runtime.sealer,
     feePayerAddress: runtime.feePayerAddress,
     logoPolicy: options.logoPolicy,
+    webhookUrlPolicy: options.webhookUrlPolicy,
     fetch: globalThis.fetch,
     now: () => new Date(),
     deliveries: {
@@ -92,7 +95,7 @@ async function main(config: Config, log: Log) {
   }
   const runtime = await openRuntime({ ...config, databaseUrl: config.databaseUrl }, log);
   const connection = await connectTemporal(config.temporal.address);
-  const worker = await createLedgerWorker({ connection, namespace: config.temporal.namespace, taskQueue: config.temporal.taskQueue, runtime, logoPolicy: config.logoPolicy });
+  const worker = await createLedgerWorker({ connection, namespace: config.temporal.namespace, taskQueue: config.temporal.taskQueue, runtime, logoPolicy: config.logoPolicy, webhookUrlPolicy: config.webhookUrlPolicy });
   log(`worker polling ${config.temporal.taskQueue} on ${config.temporal.address}`);
   process.once('SIGINT', () => worker.shutdown());
   process.once('SIGTERM', () => worker.shutdown());

@@ -1,2 +1,2 @@
 /** The workflows the worker registers. */
-export { ledgerWrite, deliverPostSubmitWebhooks } from './write.workflow';
+export { ledgerWrite, deliverPostSubmitWebhooks, replayWebhookEvent } from './write.workflow';

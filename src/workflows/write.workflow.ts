@@ -1,7 +1,7 @@
 /**
  * The one write workflow: lookup → limit check → then, for each network transaction the write needs,
- * build → (pre-submit webhook) → sign → submit → confirm → record; post-submit webhooks are handed to
- * their own workflow. Deterministic orchestration only; every step is an activity.
+ * build → sign → (pre-submit webhook, with the signed transaction) → submit → confirm → record;
+ * post-submit webhooks are handed to their own workflow. Deterministic orchestration only; every step is an activity.
  *
  * One workflow task per write (DESIGN.md, "Cost"): every step runs in a local activity, and the steps
  * are grouped into as few of them as the rules allow (`prepare`: lookup to sign; `deliver`: submit to
@@ -28,7 +28,7 @@ import { searchAttributeNames } from '../domain/write';
 
 type Activities = ReturnType<typeof createActivities>;
 
-/** Where a running write is: prepare (lookup → sign), preSubmitWebhook, sign, deliver (submit → record), record, postSubmitWebhook, done. */
+/** Where a running write is: prepare (lookup → sign), preSubmitWebhook, deliver (submit → record), record, postSubmitWebhook, done. */
 export const currentStepQuery = defineQuery<string>('currentStep');
 
 export const statusKey = defineSearchAttributeKey(searchAttributeNames.status, SearchAttributeType.KEYWORD);
@@ -98,7 +98,7 @@ export async function ledgerWrite(request: WriteRequest): Promise<WriteResult> {
 type Sent = { result: WriteResult; signature?: string };
 
 /**
- * One network transaction of the write, from build to record (`prepared`: already built, and maybe
+ * One network transaction of the write, from build to record (`prepared`: already built and
  * signed, by `prepare`); rebuilt only after its lifetime is proven over.
  */
 async function sendOne(request: WriteRequest, resolved: Resolved, part: number, progress: Progress, prepared?: Prepared): Promise<Sent> {
@@ -112,15 +112,15 @@ async function sendOne(request: WriteRequest, resolved: Resolved, part: number, 
       }
       ({ built, signed } = prepared);
       prepared = undefined;
-      if (!signed) {
-        // Not signed yet: a pre-submit webhook approves the message first.
+      // The webhook sees the signed message once prepare's result (its signature recorded) is in
+      // history. A reused message too: a crash may have come between sign and this call (the
+      // activity answers from its log for webhooks already asked, and OK for a message possibly sent).
+      if (resolved.webhooks.preSubmit) {
         progress.step = 'preSubmitWebhook';
-        if ((await webhooks.callPreSubmitWebhooks(request, built)) === 'VETO') {
+        if ((await webhooks.callPreSubmitWebhooks(request, built, signed, part)) === 'VETO') {
           progress.step = 'record';
           return { result: await local.recordRejection(request, 'a pre-submit webhook failed and asked not to submit the transaction', part) };
         }
-        progress.step = 'sign';
-        signed = await local.sign(request, built, resolved.signers, part);
       }
     } catch (error) {
       // The first transaction's refusal is the write's; a later one ends the write after what landed.
@@ -178,4 +178,9 @@ const delivery = proxyActivities<Activities>({
 /** At-least-once delivery of the post-submit webhooks of one write, with backoff for over 24 hours. */
 export async function deliverPostSubmitWebhooks(request: WriteRequest): Promise<void> {
   await delivery.callPostSubmitWebhooks(request);
+}
+
+/** Replay of a post-submit event (PATCH /transactions/webhook-deliveries/replay), retried as the original delivery is. */
+export async function replayWebhookEvent(organizationId: string, eventId: string, requestedAt: string): Promise<void> {
+  await delivery.replayWebhookEvent(organizationId, eventId, requestedAt);
 }

@@ -88,6 +88,8 @@ const ROUTES_THAT_MUST_BE_SWEPT = [
   'POST /api/v1/durable-nonce-accounts',
   'POST /api/v1/durable-nonce-accounts/bulk',
   'POST /api/v1/durable-nonce-accounts/single',
+  'POST /api/v1/transactions/webhook-deliveries',
+  'PATCH /api/v1/transactions/webhook-deliveries/replay',
 ];
 const ROLES: Role[] = roleNames.filter((r) => r !== 'ADMIN');
 const DEADLINE_MS = 10_000;

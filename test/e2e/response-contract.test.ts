@@ -18,7 +18,9 @@ import { positionHistoryResponse, transactionLevels, transactionStatusResponse }
 import { acceptedWrite, transactionResult } from '../../src/api/responses/write.responses';
 import { addressLookupTablePage, addressLookupTableRecord, createAddressLookupTableResponse, extendAddressLookupTableResponse, updateAddressLookupTableResponse } from '../../src/api/responses/address-lookup-table.responses';
 import { createDurableNonceAccountsResponse, durableNonceAccountPage, durableNonceAccountRecord } from '../../src/api/responses/durable-nonce.responses';
+import { webhookDeliveriesResponse } from '../../src/api/responses/webhook-delivery.responses';
 import { startStack, type Stack } from '../support/stack';
+import { waitFor } from '../support/wait';
 
 type Ref = { onchainId: string; offchainId: string };
 type Levels = { identifiers: t.Mixed; compact: t.Mixed; detailed: t.Mixed };
@@ -62,7 +64,7 @@ it('answers every main route as its response codec says', async () => {
   await decoded(accountLevels.detailed, 200, 'POST', '/api/v1/accounts/single', { itemData: { account: { offchainId: wallet.offchainId } } });
   await decoded(accountBalanceResponse, 200, 'POST', '/api/v1/accounts/balance', { itemData: { account: { offchainId: wallet.offchainId } } });
   await decoded(accountPrivateKeyResponse, 200, 'POST', '/api/v1/accounts/private-key', { itemData: { account: { offchainId: wallet.offchainId } } });
-  await decoded(transactionResult, 201, 'POST', '/api/v1/accounts/transfer-network-currency', { itemData: { source: { offchainId: wallet.offchainId }, destination: { offchainId: authority.offchainId }, value: { amount: '0.010000001' } } });
+  const transferred = await decoded(transactionResult, 201, 'POST', '/api/v1/accounts/transfer-network-currency', { itemData: { source: { offchainId: wallet.offchainId }, destination: { offchainId: authority.offchainId }, value: { amount: '0.010000001' } } });
   await pages(accountLevels, '/api/v1/accounts/bulk');
 
   await decoded(createDurableNonceAccountsResponse, 201, 'POST', '/api/v1/durable-nonce-accounts', { itemData: { nonceAccount: { offchainReferences: { type: 'NONCE', code: 'N-1' } }, numberOfNonceAccounts: 1, nonceAuthority: { offchainId: authority.offchainId } } });
@@ -94,6 +96,11 @@ it('answers every main route as its response codec says', async () => {
   await decoded(transactionStatusResponse, 200, 'POST', '/api/v1/transactions/status', { itemData: { transaction: { offchainId: minted.offchainId } } });
   await decoded(transactionLevels.detailed, 200, 'POST', '/api/v1/transactions/single', { itemData: { transaction: { offchainId: minted.offchainId } } });
   await pages(transactionLevels, '/api/v1/transactions/bulk');
+  // The wallet's post-submit webhook (a receiver that is not there) logs a failed attempt, then a replay another.
+  const deliveries = { itemData: { transaction: { offchainId: transferred.offchainId } } };
+  const logged = await waitFor(async () => ((await stack.call('POST', '/api/v1/transactions/webhook-deliveries', deliveries)).body.items?.[0] as { eventId: string } | undefined));
+  await decoded(webhookDeliveriesResponse, 200, 'POST', '/api/v1/transactions/webhook-deliveries', deliveries);
+  await decoded(webhookDeliveriesResponse, 200, 'PATCH', '/api/v1/transactions/webhook-deliveries/replay', { itemData: { eventId: logged.eventId } });
 
   const table: Ref = (
     await decoded(createAddressLookupTableResponse, 201, 'POST', '/api/v1/address-lookup-tables', { itemData: { addressLookupTable: {}, authority: byAuthority, componentAddresses: [{ offchainId: wallet.offchainId }] } })

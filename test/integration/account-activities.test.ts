@@ -71,6 +71,7 @@ function activitiesOver(network: SvmNetwork) {
     sealer: runtime.sealer,
     feePayerAddress: runtime.feePayerAddress,
     logoPolicy: { allowPrivateAddresses: false, maxBytes: 1024 },
+    webhookUrlPolicy: { allowPrivateAddresses: false, allowHttp: false },
     fetch: globalThis.fetch,
     now: () => new Date(),
     deliveries: { start: async () => {} },

@@ -47,6 +47,7 @@ beforeAll(async () => {
     sealer: runtime.sealer,
     feePayerAddress: runtime.feePayerAddress,
     logoPolicy: config.logoPolicy,
+    webhookUrlPolicy: config.webhookUrlPolicy,
     fetch: globalThis.fetch,
     now: () => new Date(),
     deliveries: { start: async () => {} },

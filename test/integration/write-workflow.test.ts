@@ -10,7 +10,7 @@ import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/wo
 import { searchAttributeNames, type Outcome, type WriteRequest } from '../../src/domain/write';
 import type { ledgerWrite } from '../../src/workflows';
 import { temporalTarget, uniqueTaskQueue } from '../support/temporal';
-import { deferred, fakeActivities, resolved, routedActivities, writeRequest, type Activities, type FakeActivities } from '../support/workflow-fakes/fake-activities';
+import { deferred, fakeActivities, resolved, routedActivities, writeRequest, type FakeActivities } from '../support/workflow-fakes/fake-activities';
 
 try {
   Runtime.install({ logger: new DefaultLogger('ERROR') });
@@ -154,7 +154,7 @@ describe('ledgerWrite on a real worker with fake activities', () => {
   });
 
   describe('a write resumed after a crash (the record holds its signed message)', () => {
-    it('skips the limit check and the pre-submit webhook, and sends the reused message again', async () => {
+    it('skips the limit check, puts the reused message to the pre-submit webhook (which answers from its log), and sends it again', async () => {
       const fakes = fakeActivities({
         lookup: async () => resolved({ resumed: true, webhooks: { preSubmit: true, postSubmit: false } }),
         build: async () => ({ messageBase64: 'message-1', signers: ['FeePayer1111', 'NewAccount1111'], lifetime: { kind: 'BLOCKHASH', blockhash: 'hash-1', lastValidBlockHeight: '100' }, size: 200, reused: true }),
@@ -162,7 +162,7 @@ describe('ledgerWrite on a real worker with fake activities', () => {
       const { handle } = await startWrite(fakes);
       const result = await handle.result();
 
-      expect(fakes.names()).toEqual(['lookup', 'build', 'sign', 'submit', 'confirm', 'record']);
+      expect(fakes.names()).toEqual(['lookup', 'build', 'sign', 'callPreSubmitWebhooks', 'submit', 'confirm', 'record']);
       expect(result.transaction?.status).toBe('CONFIRMED');
     });
 
@@ -252,13 +252,13 @@ describe('ledgerWrite on a real worker with fake activities', () => {
   describe('pre-submit webhooks', () => {
     const withHooks = () => resolved({ webhooks: { preSubmit: true, postSubmit: false } });
 
-    it('a veto records the rejection and nothing is signed or sent', async () => {
+    it('a veto, after the message is signed, records the rejection and nothing is sent', async () => {
       const fakes = fakeActivities({ lookup: async () => withHooks(), callPreSubmitWebhooks: async () => 'VETO' as const });
       const { handle, request } = await startWrite(fakes);
       const result = await handle.result();
 
-      expect(fakes.names()).toEqual(['lookup', 'checkLimits', 'build', 'callPreSubmitWebhooks', 'recordRejection']);
-      expect(fakes.argsOf('callPreSubmitWebhooks')).toEqual([[request, fakes.returnsOf('build')[0]]]);
+      expect(fakes.names()).toEqual(['lookup', 'checkLimits', 'build', 'sign', 'callPreSubmitWebhooks', 'recordRejection']);
+      expect(fakes.argsOf('callPreSubmitWebhooks')).toEqual([[request, fakes.returnsOf('build')[0], fakes.returnsOf('sign')[0], 0]]);
       expect(fakes.argsOf('recordRejection')).toEqual([[request, expect.stringContaining('pre-submit webhook'), 0]]);
       expect(result).toEqual(fakes.returnsOf('recordRejection')[0]);
       expect((await handle.describe()).typedSearchAttributes.get(statusKey)).toBe('REJECTED');
@@ -269,8 +269,10 @@ describe('ledgerWrite on a real worker with fake activities', () => {
       const { handle, request } = await startWrite(fakes);
       const result = await handle.result();
 
-      expect(fakes.names()).toEqual(['lookup', 'checkLimits', 'build', 'callPreSubmitWebhooks', 'sign', 'submit', 'confirm', 'record']);
-      expect(fakes.argsOf('callPreSubmitWebhooks')).toEqual([[request, fakes.returnsOf('build')[0]]]);
+      // The webhook sees the signed bytes that are then submitted, signed once.
+      expect(fakes.names()).toEqual(['lookup', 'checkLimits', 'build', 'sign', 'callPreSubmitWebhooks', 'submit', 'confirm', 'record']);
+      expect(fakes.argsOf('callPreSubmitWebhooks')).toEqual([[request, fakes.returnsOf('build')[0], fakes.returnsOf('sign')[0], 0]]);
+      expect(fakes.argsOf('submit')[0][1]).toEqual(fakes.returnsOf('sign')[0]);
       expect(result.transaction?.status).toBe('CONFIRMED');
     });
   });
@@ -384,7 +386,7 @@ describe('ledgerWrite on a real worker with fake activities', () => {
     const { handle } = await startWrite(fakes);
     await handle.result();
 
-    const [signed] = fakes.returnsOf('sign') as Awaited<ReturnType<Activities['sign']>>[];
+    const [signed] = fakes.returnsOf('sign') as { signature: string }[];
     const { typedSearchAttributes } = await handle.describe();
     expect(typedSearchAttributes.get(statusKey)).toBe('CONFIRMED');
     expect(typedSearchAttributes.get(signatureKey)).toBe(signed.signature);

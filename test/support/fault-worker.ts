@@ -26,6 +26,7 @@ async function main() {
     taskQueue: config.temporal.taskQueue,
     runtime,
     logoPolicy: config.logoPolicy,
+    webhookUrlPolicy: config.webhookUrlPolicy,
     wrapSteps: (steps) => {
       const target = steps[step as keyof typeof steps] as ((...args: unknown[]) => Promise<unknown>) | undefined;
       if (!target) return steps;

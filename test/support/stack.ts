@@ -51,6 +51,8 @@ export async function startStack(
     temporal?: { address: string; namespace: string };
     /** Extra programs for the local node, e.g. a transfer hook: `[{ programId, elf: returnCodeProgramElf(0) }]` (test/support/sbpf-program.ts). */
     programs?: LocalNodeProgram[];
+    /** Where webhooks may point (default: anywhere, plain http too, for receivers on 127.0.0.1). */
+    webhookUrlPolicy?: Config['webhookUrlPolicy'];
   } = {},
 ): Promise<Stack> {
   const log = process.env.STACK_LOG ? (m: string) => console.log(m) : () => {};
@@ -70,10 +72,12 @@ export async function startStack(
     writeWaitMs: options.writeWaitMs ?? 60_000,
     // Test servers (logo hosts) live on 127.0.0.1.
     logoPolicy: { allowPrivateAddresses: true, maxBytes: 64 * 1024 },
+    // Test webhook receivers and token endpoints too (plain http); a test that checks the refusal passes its own.
+    webhookUrlPolicy: options.webhookUrlPolicy ?? { allowPrivateAddresses: true, allowHttp: true },
   };
   const runtime = await openRuntime({ ...config, databaseUrl: db.url }, log, { migrate: true });
   await fundFeePayer(runtime, config, log);
-  const workerOptions = { namespace: temporal.namespace, taskQueue: config.temporal.taskQueue, runtime, logoPolicy: config.logoPolicy };
+  const workerOptions = { namespace: temporal.namespace, taskQueue: config.temporal.taskQueue, runtime, logoPolicy: config.logoPolicy, webhookUrlPolicy: config.webhookUrlPolicy };
   // As in production, the API hosts a worker and starts writes eagerly on it; `worker: false` leaves
   // the task queue to workers the test starts (restartWorker, or its own processes).
   const api = await startApi(config, runtime, temporal, log, { port: 0, hostWorker: config.temporal.apiHostsWorker, wrapSteps: options.wrapSteps });

@@ -1,4 +1,5 @@
-import { fetchLogo, isPrivateAddress } from '../../src/storage/logo-fetcher';
+import { fetchLogo } from '../../src/storage/logo-fetcher';
+import { isPrivateAddress } from '../../src/network/outbound-url';
 
 describe('isPrivateAddress', () => {
   it.each(['127.0.0.1', '10.1.2.3', '172.16.0.1', '172.31.255.255', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', '::', 'fd00::1', 'fe80::1', '::ffff:127.0.0.1'])('%s is not public', (ip) => {

@@ -62,21 +62,11 @@ describe('prepare', () => {
     expect(log).toEqual(['lookup', 'build', 'sign']);
   });
 
-  it('stops after build when a pre-submit webhook must see the message first', async () => {
+  it('signs even when a pre-submit webhook is to see the message (it sees the signed transaction, API.md 5)', async () => {
     const { log, stages } = fakeSteps({ lookup: async () => resolved({ webhooks: { preSubmit: true, postSubmit: false } }) });
     const answer = await run(stages.prepare, request);
-    expect(log).toEqual(['lookup', 'checkLimits', 'build']);
-    expect(answer.prepared).toEqual({ built });
-  });
-
-  it('signs a reused message at once even with a pre-submit webhook (it approved that message before)', async () => {
-    const { log, stages } = fakeSteps({
-      lookup: async () => resolved({ webhooks: { preSubmit: true, postSubmit: false } }),
-      build: async () => ({ ...built, reused: true }),
-    });
-    const answer = await run(stages.prepare, request);
     expect(log).toEqual(['lookup', 'checkLimits', 'build', 'sign']);
-    expect(answer.prepared?.signed).toEqual(signed);
+    expect(answer.prepared).toEqual({ built, signed });
   });
 
   it('builds nothing for a write with nothing to send', async () => {

@@ -6,8 +6,8 @@
  * The steps stay separate functions (one module each) and keep their replay rules; grouping them
  * changes nothing for exactly-once, since every step already reads the write's record before it
  * acts, and the boundary between the two groups is still the signed bytes: nothing signs and sends
- * in one attempt. Where a pre-submit webhook must see the message before it is signed, `prepare`
- * stops after build and the workflow calls the webhook, then `sign`.
+ * in one attempt. A pre-submit webhook sees the signed message (API.md 5): the workflow calls it
+ * after `prepare`, whose result (the signature recorded) is then in its history.
  */
 import type { BuiltTransaction, Outcome, Resolved, SignedTransaction, WriteRequest, WriteResult } from '../../domain/write';
 
@@ -22,10 +22,10 @@ export interface Steps {
   record(request: WriteRequest, resolved: Resolved, outcome: Outcome | null, part?: number): Promise<WriteResult>;
 }
 
-/** A message ready for the network: built, and signed unless a pre-submit webhook must see it first. */
+/** A message ready for the network: built and signed. */
 export interface Prepared {
   built: BuiltTransaction;
-  signed?: SignedTransaction;
+  signed: SignedTransaction;
 }
 
 /** What delivering one message ended with: its record, or a proven expiry the workflow may build anew after. */
@@ -36,10 +36,9 @@ const SUBMIT_ATTEMPTS = 3;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export function createStages(steps: Steps) {
-  /** Build, then sign unless a pre-submit webhook must approve the message first (a reused message was approved before). */
+  /** Build, then sign (a reused message signs to the signature already recorded). */
   async function buildAndSign(request: WriteRequest, resolved: Resolved, part = 0): Promise<Prepared> {
     const built = await steps.build(request, resolved, part);
-    if (resolved.webhooks.preSubmit && !built.reused) return { built };
     return { built, signed: await steps.sign(request, built, resolved.signers, part) };
   }
 
@@ -58,9 +57,6 @@ export function createStages(steps: Steps) {
 
     /** build → sign of a later transaction of the write, or of a new message after a proven expiry. Idempotent as build and sign are. */
     prepareNext: buildAndSign,
-
-    /** Sign alone, after a pre-submit webhook approved the message. */
-    sign: steps.sign,
 
     /**
      * submit → confirm → record of one signed message. Safe to repeat: submit sends the same bytes

@@ -4,3 +4,6 @@ import { tenancyConfig } from './common.codecs';
 
 export const transactionLookup = strictObject('TransactionLookup', {}, { offchainId: uuid, onchainId: nonEmptyString(100) });
 export const singleTransactionBody = strictObject('SingleTransactionRequest', { itemData: strictObject('SingleTransactionItemData', { transaction: transactionLookup }, {}) }, { tenancyConfig });
+
+/** Replay Webhook Delivery (API.md 8): one event, by the eventId its deliveries carry. */
+export const replayWebhookDeliveryBody = strictObject('ReplayWebhookDeliveryRequest', { itemData: strictObject('ReplayWebhookDeliveryItemData', { eventId: nonEmptyString(300) }, {}) }, { tenancyConfig });

@@ -156,6 +156,7 @@ export const transactionDetailed = {
   slot: 418223,
   lastValidBlockHeight: 418373,
   accountOffchainIds: [ids.investorPosition.offchainId],
+  webhookFailures: [{ webhookName: 'risk-check', eventType: 'TRANSACTION_PRE_SUBMIT', httpStatus: 503, error: 'the receiver answered HTTP 503', at: earlier }],
   tenantOrganizationId: ids.organization,
   createdAt: earlier,
   updatedAt: at,

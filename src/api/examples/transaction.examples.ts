@@ -1,6 +1,11 @@
 /** Examples of the transaction reads. */
-import { confirmedTransaction, ids, signature, statusHistory, transactionDetailed, earlier } from './example-values';
+import { at, confirmedTransaction, ids, signature, statusHistory, transactionDetailed, earlier } from './example-values';
 import type { OperationExample } from './operation-examples';
+
+const webhookDeliveries = [
+  { eventId: `${ids.transaction}:TRANSACTION_POST_SUBMIT`, eventType: 'TRANSACTION_POST_SUBMIT', webhookName: 'settlement', attempt: 1, at: earlier, httpStatus: 503, error: 'the receiver answered HTTP 503' },
+  { eventId: `${ids.transaction}:TRANSACTION_POST_SUBMIT`, eventType: 'TRANSACTION_POST_SUBMIT', webhookName: 'settlement', attempt: 2, at, httpStatus: 200, error: null },
+];
 
 export const transactionExamples: Record<string, OperationExample> = {
   fetchTransactionStatus: {
@@ -10,6 +15,14 @@ export const transactionExamples: Record<string, OperationExample> = {
   fetchTransactionDetails: {
     request: { itemData: { transaction: { onchainId: signature } } },
     response: transactionDetailed,
+  },
+  fetchWebhookDeliveries: {
+    request: { itemData: { transaction: { offchainId: ids.transaction } } },
+    response: { items: webhookDeliveries },
+  },
+  replayWebhookDelivery: {
+    request: { itemData: { eventId: `${ids.transaction}:TRANSACTION_POST_SUBMIT` } },
+    response: { items: [...webhookDeliveries, { ...webhookDeliveries[1], attempt: 3, at }] },
   },
   fetchTransactions: {
     request: { itemQuery: { limit: 25, filter: [{ fieldName: 'status', filterValues: [{ dataType: 'TEXT', filterType: 'IN', valuesString: ['CONFIRMED', 'FINALIZED'] }] }] } },

@@ -31,6 +31,7 @@ export function presentTransaction(tx: LedgerTransaction, level: DetailLevel): T
     slot: tx.slot ?? null,
     lastValidBlockHeight: tx.lastValidBlockHeight ?? null,
     accountOffchainIds: tx.accountIds,
+    webhookFailures: tx.webhookFailures ?? [],
     tenantOrganizationId: tx.organizationId,
     createdAt: tx.createdAt,
     updatedAt: tx.updatedAt,

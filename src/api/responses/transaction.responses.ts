@@ -50,6 +50,15 @@ export const transactionDetailed = strictObject(
     slot: nullable(baseUnits),
     lastValidBlockHeight: nullable(baseUnits),
     accountOffchainIds: listOf(uuid, 'Offchain ids of the records the write touched (accounts, positions).'),
+    webhookFailures: listOf(
+      strictObject(
+        'WebhookFailure',
+        { webhookName: nullable(t.string), eventType: t.string, httpStatus: nullable(integer), error: t.string, at: timestamp },
+        {},
+        'A pre-submit webhook delivery that failed: the transaction went on (or, for a webhook with doNotSubmitTransactionOnFailure, was REJECTED).',
+      ),
+      'Pre-submit webhook failures of this transaction (API.md 5); every attempt of every webhook is in Fetch Webhook Deliveries.',
+    ),
     tenantOrganizationId: uuid,
     createdAt: timestamp,
     updatedAt: timestamp,

@@ -12,6 +12,7 @@ import { lamportsBalance, presentAccount } from '../presenters/account.presenter
 import { route, type RouteSpec } from '../route';
 import { actingScope } from '../tenancy';
 import { sealWebhookSecrets } from './webhook-secrets';
+import { checkWebhookUrls } from './webhook-urls';
 import { accountQuery } from './query-fields';
 import { bulkRoute } from './bulk-route';
 import { writeRoute } from './write-route';
@@ -56,6 +57,7 @@ export function accountRoutes(deps: ApiDeps): RouteSpec[] {
       creates: true,
       answer: 'newAccount',
       async prepare(item) {
+        await checkWebhookUrls(deps.webhookUrlPolicy, item);
         // Secrets are sealed here so that workflow histories never hold them in clear.
         const sealed: CreateAccountItemData = sealWebhookSecrets(deps.sealer, item);
         if (item.privateKeyDetails?.privateKey) {
@@ -76,7 +78,8 @@ export function accountRoutes(deps: ApiDeps): RouteSpec[] {
       response: updateAccountResponse,
       operation: 'UPDATE_ACCOUNT',
       answer: 'updatedAccount',
-      prepare(item) {
+      async prepare(item) {
+        await checkWebhookUrls(deps.webhookUrlPolicy, item);
         // Secrets are sealed here so that workflow histories never hold them in clear.
         return sealWebhookSecrets(deps.sealer, item);
       },

@@ -23,7 +23,8 @@ const reachableFrom: Partial<Record<TransactionStatus, TransactionStatus[]>> = {
   SIGNED: beforeSigning,
   SUBMITTED: [...beforeSigning, 'SIGNED'],
   FAILED: beforeSigning,
-  REJECTED: beforeSigning,
+  // A pre-submit webhook vetoes a signed message (API.md 5: it sees the signed transaction).
+  REJECTED: [...beforeSigning, 'SIGNED'],
 };
 
 /**

@@ -64,8 +64,8 @@ export const webhookConfig = strictObject('WebhookConfig', { endpointUrl: httpUr
   oauth2AuthConfig: strictObject('OAuth2AuthConfig', {}, {
     accessTokenUrl: httpUrl, audience: nonEmptyString(500), flowType: oneOf(['CLIENT_CREDENTIALS'] as const),
     clientId: nonEmptyString(500), clientSecret: nonEmptyString(2000), userName: nonEmptyString(500), password: nonEmptyString(2000),
-  }),
+  }, 'The OAuth2 client-credentials flow: a form POST to accessTokenUrl (grant_type=client_credentials, client_id, client_secret, audience when given); the token is cached per worker until shortly before expires_in and sent as Authorization: Bearer. accessTokenUrl, clientId and clientSecret are required; flowType is CLIENT_CREDENTIALS only; userName and password are kept sealed but not used by this flow. A token endpoint failure is a failed delivery. See docs/webhooks.md.'),
   timeout: integer(1, 30000),
   doNotSubmitTransactionOnFailure: t.boolean,
-});
+}, 'A webhook (spec 6). endpointUrl and accessTokenUrl must be public https addresses unless the service is configured otherwise (WEBHOOK_ALLOW_HTTP, WEBHOOK_ALLOW_PRIVATE_ADDRESSES), checked here and again after DNS at each delivery. Deliveries carry x-ledger-event-id, x-ledger-timestamp and x-ledger-signature (hex HMAC-SHA256 of `timestamp.body` with the organization\'s webhook signing secret). Pre-submit payloads add signedTransaction (the fully signed wire transaction, base64); a failure vetoes only with doNotSubmitTransactionOnFailure, otherwise it is listed in the transaction\'s webhookFailures. timeout in milliseconds (default 5000). Every attempt is in Fetch Webhook Deliveries.');
 export type WebhookConfigInput = t.TypeOf<typeof webhookConfig>;

@@ -97,6 +97,7 @@ function defaults(): Fakeable {
     recordRejection: async (request: WriteRequest, reason: string): Promise<WriteResult> => ({ transaction: transactionResult(request, 'REJECTED', reason) }),
     callPreSubmitWebhooks: async () => 'OK' as const,
     callPostSubmitWebhooks: async () => undefined,
+    replayWebhookEvent: async () => undefined,
   };
 }
 

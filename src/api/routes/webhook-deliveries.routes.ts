@@ -1,0 +1,82 @@
+/** The webhook delivery log of a transaction, and the replay of one event (API.md 8). */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { WebhookDelivery } from '../../db/entities';
+import { notFound } from '../../domain/errors';
+import { replayWebhookDeliveryBody, singleTransactionBody } from '../codecs/transaction.codecs';
+import { findTransaction } from './transactions.routes';
+import type { ApiDeps } from '../context';
+import { route, type RouteSpec } from '../route';
+import { actingCaller } from '../tenancy';
+import { webhookDeliveriesResponse, type WebhookDeliveriesBody } from '../responses/webhook-delivery.responses';
+
+/** How long a replay answer waits for its first attempt (a receiver's timeout is at most 30 s). */
+const REPLAY_WAIT_MS = 35_000;
+const POLL_MS = 100;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+const present = (rows: WebhookDelivery[]): WebhookDeliveriesBody => ({
+  items: rows.map((r) => ({ eventId: r.eventId, eventType: r.eventType, webhookName: r.webhookName ?? null, attempt: r.attempt, at: r.at, httpStatus: r.httpStatus ?? null, error: r.error ?? null })),
+});
+
+const ordered = { orderBy: { at: 'asc', attempt: 'asc' } } as const;
+
+export function webhookDeliveryRoutes(deps: ApiDeps): RouteSpec[] {
+  const fork = (): EntityManager => deps.orm.em.fork();
+  return [
+    route({
+      operationId: 'fetchWebhookDeliveries',
+      method: 'post',
+      path: '/api/v1/transactions/webhook-deliveries',
+      tag: 'Transactions',
+      summary:
+        'Fetch Webhook Deliveries: every delivery attempt of the pre- and post-submit webhooks of a transaction, named by offchainId (or onchainId, as Fetch Transaction Details) (the first transaction of a write carries its post-submit event), oldest first. Attempts count per webhook and event; a failed attempt says why (httpStatus null when the receiver never answered: timeout, network error, a private address refused after DNS, an OAuth2 token endpoint failure).',
+      role: 'READ',
+      body: singleTransactionBody,
+      successStatus: 200,
+      response: webhookDeliveriesResponse,
+      async handler(ctx, body) {
+        const em = fork();
+        const caller = await actingCaller(ctx, deps, em, body.tenancyConfig);
+        const tx = await findTransaction(em, caller, body.itemData.transaction);
+        return present(await em.find(WebhookDelivery, { organizationId: caller.organizationId, transactionId: tx.id }, ordered));
+      },
+    }),
+    route({
+      operationId: 'replayWebhookDelivery',
+      method: 'patch',
+      path: '/api/v1/transactions/webhook-deliveries/replay',
+      tag: 'Transactions',
+      summary:
+        "Replay Webhook Delivery: a post-submit webhook event delivered again to the current post-submit webhooks of its accounts, with the same eventId (receivers deduplicate by it) and each webhook's next attempt number, durably: a workflow per replay retries failed deliveries with the original delivery's backoff (over 24 h). Answers the event's deliveries once the replay's first attempts are logged (at most 35 s). Only post-submit events replay: a pre-submit event decided its transaction once (404 as an unknown event).",
+      role: 'WRITE',
+      body: replayWebhookDeliveryBody,
+      successStatus: 200,
+      response: webhookDeliveriesResponse,
+      async handler(ctx, body) {
+        const em = fork();
+        const caller = await actingCaller(ctx, deps, em, body.tenancyConfig);
+        const { eventId } = body.itemData;
+        const where = { organizationId: caller.organizationId, eventId };
+        const logged = await em.findOne(WebhookDelivery, where, { orderBy: { at: 'desc' } });
+        if (!logged || logged.eventType !== 'TRANSACTION_POST_SUBMIT') throw notFound('itemData.eventId', 'no post-submit event with this eventId');
+        const requestedAt = deps.now();
+        // One workflow per replay request: a retried request (same x-request-id) finds the same replay.
+        const handle = await deps.temporal.client.workflow.start('replayWebhookEvent', {
+          taskQueue: deps.temporal.taskQueue,
+          workflowId: `webhook-replay-${caller.organizationId}-${eventId}-${ctx.state.requestId}`,
+          workflowIdConflictPolicy: 'USE_EXISTING',
+          args: [caller.organizationId, eventId, requestedAt.toISOString()],
+        });
+        let ended = false;
+        handle.result().then(
+          () => (ended = true),
+          () => (ended = true),
+        );
+        for (const deadline = Date.now() + REPLAY_WAIT_MS; !ended && Date.now() < deadline; await sleep(POLL_MS)) {
+          if (await fork().count(WebhookDelivery, { ...where, at: { $gte: requestedAt } })) break;
+        }
+        return present(await fork().find(WebhookDelivery, where, ordered));
+      },
+    }),
+  ];
+}

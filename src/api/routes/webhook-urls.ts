@@ -1,0 +1,30 @@
+/**
+ * Checks an account's webhooks when they are set (Create / Update Account), before the write starts:
+ * each endpointUrl and OAuth2 accessTokenUrl against the outbound URL policy (public https unless
+ * configured), and an OAuth2 config complete enough for the client-credentials flow. Deliveries check
+ * the addresses again after resolving them (a name may move). Throws VALIDATION_ERROR naming the field.
+ */
+import { checkOutboundUrl, type OutboundUrlPolicy } from '../../network/outbound-url';
+import { validationError } from '../../domain/errors';
+import type { WebhookConfigInput } from '../../domain/inputs/common.inputs';
+
+const kinds = ['missingSignatureWebhooks', 'preTransactionSubmitWebhooks', 'postTransactionSubmitWebhooks'] as const;
+type HookHolder = Partial<Record<(typeof kinds)[number], WebhookConfigInput[]>>;
+
+const PURPOSE = 'webhooks are delivered only to public addresses';
+
+export async function checkWebhookUrls(policy: OutboundUrlPolicy, item: HookHolder, at = 'itemData'): Promise<void> {
+  for (const kind of kinds) {
+    for (const [index, hook] of (item[kind] ?? []).entries()) {
+      const field = `${at}.${kind}.${index}`;
+      await checkOutboundUrl(hook.endpointUrl, policy, `${field}.endpointUrl`, PURPOSE);
+      const oauth2 = hook.oauth2AuthConfig;
+      if (!oauth2) continue;
+      // Only the client-credentials flow exists (the codec refuses another flowType): it needs these three.
+      for (const name of ['accessTokenUrl', 'clientId', 'clientSecret'] as const) {
+        if (!oauth2[name]) throw validationError(`${field}.oauth2AuthConfig.${name}`, `${field}.oauth2AuthConfig.${name} is required for the CLIENT_CREDENTIALS flow`);
+      }
+      await checkOutboundUrl(oauth2.accessTokenUrl!, policy, `${field}.oauth2AuthConfig.accessTokenUrl`, PURPOSE);
+    }
+  }
+}
