@@ -25,5 +25,9 @@ export function noopActivities(): Activities & Steps {
     recordRejection: async () => ({ transaction: null }),
     callPreSubmitWebhooks: async () => 'OK',
     callPostSubmitWebhooks: async () => {},
+    callMissingSignatureWebhooks: async () => {},
+    addSignatures: async () => ({ signature: 'signature', wireBase64: '' }),
+    isLifetimeOver: async () => false,
+    recordCancellation: async () => null,
   };
 }

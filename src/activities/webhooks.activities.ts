@@ -10,7 +10,13 @@ import type { BuiltTransaction, WriteRequest } from '../domain/write';
 import type { ActivityDeps } from './deps';
 import { transactionResult } from '../db/repositories/transaction-records.repository';
 
-type Kind = 'preTransactionSubmitWebhooks' | 'postTransactionSubmitWebhooks';
+type Kind = 'preTransactionSubmitWebhooks' | 'postTransactionSubmitWebhooks' | 'missingSignatureWebhooks';
+
+const eventTypes: Record<Kind, string> = {
+  preTransactionSubmitWebhooks: 'TRANSACTION_PRE_SUBMIT',
+  postTransactionSubmitWebhooks: 'TRANSACTION_POST_SUBMIT',
+  missingSignatureWebhooks: 'TRANSACTION_MISSING_SIGNATURE',
+};
 
 export function createWebhookActivities(deps: ActivityDeps) {
   const fork = () => deps.orm.em.fork();
@@ -43,7 +49,7 @@ export function createWebhookActivities(deps: ActivityDeps) {
   async function payload(em: EntityManager, request: WriteRequest, kind: Kind, accounts: Account[]) {
     const org = await em.findOneOrFail(Organization, { id: request.organizationId });
     const tx = await em.findOne(LedgerTransaction, { id: request.transactionId });
-    const eventType = kind === 'preTransactionSubmitWebhooks' ? 'TRANSACTION_PRE_SUBMIT' : 'TRANSACTION_POST_SUBMIT';
+    const eventType = eventTypes[kind];
     const eventId = `${request.transactionId}:${eventType}`;
     const body = JSON.stringify({
       eventId,
@@ -67,6 +73,20 @@ export function createWebhookActivities(deps: ActivityDeps) {
       const { eventId, body, secret } = await payload(em, request, 'preTransactionSubmitWebhooks', accounts);
       const results = await Promise.all(hooks.map(async (hook) => ({ hook, ok: await deliver(hook, eventId, body, secret) })));
       return results.some((r) => !r.ok && r.hook.doNotSubmitTransactionOnFailure) ? 'VETO' : 'OK';
+    },
+
+    /**
+     * Calls the missing-signature webhooks of the accounts whose signatures the write waits for;
+     * throws while any delivery fails so Temporal retries (the receiver deduplicates by eventId).
+     */
+    async callMissingSignatureWebhooks(request: WriteRequest, missing: string[]): Promise<void> {
+      const em = fork();
+      const accounts = await involvedAccounts(em, request, missing, []);
+      const hooks = accounts.flatMap((a) => a.missingSignatureWebhooks);
+      if (hooks.length === 0) return;
+      const { eventId, body, secret } = await payload(em, request, 'missingSignatureWebhooks', accounts);
+      const failed = (await Promise.all(hooks.map((hook) => deliver(hook, eventId, body, secret)))).filter((ok) => !ok).length;
+      if (failed) throw new Error(`${failed} of ${hooks.length} missing-signature webhook deliveries failed; retrying`);
     },
 
     /** Calls the post-submit webhooks; throws while any delivery fails so Temporal retries with backoff. */

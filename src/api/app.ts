@@ -14,6 +14,7 @@ import { positionRoutes } from './routes/positions.routes';
 import { positionHistoryRoutes } from './routes/position-history.routes';
 import { systemRoutes } from './routes/system.routes';
 import { transactionRoutes } from './routes/transactions.routes';
+import { signatureRoutes } from './routes/signatures.routes';
 
 export function createApp(deps: ApiDeps, log: (msg: string, err?: unknown) => void = () => {}): Koa {
   const app = new Koa({ proxy: false });
@@ -39,7 +40,7 @@ export function createApp(deps: ApiDeps, log: (msg: string, err?: unknown) => vo
 
 /** Every route, in the order they are mounted and documented. Declaring them reads no dependency: handlers do. */
 export function apiRoutes(deps: ApiDeps, openApi: () => unknown, metrics: () => string): RouteSpec[] {
-  const business: RouteSpec[] = [...accountRoutes(deps), ...financialInstrumentRoutes(deps), ...positionRoutes(deps), ...positionHistoryRoutes(deps), ...transactionRoutes(deps), ...fileRoutes(deps)];
+  const business: RouteSpec[] = [...accountRoutes(deps), ...financialInstrumentRoutes(deps), ...positionRoutes(deps), ...positionHistoryRoutes(deps), ...transactionRoutes(deps), ...signatureRoutes(deps), ...fileRoutes(deps)];
   return [...systemRoutes(deps, openApi, metrics), ...business];
 }
 

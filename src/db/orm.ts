@@ -18,6 +18,7 @@ import { Migration0009IdempotencyKeyIndex } from './migrations/0009-idempotency-
 import { Migration0010RequestDigest } from './migrations/0010-request-digest.migration';
 import { Migration0011WriteEngine } from './migrations/0011-write-engine.migration';
 import { Migration0012ComputeBudget } from './migrations/0012-compute-budget.migration';
+import { Migration0015Signatures } from './migrations/0015-signatures.migration';
 
 export interface OrmOptions {
   databaseUrl: string;
@@ -48,6 +49,7 @@ export async function createOrm(options: OrmOptions): Promise<Orm> {
         { name: '0010-request-digest', class: Migration0010RequestDigest },
         { name: '0011-write-engine', class: Migration0011WriteEngine },
         { name: '0012-compute-budget', class: Migration0012ComputeBudget },
+        { name: '0015-signatures', class: Migration0015Signatures },
       ], tableName: 'schema_migration', silent: true, snapshot: false },
   });
 }

@@ -40,7 +40,9 @@ export function createRecord(ctx: PipelineContext) {
     const landed = outcome ? await landedBalances(ctx.fork(), request, await ctx.fork().findOne(LedgerTransaction, { id }), outcome) : null;
     return ctx.fork().transactional(async (em) => {
       const found = await em.findOne(LedgerTransaction, { id });
-      if (found && found.success !== null && found.success !== undefined && recordedStatuses.includes(found.status)) {
+      // A write resting at SIGNED (submitTransaction: false) is recorded again when it was delivered.
+      const resting = found?.status === 'SIGNED' && outcome !== null && outcome.status !== 'SIGNED';
+      if (found && found.success !== null && found.success !== undefined && recordedStatuses.includes(found.status) && !resting) {
         // Already recorded by an attempt whose completion was lost.
         return { transaction: outcome ? transactionResult(found) : null, created: await createdReference(em, found.accountIds[0]) };
       }

@@ -24,6 +24,9 @@ const reachableFrom: Partial<Record<TransactionStatus, TransactionStatus[]>> = {
   SUBMITTED: [...beforeSigning, 'SIGNED'],
   FAILED: beforeSigning,
   REJECTED: beforeSigning,
+  // A replayed sign never moves a write that got all its signatures back to waiting.
+  AWAITING_SIGNATURES: ['PENDING', 'BUILT', 'AWAITING_APPROVAL', 'AWAITING_SIGNATURES'],
+  CANCELLED: beforeSigning,
 };
 
 /**

@@ -97,6 +97,10 @@ function defaults(): Fakeable {
     recordRejection: async (request: WriteRequest, reason: string): Promise<WriteResult> => ({ transaction: transactionResult(request, 'REJECTED', reason) }),
     callPreSubmitWebhooks: async () => 'OK' as const,
     callPostSubmitWebhooks: async () => undefined,
+    callMissingSignatureWebhooks: async () => undefined,
+    addSignatures: async () => ({ signature: 'sig', wireBase64: 'wire' }),
+    isLifetimeOver: async () => false,
+    recordCancellation: async () => null,
   };
 }
 
