@@ -85,6 +85,9 @@ const ROUTES_THAT_MUST_BE_SWEPT = [
   'POST /api/v1/transactions/status',
   'POST /api/v1/transactions/single',
   'POST /api/v1/transactions/bulk/{detailLevel}',
+  'POST /api/v1/transactions/sign',
+  'POST /api/v1/transactions/submit',
+  'PATCH /api/v1/transactions/cancel',
 ];
 const ROLES: Role[] = roleNames.filter((r) => r !== 'ADMIN');
 const DEADLINE_MS = 10_000;
