@@ -239,7 +239,8 @@ function waitHandlers(request: WriteRequest): Wait {
 async function awaitSignatures(request: WriteRequest, resolved: Resolved, built: BuiltTransaction, signed: SignedTransaction, part: number, progress: Progress, wait: Wait): Promise<{ signed: SignedTransaction } | { result: WriteResult }> {
   progress.step = 'awaitSignatures';
   Object.assign(wait, { kind: 'SIGNATURES', part, signed });
-  await webhooks.callMissingSignatureWebhooks(request, signed.missing ?? []);
+  // Delivered beside the wait (a slow receiver must not hold Sign back); a delivery that gives up ends nothing.
+  void webhooks.callMissingSignatureWebhooks(request, signed.missing ?? []).catch(() => undefined);
   const complete = () => !wait.signed?.missing?.length;
   const ended = await waitWhileAlive(request, built, () => complete() || wait.cancelled !== undefined);
   wait.kind = undefined;
