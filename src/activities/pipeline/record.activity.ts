@@ -40,9 +40,7 @@ export function createRecord(ctx: PipelineContext) {
     const landed = outcome ? await landedBalances(ctx.fork(), request, await ctx.fork().findOne(LedgerTransaction, { id }), outcome) : null;
     return ctx.fork().transactional(async (em) => {
       const found = await em.findOne(LedgerTransaction, { id });
-      // A write resting at SIGNED (submitTransaction: false) is recorded again when it was delivered.
-      const resting = found?.status === 'SIGNED' && outcome !== null && outcome.status !== 'SIGNED';
-      if (found && found.success !== null && found.success !== undefined && recordedStatuses.includes(found.status) && !resting) {
+      if (found && found.success !== null && found.success !== undefined && recordedStatuses.includes(found.status)) {
         // Already recorded by an attempt whose completion was lost.
         return { transaction: outcome ? transactionResult(found) : null, created: await createdReference(em, found.accountIds[0]) };
       }
@@ -56,7 +54,8 @@ export function createRecord(ctx: PipelineContext) {
       }
       if (tx && outcome) {
         applyStatus(tx, outcome.status, now);
-        tx.success = outcome.status !== 'FAILED' && outcome.status !== 'EXPIRED';
+        // A write resting at SIGNED has no outcome yet: Submit Transaction records it after delivery.
+        tx.success = outcome.status === 'SIGNED' ? null : outcome.status !== 'FAILED' && outcome.status !== 'EXPIRED';
         if (outcome.status === 'FAILED') tx.errorMessage = explainFailure(outcome.errorMessage);
         if (outcome.status === 'EXPIRED') tx.errorMessage = 'the transaction did not land before its blockhash expired';
         if ('slot' in outcome && outcome.slot) tx.slot = BigInt(outcome.slot);
