@@ -105,7 +105,7 @@ export function signatureRoutes(deps: ApiDeps): RouteSpec[] {
       path: '/api/v1/transactions/cancel',
       tag: 'Transactions',
       summary:
-        'Cancel a waiting write: one in AWAITING_SIGNATURES (or AWAITING_APPROVAL) ends CANCELLED, its held debits and its message lifetime (a durable nonce) given back; nothing was sent. A write that is not waiting (signed, submitted, ended) is 400; cancelling a cancelled write again answers the same.',
+        'Cancel Transaction (a waiting write): one in AWAITING_SIGNATURES (or AWAITING_APPROVAL) ends CANCELLED, its held debits and its message lifetime (a durable nonce) given back; nothing was sent. A write that is not waiting (signed, submitted, ended) is 400; cancelling a cancelled write again answers the same.',
       role: 'WRITE',
       body: waitingTransactionBody,
       successStatus: 200,
