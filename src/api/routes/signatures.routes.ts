@@ -6,7 +6,7 @@
 import type { WorkflowHandle } from '@temporalio/client';
 import { LedgerTransaction } from '../../db/entities';
 import { transactionResult } from '../../db/repositories/transaction-records.repository';
-import { notFound, validationError } from '../../domain/errors';
+import { validationError } from '../../domain/errors';
 import { writeUpdates, type SuppliedSignature, type TransactionResult, type TransactionStatus } from '../../domain/write';
 import type { ledgerWrite } from '../../workflows/write.workflow';
 import { signTransactionBody, waitingTransactionBody } from '../codecs/transaction.codecs';
@@ -15,9 +15,10 @@ import { cancelledTransactionResponse, transactionResult as transactionResultRes
 import type { AcceptedWriteBody } from '../responses/write.responses';
 import { route, type RouteSpec } from '../route';
 import { actingCaller } from '../tenancy';
+import { findTransaction } from './transactions.routes';
 import { restingAnswer, resultOrRest, TIMED_OUT, transactionAnswer } from '../writes';
 
-type WaitingBody = { itemData: { transaction: { offchainId: string } }; tenancyConfig?: { overrideOrganizationExternalId?: string } };
+type WaitingBody = { itemData: { transaction: { offchainId?: string; onchainId?: string } }; tenancyConfig?: { overrideOrganizationExternalId?: string } };
 
 /** Statuses after which a write changes no more: Sign and Submit answer its record as it is. */
 const ended: TransactionStatus[] = ['CONFIRMED', 'FINALIZED', 'FAILED', 'REJECTED', 'EXPIRED', 'CANCELLED'];
@@ -25,13 +26,10 @@ const beforeSigned: TransactionStatus[] = ['PENDING', 'BUILT', 'AWAITING_APPROVA
 const waiting: TransactionStatus[] = ['AWAITING_SIGNATURES', 'AWAITING_APPROVAL'];
 
 export function signatureRoutes(deps: ApiDeps): RouteSpec[] {
-  /** The caller's transaction (tenancy as the other transaction routes), or NOT_FOUND naming it. */
+  /** The caller's transaction (tenancy as the other transaction routes). */
   async function transactionOf(ctx: LedgerContext, body: WaitingBody): Promise<LedgerTransaction> {
     const em = deps.orm.em.fork();
-    const caller = await actingCaller(ctx, deps, em, body.tenancyConfig);
-    const record = await em.findOne(LedgerTransaction, { id: body.itemData.transaction.offchainId, organizationId: caller.organizationId });
-    if (!record) throw notFound('itemData.transaction', 'no such transaction');
-    return record;
+    return findTransaction(em, await actingCaller(ctx, deps, em, body.tenancyConfig), body.itemData.transaction);
   }
 
   const handleOf = (record: LedgerTransaction): WorkflowHandle<typeof ledgerWrite> => deps.temporal.client.workflow.getHandle(record.workflowId);
