@@ -3,7 +3,7 @@
  * continues, or ends, the waiting write's own `ledgerWrite` workflow through one of its updates
  * (never a second workflow), then answers like the write it continues.
  */
-import type { WorkflowHandle } from '@temporalio/client';
+import { WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
 import { LedgerTransaction } from '../../db/entities';
 import { transactionResult } from '../../db/repositories/transaction-records.repository';
 import { validationError } from '../../domain/errors';
@@ -33,6 +33,17 @@ export function signatureRoutes(deps: ApiDeps): RouteSpec[] {
   }
 
   const handleOf = (record: LedgerTransaction): WorkflowHandle<typeof ledgerWrite> => deps.temporal.client.workflow.getHandle(record.workflowId);
+  /** Runs one of the write's updates; a run that has ended meanwhile takes none: the record says where it ended. */
+  async function update(record: LedgerTransaction, run: (handle: WorkflowHandle<typeof ledgerWrite>) => Promise<unknown>): Promise<void> {
+    try {
+      await run(handleOf(record));
+    } catch (error) {
+      if (!(error instanceof WorkflowNotFoundError)) throw error;
+      const now = await reread(record);
+      throw validationError('itemData.transaction', `the transaction is ${now.status} and its write no longer runs`);
+    }
+  }
+
   const reread = async (record: LedgerTransaction) => (await deps.orm.em.fork().findOne(LedgerTransaction, { id: record.id })) ?? record;
 
   /**
@@ -71,7 +82,7 @@ export function signatureRoutes(deps: ApiDeps): RouteSpec[] {
         if (ended.includes(record.status as TransactionStatus)) return transactionResult(record);
         if (record.status === 'AWAITING_SIGNATURES') {
           const signatures: SuppliedSignature[] | null = body.itemData.signatures ?? null;
-          await handleOf(record).executeUpdate<string[], [SuppliedSignature[] | null]>(writeUpdates.sign, { args: [signatures] });
+          await update(record, (handle) => handle.executeUpdate<string[], [SuppliedSignature[] | null]>(writeUpdates.sign, { args: [signatures] }));
         }
         return continued(ctx, record);
       },
@@ -93,7 +104,7 @@ export function signatureRoutes(deps: ApiDeps): RouteSpec[] {
         if (record.status === 'AWAITING_SIGNATURES') throw validationError('itemData.transaction', 'the transaction is waiting for signatures: add them with Sign Transaction first');
         if (beforeSigned.includes(record.status as TransactionStatus)) throw validationError('itemData.transaction', `the transaction is ${record.status}: only a signed transaction is submitted`);
         if (ended.includes(record.status as TransactionStatus)) return transactionResult(record);
-        if (record.status === 'SIGNED') await handleOf(record).executeUpdate<void, []>(writeUpdates.submit, { args: [] });
+        if (record.status === 'SIGNED') await update(record, (handle) => handle.executeUpdate<void, []>(writeUpdates.submit, { args: [] }));
         return continued(ctx, record);
       },
     }),
@@ -112,7 +123,7 @@ export function signatureRoutes(deps: ApiDeps): RouteSpec[] {
         const record = await transactionOf(ctx, body);
         if (record.status !== 'CANCELLED') {
           if (!waiting.includes(record.status as TransactionStatus)) throw validationError('itemData.transaction', `the transaction is ${record.status}: only a write waiting for signatures or approval can be cancelled`);
-          await handleOf(record).executeUpdate<TransactionResult | null, []>(writeUpdates.cancel, { args: [] });
+          await update(record, (handle) => handle.executeUpdate<TransactionResult | null, []>(writeUpdates.cancel, { args: [] }));
         }
         return { transaction: { offchainId: record.id, status: 'CANCELLED' as const } };
       },
