@@ -88,6 +88,24 @@ it('rests at SIGNED with submitTransaction: false, moves value once on Submit, a
   expect(await historyOf(signed.body.offchainId)).toEqual(expect.arrayContaining(['BUILT', 'SIGNED', 'SUBMITTED', 'CONFIRMED']));
 });
 
+it('answers Submit with Prefer: respond-async at once (202), and the write lands', async () => {
+  const from = await wallet(1);
+  const to = await wallet(0.01);
+  const signed = await transfer({ offchainId: from.offchainId }, to, { lamports: '7000' }, { submitTransaction: false });
+  expect(signed.body).toMatchObject({ status: 'SIGNED' });
+  const accepted = await stack.call('POST', '/api/v1/transactions/submit', { itemData: { transaction: { offchainId: signed.body.offchainId } } }, { headers: { prefer: 'respond-async' } });
+  expect(accepted.status).toBe(202);
+  expect(accepted.body.transaction.offchainId).toBe(signed.body.offchainId);
+  const landed = await waitFor(async () => {
+    const now = await status(signed.body.offchainId);
+    return now.status === 'CONFIRMED' && now;
+  });
+  // Every status change with its time, in order.
+  const history = landed.statusHistory as { status: string; at: string }[];
+  expect(history.map((h) => h.status)).toEqual(['BUILT', 'SIGNED', 'SUBMITTED', 'CONFIRMED']);
+  expect(history.map((h) => Date.parse(h.at))).toEqual([...history.map((h) => Date.parse(h.at))].sort((a, b) => a - b));
+});
+
 it('waits in AWAITING_SIGNATURES for a key the service does not hold, calls the missing-signature webhook, refuses a wrong signature, and lands once signed', async () => {
   const key = await outsideKey();
   const source = await account({ managed: false, alreadyOnchain: true, onchainId: key.address, skipBlockchainExistenceVerification: true, missingSignatureWebhooks: [{ endpointUrl: `${receiverUrl}/missing` }] });
