@@ -8,6 +8,8 @@ import http from 'node:http';
 import { createHmac } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { generateKeyPair, getAddressFromPublicKey, getBase58Decoder, getBase64Encoder, signBytes } from '@solana/kit';
+import type * as t from 'io-ts';
+import { cancelledTransactionResponse, transactionResult } from '../../src/api/responses/transaction.responses';
 import { Organization } from '../../src/db/entities';
 import { forkEm } from '../../src/main/runtime';
 import { startStack, type Stack } from '../support/stack';
@@ -58,6 +60,9 @@ async function lamports(offchainId: string): Promise<number> {
 }
 const historyOf = async (offchainId: string) => ((await status(offchainId)).statusHistory as { status: string; at: string }[]).map((s) => s.status);
 
+/** The body decodes with the route's documented response codec (the OpenAPI contract). */
+const documented = (codec: t.Mixed, body: unknown) => expect(codec.decode(body)._tag).toBe('Right');
+
 /** A key the test holds and the service does not: it signs the transaction's message itself. */
 async function outsideKey() {
   const keys = await generateKeyPair();
@@ -80,6 +85,7 @@ it('rests at SIGNED with submitTransaction: false, moves value once on Submit, a
   const submitted = await submit(signed.body.offchainId);
   expect(submitted.status).toBe(200);
   expect(submitted.body).toMatchObject({ success: true, status: 'CONFIRMED', offchainId: signed.body.offchainId, onchainId: signed.body.onchainId });
+  documented(transactionResult, submitted.body);
   const again = await submit(signed.body.offchainId);
   expect(again.status).toBe(200);
   expect(again.body).toMatchObject({ status: 'CONFIRMED', onchainId: signed.body.onchainId });
@@ -142,6 +148,7 @@ it('waits in AWAITING_SIGNATURES for a key the service does not hold, calls the 
   const landed = await sign(offchainId, [{ signer: key.address, signature }]);
   expect(landed.status).toBe(200);
   expect(landed.body).toMatchObject({ success: true, status: 'CONFIRMED', offchainId });
+  documented(transactionResult, landed.body);
   // The same signatures again: the write is answered as it is, nothing moves twice.
   expect((await sign(offchainId, [{ signer: key.address, signature }])).body).toMatchObject({ status: 'CONFIRMED' });
   expect(await lamports(source.offchainId)).toBe(sourceBefore - 250_000_000);
@@ -173,6 +180,7 @@ it('cancels a waiting write (nothing moves), and refuses to cancel a confirmed o
   const cancelled = await cancel(offchainId);
   expect(cancelled.status).toBe(200);
   expect(cancelled.body).toEqual({ transaction: { offchainId, status: 'CANCELLED' } });
+  documented(cancelledTransactionResponse, cancelled.body);
   expect((await status(offchainId)).status).toBe('CANCELLED');
   expect((await sign(offchainId)).body).toMatchObject({ status: 'CANCELLED', success: false });
   expect(await lamports(from.offchainId)).toBe(fromBefore);
