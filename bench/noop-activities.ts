@@ -26,5 +26,9 @@ export function noopActivities(): Activities & Steps {
     callPreSubmitWebhooks: async () => 'OK',
     callPostSubmitWebhooks: async () => {},
     replayWebhookEvent: async () => {},
+    callMissingSignatureWebhooks: async () => {},
+    addSignatures: async () => ({ signature: 'signature', wireBase64: '' }),
+    isLifetimeOver: async () => false,
+    recordCancellation: async () => null,
   };
 }

@@ -68,7 +68,7 @@ export async function enforceDebitLimits(em: EntityManager, request: WriteReques
       for (const limit of group.windows) recent.set(limit, await debitedInWindow(tx, group.account.id, group.asset, limit, own, now, group.mintAuthority));
       checkDebits(group.limits, group.debits, group.decimals, (limit) => recent.get(limit) ?? 0n, group.mintAuthority);
     }
-    // A write that stops at SIGNED sends nothing yet: its debits are checked, not held.
-    if (request.submit) await reserveDebits(tx, transactionIdOf, groups.flatMap((g) => g.debits), now);
+    // A write resting at SIGNED holds its debits too: Submit Transaction may send it (they are given back when it expires).
+    await reserveDebits(tx, transactionIdOf, groups.flatMap((g) => g.debits), now);
   });
 }

@@ -17,7 +17,7 @@ import type { ActivityDeps } from './deps';
 import { transactionResult } from '../db/repositories/transaction-records.repository';
 import { createWebhookSender, type SendOutcome } from './webhooks/send';
 
-export const webhookEventTypes = { pre: 'TRANSACTION_PRE_SUBMIT', post: 'TRANSACTION_POST_SUBMIT' } as const;
+export const webhookEventTypes = { pre: 'TRANSACTION_PRE_SUBMIT', post: 'TRANSACTION_POST_SUBMIT', missingSignature: 'TRANSACTION_MISSING_SIGNATURE' } as const;
 
 /** What an event is about: the write's identity, enough to rebuild a post-submit event for a replay. */
 type Subject = Pick<WriteRequest, 'organizationId' | 'organizationExternalId' | 'cluster' | 'operation'> & { transactionId: string };
@@ -125,6 +125,24 @@ export function createWebhookActivities(deps: ActivityDeps) {
         }
       }
       return results.some((r) => r.outcome.error && r.hook.doNotSubmitTransactionOnFailure) ? 'VETO' : 'OK';
+    },
+
+    /**
+     * Calls the missing-signature webhooks of the accounts whose signatures the write waits for, once
+     * per write (eventId `<transaction id>:TRANSACTION_MISSING_SIGNATURE`); throws while any has not
+     * taken it so Temporal retries (the receiver deduplicates by eventId).
+     */
+    async callMissingSignatureWebhooks(request: WriteRequest, missing: string[]): Promise<void> {
+      const em = fork();
+      const subject: Subject = request;
+      const accounts = await involvedAccounts(em, subject, missing, []);
+      const hooks = accounts.flatMap((a) => a.missingSignatureWebhooks);
+      if (hooks.length === 0) return;
+      const eventId = `${subject.transactionId}:${webhookEventTypes.missingSignature}`;
+      const { body, secret } = await event(em, subject, eventId, webhookEventTypes.missingSignature, accounts, { missingSigners: missing });
+      const pending = (await Promise.all(hooks.map(async (hook) => ((await delivered(subject, hook, eventId)) ? null : hook)))).filter((h) => h !== null);
+      const failed = (await Promise.all(pending.map((hook) => attempt(subject, hook, eventId, webhookEventTypes.missingSignature, body, secret)))).filter((o) => o.error).length;
+      if (failed) throw new Error(`${failed} of ${pending.length} missing-signature webhook deliveries failed; retrying`);
     },
 
     /** Calls the post-submit webhooks not yet delivered; throws while any fails so Temporal retries with backoff. */

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type Koa from 'koa';
 import { parse, stringify, isLosslessNumber } from 'lossless-json';
-import { WorkflowFailedError } from '@temporalio/client';
+import { WorkflowFailedError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { ApiKey, Organization } from '../db/entities';
 import { hashApiKey } from '../custody/credentials';
@@ -33,7 +33,7 @@ export function checkRequestId(): Koa.Middleware {
 
 /** A domain failure raised inside a workflow, back as the LedgerError it started as. */
 export function fromWorkflowFailure(error: unknown): unknown {
-  const cause = error instanceof WorkflowFailedError ? error.cause : error;
+  const cause = error instanceof WorkflowFailedError || error instanceof WorkflowUpdateFailedError ? error.cause : error;
   if (cause instanceof ApplicationFailure && isErrorCode(cause.type)) {
     const details = (cause.details?.[0] ?? {}) as { field?: string | null; context?: Record<string, unknown> };
     return new LedgerError(cause.type, cause.message, details.field ?? undefined, details.context ?? {});

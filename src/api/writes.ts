@@ -6,7 +6,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { uuidFromText } from '../domain/ids';
 import { WorkflowExecutionAlreadyStartedError, WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
 import { defineSearchAttributeKey, SearchAttributeType, TypedSearchAttributes } from '@temporalio/common';
-import { searchAttributeNames, writeWorkflowId, type Operation, type TransactionResult, type WriteRequest, type WriteResult } from '../domain/write';
+import { searchAttributeNames, writeWorkflowId, type Operation, type TransactionResult, type TransactionStatus, type WriteRequest, type WriteResult } from '../domain/write';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { conflict, validationError } from '../domain/errors';
 import { checkComputeUnitConfig } from '../domain/fees';
@@ -183,7 +183,11 @@ export async function runWrite(ctx: LedgerContext, deps: ApiDeps, input: WriteIn
   }
   let result: WriteResult | typeof TIMED_OUT;
   try {
-    result = await resultWithin(handle, deps.writeWaitMs);
+    // A write that waits for signatures, or rests at SIGNED until Submit Transaction, is answered while its run waits on.
+    const resting: TransactionStatus[] = request.submit ? ['AWAITING_SIGNATURES'] : ['AWAITING_SIGNATURES', 'SIGNED'];
+    const rested = await resultOrRest(deps, handle, transactionId, (record) => resting.includes(record.status as TransactionStatus));
+    if (rested.rest) return restingAnswer(ctx, rested.rest);
+    result = rested.result;
   } catch (error) {
     // A run that failed (or was terminated) after its message may have been sent is never answered
     // as failed: a new run resumes from the record and answers what the chain says.
@@ -232,13 +236,46 @@ async function startWorkflow(deps: ApiDeps, request: WriteRequest, organizationE
   }
 }
 
-const TIMED_OUT = Symbol('timed out');
+export const TIMED_OUT = Symbol('timed out');
+
+/** Waits before the first look at the record (most writes end sooner) and between looks. */
+const REST_POLL_MS = 250;
+
+/**
+ * The run's result within WRITE_WAIT_SECONDS, or the write's record once it rests (`resting`:
+ * AWAITING_SIGNATURES; SIGNED with submitTransaction: false) while its run waits on. The
+ * record is read only after REST_POLL_MS, so a write that ends sooner costs no read.
+ */
+export async function resultOrRest(deps: ApiDeps, handle: WorkflowHandle<typeof ledgerWrite>, transactionId: string, resting: (record: LedgerTransaction) => boolean | Promise<boolean>): Promise<{ result: WriteResult | typeof TIMED_OUT; rest?: undefined } | { rest: LedgerTransaction; result?: undefined }> {
+  let settled = false;
+  const rest = (async () => {
+    for (;;) {
+      await new Promise((resolve) => setTimeout(resolve, REST_POLL_MS));
+      if (settled) return new Promise<never>(() => {});
+      const record = await deps.orm.em.fork().findOne(LedgerTransaction, { id: transactionId });
+      if (settled) return new Promise<never>(() => {});
+      if (record && (await resting(record)) && !settled) return { rest: record };
+    }
+  })();
+  try {
+    return await Promise.race([resultWithin(handle, deps.writeWaitMs).then((result): { result: WriteResult | typeof TIMED_OUT } => ({ result })), rest]);
+  } finally {
+    settled = true;
+  }
+}
+
+/** The answer of a write that rests: SIGNED is its transaction result (200); waiting for signatures is 202 with the status. */
+export function restingAnswer(ctx: LedgerContext, record: LedgerTransaction): WriteAnswer {
+  if (record.status === 'SIGNED') return { async: false, transaction: transactionResult(record) };
+  ctx.set('Preference-Applied', 'respond-async');
+  return { async: true, transaction: { offchainId: record.id, status: record.status } };
+}
 
 /**
  * The run's result, or TIMED_OUT after `ms`. A refusal (the run failed) is thrown; the Temporal
  * server being unreachable for a while (a restart) is waited out until the time is up.
  */
-async function resultWithin(handle: WorkflowHandle<typeof ledgerWrite>, ms: number): Promise<WriteResult | typeof TIMED_OUT> {
+export async function resultWithin(handle: WorkflowHandle<typeof ledgerWrite>, ms: number): Promise<WriteResult | typeof TIMED_OUT> {
   const deadline = Date.now() + ms;
   for (;;) {
     const left = deadline - Date.now();

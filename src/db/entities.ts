@@ -167,6 +167,8 @@ export const LedgerTransaction = defineEntity({
     resolved: p.json<Resolved>().nullable(),
     /** The current message's lifetime (a recent blockhash, or a durable nonce), to prove it over. */
     lifetime: p.json<MessageLifetime>().nullable(),
+    /** Signatures of the message by signer (base58, null where one is still missing), kept while the write waits in AWAITING_SIGNATURES. */
+    signatures: p.json<Record<string, string | null>>().nullable(),
     /** The first transaction of a write that needs several (null for a one-transaction write), and this one's place. */
     writeTransactionId: p.uuid().nullable(),
     part: p.integer().default(0).onCreate(() => 0),

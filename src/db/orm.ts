@@ -22,6 +22,7 @@ import { Migration0014AddressLookupTable } from './migrations/0014-address-looku
 import { Migration0013DurableNonceAccount } from './migrations/0013-durable-nonce-account.migration';
 import { Migration0016ComputeUnitsConsumed } from './migrations/0016-compute-units-consumed.migration';
 import { Migration0017WebhookDeliveries } from './migrations/0017-webhook-deliveries.migration';
+import { Migration0015Signatures } from './migrations/0015-signatures.migration';
 
 export interface OrmOptions {
   databaseUrl: string;
@@ -54,6 +55,7 @@ export async function createOrm(options: OrmOptions): Promise<Orm> {
         { name: '0012-compute-budget', class: Migration0012ComputeBudget },
         { name: '0013-durable-nonce-account', class: Migration0013DurableNonceAccount },
         { name: '0014-address-lookup-table', class: Migration0014AddressLookupTable },
+        { name: '0015-signatures', class: Migration0015Signatures },
         { name: '0016-compute-units-consumed', class: Migration0016ComputeUnitsConsumed },
         { name: '0017-webhook-deliveries', class: Migration0017WebhookDeliveries },
       ], tableName: 'schema_migration', silent: true, snapshot: false },

@@ -66,6 +66,12 @@ export interface Resolved {
   feePayer: string;
   /** Addresses whose signatures the transaction needs, fee payer first. */
   signers: string[];
+  /**
+   * Signers the service does not sign for on its own (a key it does not hold, may not use, or whose
+   * lookup says `autoSign: false`): the write waits in AWAITING_SIGNATURES until Sign Transaction
+   * supplies them. Absent or empty: the managed keys sign everything.
+   */
+  awaitedSigners?: string[];
   debits: Debit[];
   /** Whether any involved account has pre-/post-submit webhooks (skips those steps otherwise). */
   webhooks: { preSubmit: boolean; postSubmit: boolean };
@@ -105,6 +111,14 @@ export interface BuiltTransaction {
 export interface SignedTransaction {
   signature: string;
   wireBase64: string;
+  /** Signers whose signatures the message still lacks (the write waits for Sign Transaction); absent when fully signed. */
+  missing?: string[];
+}
+
+/** A signature Sign Transaction supplies: the signer's address and its ed25519 signature of the message, base58. */
+export interface SuppliedSignature {
+  signer: string;
+  signature: string;
 }
 
 export type Outcome =
@@ -135,6 +149,9 @@ export interface WriteResult {
   /** The record the write created, for creates. */
   created?: { onchainId: string; offchainId: string };
 }
+
+/** Names of the updates that continue or end a waiting write's own workflow (docs/signatures.md). */
+export const writeUpdates = { sign: 'sign', submit: 'submit', cancel: 'cancel' } as const;
 
 /** Readable workflow ids from business keys: the same key never starts a second run. */
 export function writeWorkflowId(operation: Operation, organizationId: string, key: string): string {

@@ -14,8 +14,12 @@
  */
 import {
   ActivityFailure,
+  allHandlersFinished,
   ApplicationFailure,
+  condition,
+  continueAsNew,
   defineQuery,
+  defineUpdate,
   proxyActivities,
   proxyLocalActivities,
   setHandler,
@@ -23,13 +27,24 @@ import {
 } from '@temporalio/workflow';
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import type { createActivities } from '../activities';
-import type { Resolved, TransactionResult, TransactionStatus, WriteRequest, WriteResult } from '../domain/write';
-import { searchAttributeNames } from '../domain/write';
+import type { BuiltTransaction, Resolved, SignedTransaction, SuppliedSignature, TransactionResult, TransactionStatus, WriteRequest, WriteResult } from '../domain/write';
+import { searchAttributeNames, writeUpdates } from '../domain/write';
 
 type Activities = ReturnType<typeof createActivities>;
 
 /** Where a running write is: prepare (lookup → sign), preSubmitWebhook, deliver (submit → record), record, postSubmitWebhook, done. */
 export const currentStepQuery = defineQuery<string>('currentStep');
+
+/**
+ * Sign Transaction (docs/signatures.md): adds signatures (null: the managed keys this organization
+ * may use sign) to a write waiting in AWAITING_SIGNATURES; kept on the record before it is
+ * acknowledged. Answers the signers still missing. Refused unless the write waits for signatures.
+ */
+export const signUpdate = defineUpdate<string[], [SuppliedSignature[] | null]>(writeUpdates.sign);
+/** Submit Transaction: a write resting at SIGNED goes on to deliver. Accepted (no effect) once it is past that; refused before it is signed. */
+export const submitUpdate = defineUpdate<void, []>(writeUpdates.submit);
+/** Cancel: a write waiting for signatures ends CANCELLED. Refused unless it waits. */
+export const cancelUpdate = defineUpdate<TransactionResult | null, []>(writeUpdates.cancel);
 
 export const statusKey = defineSearchAttributeKey(searchAttributeNames.status, SearchAttributeType.KEYWORD);
 export const signatureKey = defineSearchAttributeKey(searchAttributeNames.signature, SearchAttributeType.KEYWORD);
@@ -58,11 +73,31 @@ const webhooks = proxyActivities<Activities>({
 const MAX_LIFETIMES = 3;
 
 type Progress = { step: string };
+
+/** A wait after sign: for the signatures Sign Transaction brings, or for Submit Transaction; what the updates brought. */
+interface Wait {
+  kind?: 'SIGNATURES' | 'SUBMIT';
+  part: number;
+  /** The message as signed so far (Sign Transaction adds to it). */
+  signed?: SignedTransaction;
+  submitted: boolean;
+  /** Set when Cancel starts; `cancelled` holds the record once it is CANCELLED. */
+  cancelling: boolean;
+  cancelled?: TransactionResult | null;
+}
+
+/** How often a waiting write checks whether its message's lifetime is proven over. */
+const LIFETIME_CHECK_INTERVAL = '10s';
+/** Checks in one run before it continues as new (a durable nonce waits without end; history must not grow without bound). */
+const MAX_CHECKS_PER_RUN = 500;
+
+const refused = (message: string, field = 'itemData.transaction') => ApplicationFailure.create({ type: 'VALIDATION_ERROR', message, nonRetryable: true, details: [{ field, context: {} }] });
 type Prepared = Awaited<ReturnType<Activities['prepareNext']>>;
 
 export async function ledgerWrite(request: WriteRequest): Promise<WriteResult> {
   const progress: Progress = { step: 'prepare' };
   setHandler(currentStepQuery, () => progress.step);
+  const wait = waitHandlers(request);
 
   let resolved: Resolved;
   let first: Prepared | undefined;
@@ -81,16 +116,18 @@ export async function ledgerWrite(request: WriteRequest): Promise<WriteResult> {
   const transactions: TransactionResult[] = [];
   let last: Sent = { result: { transaction: null } };
   for (let part = 0; part < (resolved.transactionCount ?? 1); part++) {
-    const sent = await sendOne(request, resolved, part, progress, part === 0 ? first : undefined);
+    const sent = await sendOne(request, resolved, part, progress, wait, part === 0 ? first : undefined);
     last = { ...sent, signature: sent.signature ?? last.signature };
     if (sent.result.transaction) transactions.push(sent.result.transaction);
-    if (!sent.result.transaction?.success || !sent.signature || !request.submit) break;
+    if (!sent.result.transaction?.success || !sent.signature || !(request.submit || wait.submitted)) break;
   }
   const result: WriteResult = { ...last.result, ...(resolved.transactionCount ? { transactions } : {}) };
-  if (resolved.webhooks.postSubmit && request.submit && last.signature) {
+  if (resolved.webhooks.postSubmit && (request.submit || wait.submitted) && last.signature && !wait.cancelled) {
     progress.step = 'postSubmitWebhook';
     await local.startPostSubmitDelivery(request);
   }
+  // A Sign or Cancel that arrived as the wait ended finishes before the run does.
+  if (wait.signed) await condition(allHandlersFinished);
   return finish(progress, result, last.result.transaction?.status ?? 'FAILED', last.signature);
 }
 
@@ -101,7 +138,7 @@ type Sent = { result: WriteResult; signature?: string };
  * One network transaction of the write, from build to record (`prepared`: already built and
  * signed, by `prepare`); rebuilt only after its lifetime is proven over.
  */
-async function sendOne(request: WriteRequest, resolved: Resolved, part: number, progress: Progress, prepared?: Prepared): Promise<Sent> {
+async function sendOne(request: WriteRequest, resolved: Resolved, part: number, progress: Progress, wait: Wait, prepared?: Prepared): Promise<Sent> {
   for (let lifetime = 1; ; lifetime++) {
     let built;
     let signed;
@@ -112,33 +149,139 @@ async function sendOne(request: WriteRequest, resolved: Resolved, part: number, 
       }
       ({ built, signed } = prepared);
       prepared = undefined;
-      // The webhook sees the signed message once prepare's result (its signature recorded) is in
-      // history. A reused message too: a crash may have come between sign and this call (the
-      // activity answers from its log for webhooks already asked, and OK for a message possibly sent).
-      if (resolved.webhooks.preSubmit) {
-        progress.step = 'preSubmitWebhook';
+    } catch (error) {
+      return refuseOne(request, error, part, progress);
+    }
+    const { signature } = signed;
+    // A waiting write is never signed again with another lifetime: its expiry ends it (API.md 8).
+    let waited = false;
+    if (signed.missing?.length) {
+      waited = true;
+      const ended = await awaitSignatures(request, resolved, built, signed, part, progress, wait);
+      if ('result' in ended) return { ...ended, signature };
+      signed = ended.signed;
+    }
+    // From here the message is fully signed.
+    if (!request.submit && !wait.submitted) {
+      waited = true;
+      progress.step = 'record';
+      await untilDone.record(request, resolved, { status: 'SIGNED' }, part);
+      progress.step = 'awaitSubmit';
+      Object.assign(wait, { kind: 'SUBMIT', part, signed });
+      const over = (await waitWhileAlive(request, built, () => wait.submitted)) === 'EXPIRED';
+      wait.kind = undefined;
+      if (over) return { result: await expire(request, resolved, part, progress), signature };
+    }
+
+    // The webhook sees the fully signed message once its signature is recorded (in history). A reused
+    // message too: a crash may have come between sign and this call (the activity answers from its
+    // log for webhooks already asked, and OK for a message possibly sent).
+    if (resolved.webhooks.preSubmit) {
+      progress.step = 'preSubmitWebhook';
+      try {
         if ((await webhooks.callPreSubmitWebhooks(request, built, signed, part)) === 'VETO') {
           progress.step = 'record';
           return { result: await local.recordRejection(request, 'a pre-submit webhook failed and asked not to submit the transaction', part) };
         }
+      } catch (error) {
+        return refuseOne(request, error, part, progress);
       }
-    } catch (error) {
-      // The first transaction's refusal is the write's; a later one ends the write after what landed.
-      if (part === 0) return refuse(request, error, progress);
-      const refusal = refusalOf(error);
-      return { result: { transaction: await local.recordFailure(request, refusal.type ?? 'UNAVAILABLE', refusal.message, part) } };
-    }
-    const { signature } = signed;
-    if (!request.submit) {
-      progress.step = 'record';
-      return { result: await untilDone.record(request, resolved, { status: 'SIGNED' }, part), signature };
     }
 
     progress.step = 'deliver';
-    const delivered = await untilDone.deliver(request, resolved, built, signed, part, lifetime >= MAX_LIFETIMES);
+    const delivered = await untilDone.deliver(request, resolved, built, signed, part, waited || lifetime >= MAX_LIFETIMES);
     // Proven expired: the next prepare proves it once more before it makes a new message.
     if (delivered.expired) continue;
     return { result: delivered.result, signature };
+  }
+}
+
+/** The first transaction's refusal is the write's; a later one ends the write after what landed. */
+async function refuseOne(request: WriteRequest, error: unknown, part: number, progress: Progress): Promise<Sent> {
+  if (part === 0) return refuse(request, error, progress);
+  const refusal = refusalOf(error);
+  return { result: { transaction: await local.recordFailure(request, refusal.type ?? 'UNAVAILABLE', refusal.message, part) } };
+}
+
+/** Registers Sign, Submit and Cancel (free until one arrives: nothing runs on the common path). Sign and Cancel run one at a time. */
+function waitHandlers(request: WriteRequest): Wait {
+  const wait: Wait = { part: 0, submitted: false, cancelling: false };
+  let serial: Promise<unknown> = Promise.resolve();
+  const inTurn = <T>(step: () => Promise<T>): Promise<T> => {
+    const run = serial.then(step);
+    serial = run.catch(() => undefined);
+    return run;
+  };
+  const waitingForSignatures = () => {
+    if (wait.kind !== 'SIGNATURES' || wait.cancelling) throw refused('the transaction is not waiting for signatures');
+  };
+  setHandler(signUpdate, (signatures) => inTurn(async () => {
+    waitingForSignatures();
+    try {
+      wait.signed = await local.addSignatures(request, wait.part, signatures);
+    } catch (error) {
+      throw refusalOf(error);
+    }
+    return wait.signed.missing ?? [];
+  }), { validator: (_signatures) => waitingForSignatures() });
+  setHandler(submitUpdate, () => {
+    wait.submitted = true;
+  }, {
+    validator: () => {
+      if (wait.kind === 'SIGNATURES') throw refused('the transaction is waiting for signatures (Sign Transaction) before it can be submitted');
+      if (wait.cancelling) throw refused('the transaction was cancelled');
+    },
+  });
+  setHandler(cancelUpdate, () => inTurn(async () => {
+    waitingForSignatures();
+    wait.cancelling = true;
+    wait.cancelled = await local.recordCancellation(request, wait.part);
+    return wait.cancelled;
+  }), { validator: waitingForSignatures });
+  return wait;
+}
+
+/**
+ * AWAITING_SIGNATURES: the missing-signature webhooks are called, then the write waits until Sign
+ * Transaction supplied every signature, Cancel, or the lifetime is proven over (EXPIRED).
+ */
+async function awaitSignatures(request: WriteRequest, resolved: Resolved, built: BuiltTransaction, signed: SignedTransaction, part: number, progress: Progress, wait: Wait): Promise<{ signed: SignedTransaction } | { result: WriteResult }> {
+  progress.step = 'awaitSignatures';
+  Object.assign(wait, { kind: 'SIGNATURES', part, signed });
+  // Delivered beside the wait (a slow receiver must not hold Sign back); a delivery that gives up ends nothing.
+  void webhooks.callMissingSignatureWebhooks(request, signed.missing ?? []).catch(() => undefined);
+  const complete = () => !wait.signed?.missing?.length;
+  const ended = await waitWhileAlive(request, built, () => complete() || wait.cancelled !== undefined);
+  wait.kind = undefined;
+  if (wait.cancelling) {
+    await condition(() => wait.cancelled !== undefined);
+    progress.step = 'record';
+    return { result: { transaction: wait.cancelled ?? null } };
+  }
+  if (ended === 'EXPIRED') return { result: await expire(request, resolved, part, progress) };
+  return { signed: wait.signed! };
+}
+
+/** Records a waiting write's expiry (its message can never land): EXPIRED, debits given back. */
+async function expire(request: WriteRequest, resolved: Resolved, part: number, progress: Progress): Promise<WriteResult> {
+  progress.step = 'record';
+  return untilDone.record(request, resolved, { status: 'EXPIRED' }, part);
+}
+
+/**
+ * Waits until `ready`, checking every LIFETIME_CHECK_INTERVAL whether the message's lifetime is
+ * proven over (a durable timer, then a local activity). A run that waited long continues as new: it
+ * resumes from the record (lookup, build and sign answer what they did) and waits again.
+ */
+async function waitWhileAlive(request: WriteRequest, built: BuiltTransaction, ready: () => boolean): Promise<'READY' | 'EXPIRED'> {
+  for (let check = 1; ; check++) {
+    if (await condition(ready, LIFETIME_CHECK_INTERVAL)) return 'READY';
+    if (await local.isLifetimeOver(request, built.lifetime)) return ready() ? 'READY' : 'EXPIRED';
+    if (check >= MAX_CHECKS_PER_RUN) {
+      await condition(allHandlersFinished);
+      if (ready()) return 'READY';
+      await continueAsNew<typeof ledgerWrite>(request);
+    }
   }
 }
 

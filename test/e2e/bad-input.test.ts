@@ -90,6 +90,9 @@ const ROUTES_THAT_MUST_BE_SWEPT = [
   'POST /api/v1/durable-nonce-accounts/single',
   'POST /api/v1/transactions/webhook-deliveries',
   'PATCH /api/v1/transactions/webhook-deliveries/replay',
+  'POST /api/v1/transactions/sign',
+  'POST /api/v1/transactions/submit',
+  'PATCH /api/v1/transactions/cancel',
 ];
 const ROLES: Role[] = roleNames.filter((r) => r !== 'ADMIN');
 const DEADLINE_MS = 10_000;

@@ -7,7 +7,7 @@
 import { ApplicationFailure, Client, Connection, WorkflowFailedError } from '@temporalio/client';
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
-import { searchAttributeNames, type Outcome, type WriteRequest } from '../../src/domain/write';
+import { searchAttributeNames, writeUpdates, type Outcome, type WriteRequest } from '../../src/domain/write';
 import type { ledgerWrite } from '../../src/workflows';
 import { temporalTarget, uniqueTaskQueue } from '../support/temporal';
 import { deferred, fakeActivities, resolved, routedActivities, writeRequest, type FakeActivities } from '../support/workflow-fakes/fake-activities';
@@ -238,15 +238,39 @@ describe('ledgerWrite on a real worker with fake activities', () => {
     expect(result.transaction).toMatchObject({ status: 'FAILED', success: false, errorMessage: 'insufficient funds for rent' });
   });
 
-  it('rests at SIGNED when the request says submit: false', async () => {
+  it('rests at SIGNED when the request says submit: false, and delivers on the submit update', async () => {
     const fakes = fakeActivities();
     const { handle, request } = await startWrite(fakes, { submit: false });
-    const result = await handle.result();
+    while ((await handle.query<string>('currentStep')) !== 'awaitSubmit') await sleep(50);
 
     expect(fakes.names()).toEqual(['lookup', 'checkLimits', 'build', 'sign', 'record']);
     expect(fakes.argsOf('record')).toEqual([[request, resolved(), { status: 'SIGNED' }, 0]]);
-    expect(result.transaction?.status).toBe('SIGNED');
-    expect((await handle.describe()).typedSearchAttributes.get(statusKey)).toBe('SIGNED');
+    await handle.executeUpdate(writeUpdates.submit);
+    const result = await handle.result();
+    expect(fakes.names()).toEqual(['lookup', 'checkLimits', 'build', 'sign', 'record', 'submit', 'confirm', 'record']);
+    expect(result.transaction?.status).toBe('CONFIRMED');
+    expect((await handle.describe()).typedSearchAttributes.get(statusKey)).toBe('CONFIRMED');
+  });
+
+  it('ends a write resting at SIGNED as EXPIRED once its lifetime is proven over, without sending it', async () => {
+    const fakes = fakeActivities({ isLifetimeOver: async () => true });
+    const { handle, request } = await startWrite(fakes, { submit: false });
+    const result = await handle.result();
+    expect(fakes.names()).toEqual(['lookup', 'checkLimits', 'build', 'sign', 'record', 'isLifetimeOver', 'record']);
+    expect(fakes.argsOf('record')[1]).toEqual([request, resolved(), { status: 'EXPIRED' }, 0]);
+    expect(result.transaction?.status).toBe('EXPIRED');
+  }, 30_000);
+
+  it('refuses Sign and Cancel on a write that does not wait for signatures', async () => {
+    const fakes = fakeActivities();
+    const { handle } = await startWrite(fakes, { submit: false });
+    while ((await handle.query<string>('currentStep')) !== 'awaitSubmit') await sleep(50);
+    await expect(handle.executeUpdate(writeUpdates.cancel)).rejects.toThrow();
+    await expect(handle.executeUpdate(writeUpdates.sign, { args: [null] })).rejects.toThrow();
+    await handle.executeUpdate(writeUpdates.submit);
+    expect((await handle.result()).transaction?.status).toBe('CONFIRMED');
+    expect(fakes.names()).not.toContain('addSignatures');
+    expect(fakes.names()).not.toContain('recordCancellation');
   });
 
   describe('pre-submit webhooks', () => {

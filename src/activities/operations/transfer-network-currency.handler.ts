@@ -7,13 +7,23 @@ import { getTransferSolInstruction } from '@solana-program/system';
 import { getAddMemoInstruction } from '@solana-program/memo';
 import { address, createNoopSigner, type Instruction } from '@solana/kit';
 import type { TransferNetworkCurrencyItemData } from '../../domain/inputs/account.inputs';
-import { assertMaySign, findAccountByLookup, offPlatformAddress } from '../../db/repositories/accounts.repository';
+import { findAccountByLookup, offPlatformAddress, signerMode } from '../../db/repositories/accounts.repository';
 import { validationError } from '../../domain/errors';
 import { offPlatformDestination, onboardedDestination, transferLamports } from '../../domain/operations/transfer-network-currency.operation';
 import type { Debit } from '../../domain/write';
 import { resolveFeePayer } from './fee-payer';
 import { MEMO_PROGRAM_V3 } from './token-movement';
-import type { OperationHandler } from './operation-handler';
+import type { OperationHandler, OperationRequest } from './operation-handler';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { AccountLookupInput } from '../../domain/inputs/common.inputs';
+import type { TenantScope } from '../../db/repositories/accounts.repository';
+
+/** The onboarded source, and whether its signature is awaited from the caller. */
+async function onboardedSource(em: EntityManager, scope: TenantScope, request: OperationRequest<TransferNetworkCurrencyItemData>, lookup: AccountLookupInput) {
+  const account = await findAccountByLookup(em, scope, lookup, 'itemData.source');
+  const mode = signerMode(account, request.organizationId, request.organizationExternalId, lookup.autoSign, 'itemData.source');
+  return { id: account.id, address: account.address, awaited: mode === 'AWAITED' };
+}
 
 interface TransferSolData {
   source: string;
@@ -26,8 +36,10 @@ export const transferNetworkCurrencyHandler: OperationHandler<TransferNetworkCur
   async lookup(em, deps, request) {
     const item = request.itemData;
     const scope = { organizationId: request.organizationId, cluster: request.cluster };
-    const source = await findAccountByLookup(em, scope, item.source, 'itemData.source');
-    assertMaySign(source, request.organizationId, request.organizationExternalId, 'itemData.source');
+    // An off-platform source, or one the service may not sign for, signs through Sign Transaction (the write waits).
+    const source = item.source.offPlatform
+      ? { id: null, address: offPlatformAddress(item.source, 'itemData.source'), awaited: true }
+      : await onboardedSource(em, scope, request, item.source);
     const destination: NonNullable<Debit['destination']> = item.destination.offPlatform
       ? offPlatformDestination(offPlatformAddress(item.destination, 'itemData.destination'))
       : onboardedDestination(await findAccountByLookup(em, scope, item.destination, 'itemData.destination'), 'itemData.destination');
@@ -39,6 +51,7 @@ export const transferNetworkCurrencyHandler: OperationHandler<TransferNetworkCur
       needsTransaction: true,
       feePayer: feePayer.address,
       signers: [...new Set([feePayer.address, source.address])],
+      awaitedSigners: source.awaited && source.address !== feePayer.address ? [source.address] : [],
       debits: [{ accountId: source.id, address: source.address, asset: 'NETWORK_CURRENCY', amount: data.amount, operationType: 'TRANSFER', destination }],
       webhooks: feePayer.webhooks,
       data,

@@ -15,6 +15,7 @@ import { createStartPostSubmitDelivery } from './post-submit.activity';
 import { createRecord } from './record.activity';
 import { createRefusals } from './refusal.activity';
 import { createSign } from './sign.activity';
+import { createSignatureWait } from './signature-wait.activity';
 import { createStages, type Steps } from './stages';
 import { createSubmit } from './submit.activity';
 
@@ -36,6 +37,7 @@ export function createPipelineActivities(deps: ActivityDeps, wrapSteps: (steps: 
   return {
     ...createStages(steps),
     ...createRefusals(ctx),
+    ...createSignatureWait(ctx),
     startPostSubmitDelivery: createStartPostSubmitDelivery(ctx),
   };
 }

@@ -64,7 +64,8 @@ export function createRecord(ctx: PipelineContext) {
       }
       if (tx && outcome) {
         applyStatus(tx, outcome.status, now);
-        tx.success = outcome.status !== 'FAILED' && outcome.status !== 'EXPIRED';
+        // A write resting at SIGNED has no outcome yet: Submit Transaction records it after delivery.
+        tx.success = outcome.status === 'SIGNED' ? null : outcome.status !== 'FAILED' && outcome.status !== 'EXPIRED';
         if (outcome.status === 'FAILED') tx.errorMessage = explainFailure(outcome.errorMessage);
         if (outcome.status === 'EXPIRED') tx.errorMessage = 'the transaction did not land before its blockhash expired';
         if ('slot' in outcome && outcome.slot) tx.slot = BigInt(outcome.slot);

@@ -16,7 +16,7 @@ export interface Steps {
   lookup(request: WriteRequest): Promise<Resolved>;
   checkLimits(request: WriteRequest, resolved: Resolved): Promise<void>;
   build(request: WriteRequest, resolved: Resolved, part?: number): Promise<BuiltTransaction>;
-  sign(request: WriteRequest, built: BuiltTransaction, allowed: string[], part?: number): Promise<SignedTransaction>;
+  sign(request: WriteRequest, built: BuiltTransaction, allowed: string[], part?: number, awaited?: string[]): Promise<SignedTransaction>;
   submit(request: WriteRequest, signed: SignedTransaction, part?: number): Promise<{ rejected: string | null }>;
   confirm(request: WriteRequest, signed: SignedTransaction, built: BuiltTransaction): Promise<Outcome>;
   record(request: WriteRequest, resolved: Resolved, outcome: Outcome | null, part?: number): Promise<WriteResult>;
@@ -39,7 +39,7 @@ export function createStages(steps: Steps) {
   /** Build, then sign (a reused message signs to the signature already recorded). */
   async function buildAndSign(request: WriteRequest, resolved: Resolved, part = 0): Promise<Prepared> {
     const built = await steps.build(request, resolved, part);
-    return { built, signed: await steps.sign(request, built, resolved.signers, part) };
+    return { built, signed: await steps.sign(request, built, resolved.signers, part, resolved.awaitedSigners) };
   }
 
   return {

@@ -24,6 +24,18 @@ export const transactionExamples: Record<string, OperationExample> = {
     request: { itemData: { eventId: `${ids.transaction}:TRANSACTION_POST_SUBMIT` } },
     response: { items: [...webhookDeliveries, { ...webhookDeliveries[1], attempt: 3, at }] },
   },
+  signTransaction: {
+    request: { itemData: { transaction: { offchainId: ids.transaction }, signatures: [{ signer: ids.investor.onchainId, signature }] } },
+    response: confirmedTransaction,
+  },
+  submitTransaction: {
+    request: { itemData: { transaction: { offchainId: ids.transaction } } },
+    response: confirmedTransaction,
+  },
+  cancelTransaction: {
+    request: { itemData: { transaction: { offchainId: ids.transaction } } },
+    response: { transaction: { offchainId: ids.transaction, status: 'CANCELLED' } },
+  },
   fetchTransactions: {
     request: { itemQuery: { limit: 25, filter: [{ fieldName: 'status', filterValues: [{ dataType: 'TEXT', filterType: 'IN', valuesString: ['CONFIRMED', 'FINALIZED'] }] }] } },
     response: { count: 1, items: [{ ...confirmedTransaction, operation: 'MINT', createdAt: earlier }] },

@@ -80,3 +80,11 @@ export const transactionStatusResponse = strictObject(
 export { transactionResult } from './write.responses';
 
 export const positionHistoryResponse = strictObject('PositionHistoryPage', { count: integer, items: listOf(transactionDetailed) }, {}, 'The transactions that touched the position, as detailed records: count matches the filter (all pages), items are this page.');
+
+/** Cancel (API.md 8): the cancelled write's transaction. */
+export const cancelledTransactionResponse = strictObject(
+  'CancelledTransaction',
+  { transaction: strictObject('CancelledTransactionStatus', { offchainId: uuid, status: constant('CANCELLED') }, {}) },
+  {},
+  'The write stopped waiting and ended CANCELLED; its debits and its message lifetime were given back. Nothing was sent.',
+);

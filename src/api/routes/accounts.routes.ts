@@ -137,7 +137,7 @@ export function accountRoutes(deps: ApiDeps): RouteSpec[] {
       method: 'post',
       path: '/api/v1/accounts/transfer-network-currency',
       tag: 'Accounts',
-      summary: 'Transfer Network Currency from a managed account, signed by it; debit limits of spec 8 apply (per transaction: OFF_PLATFORM 0, NON_MANAGED 1, MANAGED unlimited, unless the account configures its own).',
+      summary: 'Transfer Network Currency from a managed account, signed by it; debit limits of spec 8 apply (per transaction: OFF_PLATFORM 0, NON_MANAGED 1, MANAGED unlimited, unless the account configures its own). A source the service may not sign for (off-platform, non-managed, another organization\'s key not shared with this one) or looked up with autoSign: false makes the write wait in AWAITING_SIGNATURES (202; its missingSignatureWebhooks are called) until Sign Transaction supplies the signature, Cancel, or its blockhash expires (EXPIRED); the fee payer must be a key the service may use.',
       body: transferNetworkCurrencyBody,
       successStatus: 201,
       response: transactionResult,

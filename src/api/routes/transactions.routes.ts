@@ -11,7 +11,7 @@ import { transactionQuery } from './query-fields';
 import { bulkRoute } from './bulk-route';
 import { transactionLevels, transactionStatusResponse } from '../responses/transaction.responses';
 
-/** The transaction a read names (offchainId or onchainId) within the caller's organization; 404 naming itemData.transaction. */
+/** The caller's transaction by offchainId or onchainId: VALIDATION_ERROR with neither, NOT_FOUND naming itemData.transaction. */
 export async function findTransaction(em: EntityManager, caller: Caller, lookup: { offchainId?: string; onchainId?: string }): Promise<LedgerTransaction> {
   if (!lookup.offchainId && !lookup.onchainId) throw validationError('itemData.transaction', 'itemData.transaction needs offchainId or onchainId');
   const where: Record<string, unknown> = { organizationId: caller.organizationId };

@@ -62,6 +62,16 @@ export function assertMaySign(account: Account, organizationId: string, organiza
   if (!maySign(account, organizationId, organizationExternalId)) throw forbidden(`this organization may not sign with ${field}`, field);
 }
 
+/**
+ * Whether the service signs for an account the write needs a signature of, or the write waits for
+ * that signature (API.md 5, missing signature): a key the service does not hold or this organization
+ * may not use, or a lookup with `autoSign: false`. A closed account is still refused (VALIDATION_ERROR).
+ */
+export function signerMode(account: Account, organizationId: string, organizationExternalId: string, autoSign: boolean | undefined, field: string): 'SIGNS' | 'AWAITED' {
+  if (account.status !== 'ACTIVE') throw validationError(field, `${field} (account ${account.address}) is ${account.status}: a closed account no longer signs or pays`);
+  return autoSign !== false && maySign(account, organizationId, organizationExternalId) ? 'SIGNS' : 'AWAITED';
+}
+
 /** The fields every new account record needs; callers name what differs from the defaults. */
 export type NewAccount = Pick<Account, 'id' | 'organizationId' | 'cluster' | 'address' | 'type' | 'managed'> & Partial<Account>;
 

@@ -25,6 +25,9 @@ const reachableFrom: Partial<Record<TransactionStatus, TransactionStatus[]>> = {
   FAILED: beforeSigning,
   // A pre-submit webhook vetoes a signed message (API.md 5: it sees the signed transaction).
   REJECTED: [...beforeSigning, 'SIGNED'],
+  // A replayed sign never moves a write that got all its signatures back to waiting.
+  AWAITING_SIGNATURES: ['PENDING', 'BUILT', 'AWAITING_APPROVAL', 'AWAITING_SIGNATURES'],
+  CANCELLED: beforeSigning,
 };
 
 /**

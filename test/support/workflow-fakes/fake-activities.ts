@@ -98,6 +98,10 @@ function defaults(): Fakeable {
     callPreSubmitWebhooks: async () => 'OK' as const,
     callPostSubmitWebhooks: async () => undefined,
     replayWebhookEvent: async () => undefined,
+    callMissingSignatureWebhooks: async () => undefined,
+    addSignatures: async () => ({ signature: 'sig', wireBase64: 'wire' }),
+    isLifetimeOver: async () => false,
+    recordCancellation: async () => null,
   };
 }
 

@@ -1,0 +1,132 @@
+/**
+ * Sign Transaction, Submit Transaction and Cancel (API.md 1, 6, 8; docs/signatures.md): each
+ * continues, or ends, the waiting write's own `ledgerWrite` workflow through one of its updates
+ * (never a second workflow), then answers like the write it continues.
+ */
+import { WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
+import { LedgerTransaction } from '../../db/entities';
+import { transactionResult } from '../../db/repositories/transaction-records.repository';
+import { validationError } from '../../domain/errors';
+import { writeUpdates, type SuppliedSignature, type TransactionResult, type TransactionStatus } from '../../domain/write';
+import type { ledgerWrite } from '../../workflows/write.workflow';
+import { signTransactionBody, waitingTransactionBody } from '../codecs/transaction.codecs';
+import type { ApiDeps, LedgerContext } from '../context';
+import { cancelledTransactionResponse, transactionResult as transactionResultResponse } from '../responses/transaction.responses';
+import type { AcceptedWriteBody } from '../responses/write.responses';
+import { route, type RouteSpec } from '../route';
+import { actingCaller } from '../tenancy';
+import { findTransaction } from './transactions.routes';
+import { restingAnswer, resultOrRest, TIMED_OUT, transactionAnswer } from '../writes';
+
+type WaitingBody = { itemData: { transaction: { offchainId?: string; onchainId?: string } }; tenancyConfig?: { overrideOrganizationExternalId?: string } };
+
+/** Statuses after which a write changes no more: Sign and Submit answer its record as it is. */
+const ended: TransactionStatus[] = ['CONFIRMED', 'FINALIZED', 'FAILED', 'REJECTED', 'EXPIRED', 'CANCELLED'];
+const beforeSigned: TransactionStatus[] = ['PENDING', 'BUILT', 'AWAITING_APPROVAL'];
+const waiting: TransactionStatus[] = ['AWAITING_SIGNATURES', 'AWAITING_APPROVAL'];
+
+export function signatureRoutes(deps: ApiDeps): RouteSpec[] {
+  /** The caller's transaction (tenancy as the other transaction routes). */
+  async function transactionOf(ctx: LedgerContext, body: WaitingBody): Promise<LedgerTransaction> {
+    const em = deps.orm.em.fork();
+    return findTransaction(em, await actingCaller(ctx, deps, em, body.tenancyConfig), body.itemData.transaction);
+  }
+
+  const handleOf = (record: LedgerTransaction): WorkflowHandle<typeof ledgerWrite> => deps.temporal.client.workflow.getHandle(record.workflowId);
+  /** Runs one of the write's updates; a run that has ended meanwhile takes none: the record says where it ended. */
+  async function update(record: LedgerTransaction, run: (handle: WorkflowHandle<typeof ledgerWrite>) => Promise<unknown>): Promise<void> {
+    try {
+      await run(handleOf(record));
+    } catch (error) {
+      if (!(error instanceof WorkflowNotFoundError)) throw error;
+      const now = await reread(record);
+      throw validationError('itemData.transaction', `the transaction is ${now.status} and its write no longer runs`);
+    }
+  }
+
+  const reread = async (record: LedgerTransaction) => (await deps.orm.em.fork().findOne(LedgerTransaction, { id: record.id })) ?? record;
+
+  /**
+   * The answer of the write a request continued: its transaction result once it reached the
+   * commitment or rests at SIGNED (200), or 202 with its status while it waits for signatures, with
+   * Prefer: respond-async, or when the wait is over.
+   */
+  async function continued(ctx: LedgerContext, record: LedgerTransaction): Promise<TransactionResult | AcceptedWriteBody> {
+    const handle = handleOf(record);
+    if (!/respond-async/i.test(ctx.get('prefer'))) {
+      const rested = await resultOrRest(deps, handle, record.id, async (r) => r.status === 'AWAITING_SIGNATURES' || (r.status === 'SIGNED' && (await handle.query<string>('currentStep').catch(() => '')) === 'awaitSubmit'));
+      if (rested.rest) return transactionAnswer(ctx, restingAnswer(ctx, rested.rest));
+      if (rested.result !== TIMED_OUT) return transactionAnswer(ctx, { async: false, ...rested.result, transaction: rested.result.transaction?.offchainId === record.id ? rested.result.transaction : transactionResult(await reread(record)) });
+    }
+    const now = await reread(record);
+    ctx.set('Preference-Applied', 'respond-async');
+    return transactionAnswer(ctx, { async: true, transaction: { offchainId: now.id, status: now.status } });
+  }
+
+  return [
+    route({
+      operationId: 'signTransaction',
+      method: 'post',
+      path: '/api/v1/transactions/sign',
+      tag: 'Transactions',
+      summary:
+        'Sign Transaction: add the signatures a write waiting in AWAITING_SIGNATURES lacks (each an ed25519 signature of the transaction\'s serializedMessage by a signer it needs; a wrong one is 400 naming itemData.signatures[i]), or, without signatures, have the managed keys this organization may use sign (for a lookup that said autoSign: false). Once no signature is missing the write goes on (submitted, or resting at SIGNED with submitTransaction: false) and the answer is its transaction result; while some are still missing it is 202 with status AWAITING_SIGNATURES. Repeating it is harmless: a write no longer waiting is answered as it is.',
+      role: 'WRITE',
+      write: true,
+      body: signTransactionBody,
+      successStatus: 200,
+      response: transactionResultResponse,
+      async handler(ctx, body) {
+        const record = await transactionOf(ctx, body);
+        if (beforeSigned.includes(record.status as TransactionStatus)) throw validationError('itemData.transaction', `the transaction is ${record.status}, not waiting for signatures`);
+        if (ended.includes(record.status as TransactionStatus)) return transactionResult(record);
+        if (record.status === 'AWAITING_SIGNATURES') {
+          const signatures: SuppliedSignature[] | null = body.itemData.signatures ?? null;
+          await update(record, (handle) => handle.executeUpdate<string[], [SuppliedSignature[] | null]>(writeUpdates.sign, { args: [signatures] }));
+        }
+        return continued(ctx, record);
+      },
+    }),
+    route({
+      operationId: 'submitTransaction',
+      method: 'post',
+      path: '/api/v1/transactions/submit',
+      tag: 'Transactions',
+      summary:
+        'Submit Transaction: a write resting at SIGNED (svmTransactionConfig.submitTransaction: false) is submitted and answered like a write: its transaction result once it reached the requested commitment (202 with Prefer: respond-async). A write waiting for signatures, or not signed yet, is 400. Repeating it is harmless: a submitted or ended write is answered with its current result. A write resting with a recent blockhash ends EXPIRED once the blockhash expired, so Submit must come before.',
+      role: 'WRITE',
+      write: true,
+      body: waitingTransactionBody,
+      successStatus: 200,
+      response: transactionResultResponse,
+      async handler(ctx, body) {
+        const record = await transactionOf(ctx, body);
+        if (record.status === 'AWAITING_SIGNATURES') throw validationError('itemData.transaction', 'the transaction is waiting for signatures: add them with Sign Transaction first');
+        if (beforeSigned.includes(record.status as TransactionStatus)) throw validationError('itemData.transaction', `the transaction is ${record.status}: only a signed transaction is submitted`);
+        if (ended.includes(record.status as TransactionStatus)) return transactionResult(record);
+        if (record.status === 'SIGNED') await update(record, (handle) => handle.executeUpdate<void, []>(writeUpdates.submit, { args: [] }));
+        return continued(ctx, record);
+      },
+    }),
+    route({
+      operationId: 'cancelTransaction',
+      method: 'patch',
+      path: '/api/v1/transactions/cancel',
+      tag: 'Transactions',
+      summary:
+        'Cancel Transaction (a waiting write): one in AWAITING_SIGNATURES (or AWAITING_APPROVAL) ends CANCELLED, its held debits and its message lifetime (a durable nonce) given back; nothing was sent. A write that is not waiting (signed, submitted, ended) is 400; cancelling a cancelled write again answers the same.',
+      role: 'WRITE',
+      body: waitingTransactionBody,
+      successStatus: 200,
+      response: cancelledTransactionResponse,
+      async handler(ctx, body) {
+        const record = await transactionOf(ctx, body);
+        if (record.status !== 'CANCELLED') {
+          if (!waiting.includes(record.status as TransactionStatus)) throw validationError('itemData.transaction', `the transaction is ${record.status}: only a write waiting for signatures or approval can be cancelled`);
+          await update(record, (handle) => handle.executeUpdate<TransactionResult | null, []>(writeUpdates.cancel, { args: [] }));
+        }
+        return { transaction: { offchainId: record.id, status: 'CANCELLED' as const } };
+      },
+    }),
+  ];
+}
