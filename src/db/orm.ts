@@ -21,6 +21,7 @@ import { Migration0012ComputeBudget } from './migrations/0012-compute-budget.mig
 import { Migration0014AddressLookupTable } from './migrations/0014-address-lookup-table.migration';
 import { Migration0013DurableNonceAccount } from './migrations/0013-durable-nonce-account.migration';
 import { Migration0016ComputeUnitsConsumed } from './migrations/0016-compute-units-consumed.migration';
+import { Migration0018CancelledMessage } from './migrations/0018-cancelled-message.migration';
 import { Migration0017WebhookDeliveries } from './migrations/0017-webhook-deliveries.migration';
 import { Migration0015Signatures } from './migrations/0015-signatures.migration';
 
@@ -58,6 +59,7 @@ export async function createOrm(options: OrmOptions): Promise<Orm> {
         { name: '0015-signatures', class: Migration0015Signatures },
         { name: '0016-compute-units-consumed', class: Migration0016ComputeUnitsConsumed },
         { name: '0017-webhook-deliveries', class: Migration0017WebhookDeliveries },
+        { name: '0018-cancelled-message', class: Migration0018CancelledMessage },
       ], tableName: 'schema_migration', silent: true, snapshot: false },
   });
 }

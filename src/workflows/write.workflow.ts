@@ -168,8 +168,10 @@ async function sendOne(request: WriteRequest, resolved: Resolved, part: number, 
       await untilDone.record(request, resolved, { status: 'SIGNED' }, part);
       progress.step = 'awaitSubmit';
       Object.assign(wait, { kind: 'SUBMIT', part, signed });
-      const over = (await waitWhileAlive(request, built, () => wait.submitted)) === 'EXPIRED';
+      const over = (await waitWhileAlive(request, built, () => wait.submitted || wait.cancelling)) === 'EXPIRED';
       wait.kind = undefined;
+      // Never sent: Cancel ends it (a durable nonce would otherwise hold its nonce until Submit).
+      if (wait.cancelling) return { result: await cancelled(wait, progress) };
       if (over) return { result: await expire(request, resolved, part, progress), signature };
     }
 
@@ -232,12 +234,16 @@ function waitHandlers(request: WriteRequest): Wait {
       if (wait.cancelling) throw refused('the transaction was cancelled');
     },
   });
+  // A write waiting for signatures, or resting at SIGNED before Submit (never sent), may be cancelled.
+  const cancellable = () => {
+    if (!(wait.kind === 'SIGNATURES' || (wait.kind === 'SUBMIT' && !wait.submitted)) || wait.cancelling) throw refused('the transaction is not waiting (for signatures or for Submit)');
+  };
   setHandler(cancelUpdate, () => inTurn(async () => {
-    waitingForSignatures();
+    cancellable();
     wait.cancelling = true;
     wait.cancelled = await local.recordCancellation(request, wait.part);
     return wait.cancelled;
-  }), { validator: waitingForSignatures });
+  }), { validator: cancellable });
   return wait;
 }
 
@@ -253,13 +259,16 @@ async function awaitSignatures(request: WriteRequest, resolved: Resolved, built:
   const complete = () => !wait.signed?.missing?.length;
   const ended = await waitWhileAlive(request, built, () => complete() || wait.cancelled !== undefined);
   wait.kind = undefined;
-  if (wait.cancelling) {
-    await condition(() => wait.cancelled !== undefined);
-    progress.step = 'record';
-    return { result: { transaction: wait.cancelled ?? null } };
-  }
+  if (wait.cancelling) return { result: await cancelled(wait, progress) };
   if (ended === 'EXPIRED') return { result: await expire(request, resolved, part, progress) };
   return { signed: wait.signed! };
+}
+
+/** The record of a write Cancel ended, once the update recorded it. */
+async function cancelled(wait: Wait, progress: Progress): Promise<WriteResult> {
+  await condition(() => wait.cancelled !== undefined);
+  progress.step = 'record';
+  return { transaction: wait.cancelled ?? null };
 }
 
 /** Records a waiting write's expiry (its message can never land): EXPIRED, debits given back. */

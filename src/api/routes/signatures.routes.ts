@@ -114,7 +114,7 @@ export function signatureRoutes(deps: ApiDeps): RouteSpec[] {
       path: '/api/v1/transactions/cancel',
       tag: 'Transactions',
       summary:
-        'Cancel Transaction (a waiting write): one in AWAITING_SIGNATURES (or AWAITING_APPROVAL) ends CANCELLED, its held debits and its message lifetime (a durable nonce) given back; nothing was sent. A write that is not waiting (signed, submitted, ended) is 400; cancelling a cancelled write again answers the same.',
+        'Cancel Transaction (a waiting write): one in AWAITING_SIGNATURES (or AWAITING_APPROVAL), or resting at SIGNED for Submit (submitTransaction: false), ends CANCELLED, its held debits and its message lifetime (a durable nonce) given back; nothing was sent. A write that is not waiting (on its way to the network, submitted, ended) is 400; cancelling a cancelled write again answers the same.',
       role: 'WRITE',
       body: waitingTransactionBody,
       successStatus: 200,
@@ -122,7 +122,8 @@ export function signatureRoutes(deps: ApiDeps): RouteSpec[] {
       async handler(ctx, body) {
         const record = await transactionOf(ctx, body);
         if (record.status !== 'CANCELLED') {
-          if (!waiting.includes(record.status as TransactionStatus)) throw validationError('itemData.transaction', `the transaction is ${record.status}: only a write waiting for signatures or approval can be cancelled`);
+          // SIGNED: the workflow's validator refuses unless the write rests for Submit (never sent).
+          if (!waiting.includes(record.status as TransactionStatus) && record.status !== 'SIGNED') throw validationError('itemData.transaction', `the transaction is ${record.status}: only a write waiting for signatures, approval or Submit can be cancelled`);
           await update(record, (handle) => handle.executeUpdate<TransactionResult | null, []>(writeUpdates.cancel, { args: [] }));
         }
         return { transaction: { offchainId: record.id, status: 'CANCELLED' as const } };

@@ -27,7 +27,8 @@ const reachableFrom: Partial<Record<TransactionStatus, TransactionStatus[]>> = {
   REJECTED: [...beforeSigning, 'SIGNED'],
   // A replayed sign never moves a write that got all its signatures back to waiting.
   AWAITING_SIGNATURES: ['PENDING', 'BUILT', 'AWAITING_APPROVAL', 'AWAITING_SIGNATURES'],
-  CANCELLED: beforeSigning,
+  // A write resting at SIGNED was never sent (submitTransaction: false): Cancel may end it.
+  CANCELLED: [...beforeSigning, 'SIGNED'],
 };
 
 /**
