@@ -261,16 +261,26 @@ describe('ledgerWrite on a real worker with fake activities', () => {
     expect(result.transaction?.status).toBe('EXPIRED');
   }, 30_000);
 
-  it('refuses Sign and Cancel on a write that does not wait for signatures', async () => {
+  it('refuses Sign on a write resting for Submit, and Cancel once it was submitted', async () => {
     const fakes = fakeActivities();
     const { handle } = await startWrite(fakes, { submit: false });
     while ((await handle.query<string>('currentStep')) !== 'awaitSubmit') await sleep(50);
-    await expect(handle.executeUpdate(writeUpdates.cancel)).rejects.toThrow();
     await expect(handle.executeUpdate(writeUpdates.sign, { args: [null] })).rejects.toThrow();
     await handle.executeUpdate(writeUpdates.submit);
+    await expect(handle.executeUpdate(writeUpdates.cancel)).rejects.toThrow();
     expect((await handle.result()).transaction?.status).toBe('CONFIRMED');
     expect(fakes.names()).not.toContain('addSignatures');
     expect(fakes.names()).not.toContain('recordCancellation');
+  });
+
+  it('cancels a write resting for Submit: recorded CANCELLED, nothing delivered', async () => {
+    const fakes = fakeActivities();
+    const { handle, request } = await startWrite(fakes, { submit: false });
+    while ((await handle.query<string>('currentStep')) !== 'awaitSubmit') await sleep(50);
+    await handle.executeUpdate(writeUpdates.cancel);
+    await handle.result();
+    expect(fakes.argsOf('recordCancellation')).toEqual([[request, 0]]);
+    expect(fakes.names()).not.toContain('submit');
   });
 
   describe('pre-submit webhooks', () => {

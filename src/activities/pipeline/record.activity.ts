@@ -93,10 +93,15 @@ export function createRecord(ctx: PipelineContext) {
   };
 }
 
-/** Moves each touched account's offchain balance by its onchain change and marks its last transaction. */
+/**
+ * Moves each touched account's offchain balance by its onchain change and marks its last transaction.
+ * Records this transaction created (the write's own, or the several a Create Durable Nonce Accounts
+ * makes) start at the balance the handler gave them from the same transaction: they are not moved again.
+ */
 async function applyBalanceChanges(em: EntityManager, request: WriteRequest, tx: LedgerTransaction, balances: LandedTransaction['balances'], createdId: string | undefined, at: Date): Promise<void> {
   const addresses = [...new Set(balances.map((b) => b.address))];
-  const touched = await em.find(Account, { organizationId: request.organizationId, cluster: request.cluster, address: { $in: addresses }, ...(createdId ? { id: { $ne: createdId } } : {}) });
+  const found = await em.find(Account, { organizationId: request.organizationId, cluster: request.cluster, address: { $in: addresses } });
+  const touched = found.filter((account) => account.id !== createdId && account.creationTransactionId !== tx.id);
   for (const account of touched) {
     const change = balances.find((b) => b.address === account.address)!;
     await moveAccountLamports(em, account.id, change.post - change.pre, tx, at);
