@@ -10,10 +10,10 @@ import { randomUUID } from 'node:crypto';
 import { address, createSolanaRpc } from '@solana/kit';
 import { startFaultWorker } from '../support/fault-process';
 import { startRpcProxy, type RpcProxy } from '../support/rpc-proxy';
+import { startStack, type Stack } from '../support/stack';
 
 /** A write resumed after a kill may find its transaction already finalized: at least the commitment asked for (confirmed). */
 const landedStatus = expect.stringMatching(/^(CONFIRMED|FINALIZED)$/);
-import { startStack, type Stack } from '../support/stack';
 
 let stack: Stack;
 let proxy: RpcProxy;
