@@ -226,9 +226,11 @@ describe('permanent delegate and destination initialization', () => {
     await open(holder, bond);
     await open(collector, bond);
     expect((await mint(holder, bond, '1000')).body).toMatchObject({ success: true });
+    // As the owner: the service does not hold its key, so the write waits for its signature (docs/signatures.md); cancelled here.
     const asOwner = await stack.call('POST', '/api/v1/positions/transfer', { itemData: { source: at(holder, bond), destination: at(collector, bond), value: { amount: 1 } } });
-    expect(asOwner.status).toBe(400);
-    expect(asOwner.body.errors[0].field).toBe('itemData.source.owner');
+    expect(asOwner.status).toBe(202);
+    expect(asOwner.body.transaction.status).toBe('AWAITING_SIGNATURES');
+    expect((await stack.call('PATCH', '/api/v1/transactions/cancel', { itemData: { transaction: { offchainId: asOwner.body.transaction.offchainId } } })).status).toBe(200);
     const moved = await stack.call('POST', '/api/v1/positions/transfer', {
       itemData: { source: at(holder, bond), destination: at(collector, bond), value: { amount: 4 }, signWithPermanentDelegate: true, permanentDelegateAuthority: { offchainId: authority.offchainId } },
     });
@@ -239,6 +241,22 @@ describe('permanent delegate and destination initialization', () => {
     expect(await units(collector, bond)).toBe(400);
     const wrongDelegate = await stack.call('POST', '/api/v1/positions/burn', { itemData: { burnFrom: at(holder, bond), value: { amount: 1 }, signWithPermanentDelegate: true, permanentDelegateAuthority: { offchainId: collector.offchainId } } });
     expect(wrongDelegate.body.errors[0].field).toBe('itemData.permanentDelegateAuthority');
+  });
+
+  it("waits for the source owner's signature when its lookup says autoSign: false, and lands once Sign is called", async () => {
+    const [from, to] = [await account(), await account()];
+    await open(from, spl);
+    await open(to, spl);
+    expect((await mint(from, spl, '5000')).body).toMatchObject({ success: true });
+    const source = { owner: { offchainId: from.offchainId, autoSign: false }, financialInstrument: { onchainId: spl } };
+    const waiting = await stack.call('POST', '/api/v1/positions/transfer', { itemData: { source, destination: at(to, spl), value: { lamports: '1200' } } });
+    expect(waiting.status).toBe(202);
+    expect(waiting.body.transaction.status).toBe('AWAITING_SIGNATURES');
+    expect(await units(from, spl)).toBe(5000);
+    const signed = await stack.call('POST', '/api/v1/transactions/sign', { itemData: { transaction: { offchainId: waiting.body.transaction.offchainId } } });
+    expect(signed.body).toMatchObject({ success: true, status: 'CONFIRMED', offchainId: waiting.body.transaction.offchainId });
+    expect(await units(from, spl)).toBe(3800);
+    expect(await units(to, spl)).toBe(1200);
   });
 
   it('refuses the permanent delegate for an instrument without one', async () => {

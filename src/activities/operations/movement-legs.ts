@@ -12,7 +12,7 @@ import { address } from '@solana/kit';
 import type { AccountLookupInput } from '../../domain/inputs/common.inputs';
 import type { BurnOperation, MintOperation, PositionLookupInput, TransferOperation } from '../../domain/inputs/position.inputs';
 import { Account, FinancialInstrument, Position, type LedgerTransaction } from '../../db/entities';
-import { findAccountByLookup, offPlatformAddress, requireSigner } from '../../db/repositories/accounts.repository';
+import { findAccountByLookup, offPlatformAddress, ownerSignature, requireSigner } from '../../db/repositories/accounts.repository';
 import { checkNamedAuthority, checkPositionLookupAuthorities, findInstrumentByLookup } from '../../db/repositories/financial-instruments.repository';
 import { findPositionByLookup, insertPosition } from '../../db/repositories/positions.repository';
 import { LedgerError, validationError } from '../../domain/errors';
@@ -35,10 +35,12 @@ export interface PlanContext {
   request: WriteRequest;
   book: BalanceBook;
   defaults: TradeDefaults;
+  /** Owners whose signatures the write waits for (Sign Transaction) instead of the service signing. */
+  awaited: Set<string>;
 }
 
 /** A new book for the legs of one transaction. */
-export const newPlanContext = (em: EntityManager, deps: ActivityDeps, request: WriteRequest, defaults: TradeDefaults): PlanContext => ({ em, deps, request, book: new BalanceBook(), defaults });
+export const newPlanContext = (em: EntityManager, deps: ActivityDeps, request: WriteRequest, defaults: TradeDefaults): PlanContext => ({ em, deps, request, book: new BalanceBook(), defaults, awaited: new Set() });
 
 /** The position's onchain balance when the next leg runs: the network's (read once per transaction) moved by the earlier legs. */
 export async function onchainBalance(ctx: PlanContext, position: BookPosition): Promise<bigint> {
@@ -59,6 +61,13 @@ async function movableInstrument(em: EntityManager, position: Position, field: s
   if (instrument.status !== 'ACTIVE') throw validationError(`${field}.financialInstrument`, `the instrument is ${instrument.status}`);
   if (instrument.paused) throw validationError(`${field}.financialInstrument`, 'the instrument is paused');
   return instrument;
+}
+
+/** The owner moving units out of its position: the service signs, or the write waits for the owner's signature. */
+async function ownerSigner(ctx: PlanContext, accountId: string | null | undefined, autoSign: boolean | undefined, field: string, what: string): Promise<string> {
+  const owner = await ownerSignature(ctx.em, accountId, ctx.request.organizationId, ctx.request.organizationExternalId, autoSign, field, what);
+  if (owner.mode === 'AWAITED') ctx.awaited.add(owner.address);
+  return owner.address;
 }
 
 /** An authority named in a lookup must be the instrument's own; the service signs for it. */
@@ -127,7 +136,7 @@ export async function planBurn(ctx: PlanContext, item: BurnOperation, p: string)
   const instrument = await movableInstrument(ctx.em, position, `${p}.burnFrom`);
   const authority = item.signWithPermanentDelegate
     ? await permanentDelegate(ctx, instrument, item.permanentDelegateAuthority, p)
-    : await requireSigner(ctx.em, position.ownerAccountId, ctx.request.organizationId, ctx.request.organizationExternalId, `${p}.burnFrom.owner`, 'owner');
+    : await ownerSigner(ctx, position.ownerAccountId, item.burnFrom.owner?.autoSign, `${p}.burnFrom.owner`, 'owner');
   const unfreeze = option(ctx, item, p, 'unfreeze');
   const freeze = option(ctx, item, p, 'freeze');
   // The lookup's named authorities were checked against the instrument by findPositionByLookup.
@@ -211,7 +220,7 @@ export async function planTransfer(ctx: PlanContext, item: TransferOperation, p:
   const amount = await amountOf(ctx, source, instrument.decimals, { value: item.value, entire: item.transferEntireBalance, entireName: 'transferEntireBalance', verb: 'transfer', precheckOffchain: item.offchainBalanceAvailabilityPrecheck }, p);
   const authority = item.signWithPermanentDelegate
     ? await permanentDelegate(ctx, instrument, item.permanentDelegateAuthority, p)
-    : await requireSigner(ctx.em, source.ownerAccountId, ctx.request.organizationId, ctx.request.organizationExternalId, `${p}.source.owner`, 'source owner');
+    : await ownerSigner(ctx, source.ownerAccountId, item.source.owner?.autoSign, `${p}.source.owner`, 'source owner');
   const extraAccounts = await hookAccounts(ctx, instrument, { source: source.address, destination: destination.address, authority, amount }, p);
   ctx.book.move(source.id, -amount);
   ctx.book.move(destination.id, amount);

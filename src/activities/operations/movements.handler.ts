@@ -30,6 +30,8 @@ function movementsHandler<Input>(entriesOf: (item: Input) => { entries: Entry[];
         needsTransaction: true,
         feePayer: feePayer.address,
         signers: [...new Set([feePayer.address, ...planned.flatMap((p) => p.signers)])],
+        // The fee payer is always one the service signs for (resolveFeePayer checks it).
+        awaitedSigners: [...ctx.awaited].filter((signer) => signer !== feePayer.address),
         debits: planned.flatMap((p) => p.debits),
         webhooks: feePayer.webhooks,
         data: { legs: planned.map((p) => p.leg) },

@@ -142,6 +142,17 @@ export async function requireSigner(em: EntityManager, accountId: string | null 
   return account.address;
 }
 
+/**
+ * The address of an owner whose signature a write needs: the service signs when it may (SIGNS), or
+ * the write waits for it through Sign Transaction (AWAITED: a key it does not hold or may not use,
+ * or `autoSign: false` in the request's lookup). It must be onboarded (VALIDATION_ERROR naming `field`).
+ */
+export async function ownerSignature(em: EntityManager, accountId: string | null | undefined, organizationId: string, organizationExternalId: string, autoSign: boolean | undefined, field: string, what: string): Promise<{ address: string; mode: 'SIGNS' | 'AWAITED' }> {
+  const account = accountId ? await em.findOne(Account, { id: accountId }) : null;
+  if (!account) throw validationError(field, `the ${what} is not onboarded`);
+  return { address: account.address, mode: signerMode(account, organizationId, organizationExternalId, autoSign, field) };
+}
+
 /** The transaction an account's record names as its last. */
 type LastTransaction = Pick<LedgerTransaction, 'id' | 'signature'>;
 
