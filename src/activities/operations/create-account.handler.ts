@@ -1,7 +1,7 @@
 /** Create Account in the pipeline: resolve the new address (a new or imported key), then record it. */
 import type { CreateAccountItemData } from '../../domain/inputs/account.inputs';
 import { Account } from '../../db/entities';
-import { createAccountRecord, createdBy } from '../../db/repositories/accounts.repository';
+import { createAccountRecord, createdBy, payloadFields } from '../../db/repositories/accounts.repository';
 import { conflict, validationError } from '../../domain/errors';
 import { accountTypeOf, lamportsForNewAccount, planCreateAccount } from '../../domain/operations/create-account.operation';
 import type { OperationHandler } from './operation-handler';
@@ -78,7 +78,6 @@ export const createAccountHandler: OperationHandler<CreateAccountItemData, Creat
     const item = request.itemData;
     const data = resolved.data;
     if (outcome && outcome.status !== 'CONFIRMED' && outcome.status !== 'FINALIZED' && outcome.status !== 'SUBMITTED') return undefined;
-    const refs = item.offchainReferences ?? {};
     const managed = item.managed ?? true;
     const sent = outcome ? tx : null;
     createAccountRecord(
@@ -90,20 +89,10 @@ export const createAccountHandler: OperationHandler<CreateAccountItemData, Creat
         address: data.newAddress,
         type: accountTypeOf(item),
         managed,
-        code: refs.code ?? null,
-        alId: refs.alId ?? null,
-        accountNumber: refs.accountNumber ?? null,
-        name: refs.name ?? null,
-        referenceOrganizationExternalId: refs.organizationExternalId ?? null,
-        isDerived: item.isDerived ?? false,
-        isGenesis: item.isGenesis ?? false,
-        comments: item.comments ?? null,
-        subscribeToNetworkEvents: item.subscribeToNetworkEvents ?? false,
-        sharedAcrossTenants: item.shareAcrossTenants ?? false,
+        ...payloadFields(item),
         wasOnchainAlready: item.alreadyOnchain ?? false,
         canPayFees: item.canPayFees ?? false,
         globalFeePayerForOrgs: item.globalFeePayerForOrgs ?? [],
-        orgsAllowedToSignWithPrivateKey: item.orgsAllowedToSignWithPrivateKey ?? [],
         solDebitApiKeys: item.networkCurrencyDebitApiKeys ?? [],
         tokenDebitApiKeys: item.tokenDebitApiKeys ?? [],
         networkCurrencyDebitLimits: item.networkCurrencyDebitLimits ?? null,
@@ -111,7 +100,6 @@ export const createAccountHandler: OperationHandler<CreateAccountItemData, Creat
         missingSignatureWebhooks: item.missingSignatureWebhooks ?? [],
         preTransactionSubmitWebhooks: item.preTransactionSubmitWebhooks ?? [],
         postTransactionSubmitWebhooks: item.postTransactionSubmitWebhooks ?? [],
-        domain: item.domain ?? null,
         dataLength: item.dataLength ?? 0,
         tokenVersion: item.tokenVersion ?? null,
         lamportsBalance: BigInt(data.lamports),

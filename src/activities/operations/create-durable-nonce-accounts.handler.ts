@@ -5,7 +5,7 @@
  */
 import type { CreateDurableNonceAccountsItemData } from '../../domain/inputs/durable-nonce.inputs';
 import { Account, DurableNonceAccount } from '../../db/entities';
-import { createAccountRecord, createdBy, findAccountByLookup, offPlatformAddress } from '../../db/repositories/accounts.repository';
+import { createAccountRecord, createdBy, payloadFields, findAccountByLookup, offPlatformAddress } from '../../db/repositories/accounts.repository';
 import { conflict, validationError } from '../../domain/errors';
 import { uuidFromText } from '../../domain/ids';
 import { NONCE_ACCOUNTS_PER_TRANSACTION, nonceBatch, nonceTransactionCount } from '../../domain/durable-nonce';
@@ -78,7 +78,6 @@ export const createDurableNonceAccountsHandler: OperationHandler<CreateDurableNo
   async record(em, request, resolved, outcome, tx, at, part) {
     if (!outcome || !landed.includes(outcome.status)) return undefined;
     const item = request.itemData.nonceAccount;
-    const refs = item.offchainReferences ?? {};
     const data = resolved.data;
     for (const i of nonceBatch(data.accounts.length, part)) {
       const { address, id } = data.accounts[i];
@@ -91,18 +90,7 @@ export const createDurableNonceAccountsHandler: OperationHandler<CreateDurableNo
           address,
           type: 'NONCE',
           managed: true,
-          code: refs.code ?? null,
-          alId: refs.alId ?? null,
-          accountNumber: refs.accountNumber ?? null,
-          name: refs.name ?? null,
-          referenceOrganizationExternalId: refs.organizationExternalId ?? null,
-          isDerived: item.isDerived ?? false,
-          isGenesis: item.isGenesis ?? false,
-          comments: item.comments ?? null,
-          subscribeToNetworkEvents: item.subscribeToNetworkEvents ?? false,
-          sharedAcrossTenants: item.shareAcrossTenants ?? false,
-          orgsAllowedToSignWithPrivateKey: item.orgsAllowedToSignWithPrivateKey ?? [],
-          domain: item.domain ?? null,
+          ...payloadFields(item),
           dataLength: NONCE_ACCOUNT_SIZE,
           lamportsBalance: BigInt(data.lamports),
           ...createdBy(tx, at),
@@ -114,7 +102,7 @@ export const createDurableNonceAccountsHandler: OperationHandler<CreateDurableNo
         organizationId: request.organizationId,
         cluster: request.cluster,
         address,
-        code: refs.code ?? null,
+        code: item.offchainReferences?.code ?? null,
         authorityAddress: data.authority,
         authorityAccountId: data.authorityAccountId,
         nonceHash: null,

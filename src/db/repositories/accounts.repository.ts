@@ -7,6 +7,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Account, Organization, type LedgerTransaction } from '../entities';
 import { forbidden, LedgerError, notFound, validationError } from '../../domain/errors';
 import type { AccountLookupInput } from '../../domain/inputs/common.inputs';
+import type { CreateAccountItemData } from '../../domain/inputs/account.inputs';
 
 export interface TenantScope {
   organizationId: string;
@@ -85,6 +86,25 @@ export function createdBy(tx: { id: string; signature?: string | null } | null |
     creationTransactionId: tx?.id ?? null,
     creationTransactionSignature: signature,
     creationTransactionAt: tx ? at : null,
+  };
+}
+
+/** The record fields an account payload (spec 2.3) names for itself, whatever creates the account (Create Account, Create Durable Nonce Accounts). */
+export function payloadFields(item: CreateAccountItemData) {
+  const refs = item.offchainReferences ?? {};
+  return {
+    code: refs.code ?? null,
+    alId: refs.alId ?? null,
+    accountNumber: refs.accountNumber ?? null,
+    name: refs.name ?? null,
+    referenceOrganizationExternalId: refs.organizationExternalId ?? null,
+    isDerived: item.isDerived ?? false,
+    isGenesis: item.isGenesis ?? false,
+    comments: item.comments ?? null,
+    subscribeToNetworkEvents: item.subscribeToNetworkEvents ?? false,
+    sharedAcrossTenants: item.shareAcrossTenants ?? false,
+    orgsAllowedToSignWithPrivateKey: item.orgsAllowedToSignWithPrivateKey ?? [],
+    domain: item.domain ?? null,
   };
 }
 
