@@ -25,6 +25,31 @@ import { Migration0018CancelledMessage } from './migrations/0018-cancelled-messa
 import { Migration0017WebhookDeliveries } from './migrations/0017-webhook-deliveries.migration';
 import { Migration0015Signatures } from './migrations/0015-signatures.migration';
 
+/** Every migration, in the order they apply. */
+const migrations = [
+  { name: '0001-initial', class: Migration0001Initial },
+  { name: '0002-address-reservation', class: Migration0002AddressReservation },
+  { name: '0003-al-id-sequence', class: Migration0003AlIdSequence },
+  { name: '0004-financial-instrument', class: Migration0004FinancialInstrument },
+  { name: '0005-stored-file', class: Migration0005StoredFile },
+  { name: '0006-position', class: Migration0006Position },
+  { name: '0007-debit-reservation', class: Migration0007DebitReservation },
+  { name: '0008-transaction-records-index', class: Migration0008TransactionRecordsIndex },
+  { name: '0009-idempotency-key-index', class: Migration0009IdempotencyKeyIndex },
+  { name: '0010-request-digest', class: Migration0010RequestDigest },
+  { name: '0011-write-engine', class: Migration0011WriteEngine },
+  { name: '0012-compute-budget', class: Migration0012ComputeBudget },
+  { name: '0013-durable-nonce-account', class: Migration0013DurableNonceAccount },
+  { name: '0014-address-lookup-table', class: Migration0014AddressLookupTable },
+  { name: '0015-signatures', class: Migration0015Signatures },
+  { name: '0016-compute-units-consumed', class: Migration0016ComputeUnitsConsumed },
+  { name: '0017-webhook-deliveries', class: Migration0017WebhookDeliveries },
+  { name: '0018-cancelled-message', class: Migration0018CancelledMessage },
+];
+
+/** The names of every migration, in order (what a first `migrate` applies). */
+export const migrationNames = migrations.map((m) => m.name);
+
 export interface OrmOptions {
   databaseUrl: string;
   poolSize?: number;
@@ -41,26 +66,7 @@ export async function createOrm(options: OrmOptions): Promise<Orm> {
     pool: { min: 0, max: options.poolSize ?? 10 },
     debug: options.debug ?? false,
     allowGlobalContext: false,
-    migrations: { migrationsList: [
-        { name: '0001-initial', class: Migration0001Initial },
-        { name: '0002-address-reservation', class: Migration0002AddressReservation },
-        { name: '0003-al-id-sequence', class: Migration0003AlIdSequence },
-        { name: '0004-financial-instrument', class: Migration0004FinancialInstrument },
-        { name: '0005-stored-file', class: Migration0005StoredFile },
-        { name: '0006-position', class: Migration0006Position },
-        { name: '0007-debit-reservation', class: Migration0007DebitReservation },
-        { name: '0008-transaction-records-index', class: Migration0008TransactionRecordsIndex },
-        { name: '0009-idempotency-key-index', class: Migration0009IdempotencyKeyIndex },
-        { name: '0010-request-digest', class: Migration0010RequestDigest },
-        { name: '0011-write-engine', class: Migration0011WriteEngine },
-        { name: '0012-compute-budget', class: Migration0012ComputeBudget },
-        { name: '0013-durable-nonce-account', class: Migration0013DurableNonceAccount },
-        { name: '0014-address-lookup-table', class: Migration0014AddressLookupTable },
-        { name: '0015-signatures', class: Migration0015Signatures },
-        { name: '0016-compute-units-consumed', class: Migration0016ComputeUnitsConsumed },
-        { name: '0017-webhook-deliveries', class: Migration0017WebhookDeliveries },
-        { name: '0018-cancelled-message', class: Migration0018CancelledMessage },
-      ], tableName: 'schema_migration', silent: true, snapshot: false },
+    migrations: { migrationsList: migrations, tableName: 'schema_migration', silent: true, snapshot: false },
   });
 }
 

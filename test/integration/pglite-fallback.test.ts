@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../../src/config/config';
 import { resolveDatabase } from '../../src/main/database';
-import { createOrm, migrate } from '../../src/db/orm';
+import { createOrm, migrate, migrationNames } from '../../src/db/orm';
 import { freePort } from '../../src/main/temporal-dev-server';
 import { Organization } from '../../src/db/entities';
 
@@ -21,7 +21,7 @@ it('runs migrations on PGlite and keeps data under .data/pglite across restarts'
   expect(first.kind).toBe('pglite');
   expect(first.poolSize).toBe(1);
   let orm = await createOrm({ databaseUrl: first.url, poolSize: 1 });
-  expect(await migrate(orm)).toEqual(['0001-initial', '0002-address-reservation', '0003-al-id-sequence', '0004-financial-instrument', '0005-stored-file', '0006-position', '0007-debit-reservation', '0008-transaction-records-index', '0009-idempotency-key-index', '0010-request-digest', '0011-write-engine', '0012-compute-budget']);
+  expect(await migrate(orm)).toEqual(migrationNames);
   const em = orm.em.fork();
   em.create(Organization, { id: '7b0f3c1e-8a43-4b8e-9c55-0a1d5a0e2f11', externalId: 'pglite-org', name: 'On PGlite', webhookSigningSecret: 'x', createdAt: new Date() });
   await em.flush();
