@@ -208,3 +208,28 @@ it('ends EXPIRED when the blockhash of a write waiting for signatures expired, a
   expect(ended).toMatchObject({ success: false });
   expect((await sign(offchainId, [{ signer: key.address, signature: await key.signatureOf((await details(offchainId)).serializedMessage) }])).body).toMatchObject({ status: 'EXPIRED' });
 }, 120_000);
+
+it("waits for an authority's signature the service does not hold (an SPL freeze authority), and freezes once signed", async () => {
+  const key = await outsideKey();
+  const freezer = await account({ managed: false, alreadyOnchain: true, onchainId: key.address, skipBlockchainExistenceVerification: true });
+  const issuer = await account({ managed: true, offchainReferences: { type: 'TOKEN_MANAGEMENT_AUTHORITY' } });
+  const created = await stack.call('POST', '/api/v1/financial-instruments', {
+    itemData: { version: 'SPL', onchainData: { decimals: 0 }, mintAuthority: { offchainId: issuer.offchainId }, freezeAuthority: { offchainId: freezer.offchainId }, mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: 'STOCK' } } } },
+  });
+  expect(created.status).toBe(201);
+  const mint = created.body.newFinancialInstrument.onchainId as string;
+  const holder = await wallet(0.01);
+  const position = { owner: { offchainId: holder.offchainId }, financialInstrument: { onchainId: mint } };
+  expect((await stack.call('POST', '/api/v1/positions', { itemData: { positionToInitialize: position } })).status).toBe(201);
+
+  const waiting = await stack.call('PATCH', '/api/v1/positions/freeze', { itemData: { position } });
+  expect(waiting.status).toBe(202);
+  expect(waiting.body.transaction.status).toBe('AWAITING_SIGNATURES');
+  const offchainId = waiting.body.transaction.offchainId as string;
+  const frozen = async () => (await stack.call('POST', '/api/v1/positions/single', { itemData: { position } })).body;
+  expect(await frozen()).toMatchObject({ frozen: false });
+
+  const landed = await sign(offchainId, [{ signer: key.address, signature: await key.signatureOf((await details(offchainId)).serializedMessage) }]);
+  expect(landed.body).toMatchObject({ success: true, status: 'CONFIRMED', offchainId });
+  expect(await frozen()).toMatchObject({ frozen: true });
+});

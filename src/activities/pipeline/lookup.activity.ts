@@ -4,12 +4,15 @@
  * answers the resolution that message was built from: the write's own effect (an address it
  * created, a balance it moved) is never mistaken for a conflict.
  */
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { Account } from '../../db/entities';
+import { maySign } from '../../db/repositories/accounts.repository';
 import type { Resolved, WriteRequest } from '../../domain/write';
 import { operationHandlers } from '../operations';
 import { handlerOf } from '../operations/operation-handler';
 import { possiblySent, type PipelineContext } from './context';
+
+/** What the lookup step reads of each signer's records. */
+type SignerRecord = Pick<Account, 'address' | 'organizationId' | 'managed' | 'status' | 'orgsAllowedToSignWithPrivateKey' | 'preTransactionSubmitWebhooks' | 'postTransactionSubmitWebhooks'>;
 
 export function createLookup(ctx: PipelineContext) {
   /** Idempotent; fails with NOT_FOUND, FORBIDDEN, CONFLICT or VALIDATION_ERROR before anything is sent. */
@@ -20,7 +23,8 @@ export function createLookup(ctx: PipelineContext) {
     if (record?.resolved && (possiblySent(record) || recordedOffchain)) return { ...record.resolved, resumed: true };
     const handler = handlerOf(operationHandlers, request.operation);
     const resolved = await handler.lookup(em, ctx.deps, request);
-    return { ...resolved, webhooks: await signersWebhooks(em, request, resolved) };
+    const signers = await em.find(Account, { cluster: request.cluster, address: { $in: resolved.signers } }, { fields: ['address', 'organizationId', 'managed', 'status', 'orgsAllowedToSignWithPrivateKey', 'preTransactionSubmitWebhooks', 'postTransactionSubmitWebhooks'] });
+    return { ...resolved, webhooks: signersWebhooks(request, resolved, signers), awaitedSigners: awaitedSigners(request, resolved, signers) };
   };
 }
 
@@ -28,11 +32,25 @@ export function createLookup(ctx: PipelineContext) {
  * Whether the webhook steps run: the handler's answer, or any signer's own webhooks (the source of a
  * transfer, a position's owner, an authority), which the webhook activities then call.
  */
-async function signersWebhooks(em: EntityManager, request: WriteRequest, resolved: Resolved): Promise<Resolved['webhooks']> {
-  if (resolved.webhooks.preSubmit && resolved.webhooks.postSubmit) return resolved.webhooks;
-  const signers = await em.find(Account, { organizationId: request.organizationId, cluster: request.cluster, address: { $in: resolved.signers } }, { fields: ['preTransactionSubmitWebhooks', 'postTransactionSubmitWebhooks'] });
+function signersWebhooks(request: WriteRequest, resolved: Resolved, signers: SignerRecord[]): Resolved['webhooks'] {
+  const own = signers.filter((a) => a.organizationId === request.organizationId);
   return {
-    preSubmit: resolved.webhooks.preSubmit || signers.some((a) => a.preTransactionSubmitWebhooks.length > 0),
-    postSubmit: resolved.webhooks.postSubmit || signers.some((a) => a.postTransactionSubmitWebhooks.length > 0),
+    preSubmit: resolved.webhooks.preSubmit || own.some((a) => a.preTransactionSubmitWebhooks.length > 0),
+    postSubmit: resolved.webhooks.postSubmit || own.some((a) => a.postTransactionSubmitWebhooks.length > 0),
   };
+}
+
+/**
+ * The signatures the write waits for (docs/signatures.md): those the handler named (an off-platform
+ * source, `autoSign: false`), and every onboarded signer none of whose records holds a key this
+ * organization may use (not managed, or another tenant's not shared with it). A signer with no record
+ * is a key the write itself makes (a new account's, a new mint's). The fee payer always signs here.
+ */
+function awaitedSigners(request: WriteRequest, resolved: Resolved, signers: SignerRecord[]): string[] {
+  const awaited = new Set(resolved.awaitedSigners ?? []);
+  for (const signer of resolved.signers) {
+    const records = signers.filter((a) => a.address === signer);
+    if (signer !== resolved.feePayer && records.length && !records.some((a) => a.status === 'ACTIVE' && maySign(a, request.organizationId, request.organizationExternalId))) awaited.add(signer);
+  }
+  return [...awaited];
 }

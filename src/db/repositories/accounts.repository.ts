@@ -52,7 +52,7 @@ export async function findAccountByLookup(em: EntityManager, scope: TenantScope,
 }
 
 /** Whether the organization may sign with a managed account's key (owner, or listed in orgsAllowedToSignWithPrivateKey). */
-export function maySign(account: Account, organizationId: string, organizationExternalId: string): boolean {
+export function maySign(account: Pick<Account, 'managed' | 'organizationId' | 'orgsAllowedToSignWithPrivateKey'>, organizationId: string, organizationExternalId: string): boolean {
   return account.managed && (account.organizationId === organizationId || account.orgsAllowedToSignWithPrivateKey.includes(organizationExternalId));
 }
 
@@ -152,13 +152,15 @@ export function createAccountRecord(em: EntityManager, fields: NewAccount, at: D
 }
 
 /**
- * The address of an authority the service must sign for: its account record must exist (onboarded)
- * and be one whose key this organization may use. VALIDATION_ERROR or FORBIDDEN naming `field`.
+ * The address of an authority whose signature the write needs: its account record must exist
+ * (onboarded) and be ACTIVE (VALIDATION_ERROR naming `field`). The service signs with its key when
+ * this organization may use it; otherwise the write waits for the signature (the lookup step decides
+ * for every signer, docs/signatures.md).
  */
-export async function requireSigner(em: EntityManager, accountId: string | null | undefined, organizationId: string, organizationExternalId: string, field: string, what: string): Promise<string> {
+export async function requireSigner(em: EntityManager, accountId: string | null | undefined, _organizationId: string, _organizationExternalId: string, field: string, what: string): Promise<string> {
   const account = accountId ? await em.findOne(Account, { id: accountId }) : null;
-  if (!account) throw validationError(field, `the ${what} is not onboarded, so the service cannot sign for it`);
-  assertMaySign(account, organizationId, organizationExternalId, field);
+  if (!account) throw validationError(field, `the ${what} is not onboarded, so the service cannot ask for its signature`);
+  if (account.status !== 'ACTIVE') throw validationError(field, `${field} (account ${account.address}) is ${account.status}: a closed account no longer signs or pays`);
   return account.address;
 }
 
