@@ -32,6 +32,10 @@ export interface Config {
   platformName: string;
   /** Base64 of the 32-byte key-encryption key for DATABASE-held private keys. */
   keyEncryptionKey?: string;
+  /** KEY_ENCRYPTION_KEYS_PREVIOUS: base64 KEKs (comma-separated) that only unseal, for values a KEK rotation has not re-wrapped yet. */
+  previousKeyEncryptionKeys?: string[];
+  /** SECRETS_DIRECTORY: the encrypted keystore directory of SECRETS-held keys (default <DATA_DIR>/secrets). */
+  secretsDirectory?: string;
   /** Path of the global fee payer's key file (a JSON array of 64 bytes, the Solana CLI format). */
   feePayerKeyFile: string;
   rateLimit: { perSecond: number; burst: number };
@@ -89,6 +93,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     defaultCluster: env.SVM_DEFAULT_CLUSTER?.toUpperCase() || undefined,
     platformName: (env.PLATFORM_NAME || 'LEDGER').toUpperCase(),
     keyEncryptionKey: env.KEY_ENCRYPTION_KEY || undefined,
+    previousKeyEncryptionKeys: (env.KEY_ENCRYPTION_KEYS_PREVIOUS ?? '').split(',').map((k) => k.trim()).filter(Boolean),
+    secretsDirectory: env.SECRETS_DIRECTORY ? path.resolve(env.SECRETS_DIRECTORY) : undefined,
     feePayerKeyFile: path.resolve(env.FEE_PAYER_KEY_FILE ?? path.join(dataDir, 'fee-payer.json')),
     rateLimit: { perSecond: int(env.RATE_LIMIT_PER_SECOND, 100), burst: int(env.RATE_LIMIT_BURST, 200) },
     defaultCommitment: commitment as Config['defaultCommitment'],

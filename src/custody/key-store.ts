@@ -10,14 +10,19 @@ import { createKeyPairFromPrivateKeyBytes, getAddressFromPublicKey, createKeyPai
 import { CustodyKey } from '../db/entities';
 import { insertCustodyKey } from '../db/repositories/custody-keys.repository';
 import type { Sealer } from './sealing';
+import type { SecretStore } from './secret-store';
 
-export type KeyLocation = 'DATABASE';
+/** DATABASE: sealed in custody_key. SECRETS: in the secret store; custody_key records only where it is. */
+export type KeyLocation = 'DATABASE' | 'SECRETS';
+
+/** The AAD that binds a DATABASE key's sealed secret to its record and field. */
+export const custodyKeyAad = (address: string) => `custody_key:${address}:sealed_secret`;
 
 export interface KeyStore {
   /** Generates a key for the organization; idempotent by requestKey (a retry gets the same address). */
-  generate(em: EntityManager, organizationId: string, requestKey: string): Promise<string>;
+  generate(em: EntityManager, organizationId: string, requestKey: string, location?: KeyLocation): Promise<string>;
   /** Stores a caller-provided key (32-byte seed or 64-byte secret+public); idempotent by address. */
-  import(em: EntityManager, organizationId: string, secret: Uint8Array): Promise<string>;
+  import(em: EntityManager, organizationId: string, secret: Uint8Array, location?: KeyLocation): Promise<string>;
   /** Signing capabilities for the addresses it holds; addresses it does not hold are absent from the map. */
   keyPairs(em: EntityManager, addresses: string[]): Promise<Map<string, CryptoKeyPair>>;
   /** The 32-byte seed of a held key, or undefined. */
@@ -36,30 +41,40 @@ export async function keyPairFromSecretKey(bytes: Uint8Array): Promise<{ address
   return { address: await getAddressFromPublicKey(keyPair.publicKey), keyPair };
 }
 
-export function createDatabaseKeyStore(sealer: Sealer, fixedKeys: Map<string, CryptoKeyPair> = new Map()): KeyStore {
-  async function store(em: EntityManager, organizationId: string, seed: Uint8Array, requestKey: string | null): Promise<string> {
+/** Holds keys in either location and signs with both alike; `secrets` backs the SECRETS location. */
+export function createDatabaseKeyStore(sealer: Sealer, fixedKeys: Map<string, CryptoKeyPair> = new Map(), secrets?: SecretStore): KeyStore {
+  async function store(em: EntityManager, organizationId: string, seed: Uint8Array, requestKey: string | null, location: KeyLocation = 'DATABASE'): Promise<string> {
     const address = await addressOfSeed(seed);
+    if (location === 'SECRETS') {
+      if (!secrets) throw new Error('no secret store is configured');
+      // The file first: a record never names a key the store does not have.
+      await secrets.put(address, seed);
+    }
     // Idempotent: a retry or a concurrent import of the same key stores it once.
-    await insertCustodyKey(em, { address, organizationId, sealedSecret: sealer.seal(seed), requestKey });
+    await insertCustodyKey(em, { address, organizationId, location, sealedSecret: location === 'DATABASE' ? sealer.seal(seed, custodyKeyAad(address)) : null, requestKey });
     return address;
+  }
+  async function seedOf(row: CustodyKey): Promise<Uint8Array | undefined> {
+    if (row.location === 'SECRETS') return secrets?.get(row.address);
+    return row.sealedSecret ? new Uint8Array(sealer.unseal(row.sealedSecret, custodyKeyAad(row.address))) : undefined;
   }
 
   return {
-    async generate(em, organizationId, requestKey) {
+    async generate(em, organizationId, requestKey, location) {
       const existing = await em.findOne(CustodyKey, { requestKey });
       if (existing) return existing.address;
-      await store(em, organizationId, randomBytes(32), requestKey);
+      await store(em, organizationId, randomBytes(32), requestKey, location);
       const stored = await em.findOneOrFail(CustodyKey, { requestKey });
       return stored.address;
     },
-    async import(em, organizationId, secret) {
+    async import(em, organizationId, secret, location) {
       if (secret.length !== 32 && secret.length !== 64) throw new Error('a private key is 32 bytes (seed) or 64 bytes (seed + public key)');
       const seed = secret.subarray(0, 32);
       if (secret.length === 64) {
         const { address } = await keyPairFromSecretKey(secret);
         if (address !== (await addressOfSeed(seed))) throw new Error('the public half of the private key does not match its seed');
       }
-      return store(em, organizationId, seed, null);
+      return store(em, organizationId, seed, null, location);
     },
     async keyPairs(em, addresses) {
       const result = new Map<string, CryptoKeyPair>();
@@ -70,12 +85,15 @@ export function createDatabaseKeyStore(sealer: Sealer, fixedKeys: Map<string, Cr
       });
       if (wanted.length === 0) return result;
       const rows = await em.find(CustodyKey, { address: { $in: wanted } });
-      for (const row of rows) result.set(row.address, await createKeyPairFromPrivateKeyBytes(sealer.unseal(row.sealedSecret), false));
+      for (const row of rows) {
+        const seed = await seedOf(row);
+        if (seed) result.set(row.address, await createKeyPairFromPrivateKeyBytes(seed, false));
+      }
       return result;
     },
     async exportPrivateKey(em, address) {
       const row = await em.findOne(CustodyKey, { address });
-      return row ? new Uint8Array(sealer.unseal(row.sealedSecret)) : undefined;
+      return row ? seedOf(row) : undefined;
     },
   };
 }

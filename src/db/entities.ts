@@ -43,8 +43,8 @@ export const CustodyKey = defineEntity({
     address: p.text().primary(),
     organizationId: p.uuid().index(),
     location: p.text(),
-    /** The 32-byte private key seed sealed with the key-encryption key. */
-    sealedSecret: p.text(),
+    /** The 32-byte private key seed sealed with the key-encryption key (AAD: address and field); null when location is SECRETS. */
+    sealedSecret: p.text().nullable(),
     /** Makes key generation idempotent: a retried step gets the key it generated the first time. */
     requestKey: p.text().nullable().unique(),
     createdAt: p.datetime().onCreate(() => new Date()),

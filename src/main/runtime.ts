@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import type { Config } from '../config/config';
 import { createOrm, migrate, type Orm } from '../db/orm';
 import { createSealer, generateKeyEncryptionKey, type Sealer } from '../custody/sealing';
+import { createKeystoreDirectory, type SecretStore } from '../custody/secret-store';
 import { createDatabaseKeyStore, keyPairFromSecretKey, type KeyStore } from '../custody/key-store';
 import { createJsonRpcNetwork } from '../network/json-rpc-network';
 import { createNetworks, type Networks } from '../network/svm-network';
@@ -18,6 +19,8 @@ export interface Runtime {
   orm: Orm;
   networks: Networks;
   sealer: Sealer;
+  /** The SECRETS location's store (the KEK rotation re-wraps it). */
+  secrets: SecretStore;
   keyStore: KeyStore;
   feePayerAddress: string;
   close(): Promise<void>;
@@ -33,6 +36,8 @@ function fileSecret(file: string, make: () => string, log: Log, what: string): s
   return value;
 }
 
+export const secretsDirectory = (config: Config) => config.secretsDirectory ?? path.join(config.dataDir, 'secrets');
+
 export function keyEncryptionKey(config: Config, log: Log): string {
   return config.keyEncryptionKey ?? fileSecret(path.join(config.dataDir, 'key-encryption-key'), generateKeyEncryptionKey, log, 'a key-encryption key');
 }
@@ -43,12 +48,13 @@ export async function openRuntime(config: Config & { databaseUrl: string }, log:
     const applied = await migrate(orm);
     if (applied.length) log(`applied migrations: ${applied.join(', ')}`);
   }
-  const sealer = createSealer(keyEncryptionKey(config, log));
+  const sealer = createSealer(keyEncryptionKey(config, log), config.previousKeyEncryptionKeys);
+  const secrets = createKeystoreDirectory(secretsDirectory(config), sealer);
   const feePayerBytes = JSON.parse(fileSecret(config.feePayerKeyFile, () => JSON.stringify([...randomBytes(32), ...new Uint8Array(32)]), () => {}, 'fee payer')) as number[];
   const feePayer = await loadFeePayer(config.feePayerKeyFile, feePayerBytes, log);
-  const keyStore = createDatabaseKeyStore(sealer, new Map([[feePayer.address, feePayer.keyPair]]));
+  const keyStore = createDatabaseKeyStore(sealer, new Map([[feePayer.address, feePayer.keyPair]]), secrets);
   const networks = createNetworks(config.clusters.map((c) => createJsonRpcNetwork(c.name, c.rpcUrl)), config.defaultCluster);
-  return { orm, networks, sealer, keyStore, feePayerAddress: feePayer.address, close: () => orm.close() };
+  return { orm, networks, sealer, keyStore, secrets, feePayerAddress: feePayer.address, close: () => orm.close() };
 }
 
 /** The global fee payer's key file holds 64 bytes (Solana CLI format); a new file is completed with its public half. */

@@ -3,7 +3,7 @@ import type { CreateAccountItemData } from '../../domain/inputs/account.inputs';
 import { Account } from '../../db/entities';
 import { createAccountRecord, createdBy, payloadFields } from '../../db/repositories/accounts.repository';
 import { conflict, validationError } from '../../domain/errors';
-import { accountTypeOf, lamportsForNewAccount, planCreateAccount } from '../../domain/operations/create-account.operation';
+import { accountTypeOf, keyLocationOf, lamportsForNewAccount, planCreateAccount } from '../../domain/operations/create-account.operation';
 import type { OperationHandler } from './operation-handler';
 import { resolveFeePayer } from './fee-payer';
 
@@ -22,9 +22,9 @@ export const createAccountHandler: OperationHandler<CreateAccountItemData, Creat
 
     let newAddress: string;
     if (item.privateKeyDetails?.privateKey) {
-      newAddress = await deps.keyStore.import(em, request.organizationId, deps.sealer.unseal(item.privateKeyDetails.privateKey));
+      newAddress = await deps.keyStore.import(em, request.organizationId, deps.sealer.unseal(item.privateKeyDetails.privateKey), keyLocationOf(item));
     } else if (managed) {
-      newAddress = await deps.keyStore.generate(em, request.organizationId, `${request.transactionId}:new-account`);
+      newAddress = await deps.keyStore.generate(em, request.organizationId, `${request.transactionId}:new-account`, keyLocationOf(item));
     } else {
       newAddress = item.onchainId!;
     }
@@ -89,6 +89,7 @@ export const createAccountHandler: OperationHandler<CreateAccountItemData, Creat
         address: data.newAddress,
         type: accountTypeOf(item),
         managed,
+        privateKeyLocation: managed ? [keyLocationOf(item)] : [],
         ...payloadFields(item),
         wasOnchainAlready: item.alreadyOnchain ?? false,
         canPayFees: item.canPayFees ?? false,

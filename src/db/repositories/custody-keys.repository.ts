@@ -4,17 +4,23 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 export interface NewCustodyKey {
   address: string;
   organizationId: string;
-  /** The key, sealed by custody: this module never sees it in clear. */
-  sealedSecret: string;
+  location: 'DATABASE' | 'SECRETS';
+  /** The key, sealed by custody: this module never sees it in clear. Null for SECRETS (the key is in the secret store). */
+  sealedSecret: string | null;
   /** The request that generated it (a retry finds it again); null for an imported key. */
   requestKey: string | null;
 }
 
-/** Stores a DATABASE-held key; ON CONFLICT DO NOTHING keeps both retries and concurrent imports idempotent. */
+/** Records a held key (its secret sealed for DATABASE); ON CONFLICT DO NOTHING keeps both retries and concurrent imports idempotent. */
 export async function insertCustodyKey(em: EntityManager, key: NewCustodyKey): Promise<void> {
   await em.getConnection().execute(
     `insert into custody_key (address, organization_id, location, sealed_secret, request_key, created_at)
-     values (?, ?, 'DATABASE', ?, ?, now()) on conflict do nothing`,
-    [key.address, key.organizationId, key.sealedSecret, key.requestKey],
+     values (?, ?, ?, ?, ?, now()) on conflict do nothing`,
+    [key.address, key.organizationId, key.location, key.sealedSecret, key.requestKey],
   );
+}
+
+/** Replaces a DATABASE key's sealed secret (KEK rotation); the old value guards against a concurrent change. */
+export async function replaceSealedSecret(em: EntityManager, address: string, oldSealed: string, newSealed: string): Promise<void> {
+  await em.getConnection().execute(`update custody_key set sealed_secret = ? where address = ? and sealed_secret = ?`, [newSealed, address, oldSealed]);
 }

@@ -13,6 +13,9 @@ export interface CreateAccountPermissions {
   updateDebitApiKeys: boolean;
 }
 
+/** Where a managed account's key is kept: the one location asked for, DATABASE by default. */
+export const keyLocationOf = (item: CreateAccountItemData): 'DATABASE' | 'SECRETS' => item.privateKeyDetails?.location?.[0] ?? 'DATABASE';
+
 export const accountTypeOf = (item: CreateAccountItemData): AccountType => item.offchainReferences?.type ?? 'WALLET';
 
 /** Checks spec 2.3's rules; throws VALIDATION_ERROR or FORBIDDEN naming the field. */
@@ -22,7 +25,8 @@ export function validateCreateAccount(item: CreateAccountItemData, can: CreateAc
   const managed = item.managed ?? true;
   const pointer = createdByOwnOperation[type];
   if (pointer && !item.alreadyOnchain) throw validationError(`${f}.offchainReferences.type`, `accounts of type ${type} ${pointer}`);
-  if (item.privateKeyDetails?.location?.includes('SECRETS')) throw validationError(`${f}.privateKeyDetails.location`, 'private key location SECRETS is not available yet; use DATABASE');
+  if ((item.privateKeyDetails?.location?.length ?? 0) > 1) throw validationError(`${f}.privateKeyDetails.location`, 'a key is kept in one location: DATABASE or SECRETS');
+  if (item.privateKeyDetails?.location?.length && !managed) throw validationError(`${f}.privateKeyDetails.location`, 'a non-managed account has no private key in the service');
   if (item.privateKeyDetails?.dkgKeys?.length) throw validationError(`${f}.privateKeyDetails.dkgKeys`, 'distributed key generation (dkgKeys) is not available yet');
   const importsKey = item.privateKeyDetails?.privateKey !== undefined;
   if (!managed && importsKey) throw validationError(`${f}.privateKeyDetails.privateKey`, 'a non-managed account has no private key in the service; set managed to true to import one');
