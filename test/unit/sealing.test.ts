@@ -1,105 +1,122 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { createCipheriv, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { createSealer, generateKeyEncryptionKey } from '../../src/custody/sealing';
-import { createKeystoreDirectory } from '../../src/custody/secret-store';
 
-const ADDRESS = '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin';
+const kek = randomBytes(32).toString('base64');
 
-/** A value in the format sealed before key ids and AAD (v1). */
-function sealV1(kekBase64: string, plain: string): string {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', Buffer.from(kekBase64, 'base64'), iv);
-  const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final(), cipher.getAuthTag()]);
-  return `v1.${iv.toString('base64url')}.${body.toString('base64url')}`;
+/** Flips one bit of the byte at `index` of a base64url part. */
+function flipByte(part: string, index: number): string {
+  const bytes = Buffer.from(part, 'base64url');
+  bytes[index] ^= 0x01;
+  return bytes.toString('base64url');
 }
 
-describe('sealing', () => {
-  const kek = generateKeyEncryptionKey();
+describe('sealing secrets under the key-encryption key', () => {
+  const sealer = createSealer(kek);
 
-  it('names the KEK that sealed a value and opens it with the same record', () => {
-    const sealer = createSealer(kek);
-    const sealed = sealer.seal('seed', 'custody_key:A:sealed_secret');
-    expect(sealed.startsWith(`v2:${sealer.currentKeyId}:`)).toBe(true);
-    expect(sealer.keyIdOf(sealed)).toBe(sealer.currentKeyId);
-    expect(sealer.isSealed(sealed)).toBe(true);
-    expect(sealer.unseal(sealed, 'custody_key:A:sealed_secret').toString()).toBe('seed');
+  it('gives back exactly the secret text that was sealed', () => {
+    const sealed = sealer.seal('webhook-secret-ü');
+    expect(sealer.unseal(sealed).toString('utf8')).toBe('webhook-secret-ü');
   });
 
-  it('refuses a sealed value moved to another record or field (AAD mismatch), without echoing it', () => {
-    const sealer = createSealer(kek);
-    const sealed = sealer.seal('seed', 'custody_key:A:sealed_secret');
-    expect(() => sealer.unseal(sealed, 'custody_key:B:sealed_secret')).toThrow('does not open');
-    expect(() => sealer.unseal(sealed, 'custody_key:A:other_field')).toThrow('does not open');
-    expect(() => sealer.unseal(sealed)).toThrow('does not open');
+  it('gives back exactly the key bytes that were sealed', () => {
+    const key = randomBytes(64);
+    expect(Buffer.compare(sealer.unseal(sealer.seal(key)), key)).toBe(0);
   });
 
-  it('refuses a value sealed by a KEK that is not in the keyring, naming its key id', () => {
+  it('round-trips an empty secret', () => {
+    expect(sealer.unseal(sealer.seal('')).length).toBe(0);
+  });
+
+  it('never shows the secret in the sealed text, and seals the same secret differently each time', () => {
+    const a = sealer.seal('my-private-key-material');
+    const b = sealer.seal('my-private-key-material');
+    expect(a).not.toContain('my-private-key-material');
+    expect(a).not.toContain(Buffer.from('my-private-key-material').toString('base64url'));
+    expect(a).not.toBe(b);
+  });
+
+  it('can be opened by another sealer with the same key (after a restart)', () => {
+    const sealed = sealer.seal('persisted');
+    expect(createSealer(kek).unseal(sealed).toString()).toBe('persisted');
+  });
+
+  it('detects a tampered body', () => {
+    const [version, kid, iv, body] = sealer.seal('pay 1 SOL').split(':');
+    expect(() => sealer.unseal([version, kid, iv, flipByte(body, 0)].join(':'))).toThrow();
+  });
+
+  it('detects a tampered authentication tag', () => {
+    const [version, kid, iv, body] = sealer.seal('pay 1 SOL').split(':');
+    const last = Buffer.from(body, 'base64url').length - 1;
+    expect(() => sealer.unseal([version, kid, iv, flipByte(body, last)].join(':'))).toThrow();
+  });
+
+  it('detects a tampered nonce', () => {
+    const [version, kid, iv, body] = sealer.seal('pay 1 SOL').split(':');
+    expect(() => sealer.unseal([version, kid, flipByte(iv, 3), body].join(':'))).toThrow();
+  });
+
+  it('refuses a truncated value', () => {
+    const [version, kid, iv, body] = sealer.seal('pay 1 SOL').split(':');
+    const bytes = Buffer.from(body, 'base64url');
+    expect(() => sealer.unseal([version, kid, iv, bytes.subarray(0, bytes.length - 1).toString('base64url')].join(':'))).toThrow();
+  });
+
+  // Bug: unseal takes "the last 16 bytes" as the GCM tag without checking the body is long enough
+  // and without pinning authTagLength (src/custody/sealing.ts:30-32), so a value whose tag was cut
+  // to 4 bytes still opens (Node only warns, DEP0182): truncation goes undetected and forging a
+  // short secret takes 2^32 tries instead of 2^128. Should pass { authTagLength: 16 } / refuse short bodies.
+  it('refuses a value whose authentication tag was cut to 4 bytes', () => {
+    const [version, kid, iv, body] = sealer.seal('abcdefgh').split(':');
+    const bytes = Buffer.from(body, 'base64url');
+    const shortTag = Buffer.concat([bytes.subarray(0, bytes.length - 16), bytes.subarray(bytes.length - 16, bytes.length - 12)]);
+    expect(() => sealer.unseal([version, kid, iv, shortTag.toString('base64url')].join(':'))).toThrow();
+  });
+
+  it('refuses to open with a different key', () => {
+    const sealed = sealer.seal('secret');
     const other = createSealer(generateKeyEncryptionKey());
-    const sealed = other.seal('seed');
-    expect(() => createSealer(kek).unseal(sealed)).toThrow(`key-encryption key ${other.currentKeyId}, which is not in the keyring`);
+    expect(() => other.unseal(sealed)).toThrow();
   });
 
-  it('reads legacy v1 values with any KEK of the ring', () => {
-    const legacy = sealV1(kek, 'old secret');
-    const next = generateKeyEncryptionKey();
-    expect(createSealer(kek).unseal(legacy).toString()).toBe('old secret');
-    expect(createSealer(next, [kek]).unseal(legacy, 'ignored: v1 has no AAD').toString()).toBe('old secret');
-    expect(() => createSealer(next).unseal(legacy)).toThrow('any key-encryption key');
-  });
-
-  it('rotation re-wraps under the new KEK, readable by old and new during the rotation, and only by the new after', () => {
-    const old = createSealer(kek);
-    const sealed = old.seal('seed', 'r:f');
-    const newKek = generateKeyEncryptionKey();
-    const rotating = createSealer(newKek, [kek]);
-    expect(rotating.unseal(sealed, 'r:f').toString()).toBe('seed');
-    const rewrapped = rotating.rewrap(sealed, 'r:f');
-    expect(rotating.keyIdOf(rewrapped)).toBe(rotating.currentKeyId);
-    expect(rotating.keyIdOf(rewrapped)).not.toBe(old.currentKeyId);
-    expect(createSealer(newKek).unseal(rewrapped, 'r:f').toString()).toBe('seed');
-    expect(() => old.unseal(rewrapped, 'r:f')).toThrow('not in the keyring');
-    // A legacy value gains its AAD when re-wrapped.
-    const fromV1 = rotating.rewrap(sealV1(kek, 'legacy'), 'r:f');
-    expect(createSealer(newKek).unseal(fromV1, 'r:f').toString()).toBe('legacy');
-    expect(() => createSealer(newKek).unseal(fromV1, 'r:g')).toThrow('does not open');
-  });
-
-  it('refuses a KEK that is not 32 bytes', () => {
-    expect(() => createSealer(Buffer.alloc(16).toString('base64'))).toThrow('32 bytes');
+  it('refuses text that is not a sealed value', () => {
+    expect(() => sealer.unseal('plain text')).toThrow('not a sealed value');
+    const [, kid, iv, body] = sealer.seal('x').split(':');
+    expect(() => sealer.unseal(['v3', kid, iv, body].join(':'))).toThrow('not a sealed value');
   });
 });
 
-describe('keystore directory (SECRETS)', () => {
-  it('keeps one sealed file per key, bound to its address, and re-wraps every file on rotation', async () => {
-    const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'keystore-'));
-    const kek = generateKeyEncryptionKey();
-    const seed = randomBytes(32);
-    const store = createKeystoreDirectory(directory, createSealer(kek));
-    await store.put(ADDRESS, seed);
-    const file = path.join(directory, `${ADDRESS}.key`);
-    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
-    expect(fs.readFileSync(file, 'utf8')).not.toContain(seed.toString('base64'));
-    expect(Buffer.from((await store.get(ADDRESS))!)).toEqual(seed);
+describe('isSealed', () => {
+  const sealer = createSealer(kek);
 
-    // A file copied under another address does not open.
-    const other = '4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4T';
-    fs.copyFileSync(file, path.join(directory, `${other}.key`));
-    await expect(store.get(other)).rejects.toThrow('does not open');
-    fs.rmSync(path.join(directory, `${other}.key`));
-
-    const newKek = generateKeyEncryptionKey();
-    const rotating = createSealer(newKek, [kek]);
-    expect(await createKeystoreDirectory(directory, rotating).rewrapAll(rotating)).toBe(1);
-    expect(await createKeystoreDirectory(directory, rotating).rewrapAll(rotating)).toBe(0);
-    expect(Buffer.from((await createKeystoreDirectory(directory, createSealer(newKek)).get(ADDRESS))!)).toEqual(seed);
-    await expect(store.get(ADDRESS)).rejects.toThrow('not in the keyring');
-    expect(fs.readdirSync(directory)).toEqual([`${ADDRESS}.key`]);
+  it('recognises a sealed value', () => {
+    expect(sealer.isSealed(sealer.seal('x'))).toBe(true);
   });
 
-  it('refuses a name that is not an address (no path outside the directory)', async () => {
-    const store = createKeystoreDirectory(fs.mkdtempSync(path.join(os.tmpdir(), 'keystore-')), createSealer(generateKeyEncryptionKey()));
-    await expect(store.get('../../etc/passwd')).rejects.toThrow('not an address');
+  it.each([
+    ['a base58 private key', '4NMwxzmYj2uvHuq8xoqhY8RXg63KSVJM1DXkpbmkUY7YQWuoyQgFnnzn6yo3CMnqZasnNPNuAT2TLwQsCaKkUddp'],
+    ['plain text', 'hunter2'],
+    ['a value with too few parts', 'v1.abc'],
+    ['a value with too many parts', 'v1.a.b.c'],
+    ['another version', 'v3:a:b:c'],
+    ['a v2 value with too few parts', 'v2:a:b'],
+  ])('does not take %s for a sealed value', (_what, value) => {
+    expect(sealer.isSealed(value)).toBe(false);
+  });
+});
+
+describe('the key-encryption key', () => {
+  it('must be exactly 32 bytes: 31 and 33 are refused', () => {
+    expect(() => createSealer(randomBytes(31).toString('base64'))).toThrow('32 bytes');
+    expect(() => createSealer(randomBytes(33).toString('base64'))).toThrow('32 bytes');
+    expect(() => createSealer('')).toThrow('32 bytes');
+  });
+
+  it('generateKeyEncryptionKey makes a usable 32-byte key, different each time', () => {
+    const a = generateKeyEncryptionKey();
+    expect(Buffer.from(a, 'base64')).toHaveLength(32);
+    expect(generateKeyEncryptionKey()).not.toBe(a);
+    const sealer = createSealer(a);
+    expect(sealer.unseal(sealer.seal('ok')).toString()).toBe('ok');
   });
 });
