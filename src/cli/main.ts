@@ -3,12 +3,16 @@
  *   organizations create --external-id <id> [--name <n>]
  *   api-keys create --organization <externalId> --roles <ROLE[,ROLE...]>   (creates the organization when missing)
  *   migrate
+ *   keys rotate-kek --new-key-env <ENV_NAME>   (re-wraps every held key under the KEK in that variable)
  * Each prints one JSON object on stdout; errors go to stderr with exit code 1.
  */
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config/config';
 import { parseRoles } from '../domain/roles';
-import { openRuntime, forkEm } from '../main/runtime';
+import { openRuntime, forkEm, keyEncryptionKey, secretsDirectory } from '../main/runtime';
+import { createSealer } from '../custody/sealing';
+import { createKeystoreDirectory } from '../custody/secret-store';
+import { rotateKek } from '../custody/kek-rotation';
 import { resolveDatabase } from '../main/database';
 import { migrate } from '../db/orm';
 import { createApiKey, ensureOrganization } from '../custody/credentials';
@@ -16,13 +20,14 @@ import { createApiKey, ensureOrganization } from '../custody/credentials';
 const usage = `usage:
   cli organizations create --external-id <id> [--name <name>]
   cli api-keys create --organization <externalId> --roles <ROLE[,ROLE...]>
-  cli migrate`;
+  cli migrate
+  cli keys rotate-kek --new-key-env <ENV_NAME>`;
 
 async function main(argv: string[]): Promise<unknown> {
   const [resource, action, ...rest] = argv;
   const { values } = parseArgs({
     args: rest,
-    options: { 'external-id': { type: 'string' }, name: { type: 'string' }, organization: { type: 'string' }, roles: { type: 'string' } },
+    options: { 'external-id': { type: 'string' }, name: { type: 'string' }, organization: { type: 'string' }, roles: { type: 'string' }, 'new-key-env': { type: 'string' } },
     strict: true,
   });
   const config = loadConfig();
@@ -44,6 +49,15 @@ async function main(argv: string[]): Promise<unknown> {
       const { organization } = await ensureOrganization(em, runtime.sealer, values.organization);
       const key = await createApiKey(em, organization, roles, config.platformName);
       return { apiKey: key.apiKey, id: key.id, organization: organization.externalId, roles: key.roles };
+    }
+    if (resource === 'keys' && action === 'rotate-kek') {
+      const name = values['new-key-env'];
+      if (!name) throw new Error('--new-key-env is required');
+      // The new KEK comes from the environment, never from the command line (process lists, shell history).
+      const newKek = process.env[name];
+      if (!newKek) throw new Error(`environment variable ${name} is not set`);
+      const sealer = createSealer(newKek, [keyEncryptionKey(config, log), ...(config.previousKeyEncryptionKeys ?? [])]);
+      return rotateKek(em, sealer, createKeystoreDirectory(secretsDirectory(config), sealer));
     }
     throw new Error(usage);
   } finally {
