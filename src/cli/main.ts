@@ -57,7 +57,7 @@ async function main(argv: string[]): Promise<unknown> {
       const newKek = process.env[name];
       if (!newKek) throw new Error(`environment variable ${name} is not set`);
       const sealer = createSealer(newKek, [keyEncryptionKey(config, log), ...(config.previousKeyEncryptionKeys ?? [])]);
-      return rotateKek(em, sealer, createKeystoreDirectory(secretsDirectory(config), sealer));
+      return await rotateKek(em, sealer, createKeystoreDirectory(secretsDirectory(config), sealer));
     }
     throw new Error(usage);
   } finally {

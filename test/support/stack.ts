@@ -53,6 +53,9 @@ export async function startStack(
     programs?: LocalNodeProgram[];
     /** Where webhooks may point (default: anywhere, plain http too, for receivers on 127.0.0.1). */
     webhookUrlPolicy?: Config['webhookUrlPolicy'];
+    /** The KEK keyring (default: one random KEK); a KEK rotation test names its KEKs. */
+    keyEncryptionKey?: string;
+    previousKeyEncryptionKeys?: string[];
   } = {},
 ): Promise<Stack> {
   const log = process.env.STACK_LOG ? (m: string) => console.log(m) : () => {};
@@ -65,7 +68,8 @@ export async function startStack(
     dataDir,
     databaseUrl: db.url,
     feePayerKeyFile: path.join(dataDir, 'fee-payer.json'),
-    keyEncryptionKey: randomBytes(32).toString('base64'),
+    keyEncryptionKey: options.keyEncryptionKey ?? randomBytes(32).toString('base64'),
+    previousKeyEncryptionKeys: options.previousKeyEncryptionKeys ?? [],
     clusters: [{ name: 'LOCAL', rpcUrl: node.url, allowsAirdrop: true }],
     temporal: { address: temporal.address, namespace: temporal.namespace, taskQueue: uniqueTaskQueue('ledger'), apiHostsWorker: options.worker !== false, writeTaskTimeoutSeconds: options.writeTaskTimeoutSeconds ?? 10 },
     rateLimit: options.rateLimit ?? { perSecond: 10000, burst: 10000 },
