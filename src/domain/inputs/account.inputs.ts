@@ -29,7 +29,9 @@ export const tokenDebitLimit = strictObject('TokenDebitLimit', { destination: li
 });
 
 export const privateKeyDetails = strictObject('PrivateKeyDetails', {}, {
-  location: arrayOf(oneOf(['DATABASE', 'SECRETS'] as const, 'PrivateKeyLocation'), 2),
+  location: describe(arrayOf(oneOf(['DATABASE', 'SECRETS'] as const, 'PrivateKeyLocation'), 2), {
+    description: 'Where the service keeps the key: one location. DATABASE (default): sealed (AES-256-GCM, bound to its address) in PostgreSQL. SECRETS: in a secret store outside PostgreSQL (an encrypted keystore directory). Both sign alike; both locations at once is refused (400). See docs/key-custody.md.',
+  }),
   publickKey: address,
   privateKey: nonEmptyString(200),
   dkgKeys: arrayOf(strictObject('DkgKey', {}, {
