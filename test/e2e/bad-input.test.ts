@@ -534,7 +534,7 @@ describe('Create Account: refusals the codecs cannot see', () => {
         item('a non-managed account without onchainId', { managed: false }, 'itemData.onchainId'),
         item('a new managed account with an onchainId but no key', { managed: true, onchainId: ADDRESS }, 'itemData.onchainId'),
         item('a kind created by its own operation', { offchainReferences: { type: 'FUNDS_TOKEN_ACCOUNT' } }, 'itemData.offchainReferences.type'),
-        item('private key location SECRETS', { privateKeyDetails: { location: ['SECRETS'] } }, 'itemData.privateKeyDetails.location'),
+        item('a key in two locations', { privateKeyDetails: { location: ['DATABASE', 'SECRETS'] } }, 'itemData.privateKeyDetails.location'),
         item('dkgKeys', { privateKeyDetails: { dkgKeys: [{}] } }, 'itemData.privateKeyDetails.dkgKeys'),
         item('a private key that is not base58', { privateKeyDetails: { privateKey: '0OIl' } }, 'itemData.privateKeyDetails.privateKey'),
         item('a private key of 16 bytes', { privateKeyDetails: { privateKey: '1'.repeat(16) } }, 'itemData.privateKeyDetails.privateKey'),

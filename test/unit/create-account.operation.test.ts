@@ -48,7 +48,7 @@ describe('validateCreateAccount: what a customer may create (spec 2.3)', () => {
     expect(() => validateCreateAccount({ offchainReferences: { type }, managed: false, alreadyOnchain: true, onchainId: EXISTING }, writer)).not.toThrow();
   });
 
-  it('refuses the SECRETS key location, which is not available', () => {
+  it('refuses a key kept in two locations (DATABASE and SECRETS)', () => {
     const error = refusal(() => validateCreateAccount({ privateKeyDetails: { location: ['DATABASE', 'SECRETS'] } }, writer));
     expect(error.code).toBe('VALIDATION_ERROR');
     expect(error.field).toBe('itemData.privateKeyDetails.location');
@@ -56,6 +56,8 @@ describe('validateCreateAccount: what a customer may create (spec 2.3)', () => {
 
   it('accepts the DATABASE key location', () => {
     expect(() => validateCreateAccount({ privateKeyDetails: { location: ['DATABASE'] } }, writer)).not.toThrow();
+    expect(() => validateCreateAccount({ privateKeyDetails: { location: ['SECRETS'] } }, writer)).not.toThrow();
+    expect(refusal(() => validateCreateAccount({ managed: false, onchainId: EXISTING, privateKeyDetails: { location: ['SECRETS'] } }, writer)).field).toBe('itemData.privateKeyDetails.location');
   });
 
   it('refuses distributed key generation (dkgKeys)', () => {
