@@ -7,6 +7,7 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { createCipheriv, randomBytes } from 'node:crypto';
 import { getBase58Decoder, getBase58Encoder } from '@solana/kit';
 import { startStack, type Stack } from '../support/stack';
 import { forkEm } from '../../src/main/runtime';
@@ -40,6 +41,14 @@ const privateKey = async (account: { offchainId: string }) => {
 };
 const lamports = async (account: { offchainId: string }) => (await stack.call('POST', '/api/v1/accounts/balance', { itemData: { account } })).body;
 
+/** A key sealed in the format before key ids and AAD (v1), as rows written before this change hold it. */
+function sealV1(kek: string, plain: Uint8Array): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', Buffer.from(kek, 'base64'), iv);
+  const body = Buffer.concat([cipher.update(plain), cipher.final(), cipher.getAuthTag()]);
+  return `v1.${iv.toString('base64url')}.${body.toString('base64url')}`;
+}
+
 /** Every table's rows as text: what a database dump would hold. */
 async function databaseText(): Promise<string> {
   const connection = forkEm(stack.runtime.orm).getConnection();
@@ -67,6 +76,11 @@ it('signs with DATABASE and SECRETS keys before and after a KEK rotation, and ke
   expect(rows.find((r) => r.address === secrets.onchainId)!.sealed_secret).toBeNull();
   const oldId = createSealer(oldKek).currentKeyId;
   expect(rows.find((r) => r.address === database.onchainId)!.sealed_secret!.startsWith(`v2:${oldId}:`)).toBe(true);
+
+  // A DATABASE key sealed before this change (v1: no key id, no AAD) still signs, and the rotation upgrades it.
+  const databaseSeed = getBase58Encoder().encode(before.database.privateKey).slice(0, 32);
+  await forkEm(stack.runtime.orm).getConnection().execute(`update custody_key set sealed_secret = ? where address = ?`, [sealV1(oldKek, databaseSeed), database.onchainId]);
+  await transfer(database, sink);
 
   const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', path.join(__dirname, '../../src/cli/main.ts'), 'keys', 'rotate-kek', '--new-key-env', 'NEW_KEK'], {
     env: { ...process.env, NODE_OPTIONS: '', DATABASE_URL: stack.config.databaseUrl, DATA_DIR: stack.config.dataDir, KEY_ENCRYPTION_KEY: oldKek, NEW_KEK: newKek },
