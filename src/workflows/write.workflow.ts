@@ -84,6 +84,8 @@ interface Wait {
   /** Set when Cancel starts; `cancelled` holds the record once it is CANCELLED. */
   cancelling: boolean;
   cancelled?: TransactionResult | null;
+  /** The write left its last wait: Sign and Cancel are refused from here on. */
+  ended: boolean;
 }
 
 /** How often a waiting write checks whether its message's lifetime is proven over. */
@@ -126,8 +128,9 @@ export async function ledgerWrite(request: WriteRequest): Promise<WriteResult> {
     progress.step = 'postSubmitWebhook';
     await local.startPostSubmitDelivery(request);
   }
-  // A Sign or Cancel that arrived as the wait ended finishes before the run does.
-  if (wait.signed) await condition(allHandlersFinished);
+  // A Sign or Cancel that arrived as the wait ended (or before it began) finishes before the run does.
+  wait.ended = true;
+  await condition(allHandlersFinished);
   return finish(progress, result, last.result.transaction?.status ?? 'FAILED', last.signature);
 }
 
@@ -207,17 +210,24 @@ async function refuseOne(request: WriteRequest, error: unknown, part: number, pr
 
 /** Registers Sign, Submit and Cancel (free until one arrives: nothing runs on the common path). Sign and Cancel run one at a time. */
 function waitHandlers(request: WriteRequest): Wait {
-  const wait: Wait = { part: 0, submitted: false, cancelling: false };
+  const wait: Wait = { part: 0, submitted: false, cancelling: false, ended: false };
   let serial: Promise<unknown> = Promise.resolve();
   const inTurn = <T>(step: () => Promise<T>): Promise<T> => {
     const run = serial.then(step);
     serial = run.catch(() => undefined);
     return run;
   };
+  // The record may say AWAITING_SIGNATURES (or SIGNED) a moment before this run reaches its wait: an
+  // update that comes then is accepted and waits for the wait (or for the write's end, then refused).
+  const reachedWait = () => condition(() => wait.kind !== undefined || wait.ended);
+  const notOver = () => {
+    if (wait.ended || wait.cancelling) throw refused('the transaction is not waiting (for signatures or for Submit)');
+  };
   const waitingForSignatures = () => {
     if (wait.kind !== 'SIGNATURES' || wait.cancelling) throw refused('the transaction is not waiting for signatures');
   };
   setHandler(signUpdate, (signatures) => inTurn(async () => {
+    await reachedWait();
     waitingForSignatures();
     try {
       wait.signed = await local.addSignatures(request, wait.part, signatures);
@@ -225,7 +235,12 @@ function waitHandlers(request: WriteRequest): Wait {
       throw refusalOf(error);
     }
     return wait.signed.missing ?? [];
-  }), { validator: (_signatures) => waitingForSignatures() });
+  }), {
+    validator: (_signatures) => {
+      notOver();
+      if (wait.kind === 'SUBMIT') throw refused('the transaction is already signed: submit it with Submit Transaction');
+    },
+  });
   setHandler(submitUpdate, () => {
     wait.submitted = true;
   }, {
@@ -239,11 +254,17 @@ function waitHandlers(request: WriteRequest): Wait {
     if (!(wait.kind === 'SIGNATURES' || (wait.kind === 'SUBMIT' && !wait.submitted)) || wait.cancelling) throw refused('the transaction is not waiting (for signatures or for Submit)');
   };
   setHandler(cancelUpdate, () => inTurn(async () => {
+    await reachedWait();
     cancellable();
     wait.cancelling = true;
     wait.cancelled = await local.recordCancellation(request, wait.part);
     return wait.cancelled;
-  }), { validator: cancellable });
+  }), {
+    validator: () => {
+      notOver();
+      if (wait.kind === 'SUBMIT' && wait.submitted) throw refused('the transaction was submitted');
+    },
+  });
   return wait;
 }
 
