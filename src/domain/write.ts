@@ -57,6 +57,8 @@ export interface Debit {
   destination: { address: string; class: DestinationClass } | null;
   /** Which of the write's network transactions moves it (default 0): held and given back with that one. */
   part?: number;
+  /** The request field naming the debited account, for a refusal (debit API keys); absent: itemData. */
+  field?: string;
 }
 
 /** What the lookup step found: addresses and records the later steps act on. */

@@ -1,6 +1,11 @@
-/** The fee payer of a write: svmTransactionConfig.feePayer when given, else the global fee payer. */
+/**
+ * The fee payer of a write: svmTransactionConfig.feePayer when given; else the organization's own
+ * fee payer (an active managed account with canPayFees whose globalFeePayerForOrgs lists the
+ * organization's external id, the oldest when several do); else the service's global fee payer.
+ */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { SvmTransactionConfigInput } from '../../domain/inputs/common.inputs';
+import { Account } from '../../db/entities';
 import { assertMaySign, findAccountByLookup } from '../../db/repositories/accounts.repository';
 import { validationError } from '../../domain/errors';
 import type { WriteRequest } from '../../domain/write';
@@ -14,11 +19,28 @@ export interface FeePayer {
 }
 
 export async function resolveFeePayer(em: EntityManager, deps: ActivityDeps, request: WriteRequest, config: SvmTransactionConfigInput): Promise<FeePayer> {
-  if (!config.feePayer) return { address: deps.feePayerAddress, accountId: null, webhooks: { preSubmit: false, postSubmit: false } };
+  if (!config.feePayer) {
+    const orgPayer = await organizationFeePayer(em, request);
+    return orgPayer ? feePayerOf(orgPayer) : { address: deps.feePayerAddress, accountId: null, webhooks: { preSubmit: false, postSubmit: false } };
+  }
   const field = 'svmTransactionConfig.feePayer';
   const account = await findAccountByLookup(em, { organizationId: request.organizationId, cluster: request.cluster }, config.feePayer, field);
   assertMaySign(account, request.organizationId, request.organizationExternalId, field);
   if (!account.canPayFees) throw validationError(field, `account ${account.address} is not allowed to pay fees (canPayFees is false)`);
+  return feePayerOf(account);
+}
+
+/** The account paying fees for the organization's writes that name no fee payer (globalFeePayerForOrgs), if any. */
+async function organizationFeePayer(em: EntityManager, request: WriteRequest): Promise<Account | null> {
+  const [account] = await em.find(
+    Account,
+    { cluster: request.cluster, status: 'ACTIVE', managed: true, canPayFees: true, globalFeePayerForOrgs: { $contains: [request.organizationExternalId] } },
+    { orderBy: { createdAt: 'asc', id: 'asc' }, limit: 1 },
+  );
+  return account ?? null;
+}
+
+function feePayerOf(account: Account): FeePayer {
   return {
     address: account.address,
     accountId: account.id,

@@ -63,7 +63,7 @@ export const inactivateAccountHandler: OperationHandler<InactivateAccountItemDat
       needsTransaction: true,
       feePayer: feePayer.address,
       signers: [feePayer.address, account.address],
-      debits: [{ accountId: account.id, address: account.address, asset: 'NETWORK_CURRENCY', amount: data.lamports, operationType: 'TRANSFER', destination: destination! }],
+      debits: [{ accountId: account.id, address: account.address, asset: 'NETWORK_CURRENCY', amount: data.lamports, operationType: 'TRANSFER', destination: destination!, field: f }],
       webhooks: {
         preSubmit: feePayer.webhooks.preSubmit || account.preTransactionSubmitWebhooks.length > 0,
         postSubmit: feePayer.webhooks.postSubmit || account.postTransactionSubmitWebhooks.length > 0,

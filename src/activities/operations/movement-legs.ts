@@ -154,7 +154,7 @@ export async function planBurn(ctx: PlanContext, item: BurnOperation, p: string)
     thaw,
     freeze: freeze[1] ? [position.address] : [],
   };
-  const debit: Debit = { accountId: position.ownerAccountId ?? null, address: position.ownerAddress, asset: { financialInstrumentId: instrument.id }, amount: leg.amount, operationType: 'BURN', destination: null };
+  const debit: Debit = { accountId: position.ownerAccountId ?? null, address: position.ownerAddress, asset: { financialInstrumentId: instrument.id }, amount: leg.amount, operationType: 'BURN', destination: null, field: `${p}.burnFrom` };
   return { leg, signers: [authority, ...(freezeAuthority ? [freezeAuthority] : [])], debits: [debit] };
 }
 
@@ -245,6 +245,7 @@ export async function planTransfer(ctx: PlanContext, item: TransferOperation, p:
     amount: leg.amount,
     operationType: 'TRANSFER',
     destination: { address: destination.address, class: await destinationClass(ctx.em, destination.ownerAccountId) },
+    field: `${p}.source`,
   };
   return { leg, signers: [authority, ...(freezeAuthority ? [freezeAuthority] : [])], debits: [debit] };
 }

@@ -52,7 +52,7 @@ export const transferNetworkCurrencyHandler: OperationHandler<TransferNetworkCur
       feePayer: feePayer.address,
       signers: [...new Set([feePayer.address, source.address])],
       awaitedSigners: source.awaited && source.address !== feePayer.address ? [source.address] : [],
-      debits: [{ accountId: source.id, address: source.address, asset: 'NETWORK_CURRENCY', amount: data.amount, operationType: 'TRANSFER', destination }],
+      debits: [{ accountId: source.id, address: source.address, asset: 'NETWORK_CURRENCY', amount: data.amount, operationType: 'TRANSFER', destination, field: 'itemData.source' }],
       webhooks: feePayer.webhooks,
       data,
     };

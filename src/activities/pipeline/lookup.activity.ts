@@ -6,6 +6,7 @@
  */
 import { Account } from '../../db/entities';
 import { maySign } from '../../db/repositories/accounts.repository';
+import { enforceDebitApiKeys } from '../debit-api-keys';
 import type { Resolved, WriteRequest } from '../../domain/write';
 import { operationHandlers } from '../operations';
 import { handlerOf } from '../operations/operation-handler';
@@ -23,6 +24,7 @@ export function createLookup(ctx: PipelineContext) {
     if (record?.resolved && (possiblySent(record) || recordedOffchain)) return { ...record.resolved, resumed: true };
     const handler = handlerOf(operationHandlers, request.operation);
     const resolved = await handler.lookup(em, ctx.deps, request);
+    await enforceDebitApiKeys(em, request, resolved.debits);
     const signers = await em.find(Account, { cluster: request.cluster, address: { $in: resolved.signers } }, { fields: ['address', 'organizationId', 'managed', 'status', 'orgsAllowedToSignWithPrivateKey', 'preTransactionSubmitWebhooks', 'postTransactionSubmitWebhooks'] });
     return { ...resolved, webhooks: signersWebhooks(request, resolved, signers), awaitedSigners: awaitedSigners(request, resolved, signers) };
   };

@@ -100,11 +100,13 @@ export function createRecord(ctx: PipelineContext) {
  */
 async function applyBalanceChanges(em: EntityManager, request: WriteRequest, tx: LedgerTransaction, balances: LandedTransaction['balances'], createdId: string | undefined, at: Date): Promise<void> {
   const addresses = [...new Set(balances.map((b) => b.address))];
-  const found = await em.find(Account, { organizationId: request.organizationId, cluster: request.cluster, address: { $in: addresses } });
+  // Every tenant's record of a touched address moves (a shared account, an organization's fee payer
+  // held by another); the transaction lists only the caller's own, the records it may see.
+  const found = await em.find(Account, { cluster: request.cluster, address: { $in: addresses } });
   const touched = found.filter((account) => account.id !== createdId && account.creationTransactionId !== tx.id);
   for (const account of touched) {
     const change = balances.find((b) => b.address === account.address)!;
     await moveAccountLamports(em, account.id, change.post - change.pre, tx, at);
-    tx.accountIds = [...new Set([...tx.accountIds, account.id])];
+    if (account.organizationId === request.organizationId) tx.accountIds = [...new Set([...tx.accountIds, account.id])];
   }
 }

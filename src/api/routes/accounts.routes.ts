@@ -49,7 +49,7 @@ export function accountRoutes(deps: ApiDeps): RouteSpec[] {
       method: 'post',
       path: '/api/v1/accounts',
       tag: 'Accounts',
-      summary: 'Create Account: a managed account with a new or imported key, or a non-managed one onboarded by address.',
+      summary: 'Create Account: a managed account with a new or imported key, or a non-managed one onboarded by address. networkCurrencyDebitApiKeys / tokenDebitApiKeys hold API key ids (as the admin CLI prints them): when not empty, only requests made with one of them may debit the account (network currency / tokens), others get 403 naming the debited account\'s field. globalFeePayerForOrgs lists organization external ids whose writes naming no fee payer this account pays (when managed, ACTIVE and canPayFees). See docs/custody-policy.md.',
       body: createAccountBody,
       successStatus: 201,
       response: createAccountResponse,

@@ -20,14 +20,17 @@ export function offPlatformAddress(lookup: AccountLookupInput, field: string): s
   return lookup.onchainId;
 }
 
+/** The organization a lookup searches: the caller's, or the one `otherTenantOrganizationExternalId` names (its shared objects only). */
+export async function lookupOrganizationId(em: EntityManager, scope: TenantScope, lookup: AccountLookupInput, field: string): Promise<string> {
+  if (!lookup.otherTenantOrganizationExternalId) return scope.organizationId;
+  const other = await em.findOne(Organization, { externalId: lookup.otherTenantOrganizationExternalId });
+  if (!other) throw notFound(`${field}.otherTenantOrganizationExternalId`, `organization "${lookup.otherTenantOrganizationExternalId}" does not exist`);
+  return other.id;
+}
+
 /** Finds the one account a lookup names; NOT_FOUND, FORBIDDEN or VALIDATION_ERROR (ambiguous) otherwise. */
 export async function findAccountByLookup(em: EntityManager, scope: TenantScope, lookup: AccountLookupInput, field: string): Promise<Account> {
-  let organizationId = scope.organizationId;
-  if (lookup.otherTenantOrganizationExternalId) {
-    const other = await em.findOne(Organization, { externalId: lookup.otherTenantOrganizationExternalId });
-    if (!other) throw notFound(`${field}.otherTenantOrganizationExternalId`, `organization "${lookup.otherTenantOrganizationExternalId}" does not exist`);
-    organizationId = other.id;
-  }
+  const organizationId = await lookupOrganizationId(em, scope, lookup, field);
   const where: Record<string, unknown> = { organizationId, cluster: scope.cluster };
   if (lookup.offchainId) where.id = lookup.offchainId;
   if (lookup.onchainId) where.address = lookup.onchainId;
@@ -47,7 +50,8 @@ export async function findAccountByLookup(em: EntityManager, scope: TenantScope,
   if (found.length === 0) throw notFound(field, `${field}: no such account`);
   if (found.length > 1) throw validationError(`${field}.offchainReferences`, `${field} matches more than one account; add onchainId or offchainId`);
   const account = found[0];
-  if (organizationId !== scope.organizationId && !account.sharedAcrossTenants) throw forbidden(`${field} belongs to another tenant and is not shared`, field);
+  // Another tenant's unshared account stays invisible: the same answer as no account at all.
+  if (organizationId !== scope.organizationId && !account.sharedAcrossTenants) throw notFound(field, `${field}: no such account`);
   return account;
 }
 
