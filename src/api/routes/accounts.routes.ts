@@ -148,7 +148,7 @@ export function accountRoutes(deps: ApiDeps): RouteSpec[] {
       method: 'post',
       path: '/api/v1/accounts/private-key',
       tag: 'Accounts',
-      summary: 'Fetch Account Private Key of a managed account (base58 of the 64-byte secret key, the Solana CLI layout). Every call is logged, without the key.',
+      summary: 'Fetch Account Private Key of a managed account (base58 of the 64-byte secret key, the Solana CLI layout). Every call is logged, without the key. An account with a threshold key (dkgKeys) answers 400: no one holds that key whole.',
       role: 'FETCH_PRIVATE_KEY',
       body: singleAccountBody,
       successStatus: 200,
@@ -156,6 +156,7 @@ export function accountRoutes(deps: ApiDeps): RouteSpec[] {
       async handler(ctx, body) {
         const { em, caller, account } = await lookedUp(ctx, body);
         if (account.organizationId !== caller.organizationId) throw forbidden('only the owning organization may fetch a private key', 'itemData.account');
+        if (await deps.keyStore.isThresholdKey(em, account.address)) throw validationError('itemData.account', 'the account has a threshold key (dkgKeys): its backend players each hold a share and no one holds the whole key, so it cannot be fetched');
         const seed = account.managed ? await deps.keyStore.exportPrivateKey(em, account.address) : undefined;
         if (!seed) throw validationError('itemData.account', 'the account is not managed: the service holds no private key for it');
         deps.audit(`private key of ${account.address} (${account.id}) fetched by API key ${caller.apiKeyId} of ${caller.organizationExternalId}, request ${ctx.state.requestId}`);
