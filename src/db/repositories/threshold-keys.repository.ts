@@ -13,11 +13,11 @@ export interface ThresholdKeyRow {
   publicPackage: unknown;
 }
 
-/** Idempotent by request key: a retry or a concurrent run keeps the first key. */
+/** Idempotent by request key (an array binding expands to a list, hence `array[?]`): a retry or a concurrent run keeps the first key. */
 export async function insertThresholdKey(em: EntityManager, row: ThresholdKeyRow): Promise<void> {
   await em.getConnection().execute(
     `insert into threshold_key (address, organization_id, request_key, threshold, player_codes, key_usage, is_default, public_package)
-     values (?, ?, ?, ?, ?, ?, ?, ?) on conflict do nothing`,
+     values (?, ?, ?, ?, array[?]::text[], ?, ?, ?) on conflict do nothing`,
     [row.address, row.organizationId, row.requestKey, row.threshold, row.playerCodes, row.keyUsage, row.isDefault, JSON.stringify(row.publicPackage)],
   );
 }
@@ -34,7 +34,7 @@ export async function thresholdKeyByRequest(em: EntityManager, requestKey: strin
 
 export async function thresholdKeys(em: EntityManager, addresses: string[]): Promise<ThresholdKeyRow[]> {
   if (addresses.length === 0) return [];
-  const rows = await em.getConnection().execute<Raw[]>(`select * from threshold_key where address = any(?)`, [addresses]);
+  const rows = await em.getConnection().execute<Raw[]>(`select * from threshold_key where address in (?)`, [addresses]);
   return rows.map(fromRaw);
 }
 
