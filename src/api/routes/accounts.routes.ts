@@ -49,7 +49,7 @@ export function accountRoutes(deps: ApiDeps): RouteSpec[] {
       method: 'post',
       path: '/api/v1/accounts',
       tag: 'Accounts',
-      summary: 'Create Account: a managed account with a new or imported key, or a non-managed one onboarded by address.',
+      summary: 'Create Account: a managed account with a new or imported key, or a non-managed one onboarded by address. privateKeyDetails.dkgKeys (one entry) gives a new managed account a threshold Ed25519 key (FROST) generated among the backend players useBackendPlayersCodes (default: all configured), session.threshold (at least 2) of which sign; no one holds the whole key, so Fetch Account Private Key refuses it (docs/threshold-keys.md).',
       body: createAccountBody,
       successStatus: 201,
       response: createAccountResponse,
