@@ -85,6 +85,28 @@ it('creates a 2-of-3 dkgKeys account whose transfer, signed by two players, is C
   expect(fetched.body.errors[0].message).toContain('threshold key');
 });
 
+it('signs with any 2 of the 3 players, reuses its signature over a message already signed, and cannot sign with 1', async () => {
+  const account = (await createThresholdAccount()).body.newAccount as { onchainId: string };
+  const signer = account.onchainId as Address;
+  const em = forkEm(stack.runtime.orm);
+  const sign = async (text: string) => {
+    const transaction = { messageBytes: new TextEncoder().encode(text), signatures: { [signer]: null } } as unknown as Parameters<typeof stack.runtime.keyStore.signTransaction>[2];
+    const { transaction: signed, missing } = await stack.runtime.keyStore.signTransaction(em, [signer], transaction);
+    expect(missing).toEqual([]);
+    return new Uint8Array(signed.signatures[signer]!);
+  };
+  const groupKey = new Uint8Array(getAddressEncoder().encode(signer));
+  const first = await sign('message one');
+  expect(ed25519.verify(first, new TextEncoder().encode('message one'), groupKey)).toBe(true);
+  // FROST nonces are random: only the recorded signature makes a replayed sign step send the same transaction.
+  expect(Buffer.from(await sign('message one')).equals(Buffer.from(first))).toBe(true);
+
+  fs.rmSync(path.join(playerDir('player-1'), `${signer}.share`));
+  expect(ed25519.verify(await sign('message two'), new TextEncoder().encode('message two'), groupKey)).toBe(true);
+  fs.rmSync(path.join(playerDir('player-3'), `${signer}.share`));
+  await expect(sign('message three')).rejects.toThrow('needs 2 players, 1 available');
+});
+
 it('refuses a threshold above the players or a player that is not configured, naming the field', async () => {
   const over = await stack.call('POST', '/api/v1/accounts', { itemData: { managed: true, privateKeyDetails: { dkgKeys: [{ useBackendPlayersCodes: ['player-1', 'player-2'], session: { threshold: 3 } }] } } });
   expect(over.status).toBe(400);
