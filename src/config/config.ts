@@ -28,6 +28,12 @@ export interface Config {
   temporal: { address?: string; namespace: string; taskQueue: string; apiHostsWorker: boolean; writeTaskTimeoutSeconds: number };
   /** Empty when SVM_CLUSTERS is not set: the launcher starts the local node as cluster LOCAL. */
   clusters: ClusterConfig[];
+  /**
+   * The backend players of dkgKeys (DKG_PLAYERS, comma-separated codes, default player-1..3). Each
+   * keeps its shares in its own directory: DKG_PLAYERS_DIR/<code> (default <dataDir>/dkg-players).
+   */
+  dkgPlayers: string[];
+  dkgPlayersDir?: string;
   defaultCluster?: string;
   platformName: string;
   /** Base64 of the 32-byte key-encryption key for DATABASE-held private keys. */
@@ -90,6 +96,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       writeTaskTimeoutSeconds: int(env.TEMPORAL_WRITE_TASK_TIMEOUT_SECONDS, 10),
     },
     clusters: parseClusters(env.SVM_CLUSTERS),
+    dkgPlayers: (env.DKG_PLAYERS || 'player-1,player-2,player-3').split(',').map((c) => c.trim()).filter(Boolean),
+    dkgPlayersDir: env.DKG_PLAYERS_DIR ? path.resolve(env.DKG_PLAYERS_DIR) : undefined,
     defaultCluster: env.SVM_DEFAULT_CLUSTER?.toUpperCase() || undefined,
     platformName: (env.PLATFORM_NAME || 'LEDGER').toUpperCase(),
     keyEncryptionKey: env.KEY_ENCRYPTION_KEY || undefined,

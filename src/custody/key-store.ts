@@ -6,11 +6,12 @@ import { randomBytes, type webcrypto } from 'node:crypto';
 
 type CryptoKeyPair = webcrypto.CryptoKeyPair;
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { createKeyPairFromPrivateKeyBytes, getAddressFromPublicKey, createKeyPairFromBytes } from '@solana/kit';
+import { createKeyPairFromPrivateKeyBytes, getAddressFromPublicKey, createKeyPairFromBytes, partiallySignTransaction, type SignatureBytes, type Transaction } from '@solana/kit';
 import { CustodyKey } from '../db/entities';
 import { insertCustodyKey } from '../db/repositories/custody-keys.repository';
 import type { Sealer } from './sealing';
 import type { SecretStore } from './secret-store';
+import type { ThresholdKeys, ThresholdKeySpec } from './threshold/threshold-keys';
 
 /** DATABASE: sealed in custody_key. SECRETS: in the secret store; custody_key records only where it is. */
 export type KeyLocation = 'DATABASE' | 'SECRETS';
@@ -27,6 +28,14 @@ export interface KeyStore {
   keyPairs(em: EntityManager, addresses: string[]): Promise<Map<string, CryptoKeyPair>>;
   /** The 32-byte seed of a held key, or undefined. */
   exportPrivateKey(em: EntityManager, address: string): Promise<Uint8Array | undefined>;
+  /** The configured backend players of threshold keys. */
+  dkgPlayers: string[];
+  /** Generates a threshold (dkgKeys) key among backend players; idempotent by requestKey. */
+  generateThreshold(em: EntityManager, organizationId: string, requestKey: string, spec: ThresholdKeySpec): Promise<string>;
+  /** Whether the address is a threshold key (no player, and so no one, holds it whole). */
+  isThresholdKey(em: EntityManager, address: string): Promise<boolean>;
+  /** Adds the signatures of the keys it holds among `signers` (whole or threshold); `missing` are those it holds no key for. */
+  signTransaction<T extends Transaction>(em: EntityManager, signers: string[], transaction: T): Promise<{ transaction: T; missing: string[] }>;
 }
 
 /** The address of a 32-byte ed25519 seed. */
@@ -41,8 +50,8 @@ export async function keyPairFromSecretKey(bytes: Uint8Array): Promise<{ address
   return { address: await getAddressFromPublicKey(keyPair.publicKey), keyPair };
 }
 
-/** Holds keys in either location and signs with both alike; `secrets` backs the SECRETS location. */
-export function createDatabaseKeyStore(sealer: Sealer, fixedKeys: Map<string, CryptoKeyPair> = new Map(), secrets?: SecretStore): KeyStore {
+/** Holds keys in either location and signs with both alike; `secrets` backs the SECRETS location, `threshold` the dkgKeys (FROST) accounts. */
+export function createDatabaseKeyStore(sealer: Sealer, fixedKeys: Map<string, CryptoKeyPair> = new Map(), secrets?: SecretStore, threshold?: ThresholdKeys): KeyStore {
   async function store(em: EntityManager, organizationId: string, seed: Uint8Array, requestKey: string | null, location: KeyLocation = 'DATABASE'): Promise<string> {
     const address = await addressOfSeed(seed);
     if (location === 'SECRETS') {
@@ -59,7 +68,8 @@ export function createDatabaseKeyStore(sealer: Sealer, fixedKeys: Map<string, Cr
     return row.sealedSecret ? new Uint8Array(sealer.unseal(row.sealedSecret, custodyKeyAad(row.address))) : undefined;
   }
 
-  return {
+  const store_: KeyStore = {
+    dkgPlayers: threshold?.playerCodes ?? [],
     async generate(em, organizationId, requestKey, location) {
       const existing = await em.findOne(CustodyKey, { requestKey });
       if (existing) return existing.address;
@@ -95,5 +105,22 @@ export function createDatabaseKeyStore(sealer: Sealer, fixedKeys: Map<string, Cr
       const row = await em.findOne(CustodyKey, { address });
       return row ? seedOf(row) : undefined;
     },
+    async generateThreshold(em, organizationId, requestKey, spec) {
+      if (!threshold) throw new Error('no backend players are configured for dkgKeys');
+      return threshold.generate(em, organizationId, requestKey, spec);
+    },
+    async isThresholdKey(em, address) {
+      return threshold ? (await threshold.held(em, [address])).has(address) : false;
+    },
+    async signTransaction(em, signers, transaction) {
+      const keyPairs = await store_.keyPairs(em, signers);
+      const rest = signers.filter((s) => !keyPairs.has(s));
+      const thresholdSignatures = threshold && rest.length ? await threshold.sign(em, rest, new Uint8Array(transaction.messageBytes)) : new Map<string, Uint8Array>();
+      const signed = await partiallySignTransaction([...keyPairs.values()], transaction);
+      const signatures = { ...signed.signatures };
+      for (const [address, signature] of thresholdSignatures) signatures[address as keyof typeof signatures] = signature as SignatureBytes;
+      return { transaction: { ...signed, signatures }, missing: rest.filter((s) => !thresholdSignatures.has(s)) };
+    },
   };
+  return store_;
 }

@@ -10,6 +10,8 @@ import { createOrm, migrate, type Orm } from '../db/orm';
 import { createSealer, generateKeyEncryptionKey, type Sealer } from '../custody/sealing';
 import { createKeystoreDirectory, type SecretStore } from '../custody/secret-store';
 import { createDatabaseKeyStore, keyPairFromSecretKey, type KeyStore } from '../custody/key-store';
+import { createDirectoryShareStore } from '../custody/threshold/share-store';
+import { createThresholdKeys } from '../custody/threshold/threshold-keys';
 import { createJsonRpcNetwork } from '../network/json-rpc-network';
 import { createNetworks, type Networks } from '../network/svm-network';
 
@@ -52,7 +54,9 @@ export async function openRuntime(config: Config & { databaseUrl: string }, log:
   const secrets = createKeystoreDirectory(secretsDirectory(config), sealer);
   const feePayerBytes = JSON.parse(fileSecret(config.feePayerKeyFile, () => JSON.stringify([...randomBytes(32), ...new Uint8Array(32)]), () => {}, 'fee payer')) as number[];
   const feePayer = await loadFeePayer(config.feePayerKeyFile, feePayerBytes, log);
-  const keyStore = createDatabaseKeyStore(sealer, new Map([[feePayer.address, feePayer.keyPair]]), secrets);
+  const playersDir = config.dkgPlayersDir ?? path.join(config.dataDir, 'dkg-players');
+  const thresholdKeys = createThresholdKeys(config.dkgPlayers.map((code) => createDirectoryShareStore(path.join(playersDir, code), code, sealer)));
+  const keyStore = createDatabaseKeyStore(sealer, new Map([[feePayer.address, feePayer.keyPair]]), secrets, thresholdKeys);
   const networks = createNetworks(config.clusters.map((c) => createJsonRpcNetwork(c.name, c.rpcUrl)), config.defaultCluster);
   return { orm, networks, sealer, keyStore, secrets, feePayerAddress: feePayer.address, close: () => orm.close() };
 }

@@ -60,10 +60,21 @@ describe('validateCreateAccount: what a customer may create (spec 2.3)', () => {
     expect(refusal(() => validateCreateAccount({ managed: false, onchainId: EXISTING, privateKeyDetails: { location: ['SECRETS'] } }, writer)).field).toBe('itemData.privateKeyDetails.location');
   });
 
-  it('refuses distributed key generation (dkgKeys)', () => {
-    const error = refusal(() => validateCreateAccount({ privateKeyDetails: { dkgKeys: [{ keyUsage: 'SIGN', session: { threshold: 2 } }] } }, writer));
+  it('accepts dkgKeys with a threshold of at least 2 and no more than its players', () => {
+    expect(() => validateCreateAccount({ privateKeyDetails: { dkgKeys: [{ keyUsage: 'SIGN', useBackendPlayersCodes: ['a', 'b', 'c'], isDefault: true, session: { threshold: 2 } }] } }, writer)).not.toThrow();
+  });
+
+  it.each([
+    ['no threshold', { dkgKeys: [{ keyUsage: 'SIGN' }] }, 'itemData.privateKeyDetails.dkgKeys[0].session.threshold'],
+    ['threshold 1', { dkgKeys: [{ session: { threshold: 1 } }] }, 'itemData.privateKeyDetails.dkgKeys[0].session.threshold'],
+    ['threshold above the players', { dkgKeys: [{ useBackendPlayersCodes: ['a', 'b'], session: { threshold: 3 } }] }, 'itemData.privateKeyDetails.dkgKeys[0].session.threshold'],
+    ['a repeated player', { dkgKeys: [{ useBackendPlayersCodes: ['a', 'a'], session: { threshold: 2 } }] }, 'itemData.privateKeyDetails.dkgKeys[0].useBackendPlayersCodes'],
+    ['two entries', { dkgKeys: [{ session: { threshold: 2 } }, { session: { threshold: 2 } }] }, 'itemData.privateKeyDetails.dkgKeys'],
+    ['an imported key too', { privateKey: '11111111111111111111111111111111', dkgKeys: [{ session: { threshold: 2 } }] }, 'itemData.privateKeyDetails.dkgKeys'],
+  ])('refuses dkgKeys with %s, naming the field', (_label, privateKeyDetails, field) => {
+    const error = refusal(() => validateCreateAccount({ privateKeyDetails }, writer));
     expect(error.code).toBe('VALIDATION_ERROR');
-    expect(error.field).toBe('itemData.privateKeyDetails.dkgKeys');
+    expect(error.field).toBe(field);
   });
 
   it('needs an onchainId to onboard a non-managed account', () => {

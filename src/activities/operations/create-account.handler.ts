@@ -4,6 +4,8 @@ import { Account } from '../../db/entities';
 import { createAccountRecord, createdBy, payloadFields } from '../../db/repositories/accounts.repository';
 import { conflict, validationError } from '../../domain/errors';
 import { accountTypeOf, keyLocationOf, lamportsForNewAccount, planCreateAccount } from '../../domain/operations/create-account.operation';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { ActivityDeps } from '../deps';
 import type { OperationHandler } from './operation-handler';
 import { resolveFeePayer } from './fee-payer';
 
@@ -21,7 +23,10 @@ export const createAccountHandler: OperationHandler<CreateAccountItemData, Creat
     const network = deps.networks.get(request.cluster)!;
 
     let newAddress: string;
-    if (item.privateKeyDetails?.privateKey) {
+    const dkgKey = item.privateKeyDetails?.dkgKeys?.[0];
+    if (dkgKey) {
+      newAddress = await generateThresholdKey(em, deps, request.organizationId, `${request.transactionId}:new-account`, dkgKey);
+    } else if (item.privateKeyDetails?.privateKey) {
       newAddress = await deps.keyStore.import(em, request.organizationId, deps.sealer.unseal(item.privateKeyDetails.privateKey), keyLocationOf(item));
     } else if (managed) {
       newAddress = await deps.keyStore.generate(em, request.organizationId, `${request.transactionId}:new-account`, keyLocationOf(item));
@@ -113,6 +118,20 @@ export const createAccountHandler: OperationHandler<CreateAccountItemData, Creat
     return { onchainId: data.newAddress, offchainId: data.accountId };
   },
 };
+
+type DkgKey = NonNullable<NonNullable<CreateAccountItemData['privateKeyDetails']>['dkgKeys']>[number];
+
+/** The players must be configured ones and enough for the threshold (validation checked the rest). */
+async function generateThresholdKey(em: EntityManager, deps: ActivityDeps, organizationId: string, requestKey: string, dkgKey: DkgKey): Promise<string> {
+  const field = 'itemData.privateKeyDetails.dkgKeys[0]';
+  const configured = deps.keyStore.dkgPlayers;
+  const players = dkgKey.useBackendPlayersCodes ?? configured;
+  const unknown = players.filter((p) => !configured.includes(p));
+  if (unknown.length) throw validationError(`${field}.useBackendPlayersCodes`, `unknown backend players ${unknown.join(', ')}; the configured players are ${configured.join(', ')}`);
+  const threshold = dkgKey.session!.threshold!;
+  if (threshold > players.length) throw validationError(`${field}.session.threshold`, `threshold ${threshold} exceeds the ${players.length} backend players`);
+  return deps.keyStore.generateThreshold(em, organizationId, requestKey, { threshold, playerCodes: players, keyUsage: dkgKey.keyUsage, isDefault: dkgKey.isDefault });
+}
 
 function hasItemWebhooks(item: CreateAccountItemData): boolean {
   return (item.postTransactionSubmitWebhooks?.length ?? 0) > 0;

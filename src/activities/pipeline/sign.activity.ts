@@ -1,5 +1,5 @@
 /** Sign: the managed keys' signatures over the built message; the signature is recorded before anything is sent. */
-import { getBase64EncodedWireTransaction, getBase64Encoder, getSignatureFromTransaction, getTransactionDecoder, partiallySignTransaction } from '@solana/kit';
+import { getBase64EncodedWireTransaction, getBase64Encoder, getSignatureFromTransaction, getTransactionDecoder } from '@solana/kit';
 import { LedgerError } from '../../domain/errors';
 import { partTransactionId } from '../../domain/ids';
 import type { BuiltTransaction, SignedTransaction, WriteRequest } from '../../domain/write';
@@ -15,7 +15,7 @@ export function createSign(ctx: PipelineContext) {
    * use each); a signer outside that list is FORBIDDEN. Signers in `awaited` are left to Sign
    * Transaction: the record then rests AWAITING_SIGNATURES with the signatures it has. Idempotent:
    * ed25519 is deterministic, so a replay over a reused message gives the signature already
-   * recorded, and signatures Sign Transaction supplied for that message are kept.
+   * recorded (a threshold key's signature is recorded by the key store and reused), and signatures Sign Transaction supplied for that message are kept.
    */
   return async function sign(request: WriteRequest, built: BuiltTransaction, allowed: string[], part = 0, awaited: string[] = []): Promise<SignedTransaction> {
     // A durable nonce's authority signs too: build reserved the nonce only for an authority this organization may use.
@@ -25,10 +25,8 @@ export function createSign(ctx: PipelineContext) {
     const own = built.signers.filter((s) => !awaited.includes(s));
     const em = ctx.fork();
     const transaction = getTransactionDecoder().decode(base64Bytes.encode(built.messageBase64));
-    const keyPairs = await ctx.deps.keyStore.keyPairs(em, own);
-    const missing = own.filter((s) => !keyPairs.has(s));
+    const { transaction: signed, missing } = await ctx.deps.keyStore.signTransaction(em, own, transaction);
     if (missing.length) throw new LedgerError('VALIDATION_ERROR', `no managed key to sign for ${missing.join(', ')}`, undefined, { missing });
-    const signed = await partiallySignTransaction([...keyPairs.values()], transaction);
     const id = partTransactionId(request.transactionId, part);
     if (own.length < built.signers.length) return awaitSignatures(ctx, em, id, signed);
     const result = { signature: getSignatureFromTransaction(signed), wireBase64: getBase64EncodedWireTransaction(signed) };

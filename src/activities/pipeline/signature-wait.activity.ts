@@ -3,7 +3,6 @@
  * (AWAITING_SIGNATURES) or, with `submitTransaction: false`, for Submit Transaction. Each reads the
  * write's record first, so a replay or a repeated request has one effect.
  */
-import { partiallySignTransaction } from '@solana/kit';
 import { Account, LedgerTransaction } from '../../db/entities';
 import { maySign } from '../../db/repositories/accounts.repository';
 import { releaseDebits } from '../../db/repositories/debit-reservations.repository';
@@ -40,8 +39,8 @@ export function createSignatureWait(ctx: PipelineContext) {
       const accounts = await em.find(Account, { cluster: request.cluster, address: { $in: missing } });
       const usable = accounts.filter((a) => a.status === 'ACTIVE' && maySign(a, request.organizationId, request.organizationExternalId)).map((a) => a.address);
       if (!usable.length) throw validationError('itemData.signatures', `the service holds no key this organization may use for ${missing.join(', ')}: send their signatures`);
-      const keyPairs = await ctx.deps.keyStore.keyPairs(em, usable);
-      return awaitSignatures(ctx, em, id, await partiallySignTransaction([...keyPairs.values()], { ...transaction, signatures }));
+      const { transaction: signed } = await ctx.deps.keyStore.signTransaction(em, usable, { ...transaction, signatures });
+      return awaitSignatures(ctx, em, id, signed);
     },
 
     /** Whether a waiting message's lifetime is proven over (it can never land). Transport faults are retried. */

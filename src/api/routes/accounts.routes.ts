@@ -49,7 +49,7 @@ export function accountRoutes(deps: ApiDeps): RouteSpec[] {
       method: 'post',
       path: '/api/v1/accounts',
       tag: 'Accounts',
-      summary: 'Create Account: a managed account with a new or imported key, or a non-managed one onboarded by address. networkCurrencyDebitApiKeys / tokenDebitApiKeys hold API key ids (as the admin CLI prints them): when not empty, only requests made with one of them may debit the account (network currency / tokens), others get 403 naming the debited account\'s field. globalFeePayerForOrgs lists organization external ids whose writes naming no fee payer this account pays (when managed, ACTIVE and canPayFees). See docs/custody-policy.md.',
+      summary: 'Create Account: a managed account with a new or imported key, or a non-managed one onboarded by address. networkCurrencyDebitApiKeys / tokenDebitApiKeys hold API key ids (as the admin CLI prints them): when not empty, only requests made with one of them may debit the account (network currency / tokens), others get 403 naming the debited account\'s field. globalFeePayerForOrgs lists organization external ids whose writes naming no fee payer this account pays (when managed, ACTIVE and canPayFees). See docs/custody-policy.md. privateKeyDetails.dkgKeys (one entry) gives a new managed account a threshold Ed25519 key (FROST) generated among the backend players useBackendPlayersCodes (default: all configured), session.threshold (at least 2) of which sign; no one holds the whole key, so Fetch Account Private Key refuses it (docs/threshold-keys.md).',
       body: createAccountBody,
       successStatus: 201,
       response: createAccountResponse,
@@ -148,7 +148,7 @@ export function accountRoutes(deps: ApiDeps): RouteSpec[] {
       method: 'post',
       path: '/api/v1/accounts/private-key',
       tag: 'Accounts',
-      summary: 'Fetch Account Private Key of a managed account (base58 of the 64-byte secret key, the Solana CLI layout). Every call is logged, without the key.',
+      summary: 'Fetch Account Private Key of a managed account (base58 of the 64-byte secret key, the Solana CLI layout). Every call is logged, without the key. An account with a threshold key (dkgKeys) answers 400: no one holds that key whole.',
       role: 'FETCH_PRIVATE_KEY',
       body: singleAccountBody,
       successStatus: 200,
@@ -156,6 +156,7 @@ export function accountRoutes(deps: ApiDeps): RouteSpec[] {
       async handler(ctx, body) {
         const { em, caller, account } = await lookedUp(ctx, body);
         if (account.organizationId !== caller.organizationId) throw forbidden('only the owning organization may fetch a private key', 'itemData.account');
+        if (await deps.keyStore.isThresholdKey(em, account.address)) throw validationError('itemData.account', 'the account has a threshold key (dkgKeys): its backend players each hold a share and no one holds the whole key, so it cannot be fetched');
         const seed = account.managed ? await deps.keyStore.exportPrivateKey(em, account.address) : undefined;
         if (!seed) throw validationError('itemData.account', 'the account is not managed: the service holds no private key for it');
         deps.audit(`private key of ${account.address} (${account.id}) fetched by API key ${caller.apiKeyId} of ${caller.organizationExternalId}, request ${ctx.state.requestId}`);

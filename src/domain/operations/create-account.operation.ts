@@ -18,6 +18,23 @@ export const keyLocationOf = (item: CreateAccountItemData): 'DATABASE' | 'SECRET
 
 export const accountTypeOf = (item: CreateAccountItemData): AccountType => item.offchainReferences?.type ?? 'WALLET';
 
+/** dkgKeys (a threshold key among backend players): one entry, a new managed account, threshold at least 2. */
+function validateDkgKeys(item: CreateAccountItemData): void {
+  const dkgKeys = item.privateKeyDetails?.dkgKeys;
+  if (!dkgKeys?.length) return;
+  const f = 'itemData.privateKeyDetails.dkgKeys';
+  if (dkgKeys.length > 1) throw validationError(f, 'an account has one key: give one dkgKeys entry');
+  if (item.managed === false) throw validationError(f, 'dkgKeys generates a key the service holds (in shares): the account must be managed');
+  if (item.privateKeyDetails?.privateKey !== undefined) throw validationError(f, 'give either privateKey (import) or dkgKeys (a new threshold key), not both');
+  if (item.alreadyOnchain) throw validationError(f, 'dkgKeys generates a new key, so the account cannot already be onchain');
+  const threshold = dkgKeys[0]!.session?.threshold;
+  if (threshold === undefined) throw validationError(`${f}[0].session.threshold`, 'session.threshold (how many players must sign) is required');
+  if (threshold < 2) throw validationError(`${f}[0].session.threshold`, 'a threshold key needs at least 2 signing players');
+  const players = dkgKeys[0]!.useBackendPlayersCodes;
+  if (players && new Set(players).size !== players.length) throw validationError(`${f}[0].useBackendPlayersCodes`, 'backend player codes must be distinct');
+  if (players && threshold > players.length) throw validationError(`${f}[0].session.threshold`, `threshold ${threshold} exceeds the ${players.length} players in useBackendPlayersCodes`);
+}
+
 /** Checks spec 2.3's rules; throws VALIDATION_ERROR or FORBIDDEN naming the field. */
 export function validateCreateAccount(item: CreateAccountItemData, can: CreateAccountPermissions): void {
   const f = 'itemData';
@@ -27,7 +44,7 @@ export function validateCreateAccount(item: CreateAccountItemData, can: CreateAc
   if (pointer && !item.alreadyOnchain) throw validationError(`${f}.offchainReferences.type`, `accounts of type ${type} ${pointer}`);
   if ((item.privateKeyDetails?.location?.length ?? 0) > 1) throw validationError(`${f}.privateKeyDetails.location`, 'a key is kept in one location: DATABASE or SECRETS');
   if (item.privateKeyDetails?.location?.length && !managed) throw validationError(`${f}.privateKeyDetails.location`, 'a non-managed account has no private key in the service');
-  if (item.privateKeyDetails?.dkgKeys?.length) throw validationError(`${f}.privateKeyDetails.dkgKeys`, 'distributed key generation (dkgKeys) is not available yet');
+  validateDkgKeys(item);
   const importsKey = item.privateKeyDetails?.privateKey !== undefined;
   if (!managed && importsKey) throw validationError(`${f}.privateKeyDetails.privateKey`, 'a non-managed account has no private key in the service; set managed to true to import one');
   if (managed && item.alreadyOnchain && !importsKey) throw validationError(`${f}.privateKeyDetails.privateKey`, 'onboarding a managed account that is already onchain needs its private key');
