@@ -535,8 +535,6 @@ describe('Create Account: refusals the codecs cannot see', () => {
         item('a new managed account with an onchainId but no key', { managed: true, onchainId: ADDRESS }, 'itemData.onchainId'),
         item('a kind created by its own operation', { offchainReferences: { type: 'FUNDS_TOKEN_ACCOUNT' } }, 'itemData.offchainReferences.type'),
         item('a key in two locations', { privateKeyDetails: { location: ['DATABASE', 'SECRETS'] } }, 'itemData.privateKeyDetails.location'),
-        item('dkgKeys', { privateKeyDetails: { dkgKeys: [{}] } }, 'itemData.privateKeyDetails.dkgKeys'),
-        item('private key location SECRETS', { privateKeyDetails: { location: ['SECRETS'] } }, 'itemData.privateKeyDetails.location'),
         item('dkgKeys without session.threshold', { privateKeyDetails: { dkgKeys: [{}] } }, 'itemData.privateKeyDetails.dkgKeys[0].session.threshold'),
         item('dkgKeys with threshold 1', { privateKeyDetails: { dkgKeys: [{ session: { threshold: 1 } }] } }, 'itemData.privateKeyDetails.dkgKeys[0].session.threshold'),
         item('two dkgKeys entries', { privateKeyDetails: { dkgKeys: [{ session: { threshold: 2 } }, { session: { threshold: 2 } }] } }, 'itemData.privateKeyDetails.dkgKeys'),
