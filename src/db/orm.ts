@@ -22,6 +22,7 @@ import { Migration0014AddressLookupTable } from './migrations/0014-address-looku
 import { Migration0013DurableNonceAccount } from './migrations/0013-durable-nonce-account.migration';
 import { Migration0016ComputeUnitsConsumed } from './migrations/0016-compute-units-consumed.migration';
 import { Migration0018CancelledMessage } from './migrations/0018-cancelled-message.migration';
+import { Migration0019Approval } from './migrations/0019-approval.migration';
 import { Migration0017WebhookDeliveries } from './migrations/0017-webhook-deliveries.migration';
 import { Migration0015Signatures } from './migrations/0015-signatures.migration';
 
@@ -45,6 +46,7 @@ const migrations = [
   { name: '0016-compute-units-consumed', class: Migration0016ComputeUnitsConsumed },
   { name: '0017-webhook-deliveries', class: Migration0017WebhookDeliveries },
   { name: '0018-cancelled-message', class: Migration0018CancelledMessage },
+  { name: '0019-approval', class: Migration0019Approval },
 ];
 
 /** The names of every migration, in order (what a first `migrate` applies). */
