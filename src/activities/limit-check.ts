@@ -52,6 +52,8 @@ async function groupsOf(em: EntityManager, debits: Debit[]): Promise<Group[]> {
 /** A debit over a limit that names approvers: the write waits for the approval `approvalId`. */
 export interface ApprovalNeeded {
   approvalId: string;
+  /** How long the workflow waits for the decision before the approval EXPIRES. */
+  timeoutMs: number;
 }
 
 /**
@@ -60,7 +62,7 @@ export interface ApprovalNeeded {
  * takes the account's lock. A limit exceeded that names approvers holds the debits too (racing
  * debits count them while approvers decide) and opens the write's approval (one per transaction).
  */
-export async function enforceDebitLimits(em: EntityManager, request: WriteRequest, debits: Debit[], now: Date): Promise<ApprovalNeeded | undefined> {
+export async function enforceDebitLimits(em: EntityManager, request: WriteRequest, debits: Debit[], now: Date): Promise<{ approvalId: string } | undefined> {
   const groups = await groupsOf(em, debits);
   if (groups.length === 0) return;
   const windowed = groups.filter((g) => g.windows.length > 0);
@@ -72,7 +74,7 @@ export async function enforceDebitLimits(em: EntityManager, request: WriteReques
   for (const group of groups.filter((g) => g.windows.length === 0)) check(group, () => 0n);
   const transactionIdOf = (debit: Debit) => partTransactionId(request.transactionId, debit.part ?? 0);
   const own = [...new Set(debits.map(transactionIdOf))];
-  return em.transactional(async (tx): Promise<ApprovalNeeded | undefined> => {
+  return em.transactional(async (tx): Promise<{ approvalId: string } | undefined> => {
     if (windowed.length) await lockAccounts(tx, windowed.map((g) => g.account.id));
     for (const group of windowed) {
       const recent = new Map<DebitLimit, bigint>();

@@ -14,7 +14,8 @@ export function createCheckLimits(ctx: PipelineContext) {
   return async function checkLimits(request: WriteRequest, resolved: Resolved): Promise<ApprovalNeeded | undefined> {
     if (!resolved.debits.length) return undefined;
     const needed = await enforceDebitLimits(ctx.fork(), request, resolved.debits, ctx.deps.now());
-    if (needed) await setStatus(ctx.fork(), request.transactionId, 'AWAITING_APPROVAL', ctx.deps.now());
-    return needed;
+    if (!needed) return undefined;
+    await setStatus(ctx.fork(), request.transactionId, 'AWAITING_APPROVAL', ctx.deps.now());
+    return { ...needed, timeoutMs: ctx.deps.approvalTimeoutMs ?? 86_400_000 };
   };
 }
