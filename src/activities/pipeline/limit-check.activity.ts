@@ -1,5 +1,5 @@
 /** Limit check: the debit limits of spec 8 over every debited wallet (src/activities/limit-check.ts). */
-import { setStatus } from '../../db/repositories/transaction-records.repository';
+import { insertPendingRecord, setStatus } from '../../db/repositories/transaction-records.repository';
 import type { Resolved, WriteRequest } from '../../domain/write';
 import { enforceDebitLimits, type ApprovalNeeded } from '../limit-check';
 import type { PipelineContext } from './context';
@@ -15,6 +15,8 @@ export function createCheckLimits(ctx: PipelineContext) {
     if (!resolved.debits.length) return undefined;
     const needed = await enforceDebitLimits(ctx.fork(), request, resolved.debits, ctx.deps.now());
     if (!needed) return undefined;
+    // The record is there to be fetched, cancelled and rejected while approvers decide (a sync write has none yet).
+    await insertPendingRecord(ctx.fork(), request, ctx.deps.now());
     await setStatus(ctx.fork(), request.transactionId, 'AWAITING_APPROVAL', ctx.deps.now());
     return { ...needed, timeoutMs: ctx.deps.approvalTimeoutMs ?? 86_400_000 };
   };
