@@ -94,9 +94,9 @@ async function openApproval(tx: EntityManager, request: WriteRequest, account: A
   const required = Math.min(Math.max(requiredApproversCount ?? 1, 1), approversForOverride.length);
   const rows: { id: string }[] = await tx.getConnection().execute(
     `insert into approval (organization_id, transaction_id, account_id, required_approvers_count, approvers_for_override, rule, status, created_at, updated_at)
-     values (?, ?, ?, ?, ?, ?, 'PENDING', ?, ?)
+     values (?, ?, ?, ?, array(select jsonb_array_elements_text(?::jsonb)), ?::jsonb, 'PENDING', ?, ?)
      on conflict (transaction_id) do update set updated_at = approval.updated_at returning id`,
-    [request.organizationId, request.transactionId, account.id, required, approversForOverride, JSON.stringify(needed), now, now],
+    [request.organizationId, request.transactionId, account.id, required, JSON.stringify(approversForOverride), JSON.stringify(needed), now, now],
   );
   return rows[0].id;
 }
