@@ -54,7 +54,6 @@ async function transferOverLimit() {
   });
   const vault = await account({ managed: true, offchainReferences: { type: 'ASSETS_WALLET' } });
   const answer = await stack.call('POST', '/api/v1/accounts/transfer-network-currency', { itemData: { source: { offchainId: wallet.offchainId }, destination: { offchainId: vault.offchainId }, value: { amount: 2 } } });
-  if (answer.status !== 202) console.log(JSON.stringify(answer.body));
   expect(answer.status).toBe(202);
   expect(answer.body).toEqual({ transaction: { offchainId: expect.any(String), status: 'AWAITING_APPROVAL' } });
   const transaction = answer.body.transaction.offchainId as string;
@@ -103,7 +102,6 @@ it('one rejection ends the write REJECTED with nothing moved', async () => {
   expect(rejected.body.approval).toMatchObject({ status: 'REJECTED', decisions: [{ decision: 'APPROVE' }, { apiKeyId: approvers[2].id, decision: 'REJECT', comment: 'not planned' }] });
   expect(await until(() => status(transaction), ended)).toMatchObject({ status: 'REJECTED', success: false });
   expect(await balance(wallet.offchainId)).toBe(5 * LAMPORTS);
-  // Its held debit was given back: an in-limit debit passes without approval.
 });
 
 it('cancel while awaiting approval ends the write CANCELLED and the approval CANCELLED', async () => {
