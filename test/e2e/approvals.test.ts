@@ -136,3 +136,26 @@ it('Fetch Approvals lists pending and decided approvals by status (roles READ or
   expect((await list('PENDING', writeOnly)).status).toBe(403);
   await stack.call('PATCH', '/api/v1/transactions/cancel', { itemData: { transaction: { offchainId: pending.transaction } } });
 });
+
+it('racing debits under one window never overrun it: those past it wait for approval, holding their debits', async () => {
+  const wallet = await account({
+    managed: true,
+    seed: { amount: 5 },
+    offchainReferences: { type: 'WALLET' },
+    networkCurrencyDebitLimits: [{ destination: 'ANY', maxAllowedDebit: { limitType: 'DURATION', limitAmount: 1, duration: { code: 'DAYS', unit: 1 }, approversForOverride: [approvers[0].id] } }],
+  });
+  const vault = await account({ managed: true, offchainReferences: { type: 'ASSETS_WALLET' } });
+  const answers = await Promise.all(
+    Array.from({ length: 6 }, () => stack.call('POST', '/api/v1/accounts/transfer-network-currency', { itemData: { source: { offchainId: wallet.offchainId }, destination: { offchainId: vault.offchainId }, value: { amount: 0.4 } } })),
+  );
+  // 0.4 + 0.4 fit the 1 SOL window; every other one waits, whichever order they ran in.
+  expect(answers.filter((a) => a.status === 201)).toHaveLength(2);
+  const waiting = answers.filter((a) => a.status === 202 && a.body.transaction.status === 'AWAITING_APPROVAL');
+  expect(waiting).toHaveLength(4);
+  // Each waiting debit is held too: the next one over the window counts it (0.8, then 1.2, 1.6, 2.0 already in the window).
+  const rules = await Promise.all(waiting.map(async (w) => (await approvalOf(w.body.transaction.offchainId)).rule));
+  expect(rules.map((r) => Number(r.alreadyInWindow) / LAMPORTS).sort()).toEqual([0.8, 1.2, 1.6, 2]);
+  expect(rules.find((r) => r.alreadyInWindow === String((4 * LAMPORTS) / 5))).toMatchObject({ headroom: String(LAMPORTS / 5) });
+  for (const w of waiting) await stack.call('PATCH', '/api/v1/transactions/cancel', { itemData: { transaction: { offchainId: w.body.transaction.offchainId } } });
+  expect(await balance(wallet.offchainId)).toBe(5 * LAMPORTS - (4 * LAMPORTS) / 5);
+});
