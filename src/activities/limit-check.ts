@@ -83,20 +83,22 @@ export async function enforceDebitLimits(em: EntityManager, request: WriteReques
     }
     // A write resting at SIGNED holds its debits too: Submit Transaction may send it (they are given back when it expires).
     await reserveDebits(tx, transactionIdOf, groups.flatMap((g) => g.debits), now);
-    if (override) return { approvalId: await openApproval(tx, request, override.group.account, override.needed, now) };
-    return undefined;
+    if (!override) return undefined;
+    const approval = await openApproval(tx, request, override.group.account, override.needed, now);
+    // A run that continued as new after its approval (a long signature wait) goes on without waiting again.
+    return approval.status === 'APPROVED' ? undefined : { approvalId: approval.id };
   });
 }
 
-/** Inserts the write's PENDING approval, or finds the one a replayed check made. */
-async function openApproval(tx: EntityManager, request: WriteRequest, account: Account, needed: OverrideNeeded, now: Date): Promise<string> {
+/** Inserts the write's PENDING approval, or finds the one a replayed check (or an earlier run) made. */
+async function openApproval(tx: EntityManager, request: WriteRequest, account: Account, needed: OverrideNeeded, now: Date): Promise<{ id: string; status: string }> {
   const { approversForOverride = [], requiredApproversCount } = needed.limit.maxAllowedDebit;
   const required = Math.min(Math.max(requiredApproversCount ?? 1, 1), approversForOverride.length);
-  const rows: { id: string }[] = await tx.getConnection().execute(
+  const rows: { id: string; status: string }[] = await tx.getConnection().execute(
     `insert into approval (organization_id, transaction_id, account_id, required_approvers_count, approvers_for_override, rule, status, created_at, updated_at)
      values (?, ?, ?, ?, array(select jsonb_array_elements_text(?::jsonb)), ?::jsonb, 'PENDING', ?, ?)
-     on conflict (transaction_id) do update set updated_at = approval.updated_at returning id`,
+     on conflict (transaction_id) do update set updated_at = approval.updated_at returning id, status`,
     [request.organizationId, request.transactionId, account.id, required, JSON.stringify(approversForOverride), JSON.stringify(needed), now, now],
   );
-  return rows[0].id;
+  return rows[0];
 }
