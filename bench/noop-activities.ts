@@ -30,5 +30,6 @@ export function noopActivities(): Activities & Steps {
     addSignatures: async () => ({ signature: 'signature', wireBase64: '' }),
     isLifetimeOver: async () => false,
     recordCancellation: async () => null,
+    endApproval: async () => 'EXPIRED',
   };
 }

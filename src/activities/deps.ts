@@ -21,6 +21,8 @@ export interface ActivityDeps {
   /** Outgoing HTTP for webhooks (injected so tests can point it anywhere). */
   fetch: typeof fetch;
   now: () => Date;
+  /** How long a write waits for its approvers (docs/approvals.md); default 24 h. */
+  approvalTimeoutMs?: number;
   /** Starts a write's post-submit webhook delivery workflow under a fixed id (idempotent). */
   deliveries: { start(workflowId: string, request: WriteRequest): Promise<void> };
 }

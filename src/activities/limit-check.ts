@@ -8,7 +8,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Account, FinancialInstrument } from '../db/entities';
 import { assetKey, debitedInWindow, lockAccounts, reserveDebits } from '../db/repositories/debit-reservations.repository';
 import { walletTypes, type AccountType } from '../domain/account-types';
-import { checkDebits, defaultDebitLimits, governs, type DebitLimit } from '../domain/debit-limits';
+import { checkDebits, defaultDebitLimits, governs, type DebitLimit, type OverrideNeeded } from '../domain/debit-limits';
 import { NETWORK_CURRENCY_DECIMALS } from '../domain/money';
 import { partTransactionId } from '../domain/ids';
 import type { Debit, WriteRequest } from '../domain/write';
@@ -49,26 +49,56 @@ async function groupsOf(em: EntityManager, debits: Debit[]): Promise<Group[]> {
   return [...groups.values()];
 }
 
+/** A debit over a limit that names approvers: the write waits for the approval `approvalId`. */
+export interface ApprovalNeeded {
+  approvalId: string;
+  /** How long the workflow waits for the decision before the approval EXPIRES. */
+  timeoutMs: number;
+}
+
 /**
  * Throws LIMIT_EXCEEDED naming the limit that fired. Holds every wallet debit of a transaction that
  * passes, so a window configured later counts what went out before it; only a check against a window
- * takes the account's lock.
+ * takes the account's lock. A limit exceeded that names approvers holds the debits too (racing
+ * debits count them while approvers decide) and opens the write's approval (one per transaction).
  */
-export async function enforceDebitLimits(em: EntityManager, request: WriteRequest, debits: Debit[], now: Date): Promise<void> {
+export async function enforceDebitLimits(em: EntityManager, request: WriteRequest, debits: Debit[], now: Date): Promise<{ approvalId: string } | undefined> {
   const groups = await groupsOf(em, debits);
   if (groups.length === 0) return;
   const windowed = groups.filter((g) => g.windows.length > 0);
-  for (const group of groups.filter((g) => g.windows.length === 0)) checkDebits(group.limits, group.debits, group.decimals, () => 0n, group.mintAuthority);
+  let override: { group: Group; needed: OverrideNeeded } | undefined;
+  const check = (group: Group, recent: (limit: DebitLimit) => bigint) => {
+    const needed = checkDebits(group.limits, group.debits, group.decimals, recent, group.mintAuthority);
+    if (needed && !override) override = { group, needed };
+  };
+  for (const group of groups.filter((g) => g.windows.length === 0)) check(group, () => 0n);
   const transactionIdOf = (debit: Debit) => partTransactionId(request.transactionId, debit.part ?? 0);
   const own = [...new Set(debits.map(transactionIdOf))];
-  await em.transactional(async (tx) => {
+  return em.transactional(async (tx): Promise<{ approvalId: string } | undefined> => {
     if (windowed.length) await lockAccounts(tx, windowed.map((g) => g.account.id));
     for (const group of windowed) {
       const recent = new Map<DebitLimit, bigint>();
       for (const limit of group.windows) recent.set(limit, await debitedInWindow(tx, group.account.id, group.asset, limit, own, now, group.mintAuthority));
-      checkDebits(group.limits, group.debits, group.decimals, (limit) => recent.get(limit) ?? 0n, group.mintAuthority);
+      check(group, (limit) => recent.get(limit) ?? 0n);
     }
     // A write resting at SIGNED holds its debits too: Submit Transaction may send it (they are given back when it expires).
     await reserveDebits(tx, transactionIdOf, groups.flatMap((g) => g.debits), now);
+    if (!override) return undefined;
+    const approval = await openApproval(tx, request, override.group.account, override.needed, now);
+    // A run that continued as new after its approval (a long signature wait) goes on without waiting again.
+    return approval.status === 'APPROVED' ? undefined : { approvalId: approval.id };
   });
+}
+
+/** Inserts the write's PENDING approval, or finds the one a replayed check (or an earlier run) made. */
+async function openApproval(tx: EntityManager, request: WriteRequest, account: Account, needed: OverrideNeeded, now: Date): Promise<{ id: string; status: string }> {
+  const { approversForOverride = [], requiredApproversCount } = needed.limit.maxAllowedDebit;
+  const required = Math.min(Math.max(requiredApproversCount ?? 1, 1), approversForOverride.length);
+  const rows: { id: string; status: string }[] = await tx.getConnection().execute(
+    `insert into approval (organization_id, transaction_id, account_id, required_approvers_count, approvers_for_override, rule, status, created_at, updated_at)
+     values (?, ?, ?, ?, array(select jsonb_array_elements_text(?::jsonb)), ?::jsonb, 'PENDING', ?, ?)
+     on conflict (transaction_id) do update set updated_at = approval.updated_at returning id, status`,
+    [request.organizationId, request.transactionId, account.id, required, JSON.stringify(approversForOverride), JSON.stringify(needed), now, now],
+  );
+  return rows[0];
 }

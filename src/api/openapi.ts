@@ -115,6 +115,7 @@ const tagDescriptions: Record<string, string> = {
   Transactions: 'The network transactions every write makes, and their statuses.',
   Files: 'Files the service keeps (instrument logos).',
   'Address lookup tables': 'Tables of addresses that shrink the organization\'s transactions (v0 messages); create, extend, freeze, deactivate, close.',
+  Approvals: 'Debits over a debit limit that names approversForOverride wait in AWAITING_APPROVAL until approved, rejected, timed out or cancelled (docs/approvals.md).',
 };
 
 export function buildOpenApi(routes: RouteSpec[], platformName: string): JsonSchema {
@@ -147,7 +148,7 @@ export function buildOpenApi(routes: RouteSpec[], platformName: string): JsonSch
       operationId: spec.operationId,
       summary: spec.summary,
       tags: [spec.tag],
-      description: spec.role ? `Needs role ${platformName}_${spec.role} (or ${platformName}_ADMIN).` : 'No authentication.',
+      description: spec.role ? `Needs role ${[spec.role].flat().map((role) => `${platformName}_${role}`).join(' or ')} (or ${platformName}_ADMIN).` : 'No authentication.',
       ...(spec.role === null ? { security: [] } : {}),
       parameters,
       ...(spec.body ? { requestBody: { required: true, content: { 'application/json': { schema: codecSchema(spec.body, components), ...(examples?.request !== undefined ? { example: examples.request } : {}) } } } } : {}),

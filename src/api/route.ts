@@ -26,8 +26,8 @@ export interface RouteSpec<B = any, R = any> {
   path: string;
   summary: string;
   tag: string;
-  /** The role needed; null: no authentication (health, docs). */
-  role: Role | null;
+  /** The role needed (a list: any one of them); null: no authentication (health, docs). */
+  role: Role | readonly Role[] | null;
   body?: t.Type<B, unknown, unknown>;
   /** Path parameters with their allowed values. */
   pathParams?: Record<string, readonly string[]>;
@@ -75,8 +75,9 @@ export function mountRoutes(router: Router, routes: RouteSpec[], deps: ApiDeps):
       for (const [name, allowed] of Object.entries(spec.pathParams ?? {})) {
         if (!allowed.includes(ctx.params[name])) throw validationError(name, `${name} must be one of ${allowed.join(', ')}`);
       }
-      if (spec.role && !hasRole(ctx.state.caller!.roles, deps.platformName, spec.role)) {
-        throw new LedgerError('FORBIDDEN', `this API key lacks the role ${deps.platformName}_${spec.role}`);
+      const roles = spec.role === null ? [] : [spec.role].flat();
+      if (roles.length && !roles.some((role) => hasRole(ctx.state.caller!.roles, deps.platformName, role))) {
+        throw new LedgerError('FORBIDDEN', `this API key lacks the role ${roles.map((role) => `${deps.platformName}_${role}`).join(' or ')}`);
       }
       if (spec.usesCluster !== false) {
         const given = ctx.query.svmCluster;

@@ -183,8 +183,8 @@ export async function runWrite(ctx: LedgerContext, deps: ApiDeps, input: WriteIn
   }
   let result: WriteResult | typeof TIMED_OUT;
   try {
-    // A write that waits for signatures, or rests at SIGNED until Submit Transaction, is answered while its run waits on.
-    const resting: TransactionStatus[] = request.submit ? ['AWAITING_SIGNATURES'] : ['AWAITING_SIGNATURES', 'SIGNED'];
+    // A write that waits for approval or signatures, or rests at SIGNED until Submit Transaction, is answered while its run waits on.
+    const resting: TransactionStatus[] = request.submit ? ['AWAITING_APPROVAL', 'AWAITING_SIGNATURES'] : ['AWAITING_APPROVAL', 'AWAITING_SIGNATURES', 'SIGNED'];
     const rested = await resultOrRest(deps, handle, transactionId, (record) => resting.includes(record.status as TransactionStatus));
     if (rested.rest) return restingAnswer(ctx, rested.rest);
     result = rested.result;

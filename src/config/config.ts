@@ -53,6 +53,8 @@ export interface Config {
   logoPolicy: { allowPrivateAddresses: boolean; maxBytes: number };
   /** Webhook receivers and OAuth2 token endpoints: WEBHOOK_ALLOW_PRIVATE_ADDRESSES, WEBHOOK_ALLOW_HTTP (both default false: public https only). */
   webhookUrlPolicy: OutboundUrlPolicy;
+  /** How long a write over a limit waits for its approvers before it ends REJECTED (APPROVAL_TIMEOUT_SECONDS, default 24 h). */
+  approvalTimeoutMs: number;
 }
 
 export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/ledger';
@@ -110,5 +112,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: (env.LOG_LEVEL as Config['logLevel']) || 'info',
     logoPolicy: { allowPrivateAddresses: env.LOGO_ALLOW_PRIVATE_ADDRESSES === 'true', maxBytes: int(env.LOGO_MAX_BYTES, 1024 * 1024) },
     webhookUrlPolicy: { allowPrivateAddresses: env.WEBHOOK_ALLOW_PRIVATE_ADDRESSES === 'true', allowHttp: env.WEBHOOK_ALLOW_HTTP === 'true' },
+    approvalTimeoutMs: int(env.APPROVAL_TIMEOUT_SECONDS, 86_400) * 1000,
   };
 }

@@ -347,4 +347,33 @@ export const WebhookDelivery = defineEntity({
 });
 export type WebhookDelivery = InferEntity<typeof WebhookDelivery>;
 
-export const entities = [Organization, ApiKey, CustodyKey, Account, LedgerTransaction, FinancialInstrument, Position, AddressLookupTable, DurableNonceAccount, WebhookDelivery];
+/** One decision on an approval: who (an API key id), what, why, when. */
+export interface ApprovalDecision {
+  apiKeyId: string;
+  decision: 'APPROVE' | 'REJECT';
+  comment: string | null;
+  at: string;
+}
+
+/** A write over a limit that names approvers, waiting for (or decided by) them (docs/approvals.md). */
+export const Approval = defineEntity({
+  name: 'Approval',
+  tableName: 'approval',
+  properties: {
+    id: p.uuid().primary(),
+    organizationId: p.uuid(),
+    transactionId: p.uuid(),
+    accountId: p.uuid(),
+    requiredApproversCount: p.integer(),
+    approversForOverride: p.array(),
+    decisions: p.json<ApprovalDecision[]>(),
+    /** The limit that fired, the debit and the headroom the window had left (base units). */
+    rule: p.json<Record<string, unknown>>(),
+    status: p.text(),
+    createdAt: p.datetime(),
+    updatedAt: p.datetime(),
+  },
+});
+export type Approval = InferEntity<typeof Approval>;
+
+export const entities = [Organization, ApiKey, CustodyKey, Account, LedgerTransaction, FinancialInstrument, Position, AddressLookupTable, DurableNonceAccount, WebhookDelivery, Approval];

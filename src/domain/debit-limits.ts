@@ -2,7 +2,8 @@
  * Debit limits (spec 8): which limits govern a debit, and whether this transaction's debits, alone
  * (PER_TRANSACTION) or with what the window already holds (DURATION), stay within them. Network
  * currency and each instrument have their own table; tokens' defaults are the same table in the
- * token's units (API.md 4). Approvals for override slot in where LIMIT_EXCEEDED is thrown.
+ * token's units (API.md 4). A limit that names `approversForOverride` does not refuse: the write
+ * waits for approval (docs/approvals.md).
  */
 import { LedgerError } from './errors';
 import { fromBaseUnits, toBaseUnits } from './money';
@@ -16,7 +17,24 @@ export interface DebitLimit {
   operationType?: string;
   /** Token limits only: ANY, or the mint authority's address the limit is for. */
   mintAuthority?: string;
-  maxAllowedDebit: { limitType: 'PER_TRANSACTION' | 'DURATION'; limitAmount: string; duration?: { code: string; unit: number } };
+  maxAllowedDebit: {
+    limitType: 'PER_TRANSACTION' | 'DURATION';
+    limitAmount: string;
+    duration?: { code: string; unit: number };
+    /** API key ids that may approve a debit over this limit (the write waits in AWAITING_APPROVAL instead of failing). */
+    approversForOverride?: string[];
+    requiredApproversCount?: number;
+  };
+}
+
+/** A limit exceeded that approvers may override: the rule that fired and the headroom it had left (base units). */
+export interface OverrideNeeded {
+  limit: DebitLimit;
+  address: string;
+  amount: string;
+  alreadyInWindow: string;
+  headroom: string;
+  message: string;
 }
 
 /** Spec 8's defaults: OFF_PLATFORM 0 per transaction and 0 a day, NON_MANAGED 1 per transaction, MANAGED unlimited. */
@@ -52,9 +70,11 @@ export function windowMs(limit: DebitLimit): number {
 /**
  * Checks one account's debits of one asset in this transaction against `limits`. `recent(limit)` is
  * what the limit's window already holds (other transactions' debits it governs). Throws
- * LIMIT_EXCEEDED with the limit that fired.
+ * LIMIT_EXCEEDED with the limit that fired, unless that limit names approvers: then the first such
+ * limit exceeded is answered (a limit without approvers exceeded later still throws).
  */
-export function checkDebits(limits: DebitLimit[], debits: Debit[], decimals: number, recent: (limit: DebitLimit) => bigint, mintAuthority?: string | null): void {
+export function checkDebits(limits: DebitLimit[], debits: Debit[], decimals: number, recent: (limit: DebitLimit) => bigint, mintAuthority?: string | null): OverrideNeeded | undefined {
+  let override: OverrideNeeded | undefined;
   for (const limit of limits) {
     const governed = debits.filter((d) => governs(limit, d, mintAuthority));
     if (governed.length === 0) continue;
@@ -68,9 +88,16 @@ export function checkDebits(limits: DebitLimit[], debits: Debit[], decimals: num
       limit.maxAllowedDebit.limitType === 'PER_TRANSACTION'
         ? `per-transaction limit of ${limit.maxAllowedDebit.limitAmount}`
         : `limit of ${limit.maxAllowedDebit.limitAmount} per ${windowMs(limit) / 1000} s, of which ${fromBaseUnits(already, decimals)} is already debited`;
-    throw new LedgerError('LIMIT_EXCEEDED', `debit of ${fromBaseUnits(amount, decimals)} from ${first.address} ${where} exceeds the ${limit.destination} ${which}`, undefined, {
+    const message = `debit of ${fromBaseUnits(amount, decimals)} from ${first.address} ${where} exceeds the ${limit.destination} ${which}`;
+    if (limit.maxAllowedDebit.approversForOverride?.length) {
+      const headroom = max > already ? max - already : 0n;
+      override ??= { limit, address: first.address, amount: amount.toString(), alreadyInWindow: already.toString(), headroom: headroom.toString(), message };
+      continue;
+    }
+    throw new LedgerError('LIMIT_EXCEEDED', message, undefined, {
       limit,
       debit: { address: first.address, amount: amount.toString(), destination: first.destination, ...(already ? { alreadyInWindow: already.toString() } : {}) },
     });
   }
+  return override;
 }

@@ -154,6 +154,8 @@ export interface WriteResult {
 
 /** Names of the updates that continue or end a waiting write's own workflow (docs/signatures.md). */
 export const writeUpdates = { sign: 'sign', submit: 'submit', cancel: 'cancel' } as const;
+/** The signal Approve/Reject send once an approval is settled (APPROVED or REJECTED). */
+export const approvalDecidedSignal = 'approvalDecided';
 
 /** Readable workflow ids from business keys: the same key never starts a second run. */
 export function writeWorkflowId(operation: Operation, organizationId: string, key: string): string {

@@ -31,7 +31,7 @@ export async function startApi(config: Config, runtime: Runtime, temporal: { add
   let worker: Worker | undefined;
   let running: Promise<void> | undefined;
   if (hostWorker) {
-    worker = await createLedgerWorker({ connection, namespace: temporal.namespace, taskQueue: config.temporal.taskQueue, runtime, logoPolicy: config.logoPolicy, webhookUrlPolicy: config.webhookUrlPolicy, wrapSteps: options.wrapSteps });
+    worker = await createLedgerWorker({ connection, namespace: temporal.namespace, taskQueue: config.temporal.taskQueue, runtime, logoPolicy: config.logoPolicy, webhookUrlPolicy: config.webhookUrlPolicy, approvalTimeoutMs: config.approvalTimeoutMs, wrapSteps: options.wrapSteps });
     running = worker.run();
   }
   const app = createApp(

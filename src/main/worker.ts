@@ -16,6 +16,7 @@ export interface WorkerOptions {
   runtime: Runtime;
   logoPolicy: LogoPolicy;
   webhookUrlPolicy: OutboundUrlPolicy;
+  approvalTimeoutMs?: number;
   /** Test and bench hook: wraps each pipeline step (fault points, timings). */
   wrapSteps?: (steps: Steps) => Steps;
 }
@@ -66,6 +67,7 @@ export async function createLedgerWorker(options: WorkerOptions): Promise<Worker
     webhookUrlPolicy: options.webhookUrlPolicy,
     fetch: globalThis.fetch,
     now: () => new Date(),
+    approvalTimeoutMs: options.approvalTimeoutMs,
     deliveries: {
       async start(workflowId: string, request: WriteRequest) {
         try {
@@ -95,7 +97,7 @@ async function main(config: Config, log: Log) {
   }
   const runtime = await openRuntime({ ...config, databaseUrl: config.databaseUrl }, log);
   const connection = await connectTemporal(config.temporal.address);
-  const worker = await createLedgerWorker({ connection, namespace: config.temporal.namespace, taskQueue: config.temporal.taskQueue, runtime, logoPolicy: config.logoPolicy, webhookUrlPolicy: config.webhookUrlPolicy });
+  const worker = await createLedgerWorker({ connection, namespace: config.temporal.namespace, taskQueue: config.temporal.taskQueue, runtime, logoPolicy: config.logoPolicy, webhookUrlPolicy: config.webhookUrlPolicy, approvalTimeoutMs: config.approvalTimeoutMs });
   log(`worker polling ${config.temporal.taskQueue} on ${config.temporal.address}`);
   process.once('SIGINT', () => worker.shutdown());
   process.once('SIGTERM', () => worker.shutdown());

@@ -19,6 +19,7 @@ import {
   condition,
   continueAsNew,
   defineQuery,
+  defineSignal,
   defineUpdate,
   proxyActivities,
   proxyLocalActivities,
@@ -28,7 +29,7 @@ import {
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import type { createActivities } from '../activities';
 import type { BuiltTransaction, Resolved, SignedTransaction, SuppliedSignature, TransactionResult, TransactionStatus, WriteRequest, WriteResult } from '../domain/write';
-import { searchAttributeNames, writeUpdates } from '../domain/write';
+import { approvalDecidedSignal, searchAttributeNames, writeUpdates } from '../domain/write';
 
 type Activities = ReturnType<typeof createActivities>;
 
@@ -45,6 +46,9 @@ export const signUpdate = defineUpdate<string[], [SuppliedSignature[] | null]>(w
 export const submitUpdate = defineUpdate<void, []>(writeUpdates.submit);
 /** Cancel: a write waiting for signatures ends CANCELLED. Refused unless it waits. */
 export const cancelUpdate = defineUpdate<TransactionResult | null, []>(writeUpdates.cancel);
+
+/** Approve/Reject settled the write's approval (docs/approvals.md): the record already shows it. */
+export const approvalDecided = defineSignal<['APPROVED' | 'REJECTED']>(approvalDecidedSignal);
 
 export const statusKey = defineSearchAttributeKey(searchAttributeNames.status, SearchAttributeType.KEYWORD);
 export const signatureKey = defineSearchAttributeKey(searchAttributeNames.signature, SearchAttributeType.KEYWORD);
@@ -76,7 +80,9 @@ type Progress = { step: string };
 
 /** A wait after sign: for the signatures Sign Transaction brings, or for Submit Transaction; what the updates brought. */
 interface Wait {
-  kind?: 'SIGNATURES' | 'SUBMIT';
+  kind?: 'APPROVAL' | 'SIGNATURES' | 'SUBMIT';
+  /** What Approve/Reject settled the approval as. */
+  approval?: 'APPROVED' | 'REJECTED';
   part: number;
   /** The message as signed so far (Sign Transaction adds to it). */
   signed?: SignedTransaction;
@@ -103,10 +109,15 @@ export async function ledgerWrite(request: WriteRequest): Promise<WriteResult> {
 
   let resolved: Resolved;
   let first: Prepared | undefined;
+  let awaitingApproval: { approvalId: string; timeoutMs: number } | undefined;
   try {
-    ({ resolved, prepared: first } = await local.prepare(request));
+    ({ resolved, prepared: first, awaitingApproval } = await local.prepare(request));
   } catch (error) {
     return refuse(request, error, progress);
+  }
+  if (awaitingApproval) {
+    const ended = await awaitApproval(request, awaitingApproval, progress, wait);
+    if (ended) return finish(progress, ended, ended.transaction?.status ?? 'REJECTED');
   }
 
   if (!resolved.needsTransaction) {
@@ -251,7 +262,7 @@ function waitHandlers(request: WriteRequest): Wait {
   });
   // A write waiting for signatures, or resting at SIGNED before Submit (never sent), may be cancelled.
   const cancellable = () => {
-    if (!(wait.kind === 'SIGNATURES' || (wait.kind === 'SUBMIT' && !wait.submitted)) || wait.cancelling) throw refused('the transaction is not waiting (for signatures or for Submit)');
+    if (!(wait.kind === 'APPROVAL' || wait.kind === 'SIGNATURES' || (wait.kind === 'SUBMIT' && !wait.submitted)) || wait.cancelling) throw refused('the transaction is not waiting (for approval, signatures or Submit)');
   };
   setHandler(cancelUpdate, () => inTurn(async () => {
     await reachedWait();
@@ -265,7 +276,31 @@ function waitHandlers(request: WriteRequest): Wait {
       if (wait.kind === 'SUBMIT' && wait.submitted) throw refused('the transaction was submitted');
     },
   });
+  setHandler(approvalDecided, (status) => {
+    wait.approval ??= status;
+  });
   return wait;
+}
+
+/**
+ * AWAITING_APPROVAL (before build: no lifetime runs out). Ends when Approve/Reject settle the
+ * approval, Cancel, or the timeout (EXPIRED unless a decision reached the record first). Answers
+ * the write's end, or nothing when it was approved and goes on to build.
+ */
+async function awaitApproval(request: WriteRequest, awaiting: { approvalId: string; timeoutMs: number }, progress: Progress, wait: Wait): Promise<WriteResult | undefined> {
+  progress.step = 'awaitApproval';
+  wait.kind = 'APPROVAL';
+  await condition(() => wait.approval !== undefined || wait.cancelling, awaiting.timeoutMs);
+  wait.kind = undefined;
+  if (wait.cancelling) {
+    await local.endApproval(awaiting.approvalId, 'CANCELLED');
+    return cancelled(wait, progress);
+  }
+  const status = wait.approval ?? (await local.endApproval(awaiting.approvalId, 'EXPIRED'));
+  if (status === 'APPROVED') return undefined;
+  progress.step = 'record';
+  const reason = status === 'EXPIRED' ? 'no decision from the approvers in time (approval EXPIRED)' : 'an approver rejected the debit over the limit';
+  return local.recordRejection(request, reason, 0);
 }
 
 /**

@@ -93,6 +93,9 @@ const ROUTES_THAT_MUST_BE_SWEPT = [
   'POST /api/v1/transactions/sign',
   'POST /api/v1/transactions/submit',
   'PATCH /api/v1/transactions/cancel',
+  'POST /api/v1/approvals/bulk',
+  'PATCH /api/v1/approvals/approve',
+  'PATCH /api/v1/approvals/reject',
 ];
 const ROLES: Role[] = roleNames.filter((r) => r !== 'ADMIN');
 const DEADLINE_MS = 10_000;

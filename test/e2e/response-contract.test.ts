@@ -19,6 +19,9 @@ import { acceptedWrite, transactionResult } from '../../src/api/responses/write.
 import { addressLookupTablePage, addressLookupTableRecord, createAddressLookupTableResponse, extendAddressLookupTableResponse, updateAddressLookupTableResponse } from '../../src/api/responses/address-lookup-table.responses';
 import { createDurableNonceAccountsResponse, durableNonceAccountPage, durableNonceAccountRecord } from '../../src/api/responses/durable-nonce.responses';
 import { webhookDeliveriesResponse } from '../../src/api/responses/webhook-delivery.responses';
+import { approvalResponse, approvalsResponse } from '../../src/api/responses/approval.responses';
+import { createApiKey, ensureOrganization } from '../../src/custody/credentials';
+import { forkEm } from '../../src/main/runtime';
 import { startStack, type Stack } from '../support/stack';
 import { waitFor } from '../support/wait';
 
@@ -110,6 +113,18 @@ it('answers every main route as its response codec says', async () => {
   await decoded(updateAddressLookupTableResponse, 200, 'PATCH', '/api/v1/address-lookup-tables', { itemData: { ...byTable, deactivate: true } });
   await decoded(addressLookupTableRecord, 200, 'POST', '/api/v1/address-lookup-tables/single', { itemData: byTable });
   await decoded(addressLookupTablePage, 200, 'POST', '/api/v1/address-lookup-tables/bulk', {});
+
+  // A transfer over a limit that names an approver waits for it (202 AWAITING_APPROVAL); the approver releases it.
+  const { organization } = await ensureOrganization(forkEm(stack.runtime.orm), stack.runtime.sealer, stack.organizationExternalId);
+  const approver = await createApiKey(forkEm(stack.runtime.orm), organization, ['APPROVE'], stack.config.platformName);
+  const guarded: Ref = (
+    await decoded(createAccountResponse, 201, 'POST', '/api/v1/accounts', {
+      itemData: { managed: true, seed: { amount: '0.5' }, offchainReferences: { type: 'WALLET' }, networkCurrencyDebitLimits: [{ destination: 'ANY', maxAllowedDebit: { limitType: 'PER_TRANSACTION', limitAmount: '0.1', approversForOverride: [approver.id] } }] },
+    })
+  ).newAccount;
+  const held = await decoded(acceptedWrite, 202, 'POST', '/api/v1/accounts/transfer-network-currency', { itemData: { source: { offchainId: guarded.offchainId }, destination: { offchainId: wallet.offchainId }, value: { amount: '0.2' } } });
+  const approvals = await decoded(approvalsResponse, 200, 'POST', '/api/v1/approvals/bulk', { itemQuery: { filter: [{ fieldName: 'transactionOffchainId', filterValues: [{ filterType: 'EQUALS', valueString: held.transaction.offchainId }] }] } });
+  await decoded(approvalResponse, 200, 'PATCH', '/api/v1/approvals/approve', { itemData: { approval: { offchainId: approvals.items[0].offchainId }, comment: 'ok' } }, { apiKey: approver.apiKey });
 
   await decoded(acceptedWrite, 202, 'POST', '/api/v1/positions/mint', { itemData: { mintTo: at, value: { lamports: '1' } } }, { headers: { prefer: 'respond-async' } });
   await decoded(errorBody, 400, 'POST', '/api/v1/positions/mint', { itemData: { mintTo: at, value: { amount: 'ten' } } });

@@ -56,6 +56,8 @@ export async function startStack(
     /** The KEK keyring (default: one random KEK); a KEK rotation test names its KEKs. */
     keyEncryptionKey?: string;
     previousKeyEncryptionKeys?: string[];
+    /** How long a write waits for approvers (default 24 h). */
+    approvalTimeoutMs?: number;
   } = {},
 ): Promise<Stack> {
   const log = process.env.STACK_LOG ? (m: string) => console.log(m) : () => {};
@@ -78,10 +80,11 @@ export async function startStack(
     logoPolicy: { allowPrivateAddresses: true, maxBytes: 64 * 1024 },
     // Test webhook receivers and token endpoints too (plain http); a test that checks the refusal passes its own.
     webhookUrlPolicy: options.webhookUrlPolicy ?? { allowPrivateAddresses: true, allowHttp: true },
+    approvalTimeoutMs: options.approvalTimeoutMs ?? 86_400_000,
   };
   const runtime = await openRuntime({ ...config, databaseUrl: db.url }, log, { migrate: true });
   await fundFeePayer(runtime, config, log);
-  const workerOptions = { namespace: temporal.namespace, taskQueue: config.temporal.taskQueue, runtime, logoPolicy: config.logoPolicy, webhookUrlPolicy: config.webhookUrlPolicy };
+  const workerOptions = { namespace: temporal.namespace, taskQueue: config.temporal.taskQueue, runtime, logoPolicy: config.logoPolicy, webhookUrlPolicy: config.webhookUrlPolicy, approvalTimeoutMs: config.approvalTimeoutMs };
   // As in production, the API hosts a worker and starts writes eagerly on it; `worker: false` leaves
   // the task queue to workers the test starts (restartWorker, or its own processes).
   const api = await startApi(config, runtime, temporal, log, { port: 0, hostWorker: config.temporal.apiHostsWorker, wrapSteps: options.wrapSteps });

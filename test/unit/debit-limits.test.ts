@@ -121,3 +121,26 @@ describe('limits in the asset units', () => {
     expect(refusal(() => checkPerTransaction([perTransaction('ANY', '0.5')], debit(1n, 'MANAGED'), 0)).code).toBe('LIMIT_EXCEEDED');
   });
 });
+
+describe('limits that name approvers (approversForOverride)', () => {
+  const withApprovers = (limitType: 'PER_TRANSACTION' | 'DURATION', limitAmount: string): DebitLimit => ({
+    destination: 'ANY',
+    maxAllowedDebit: { limitType, limitAmount, approversForOverride: ['key-1', 'key-2'], requiredApproversCount: 2, ...(limitType === 'DURATION' ? { duration: { code: 'DAYS', unit: 1 } } : {}) },
+  });
+
+  it('answers the rule that fired and the headroom left in the window instead of refusing', () => {
+    const needed = checkPerTransaction([withApprovers('DURATION', '2')], debit(ONE_SOL, 'MANAGED'), 9, 3n * ONE_SOL / 2n);
+    expect(needed).toMatchObject({ limit: withApprovers('DURATION', '2'), amount: String(ONE_SOL), alreadyInWindow: String(3n * ONE_SOL / 2n), headroom: String(ONE_SOL / 2n) });
+  });
+
+  it('answers nothing within the limit, and a zero headroom once the window is over it', () => {
+    expect(checkPerTransaction([withApprovers('PER_TRANSACTION', '1')], debit(ONE_SOL, 'MANAGED'))).toBeUndefined();
+    expect(checkPerTransaction([withApprovers('DURATION', '1')], debit(1n, 'MANAGED'), 9, 2n * ONE_SOL)?.headroom).toBe('0');
+  });
+
+  it('still refuses when another exceeded limit names no approvers', () => {
+    const error = refusal(() => checkPerTransaction([withApprovers('PER_TRANSACTION', '1'), perTransaction('MANAGED', '1.5')], debit(2n * ONE_SOL, 'MANAGED')));
+    expect(error.code).toBe('LIMIT_EXCEEDED');
+    expect(error.context.limit).toEqual(perTransaction('MANAGED', '1.5'));
+  });
+});

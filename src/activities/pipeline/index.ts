@@ -6,6 +6,7 @@
  * activities (`stages.ts`).
  */
 import type { ActivityDeps } from '../deps';
+import { createApprovalWait } from './approval-wait.activity';
 import { createBuild } from './build.activity';
 import { createConfirm } from './confirm.activity';
 import { createPipelineContext } from './context';
@@ -38,6 +39,7 @@ export function createPipelineActivities(deps: ActivityDeps, wrapSteps: (steps: 
     ...createStages(steps),
     ...createRefusals(ctx),
     ...createSignatureWait(ctx),
+    ...createApprovalWait(ctx),
     startPostSubmitDelivery: createStartPostSubmitDelivery(ctx),
   };
 }

@@ -9,12 +9,13 @@
  * in one attempt. A pre-submit webhook sees the signed message (API.md 5): the workflow calls it
  * after `prepare`, whose result (the signature recorded) is then in its history.
  */
+import type { ApprovalNeeded } from '../limit-check';
 import type { BuiltTransaction, Outcome, Resolved, SignedTransaction, WriteRequest, WriteResult } from '../../domain/write';
 
 /** The steps a stage is made of, by name (the fault tests and the bench's anatomy wrap them one by one). */
 export interface Steps {
   lookup(request: WriteRequest): Promise<Resolved>;
-  checkLimits(request: WriteRequest, resolved: Resolved): Promise<void>;
+  checkLimits(request: WriteRequest, resolved: Resolved): Promise<ApprovalNeeded | undefined>;
   build(request: WriteRequest, resolved: Resolved, part?: number): Promise<BuiltTransaction>;
   sign(request: WriteRequest, built: BuiltTransaction, allowed: string[], part?: number, awaited?: string[]): Promise<SignedTransaction>;
   submit(request: WriteRequest, signed: SignedTransaction, part?: number): Promise<{ rejected: string | null }>;
@@ -46,11 +47,13 @@ export function createStages(steps: Steps) {
     /**
      * lookup → limit check → build → sign of the write's first transaction. Idempotent (each step
      * reads the record first); a refusal fails it before anything is sent. A resumed write skips the
-     * limit check: its debits were checked and held before its message was signed.
+     * limit check: its debits were checked and held before its message was signed. A debit that
+     * needs approval stops before build (`awaitingApproval`): no lifetime runs out while approvers decide.
      */
-    async prepare(request: WriteRequest): Promise<{ resolved: Resolved; prepared?: Prepared }> {
+    async prepare(request: WriteRequest): Promise<{ resolved: Resolved; prepared?: Prepared; awaitingApproval?: ApprovalNeeded }> {
       const resolved = await steps.lookup(request);
-      if (!resolved.resumed) await steps.checkLimits(request, resolved);
+      const awaitingApproval = resolved.resumed ? undefined : await steps.checkLimits(request, resolved);
+      if (awaitingApproval) return { resolved, awaitingApproval };
       if (!resolved.needsTransaction) return { resolved };
       return { resolved, prepared: await buildAndSign(request, resolved, 0) };
     },

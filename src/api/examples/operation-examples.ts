@@ -11,6 +11,7 @@ import { systemExamples } from './system.examples';
 import { transactionExamples } from './transaction.examples';
 import { addressLookupTableExamples } from './address-lookup-table.examples';
 import { durableNonceExamples } from './durable-nonce.examples';
+import { approvalExamples } from './approval.examples';
 
 export interface OperationExample {
   /** The request body as a client sends it (amounts as JSON numbers or decimal text). */
@@ -29,4 +30,5 @@ export const operationExamples: Record<string, OperationExample> = {
   ...transactionExamples,
   ...addressLookupTableExamples,
   ...durableNonceExamples,
+  ...approvalExamples,
 };

@@ -145,3 +145,14 @@ export const durableNonceAccountQuery: QueryResource = {
   defaultSort: [['isInUse', 'ASC']],
   idProperty: 'id',
 };
+
+export const approvalQuery: QueryResource = {
+  fields: {
+    status: text('status', { values: ['PENDING', 'APPROVED', 'REJECTED', 'EXPIRED', 'CANCELLED'] }),
+    transactionOffchainId: { property: 'transactionId', kind: 'UUID', dataTypes: ['OFFCHAIN_ID', 'TEXT'] },
+    accountOffchainId: { property: 'accountId', kind: 'UUID', dataTypes: ['OFFCHAIN_ID', 'TEXT'] },
+    createdAt: timestamp('createdAt'),
+  },
+  defaultSort: [['createdAt', 'DESC']],
+  idProperty: 'id',
+};

@@ -102,6 +102,7 @@ function defaults(): Fakeable {
     addSignatures: async () => ({ signature: 'sig', wireBase64: 'wire' }),
     isLifetimeOver: async () => false,
     recordCancellation: async () => null,
+    endApproval: async () => 'EXPIRED',
   };
 }
 

@@ -1,0 +1,9 @@
+/** Approve and Reject (API.md 8): the approval by offchainId, an optional comment kept with the decision. */
+import { nonEmptyString, strictObject, uuid } from '../../domain/inputs/primitives';
+import { tenancyConfig } from './common.codecs';
+
+export const approvalDecisionBody = strictObject(
+  'ApprovalDecisionRequest',
+  { itemData: strictObject('ApprovalDecisionItemData', { approval: strictObject('ApprovalLookup', { offchainId: uuid }, {}) }, { comment: nonEmptyString(2000) }) },
+  { tenancyConfig },
+);
