@@ -13,6 +13,7 @@ import { addressLookupTablePage, addressLookupTableRecord, createAddressLookupTa
 import { route, type RouteSpec } from '../route';
 import { actingCaller, actingScope } from '../tenancy';
 import { addressLookupTableQuery } from './query-fields';
+import { findPage } from './bulk-route';
 import { writeRoute } from './write-route';
 
 const tag = 'Address lookup tables';
@@ -81,7 +82,7 @@ export function addressLookupTableRoutes(deps: ApiDeps): RouteSpec[] {
         const em = deps.orm.em.fork();
         const caller = await actingCaller(ctx, deps, em, body.tenancyConfig);
         const query = translateItemQuery(addressLookupTableQuery, body.itemQuery, { organizationId: caller.organizationId, cluster: ctx.state.cluster });
-        const [items, count] = await em.findAndCount(AddressLookupTable, query.where as never, { orderBy: query.orderBy as never, limit: query.limit, offset: query.offset });
+        const [items, count] = await findPage(em, AddressLookupTable, query);
         const accounts = await accountsOf(em, caller.organizationId, ctx.state.cluster, items);
         return { count, items: items.map((table) => presentAddressLookupTable(table, accounts)) };
       },

@@ -18,6 +18,7 @@ import { approvalResponse, approvalsResponse, type ApprovalBody } from '../respo
 import { route, type RouteSpec } from '../route';
 import { actingCaller } from '../tenancy';
 import { approvalQuery } from './query-fields';
+import { findPage } from './bulk-route';
 
 function present(approval: Approval, accounts: Map<string, string>): ApprovalBody {
   return {
@@ -92,7 +93,7 @@ export function approvalRoutes(deps: ApiDeps): RouteSpec[] {
         const em = fork();
         const caller = await actingCaller(ctx, deps, em, body.tenancyConfig);
         const query = translateItemQuery(approvalQuery, body.itemQuery, { organizationId: caller.organizationId });
-        const [items, count] = await em.findAndCount(Approval, query.where as never, { orderBy: query.orderBy as never, limit: query.limit, offset: query.offset });
+        const [items, count] = await findPage(em, Approval, query);
         const accounts = await addressesOf(em, items);
         return { count, items: items.map((a) => present(a, accounts)) };
       },

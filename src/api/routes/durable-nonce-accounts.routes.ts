@@ -13,6 +13,7 @@ import { createDurableNonceAccountsResponse, durableNonceAccountPage, durableNon
 import { route, type RouteSpec } from '../route';
 import { actingScope } from '../tenancy';
 import { durableNonceAccountQuery } from './query-fields';
+import { findPage } from './bulk-route';
 import { writeRoute } from './write-route';
 import type { EntityManager } from '@mikro-orm/postgresql';
 
@@ -57,7 +58,7 @@ export function durableNonceAccountRoutes(deps: ApiDeps): RouteSpec[] {
       async handler(ctx, body) {
         const { em, scope } = await actingScope(ctx, deps, body.tenancyConfig);
         const query = translateItemQuery(durableNonceAccountQuery, body.itemQuery, scope);
-        const [rows, count] = await em.findAndCount(DurableNonceAccount, query.where as never, { orderBy: query.orderBy as never, limit: query.limit, offset: query.offset });
+        const [rows, count] = await findPage(em, DurableNonceAccount, query);
         const accounts = await accountsOf(em, rows);
         return { count, items: rows.map((row) => presentDurableNonceAccount(row, accounts, row.nonceHash ?? null)) };
       },

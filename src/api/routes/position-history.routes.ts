@@ -8,6 +8,7 @@ import { presentTransaction } from '../presenters/transaction.presenter';
 import { route, type RouteSpec } from '../route';
 import { actingCaller } from '../tenancy';
 import { transactionQuery } from './query-fields';
+import { findPage } from './bulk-route';
 import { positionHistoryResponse } from '../responses/transaction.responses';
 
 export function positionHistoryRoutes(deps: ApiDeps): RouteSpec[] {
@@ -31,8 +32,7 @@ export function positionHistoryRoutes(deps: ApiDeps): RouteSpec[] {
         const query = translateItemQuery(transactionQuery, body.itemQuery, scope);
         const position = await findPositionByLookup(em, scope, body.itemData.position, 'itemData.position');
         // Every write that touches a position lists its offchain id among the transaction's records.
-        const where = { $and: [query.where, { accountIds: { $contains: [position.id] } }] };
-        const [items, count] = await em.findAndCount(LedgerTransaction, where as never, { orderBy: query.orderBy as never, limit: query.limit, offset: query.offset });
+        const [items, count] = await findPage(em, LedgerTransaction, { ...query, where: { $and: [query.where, { accountIds: { $contains: [position.id] } }] } });
         return { count, items: items.map((tx) => presentTransaction(tx, 'detailed')) };
       },
     }),
