@@ -32,7 +32,7 @@ export const extendAddressLookupTableHandler: OperationHandler<ExtendAddressLook
     const table = await findTableByLookup(em, scope, item.addressLookupTable, field);
     const state = await readLookupTable(deps.networks.get(request.cluster)!, table.address);
     checkExtendable(tableFlags(state), field);
-    const authority = await requireSigner(em, table.authorityAccountId, request.organizationId, request.organizationExternalId, field, "table's authority");
+    const authority = await requireSigner(em, table.authorityAccountId, field, "table's authority");
     const components = (await resolveComponents(em, scope, item.componentAddresses, 'itemData.componentAddresses')).filter((c) => !state!.addresses.includes(c.address));
     if (components.length === 0) throw validationError('itemData.componentAddresses', 'every address is already in the table');
     checkCapacity(state!.addresses.length, components.length, 'itemData.componentAddresses');

@@ -30,7 +30,7 @@ export interface FreezeData {
 async function requiredFreezeAuthoritySigner(em: EntityManager, request: WriteRequest, instrument: FinancialInstrument, field: string): Promise<string> {
   const ref = instrument.authorities.freezeAuthority;
   if (!ref) throw new LedgerError('FREEZE_AUTHORITY_NOT_FOUND', 'the instrument has no freeze authority', field);
-  return requireSigner(em, ref.accountId, request.organizationId, request.organizationExternalId, field, 'freeze authority');
+  return requireSigner(em, ref.accountId, field, 'freeze authority');
 }
 
 export function freezeHandler(freeze: boolean): OperationHandler<FreezePositionItemData, FreezeData> {

@@ -60,7 +60,7 @@ export const inactivatePositionHandler: OperationHandler<InactivatePositionItemD
     if (disposal.kind === 'transfer') {
       legs.push(await asThisPayload(planTransfer(ctx, { source: self, destination: disposal.to, transferEntireBalance: true, unfreezeSource: unfreeze }, 'itemData')));
     }
-    const owner = await requireSigner(em, position.ownerAccountId, request.organizationId, request.organizationExternalId, `${f}.owner`, 'owner');
+    const owner = await requireSigner(em, position.ownerAccountId, `${f}.owner`, 'owner');
     const feePayer = await resolveFeePayer(em, deps, request, request.svmTransactionConfig ?? {});
     let refundTo = feePayer.address;
     const destination = item.refundNetworkCurrrencyDestination;

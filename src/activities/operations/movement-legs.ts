@@ -74,7 +74,7 @@ async function ownerSigner(ctx: PlanContext, accountId: string | null | undefine
 async function instrumentAuthority(ctx: PlanContext, instrument: FinancialInstrument, name: 'mintAuthority' | 'permanentDelegateAuthority', given: AccountLookupInput | undefined, field: string, what: string): Promise<string> {
   const ref = instrument.authorities[name];
   if (given) await checkNamedAuthority(ctx.em, scopeOf(ctx.request), instrument, name, given, field);
-  return requireSigner(ctx.em, ref?.accountId, ctx.request.organizationId, ctx.request.organizationExternalId, field, what);
+  return requireSigner(ctx.em, ref?.accountId, field, what);
 }
 
 /** signWithPermanentDelegate: a Token-2022 instrument's permanent delegate moves the units instead of the owner. */

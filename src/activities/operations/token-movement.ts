@@ -40,7 +40,7 @@ export async function freezeOptionSigner(
   if (instrument.version !== 'TOKEN_2022' || !ref) {
     throw new LedgerError('FREEZE_AUTHORITY_NOT_FOUND', `${instrument.mintAddress}: freeze and unfreeze are supported only for TOKEN_2022 instruments with a freeze authority`, set[0]);
   }
-  return requireSigner(em, ref.accountId, request.organizationId, request.organizationExternalId, field, 'freeze authority');
+  return requireSigner(em, ref.accountId, field, 'freeze authority');
 }
 
 /**

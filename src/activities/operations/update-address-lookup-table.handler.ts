@@ -34,7 +34,7 @@ export const updateAddressLookupTableHandler: OperationHandler<UpdateAddressLook
     const state = await readLookupTable(network, table.address);
     const cooledDown = state?.deactivationSlot != null && coolDownOver(state.deactivationSlot, await readSlotHashes(network));
     checkUpdate(item, state, cooledDown, field);
-    const authority = await requireSigner(em, table.authorityAccountId, request.organizationId, request.organizationExternalId, field, "table's authority");
+    const authority = await requireSigner(em, table.authorityAccountId, field, "table's authority");
     const feePayer = await resolveFeePayer(em, deps, request, request.svmTransactionConfig ?? {});
     const change = item.freeze ? 'freeze' : item.deactivate ? 'deactivate' : 'close';
     let recipient: string | null = null;

@@ -47,7 +47,7 @@ export const updateFinancialInstrumentHandler: OperationHandler<UpdateFinancialI
       const type = rotationType(field, instrument);
       const current = instrument.authorities[field];
       if (!current) throw validationError(at, `the instrument has no ${field} to rotate`);
-      const holder = await requireSigner(em, current.accountId, request.organizationId, request.organizationExternalId, at, `current ${field}`);
+      const holder = await requireSigner(em, current.accountId, at, `current ${field}`);
       const next = lookup.offPlatform
         ? { address: offPlatformAddress(lookup, at), accountId: null }
         : await findAccountByLookup(em, { organizationId: request.organizationId, cluster: request.cluster }, lookup, at).then((a) => ({ address: a.address, accountId: a.id }));
@@ -56,7 +56,7 @@ export const updateFinancialInstrumentHandler: OperationHandler<UpdateFinancialI
       signers.push(holder);
     }
     if (fields.length) {
-      data.updateAuthority = await requireSigner(em, instrument.authorities.updateAuthority?.accountId, request.organizationId, request.organizationExternalId, `${f}.updateAuthority`, 'update authority');
+      data.updateAuthority = await requireSigner(em, instrument.authorities.updateAuthority?.accountId, `${f}.updateAuthority`, 'update authority');
       signers.push(data.updateAuthority);
       // The program grows the account for longer metadata; the lamports for its new size must be there first.
       // Sized from the mint as the chain holds it, not from the record.
@@ -67,7 +67,7 @@ export const updateFinancialInstrumentHandler: OperationHandler<UpdateFinancialI
     }
     if (multiplier !== null) {
       data.multiplier = multiplier;
-      data.scaledUiAuthority = await requireSigner(em, instrument.authorities.scaledUiAmountAuthority?.accountId, request.organizationId, request.organizationExternalId, `${f}.scaledUiAmountAuthority`, 'scaled UI amount authority');
+      data.scaledUiAuthority = await requireSigner(em, instrument.authorities.scaledUiAmountAuthority?.accountId, `${f}.scaledUiAmountAuthority`, 'scaled UI amount authority');
       signers.push(data.scaledUiAuthority);
     }
     const logo = item.offchainData?.logo;

@@ -161,7 +161,7 @@ export function createAccountRecord(em: EntityManager, fields: NewAccount, at: D
  * this organization may use it; otherwise the write waits for the signature (the lookup step decides
  * for every signer, docs/signatures.md).
  */
-export async function requireSigner(em: EntityManager, accountId: string | null | undefined, _organizationId: string, _organizationExternalId: string, field: string, what: string): Promise<string> {
+export async function requireSigner(em: EntityManager, accountId: string | null | undefined, field: string, what: string): Promise<string> {
   const account = accountId ? await em.findOne(Account, { id: accountId }) : null;
   if (!account) throw validationError(field, `the ${what} is not onboarded, so the service cannot ask for its signature`);
   if (account.status !== 'ACTIVE') throw validationError(field, `${field} (account ${account.address}) is ${account.status}: a closed account no longer signs or pays`);
