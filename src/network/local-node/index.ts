@@ -47,6 +47,11 @@ export interface LocalNode {
    * pass the ~513 slots an address lookup table's deactivation needs before close.
    */
   advanceSlots(count: number): void;
+  /**
+   * Stops closing blocks until the returned function is called (in-process callers only): a
+   * transaction sent meanwhile stays at `processed`, so a test can see what a write does there.
+   */
+  pauseBlocks(): () => void;
   /** Stops block production and the server, then saves state. */
   close(): Promise<void>;
 }
@@ -71,7 +76,10 @@ export async function startLocalNode(options: LocalNodeOptions = {}): Promise<Lo
     runtime.close();
     throw error;
   }
-  const ticker = startTicker(options.blockTimeMs ?? 400, () => runtime.tick(), log);
+  let paused = 0;
+  const ticker = startTicker(options.blockTimeMs ?? 400, () => {
+    if (paused === 0) runtime.tick();
+  }, log);
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${endpoint.port}`;
   log(`local node: listening on ${url}`);
   let closing: Promise<void> | null = null;
@@ -81,6 +89,14 @@ export async function startLocalNode(options: LocalNodeOptions = {}): Promise<Lo
     setAccount: (account) => runtime.setAccount(accountKey(account.address, 'address'), { ...account, owner: accountKey(account.owner, 'owner') }),
     advanceSlots: (count) => {
       for (let i = 0; i < count; i++) runtime.tick();
+    },
+    pauseBlocks: () => {
+      paused++;
+      let resumed = false;
+      return () => {
+        if (!resumed) paused--;
+        resumed = true;
+      };
     },
     close: () => {
       closing ??= (async () => {
