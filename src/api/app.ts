@@ -33,13 +33,21 @@ export function createApp(deps: ApiDeps, log: (msg: string, err?: unknown) => vo
   app.use(errorBody(log));
   app.use(checkRequestId());
   app.use(losslessJson());
+  app.use(unmatched());
   app.use(router.routes());
-  app.use(router.allowedMethods({ throw: true, notImplemented: () => new LedgerError('NOT_FOUND', 'no such route'), methodNotAllowed: () => new LedgerError('NOT_FOUND', 'method not allowed on this route') }));
-  app.use(async () => {
-    throw new LedgerError('NOT_FOUND', 'no such route');
-  });
+  // A known path with another method: the router answers 405 (501 for a method it has no route for) with Allow.
+  app.use(router.allowedMethods());
   app.silent = true;
   return app;
+}
+
+/** What no route answered gets the error body: 405/501 from the router (its Allow header kept), else 404. */
+function unmatched(): Koa.Middleware {
+  return async (ctx, next) => {
+    await next();
+    if (ctx.status === 405 || ctx.status === 501) throw new LedgerError('METHOD_NOT_ALLOWED', `${ctx.method} is not allowed on ${ctx.path}; allowed: ${ctx.response.get('Allow')}`);
+    if (ctx.status === 404 && ctx.body == null) throw new LedgerError('NOT_FOUND', 'no such route');
+  };
 }
 
 /** Every route, in the order they are mounted and documented. Declaring them reads no dependency: handlers do. */

@@ -97,6 +97,8 @@ export function losslessJson(maxBytes = 1024 * 1024): Koa.Middleware {
       const text = Buffer.concat(chunks).toString('utf8');
       if (text.trim() === '') (ctx.request as any).body = undefined;
       else {
+        // A body is JSON: another declared type (a form, text/plain) is refused rather than guessed at.
+        if (ctx.get('content-type') && !ctx.is('json')) throw new LedgerError('UNSUPPORTED_MEDIA_TYPE', `the body must be application/json, not ${ctx.get('content-type')}`, '(body)');
         try {
           (ctx.request as any).body = parse(text);
         } catch (e) {

@@ -65,3 +65,31 @@ it('counts requests by route and status in Prometheus text at /metrics', async (
   expect(metrics.body).toMatch(/ledger_http_requests_total\{method="POST",route="\/api\/v1\/accounts\/bulk\/:detailLevel",status="200"\} \d+/);
   expect(metrics.body).toMatch(/ledger_http_requests_total\{method="POST",route="\/api\/v1\/accounts\/single",status="401"\} \d+/);
 });
+
+it('answers a known path with a wrong method 405 with Allow, an unknown path 404, both with the error body', async () => {
+  const wrong = await stack.call('GET', '/api/v1/accounts', undefined, { apiKey: null });
+  expect(wrong.status).toBe(405);
+  expect(wrong.headers.get('allow')).toBe('POST, PATCH');
+  expect(wrong.body.errors[0]).toMatchObject({ code: 'METHOD_NOT_ALLOWED' });
+  expect(wrong.body.requestId).toBe(wrong.headers.get('x-request-id'));
+  const unknown = await stack.call('POST', '/api/v1/nothing-here', {}, { apiKey: null });
+  expect(unknown.status).toBe(404);
+  expect(unknown.body.errors[0]).toMatchObject({ code: 'NOT_FOUND' });
+});
+
+it('refuses a body that is not declared JSON with 415 and runs nothing', async () => {
+  // Its own key: the file's rate limit is a burst of 5 per key.
+  const apiKey = await stack.newApiKey(stack.organizationExternalId, ['READ', 'WRITE']);
+  const call = (path: string, body: string, contentType: string) => stack.call('POST', path, body, { apiKey, headers: { 'content-type': contentType } });
+  const count = async () => (await call('/api/v1/accounts/bulk/identifiers', '{}', 'application/json')).body.count as number;
+  const before = await count();
+  const body = JSON.stringify({ itemData: { managed: true } });
+  const plain = await call('/api/v1/accounts', body, 'text/plain');
+  expect(plain.status).toBe(415);
+  expect(plain.body.errors[0]).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE', field: '(body)' });
+  const form = await call('/api/v1/accounts', 'itemData=1', 'application/x-www-form-urlencoded');
+  expect(form.status).toBe(415);
+  // JSON with a charset, or a +json type, is JSON.
+  expect((await call('/api/v1/accounts/bulk/identifiers', '{}', 'application/json; charset=utf-8')).status).toBe(200);
+  expect(await count()).toBe(before);
+});
