@@ -11,7 +11,7 @@ import type { ApiDeps, LedgerContext } from '../context';
 import { lamportsBalance, presentAccount } from '../presenters/account.presenter';
 import { route, type RouteSpec } from '../route';
 import { actingScope } from '../tenancy';
-import { sealWebhookSecrets } from './webhook-secrets';
+import { sealWebhookSecrets } from '../../custody/webhook-secrets';
 import { checkWebhookUrls } from './webhook-urls';
 import { accountQuery } from './query-fields';
 import { bulkRoute } from './bulk-route';

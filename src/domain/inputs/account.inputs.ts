@@ -35,9 +35,9 @@ export const privateKeyDetails = strictObject('PrivateKeyDetails', {}, {
   publickKey: address,
   privateKey: nonEmptyString(200),
   dkgKeys: arrayOf(strictObject('DkgKey', {}, {
-    keyUsage: nonEmptyString(100),
+    keyUsage: describe(nonEmptyString(100), { description: 'SIGNING (the default and only usage): the key is the account address and signs its transactions. Other values answer 400.' }),
     useBackendPlayersCodes: arrayOf(nonEmptyString(100), 50),
-    isDefault: t.boolean,
+    isDefault: describe(t.boolean, { description: "True or absent: an account's one key is its default key. false answers 400." }),
     session: strictObject('DkgSession', {}, { threshold: integer(1, 100) }),
   }), 20),
 });
