@@ -3,13 +3,13 @@
  *   organizations create --external-id <id> [--name <n>]
  *   api-keys create --organization <externalId> --roles <ROLE[,ROLE...]>   (creates the organization when missing)
  *   migrate
- *   keys rotate-kek --new-key-env <ENV_NAME>   (re-wraps every held key under the KEK in that variable)
+ *   keys rotate-kek --new-key-env <ENV_NAME>   (re-wraps every sealed key, share and credential under the KEK in that variable)
  * Each prints one JSON object on stdout; errors go to stderr with exit code 1.
  */
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config/config';
 import { parseRoles } from '../domain/roles';
-import { openRuntime, forkEm, keyEncryptionKey, secretsDirectory } from '../main/runtime';
+import { openRuntime, forkEm, keyEncryptionKey, secretsDirectory, thresholdShareStores } from '../main/runtime';
 import { createSealer } from '../custody/sealing';
 import { createKeystoreDirectory } from '../custody/secret-store';
 import { rotateKek } from '../custody/kek-rotation';
@@ -57,7 +57,7 @@ async function main(argv: string[]): Promise<unknown> {
       const newKek = process.env[name];
       if (!newKek) throw new Error(`environment variable ${name} is not set`);
       const sealer = createSealer(newKek, [keyEncryptionKey(config, log), ...(config.previousKeyEncryptionKeys ?? [])]);
-      return await rotateKek(em, sealer, createKeystoreDirectory(secretsDirectory(config), sealer));
+      return await rotateKek(em, sealer, { secrets: createKeystoreDirectory(secretsDirectory(config), sealer), shares: thresholdShareStores(config, sealer) });
     }
     throw new Error(usage);
   } finally {
