@@ -471,3 +471,27 @@ describe('Another tenant, on every route', () => {
     expect(after.find((r) => r.path === '/api/v1/positions/balance')!.body.onchain.balance.lamports).toBe(1000);
   });
 });
+
+describe("Another tenant's write that touches A's address", () => {
+  it("moves A's record with the chain but names none of B's records in it: A's last transaction stays one A can fetch", async () => {
+    const walletOf = async () => (await stack.call('POST', '/api/v1/accounts/single', { itemData: { account: own(a.wallet) } })).body;
+    const before = await walletOf();
+    // B onboards A's (public) address as a non-managed account of its own and pays it.
+    const payee = await created(B.key, '/api/v1/accounts', { managed: false, alreadyOnchain: true, onchainId: a.wallet.onchainId }, 'newAccount');
+    expect(payee.offchainId).not.toBe(a.wallet.offchainId);
+    const paid = await as(B.key)('POST', '/api/v1/accounts/transfer-network-currency', { itemData: { source: own(b.wallet), destination: own(payee), value: { lamports: '1000' } } });
+    expect(paid.body).toMatchObject({ success: true });
+
+    const after = await walletOf();
+    expect(after.offchain.balance.lamports).toBe(before.offchain.balance.lamports + 1000);
+    expect(after.onchain.lastTransactionId).toBe(paid.body.onchainId);
+    // B's transaction record is not A's to see: A's record keeps naming A's own last transaction.
+    expect(after.offchain.lastTransactionId).toBe(before.offchain.lastTransactionId);
+    const status = await stack.call('POST', '/api/v1/transactions/status', { itemData: { transaction: { offchainId: after.offchain.lastTransactionId } } });
+    expect(status.status).toBe(200);
+    // B's record of the address moved too, and B's transaction lists it (and none of A's).
+    const details = await as(B.key)('POST', '/api/v1/transactions/single', { itemData: { transaction: { offchainId: paid.body.offchainId } } });
+    expect(JSON.stringify(details.body)).not.toContain(a.wallet.offchainId);
+    expect((await as(B.key)('POST', '/api/v1/accounts/single', { itemData: { account: own(payee) } })).body.offchain.lastTransactionId).toBe(paid.body.offchainId);
+  });
+});
