@@ -227,6 +227,8 @@ function positions(field: string): [string, Lookup, string][] {
     ['A\'s position by onchainId', { position: { onchainId: a.position.onchainId } }, field],
     ...named(a.wallet).slice(0, 2).map(([how, owner]): [string, Lookup, string] => [`A's owner ${how} with B's instrument`, { owner, financialInstrument: own(b.instrument) }, `${field}.owner`]),
     ...named(a.instrument).map(([how, financialInstrument]): [string, Lookup, string] => [`A's instrument ${how} with B's owner`, { owner: own(b.wallet), financialInstrument }, `${field}.financialInstrument`]),
+    // B's own position, naming A's account as the instrument's freeze authority.
+    ...named(a.authority).slice(0, 2).map(([how, freezeAuthority]): [string, Lookup, string] => [`B's position, A's account ${how} as its freeze authority`, { position: own(b.position), freezeAuthority }, `${field}.freezeAuthority`]),
   ];
 }
 
@@ -242,7 +244,12 @@ const filters = (pairs: [string, string][]): Filter[] => pairs.map(([fieldName, 
 const table: Record<string, Row> = {
   createAccount: { probes: () => slot(named(a.authority), 'svmTransactionConfig.feePayer', (feePayer) => ({ itemData: { managed: true }, svmTransactionConfig: { feePayer } })) },
   updateAccount: { probes: () => slot(named(a.wallet), 'itemData.account', (account) => ({ itemData: { account, comments: 'B was here' } })) },
-  inactivateAccount: { probes: () => slot(named(a.wallet), 'itemData.accountToInactivate', (accountToInactivate) => ({ itemData: { accountToInactivate, transferRemainingNetworkCurrencyTo: own(b.vault) } })) },
+  inactivateAccount: {
+    probes: () => [
+      ...slot(named(a.wallet), 'itemData.accountToInactivate', (accountToInactivate) => ({ itemData: { accountToInactivate, transferRemainingNetworkCurrencyTo: own(b.vault) } })),
+      ...slot(named(a.wallet), 'itemData.transferRemainingNetworkCurrencyTo', (transferRemainingNetworkCurrencyTo) => ({ itemData: { accountToInactivate: own(b.vault), transferRemainingNetworkCurrencyTo } })),
+    ],
+  },
   fetchAccounts: { bulk: () => filters([['tenantOrganizationId', A.orgId]]) },
   fetchAccountDetails: { probes: () => slot(named(a.wallet), 'itemData.account', (account) => ({ itemData: { account } })) },
   fetchAccountBalance: { probes: () => slot(named(a.wallet), 'itemData.account', (account) => ({ itemData: { account } })) },
@@ -262,6 +269,8 @@ const table: Record<string, Row> = {
       return [
         ...slot(named(a.authority), 'itemData.mintAuthority', (mintAuthority) => ({ itemData: { ...item, mintAuthority } })),
         ...slot(named(a.authority), 'itemData.freezeAuthority', (freezeAuthority) => ({ itemData: { ...item, mintAuthority: own(b.wallet), freezeAuthority } })),
+        // A's account as the pre-created mint account.
+        ...slot(named(a.wallet), 'itemData.existingMintAccount', (existingMintAccount) => ({ itemData: { version: 'SPL', onchainData: { decimals: 0 }, mintAuthority: own(b.wallet), existingMintAccount } })),
       ];
     },
   },
