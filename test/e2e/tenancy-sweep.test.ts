@@ -124,8 +124,15 @@ beforeAll(async () => {
     ),
   );
 
-  // A: an authority with a post-submit webhook, a wallet whose debits over 0.001 SOL wait for B's key
-  // (were B's approval to count, A's money would move), a Token-2022 instrument with a logo.
+  await Promise.all([makeObjectsOfA(), makeObjectsOfB()]);
+}, 120_000);
+
+/**
+ * A: an authority with a post-submit webhook, a wallet whose debits over 0.001 SOL wait for B's key
+ * (were B's approval to count, A's money would move), a Token-2022 instrument with a logo, a position
+ * holding 1000 units, a nonce account, a lookup table, and a write held for approval.
+ */
+async function makeObjectsOfA() {
   const A_ = as(A.key);
   [a.authority, a.wallet] = await Promise.all([
     created(A.key, '/api/v1/accounts', { managed: true, canPayFees: true, seed: { amount: 0.5 }, postTransactionSubmitWebhooks: [{ endpointUrl: `${base}/hook`, name: 'a-hook' }] }, 'newAccount'),
@@ -137,30 +144,36 @@ beforeAll(async () => {
     ),
   ]);
   const authority = { offchainId: a.authority.offchainId };
-  a.instrument = await created(
-    A.key,
-    '/api/v1/financial-instruments',
-    {
-      version: 'TOKEN_2022',
-      onchainData: { decimals: 2 },
-      mintAuthority: authority,
-      freezeAuthority: authority,
-      permanentDelegateAuthority: authority,
-      pausableAuthority: authority,
-      mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: 'STOCK' } } },
-      offchainData: { logo: { copyFromUri: `${base}/logo.png`, fileName: 'logo.png', contentType: 'image/png', type: 'LOGO' } },
-    },
-    'newFinancialInstrument',
-  );
-  const aAt = { owner: { offchainId: a.wallet.offchainId }, financialInstrument: { offchainId: a.instrument.offchainId } };
-  a.position = await created(A.key, '/api/v1/positions', { positionToInitialize: aAt }, 'newPosition');
-  const minted = await A_('POST', '/api/v1/positions/mint', { itemData: { mintTo: aAt, value: { lamports: '1000' } } });
+  const [minted, nonces, held] = await Promise.all([
+    (async () => {
+      a.instrument = await created(
+        A.key,
+        '/api/v1/financial-instruments',
+        {
+          version: 'TOKEN_2022',
+          onchainData: { decimals: 2 },
+          mintAuthority: authority,
+          freezeAuthority: authority,
+          permanentDelegateAuthority: authority,
+          pausableAuthority: authority,
+          mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: 'STOCK' } } },
+          offchainData: { logo: { copyFromUri: `${base}/logo.png`, fileName: 'logo.png', contentType: 'image/png', type: 'LOGO' } },
+        },
+        'newFinancialInstrument',
+      );
+      const aAt = { owner: { offchainId: a.wallet.offchainId }, financialInstrument: { offchainId: a.instrument.offchainId } };
+      a.position = await created(A.key, '/api/v1/positions', { positionToInitialize: aAt }, 'newPosition');
+      return A_('POST', '/api/v1/positions/mint', { itemData: { mintTo: aAt, value: { lamports: '1000' } } });
+    })(),
+    A_('POST', '/api/v1/durable-nonce-accounts', { itemData: { nonceAccount: {}, numberOfNonceAccounts: 1, nonceAuthority: authority } }),
+    A_('POST', '/api/v1/accounts/transfer-network-currency', { itemData: { source: { offchainId: a.wallet.offchainId }, destination: authority, value: { amount: 0.01 } } }),
+    (async () => {
+      a.table = await created(A.key, '/api/v1/address-lookup-tables', { addressLookupTable: {}, authority, componentAddresses: [{ offchainId: a.wallet.offchainId }] }, 'newAddressLookupTable');
+    })(),
+  ]);
   expect(minted.body).toMatchObject({ success: true });
   a.transaction = { offchainId: minted.body.offchainId, onchainId: minted.body.onchainId };
-  const nonces = await A_('POST', '/api/v1/durable-nonce-accounts', { itemData: { nonceAccount: {}, numberOfNonceAccounts: 1, nonceAuthority: authority } });
   expect(nonces.body).toMatchObject({ transactions: [{ success: true }] });
-  a.table = await created(A.key, '/api/v1/address-lookup-tables', { addressLookupTable: {}, authority, componentAddresses: [{ offchainId: a.wallet.offchainId }] }, 'newAddressLookupTable');
-  const held = await A_('POST', '/api/v1/accounts/transfer-network-currency', { itemData: { source: { offchainId: a.wallet.offchainId }, destination: authority, value: { amount: 0.01 } } });
   expect(held.body).toMatchObject({ transaction: { status: 'AWAITING_APPROVAL' } });
   a.waiting = held.body.transaction.offchainId;
 
@@ -181,8 +194,10 @@ beforeAll(async () => {
   references.set(a.instrument, { alId: details.body.offchain.alId });
   a.eventId = deliveries.body.items[0].eventId;
   expect(Object.values(a).every(Boolean)).toBe(true);
+}
 
-  // B: a wallet, a vault, an SPL instrument of its own and a position holding 100 units.
+/** B: a wallet, a vault, an SPL instrument of its own and a position holding 100 units. */
+async function makeObjectsOfB() {
   [b.wallet, b.vault] = await Promise.all([
     created(B.key, '/api/v1/accounts', { managed: true, canPayFees: true, seed: { amount: 0.2 } }, 'newAccount'),
     created(B.key, '/api/v1/accounts', { managed: true }, 'newAccount'),
@@ -195,7 +210,7 @@ beforeAll(async () => {
   );
   b.position = await created(B.key, '/api/v1/positions', { positionToInitialize: { owner: { offchainId: b.wallet.offchainId }, financialInstrument: { offchainId: b.instrument.offchainId } } }, 'newPosition');
   expect((await as(B.key)('POST', '/api/v1/positions/mint', { itemData: { mintTo: { position: { offchainId: b.position.offchainId } }, value: { lamports: '100' } } })).body).toMatchObject({ success: true });
-}, 120_000);
+}
 
 afterAll(async () => {
   // The write held for approval is A's to end.
@@ -417,6 +432,11 @@ describe('Another tenant, on every route', () => {
   let webhookCallsBefore: number;
 
   beforeAll(async () => {
+    // A's own writes' post-submit deliveries (their own workflows) are over: the receiver stays quiet.
+    for (let last = -1, deadline = Date.now() + 15_000; last !== webhookCalls && Date.now() < deadline; ) {
+      last = webhookCalls;
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
     [before, beforeB] = await Promise.all([stateOfA(), stateOfB()]);
     webhookCallsBefore = webhookCalls;
   });
