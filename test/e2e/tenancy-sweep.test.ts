@@ -445,6 +445,13 @@ describe('Another tenant, on every route', () => {
     expect(Object.keys(table).sort()).toEqual([...operations.keys()].sort());
   });
 
+  it("shares none of A's objects: the sharing rules (custody-policy.test.ts) play no part here", () => {
+    const [accounts, instruments] = ['/api/v1/accounts/bulk/detailed', '/api/v1/financial-instruments/bulk/detailed'].map((path) => before.find((r) => r.path === path)!.body.items);
+    expect(accounts.length).toBeGreaterThanOrEqual(4);
+    for (const account of accounts) expect(account).toMatchObject({ sharedAcrossTenants: false, orgsAllowedToSignWithPrivateKey: [], globalFeePayerForOrgs: [] });
+    expect(instruments).toEqual([expect.objectContaining({ sharedAcrossTenants: false })]);
+  });
+
   it("answers 404 NOT_FOUND naming the slot wherever B names one of A's objects, as for an object that does not exist", async () => {
     const cases = Object.entries(table).flatMap(([operationId, row]) => ('probes' in row ? row.probes().map((p) => [operationId, p] as const) : []));
     expect(cases.length).toBeGreaterThan(150);
