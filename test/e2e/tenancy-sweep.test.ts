@@ -1,12 +1,15 @@
 /**
  * Tenancy sweep (issue 11 section 2; docs/custody-policy.md, "What another tenant sees"): organization
  * A holds one of every kind of object; organization B (every role but ADMIN) calls every route of the
- * API naming A's objects by offchainId and by onchainId (and with otherTenantOrganizationExternalId:
- * none of A's objects is shared), each in every slot a request names an object in, with B's own
- * objects in the other slots. Every such request is 404 NOT_FOUND naming the slot, the answer a
- * missing object gets; B's bulk reads list none of A's objects; an ADMIN override naming A is 403.
- * Afterwards nothing moved: A's records, balances, chain state, approvals and webhook log are as
- * before, A's webhook receiver was not called, and B has no transaction record of its refused writes.
+ * API naming A's objects by offchainId, by onchainId, by offchain references and with
+ * otherTenantOrganizationExternalId (none of A's objects is shared), in every slot a request names an
+ * object in, with B's own objects in the other slots. Every such request is 404 NOT_FOUND naming the
+ * slot, the answer a missing object gets, and repeats none of A's identifiers it was not given; B's
+ * bulk reads list none of A's objects; an override naming A is 403 (B has no ADMIN). Afterwards
+ * nothing moved: A's records, balances, chain state, approval and webhook log are as before, A's
+ * webhook receiver was not called, and B has no transaction record of its refused writes. Last, a
+ * write of B that touches A's (public) address moves A's record with the chain without naming B's
+ * transaction record in it.
  *
  * The table is keyed by operationId and checked against the OpenAPI document the service serves
  * (built from the route declarations): a route added without a row fails the sweep.
