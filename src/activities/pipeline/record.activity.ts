@@ -101,12 +101,14 @@ export function createRecord(ctx: PipelineContext) {
 async function applyBalanceChanges(em: EntityManager, request: WriteRequest, tx: LedgerTransaction, balances: LandedTransaction['balances'], createdId: string | undefined, at: Date): Promise<void> {
   const addresses = [...new Set(balances.map((b) => b.address))];
   // Every tenant's record of a touched address moves (a shared account, an organization's fee payer
-  // held by another); the transaction lists only the caller's own, the records it may see.
+  // held by another, an address another tenant paid); the transaction lists only the caller's own,
+  // the records it may see, and only those name it as their last transaction.
   const found = await em.find(Account, { cluster: request.cluster, address: { $in: addresses } });
   const touched = found.filter((account) => account.id !== createdId && account.creationTransactionId !== tx.id);
   for (const account of touched) {
     const change = balances.find((b) => b.address === account.address)!;
-    await moveAccountLamports(em, account.id, change.post - change.pre, tx, at);
-    if (account.organizationId === request.organizationId) tx.accountIds = [...new Set([...tx.accountIds, account.id])];
+    const own = account.organizationId === request.organizationId;
+    await moveAccountLamports(em, account.id, change.post - change.pre, tx, at, own);
+    if (own) tx.accountIds = [...new Set([...tx.accountIds, account.id])];
   }
 }
