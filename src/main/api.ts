@@ -4,6 +4,9 @@ import { Client } from '@temporalio/client';
 import type { Worker } from '@temporalio/worker';
 import { createApp } from '../api/app';
 import { pingDatabase } from '../db/orm';
+import { createCallerCache } from '../api/caller-cache';
+import { listen } from '../db/notifications';
+import { API_KEY_CHANNEL } from '../db/repositories/organizations.repository';
 import { loadConfig, type Config } from '../config/config';
 import { openRuntime, type Log, type Runtime } from './runtime';
 import { connectTemporal, createLedgerWorker, type WorkerOptions } from './worker';
@@ -34,8 +37,16 @@ export async function startApi(config: Config, runtime: Runtime, temporal: { add
     worker = await createLedgerWorker({ connection, namespace: temporal.namespace, taskQueue: config.temporal.taskQueue, runtime, logoPolicy: config.logoPolicy, webhookUrlPolicy: config.webhookUrlPolicy, approvalTimeoutMs: config.approvalTimeoutMs, wrapSteps: options.wrapSteps });
     running = worker.run();
   }
+  // Callers stay cached until their key's change is announced (the admin CLI revokes in another process).
+  const callers = createCallerCache(60_000);
+  let listenerFailed = false;
+  const apiKeyChanges = listen(runtime.orm.config.get('clientUrl')!, API_KEY_CHANNEL, (hash) => callers.forget(hash), () => callers.clear(), (message) => {
+    if (!listenerFailed) log(message);
+    listenerFailed = true;
+  });
   const app = createApp(
     {
+      callers,
       orm: runtime.orm,
       temporal: { client, taskQueue: config.temporal.taskQueue, eager: hostWorker, writeTaskTimeoutSeconds: config.temporal.writeTaskTimeoutSeconds },
       networks: runtime.networks,
@@ -69,6 +80,7 @@ export async function startApi(config: Config, runtime: Runtime, temporal: { add
       await closed;
       if (worker?.getState() === 'RUNNING') worker.shutdown();
       await running?.catch(() => undefined);
+      await apiKeyChanges.close();
       await connection.close();
     },
   };
