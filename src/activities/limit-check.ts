@@ -99,6 +99,9 @@ async function openApproval(tx: EntityManager, request: WriteRequest, account: A
      values (?, ?, ?, ?, array(select jsonb_array_elements_text(?::jsonb)), ?::jsonb, 'PENDING', ?, ?)
      on conflict (transaction_id) do update set updated_at = approval.updated_at returning id, status`,
     [request.organizationId, request.transactionId, account.id, required, JSON.stringify(approversForOverride), JSON.stringify(needed), now, now],
+    'all',
+    // In the limit check's transaction: a connection of its own would wait for the pool while racing checks hold it all waiting for this one's lock.
+    tx.getTransactionContext(),
   );
   return rows[0];
 }
