@@ -82,7 +82,7 @@ export async function enforceDebitLimits(em: EntityManager, request: WriteReques
       check(group, (limit) => recent.get(limit) ?? 0n);
     }
     // A write resting at SIGNED holds its debits too: Submit Transaction may send it (they are given back when it expires).
-    await reserveDebits(tx, transactionIdOf, groups.flatMap((g) => g.debits), now);
+    await reserveDebits(tx, request.transactionId, transactionIdOf, groups.flatMap((g) => g.debits), now);
     if (!override) return undefined;
     const approval = await openApproval(tx, request, override.group.account, override.needed, now);
     // A run that continued as new after its approval (a long signature wait) goes on without waiting again.

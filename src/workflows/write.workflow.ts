@@ -325,6 +325,8 @@ async function awaitApproval(request: WriteRequest, awaiting: { approvalId: stri
   const status = wait.approval ?? (await local.endApproval(awaiting.approvalId, 'EXPIRED'));
   if (status === 'APPROVED') return undefined;
   progress.step = 'record';
+  // A Cancel that closed the approval but whose workflow task was lost (its update never took effect): the write ends as cancelled.
+  if (status === 'CANCELLED') return { transaction: await local.recordCancellation(request, 0) };
   const reason = status === 'EXPIRED' ? 'no decision from the approvers in time (approval EXPIRED)' : 'an approver rejected the debit over the limit';
   return local.recordRejection(request, reason, 0);
 }

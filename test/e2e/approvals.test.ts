@@ -180,6 +180,31 @@ it('racing 20 debits under one window: those that pass never overrun it, each he
   await cancel(next.body.transaction.offchainId);
 }, 120_000);
 
+it('an approved debit counts in the window from its approval, not from when it was held', async () => {
+  const wallet = await account({
+    managed: true,
+    seed: { amount: 5 },
+    offchainReferences: { type: 'WALLET' },
+    networkCurrencyDebitLimits: [{ destination: 'ANY', maxAllowedDebit: { limitType: 'DURATION', limitAmount: 1, duration: { code: 'SECONDS', unit: 6 }, approversForOverride: [approvers[0].id] } }],
+  });
+  const vault = await account({ managed: true, offchainReferences: { type: 'ASSETS_WALLET' } });
+  const send = (amount: number) => stack.call('POST', '/api/v1/accounts/transfer-network-currency', { itemData: { source: { offchainId: wallet.offchainId }, destination: { offchainId: vault.offchainId }, value: { amount } } });
+  const sleepUntil = (at: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, at - Date.now())));
+  const held = await send(2);
+  const heldBy = Date.now();
+  expect(held.status).toBe(202);
+  await sleepUntil(heldBy + 3_500);
+  const approval = await approvalOf(held.body.transaction.offchainId);
+  expect((await decide('approve', approval.offchainId, approvers[0].apiKey)).body.approval.status).toBe('APPROVED');
+  expect(await until(() => status(held.body.transaction.offchainId), ended)).toMatchObject({ success: true });
+  // Held over 6 s ago, approved (and sent) within the last 6 s: the 2 SOL still fill the window.
+  await sleepUntil(heldBy + 6_500);
+  const next = await send(0.5);
+  expect(next.status).toBe(202);
+  expect((await approvalOf(next.body.transaction.offchainId)).rule).toMatchObject({ alreadyInWindow: String(2 * LAMPORTS), headroom: '0' });
+  await cancel(next.body.transaction.offchainId);
+});
+
 describe('Cancel racing the decision that settles the approval', () => {
   /** The write's status and its approval's, once both ended. */
   const outcome = async (transaction: string) => {
@@ -202,17 +227,14 @@ describe('Cancel racing the decision that settles the approval', () => {
     expect(await balance(wallet.offchainId)).toBe(3 * LAMPORTS);
   });
 
-  it('whichever of Cancel and the settling Approve comes first, the approval and the write end alike (8 races)', async () => {
+  it('whichever of Cancel and the settling Approve comes first, the approval and the write end alike (12 races)', async () => {
     const races = await Promise.all(
-      Array.from({ length: 8 }, async (_, i) => {
+      Array.from({ length: 12 }, async (_, i) => {
         const { transaction, approval } = await transferOverLimit();
         expect((await decide('approve', approval.offchainId, approvers[0].apiKey)).status).toBe(200);
-        // Cancel first half of the time, Approve first the other half, a few ms apart.
-        const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-        const [approved, cancelled] = await Promise.all([
-          delay(i % 2 ? 0 : i).then(() => decide('approve', approval.offchainId, approvers[1].apiKey)),
-          delay(i % 2 ? i : 0).then(() => cancel(transaction)),
-        ]);
+        // Approve 0 to 132 ms after Cancel: from Approve first to Cancel first, through the moments
+        // Cancel is already in the workflow but has not reached the approval record yet.
+        const [approved, cancelled] = await Promise.all([new Promise((resolve) => setTimeout(resolve, 12 * i)).then(() => decide('approve', approval.offchainId, approvers[1].apiKey)), cancel(transaction)]);
         return { approve: approved.status, cancel: cancelled.status, ...(await outcome(transaction)) };
       }),
     );
