@@ -49,15 +49,20 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, ms 
 const cancel = (transaction: string) => stack.call('PATCH', '/api/v1/transactions/cancel', { itemData: { transaction: { offchainId: transaction } } });
 const ended = (s: { status: string }) => ['CONFIRMED', 'FINALIZED', 'FAILED', 'REJECTED', 'EXPIRED', 'CANCELLED'].includes(s.status);
 
-/** A wallet with 5 SOL whose debits over 1 SOL need two of the three approvers, and a 2 SOL transfer from it to a managed vault. */
-async function transferOverLimit() {
+/** A wallet with `seed` SOL whose debits over 1 SOL need two of the three approvers, and a managed vault. */
+async function walletAndVault(seed = 5) {
   const wallet = await account({
     managed: true,
-    seed: { amount: 5 },
+    seed: { amount: seed },
     offchainReferences: { type: 'WALLET' },
     networkCurrencyDebitLimits: [{ destination: 'ANY', maxAllowedDebit: { limitType: 'PER_TRANSACTION', limitAmount: 1, approversForOverride: approvers.map((a) => a.id), requiredApproversCount: 2 } }],
   });
-  const vault = await account({ managed: true, offchainReferences: { type: 'ASSETS_WALLET' } });
+  return { wallet, vault: await account({ managed: true, offchainReferences: { type: 'ASSETS_WALLET' } }) };
+}
+
+/** A 2 SOL transfer from such a wallet (a new one unless given) to its vault: it waits for approval. */
+async function transferOverLimit(pair?: { wallet: { offchainId: string; onchainId: string }; vault: { offchainId: string; onchainId: string } }) {
+  const { wallet, vault } = pair ?? (await walletAndVault());
   const answer = await stack.call('POST', '/api/v1/accounts/transfer-network-currency', { itemData: { source: { offchainId: wallet.offchainId }, destination: { offchainId: vault.offchainId }, value: { amount: 2 } } });
   expect(answer.status).toBe(202);
   expect(answer.body).toEqual({ transaction: { offchainId: expect.any(String), status: 'AWAITING_APPROVAL' } });
@@ -228,9 +233,10 @@ describe('Cancel racing the decision that settles the approval', () => {
   });
 
   it('whichever of Cancel and the settling Approve comes first, the approval and the write end alike (12 races)', async () => {
+    const pair = await walletAndVault(25);
     const races = await Promise.all(
       Array.from({ length: 12 }, async (_, i) => {
-        const { transaction, approval } = await transferOverLimit();
+        const { transaction, approval } = await transferOverLimit(pair);
         expect((await decide('approve', approval.offchainId, approvers[0].apiKey)).status).toBe(200);
         // Approve 0 to 132 ms after Cancel: from Approve first to Cancel first, through the moments
         // Cancel is already in the workflow but has not reached the approval record yet.
@@ -242,6 +248,9 @@ describe('Cancel racing the decision that settles the approval', () => {
       if (race.approval === 'APPROVED') expect(race).toEqual({ approve: 200, cancel: 400, write: expect.stringMatching(/CONFIRMED|FINALIZED/), approval: 'APPROVED' });
       else expect(race).toEqual({ approve: 409, cancel: 200, write: 'CANCELLED', approval: 'CANCELLED' });
     }
+    // What landed moved, what was cancelled did not.
+    const landed = races.filter((r) => r.approval === 'APPROVED').length;
+    expect(await balance(pair.wallet.offchainId)).toBe((25 - 2 * landed) * LAMPORTS);
   }, 90_000);
 });
 

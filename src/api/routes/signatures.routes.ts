@@ -125,7 +125,7 @@ export function signatureRoutes(deps: ApiDeps): RouteSpec[] {
       path: '/api/v1/transactions/cancel',
       tag: 'Transactions',
       summary:
-        'Cancel Transaction (a waiting write): one in AWAITING_SIGNATURES (or AWAITING_APPROVAL), or resting at SIGNED for Submit (submitTransaction: false), ends CANCELLED, its held debits and its message lifetime (a durable nonce) given back; nothing was sent. A write that is not waiting (on its way to the network, submitted, ended) is 400; cancelling a cancelled write again answers the same.',
+        'Cancel Transaction (a waiting write): one in AWAITING_SIGNATURES (or AWAITING_APPROVAL), or resting at SIGNED for Submit (submitTransaction: false), ends CANCELLED, its held debits and its message lifetime (a durable nonce) given back; nothing was sent. A write that is not waiting (on its way to the network, submitted, ended) is 400, and so is one awaiting approval whose approval an approver settled first (it goes on as decided; docs/approvals.md); cancelling a cancelled write again answers the same.',
       role: 'WRITE',
       body: waitingTransactionBody,
       successStatus: 200,
