@@ -51,7 +51,7 @@ function unmatched(): Koa.Middleware {
 }
 
 /** Every route, in the order they are mounted and documented. Declaring them reads no dependency: handlers do. */
-export function apiRoutes(deps: ApiDeps, openApi: () => unknown, metrics: () => string): RouteSpec[] {
+export function apiRoutes(deps: ApiDeps, openApi: () => unknown, metrics: () => Promise<string>): RouteSpec[] {
   const business: RouteSpec[] = [...accountRoutes(deps), ...financialInstrumentRoutes(deps), ...positionRoutes(deps), ...positionHistoryRoutes(deps), ...transactionRoutes(deps), ...signatureRoutes(deps), ...webhookDeliveryRoutes(deps), ...approvalRoutes(deps), ...fileRoutes(deps), ...addressLookupTableRoutes(deps), ...durableNonceAccountRoutes(deps)];
   return [...systemRoutes(deps, openApi, metrics), ...business];
 }
@@ -59,5 +59,5 @@ export function apiRoutes(deps: ApiDeps, openApi: () => unknown, metrics: () => 
 /** The OpenAPI document without a running service (tests, tools): the routes' declarations are all it needs. */
 export function openApiDocument(platformName: string): Record<string, unknown> {
   const declarationsOnly = { platformName } as Pick<ApiDeps, 'platformName'>;
-  return buildOpenApi(apiRoutes(declarationsOnly as ApiDeps, () => ({}), () => ''), platformName);
+  return buildOpenApi(apiRoutes(declarationsOnly as ApiDeps, () => ({}), async () => ''), platformName);
 }

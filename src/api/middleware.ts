@@ -6,6 +6,7 @@ import { WorkflowFailedError, WorkflowUpdateFailedError } from '@temporalio/clie
 import { ApplicationFailure } from '@temporalio/common';
 import { ApiKey, Organization } from '../db/entities';
 import { createCallerCache } from './caller-cache';
+import { apiErrors } from '../observability/metrics';
 import { hashApiKey } from '../custody/credentials';
 import { errorStatus, isErrorCode, LedgerError } from '../domain/errors';
 import type { ApiDeps, LedgerContext } from './context';
@@ -50,6 +51,7 @@ export function errorBody(log: (msg: string, err: unknown) => void): Koa.Middlew
     } catch (raw) {
       const error = fromWorkflowFailure(raw);
       if (error instanceof LedgerError && error.status < 500) {
+        apiErrors.inc({ code: error.code });
         ctx.status = error.status;
         // The rest of an oversized body was never read: the connection cannot carry another request.
         if (error.code === 'PAYLOAD_TOO_LARGE') ctx.set('Connection', 'close');
@@ -58,6 +60,7 @@ export function errorBody(log: (msg: string, err: unknown) => void): Koa.Middlew
         return;
       }
       const code = error instanceof LedgerError ? error.code : 'INTERNAL';
+      apiErrors.inc({ code });
       log(`request ${ctx.state.requestId} failed`, error);
       ctx.status = errorStatus[code];
       ctx.body = { errors: [{ code, message: code === 'INTERNAL' ? 'internal error' : (error as Error).message }], requestId: ctx.state.requestId };

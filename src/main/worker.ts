@@ -23,12 +23,27 @@ export interface WorkerOptions {
 
 let loggerInstalled = false;
 
-/** The SDK's own log level (TEMPORAL_LOG_LEVEL, default WARN): its INFO lines are per worker state change. */
+/** `host:port` for the SDK's Prometheus exporter (TEMPORAL_METRICS_ADDRESS), checked so a typo names the variable. */
+export function sdkMetricsAddress(value = process.env.TEMPORAL_METRICS_ADDRESS): string | undefined {
+  if (!value) return undefined;
+  if (!/^(\[[0-9a-fA-F:]+\]|[\w.-]+):\d{1,5}$/.test(value)) throw new Error(`TEMPORAL_METRICS_ADDRESS "${value}" is not host:port (e.g. 127.0.0.1:9464)`);
+  return value;
+}
+
+/**
+ * The SDK's runtime, once per process: its own log level (TEMPORAL_LOG_LEVEL, default WARN: its INFO
+ * lines are per worker state change) and, when TEMPORAL_METRICS_ADDRESS is set, its Prometheus
+ * exporter (worker slots, polls, task latencies, sticky cache) served at that address under /metrics.
+ */
 export function installSdkLogger(): void {
   if (loggerInstalled) return;
   loggerInstalled = true;
+  const metricsAddress = sdkMetricsAddress();
   try {
-    TemporalRuntime.install({ logger: new DefaultLogger((process.env.TEMPORAL_LOG_LEVEL ?? 'WARN') as LogLevel) });
+    TemporalRuntime.install({
+      logger: new DefaultLogger((process.env.TEMPORAL_LOG_LEVEL ?? 'WARN') as LogLevel),
+      ...(metricsAddress ? { telemetryOptions: { metrics: { prometheus: { bindAddress: metricsAddress, countersTotalSuffix: true } } } } : {}),
+    });
   } catch {
     // Already installed by the host process: keep its logger.
   }

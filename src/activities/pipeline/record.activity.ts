@@ -16,6 +16,7 @@ import { operationHandlers } from '../operations';
 import { handlerOf } from '../operations/operation-handler';
 import { applyStatus, createdReference, newTransactionRecord, transactionResult } from '../../db/repositories/transaction-records.repository';
 import type { PipelineContext } from './context';
+import { writesRecorded } from '../../observability/metrics';
 
 const recordedStatuses = ['CONFIRMED', 'FINALIZED', 'FAILED', 'EXPIRED', 'SUBMITTED', 'SIGNED'];
 const landedStatuses = ['CONFIRMED', 'FINALIZED', 'SUBMITTED'];
@@ -48,7 +49,9 @@ export function createRecord(ctx: PipelineContext) {
     const now = ctx.deps.now();
     const id = partTransactionId(request.transactionId, part);
     const landed = outcome ? await landedTransaction(request, await ctx.fork().findOne(LedgerTransaction, { id }), outcome) : null;
-    return ctx.fork().transactional(async (em) => {
+    let recordedNow = false;
+    const result = await ctx.fork().transactional(async (em) => {
+      recordedNow = false;
       const found = await em.findOne(LedgerTransaction, { id });
       if (found && found.success !== null && found.success !== undefined && recordedStatuses.includes(found.status)) {
         // Already recorded by an attempt whose completion was lost.
@@ -88,8 +91,12 @@ export function createRecord(ctx: PipelineContext) {
         await em.flush();
         await handler.reconcile(em, ctx.deps, request, resolved);
       }
+      recordedNow = true;
       return { transaction: tx && outcome ? transactionResult(tx) : null, created };
     });
+    // Counted once committed, and not again when a replayed record finds it done.
+    if (recordedNow) writesRecorded.inc({ operation: request.operation, status: outcome?.status ?? 'FINALIZED' });
+    return result;
   };
 }
 
