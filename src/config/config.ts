@@ -55,6 +55,12 @@ export interface Config {
   webhookUrlPolicy: OutboundUrlPolicy;
   /** How long a write over a limit waits for its approvers before it ends REJECTED (APPROVAL_TIMEOUT_SECONDS, default 24 h). */
   approvalTimeoutMs: number;
+  /**
+   * Stopping (SIGTERM): /ready answers 503 for DRAIN_DELAY_SECONDS (default 0; a few seconds behind a
+   * load balancer) while requests are still served, then no new connection is taken and requests in
+   * flight and the worker's running tasks get SHUTDOWN_GRACE_SECONDS (default 30) to finish.
+   */
+  shutdown: { drainDelayMs: number; graceMs: number };
 }
 
 export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/ledger';
@@ -113,5 +119,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logoPolicy: { allowPrivateAddresses: env.LOGO_ALLOW_PRIVATE_ADDRESSES === 'true', maxBytes: int(env.LOGO_MAX_BYTES, 1024 * 1024) },
     webhookUrlPolicy: { allowPrivateAddresses: env.WEBHOOK_ALLOW_PRIVATE_ADDRESSES === 'true', allowHttp: env.WEBHOOK_ALLOW_HTTP === 'true' },
     approvalTimeoutMs: int(env.APPROVAL_TIMEOUT_SECONDS, 86_400) * 1000,
+    shutdown: { drainDelayMs: int(env.DRAIN_DELAY_SECONDS, 0) * 1000, graceMs: int(env.SHUTDOWN_GRACE_SECONDS, 30) * 1000 },
   };
 }

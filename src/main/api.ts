@@ -31,10 +31,11 @@ export async function startApi(config: Config, runtime: Runtime, temporal: { add
   const connection = await connectTemporal(temporal.address);
   const client = new Client({ connection, namespace: temporal.namespace });
   const hostWorker = options.hostWorker ?? config.temporal.apiHostsWorker;
+  const shutdown = config.shutdown ?? { drainDelayMs: 0, graceMs: 30_000 };
   let worker: Worker | undefined;
   let running: Promise<void> | undefined;
   if (hostWorker) {
-    worker = await createLedgerWorker({ connection, namespace: temporal.namespace, taskQueue: config.temporal.taskQueue, runtime, logoPolicy: config.logoPolicy, webhookUrlPolicy: config.webhookUrlPolicy, approvalTimeoutMs: config.approvalTimeoutMs, wrapSteps: options.wrapSteps });
+    worker = await createLedgerWorker({ connection, namespace: temporal.namespace, taskQueue: config.temporal.taskQueue, runtime, logoPolicy: config.logoPolicy, webhookUrlPolicy: config.webhookUrlPolicy, approvalTimeoutMs: config.approvalTimeoutMs, shutdownGraceMs: shutdown.graceMs, wrapSteps: options.wrapSteps });
     running = worker.run();
   }
   // Callers stay cached until their key's change is announced (the admin CLI revokes in another process).
@@ -60,6 +61,7 @@ export async function startApi(config: Config, runtime: Runtime, temporal: { add
       writeWaitMs: config.writeWaitMs,
       now: () => new Date(),
       ready: async () => {
+        if (draining) return false;
         await pingDatabase(runtime.orm);
         await connection.workflowService.getSystemInfo({});
         return true;
@@ -67,6 +69,8 @@ export async function startApi(config: Config, runtime: Runtime, temporal: { add
     },
     (message, error) => log(`${message}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
   );
+  let draining = false;
+  let closing: Promise<void> | undefined;
   const server = http.createServer(app.callback());
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve) => server.listen(options.port ?? config.port, config.host, resolve));
@@ -74,14 +78,22 @@ export async function startApi(config: Config, runtime: Runtime, temporal: { add
   return {
     url: `http://${config.host}:${address.port}`,
     server,
-    async close() {
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeAllConnections();
-      await closed;
-      if (worker?.getState() === 'RUNNING') worker.shutdown();
-      await running?.catch(() => undefined);
-      await apiKeyChanges.close();
-      await connection.close();
+    close() {
+      // Once: readiness flips first, then new connections stop and what is in flight finishes.
+      closing ??= (async () => {
+        draining = true;
+        if (shutdown.drainDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, shutdown.drainDelayMs));
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeIdleConnections();
+        const cut = setTimeout(() => server.closeAllConnections(), shutdown.graceMs);
+        await closed;
+        clearTimeout(cut);
+        if (worker?.getState() === 'RUNNING') worker.shutdown();
+        await running?.catch(() => undefined);
+        await apiKeyChanges.close();
+        await connection.close();
+      })();
+      return closing;
     },
   };
 }

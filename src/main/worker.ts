@@ -17,6 +17,8 @@ export interface WorkerOptions {
   logoPolicy: LogoPolicy;
   webhookUrlPolicy: OutboundUrlPolicy;
   approvalTimeoutMs?: number;
+  /** How long running activities get to finish when the worker shuts down (default 30 s). */
+  shutdownGraceMs?: number;
   /** Test and bench hook: wraps each pipeline step (fault points, timings). */
   wrapSteps?: (steps: Steps) => Steps;
 }
@@ -102,6 +104,7 @@ export async function createLedgerWorker(options: WorkerOptions): Promise<Worker
     workflowsPath: require.resolve('../workflows'),
     activities,
     ...workerTuning,
+    shutdownGraceTime: options.shutdownGraceMs ?? 30_000,
   });
 }
 
@@ -112,7 +115,7 @@ async function main(config: Config, log: Log) {
   }
   const runtime = await openRuntime({ ...config, databaseUrl: config.databaseUrl }, log);
   const connection = await connectTemporal(config.temporal.address);
-  const worker = await createLedgerWorker({ connection, namespace: config.temporal.namespace, taskQueue: config.temporal.taskQueue, runtime, logoPolicy: config.logoPolicy, webhookUrlPolicy: config.webhookUrlPolicy, approvalTimeoutMs: config.approvalTimeoutMs });
+  const worker = await createLedgerWorker({ connection, namespace: config.temporal.namespace, taskQueue: config.temporal.taskQueue, runtime, logoPolicy: config.logoPolicy, webhookUrlPolicy: config.webhookUrlPolicy, approvalTimeoutMs: config.approvalTimeoutMs, shutdownGraceMs: config.shutdown.graceMs });
   log(`worker polling ${config.temporal.taskQueue} on ${config.temporal.address}`);
   process.once('SIGINT', () => worker.shutdown());
   process.once('SIGTERM', () => worker.shutdown());

@@ -58,6 +58,8 @@ export async function startStack(
     previousKeyEncryptionKeys?: string[];
     /** How long a write waits for approvers (default 24 h). */
     approvalTimeoutMs?: number;
+    /** Drain delay and grace when the API stops (default: none, 30 s). */
+    shutdown?: Config['shutdown'];
   } = {},
 ): Promise<Stack> {
   const log = process.env.STACK_LOG ? (m: string) => console.log(m) : () => {};
@@ -81,6 +83,7 @@ export async function startStack(
     // Test webhook receivers and token endpoints too (plain http); a test that checks the refusal passes its own.
     webhookUrlPolicy: options.webhookUrlPolicy ?? { allowPrivateAddresses: true, allowHttp: true },
     approvalTimeoutMs: options.approvalTimeoutMs ?? 86_400_000,
+    shutdown: options.shutdown ?? { drainDelayMs: 0, graceMs: 30_000 },
   };
   const runtime = await openRuntime({ ...config, databaseUrl: db.url }, log, { migrate: true });
   await fundFeePayer(runtime, config, log);
