@@ -212,6 +212,16 @@ export class JobFailure extends Error {
   override readonly name = 'JobFailure';
 }
 
+/** Where jobs may read from and the caps on each read (configuration: ORACLE_ALLOWED_HOSTS, ...). */
+export interface OraclePolicy {
+  /** `host` (any port) or `host:port` entries. */
+  allowedHosts: string[];
+  /** Largest response body read (ORACLE_MAX_RESPONSE_BYTES, default 64 KiB). */
+  maxResponseBytes: number;
+  /** Per request, connect to last byte (ORACLE_HTTP_TIMEOUT_MS, default 5000). */
+  timeoutMs: number;
+}
+
 /** The port a job reads its sources through: GET `url`, the body as text (caps and hosts enforced by the adapter). */
 export type HttpGet = (url: string) => Promise<string>;
 

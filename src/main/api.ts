@@ -31,7 +31,7 @@ export async function startApi(config: Config, runtime: Runtime, temporal: { add
   let worker: Worker | undefined;
   let running: Promise<void> | undefined;
   if (hostWorker) {
-    worker = await createLedgerWorker({ connection, namespace: temporal.namespace, taskQueue: config.temporal.taskQueue, runtime, logoPolicy: config.logoPolicy, webhookUrlPolicy: config.webhookUrlPolicy, approvalTimeoutMs: config.approvalTimeoutMs, wrapSteps: options.wrapSteps });
+    worker = await createLedgerWorker({ connection, namespace: temporal.namespace, taskQueue: config.temporal.taskQueue, runtime, logoPolicy: config.logoPolicy, webhookUrlPolicy: config.webhookUrlPolicy, approvalTimeoutMs: config.approvalTimeoutMs, oraclePolicy: config.oraclePolicy, wrapSteps: options.wrapSteps });
     running = worker.run();
   }
   const app = createApp(
@@ -41,6 +41,7 @@ export async function startApi(config: Config, runtime: Runtime, temporal: { add
       networks: runtime.networks,
       sealer: runtime.sealer,
       webhookUrlPolicy: config.webhookUrlPolicy,
+      oracleAllowedHosts: config.oraclePolicy.allowedHosts,
       keyStore: runtime.keyStore,
       audit: (message) => log(`audit: ${message}`),
       platformName: config.platformName,

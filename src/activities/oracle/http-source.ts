@@ -3,16 +3,9 @@
  * to another host is refused), a time cap per request and a size cap on the body. Any failure is
  * a JobFailure: the job gives no value and the feed keeps its last one.
  */
-import { hostAllowed, JobFailure, type HttpGet } from '../../domain/oracle-job';
+import { hostAllowed, JobFailure, type HttpGet, type OraclePolicy } from '../../domain/oracle-job';
 
-export interface OraclePolicy {
-  /** `host` (any port) or `host:port` entries (ORACLE_ALLOWED_HOSTS). */
-  allowedHosts: string[];
-  /** Largest response body read (ORACLE_MAX_RESPONSE_BYTES, default 64 KiB). */
-  maxResponseBytes: number;
-  /** Per request, connect to last byte (ORACLE_HTTP_TIMEOUT_MS, default 5000). */
-  timeoutMs: number;
-}
+export type { OraclePolicy };
 
 export const noOracleHosts: OraclePolicy = { allowedHosts: [], maxResponseBytes: 64 * 1024, timeoutMs: 5000 };
 
