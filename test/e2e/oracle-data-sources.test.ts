@@ -26,6 +26,8 @@ let instrument: Ref;
 /** The price source: each path answers its JSON body, or the status it is told to fail with; every request counted. */
 const source = { bodies: new Map<string, string>(), failing: new Map<string, number>(), hits: new Map<string, number>() };
 let server: http.Server;
+/** Runs once after the next sign, then throws there (as a worker dying after it signed). */
+let afterSign: (() => void) | null = null;
 let base: string;
 
 beforeAll(async () => {
@@ -42,7 +44,14 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  stack = await startStack();
+  // A hook after sign: the crash test makes the worker fail there once (the step's activity is retried from lookup).
+  stack = await startStack({ wrapSteps: (steps) => ({ ...steps, sign: async (...args) => {
+    const signed = await steps.sign(...args);
+    const crash = afterSign;
+    afterSign = null;
+    crash?.();
+    return signed;
+  } }) });
   rpc = createSolanaRpc(stack.node.url);
   authority = (await stack.call('POST', '/api/v1/accounts', { itemData: { managed: true } })).body.newAccount;
   instrument = await newInstrument();
@@ -166,6 +175,21 @@ it('a failing source keeps the last value onchain and says why; the next good re
   const cleared = (await details(feed)).body;
   expect(cleared.lastRefreshFailure).toBeNull();
   expect(String(cleared.latestValue.value)).toBe('141');
+});
+
+it('a write replayed after it signed sends the value it recorded, once, even when the source has moved on', async () => {
+  source.bodies.set('/sol', '{"data":{"eur":"200"}}');
+  const before = (await refreshes(feed)).length;
+  afterSign = () => {
+    source.bodies.set('/sol', '{"data":{"eur":"999"}}');
+    throw new Error('worker lost after sign');
+  };
+  const refreshed = await refresh(feed);
+  expect(refreshed.status).toBe(200);
+  expect(afterSign).toBeNull();
+  expect(refreshed.body.latestValue).toMatchObject({ value: 200 });
+  expect((await onchain(feed)).value).toBe('200');
+  expect((await refreshes(feed)).length).toBe(before + 1);
 });
 
 it('a boundTask out of range is a failure too: the value stays', async () => {
