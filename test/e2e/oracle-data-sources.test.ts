@@ -192,6 +192,22 @@ it('a write replayed after it signed sends the value it recorded, once, even whe
   expect((await refreshes(feed)).length).toBe(before + 1);
 });
 
+it('Update hands the feed to a new authority (metadata, pointer, mint) and relinks the instrument; the next refresh is signed by the new one', async () => {
+  const next: Ref = (await stack.call('POST', '/api/v1/accounts', { itemData: { managed: true } })).body.newAccount;
+  const other = await newInstrument();
+  const moved = await update(feed, { onchainDataSourceAuthority: { offchainId: next.offchainId }, financialInstrument: { offchainId: other.offchainId } });
+  expect(moved.status).toBe(200);
+  expect(moved.body.svmTransaction).toMatchObject({ success: true });
+  expect((await onchain(feed)).updateAuthority).toBe(next.onchainId);
+  expect((await details(feed)).body).toMatchObject({ onchainDataSourceAuthority: { onchain: { id: next.onchainId }, offchain: { id: next.offchainId } }, financialInstrument: { offchain: { id: other.offchainId } } });
+  source.bodies.set('/sol', '{"data":{"eur":"201"}}');
+  expect((await refresh(feed)).status).toBe(200);
+  expect((await onchain(feed)).value).toBe('201');
+  // Back as it was, for the tests after this one.
+  expect((await update(feed, { onchainDataSourceAuthority: { offchainId: authority.offchainId }, financialInstrument: { offchainId: instrument.offchainId } })).status).toBe(200);
+  expect((await onchain(feed)).updateAuthority).toBe(authority.onchainId);
+});
+
 it('a boundTask out of range is a failure too: the value stays', async () => {
   source.bodies.set('/bounded', '{"data":{"usd":"5000"}}');
   const job = JSON.stringify({ tasks: [{ httpTask: { url: `${base}/bounded` } }, { jsonParseTask: { path: '$.data.usd' } }, { boundTask: { lowerBoundValue: '1', upperBoundValue: '10000' } }] });
@@ -246,11 +262,14 @@ it('refuses a job naming a host not allowed or a task outside the subset, before
 it('the price port answers the newest PRICE feed of the instrument, and nothing for an instrument without one', async () => {
   const organization = await stack.runtime.orm.em.fork().findOneOrFail(Organization, { externalId: stack.organizationExternalId });
   const prices = createOraclePriceSource(stack.runtime.orm);
-  const newest = (await bulk({ filter: [where('dataType', { dataType: 'TEXT', valueString: 'PRICE' })] })).body.items.sort((a: any, b: any) => a.latestValue.updatedAt.localeCompare(b.latestValue.updatedAt));
-  const price = await prices.priceOf(organization.id, instrument.offchainId);
-  // The bounded feed was created after the first one: it is the newest PRICE source.
-  expect(price).toMatchObject({ value: '5000', dataSource: { offchainId: expect.any(String) } });
-  expect(newest.map((s: any) => s.onchainDataSource.offchain.id)).toContain(price!.dataSource.offchainId);
+  const priced = await newInstrument();
+  const value = (v: string) => JSON.stringify({ tasks: [{ valueTask: { big: v } }] });
+  expect((await create(value('1.5'), {}, { kind: 'PRICE' }, priced)).status).toBe(201);
+  const newest: Ref = (await create(value('2.25'), {}, { kind: 'PRICE' }, priced)).body.newOnchainDataSource;
+  expect((await create(value('9'), {}, { kind: 'RATING', ratingProvider: 'MOODYS' }, priced)).status).toBe(201);
+  const price = await prices.priceOf(organization.id, priced.offchainId);
+  const read = await onchain(newest);
+  expect(price).toEqual({ value: '2.25', updatedAt: read.updatedAt, slot: read.slot, dataSource: newest });
   expect(await prices.priceOf(organization.id, (await newInstrument()).offchainId)).toBeNull();
 });
 
