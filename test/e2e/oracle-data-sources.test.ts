@@ -241,6 +241,24 @@ it('a RATING source carries its provider onchain; a RATING without one, or a PRI
   expect(all.body.items.at(-1).dataDetails.kind).toBe('RATING');
   const byAddress = await bulk({ filter: [where('onchainDataSourceOnchainId', { dataType: 'ADDRESS_ONCHAIN_ID', valueString: feed.onchainId })] });
   expect(byAddress.body.items.map((s: any) => s.onchainDataSource.onchain.id)).toEqual([feed.onchainId]);
+  // Every field of spec 4.1 filters: each finds the RATING source by its own value.
+  const fields: [string, string, string][] = [
+    ['defiProtocol', 'TEXT', 'LEDGER_FEED'],
+    ['dataType', 'TEXT', 'RATING'],
+    ['ratingAgency', 'TEXT', 'MOODYS'],
+    ['onchainDataSourceOffchainId', 'OFFCHAIN_ID', rating.offchainId],
+    ['financialInstrumentOffchainId', 'OFFCHAIN_ID', instrument.offchainId],
+    ['onchainDataSourceAuthorityOffchainId', 'OFFCHAIN_ID', authority.offchainId],
+    ['onchainDataSourceOnchainId', 'ADDRESS_ONCHAIN_ID', rating.onchainId],
+    ['financialInstrumentOnchainId', 'ADDRESS_ONCHAIN_ID', instrument.onchainId],
+    ['onchainDataSourceAuthorityOnchainId', 'ADDRESS_ONCHAIN_ID', authority.onchainId],
+  ];
+  for (const [fieldName, dataType, valueString] of fields) {
+    const found = await bulk({ filter: [where(fieldName, { dataType, valueString })], sort: [{ fieldName, sortDirection: 'DESC' }] });
+    expect({ fieldName, status: found.status, ids: found.body.items?.map((x: any) => x.onchainDataSource.offchain.id) }).toEqual({ fieldName, status: 200, ids: expect.arrayContaining([rating.offchainId]) });
+  }
+  const none = await bulk({ filter: [{ fieldName: 'ratingAgency', filterValues: [{ filterType: 'IS_NULL' }] }] });
+  expect(none.body.items.every((x: any) => x.dataDetails.kind === 'PRICE')).toBe(true);
   const byAuthority = await bulk({ filter: [where('onchainDataSourceAuthorityOnchainId', { dataType: 'ADDRESS_ONCHAIN_ID', valueString: authority.onchainId })], sort: [{ fieldName: 'dataType', sortDirection: 'DESC' }] });
   expect(byAuthority.body.items[0].dataDetails.kind).toBe('RATING');
 });
