@@ -6,6 +6,8 @@ import type { Sealer } from '../custody/sealing';
 import type { Networks } from '../network/svm-network';
 import type { LogoPolicy } from '../storage/logo-fetcher';
 import type { OutboundUrlPolicy } from '../network/outbound-url';
+import type { OraclePolicy } from './oracle/http-source';
+import type { OracleSchedules } from './oracle/schedules';
 
 export interface ActivityDeps {
   orm: Orm;
@@ -25,4 +27,8 @@ export interface ActivityDeps {
   approvalTimeoutMs?: number;
   /** Starts a write's post-submit webhook delivery workflow under a fixed id (idempotent). */
   deliveries: { start(workflowId: string, request: WriteRequest): Promise<void> };
+  /** Where oracle jobs may read from, with their caps (ORACLE_ALLOWED_HOSTS; absent: nowhere). */
+  oraclePolicy?: OraclePolicy;
+  /** The Temporal Schedules of scheduled refreshes (absent: a data source is refreshed only on request). */
+  oracleSchedules?: OracleSchedules;
 }

@@ -19,6 +19,7 @@ import { addressLookupTableRoutes } from './routes/address-lookup-tables.routes'
 import { webhookDeliveryRoutes } from './routes/webhook-deliveries.routes';
 import { approvalRoutes } from './routes/approvals.routes';
 import { signatureRoutes } from './routes/signatures.routes';
+import { oracleDataSourceRoutes } from './routes/oracle-data-sources.routes';
 
 export function createApp(deps: ApiDeps, log: (msg: string, err?: unknown) => void = () => {}): Koa {
   const app = new Koa({ proxy: false });
@@ -52,7 +53,7 @@ function unmatched(): Koa.Middleware {
 
 /** Every route, in the order they are mounted and documented. Declaring them reads no dependency: handlers do. */
 export function apiRoutes(deps: ApiDeps, openApi: () => unknown, metrics: () => Promise<string>): RouteSpec[] {
-  const business: RouteSpec[] = [...accountRoutes(deps), ...financialInstrumentRoutes(deps), ...positionRoutes(deps), ...positionHistoryRoutes(deps), ...transactionRoutes(deps), ...signatureRoutes(deps), ...webhookDeliveryRoutes(deps), ...approvalRoutes(deps), ...fileRoutes(deps), ...addressLookupTableRoutes(deps), ...durableNonceAccountRoutes(deps)];
+  const business: RouteSpec[] = [...accountRoutes(deps), ...financialInstrumentRoutes(deps), ...positionRoutes(deps), ...positionHistoryRoutes(deps), ...transactionRoutes(deps), ...signatureRoutes(deps), ...webhookDeliveryRoutes(deps), ...approvalRoutes(deps), ...fileRoutes(deps), ...addressLookupTableRoutes(deps), ...durableNonceAccountRoutes(deps), ...oracleDataSourceRoutes(deps)];
   return [...systemRoutes(deps, openApi, metrics), ...business];
 }
 

@@ -18,6 +18,8 @@ export interface ApiDeps {
   sealer: Sealer;
   /** Where webhook endpoints and OAuth2 token URLs may point (checked when an account's webhooks are set). */
   webhookUrlPolicy: OutboundUrlPolicy;
+  /** ORACLE_ALLOWED_HOSTS: a job definition naming another host is refused when it is sent (absent: none allowed). */
+  oracleAllowedHosts?: string[];
   platformName: string;
   rateLimit: { perSecond: number; burst: number };
   defaultCommitment: Commitment;

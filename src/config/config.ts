@@ -3,6 +3,7 @@
  * Every value has a development default so `npm start` needs nothing set.
  */
 import path from 'node:path';
+import type { OraclePolicy } from '../domain/oracle-job';
 import type { OutboundUrlPolicy } from '../network/outbound-url';
 
 export interface ClusterConfig {
@@ -61,6 +62,12 @@ export interface Config {
    * flight and the worker's running tasks get SHUTDOWN_GRACE_SECONDS (default 30) to finish.
    */
   shutdown: { drainDelayMs: number; graceMs: number };
+  /**
+   * Oracle jobs' HTTP sources (docs/oracle-data-sources.md): ORACLE_ALLOWED_HOSTS (comma-separated
+   * `host` or `host:port`; default none: no httpTask is accepted), ORACLE_MAX_RESPONSE_BYTES
+   * (default 65536), ORACLE_HTTP_TIMEOUT_MS (default 5000).
+   */
+  oraclePolicy: OraclePolicy;
 }
 
 export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/ledger';
@@ -120,5 +127,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookUrlPolicy: { allowPrivateAddresses: env.WEBHOOK_ALLOW_PRIVATE_ADDRESSES === 'true', allowHttp: env.WEBHOOK_ALLOW_HTTP === 'true' },
     approvalTimeoutMs: int(env.APPROVAL_TIMEOUT_SECONDS, 86_400) * 1000,
     shutdown: { drainDelayMs: int(env.DRAIN_DELAY_SECONDS, 0) * 1000, graceMs: int(env.SHUTDOWN_GRACE_SECONDS, 30) * 1000 },
+    oraclePolicy: { allowedHosts: parseOracleHosts(env.ORACLE_ALLOWED_HOSTS), maxResponseBytes: int(env.ORACLE_MAX_RESPONSE_BYTES, 64 * 1024), timeoutMs: int(env.ORACLE_HTTP_TIMEOUT_MS, 5000) },
   };
+}
+
+const HOST_ENTRY = /^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*|\[[0-9a-f:.]+\])(?::(\d{1,5}))?$/;
+
+/** Parses ORACLE_ALLOWED_HOSTS: `host` or `host:port` entries, comma-separated; a malformed entry stops the start. */
+export function parseOracleHosts(text: string | undefined): string[] {
+  if (!text?.trim()) return [];
+  return text.split(',').map((entry) => {
+    const host = entry.trim().toLowerCase();
+    const match = HOST_ENTRY.exec(host);
+    if (!match || (match[1] !== undefined && (Number(match[1]) < 1 || Number(match[1]) > 65535))) throw new Error(`ORACLE_ALLOWED_HOSTS entry "${entry.trim()}" must be host or host:port`);
+    return host;
+  });
 }

@@ -5,6 +5,7 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import type { MessageLifetime, Resolved } from '../domain/write';
 import type { ComputeBudgetRecord } from '../domain/fees';
+import { OracleDataSource } from './oracle-data-source.entity';
 
 export const Organization = defineEntity({
   name: 'Organization',
@@ -376,4 +377,6 @@ export const Approval = defineEntity({
 });
 export type Approval = InferEntity<typeof Approval>;
 
-export const entities = [Organization, ApiKey, CustodyKey, Account, LedgerTransaction, FinancialInstrument, Position, AddressLookupTable, DurableNonceAccount, WebhookDelivery, Approval];
+export { OracleDataSource } from './oracle-data-source.entity';
+
+export const entities = [Organization, ApiKey, CustodyKey, Account, LedgerTransaction, FinancialInstrument, Position, AddressLookupTable, DurableNonceAccount, WebhookDelivery, Approval, OracleDataSource];

@@ -35,7 +35,7 @@ export async function startApi(config: Config, runtime: Runtime, temporal: { add
   let worker: Worker | undefined;
   let running: Promise<void> | undefined;
   if (hostWorker) {
-    worker = await createLedgerWorker({ connection, namespace: temporal.namespace, taskQueue: config.temporal.taskQueue, runtime, logoPolicy: config.logoPolicy, webhookUrlPolicy: config.webhookUrlPolicy, approvalTimeoutMs: config.approvalTimeoutMs, shutdownGraceMs: shutdown.graceMs, wrapSteps: options.wrapSteps });
+    worker = await createLedgerWorker({ connection, namespace: temporal.namespace, taskQueue: config.temporal.taskQueue, runtime, logoPolicy: config.logoPolicy, webhookUrlPolicy: config.webhookUrlPolicy, approvalTimeoutMs: config.approvalTimeoutMs, shutdownGraceMs: shutdown.graceMs, oraclePolicy: config.oraclePolicy, wrapSteps: options.wrapSteps });
     running = worker.run();
   }
   // Callers stay cached until their key's change is announced (the admin CLI revokes in another process).
@@ -53,6 +53,7 @@ export async function startApi(config: Config, runtime: Runtime, temporal: { add
       networks: runtime.networks,
       sealer: runtime.sealer,
       webhookUrlPolicy: config.webhookUrlPolicy,
+      oracleAllowedHosts: config.oraclePolicy.allowedHosts,
       keyStore: runtime.keyStore,
       audit: (message) => log(`audit: ${message}`),
       platformName: config.platformName,

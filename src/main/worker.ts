@@ -7,6 +7,8 @@ import type { WriteRequest } from '../domain/write';
 import { openRuntime, type Log, type Runtime } from './runtime';
 import type { LogoPolicy } from '../storage/logo-fetcher';
 import type { OutboundUrlPolicy } from '../network/outbound-url';
+import type { OraclePolicy } from '../domain/oracle-job';
+import { temporalOracleSchedules } from '../activities/oracle/schedules';
 
 export interface WorkerOptions {
   /** The connection to poll on; the API passes its own so its client can start writes eagerly on this worker. */
@@ -19,6 +21,8 @@ export interface WorkerOptions {
   approvalTimeoutMs?: number;
   /** How long running activities get to finish when the worker shuts down (default 30 s). */
   shutdownGraceMs?: number;
+  /** Where oracle jobs may read from (absent: nowhere). */
+  oraclePolicy?: OraclePolicy;
   /** Test and bench hook: wraps each pipeline step (fault points, timings). */
   wrapSteps?: (steps: Steps) => Steps;
 }
@@ -85,6 +89,8 @@ export async function createLedgerWorker(options: WorkerOptions): Promise<Worker
     fetch: globalThis.fetch,
     now: () => new Date(),
     approvalTimeoutMs: options.approvalTimeoutMs,
+    oraclePolicy: options.oraclePolicy,
+    oracleSchedules: temporalOracleSchedules(client, taskQueue),
     deliveries: {
       async start(workflowId: string, request: WriteRequest) {
         try {
@@ -115,7 +121,7 @@ async function main(config: Config, log: Log) {
   }
   const runtime = await openRuntime({ ...config, databaseUrl: config.databaseUrl }, log);
   const connection = await connectTemporal(config.temporal.address);
-  const worker = await createLedgerWorker({ connection, namespace: config.temporal.namespace, taskQueue: config.temporal.taskQueue, runtime, logoPolicy: config.logoPolicy, webhookUrlPolicy: config.webhookUrlPolicy, approvalTimeoutMs: config.approvalTimeoutMs, shutdownGraceMs: config.shutdown.graceMs });
+  const worker = await createLedgerWorker({ connection, namespace: config.temporal.namespace, taskQueue: config.temporal.taskQueue, runtime, logoPolicy: config.logoPolicy, webhookUrlPolicy: config.webhookUrlPolicy, approvalTimeoutMs: config.approvalTimeoutMs, shutdownGraceMs: config.shutdown.graceMs, oraclePolicy: config.oraclePolicy });
   log(`worker polling ${config.temporal.taskQueue} on ${config.temporal.address}`);
   process.once('SIGINT', () => worker.shutdown());
   process.once('SIGTERM', () => worker.shutdown());

@@ -17,6 +17,9 @@ import { createAddressLookupTableHandler } from './create-address-lookup-table.h
 import { extendAddressLookupTableHandler } from './extend-address-lookup-table.handler';
 import { updateAddressLookupTableHandler } from './update-address-lookup-table.handler';
 import { createDurableNonceAccountsHandler } from './create-durable-nonce-accounts.handler';
+import { createOnchainDataSourceHandler } from './create-onchain-data-source.handler';
+import { updateOracleDataSourceHandler } from './update-oracle-data-source.handler';
+import { refreshOracleDataSourceHandler } from './refresh-oracle-data-source.handler';
 
 export const operationHandlers: OperationHandlers = {
   CREATE_ACCOUNT: createAccountHandler,
@@ -41,4 +44,7 @@ export const operationHandlers: OperationHandlers = {
   EXTEND_ADDRESS_LOOKUP_TABLE: extendAddressLookupTableHandler,
   UPDATE_ADDRESS_LOOKUP_TABLE: updateAddressLookupTableHandler,
   CREATE_DURABLE_NONCE_ACCOUNTS: createDurableNonceAccountsHandler,
+  CREATE_ONCHAIN_DATA_SOURCE: createOnchainDataSourceHandler,
+  UPDATE_ORACLE_DATA_SOURCE: updateOracleDataSourceHandler,
+  REFRESH_ORACLE_DATA_SOURCE: refreshOracleDataSourceHandler,
 };

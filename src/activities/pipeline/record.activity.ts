@@ -87,7 +87,7 @@ export function createRecord(ctx: PipelineContext) {
       const handler = handlerOf(operationHandlers, request.operation);
       const created = await handler.record(em, request, resolved, outcome, tx, now, part);
       if (tx && landed) await applyBalanceChanges(em, request, tx, landed.balances, created?.offchainId, now);
-      if (handler.reconcile && outcome && landedStatuses.includes(outcome.status)) {
+      if (handler.reconcile && (outcome ? landedStatuses.includes(outcome.status) : handler.reconcilesOffchain)) {
         await em.flush();
         await handler.reconcile(em, ctx.deps, request, resolved);
       }

@@ -19,6 +19,8 @@ import { createAddressLookupTableItemData, extendAddressLookupTableItemData, upd
 import { validateUpdateAddressLookupTable } from './address-lookup-table.operation';
 import { createDurableNonceAccountsItemData } from '../inputs/durable-nonce.inputs';
 import { validateCreateDurableNonceAccounts } from './create-durable-nonce-accounts.operation';
+import { createOnchainDataSourceItemData, onchainDataSourceItemData, updateOracleDataSourceItemData } from '../inputs/oracle-data-source.inputs';
+import { validateCreateOnchainDataSource, validateUpdateOracleDataSource } from './oracle-data-source.operation';
 
 /** What a request's own rules may depend on besides the request: the caller's permissions. */
 export type ValidationContext = CreateAccountPermissions;
@@ -54,6 +56,9 @@ export const operationRegistry = {
   EXTEND_ADDRESS_LOOKUP_TABLE: declare({ input: extendAddressLookupTableItemData }),
   UPDATE_ADDRESS_LOOKUP_TABLE: declare({ input: updateAddressLookupTableItemData, validate: (item) => validateUpdateAddressLookupTable(item) }),
   CREATE_DURABLE_NONCE_ACCOUNTS: declare({ input: createDurableNonceAccountsItemData, validate: validateCreateDurableNonceAccounts }),
+  CREATE_ONCHAIN_DATA_SOURCE: declare({ input: createOnchainDataSourceItemData, validate: (item) => validateCreateOnchainDataSource(item) }),
+  UPDATE_ORACLE_DATA_SOURCE: declare({ input: updateOracleDataSourceItemData, validate: (item) => validateUpdateOracleDataSource(item) }),
+  REFRESH_ORACLE_DATA_SOURCE: declare({ input: onchainDataSourceItemData }),
 };
 
 export type Operation = keyof typeof operationRegistry;
