@@ -7,6 +7,7 @@ import type { ApiDeps } from './context';
 import { checkRequestId, errorBody, losslessJson, requestId } from './middleware';
 import { buildOpenApi } from './openapi';
 import { createMetrics } from './metrics';
+import { accessLog } from './access-log';
 import { mountRoutes, type RouteSpec } from './route';
 import { accountRoutes } from './routes/accounts.routes';
 import { financialInstrumentRoutes } from './routes/financial-instruments.routes';
@@ -31,6 +32,7 @@ export function createApp(deps: ApiDeps, log: (msg: string, err?: unknown) => vo
 
   app.use(metrics.middleware());
   app.use(requestId());
+  if (deps.logger) app.use(accessLog(deps.logger));
   app.use(errorBody(log));
   app.use(checkRequestId());
   app.use(losslessJson());

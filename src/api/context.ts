@@ -9,6 +9,7 @@ import type { Networks } from '../network/svm-network';
 import type { Commitment } from '../domain/write';
 
 import type { CallerCache } from './caller-cache';
+import type { Logger } from '../observability/logger';
 
 export interface ApiDeps {
   orm: Orm;
@@ -32,6 +33,8 @@ export interface ApiDeps {
   audit: (message: string) => void;
   /** Readiness: whether the database and Temporal answer. */
   ready: () => Promise<boolean>;
+  /** The access log's logger (none: no access log, as in tests that do not ask for one). */
+  logger?: Logger;
   /** Authenticated callers by key hash; default: a 5 s cache (the API process gives one kept fresh by announcements). */
   callers?: CallerCache;
 }

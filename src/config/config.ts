@@ -2,6 +2,7 @@
  * Configuration from the environment, read once in a composition root and passed down.
  * Every value has a development default so `npm start` needs nothing set.
  */
+import { logLevels, type LogFormat, type LogLevel } from '../observability/logger';
 import path from 'node:path';
 import type { OraclePolicy } from '../domain/oracle-job';
 import type { OutboundUrlPolicy } from '../network/outbound-url';
@@ -49,7 +50,9 @@ export interface Config {
   defaultCommitment: 'processed' | 'confirmed' | 'finalized';
   /** A write still running after this long answers 202 with its transaction (WRITE_WAIT_SECONDS, default 60). */
   writeWaitMs: number;
-  logLevel: 'debug' | 'info' | 'warn' | 'error';
+  /** LOG_LEVEL (default info) and LOG_FORMAT (json, the default, or pretty): src/observability/logger.ts. */
+  logLevel: LogLevel;
+  logFormat: LogFormat;
   /** Instrument logos: LOGO_ALLOW_PRIVATE_ADDRESSES (default false), LOGO_MAX_BYTES (default 1 MiB). */
   logoPolicy: { allowPrivateAddresses: boolean; maxBytes: number };
   /** Webhook receivers and OAuth2 token endpoints: WEBHOOK_ALLOW_PRIVATE_ADDRESSES, WEBHOOK_ALLOW_HTTP (both default false: public https only). */
@@ -83,6 +86,13 @@ export function parseClusters(text: string | undefined): ClusterConfig[] {
     new URL(rpcUrl);
     return { name, rpcUrl, allowsAirdrop: /LOCAL|DEVNET|TESTNET/.test(name) };
   });
+}
+
+/** A variable that takes one of a few words; anything else stops the start naming the variable. */
+function oneOf<T extends string>(name: string, value: string | undefined, allowed: readonly T[], fallback: T): T {
+  if (value === undefined || value === '') return fallback;
+  if (!(allowed as readonly string[]).includes(value)) throw new Error(`${name} "${value}" must be one of ${allowed.join(', ')}`);
+  return value as T;
 }
 
 function int(value: string | undefined, fallback: number): number {
@@ -122,7 +132,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimit: { perSecond: int(env.RATE_LIMIT_PER_SECOND, 100), burst: int(env.RATE_LIMIT_BURST, 200) },
     defaultCommitment: commitment as Config['defaultCommitment'],
     writeWaitMs: int(env.WRITE_WAIT_SECONDS, 60) * 1000,
-    logLevel: (env.LOG_LEVEL as Config['logLevel']) || 'info',
+    logLevel: oneOf('LOG_LEVEL', env.LOG_LEVEL, logLevels, 'info'),
+    logFormat: oneOf('LOG_FORMAT', env.LOG_FORMAT, ['json', 'pretty'] as const, 'json'),
     logoPolicy: { allowPrivateAddresses: env.LOGO_ALLOW_PRIVATE_ADDRESSES === 'true', maxBytes: int(env.LOGO_MAX_BYTES, 1024 * 1024) },
     webhookUrlPolicy: { allowPrivateAddresses: env.WEBHOOK_ALLOW_PRIVATE_ADDRESSES === 'true', allowHttp: env.WEBHOOK_ALLOW_HTTP === 'true' },
     approvalTimeoutMs: int(env.APPROVAL_TIMEOUT_SECONDS, 86_400) * 1000,

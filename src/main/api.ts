@@ -6,10 +6,11 @@ import { createApp } from '../api/app';
 import { pingDatabase } from '../db/orm';
 import { createCallerCache } from '../api/caller-cache';
 import { listen } from '../db/notifications';
+import { createLogger, infoLog, type Logger } from '../observability/logger';
 import { API_KEY_CHANNEL } from '../db/repositories/organizations.repository';
 import { loadConfig, type Config } from '../config/config';
 import { openRuntime, type Log, type Runtime } from './runtime';
-import { connectTemporal, createLedgerWorker, type WorkerOptions } from './worker';
+import { connectTemporal, createLedgerWorker, installSdkLogger, type WorkerOptions } from './worker';
 
 export interface ApiServer {
   url: string;
@@ -23,6 +24,8 @@ export interface ApiOptions {
   hostWorker?: boolean;
   /** Test and bench hook around the hosted worker's pipeline steps. */
   wrapSteps?: WorkerOptions['wrapSteps'];
+  /** Structured logs: the access log, failures with their stack, audit lines (none: `log` only). */
+  logger?: Logger;
 }
 
 export async function startApi(config: Config, runtime: Runtime, temporal: { address: string; namespace: string }, log: Log, options: ApiOptions = {}): Promise<ApiServer> {
@@ -55,7 +58,8 @@ export async function startApi(config: Config, runtime: Runtime, temporal: { add
       webhookUrlPolicy: config.webhookUrlPolicy,
       oracleAllowedHosts: config.oraclePolicy.allowedHosts,
       keyStore: runtime.keyStore,
-      audit: (message) => log(`audit: ${message}`),
+      audit: (message) => (options.logger ? options.logger.info({ audit: true }, message) : log(`audit: ${message}`)),
+      logger: options.logger,
       platformName: config.platformName,
       rateLimit: config.rateLimit,
       defaultCommitment: config.defaultCommitment,
@@ -68,7 +72,7 @@ export async function startApi(config: Config, runtime: Runtime, temporal: { add
         return true;
       },
     },
-    (message, error) => log(`${message}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
+    (message, error) => (options.logger ? options.logger.error({ err: error }, message) : log(`${message}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)),
   );
   let draining = false;
   let closing: Promise<void> | undefined;
@@ -100,14 +104,17 @@ export async function startApi(config: Config, runtime: Runtime, temporal: { add
 }
 
 /** `npm run api`: needs DATABASE_URL, TEMPORAL_ADDRESS and SVM_CLUSTERS. */
-async function main(config: Config, log: Log) {
+async function main(config: Config, logger: Logger) {
   if (!config.databaseUrl || !config.temporal.address || config.clusters.length === 0) {
     throw new Error('npm run api needs DATABASE_URL, TEMPORAL_ADDRESS and SVM_CLUSTERS (npm start runs everything with embedded defaults)');
   }
+  const log = infoLog(logger);
+  installSdkLogger(logger);
   const runtime = await openRuntime({ ...config, databaseUrl: config.databaseUrl }, log, { migrate: true });
-  const api = await startApi(config, runtime, { address: config.temporal.address, namespace: config.temporal.namespace }, log);
+  const api = await startApi(config, runtime, { address: config.temporal.address, namespace: config.temporal.namespace }, log, { logger });
   log(`API listening on ${api.url}`);
   const stop = async () => {
+    log('stopping: draining requests in flight');
     await api.close();
     await runtime.close();
     process.exit(0);
@@ -117,8 +124,16 @@ async function main(config: Config, log: Log) {
 }
 
 if (require.main === module) {
-  main(loadConfig(), (m) => console.log(`[api] ${m}`)).catch((error) => {
-    console.error(`[api] ${error.message}`);
+  let logger: Logger | undefined;
+  try {
+    const config = loadConfig();
+    logger = createLogger({ name: 'api', level: config.logLevel, format: config.logFormat });
+    main(config, logger).catch((error) => {
+      logger!.fatal({ err: error }, error.message);
+      process.exit(1);
+    });
+  } catch (error) {
+    console.error(`[api] ${(error as Error).message}`);
     process.exit(1);
-  });
+  }
 }

@@ -12,11 +12,21 @@ import { resolveDatabase } from './database';
 import { startTemporalDevServer, type TemporalDevServer } from './temporal-dev-server';
 import { forkEm, fundFeePayer, openRuntime } from './runtime';
 import { startApi } from './api';
-
-const log = (m: string) => console.log(`[ledger] ${m}`);
+import { installSdkLogger } from './worker';
+import { createLogger, infoLog } from '../observability/logger';
 
 async function main() {
-  const config = loadConfig();
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    console.error(`[ledger] ${(error as Error).message}`);
+    process.exit(1);
+  }
+  // A person at a terminal reads these: pretty lines unless LOG_FORMAT says otherwise.
+  const logger = createLogger({ name: 'ledger', level: config.logLevel, format: process.env.LOG_FORMAT ? config.logFormat : 'pretty' });
+  const log = infoLog(logger);
+  installSdkLogger(logger);
   const stops: (() => Promise<void>)[] = [];
   const stopAll = async () => {
     for (const stop of stops.reverse()) await stop().catch((e) => log(`while stopping: ${(e as Error).message}`));
@@ -50,7 +60,7 @@ async function main() {
     await fundFeePayer(runtime, config, log);
 
     // The API hosts the worker: writes start eagerly on it (one process, one connection).
-    const api = await startApi(config, runtime, { address: temporal.address!, namespace: temporal.namespace }, log, { hostWorker: true });
+    const api = await startApi(config, runtime, { address: temporal.address!, namespace: temporal.namespace }, log, { hostWorker: true, logger });
     stops.push(() => api.close());
 
     const { organization } = await ensureOrganization(forkEm(runtime.orm), runtime.sealer, 'dev', 'Development organization');

@@ -4,7 +4,8 @@ import { DefaultLogger, NativeConnection, Runtime as TemporalRuntime, Worker, ty
 import { createActivities, type Steps } from '../activities';
 import { loadConfig, type Config } from '../config/config';
 import type { WriteRequest } from '../domain/write';
-import { openRuntime, type Log, type Runtime } from './runtime';
+import { openRuntime, type Runtime } from './runtime';
+import { createLogger, infoLog, type Logger } from '../observability/logger';
 import type { LogoPolicy } from '../storage/logo-fetcher';
 import type { OutboundUrlPolicy } from '../network/outbound-url';
 import type { OraclePolicy } from '../domain/oracle-job';
@@ -28,6 +29,7 @@ export interface WorkerOptions {
 }
 
 let loggerInstalled = false;
+const sdkLevels = { TRACE: 'trace', DEBUG: 'debug', INFO: 'info', WARN: 'warn', ERROR: 'error' } as const;
 
 /** `host:port` for the SDK's Prometheus exporter (TEMPORAL_METRICS_ADDRESS), checked so a typo names the variable. */
 export function sdkMetricsAddress(value = process.env.TEMPORAL_METRICS_ADDRESS): string | undefined {
@@ -41,13 +43,18 @@ export function sdkMetricsAddress(value = process.env.TEMPORAL_METRICS_ADDRESS):
  * lines are per worker state change) and, when TEMPORAL_METRICS_ADDRESS is set, its Prometheus
  * exporter (worker slots, polls, task latencies, sticky cache) served at that address under /metrics.
  */
-export function installSdkLogger(): void {
+export function installSdkLogger(into?: Logger): void {
   if (loggerInstalled) return;
   loggerInstalled = true;
   const metricsAddress = sdkMetricsAddress();
+  const level = (process.env.TEMPORAL_LOG_LEVEL ?? 'WARN') as LogLevel;
+  // Into the process's logs (one JSON line each, `sdk: true`), or the SDK's own console lines.
+  const sdkLogger = into
+    ? new DefaultLogger(level, (entry) => into.child({ sdk: true })[sdkLevels[entry.level]]({ ...entry.meta }, entry.message))
+    : new DefaultLogger(level);
   try {
     TemporalRuntime.install({
-      logger: new DefaultLogger((process.env.TEMPORAL_LOG_LEVEL ?? 'WARN') as LogLevel),
+      logger: sdkLogger,
       ...(metricsAddress ? { telemetryOptions: { metrics: { prometheus: { bindAddress: metricsAddress, countersTotalSuffix: true } } } } : {}),
     });
   } catch {
@@ -115,10 +122,12 @@ export async function createLedgerWorker(options: WorkerOptions): Promise<Worker
 }
 
 /** `npm run worker`: needs DATABASE_URL, TEMPORAL_ADDRESS and SVM_CLUSTERS. */
-async function main(config: Config, log: Log) {
+async function main(config: Config, logger: Logger) {
   if (!config.databaseUrl || !config.temporal.address || config.clusters.length === 0) {
     throw new Error('npm run worker needs DATABASE_URL, TEMPORAL_ADDRESS and SVM_CLUSTERS (npm start runs everything with embedded defaults)');
   }
+  const log = infoLog(logger);
+  installSdkLogger(logger);
   const runtime = await openRuntime({ ...config, databaseUrl: config.databaseUrl }, log);
   const connection = await connectTemporal(config.temporal.address);
   const worker = await createLedgerWorker({ connection, namespace: config.temporal.namespace, taskQueue: config.temporal.taskQueue, runtime, logoPolicy: config.logoPolicy, webhookUrlPolicy: config.webhookUrlPolicy, approvalTimeoutMs: config.approvalTimeoutMs, shutdownGraceMs: config.shutdown.graceMs, oraclePolicy: config.oraclePolicy });
@@ -131,8 +140,16 @@ async function main(config: Config, log: Log) {
 }
 
 if (require.main === module) {
-  main(loadConfig(), (m) => console.log(`[worker] ${m}`)).catch((error) => {
-    console.error(`[worker] ${error.message}`);
+  let logger: Logger | undefined;
+  try {
+    const config = loadConfig();
+    logger = createLogger({ name: 'worker', level: config.logLevel, format: config.logFormat });
+    main(config, logger).catch((error) => {
+      logger!.fatal({ err: error }, error.message);
+      process.exit(1);
+    });
+  } catch (error) {
+    console.error(`[worker] ${(error as Error).message}`);
     process.exit(1);
-  });
+  }
 }

@@ -16,6 +16,7 @@ import { startApi, type ApiServer } from '../../src/main/api';
 import { ensureOrganization, createApiKey } from '../../src/custody/credentials';
 import { roleNames, type Role } from '../../src/domain/roles';
 import { createTestDatabase } from './database';
+import type { Logger } from '../../src/observability/logger';
 import { temporalTarget, uniqueTaskQueue } from './temporal';
 
 export interface Stack {
@@ -58,6 +59,8 @@ export async function startStack(
     previousKeyEncryptionKeys?: string[];
     /** How long a write waits for approvers (default 24 h). */
     approvalTimeoutMs?: number;
+    /** Structured logs of the API (access log, failures, audit); none by default. */
+    logger?: Logger;
     /** Drain delay and grace when the API stops (default: none, 30 s). */
     shutdown?: Config['shutdown'];
   } = {},
@@ -92,7 +95,7 @@ export async function startStack(
   const workerOptions = { namespace: temporal.namespace, taskQueue: config.temporal.taskQueue, runtime, logoPolicy: config.logoPolicy, webhookUrlPolicy: config.webhookUrlPolicy, approvalTimeoutMs: config.approvalTimeoutMs, oraclePolicy: config.oraclePolicy };
   // As in production, the API hosts a worker and starts writes eagerly on it; `worker: false` leaves
   // the task queue to workers the test starts (restartWorker, or its own processes).
-  const api = await startApi(config, runtime, temporal, log, { port: 0, hostWorker: config.temporal.apiHostsWorker, wrapSteps: options.wrapSteps });
+  const api = await startApi(config, runtime, temporal, log, { port: 0, hostWorker: config.temporal.apiHostsWorker, wrapSteps: options.wrapSteps, logger: options.logger });
   let worker: Worker | undefined;
   let workerConnection: NativeConnection | undefined;
   let running: Promise<void> = Promise.resolve();
