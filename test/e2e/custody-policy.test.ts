@@ -8,6 +8,7 @@ import { Organization } from '../../src/db/entities';
 import { createApiKey } from '../../src/custody/credentials';
 import { roleNames } from '../../src/domain/roles';
 import { forkEm } from '../../src/main/runtime';
+import { accountOwnerOnlyFields } from '../../src/api/responses/account.responses';
 import { startStack, type Stack } from '../support/stack';
 
 type Ref = { onchainId: string; offchainId: string };
@@ -187,5 +188,66 @@ describe('sharing across tenants', () => {
     expect(sent.status).toBe(201);
     expect(sent.body).toMatchObject({ success: true, status: 'CONFIRMED' });
     expect(await lamports(wallet)).toBe(before - 1_000_000);
+  });
+});
+
+describe("what another tenant sees of a shared account", () => {
+  it("leaves the owner's configuration out of the account record, wherever it is shown to another organization", async () => {
+    const b = org();
+    const third = org();
+    const bKey = await stack.newApiKey(b, [...writer]);
+    const home = stack.organizationExternalId;
+    const approver = await ownKey();
+    const limits = [{ destination: 'ANY', maxAllowedDebit: { limitType: 'PER_TRANSACTION', limitAmount: 5, approversForOverride: [approver.id] } }];
+    // Shared with b, signing for b and a third organization, paying fees for the third, with debit keys and approvers of its own.
+    // A wallet (debit limits apply only to wallets) that is also the instrument's authorities.
+    const authority = await account({
+      managed: true,
+      shareAcrossTenants: true,
+      networkCurrencyDebitLimits: limits,
+      tokenDebitLimits: limits,
+      canPayFees: true,
+      orgsAllowedToSignWithPrivateKey: [b, third],
+      globalFeePayerForOrgs: [third],
+      networkCurrencyDebitApiKeys: [approver.id],
+      tokenDebitApiKeys: [approver.id],
+    });
+    const shared = (
+      await stack.call('POST', '/api/v1/financial-instruments', {
+        itemData: { version: 'SPL', onchainData: { decimals: 0 }, mintAuthority: { offchainId: authority.offchainId }, shareAcrossTenants: true, mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: 'STOCK' } } } },
+      })
+    ).body.newFinancialInstrument as Ref;
+
+    // The owner sees everything.
+    const own = (await stack.call('POST', '/api/v1/accounts/single', { itemData: { account: { offchainId: authority.offchainId } } })).body;
+    expect(own).toMatchObject({ orgsAllowedToSignWithPrivateKey: [b, third], globalFeePayerForOrgs: [third], solDebitApiKeys: [approver.id], tokenDebitApiKeys: [approver.id] });
+    expect(own.networkCurrencyDebitLimits[0].maxAllowedDebit.approversForOverride).toEqual([approver.id]);
+    for (const field of accountOwnerOnlyFields) expect(own).toHaveProperty(field);
+
+    // b sees the shared account and the instrument's authority records without them.
+    const named = { offchainId: authority.offchainId, otherTenantOrganizationExternalId: home };
+    const seen = await as(bKey)('POST', '/api/v1/accounts/single', { itemData: { account: named } });
+    expect(seen.status).toBe(200);
+    const instrument = await as(bKey)('POST', '/api/v1/financial-instruments/single', { itemData: { financialInstrument: { offchainId: shared.offchainId, otherTenantOrganizationExternalId: home } } });
+    expect(instrument.status).toBe(200);
+    const records = { 'Fetch Account Details': seen.body, mintAuthority: instrument.body.mintAuthority, mintAccount: instrument.body.mintAccount };
+    for (const [where, record] of Object.entries(records)) {
+      expect([where, record.onchain.id]).toEqual([where, where === 'mintAccount' ? shared.onchainId : authority.onchainId]);
+      expect([where, accountOwnerOnlyFields.filter((field) => field in record)]).toEqual([where, []]);
+      expect([where, JSON.stringify(record)]).toEqual([where, expect.not.stringContaining(third)]);
+      expect([where, JSON.stringify(record)]).toEqual([where, expect.not.stringContaining(approver.id)]);
+    }
+    // What b may see stays: the record is the same account, shared, able to pay fees.
+    expect(seen.body).toMatchObject({ sharedAcrossTenants: true, canPayFees: true, managed: true, offchain: { id: authority.offchainId } });
+
+    // An instrument of b's own whose authority is the shared account (b may sign with it): b's bulk read nests the record, without the owner's configuration.
+    const bInstrument = await as(bKey)('POST', '/api/v1/financial-instruments', {
+      itemData: { version: 'SPL', onchainData: { decimals: 0 }, mintAuthority: named, mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: 'STOCK' } } } },
+    });
+    expect(bInstrument.status).toBe(201);
+    const page = await as(bKey)('POST', '/api/v1/financial-instruments/bulk/detailed', { itemQuery: { limit: 10 } });
+    const nested = page.body.items.find((i: { offchain: { id: string } }) => i.offchain.id === bInstrument.body.newFinancialInstrument.offchainId).mintAuthority;
+    expect(nested.onchain.id).toBe(authority.onchainId);
+    expect(accountOwnerOnlyFields.filter((field) => field in nested)).toEqual([]);
   });
 });
