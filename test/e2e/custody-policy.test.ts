@@ -251,3 +251,29 @@ describe("what another tenant sees of a shared account", () => {
     expect(accountOwnerOnlyFields.filter((field) => field in nested)).toEqual([]);
   });
 });
+
+describe('approvers for override', () => {
+  it("refuses another organization's API key or an unknown id at Create and Update Account, naming the entry; nothing changes", async () => {
+    const x = org();
+    await stack.newApiKey(x, [...writer]);
+    const em = forkEm(stack.runtime.orm);
+    const other = await em.findOneOrFail(Organization, { externalId: x });
+    const foreignId = (await createApiKey(em, other, ['APPROVE'], stack.config.platformName)).id;
+    const approver = await ownKey();
+    const limits = (ids: string[]) => [{ destination: 'ANY', maxAllowedDebit: { limitType: 'PER_TRANSACTION', limitAmount: 1, approversForOverride: ids } }];
+
+    const created = await stack.call('POST', '/api/v1/accounts', { itemData: { managed: true, networkCurrencyDebitLimits: limits([approver.id, foreignId]) } });
+    expect(created.status).toBe(400);
+    expect(created.body.errors[0]).toMatchObject({ code: 'VALIDATION_ERROR', field: 'itemData.networkCurrencyDebitLimits.0.maxAllowedDebit.approversForOverride.1' });
+
+    const wallet = await account({ managed: true, networkCurrencyDebitLimits: limits([approver.id]) });
+    for (const ids of [[foreignId], [approver.id, '3f2504e0-4f89-11d3-9a0c-0305e82c3301']]) {
+      const updated = await stack.call('PATCH', '/api/v1/accounts', { itemData: { account: { offchainId: wallet.offchainId }, tokenDebitLimits: limits(ids) } });
+      expect(updated.status).toBe(400);
+      expect(updated.body.errors[0]).toMatchObject({ code: 'VALIDATION_ERROR', field: `itemData.tokenDebitLimits.0.maxAllowedDebit.approversForOverride.${ids.length - 1}` });
+    }
+    const kept = (await stack.call('POST', '/api/v1/accounts/single', { itemData: { account: { offchainId: wallet.offchainId } } })).body;
+    expect(kept.tokenDebitLimits).toBeNull();
+    expect(kept.networkCurrencyDebitLimits[0].maxAllowedDebit.approversForOverride).toEqual([approver.id]);
+  });
+});
