@@ -277,3 +277,45 @@ describe('approvers for override', () => {
     expect(kept.networkCurrencyDebitLimits[0].maxAllowedDebit.approversForOverride).toEqual([approver.id]);
   });
 });
+
+describe("another tenant's position at the same address", () => {
+  it("moves with the chain when the owner's organization mints and transfers, keeping its own last transaction", async () => {
+    const b = org();
+    const bKey = await stack.newApiKey(b, [...writer]);
+    const home = stack.organizationExternalId;
+    const authority = await account({ managed: true, offchainReferences: { type: 'TOKEN_MANAGEMENT_AUTHORITY' } });
+    const shared = (
+      await stack.call('POST', '/api/v1/financial-instruments', {
+        itemData: { version: 'SPL', onchainData: { decimals: 0 }, mintAuthority: { offchainId: authority.offchainId }, shareAcrossTenants: true, mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: 'STOCK' } } } },
+      })
+    ).body.newFinancialInstrument as Ref;
+    const holder = await account({ managed: true });
+    const payee = await account({ managed: true });
+    const at = (owner: Ref) => ({ owner: { offchainId: owner.offchainId }, financialInstrument: { onchainId: shared.onchainId } });
+    for (const owner of [holder, payee]) expect((await stack.call('POST', '/api/v1/positions', { itemData: { positionToInitialize: at(owner) } })).status).toBe(201);
+    // b keeps a record of the same token account: the holder's address is public, the instrument shared.
+    const bAt = { owner: { offPlatform: true, onchainId: holder.onchainId }, financialInstrument: { onchainId: shared.onchainId, otherTenantOrganizationExternalId: home } };
+    const opened = await as(bKey)('POST', '/api/v1/positions', { itemData: { positionToInitialize: bAt } });
+    expect(opened.status).toBe(201);
+    const bPosition = opened.body.newPosition as Ref;
+    expect(bPosition.onchainId).toBe((await stack.call('POST', '/api/v1/positions/single', { itemData: { position: at(holder) } })).body.onchain.id);
+    const bRecord = async () => (await as(bKey)('POST', '/api/v1/positions/single', { itemData: { position: { position: { offchainId: bPosition.offchainId } } } })).body;
+    const initial = await bRecord();
+
+    expect((await stack.call('POST', '/api/v1/positions/mint', { itemData: { mintTo: at(holder), value: { lamports: '10' } } })).body).toMatchObject({ success: true });
+    const afterMint = await bRecord();
+    expect(afterMint.offchain.balance.lamports).toBe(10);
+    expect(afterMint.onchain.lastTransactionAt > initial.onchain.lastTransactionAt).toBe(true);
+
+    expect((await stack.call('POST', '/api/v1/positions/transfer', { itemData: { source: at(holder), destination: at(payee), value: { lamports: '4' } } })).body).toMatchObject({ success: true });
+    const afterTransfer = await bRecord();
+    expect(afterTransfer.offchain.balance.lamports).toBe(6);
+    // The writer's transactions are not b's to see: b's record still names its own last transaction.
+    expect(afterTransfer.offchain.lastTransactionId).toBe(initial.offchain.lastTransactionId);
+    const balance = (await as(bKey)('POST', '/api/v1/positions/balance', { itemData: { position: { position: { offchainId: bPosition.offchainId } } } })).body;
+    expect(balance.offchain.balance.lamports).toBe(balance.onchain.balance.lamports);
+    // The owner's records moved as before.
+    const units = async (owner: Ref) => (await stack.call('POST', '/api/v1/positions/single', { itemData: { position: at(owner) } })).body.offchain.balance.lamports as number;
+    expect([await units(holder), await units(payee)]).toEqual([6, 4]);
+  });
+});
