@@ -101,3 +101,27 @@ export function checkDebits(limits: DebitLimit[], debits: Debit[], decimals: num
   }
   return override;
 }
+
+/** The debit limit lists of Create / Update Account. */
+type ApproverLimits = { maxAllowedDebit: { approversForOverride?: string[] } }[] | null;
+export interface DebitLimitLists {
+  networkCurrencyDebitLimits?: ApproverLimits;
+  tokenDebitLimits?: ApproverLimits;
+}
+
+/** Every API key id the limits name in `approversForOverride`, with the field that names it. */
+export function approversNamed(item: DebitLimitLists, f = 'itemData'): { id: string; field: string }[] {
+  return (['networkCurrencyDebitLimits', 'tokenDebitLimits'] as const).flatMap((list) =>
+    (item[list] ?? []).flatMap((limit, i) => (limit.maxAllowedDebit.approversForOverride ?? []).map((id, j) => ({ id, field: `${f}.${list}.${i}.maxAllowedDebit.approversForOverride.${j}` }))),
+  );
+}
+
+/**
+ * Approvers must be API keys of the account's organization that can still approve (`usable`: its
+ * unrevoked key ids): any other id (another organization's key, a revoked or unknown one) could never
+ * approve, so a debit held for it could only time out. VALIDATION_ERROR naming the first such entry.
+ */
+export function checkApprovers(item: DebitLimitLists, usable: ReadonlySet<string>, f = 'itemData'): void {
+  const stranger = approversNamed(item, f).find(({ id }) => !usable.has(id));
+  if (stranger) throw new LedgerError('VALIDATION_ERROR', `${stranger.field}: "${stranger.id}" is not an API key id of this organization (approvers are the organization's own unrevoked API keys)`, stranger.field);
+}

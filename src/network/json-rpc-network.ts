@@ -17,6 +17,17 @@ import { TransactionRejectedError, type Commitment, type SvmNetwork } from './sv
 /** JSON for diagnostics: kit's error contexts hold bigints (unitsConsumed), which JSON.stringify refuses. */
 const diagnosticJson = (value: unknown) => JSON.stringify(value ?? null, (_key, v) => (typeof v === 'bigint' ? v.toString() : v));
 
+type TokenBalance = { accountIndex: number; uiTokenAmount: { amount: string } };
+
+/** Each token account's base units before and after (a meta lists only the accounts that held a token account then). */
+function tokenBalanceChanges(keys: readonly string[], pre: readonly TokenBalance[], post: readonly TokenBalance[]) {
+  const changes = new Map<string, { address: string; pre: bigint; post: bigint }>();
+  const entry = (b: TokenBalance) => changes.get(keys[b.accountIndex]) ?? changes.set(keys[b.accountIndex], { address: keys[b.accountIndex], pre: 0n, post: 0n }).get(keys[b.accountIndex])!;
+  for (const b of pre) entry(b).pre = BigInt(b.uiTokenAmount.amount);
+  for (const b of post) entry(b).post = BigInt(b.uiTokenAmount.amount);
+  return [...changes.values()];
+}
+
 /** Errors that mean the exact bytes already landed: sending them again is a no-op, not a failure. */
 function isAlreadyProcessed(error: unknown): boolean {
   const e = error as { message?: string; context?: unknown; cause?: { message?: string } };
@@ -84,6 +95,7 @@ export function createJsonRpcNetwork(cluster: string, rpcUrl: string): SvmNetwor
         fee: tx.meta?.fee ?? 0n,
         computeUnitsConsumed: tx.meta?.computeUnitsConsumed ?? null,
         balances: keys.map((key, i) => ({ address: key, pre: BigInt(pre[i] ?? 0), post: BigInt(post[i] ?? 0) })),
+        tokenBalances: tokenBalanceChanges(keys, tx.meta?.preTokenBalances ?? [], tx.meta?.postTokenBalances ?? []),
       };
     },
     async getBalance(addr, commitment: Commitment = 'confirmed') {

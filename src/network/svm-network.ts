@@ -25,6 +25,8 @@ export interface LandedTransaction {
   computeUnitsConsumed: bigint | null;
   /** Lamports of every account the transaction loaded, before and after it. */
   balances: { address: string; pre: bigint; post: bigint }[];
+  /** Base units of every token account the transaction loaded, before and after it (0 where it did not exist). */
+  tokenBalances: { address: string; pre: bigint; post: bigint }[];
 }
 
 /** The network refused a transaction for good (preflight or signature failure): retrying the same bytes cannot help. */

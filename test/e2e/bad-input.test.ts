@@ -12,6 +12,9 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { getBase58Decoder } from '@solana/kit';
 import { roleNames, type Role } from '../../src/domain/roles';
+import { createApiKey } from '../../src/custody/credentials';
+import { Organization } from '../../src/db/entities';
+import { forkEm } from '../../src/main/runtime';
 import { startStack, type Stack } from '../support/stack';
 
 /** The part of JSON Schema the document uses. */
@@ -532,6 +535,13 @@ describe('Create Account: refusals the codecs cannot see', () => {
 
   it('refuses combinations spec 2.3 forbids, naming the field', async () => {
     const item = (label: string, itemData: unknown, field: string) => createAccount(label, { itemData }, refused(field));
+    /** The id of a new API key of an organization, as the admin CLI prints it. */
+    const keyIdOf = async (externalId: string) => {
+      const em = forkEm(stack.runtime.orm);
+      return (await createApiKey(em, await em.findOneOrFail(Organization, { externalId }), ['APPROVE'], stack.config.platformName)).id;
+    };
+    const approvers = (ids: string[]) => [{ destination: 'ANY', maxAllowedDebit: { limitType: 'PER_TRANSACTION', limitAmount: 1, approversForOverride: ids } }];
+    const [ownApprover, foreignApprover] = [await keyIdOf(refusedOrg), await keyIdOf(stack.organizationExternalId)];
     expect(
       await run([
         item('a non-managed account without onchainId', { managed: false }, 'itemData.onchainId'),
@@ -557,6 +567,8 @@ describe('Create Account: refusals the codecs cannot see', () => {
         item('debit limits on a kind that is not a wallet', { offchainReferences: { type: 'FUNDS_TOKEN' }, networkCurrencyDebitLimits: [{ destination: 'ANY', maxAllowedDebit: { limitType: 'PER_TRANSACTION', limitAmount: 1 } }] }, 'itemData.networkCurrencyDebitLimits'),
         item('a DURATION debit limit without a duration', { networkCurrencyDebitLimits: [{ destination: 'ANY', maxAllowedDebit: { limitType: 'DURATION', limitAmount: 1 } }] }, 'itemData.networkCurrencyDebitLimits.0.maxAllowedDebit.duration'),
         // Refused inside the workflow (the lookup step), not by the API: must write nothing either.
+        item('an approver id that is no API key', { networkCurrencyDebitLimits: approvers([randomUUID()]) }, 'itemData.networkCurrencyDebitLimits.0.maxAllowedDebit.approversForOverride.0'),
+        item("another organization's API key as the second approver", { tokenDebitLimits: approvers([ownApprover, foreignApprover]) }, 'itemData.tokenDebitLimits.0.maxAllowedDebit.approversForOverride.1'),
         item('onboarding an address that is not onchain', { managed: false, alreadyOnchain: true, onchainId: ADDRESS.slice(0, -1) + '2' }, 'itemData.onchainId'),
       ]),
     ).toEqual([]);

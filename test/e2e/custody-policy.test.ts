@@ -8,6 +8,7 @@ import { Organization } from '../../src/db/entities';
 import { createApiKey } from '../../src/custody/credentials';
 import { roleNames } from '../../src/domain/roles';
 import { forkEm } from '../../src/main/runtime';
+import { accountOwnerOnlyFields } from '../../src/api/responses/account.responses';
 import { startStack, type Stack } from '../support/stack';
 
 type Ref = { onchainId: string; offchainId: string };
@@ -187,5 +188,134 @@ describe('sharing across tenants', () => {
     expect(sent.status).toBe(201);
     expect(sent.body).toMatchObject({ success: true, status: 'CONFIRMED' });
     expect(await lamports(wallet)).toBe(before - 1_000_000);
+  });
+});
+
+describe("what another tenant sees of a shared account", () => {
+  it("leaves the owner's configuration out of the account record, wherever it is shown to another organization", async () => {
+    const b = org();
+    const third = org();
+    const bKey = await stack.newApiKey(b, [...writer]);
+    const home = stack.organizationExternalId;
+    const approver = await ownKey();
+    const limits = [{ destination: 'ANY', maxAllowedDebit: { limitType: 'PER_TRANSACTION', limitAmount: 5, approversForOverride: [approver.id] } }];
+    // Shared with b, signing for b and a third organization, paying fees for the third, with debit keys and approvers of its own.
+    // A wallet (debit limits apply only to wallets) that is also the instrument's authorities.
+    const authority = await account({
+      managed: true,
+      shareAcrossTenants: true,
+      networkCurrencyDebitLimits: limits,
+      tokenDebitLimits: limits,
+      canPayFees: true,
+      orgsAllowedToSignWithPrivateKey: [b, third],
+      globalFeePayerForOrgs: [third],
+      networkCurrencyDebitApiKeys: [approver.id],
+      tokenDebitApiKeys: [approver.id],
+    });
+    const shared = (
+      await stack.call('POST', '/api/v1/financial-instruments', {
+        itemData: { version: 'SPL', onchainData: { decimals: 0 }, mintAuthority: { offchainId: authority.offchainId }, shareAcrossTenants: true, mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: 'STOCK' } } } },
+      })
+    ).body.newFinancialInstrument as Ref;
+
+    // The owner sees everything.
+    const own = (await stack.call('POST', '/api/v1/accounts/single', { itemData: { account: { offchainId: authority.offchainId } } })).body;
+    expect(own).toMatchObject({ orgsAllowedToSignWithPrivateKey: [b, third], globalFeePayerForOrgs: [third], solDebitApiKeys: [approver.id], tokenDebitApiKeys: [approver.id] });
+    expect(own.networkCurrencyDebitLimits[0].maxAllowedDebit.approversForOverride).toEqual([approver.id]);
+    for (const field of accountOwnerOnlyFields) expect(own).toHaveProperty(field);
+
+    // b sees the shared account and the instrument's authority records without them.
+    const named = { offchainId: authority.offchainId, otherTenantOrganizationExternalId: home };
+    const seen = await as(bKey)('POST', '/api/v1/accounts/single', { itemData: { account: named } });
+    expect(seen.status).toBe(200);
+    const instrument = await as(bKey)('POST', '/api/v1/financial-instruments/single', { itemData: { financialInstrument: { offchainId: shared.offchainId, otherTenantOrganizationExternalId: home } } });
+    expect(instrument.status).toBe(200);
+    const records = { 'Fetch Account Details': seen.body, mintAuthority: instrument.body.mintAuthority, mintAccount: instrument.body.mintAccount };
+    for (const [where, record] of Object.entries(records)) {
+      expect([where, record.onchain.id]).toEqual([where, where === 'mintAccount' ? shared.onchainId : authority.onchainId]);
+      expect([where, accountOwnerOnlyFields.filter((field) => field in record)]).toEqual([where, []]);
+      expect([where, JSON.stringify(record)]).toEqual([where, expect.not.stringContaining(third)]);
+      expect([where, JSON.stringify(record)]).toEqual([where, expect.not.stringContaining(approver.id)]);
+    }
+    // What b may see stays: the record is the same account, shared, able to pay fees.
+    expect(seen.body).toMatchObject({ sharedAcrossTenants: true, canPayFees: true, managed: true, offchain: { id: authority.offchainId } });
+
+    // An instrument of b's own whose authority is the shared account (b may sign with it): b's bulk read nests the record, without the owner's configuration.
+    const bInstrument = await as(bKey)('POST', '/api/v1/financial-instruments', {
+      itemData: { version: 'SPL', onchainData: { decimals: 0 }, mintAuthority: named, mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: 'STOCK' } } } },
+    });
+    expect(bInstrument.status).toBe(201);
+    const page = await as(bKey)('POST', '/api/v1/financial-instruments/bulk/detailed', { itemQuery: { limit: 10 } });
+    const nested = page.body.items.find((i: { offchain: { id: string } }) => i.offchain.id === bInstrument.body.newFinancialInstrument.offchainId).mintAuthority;
+    expect(nested.onchain.id).toBe(authority.onchainId);
+    expect(accountOwnerOnlyFields.filter((field) => field in nested)).toEqual([]);
+  });
+});
+
+describe('approvers for override', () => {
+  it("refuses another organization's API key or an unknown id at Create and Update Account, naming the entry; nothing changes", async () => {
+    const x = org();
+    await stack.newApiKey(x, [...writer]);
+    const em = forkEm(stack.runtime.orm);
+    const other = await em.findOneOrFail(Organization, { externalId: x });
+    const foreignId = (await createApiKey(em, other, ['APPROVE'], stack.config.platformName)).id;
+    const approver = await ownKey();
+    const limits = (ids: string[]) => [{ destination: 'ANY', maxAllowedDebit: { limitType: 'PER_TRANSACTION', limitAmount: 1, approversForOverride: ids } }];
+
+    const created = await stack.call('POST', '/api/v1/accounts', { itemData: { managed: true, networkCurrencyDebitLimits: limits([approver.id, foreignId]) } });
+    expect(created.status).toBe(400);
+    expect(created.body.errors[0]).toMatchObject({ code: 'VALIDATION_ERROR', field: 'itemData.networkCurrencyDebitLimits.0.maxAllowedDebit.approversForOverride.1' });
+
+    const wallet = await account({ managed: true, networkCurrencyDebitLimits: limits([approver.id]) });
+    for (const ids of [[foreignId], [approver.id, '3f2504e0-4f89-11d3-9a0c-0305e82c3301']]) {
+      const updated = await stack.call('PATCH', '/api/v1/accounts', { itemData: { account: { offchainId: wallet.offchainId }, tokenDebitLimits: limits(ids) } });
+      expect(updated.status).toBe(400);
+      expect(updated.body.errors[0]).toMatchObject({ code: 'VALIDATION_ERROR', field: `itemData.tokenDebitLimits.0.maxAllowedDebit.approversForOverride.${ids.length - 1}` });
+    }
+    const kept = (await stack.call('POST', '/api/v1/accounts/single', { itemData: { account: { offchainId: wallet.offchainId } } })).body;
+    expect(kept.tokenDebitLimits).toBeNull();
+    expect(kept.networkCurrencyDebitLimits[0].maxAllowedDebit.approversForOverride).toEqual([approver.id]);
+  });
+});
+
+describe("another tenant's position at the same address", () => {
+  it("moves with the chain when the owner's organization mints and transfers, keeping its own last transaction", async () => {
+    const b = org();
+    const bKey = await stack.newApiKey(b, [...writer]);
+    const home = stack.organizationExternalId;
+    const authority = await account({ managed: true, offchainReferences: { type: 'TOKEN_MANAGEMENT_AUTHORITY' } });
+    const shared = (
+      await stack.call('POST', '/api/v1/financial-instruments', {
+        itemData: { version: 'SPL', onchainData: { decimals: 0 }, mintAuthority: { offchainId: authority.offchainId }, shareAcrossTenants: true, mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: 'STOCK' } } } },
+      })
+    ).body.newFinancialInstrument as Ref;
+    const holder = await account({ managed: true });
+    const payee = await account({ managed: true });
+    const at = (owner: Ref) => ({ owner: { offchainId: owner.offchainId }, financialInstrument: { onchainId: shared.onchainId } });
+    for (const owner of [holder, payee]) expect((await stack.call('POST', '/api/v1/positions', { itemData: { positionToInitialize: at(owner) } })).status).toBe(201);
+    // b keeps a record of the same token account: the holder's address is public, the instrument shared.
+    const bAt = { owner: { offPlatform: true, onchainId: holder.onchainId }, financialInstrument: { onchainId: shared.onchainId, otherTenantOrganizationExternalId: home } };
+    const opened = await as(bKey)('POST', '/api/v1/positions', { itemData: { positionToInitialize: bAt } });
+    expect(opened.status).toBe(201);
+    const bPosition = opened.body.newPosition as Ref;
+    expect(bPosition.onchainId).toBe((await stack.call('POST', '/api/v1/positions/single', { itemData: { position: at(holder) } })).body.onchain.id);
+    const bRecord = async () => (await as(bKey)('POST', '/api/v1/positions/single', { itemData: { position: { position: { offchainId: bPosition.offchainId } } } })).body;
+    const initial = await bRecord();
+
+    expect((await stack.call('POST', '/api/v1/positions/mint', { itemData: { mintTo: at(holder), value: { lamports: '10' } } })).body).toMatchObject({ success: true });
+    const afterMint = await bRecord();
+    expect(afterMint.offchain.balance.lamports).toBe(10);
+    expect(afterMint.onchain.lastTransactionAt > initial.onchain.lastTransactionAt).toBe(true);
+
+    expect((await stack.call('POST', '/api/v1/positions/transfer', { itemData: { source: at(holder), destination: at(payee), value: { lamports: '4' } } })).body).toMatchObject({ success: true });
+    const afterTransfer = await bRecord();
+    expect(afterTransfer.offchain.balance.lamports).toBe(6);
+    // The writer's transactions are not b's to see: b's record still names its own last transaction.
+    expect(afterTransfer.offchain.lastTransactionId).toBe(initial.offchain.lastTransactionId);
+    const balance = (await as(bKey)('POST', '/api/v1/positions/balance', { itemData: { position: { position: { offchainId: bPosition.offchainId } } } })).body;
+    expect(balance.offchain.balance.lamports).toBe(balance.onchain.balance.lamports);
+    // The owner's records moved as before.
+    const units = async (owner: Ref) => (await stack.call('POST', '/api/v1/positions/single', { itemData: { position: at(owner) } })).body.offchain.balance.lamports as number;
+    expect([await units(holder), await units(payee)]).toEqual([6, 4]);
   });
 });

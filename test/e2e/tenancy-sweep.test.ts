@@ -61,7 +61,9 @@ let webhookCalls = 0;
 let operations: Map<string, { method: string; path: string; tenancyConfig: boolean }>;
 
 const A = { key: '', org: '', orgId: '' };
-const B = { key: '', org: '', keyId: '' };
+const B = { key: '', org: '' };
+/** An approver of A's held write: another API key of A (another organization's key is refused as an approver). */
+let aApproverKeyId = '';
 /** A's objects. */
 const a = {} as {
   authority: Ref;
@@ -112,7 +114,8 @@ beforeAll(async () => {
   A.orgId = (await forkEm(stack.runtime.orm).findOneOrFail(Organization, { externalId: A.org })).id;
   B.org = `tenancy-b-${randomBytes(4).toString('hex')}`;
   const { organization } = await ensureOrganization(forkEm(stack.runtime.orm), stack.runtime.sealer, B.org);
-  ({ apiKey: B.key, id: B.keyId } = await createApiKey(forkEm(stack.runtime.orm), organization, ROLES, stack.config.platformName));
+  ({ apiKey: B.key } = await createApiKey(forkEm(stack.runtime.orm), organization, ROLES, stack.config.platformName));
+  aApproverKeyId = (await createApiKey(forkEm(stack.runtime.orm), await forkEm(stack.runtime.orm).findOneOrFail(Organization, { id: A.orgId }), ['APPROVE'], stack.config.platformName)).id;
 
   const doc = (await stack.call('GET', '/api/v1/openapi.json', undefined, { apiKey: null })).body;
   operations = new Map(
@@ -131,8 +134,8 @@ beforeAll(async () => {
 }, 120_000);
 
 /**
- * A: an authority with a post-submit webhook, a wallet whose debits over 0.001 SOL wait for B's key
- * (were B's approval to count, A's money would move), a Token-2022 instrument with a logo, a position
+ * A: an authority with a post-submit webhook, a wallet whose debits over 0.001 SOL wait for an
+ * approver of A's (were B's approval to count, A's money would move), a Token-2022 instrument with a logo, a position
  * holding 1000 units, a nonce account, a lookup table, and a write held for approval.
  */
 async function makeObjectsOfA() {
@@ -142,7 +145,7 @@ async function makeObjectsOfA() {
     created(
       A.key,
       '/api/v1/accounts',
-      { managed: true, seed: { amount: 0.1 }, offchainReferences: { code: A_WALLET_CODE }, networkCurrencyDebitLimits: [{ destination: 'ANY', maxAllowedDebit: { limitType: 'PER_TRANSACTION', limitAmount: 0.001, approversForOverride: [B.keyId], requiredApproversCount: 1 } }] },
+      { managed: true, seed: { amount: 0.1 }, offchainReferences: { code: A_WALLET_CODE }, networkCurrencyDebitLimits: [{ destination: 'ANY', maxAllowedDebit: { limitType: 'PER_TRANSACTION', limitAmount: 0.001, approversForOverride: [aApproverKeyId], requiredApproversCount: 1 } }] },
       'newAccount',
     ),
   ]);
@@ -355,8 +358,8 @@ const table: Record<string, Row> = {
   fetchWebhookDeliveries: { probes: () => transactionSlot((transaction) => ({ itemData: { transaction } })) },
   replayWebhookDelivery: { probes: () => [{ label: 'A\'s post-submit event', body: { itemData: { eventId: a.eventId } }, field: 'itemData.eventId' }] },
   fetchApprovals: { bulk: () => filters([['transactionOffchainId', a.waiting], ['accountOffchainId', a.wallet.offchainId]]) },
-  approve: { probes: () => [{ label: 'A\'s approval listing B\'s key', body: { itemData: { approval: { offchainId: a.approval } } }, field: 'itemData.approval.offchainId' }] },
-  reject: { probes: () => [{ label: 'A\'s approval listing B\'s key', body: { itemData: { approval: { offchainId: a.approval } } }, field: 'itemData.approval.offchainId' }] },
+  approve: { probes: () => [{ label: 'A\'s approval', body: { itemData: { approval: { offchainId: a.approval } } }, field: 'itemData.approval.offchainId' }] },
+  reject: { probes: () => [{ label: 'A\'s approval', body: { itemData: { approval: { offchainId: a.approval } } }, field: 'itemData.approval.offchainId' }] },
   fetchFile: { probes: () => [{ label: 'A\'s instrument logo', url: `/api/v1/files/${a.fileId}`, field: 'fileId' }] },
   createAddressLookupTable: {
     probes: () => [
@@ -502,7 +505,7 @@ describe('Another tenant, on every route', () => {
     expect(after).toEqual(before);
     expect(afterB).toEqual(beforeB);
     expect(webhookCalls).toBe(webhookCallsBefore);
-    // The approval listing B's key is still pending, and A's balances are what A put there.
+    // A's approval is still pending, and A's balances are what A put there.
     const approvals = after.find((r) => r.path === '/api/v1/approvals/bulk')!.body;
     expect(approvals.items).toEqual([expect.objectContaining({ offchainId: a.approval, status: 'PENDING', decisions: [] })]);
     const wallet = after.find((r) => r.path === '/api/v1/accounts/balance' && r.body.account.offchain.id === a.wallet.offchainId)!.body;

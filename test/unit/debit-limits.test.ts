@@ -1,4 +1,4 @@
-import { checkDebits, defaultNetworkCurrencyLimits, type DebitLimit, type DestinationClass } from '../../src/domain/debit-limits';
+import { checkApprovers, checkDebits, defaultNetworkCurrencyLimits, type DebitLimit, type DestinationClass } from '../../src/domain/debit-limits';
 import type { Debit } from '../../src/domain/write';
 import { refusal } from '../support/expectations';
 
@@ -142,5 +142,23 @@ describe('limits that name approvers (approversForOverride)', () => {
     const error = refusal(() => checkPerTransaction([withApprovers('PER_TRANSACTION', '1'), perTransaction('MANAGED', '1.5')], debit(2n * ONE_SOL, 'MANAGED')));
     expect(error.code).toBe('LIMIT_EXCEEDED');
     expect(error.context.limit).toEqual(perTransaction('MANAGED', '1.5'));
+  });
+});
+
+describe('approvers for override', () => {
+  const own = ['3f2504e0-4f89-11d3-9a0c-0305e82c3301', '3f2504e0-4f89-11d3-9a0c-0305e82c3302'];
+  const limit = (approversForOverride: string[]) => ({ destination: 'ANY' as const, maxAllowedDebit: { limitType: 'PER_TRANSACTION' as const, limitAmount: '1', approversForOverride } });
+
+  it("accepts the organization's own usable API key ids, and limits naming none", () => {
+    expect(() => checkApprovers({ networkCurrencyDebitLimits: [limit(own)], tokenDebitLimits: [limit([]), perTransaction('ANY', '1')] }, new Set(own))).not.toThrow();
+    expect(() => checkApprovers({}, new Set())).not.toThrow();
+  });
+
+  it('refuses an id that is not a usable key of the organization, naming its entry', () => {
+    const foreign = '3f2504e0-4f89-11d3-9a0c-0305e82c3399';
+    const error = refusal(() => checkApprovers({ networkCurrencyDebitLimits: [limit([own[0]])], tokenDebitLimits: [limit([own[1]]), limit([own[0], foreign])] }, new Set(own)));
+    expect(error).toMatchObject({ code: 'VALIDATION_ERROR', field: 'itemData.tokenDebitLimits.1.maxAllowedDebit.approversForOverride.1' });
+    expect(error.message).toContain(foreign);
+    expect(refusal(() => checkApprovers({ networkCurrencyDebitLimits: [limit(['not-a-key'])] }, new Set(own))).field).toBe('itemData.networkCurrencyDebitLimits.0.maxAllowedDebit.approversForOverride.0');
   });
 });

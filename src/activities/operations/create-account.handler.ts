@@ -8,6 +8,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ActivityDeps } from '../deps';
 import type { OperationHandler } from './operation-handler';
 import { resolveFeePayer } from './fee-payer';
+import { approversNamed, checkApprovers } from '../../domain/debit-limits';
+import { usableApiKeyIds } from '../../db/repositories/organizations.repository';
 
 interface CreateAccountData {
   newAddress: string;
@@ -21,6 +23,8 @@ export const createAccountHandler: OperationHandler<CreateAccountItemData, Creat
     const item = request.itemData;
     const managed = item.managed ?? true;
     const network = deps.networks.get(request.cluster)!;
+    // Before a key is made: approvers that can never approve are refused.
+    checkApprovers(item, await usableApiKeyIds(em, request.organizationId, approversNamed(item).map((a) => a.id)));
 
     let newAddress: string;
     const dkgKey = item.privateKeyDetails?.dkgKeys?.[0];

@@ -7,6 +7,8 @@ import { Account } from '../../db/entities';
 import { findAccountByLookup } from '../../db/repositories/accounts.repository';
 import { forbidden, validationError } from '../../domain/errors';
 import { checkDebitLimitsApply } from '../../domain/operations/create-account.operation';
+import { approversNamed, checkApprovers } from '../../domain/debit-limits';
+import { usableApiKeyIds } from '../../db/repositories/organizations.repository';
 import type { OperationHandler } from './operation-handler';
 
 type Fields = Omit<UpdateAccountItemData, 'account' | 'offchainReferences' | 'unsetFields'>;
@@ -53,6 +55,7 @@ export const updateAccountHandler: OperationHandler<UpdateAccountItemData, Updat
     if (account.organizationId !== request.organizationId) throw forbidden('only the organization that owns an account may change it', f);
     if (account.status !== 'ACTIVE') throw validationError(f, `the account is ${account.status}: a closed account cannot be updated`);
     checkDebitLimitsApply(item, account.type);
+    checkApprovers(item, await usableApiKeyIds(em, account.organizationId, approversNamed(item).map((a) => a.id)));
     return { needsTransaction: false, feePayer: deps.feePayerAddress, signers: [], debits: [], webhooks: { preSubmit: false, postSubmit: false }, data: { accountId: account.id } };
   },
   instructions: () => [],

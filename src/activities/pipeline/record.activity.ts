@@ -4,8 +4,9 @@
  * recorded (deltas commute, so concurrent writes land in any order).
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Account, LedgerTransaction } from '../../db/entities';
+import { Account, LedgerTransaction, Position } from '../../db/entities';
 import { moveAccountLamports } from '../../db/repositories/accounts.repository';
+import { movePositionBalance } from '../../db/repositories/positions.repository';
 import { releaseDebits } from '../../db/repositories/debit-reservations.repository';
 import { releaseNonceAccount } from '../../db/repositories/durable-nonces.repository';
 import { partTransactionId } from '../../domain/ids';
@@ -86,7 +87,10 @@ export function createRecord(ctx: PipelineContext) {
       if (outcome && outcome.status !== 'SIGNED') await releaseNonceAccount(em, id);
       const handler = handlerOf(operationHandlers, request.operation);
       const created = await handler.record(em, request, resolved, outcome, tx, now, part);
-      if (tx && landed) await applyBalanceChanges(em, request, tx, landed.balances, created?.offchainId, now);
+      if (tx && landed) {
+        await applyBalanceChanges(em, request, tx, landed.balances, created?.offchainId, now);
+        await moveOtherTenantsPositions(em, request, landed.tokenBalances, now);
+      }
       if (handler.reconcile && (outcome ? landedStatuses.includes(outcome.status) : handler.reconcilesOffchain)) {
         await em.flush();
         await handler.reconcile(em, ctx.deps, request, resolved);
@@ -117,5 +121,21 @@ async function applyBalanceChanges(em: EntityManager, request: WriteRequest, tx:
     const own = account.organizationId === request.organizationId;
     await moveAccountLamports(em, account.id, change.post - change.pre, tx, at, own);
     if (own) tx.accountIds = [...new Set([...tx.accountIds, account.id])];
+  }
+}
+
+/**
+ * Other tenants' position records of a touched token account (the same address held by several
+ * organizations, e.g. of a shared instrument) move by the network's own change, as their account
+ * records do; the writer's own positions are moved by the operation's record (its legs). They take
+ * only the chain's facts: the balance and the time, never the writer's transaction as theirs.
+ */
+async function moveOtherTenantsPositions(em: EntityManager, request: WriteRequest, tokenBalances: LandedTransaction['tokenBalances'], at: Date): Promise<void> {
+  if (!tokenBalances.length) return;
+  const found = await em.find(Position, { cluster: request.cluster, address: { $in: tokenBalances.map((b) => b.address) }, organizationId: { $ne: request.organizationId } });
+  for (const position of found) {
+    const change = tokenBalances.find((b) => b.address === position.address)!;
+    await movePositionBalance(em, position.id, change.post - change.pre);
+    position.lastTransactionAt = at;
   }
 }

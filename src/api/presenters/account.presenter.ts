@@ -2,7 +2,7 @@
 import { LosslessNumber } from 'lossless-json';
 import type { Account, WebhookConfig } from '../../db/entities';
 import { fromBaseUnits, NETWORK_CURRENCY_DECIMALS } from '../../domain/money';
-import type { AccountCompactBody, AccountDetailedBody, NetworkCurrencyAmountBody, NetworkCurrencyDebitLimitBody, RecordIdentifiersBody, TokenDebitLimitBody } from '../responses/account.responses';
+import { accountOwnerOnlyFields, type AccountCompactBody, type AccountDetailedBody, type NetworkCurrencyAmountBody, type NetworkCurrencyDebitLimitBody, type RecordIdentifiersBody, type TokenDebitLimitBody } from '../responses/account.responses';
 
 export const detailLevels = ['detailed', 'compact', 'identifiers'] as const;
 export type DetailLevel = (typeof detailLevels)[number];
@@ -20,12 +20,17 @@ const maskWebhook = (hook: WebhookConfig) => ({
   ...(hook.oauth2AuthConfig ? { oauth2AuthConfig: { ...hook.oauth2AuthConfig, clientSecret: hook.oauth2AuthConfig.clientSecret ? '***' : undefined, password: hook.oauth2AuthConfig.password ? '***' : undefined } } : {}),
 });
 
-/** The account record at a detail level, typed by the response codecs (account.responses.ts). */
-export function presentAccount(a: Account, level: 'identifiers'): RecordIdentifiersBody;
-export function presentAccount(a: Account, level: 'compact'): AccountCompactBody;
-export function presentAccount(a: Account, level: 'detailed'): AccountDetailedBody;
-export function presentAccount(a: Account, level: DetailLevel): RecordIdentifiersBody | AccountCompactBody | AccountDetailedBody;
-export function presentAccount(a: Account, level: DetailLevel): RecordIdentifiersBody | AccountCompactBody | AccountDetailedBody {
+/**
+ * The account record at a detail level, typed by the response codecs (account.responses.ts), as
+ * `viewerOrganizationId` sees it: another organization (a shared account, an authority of a shared
+ * instrument) does not see the owner's configuration (accountOwnerOnlyFields, docs/custody-policy.md);
+ * neither does an unnamed viewer.
+ */
+export function presentAccount(a: Account, level: 'identifiers', viewerOrganizationId?: string): RecordIdentifiersBody;
+export function presentAccount(a: Account, level: 'compact', viewerOrganizationId?: string): AccountCompactBody;
+export function presentAccount(a: Account, level: 'detailed', viewerOrganizationId: string | undefined): AccountDetailedBody;
+export function presentAccount(a: Account, level: DetailLevel, viewerOrganizationId: string | undefined): RecordIdentifiersBody | AccountCompactBody | AccountDetailedBody;
+export function presentAccount(a: Account, level: DetailLevel, viewerOrganizationId?: string): RecordIdentifiersBody | AccountCompactBody | AccountDetailedBody {
   if (level === 'identifiers') return { onchain: { id: a.address }, offchain: { id: a.id } };
   if (level === 'compact') {
     return {
@@ -33,7 +38,7 @@ export function presentAccount(a: Account, level: DetailLevel): RecordIdentifier
       offchain: { id: a.id, type: a.type, code: a.code ?? null, alId: a.alId ?? null, organizationExternalId: a.referenceOrganizationExternalId ?? null, accountNumber: a.accountNumber ?? null, lastTransactionId: a.lastTransactionId ?? null },
     };
   }
-  return {
+  const detailed: AccountDetailedBody = {
     onchain: {
       id: a.address,
       lastTransactionId: a.lastTransactionSignature ?? null,
@@ -79,4 +84,7 @@ export function presentAccount(a: Account, level: DetailLevel): RecordIdentifier
     domain: a.domain ?? null,
     tenantOrganizationId: a.organizationId,
   };
+  if (a.organizationId === viewerOrganizationId) return detailed;
+  for (const field of accountOwnerOnlyFields) delete detailed[field];
+  return detailed;
 }

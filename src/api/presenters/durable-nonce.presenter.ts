@@ -7,7 +7,8 @@ import { presentAccount } from './account.presenter';
 export function presentDurableNonceAccount(row: DurableNonceAccount, accounts: Map<string, Account>, nonceHash: string | null): DurableNonceAccountBody {
   const authority = row.authorityAccountId ? accounts.get(row.authorityAccountId) : undefined;
   return {
-    nonceAccount: presentAccount(accounts.get(row.id)!, 'detailed'),
+    // The nonce account is always the record's organization's own.
+    nonceAccount: presentAccount(accounts.get(row.id)!, 'detailed', row.organizationId),
     nonceAuthority: { onchain: { id: row.authorityAddress }, offchain: { id: row.authorityAccountId ?? null }, managed: authority?.managed ?? false, tenantOrganizationId: authority?.organizationId ?? null },
     nonceHash,
     inUse: row.inUseByTransactionId && row.inUseAt ? { transactionOffchainId: row.inUseByTransactionId, transactionAt: row.inUseAt.toISOString() } : null,

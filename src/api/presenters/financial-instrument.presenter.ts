@@ -11,16 +11,19 @@ function authorityReference(ref: AuthorityRef | undefined, accounts: Map<string,
   return { onchain: { id: ref.address }, offchain: { id: ref.accountId }, managed: account?.managed ?? false, tenantOrganizationId: account?.organizationId ?? null };
 }
 
-/** `accounts`: the mint's account record and the authorities' records, by offchain id (for the detailed level). */
+/**
+ * `accounts`: the mint's account record and the authorities' records, by offchain id (for the detailed
+ * level); `viewerOrganizationId`: who reads, since those account records may be another tenant's.
+ */
 export function presentFinancialInstrument(fi: FinancialInstrument, level: 'identifiers'): RecordIdentifiersBody;
-export function presentFinancialInstrument(fi: FinancialInstrument, level: 'detailed', accounts?: Map<string, Account>): FinancialInstrumentDetailedBody;
-export function presentFinancialInstrument(fi: FinancialInstrument, level: DetailLevel, accounts?: Map<string, Account>): RecordIdentifiersBody | FinancialInstrumentCompactBody | FinancialInstrumentDetailedBody;
-export function presentFinancialInstrument(fi: FinancialInstrument, level: DetailLevel, accounts: Map<string, Account> = new Map()): RecordIdentifiersBody | FinancialInstrumentCompactBody | FinancialInstrumentDetailedBody {
+export function presentFinancialInstrument(fi: FinancialInstrument, level: 'detailed', viewerOrganizationId: string, accounts?: Map<string, Account>): FinancialInstrumentDetailedBody;
+export function presentFinancialInstrument(fi: FinancialInstrument, level: DetailLevel, viewerOrganizationId: string, accounts?: Map<string, Account>): RecordIdentifiersBody | FinancialInstrumentCompactBody | FinancialInstrumentDetailedBody;
+export function presentFinancialInstrument(fi: FinancialInstrument, level: DetailLevel, viewerOrganizationId?: string, accounts: Map<string, Account> = new Map()): RecordIdentifiersBody | FinancialInstrumentCompactBody | FinancialInstrumentDetailedBody {
   // The spec's detailed record gives the mint account and the mint and update authorities as account records.
   const accountRecord = (field: string) => {
     const ref = fi.authorities[field];
     const account = ref?.accountId ? accounts.get(ref.accountId) : undefined;
-    return account ? presentAccount(account, 'detailed') : authorityReference(ref, accounts);
+    return account ? presentAccount(account, 'detailed', viewerOrganizationId) : authorityReference(ref, accounts);
   };
   if (level === 'identifiers') return { onchain: { id: fi.mintAddress }, offchain: { id: fi.id } };
   const compact: FinancialInstrumentCompactBody = {
@@ -34,7 +37,7 @@ export function presentFinancialInstrument(fi: FinancialInstrument, level: Detai
   return {
     ...compact,
     offchain: { ...compact.offchain, financialInstrumentType: fi.financialInstrumentType ?? null, creationTransactionId: fi.creationTransactionId ?? null },
-    mintAccount: mintAccount ? presentAccount(mintAccount, 'detailed') : { onchain: { id: fi.mintAddress }, offchain: { id: fi.mintAccountId } },
+    mintAccount: mintAccount ? presentAccount(mintAccount, 'detailed', viewerOrganizationId) : { onchain: { id: fi.mintAddress }, offchain: { id: fi.mintAccountId } },
     ...Object.fromEntries(Object.entries(fi.authorities).map(([field, ref]) => [field, authorityReference(ref, accounts)])),
     mintAuthority: accountRecord('mintAuthority'),
     updateAuthority: accountRecord('updateAuthority'),

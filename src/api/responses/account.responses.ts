@@ -61,6 +61,25 @@ const webhook = strictObject(
   'A webhook configuration; secrets are never shown.',
 );
 
+/**
+ * The owner's configuration of an account: who else may sign or is paid for, which API keys may debit
+ * or approve, debit limits, webhooks. Always in the owning organization's view; left out of another
+ * organization's view of a shared account (empty lists or null would claim "no restriction").
+ */
+const ownerOnlyProps = {
+  globalFeePayerForOrgs: listOf(t.string, 'Owner only (left out for another organization).'),
+  orgsAllowedToSignWithPrivateKey: listOf(t.string, 'Owner only (left out for another organization).'),
+  solDebitApiKeys: listOf(t.string, 'Owner only (left out for another organization).'),
+  tokenDebitApiKeys: listOf(t.string, 'Owner only (left out for another organization).'),
+  networkCurrencyDebitLimits: nullable(listOf(networkCurrencyDebitLimit, 'null: the defaults of spec 8 apply. Owner only (left out for another organization).')),
+  tokenDebitLimits: nullable(listOf(tokenDebitLimit, 'null: the defaults apply. Owner only (left out for another organization).')),
+  missingSignatureWebhooks: listOf(webhook, 'Owner only (left out for another organization).'),
+  preTransactionSubmitWebhooks: listOf(webhook, 'Owner only (left out for another organization).'),
+  postTransactionSubmitWebhooks: listOf(webhook, 'Owner only (left out for another organization).'),
+};
+/** The owner-only fields of AccountDetailed, by name (the presenter leaves them out for another organization). */
+export const accountOwnerOnlyFields = Object.keys(ownerOnlyProps) as (keyof typeof ownerOnlyProps)[];
+
 export const accountDetailed = strictObject(
   'AccountDetailed',
   {
@@ -96,22 +115,13 @@ export const accountDetailed = strictObject(
     sharedAcrossTenants: boolean,
     wasOnchainAlready: boolean,
     canPayFees: boolean,
-    globalFeePayerForOrgs: listOf(t.string),
-    orgsAllowedToSignWithPrivateKey: listOf(t.string),
-    solDebitApiKeys: listOf(t.string),
-    tokenDebitApiKeys: listOf(t.string),
-    networkCurrencyDebitLimits: nullable(listOf(networkCurrencyDebitLimit, 'null: the defaults of spec 8 apply.')),
-    tokenDebitLimits: nullable(listOf(tokenDebitLimit, 'null: the defaults apply.')),
-    missingSignatureWebhooks: listOf(webhook),
-    preTransactionSubmitWebhooks: listOf(webhook),
-    postTransactionSubmitWebhooks: listOf(webhook),
     dataLength: integer,
     tokenVersion: nullable(textEnum(['SPL', 'TOKEN_2022'])),
     domain: optionalText,
     tenantOrganizationId: uuid,
   },
-  {},
-  'The detailed level of an account record: everything (spec 2.2).',
+  ownerOnlyProps,
+  'The detailed level of an account record: everything (spec 2.2). A shared account seen by another organization leaves out the owner\'s configuration (docs/custody-policy.md).',
 );
 export type AccountDetailedBody = t.TypeOf<typeof accountDetailed>;
 export type NetworkCurrencyDebitLimitBody = t.TypeOf<typeof networkCurrencyDebitLimit>;

@@ -97,7 +97,7 @@ export function accountRoutes(deps: ApiDeps): RouteSpec[] {
       operation: 'INACTIVATE_ACCOUNT',
       answer: 'inactivatedAccount',
     }),
-    bulkRoute(deps, { operationId: 'fetchAccounts', levels: accountLevels, path: '/api/v1/accounts/bulk', tag: 'Accounts', summary: 'Fetch Accounts with filter, sort and paging.', entity: Account, query: accountQuery, present: presentAccount }),
+    bulkRoute(deps, { operationId: 'fetchAccounts', levels: accountLevels, path: '/api/v1/accounts/bulk', tag: 'Accounts', summary: 'Fetch Accounts with filter, sort and paging.', entity: Account, query: accountQuery, present: (a, level, _related, viewer) => presentAccount(a, level, viewer) }),
     route({
       operationId: 'fetchAccountDetails',
       method: 'post',
@@ -109,7 +109,8 @@ export function accountRoutes(deps: ApiDeps): RouteSpec[] {
       successStatus: 200,
       response: accountLevels.detailed,
       async handler(ctx, body) {
-        return presentAccount((await lookedUp(ctx, body)).account, 'detailed');
+        const { caller, account } = await lookedUp(ctx, body);
+        return presentAccount(account, 'detailed', caller.organizationId);
       },
     }),
     route({

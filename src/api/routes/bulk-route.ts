@@ -26,7 +26,8 @@ export function bulkRoute<E extends object, C = undefined, L extends BulkLevels 
     summary: string;
     entity: EntityName<E>;
     query: QueryResource;
-    present: (record: E, level: DetailLevel, related: C | undefined) => LevelRecord<L>;
+    /** `viewerOrganizationId`: the acting organization (records nested in a record may be another tenant's). */
+    present: (record: E, level: DetailLevel, related: C | undefined, viewerOrganizationId: string) => LevelRecord<L>;
     /** Loads what the detailed level shows beside each record, in one go for the page. */
     related?: (em: EntityManager, records: E[]) => Promise<C>;
   },
@@ -49,7 +50,7 @@ export function bulkRoute<E extends object, C = undefined, L extends BulkLevels 
       const [items, count] = await findPage(em, spec.entity, query);
       const level = ctx.params.detailLevel as DetailLevel;
       const related = level === 'detailed' && spec.related ? await spec.related(em, items as E[]) : undefined;
-      return { count, items: items.map((item) => spec.present(item as E, level, related)) };
+      return { count, items: items.map((item) => spec.present(item as E, level, related, caller.organizationId)) };
     },
   });
 }

@@ -29,8 +29,8 @@ async function relatedAccounts(em: EntityManager, instruments: FinancialInstrume
 export function financialInstrumentRoutes(deps: ApiDeps): RouteSpec[] {
   /** The instrument a single-instrument read names, within the acting tenant. */
   const lookedUp = async (ctx: LedgerContext, body: { itemData: { financialInstrument: AccountLookupInput }; tenancyConfig?: { overrideOrganizationExternalId?: string } }) => {
-    const { em, scope } = await actingScope(ctx, deps, body.tenancyConfig);
-    return { em, instrument: await findInstrumentByLookup(em, scope, body.itemData.financialInstrument, 'itemData.financialInstrument') };
+    const { em, caller, scope } = await actingScope(ctx, deps, body.tenancyConfig);
+    return { em, caller, instrument: await findInstrumentByLookup(em, scope, body.itemData.financialInstrument, 'itemData.financialInstrument') };
   };
   return [
     writeRoute(deps, {
@@ -62,7 +62,7 @@ export function financialInstrumentRoutes(deps: ApiDeps): RouteSpec[] {
       summary: 'Fetch Financial Instruments with filter, sort and paging (authority filters by <name>OnchainId / <name>OffchainId).',
       entity: FinancialInstrument,
       query: financialInstrumentQuery,
-      present: (fi, level, accounts) => presentFinancialInstrument(fi, level, accounts),
+      present: (fi, level, accounts, viewer) => presentFinancialInstrument(fi, level, viewer, accounts),
       related: (em, instruments) => relatedAccounts(em, instruments),
     }),
     route({
@@ -76,8 +76,8 @@ export function financialInstrumentRoutes(deps: ApiDeps): RouteSpec[] {
       successStatus: 200,
       response: financialInstrumentLevels.detailed,
       async handler(ctx, body) {
-        const { em, instrument } = await lookedUp(ctx, body);
-        return presentFinancialInstrument(instrument, 'detailed', await relatedAccounts(em, [instrument]));
+        const { em, caller, instrument } = await lookedUp(ctx, body);
+        return presentFinancialInstrument(instrument, 'detailed', caller.organizationId, await relatedAccounts(em, [instrument]));
       },
     }),
     ...([['pause', 'PAUSE_FINANCIAL_INSTRUMENT'], ['unpause', 'UNPAUSE_FINANCIAL_INSTRUMENT']] as const).map(([action, operation]) =>

@@ -69,3 +69,13 @@ export async function revokeApiKey(em: EntityManager, id: string, at: Date): Pro
     return key;
   });
 }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** Which of `ids` are unrevoked API keys of the organization (ids that are not UUIDs are none). */
+export async function usableApiKeyIds(em: EntityManager, organizationId: string, ids: string[]): Promise<Set<string>> {
+  const candidates = [...new Set(ids.filter((id) => UUID.test(id)))];
+  if (!candidates.length) return new Set();
+  const keys = await em.find(ApiKey, { id: { $in: candidates }, organizationId, revokedAt: null }, { fields: ['id'] });
+  return new Set(keys.map((key) => key.id));
+}
