@@ -2,6 +2,7 @@
  * Configuration from the environment, read once in a composition root and passed down.
  * Every value has a development default so `npm start` needs nothing set.
  */
+import { bool, cleanEnv, makeValidator, port, str } from 'envalid';
 import { logLevels, type LogFormat, type LogLevel } from '../observability/logger';
 import path from 'node:path';
 import type { OraclePolicy } from '../domain/oracle-job';
@@ -88,57 +89,95 @@ export function parseClusters(text: string | undefined): ClusterConfig[] {
   });
 }
 
-/** A variable that takes one of a few words; anything else stops the start naming the variable. */
-function oneOf<T extends string>(name: string, value: string | undefined, allowed: readonly T[], fallback: T): T {
-  if (value === undefined || value === '') return fallback;
-  if (!(allowed as readonly string[]).includes(value)) throw new Error(`${name} "${value}" must be one of ${allowed.join(', ')}`);
-  return value as T;
+/** Whole numbers of a range (envalid's num takes fractions and anything Number() takes). */
+const int = (min: number) => makeValidator<number>((input) => {
+  if (!/^-?\d+$/.test(input.trim()) || Number(input) < min) throw new Error(`must be a whole number of at least ${min}, not "${input}"`);
+  return Number(input);
+});
+/** A comma-separated list, entries trimmed, empty ones dropped. */
+const list = makeValidator<string[]>((input) => input.split(',').map((entry) => entry.trim()).filter(Boolean));
+const clusterList = makeValidator<ClusterConfig[]>((input) => parseClusters(input));
+const oracleHosts = makeValidator<string[]>((input) => parseOracleHosts(input));
+
+/** Every invalid variable at once, each named, as one error (envalid's own reporter would exit the process). */
+function refuseInvalid({ errors }: { errors: Partial<Record<string, Error>> }): void {
+  const problems = Object.entries(errors).map(([name, error]) => `${name}: ${error?.message}`);
+  if (problems.length) throw new Error(`invalid configuration: ${problems.join('; ')}`);
 }
 
-function int(value: string | undefined, fallback: number): number {
-  if (value === undefined || value === '') return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n)) throw new Error(`expected an integer, got "${value}"`);
-  return n;
-}
-
+/** The configuration from environment variables (README "Configuration"), validated by envalid. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const dataDir = path.resolve(env.DATA_DIR ?? '.data');
-  const commitment = env.DEFAULT_COMMITMENT ?? 'confirmed';
-  if (!['processed', 'confirmed', 'finalized'].includes(commitment)) throw new Error(`DEFAULT_COMMITMENT "${commitment}" is not a commitment level`);
+  const v = cleanEnv(env, {
+    HOST: str({ default: '127.0.0.1' }),
+    PORT: port({ default: 8080 }),
+    DATA_DIR: str({ default: '.data' }),
+    DATABASE_URL: str({ default: '' }),
+    DATABASE_POOL_SIZE: int(1)({ default: 10 }),
+    TEMPORAL_ADDRESS: str({ default: '' }),
+    TEMPORAL_NAMESPACE: str({ default: 'default' }),
+    TEMPORAL_TASK_QUEUE: str({ default: 'ledger-writes' }),
+    API_HOSTS_WORKER: bool({ default: true }),
+    TEMPORAL_WRITE_TASK_TIMEOUT_SECONDS: int(1)({ default: 10 }),
+    SVM_CLUSTERS: clusterList({ default: [] }),
+    SVM_DEFAULT_CLUSTER: str({ default: '' }),
+    DKG_PLAYERS: list({ default: ['player-1', 'player-2', 'player-3'] }),
+    DKG_PLAYERS_DIR: str({ default: '' }),
+    PLATFORM_NAME: str({ default: 'LEDGER' }),
+    KEY_ENCRYPTION_KEY: str({ default: '' }),
+    KEY_ENCRYPTION_KEYS_PREVIOUS: list({ default: [] }),
+    SECRETS_DIRECTORY: str({ default: '' }),
+    FEE_PAYER_KEY_FILE: str({ default: '' }),
+    RATE_LIMIT_PER_SECOND: int(1)({ default: 100 }),
+    RATE_LIMIT_BURST: int(1)({ default: 200 }),
+    DEFAULT_COMMITMENT: str({ choices: ['processed', 'confirmed', 'finalized'] as const, default: 'confirmed' }),
+    WRITE_WAIT_SECONDS: int(0)({ default: 60 }),
+    LOG_LEVEL: str({ choices: logLevels, default: 'info' }),
+    LOG_FORMAT: str({ choices: ['json', 'pretty'] as const, default: 'json' }),
+    LOGO_ALLOW_PRIVATE_ADDRESSES: bool({ default: false }),
+    LOGO_MAX_BYTES: int(1)({ default: 1024 * 1024 }),
+    WEBHOOK_ALLOW_PRIVATE_ADDRESSES: bool({ default: false }),
+    WEBHOOK_ALLOW_HTTP: bool({ default: false }),
+    APPROVAL_TIMEOUT_SECONDS: int(1)({ default: 86_400 }),
+    DRAIN_DELAY_SECONDS: int(0)({ default: 0 }),
+    SHUTDOWN_GRACE_SECONDS: int(0)({ default: 30 }),
+    ORACLE_ALLOWED_HOSTS: oracleHosts({ default: [] }),
+    ORACLE_MAX_RESPONSE_BYTES: int(1)({ default: 64 * 1024 }),
+    ORACLE_HTTP_TIMEOUT_MS: int(1)({ default: 5000 }),
+  }, { reporter: refuseInvalid });
+  const dataDir = path.resolve(v.DATA_DIR);
   return {
-    host: env.HOST ?? '127.0.0.1',
-    port: int(env.PORT, 8080),
+    host: v.HOST,
+    port: v.PORT,
     dataDir,
-    databaseUrl: env.DATABASE_URL || undefined,
-    databasePoolSize: int(env.DATABASE_POOL_SIZE, 10),
+    databaseUrl: v.DATABASE_URL || undefined,
+    databasePoolSize: v.DATABASE_POOL_SIZE,
     temporal: {
-      address: env.TEMPORAL_ADDRESS || undefined,
-      namespace: env.TEMPORAL_NAMESPACE || 'default',
-      taskQueue: env.TEMPORAL_TASK_QUEUE || 'ledger-writes',
-      apiHostsWorker: env.API_HOSTS_WORKER !== 'false',
+      address: v.TEMPORAL_ADDRESS || undefined,
+      namespace: v.TEMPORAL_NAMESPACE,
+      taskQueue: v.TEMPORAL_TASK_QUEUE,
+      apiHostsWorker: v.API_HOSTS_WORKER,
       // A write is one workflow task: after a worker dies mid-write, another resumes it once this passes.
-      writeTaskTimeoutSeconds: int(env.TEMPORAL_WRITE_TASK_TIMEOUT_SECONDS, 10),
+      writeTaskTimeoutSeconds: v.TEMPORAL_WRITE_TASK_TIMEOUT_SECONDS,
     },
-    clusters: parseClusters(env.SVM_CLUSTERS),
-    dkgPlayers: (env.DKG_PLAYERS || 'player-1,player-2,player-3').split(',').map((c) => c.trim()).filter(Boolean),
-    dkgPlayersDir: env.DKG_PLAYERS_DIR ? path.resolve(env.DKG_PLAYERS_DIR) : undefined,
-    defaultCluster: env.SVM_DEFAULT_CLUSTER?.toUpperCase() || undefined,
-    platformName: (env.PLATFORM_NAME || 'LEDGER').toUpperCase(),
-    keyEncryptionKey: env.KEY_ENCRYPTION_KEY || undefined,
-    previousKeyEncryptionKeys: (env.KEY_ENCRYPTION_KEYS_PREVIOUS ?? '').split(',').map((k) => k.trim()).filter(Boolean),
-    secretsDirectory: env.SECRETS_DIRECTORY ? path.resolve(env.SECRETS_DIRECTORY) : undefined,
-    feePayerKeyFile: path.resolve(env.FEE_PAYER_KEY_FILE ?? path.join(dataDir, 'fee-payer.json')),
-    rateLimit: { perSecond: int(env.RATE_LIMIT_PER_SECOND, 100), burst: int(env.RATE_LIMIT_BURST, 200) },
-    defaultCommitment: commitment as Config['defaultCommitment'],
-    writeWaitMs: int(env.WRITE_WAIT_SECONDS, 60) * 1000,
-    logLevel: oneOf('LOG_LEVEL', env.LOG_LEVEL, logLevels, 'info'),
-    logFormat: oneOf('LOG_FORMAT', env.LOG_FORMAT, ['json', 'pretty'] as const, 'json'),
-    logoPolicy: { allowPrivateAddresses: env.LOGO_ALLOW_PRIVATE_ADDRESSES === 'true', maxBytes: int(env.LOGO_MAX_BYTES, 1024 * 1024) },
-    webhookUrlPolicy: { allowPrivateAddresses: env.WEBHOOK_ALLOW_PRIVATE_ADDRESSES === 'true', allowHttp: env.WEBHOOK_ALLOW_HTTP === 'true' },
-    approvalTimeoutMs: int(env.APPROVAL_TIMEOUT_SECONDS, 86_400) * 1000,
-    shutdown: { drainDelayMs: int(env.DRAIN_DELAY_SECONDS, 0) * 1000, graceMs: int(env.SHUTDOWN_GRACE_SECONDS, 30) * 1000 },
-    oraclePolicy: { allowedHosts: parseOracleHosts(env.ORACLE_ALLOWED_HOSTS), maxResponseBytes: int(env.ORACLE_MAX_RESPONSE_BYTES, 64 * 1024), timeoutMs: int(env.ORACLE_HTTP_TIMEOUT_MS, 5000) },
+    clusters: v.SVM_CLUSTERS,
+    dkgPlayers: v.DKG_PLAYERS,
+    dkgPlayersDir: v.DKG_PLAYERS_DIR ? path.resolve(v.DKG_PLAYERS_DIR) : undefined,
+    defaultCluster: v.SVM_DEFAULT_CLUSTER.toUpperCase() || undefined,
+    platformName: v.PLATFORM_NAME.toUpperCase(),
+    keyEncryptionKey: v.KEY_ENCRYPTION_KEY || undefined,
+    previousKeyEncryptionKeys: v.KEY_ENCRYPTION_KEYS_PREVIOUS,
+    secretsDirectory: v.SECRETS_DIRECTORY ? path.resolve(v.SECRETS_DIRECTORY) : undefined,
+    feePayerKeyFile: path.resolve(v.FEE_PAYER_KEY_FILE || path.join(dataDir, 'fee-payer.json')),
+    rateLimit: { perSecond: v.RATE_LIMIT_PER_SECOND, burst: v.RATE_LIMIT_BURST },
+    defaultCommitment: v.DEFAULT_COMMITMENT,
+    writeWaitMs: v.WRITE_WAIT_SECONDS * 1000,
+    logLevel: v.LOG_LEVEL,
+    logFormat: v.LOG_FORMAT,
+    logoPolicy: { allowPrivateAddresses: v.LOGO_ALLOW_PRIVATE_ADDRESSES, maxBytes: v.LOGO_MAX_BYTES },
+    webhookUrlPolicy: { allowPrivateAddresses: v.WEBHOOK_ALLOW_PRIVATE_ADDRESSES, allowHttp: v.WEBHOOK_ALLOW_HTTP },
+    approvalTimeoutMs: v.APPROVAL_TIMEOUT_SECONDS * 1000,
+    shutdown: { drainDelayMs: v.DRAIN_DELAY_SECONDS * 1000, graceMs: v.SHUTDOWN_GRACE_SECONDS * 1000 },
+    oraclePolicy: { allowedHosts: v.ORACLE_ALLOWED_HOSTS, maxResponseBytes: v.ORACLE_MAX_RESPONSE_BYTES, timeoutMs: v.ORACLE_HTTP_TIMEOUT_MS },
   };
 }
 

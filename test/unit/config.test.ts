@@ -1,0 +1,34 @@
+/** Configuration from the environment: defaults, and every invalid variable refused by name at once. */
+import { loadConfig } from '../../src/config/config';
+
+it('starts from documented defaults', () => {
+  const config = loadConfig({});
+  expect(config).toMatchObject({ host: '127.0.0.1', port: 8080, databasePoolSize: 10, rateLimit: { perSecond: 100, burst: 200 }, defaultCommitment: 'confirmed', logLevel: 'info', logFormat: 'json', shutdown: { drainDelayMs: 0, graceMs: 30_000 } });
+  expect(config.temporal).toMatchObject({ namespace: 'default', taskQueue: 'ledger-writes', apiHostsWorker: true, writeTaskTimeoutSeconds: 10 });
+  expect(config.databaseUrl).toBeUndefined();
+});
+
+it('reads what is given', () => {
+  const config = loadConfig({ PORT: '9000', API_HOSTS_WORKER: 'false', SVM_CLUSTERS: 'devnet=https://api.devnet.solana.com', DKG_PLAYERS: 'a, b', LOG_LEVEL: 'debug', WRITE_WAIT_SECONDS: '5' });
+  expect(config).toMatchObject({ port: 9000, dkgPlayers: ['a', 'b'], logLevel: 'debug', writeWaitMs: 5000 });
+  expect(config.temporal.apiHostsWorker).toBe(false);
+  expect(config.clusters).toEqual([{ name: 'DEVNET', rpcUrl: 'https://api.devnet.solana.com', allowsAirdrop: true }]);
+});
+
+it.each([
+  ['PORT', 'abc'],
+  ['PORT', '70000'],
+  ['DATABASE_POOL_SIZE', '1.5'],
+  ['RATE_LIMIT_BURST', '0'],
+  ['LOG_LEVEL', 'verbose'],
+  ['DEFAULT_COMMITMENT', 'final'],
+  ['API_HOSTS_WORKER', 'maybe'],
+  ['SVM_CLUSTERS', 'devnet'],
+  ['ORACLE_ALLOWED_HOSTS', 'bad host'],
+])('refuses %s=%s naming the variable', (name, value) => {
+  expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`invalid configuration: .*\\b${name}: `));
+});
+
+it('names every invalid variable in one error', () => {
+  expect(() => loadConfig({ PORT: 'abc', LOG_LEVEL: 'loud' })).toThrow(/PORT: .*; LOG_LEVEL: |LOG_LEVEL: .*; PORT: /);
+});
