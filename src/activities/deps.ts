@@ -6,6 +6,7 @@ import type { Sealer } from '../custody/sealing';
 import type { Networks } from '../network/svm-network';
 import type { LogoPolicy } from '../storage/logo-fetcher';
 import type { OutboundUrlPolicy } from '../network/outbound-url';
+import type { PriceSource } from '../domain/prices';
 
 export interface ActivityDeps {
   orm: Orm;
@@ -25,4 +26,8 @@ export interface ActivityDeps {
   approvalTimeoutMs?: number;
   /** Starts a write's post-submit webhook delivery workflow under a fixed id (idempotent). */
   deliveries: { start(workflowId: string, request: WriteRequest): Promise<void> };
+  /** Instrument prices for loan-to-value (docs/loans.md); default noPrices until oracle data sources supply them. */
+  prices?: PriceSource;
+  /** Seconds in a loan day (default 86,400; tests shorten terms with LOAN_SECONDS_PER_DAY). */
+  loanSecondsPerDay?: number;
 }

@@ -8,6 +8,8 @@ import type { KeyStore } from '../custody/key-store';
 import type { Networks } from '../network/svm-network';
 import type { Commitment } from '../domain/write';
 
+import type { PriceSource } from '../domain/prices';
+
 export interface ApiDeps {
   orm: Orm;
   /** eager: a worker in this process polls `taskQueue` on the client's connection, so writes start on it. */
@@ -28,6 +30,8 @@ export interface ApiDeps {
   audit: (message: string) => void;
   /** Readiness: whether the database and Temporal answer. */
   ready: () => Promise<boolean>;
+  /** Instrument prices loans are shown at (docs/loans.md); default noPrices. */
+  prices?: PriceSource;
 }
 
 export interface Caller {

@@ -55,6 +55,8 @@ export interface Config {
   webhookUrlPolicy: OutboundUrlPolicy;
   /** How long a write over a limit waits for its approvers before it ends REJECTED (APPROVAL_TIMEOUT_SECONDS, default 24 h). */
   approvalTimeoutMs: number;
+  /** LOAN_SECONDS_PER_DAY: how long a loan day lasts (default 86,400; 1 to 86,400): tests shorten loan terms with it (docs/loans.md). */
+  loanSecondsPerDay: number;
 }
 
 export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/ledger';
@@ -76,6 +78,13 @@ function int(value: string | undefined, fallback: number): number {
   if (value === undefined || value === '') return fallback;
   const n = Number(value);
   if (!Number.isInteger(n)) throw new Error(`expected an integer, got "${value}"`);
+  return n;
+}
+
+/** A loan day in seconds: a whole number from 1 to 86,400 (a day is never longer than a day). */
+function loanSecondsPerDay(value: string | undefined): number {
+  const n = int(value, 86_400);
+  if (n < 1 || n > 86_400) throw new Error(`LOAN_SECONDS_PER_DAY must be from 1 to 86400, got ${value}`);
   return n;
 }
 
@@ -113,5 +122,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logoPolicy: { allowPrivateAddresses: env.LOGO_ALLOW_PRIVATE_ADDRESSES === 'true', maxBytes: int(env.LOGO_MAX_BYTES, 1024 * 1024) },
     webhookUrlPolicy: { allowPrivateAddresses: env.WEBHOOK_ALLOW_PRIVATE_ADDRESSES === 'true', allowHttp: env.WEBHOOK_ALLOW_HTTP === 'true' },
     approvalTimeoutMs: int(env.APPROVAL_TIMEOUT_SECONDS, 86_400) * 1000,
+    loanSecondsPerDay: loanSecondsPerDay(env.LOAN_SECONDS_PER_DAY),
   };
 }

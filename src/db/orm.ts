@@ -27,6 +27,7 @@ import { Migration0022ThresholdKeys } from './migrations/0022-threshold-keys.mig
 import { Migration0019Approval } from './migrations/0019-approval.migration';
 import { Migration0017WebhookDeliveries } from './migrations/0017-webhook-deliveries.migration';
 import { Migration0015Signatures } from './migrations/0015-signatures.migration';
+import { Migration0030Loans } from './migrations/0030-loans.migration';
 
 /** Every migration, in the order they apply. */
 const migrations = [
@@ -51,6 +52,7 @@ const migrations = [
   { name: '0019-approval', class: Migration0019Approval },
   { name: '0021-secrets-key-location', class: Migration0021SecretsKeyLocation },
   { name: '0022-threshold-keys', class: Migration0022ThresholdKeys },
+  { name: '0030-loans', class: Migration0030Loans },
 ];
 
 /** The names of every migration, in order (what a first `migrate` applies). */

@@ -20,6 +20,8 @@ export interface ApiOptions {
   hostWorker?: boolean;
   /** Test and bench hook around the hosted worker's pipeline steps. */
   wrapSteps?: WorkerOptions['wrapSteps'];
+  /** The hosted worker's instrument prices (tests plug a fixed feed until oracle data sources exist). */
+  prices?: WorkerOptions['prices'];
 }
 
 export async function startApi(config: Config, runtime: Runtime, temporal: { address: string; namespace: string }, log: Log, options: ApiOptions = {}): Promise<ApiServer> {
@@ -31,7 +33,7 @@ export async function startApi(config: Config, runtime: Runtime, temporal: { add
   let worker: Worker | undefined;
   let running: Promise<void> | undefined;
   if (hostWorker) {
-    worker = await createLedgerWorker({ connection, namespace: temporal.namespace, taskQueue: config.temporal.taskQueue, runtime, logoPolicy: config.logoPolicy, webhookUrlPolicy: config.webhookUrlPolicy, approvalTimeoutMs: config.approvalTimeoutMs, wrapSteps: options.wrapSteps });
+    worker = await createLedgerWorker({ connection, namespace: temporal.namespace, taskQueue: config.temporal.taskQueue, runtime, logoPolicy: config.logoPolicy, webhookUrlPolicy: config.webhookUrlPolicy, approvalTimeoutMs: config.approvalTimeoutMs, loanSecondsPerDay: config.loanSecondsPerDay, prices: options.prices, wrapSteps: options.wrapSteps });
     running = worker.run();
   }
   const app = createApp(
@@ -48,6 +50,7 @@ export async function startApi(config: Config, runtime: Runtime, temporal: { add
       defaultCommitment: config.defaultCommitment,
       writeWaitMs: config.writeWaitMs,
       now: () => new Date(),
+      prices: options.prices,
       ready: async () => {
         await pingDatabase(runtime.orm);
         await connection.workflowService.getSystemInfo({});

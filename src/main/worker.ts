@@ -7,6 +7,7 @@ import type { WriteRequest } from '../domain/write';
 import { openRuntime, type Log, type Runtime } from './runtime';
 import type { LogoPolicy } from '../storage/logo-fetcher';
 import type { OutboundUrlPolicy } from '../network/outbound-url';
+import type { PriceSource } from '../domain/prices';
 
 export interface WorkerOptions {
   /** The connection to poll on; the API passes its own so its client can start writes eagerly on this worker. */
@@ -17,6 +18,10 @@ export interface WorkerOptions {
   logoPolicy: LogoPolicy;
   webhookUrlPolicy: OutboundUrlPolicy;
   approvalTimeoutMs?: number;
+  /** Seconds in a loan day (config.loanSecondsPerDay). */
+  loanSecondsPerDay?: number;
+  /** Instrument prices for loans (default: none until oracle data sources supply them). */
+  prices?: PriceSource;
   /** Test and bench hook: wraps each pipeline step (fault points, timings). */
   wrapSteps?: (steps: Steps) => Steps;
 }
@@ -68,6 +73,8 @@ export async function createLedgerWorker(options: WorkerOptions): Promise<Worker
     fetch: globalThis.fetch,
     now: () => new Date(),
     approvalTimeoutMs: options.approvalTimeoutMs,
+    loanSecondsPerDay: options.loanSecondsPerDay,
+    prices: options.prices,
     deliveries: {
       async start(workflowId: string, request: WriteRequest) {
         try {
@@ -97,7 +104,7 @@ async function main(config: Config, log: Log) {
   }
   const runtime = await openRuntime({ ...config, databaseUrl: config.databaseUrl }, log);
   const connection = await connectTemporal(config.temporal.address);
-  const worker = await createLedgerWorker({ connection, namespace: config.temporal.namespace, taskQueue: config.temporal.taskQueue, runtime, logoPolicy: config.logoPolicy, webhookUrlPolicy: config.webhookUrlPolicy, approvalTimeoutMs: config.approvalTimeoutMs });
+  const worker = await createLedgerWorker({ connection, namespace: config.temporal.namespace, taskQueue: config.temporal.taskQueue, runtime, logoPolicy: config.logoPolicy, webhookUrlPolicy: config.webhookUrlPolicy, approvalTimeoutMs: config.approvalTimeoutMs, loanSecondsPerDay: config.loanSecondsPerDay });
   log(`worker polling ${config.temporal.taskQueue} on ${config.temporal.address}`);
   process.once('SIGINT', () => worker.shutdown());
   process.once('SIGTERM', () => worker.shutdown());

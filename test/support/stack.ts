@@ -17,6 +17,7 @@ import { ensureOrganization, createApiKey } from '../../src/custody/credentials'
 import { roleNames, type Role } from '../../src/domain/roles';
 import { createTestDatabase } from './database';
 import { temporalTarget, uniqueTaskQueue } from './temporal';
+import type { PriceSource } from '../../src/domain/prices';
 
 export interface Stack {
   config: Config;
@@ -58,6 +59,10 @@ export async function startStack(
     previousKeyEncryptionKeys?: string[];
     /** How long a write waits for approvers (default 24 h). */
     approvalTimeoutMs?: number;
+    /** Seconds in a loan day (default 86,400): loan tests shorten terms. */
+    loanSecondsPerDay?: number;
+    /** Instrument prices the loans use (default none). */
+    prices?: PriceSource;
   } = {},
 ): Promise<Stack> {
   const log = process.env.STACK_LOG ? (m: string) => console.log(m) : () => {};
@@ -81,13 +86,14 @@ export async function startStack(
     // Test webhook receivers and token endpoints too (plain http); a test that checks the refusal passes its own.
     webhookUrlPolicy: options.webhookUrlPolicy ?? { allowPrivateAddresses: true, allowHttp: true },
     approvalTimeoutMs: options.approvalTimeoutMs ?? 86_400_000,
+    loanSecondsPerDay: options.loanSecondsPerDay ?? 86_400,
   };
   const runtime = await openRuntime({ ...config, databaseUrl: db.url }, log, { migrate: true });
   await fundFeePayer(runtime, config, log);
-  const workerOptions = { namespace: temporal.namespace, taskQueue: config.temporal.taskQueue, runtime, logoPolicy: config.logoPolicy, webhookUrlPolicy: config.webhookUrlPolicy, approvalTimeoutMs: config.approvalTimeoutMs };
+  const workerOptions = { namespace: temporal.namespace, taskQueue: config.temporal.taskQueue, runtime, logoPolicy: config.logoPolicy, webhookUrlPolicy: config.webhookUrlPolicy, approvalTimeoutMs: config.approvalTimeoutMs, loanSecondsPerDay: config.loanSecondsPerDay, prices: options.prices };
   // As in production, the API hosts a worker and starts writes eagerly on it; `worker: false` leaves
   // the task queue to workers the test starts (restartWorker, or its own processes).
-  const api = await startApi(config, runtime, temporal, log, { port: 0, hostWorker: config.temporal.apiHostsWorker, wrapSteps: options.wrapSteps });
+  const api = await startApi(config, runtime, temporal, log, { port: 0, hostWorker: config.temporal.apiHostsWorker, wrapSteps: options.wrapSteps, prices: options.prices });
   let worker: Worker | undefined;
   let workerConnection: NativeConnection | undefined;
   let running: Promise<void> = Promise.resolve();

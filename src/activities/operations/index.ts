@@ -17,6 +17,8 @@ import { createAddressLookupTableHandler } from './create-address-lookup-table.h
 import { extendAddressLookupTableHandler } from './extend-address-lookup-table.handler';
 import { updateAddressLookupTableHandler } from './update-address-lookup-table.handler';
 import { createDurableNonceAccountsHandler } from './create-durable-nonce-accounts.handler';
+import { createLoanStrategyHandler } from './create-loan-strategy.handler';
+import { createLoanHandler } from './create-loan.handler';
 
 export const operationHandlers: OperationHandlers = {
   CREATE_ACCOUNT: createAccountHandler,
@@ -41,4 +43,6 @@ export const operationHandlers: OperationHandlers = {
   EXTEND_ADDRESS_LOOKUP_TABLE: extendAddressLookupTableHandler,
   UPDATE_ADDRESS_LOOKUP_TABLE: updateAddressLookupTableHandler,
   CREATE_DURABLE_NONCE_ACCOUNTS: createDurableNonceAccountsHandler,
+  CREATE_LOAN_STRATEGY: createLoanStrategyHandler,
+  CREATE_LOAN: createLoanHandler,
 };

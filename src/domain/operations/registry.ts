@@ -19,6 +19,8 @@ import { createAddressLookupTableItemData, extendAddressLookupTableItemData, upd
 import { validateUpdateAddressLookupTable } from './address-lookup-table.operation';
 import { createDurableNonceAccountsItemData } from '../inputs/durable-nonce.inputs';
 import { validateCreateDurableNonceAccounts } from './create-durable-nonce-accounts.operation';
+import { createLoanItemData, createLoanStrategyItemData } from '../inputs/loan.inputs';
+import { validateCreateLoanStrategy } from './create-loan-strategy.operation';
 
 /** What a request's own rules may depend on besides the request: the caller's permissions. */
 export type ValidationContext = CreateAccountPermissions;
@@ -54,6 +56,8 @@ export const operationRegistry = {
   EXTEND_ADDRESS_LOOKUP_TABLE: declare({ input: extendAddressLookupTableItemData }),
   UPDATE_ADDRESS_LOOKUP_TABLE: declare({ input: updateAddressLookupTableItemData, validate: (item) => validateUpdateAddressLookupTable(item) }),
   CREATE_DURABLE_NONCE_ACCOUNTS: declare({ input: createDurableNonceAccountsItemData, validate: validateCreateDurableNonceAccounts }),
+  CREATE_LOAN_STRATEGY: declare({ input: createLoanStrategyItemData, validate: validateCreateLoanStrategy }),
+  CREATE_LOAN: declare({ input: createLoanItemData }),
 };
 
 export type Operation = keyof typeof operationRegistry;
