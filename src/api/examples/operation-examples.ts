@@ -12,6 +12,7 @@ import { transactionExamples } from './transaction.examples';
 import { addressLookupTableExamples } from './address-lookup-table.examples';
 import { durableNonceExamples } from './durable-nonce.examples';
 import { approvalExamples } from './approval.examples';
+import { loanExamples } from './loan.examples';
 
 export interface OperationExample {
   /** The request body as a client sends it (amounts as JSON numbers or decimal text). */
@@ -31,4 +32,5 @@ export const operationExamples: Record<string, OperationExample> = {
   ...addressLookupTableExamples,
   ...durableNonceExamples,
   ...approvalExamples,
+  ...loanExamples,
 };
