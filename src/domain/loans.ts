@@ -136,3 +136,40 @@ export function loanToValue(principal: ValuedAmount, collateral: ValuedAmount[])
 export function maturityOf(start: Date, days: number, secondsPerDay: number): Date {
   return new Date(start.getTime() + days * secondsPerDay * 1000);
 }
+
+/** What a loan owes and has repaid, base units. */
+export interface LoanBalance {
+  principalDue: bigint;
+  principalRepaid: bigint;
+  interestOutstanding: bigint;
+}
+
+/**
+ * A repayment of `paid` base units with interest accrued to its landing (`interest`, what
+ * interestAt answers then): interest first, then principal. `repayAll` settles the loan whatever
+ * accrued between the quote and the landing (docs/loans.md).
+ */
+export function applyRepayment(balance: LoanBalance, interest: bigint, paid: bigint, repayAll: boolean): LoanBalance & { settled: boolean } {
+  if (repayAll) return { principalDue: 0n, principalRepaid: balance.principalRepaid + balance.principalDue, interestOutstanding: 0n, settled: true };
+  const toInterest = paid < interest ? paid : interest;
+  const rest = paid - toInterest;
+  const toPrincipal = rest < balance.principalDue ? rest : balance.principalDue;
+  const left = { principalDue: balance.principalDue - toPrincipal, principalRepaid: balance.principalRepaid + toPrincipal, interestOutstanding: interest - toInterest };
+  return { ...left, settled: left.principalDue === 0n && left.interestOutstanding === 0n };
+}
+
+/** What interest accrual needs of a loan. */
+export interface AccruingLoan {
+  status: string;
+  principalDue: string;
+  interestOutstanding: string;
+  apy: number;
+  lastInterestUpdateTime: Date;
+}
+
+/** Interest owed at `at`, base units: what was moved into interestOutstanding, and what accrued since (nothing once settled). */
+export function interestAt(loan: AccruingLoan, at: Date): bigint {
+  const settled = loan.status === 'REPAID' || loan.status === 'CLOSED' || loan.status === 'LIQUIDATED';
+  const accrued = settled ? 0n : interestFor(BigInt(loan.principalDue), loan.apy, secondsBetween(loan.lastInterestUpdateTime, at));
+  return BigInt(loan.interestOutstanding) + accrued;
+}

@@ -101,6 +101,8 @@ const ROUTES_THAT_MUST_BE_SWEPT = [
   'POST /api/v1/loans',
   'POST /api/v1/loans/single',
   'POST /api/v1/loans/bulk/{detailLevel}',
+  'PATCH /api/v1/loans/repay',
+  'PATCH /api/v1/loans/close',
 ];
 const ROLES: Role[] = roleNames.filter((r) => r !== 'ADMIN');
 const DEADLINE_MS = 10_000;
@@ -658,6 +660,8 @@ describe('Loans: refusals the codecs cannot see', () => {
         strategy('a vault seed with too many decimals', { strategy: { seed: { amount: '0.0000000001' } } }, refused('itemData.strategy.seed.amount')),
         strategy('a lender that does not exist', {}, refused('itemData.lender', 404, 'NOT_FOUND')),
         loan('a strategy that does not exist', {}, refused('itemData.protocolDetails.loanStrategyAddress')),
+        { label: 'PATCH /api/v1/loans/repay an escrow that does not exist', method: 'PATCH', url: '/api/v1/loans/repay', body: { itemData: { defiProtocol: 'LEDGER_ESCROW', escrow: { onchainId: ADDRESS }, itemsToRepay: [{ positionLookup: { position: { onchainId: ADDRESS } }, repayAll: true }] } }, expect: refused('itemData.escrow', 404, 'NOT_FOUND'), write: true },
+        { label: 'PATCH /api/v1/loans/close an escrow that does not exist', method: 'PATCH', url: '/api/v1/loans/close', body: { itemData: { defiProtocol: 'LEDGER_ESCROW', escrow: { onchainId: ADDRESS } } }, expect: refused('itemData.escrow', 404, 'NOT_FOUND'), write: true },
         { label: 'POST /api/v1/loans/single an escrow that does not exist', method: 'POST', url: '/api/v1/loans/single', body: { itemData: { escrow: { onchainId: ADDRESS } } }, expect: refused('itemData.escrow', 404, 'NOT_FOUND') },
         { label: 'POST /api/v1/loans/single a date without a time zone', method: 'POST', url: '/api/v1/loans/single', body: { itemData: { escrow: { onchainId: ADDRESS }, computeEstimatedInterestUntil: '2026-01-01T00:00:00' } }, expect: refused('itemData.computeEstimatedInterestUntil') },
       ]),

@@ -225,3 +225,66 @@ describe('Create Loan', () => {
     await expectRefusal(loanBody(closed, dave, 10, 1), 409, 'CONFLICT', 'itemData.protocolDetails.loanStrategyAddress');
   });
 });
+
+describe('Repay Loan and Close Loan', () => {
+  const repay = (escrow: string, who: Ref, itemData: Record<string, unknown>) => stack.call('PATCH', '/api/v1/loans/repay', { itemData: { defiProtocol: 'LEDGER_ESCROW', escrow: { onchainId: escrow }, ...itemData }, svmTransactionConfig: { feePayer: { offchainId: who.offchainId } } });
+  const details = async (escrow: string) => (await stack.call('POST', '/api/v1/loans/single', { itemData: { escrow: { onchainId: escrow } } })).body;
+
+  it('repays in part (interest first), releases collateral only within the ratio, repays all, then closes the escrow', async () => {
+    const vault = await strategy({ funds: 200 });
+    const erin = await borrower();
+    await mint(erin, usd, 200);
+    const created = await stack.call('POST', '/api/v1/loans', loanBody(vault, erin, 100, 60));
+    expect(created.status).toBe(201);
+    const escrow = created.body.newLoan.escrow.onchainId as string;
+
+    // 10 paid: the interest accrued so far (well under a unit of 0.01) first, the rest off the principal.
+    const part = await repay(escrow, erin, { itemsToRepay: [{ positionLookup: at(erin, usd), value: { amount: 10 } }] });
+    expect(part.status).toBe(200);
+    expect(part.body).toMatchObject({ success: true, status: 'CONFIRMED' });
+    const afterPart = await details(escrow);
+    expect(afterPart.status).toBe('OPEN');
+    const principalDue = Number(afterPart.borrowedItems[0].principalDue);
+    expect(principalDue).toBeGreaterThanOrEqual(50);
+    expect(principalDue).toBeLessThan(50.01);
+    expect(Number(afterPart.borrowedItems[0].principalRepaid)).toBeCloseTo(60 - principalDue, 6);
+    expect(afterPart.borrowedItems[0].interestOutstanding).toBe(0);
+    expect(await holding(vault, usd)).toBe('150');
+
+    // About 50 owed against 100 pledged, limit 80 %: releasing 40 would leave 83 %; 30 leaves 71 %.
+    const tooMuch = await repay(escrow, erin, { itemsToRelease: [{ positionLookup: at(erin, usd), value: { amount: 40 } }] });
+    expect(tooMuch.status).toBe(400);
+    expect(tooMuch.body.errors[0]).toMatchObject({ code: 'VALIDATION_ERROR', field: 'itemData.itemsToRelease' });
+    const released = await repay(escrow, erin, { itemsToRelease: [{ positionLookup: at(erin, usd), value: { amount: 30 } }] });
+    expect(released.body).toMatchObject({ success: true });
+    expect(await escrowHolding(escrow, usd)).toBe('70');
+    expect((await details(escrow)).pledgedItems[0].pledgedAmount).toBe(70);
+
+    const notRepaid = await stack.call('PATCH', '/api/v1/loans/close', { itemData: { defiProtocol: 'LEDGER_ESCROW', escrow: { onchainId: escrow } }, svmTransactionConfig: { feePayer: { offchainId: erin.offchainId } } });
+    expect(notRepaid.status).toBe(409);
+    const all = await repay(escrow, erin, { itemsToRepay: [{ positionLookup: at(erin, usd), repayAll: true }] });
+    expect(all.body).toMatchObject({ success: true });
+    const repaid = await details(escrow);
+    expect(repaid).toMatchObject({ status: 'REPAID', borrowedItems: [{ principalDue: 0, principalRepaid: 60, interestOutstanding: 0, interestPerSecond: 0 }] });
+    const vaultHolds = Number(await holding(vault, usd));
+    expect(vaultHolds).toBeGreaterThanOrEqual(200);
+    expect(vaultHolds).toBeLessThan(200.01);
+    const again = await repay(escrow, erin, { itemsToRepay: [{ positionLookup: at(erin, usd), value: { amount: 1 } }] });
+    expect(again.status).toBe(409);
+
+    const escrowPosition = (await stack.call('POST', '/api/v1/positions/single', { itemData: { position: { owner: { onchainId: escrow }, financialInstrument: { onchainId: usd.onchainId } } } })).body.onchain.id as string;
+    const lamportsBefore = (await stack.call('POST', '/api/v1/accounts/balance', { itemData: { account: { offchainId: erin.offchainId } } })).body.onchain.balance.lamports;
+    const closed = await stack.call('PATCH', '/api/v1/loans/close', { itemData: { defiProtocol: 'LEDGER_ESCROW', escrow: { onchainId: escrow } }, svmTransactionConfig: { feePayer: { offchainId: erin.offchainId } } });
+    expect(closed.status).toBe(200);
+    expect(closed.body).toMatchObject({ success: true });
+    // The collateral came back, the escrow's token account is gone and its rent went to the borrower (less the fee).
+    expect(Number(await holding(erin, usd))).toBeCloseTo(200 - (vaultHolds - 200), 6);
+    expect(await stack.runtime.networks.get('LOCAL')!.getAccount(escrowPosition)).toBeNull();
+    const lamportsAfter = (await stack.call('POST', '/api/v1/accounts/balance', { itemData: { account: { offchainId: erin.offchainId } } })).body.onchain.balance.lamports;
+    expect(lamportsAfter).toBeGreaterThan(lamportsBefore + 2_000_000 - 10_000);
+    const final = await details(escrow);
+    expect(final).toMatchObject({ status: 'CLOSED', escrow: { status: 'CLOSED' }, pledgedItems: [{ pledgedAmount: 0 }] });
+    const page = await stack.call('POST', '/api/v1/loans/bulk/identifiers', { itemQuery: { filter: [{ fieldName: 'status', filterValues: [{ filterType: 'EQUALS', valueString: 'CLOSED' }] }] } });
+    expect(page.body.items).toContainEqual({ onchain: { id: escrow }, offchain: { id: created.body.newLoan.offchainId } });
+  });
+});

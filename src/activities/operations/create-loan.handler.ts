@@ -9,13 +9,13 @@ import { Loan, LoanStrategy, Position, type FinancialInstrument, type PledgedIte
 import { createAccountRecord, createdBy } from '../../db/repositories/accounts.repository';
 import { conflict, validationError } from '../../domain/errors';
 import type { CreateLoanItemData } from '../../domain/inputs/loan.inputs';
-import { checkExpectedValues, durationDays, loanToValue, quoteFor, type CollateralTerms, type LoanQuote } from '../../domain/loans';
+import { checkExpectedValues, durationDays, quoteFor, type CollateralTerms, type LoanQuote } from '../../domain/loans';
 import { fromBaseUnits, resolveValue } from '../../domain/money';
 import { legInstructions } from '../../domain/operations/movement-instructions';
 import { settleFreezes, type Leg } from '../../domain/operations/movement.operation';
-import { noPrices } from '../../domain/prices';
 import type { ActivityDeps } from '../deps';
 import { resolveFeePayer } from './fee-payer';
+import { loanToValueAt } from './loan-value';
 import { borrowerOf, existingPosition, planIntoEscrow, planOutOf, planTopUp, requireBorrowerOwns, scopeOf, vaultPosition } from './loan-legs';
 import { newPlanContext, onchainBalance, recordLeg, type PlannedLeg } from './movement-legs';
 import type { OperationHandler, OperationRequest } from './operation-handler';
@@ -56,19 +56,8 @@ async function checkGuards(em: EntityManager, deps: ActivityDeps, request: Opera
   if (buffer !== null && vaultUnits - units < buffer) {
     throw conflict('itemData.itemsToBorrow[0].value', `the vault keeps a liquidity buffer of ${show(buffer)}; it holds ${show(vaultUnits)}, so it lends at most ${show(vaultUnits > buffer ? vaultUnits - buffer : 0n)}`);
   }
-  // Every instrument the principal's: amount over amount. Otherwise every instrument needs a price.
-  const samePrincipal = pledged.every((p) => p.instrument.id === principal.id);
-  const prices = deps.prices ?? noPrices;
-  const priceOf = async (instrument: FinancialInstrument, field: string) => {
-    if (samePrincipal) return null;
-    const price = await prices.priceOf(request.organizationId, instrument.id);
-    if (!price) throw conflict(field, `no price for ${instrument.mintAddress}: a loan whose collateral is another instrument than its principal values both at oracle prices, and this instrument has no price data source`);
-    return price.value;
-  };
-  const ltv = loanToValue(
-    { units, decimals: principal.decimals, price: await priceOf(principal, 'itemData.itemsToBorrow[0].positionLookup') },
-    await Promise.all(pledged.map(async (p, i) => ({ units: p.units, decimals: p.instrument.decimals, price: await priceOf(p.instrument, `itemData.itemsToPledge[${i}].positionLookup`) }))),
-  );
+  const collateral = pledged.map((p, i) => ({ instrument: p.instrument, units: p.units, field: `itemData.itemsToPledge[${i}].positionLookup` }));
+  const ltv = await loanToValueAt(deps, request.organizationId, principal, units, 'itemData.itemsToBorrow[0].positionLookup', collateral);
   if (ltv > BigInt(quote.loanToValueRatio)) throw validationError('itemData.itemsToBorrow[0].value', `the loan-to-value would be ${ltv} cBPS, above the strategy's limit of ${quote.loanToValueRatio}: borrow less or pledge more`);
 }
 

@@ -19,6 +19,8 @@ import { updateAddressLookupTableHandler } from './update-address-lookup-table.h
 import { createDurableNonceAccountsHandler } from './create-durable-nonce-accounts.handler';
 import { createLoanStrategyHandler } from './create-loan-strategy.handler';
 import { createLoanHandler } from './create-loan.handler';
+import { repayLoanHandler } from './repay-loan.handler';
+import { closeLoanHandler } from './close-loan.handler';
 
 export const operationHandlers: OperationHandlers = {
   CREATE_ACCOUNT: createAccountHandler,
@@ -45,4 +47,6 @@ export const operationHandlers: OperationHandlers = {
   CREATE_DURABLE_NONCE_ACCOUNTS: createDurableNonceAccountsHandler,
   CREATE_LOAN_STRATEGY: createLoanStrategyHandler,
   CREATE_LOAN: createLoanHandler,
+  REPAY_LOAN: repayLoanHandler,
+  CLOSE_LOAN: closeLoanHandler,
 };

@@ -4,11 +4,12 @@
  * debits and records as any transfer), with their refusals naming the loan request's own fields.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Account, FinancialInstrument, Position } from '../../db/entities';
+import { Account, FinancialInstrument, Loan, Position } from '../../db/entities';
 import { findAccountByLookup, type TenantScope } from '../../db/repositories/accounts.repository';
 import { findInstrumentByLookup } from '../../db/repositories/financial-instruments.repository';
 import { findPositionByLookup } from '../../db/repositories/positions.repository';
-import { conflict, LedgerError, validationError } from '../../domain/errors';
+import { conflict, LedgerError, notFound, validationError } from '../../domain/errors';
+import type { AccountLookupInput } from '../../domain/inputs/common.inputs';
 import type { PositionLookupInput, TransferOperation } from '../../domain/inputs/position.inputs';
 import type { ValueInput } from '../../domain/money';
 import type { WriteRequest } from '../../domain/write';
@@ -116,3 +117,21 @@ export async function vaultPosition(em: EntityManager, scope: TenantScope, vault
   if (!position) throw conflict(field, `the vault ${vault} holds no ${principal.mintAddress} yet: the lender funds it with a transfer into the vault's position (initializeDestinationPositionIfNeeded)`);
   return position;
 }
+
+/** The loan whose escrow the lookup names (404 when the account is not a loan's escrow). */
+export async function loanOfEscrow(em: EntityManager, scope: TenantScope, lookup: AccountLookupInput, field: string): Promise<Loan> {
+  const escrow = await findAccountByLookup(em, scope, lookup, field);
+  const loan = await em.findOne(Loan, { ...scope, escrowAccountId: escrow.id });
+  if (!loan) throw notFound(field, `account ${escrow.address} is not the escrow of a loan`);
+  return loan;
+}
+
+/** A loan write's borrower: the fee payer must be the loan's borrower (spec 4.4, "same fee payer rule"). */
+export async function requireLoanBorrower(em: EntityManager, scope: TenantScope, request: WriteRequest, loan: Loan): Promise<Account> {
+  const borrower = await borrowerOf(em, scope, request);
+  if (borrower.address !== loan.borrowerAddress) throw validationError('svmTransactionConfig.feePayer', `the fee payer must be the loan's borrower ${loan.borrowerAddress}`);
+  return borrower;
+}
+
+/** Movements out of the escrow follow the loan's rules, not the escrow's debit limits (it is the service's own account): their debits are dropped. */
+export const withoutDebits = (planned: PlannedLeg): PlannedLeg => ({ ...planned, debits: [] });

@@ -90,6 +90,22 @@ export const loanExamples: Record<string, OperationExample> = {
     },
     response: { newLoan: { offchainId: loanId, escrow }, svmTransaction: confirmedTransaction },
   },
+  repayLoan: {
+    request: {
+      itemData: {
+        defiProtocol: 'LEDGER_ESCROW',
+        escrow: { onchainId: escrow.onchainId },
+        itemsToRepay: [{ positionLookup: { owner: { offchainId: ids.investor.offchainId }, financialInstrument: { onchainId: ids.instrument.onchainId } }, value: { amount: 20 } }],
+        itemsToRelease: [{ positionLookup: { owner: { offchainId: ids.investor.offchainId }, financialInstrument: { onchainId: ids.instrument.onchainId } }, value: { amount: 10 } }],
+      },
+      svmTransactionConfig: { feePayer: { offchainId: ids.investor.offchainId } },
+    },
+    response: confirmedTransaction,
+  },
+  closeLoan: {
+    request: { itemData: { defiProtocol: 'LEDGER_ESCROW', escrow: { onchainId: escrow.onchainId } }, svmTransactionConfig: { feePayer: { offchainId: ids.investor.offchainId } } },
+    response: confirmedTransaction,
+  },
   fetchLoanDetails: {
     request: { itemData: { escrow: { onchainId: escrow.onchainId }, computeEstimatedInterestUntil: '2026-03-02T14:05:09Z' } },
     response: loanDetailedExample,

@@ -1,7 +1,7 @@
 /** Loans (spec 2.6) and loan strategies (API.md 6) as the API shows them. */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Account, FinancialInstrument, Loan, type LoanStrategy } from '../../db/entities';
-import { interestFor, interestPerSecondText, loanToValue, secondsBetween } from '../../domain/loans';
+import { interestAt, interestPerSecondText, loanToValue } from '../../domain/loans';
 import { fromBaseUnits } from '../../domain/money';
 import type { InstrumentPrice, PriceSource } from '../../domain/prices';
 import type { LoanCompactBody, LoanDetailedBody, LoanStrategyBody } from '../responses/loan.responses';
@@ -22,12 +22,6 @@ const amount = (units: bigint, decimals: number) => exactNumber(fromBaseUnits(un
 const instrumentReference = (i: FinancialInstrument) => ({ onchain: { id: i.mintAddress }, offchain: { id: i.id }, managed: i.managed, tenantOrganizationId: i.organizationId });
 
 const settled = (loan: Loan) => loan.status === 'REPAID' || loan.status === 'CLOSED' || loan.status === 'LIQUIDATED';
-
-/** Interest owed at `at`: what was moved into interestOutstanding, and what accrued since (nothing once settled). */
-export function interestAt(loan: Loan, at: Date): bigint {
-  const accrued = settled(loan) ? 0n : interestFor(BigInt(loan.principalDue), loan.apy, secondsBetween(loan.lastInterestUpdateTime, at));
-  return BigInt(loan.interestOutstanding) + accrued;
-}
 
 /** Loads the accounts, instruments (with their mint accounts) and prices a page of loans shows. */
 export async function loanRelated(em: EntityManager, loans: Loan[], prices: PriceSource, until: Date, now: Date): Promise<LoanRelated> {

@@ -7,7 +7,8 @@ import { translateItemQuery } from '../../domain/item-query';
 import { GRACE_HOURS, durationDays } from '../../domain/loans';
 import { noPrices } from '../../domain/prices';
 import { bulkBody } from '../codecs/common.codecs';
-import { createLoanBody, createLoanStrategyBody, loanDetailsBody } from '../codecs/loan.codecs';
+import { closeLoanBody, createLoanBody, createLoanStrategyBody, loanDetailsBody, repayLoanBody } from '../codecs/loan.codecs';
+import { transactionResult } from '../responses/write.responses';
 import type { ApiDeps } from '../context';
 import { loanRelated, presentLoan, presentLoanStrategy, type LoanRelated } from '../presenters/loan.presenter';
 import { createLoanResponse, createLoanStrategyResponse, loanDetailed, loanLevels, loanStrategyPage } from '../responses/loan.responses';
@@ -82,6 +83,28 @@ export function loanRoutes(deps: ApiDeps): RouteSpec[] {
         const loan = escrow ? await deps.orm.em.fork().findOne(Loan, { escrowAddress: escrow.onchainId, escrowAccountId: escrow.offchainId }) : null;
         return { newLoan: loan && escrow ? { offchainId: loan.id, escrow } : null, svmTransaction: answer.transaction };
       },
+    }),
+    writeRoute(deps, {
+      operationId: 'repayLoan',
+      method: 'patch',
+      path: '/api/v1/loans/repay',
+      tag: 'Loans',
+      summary: "Repay Loan (spec 4.4): itemsToRepay (one, in the principal) moves from the borrower's position (topped up first by transferFrom or mintAsset) into the strategy's vault, interest first (accrued to the landing of the transaction), then principal; repayAll pays everything owed when the request is looked up and settles the loan (REPAID). itemsToRelease move collateral from the escrow back to the borrower's positions, only while what remains keeps the loan's loan-to-value (principal due and interest over the collateral) within its limit (400 otherwise), any amount once repaid. One network transaction; the fee payer must be the borrower. A loan that is not OPEN or OVERDUE: 409.",
+      body: repayLoanBody,
+      successStatus: 200,
+      response: transactionResult,
+      operation: 'REPAY_LOAN',
+    }),
+    writeRoute(deps, {
+      operationId: 'closeLoan',
+      method: 'patch',
+      path: '/api/v1/loans/close',
+      tag: 'Loans',
+      summary: "Close Loan (API.md 6): a REPAID loan's remaining collateral goes back to the borrower's positions (a LIQUIDATED loan's, if any is left, to the lender's vault), the escrow's token accounts are closed with their rent refunded to refundDestination (default: the fee payer, who must be the borrower); the escrow account record becomes CLOSED and the loan CLOSED. Another status: 409.",
+      body: closeLoanBody,
+      successStatus: 200,
+      response: transactionResult,
+      operation: 'CLOSE_LOAN',
     }),
     route({
       operationId: 'fetchLoanDetails',

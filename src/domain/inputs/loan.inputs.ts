@@ -69,3 +69,24 @@ const isoTimestamp = describe(
 
 /** Fetch Loan Details itemData (spec 4.2): interest estimated until computeEstimatedInterestUntil (default now). */
 export const loanDetailsItemData = strictObject('LoanDetailsItemData', { escrow: accountLookup }, { computeEstimatedInterestUntil: isoTimestamp });
+
+/** An item of Repay Loan (spec 4.4): the borrower's position it comes from or goes to. */
+export const loanMovementItem = strictObject(
+  'LoanMovementItem',
+  { positionLookup },
+  { value: valueInput, repayAll: t.boolean, transferFrom: positionLookup, mintAsset: t.boolean },
+  'positionLookup: the borrower\'s position (of the principal for a repayment, of the collateral for a release); value, or repayAll on a repayment; transferFrom and mintAsset top the position up first in the same transaction (repayments only).',
+);
+export type LoanMovementItem = t.TypeOf<typeof loanMovementItem>;
+
+/** Repay Loan itemData (spec 4.4). */
+export const repayLoanItemData = strictObject(
+  'RepayLoanItemData',
+  { defiProtocol, escrow: accountLookup },
+  { itemsToRepay: arrayOf(loanMovementItem, 1), itemsToRelease: arrayOf(loanMovementItem, 8), idempotencyId: uuid },
+);
+export type RepayLoanItemData = t.TypeOf<typeof repayLoanItemData>;
+
+/** Close Loan itemData (API.md 6). */
+export const closeLoanItemData = strictObject('CloseLoanItemData', { defiProtocol, escrow: accountLookup }, { refundDestination: accountLookup, idempotencyId: uuid });
+export type CloseLoanItemData = t.TypeOf<typeof closeLoanItemData>;

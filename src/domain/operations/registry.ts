@@ -19,7 +19,7 @@ import { createAddressLookupTableItemData, extendAddressLookupTableItemData, upd
 import { validateUpdateAddressLookupTable } from './address-lookup-table.operation';
 import { createDurableNonceAccountsItemData } from '../inputs/durable-nonce.inputs';
 import { validateCreateDurableNonceAccounts } from './create-durable-nonce-accounts.operation';
-import { createLoanItemData, createLoanStrategyItemData } from '../inputs/loan.inputs';
+import { closeLoanItemData, createLoanItemData, createLoanStrategyItemData, repayLoanItemData } from '../inputs/loan.inputs';
 import { validateCreateLoanStrategy } from './create-loan-strategy.operation';
 
 /** What a request's own rules may depend on besides the request: the caller's permissions. */
@@ -58,6 +58,8 @@ export const operationRegistry = {
   CREATE_DURABLE_NONCE_ACCOUNTS: declare({ input: createDurableNonceAccountsItemData, validate: validateCreateDurableNonceAccounts }),
   CREATE_LOAN_STRATEGY: declare({ input: createLoanStrategyItemData, validate: validateCreateLoanStrategy }),
   CREATE_LOAN: declare({ input: createLoanItemData }),
+  REPAY_LOAN: declare({ input: repayLoanItemData }),
+  CLOSE_LOAN: declare({ input: closeLoanItemData }),
 };
 
 export type Operation = keyof typeof operationRegistry;
