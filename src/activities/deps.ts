@@ -7,6 +7,7 @@ import type { Networks } from '../network/svm-network';
 import type { LogoPolicy } from '../storage/logo-fetcher';
 import type { OutboundUrlPolicy } from '../network/outbound-url';
 import type { PriceSource } from '../domain/prices';
+import type { LoanLifecycleInput } from '../domain/loan-lifecycle';
 
 export interface ActivityDeps {
   orm: Orm;
@@ -28,6 +29,8 @@ export interface ActivityDeps {
   deliveries: { start(workflowId: string, request: WriteRequest): Promise<void> };
   /** Instrument prices for loan-to-value (docs/loans.md); default noPrices until oracle data sources supply them. */
   prices?: PriceSource;
+  /** Starts a loan's own workflow under its fixed id (idempotent), and tells it the loan changed. */
+  loans?: { start(input: LoanLifecycleInput): Promise<void>; changed(organizationId: string, escrow: string): Promise<void> };
   /** Seconds in a loan day (default 86,400; tests shorten terms with LOAN_SECONDS_PER_DAY). */
   loanSecondsPerDay?: number;
 }

@@ -8,6 +8,8 @@ import { openRuntime, type Log, type Runtime } from './runtime';
 import type { LogoPolicy } from '../storage/logo-fetcher';
 import type { OutboundUrlPolicy } from '../network/outbound-url';
 import type { PriceSource } from '../domain/prices';
+import { loanChangedSignal, loanWorkflowId, loanWorkflowType, type LoanLifecycleInput } from '../domain/loan-lifecycle';
+import { loanSearchAttributes } from '../workflows/loan-search-attributes';
 
 export interface WorkerOptions {
   /** The connection to poll on; the API passes its own so its client can start writes eagerly on this worker. */
@@ -75,6 +77,20 @@ export async function createLedgerWorker(options: WorkerOptions): Promise<Worker
     approvalTimeoutMs: options.approvalTimeoutMs,
     loanSecondsPerDay: options.loanSecondsPerDay,
     prices: options.prices,
+    loans: {
+      async start(input: LoanLifecycleInput) {
+        try {
+          await client.workflow.start(loanWorkflowType, { taskQueue, workflowId: loanWorkflowId(input.organizationId, input.escrow), args: [input], workflowIdConflictPolicy: 'USE_EXISTING', typedSearchAttributes: loanSearchAttributes(input) });
+        } catch (error) {
+          // Started and already ended: the loan's life is over.
+          if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+        }
+      },
+      async changed(organizationId: string, escrow: string) {
+        // A loan whose workflow has ended has nothing left to be told.
+        await client.workflow.getHandle(loanWorkflowId(organizationId, escrow)).signal(loanChangedSignal).catch(() => undefined);
+      },
+    },
     deliveries: {
       async start(workflowId: string, request: WriteRequest) {
         try {

@@ -1,2 +1,3 @@
 /** The workflows the worker registers. */
 export { ledgerWrite, deliverPostSubmitWebhooks, replayWebhookEvent } from './write.workflow';
+export { loanLifecycle } from './loan.workflow';

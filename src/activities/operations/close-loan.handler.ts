@@ -93,4 +93,10 @@ export const closeLoanHandler: OperationHandler<CloseLoanItemData, CloseLoanData
     if (tx) tx.accountIds = [...new Set([...tx.accountIds, d.escrowAccountId, ...d.closes.map((c) => c.positionId)])];
     return undefined;
   },
+
+  /** The loan's workflow reads the loan again (a settled loan ends it). */
+  async reconcile(em, deps, request, resolved) {
+    const loan = await em.findOneOrFail(Loan, { id: resolved.data.loanId });
+    await deps.loans?.changed(request.organizationId, loan.escrowAddress);
+  },
 };

@@ -9,7 +9,7 @@ import { Loan, LoanStrategy, Position, type FinancialInstrument, type PledgedIte
 import { createAccountRecord, createdBy } from '../../db/repositories/accounts.repository';
 import { conflict, validationError } from '../../domain/errors';
 import type { CreateLoanItemData } from '../../domain/inputs/loan.inputs';
-import { checkExpectedValues, durationDays, quoteFor, type CollateralTerms, type LoanQuote } from '../../domain/loans';
+import { checkExpectedValues, durationDays, GRACE_HOURS, quoteFor, type CollateralTerms, type LoanQuote } from '../../domain/loans';
 import { fromBaseUnits, resolveValue } from '../../domain/money';
 import { legInstructions } from '../../domain/operations/movement-instructions';
 import { settleFreezes, type Leg } from '../../domain/operations/movement.operation';
@@ -197,5 +197,22 @@ export const createLoanHandler: OperationHandler<CreateLoanItemData, CreateLoanD
     });
     if (tx) tx.accountIds = [...new Set([escrowId, ...tx.accountIds])];
     return { onchainId: d.escrow, offchainId: escrowId };
+  },
+
+  /** The loan's own workflow starts once its records exist (fixed id: a replay finds it started). */
+  async reconcile(em, deps, request, resolved) {
+    const loan = await em.findOneOrFail(Loan, { id: request.newRecordId! });
+    await deps.loans?.start({
+      organizationId: request.organizationId,
+      organizationExternalId: request.organizationExternalId,
+      apiKeyId: request.apiKeyId,
+      cluster: request.cluster,
+      loanId: loan.id,
+      escrow: resolved.data.escrow,
+      borrower: resolved.data.borrower.address,
+      maturityAt: loan.maturityAt.toISOString(),
+      status: 'OPEN',
+      graceMs: GRACE_HOURS * 3600 * 1000 * (resolved.data.secondsPerDay / 86_400),
+    });
   },
 };

@@ -21,6 +21,7 @@ import { createLoanStrategyHandler } from './create-loan-strategy.handler';
 import { createLoanHandler } from './create-loan.handler';
 import { repayLoanHandler } from './repay-loan.handler';
 import { closeLoanHandler } from './close-loan.handler';
+import { liquidateLoanHandler } from './liquidate-loan.handler';
 
 export const operationHandlers: OperationHandlers = {
   CREATE_ACCOUNT: createAccountHandler,
@@ -49,4 +50,5 @@ export const operationHandlers: OperationHandlers = {
   CREATE_LOAN: createLoanHandler,
   REPAY_LOAN: repayLoanHandler,
   CLOSE_LOAN: closeLoanHandler,
+  LIQUIDATE_LOAN: liquidateLoanHandler,
 };

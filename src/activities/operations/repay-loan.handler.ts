@@ -122,4 +122,10 @@ export const repayLoanHandler: OperationHandler<RepayLoanItemData, RepayLoanData
     if (tx) tx.accountIds = [...new Set([...tx.accountIds, loan.escrowAccountId])];
     return undefined;
   },
+
+  /** The loan's workflow reads the loan again (a settled loan ends it). */
+  async reconcile(em, deps, request, resolved) {
+    const loan = await em.findOneOrFail(Loan, { id: resolved.data.loanId });
+    await deps.loans?.changed(request.organizationId, loan.escrowAddress);
+  },
 };

@@ -90,3 +90,7 @@ export type RepayLoanItemData = t.TypeOf<typeof repayLoanItemData>;
 /** Close Loan itemData (API.md 6). */
 export const closeLoanItemData = strictObject('CloseLoanItemData', { defiProtocol, escrow: accountLookup }, { refundDestination: accountLookup, idempotencyId: uuid });
 export type CloseLoanItemData = t.TypeOf<typeof closeLoanItemData>;
+
+/** The liquidation a loan's workflow runs (no route): the escrow's collateral to the lender's vault. */
+export const liquidateLoanItemData = strictObject('LiquidateLoanItemData', { defiProtocol, escrow: accountLookup }, {});
+export type LiquidateLoanItemData = t.TypeOf<typeof liquidateLoanItemData>;
