@@ -4,7 +4,11 @@
  * with the collateral moved to the lender's vault once; a repaid loan's workflow ends at once; the
  * `nextAction` query and the search attributes operators find loans by.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
+import { Worker } from '@temporalio/worker';
+import { temporal } from '@temporalio/proto';
 import { loanWorkflowId } from '../../src/domain/loan-lifecycle';
 import { Loan } from '../../src/db/entities';
 import { forkEm } from '../../src/main/runtime';
@@ -88,6 +92,11 @@ it('marks a loan OVERDUE at maturity and LIQUIDATED after the grace period, the 
   const closed = await stack.call('PATCH', '/api/v1/loans/close', { itemData: { defiProtocol: 'LEDGER_ESCROW', escrow: { onchainId: escrow } }, svmTransactionConfig: { feePayer: { offchainId: borrower.offchainId } } });
   expect(closed.body).toMatchObject({ success: true });
   expect(await status(escrow)).toBe('CLOSED');
+
+  // The run's history replays on today's workflow code; LOAN_HISTORY_FIXTURE=1 stores it for the replay test of later releases.
+  const history = await handle.fetchHistory();
+  await Worker.runReplayHistory({ workflowsPath: require.resolve('../../src/workflows') }, history, handle.workflowId);
+  if (process.env.LOAN_HISTORY_FIXTURE) fs.writeFileSync(path.join(__dirname, '../fixtures/loan-liquidation-history.pb'), temporal.api.history.v1.History.encode(history).finish());
 });
 
 it('ends the workflow of a loan repaid before maturity, and nothing is liquidated', async () => {
