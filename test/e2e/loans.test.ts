@@ -288,3 +288,36 @@ describe('Repay Loan and Close Loan', () => {
     expect(page.body.items).toContainEqual({ onchain: { id: escrow }, offchain: { id: created.body.newLoan.offchainId } });
   });
 });
+
+describe('Swap Collateral', () => {
+  it('deposits another accepted collateral and withdraws some of the first in one transaction, only within the ratio', async () => {
+    priceTable.set(usd.offchainId, '1');
+    priceTable.set(bond.offchainId, '2.5');
+    const vault = await strategy({ collateral: [usd, bond], funds: 100 });
+    const frank = await borrower();
+    await mint(frank, usd, 100);
+    await mint(frank, bond, 20);
+    const created = await stack.call('POST', '/api/v1/loans', loanBody(vault, frank, 100, 60));
+    expect(created.status).toBe(201);
+    const escrow = created.body.newLoan.escrow.onchainId as string;
+    const swap = (itemData: Record<string, unknown>) => stack.call('PATCH', '/api/v1/loans/swap-collateral', { itemData: { defiProtocol: 'LEDGER_ESCROW', escrow: { onchainId: escrow }, ...itemData }, svmTransactionConfig: { feePayer: { offchainId: frank.offchainId } } });
+
+    // 60 owed: 60 usd and 20 bonds at 2.5 (110) is 55 %; 10 usd and the bonds (60) would be 100 %.
+    const tooMuch = await swap({ itemsToDeposit: [{ positionLookup: at(frank, bond), value: { amount: 20 } }], itemsToWithdraw: [{ positionLookup: at(frank, usd), value: { amount: 90 } }] });
+    expect(tooMuch.status).toBe(400);
+    expect(tooMuch.body.errors[0]).toMatchObject({ code: 'VALIDATION_ERROR', field: 'itemData.itemsToWithdraw' });
+    expect(await holding(frank, bond)).toBe('20');
+
+    const swapped = await swap({ itemsToDeposit: [{ positionLookup: at(frank, bond), value: { amount: 20 } }], itemsToWithdraw: [{ positionLookup: at(frank, usd), value: { amount: 40 } }] });
+    expect(swapped.status).toBe(200);
+    expect(swapped.body).toMatchObject({ success: true });
+    expect(await escrowHolding(escrow, usd)).toBe('60');
+    expect(await escrowHolding(escrow, bond)).toBe('20');
+    expect(await holding(frank, bond)).toBe('0');
+    const details = (await stack.call('POST', '/api/v1/loans/single', { itemData: { escrow: { onchainId: escrow } } })).body;
+    expect(details.pledgedItems).toMatchObject([{ pledgedAmount: 60, accountDetails: { onchain: { id: usd.onchainId } } }, { pledgedAmount: 20, accountDetails: { onchain: { id: bond.onchainId } } }]);
+    expect(details.marketData).toMatchObject([{ price: 1 }, { financialInstrument: { onchain: { id: bond.onchainId } }, price: 2.5 }]);
+    const byCollateral = await stack.call('POST', '/api/v1/loans/bulk/identifiers', { itemQuery: { filter: [{ fieldName: 'collateralFinancialInstrumentOnchainId', filterValues: [{ filterType: 'EQUALS', valueString: bond.onchainId }] }] } });
+    expect(byCollateral.body.items).toContainEqual({ onchain: { id: escrow }, offchain: { id: created.body.newLoan.offchainId } });
+  });
+});

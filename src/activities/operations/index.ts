@@ -20,6 +20,7 @@ import { createDurableNonceAccountsHandler } from './create-durable-nonce-accoun
 import { createLoanStrategyHandler } from './create-loan-strategy.handler';
 import { createLoanHandler } from './create-loan.handler';
 import { repayLoanHandler } from './repay-loan.handler';
+import { swapCollateralHandler } from './swap-collateral.handler';
 import { closeLoanHandler } from './close-loan.handler';
 import { liquidateLoanHandler } from './liquidate-loan.handler';
 
@@ -49,6 +50,7 @@ export const operationHandlers: OperationHandlers = {
   CREATE_LOAN_STRATEGY: createLoanStrategyHandler,
   CREATE_LOAN: createLoanHandler,
   REPAY_LOAN: repayLoanHandler,
+  SWAP_COLLATERAL: swapCollateralHandler,
   CLOSE_LOAN: closeLoanHandler,
   LIQUIDATE_LOAN: liquidateLoanHandler,
 };

@@ -90,6 +90,17 @@ export const loanExamples: Record<string, OperationExample> = {
     },
     response: { newLoan: { offchainId: loanId, escrow }, svmTransaction: confirmedTransaction },
   },
+  swapCollateral: {
+    request: {
+      itemData: {
+        defiProtocol: 'LEDGER_ESCROW',
+        escrow: { onchainId: escrow.onchainId },
+        itemsToDeposit: [{ positionLookup: { owner: { offchainId: ids.investor.offchainId }, financialInstrument: { onchainId: ids.instrument.onchainId } }, value: { amount: 5 }, mintAsset: true }],
+      },
+      svmTransactionConfig: { feePayer: { offchainId: ids.investor.offchainId } },
+    },
+    response: confirmedTransaction,
+  },
   repayLoan: {
     request: {
       itemData: {

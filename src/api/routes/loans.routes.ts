@@ -7,7 +7,7 @@ import { translateItemQuery } from '../../domain/item-query';
 import { GRACE_HOURS, durationDays } from '../../domain/loans';
 import { noPrices } from '../../domain/prices';
 import { bulkBody } from '../codecs/common.codecs';
-import { closeLoanBody, createLoanBody, createLoanStrategyBody, loanDetailsBody, repayLoanBody } from '../codecs/loan.codecs';
+import { closeLoanBody, createLoanBody, createLoanStrategyBody, loanDetailsBody, repayLoanBody, swapCollateralBody } from '../codecs/loan.codecs';
 import { transactionResult } from '../responses/write.responses';
 import type { ApiDeps } from '../context';
 import { loanRelated, presentLoan, presentLoanStrategy, type LoanRelated } from '../presenters/loan.presenter';
@@ -83,6 +83,17 @@ export function loanRoutes(deps: ApiDeps): RouteSpec[] {
         const loan = escrow ? await deps.orm.em.fork().findOne(Loan, { escrowAddress: escrow.onchainId, escrowAccountId: escrow.offchainId }) : null;
         return { newLoan: loan && escrow ? { offchainId: loan.id, escrow } : null, svmTransaction: answer.transaction };
       },
+    }),
+    writeRoute(deps, {
+      operationId: 'swapCollateral',
+      method: 'patch',
+      path: '/api/v1/loans/swap-collateral',
+      tag: 'Loans',
+      summary: "Swap Collateral (spec 4.4): itemsToDeposit move from the borrower's positions into the escrow (collateral the strategy accepts; topped up first by transferFrom or mintAsset), itemsToWithdraw from the escrow back to the borrower's positions (positionLookup and value only), in one network transaction, only while the loan stays within its loan-to-value limit afterwards (400 naming itemData.itemsToWithdraw). The fee payer must be the borrower, who owns every position named. A loan that is not OPEN or OVERDUE: 409.",
+      body: swapCollateralBody,
+      successStatus: 200,
+      response: transactionResult,
+      operation: 'SWAP_COLLATERAL',
     }),
     writeRoute(deps, {
       operationId: 'repayLoan',

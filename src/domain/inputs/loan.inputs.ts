@@ -94,3 +94,11 @@ export type CloseLoanItemData = t.TypeOf<typeof closeLoanItemData>;
 /** The liquidation a loan's workflow runs (no route): the escrow's collateral to the lender's vault. */
 export const liquidateLoanItemData = strictObject('LiquidateLoanItemData', { defiProtocol, escrow: accountLookup }, {});
 export type LiquidateLoanItemData = t.TypeOf<typeof liquidateLoanItemData>;
+
+/** Swap Collateral itemData (spec 4.4): collateral into the escrow and out of it, in one transaction. */
+export const swapCollateralItemData = strictObject(
+  'SwapCollateralItemData',
+  { defiProtocol, escrow: accountLookup },
+  { itemsToDeposit: arrayOf(loanMovementItem, 8), itemsToWithdraw: arrayOf(loanMovementItem, 8), idempotencyId: uuid },
+);
+export type SwapCollateralItemData = t.TypeOf<typeof swapCollateralItemData>;
