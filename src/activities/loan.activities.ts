@@ -3,15 +3,22 @@
  * one offchain change it makes itself, OPEN → OVERDUE once the term is over (movements of value are
  * ledgerWrite children).
  */
-import { Loan } from '../db/entities';
+import { Loan, LoanStrategy } from '../db/entities';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { LoanSnapshot } from '../domain/loan-lifecycle';
 import type { ActivityDeps } from './deps';
+
+async function snapshotOf(em: EntityManager, loan: Loan | null): Promise<LoanSnapshot | null> {
+  if (!loan) return null;
+  const strategy = await em.findOne(LoanStrategy, { id: loan.strategyId });
+  return { status: loan.status, maturityAt: loan.maturityAt.toISOString(), rollover: strategy?.rollover ?? false, durationIndex: loan.durationIndex };
+}
 
 export function createLoanActivities(deps: ActivityDeps) {
   return {
     async loanSnapshot(loanId: string): Promise<LoanSnapshot | null> {
-      const loan = await deps.orm.em.fork().findOne(Loan, { id: loanId });
-      return loan ? { status: loan.status, maturityAt: loan.maturityAt.toISOString() } : null;
+      const em = deps.orm.em.fork();
+      return snapshotOf(em, await em.findOne(Loan, { id: loanId }));
     },
 
     /** OPEN → OVERDUE when the term is over (idempotent: answers the status it leaves). */
@@ -19,8 +26,7 @@ export function createLoanActivities(deps: ActivityDeps) {
       const em = deps.orm.em.fork();
       const now = deps.now();
       await em.nativeUpdate(Loan, { id: loanId, status: 'OPEN', maturityAt: { $lte: now } }, { status: 'OVERDUE', updatedAt: now });
-      const loan = await em.findOne(Loan, { id: loanId });
-      return loan ? { status: loan.status, maturityAt: loan.maturityAt.toISOString() } : null;
+      return snapshotOf(em, await em.findOne(Loan, { id: loanId }));
     },
   };
 }

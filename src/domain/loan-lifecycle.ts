@@ -6,6 +6,8 @@ export const loanWorkflowType = 'loanLifecycle';
 
 /** `loan-<organization>-<escrow address>`: one per loan, started idempotently when Create Loan lands. */
 export const loanWorkflowId = (organizationId: string, escrow: string) => `loan-${organizationId}-${escrow}`;
+/** The rollover write of a loan's term that ends at `maturityAt` (ms): one per term. */
+export const rolloverWorkflowId = (organizationId: string, loanId: string, maturityAt: string) => `rollover-loan-${organizationId}-${loanId}-${Date.parse(maturityAt)}`;
 /** The liquidation write of a loan: one per loan, whatever runs it. */
 export const liquidationWorkflowId = (organizationId: string, loanId: string) => `liquidate-loan-${organizationId}-${loanId}`;
 
@@ -47,6 +49,9 @@ export const loanSearchAttributeNames = {
 export interface LoanSnapshot {
   status: string;
   maturityAt: string;
+  /** The strategy rolls its loans over at maturity (absent in histories before rollover existed). */
+  rollover?: boolean;
+  durationIndex?: number;
 }
 
 /** Timers and the loop run at most this many times before the workflow continues as new (a loan of months keeps a short history). */

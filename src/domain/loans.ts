@@ -173,3 +173,8 @@ export function interestAt(loan: AccruingLoan, at: Date): bigint {
   const accrued = settled ? 0n : interestFor(BigInt(loan.principalDue), loan.apy, secondsBetween(loan.lastInterestUpdateTime, at));
   return BigInt(loan.interestOutstanding) + accrued;
 }
+
+/** A rollover's new term (API.md 7): accrued interest is added to principalDue and the clock restarts at `at`. */
+export function rolledOver(balance: { principalDue: bigint }, interest: bigint, at: Date, days: number, secondsPerDay: number) {
+  return { principalDue: balance.principalDue + interest, interestOutstanding: 0n, termStartAt: at, maturityAt: maturityOf(at, days, secondsPerDay), lastInterestUpdateTime: at };
+}

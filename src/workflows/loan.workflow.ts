@@ -6,9 +6,9 @@
  * is told of changes by the `loanChanged` signal, answers `nextAction`, keeps its search attributes
  * current and continues as new after a bounded number of turns.
  */
-import { condition, continueAsNew, defineQuery, defineSignal, executeChild, proxyActivities, setHandler, sleep, upsertSearchAttributes, uuid4, workflowInfo } from '@temporalio/workflow';
+import { condition, continueAsNew, defineQuery, defineSignal, executeChild, patched, proxyActivities, setHandler, sleep, upsertSearchAttributes, uuid4, workflowInfo } from '@temporalio/workflow';
 import type { createActivities } from '../activities';
-import { liquidationWorkflowId, LOAN_ITERATIONS_BEFORE_CONTINUE, loanChangedSignal, loanQueries, type LoanLifecycleInput, type LoanNextAction, type LoanSnapshot } from '../domain/loan-lifecycle';
+import { liquidationWorkflowId, rolloverWorkflowId, LOAN_ITERATIONS_BEFORE_CONTINUE, loanChangedSignal, loanQueries, type LoanLifecycleInput, type LoanNextAction, type LoanSnapshot } from '../domain/loan-lifecycle';
 import type { WriteRequest } from '../domain/write';
 import { loanSearchAttributes } from './loan-search-attributes';
 import type { ledgerWrite } from './write.workflow';
@@ -25,11 +25,10 @@ export const loanChanged = defineSignal<[]>(loanChangedSignal);
 
 const settled = (status: string) => status === 'REPAID' || status === 'LIQUIDATED' || status === 'CLOSED';
 
-/** The liquidation write, as the loan's own workflow starts it (fixed id: one per loan). */
-function liquidationRequest(input: LoanLifecycleInput): WriteRequest {
-  const workflowId = liquidationWorkflowId(input.organizationId, input.loanId);
+/** A write the loan's own workflow starts (fixed id), acting for the API key that created the loan. */
+function loanWrite(input: LoanLifecycleInput, operation: 'LIQUIDATE_LOAN' | 'REFINANCE_LOAN', workflowId: string, extra: Record<string, unknown> = {}): WriteRequest {
   return {
-    operation: 'LIQUIDATE_LOAN',
+    operation,
     transactionId: uuid4(),
     workflowId,
     organizationId: input.organizationId,
@@ -39,9 +38,20 @@ function liquidationRequest(input: LoanLifecycleInput): WriteRequest {
     idempotencyKey: workflowId,
     commitment: 'confirmed',
     submit: true,
-    itemData: { defiProtocol: 'LEDGER_ESCROW', escrow: { onchainId: input.escrow } },
+    itemData: { defiProtocol: 'LEDGER_ESCROW', escrow: { onchainId: input.escrow }, ...extra },
     svmTransactionConfig: {},
   };
+}
+
+async function runChild(request: WriteRequest): Promise<boolean> {
+  try {
+    await executeChild<typeof ledgerWrite>('ledgerWrite', { workflowId: request.workflowId, args: [request], taskQueue: workflowInfo().taskQueue });
+    return true;
+  } catch {
+    // Refused (e.g. repaid meanwhile) or failed onchain: read the loan again after a pause.
+    await sleep('10 seconds');
+    return false;
+  }
 }
 
 export async function loanLifecycle(input: LoanLifecycleInput): Promise<string> {
@@ -73,17 +83,16 @@ export async function loanLifecycle(input: LoanLifecycleInput): Promise<string> 
     if (!snapshot) return 'GONE';
     show(snapshot);
     if (settled(snapshot.status) || Date.now() < Date.parse(next().at ?? '')) continue;
-    if (state.status === 'OPEN') {
+    if (state.status === 'OPEN' && snapshot.rollover && patched('loan-rollover')) {
+      // The strategy rolls its loans over: a new term (a child refinance write), interest capitalised.
+      await runChild(loanWrite(state, 'REFINANCE_LOAN', rolloverWorkflowId(state.organizationId, state.loanId, state.maturityAt), { durationIndex: snapshot.durationIndex ?? 0 }));
+      const after = await records.loanSnapshot(state.loanId);
+      if (after) show(after);
+    } else if (state.status === 'OPEN') {
       const marked = await records.markLoanOverdue(state.loanId);
       if (marked) show(marked);
     } else if (state.status === 'OVERDUE') {
-      const request = liquidationRequest(state);
-      try {
-        await executeChild<typeof ledgerWrite>('ledgerWrite', { workflowId: request.workflowId, args: [request], taskQueue: workflowInfo().taskQueue });
-      } catch {
-        // Refused (e.g. repaid meanwhile) or failed onchain: read the loan again after a pause.
-        await sleep('10 seconds');
-      }
+      await runChild(loanWrite(state, 'LIQUIDATE_LOAN', liquidationWorkflowId(state.organizationId, state.loanId)));
       const after = await records.loanSnapshot(state.loanId);
       if (after) show(after);
     }

@@ -103,6 +103,7 @@ const ROUTES_THAT_MUST_BE_SWEPT = [
   'POST /api/v1/loans/bulk/{detailLevel}',
   'PATCH /api/v1/loans/repay',
   'PATCH /api/v1/loans/swap-collateral',
+  'PATCH /api/v1/loans/refinance',
   'PATCH /api/v1/loans/close',
 ];
 const ROLES: Role[] = roleNames.filter((r) => r !== 'ADMIN');
@@ -663,6 +664,7 @@ describe('Loans: refusals the codecs cannot see', () => {
         loan('a strategy that does not exist', {}, refused('itemData.protocolDetails.loanStrategyAddress')),
         { label: 'PATCH /api/v1/loans/repay an escrow that does not exist', method: 'PATCH', url: '/api/v1/loans/repay', body: { itemData: { defiProtocol: 'LEDGER_ESCROW', escrow: { onchainId: ADDRESS }, itemsToRepay: [{ positionLookup: { position: { onchainId: ADDRESS } }, repayAll: true }] } }, expect: refused('itemData.escrow', 404, 'NOT_FOUND'), write: true },
         { label: 'PATCH /api/v1/loans/swap-collateral an escrow that does not exist', method: 'PATCH', url: '/api/v1/loans/swap-collateral', body: { itemData: { defiProtocol: 'LEDGER_ESCROW', escrow: { onchainId: ADDRESS }, itemsToWithdraw: [{ positionLookup: { position: { onchainId: ADDRESS } }, value: { amount: 1 } }] } }, expect: refused('itemData.escrow', 404, 'NOT_FOUND'), write: true },
+        { label: 'PATCH /api/v1/loans/refinance an escrow that does not exist', method: 'PATCH', url: '/api/v1/loans/refinance', body: { itemData: { defiProtocol: 'LEDGER_ESCROW', escrow: { onchainId: ADDRESS }, durationIndex: 0 } }, expect: refused('itemData.escrow', 404, 'NOT_FOUND'), write: true },
         { label: 'PATCH /api/v1/loans/close an escrow that does not exist', method: 'PATCH', url: '/api/v1/loans/close', body: { itemData: { defiProtocol: 'LEDGER_ESCROW', escrow: { onchainId: ADDRESS } } }, expect: refused('itemData.escrow', 404, 'NOT_FOUND'), write: true },
         { label: 'POST /api/v1/loans/single an escrow that does not exist', method: 'POST', url: '/api/v1/loans/single', body: { itemData: { escrow: { onchainId: ADDRESS } } }, expect: refused('itemData.escrow', 404, 'NOT_FOUND') },
         { label: 'POST /api/v1/loans/single a date without a time zone', method: 'POST', url: '/api/v1/loans/single', body: { itemData: { escrow: { onchainId: ADDRESS }, computeEstimatedInterestUntil: '2026-01-01T00:00:00' } }, expect: refused('itemData.computeEstimatedInterestUntil') },

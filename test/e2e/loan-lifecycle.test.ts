@@ -37,10 +37,10 @@ const holding = async (owner: Ref): Promise<string> => {
 const status = async (escrow: string) => (await stack.call('POST', '/api/v1/loans/single', { itemData: { escrow: { onchainId: escrow } } })).body.status as string;
 
 /** A funded strategy and a one-"day" loan: 20 pledged, 10 borrowed. */
-async function openLoan() {
+async function openLoan(rollover = false) {
   const vault = (
     await stack.call('POST', '/api/v1/loans/strategies', {
-      itemData: { strategy: {}, lender: { offchainId: lender.offchainId }, principal: { financialInstrument: { onchainId: usd.onchainId } }, collateral: [{ financialInstrument: { onchainId: usd.onchainId }, apy: [100_000], loanToValueRatio: 800_000, liquidationRatio: 900_000 }] },
+      itemData: { strategy: {}, lender: { offchainId: lender.offchainId }, principal: { financialInstrument: { onchainId: usd.onchainId } }, collateral: [{ financialInstrument: { onchainId: usd.onchainId }, apy: [100_000, 200_000], loanToValueRatio: 800_000, liquidationRatio: 900_000 }], rollover },
     })
   ).body.newLoanStrategy as Ref;
   expect((await stack.call('POST', '/api/v1/positions/transfer', { itemData: { source: at(lender, usd), destination: at(vault, usd), value: { amount: 100 }, initializeDestinationPositionIfNeeded: true } })).body).toMatchObject({ success: true });
@@ -110,4 +110,33 @@ it('ends the workflow of a loan repaid before maturity, and nothing is liquidate
   expect(await client.workflow.getHandle(loanWorkflowId(organizationId, escrow)).result()).toBe('REPAID');
   expect(await status(escrow)).toBe('REPAID');
   expect(Number(await holding(vault))).toBeGreaterThanOrEqual(100);
+});
+
+it('rolls a loan over at maturity when its strategy says so: a new term, interest capitalised; Refinance Loan does the same on request', async () => {
+  const { borrower, escrow, loanId } = await openLoan(true);
+  const details = async () => (await stack.call('POST', '/api/v1/loans/single', { itemData: { escrow: { onchainId: escrow } } })).body;
+  const first = await details();
+  const rolled = await waitFor(async () => {
+    const now = await details();
+    return now.termStartAt !== first.termStartAt ? now : undefined;
+  }, 10_000, 200);
+  expect(rolled.status).toBe('OPEN');
+  expect(Date.parse(rolled.termStartAt)).toBeGreaterThanOrEqual(Date.parse(first.maturityAt));
+  expect(Date.parse(rolled.maturityAt) - Date.parse(rolled.termStartAt)).toBe(2_000);
+  // 10 at 10 % for about 2 s is far below a base unit: principalDue stays 10, and the interest clock restarted.
+  expect(rolled.borrowedItems[0]).toMatchObject({ principalDue: 10, interestOutstanding: 0, lastInterestUpdateTime: rolled.termStartAt });
+  const transactions = await stack.call('POST', '/api/v1/transactions/bulk/compact', { itemQuery: { filter: [{ fieldName: 'operation', filterValues: [{ filterType: 'EQUALS', valueString: 'REFINANCE_LOAN' }] }] } });
+  expect(transactions.body.count).toBeGreaterThanOrEqual(1);
+
+  const refinanced = await stack.call('PATCH', '/api/v1/loans/refinance', { itemData: { defiProtocol: 'LEDGER_ESCROW', escrow: { onchainId: escrow }, durationIndex: 1 }, svmTransactionConfig: { feePayer: { offchainId: borrower.offchainId } } });
+  expect(refinanced.status).toBe(200);
+  expect(refinanced.body).toMatchObject({ escrow: { onchainId: escrow }, svmTransaction: null });
+  const weekly = await details();
+  expect(weekly).toMatchObject({ status: 'OPEN', durationIndex: 1, borrowedItems: [{ apy: 200_000, duration: { code: 'DAYS', unit: 7 } }] });
+  const otherLender = await stack.call('PATCH', '/api/v1/loans/refinance', { itemData: { defiProtocol: 'LEDGER_ESCROW', escrow: { onchainId: escrow }, durationIndex: 1, toLender: { offchainId: borrower.offchainId } }, svmTransactionConfig: { feePayer: { offchainId: borrower.offchainId } } });
+  expect(otherLender.body.errors[0]).toMatchObject({ code: 'VALIDATION_ERROR', field: 'itemData.toLender' });
+  const repaid = await stack.call('PATCH', '/api/v1/loans/repay', { itemData: { defiProtocol: 'LEDGER_ESCROW', escrow: { onchainId: escrow }, itemsToRepay: [{ positionLookup: at(borrower, usd), repayAll: true }] }, svmTransactionConfig: { feePayer: { offchainId: borrower.offchainId } } });
+  expect(repaid.body).toMatchObject({ success: true });
+  const organizationId = (await forkEm(stack.runtime.orm).findOneOrFail(Loan, { id: loanId })).organizationId;
+  expect(await client.workflow.getHandle(loanWorkflowId(organizationId, escrow)).result()).toBe('REPAID');
 });

@@ -21,6 +21,7 @@ import { createLoanStrategyHandler } from './create-loan-strategy.handler';
 import { createLoanHandler } from './create-loan.handler';
 import { repayLoanHandler } from './repay-loan.handler';
 import { swapCollateralHandler } from './swap-collateral.handler';
+import { refinanceLoanHandler } from './refinance-loan.handler';
 import { closeLoanHandler } from './close-loan.handler';
 import { liquidateLoanHandler } from './liquidate-loan.handler';
 
@@ -51,6 +52,7 @@ export const operationHandlers: OperationHandlers = {
   CREATE_LOAN: createLoanHandler,
   REPAY_LOAN: repayLoanHandler,
   SWAP_COLLATERAL: swapCollateralHandler,
+  REFINANCE_LOAN: refinanceLoanHandler,
   CLOSE_LOAN: closeLoanHandler,
   LIQUIDATE_LOAN: liquidateLoanHandler,
 };

@@ -113,6 +113,10 @@ export const loanExamples: Record<string, OperationExample> = {
     },
     response: confirmedTransaction,
   },
+  refinanceLoan: {
+    request: { itemData: { defiProtocol: 'LEDGER_ESCROW', escrow: { onchainId: escrow.onchainId }, durationIndex: 2, fromLender: { offchainId: ids.treasury.offchainId } }, svmTransactionConfig: { feePayer: { offchainId: ids.investor.offchainId } } },
+    response: { escrow, svmTransaction: null },
+  },
   closeLoan: {
     request: { itemData: { defiProtocol: 'LEDGER_ESCROW', escrow: { onchainId: escrow.onchainId } }, svmTransactionConfig: { feePayer: { offchainId: ids.investor.offchainId } } },
     response: confirmedTransaction,

@@ -100,3 +100,5 @@ export const loanCompact = strictObject(
 export type LoanCompactBody = t.TypeOf<typeof loanCompact>;
 
 export const loanLevels = { identifiers: recordIdentifiers, compact: loanCompact, detailed: loanDetailed };
+
+export const refinanceLoanResponse = referenceAnswer('escrow', 'RefinanceLoanResponse', 'The refinanced loan\'s escrow; a rollover with the same lender moves no value, so svmTransaction is null (read the new term with Fetch Loan Details).');

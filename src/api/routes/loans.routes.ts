@@ -7,11 +7,11 @@ import { translateItemQuery } from '../../domain/item-query';
 import { GRACE_HOURS, durationDays } from '../../domain/loans';
 import { noPrices } from '../../domain/prices';
 import { bulkBody } from '../codecs/common.codecs';
-import { closeLoanBody, createLoanBody, createLoanStrategyBody, loanDetailsBody, repayLoanBody, swapCollateralBody } from '../codecs/loan.codecs';
+import { closeLoanBody, createLoanBody, createLoanStrategyBody, loanDetailsBody, refinanceLoanBody, repayLoanBody, swapCollateralBody } from '../codecs/loan.codecs';
 import { transactionResult } from '../responses/write.responses';
 import type { ApiDeps } from '../context';
 import { loanRelated, presentLoan, presentLoanStrategy, type LoanRelated } from '../presenters/loan.presenter';
-import { createLoanResponse, createLoanStrategyResponse, loanDetailed, loanLevels, loanStrategyPage } from '../responses/loan.responses';
+import { refinanceLoanResponse, createLoanResponse, createLoanStrategyResponse, loanDetailed, loanLevels, loanStrategyPage } from '../responses/loan.responses';
 import { route, type RouteSpec } from '../route';
 import { actingScope } from '../tenancy';
 import { bulkRoute, findPage } from './bulk-route';
@@ -105,6 +105,18 @@ export function loanRoutes(deps: ApiDeps): RouteSpec[] {
       successStatus: 200,
       response: transactionResult,
       operation: 'REPAY_LOAN',
+    }),
+    writeRoute(deps, {
+      operationId: 'refinanceLoan',
+      method: 'patch',
+      path: '/api/v1/loans/refinance',
+      tag: 'Loans',
+      summary: "Refinance Loan (spec 4.4) with the same lender (toLender omitted or the loan's lender): a new term of durationIndex from now at the strategy's current rate for the loan's collateral, the accrued interest added to principalDue; the loan is OPEN again. No value moves, so no network transaction (svmTransaction null). The fee payer, when named, must be the borrower. Refinancing to another lender's strategy is not available yet (400 naming itemData.toLender). A strategy with rollover: true does this at maturity on its own.",
+      body: refinanceLoanBody,
+      successStatus: 200,
+      response: refinanceLoanResponse,
+      operation: 'REFINANCE_LOAN',
+      answer: 'escrow',
     }),
     writeRoute(deps, {
       operationId: 'closeLoan',

@@ -102,3 +102,11 @@ export const swapCollateralItemData = strictObject(
   { itemsToDeposit: arrayOf(loanMovementItem, 8), itemsToWithdraw: arrayOf(loanMovementItem, 8), idempotencyId: uuid },
 );
 export type SwapCollateralItemData = t.TypeOf<typeof swapCollateralItemData>;
+
+/** Refinance Loan itemData (spec 4.4). Built: the same lender's rollover (toLender omitted or the same). */
+export const refinanceLoanItemData = strictObject(
+  'RefinanceLoanItemData',
+  { defiProtocol, escrow: accountLookup, durationIndex },
+  { borrowedItem: positionLookup, fromLender: accountLookup, toLender: accountLookup, borrower: accountLookup, submitTransaction: t.boolean, idempotencyId: uuid },
+);
+export type RefinanceLoanItemData = t.TypeOf<typeof refinanceLoanItemData>;

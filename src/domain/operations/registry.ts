@@ -19,7 +19,7 @@ import { createAddressLookupTableItemData, extendAddressLookupTableItemData, upd
 import { validateUpdateAddressLookupTable } from './address-lookup-table.operation';
 import { createDurableNonceAccountsItemData } from '../inputs/durable-nonce.inputs';
 import { validateCreateDurableNonceAccounts } from './create-durable-nonce-accounts.operation';
-import { closeLoanItemData, createLoanItemData, createLoanStrategyItemData, liquidateLoanItemData, repayLoanItemData, swapCollateralItemData } from '../inputs/loan.inputs';
+import { closeLoanItemData, createLoanItemData, createLoanStrategyItemData, liquidateLoanItemData, refinanceLoanItemData, repayLoanItemData, swapCollateralItemData } from '../inputs/loan.inputs';
 import { validateCreateLoanStrategy } from './create-loan-strategy.operation';
 
 /** What a request's own rules may depend on besides the request: the caller's permissions. */
@@ -60,6 +60,7 @@ export const operationRegistry = {
   CREATE_LOAN: declare({ input: createLoanItemData }),
   REPAY_LOAN: declare({ input: repayLoanItemData }),
   SWAP_COLLATERAL: declare({ input: swapCollateralItemData }),
+  REFINANCE_LOAN: declare({ input: refinanceLoanItemData }),
   CLOSE_LOAN: declare({ input: closeLoanItemData }),
   /** Run by a loan's own workflow, no route (docs/loans.md). */
   LIQUIDATE_LOAN: declare({ input: liquidateLoanItemData }),
