@@ -8,6 +8,8 @@ import type { LogoPolicy } from '../storage/logo-fetcher';
 import type { OutboundUrlPolicy } from '../network/outbound-url';
 import type { PriceSource } from '../domain/prices';
 import type { LoanLifecycleInput } from '../domain/loan-lifecycle';
+import type { OraclePolicy } from './oracle/http-source';
+import type { OracleSchedules } from './oracle/schedules';
 
 export interface ActivityDeps {
   orm: Orm;
@@ -33,4 +35,8 @@ export interface ActivityDeps {
   loans?: { start(input: LoanLifecycleInput): Promise<void>; changed(organizationId: string, escrow: string): Promise<void> };
   /** Seconds in a loan day (default 86,400; tests shorten terms with LOAN_SECONDS_PER_DAY). */
   loanSecondsPerDay?: number;
+  /** Where oracle jobs may read from, with their caps (ORACLE_ALLOWED_HOSTS; absent: nowhere). */
+  oraclePolicy?: OraclePolicy;
+  /** The Temporal Schedules of scheduled refreshes (absent: a data source is refreshed only on request). */
+  oracleSchedules?: OracleSchedules;
 }

@@ -82,7 +82,7 @@ export async function enforceDebitLimits(em: EntityManager, request: WriteReques
       check(group, (limit) => recent.get(limit) ?? 0n);
     }
     // A write resting at SIGNED holds its debits too: Submit Transaction may send it (they are given back when it expires).
-    await reserveDebits(tx, transactionIdOf, groups.flatMap((g) => g.debits), now);
+    await reserveDebits(tx, request.transactionId, transactionIdOf, groups.flatMap((g) => g.debits), now);
     if (!override) return undefined;
     const approval = await openApproval(tx, request, override.group.account, override.needed, now);
     // A run that continued as new after its approval (a long signature wait) goes on without waiting again.
@@ -99,6 +99,9 @@ async function openApproval(tx: EntityManager, request: WriteRequest, account: A
      values (?, ?, ?, ?, array(select jsonb_array_elements_text(?::jsonb)), ?::jsonb, 'PENDING', ?, ?)
      on conflict (transaction_id) do update set updated_at = approval.updated_at returning id, status`,
     [request.organizationId, request.transactionId, account.id, required, JSON.stringify(approversForOverride), JSON.stringify(needed), now, now],
+    'all',
+    // In the limit check's transaction: a connection of its own would wait for the pool while racing checks hold it all waiting for this one's lock.
+    tx.getTransactionContext(),
   );
   return rows[0];
 }

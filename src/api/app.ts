@@ -20,6 +20,7 @@ import { addressLookupTableRoutes } from './routes/address-lookup-tables.routes'
 import { webhookDeliveryRoutes } from './routes/webhook-deliveries.routes';
 import { approvalRoutes } from './routes/approvals.routes';
 import { signatureRoutes } from './routes/signatures.routes';
+import { oracleDataSourceRoutes } from './routes/oracle-data-sources.routes';
 
 export function createApp(deps: ApiDeps, log: (msg: string, err?: unknown) => void = () => {}): Koa {
   const app = new Koa({ proxy: false });
@@ -34,23 +35,31 @@ export function createApp(deps: ApiDeps, log: (msg: string, err?: unknown) => vo
   app.use(errorBody(log));
   app.use(checkRequestId());
   app.use(losslessJson());
+  app.use(unmatched());
   app.use(router.routes());
-  app.use(router.allowedMethods({ throw: true, notImplemented: () => new LedgerError('NOT_FOUND', 'no such route'), methodNotAllowed: () => new LedgerError('NOT_FOUND', 'method not allowed on this route') }));
-  app.use(async () => {
-    throw new LedgerError('NOT_FOUND', 'no such route');
-  });
+  // A known path with another method: the router answers 405 (501 for a method it has no route for) with Allow.
+  app.use(router.allowedMethods());
   app.silent = true;
   return app;
 }
 
+/** What no route answered gets the error body: 405/501 from the router (its Allow header kept), else 404. */
+function unmatched(): Koa.Middleware {
+  return async (ctx, next) => {
+    await next();
+    if (ctx.status === 405 || ctx.status === 501) throw new LedgerError('METHOD_NOT_ALLOWED', `${ctx.method} is not allowed on ${ctx.path}; allowed: ${ctx.response.get('Allow')}`);
+    if (ctx.status === 404 && ctx.body == null) throw new LedgerError('NOT_FOUND', 'no such route');
+  };
+}
+
 /** Every route, in the order they are mounted and documented. Declaring them reads no dependency: handlers do. */
-export function apiRoutes(deps: ApiDeps, openApi: () => unknown, metrics: () => string): RouteSpec[] {
-  const business: RouteSpec[] = [...accountRoutes(deps), ...financialInstrumentRoutes(deps), ...positionRoutes(deps), ...positionHistoryRoutes(deps), ...transactionRoutes(deps), ...signatureRoutes(deps), ...webhookDeliveryRoutes(deps), ...approvalRoutes(deps), ...fileRoutes(deps), ...addressLookupTableRoutes(deps), ...durableNonceAccountRoutes(deps), ...loanRoutes(deps)];
+export function apiRoutes(deps: ApiDeps, openApi: () => unknown, metrics: () => Promise<string>): RouteSpec[] {
+  const business: RouteSpec[] = [...accountRoutes(deps), ...financialInstrumentRoutes(deps), ...positionRoutes(deps), ...positionHistoryRoutes(deps), ...transactionRoutes(deps), ...signatureRoutes(deps), ...webhookDeliveryRoutes(deps), ...approvalRoutes(deps), ...fileRoutes(deps), ...addressLookupTableRoutes(deps), ...durableNonceAccountRoutes(deps), ...oracleDataSourceRoutes(deps), ...loanRoutes(deps)];
   return [...systemRoutes(deps, openApi, metrics), ...business];
 }
 
 /** The OpenAPI document without a running service (tests, tools): the routes' declarations are all it needs. */
 export function openApiDocument(platformName: string): Record<string, unknown> {
   const declarationsOnly = { platformName } as Pick<ApiDeps, 'platformName'>;
-  return buildOpenApi(apiRoutes(declarationsOnly as ApiDeps, () => ({}), () => ''), platformName);
+  return buildOpenApi(apiRoutes(declarationsOnly as ApiDeps, () => ({}), async () => ''), platformName);
 }

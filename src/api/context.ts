@@ -9,6 +9,7 @@ import type { Networks } from '../network/svm-network';
 import type { Commitment } from '../domain/write';
 
 import type { PriceSource } from '../domain/prices';
+import type { CallerCache } from './caller-cache';
 
 export interface ApiDeps {
   orm: Orm;
@@ -18,6 +19,8 @@ export interface ApiDeps {
   sealer: Sealer;
   /** Where webhook endpoints and OAuth2 token URLs may point (checked when an account's webhooks are set). */
   webhookUrlPolicy: OutboundUrlPolicy;
+  /** ORACLE_ALLOWED_HOSTS: a job definition naming another host is refused when it is sent (absent: none allowed). */
+  oracleAllowedHosts?: string[];
   platformName: string;
   rateLimit: { perSecond: number; burst: number };
   defaultCommitment: Commitment;
@@ -32,6 +35,8 @@ export interface ApiDeps {
   ready: () => Promise<boolean>;
   /** Instrument prices loans are shown at (docs/loans.md); default noPrices. */
   prices?: PriceSource;
+  /** Authenticated callers by key hash; default: a 5 s cache (the API process gives one kept fresh by announcements). */
+  callers?: CallerCache;
 }
 
 export interface Caller {

@@ -5,9 +5,11 @@ import { parse, stringify, isLosslessNumber } from 'lossless-json';
 import { WorkflowFailedError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { ApiKey, Organization } from '../db/entities';
+import { createCallerCache } from './caller-cache';
+import { apiErrors } from '../observability/metrics';
 import { hashApiKey } from '../custody/credentials';
 import { errorStatus, isErrorCode, LedgerError } from '../domain/errors';
-import type { ApiDeps, Caller, LedgerContext } from './context';
+import type { ApiDeps, LedgerContext } from './context';
 
 /** The longest x-request-id accepted: it becomes part of a write's workflow id (Temporal allows 1000 bytes). */
 export const MAX_REQUEST_ID_LENGTH = 200;
@@ -49,6 +51,7 @@ export function errorBody(log: (msg: string, err: unknown) => void): Koa.Middlew
     } catch (raw) {
       const error = fromWorkflowFailure(raw);
       if (error instanceof LedgerError && error.status < 500) {
+        apiErrors.inc({ code: error.code });
         ctx.status = error.status;
         // The rest of an oversized body was never read: the connection cannot carry another request.
         if (error.code === 'PAYLOAD_TOO_LARGE') ctx.set('Connection', 'close');
@@ -57,6 +60,7 @@ export function errorBody(log: (msg: string, err: unknown) => void): Koa.Middlew
         return;
       }
       const code = error instanceof LedgerError ? error.code : 'INTERNAL';
+      apiErrors.inc({ code });
       log(`request ${ctx.state.requestId} failed`, error);
       ctx.status = errorStatus[code];
       ctx.body = { errors: [{ code, message: code === 'INTERNAL' ? 'internal error' : (error as Error).message }], requestId: ctx.state.requestId };
@@ -97,6 +101,8 @@ export function losslessJson(maxBytes = 1024 * 1024): Koa.Middleware {
       const text = Buffer.concat(chunks).toString('utf8');
       if (text.trim() === '') (ctx.request as any).body = undefined;
       else {
+        // A body is JSON: another declared type (a form, text/plain) is refused rather than guessed at.
+        if (ctx.get('content-type') && !ctx.is('json')) throw new LedgerError('UNSUPPORTED_MEDIA_TYPE', `the body must be application/json, not ${ctx.get('content-type')}`, '(body)');
         try {
           (ctx.request as any).body = parse(text);
         } catch (e) {
@@ -114,26 +120,25 @@ export function losslessJson(maxBytes = 1024 * 1024): Koa.Middleware {
   };
 }
 
-/** Resolves the bearer API key to its organization and roles; 401 when missing or unknown. Cached briefly. */
+/** Resolves the bearer API key to its organization and roles; 401 when missing or unknown (both cached: caller-cache.ts). */
 export function authenticate(deps: ApiDeps): Koa.Middleware {
-  const cache = new Map<string, { caller: Caller; until: number }>();
+  const cache = deps.callers ?? createCallerCache(5000);
   return async (ctx: LedgerContext, next) => {
     const header = ctx.get('authorization');
     const match = /^Bearer\s+(\S+)$/i.exec(header);
     if (!match) throw new LedgerError('UNAUTHENTICATED', 'send Authorization: Bearer <api key>');
     const hash = hashApiKey(match[1]);
     const now = Date.now();
-    let entry = cache.get(hash);
-    if (!entry || entry.until < now) {
+    let caller = cache.get(hash, now);
+    if (caller === undefined) {
       const em = deps.orm.em.fork();
       const key = await em.findOne(ApiKey, { keyHash: hash, revokedAt: null });
       const org = key && (await em.findOne(Organization, { id: key.organizationId }));
-      if (!key || !org) throw new LedgerError('UNAUTHENTICATED', 'unknown API key');
-      entry = { caller: { apiKeyId: key.id, organizationId: org.id, organizationExternalId: org.externalId, roles: key.roles }, until: now + 5000 };
-      if (cache.size > 10000) cache.clear();
-      cache.set(hash, entry);
+      caller = key && org ? { apiKeyId: key.id, organizationId: org.id, organizationExternalId: org.externalId, roles: key.roles } : null;
+      cache.set(hash, caller, now);
     }
-    ctx.state.caller = { ...entry.caller };
+    if (!caller) throw new LedgerError('UNAUTHENTICATED', 'unknown API key');
+    ctx.state.caller = { ...caller };
     await next();
   };
 }

@@ -55,6 +55,7 @@ const errorMeanings: Record<number, { name: string; meaning: string; example: { 
   404: { name: 'NotFound', meaning: 'A looked-up object (or the organization of tenancyConfig) does not exist for this tenant.', example: { code: 'NOT_FOUND', message: 'no account matches itemData.account', field: 'itemData.account' } },
   409: { name: 'Conflict', meaning: 'The object exists already, or the idempotency key was used for another request.', example: { code: 'CONFLICT', message: 'itemData.idempotencyId was already used for another MINT request; use a new one', field: 'itemData.idempotencyId' } },
   413: { name: 'PayloadTooLarge', meaning: 'The body is over 1 MiB.', example: { code: 'PAYLOAD_TOO_LARGE', message: 'the body is over 1048576 bytes' } },
+  415: { name: 'UnsupportedMediaType', meaning: 'The body was declared as something other than JSON (Content-Type).', example: { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'the body must be application/json, not text/plain', field: '(body)' } },
   429: { name: 'RateLimited', meaning: 'Over the API key\'s rate (default 100 requests/s, bursts of 200); retry after Retry-After seconds.', example: { code: 'RATE_LIMITED', message: 'over 100 requests per second for this API key' } },
   500: { name: 'InternalError', meaning: 'A fault of the service; the message never holds a stack trace or a secret.', example: { code: 'INTERNAL', message: 'internal error' } },
   502: { name: 'NetworkError', meaning: 'The network (RPC) failed the request.', example: { code: 'NETWORK_ERROR', message: 'the network did not answer' } },
@@ -81,7 +82,7 @@ export function errorStatuses(spec: RouteSpec): number[] {
   // x-request-id is checked on every route, so every route can answer 400.
   const statuses = new Set([400, 500]);
   if (spec.role !== null) [401, 403, 429].forEach((s) => statuses.add(s));
-  if (spec.body) statuses.add(413);
+  if (spec.body) [413, 415].forEach((s) => statuses.add(s));
   const bodyShape = spec.body && objectShapes.get(spec.body);
   const freePathParams = [...spec.path.matchAll(/\{(\w+)\}/g)].some(([, name]) => !spec.pathParams?.[name]);
   if ((bodyShape && 'tenancyConfig' in bodyShape.optional) || freePathParams) statuses.add(404);

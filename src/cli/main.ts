@@ -1,77 +1,132 @@
 /**
- * The admin CLI. Scripts depend on this contract:
- *   organizations create --external-id <id> [--name <n>]
- *   api-keys create --organization <externalId> --roles <ROLE[,ROLE...]>   (creates the organization when missing)
- *   migrate
- *   keys rotate-kek --new-key-env <ENV_NAME>   (re-wraps every held key under the KEK in that variable)
- * Each prints one JSON object on stdout; errors go to stderr with exit code 1.
+ * The admin CLI (commander). Scripts depend on this contract: each command prints one JSON object on
+ * stdout; a failure prints its message on stderr with exit code 1; a usage error (unknown command or
+ * option, missing argument) prints the command's usage on stderr with exit code 2; `--help` prints
+ * on stdout with exit code 0. See `npm run --silent cli -- --help` and README "Admin CLI".
  */
-import { parseArgs } from 'node:util';
-import { loadConfig } from '../config/config';
+import { Command, CommanderError, Option } from 'commander';
+import { loadConfig, type Config } from '../config/config';
 import { parseRoles } from '../domain/roles';
-import { openRuntime, forkEm, keyEncryptionKey, secretsDirectory } from '../main/runtime';
+import { openRuntime, forkEm, keyEncryptionKey, secretsDirectory, thresholdShareStores, type Runtime } from '../main/runtime';
 import { createSealer } from '../custody/sealing';
 import { createKeystoreDirectory } from '../custody/secret-store';
 import { rotateKek } from '../custody/kek-rotation';
 import { resolveDatabase } from '../main/database';
 import { migrate } from '../db/orm';
 import { createApiKey, ensureOrganization } from '../custody/credentials';
+import { findOrganization, listApiKeys, listOrganizations, revokeApiKey } from '../db/repositories/organizations.repository';
+import type { ApiKey, Organization } from '../db/entities';
 
-const usage = `usage:
-  cli organizations create --external-id <id> [--name <name>]
-  cli api-keys create --organization <externalId> --roles <ROLE[,ROLE...]>
-  cli migrate
-  cli keys rotate-kek --new-key-env <ENV_NAME>`;
+type Action = (context: { config: Config; runtime: Runtime; em: ReturnType<typeof forkEm>; log: (m: string) => void }) => Promise<unknown>;
 
-async function main(argv: string[]): Promise<unknown> {
-  const [resource, action, ...rest] = argv;
-  const { values } = parseArgs({
-    args: rest,
-    options: { 'external-id': { type: 'string' }, name: { type: 'string' }, organization: { type: 'string' }, roles: { type: 'string' }, 'new-key-env': { type: 'string' } },
-    strict: true,
-  });
+/** Opens the database (migrating unless told not to), runs the action, prints its result. */
+async function withRuntime(action: Action, options: { migrate?: boolean } = {}): Promise<void> {
   const config = loadConfig();
   const log = (m: string) => process.stderr.write(`${m}\n`);
   const database = await resolveDatabase(config, log);
-  const runtime = await openRuntime({ ...config, databaseUrl: database.url, databasePoolSize: database.poolSize ?? config.databasePoolSize, clusters: [{ name: 'NONE', rpcUrl: 'http://127.0.0.1:1', allowsAirdrop: false }], defaultCluster: 'NONE' }, log, { migrate: resource !== 'migrate' });
+  const runtime = await openRuntime({ ...config, databaseUrl: database.url, databasePoolSize: database.poolSize ?? config.databasePoolSize, clusters: [{ name: 'NONE', rpcUrl: 'http://127.0.0.1:1', allowsAirdrop: false }], defaultCluster: 'NONE' }, log, { migrate: options.migrate ?? true });
   try {
-    const em = forkEm(runtime.orm);
-    if (resource === 'migrate' && !action) return { applied: await migrate(runtime.orm) };
-    if (resource === 'organizations' && action === 'create') {
-      if (!values['external-id']) throw new Error('--external-id is required');
-      const { organization, created } = await ensureOrganization(em, runtime.sealer, values['external-id'], values.name);
-      return { organization: { id: organization.id, externalId: organization.externalId, name: organization.name ?? null }, created };
-    }
-    if (resource === 'api-keys' && action === 'create') {
-      if (!values.organization) throw new Error('--organization is required');
-      if (!values.roles) throw new Error('--roles is required');
-      const roles = parseRoles(config.platformName, values.roles);
-      const { organization } = await ensureOrganization(em, runtime.sealer, values.organization);
-      const key = await createApiKey(em, organization, roles, config.platformName);
-      return { apiKey: key.apiKey, id: key.id, organization: organization.externalId, roles: key.roles };
-    }
-    if (resource === 'keys' && action === 'rotate-kek') {
-      const name = values['new-key-env'];
-      if (!name) throw new Error('--new-key-env is required');
-      // The new KEK comes from the environment, never from the command line (process lists, shell history).
-      const newKek = process.env[name];
-      if (!newKek) throw new Error(`environment variable ${name} is not set`);
-      const sealer = createSealer(newKek, [keyEncryptionKey(config, log), ...(config.previousKeyEncryptionKeys ?? [])]);
-      return await rotateKek(em, sealer, createKeystoreDirectory(secretsDirectory(config), sealer));
-    }
-    throw new Error(usage);
+    const result = await action({ config, runtime, em: forkEm(runtime.orm), log });
+    process.stdout.write(JSON.stringify(result) + '\n');
   } finally {
     await runtime.close();
     await database.close();
   }
 }
 
-main(process.argv.slice(2)).then(
-  (result) => {
-    process.stdout.write(JSON.stringify(result) + '\n');
-  },
-  (error: Error) => {
-    process.stderr.write(`${error.message}\n`);
-    process.exitCode = 1;
-  },
-);
+const organizationJson = (o: Organization) => ({ id: o.id, externalId: o.externalId, name: o.name ?? null, createdAt: o.createdAt });
+const apiKeyJson = (k: ApiKey, organizationExternalId: string) => ({ id: k.id, organization: organizationExternalId, roles: k.roles, keyPrefix: k.keyPrefix, createdAt: k.createdAt, revokedAt: k.revokedAt ?? null });
+
+async function existingOrganization(em: ReturnType<typeof forkEm>, externalId: string): Promise<Organization> {
+  const organization = await findOrganization(em, externalId);
+  if (!organization) throw new Error(`no organization "${externalId}" (list them with: organizations list; create it with --create or organizations create)`);
+  return organization;
+}
+
+export function program(): Command {
+  const cli = new Command('cli').description('Ledger Asset Service admin CLI: organizations, API keys, migrations, key-encryption keys.').showHelpAfterError().exitOverride();
+  // Usage errors name the command; output goes where scripts expect it.
+  cli.configureOutput({ writeOut: (s) => process.stdout.write(s), writeErr: (s) => process.stderr.write(s) });
+
+  const organizations = cli.command('organizations').description('tenants');
+  organizations.command('create').description('creates an organization (idempotent by external id)')
+    .requiredOption('--external-id <id>', 'the organization\'s external id').option('--name <name>', 'display name')
+    .action((o: { externalId: string; name?: string }) => withRuntime(async ({ runtime, em }) => {
+      const { organization, created } = await ensureOrganization(em, runtime.sealer, o.externalId, o.name);
+      return { organization: organizationJson(organization), created };
+    }));
+  organizations.command('list').description('every organization, oldest first')
+    .action(() => withRuntime(async ({ em }) => ({ organizations: (await listOrganizations(em)).map(organizationJson) })));
+
+  const apiKeys = cli.command('api-keys').description('API keys (shown once; stored as a hash)');
+  apiKeys.command('create').description('a new API key of an organization')
+    .requiredOption('--organization <externalId>', 'the organization (must exist unless --create)')
+    .requiredOption('--roles <roles>', 'comma-separated roles, e.g. LEDGER_READ,LEDGER_WRITE')
+    .option('--create', 'create the organization when it does not exist')
+    .action((o: { organization: string; roles: string; create?: boolean }) => withRuntime(async ({ config, runtime, em }) => {
+      const roles = parseRoles(config.platformName, o.roles);
+      const organization = o.create ? (await ensureOrganization(em, runtime.sealer, o.organization)).organization : await existingOrganization(em, o.organization);
+      const key = await createApiKey(em, organization, roles, config.platformName);
+      return { apiKey: key.apiKey, id: key.id, organization: organization.externalId, roles: key.roles };
+    }));
+  apiKeys.command('list').description('API keys (never the keys themselves), oldest first')
+    .option('--organization <externalId>', 'only this organization\'s').option('--include-revoked', 'revoked ones too')
+    .action((o: { organization?: string; includeRevoked?: boolean }) => withRuntime(async ({ em }) => {
+      const only = o.organization ? await existingOrganization(em, o.organization) : null;
+      const byId = new Map((only ? [only] : await listOrganizations(em)).map((org) => [org.id, org.externalId]));
+      const keys = await listApiKeys(em, { organizationId: only?.id, includeRevoked: Boolean(o.includeRevoked) });
+      return { apiKeys: keys.map((k) => apiKeyJson(k, byId.get(k.organizationId) ?? k.organizationId)) };
+    }));
+  apiKeys.command('revoke').description('revokes an API key at once, in every running API (idempotent)')
+    .requiredOption('--id <apiKeyId>', 'the key\'s id (as api-keys create and list print it)')
+    .action((o: { id: string }) => withRuntime(async ({ em }) => {
+      const key = await revokeApiKey(em, o.id, new Date());
+      if (!key) throw new Error(`no API key with id ${o.id}`);
+      return { id: key.id, revokedAt: key.revokedAt };
+    }));
+  apiKeys.command('rotate').description('a new key with the same organization and roles; the old one is revoked')
+    .requiredOption('--id <apiKeyId>', 'the key to replace')
+    .action((o: { id: string }) => withRuntime(async ({ config, em }) => {
+      const [old] = (await listApiKeys(em, { includeRevoked: false })).filter((k) => k.id === o.id);
+      if (!old) throw new Error(`no unrevoked API key with id ${o.id}`);
+      const organization = (await listOrganizations(em)).find((org) => org.id === old.organizationId)!;
+      const key = await createApiKey(em, organization, parseRoles(config.platformName, old.roles.join(',')), config.platformName);
+      await revokeApiKey(em, old.id, new Date());
+      return { apiKey: key.apiKey, id: key.id, organization: organization.externalId, roles: key.roles, revoked: old.id };
+    }));
+
+  cli.command('migrate').description('applies pending database migrations')
+    .action(() => withRuntime(async ({ runtime }) => ({ applied: await migrate(runtime.orm) }), { migrate: false }));
+
+  const keys = cli.command('keys').description('key-encryption keys (docs/key-custody.md)');
+  keys.command('rotate-kek').description('re-wraps every sealed key, share and credential under the KEK in the named variable')
+    .addOption(new Option('--new-key-env <ENV_NAME>', 'the environment variable holding the new KEK (never the key itself on the command line)').makeOptionMandatory())
+    .action((o: { newKeyEnv: string }) => withRuntime(async ({ config, em, log }) => {
+      const newKek = process.env[o.newKeyEnv];
+      if (!newKek) throw new Error(`environment variable ${o.newKeyEnv} is not set`);
+      const sealer = createSealer(newKek, [keyEncryptionKey(config, log), ...(config.previousKeyEncryptionKeys ?? [])]);
+      return rotateKek(em, sealer, { secrets: createKeystoreDirectory(secretsDirectory(config), sealer), shares: thresholdShareStores(config, sealer) });
+    }));
+
+  return cli;
+}
+
+export async function run(argv: string[]): Promise<number> {
+  try {
+    await program().parseAsync(argv, { from: 'user' });
+    return 0;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // --help and --version end here with exit code 0; everything else commander refuses is usage.
+      return error.exitCode === 0 ? 0 : 2;
+    }
+    process.stderr.write(`${(error as Error).message}\n`);
+    return 1;
+  }
+}
+
+if (require.main === module) {
+  run(process.argv.slice(2)).then((code) => {
+    process.exitCode = code;
+  });
+}

@@ -3,6 +3,7 @@
  * Every value has a development default so `npm start` needs nothing set.
  */
 import path from 'node:path';
+import type { OraclePolicy } from '../domain/oracle-job';
 import type { OutboundUrlPolicy } from '../network/outbound-url';
 
 export interface ClusterConfig {
@@ -57,6 +58,18 @@ export interface Config {
   approvalTimeoutMs: number;
   /** LOAN_SECONDS_PER_DAY: how long a loan day lasts (default 86,400; 1 to 86,400): tests shorten loan terms with it (docs/loans.md). */
   loanSecondsPerDay: number;
+  /**
+   * Stopping (SIGTERM): /ready answers 503 for DRAIN_DELAY_SECONDS (default 0; a few seconds behind a
+   * load balancer) while requests are still served, then no new connection is taken and requests in
+   * flight and the worker's running tasks get SHUTDOWN_GRACE_SECONDS (default 30) to finish.
+   */
+  shutdown: { drainDelayMs: number; graceMs: number };
+  /**
+   * Oracle jobs' HTTP sources (docs/oracle-data-sources.md): ORACLE_ALLOWED_HOSTS (comma-separated
+   * `host` or `host:port`; default none: no httpTask is accepted), ORACLE_MAX_RESPONSE_BYTES
+   * (default 65536), ORACLE_HTTP_TIMEOUT_MS (default 5000).
+   */
+  oraclePolicy: OraclePolicy;
 }
 
 export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/ledger';
@@ -123,5 +136,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookUrlPolicy: { allowPrivateAddresses: env.WEBHOOK_ALLOW_PRIVATE_ADDRESSES === 'true', allowHttp: env.WEBHOOK_ALLOW_HTTP === 'true' },
     approvalTimeoutMs: int(env.APPROVAL_TIMEOUT_SECONDS, 86_400) * 1000,
     loanSecondsPerDay: loanSecondsPerDay(env.LOAN_SECONDS_PER_DAY),
+    shutdown: { drainDelayMs: int(env.DRAIN_DELAY_SECONDS, 0) * 1000, graceMs: int(env.SHUTDOWN_GRACE_SECONDS, 30) * 1000 },
+    oraclePolicy: { allowedHosts: parseOracleHosts(env.ORACLE_ALLOWED_HOSTS), maxResponseBytes: int(env.ORACLE_MAX_RESPONSE_BYTES, 64 * 1024), timeoutMs: int(env.ORACLE_HTTP_TIMEOUT_MS, 5000) },
   };
+}
+
+const HOST_ENTRY = /^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*|\[[0-9a-f:.]+\])(?::(\d{1,5}))?$/;
+
+/** Parses ORACLE_ALLOWED_HOSTS: `host` or `host:port` entries, comma-separated; a malformed entry stops the start. */
+export function parseOracleHosts(text: string | undefined): string[] {
+  if (!text?.trim()) return [];
+  return text.split(',').map((entry) => {
+    const host = entry.trim().toLowerCase();
+    const match = HOST_ENTRY.exec(host);
+    if (!match || (match[1] !== undefined && (Number(match[1]) < 1 || Number(match[1]) > 65535))) throw new Error(`ORACLE_ALLOWED_HOSTS entry "${entry.trim()}" must be host or host:port`);
+    return host;
+  });
 }

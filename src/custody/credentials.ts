@@ -6,7 +6,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Organization } from '../db/entities';
-import { findOrganization, insertApiKey, insertOrganization } from '../db/repositories/organizations.repository';
+import { announceApiKeyChange, findOrganization, insertApiKey, insertOrganization } from '../db/repositories/organizations.repository';
 import { qualifiedRole, type Role } from '../domain/roles';
 import type { Sealer } from './sealing';
 
@@ -24,6 +24,9 @@ export async function ensureOrganization(em: EntityManager, sealer: Sealer, exte
 /** Makes an API key: an opaque random secret, shown once and stored only as its SHA-256. Not idempotent: each call is a new key. */
 export async function createApiKey(em: EntityManager, organization: Organization, roles: Role[], platformName: string): Promise<{ apiKey: string; id: string; roles: string[] }> {
   const apiKey = `lk_${randomBytes(32).toString('base64url')}`;
-  const record = await insertApiKey(em, { organizationId: organization.id, keyHash: hashApiKey(apiKey), keyPrefix: apiKey.slice(0, 10), roles: roles.map((r) => qualifiedRole(platformName, r)) });
+  const keyHash = hashApiKey(apiKey);
+  const record = await insertApiKey(em, { organizationId: organization.id, keyHash, keyPrefix: apiKey.slice(0, 10), roles: roles.map((r) => qualifiedRole(platformName, r)) });
+  // An API that refused this key a moment ago (cached as unknown) forgets that.
+  await announceApiKeyChange(em, keyHash);
   return { apiKey, id: record.id, roles: record.roles };
 }

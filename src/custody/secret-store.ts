@@ -7,7 +7,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { writeFileAtomically } from './atomic-file';
 import type { Sealer } from './sealing';
 
 export interface SecretStore {
@@ -27,23 +27,11 @@ export function createKeystoreDirectory(directory: string, sealer: Sealer): Secr
     if (!ADDRESS.test(address)) throw new Error('not an address');
     return path.join(directory, `${address}.key`);
   };
-  function writeAtomically(file: string, text: string) {
-    fs.mkdirSync(directory, { recursive: true, mode: 0o700 });
-    const temporary = `${file}.${randomBytes(6).toString('hex')}.tmp`;
-    const fd = fs.openSync(temporary, 'wx', 0o600);
-    try {
-      fs.writeSync(fd, text);
-      fs.fsyncSync(fd);
-    } finally {
-      fs.closeSync(fd);
-    }
-    fs.renameSync(temporary, file);
-  }
   return {
     async put(address, seed) {
       const file = fileOf(address);
       if (fs.existsSync(file)) return;
-      writeAtomically(file, sealer.seal(seed, aadOf(address)));
+      writeFileAtomically(file, sealer.seal(seed, aadOf(address)));
     },
     async get(address) {
       const file = fileOf(address);
@@ -59,7 +47,7 @@ export function createKeystoreDirectory(directory: string, sealer: Sealer): Secr
         const file = fileOf(address);
         const sealed = fs.readFileSync(file, 'utf8').trim();
         if (next.keyIdOf(sealed) === next.currentKeyId) continue;
-        writeAtomically(file, next.rewrap(sealed, aadOf(address)));
+        writeFileAtomically(file, next.rewrap(sealed, aadOf(address)));
         count++;
       }
       return count;

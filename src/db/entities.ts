@@ -5,6 +5,7 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import type { MessageLifetime, Resolved } from '../domain/write';
 import type { ComputeBudgetRecord } from '../domain/fees';
+import { OracleDataSource } from './oracle-data-source.entity';
 
 export const Organization = defineEntity({
   name: 'Organization',
@@ -474,4 +475,6 @@ export const Loan = defineEntity({
 });
 export type Loan = InferEntity<typeof Loan>;
 
-export const entities = [Organization, ApiKey, CustodyKey, Account, LedgerTransaction, FinancialInstrument, Position, AddressLookupTable, DurableNonceAccount, WebhookDelivery, Approval, LoanStrategy, Loan];
+export { OracleDataSource } from './oracle-data-source.entity';
+
+export const entities = [Organization, ApiKey, CustodyKey, Account, LedgerTransaction, FinancialInstrument, Position, AddressLookupTable, DurableNonceAccount, WebhookDelivery, Approval, OracleDataSource, LoanStrategy, Loan];

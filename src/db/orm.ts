@@ -24,10 +24,12 @@ import { Migration0016ComputeUnitsConsumed } from './migrations/0016-compute-uni
 import { Migration0018CancelledMessage } from './migrations/0018-cancelled-message.migration';
 import { Migration0021SecretsKeyLocation } from './migrations/0021-secrets-key-location.migration';
 import { Migration0022ThresholdKeys } from './migrations/0022-threshold-keys.migration';
+import { Migration0024DebitReservationWrite } from './migrations/0024-debit-reservation-write.migration';
 import { Migration0019Approval } from './migrations/0019-approval.migration';
 import { Migration0017WebhookDeliveries } from './migrations/0017-webhook-deliveries.migration';
 import { Migration0015Signatures } from './migrations/0015-signatures.migration';
 import { Migration0030Loans } from './migrations/0030-loans.migration';
+import { Migration0040OracleDataSource } from './migrations/0040-oracle-data-source.migration';
 
 /** Every migration, in the order they apply. */
 const migrations = [
@@ -52,7 +54,9 @@ const migrations = [
   { name: '0019-approval', class: Migration0019Approval },
   { name: '0021-secrets-key-location', class: Migration0021SecretsKeyLocation },
   { name: '0022-threshold-keys', class: Migration0022ThresholdKeys },
+  { name: '0024-debit-reservation-write', class: Migration0024DebitReservationWrite },
   { name: '0030-loans', class: Migration0030Loans },
+  { name: '0040-oracle-data-source', class: Migration0040OracleDataSource },
 ];
 
 /** The names of every migration, in order (what a first `migrate` applies). */

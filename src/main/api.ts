@@ -4,9 +4,13 @@ import { Client } from '@temporalio/client';
 import type { Worker } from '@temporalio/worker';
 import { createApp } from '../api/app';
 import { pingDatabase } from '../db/orm';
+import { createCallerCache } from '../api/caller-cache';
+import { listen } from '../db/notifications';
+import { API_KEY_CHANNEL } from '../db/repositories/organizations.repository';
 import { loadConfig, type Config } from '../config/config';
 import { openRuntime, type Log, type Runtime } from './runtime';
 import { connectTemporal, createLedgerWorker, type WorkerOptions } from './worker';
+import { createOraclePriceSource } from '../activities/oracle/oracle-prices';
 
 export interface ApiServer {
   url: string;
@@ -20,7 +24,7 @@ export interface ApiOptions {
   hostWorker?: boolean;
   /** Test and bench hook around the hosted worker's pipeline steps. */
   wrapSteps?: WorkerOptions['wrapSteps'];
-  /** The hosted worker's instrument prices (tests plug a fixed feed until oracle data sources exist). */
+  /** Instrument prices for loans (default: the oracle data sources; tests may plug a fixed feed). */
   prices?: WorkerOptions['prices'];
 }
 
@@ -30,19 +34,29 @@ export async function startApi(config: Config, runtime: Runtime, temporal: { add
   const connection = await connectTemporal(temporal.address);
   const client = new Client({ connection, namespace: temporal.namespace });
   const hostWorker = options.hostWorker ?? config.temporal.apiHostsWorker;
+  const shutdown = config.shutdown ?? { drainDelayMs: 0, graceMs: 30_000 };
   let worker: Worker | undefined;
   let running: Promise<void> | undefined;
   if (hostWorker) {
-    worker = await createLedgerWorker({ connection, namespace: temporal.namespace, taskQueue: config.temporal.taskQueue, runtime, logoPolicy: config.logoPolicy, webhookUrlPolicy: config.webhookUrlPolicy, approvalTimeoutMs: config.approvalTimeoutMs, loanSecondsPerDay: config.loanSecondsPerDay, prices: options.prices, wrapSteps: options.wrapSteps });
+    worker = await createLedgerWorker({ connection, namespace: temporal.namespace, taskQueue: config.temporal.taskQueue, runtime, logoPolicy: config.logoPolicy, webhookUrlPolicy: config.webhookUrlPolicy, approvalTimeoutMs: config.approvalTimeoutMs, shutdownGraceMs: shutdown.graceMs, oraclePolicy: config.oraclePolicy, loanSecondsPerDay: config.loanSecondsPerDay, prices: options.prices, wrapSteps: options.wrapSteps });
     running = worker.run();
   }
+  // Callers stay cached until their key's change is announced (the admin CLI revokes in another process).
+  const callers = createCallerCache(60_000);
+  let listenerFailed = false;
+  const apiKeyChanges = listen(runtime.orm.config.get('clientUrl')!, API_KEY_CHANNEL, (hash) => callers.forget(hash), () => callers.clear(), (message) => {
+    if (!listenerFailed) log(message);
+    listenerFailed = true;
+  });
   const app = createApp(
     {
+      callers,
       orm: runtime.orm,
       temporal: { client, taskQueue: config.temporal.taskQueue, eager: hostWorker, writeTaskTimeoutSeconds: config.temporal.writeTaskTimeoutSeconds },
       networks: runtime.networks,
       sealer: runtime.sealer,
       webhookUrlPolicy: config.webhookUrlPolicy,
+      oracleAllowedHosts: config.oraclePolicy.allowedHosts,
       keyStore: runtime.keyStore,
       audit: (message) => log(`audit: ${message}`),
       platformName: config.platformName,
@@ -50,8 +64,9 @@ export async function startApi(config: Config, runtime: Runtime, temporal: { add
       defaultCommitment: config.defaultCommitment,
       writeWaitMs: config.writeWaitMs,
       now: () => new Date(),
-      prices: options.prices,
+      prices: options.prices ?? createOraclePriceSource(runtime.orm),
       ready: async () => {
+        if (draining) return false;
         await pingDatabase(runtime.orm);
         await connection.workflowService.getSystemInfo({});
         return true;
@@ -59,6 +74,8 @@ export async function startApi(config: Config, runtime: Runtime, temporal: { add
     },
     (message, error) => log(`${message}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
   );
+  let draining = false;
+  let closing: Promise<void> | undefined;
   const server = http.createServer(app.callback());
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve) => server.listen(options.port ?? config.port, config.host, resolve));
@@ -66,13 +83,22 @@ export async function startApi(config: Config, runtime: Runtime, temporal: { add
   return {
     url: `http://${config.host}:${address.port}`,
     server,
-    async close() {
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeAllConnections();
-      await closed;
-      if (worker?.getState() === 'RUNNING') worker.shutdown();
-      await running?.catch(() => undefined);
-      await connection.close();
+    close() {
+      // Once: readiness flips first, then new connections stop and what is in flight finishes.
+      closing ??= (async () => {
+        draining = true;
+        if (shutdown.drainDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, shutdown.drainDelayMs));
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeIdleConnections();
+        const cut = setTimeout(() => server.closeAllConnections(), shutdown.graceMs);
+        await closed;
+        clearTimeout(cut);
+        if (worker?.getState() === 'RUNNING') worker.shutdown();
+        await running?.catch(() => undefined);
+        await apiKeyChanges.close();
+        await connection.close();
+      })();
+      return closing;
     },
   };
 }

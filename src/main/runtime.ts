@@ -10,7 +10,7 @@ import { createOrm, migrate, type Orm } from '../db/orm';
 import { createSealer, generateKeyEncryptionKey, type Sealer } from '../custody/sealing';
 import { createKeystoreDirectory, type SecretStore } from '../custody/secret-store';
 import { createDatabaseKeyStore, keyPairFromSecretKey, type KeyStore } from '../custody/key-store';
-import { createDirectoryShareStore } from '../custody/threshold/share-store';
+import { createDirectoryShareStore, type ShareStore } from '../custody/threshold/share-store';
 import { createThresholdKeys } from '../custody/threshold/threshold-keys';
 import { createJsonRpcNetwork } from '../network/json-rpc-network';
 import { createNetworks, type Networks } from '../network/svm-network';
@@ -40,6 +40,12 @@ function fileSecret(file: string, make: () => string, log: Log, what: string): s
 
 export const secretsDirectory = (config: Config) => config.secretsDirectory ?? path.join(config.dataDir, 'secrets');
 
+/** Every configured backend player's share store, sealing with `sealer`. */
+export function thresholdShareStores(config: Config, sealer: Sealer): ShareStore[] {
+  const playersDir = config.dkgPlayersDir ?? path.join(config.dataDir, 'dkg-players');
+  return config.dkgPlayers.map((code) => createDirectoryShareStore(path.join(playersDir, code), code, sealer));
+}
+
 export function keyEncryptionKey(config: Config, log: Log): string {
   return config.keyEncryptionKey ?? fileSecret(path.join(config.dataDir, 'key-encryption-key'), generateKeyEncryptionKey, log, 'a key-encryption key');
 }
@@ -54,8 +60,7 @@ export async function openRuntime(config: Config & { databaseUrl: string }, log:
   const secrets = createKeystoreDirectory(secretsDirectory(config), sealer);
   const feePayerBytes = JSON.parse(fileSecret(config.feePayerKeyFile, () => JSON.stringify([...randomBytes(32), ...new Uint8Array(32)]), () => {}, 'fee payer')) as number[];
   const feePayer = await loadFeePayer(config.feePayerKeyFile, feePayerBytes, log);
-  const playersDir = config.dkgPlayersDir ?? path.join(config.dataDir, 'dkg-players');
-  const thresholdKeys = createThresholdKeys(config.dkgPlayers.map((code) => createDirectoryShareStore(path.join(playersDir, code), code, sealer)));
+  const thresholdKeys = createThresholdKeys(thresholdShareStores(config, sealer));
   const keyStore = createDatabaseKeyStore(sealer, new Map([[feePayer.address, feePayer.keyPair]]), secrets, thresholdKeys);
   const networks = createNetworks(config.clusters.map((c) => createJsonRpcNetwork(c.name, c.rpcUrl)), config.defaultCluster);
   return { orm, networks, sealer, keyStore, secrets, feePayerAddress: feePayer.address, close: () => orm.close() };

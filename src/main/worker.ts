@@ -10,6 +10,9 @@ import type { OutboundUrlPolicy } from '../network/outbound-url';
 import type { PriceSource } from '../domain/prices';
 import { loanChangedSignal, loanWorkflowId, loanWorkflowType, type LoanLifecycleInput } from '../domain/loan-lifecycle';
 import { loanSearchAttributes } from '../workflows/loan-search-attributes';
+import type { OraclePolicy } from '../domain/oracle-job';
+import { temporalOracleSchedules } from '../activities/oracle/schedules';
+import { createOraclePriceSource } from '../activities/oracle/oracle-prices';
 
 export interface WorkerOptions {
   /** The connection to poll on; the API passes its own so its client can start writes eagerly on this worker. */
@@ -22,20 +25,39 @@ export interface WorkerOptions {
   approvalTimeoutMs?: number;
   /** Seconds in a loan day (config.loanSecondsPerDay). */
   loanSecondsPerDay?: number;
-  /** Instrument prices for loans (default: none until oracle data sources supply them). */
+  /** Instrument prices for loans (default: the organization's own oracle data sources). */
   prices?: PriceSource;
+  /** How long running activities get to finish when the worker shuts down (default 30 s). */
+  shutdownGraceMs?: number;
+  /** Where oracle jobs may read from (absent: nowhere). */
+  oraclePolicy?: OraclePolicy;
   /** Test and bench hook: wraps each pipeline step (fault points, timings). */
   wrapSteps?: (steps: Steps) => Steps;
 }
 
 let loggerInstalled = false;
 
-/** The SDK's own log level (TEMPORAL_LOG_LEVEL, default WARN): its INFO lines are per worker state change. */
+/** `host:port` for the SDK's Prometheus exporter (TEMPORAL_METRICS_ADDRESS), checked so a typo names the variable. */
+export function sdkMetricsAddress(value = process.env.TEMPORAL_METRICS_ADDRESS): string | undefined {
+  if (!value) return undefined;
+  if (!/^(\[[0-9a-fA-F:]+\]|[\w.-]+):\d{1,5}$/.test(value)) throw new Error(`TEMPORAL_METRICS_ADDRESS "${value}" is not host:port (e.g. 127.0.0.1:9464)`);
+  return value;
+}
+
+/**
+ * The SDK's runtime, once per process: its own log level (TEMPORAL_LOG_LEVEL, default WARN: its INFO
+ * lines are per worker state change) and, when TEMPORAL_METRICS_ADDRESS is set, its Prometheus
+ * exporter (worker slots, polls, task latencies, sticky cache) served at that address under /metrics.
+ */
 export function installSdkLogger(): void {
   if (loggerInstalled) return;
   loggerInstalled = true;
+  const metricsAddress = sdkMetricsAddress();
   try {
-    TemporalRuntime.install({ logger: new DefaultLogger((process.env.TEMPORAL_LOG_LEVEL ?? 'WARN') as LogLevel) });
+    TemporalRuntime.install({
+      logger: new DefaultLogger((process.env.TEMPORAL_LOG_LEVEL ?? 'WARN') as LogLevel),
+      ...(metricsAddress ? { telemetryOptions: { metrics: { prometheus: { bindAddress: metricsAddress, countersTotalSuffix: true } } } } : {}),
+    });
   } catch {
     // Already installed by the host process: keep its logger.
   }
@@ -76,7 +98,7 @@ export async function createLedgerWorker(options: WorkerOptions): Promise<Worker
     now: () => new Date(),
     approvalTimeoutMs: options.approvalTimeoutMs,
     loanSecondsPerDay: options.loanSecondsPerDay,
-    prices: options.prices,
+    prices: options.prices ?? createOraclePriceSource(runtime.orm),
     loans: {
       async start(input: LoanLifecycleInput) {
         try {
@@ -91,6 +113,8 @@ export async function createLedgerWorker(options: WorkerOptions): Promise<Worker
         await client.workflow.getHandle(loanWorkflowId(organizationId, escrow)).signal(loanChangedSignal).catch(() => undefined);
       },
     },
+    oraclePolicy: options.oraclePolicy,
+    oracleSchedules: temporalOracleSchedules(client, taskQueue),
     deliveries: {
       async start(workflowId: string, request: WriteRequest) {
         try {
@@ -110,6 +134,7 @@ export async function createLedgerWorker(options: WorkerOptions): Promise<Worker
     workflowsPath: require.resolve('../workflows'),
     activities,
     ...workerTuning,
+    shutdownGraceTime: options.shutdownGraceMs ?? 30_000,
   });
 }
 
@@ -120,7 +145,7 @@ async function main(config: Config, log: Log) {
   }
   const runtime = await openRuntime({ ...config, databaseUrl: config.databaseUrl }, log);
   const connection = await connectTemporal(config.temporal.address);
-  const worker = await createLedgerWorker({ connection, namespace: config.temporal.namespace, taskQueue: config.temporal.taskQueue, runtime, logoPolicy: config.logoPolicy, webhookUrlPolicy: config.webhookUrlPolicy, approvalTimeoutMs: config.approvalTimeoutMs, loanSecondsPerDay: config.loanSecondsPerDay });
+  const worker = await createLedgerWorker({ connection, namespace: config.temporal.namespace, taskQueue: config.temporal.taskQueue, runtime, logoPolicy: config.logoPolicy, webhookUrlPolicy: config.webhookUrlPolicy, approvalTimeoutMs: config.approvalTimeoutMs, shutdownGraceMs: config.shutdown.graceMs, oraclePolicy: config.oraclePolicy, loanSecondsPerDay: config.loanSecondsPerDay });
   log(`worker polling ${config.temporal.taskQueue} on ${config.temporal.address}`);
   process.once('SIGINT', () => worker.shutdown());
   process.once('SIGTERM', () => worker.shutdown());

@@ -81,8 +81,12 @@ type Progress = { step: string };
 /** A wait after sign: for the signatures Sign Transaction brings, or for Submit Transaction; what the updates brought. */
 interface Wait {
   kind?: 'APPROVAL' | 'SIGNATURES' | 'SUBMIT';
-  /** What Approve/Reject settled the approval as. */
-  approval?: 'APPROVED' | 'REJECTED';
+  /** The approval the write waits for (AWAITING_APPROVAL). */
+  approvalId?: string;
+  /** What the approval was settled as (Approve/Reject's signal, or the record Cancel found decided). */
+  approval?: string;
+  /** Cancel is closing the approval: the approval wait ends only once it knows who settled it. */
+  closingApproval: boolean;
   part: number;
   /** The message as signed so far (Sign Transaction adds to it). */
   signed?: SignedTransaction;
@@ -221,7 +225,7 @@ async function refuseOne(request: WriteRequest, error: unknown, part: number, pr
 
 /** Registers Sign, Submit and Cancel (free until one arrives: nothing runs on the common path). Sign and Cancel run one at a time. */
 function waitHandlers(request: WriteRequest): Wait {
-  const wait: Wait = { part: 0, submitted: false, cancelling: false, ended: false };
+  const wait: Wait = { part: 0, submitted: false, cancelling: false, closingApproval: false, ended: false };
   let serial: Promise<unknown> = Promise.resolve();
   const inTurn = <T>(step: () => Promise<T>): Promise<T> => {
     const run = serial.then(step);
@@ -267,6 +271,7 @@ function waitHandlers(request: WriteRequest): Wait {
   setHandler(cancelUpdate, () => inTurn(async () => {
     await reachedWait();
     cancellable();
+    if (wait.kind === 'APPROVAL') await closeApprovalFirst(wait);
     wait.cancelling = true;
     wait.cancelled = await local.recordCancellation(request, wait.part);
     return wait.cancelled;
@@ -283,22 +288,45 @@ function waitHandlers(request: WriteRequest): Wait {
 }
 
 /**
+ * Cancel of a write awaiting approval: the approval record decides who came first. Cancel closes it
+ * only while it is PENDING (the same row Approve/Reject lock); a decision stored before that wins,
+ * Cancel is refused and the write goes on as decided, even if the decision's signal is still on its way.
+ */
+async function closeApprovalFirst(wait: Wait): Promise<void> {
+  wait.closingApproval = true;
+  try {
+    const status = await local.endApproval(wait.approvalId!, 'CANCELLED');
+    if (status !== 'CANCELLED') {
+      wait.approval ??= status;
+      throw refused(`the approval was already ${status}: the write goes on as decided`);
+    }
+  } finally {
+    wait.closingApproval = false;
+  }
+}
+
+/**
  * AWAITING_APPROVAL (before build: no lifetime runs out). Ends when Approve/Reject settle the
  * approval, Cancel, or the timeout (EXPIRED unless a decision reached the record first). Answers
  * the write's end, or nothing when it was approved and goes on to build.
  */
 async function awaitApproval(request: WriteRequest, awaiting: { approvalId: string; timeoutMs: number }, progress: Progress, wait: Wait): Promise<WriteResult | undefined> {
   progress.step = 'awaitApproval';
-  wait.kind = 'APPROVAL';
-  await condition(() => wait.approval !== undefined || wait.cancelling, awaiting.timeoutMs);
-  wait.kind = undefined;
-  if (wait.cancelling) {
-    await local.endApproval(awaiting.approvalId, 'CANCELLED');
-    return cancelled(wait, progress);
+  Object.assign(wait, { kind: 'APPROVAL', approvalId: awaiting.approvalId });
+  const deadline = Date.now() + awaiting.timeoutMs;
+  for (;;) {
+    const timedOut = !(await condition(() => wait.approval !== undefined || wait.closingApproval || wait.cancelling, Math.max(1, deadline - Date.now())));
+    // A Cancel closing the approval finishes first: it closed it (CANCELLED), found it decided, or failed (wait on).
+    if (wait.closingApproval) await condition(() => !wait.closingApproval);
+    if (timedOut || wait.approval !== undefined || wait.cancelling) break;
   }
+  wait.kind = undefined;
+  if (wait.cancelling) return cancelled(wait, progress);
   const status = wait.approval ?? (await local.endApproval(awaiting.approvalId, 'EXPIRED'));
   if (status === 'APPROVED') return undefined;
   progress.step = 'record';
+  // A Cancel that closed the approval but whose workflow task was lost (its update never took effect): the write ends as cancelled.
+  if (status === 'CANCELLED') return { transaction: await local.recordCancellation(request, 0) };
   const reason = status === 'EXPIRED' ? 'no decision from the approvers in time (approval EXPIRED)' : 'an approver rejected the debit over the limit';
   return local.recordRejection(request, reason, 0);
 }

@@ -49,7 +49,7 @@ describe('Create Financial Instrument: mintAccount', () => {
     ['alreadyOnchain', { alreadyOnchain: true }],
     ['tokenVersion', { tokenVersion: 'TOKEN_2022' }],
     ['privateKeyDetails.location', { privateKeyDetails: { location: ['SECRETS'] } }],
-    ['privateKeyDetails.dkgKeys', { privateKeyDetails: { dkgKeys: [{ keyUsage: 'SIGN' }] } }],
+    ['privateKeyDetails.dkgKeys', { privateKeyDetails: { dkgKeys: [{ keyUsage: 'SIGNING' }] } }],
     ['onchainId', { onchainId: '4fo5ahGxbJqR4jDHWfdLZSQNDKGYUhBFTqjQL4GurEmJ' }],
   ])('refuses mintAccount.%s with 400 naming it, and creates nothing', async (field, extra) => {
     const before = await instrumentCount();

@@ -549,6 +549,9 @@ describe('Create Account: refusals the codecs cannot see', () => {
         item('a key in two locations', { privateKeyDetails: { location: ['DATABASE', 'SECRETS'] } }, 'itemData.privateKeyDetails.location'),
         item('dkgKeys without session.threshold', { privateKeyDetails: { dkgKeys: [{}] } }, 'itemData.privateKeyDetails.dkgKeys[0].session.threshold'),
         item('dkgKeys with threshold 1', { privateKeyDetails: { dkgKeys: [{ session: { threshold: 1 } }] } }, 'itemData.privateKeyDetails.dkgKeys[0].session.threshold'),
+        item('dkgKeys with an unknown keyUsage', { privateKeyDetails: { dkgKeys: [{ keyUsage: 'ENCRYPTION', session: { threshold: 2 } }] } }, 'itemData.privateKeyDetails.dkgKeys[0].keyUsage'),
+        item('dkgKeys whose only key is not the default', { privateKeyDetails: { dkgKeys: [{ isDefault: false, session: { threshold: 2 } }] } }, 'itemData.privateKeyDetails.dkgKeys[0].isDefault'),
+        item('two default dkgKeys entries', { privateKeyDetails: { dkgKeys: [{ keyUsage: 'SIGNING', isDefault: true, session: { threshold: 2 } }, { keyUsage: 'SIGNING', isDefault: true, session: { threshold: 2 } }] } }, 'itemData.privateKeyDetails.dkgKeys'),
         item('two dkgKeys entries', { privateKeyDetails: { dkgKeys: [{ session: { threshold: 2 } }, { session: { threshold: 2 } }] } }, 'itemData.privateKeyDetails.dkgKeys'),
         item('dkgKeys on a non-managed account', { managed: false, onchainId: ADDRESS, privateKeyDetails: { dkgKeys: [{ session: { threshold: 2 } }] } }, 'itemData.privateKeyDetails.dkgKeys'),
         item('dkgKeys with an unknown backend player', { privateKeyDetails: { dkgKeys: [{ useBackendPlayersCodes: ['player-1', 'nobody'], session: { threshold: 2 } }] } }, 'itemData.privateKeyDetails.dkgKeys[0].useBackendPlayersCodes'),
@@ -668,6 +671,49 @@ describe('Loans: refusals the codecs cannot see', () => {
         { label: 'PATCH /api/v1/loans/close an escrow that does not exist', method: 'PATCH', url: '/api/v1/loans/close', body: { itemData: { defiProtocol: 'LEDGER_ESCROW', escrow: { onchainId: ADDRESS } } }, expect: refused('itemData.escrow', 404, 'NOT_FOUND'), write: true },
         { label: 'POST /api/v1/loans/single an escrow that does not exist', method: 'POST', url: '/api/v1/loans/single', body: { itemData: { escrow: { onchainId: ADDRESS } } }, expect: refused('itemData.escrow', 404, 'NOT_FOUND') },
         { label: 'POST /api/v1/loans/single a date without a time zone', method: 'POST', url: '/api/v1/loans/single', body: { itemData: { escrow: { onchainId: ADDRESS }, computeEstimatedInterestUntil: '2026-01-01T00:00:00' } }, expect: refused('itemData.computeEstimatedInterestUntil') },
+      ]),
+    ).toEqual([]);
+  });
+});
+
+describe('Oracle data sources: refusals the codecs cannot see', () => {
+  const path = '/api/v1/market-data/onchain-data-source';
+  const call = (method: string, url: string, label: string, itemData: unknown, expect: Expectation): Case => ({ label: `${method} ${url} ${label}`, method, url, body: { itemData }, expect, write: method === 'PATCH' || url === path });
+  const job = (tasks: unknown[]) => JSON.stringify({ tasks });
+  const valid = {
+    defiProtocol: 'LEDGER_FEED',
+    onchainDataSource: {},
+    financialInstrument: { offchainId: randomUUID() },
+    onchainDataSourceAuthority: { offchainId: randomUUID() },
+    dataDetails: { kind: 'PRICE' },
+    providerDetails: { kind: 'QUOTES', jobDefinition: job([{ valueTask: { big: '1' } }]) },
+  };
+  const create = (label: string, change: Record<string, unknown>, expect: Expectation) => call('POST', path, label, { ...valid, ...change }, expect);
+  const source = { onchainDataSource: { offchainId: randomUUID() } };
+  const definition = 'itemData.providerDetails.jobDefinition';
+
+  it('refuses job definitions outside the subset, hosts not allowed, kinds without their provider and unknown records, naming the field', async () => {
+    const provider = (jobDefinition: string) => ({ providerDetails: { kind: 'QUOTES', jobDefinition } });
+    expect(
+      await run([
+        create('a host not in ORACLE_ALLOWED_HOSTS', provider(job([{ httpTask: { url: 'https://evil.example/p' } }])), refused(`${definition}.tasks[0].httpTask.url`)),
+        create('a task outside the subset', provider(job([{ valueTask: { big: '1' } }, { cronParseTask: {} }])), refused(`${definition}.tasks[1]`)),
+        create('an httpTask POST', provider(job([{ httpTask: { url: 'http://127.0.0.1/p', method: 'METHOD_POST' } }])), refused(`${definition}.tasks[0].httpTask.method`)),
+        create('a definition that is not JSON', provider('{"tasks": ['), refused(definition)),
+        create('a definition without tasks', provider('{"jobs": []}'), refused(`${definition}.jobs`)),
+        create('a RATING without ratingProvider', { dataDetails: { kind: 'RATING' } }, refused('itemData.dataDetails.ratingProvider')),
+        create('a PRICE with a ratingProvider', { dataDetails: { kind: 'PRICE', ratingProvider: 'X' } }, refused('itemData.dataDetails.ratingProvider')),
+        create('refreshEverySeconds under 5', { refreshEverySeconds: 2 }, refused('itemData.refreshEverySeconds')),
+        create('an unknown defiProtocol', { defiProtocol: 'SWITCHBOARD' }, refused('itemData.defiProtocol')),
+        create('an instrument that does not exist', {}, refused('itemData.financialInstrument', 404, 'NOT_FOUND')),
+        call('PATCH', path, 'nothing to change', source, refused('itemData')),
+        call('PATCH', path, 'a definition naming a host not allowed', { ...source, providerDetails: { jobDefinition: job([{ httpTask: { url: 'https://evil.example/p' } }]) } }, refused(`${definition}.tasks[0].httpTask.url`)),
+        call('PATCH', path, 'a data source that does not exist', { ...source, refreshEverySeconds: 0 }, refused('itemData.onchainDataSource', 404, 'NOT_FOUND')),
+        call('PATCH', `${path}/refresh`, 'a data source that does not exist', source, refused('itemData.onchainDataSource', 404, 'NOT_FOUND')),
+        call('PATCH', `${path}/refresh`, 'an empty lookup', { onchainDataSource: {} }, refused('itemData.onchainDataSource')),
+        call('POST', `${path}/single`, 'a data source that does not exist', source, refused('itemData.onchainDataSource', 404, 'NOT_FOUND')),
+        call('POST', `${path}/single`, 'an empty lookup', { onchainDataSource: {} }, refused('itemData.onchainDataSource')),
+        { label: `POST ${path}/bulk a dataType outside its values`, method: 'POST', url: `${path}/bulk`, body: { itemQuery: { filter: [{ fieldName: 'dataType', filterValues: [{ filterType: 'EQUALS', valueString: 'VOLUME' }] }] } }, expect: refused('itemQuery.filter.0.filterValues.0.valueString') },
       ]),
     ).toEqual([]);
   });

@@ -6,25 +6,28 @@
  * levels, and bad values refused naming the field.
  */
 import { createSolanaRpc, getBase64Encoder, getCompiledTransactionMessageDecoder, type Address, type Signature } from '@solana/kit';
-import { Client, Connection } from '@temporalio/client';
 import { computeUnitLimitFor } from '../../src/domain/fees';
-import { writeWorkflowId } from '../../src/domain/write';
-import { Organization } from '../../src/db/entities';
-import { forkEm } from '../../src/main/runtime';
-import { waitFor } from '../support/wait';
 import { startStack, type Stack } from '../support/stack';
 
 type Ref = { onchainId: string; offchainId: string };
 let stack: Stack;
 let rpc: ReturnType<typeof createSolanaRpc>;
-let client: Client;
+/** Called when confirm has answered (the processed case resumes block production there). */
+let afterConfirm: (() => void) | undefined;
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await startStack({
+    wrapSteps: (steps) => ({
+      ...steps,
+      confirm: async (...args) => {
+        const outcome = await steps.confirm(...args);
+        afterConfirm?.();
+        return outcome;
+      },
+    }),
+  });
   rpc = createSolanaRpc(stack.node.url);
-  client = new Client({ connection: await Connection.connect({ address: stack.config.temporal.address! }), namespace: stack.config.temporal.namespace });
 });
 afterAll(async () => {
-  await client?.connection.close();
   await stack?.close();
 });
 
@@ -48,11 +51,11 @@ const lamportsOf = async (ref: Ref) => (await rpc.getBalance(ref.onchainId as Ad
 const details = async (offchainId: string) => (await stack.call('POST', '/api/v1/transactions/single', { itemData: { transaction: { offchainId } } })).body;
 const landedMeta = async (signature: string) => (await rpc.getTransaction(signature as Signature, { commitment: 'confirmed', encoding: 'json', maxSupportedTransactionVersion: 0 }).send())!.meta!;
 /** 1,000 lamports from `from` (which pays the fee) to `to`, with this svmTransactionConfig. */
-const transfer = (from: Ref, to: Ref, svmTransactionConfig: Record<string, unknown>, headers: Record<string, string> = {}) =>
+const transfer = (from: Ref, to: Ref, svmTransactionConfig: Record<string, unknown>) =>
   stack.call('POST', '/api/v1/accounts/transfer-network-currency', {
     itemData: { source: { offchainId: from.offchainId }, destination: { offchainId: to.offchainId }, value: { lamports: '1000' } },
     svmTransactionConfig: { feePayer: { offchainId: from.offchainId }, ...svmTransactionConfig },
-  }, { headers });
+  });
 
 // First in the file: a block's lowest fee counts for every account, so the priced transactions of
 // the tests below would be among the recent fees of the next 150 blocks (15 s here).
@@ -136,22 +139,17 @@ describe('the compute unit limit', () => {
 describe('commitmentConfig.commitmentLevel', () => {
   /**
    * Blocks close every 100 ms here, so a transaction is often confirmed by the time confirm first
-   * looks (and then answers CONFIRMED, the truth). For `processed`, no block closes until the write
-   * is past confirm: it must have answered at `processed`, without waiting for a block.
+   * looks (and then answers CONFIRMED, the truth). For `processed`, no block closes until confirm
+   * has answered: it must answer at `processed`, without waiting for a block.
    */
-  async function sentWhileBlocksPaused(commitmentLevel: string, send: (headers: Record<string, string>) => ReturnType<typeof transfer>) {
-    if (commitmentLevel !== 'processed') return send({});
-    const key = `processed-${Date.now()}`;
-    const organization = await forkEm(stack.runtime.orm).findOneOrFail(Organization, { externalId: stack.organizationExternalId });
-    const handle = client.workflow.getHandle(writeWorkflowId('TRANSFER_NETWORK_CURRENCY', organization.id, key));
+  async function sentWhileBlocksPaused(commitmentLevel: string, send: () => ReturnType<typeof transfer>) {
+    if (commitmentLevel !== 'processed') return send();
     const resume = stack.node.pauseBlocks();
+    afterConfirm = resume;
     try {
-      const sending = send({ 'idempotency-key': key });
-      const pastConfirm = ['record', 'postSubmitWebhook', 'done'];
-      await waitFor(async () => pastConfirm.includes(await handle.query<string>('currentStep').catch(() => '')), 30_000);
-      resume();
-      return await sending;
+      return await send();
     } finally {
+      afterConfirm = undefined;
       resume();
     }
   }
@@ -162,7 +160,7 @@ describe('commitmentConfig.commitmentLevel', () => {
     ['finalized', 'FINALIZED', ['finalized']],
   ])('%s: the write answers %s once the transaction reached that level', async (commitmentLevel, status, reached) => {
     const [payer, vault] = [await wallet(), await wallet(0.01)];
-    const sent = await sentWhileBlocksPaused(commitmentLevel, (headers) => transfer(payer, vault, { commitmentConfig: { commitmentLevel } }, headers));
+    const sent = await sentWhileBlocksPaused(commitmentLevel, () => transfer(payer, vault, { commitmentConfig: { commitmentLevel } }));
     expect(sent.status).toBe(201);
     expect(sent.body).toMatchObject({ success: true, status });
     const { value } = await rpc.getSignatureStatuses([sent.body.onchainId as Signature]).send();

@@ -162,6 +162,13 @@ describe('sharing across tenants', () => {
     const units = async (owner: Ref) => (await as(bKey)('POST', '/api/v1/positions/balance', { itemData: { position: at(owner, shared, home) } })).body.onchain.balance.lamports as number;
     expect([await units(alice), await units(bob)]).toEqual([6, 4]);
 
+    // Shared is usable, not b's to change: Update Financial Instrument (offchain fields need no signature) is 403, nothing changed.
+    const changed = await as(bKey)('PATCH', '/api/v1/financial-instruments', { itemData: { financialInstrument: { onchainId: shared.onchainId, otherTenantOrganizationExternalId: home }, comments: 'changed by b' } });
+    expect(changed.status).toBe(403);
+    expect(changed.body.errors[0]).toMatchObject({ code: 'FORBIDDEN', field: 'itemData.financialInstrument' });
+    const details = await stack.call('POST', '/api/v1/financial-instruments/single', { itemData: { financialInstrument: { offchainId: shared.offchainId } } });
+    expect(details.body.comments).toBeNull();
+
     // The home organization's records stay invisible to b: its unshared account and b's view of the instrument's owner.
     const payee = await account({ managed: true });
     const seen = await as(bKey)('POST', '/api/v1/accounts/single', { itemData: { account: { offchainId: payee.offchainId, otherTenantOrganizationExternalId: home } } });

@@ -18,6 +18,7 @@ import { positionHistoryResponse, transactionLevels, transactionStatusResponse }
 import { acceptedWrite, transactionResult } from '../../src/api/responses/write.responses';
 import { addressLookupTablePage, addressLookupTableRecord, createAddressLookupTableResponse, extendAddressLookupTableResponse, updateAddressLookupTableResponse } from '../../src/api/responses/address-lookup-table.responses';
 import { createDurableNonceAccountsResponse, durableNonceAccountPage, durableNonceAccountRecord } from '../../src/api/responses/durable-nonce.responses';
+import { createOnchainDataSourceResponse, onchainDataSourcePage, onchainDataSourceRecord, refreshOracleDataSourceResponse, updateOracleDataSourceResponse } from '../../src/api/responses/oracle-data-source.responses';
 import { webhookDeliveriesResponse } from '../../src/api/responses/webhook-delivery.responses';
 import { approvalResponse, approvalsResponse } from '../../src/api/responses/approval.responses';
 import { createLoanResponse, createLoanStrategyResponse, loanDetailed, loanLevels, loanStrategyPage } from '../../src/api/responses/loan.responses';
@@ -114,6 +115,19 @@ it('answers every main route as its response codec says', async () => {
   await decoded(updateAddressLookupTableResponse, 200, 'PATCH', '/api/v1/address-lookup-tables', { itemData: { ...byTable, deactivate: true } });
   await decoded(addressLookupTableRecord, 200, 'POST', '/api/v1/address-lookup-tables/single', { itemData: byTable });
   await decoded(addressLookupTablePage, 200, 'POST', '/api/v1/address-lookup-tables/bulk', {});
+
+  const feed: Ref = (
+    await decoded(createOnchainDataSourceResponse, 201, 'POST', '/api/v1/market-data/onchain-data-source', {
+      itemData: { defiProtocol: 'LEDGER_FEED', onchainDataSource: {}, financialInstrument: { offchainId: instrument.offchainId }, onchainDataSourceAuthority: byAuthority, dataDetails: { kind: 'PRICE' }, providerDetails: { kind: 'QUOTES', jobDefinition: '{"tasks":[{"valueTask":{"big":"1.25"}}]}' } },
+    })
+  ).newOnchainDataSource;
+  const byFeed = { onchainDataSource: { offchainId: feed.offchainId } };
+  await decoded(updateOracleDataSourceResponse, 200, 'PATCH', '/api/v1/market-data/onchain-data-source', { itemData: { ...byFeed, providerDetails: { jobDefinition: '{"tasks":[{"valueTask":{"big":"2.5"}}]}' } } });
+  await decoded(updateOracleDataSourceResponse, 200, 'PATCH', '/api/v1/market-data/onchain-data-source', { itemData: { ...byFeed, refreshEverySeconds: 0 } });
+  const refreshed = await decoded(refreshOracleDataSourceResponse, 200, 'PATCH', '/api/v1/market-data/onchain-data-source/refresh', { itemData: byFeed });
+  expect(refreshed.latestValue.value).toBe(2.5);
+  await decoded(onchainDataSourceRecord, 200, 'POST', '/api/v1/market-data/onchain-data-source/single', { itemData: byFeed });
+  await decoded(onchainDataSourcePage, 200, 'POST', '/api/v1/market-data/onchain-data-source/bulk', {});
 
   // A transfer over a limit that names an approver waits for it (202 AWAITING_APPROVAL); the approver releases it.
   const { organization } = await ensureOrganization(forkEm(stack.runtime.orm), stack.runtime.sealer, stack.organizationExternalId);

@@ -55,13 +55,68 @@ it('limits each API key to its rate, answering 429 with Retry-After', async () =
   expect((await stack.call('POST', '/api/v1/accounts/bulk/identifiers', {})).status).toBe(200);
 });
 
-it('counts requests by route and status in Prometheus text at /metrics', async () => {
-  await stack.call('POST', '/api/v1/accounts/bulk/compact', {});
+/** Prometheus text as series → value (`name{labels}` exactly as exposed). */
+function parseMetrics(text: string): Map<string, number> {
+  const series = new Map<string, number>();
+  for (const line of text.split('\n')) {
+    if (!line || line.startsWith('#')) continue;
+    const at = line.lastIndexOf(' ');
+    series.set(line.slice(0, at), Number(line.slice(at + 1)));
+  }
+  return series;
+}
+
+it('exposes Prometheus metrics at /metrics: requests, latency histograms, refusals, writes, confirm latency, Node runtime', async () => {
+  // Its own keys: the file's rate limit is a burst of 5 per key.
+  const [admin, writer] = [await stack.newApiKey(stack.organizationExternalId, ['ADMIN']), await stack.newApiKey(stack.organizationExternalId, ['READ', 'WRITE'])];
+  const scrape = async () => {
+    const answer = await stack.call('GET', '/metrics', undefined, { apiKey: admin });
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('content-type')).toContain('text/plain');
+    return parseMetrics(answer.body);
+  };
   expect((await stack.call('GET', '/metrics', undefined, { apiKey: null })).status).toBe(401);
-  const admin = await stack.newApiKey(stack.organizationExternalId, ['ADMIN']);
-  const metrics = await stack.call('GET', '/metrics', undefined, { apiKey: admin });
-  expect(metrics.status).toBe(200);
-  expect(metrics.headers.get('content-type')).toContain('text/plain');
-  expect(metrics.body).toMatch(/ledger_http_requests_total\{method="POST",route="\/api\/v1\/accounts\/bulk\/:detailLevel",status="200"\} \d+/);
-  expect(metrics.body).toMatch(/ledger_http_requests_total\{method="POST",route="\/api\/v1\/accounts\/single",status="401"\} \d+/);
+  const before = await scrape();
+  const created = await stack.call('POST', '/api/v1/accounts', { itemData: { managed: true, seed: { amount: 0.01 } } }, { apiKey: writer });
+  expect(created.status).toBe(201);
+  await stack.call('POST', '/api/v1/accounts/single', {}, { apiKey: null });
+  const after = await scrape();
+  const delta = (name: string) => (after.get(name) ?? 0) - (before.get(name) ?? 0);
+
+  expect(delta('ledger_http_requests_total{method="POST",route="/api/v1/accounts",status="201"}')).toBe(1);
+  expect(delta('ledger_http_request_duration_seconds_count{method="POST",route="/api/v1/accounts"}')).toBe(1);
+  expect(after.get('ledger_http_request_duration_seconds_bucket{le="+Inf",method="POST",route="/api/v1/accounts"}')).toBe(after.get('ledger_http_request_duration_seconds_count{method="POST",route="/api/v1/accounts"}'));
+  expect(delta('ledger_api_errors_total{code="UNAUTHENTICATED"}')).toBeGreaterThanOrEqual(1);
+  expect(delta('ledger_writes_total{operation="CREATE_ACCOUNT",status="CONFIRMED"}')).toBe(1);
+  expect(delta('ledger_write_confirm_seconds_count{cluster="LOCAL",commitment="confirmed"}')).toBe(1);
+  expect(after.get('process_cpu_user_seconds_total')).toBeGreaterThan(0);
+  expect([...after.keys()].some((name) => name.startsWith('nodejs_eventloop_lag_p99_seconds'))).toBe(true);
+});
+
+it('answers a known path with a wrong method 405 with Allow, an unknown path 404, both with the error body', async () => {
+  const wrong = await stack.call('GET', '/api/v1/accounts', undefined, { apiKey: null });
+  expect(wrong.status).toBe(405);
+  expect(wrong.headers.get('allow')).toBe('POST, PATCH');
+  expect(wrong.body.errors[0]).toMatchObject({ code: 'METHOD_NOT_ALLOWED' });
+  expect(wrong.body.requestId).toBe(wrong.headers.get('x-request-id'));
+  const unknown = await stack.call('POST', '/api/v1/nothing-here', {}, { apiKey: null });
+  expect(unknown.status).toBe(404);
+  expect(unknown.body.errors[0]).toMatchObject({ code: 'NOT_FOUND' });
+});
+
+it('refuses a body that is not declared JSON with 415 and runs nothing', async () => {
+  // Its own key: the file's rate limit is a burst of 5 per key.
+  const apiKey = await stack.newApiKey(stack.organizationExternalId, ['READ', 'WRITE']);
+  const call = (path: string, body: string, contentType: string) => stack.call('POST', path, body, { apiKey, headers: { 'content-type': contentType } });
+  const count = async () => (await call('/api/v1/accounts/bulk/identifiers', '{}', 'application/json')).body.count as number;
+  const before = await count();
+  const body = JSON.stringify({ itemData: { managed: true } });
+  const plain = await call('/api/v1/accounts', body, 'text/plain');
+  expect(plain.status).toBe(415);
+  expect(plain.body.errors[0]).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE', field: '(body)' });
+  const form = await call('/api/v1/accounts', 'itemData=1', 'application/x-www-form-urlencoded');
+  expect(form.status).toBe(415);
+  // JSON with a charset, or a +json type, is JSON.
+  expect((await call('/api/v1/accounts/bulk/identifiers', '{}', 'application/json; charset=utf-8')).status).toBe(200);
+  expect(await count()).toBe(before);
 });

@@ -21,7 +21,7 @@ const root = path.resolve(__dirname, '../..');
 const bin = (file: string) => path.join(root, 'node_modules', file);
 
 const doc = openApiDocument('LEDGER') as { paths: Record<string, Record<string, any>>; components: { schemas: Record<string, any> } };
-const routes: RouteSpec[] = apiRoutes({ platformName: 'LEDGER' } as Pick<ApiDeps, 'platformName'> as ApiDeps, () => ({}), () => '');
+const routes: RouteSpec[] = apiRoutes({ platformName: 'LEDGER' } as Pick<ApiDeps, 'platformName'> as ApiDeps, () => ({}), async () => '');
 const operations = Object.entries(doc.paths).flatMap(([p, methods]) => Object.entries(methods).map(([method, op]) => ({ path: p, method, op })));
 const isCodec = (response: RouteSpec['response']): response is t.Mixed => response instanceof t.Type;
 const problemsOf = (result: t.Validation<unknown>) => (result._tag === 'Left' ? reportErrors(result.left).map((e) => `${e.field} ${e.message}`) : []);

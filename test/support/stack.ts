@@ -63,6 +63,8 @@ export async function startStack(
     loanSecondsPerDay?: number;
     /** Instrument prices the loans use (default none). */
     prices?: PriceSource;
+    /** Drain delay and grace when the API stops (default: none, 30 s). */
+    shutdown?: Config['shutdown'];
   } = {},
 ): Promise<Stack> {
   const log = process.env.STACK_LOG ? (m: string) => console.log(m) : () => {};
@@ -87,10 +89,13 @@ export async function startStack(
     webhookUrlPolicy: options.webhookUrlPolicy ?? { allowPrivateAddresses: true, allowHttp: true },
     approvalTimeoutMs: options.approvalTimeoutMs ?? 86_400_000,
     loanSecondsPerDay: options.loanSecondsPerDay ?? 86_400,
+    shutdown: options.shutdown ?? { drainDelayMs: 0, graceMs: 30_000 },
+    // Test price sources live on 127.0.0.1 (any port).
+    oraclePolicy: { allowedHosts: ['127.0.0.1'], maxResponseBytes: 64 * 1024, timeoutMs: 2000 },
   };
   const runtime = await openRuntime({ ...config, databaseUrl: db.url }, log, { migrate: true });
   await fundFeePayer(runtime, config, log);
-  const workerOptions = { namespace: temporal.namespace, taskQueue: config.temporal.taskQueue, runtime, logoPolicy: config.logoPolicy, webhookUrlPolicy: config.webhookUrlPolicy, approvalTimeoutMs: config.approvalTimeoutMs, loanSecondsPerDay: config.loanSecondsPerDay, prices: options.prices };
+  const workerOptions = { namespace: temporal.namespace, taskQueue: config.temporal.taskQueue, runtime, logoPolicy: config.logoPolicy, webhookUrlPolicy: config.webhookUrlPolicy, approvalTimeoutMs: config.approvalTimeoutMs, oraclePolicy: config.oraclePolicy, loanSecondsPerDay: config.loanSecondsPerDay, prices: options.prices };
   // As in production, the API hosts a worker and starts writes eagerly on it; `worker: false` leaves
   // the task queue to workers the test starts (restartWorker, or its own processes).
   const api = await startApi(config, runtime, temporal, log, { port: 0, hostWorker: config.temporal.apiHostsWorker, wrapSteps: options.wrapSteps, prices: options.prices });

@@ -61,11 +61,18 @@ describe('validateCreateAccount: what a customer may create (spec 2.3)', () => {
   });
 
   it('accepts dkgKeys with a threshold of at least 2 and no more than its players', () => {
-    expect(() => validateCreateAccount({ privateKeyDetails: { dkgKeys: [{ keyUsage: 'SIGN', useBackendPlayersCodes: ['a', 'b', 'c'], isDefault: true, session: { threshold: 2 } }] } }, writer)).not.toThrow();
+    expect(() => validateCreateAccount({ privateKeyDetails: { dkgKeys: [{ keyUsage: 'SIGNING', useBackendPlayersCodes: ['a', 'b', 'c'], isDefault: true, session: { threshold: 2 } }] } }, writer)).not.toThrow();
+    // keyUsage and isDefault may be left out: SIGNING, the default key.
+    expect(() => validateCreateAccount({ privateKeyDetails: { dkgKeys: [{ session: { threshold: 2 } }] } }, writer)).not.toThrow();
   });
 
   it.each([
-    ['no threshold', { dkgKeys: [{ keyUsage: 'SIGN' }] }, 'itemData.privateKeyDetails.dkgKeys[0].session.threshold'],
+    ['no threshold', { dkgKeys: [{ keyUsage: 'SIGNING' }] }, 'itemData.privateKeyDetails.dkgKeys[0].session.threshold'],
+    ['an unknown keyUsage', { dkgKeys: [{ keyUsage: 'ENCRYPTION', session: { threshold: 2 } }] }, 'itemData.privateKeyDetails.dkgKeys[0].keyUsage'],
+    ['keyUsage in other case', { dkgKeys: [{ keyUsage: 'signing', session: { threshold: 2 } }] }, 'itemData.privateKeyDetails.dkgKeys[0].keyUsage'],
+    ['isDefault false on the only key', { dkgKeys: [{ isDefault: false, session: { threshold: 2 } }] }, 'itemData.privateKeyDetails.dkgKeys[0].isDefault'],
+    ['two default entries', { dkgKeys: [{ isDefault: true, session: { threshold: 2 } }, { isDefault: true, session: { threshold: 2 } }] }, 'itemData.privateKeyDetails.dkgKeys'],
+    ['entries that differ in keyUsage', { dkgKeys: [{ keyUsage: 'SIGNING', isDefault: true, session: { threshold: 2 } }, { keyUsage: 'BACKUP', isDefault: false, session: { threshold: 2 } }] }, 'itemData.privateKeyDetails.dkgKeys'],
     ['threshold 1', { dkgKeys: [{ session: { threshold: 1 } }] }, 'itemData.privateKeyDetails.dkgKeys[0].session.threshold'],
     ['threshold above the players', { dkgKeys: [{ useBackendPlayersCodes: ['a', 'b'], session: { threshold: 3 } }] }, 'itemData.privateKeyDetails.dkgKeys[0].session.threshold'],
     ['a repeated player', { dkgKeys: [{ useBackendPlayersCodes: ['a', 'a'], session: { threshold: 2 } }] }, 'itemData.privateKeyDetails.dkgKeys[0].useBackendPlayersCodes'],

@@ -130,7 +130,8 @@ async function generateThresholdKey(em: EntityManager, deps: ActivityDeps, organ
   if (unknown.length) throw validationError(`${field}.useBackendPlayersCodes`, `unknown backend players ${unknown.join(', ')}; the configured players are ${configured.join(', ')}`);
   const threshold = dkgKey.session!.threshold!;
   if (threshold > players.length) throw validationError(`${field}.session.threshold`, `threshold ${threshold} exceeds the ${players.length} backend players`);
-  return deps.keyStore.generateThreshold(em, organizationId, requestKey, { threshold, playerCodes: players, keyUsage: dkgKey.keyUsage, isDefault: dkgKey.isDefault });
+  // Validation allowed only SIGNING and the default key: what is stored is what the key does.
+  return deps.keyStore.generateThreshold(em, organizationId, requestKey, { threshold, playerCodes: players, keyUsage: dkgKey.keyUsage ?? 'SIGNING', isDefault: true });
 }
 
 function hasItemWebhooks(item: CreateAccountItemData): boolean {

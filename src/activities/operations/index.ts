@@ -24,6 +24,9 @@ import { swapCollateralHandler } from './swap-collateral.handler';
 import { refinanceLoanHandler } from './refinance-loan.handler';
 import { closeLoanHandler } from './close-loan.handler';
 import { liquidateLoanHandler } from './liquidate-loan.handler';
+import { createOnchainDataSourceHandler } from './create-onchain-data-source.handler';
+import { updateOracleDataSourceHandler } from './update-oracle-data-source.handler';
+import { refreshOracleDataSourceHandler } from './refresh-oracle-data-source.handler';
 
 export const operationHandlers: OperationHandlers = {
   CREATE_ACCOUNT: createAccountHandler,
@@ -55,4 +58,7 @@ export const operationHandlers: OperationHandlers = {
   REFINANCE_LOAN: refinanceLoanHandler,
   CLOSE_LOAN: closeLoanHandler,
   LIQUIDATE_LOAN: liquidateLoanHandler,
+  CREATE_ONCHAIN_DATA_SOURCE: createOnchainDataSourceHandler,
+  UPDATE_ORACLE_DATA_SOURCE: updateOracleDataSourceHandler,
+  REFRESH_ORACLE_DATA_SOURCE: refreshOracleDataSourceHandler,
 };

@@ -30,6 +30,8 @@ export interface OperationHandler<Input = unknown, Data = unknown> {
   record(em: EntityManager, request: OperationRequest<Input>, resolved: OperationResolved<Data>, outcome: Outcome | null, tx: LedgerTransaction | null, at: Date, part: number): Promise<WriteResult['created']>;
   /** After the records of a landed transaction: bring them in line with what the chain now says. */
   reconcile?(em: EntityManager, deps: ActivityDeps, request: OperationRequest<Input>, resolved: OperationResolved<Data>): Promise<void>;
+  /** Also reconcile after an offchain-only write (outcome null): e.g. a schedule that follows the record. */
+  reconcilesOffchain?: boolean;
 }
 
 /** A handler per operation, each typed by the operation's input. */

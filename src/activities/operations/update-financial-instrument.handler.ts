@@ -8,7 +8,7 @@ import { FinancialInstrument } from '../../db/entities';
 import { findAccountByLookup, offPlatformAddress, requireSigner } from '../../db/repositories/accounts.repository';
 import { authorityFields } from '../../domain/instrument-authorities';
 import { findInstrumentByLookup } from '../../db/repositories/financial-instruments.repository';
-import { validationError } from '../../domain/errors';
+import { forbidden, validationError } from '../../domain/errors';
 import { readOnchainInstrument } from '../../domain/mint-state';
 import { metadataChanges, metadataTopUp, multiplierChange, planUpdateFinancialInstrument, rotationType, type UpdateFinancialInstrumentPlan } from '../../domain/operations/update-financial-instrument.operation';
 import { resolveFeePayer } from './fee-payer';
@@ -34,6 +34,8 @@ export const updateFinancialInstrumentHandler: OperationHandler<UpdateFinancialI
     const f = 'itemData';
     const item = request.itemData;
     const instrument = await findInstrumentByLookup(em, { organizationId: request.organizationId, cluster: request.cluster }, item.financialInstrument, `${f}.financialInstrument`);
+    // A shared instrument is usable by other tenants, not theirs to change (as Update Account): offchain fields need no signature.
+    if (instrument.organizationId !== request.organizationId) throw forbidden('only the organization that owns a financial instrument may change it', `${f}.financialInstrument`);
     if (instrument.status !== 'ACTIVE') throw validationError(`${f}.financialInstrument`, `the instrument is ${instrument.status}`);
     const fields = metadataChanges(item, instrument);
     const multiplier = multiplierChange(item, instrument);

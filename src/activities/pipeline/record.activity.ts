@@ -16,6 +16,7 @@ import { operationHandlers } from '../operations';
 import { handlerOf } from '../operations/operation-handler';
 import { applyStatus, createdReference, newTransactionRecord, transactionResult } from '../../db/repositories/transaction-records.repository';
 import type { PipelineContext } from './context';
+import { writesRecorded } from '../../observability/metrics';
 
 const recordedStatuses = ['CONFIRMED', 'FINALIZED', 'FAILED', 'EXPIRED', 'SUBMITTED', 'SIGNED'];
 const landedStatuses = ['CONFIRMED', 'FINALIZED', 'SUBMITTED'];
@@ -48,7 +49,9 @@ export function createRecord(ctx: PipelineContext) {
     const now = ctx.deps.now();
     const id = partTransactionId(request.transactionId, part);
     const landed = outcome ? await landedTransaction(request, await ctx.fork().findOne(LedgerTransaction, { id }), outcome) : null;
-    return ctx.fork().transactional(async (em) => {
+    let recordedNow = false;
+    const result = await ctx.fork().transactional(async (em) => {
+      recordedNow = false;
       const found = await em.findOne(LedgerTransaction, { id });
       if (found && found.success !== null && found.success !== undefined && recordedStatuses.includes(found.status)) {
         // Already recorded by an attempt whose completion was lost.
@@ -84,12 +87,16 @@ export function createRecord(ctx: PipelineContext) {
       const handler = handlerOf(operationHandlers, request.operation);
       const created = await handler.record(em, request, resolved, outcome, tx, now, part);
       if (tx && landed) await applyBalanceChanges(em, request, tx, landed.balances, created?.offchainId, now);
-      if (handler.reconcile && outcome && landedStatuses.includes(outcome.status)) {
+      if (handler.reconcile && (outcome ? landedStatuses.includes(outcome.status) : handler.reconcilesOffchain)) {
         await em.flush();
         await handler.reconcile(em, ctx.deps, request, resolved);
       }
+      recordedNow = true;
       return { transaction: tx && outcome ? transactionResult(tx) : null, created };
     });
+    // Counted once committed, and not again when a replayed record finds it done.
+    if (recordedNow) writesRecorded.inc({ operation: request.operation, status: outcome?.status ?? 'FINALIZED' });
+    return result;
   };
 }
 
@@ -101,12 +108,14 @@ export function createRecord(ctx: PipelineContext) {
 async function applyBalanceChanges(em: EntityManager, request: WriteRequest, tx: LedgerTransaction, balances: LandedTransaction['balances'], createdId: string | undefined, at: Date): Promise<void> {
   const addresses = [...new Set(balances.map((b) => b.address))];
   // Every tenant's record of a touched address moves (a shared account, an organization's fee payer
-  // held by another); the transaction lists only the caller's own, the records it may see.
+  // held by another, an address another tenant paid); the transaction lists only the caller's own,
+  // the records it may see, and only those name it as their last transaction.
   const found = await em.find(Account, { cluster: request.cluster, address: { $in: addresses } });
   const touched = found.filter((account) => account.id !== createdId && account.creationTransactionId !== tx.id);
   for (const account of touched) {
     const change = balances.find((b) => b.address === account.address)!;
-    await moveAccountLamports(em, account.id, change.post - change.pre, tx, at);
-    if (account.organizationId === request.organizationId) tx.accountIds = [...new Set([...tx.accountIds, account.id])];
+    const own = account.organizationId === request.organizationId;
+    await moveAccountLamports(em, account.id, change.post - change.pre, tx, at, own);
+    if (own) tx.accountIds = [...new Set([...tx.accountIds, account.id])];
   }
 }

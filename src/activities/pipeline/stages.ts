@@ -9,6 +9,7 @@
  * in one attempt. A pre-submit webhook sees the signed message (API.md 5): the workflow calls it
  * after `prepare`, whose result (the signature recorded) is then in its history.
  */
+import { confirmDuration } from '../../observability/metrics';
 import type { ApprovalNeeded } from '../limit-check';
 import type { BuiltTransaction, Outcome, Resolved, SignedTransaction, WriteRequest, WriteResult } from '../../domain/write';
 
@@ -70,6 +71,7 @@ export function createStages(steps: Steps) {
      */
     async deliver(request: WriteRequest, resolved: Resolved, built: BuiltTransaction, signed: SignedTransaction, part: number, lastLifetime: boolean): Promise<Delivered> {
       let rejected: string | null = null;
+      const sent = confirmDuration.startTimer({ cluster: request.cluster, commitment: request.commitment });
       for (let attempt = 1; ; attempt++) {
         try {
           rejected = (await steps.submit(request, signed, part)).rejected;
@@ -81,6 +83,7 @@ export function createStages(steps: Steps) {
         }
       }
       const outcome: Outcome = rejected ? { status: 'FAILED', errorMessage: rejected } : await steps.confirm(request, signed, built);
+      if (!rejected) sent();
       if (outcome.status === 'EXPIRED' && !lastLifetime) return { expired: true };
       return { expired: false, result: await steps.record(request, resolved, outcome, part) };
     },

@@ -13,6 +13,7 @@ import { addressLookupTableExamples } from './address-lookup-table.examples';
 import { durableNonceExamples } from './durable-nonce.examples';
 import { approvalExamples } from './approval.examples';
 import { loanExamples } from './loan.examples';
+import { oracleDataSourceExamples } from './oracle-data-source.examples';
 
 export interface OperationExample {
   /** The request body as a client sends it (amounts as JSON numbers or decimal text). */
@@ -33,4 +34,5 @@ export const operationExamples: Record<string, OperationExample> = {
   ...durableNonceExamples,
   ...approvalExamples,
   ...loanExamples,
+  ...oracleDataSourceExamples,
 };

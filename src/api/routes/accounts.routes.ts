@@ -11,7 +11,7 @@ import type { ApiDeps, LedgerContext } from '../context';
 import { lamportsBalance, presentAccount } from '../presenters/account.presenter';
 import { route, type RouteSpec } from '../route';
 import { actingScope } from '../tenancy';
-import { sealWebhookSecrets } from './webhook-secrets';
+import { sealWebhookSecrets } from '../../custody/webhook-secrets';
 import { checkWebhookUrls } from './webhook-urls';
 import { accountQuery } from './query-fields';
 import { bulkRoute } from './bulk-route';
@@ -49,7 +49,7 @@ export function accountRoutes(deps: ApiDeps): RouteSpec[] {
       method: 'post',
       path: '/api/v1/accounts',
       tag: 'Accounts',
-      summary: 'Create Account: a managed account with a new or imported key, or a non-managed one onboarded by address. networkCurrencyDebitApiKeys / tokenDebitApiKeys hold API key ids (as the admin CLI prints them): when not empty, only requests made with one of them may debit the account (network currency / tokens), others get 403 naming the debited account\'s field. globalFeePayerForOrgs lists organization external ids whose writes naming no fee payer this account pays (when managed, ACTIVE and canPayFees). See docs/custody-policy.md. privateKeyDetails.dkgKeys (one entry) gives a new managed account a threshold Ed25519 key (FROST) generated among the backend players useBackendPlayersCodes (default: all configured), session.threshold (at least 2) of which sign; no one holds the whole key, so Fetch Account Private Key refuses it (docs/threshold-keys.md).',
+      summary: 'Create Account: a managed account with a new or imported key, or a non-managed one onboarded by address. networkCurrencyDebitApiKeys / tokenDebitApiKeys hold API key ids (as the admin CLI prints them): when not empty, only requests made with one of them may debit the account (network currency / tokens), others get 403 naming the debited account\'s field. globalFeePayerForOrgs lists organization external ids whose writes naming no fee payer this account pays (when managed, ACTIVE and canPayFees). See docs/custody-policy.md. privateKeyDetails.dkgKeys (one entry: keyUsage SIGNING, the default key) gives a new managed account a threshold Ed25519 key (FROST) generated among the backend players useBackendPlayersCodes (default: all configured), session.threshold (at least 2) of which sign; no one holds the whole key, so Fetch Account Private Key refuses it (docs/threshold-keys.md).',
       body: createAccountBody,
       successStatus: 201,
       response: createAccountResponse,

@@ -131,6 +131,23 @@ export const addressLookupTableQuery: QueryResource = {
   idProperty: 'id',
 };
 
+/** Onchain data sources (spec 4.1); `dataType` ascending by default. */
+export const onchainDataSourceQuery: QueryResource = {
+  fields: {
+    defiProtocol: text('defiProtocol', { values: ['LEDGER_FEED'] }),
+    dataType: text('kind', { values: ['PRICE', 'RATING'] }),
+    ratingAgency: text('ratingProvider', { nullable: true }),
+    onchainDataSourceOffchainId: { property: 'id', kind: 'UUID', dataTypes: ['OFFCHAIN_ID', 'TEXT'] },
+    financialInstrumentOffchainId: { property: 'financialInstrumentId', kind: 'UUID', dataTypes: ['OFFCHAIN_ID', 'TEXT'] },
+    onchainDataSourceAuthorityOffchainId: { property: 'authorityAccountId', kind: 'UUID', dataTypes: ['OFFCHAIN_ID', 'TEXT'], nullable: true },
+    onchainDataSourceOnchainId: { property: 'address', kind: 'TEXT', dataTypes: ['ADDRESS_ONCHAIN_ID', 'ONCHAIN_ADDRESS_ID', 'TEXT'] },
+    financialInstrumentOnchainId: { property: 'financialInstrumentAddress', kind: 'TEXT', dataTypes: ['ADDRESS_ONCHAIN_ID', 'ONCHAIN_ADDRESS_ID', 'TEXT'] },
+    onchainDataSourceAuthorityOnchainId: { property: 'authorityAddress', kind: 'TEXT', dataTypes: ['ADDRESS_ONCHAIN_ID', 'ONCHAIN_ADDRESS_ID', 'TEXT'] },
+  },
+  defaultSort: [['dataType', 'ASC']],
+  idProperty: 'id',
+};
+
 /** Durable nonce accounts (spec 4.1, spellings as given); `isInUse` ascending by default (free ones first). */
 export const durableNonceAccountQuery: QueryResource = {
   fields: {

@@ -3,7 +3,7 @@
  * continues, or ends, the waiting write's own `ledgerWrite` workflow through one of its updates
  * (never a second workflow), then answers like the write it continues.
  */
-import { WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
+import { isGrpcServiceError, ServiceError, WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
 import { LedgerTransaction } from '../../db/entities';
 import { transactionResult } from '../../db/repositories/transaction-records.repository';
 import { validationError } from '../../domain/errors';
@@ -24,6 +24,9 @@ type WaitingBody = { itemData: { transaction: { offchainId?: string; onchainId?:
 const ended: TransactionStatus[] = ['CONFIRMED', 'FINALIZED', 'FAILED', 'REJECTED', 'EXPIRED', 'CANCELLED'];
 const beforeSigned: TransactionStatus[] = ['PENDING', 'BUILT', 'AWAITING_APPROVAL'];
 const waiting: TransactionStatus[] = ['AWAITING_SIGNATURES', 'AWAITING_APPROVAL'];
+const UPDATE_ATTEMPTS = 3;
+/** gRPC status 9: Temporal's "workflow not ready" (the workflow task carrying the update failed). */
+const GRPC_FAILED_PRECONDITION = 9;
 
 export function signatureRoutes(deps: ApiDeps): RouteSpec[] {
   /** The caller's transaction (tenancy as the other transaction routes). */
@@ -33,14 +36,22 @@ export function signatureRoutes(deps: ApiDeps): RouteSpec[] {
   }
 
   const handleOf = (record: LedgerTransaction): WorkflowHandle<typeof ledgerWrite> => deps.temporal.client.workflow.getHandle(record.workflowId);
-  /** Runs one of the write's updates; a run that has ended meanwhile takes none: the record says where it ended. */
+  /**
+   * Runs one of the write's updates; a run that has ended meanwhile takes none: the record says where
+   * it ended. An update whose workflow task failed as it completed (a signal came in the meantime)
+   * never took effect (FAILED_PRECONDITION, "workflow not ready"): it is sent again.
+   */
   async function update(record: LedgerTransaction, run: (handle: WorkflowHandle<typeof ledgerWrite>) => Promise<unknown>): Promise<void> {
-    try {
-      await run(handleOf(record));
-    } catch (error) {
-      if (!(error instanceof WorkflowNotFoundError)) throw error;
-      const now = await reread(record);
-      throw validationError('itemData.transaction', `the transaction is ${now.status} and its write no longer runs`);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await run(handleOf(record));
+        return;
+      } catch (error) {
+        if (attempt < UPDATE_ATTEMPTS && error instanceof ServiceError && isGrpcServiceError(error.cause) && error.cause.code === GRPC_FAILED_PRECONDITION) continue;
+        if (!(error instanceof WorkflowNotFoundError)) throw error;
+        const now = await reread(record);
+        throw validationError('itemData.transaction', `the transaction is ${now.status} and its write no longer runs`);
+      }
     }
   }
 
@@ -114,7 +125,7 @@ export function signatureRoutes(deps: ApiDeps): RouteSpec[] {
       path: '/api/v1/transactions/cancel',
       tag: 'Transactions',
       summary:
-        'Cancel Transaction (a waiting write): one in AWAITING_SIGNATURES (or AWAITING_APPROVAL), or resting at SIGNED for Submit (submitTransaction: false), ends CANCELLED, its held debits and its message lifetime (a durable nonce) given back; nothing was sent. A write that is not waiting (on its way to the network, submitted, ended) is 400; cancelling a cancelled write again answers the same.',
+        'Cancel Transaction (a waiting write): one in AWAITING_SIGNATURES (or AWAITING_APPROVAL), or resting at SIGNED for Submit (submitTransaction: false), ends CANCELLED, its held debits and its message lifetime (a durable nonce) given back; nothing was sent. A write that is not waiting (on its way to the network, submitted, ended) is 400, and so is one awaiting approval whose approval an approver settled first (it goes on as decided; docs/approvals.md); cancelling a cancelled write again answers the same.',
       role: 'WRITE',
       body: waitingTransactionBody,
       successStatus: 200,

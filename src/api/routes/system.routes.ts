@@ -3,7 +3,7 @@ import type { ApiDeps } from '../context';
 import { route, type RouteSpec } from '../route';
 import { healthResponse, openApiDocumentResponse, readinessResponse } from '../responses/system.responses';
 
-export function systemRoutes(deps: ApiDeps, openApi: () => unknown, metrics: () => string): RouteSpec[] {
+export function systemRoutes(deps: ApiDeps, openApi: () => unknown, metrics: () => Promise<string>): RouteSpec[] {
   return [
     route({ operationId: 'fetchHealth', method: 'get', path: '/health', tag: 'System', summary: 'Liveness: the process answers.', role: null, successStatus: 200, response: healthResponse, handler: async () => ({ status: 'ok' as const }) }),
     route({

@@ -184,12 +184,14 @@ type LastTransaction = Pick<LedgerTransaction, 'id' | 'signature'>;
 
 /**
  * Moves an account's offchain lamports by `delta` (signed base units) and marks `tx` its last
- * transaction, in one statement: concurrent record steps touching one account commute.
+ * transaction, in one statement: concurrent record steps touching one account commute. Another
+ * tenant's record (`ownRecord` false) takes the chain's facts only, the balance and the signature:
+ * the transaction record is not that tenant's to see, so its offchain last transaction stays its own.
  */
-export async function moveAccountLamports(em: EntityManager, accountId: string, delta: bigint, tx: LastTransaction, at: Date): Promise<void> {
+export async function moveAccountLamports(em: EntityManager, accountId: string, delta: bigint, tx: LastTransaction, at: Date, ownRecord = true): Promise<void> {
   await em.getConnection().execute(
-    'update account set lamports_balance = lamports_balance + ?, last_transaction_id = ?, last_transaction_signature = ?, last_transaction_at = ?, updated_at = ? where id = ?',
-    [delta.toString(), tx.id, tx.signature, at, at, accountId],
+    'update account set lamports_balance = lamports_balance + ?, last_transaction_id = coalesce(?, last_transaction_id), last_transaction_signature = ?, last_transaction_at = ?, updated_at = ? where id = ?',
+    [delta.toString(), ownRecord ? tx.id : null, tx.signature, at, at, accountId],
     'run',
     em.getTransactionContext(),
   );

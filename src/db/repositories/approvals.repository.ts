@@ -1,6 +1,7 @@
 /** Approval records (docs/approvals.md): decisions appended under a row lock, status moved once from PENDING. */
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
 import { Approval, type ApprovalDecision } from '../entities';
+import { countFromApproval } from './debit-reservations.repository';
 
 export type ApprovalStatus = 'PENDING' | 'APPROVED' | 'REJECTED' | 'EXPIRED' | 'CANCELLED';
 
@@ -22,7 +23,8 @@ export interface Decided {
 
 /**
  * Appends one key's decision under a row lock (concurrent decisions take turns). `refuse` answers
- * why this key may not decide (not listed, already decided, not pending), or nothing.
+ * why this key may not decide (not listed, already decided, not pending), or nothing. The settling
+ * approval re-stamps the write's held debits in the same transaction (they count from now on).
  */
 export async function decide(
   em: EntityManager,
@@ -41,6 +43,7 @@ export async function decide(
     approval.status = status;
     approval.updatedAt = new Date(decision.at);
     await tx.flush();
+    if (status === 'APPROVED') await countFromApproval(tx, approval.transactionId, approval.updatedAt);
     return { approval, settled: status !== 'PENDING' };
   });
 }

@@ -33,11 +33,12 @@ export async function debitedInWindow(em: EntityManager, accountId: string, asse
 }
 
 /** Holds a write's debits, each under the id of the transaction that moves it (replacing any an earlier attempt held). */
-export async function reserveDebits(em: EntityManager, transactionIdOf: (debit: Debit) => string, debits: Debit[], now: Date): Promise<void> {
+export async function reserveDebits(em: EntityManager, writeTransactionId: string, transactionIdOf: (debit: Debit) => string, debits: Debit[], now: Date): Promise<void> {
   const ids = [...new Set(debits.map(transactionIdOf))];
   if (ids.length) await exec(em)(`delete from debit_reservation where transaction_id in (?)`, [ids]);
   for (const d of debits) {
-    await exec(em)(`insert into debit_reservation (transaction_id, account_id, asset, operation_type, destination_class, amount, created_at) values (?, ?, ?, ?, ?, ?, ?)`, [
+    await exec(em)(`insert into debit_reservation (write_transaction_id, transaction_id, account_id, asset, operation_type, destination_class, amount, created_at) values (?, ?, ?, ?, ?, ?, ?, ?)`, [
+      writeTransactionId,
       transactionIdOf(d),
       d.accountId,
       assetKey(d),
@@ -52,4 +53,12 @@ export async function reserveDebits(em: EntityManager, transactionIdOf: (debit: 
 /** A transaction that did not move anything gives its debits back to the windows. */
 export async function releaseDebits(em: EntityManager, transactionId: string, now: Date): Promise<void> {
   await exec(em)(`update debit_reservation set released_at = ? where transaction_id = ? and released_at is null`, [now, transactionId]);
+}
+
+/**
+ * An approved write's held debits count in the windows from `at` (the approval), not from when they
+ * were held: they move after it, so a window must not let them out before its length has passed since.
+ */
+export async function countFromApproval(em: EntityManager, writeTransactionId: string, at: Date): Promise<void> {
+  await exec(em)(`update debit_reservation set created_at = ? where write_transaction_id = ? and released_at is null`, [at, writeTransactionId]);
 }

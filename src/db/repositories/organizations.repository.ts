@@ -1,6 +1,6 @@
 /** Organizations (the tenants) and their API keys: the records behind the admin CLI and the launcher's dev key. */
 import { randomUUID } from 'node:crypto';
-import type { EntityManager } from '@mikro-orm/postgresql';
+import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
 import { ApiKey, Organization } from '../entities';
 
 /** The organization with this external id, or null. */
@@ -38,4 +38,34 @@ export async function insertApiKey(em: EntityManager, row: NewApiKey): Promise<A
   const record = em.create(ApiKey, { id: randomUUID(), ...row, createdAt: new Date(), revokedAt: null });
   await em.flush();
   return record;
+}
+
+/** Where API key changes are announced (NOTIFY, delivered on commit): the API drops its cached callers. */
+export const API_KEY_CHANNEL = 'ledger_api_keys';
+
+/** Announces that the key with this hash changed (created, revoked), inside the caller's transaction. */
+export async function announceApiKeyChange(em: EntityManager, keyHash: string): Promise<void> {
+  await em.getConnection().execute('select pg_notify(?, ?)', [API_KEY_CHANNEL, keyHash]);
+}
+
+/** Every organization, oldest first. */
+export function listOrganizations(em: EntityManager): Promise<Organization[]> {
+  return em.find(Organization, {}, { orderBy: { createdAt: 'asc', id: 'asc' } });
+}
+
+/** API keys, oldest first: of one organization or all; revoked ones only when asked. */
+export function listApiKeys(em: EntityManager, filter: { organizationId?: string; includeRevoked: boolean }): Promise<ApiKey[]> {
+  return em.find(ApiKey, { ...(filter.organizationId ? { organizationId: filter.organizationId } : {}), ...(filter.includeRevoked ? {} : { revokedAt: null }) }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+}
+
+/** Revokes a key (idempotent: a revoked key keeps its first revocation time) and announces it. Null when no such key. */
+export async function revokeApiKey(em: EntityManager, id: string, at: Date): Promise<ApiKey | null> {
+  return em.transactional(async (tx) => {
+    const key = await tx.findOne(ApiKey, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    if (!key) return null;
+    key.revokedAt ??= at;
+    await tx.flush();
+    await announceApiKeyChange(tx, key.keyHash);
+    return key;
+  });
 }

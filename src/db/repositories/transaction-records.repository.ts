@@ -1,6 +1,6 @@
 /** Small idempotent writes of the transaction record: every status change is timestamped. */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Account, AddressLookupTable, LedgerTransaction, Position } from '../entities';
+import { Account, AddressLookupTable, LedgerTransaction, Position, OracleDataSource } from '../entities';
 import { partTransactionId } from '../../domain/ids';
 import type { TransactionResult, TransactionStatus, WriteRequest, WriteResult } from '../../domain/write';
 
@@ -108,6 +108,6 @@ export function transactionResult(record: LedgerTransaction): TransactionResult 
 /** The record a write created (an account or a position), for answering a repeat from the records. */
 export async function createdReference(em: EntityManager, id: string | undefined): Promise<WriteResult['created']> {
   if (!id) return undefined;
-  const record = (await em.findOne(Account, { id })) ?? (await em.findOne(Position, { id })) ?? (await em.findOne(AddressLookupTable, { id }));
+  const record = (await em.findOne(Account, { id })) ?? (await em.findOne(Position, { id })) ?? (await em.findOne(AddressLookupTable, { id })) ?? (await em.findOne(OracleDataSource, { id }));
   return record ? { onchainId: record.address, offchainId: record.id } : undefined;
 }

@@ -35,8 +35,9 @@ export const privateKeyDetails = strictObject('PrivateKeyDetails', {}, {
   publickKey: address,
   privateKey: nonEmptyString(200),
   dkgKeys: arrayOf(strictObject('DkgKey', {}, {
-    keyUsage: nonEmptyString(100),
+    keyUsage: describe(nonEmptyString(100), { description: 'SIGNING (the default and only usage): the key is the account address and signs its transactions. Other values answer 400, and so does isDefault false (the one key is the default). See docs/threshold-keys.md.' }),
     useBackendPlayersCodes: arrayOf(nonEmptyString(100), 50),
+    // t.boolean is shared by every boolean field: a description here would land on all of them.
     isDefault: t.boolean,
     session: strictObject('DkgSession', {}, { threshold: integer(1, 100) }),
   }), 20),

@@ -18,19 +18,31 @@ export const keyLocationOf = (item: CreateAccountItemData): 'DATABASE' | 'SECRET
 
 export const accountTypeOf = (item: CreateAccountItemData): AccountType => item.offchainReferences?.type ?? 'WALLET';
 
+/**
+ * What a threshold key is used for. An account is one address, i.e. one Ed25519 key, and the only
+ * thing the service does with it is sign the account's transactions: so one usage, SIGNING (the
+ * default), and the one key is always the default one (docs/threshold-keys.md).
+ */
+export const dkgKeyUsages = ['SIGNING'] as const;
+
 /** dkgKeys (a threshold key among backend players): one entry, a new managed account, threshold at least 2. */
 function validateDkgKeys(item: CreateAccountItemData): void {
   const dkgKeys = item.privateKeyDetails?.dkgKeys;
   if (!dkgKeys?.length) return;
   const f = 'itemData.privateKeyDetails.dkgKeys';
-  if (dkgKeys.length > 1) throw validationError(f, 'an account has one key: give one dkgKeys entry');
+  if (dkgKeys.length > 1) throw validationError(f, 'an account is one address, i.e. one key: give one dkgKeys entry (keyUsage SIGNING, the default key)');
   if (item.managed === false) throw validationError(f, 'dkgKeys generates a key the service holds (in shares): the account must be managed');
   if (item.privateKeyDetails?.privateKey !== undefined) throw validationError(f, 'give either privateKey (import) or dkgKeys (a new threshold key), not both');
   if (item.alreadyOnchain) throw validationError(f, 'dkgKeys generates a new key, so the account cannot already be onchain');
-  const threshold = dkgKeys[0]!.session?.threshold;
+  const entry = dkgKeys[0]!;
+  if (entry.keyUsage !== undefined && !(dkgKeyUsages as readonly string[]).includes(entry.keyUsage)) {
+    throw validationError(`${f}[0].keyUsage`, `keyUsage must be one of ${dkgKeyUsages.join(', ')}: the key is the account's address and signs its transactions`);
+  }
+  if (entry.isDefault === false) throw validationError(`${f}[0].isDefault`, "the account's one key is its default key (it signs the account's transactions): omit isDefault or set it to true");
+  const threshold = entry.session?.threshold;
   if (threshold === undefined) throw validationError(`${f}[0].session.threshold`, 'session.threshold (how many players must sign) is required');
   if (threshold < 2) throw validationError(`${f}[0].session.threshold`, 'a threshold key needs at least 2 signing players');
-  const players = dkgKeys[0]!.useBackendPlayersCodes;
+  const players = entry.useBackendPlayersCodes;
   if (players && new Set(players).size !== players.length) throw validationError(`${f}[0].useBackendPlayersCodes`, 'backend player codes must be distinct');
   if (players && threshold > players.length) throw validationError(`${f}[0].session.threshold`, `threshold ${threshold} exceeds the ${players.length} players in useBackendPlayersCodes`);
 }

@@ -21,6 +21,8 @@ import { createDurableNonceAccountsItemData } from '../inputs/durable-nonce.inpu
 import { validateCreateDurableNonceAccounts } from './create-durable-nonce-accounts.operation';
 import { closeLoanItemData, createLoanItemData, createLoanStrategyItemData, liquidateLoanItemData, refinanceLoanItemData, repayLoanItemData, swapCollateralItemData } from '../inputs/loan.inputs';
 import { validateCreateLoanStrategy } from './create-loan-strategy.operation';
+import { createOnchainDataSourceItemData, onchainDataSourceItemData, updateOracleDataSourceItemData } from '../inputs/oracle-data-source.inputs';
+import { validateCreateOnchainDataSource, validateUpdateOracleDataSource } from './oracle-data-source.operation';
 
 /** What a request's own rules may depend on besides the request: the caller's permissions. */
 export type ValidationContext = CreateAccountPermissions;
@@ -64,6 +66,9 @@ export const operationRegistry = {
   CLOSE_LOAN: declare({ input: closeLoanItemData }),
   /** Run by a loan's own workflow, no route (docs/loans.md). */
   LIQUIDATE_LOAN: declare({ input: liquidateLoanItemData }),
+  CREATE_ONCHAIN_DATA_SOURCE: declare({ input: createOnchainDataSourceItemData, validate: (item) => validateCreateOnchainDataSource(item) }),
+  UPDATE_ORACLE_DATA_SOURCE: declare({ input: updateOracleDataSourceItemData, validate: (item) => validateUpdateOracleDataSource(item) }),
+  REFRESH_ORACLE_DATA_SOURCE: declare({ input: onchainDataSourceItemData }),
 };
 
 export type Operation = keyof typeof operationRegistry;

@@ -2,6 +2,7 @@
 import zlib from 'node:zlib';
 import type { Account } from 'litesvm/dist/internal';
 import { encodeBase58 } from './base58';
+import { parsedAccountData, type MintReader } from './parsed-accounts';
 import { INVALID_REQUEST, RpcError, invalidParams } from './rpc-errors';
 import { readUnsigned, type Config } from './rpc-params';
 
@@ -43,13 +44,16 @@ export function encodeData(data: Uint8Array, encoding: AccountEncoding): unknown
   return [toBase64(data), 'base64'];
 }
 
-export function encodeAccount(account: Account, encoding: AccountEncoding, slice: DataSlice | null): Record<string, unknown> {
+/** `readMint`: for jsonParsed token accounts (their mint's decimals); without it they fall back to base64. */
+export function encodeAccount(account: Account, encoding: AccountEncoding, slice: DataSlice | null, readMint?: MintReader): Record<string, unknown> {
   const data = account.data();
   const shown = slice ? data.subarray(slice.offset, slice.offset + slice.length) : data;
+  // A cluster parses only whole accounts: with a dataSlice, jsonParsed falls back too.
+  const parsed = encoding === 'jsonParsed' && !slice && readMint ? parsedAccountData(data, account.owner(), readMint) : null;
   return {
     lamports: account.lamports(),
     owner: encodeBase58(account.owner()),
-    data: encodeData(shown, encoding),
+    data: parsed ?? encodeData(shown, encoding),
     executable: account.executable(),
     rentEpoch: account.rentEpoch(),
     space: BigInt(data.length),

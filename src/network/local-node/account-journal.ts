@@ -73,9 +73,16 @@ export class AccountJournal {
   private readonly written = new Set<string>();
 
   markWritten(key: Uint8Array): void {
-    if (!this.enabled) return;
     const id = keyId(key);
-    if (!this.dirty.has(id)) this.dirty.set(id, key);
+    // Without storage only the set of keys is kept (getProgramAccounts walks it).
+    if (!this.enabled) this.written.add(id);
+    else if (!this.dirty.has(id)) this.dirty.set(id, key);
+  }
+
+  /** Every key ever written (the account may since be closed): what getProgramAccounts walks. */
+  *keys(): Generator<Uint8Array> {
+    for (const id of this.written) yield keyFromId(id);
+    for (const [id, key] of this.dirty) if (!this.written.has(id)) yield key;
   }
 
   hasChanges(): boolean {

@@ -120,6 +120,12 @@ export class Chain {
     return Math.max(this.oldestSlot(), this.currentSlot - FINALITY_DEPTH);
   }
 
+  /** The highest commitment a landed slot has reached. */
+  commitmentOf(slot: number): Commitment {
+    if (slot <= this.slotAt('finalized')) return 'finalized';
+    return slot <= this.slotAt('confirmed') ? 'confirmed' : 'processed';
+  }
+
   heightAt(commitment: Commitment): number {
     return this.currentHeight - (this.currentSlot - this.slotAt(commitment));
   }
@@ -133,6 +139,16 @@ export class Chain {
     const slot = commitment === 'finalized' ? this.slotAt('finalized') : this.currentSlot - 1;
     // Slots are contiguous, so a block's position follows from its slot.
     return this.blocks[this.blocks[0].slot - slot] ?? this.blocks[this.blocks.length - 1];
+  }
+
+  /** A completed block still in the table (the newest SlotHashes' worth). */
+  blockAt(slot: number): BlockInfo | undefined {
+    return slot < this.currentSlot ? this.blocks[this.blocks[0].slot - slot] : undefined;
+  }
+
+  /** The oldest completed block still in the table. */
+  get firstAvailableSlot(): number {
+    return this.oldestSlot();
   }
 
   blockByHash(blockhash: string): BlockInfo | undefined {

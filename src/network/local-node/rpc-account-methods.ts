@@ -2,10 +2,13 @@
 import { encodeAccount, readAccountEncoding, readDataSlice } from './account-encoding';
 import { invalidParams } from './rpc-errors';
 import { withContext, type RpcHandler } from './rpc-context';
-import { contextSlot, readAddress, readArray, readConfig } from './rpc-params';
-import { isTokenProgram, readMintDecimals, readTokenAccount, toUiTokenAmount } from './token-accounts';
+import { decodeBase58, encodeBase58 } from './base58';
+import { contextSlot, readAddress, readArray, readBoolean, readConfig, readString, readUnsigned } from './rpc-params';
+import { isTokenProgram, readMintDecimals, readTokenAccount, sameBytes, TOKEN_2022_PROGRAM, TOKEN_PROGRAM, toUiTokenAmount } from './token-accounts';
 
 const MAX_MULTIPLE_ACCOUNTS = 100;
+const MAX_FILTERS = 4;
+const MAX_MEMCMP_BYTES = 128;
 
 const getAccountInfo: RpcHandler = ([address, rawConfig], node) => {
   const key = readAddress(address);
@@ -14,7 +17,7 @@ const getAccountInfo: RpcHandler = ([address, rawConfig], node) => {
   const encoding = readAccountEncoding(config, 'binary');
   const slice = readDataSlice(config);
   const account = node.svm.getAccount(key);
-  return withContext(slot, account ? encodeAccount(account, encoding, slice) : null);
+  return withContext(slot, account ? encodeAccount(account, encoding, slice, node.readMint) : null);
 };
 
 const getMultipleAccounts: RpcHandler = ([addresses, rawConfig], node) => {
@@ -25,7 +28,7 @@ const getMultipleAccounts: RpcHandler = ([addresses, rawConfig], node) => {
   const slice = readDataSlice(config);
   return withContext(slot, keys.map((key) => {
     const account = node.svm.getAccount(key);
-    return account ? encodeAccount(account, encoding, slice) : null;
+    return account ? encodeAccount(account, encoding, slice, node.readMint) : null;
   }));
 };
 
@@ -49,7 +52,70 @@ const getTokenAccountBalance: RpcHandler = ([address, rawConfig], node) => {
   return withContext(slot, toUiTokenAmount(state.amount, decimals));
 };
 
+/** One `filters` entry: `{dataSize}` or `{memcmp: {offset, bytes, encoding?}}` (base58 by default). */
+function readFilter(raw: unknown): (data: Uint8Array) => boolean {
+  if (typeof raw !== 'object' || raw === null) throw invalidParams('Invalid params: invalid type for filters.');
+  const filter = raw as Record<string, unknown>;
+  if ('dataSize' in filter) {
+    const size = Number(readUnsigned(filter.dataSize, 'dataSize'));
+    return (data) => data.length === size;
+  }
+  if (typeof filter.memcmp === 'object' && filter.memcmp !== null) {
+    const { offset, bytes, encoding } = filter.memcmp as Record<string, unknown>;
+    const at = Number(readUnsigned(offset, 'memcmp.offset'));
+    const text = readString(bytes, 'memcmp.bytes');
+    const wanted = encoding === 'base64' ? new Uint8Array(Buffer.from(text, 'base64')) : encoding === undefined || encoding === null || encoding === 'base58' ? decodeBase58(text) : null;
+    if (!wanted) throw invalidParams(`Invalid param: invalid memcmp bytes or encoding`);
+    if (wanted.length > MAX_MEMCMP_BYTES) throw invalidParams('Invalid param: memcmp bytes too long');
+    return (data) => at + wanted.length <= data.length && wanted.every((byte, i) => data[at + i] === byte);
+  }
+  throw invalidParams('Invalid params: unknown filter; expected dataSize or memcmp.');
+}
+
+const getProgramAccounts: RpcHandler = ([programId, rawConfig], node) => {
+  const program = readAddress(programId);
+  const config = readConfig(rawConfig);
+  const slot = contextSlot(node.chain, config);
+  const encoding = readAccountEncoding(config, 'binary');
+  const slice = readDataSlice(config);
+  const filters = (config.filters === undefined || config.filters === null ? [] : readArray(config.filters, 'filters', MAX_FILTERS)).map(readFilter);
+  const found = [];
+  for (const key of node.accountKeys()) {
+    const account = node.svm.getAccount(key);
+    if (!account || account.lamports() === 0n || !sameBytes(account.owner(), program)) continue;
+    const data = account.data();
+    if (!filters.every((matches) => matches(data))) continue;
+    found.push({ pubkey: encodeBase58(key), account: encodeAccount(account, encoding, slice, node.readMint) });
+  }
+  return readBoolean(config.withContext, 'withContext', false) ? withContext(slot, found) : found;
+};
+
+/** A wallet's token accounts of one mint (`{mint}`) or one token program (`{programId}`). */
+const getTokenAccountsByOwner: RpcHandler = ([ownerAddress, rawFilter, rawConfig], node) => {
+  const owner = readAddress(ownerAddress);
+  const filter = readConfig(rawFilter);
+  const mint = filter.mint !== undefined ? readAddress(filter.mint) : null;
+  const programs = filter.programId !== undefined ? [readAddress(filter.programId)] : mint ? [TOKEN_PROGRAM, TOKEN_2022_PROGRAM] : null;
+  if (!programs) throw invalidParams('Invalid params: expected a mint or programId filter.');
+  if (!programs.every(isTokenProgram)) throw invalidParams('Invalid param: unrecognized Token program id');
+  const config = readConfig(rawConfig);
+  const slot = contextSlot(node.chain, config);
+  const encoding = readAccountEncoding(config, 'binary');
+  const slice = readDataSlice(config);
+  const found = [];
+  for (const key of node.accountKeys()) {
+    const account = node.svm.getAccount(key);
+    if (!account || account.lamports() === 0n || !programs.some((program) => sameBytes(account.owner(), program))) continue;
+    const state = readTokenAccount(account.data(), account.owner());
+    if (!state || !sameBytes(state.owner, owner) || (mint && !sameBytes(state.mint, mint))) continue;
+    found.push({ pubkey: encodeBase58(key), account: encodeAccount(account, encoding, slice, node.readMint) });
+  }
+  return withContext(slot, found);
+};
+
 export const accountMethods: Record<string, RpcHandler> = {
+  getProgramAccounts,
+  getTokenAccountsByOwner,
   getAccountInfo,
   getMultipleAccounts,
   getBalance,

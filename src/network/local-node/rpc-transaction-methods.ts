@@ -22,7 +22,7 @@ import { MAX_TRANSACTION_BYTES, parseMessage, parseTransaction, WireFormatError,
 const MAX_SIGNATURE_STATUSES = 256;
 /** How far back a cluster's status cache answers without searchTransactionHistory. */
 const STATUS_CACHE_SLOTS = 300;
-const TRANSACTION_ENCODINGS = new Set(['json', 'jsonParsed', 'base64', 'base58']);
+export const TRANSACTION_ENCODINGS = new Set(['json', 'jsonParsed', 'base64', 'base58']);
 
 const toBase64 = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
 
@@ -96,7 +96,7 @@ function simulatedAccounts(config: Config, simulation: SimulationResult, node: P
   return readArray(accountsConfig.addresses, 'accounts.addresses', 256).map((address) => {
     const key = readAddress(address);
     const account = postAccounts.get(keyId(key)) ?? node.svm.getAccount(key);
-    return account ? encodeAccount(account, encoding, null) : null;
+    return account ? encodeAccount(account, encoding, null, node.readMint) : null;
   });
 }
 
@@ -143,9 +143,7 @@ const simulateTransaction: RpcHandler = ([encoded, rawConfig], node) => {
 };
 
 function statusJson(status: TransactionStatus, chain: Chain) {
-  let confirmationStatus: 'processed' | 'confirmed' | 'finalized' = 'processed';
-  if (status.slot <= chain.slotAt('finalized')) confirmationStatus = 'finalized';
-  else if (status.slot <= chain.slotAt('confirmed')) confirmationStatus = 'confirmed';
+  const confirmationStatus = chain.commitmentOf(status.slot);
   return {
     slot: status.slot,
     confirmations: confirmationStatus === 'finalized' ? null : Math.min(chain.currentSlot - status.slot, FINALITY_DEPTH),

@@ -10,11 +10,12 @@ import { Chain } from './chain';
 import { Faucet } from './faucet';
 import { programKey, type LocalNodeProgram } from './programs';
 import { NodeStorage } from './storage';
-import { deserializeRecord, serializeRecord } from './transaction-record';
+import { deserializeIndexFields, deserializeRecord, serializeRecord } from './transaction-record';
 import { PrioritizationFeeCache } from './prioritization-fees';
 import { TransactionExecutor, type SubmitOutcome } from './transaction-executor';
-import { TransactionStore } from './transaction-store';
+import { indexEntryOf, TransactionStore } from './transaction-store';
 import { parseTransaction } from './wire-transaction';
+import type { MintReader } from './parsed-accounts';
 
 export interface RuntimeOptions {
   dataDir?: string;
@@ -70,8 +71,7 @@ export class NodeRuntime {
     this.store = new TransactionStore(readRecord, tuning.recordsInMemory);
     if (storage && saved) {
       storage.readTransactionLog((line, offset, length) => {
-        const entry = JSON.parse(line) as { s: string; slot: number; e: null };
-        this.store.restore(entry.s, { slot: entry.slot, err: entry.e }, offset, length);
+        this.store.restore(indexEntryOf(deserializeIndexFields(line)), offset, length);
       });
     }
     this.executor = new TransactionExecutor(this.svm, this.chain, this.store, this.journal, this.prioritizationFees);
@@ -92,6 +92,18 @@ export class NodeRuntime {
       throw error;
     }
     return runtime;
+  }
+
+  /** A mint's bytes and owner program, for jsonParsed token accounts. */
+  readonly readMint: MintReader = (mint) => {
+    const key = decodeBase58(mint);
+    const account = key?.length === 32 ? this.svm.getAccount(key) : null;
+    return account ? { data: account.data(), owner: account.owner() } : null;
+  };
+
+  /** Every account written since genesis, by a transaction or setAccount (closed ones included). */
+  accountKeys(): Iterable<Uint8Array> {
+    return this.journal.keys();
   }
 
   /** Deploys an sBPF program; it is not saved with the state (see programs.ts). */

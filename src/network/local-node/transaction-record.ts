@@ -121,3 +121,9 @@ export function deserializeRecord(line: string): TransactionRecord {
     loadedReadonly: v.lr.map(fromBase64),
   };
 }
+
+/** Just what the signature index needs from a log line (a restart reads every line). */
+export function deserializeIndexFields(line: string): Pick<TransactionRecord, 'signature' | 'slot' | 'blockTime' | 'err' | 'wire' | 'loadedWritable' | 'loadedReadonly'> {
+  const v = JSON.parse(line);
+  return { signature: v.s, slot: v.slot, blockTime: v.t, err: v.e, wire: fromBase64(v.w), loadedWritable: v.lw.map(fromBase64), loadedReadonly: v.lr.map(fromBase64) };
+}

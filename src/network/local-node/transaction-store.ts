@@ -3,8 +3,10 @@
  * record for recent ones. Older full records are read back from the transaction log, so
  * memory stays bounded however long the node runs.
  */
+import { memosOf, SignatureIndex, type SignatureEntry } from './signature-index';
 import type { TransactionErrorJson } from './transaction-errors';
 import type { TransactionRecord } from './transaction-record';
+import { parseTransaction } from './wire-transaction';
 
 interface StatusEntry {
   slot: number;
@@ -24,8 +26,19 @@ export interface TransactionStatus {
 export type RecordReader = (offset: number, length: number) => TransactionRecord;
 
 
+/** The index entry of a record, and every account it loaded. */
+export function indexEntryOf(record: Pick<TransactionRecord, 'signature' | 'slot' | 'blockTime' | 'err' | 'wire' | 'loadedWritable' | 'loadedReadonly'>): { entry: SignatureEntry; accounts: Uint8Array[] } {
+  const { message } = parseTransaction(record.wire);
+  return {
+    entry: { signature: record.signature, slot: record.slot, blockTime: record.blockTime, err: record.err, memo: memosOf(message) },
+    accounts: [...message.staticKeys, ...record.loadedWritable, ...record.loadedReadonly],
+  };
+}
+
 export class TransactionStore {
   private readonly entries = new Map<string, StatusEntry>();
+  /** By account and by slot, for getSignaturesForAddress and getBlock. */
+  readonly index = new SignatureIndex();
   private unsaved: TransactionRecord[] = [];
   /** Saved signatures whose full record is still in memory, oldest first. */
   private cachedSaved: string[] = [];
@@ -44,13 +57,17 @@ export class TransactionStore {
 
   add(record: TransactionRecord): void {
     this.entries.set(record.signature, { slot: record.slot, err: record.err, record, logOffset: -1, logLength: 0 });
+    const { entry, accounts } = indexEntryOf(record);
+    this.index.add(entry, accounts);
     // Without a log to save to, records simply stay in memory.
     if (this.readRecord) this.unsaved.push(record);
   }
 
   /** Re-adds a record read from the log at startup, without keeping the full record. */
-  restore(signature: string, status: TransactionStatus, logOffset: number, logLength: number): void {
-    this.entries.set(signature, { ...status, record: null, logOffset, logLength });
+  restore(indexed: { entry: SignatureEntry; accounts: Uint8Array[] }, logOffset: number, logLength: number): void {
+    const { entry, accounts } = indexed;
+    this.entries.set(entry.signature, { slot: entry.slot, err: entry.err, record: null, logOffset, logLength });
+    this.index.add(entry, accounts);
   }
 
   status(signature: string): TransactionStatus | null {

@@ -1,0 +1,126 @@
+/**
+ * Oracle data sources (docs/oracle-data-sources.md): Create Onchain Data Source, Update Oracle Data
+ * Source Definition, Refresh Oracle Data Source, Fetch Oracle Data Sources and Fetch Onchain Data
+ * Source Details. A job definition is checked (tasks, hosts) here, before the write starts, and
+ * again by the write itself.
+ */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { Account, OracleDataSource } from '../../db/entities';
+import { findDataSourceByLookup } from '../../db/repositories/oracle-data-sources.repository';
+import { translateItemQuery } from '../../domain/item-query';
+import { parseJobDefinition } from '../../domain/oracle-job';
+import { bulkBody } from '../codecs/common.codecs';
+import { createOnchainDataSourceBody, refreshOracleDataSourceBody, singleOnchainDataSourceBody, updateOracleDataSourceBody } from '../codecs/oracle-data-source.codecs';
+import type { ApiDeps } from '../context';
+import { presentLatestValue, presentOnchainDataSource } from '../presenters/oracle-data-source.presenter';
+import { createOnchainDataSourceResponse, onchainDataSourcePage, onchainDataSourceRecord, refreshOracleDataSourceResponse, updateOracleDataSourceResponse } from '../responses/oracle-data-source.responses';
+import { route, type RouteSpec } from '../route';
+import { actingCaller, actingScope } from '../tenancy';
+import { findPage } from './bulk-route';
+import { onchainDataSourceQuery } from './query-fields';
+import { writeRoute } from './write-route';
+
+const tag = 'Oracle data sources';
+const JOB_FIELD = 'itemData.providerDetails.jobDefinition';
+
+/** The onboarded authorities of these data sources, by address. */
+async function authoritiesOf(em: EntityManager, organizationId: string, cluster: string, sources: OracleDataSource[]): Promise<Map<string, Account>> {
+  const addresses = [...new Set(sources.map((s) => s.authorityAddress))];
+  if (!addresses.length) return new Map();
+  return new Map((await em.find(Account, { organizationId, cluster, address: { $in: addresses } })).map((a) => [a.address, a]));
+}
+
+export function oracleDataSourceRoutes(deps: ApiDeps): RouteSpec[] {
+  const checkDefinition = <I extends { providerDetails?: { jobDefinition?: string } }>(item: I): I => {
+    if (item.providerDetails?.jobDefinition !== undefined) parseJobDefinition(item.providerDetails.jobDefinition, deps.oracleAllowedHosts ?? [], JOB_FIELD);
+    return item;
+  };
+  return [
+    writeRoute(deps, {
+      operationId: 'createOnchainDataSource',
+      method: 'post',
+      path: '/api/v1/market-data/onchain-data-source',
+      tag,
+      summary:
+        'Create Onchain Data Source (defiProtocol LEDGER_FEED): runs the job definition once for the first value, then creates the feed, a Token-2022 mint whose metadata (pointing to itself) holds kind, value, decimals, updatedAt, slot, feedHash (SHA-256 of the job definition) and ratingProvider, written only by onchainDataSourceAuthority (a managed account this organization may sign with). refreshEverySeconds (at least 5) starts a Temporal Schedule that refreshes it. A job naming a host outside ORACLE_ALLOWED_HOSTS, a task outside the supported subset or a malformed definition is 400 naming the task; a job that gives no value (source down, out of bounds) is 502 and nothing is written.',
+      body: createOnchainDataSourceBody,
+      successStatus: 201,
+      response: createOnchainDataSourceResponse,
+      operation: 'CREATE_ONCHAIN_DATA_SOURCE',
+      prepare: (item) => checkDefinition(item),
+      creates: true,
+      extraRecords: ['mintAccount'],
+      answer: 'newOnchainDataSource',
+    }),
+    writeRoute(deps, {
+      operationId: 'updateOracleDataSourceDefinition',
+      method: 'patch',
+      path: '/api/v1/market-data/onchain-data-source',
+      tag,
+      summary:
+        'Update Oracle Data Source Definition (spec 4.5, patch semantics: provided fields replace, others stay). A new providerDetails.jobDefinition is checked and its feedHash written onchain at once; the value changes at the next refresh. dataDetails.kind and ratingProvider are written onchain too; a new onchainDataSourceAuthority takes over the metadata and the mint (signed by the current one); financialInstrument relinks the data source; refreshEverySeconds changes the schedule (0 stops it). Only offchain changes: no network transaction (svmTransaction null).',
+      body: updateOracleDataSourceBody,
+      successStatus: 200,
+      response: updateOracleDataSourceResponse,
+      operation: 'UPDATE_ORACLE_DATA_SOURCE',
+      prepare: (item) => checkDefinition(item),
+      answer: 'updatedOnchainDataSource',
+    }),
+    writeRoute(deps, {
+      operationId: 'refreshOracleDataSource',
+      method: 'patch',
+      path: '/api/v1/market-data/onchain-data-source/refresh',
+      tag,
+      summary:
+        'Refresh Oracle Data Source: runs the job now and writes the value, its decimals, updatedAt and slot into the feed\'s metadata. A job that gives no value is 502 NETWORK_ERROR with the reason: the value onchain stays, and the reason shows as lastRefreshFailure in the record. Scheduled refreshes are the same write.',
+      body: refreshOracleDataSourceBody,
+      successStatus: 200,
+      response: refreshOracleDataSourceResponse,
+      operation: 'REFRESH_ORACLE_DATA_SOURCE',
+      async answer(ctx, answer) {
+        if (answer.async) {
+          ctx.state.status = 202;
+          return { transaction: answer.transaction };
+        }
+        const id = answer.created?.offchainId;
+        const source = id ? await deps.orm.em.fork().findOne(OracleDataSource, { id }) : null;
+        return { svmTransaction: answer.transaction, latestValue: source ? presentLatestValue(source) : null };
+      },
+    }),
+    route({
+      operationId: 'fetchOracleDataSources',
+      method: 'post',
+      path: '/api/v1/market-data/onchain-data-source/bulk',
+      tag,
+      summary: 'Fetch Oracle Data Sources with filter, sort and paging (spec 4.1 fields; default sort dataType ASC); detailed records with their latest value.',
+      role: 'READ',
+      body: bulkBody,
+      successStatus: 200,
+      response: onchainDataSourcePage,
+      async handler(ctx, body) {
+        const em = deps.orm.em.fork();
+        const caller = await actingCaller(ctx, deps, em, body.tenancyConfig);
+        const query = translateItemQuery(onchainDataSourceQuery, body.itemQuery, { organizationId: caller.organizationId, cluster: ctx.state.cluster });
+        const [items, count] = await findPage(em, OracleDataSource, query);
+        const authorities = await authoritiesOf(em, caller.organizationId, ctx.state.cluster, items);
+        return { count, items: items.map((s) => presentOnchainDataSource(s, authorities.get(s.authorityAddress))) };
+      },
+    }),
+    route({
+      operationId: 'fetchOnchainDataSourceDetails',
+      method: 'post',
+      path: '/api/v1/market-data/onchain-data-source/single',
+      tag,
+      summary: 'Fetch Onchain Data Source Details: the record (spec 2.7) with latestValue {value, updatedAt, slot} and the last refresh failure. 404 when the data source is not on record.',
+      role: 'READ',
+      body: singleOnchainDataSourceBody,
+      successStatus: 200,
+      response: onchainDataSourceRecord,
+      async handler(ctx, body) {
+        const { em, scope } = await actingScope(ctx, deps, body.tenancyConfig);
+        const source = await findDataSourceByLookup(em, scope, body.itemData.onchainDataSource, 'itemData.onchainDataSource');
+        return presentOnchainDataSource(source, (await authoritiesOf(em, scope.organizationId, scope.cluster, [source])).get(source.authorityAddress));
+      },
+    }),
+  ];
+}

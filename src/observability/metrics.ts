@@ -1,0 +1,47 @@
+/**
+ * The process's Prometheus metrics (prom-client): Node runtime defaults, the API's requests and
+ * refusals, and the writes the worker in this process recorded. One registry per process, read by
+ * GET /metrics of the API (which hosts a worker by default); a worker on its own exposes the Temporal
+ * SDK's metrics (TEMPORAL_METRICS_ADDRESS, src/main/worker.ts).
+ */
+import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+
+export const registry = new Registry();
+collectDefaultMetrics({ register: registry });
+
+export const httpRequests = new Counter({
+  name: 'ledger_http_requests_total',
+  help: 'API requests by method, route and status.',
+  labelNames: ['method', 'route', 'status'] as const,
+  registers: [registry],
+});
+
+export const httpRequestDuration = new Histogram({
+  name: 'ledger_http_request_duration_seconds',
+  help: 'Time to answer API requests, by method and route (a write answers once its transaction reached the requested commitment).',
+  labelNames: ['method', 'route'] as const,
+  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+  registers: [registry],
+});
+
+export const apiErrors = new Counter({
+  name: 'ledger_api_errors_total',
+  help: 'Error answers by error code (business refusals such as LIMIT_EXCEEDED or INSUFFICIENT_BALANCE included).',
+  labelNames: ['code'] as const,
+  registers: [registry],
+});
+
+export const writesRecorded = new Counter({
+  name: 'ledger_writes_total',
+  help: 'Network transactions (and offchain-only writes) recorded by this process\'s worker, by operation and final status.',
+  labelNames: ['operation', 'status'] as const,
+  registers: [registry],
+});
+
+export const confirmDuration = new Histogram({
+  name: 'ledger_write_confirm_seconds',
+  help: 'From sending a signed transaction to its outcome at the requested commitment, by cluster and commitment.',
+  labelNames: ['cluster', 'commitment'] as const,
+  buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 20, 30, 60, 120],
+  registers: [registry],
+});

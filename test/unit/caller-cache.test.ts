@@ -1,0 +1,54 @@
+/** Authentication's cache: known and unknown keys cost one database read until their key's change is announced. */
+import type { ApiDeps, LedgerContext } from '../../src/api/context';
+import { createCallerCache } from '../../src/api/caller-cache';
+import { authenticate } from '../../src/api/middleware';
+import { hashApiKey } from '../../src/custody/credentials';
+
+const KEY = 'lk_known';
+function fakeDeps(keys: Map<string, { id: string; organizationId: string; roles: string[] }>) {
+  const reads = { count: 0 };
+  const em = {
+    findOne: async (entity: { name?: string } | unknown, where: Record<string, unknown>) => {
+      reads.count++;
+      if ('keyHash' in where) return keys.get(where.keyHash as string) ?? null;
+      return { id: where.id, externalId: 'acme' };
+    },
+  };
+  const callers = createCallerCache(60_000);
+  const deps = { orm: { em: { fork: () => em } }, callers } as unknown as ApiDeps;
+  return { deps, reads, callers };
+}
+async function attempt(deps: ApiDeps, key: string): Promise<string> {
+  const ctx = { get: () => `Bearer ${key}`, state: {} } as unknown as LedgerContext;
+  try {
+    await authenticate(deps)(ctx, async () => undefined);
+    return 'ok';
+  } catch (error) {
+    return (error as { code: string }).code;
+  }
+}
+
+it('reads the database once per key, known or unknown, and again once the key is forgotten', async () => {
+  const keys = new Map([[hashApiKey(KEY), { id: 'k1', organizationId: 'o1', roles: ['LEDGER_READ'] }]]);
+  const { deps, reads, callers } = fakeDeps(keys);
+  expect(await attempt(deps, KEY)).toBe('ok');
+  const afterFirst = reads.count;
+  expect(await attempt(deps, KEY)).toBe('ok');
+  expect(reads.count).toBe(afterFirst);
+
+  expect(await attempt(deps, 'lk_made_up')).toBe('UNAUTHENTICATED');
+  expect(await attempt(deps, 'lk_made_up')).toBe('UNAUTHENTICATED');
+  expect(reads.count).toBe(afterFirst + 1);
+
+  // A revocation announced: the next request reads again and is refused.
+  keys.clear();
+  callers.forget(hashApiKey(KEY));
+  expect(await attempt(deps, KEY)).toBe('UNAUTHENTICATED');
+});
+
+it('expires entries after the time to live', () => {
+  const cache = createCallerCache(1000);
+  cache.set('h', null, 0);
+  expect(cache.get('h', 999)).toBeNull();
+  expect(cache.get('h', 1001)).toBeUndefined();
+});
