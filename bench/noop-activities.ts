@@ -28,6 +28,8 @@ export function noopActivities(): Activities & Steps {
     replayWebhookEvent: async () => {},
     callMissingSignatureWebhooks: async () => {},
     addSignatures: async () => ({ signature: 'signature', wireBase64: '' }),
+    loanSnapshot: async () => null,
+    markLoanOverdue: async () => null,
     isLifetimeOver: async () => false,
     recordCancellation: async () => null,
     endApproval: async () => 'EXPIRED',

@@ -6,6 +6,8 @@ import type { Sealer } from '../custody/sealing';
 import type { Networks } from '../network/svm-network';
 import type { LogoPolicy } from '../storage/logo-fetcher';
 import type { OutboundUrlPolicy } from '../network/outbound-url';
+import type { PriceSource } from '../domain/prices';
+import type { LoanLifecycleInput } from '../domain/loan-lifecycle';
 import type { OraclePolicy } from './oracle/http-source';
 import type { OracleSchedules } from './oracle/schedules';
 
@@ -27,6 +29,12 @@ export interface ActivityDeps {
   approvalTimeoutMs?: number;
   /** Starts a write's post-submit webhook delivery workflow under a fixed id (idempotent). */
   deliveries: { start(workflowId: string, request: WriteRequest): Promise<void> };
+  /** Instrument prices for loan-to-value (docs/loans.md); default noPrices until oracle data sources supply them. */
+  prices?: PriceSource;
+  /** Starts a loan's own workflow under its fixed id (idempotent), and tells it the loan changed. */
+  loans?: { start(input: LoanLifecycleInput): Promise<void>; changed(organizationId: string, escrow: string): Promise<void> };
+  /** Seconds in a loan day (default 86,400; tests shorten terms with LOAN_SECONDS_PER_DAY). */
+  loanSecondsPerDay?: number;
   /** Where oracle jobs may read from, with their caps (ORACLE_ALLOWED_HOSTS; absent: nowhere). */
   oraclePolicy?: OraclePolicy;
   /** The Temporal Schedules of scheduled refreshes (absent: a data source is refreshed only on request). */

@@ -1,4 +1,5 @@
 /** The Koa app: one error middleware at the top, then request id, lossless JSON and the routes. */
+import { loanRoutes } from './routes/loans.routes';
 import { durableNonceAccountRoutes } from './routes/durable-nonce-accounts.routes';
 import Koa from 'koa';
 import Router from '@koa/router';
@@ -55,7 +56,7 @@ function unmatched(): Koa.Middleware {
 
 /** Every route, in the order they are mounted and documented. Declaring them reads no dependency: handlers do. */
 export function apiRoutes(deps: ApiDeps, openApi: () => unknown, metrics: () => Promise<string>): RouteSpec[] {
-  const business: RouteSpec[] = [...accountRoutes(deps), ...financialInstrumentRoutes(deps), ...positionRoutes(deps), ...positionHistoryRoutes(deps), ...transactionRoutes(deps), ...signatureRoutes(deps), ...webhookDeliveryRoutes(deps), ...approvalRoutes(deps), ...fileRoutes(deps), ...addressLookupTableRoutes(deps), ...durableNonceAccountRoutes(deps), ...oracleDataSourceRoutes(deps)];
+  const business: RouteSpec[] = [...accountRoutes(deps), ...financialInstrumentRoutes(deps), ...positionRoutes(deps), ...positionHistoryRoutes(deps), ...transactionRoutes(deps), ...signatureRoutes(deps), ...webhookDeliveryRoutes(deps), ...approvalRoutes(deps), ...fileRoutes(deps), ...addressLookupTableRoutes(deps), ...durableNonceAccountRoutes(deps), ...oracleDataSourceRoutes(deps), ...loanRoutes(deps)];
   return [...systemRoutes(deps, openApi, metrics), ...business];
 }
 

@@ -8,6 +8,7 @@ import type { KeyStore } from '../custody/key-store';
 import type { Networks } from '../network/svm-network';
 import type { Commitment } from '../domain/write';
 
+import type { PriceSource } from '../domain/prices';
 import type { CallerCache } from './caller-cache';
 import type { Logger } from '../observability/logger';
 
@@ -35,6 +36,8 @@ export interface ApiDeps {
   ready: () => Promise<boolean>;
   /** The access log's logger (none: no access log, as in tests that do not ask for one). */
   logger?: Logger;
+  /** Instrument prices loans are shown at (docs/loans.md); default noPrices. */
+  prices?: PriceSource;
   /** Authenticated callers by key hash; default: a 5 s cache (the API process gives one kept fresh by announcements). */
   callers?: CallerCache;
 }

@@ -60,6 +60,8 @@ export interface Config {
   webhookUrlPolicy: OutboundUrlPolicy;
   /** How long a write over a limit waits for its approvers before it ends REJECTED (APPROVAL_TIMEOUT_SECONDS, default 24 h). */
   approvalTimeoutMs: number;
+  /** LOAN_SECONDS_PER_DAY: how long a loan day lasts (default 86,400; 1 to 86,400): tests shorten loan terms with it (docs/loans.md). */
+  loanSecondsPerDay: number;
   /**
    * Stopping (SIGTERM): /ready answers 503 for DRAIN_DELAY_SECONDS (default 0; a few seconds behind a
    * load balancer) while requests are still served, then no new connection is taken and requests in
@@ -90,8 +92,8 @@ export function parseClusters(text: string | undefined): ClusterConfig[] {
 }
 
 /** Whole numbers of a range (envalid's num takes fractions and anything Number() takes). */
-const int = (min: number) => makeValidator<number>((input) => {
-  if (!/^-?\d+$/.test(input.trim()) || Number(input) < min) throw new Error(`must be a whole number of at least ${min}, not "${input}"`);
+const int = (min: number, max = Number.MAX_SAFE_INTEGER) => makeValidator<number>((input) => {
+  if (!/^-?\d+$/.test(input.trim()) || Number(input) < min || Number(input) > max) throw new Error(`must be a whole number from ${min}${max < Number.MAX_SAFE_INTEGER ? ` to ${max}` : ' up'}, not "${input}"`);
   return Number(input);
 });
 /** A comma-separated list, entries trimmed, empty ones dropped. */
@@ -143,6 +145,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ORACLE_ALLOWED_HOSTS: oracleHosts({ default: [] }),
     ORACLE_MAX_RESPONSE_BYTES: int(1)({ default: 64 * 1024 }),
     ORACLE_HTTP_TIMEOUT_MS: int(1)({ default: 5000 }),
+    // A loan day in seconds (loan tests shorten terms): never longer than a day.
+    LOAN_SECONDS_PER_DAY: int(1, 86_400)({ default: 86_400 }),
   }, { reporter: refuseInvalid });
   const dataDir = path.resolve(v.DATA_DIR);
   return {
@@ -176,6 +180,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logoPolicy: { allowPrivateAddresses: v.LOGO_ALLOW_PRIVATE_ADDRESSES, maxBytes: v.LOGO_MAX_BYTES },
     webhookUrlPolicy: { allowPrivateAddresses: v.WEBHOOK_ALLOW_PRIVATE_ADDRESSES, allowHttp: v.WEBHOOK_ALLOW_HTTP },
     approvalTimeoutMs: v.APPROVAL_TIMEOUT_SECONDS * 1000,
+    loanSecondsPerDay: v.LOAN_SECONDS_PER_DAY,
     shutdown: { drainDelayMs: v.DRAIN_DELAY_SECONDS * 1000, graceMs: v.SHUTDOWN_GRACE_SECONDS * 1000 },
     oraclePolicy: { allowedHosts: v.ORACLE_ALLOWED_HOSTS, maxResponseBytes: v.ORACLE_MAX_RESPONSE_BYTES, timeoutMs: v.ORACLE_HTTP_TIMEOUT_MS },
   };

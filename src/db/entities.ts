@@ -377,6 +377,104 @@ export const Approval = defineEntity({
 });
 export type Approval = InferEntity<typeof Approval>;
 
+/** A strategy's terms for one collateral instrument (cBPS; apy per duration index). */
+export interface LoanCollateralTermsRecord {
+  financialInstrumentId: string;
+  mintAddress: string;
+  apy: number[];
+  loanToValueRatio: number;
+  liquidationRatio: number;
+}
+
+/**
+ * A loan strategy (docs/loans.md): the lender's vault (a managed account, same id as its account
+ * record) whose positions hold the principal, and the terms it lends on.
+ */
+export const LoanStrategy = defineEntity({
+  name: 'LoanStrategy',
+  tableName: 'loan_strategy',
+  properties: {
+    id: p.uuid().primary(),
+    organizationId: p.uuid(),
+    cluster: p.text(),
+    vaultAddress: p.text(),
+    lenderAddress: p.text(),
+    lenderAccountId: p.uuid(),
+    principalInstrumentId: p.uuid(),
+    principalMint: p.text(),
+    collateral: p.json<LoanCollateralTermsRecord[]>(),
+    /** Mints of the accepted collateral (for filters). */
+    collateralMints: p.array(),
+    originationsEnabled: p.boolean(),
+    /** Base units of the principal, or null (no cap / no buffer). */
+    originationCap: p.decimal('string').nullable(),
+    liquidityBuffer: p.decimal('string').nullable(),
+    rollover: p.boolean(),
+    creationTransactionId: p.uuid().nullable(),
+    createdAt: p.datetime(),
+    updatedAt: p.datetime(),
+  },
+});
+export type LoanStrategy = InferEntity<typeof LoanStrategy>;
+
+/** One pledged item of a loan: the instrument and the units the escrow holds of it. */
+export interface PledgedItemRecord {
+  financialInstrumentId: string;
+  mintAddress: string;
+  /** Base units held by the escrow. */
+  amount: string;
+  /** The escrow's position of the instrument. */
+  escrowPosition: string;
+}
+
+/**
+ * A loan (spec 2.6, docs/loans.md): the escrow wallet (a managed account made for the loan) holding
+ * the pledged items, the principal borrowed from a strategy's vault, its term and interest.
+ * Amounts are base units; interest accrues from lastInterestUpdateTime and is moved into
+ * interestOutstanding at each loan write.
+ */
+export const Loan = defineEntity({
+  name: 'Loan',
+  tableName: 'loan',
+  properties: {
+    id: p.uuid().primary(),
+    organizationId: p.uuid(),
+    cluster: p.text(),
+    strategyId: p.uuid(),
+    strategyAddress: p.text(),
+    escrowAddress: p.text(),
+    escrowAccountId: p.uuid(),
+    borrowerAddress: p.text(),
+    borrowerAccountId: p.uuid(),
+    lenderAddress: p.text(),
+    lenderAccountId: p.uuid(),
+    principalInstrumentId: p.uuid(),
+    principalMint: p.text(),
+    /** The principal's decimals (amounts of the compact record without loading the instrument). */
+    principalDecimals: p.integer(),
+    pledged: p.json<PledgedItemRecord[]>(),
+    collateralMints: p.array(),
+    collateralInstrumentIds: p.array(),
+    principalDue: p.decimal('string'),
+    principalRepaid: p.decimal('string'),
+    interestOutstanding: p.decimal('string'),
+    apy: p.integer(),
+    loanToValueRatio: p.integer(),
+    liquidationRatio: p.integer(),
+    durationIndex: p.integer(),
+    durationDays: p.integer(),
+    termStartAt: p.datetime(),
+    maturityAt: p.datetime(),
+    lastInterestUpdateTime: p.datetime(),
+    status: p.text(),
+    creationTransactionId: p.uuid().nullable(),
+    lastTransactionId: p.uuid().nullable(),
+    createdAt: p.datetime(),
+    updatedAt: p.datetime(),
+  },
+});
+export type Loan = InferEntity<typeof Loan>;
+
 export { OracleDataSource } from './oracle-data-source.entity';
 
-export const entities = [Organization, ApiKey, CustodyKey, Account, LedgerTransaction, FinancialInstrument, Position, AddressLookupTable, DurableNonceAccount, WebhookDelivery, Approval, OracleDataSource];
+export const entities = [Organization, ApiKey, CustodyKey, Account, LedgerTransaction, FinancialInstrument, Position, AddressLookupTable, DurableNonceAccount, WebhookDelivery, Approval, OracleDataSource, LoanStrategy, Loan];

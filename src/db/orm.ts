@@ -28,6 +28,7 @@ import { Migration0024DebitReservationWrite } from './migrations/0024-debit-rese
 import { Migration0019Approval } from './migrations/0019-approval.migration';
 import { Migration0017WebhookDeliveries } from './migrations/0017-webhook-deliveries.migration';
 import { Migration0015Signatures } from './migrations/0015-signatures.migration';
+import { Migration0030Loans } from './migrations/0030-loans.migration';
 import { Migration0040OracleDataSource } from './migrations/0040-oracle-data-source.migration';
 
 /** Every migration, in the order they apply. */
@@ -54,6 +55,7 @@ const migrations = [
   { name: '0021-secrets-key-location', class: Migration0021SecretsKeyLocation },
   { name: '0022-threshold-keys', class: Migration0022ThresholdKeys },
   { name: '0024-debit-reservation-write', class: Migration0024DebitReservationWrite },
+  { name: '0030-loans', class: Migration0030Loans },
   { name: '0040-oracle-data-source', class: Migration0040OracleDataSource },
 ];
 

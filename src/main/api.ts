@@ -11,6 +11,7 @@ import { API_KEY_CHANNEL } from '../db/repositories/organizations.repository';
 import { loadConfig, type Config } from '../config/config';
 import { openRuntime, type Log, type Runtime } from './runtime';
 import { connectTemporal, createLedgerWorker, installSdkLogger, type WorkerOptions } from './worker';
+import { createOraclePriceSource } from '../activities/oracle/oracle-prices';
 
 export interface ApiServer {
   url: string;
@@ -26,6 +27,8 @@ export interface ApiOptions {
   wrapSteps?: WorkerOptions['wrapSteps'];
   /** Structured logs: the access log, failures with their stack, audit lines (none: `log` only). */
   logger?: Logger;
+  /** Instrument prices for loans (default: the oracle data sources; tests may plug a fixed feed). */
+  prices?: WorkerOptions['prices'];
 }
 
 export async function startApi(config: Config, runtime: Runtime, temporal: { address: string; namespace: string }, log: Log, options: ApiOptions = {}): Promise<ApiServer> {
@@ -38,7 +41,7 @@ export async function startApi(config: Config, runtime: Runtime, temporal: { add
   let worker: Worker | undefined;
   let running: Promise<void> | undefined;
   if (hostWorker) {
-    worker = await createLedgerWorker({ connection, namespace: temporal.namespace, taskQueue: config.temporal.taskQueue, runtime, logoPolicy: config.logoPolicy, webhookUrlPolicy: config.webhookUrlPolicy, approvalTimeoutMs: config.approvalTimeoutMs, shutdownGraceMs: shutdown.graceMs, oraclePolicy: config.oraclePolicy, wrapSteps: options.wrapSteps });
+    worker = await createLedgerWorker({ connection, namespace: temporal.namespace, taskQueue: config.temporal.taskQueue, runtime, logoPolicy: config.logoPolicy, webhookUrlPolicy: config.webhookUrlPolicy, approvalTimeoutMs: config.approvalTimeoutMs, shutdownGraceMs: shutdown.graceMs, oraclePolicy: config.oraclePolicy, loanSecondsPerDay: config.loanSecondsPerDay, prices: options.prices, wrapSteps: options.wrapSteps });
     running = worker.run();
   }
   // Callers stay cached until their key's change is announced (the admin CLI revokes in another process).
@@ -65,6 +68,7 @@ export async function startApi(config: Config, runtime: Runtime, temporal: { add
       defaultCommitment: config.defaultCommitment,
       writeWaitMs: config.writeWaitMs,
       now: () => new Date(),
+      prices: options.prices ?? createOraclePriceSource(runtime.orm),
       ready: async () => {
         if (draining) return false;
         await pingDatabase(runtime.orm);

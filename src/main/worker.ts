@@ -8,8 +8,12 @@ import { openRuntime, type Runtime } from './runtime';
 import { createLogger, infoLog, type Logger } from '../observability/logger';
 import type { LogoPolicy } from '../storage/logo-fetcher';
 import type { OutboundUrlPolicy } from '../network/outbound-url';
+import type { PriceSource } from '../domain/prices';
+import { loanChangedSignal, loanWorkflowId, loanWorkflowType, type LoanLifecycleInput } from '../domain/loan-lifecycle';
+import { loanSearchAttributes } from '../workflows/loan-search-attributes';
 import type { OraclePolicy } from '../domain/oracle-job';
 import { temporalOracleSchedules } from '../activities/oracle/schedules';
+import { createOraclePriceSource } from '../activities/oracle/oracle-prices';
 
 export interface WorkerOptions {
   /** The connection to poll on; the API passes its own so its client can start writes eagerly on this worker. */
@@ -20,6 +24,10 @@ export interface WorkerOptions {
   logoPolicy: LogoPolicy;
   webhookUrlPolicy: OutboundUrlPolicy;
   approvalTimeoutMs?: number;
+  /** Seconds in a loan day (config.loanSecondsPerDay). */
+  loanSecondsPerDay?: number;
+  /** Instrument prices for loans (default: the organization's own oracle data sources). */
+  prices?: PriceSource;
   /** How long running activities get to finish when the worker shuts down (default 30 s). */
   shutdownGraceMs?: number;
   /** Where oracle jobs may read from (absent: nowhere). */
@@ -96,6 +104,22 @@ export async function createLedgerWorker(options: WorkerOptions): Promise<Worker
     fetch: globalThis.fetch,
     now: () => new Date(),
     approvalTimeoutMs: options.approvalTimeoutMs,
+    loanSecondsPerDay: options.loanSecondsPerDay,
+    prices: options.prices ?? createOraclePriceSource(runtime.orm),
+    loans: {
+      async start(input: LoanLifecycleInput) {
+        try {
+          await client.workflow.start(loanWorkflowType, { taskQueue, workflowId: loanWorkflowId(input.organizationId, input.escrow), args: [input], workflowIdConflictPolicy: 'USE_EXISTING', typedSearchAttributes: loanSearchAttributes(input) });
+        } catch (error) {
+          // Started and already ended: the loan's life is over.
+          if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+        }
+      },
+      async changed(organizationId: string, escrow: string) {
+        // A loan whose workflow has ended has nothing left to be told.
+        await client.workflow.getHandle(loanWorkflowId(organizationId, escrow)).signal(loanChangedSignal).catch(() => undefined);
+      },
+    },
     oraclePolicy: options.oraclePolicy,
     oracleSchedules: temporalOracleSchedules(client, taskQueue),
     deliveries: {
@@ -130,7 +154,7 @@ async function main(config: Config, logger: Logger) {
   installSdkLogger(logger);
   const runtime = await openRuntime({ ...config, databaseUrl: config.databaseUrl }, log);
   const connection = await connectTemporal(config.temporal.address);
-  const worker = await createLedgerWorker({ connection, namespace: config.temporal.namespace, taskQueue: config.temporal.taskQueue, runtime, logoPolicy: config.logoPolicy, webhookUrlPolicy: config.webhookUrlPolicy, approvalTimeoutMs: config.approvalTimeoutMs, shutdownGraceMs: config.shutdown.graceMs, oraclePolicy: config.oraclePolicy });
+  const worker = await createLedgerWorker({ connection, namespace: config.temporal.namespace, taskQueue: config.temporal.taskQueue, runtime, logoPolicy: config.logoPolicy, webhookUrlPolicy: config.webhookUrlPolicy, approvalTimeoutMs: config.approvalTimeoutMs, shutdownGraceMs: config.shutdown.graceMs, oraclePolicy: config.oraclePolicy, loanSecondsPerDay: config.loanSecondsPerDay });
   log(`worker polling ${config.temporal.taskQueue} on ${config.temporal.address}`);
   process.once('SIGINT', () => worker.shutdown());
   process.once('SIGTERM', () => worker.shutdown());

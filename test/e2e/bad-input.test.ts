@@ -99,6 +99,15 @@ const ROUTES_THAT_MUST_BE_SWEPT = [
   'POST /api/v1/approvals/bulk',
   'PATCH /api/v1/approvals/approve',
   'PATCH /api/v1/approvals/reject',
+  'POST /api/v1/loans/strategies',
+  'POST /api/v1/loans/strategies/bulk',
+  'POST /api/v1/loans',
+  'POST /api/v1/loans/single',
+  'POST /api/v1/loans/bulk/{detailLevel}',
+  'PATCH /api/v1/loans/repay',
+  'PATCH /api/v1/loans/swap-collateral',
+  'PATCH /api/v1/loans/refinance',
+  'PATCH /api/v1/loans/close',
 ];
 const ROLES: Role[] = roleNames.filter((r) => r !== 'ADMIN');
 const DEADLINE_MS = 10_000;
@@ -623,6 +632,57 @@ describe('Address lookup tables: refusals the codecs cannot see', () => {
         update('refundDestination without close', { deactivate: true, refundDestination: { onchainId: ADDRESS, offPlatform: true } }, refused('itemData.refundDestination')),
         update('freeze: false (one-way)', { freeze: false }, refused('itemData.freeze')),
         update('close on a table that does not exist', { close: true }, refused('itemData.addressLookupTable', 404, 'NOT_FOUND')),
+      ]),
+    ).toEqual([]);
+  });
+});
+
+describe('Loans: refusals the codecs cannot see', () => {
+  const terms = { financialInstrument: { onchainId: ADDRESS }, apy: [100_000], loanToValueRatio: 500_000, liquidationRatio: 600_000 };
+  const strategy = (label: string, itemData: Record<string, unknown>, expect: Expectation): Case => ({
+    label: `POST /api/v1/loans/strategies ${label}`,
+    method: 'POST',
+    url: '/api/v1/loans/strategies',
+    body: { itemData: { strategy: {}, lender: { offchainId: randomUUID() }, principal: { financialInstrument: { onchainId: ADDRESS } }, collateral: [terms], ...itemData } },
+    expect,
+    write: true,
+  });
+  const loan = (label: string, itemData: Record<string, unknown>, expect: Expectation, extra: Record<string, unknown> = {}): Case => ({
+    label: `POST /api/v1/loans ${label}`,
+    method: 'POST',
+    url: '/api/v1/loans',
+    body: {
+      itemData: {
+        defiProtocol: 'LEDGER_ESCROW',
+        protocolDetails: { loanStrategyAddress: ADDRESS, expectedLoanValues: { expectedApy: 1, expectedLqt: [1] }, durationIndex: 0 },
+        itemsToBorrow: [{ positionLookup: { position: { onchainId: ADDRESS } }, value: { amount: 1 } }],
+        itemsToPledge: [{ positionLookup: { position: { onchainId: ADDRESS } }, value: { amount: 1 } }],
+        ...itemData,
+      },
+      ...extra,
+    },
+    expect,
+    write: true,
+  });
+
+  it('refuses strategy terms and vaults a loan cannot live by, unknown strategies, lenders and escrows, naming the field', async () => {
+    expect(
+      await run([
+        strategy('a liquidation ratio at the loan-to-value limit', { collateral: [{ ...terms, liquidationRatio: 500_000 }] }, refused('itemData.collateral[0].liquidationRatio')),
+        strategy('a loan-to-value limit of 0', { collateral: [{ ...terms, loanToValueRatio: 0 }] }, refused('itemData.collateral[0].loanToValueRatio')),
+        strategy('no rate', { collateral: [{ ...terms, apy: [] }] }, refused('itemData.collateral[0].apy')),
+        strategy('no collateral', { collateral: [] }, refused('itemData.collateral')),
+        strategy('a vault that is not managed', { strategy: { managed: false, onchainId: ADDRESS } }, refused('itemData.strategy.managed')),
+        strategy('a vault already onchain', { strategy: { alreadyOnchain: true } }, refused('itemData.strategy.alreadyOnchain')),
+        strategy('a vault seed with too many decimals', { strategy: { seed: { amount: '0.0000000001' } } }, refused('itemData.strategy.seed.amount')),
+        strategy('a lender that does not exist', {}, refused('itemData.lender', 404, 'NOT_FOUND')),
+        loan('a strategy that does not exist', {}, refused('itemData.protocolDetails.loanStrategyAddress')),
+        { label: 'PATCH /api/v1/loans/repay an escrow that does not exist', method: 'PATCH', url: '/api/v1/loans/repay', body: { itemData: { defiProtocol: 'LEDGER_ESCROW', escrow: { onchainId: ADDRESS }, itemsToRepay: [{ positionLookup: { position: { onchainId: ADDRESS } }, repayAll: true }] } }, expect: refused('itemData.escrow', 404, 'NOT_FOUND'), write: true },
+        { label: 'PATCH /api/v1/loans/swap-collateral an escrow that does not exist', method: 'PATCH', url: '/api/v1/loans/swap-collateral', body: { itemData: { defiProtocol: 'LEDGER_ESCROW', escrow: { onchainId: ADDRESS }, itemsToWithdraw: [{ positionLookup: { position: { onchainId: ADDRESS } }, value: { amount: 1 } }] } }, expect: refused('itemData.escrow', 404, 'NOT_FOUND'), write: true },
+        { label: 'PATCH /api/v1/loans/refinance an escrow that does not exist', method: 'PATCH', url: '/api/v1/loans/refinance', body: { itemData: { defiProtocol: 'LEDGER_ESCROW', escrow: { onchainId: ADDRESS }, durationIndex: 0 } }, expect: refused('itemData.escrow', 404, 'NOT_FOUND'), write: true },
+        { label: 'PATCH /api/v1/loans/close an escrow that does not exist', method: 'PATCH', url: '/api/v1/loans/close', body: { itemData: { defiProtocol: 'LEDGER_ESCROW', escrow: { onchainId: ADDRESS } } }, expect: refused('itemData.escrow', 404, 'NOT_FOUND'), write: true },
+        { label: 'POST /api/v1/loans/single an escrow that does not exist', method: 'POST', url: '/api/v1/loans/single', body: { itemData: { escrow: { onchainId: ADDRESS } } }, expect: refused('itemData.escrow', 404, 'NOT_FOUND') },
+        { label: 'POST /api/v1/loans/single a date without a time zone', method: 'POST', url: '/api/v1/loans/single', body: { itemData: { escrow: { onchainId: ADDRESS }, computeEstimatedInterestUntil: '2026-01-01T00:00:00' } }, expect: refused('itemData.computeEstimatedInterestUntil') },
       ]),
     ).toEqual([]);
   });

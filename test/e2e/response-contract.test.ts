@@ -21,6 +21,7 @@ import { createDurableNonceAccountsResponse, durableNonceAccountPage, durableNon
 import { createOnchainDataSourceResponse, onchainDataSourcePage, onchainDataSourceRecord, refreshOracleDataSourceResponse, updateOracleDataSourceResponse } from '../../src/api/responses/oracle-data-source.responses';
 import { webhookDeliveriesResponse } from '../../src/api/responses/webhook-delivery.responses';
 import { approvalResponse, approvalsResponse } from '../../src/api/responses/approval.responses';
+import { createLoanResponse, createLoanStrategyResponse, loanDetailed, loanLevels, loanStrategyPage } from '../../src/api/responses/loan.responses';
 import { createApiKey, ensureOrganization } from '../../src/custody/credentials';
 import { forkEm } from '../../src/main/runtime';
 import { startStack, type Stack } from '../support/stack';
@@ -139,6 +140,31 @@ it('answers every main route as its response codec says', async () => {
   const held = await decoded(acceptedWrite, 202, 'POST', '/api/v1/accounts/transfer-network-currency', { itemData: { source: { offchainId: guarded.offchainId }, destination: { offchainId: wallet.offchainId }, value: { amount: '0.2' } } });
   const approvals = await decoded(approvalsResponse, 200, 'POST', '/api/v1/approvals/bulk', { itemQuery: { filter: [{ fieldName: 'transactionOffchainId', filterValues: [{ filterType: 'EQUALS', valueString: held.transaction.offchainId }] }] } });
   await decoded(approvalResponse, 200, 'PATCH', '/api/v1/approvals/approve', { itemData: { approval: { offchainId: approvals.items[0].offchainId }, comment: 'ok' } }, { apiKey: approver.apiKey });
+
+  // A lender's strategy funded from the wallet's position; a borrower pledges the same instrument.
+  const vault: Ref = (
+    await decoded(createLoanStrategyResponse, 201, 'POST', '/api/v1/loans/strategies', {
+      itemData: { strategy: {}, lender: { offchainId: wallet.offchainId }, principal: { financialInstrument: { onchainId: instrument.onchainId } }, collateral: [{ financialInstrument: { onchainId: instrument.onchainId }, apy: [50_000], loanToValueRatio: 700_000, liquidationRatio: 800_000 }], originationCap: { amount: '1000' } },
+    })
+  ).newLoanStrategy;
+  await decoded(transactionResult, 201, 'POST', '/api/v1/positions/transfer', { itemData: { source: at, destination: { owner: { offchainId: vault.offchainId }, financialInstrument: { onchainId: instrument.onchainId } }, value: { amount: 500 }, initializeDestinationPositionIfNeeded: true } });
+  await decoded(loanStrategyPage, 200, 'POST', '/api/v1/loans/strategies/bulk', {});
+  const borrower: Ref = (await decoded(createAccountResponse, 201, 'POST', '/api/v1/accounts', { itemData: { managed: true, canPayFees: true, seed: { amount: '0.5' } } })).newAccount;
+  const borrowerAt = { owner: { offchainId: borrower.offchainId }, financialInstrument: { onchainId: instrument.onchainId } };
+  const noPosition = await stack.call('POST', '/api/v1/loans', { itemData: { defiProtocol: 'LEDGER_ESCROW', protocolDetails: { loanStrategyAddress: vault.onchainId, expectedLoanValues: { expectedApy: 50_000, expectedLqt: [800_000] }, durationIndex: 0 }, itemsToBorrow: [{ positionLookup: borrowerAt, value: { amount: 10 } }], itemsToPledge: [{ positionLookup: borrowerAt, value: { amount: 20 }, mintAsset: true }] }, svmTransactionConfig: { feePayer: { offchainId: borrower.offchainId } } });
+  expect(noPosition.body.errors[0]).toMatchObject({ code: 'NOT_FOUND', field: 'itemData.itemsToPledge[0].positionLookup' });
+  await decoded(initializePositionResponse, 201, 'POST', '/api/v1/positions', { itemData: { positionToInitialize: borrowerAt } });
+  const loan = await decoded(createLoanResponse, 201, 'POST', '/api/v1/loans', {
+    itemData: {
+      defiProtocol: 'LEDGER_ESCROW',
+      protocolDetails: { loanStrategyAddress: vault.onchainId, expectedLoanValues: { expectedApy: 50_000, expectedLqt: [800_000] }, durationIndex: 0 },
+      itemsToBorrow: [{ positionLookup: borrowerAt, value: { amount: 10 } }],
+      itemsToPledge: [{ positionLookup: borrowerAt, value: { amount: 20 }, mintAsset: true }],
+    },
+    svmTransactionConfig: { feePayer: { offchainId: borrower.offchainId } },
+  });
+  await decoded(loanDetailed, 200, 'POST', '/api/v1/loans/single', { itemData: { escrow: { onchainId: loan.newLoan.escrow.onchainId }, computeEstimatedInterestUntil: '2030-01-01T00:00:00Z' } });
+  await pages(loanLevels, '/api/v1/loans/bulk');
 
   await decoded(acceptedWrite, 202, 'POST', '/api/v1/positions/mint', { itemData: { mintTo: at, value: { lamports: '1' } } }, { headers: { prefer: 'respond-async' } });
   await decoded(errorBody, 400, 'POST', '/api/v1/positions/mint', { itemData: { mintTo: at, value: { amount: 'ten' } } });

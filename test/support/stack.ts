@@ -18,6 +18,7 @@ import { roleNames, type Role } from '../../src/domain/roles';
 import { createTestDatabase } from './database';
 import type { Logger } from '../../src/observability/logger';
 import { temporalTarget, uniqueTaskQueue } from './temporal';
+import type { PriceSource } from '../../src/domain/prices';
 
 export interface Stack {
   config: Config;
@@ -61,6 +62,10 @@ export async function startStack(
     approvalTimeoutMs?: number;
     /** Structured logs of the API (access log, failures, audit); none by default. */
     logger?: Logger;
+    /** Seconds in a loan day (default 86,400): loan tests shorten terms. */
+    loanSecondsPerDay?: number;
+    /** Instrument prices the loans use (default none). */
+    prices?: PriceSource;
     /** Drain delay and grace when the API stops (default: none, 30 s). */
     shutdown?: Config['shutdown'];
   } = {},
@@ -86,16 +91,17 @@ export async function startStack(
     // Test webhook receivers and token endpoints too (plain http); a test that checks the refusal passes its own.
     webhookUrlPolicy: options.webhookUrlPolicy ?? { allowPrivateAddresses: true, allowHttp: true },
     approvalTimeoutMs: options.approvalTimeoutMs ?? 86_400_000,
+    loanSecondsPerDay: options.loanSecondsPerDay ?? 86_400,
     shutdown: options.shutdown ?? { drainDelayMs: 0, graceMs: 30_000 },
     // Test price sources live on 127.0.0.1 (any port).
     oraclePolicy: { allowedHosts: ['127.0.0.1'], maxResponseBytes: 64 * 1024, timeoutMs: 2000 },
   };
   const runtime = await openRuntime({ ...config, databaseUrl: db.url }, log, { migrate: true });
   await fundFeePayer(runtime, config, log);
-  const workerOptions = { namespace: temporal.namespace, taskQueue: config.temporal.taskQueue, runtime, logoPolicy: config.logoPolicy, webhookUrlPolicy: config.webhookUrlPolicy, approvalTimeoutMs: config.approvalTimeoutMs, oraclePolicy: config.oraclePolicy };
+  const workerOptions = { namespace: temporal.namespace, taskQueue: config.temporal.taskQueue, runtime, logoPolicy: config.logoPolicy, webhookUrlPolicy: config.webhookUrlPolicy, approvalTimeoutMs: config.approvalTimeoutMs, oraclePolicy: config.oraclePolicy, loanSecondsPerDay: config.loanSecondsPerDay, prices: options.prices };
   // As in production, the API hosts a worker and starts writes eagerly on it; `worker: false` leaves
   // the task queue to workers the test starts (restartWorker, or its own processes).
-  const api = await startApi(config, runtime, temporal, log, { port: 0, hostWorker: config.temporal.apiHostsWorker, wrapSteps: options.wrapSteps, logger: options.logger });
+  const api = await startApi(config, runtime, temporal, log, { port: 0, hostWorker: config.temporal.apiHostsWorker, wrapSteps: options.wrapSteps, logger: options.logger, prices: options.prices });
   let worker: Worker | undefined;
   let workerConnection: NativeConnection | undefined;
   let running: Promise<void> = Promise.resolve();

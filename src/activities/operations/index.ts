@@ -17,6 +17,13 @@ import { createAddressLookupTableHandler } from './create-address-lookup-table.h
 import { extendAddressLookupTableHandler } from './extend-address-lookup-table.handler';
 import { updateAddressLookupTableHandler } from './update-address-lookup-table.handler';
 import { createDurableNonceAccountsHandler } from './create-durable-nonce-accounts.handler';
+import { createLoanStrategyHandler } from './create-loan-strategy.handler';
+import { createLoanHandler } from './create-loan.handler';
+import { repayLoanHandler } from './repay-loan.handler';
+import { swapCollateralHandler } from './swap-collateral.handler';
+import { refinanceLoanHandler } from './refinance-loan.handler';
+import { closeLoanHandler } from './close-loan.handler';
+import { liquidateLoanHandler } from './liquidate-loan.handler';
 import { createOnchainDataSourceHandler } from './create-onchain-data-source.handler';
 import { updateOracleDataSourceHandler } from './update-oracle-data-source.handler';
 import { refreshOracleDataSourceHandler } from './refresh-oracle-data-source.handler';
@@ -44,6 +51,13 @@ export const operationHandlers: OperationHandlers = {
   EXTEND_ADDRESS_LOOKUP_TABLE: extendAddressLookupTableHandler,
   UPDATE_ADDRESS_LOOKUP_TABLE: updateAddressLookupTableHandler,
   CREATE_DURABLE_NONCE_ACCOUNTS: createDurableNonceAccountsHandler,
+  CREATE_LOAN_STRATEGY: createLoanStrategyHandler,
+  CREATE_LOAN: createLoanHandler,
+  REPAY_LOAN: repayLoanHandler,
+  SWAP_COLLATERAL: swapCollateralHandler,
+  REFINANCE_LOAN: refinanceLoanHandler,
+  CLOSE_LOAN: closeLoanHandler,
+  LIQUIDATE_LOAN: liquidateLoanHandler,
   CREATE_ONCHAIN_DATA_SOURCE: createOnchainDataSourceHandler,
   UPDATE_ORACLE_DATA_SOURCE: updateOracleDataSourceHandler,
   REFRESH_ORACLE_DATA_SOURCE: refreshOracleDataSourceHandler,

@@ -12,6 +12,7 @@ import { transactionExamples } from './transaction.examples';
 import { addressLookupTableExamples } from './address-lookup-table.examples';
 import { durableNonceExamples } from './durable-nonce.examples';
 import { approvalExamples } from './approval.examples';
+import { loanExamples } from './loan.examples';
 import { oracleDataSourceExamples } from './oracle-data-source.examples';
 
 export interface OperationExample {
@@ -32,5 +33,6 @@ export const operationExamples: Record<string, OperationExample> = {
   ...addressLookupTableExamples,
   ...durableNonceExamples,
   ...approvalExamples,
+  ...loanExamples,
   ...oracleDataSourceExamples,
 };

@@ -3,6 +3,7 @@ import { accountStatuses, accountTypes } from '../../domain/account-types';
 import type { QueryField, QueryResource } from '../../domain/item-query';
 import { transactionStatuses } from '../../domain/write';
 import { operations } from '../../domain/operations/registry';
+import { loanStatuses } from '../../domain/loans';
 
 const text = (property: string, extra: Partial<QueryField> = {}): QueryField => ({ property, kind: 'TEXT', dataTypes: ['TEXT'], ...extra });
 const bool = (property: string, extra: Partial<QueryField> = {}): QueryField => ({ property, kind: 'BOOLEAN', dataTypes: ['BOOLEAN'], ...extra });
@@ -169,6 +170,52 @@ export const approvalQuery: QueryResource = {
     transactionOffchainId: { property: 'transactionId', kind: 'UUID', dataTypes: ['OFFCHAIN_ID', 'TEXT'] },
     accountOffchainId: { property: 'accountId', kind: 'UUID', dataTypes: ['OFFCHAIN_ID', 'TEXT'] },
     createdAt: timestamp('createdAt'),
+  },
+  defaultSort: [['createdAt', 'DESC']],
+  idProperty: 'id',
+};
+
+const onchain = (property: string, extra: Partial<QueryField> = {}): QueryField => ({ property, kind: 'TEXT', dataTypes: ['ONCHAIN_ADDRESS_ID', 'ADDRESS_ONCHAIN_ID', 'TEXT'], ...extra });
+const offchain = (property: string, extra: Partial<QueryField> = {}): QueryField => ({ property, kind: 'UUID', dataTypes: ['OFFCHAIN_ID', 'TEXT'], ...extra });
+
+/** Loan strategies (API.md: chosen by the product). */
+export const loanStrategyQuery: QueryResource = {
+  fields: {
+    loanStrategyOnchainId: onchain('vaultAddress'),
+    loanStrategyOffchainId: offchain('id'),
+    lenderOnchainId: onchain('lenderAddress'),
+    lenderOffchainId: offchain('lenderAccountId'),
+    principalFinancialInstrumentOnchainId: onchain('principalMint'),
+    principalFinancialInstrumentOffchainId: offchain('principalInstrumentId'),
+    collateralFinancialInstrumentOnchainId: { ...onchain('collateralMints'), array: true },
+    originationsEnabled: bool('originationsEnabled'),
+    rollover: bool('rollover'),
+    createdAt: { property: 'createdAt', kind: 'TIMESTAMP', dataTypes: ['TIMESTAMP'] },
+  },
+  defaultSort: [['createdAt', 'DESC']],
+  idProperty: 'id',
+};
+
+/** Loans (API.md: status, parties, strategy, instruments, dates). */
+export const loanQuery: QueryResource = {
+  fields: {
+    status: text('status', { values: loanStatuses }),
+    escrowOnchainId: onchain('escrowAddress'),
+    escrowOffchainId: offchain('escrowAccountId'),
+    borrowerOnchainId: onchain('borrowerAddress'),
+    borrowerOffchainId: offchain('borrowerAccountId'),
+    lenderOnchainId: onchain('lenderAddress'),
+    lenderOffchainId: offchain('lenderAccountId'),
+    loanStrategyOnchainId: onchain('strategyAddress'),
+    loanStrategyOffchainId: offchain('strategyId'),
+    principalFinancialInstrumentOnchainId: onchain('principalMint'),
+    principalFinancialInstrumentOffchainId: offchain('principalInstrumentId'),
+    collateralFinancialInstrumentOnchainId: { ...onchain('collateralMints'), array: true },
+    collateralFinancialInstrumentOffchainId: { ...offchain('collateralInstrumentIds'), kind: 'TEXT', array: true },
+    durationIndex: { property: 'durationIndex', kind: 'NUMBER', dataTypes: ['NUMBER'], integer: true },
+    termStartAt: { property: 'termStartAt', kind: 'TIMESTAMP', dataTypes: ['TIMESTAMP'] },
+    maturityAt: { property: 'maturityAt', kind: 'TIMESTAMP', dataTypes: ['TIMESTAMP'] },
+    createdAt: { property: 'createdAt', kind: 'TIMESTAMP', dataTypes: ['TIMESTAMP'] },
   },
   defaultSort: [['createdAt', 'DESC']],
   idProperty: 'id',

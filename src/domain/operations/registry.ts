@@ -19,6 +19,8 @@ import { createAddressLookupTableItemData, extendAddressLookupTableItemData, upd
 import { validateUpdateAddressLookupTable } from './address-lookup-table.operation';
 import { createDurableNonceAccountsItemData } from '../inputs/durable-nonce.inputs';
 import { validateCreateDurableNonceAccounts } from './create-durable-nonce-accounts.operation';
+import { closeLoanItemData, createLoanItemData, createLoanStrategyItemData, liquidateLoanItemData, refinanceLoanItemData, repayLoanItemData, swapCollateralItemData } from '../inputs/loan.inputs';
+import { validateCreateLoanStrategy } from './create-loan-strategy.operation';
 import { createOnchainDataSourceItemData, onchainDataSourceItemData, updateOracleDataSourceItemData } from '../inputs/oracle-data-source.inputs';
 import { validateCreateOnchainDataSource, validateUpdateOracleDataSource } from './oracle-data-source.operation';
 
@@ -56,6 +58,14 @@ export const operationRegistry = {
   EXTEND_ADDRESS_LOOKUP_TABLE: declare({ input: extendAddressLookupTableItemData }),
   UPDATE_ADDRESS_LOOKUP_TABLE: declare({ input: updateAddressLookupTableItemData, validate: (item) => validateUpdateAddressLookupTable(item) }),
   CREATE_DURABLE_NONCE_ACCOUNTS: declare({ input: createDurableNonceAccountsItemData, validate: validateCreateDurableNonceAccounts }),
+  CREATE_LOAN_STRATEGY: declare({ input: createLoanStrategyItemData, validate: validateCreateLoanStrategy }),
+  CREATE_LOAN: declare({ input: createLoanItemData }),
+  REPAY_LOAN: declare({ input: repayLoanItemData }),
+  SWAP_COLLATERAL: declare({ input: swapCollateralItemData }),
+  REFINANCE_LOAN: declare({ input: refinanceLoanItemData }),
+  CLOSE_LOAN: declare({ input: closeLoanItemData }),
+  /** Run by a loan's own workflow, no route (docs/loans.md). */
+  LIQUIDATE_LOAN: declare({ input: liquidateLoanItemData }),
   CREATE_ONCHAIN_DATA_SOURCE: declare({ input: createOnchainDataSourceItemData, validate: (item) => validateCreateOnchainDataSource(item) }),
   UPDATE_ORACLE_DATA_SOURCE: declare({ input: updateOracleDataSourceItemData, validate: (item) => validateUpdateOracleDataSource(item) }),
   REFRESH_ORACLE_DATA_SOURCE: declare({ input: onchainDataSourceItemData }),

@@ -103,6 +103,8 @@ function defaults(): Fakeable {
     isLifetimeOver: async () => false,
     recordCancellation: async () => null,
     endApproval: async () => 'EXPIRED',
+    loanSnapshot: async () => null,
+    markLoanOverdue: async () => null,
   };
 }
 

@@ -1,0 +1,32 @@
+/**
+ * What a loan's own workflow asks of the records (docs/loans.md): the loan as it stands now, and the
+ * one offchain change it makes itself, OPEN → OVERDUE once the term is over (movements of value are
+ * ledgerWrite children).
+ */
+import { Loan, LoanStrategy } from '../db/entities';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { LoanSnapshot } from '../domain/loan-lifecycle';
+import type { ActivityDeps } from './deps';
+
+async function snapshotOf(em: EntityManager, loan: Loan | null): Promise<LoanSnapshot | null> {
+  if (!loan) return null;
+  const strategy = await em.findOne(LoanStrategy, { id: loan.strategyId });
+  return { status: loan.status, maturityAt: loan.maturityAt.toISOString(), rollover: strategy?.rollover ?? false, durationIndex: loan.durationIndex };
+}
+
+export function createLoanActivities(deps: ActivityDeps) {
+  return {
+    async loanSnapshot(loanId: string): Promise<LoanSnapshot | null> {
+      const em = deps.orm.em.fork();
+      return snapshotOf(em, await em.findOne(Loan, { id: loanId }));
+    },
+
+    /** OPEN → OVERDUE when the term is over (idempotent: answers the status it leaves). */
+    async markLoanOverdue(loanId: string): Promise<LoanSnapshot | null> {
+      const em = deps.orm.em.fork();
+      const now = deps.now();
+      await em.nativeUpdate(Loan, { id: loanId, status: 'OPEN', maturityAt: { $lte: now } }, { status: 'OVERDUE', updatedAt: now });
+      return snapshotOf(em, await em.findOne(Loan, { id: loanId }));
+    },
+  };
+}

@@ -1,0 +1,218 @@
+/**
+ * Create Loan (spec 4.4, API.md 7 and 8) in the pipeline: a new escrow wallet (a managed key made
+ * once per write); the pledged items into the escrow from the borrower's positions (topped up first
+ * by transferFrom or mintAsset), the principal out of the strategy's vault to the borrower, all in
+ * one network transaction signed by the borrower (the fee payer) and the vault. The guards run
+ * before anything is signed; the loan's record is written with the movements' in the record step.
+ */
+import { Loan, LoanStrategy, Position, type FinancialInstrument, type PledgedItemRecord } from '../../db/entities';
+import { createAccountRecord, createdBy } from '../../db/repositories/accounts.repository';
+import { conflict, validationError } from '../../domain/errors';
+import type { CreateLoanItemData } from '../../domain/inputs/loan.inputs';
+import { checkExpectedValues, durationDays, GRACE_HOURS, quoteFor, type CollateralTerms, type LoanQuote } from '../../domain/loans';
+import { fromBaseUnits, resolveValue } from '../../domain/money';
+import { legInstructions } from '../../domain/operations/movement-instructions';
+import { settleFreezes, type Leg } from '../../domain/operations/movement.operation';
+import type { ActivityDeps } from '../deps';
+import { resolveFeePayer } from './fee-payer';
+import { loanToValueAt } from './loan-value';
+import { borrowerOf, existingPosition, planIntoEscrow, planOutOf, planTopUp, requireBorrowerOwns, scopeOf, vaultPosition } from './loan-legs';
+import { newPlanContext, onchainBalance, recordLeg, type PlannedLeg } from './movement-legs';
+import type { OperationHandler, OperationRequest } from './operation-handler';
+import type { EntityManager } from '@mikro-orm/postgresql';
+
+interface CreateLoanData {
+  legs: Leg[];
+  escrow: string;
+  strategyId: string;
+  strategyAddress: string;
+  borrower: { address: string; id: string };
+  lender: { address: string; id: string };
+  principal: { id: string; mint: string; decimals: number; units: string };
+  pledged: Omit<PledgedItemRecord, 'escrowPosition'>[];
+  quote: LoanQuote;
+  durationIndex: number;
+  secondsPerDay: number;
+}
+
+const P = 'itemData.protocolDetails';
+const landed = ['CONFIRMED', 'FINALIZED', 'SUBMITTED'];
+
+/** Principal owed on the strategy's loans that are not settled (OPEN or OVERDUE), base units. */
+async function outstandingPrincipal(em: EntityManager, strategyId: string): Promise<bigint> {
+  const loans = await em.find(Loan, { strategyId, status: { $in: ['OPEN', 'OVERDUE'] } }, { fields: ['principalDue'] });
+  return loans.reduce((sum, loan) => sum + BigInt(loan.principalDue), 0n);
+}
+
+/** The cap, the buffer and the loan-to-value (API.md 7): refused before anything is signed. */
+async function checkGuards(em: EntityManager, deps: ActivityDeps, request: OperationRequest<CreateLoanItemData>, strategy: LoanStrategy, principal: FinancialInstrument, units: bigint, vaultUnits: bigint, pledged: { instrument: FinancialInstrument; units: bigint }[], quote: LoanQuote): Promise<void> {
+  const show = (n: bigint) => fromBaseUnits(n, principal.decimals);
+  const cap = strategy.originationCap == null ? null : BigInt(strategy.originationCap);
+  if (cap !== null) {
+    const outstanding = await outstandingPrincipal(em, strategy.id);
+    if (outstanding + units > cap) throw conflict('itemData.itemsToBorrow[0].value', `the strategy's origination cap is ${show(cap)}; ${show(outstanding)} is lent already, so ${show(units)} more does not fit`);
+  }
+  const buffer = strategy.liquidityBuffer == null ? null : BigInt(strategy.liquidityBuffer);
+  if (buffer !== null && vaultUnits - units < buffer) {
+    throw conflict('itemData.itemsToBorrow[0].value', `the vault keeps a liquidity buffer of ${show(buffer)}; it holds ${show(vaultUnits)}, so it lends at most ${show(vaultUnits > buffer ? vaultUnits - buffer : 0n)}`);
+  }
+  const collateral = pledged.map((p, i) => ({ instrument: p.instrument, units: p.units, field: `itemData.itemsToPledge[${i}].positionLookup` }));
+  const ltv = await loanToValueAt(deps, request.organizationId, principal, units, 'itemData.itemsToBorrow[0].positionLookup', collateral);
+  if (ltv > BigInt(quote.loanToValueRatio)) throw validationError('itemData.itemsToBorrow[0].value', `the loan-to-value would be ${ltv} cBPS, above the strategy's limit of ${quote.loanToValueRatio}: borrow less or pledge more`);
+}
+
+export const createLoanHandler: OperationHandler<CreateLoanItemData, CreateLoanData> = {
+  tooLargeHint: 'Pledge fewer items at once (a frozen-by-default collateral adds thaw instructions), prefund the borrower\'s positions instead of transferFrom or mintAsset, and add the rest with Swap Collateral.',
+
+  async lookup(em, deps, request) {
+    const item = request.itemData;
+    const scope = scopeOf(request);
+    const strategy = await em.findOne(LoanStrategy, { ...scope, vaultAddress: item.protocolDetails.loanStrategyAddress });
+    if (!strategy) throw validationError(`${P}.loanStrategyAddress`, `${item.protocolDetails.loanStrategyAddress} is not a loan strategy of the organization`);
+    if (!strategy.originationsEnabled) throw conflict(`${P}.loanStrategyAddress`, 'the strategy takes no new loans (originationsEnabled is false)');
+
+    const borrower = await borrowerOf(em, scope, request);
+    const feePayer = await resolveFeePayer(em, deps, request, request.svmTransactionConfig);
+
+    const borrow = item.itemsToBorrow[0];
+    if (!borrow || item.itemsToBorrow.length !== 1) throw validationError('itemData.itemsToBorrow', 'a loan borrows one item: the strategy\'s principal');
+    const principal = await requireBorrowerOwns(em, scope, borrower.address, borrow.positionLookup, 'itemData.itemsToBorrow[0].positionLookup');
+    if (principal.id !== strategy.principalInstrumentId) throw validationError('itemData.itemsToBorrow[0].positionLookup', `the strategy lends ${strategy.principalMint}, not ${principal.mintAddress}`);
+    if (borrow.transferTo) await requireBorrowerOwns(em, scope, borrower.address, borrow.transferTo, 'itemData.itemsToBorrow[0].transferTo');
+    const units = resolveValue(borrow.value, principal.decimals, 'itemData.itemsToBorrow[0].value');
+    if (units === 0n) throw validationError('itemData.itemsToBorrow[0].value', 'the amount must be more than zero');
+
+    if (item.itemsToPledge.length === 0) throw validationError('itemData.itemsToPledge', 'a loan pledges at least one item');
+    const pledged: { instrument: FinancialInstrument; units: bigint; terms: CollateralTerms }[] = [];
+    for (const [i, pledge] of item.itemsToPledge.entries()) {
+      const p = `itemData.itemsToPledge[${i}]`;
+      const instrument = await requireBorrowerOwns(em, scope, borrower.address, pledge.positionLookup, `${p}.positionLookup`);
+      if (pledge.transferFrom) await requireBorrowerOwns(em, scope, borrower.address, pledge.transferFrom, `${p}.transferFrom`);
+      const terms = strategy.collateral.find((c) => c.financialInstrumentId === instrument.id);
+      if (!terms) throw validationError(`${p}.positionLookup`, `the strategy does not accept ${instrument.mintAddress} as collateral`);
+      if (pledged.some((x) => x.instrument.id === instrument.id)) throw validationError(`${p}.positionLookup`, `${instrument.mintAddress} is pledged twice; pledge it once with the sum`);
+      // Spec 4.4 rule 6: a frozen-by-default collateral's thaw instructions leave no room for top-ups.
+      if (instrument.defaultPositionState === 'FROZEN' && (pledge.transferFrom || pledge.mintAsset)) {
+        throw validationError(pledge.transferFrom ? `${p}.transferFrom` : `${p}.mintAsset`, `${instrument.mintAddress} is frozen by default: its thaw instructions must fit the transaction, so it cannot be topped up with transferFrom or mintAsset here; prefund the position`);
+      }
+      const amount = resolveValue(pledge.value, instrument.decimals, `${p}.value`);
+      if (amount === 0n) throw validationError(`${p}.value`, 'the amount must be more than zero');
+      pledged.push({ instrument, units: amount, terms });
+    }
+
+    const quote = quoteFor(pledged.map((p) => p.terms), item.protocolDetails.durationIndex, `${P}.durationIndex`);
+    checkExpectedValues(quote, item.protocolDetails.expectedLoanValues, `${P}.expectedLoanValues`);
+
+    const vault = await vaultPosition(em, scope, strategy.vaultAddress, principal, `${P}.loanStrategyAddress`);
+    const ctx = newPlanContext(em, deps, request, {});
+    const vaultUnits = await onchainBalance(ctx, vault);
+    await checkGuards(em, deps, request, strategy, principal, units, vaultUnits, pledged, quote);
+
+    // Keyed by the write: a replayed lookup gets the same escrow.
+    const escrow = await deps.keyStore.generate(em, request.organizationId, `${request.transactionId}:escrow`);
+    const planned: PlannedLeg[] = [];
+    for (const [i, pledge] of item.itemsToPledge.entries()) {
+      const p = `itemData.itemsToPledge[${i}]`;
+      planned.push(...(await planTopUp(ctx, pledge, p)));
+      const source = await existingPosition(em, scope, pledge.positionLookup, `${p}.positionLookup`);
+      planned.push(await planIntoEscrow(ctx, pledge.positionLookup, escrow, pledged[i].instrument, pledge.value, p, source?.frozen ?? false));
+    }
+    const b = 'itemData.itemsToBorrow[0]';
+    planned.push(await planOutOf(ctx, vault, principal, borrow.transferTo ?? borrow.positionLookup, borrow.value, b, { source: `${P}.loanStrategyAddress`, destination: borrow.transferTo ? `${b}.transferTo` : `${b}.positionLookup` }));
+    settleFreezes(planned.map((x) => x.leg));
+
+    const data: CreateLoanData = {
+      legs: planned.map((x) => x.leg),
+      escrow,
+      strategyId: strategy.id,
+      strategyAddress: strategy.vaultAddress,
+      borrower: { address: borrower.address, id: borrower.id },
+      lender: { address: strategy.lenderAddress, id: strategy.lenderAccountId },
+      principal: { id: principal.id, mint: principal.mintAddress, decimals: principal.decimals, units: units.toString() },
+      pledged: pledged.map((p) => ({ financialInstrumentId: p.instrument.id, mintAddress: p.instrument.mintAddress, amount: p.units.toString() })),
+      quote,
+      durationIndex: item.protocolDetails.durationIndex,
+      secondsPerDay: deps.loanSecondsPerDay ?? 86_400,
+    };
+    return {
+      needsTransaction: true,
+      feePayer: feePayer.address,
+      signers: [...new Set([feePayer.address, ...planned.flatMap((x) => x.signers)])],
+      awaitedSigners: [...ctx.awaited].filter((signer) => signer !== feePayer.address),
+      debits: planned.flatMap((x) => x.debits),
+      webhooks: feePayer.webhooks,
+      data,
+    };
+  },
+
+  instructions(_request, resolved) {
+    return resolved.data.legs.flatMap((leg) => legInstructions(leg, resolved.feePayer));
+  },
+
+  async record(em, request, resolved, outcome, tx, at) {
+    if (!outcome || !landed.includes(outcome.status)) return undefined;
+    const d = resolved.data;
+    for (const leg of d.legs) await recordLeg(em, request, leg, tx, at);
+    const escrowId = request.extraRecordIds!.escrow;
+    createAccountRecord(em, { id: escrowId, organizationId: request.organizationId, cluster: request.cluster, address: d.escrow, type: 'DEFI_SETTLEMENT_WALLET', managed: true, comments: `escrow of loan ${request.newRecordId}`, ...createdBy(tx, at) }, at);
+    await em.flush();
+    // The escrow's positions were opened by the movements before its record existed.
+    const escrowPositions = await em.find(Position, { organizationId: request.organizationId, cluster: request.cluster, ownerAddress: d.escrow });
+    for (const position of escrowPositions) position.ownerAccountId = escrowId;
+    const days = durationDays[d.durationIndex];
+    em.create(Loan, {
+      id: request.newRecordId!,
+      organizationId: request.organizationId,
+      cluster: request.cluster,
+      strategyId: d.strategyId,
+      strategyAddress: d.strategyAddress,
+      escrowAddress: d.escrow,
+      escrowAccountId: escrowId,
+      borrowerAddress: d.borrower.address,
+      borrowerAccountId: d.borrower.id,
+      lenderAddress: d.lender.address,
+      lenderAccountId: d.lender.id,
+      principalInstrumentId: d.principal.id,
+      principalMint: d.principal.mint,
+      principalDecimals: d.principal.decimals,
+      pledged: d.pledged.map((p) => ({ ...p, escrowPosition: escrowPositions.find((x) => x.financialInstrumentId === p.financialInstrumentId)!.address })),
+      collateralMints: d.pledged.map((p) => p.mintAddress),
+      collateralInstrumentIds: d.pledged.map((p) => p.financialInstrumentId),
+      principalDue: d.principal.units,
+      principalRepaid: '0',
+      interestOutstanding: '0',
+      apy: d.quote.apy,
+      loanToValueRatio: d.quote.loanToValueRatio,
+      liquidationRatio: d.quote.liquidationRatio,
+      durationIndex: d.durationIndex,
+      durationDays: days,
+      termStartAt: at,
+      maturityAt: new Date(at.getTime() + days * d.secondsPerDay * 1000),
+      lastInterestUpdateTime: at,
+      status: 'OPEN',
+      creationTransactionId: tx?.id ?? null,
+      lastTransactionId: tx?.id ?? null,
+      createdAt: at,
+      updatedAt: at,
+    });
+    if (tx) tx.accountIds = [...new Set([escrowId, ...tx.accountIds])];
+    return { onchainId: d.escrow, offchainId: escrowId };
+  },
+
+  /** The loan's own workflow starts once its records exist (fixed id: a replay finds it started). */
+  async reconcile(em, deps, request, resolved) {
+    const loan = await em.findOneOrFail(Loan, { id: request.newRecordId! });
+    await deps.loans?.start({
+      organizationId: request.organizationId,
+      organizationExternalId: request.organizationExternalId,
+      apiKeyId: request.apiKeyId,
+      cluster: request.cluster,
+      loanId: loan.id,
+      escrow: resolved.data.escrow,
+      borrower: resolved.data.borrower.address,
+      maturityAt: loan.maturityAt.toISOString(),
+      status: 'OPEN',
+      graceMs: GRACE_HOURS * 3600 * 1000 * (resolved.data.secondsPerDay / 86_400),
+    });
+  },
+};

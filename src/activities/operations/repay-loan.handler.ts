@@ -1,0 +1,131 @@
+/**
+ * Repay Loan (spec 4.4) in the pipeline: the repayment from the borrower's position into the
+ * strategy's vault (interest first, then principal), and collateral released from the escrow to the
+ * borrower's positions while what remains keeps the loan within its loan-to-value limit; one
+ * network transaction. The loan's balances move in the record step, with interest to the landing.
+ */
+import { FinancialInstrument, Loan, LoanStrategy, Position } from '../../db/entities';
+import { conflict, validationError } from '../../domain/errors';
+import type { RepayLoanItemData } from '../../domain/inputs/loan.inputs';
+import { applyRepayment, interestAt } from '../../domain/loans';
+import { fromBaseUnits, resolveValue } from '../../domain/money';
+import { legInstructions } from '../../domain/operations/movement-instructions';
+import { settleFreezes, type Leg } from '../../domain/operations/movement.operation';
+import { resolveFeePayer } from './fee-payer';
+import { loanOfEscrow, planOutOf, planTopUp, renamed, requireBorrowerOwns, requireLoanBorrower, scopeOf, vaultPosition, withoutDebits } from './loan-legs';
+import { loanToValueAt } from './loan-value';
+import { newPlanContext, planTransfer, recordLeg, type PlannedLeg } from './movement-legs';
+import type { OperationHandler } from './operation-handler';
+
+interface RepayLoanData {
+  legs: Leg[];
+  loanId: string;
+  /** Base units paid into the vault (0: a release only). */
+  paid: string;
+  repayAll: boolean;
+  released: { financialInstrumentId: string; amount: string }[];
+}
+
+const landed = ['CONFIRMED', 'FINALIZED', 'SUBMITTED'];
+
+export const repayLoanHandler: OperationHandler<RepayLoanItemData, RepayLoanData> = {
+  async lookup(em, deps, request) {
+    const item = request.itemData;
+    const scope = scopeOf(request);
+    const loan = await loanOfEscrow(em, scope, item.escrow, 'itemData.escrow');
+    if (loan.status !== 'OPEN' && loan.status !== 'OVERDUE') throw conflict('itemData.escrow', `the loan is ${loan.status}: nothing is owed`);
+    const borrower = await requireLoanBorrower(em, scope, request, loan);
+    const feePayer = await resolveFeePayer(em, deps, request, request.svmTransactionConfig);
+    const repays = item.itemsToRepay ?? [];
+    const releases = item.itemsToRelease ?? [];
+    if (repays.length + releases.length === 0) throw validationError('itemData', 'give itemsToRepay, itemsToRelease or both');
+
+    const principal = await em.findOneOrFail(FinancialInstrument, { id: loan.principalInstrumentId });
+    const strategy = await em.findOneOrFail(LoanStrategy, { id: loan.strategyId });
+    const ctx = newPlanContext(em, deps, request, {});
+    const planned: PlannedLeg[] = [];
+    const interest = interestAt(loan, deps.now());
+    const owed = BigInt(loan.principalDue) + interest;
+    let paid = 0n;
+    const repayAll = repays[0]?.repayAll ?? false;
+    for (const [i, repay] of repays.entries()) {
+      const p = `itemData.itemsToRepay[${i}]`;
+      const instrument = await requireBorrowerOwns(em, scope, borrower.address, repay.positionLookup, `${p}.positionLookup`);
+      if (instrument.id !== principal.id) throw validationError(`${p}.positionLookup`, `the loan is repaid in its principal ${principal.mintAddress}`);
+      if (!!repay.repayAll === !!repay.value) throw validationError(`${p}.value`, 'give value or repayAll (one of them)');
+      paid = repay.repayAll ? owed : resolveValue(repay.value!, principal.decimals, `${p}.value`);
+      if (paid === 0n) throw validationError(`${p}.value`, 'the amount must be more than zero');
+      if (paid > owed) throw validationError(`${p}.value`, `the loan owes ${fromBaseUnits(owed, principal.decimals)} (principal and interest until now); repay that much with repayAll`);
+      const value = { lamports: paid.toString() };
+      planned.push(...(await planTopUp(ctx, { ...repay, value }, p)));
+      const vault = await vaultPosition(em, scope, strategy.vaultAddress, principal, 'itemData.escrow');
+      planned.push(await renamed(() => planTransfer(ctx, { source: repay.positionLookup, destination: { position: { offchainId: vault.id } }, value }, p), { [`${p}.source`]: `${p}.positionLookup`, [`${p}.destination`]: 'itemData.escrow', [`${p}.value`]: repay.repayAll ? `${p}.repayAll` : `${p}.value` }));
+    }
+
+    const after = applyRepayment({ principalDue: BigInt(loan.principalDue), principalRepaid: BigInt(loan.principalRepaid), interestOutstanding: 0n }, interest, paid, repayAll);
+    const remaining = new Map(loan.pledged.map((p) => [p.financialInstrumentId, BigInt(p.amount)]));
+    const released: RepayLoanData['released'] = [];
+    for (const [i, release] of releases.entries()) {
+      const p = `itemData.itemsToRelease[${i}]`;
+      const instrument = await requireBorrowerOwns(em, scope, borrower.address, release.positionLookup, `${p}.positionLookup`);
+      const pledged = loan.pledged.find((x) => x.financialInstrumentId === instrument.id);
+      if (!pledged) throw validationError(`${p}.positionLookup`, `the loan holds no ${instrument.mintAddress}`);
+      if (release.repayAll || release.transferFrom || release.mintAsset) throw validationError(`${p}.${release.repayAll ? 'repayAll' : release.transferFrom ? 'transferFrom' : 'mintAsset'}`, 'a release takes positionLookup and value only');
+      if (!release.value) throw validationError(`${p}.value`, 'give the value to release');
+      const amount = resolveValue(release.value, instrument.decimals, `${p}.value`);
+      if (amount === 0n) throw validationError(`${p}.value`, 'the amount must be more than zero');
+      const held = remaining.get(instrument.id)!;
+      if (amount > held) throw validationError(`${p}.value`, `the escrow holds ${fromBaseUnits(held, instrument.decimals)} of ${instrument.mintAddress}`);
+      remaining.set(instrument.id, held - amount);
+      const escrowPosition = await em.findOneOrFail(Position, { ...scope, address: pledged.escrowPosition });
+      planned.push(withoutDebits(await planOutOf(ctx, escrowPosition, instrument, release.positionLookup, release.value, p, { source: 'itemData.escrow', destination: `${p}.positionLookup` })));
+      released.push({ financialInstrumentId: instrument.id, amount: amount.toString() });
+    }
+    if (releases.length && !after.settled) {
+      const collateral = [];
+      for (const [id, units] of remaining) collateral.push({ instrument: await em.findOneOrFail(FinancialInstrument, { id }), units, field: 'itemData.itemsToRelease' });
+      const ltv = await loanToValueAt(deps, request.organizationId, principal, after.principalDue + after.interestOutstanding, 'itemData.itemsToRelease', collateral);
+      if (ltv > BigInt(loan.loanToValueRatio)) throw validationError('itemData.itemsToRelease', `what would remain pledged leaves the loan at a loan-to-value of ${ltv} cBPS, above its limit of ${loan.loanToValueRatio}: release less or repay more`);
+    }
+    settleFreezes(planned.map((x) => x.leg));
+    return {
+      needsTransaction: true,
+      feePayer: feePayer.address,
+      signers: [...new Set([feePayer.address, ...planned.flatMap((x) => x.signers)])],
+      awaitedSigners: [...ctx.awaited].filter((signer) => signer !== feePayer.address),
+      debits: planned.flatMap((x) => x.debits),
+      webhooks: feePayer.webhooks,
+      data: { legs: planned.map((x) => x.leg), loanId: loan.id, paid: paid.toString(), repayAll, released },
+    };
+  },
+
+  instructions(_request, resolved) {
+    return resolved.data.legs.flatMap((leg) => legInstructions(leg, resolved.feePayer));
+  },
+
+  async record(em, request, resolved, outcome, tx, at) {
+    if (!outcome || !landed.includes(outcome.status)) return undefined;
+    const d = resolved.data;
+    for (const leg of d.legs) await recordLeg(em, request, leg, tx, at);
+    const loan = await em.findOneOrFail(Loan, { id: d.loanId });
+    const after = applyRepayment({ principalDue: BigInt(loan.principalDue), principalRepaid: BigInt(loan.principalRepaid), interestOutstanding: 0n }, interestAt(loan, at), BigInt(d.paid), d.repayAll);
+    Object.assign(loan, {
+      principalDue: after.principalDue.toString(),
+      principalRepaid: after.principalRepaid.toString(),
+      interestOutstanding: after.interestOutstanding.toString(),
+      lastInterestUpdateTime: at,
+      status: after.settled ? 'REPAID' : loan.status,
+      pledged: loan.pledged.map((p) => ({ ...p, amount: (BigInt(p.amount) - d.released.filter((r) => r.financialInstrumentId === p.financialInstrumentId).reduce((sum, r) => sum + BigInt(r.amount), 0n)).toString() })),
+      lastTransactionId: tx?.id ?? null,
+      updatedAt: at,
+    });
+    if (tx) tx.accountIds = [...new Set([...tx.accountIds, loan.escrowAccountId])];
+    return undefined;
+  },
+
+  /** The loan's workflow reads the loan again (a settled loan ends it). */
+  async reconcile(em, deps, request, resolved) {
+    const loan = await em.findOneOrFail(Loan, { id: resolved.data.loanId });
+    await deps.loans?.changed(request.organizationId, loan.escrowAddress);
+  },
+};

@@ -1,0 +1,121 @@
+/**
+ * Swap Collateral (spec 4.4) in the pipeline: deposits from the borrower's positions into the escrow
+ * (topped up first by transferFrom or mintAsset, collateral the strategy accepts), withdrawals from
+ * the escrow back to the borrower's positions, in one network transaction, only while the loan stays
+ * within its loan-to-value limit afterwards. The loan's pledged items move in the record step.
+ */
+import { FinancialInstrument, Loan, LoanStrategy, Position, type PledgedItemRecord } from '../../db/entities';
+import { conflict, validationError } from '../../domain/errors';
+import type { SwapCollateralItemData } from '../../domain/inputs/loan.inputs';
+import { interestAt } from '../../domain/loans';
+import { fromBaseUnits, resolveValue } from '../../domain/money';
+import { legInstructions } from '../../domain/operations/movement-instructions';
+import { settleFreezes, type Leg } from '../../domain/operations/movement.operation';
+import { resolveFeePayer } from './fee-payer';
+import { existingPosition, loanOfEscrow, planIntoEscrow, planOutOf, planTopUp, requireBorrowerOwns, requireLoanBorrower, scopeOf, withoutDebits } from './loan-legs';
+import { loanToValueAt } from './loan-value';
+import { newPlanContext, recordLeg, type PlannedLeg } from './movement-legs';
+import type { OperationHandler } from './operation-handler';
+
+interface SwapCollateralData {
+  legs: Leg[];
+  loanId: string;
+  /** Base units by instrument: deposits positive, withdrawals negative. */
+  changes: { financialInstrumentId: string; mintAddress: string; amount: string }[];
+}
+
+const landed = ['CONFIRMED', 'FINALIZED', 'SUBMITTED'];
+
+export const swapCollateralHandler: OperationHandler<SwapCollateralItemData, SwapCollateralData> = {
+  tooLargeHint: 'Swap fewer items at once (a frozen-by-default collateral adds thaw instructions), or prefund the borrower\'s positions instead of transferFrom or mintAsset.',
+
+  async lookup(em, deps, request) {
+    const item = request.itemData;
+    const scope = scopeOf(request);
+    const loan = await loanOfEscrow(em, scope, item.escrow, 'itemData.escrow');
+    if (loan.status !== 'OPEN' && loan.status !== 'OVERDUE') throw conflict('itemData.escrow', `the loan is ${loan.status}: its collateral no longer changes`);
+    const borrower = await requireLoanBorrower(em, scope, request, loan);
+    const feePayer = await resolveFeePayer(em, deps, request, request.svmTransactionConfig);
+    const deposits = item.itemsToDeposit ?? [];
+    const withdrawals = item.itemsToWithdraw ?? [];
+    if (deposits.length + withdrawals.length === 0) throw validationError('itemData', 'give itemsToDeposit, itemsToWithdraw or both');
+    const strategy = await em.findOneOrFail(LoanStrategy, { id: loan.strategyId });
+    const held = new Map(loan.pledged.map((p) => [p.financialInstrumentId, BigInt(p.amount)]));
+    const ctx = newPlanContext(em, deps, request, {});
+    const planned: PlannedLeg[] = [];
+    const changes: SwapCollateralData['changes'] = [];
+
+    for (const [i, deposit] of deposits.entries()) {
+      const p = `itemData.itemsToDeposit[${i}]`;
+      const instrument = await requireBorrowerOwns(em, scope, borrower.address, deposit.positionLookup, `${p}.positionLookup`);
+      if (deposit.transferFrom) await requireBorrowerOwns(em, scope, borrower.address, deposit.transferFrom, `${p}.transferFrom`);
+      if (!strategy.collateral.some((c) => c.financialInstrumentId === instrument.id)) throw validationError(`${p}.positionLookup`, `the strategy does not accept ${instrument.mintAddress} as collateral`);
+      if (deposit.repayAll) throw validationError(`${p}.repayAll`, 'repayAll belongs to Repay Loan');
+      if (!deposit.value) throw validationError(`${p}.value`, 'give the value to deposit');
+      if (instrument.defaultPositionState === 'FROZEN' && (deposit.transferFrom || deposit.mintAsset)) throw validationError(deposit.transferFrom ? `${p}.transferFrom` : `${p}.mintAsset`, `${instrument.mintAddress} is frozen by default: prefund the position instead`);
+      const amount = resolveValue(deposit.value, instrument.decimals, `${p}.value`);
+      if (amount === 0n) throw validationError(`${p}.value`, 'the amount must be more than zero');
+      planned.push(...(await planTopUp(ctx, { ...deposit, value: deposit.value }, p)));
+      const source = await existingPosition(em, scope, deposit.positionLookup, `${p}.positionLookup`);
+      planned.push(await planIntoEscrow(ctx, deposit.positionLookup, loan.escrowAddress, instrument, deposit.value, p, source?.frozen ?? false));
+      held.set(instrument.id, (held.get(instrument.id) ?? 0n) + amount);
+      changes.push({ financialInstrumentId: instrument.id, mintAddress: instrument.mintAddress, amount: amount.toString() });
+    }
+    for (const [i, withdrawal] of withdrawals.entries()) {
+      const p = `itemData.itemsToWithdraw[${i}]`;
+      const instrument = await requireBorrowerOwns(em, scope, borrower.address, withdrawal.positionLookup, `${p}.positionLookup`);
+      const pledged = loan.pledged.find((x) => x.financialInstrumentId === instrument.id);
+      if (!pledged) throw validationError(`${p}.positionLookup`, `the loan holds no ${instrument.mintAddress}`);
+      if (withdrawal.repayAll || withdrawal.transferFrom || withdrawal.mintAsset) throw validationError(`${p}.${withdrawal.repayAll ? 'repayAll' : withdrawal.transferFrom ? 'transferFrom' : 'mintAsset'}`, 'a withdrawal takes positionLookup and value only');
+      if (!withdrawal.value) throw validationError(`${p}.value`, 'give the value to withdraw');
+      const amount = resolveValue(withdrawal.value, instrument.decimals, `${p}.value`);
+      if (amount === 0n) throw validationError(`${p}.value`, 'the amount must be more than zero');
+      const left = held.get(instrument.id) ?? 0n;
+      if (amount > left) throw validationError(`${p}.value`, `the escrow holds ${fromBaseUnits(left, instrument.decimals)} of ${instrument.mintAddress}`);
+      held.set(instrument.id, left - amount);
+      const escrowPosition = await em.findOneOrFail(Position, { ...scope, address: pledged.escrowPosition });
+      planned.push(withoutDebits(await planOutOf(ctx, escrowPosition, instrument, withdrawal.positionLookup, withdrawal.value, p, { source: 'itemData.escrow', destination: `${p}.positionLookup` })));
+      changes.push({ financialInstrumentId: instrument.id, mintAddress: instrument.mintAddress, amount: (-amount).toString() });
+    }
+
+    const principal = await em.findOneOrFail(FinancialInstrument, { id: loan.principalInstrumentId });
+    const collateral = [];
+    for (const [id, units] of held) collateral.push({ instrument: await em.findOneOrFail(FinancialInstrument, { id }), units, field: 'itemData.itemsToWithdraw' });
+    const ltv = await loanToValueAt(deps, request.organizationId, principal, BigInt(loan.principalDue) + interestAt(loan, deps.now()), 'itemData.escrow', collateral);
+    if (ltv > BigInt(loan.loanToValueRatio)) throw validationError('itemData.itemsToWithdraw', `after the swap the loan-to-value would be ${ltv} cBPS, above its limit of ${loan.loanToValueRatio}: withdraw less or deposit more`);
+    settleFreezes(planned.map((x) => x.leg));
+    return {
+      needsTransaction: true,
+      feePayer: feePayer.address,
+      signers: [...new Set([feePayer.address, ...planned.flatMap((x) => x.signers)])],
+      awaitedSigners: [...ctx.awaited].filter((signer) => signer !== feePayer.address),
+      debits: planned.flatMap((x) => x.debits),
+      webhooks: feePayer.webhooks,
+      data: { legs: planned.map((x) => x.leg), loanId: loan.id, changes },
+    };
+  },
+
+  instructions(_request, resolved) {
+    return resolved.data.legs.flatMap((leg) => legInstructions(leg, resolved.feePayer));
+  },
+
+  async record(em, request, resolved, outcome, tx, at) {
+    if (!outcome || !landed.includes(outcome.status)) return undefined;
+    const d = resolved.data;
+    for (const leg of d.legs) await recordLeg(em, request, leg, tx, at);
+    const loan = await em.findOneOrFail(Loan, { id: d.loanId });
+    await em.flush();
+    // A deposit of a new instrument opened an escrow position before the loan's record named it.
+    const escrowPositions = await em.find(Position, { organizationId: request.organizationId, cluster: request.cluster, ownerAddress: loan.escrowAddress });
+    for (const position of escrowPositions) position.ownerAccountId = loan.escrowAccountId;
+    const pledged: PledgedItemRecord[] = loan.pledged.map((p) => ({ ...p }));
+    for (const change of d.changes) {
+      const item = pledged.find((p) => p.financialInstrumentId === change.financialInstrumentId);
+      if (item) item.amount = (BigInt(item.amount) + BigInt(change.amount)).toString();
+      else pledged.push({ financialInstrumentId: change.financialInstrumentId, mintAddress: change.mintAddress, amount: change.amount, escrowPosition: escrowPositions.find((x) => x.financialInstrumentId === change.financialInstrumentId)!.address });
+    }
+    Object.assign(loan, { pledged, collateralMints: pledged.map((p) => p.mintAddress), collateralInstrumentIds: pledged.map((p) => p.financialInstrumentId), lastTransactionId: tx?.id ?? null, updatedAt: at });
+    if (tx) tx.accountIds = [...new Set([...tx.accountIds, loan.escrowAccountId])];
+    return undefined;
+  },
+};

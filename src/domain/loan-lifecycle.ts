@@ -1,0 +1,58 @@
+/**
+ * The contract of a loan's own workflow (docs/loans.md): its id, its input, the query and signal it
+ * answers and the search attributes operators find it by. JSON-safe: it lives in workflow history.
+ */
+export const loanWorkflowType = 'loanLifecycle';
+
+/** `loan-<organization>-<escrow address>`: one per loan, started idempotently when Create Loan lands. */
+export const loanWorkflowId = (organizationId: string, escrow: string) => `loan-${organizationId}-${escrow}`;
+/** The rollover write of a loan's term that ends at `maturityAt` (ms): one per term. */
+export const rolloverWorkflowId = (organizationId: string, loanId: string, maturityAt: string) => `rollover-loan-${organizationId}-${loanId}-${Date.parse(maturityAt)}`;
+/** The liquidation write of a loan: one per loan, whatever runs it. */
+export const liquidationWorkflowId = (organizationId: string, loanId: string) => `liquidate-loan-${organizationId}-${loanId}`;
+
+export interface LoanLifecycleInput {
+  organizationId: string;
+  organizationExternalId: string;
+  /** The API key of the Create Loan: the loan's own writes (liquidation) act for it. */
+  apiKeyId: string;
+  cluster: string;
+  loanId: string;
+  escrow: string;
+  borrower: string;
+  /** ISO timestamp: when the current term ends. */
+  maturityAt: string;
+  status: 'OPEN' | 'OVERDUE';
+  /** How long an OVERDUE loan waits before liquidation (48 h, shortened with LOAN_SECONDS_PER_DAY). */
+  graceMs: number;
+}
+
+/** What the loan waits for next, and when (the `nextAction` query). */
+export interface LoanNextAction {
+  action: 'MARK_OVERDUE' | 'LIQUIDATE' | 'NONE';
+  at: string | null;
+  status: string;
+}
+
+export const loanQueries = { nextAction: 'nextAction' } as const;
+/** Sent after a write changed the loan (repaid, closed): the workflow reads the loan again at once. */
+export const loanChangedSignal = 'loanChanged';
+
+export const loanSearchAttributeNames = {
+  escrow: 'LedgerEscrow',
+  borrower: 'LedgerBorrower',
+  status: 'LedgerLoanStatus',
+  nextMaturity: 'LedgerLoanNextMaturity',
+} as const;
+
+/** The loan as its workflow reads it at each wake-up. */
+export interface LoanSnapshot {
+  status: string;
+  maturityAt: string;
+  /** The strategy rolls its loans over at maturity (absent in histories before rollover existed). */
+  rollover?: boolean;
+  durationIndex?: number;
+}
+
+/** Timers and the loop run at most this many times before the workflow continues as new (a loan of months keeps a short history). */
+export const LOAN_ITERATIONS_BEFORE_CONTINUE = 50;

@@ -1,0 +1,22 @@
+/** The search attributes of a loan's workflow (operators find loans in the Temporal UI by them). */
+import { defineSearchAttributeKey, SearchAttributeType, type SearchAttributePair } from '@temporalio/common';
+import { loanSearchAttributeNames, type LoanLifecycleInput } from '../domain/loan-lifecycle';
+import { searchAttributeNames } from '../domain/write';
+
+export const loanKeys = {
+  organization: defineSearchAttributeKey(searchAttributeNames.organization, SearchAttributeType.KEYWORD),
+  escrow: defineSearchAttributeKey(loanSearchAttributeNames.escrow, SearchAttributeType.KEYWORD),
+  borrower: defineSearchAttributeKey(loanSearchAttributeNames.borrower, SearchAttributeType.KEYWORD),
+  status: defineSearchAttributeKey(loanSearchAttributeNames.status, SearchAttributeType.KEYWORD),
+  nextMaturity: defineSearchAttributeKey(loanSearchAttributeNames.nextMaturity, SearchAttributeType.DATETIME),
+};
+
+export function loanSearchAttributes(input: Pick<LoanLifecycleInput, 'organizationId' | 'escrow' | 'borrower' | 'status' | 'maturityAt'>): SearchAttributePair[] {
+  return [
+    { key: loanKeys.organization, value: input.organizationId },
+    { key: loanKeys.escrow, value: input.escrow },
+    { key: loanKeys.borrower, value: input.borrower },
+    { key: loanKeys.status, value: input.status },
+    { key: loanKeys.nextMaturity, value: new Date(input.maturityAt) },
+  ];
+}
