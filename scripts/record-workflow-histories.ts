@@ -1,0 +1,91 @@
+/**
+ * Records the workflow histories that test/integration/workflow-replay.test.ts replays against the
+ * current workflow code: a simple write, a write held for approval and approved, a write waiting for
+ * a signature and cancelled, a write resting at SIGNED then submitted, a multi-part write.
+ *
+ *   npx tsx scripts/record-workflow-histories.ts <label>     (e.g. the release: 0.1.0)
+ *
+ * Run it when a release changes the workflows, and keep the files of earlier releases: workflows they
+ * started may still be open (approvals wait a day, nonce writes for days), and a change that cannot
+ * replay them must go behind patched() (docs/write-engine.md, "Changing a workflow").
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import { temporal as proto } from '@temporalio/proto';
+import { startTemporalDevServer } from '../src/main/temporal-dev-server';
+import { startStack } from '../test/support/stack';
+
+type Ref = { onchainId: string; offchainId: string };
+
+async function main(label: string) {
+  const temporal = await startTemporalDevServer({ port: 0, ui: false, log: () => {} });
+  process.env.TEMPORAL_ADDRESS = temporal.address;
+  process.env.TEMPORAL_NAMESPACE = temporal.namespace;
+  const stack = await startStack();
+  const client = new Client({ connection: await Connection.connect({ address: temporal.address }), namespace: temporal.namespace });
+  const call = async (method: string, route: string, body: unknown, expected: number[]) => {
+    const answer = await stack.call(method, route, body);
+    if (!expected.includes(answer.status)) throw new Error(`${method} ${route}: ${answer.status} ${JSON.stringify(answer.body)}`);
+    return answer.body;
+  };
+  const account = async (itemData: Record<string, unknown>): Promise<Ref> => (await call('POST', '/api/v1/accounts', { itemData }, [201])).newAccount;
+  const transfer = (source: Record<string, unknown>, destination: Ref, svmTransactionConfig: Record<string, unknown> = {}) =>
+    call('POST', '/api/v1/accounts/transfer-network-currency', { itemData: { source, destination: { offchainId: destination.offchainId }, value: { lamports: '1000' } }, svmTransactionConfig }, [201, 202]);
+  const idOf = (answer: { offchainId?: string; transaction?: { offchainId: string } }) => answer.offchainId ?? answer.transaction!.offchainId;
+  const workflowOf = async (transaction: string) => (await call('POST', '/api/v1/transactions/single', { itemData: { transaction: { offchainId: transaction } } }, [200])).workflowId as string;
+  const recorded: Record<string, string> = {};
+  const keep = async (name: string, transaction: string) => {
+    const handle = client.workflow.getHandle(await workflowOf(transaction));
+    await handle.result().catch(() => undefined);
+    recorded[name] = handle.workflowId;
+  };
+
+  try {
+    const created = await call('POST', '/api/v1/accounts', { itemData: { managed: true, canPayFees: true, seed: { amount: 2 } } }, [201]);
+    const wallet: Ref = created.newAccount;
+    await keep('create-account', created.svmTransaction.offchainId);
+    const vault = await account({ managed: true });
+
+    // The stack's own key (it holds APPROVE) is the approver.
+    const approverKeyId = (await stack.runtime.orm.em.fork().getConnection().execute('select id from api_key order by created_at limit 1'))[0].id as string;
+    const held = await account({ managed: true, seed: { amount: 2 }, networkCurrencyDebitLimits: [{ destination: 'ANY', maxAllowedDebit: { limitType: 'PER_TRANSACTION', limitAmount: 0.000000001, approversForOverride: [approverKeyId] } }] });
+    const waiting = idOf(await transfer({ offchainId: held.offchainId }, vault, { feePayer: { offchainId: wallet.offchainId } }));
+    const approval = (await call('POST', '/api/v1/approvals/bulk', { itemQuery: { limit: 10 } }, [200])).items.find((a: { transaction: { offchainId: string } }) => a.transaction.offchainId === waiting);
+    await call('PATCH', '/api/v1/approvals/approve', { itemData: { approval: { offchainId: approval.offchainId } } }, [200]);
+    await keep('approved-transfer', waiting);
+
+    const unsigned = idOf(await transfer({ offchainId: wallet.offchainId, autoSign: false }, vault));
+    await call('PATCH', '/api/v1/transactions/cancel', { itemData: { transaction: { offchainId: unsigned } } }, [200]);
+    await keep('cancelled-signature-wait', unsigned);
+
+    const resting = idOf(await transfer({ offchainId: wallet.offchainId }, vault, { submitTransaction: false }));
+    await call('POST', '/api/v1/transactions/submit', { itemData: { transaction: { offchainId: resting } } }, [200]);
+    await keep('submitted-after-signed', resting);
+
+    const nonces = await call('POST', '/api/v1/durable-nonce-accounts', { itemData: { nonceAccount: {}, numberOfNonceAccounts: 5, nonceAuthority: { offchainId: wallet.offchainId } }, svmTransactionConfig: { feePayer: { offchainId: wallet.offchainId } } }, [201]);
+    await keep('multi-part-nonce-accounts', nonces.transactions[0].offchainId);
+
+    // As the History proto's bytes: JSON histories do not load here (two protobufjs copies in the tree).
+    const dir = path.join(__dirname, '../test/fixtures/workflow-histories');
+    for (const [name, workflowId] of Object.entries(recorded)) {
+      const history = await client.workflow.getHandle(workflowId).fetchHistory();
+      fs.writeFileSync(path.join(dir, `${label}-${name}.pb`), proto.api.history.v1.History.encode(history).finish());
+      console.log(`recorded ${label}-${name}.pb (${history.events?.length} events)`);
+    }
+  } finally {
+    await client.connection.close();
+    await stack.close();
+    await temporal.close();
+  }
+}
+
+const label = process.argv[2];
+if (!label) {
+  console.error('usage: npx tsx scripts/record-workflow-histories.ts <label>');
+  process.exit(2);
+}
+main(label).catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
