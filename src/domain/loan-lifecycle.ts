@@ -52,6 +52,8 @@ export interface LoanSnapshot {
   /** The strategy rolls its loans over at maturity (absent in histories before rollover existed). */
   rollover?: boolean;
   durationIndex?: number;
+  /** Its loan-to-value at the latest prices is past the liquidation ratio (absent in histories before price liquidation existed). */
+  pastLiquidationRatio?: boolean;
 }
 
 /** Timers and the loop run at most this many times before the workflow continues as new (a loan of months keeps a short history). */

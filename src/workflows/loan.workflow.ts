@@ -3,7 +3,8 @@
  * lands: it sleeps on durable timers until the term is over, marks the loan OVERDUE, waits out the
  * grace period and liquidates it as a child `ledgerWrite` (so the movement has its records, limits
  * and webhooks like any write). It reads the loan at each wake-up (a repaid or closed loan ends it),
- * is told of changes by the `loanChanged` signal, answers `nextAction`, keeps its search attributes
+ * is told of changes by the `loanChanged` signal (writes on the loan, and each oracle refresh of one
+ * of its instruments: past its liquidation ratio at the new prices, it is liquidated at once), answers `nextAction`, keeps its search attributes
  * current and continues as new after a bounded number of turns.
  */
 import { condition, continueAsNew, defineQuery, defineSignal, executeChild, patched, proxyActivities, setHandler, sleep, upsertSearchAttributes, uuid4, workflowInfo } from '@temporalio/workflow';
@@ -82,6 +83,13 @@ export async function loanLifecycle(input: LoanLifecycleInput): Promise<string> 
     const snapshot = await records.loanSnapshot(state.loanId);
     if (!snapshot) return 'GONE';
     show(snapshot);
+    // A price refresh (or any change) may have put the loan past its liquidation ratio: collateral to the lender now.
+    if (!settled(snapshot.status) && snapshot.pastLiquidationRatio && patched('loan-price-liquidation')) {
+      await runChild(loanWrite(state, 'LIQUIDATE_LOAN', liquidationWorkflowId(state.organizationId, state.loanId)));
+      const after = await records.loanSnapshot(state.loanId);
+      if (after) show(after);
+      continue;
+    }
     if (settled(snapshot.status) || Date.now() < Date.parse(next().at ?? '')) continue;
     if (state.status === 'OPEN' && snapshot.rollover && patched('loan-rollover')) {
       // The strategy rolls its loans over: a new term (a child refinance write), interest capitalised.

@@ -12,7 +12,7 @@ import { legInstructions } from '../../domain/operations/movement-instructions';
 import { settleFreezes, type Leg } from '../../domain/operations/movement.operation';
 import { resolveFeePayer } from './fee-payer';
 import { loanOfEscrow, planOutOf, scopeOf, withoutDebits } from './loan-legs';
-import { loanToValueAt } from './loan-value';
+import { currentLoanToValue } from './loan-value';
 import { newPlanContext, onchainBalance, recordLeg, type PlannedLeg } from './movement-legs';
 import type { OperationHandler } from './operation-handler';
 
@@ -34,10 +34,7 @@ export const liquidateLoanHandler: OperationHandler<LiquidateLoanItemData, Liqui
     const overdue = loan.status === 'OVERDUE' && now.getTime() >= loan.maturityAt.getTime() + graceMs;
     let reason: LiquidateLoanData['reason'] = 'OVERDUE';
     if (!overdue) {
-      const principal = await em.findOneOrFail(FinancialInstrument, { id: loan.principalInstrumentId });
-      const collateral = [];
-      for (const p of loan.pledged) collateral.push({ instrument: await em.findOneOrFail(FinancialInstrument, { id: p.financialInstrumentId }), units: BigInt(p.amount), field: 'itemData.escrow' });
-      const ltv = await loanToValueAt(deps, request.organizationId, principal, BigInt(loan.principalDue) + interestAt(loan, now), 'itemData.escrow', collateral);
+      const ltv = await currentLoanToValue(em, deps, loan, now, 'itemData.escrow');
       if (ltv <= BigInt(loan.liquidationRatio)) throw conflict('itemData.escrow', `the loan is ${loan.status}, within its grace period and at a loan-to-value of ${ltv} cBPS, not past its liquidation ratio ${loan.liquidationRatio}`);
       reason = 'LIQUIDATION_RATIO';
     }

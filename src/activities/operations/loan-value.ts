@@ -3,9 +3,10 @@
  * its principal needs no price (amount over amount); otherwise every instrument needs one, and a
  * missing price is a 409 naming the item whose instrument has none.
  */
-import type { FinancialInstrument } from '../../db/entities';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { FinancialInstrument, type Loan } from '../../db/entities';
 import { conflict } from '../../domain/errors';
-import { loanToValue } from '../../domain/loans';
+import { interestAt, loanToValue } from '../../domain/loans';
 import { noPrices } from '../../domain/prices';
 import type { ActivityDeps } from '../deps';
 
@@ -29,4 +30,12 @@ export async function loanToValueAt(deps: ActivityDeps, organizationId: string, 
   const valued = [];
   for (const c of collateral) valued.push({ units: c.units, decimals: c.instrument.decimals, price: await priceOf(c.instrument, c.field) });
   return loanToValue({ units: owed, decimals: principal.decimals, price: principalPrice }, valued);
+}
+
+/** A loan's loan-to-value now: what it owes with interest to `now` over its pledged items, at the port's prices. */
+export async function currentLoanToValue(em: EntityManager, deps: ActivityDeps, loan: Loan, now: Date, field: string): Promise<bigint> {
+  const principal = await em.findOneOrFail(FinancialInstrument, { id: loan.principalInstrumentId });
+  const collateral: HeldCollateral[] = [];
+  for (const p of loan.pledged) collateral.push({ instrument: await em.findOneOrFail(FinancialInstrument, { id: p.financialInstrumentId }), units: BigInt(p.amount), field });
+  return loanToValueAt(deps, loan.organizationId, principal, BigInt(loan.principalDue) + interestAt(loan, now), field, collateral);
 }

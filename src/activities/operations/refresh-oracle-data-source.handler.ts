@@ -4,7 +4,7 @@
  * gives no value refuses the write: the value onchain stays, the reason is kept on the record.
  * Scheduled refreshes are this same write.
  */
-import { OracleDataSource } from '../../db/entities';
+import { Loan, OracleDataSource } from '../../db/entities';
 import { requireSigner } from '../../db/repositories/accounts.repository';
 import { findDataSourceByLookup } from '../../db/repositories/oracle-data-sources.repository';
 import type { OnchainDataSourceItemData } from '../../domain/inputs/oracle-data-source.inputs';
@@ -74,5 +74,16 @@ export const refreshOracleDataSourceHandler: OperationHandler<OnchainDataSourceI
     });
     if (tx) tx.accountIds = [...new Set([source.id, source.accountId, ...tx.accountIds])];
     return { onchainId: data.mint, offchainId: data.dataSourceId };
+  },
+
+  /** Loans valued in this instrument read the loan again at the new price (and are liquidated past their ratio). */
+  async reconcile(em, deps, request, resolved) {
+    const source = await em.findOneOrFail(OracleDataSource, { id: resolved.data.dataSourceId });
+    const loans = await em.find(Loan, { organizationId: source.organizationId, status: { $in: ['OPEN', 'OVERDUE'] } });
+    for (const loan of loans) {
+      if (loan.principalInstrumentId === source.financialInstrumentId || loan.pledged.some((p) => p.financialInstrumentId === source.financialInstrumentId)) {
+        await deps.loans?.changed(loan.organizationId, loan.escrowAddress);
+      }
+    }
   },
 };
