@@ -28,10 +28,25 @@ it('serves an OpenAPI document built from the request codecs, and a docs page', 
   expect(doc.body.components.schemas.PrivateKeyDetails.properties).toHaveProperty('publickKey');
   expect(doc.body.components.schemas.ErrorBody.properties.errors.items.properties.code.enum).toEqual(expect.arrayContaining(['VALIDATION_ERROR', 'LIMIT_EXCEEDED', 'TRANSACTION_TOO_LARGE']));
   expect(Object.keys(doc.body.paths)).toEqual(expect.arrayContaining(['/api/v1/accounts/bulk/{detailLevel}', '/api/v1/transactions/status', '/api/v1/transactions/single', '/api/v1/transactions/bulk/{detailLevel}']));
-  const docs = await stack.call('GET', '/docs', undefined, { apiKey: null });
+});
+
+it('serves /docs as Swagger UI from its own files (offline), set up on this document with Try it out', async () => {
+  const get = (path: string) => stack.call('GET', path, undefined, { apiKey: null });
+  const docs = await get('/docs');
   expect(docs.status).toBe(200);
   expect(docs.headers.get('content-type')).toContain('text/html');
-  expect(docs.body).toContain('/api/v1/openapi.json');
+  const scripts = [...String(docs.body).matchAll(/<script src="([^"]+)"/g)].map((m) => m[1]);
+  expect(scripts).toEqual(['/docs/assets/swagger-ui-bundle.js', '/docs/assets/docs.js']);
+  expect(String(docs.body)).not.toMatch(/https?:\/\//);
+  const bundle = await get(scripts[0]);
+  expect(bundle.status).toBe(200);
+  expect(bundle.headers.get('content-type')).toContain('javascript');
+  expect(String(bundle.body)).toContain('SwaggerUIBundle');
+  const setup = String((await get(scripts[1])).body);
+  expect(setup).toContain("url: '/api/v1/openapi.json'");
+  expect(setup).toContain('tryItOutEnabled: true');
+  expect((await get('/docs/assets/swagger-ui.css')).headers.get('content-type')).toContain('text/css');
+  expect((await get('/docs/assets/package.json')).status).toBe(400);
 });
 
 it('echoes x-request-id, or makes one, in the header and in error bodies', async () => {

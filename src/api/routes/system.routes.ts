@@ -1,4 +1,6 @@
 /** Health, readiness, metrics, the OpenAPI document and the human docs page: no authentication. */
+import fs from 'node:fs';
+import path from 'node:path';
 import type { ApiDeps } from '../context';
 import { route, type RouteSpec } from '../route';
 import { healthResponse, openApiDocumentResponse, readinessResponse } from '../responses/system.responses';
@@ -46,29 +48,53 @@ export function systemRoutes(deps: ApiDeps, openApi: () => unknown, metrics: () 
       summary: 'Human-readable API documentation.',
       role: null,
       successStatus: 200,
-      response: { mediaType: 'text/html', schema: { type: 'string' }, description: 'A page that renders this document.' },
+      response: { mediaType: 'text/html', schema: { type: 'string' }, description: 'Swagger UI on this document: every operation with its schemas and examples, and "Try it out" (Authorize with an API key first).' },
       async handler(ctx) {
         ctx.type = 'text/html';
         return docsPage();
       },
     }),
+    route({
+      operationId: 'fetchApiDocsAsset',
+      method: 'get',
+      path: '/docs/assets/{file}',
+      tag: 'System',
+      summary: 'The files of the docs page (Swagger UI, served by the service itself).',
+      role: null,
+      usesCluster: false,
+      pathParams: { file: Object.keys(docsAssets) },
+      successStatus: 200,
+      response: { mediaType: 'text/plain', schema: { type: 'string' }, description: 'The file, with its content type (CSS or JavaScript).' },
+      async handler(ctx) {
+        const file = ctx.params.file;
+        ctx.type = docsAssets[file];
+        ctx.set('Cache-Control', 'public, max-age=3600');
+        return docsAsset(file);
+      },
+    }),
   ];
 }
 
-/** A self-contained page that renders the OpenAPI document (no external scripts: the service may run offline). */
+/** Swagger UI's files, served from the swagger-ui-dist package: the docs work offline, nothing comes from a CDN. */
+const docsAssets: Record<string, string> = { 'swagger-ui.css': 'text/css; charset=utf-8', 'swagger-ui-bundle.js': 'application/javascript; charset=utf-8', 'docs.js': 'application/javascript; charset=utf-8' };
+const swaggerUiDir = path.dirname(require.resolve('swagger-ui-dist/package.json'));
+const assetCache = new Map<string, Buffer>();
+
+/** Starts Swagger UI on this service's document, with "Try it out" on and the bearer key kept across reloads. */
+const docsScript = `window.ui = SwaggerUIBundle({ url: '/api/v1/openapi.json', dom_id: '#docs', deepLinking: true, tryItOutEnabled: true, persistAuthorization: true, displayRequestDuration: true });`;
+
+function docsAsset(file: string): Buffer {
+  let bytes = assetCache.get(file);
+  if (!bytes) {
+    bytes = file === 'docs.js' ? Buffer.from(docsScript) : fs.readFileSync(path.join(swaggerUiDir, file));
+    assetCache.set(file, bytes);
+  }
+  return bytes;
+}
+
+/** The docs page: Swagger UI (vendored from npm) rendering /api/v1/openapi.json, with "Try it out". */
 function docsPage(): string {
-  return `<!doctype html><html><head><meta charset="utf-8"><title>Ledger Asset Service API</title>
-<style>body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#222}
-h2{border-bottom:1px solid #ddd;padding-bottom:.3rem;margin-top:2rem}.op{margin:1rem 0;padding:.6rem;border:1px solid #eee;border-radius:6px}
-.m{display:inline-block;min-width:4rem;font-weight:bold}.post{color:#2a7}.patch{color:#a72}.get{color:#27a}code,pre{background:#f6f6f6;padding:.1rem .3rem}
-pre{padding:.5rem;overflow:auto;font-size:.85rem}details summary{cursor:pointer}</style></head>
-<body><h1>Ledger Asset Service API</h1><p>Machine-readable document: <a href="/api/v1/openapi.json">/api/v1/openapi.json</a>.
-Send <code>Authorization: Bearer &lt;api key&gt;</code>. Errors: <code>{"errors":[{"code","message","field"}],"requestId"}</code>.</p><div id="ops">Loading…</div>
-<script>
-fetch('/api/v1/openapi.json').then(r=>r.json()).then(doc=>{const byTag={};for(const [path,ops] of Object.entries(doc.paths))for(const [method,op] of Object.entries(ops))(byTag[op.tags[0]]=byTag[op.tags[0]]||[]).push({path,method,op});
-const esc=s=>String(s).replace(/[&<>]/g,c=>({'&':'&amp;','<':'&lt;','>':'&gt;'}[c]));const resolve=s=>s&&s.$ref?doc.components.schemas[s.$ref.split('/').pop()]:s;
-let html='';for(const [tag,list] of Object.entries(byTag)){html+='<h2>'+esc(tag)+'</h2>';for(const {path,method,op} of list){const body=op.requestBody&&resolve(op.requestBody.content['application/json'].schema);
-html+='<div class="op"><span class="m '+method+'">'+method.toUpperCase()+'</span><code>'+esc(path)+'</code><p>'+esc(op.summary)+(op.description?' '+esc(op.description):'')+'</p>'+(body?'<details><summary>Request body</summary><pre>'+esc(JSON.stringify(body,null,2))+'</pre></details>':'')+'</div>';}}
-html+='<h2>Schemas</h2><details><summary>All schemas</summary><pre>'+esc(JSON.stringify(doc.components.schemas,null,2))+'</pre></details>';document.getElementById('ops').innerHTML=html;});
-</script></body></html>`;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Ledger Asset Service API</title>
+<meta name="viewport" content="width=device-width, initial-scale=1"><link rel="stylesheet" href="/docs/assets/swagger-ui.css"></head>
+<body><div id="docs"></div><script src="/docs/assets/swagger-ui-bundle.js"></script><script src="/docs/assets/docs.js"></script></body></html>`;
 }
