@@ -4,6 +4,7 @@
  */
 import { bool, cleanEnv, makeValidator, port, str } from 'envalid';
 import { logLevels, type LogFormat, type LogLevel } from '../observability/logger';
+import fs from 'node:fs';
 import path from 'node:path';
 import type { OraclePolicy } from '../domain/oracle-job';
 import type { OutboundUrlPolicy } from '../network/outbound-url';
@@ -28,7 +29,8 @@ export interface Config {
    * connection and starts writes eagerly on it (no task-queue hand-off); separate `npm run worker`
    * processes serve the same task queue beside it.
    */
-  temporal: { address?: string; namespace: string; taskQueue: string; apiHostsWorker: boolean; writeTaskTimeoutSeconds: number };
+  /** `connection`: TLS and API key for a secured cluster (temporalConnection below); empty for a plain one. */
+  temporal: { address?: string; namespace: string; taskQueue: string; apiHostsWorker: boolean; writeTaskTimeoutSeconds: number; connection?: TemporalConnection };
   /** Empty when SVM_CLUSTERS is not set: the launcher starts the local node as cluster LOCAL. */
   clusters: ClusterConfig[];
   /**
@@ -76,6 +78,12 @@ export interface Config {
   oraclePolicy: OraclePolicy;
 }
 
+/** What NativeConnection.connect takes beside the address. */
+export interface TemporalConnection {
+  tls?: { clientCertPair?: { crt: Buffer; key: Buffer }; serverRootCACertificate?: Buffer; serverNameOverride?: string };
+  apiKey?: string;
+}
+
 export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/ledger';
 
 /** Parses SVM_CLUSTERS: `NAME=url[,NAME=url...]`; airdrops are assumed on names containing LOCAL, DEVNET or TESTNET. */
@@ -101,6 +109,34 @@ const list = makeValidator<string[]>((input) => input.split(',').map((entry) => 
 const clusterList = makeValidator<ClusterConfig[]>((input) => parseClusters(input));
 const oracleHosts = makeValidator<string[]>((input) => parseOracleHosts(input));
 
+/** A file's bytes, read at start so a wrong path is named with its variable. */
+const readableFile = makeValidator<Buffer>((input) => {
+  try {
+    return fs.readFileSync(input);
+  } catch (error) {
+    throw new Error(`cannot read "${input}": ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+});
+
+/**
+ * How to reach a secured Temporal cluster: TLS (TEMPORAL_TLS, or any TLS file), mutual TLS with a
+ * client certificate and key, a private CA, a server name override, and Temporal Cloud's API key
+ * (which needs TLS, so it turns it on).
+ */
+function temporalConnection(v: { TEMPORAL_TLS: boolean; TEMPORAL_TLS_CERT_FILE?: Buffer; TEMPORAL_TLS_KEY_FILE?: Buffer; TEMPORAL_TLS_CA_FILE?: Buffer; TEMPORAL_TLS_SERVER_NAME: string; TEMPORAL_API_KEY: string }): TemporalConnection {
+  if (Boolean(v.TEMPORAL_TLS_CERT_FILE) !== Boolean(v.TEMPORAL_TLS_KEY_FILE)) throw new Error('invalid configuration: TEMPORAL_TLS_CERT_FILE and TEMPORAL_TLS_KEY_FILE go together (mutual TLS needs both)');
+  const tlsWanted = v.TEMPORAL_TLS || Boolean(v.TEMPORAL_TLS_CERT_FILE || v.TEMPORAL_TLS_CA_FILE || v.TEMPORAL_TLS_SERVER_NAME || v.TEMPORAL_API_KEY);
+  if (!tlsWanted) return {};
+  return {
+    tls: {
+      ...(v.TEMPORAL_TLS_CERT_FILE && v.TEMPORAL_TLS_KEY_FILE ? { clientCertPair: { crt: v.TEMPORAL_TLS_CERT_FILE, key: v.TEMPORAL_TLS_KEY_FILE } } : {}),
+      ...(v.TEMPORAL_TLS_CA_FILE ? { serverRootCACertificate: v.TEMPORAL_TLS_CA_FILE } : {}),
+      ...(v.TEMPORAL_TLS_SERVER_NAME ? { serverNameOverride: v.TEMPORAL_TLS_SERVER_NAME } : {}),
+    },
+    ...(v.TEMPORAL_API_KEY ? { apiKey: v.TEMPORAL_API_KEY } : {}),
+  };
+}
+
 /** Every invalid variable at once, each named, as one error (envalid's own reporter would exit the process). */
 function refuseInvalid({ errors }: { errors: Partial<Record<string, Error>> }): void {
   const problems = Object.entries(errors).map(([name, error]) => `${name}: ${error?.message}`);
@@ -120,6 +156,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     TEMPORAL_TASK_QUEUE: str({ default: 'ledger-writes' }),
     API_HOSTS_WORKER: bool({ default: true }),
     TEMPORAL_WRITE_TASK_TIMEOUT_SECONDS: int(1)({ default: 10 }),
+    TEMPORAL_TLS: bool({ default: false }),
+    TEMPORAL_TLS_CERT_FILE: readableFile({ default: undefined }),
+    TEMPORAL_TLS_KEY_FILE: readableFile({ default: undefined }),
+    TEMPORAL_TLS_CA_FILE: readableFile({ default: undefined }),
+    TEMPORAL_TLS_SERVER_NAME: str({ default: '' }),
+    TEMPORAL_API_KEY: str({ default: '' }),
     SVM_CLUSTERS: clusterList({ default: [] }),
     SVM_DEFAULT_CLUSTER: str({ default: '' }),
     DKG_PLAYERS: list({ default: ['player-1', 'player-2', 'player-3'] }),
@@ -162,6 +204,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       apiHostsWorker: v.API_HOSTS_WORKER,
       // A write is one workflow task: after a worker dies mid-write, another resumes it once this passes.
       writeTaskTimeoutSeconds: v.TEMPORAL_WRITE_TASK_TIMEOUT_SECONDS,
+      connection: temporalConnection(v),
     },
     clusters: v.SVM_CLUSTERS,
     dkgPlayers: v.DKG_PLAYERS,

@@ -34,7 +34,7 @@ export interface ApiOptions {
 export async function startApi(config: Config, runtime: Runtime, temporal: { address: string; namespace: string }, log: Log, options: ApiOptions = {}): Promise<ApiServer> {
   // One connection for the client and the hosted worker: eager start hands a new write's first (and
   // only) workflow task straight to this process's worker, skipping the task-queue hand-off.
-  const connection = await connectTemporal(temporal.address);
+  const connection = await connectTemporal(temporal.address, config.temporal.connection);
   const client = new Client({ connection, namespace: temporal.namespace });
   const hostWorker = options.hostWorker ?? config.temporal.apiHostsWorker;
   const shutdown = config.shutdown ?? { drainDelayMs: 0, graceMs: 30_000 };

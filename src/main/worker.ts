@@ -2,7 +2,7 @@
 import { Client, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime as TemporalRuntime, Worker, type LogLevel } from '@temporalio/worker';
 import { createActivities, type Steps } from '../activities';
-import { loadConfig, type Config } from '../config/config';
+import { loadConfig, type Config, type TemporalConnection } from '../config/config';
 import type { WriteRequest } from '../domain/write';
 import { openRuntime, type Runtime } from './runtime';
 import { createLogger, infoLog, type Logger } from '../observability/logger';
@@ -70,9 +70,10 @@ export function installSdkLogger(into?: Logger): void {
   }
 }
 
-export async function connectTemporal(address: string): Promise<NativeConnection> {
+/** `secured`: TLS and API key of a secured cluster (TEMPORAL_TLS*, TEMPORAL_API_KEY). */
+export async function connectTemporal(address: string, secured: TemporalConnection = {}): Promise<NativeConnection> {
   installSdkLogger();
-  return NativeConnection.connect({ address });
+  return NativeConnection.connect({ address, ...secured });
 }
 
 /**
@@ -153,7 +154,7 @@ async function main(config: Config, logger: Logger) {
   const log = infoLog(logger);
   installSdkLogger(logger);
   const runtime = await openRuntime({ ...config, databaseUrl: config.databaseUrl }, log);
-  const connection = await connectTemporal(config.temporal.address);
+  const connection = await connectTemporal(config.temporal.address, config.temporal.connection);
   const worker = await createLedgerWorker({ connection, namespace: config.temporal.namespace, taskQueue: config.temporal.taskQueue, runtime, logoPolicy: config.logoPolicy, webhookUrlPolicy: config.webhookUrlPolicy, approvalTimeoutMs: config.approvalTimeoutMs, shutdownGraceMs: config.shutdown.graceMs, oraclePolicy: config.oraclePolicy, loanSecondsPerDay: config.loanSecondsPerDay });
   log(`worker polling ${config.temporal.taskQueue} on ${config.temporal.address}`);
   process.once('SIGINT', () => worker.shutdown());

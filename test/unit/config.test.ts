@@ -1,4 +1,7 @@
 /** Configuration from the environment: defaults, and every invalid variable refused by name at once. */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { loadConfig } from '../../src/config/config';
 
 it('starts from documented defaults', () => {
@@ -31,4 +34,36 @@ it.each([
 
 it('names every invalid variable in one error', () => {
   expect(() => loadConfig({ PORT: 'abc', LOG_LEVEL: 'loud' })).toThrow(/PORT: .*; LOG_LEVEL: |LOG_LEVEL: .*; PORT: /);
+});
+
+describe('a secured Temporal cluster', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'config-tls-'));
+  const file = (name: string, text: string) => {
+    fs.writeFileSync(path.join(dir, name), text);
+    return path.join(dir, name);
+  };
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('connects in plain text unless told otherwise', () => {
+    expect(loadConfig({}).temporal.connection).toEqual({});
+  });
+
+  it('reads a client certificate pair, a private CA and a server name for mutual TLS', () => {
+    const env = { TEMPORAL_TLS_CERT_FILE: file('client.pem', 'CERT'), TEMPORAL_TLS_KEY_FILE: file('client.key', 'KEY'), TEMPORAL_TLS_CA_FILE: file('ca.pem', 'CA'), TEMPORAL_TLS_SERVER_NAME: 'temporal.internal' };
+    const { tls } = loadConfig(env).temporal.connection!;
+    expect(tls!.clientCertPair!.crt.toString()).toBe('CERT');
+    expect(tls!.clientCertPair!.key.toString()).toBe('KEY');
+    expect(tls!.serverRootCACertificate!.toString()).toBe('CA');
+    expect(tls!.serverNameOverride).toBe('temporal.internal');
+  });
+
+  it('turns TLS on with an API key (Temporal Cloud)', () => {
+    expect(loadConfig({ TEMPORAL_API_KEY: 'secret' }).temporal.connection).toEqual({ tls: {}, apiKey: 'secret' });
+    expect(loadConfig({ TEMPORAL_TLS: 'true' }).temporal.connection).toEqual({ tls: {} });
+  });
+
+  it('refuses half a certificate pair and an unreadable file, naming the variable', () => {
+    expect(() => loadConfig({ TEMPORAL_TLS_CERT_FILE: file('only.pem', 'CERT') })).toThrow(/TEMPORAL_TLS_CERT_FILE and TEMPORAL_TLS_KEY_FILE go together/);
+    expect(() => loadConfig({ TEMPORAL_TLS_CA_FILE: path.join(dir, 'missing.pem') })).toThrow(/TEMPORAL_TLS_CA_FILE: cannot read .*ENOENT/);
+  });
 });
