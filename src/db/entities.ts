@@ -470,6 +470,8 @@ export const Loan = defineEntity({
     creationTransactionId: p.uuid().nullable(),
     lastTransactionId: p.uuid().nullable(),
     createdAt: p.datetime(),
+    /** The write that holds the loan (lookup to record): one movement of a loan at a time. */
+    inUseByTransactionId: p.uuid().nullable(),
     updatedAt: p.datetime(),
   },
 });

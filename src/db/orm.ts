@@ -29,6 +29,7 @@ import { Migration0019Approval } from './migrations/0019-approval.migration';
 import { Migration0017WebhookDeliveries } from './migrations/0017-webhook-deliveries.migration';
 import { Migration0015Signatures } from './migrations/0015-signatures.migration';
 import { Migration0030Loans } from './migrations/0030-loans.migration';
+import { Migration0031LoanInUse } from './migrations/0031-loan-in-use.migration';
 import { Migration0040OracleDataSource } from './migrations/0040-oracle-data-source.migration';
 
 /** Every migration, in the order they apply. */
@@ -56,6 +57,7 @@ const migrations = [
   { name: '0022-threshold-keys', class: Migration0022ThresholdKeys },
   { name: '0024-debit-reservation-write', class: Migration0024DebitReservationWrite },
   { name: '0030-loans', class: Migration0030Loans },
+  { name: '0031-loan-in-use', class: Migration0031LoanInUse },
   { name: '0040-oracle-data-source', class: Migration0040OracleDataSource },
 ];
 

@@ -289,6 +289,26 @@ describe('Repay Loan and Close Loan', () => {
   });
 });
 
+describe('one movement of a loan at a time', () => {
+  it('pays once when two Repay All race: the other is refused while the first holds the loan, or finds it repaid', async () => {
+    const vault = await strategy({ funds: 200 });
+    const fay = await borrower();
+    await mint(fay, usd, 200);
+    const created = await stack.call('POST', '/api/v1/loans', loanBody(vault, fay, 100, 60));
+    expect(created.status).toBe(201);
+    const escrow = created.body.newLoan.escrow.onchainId as string;
+    const repayAll = () => stack.call('PATCH', '/api/v1/loans/repay', { itemData: { defiProtocol: 'LEDGER_ESCROW', escrow: { onchainId: escrow }, itemsToRepay: [{ positionLookup: at(fay, usd), repayAll: true }] }, svmTransactionConfig: { feePayer: { offchainId: fay.offchainId } } });
+    const answers = await Promise.all([repayAll(), repayAll(), repayAll()]);
+    expect(answers.filter((a) => a.status === 200 && a.body.success === true)).toHaveLength(1);
+    for (const refused of answers.filter((a) => a.status !== 200)) expect(refused.body.errors[0]).toMatchObject({ code: 'CONFLICT', field: 'itemData.escrow' });
+    // 60 borrowed and a little interest paid back once: the vault holds about 200, not about 260.
+    const vaultHolds = Number(await holding(vault, usd));
+    expect(vaultHolds).toBeGreaterThanOrEqual(200);
+    expect(vaultHolds).toBeLessThan(200.01);
+    expect((await stack.call('POST', '/api/v1/loans/single', { itemData: { escrow: { onchainId: escrow } } })).body.status).toBe('REPAID');
+  });
+});
+
 describe('Swap Collateral', () => {
   it('deposits another accepted collateral and withdraws some of the first in one transaction, only within the ratio', async () => {
     priceTable.set(usd.offchainId, '1');

@@ -13,7 +13,7 @@ import type { CloseLoanItemData } from '../../domain/inputs/loan.inputs';
 import { legInstructions } from '../../domain/operations/movement-instructions';
 import { settleFreezes, type Leg } from '../../domain/operations/movement.operation';
 import { resolveFeePayer } from './fee-payer';
-import { loanOfEscrow, planOutOf, requireLoanBorrower, scopeOf, withoutDebits } from './loan-legs';
+import { holdLoanFor, loanOfEscrow, planOutOf, requireLoanBorrower, scopeOf, withoutDebits } from './loan-legs';
 import { newPlanContext, onchainBalance, recordLeg, type PlannedLeg } from './movement-legs';
 import type { OperationHandler } from './operation-handler';
 import { tokenProgramOf } from './token-movement';
@@ -34,6 +34,7 @@ export const closeLoanHandler: OperationHandler<CloseLoanItemData, CloseLoanData
     const item = request.itemData;
     const scope = scopeOf(request);
     const loan = await loanOfEscrow(em, scope, item.escrow, 'itemData.escrow');
+    await holdLoanFor(em, request, loan);
     if (loan.status !== 'REPAID' && loan.status !== 'LIQUIDATED') throw conflict('itemData.escrow', `the loan is ${loan.status}: only a REPAID or LIQUIDATED loan is closed`);
     await requireLoanBorrower(em, scope, request, loan);
     const feePayer = await resolveFeePayer(em, deps, request, request.svmTransactionConfig);

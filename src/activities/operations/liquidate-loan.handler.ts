@@ -11,7 +11,7 @@ import { GRACE_HOURS, interestAt } from '../../domain/loans';
 import { legInstructions } from '../../domain/operations/movement-instructions';
 import { settleFreezes, type Leg } from '../../domain/operations/movement.operation';
 import { resolveFeePayer } from './fee-payer';
-import { loanOfEscrow, planOutOf, scopeOf, withoutDebits } from './loan-legs';
+import { holdLoanFor, loanOfEscrow, planOutOf, scopeOf, withoutDebits } from './loan-legs';
 import { currentLoanToValue } from './loan-value';
 import { newPlanContext, onchainBalance, recordLeg, type PlannedLeg } from './movement-legs';
 import type { OperationHandler } from './operation-handler';
@@ -28,6 +28,7 @@ export const liquidateLoanHandler: OperationHandler<LiquidateLoanItemData, Liqui
   async lookup(em, deps, request) {
     const scope = scopeOf(request);
     const loan = await loanOfEscrow(em, scope, request.itemData.escrow, 'itemData.escrow');
+    await holdLoanFor(em, request, loan);
     if (loan.status !== 'OPEN' && loan.status !== 'OVERDUE') throw conflict('itemData.escrow', `the loan is ${loan.status}`);
     const now = deps.now();
     const graceMs = GRACE_HOURS * 3600 * 1000 * ((deps.loanSecondsPerDay ?? 86_400) / 86_400);

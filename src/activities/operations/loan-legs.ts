@@ -9,6 +9,8 @@ import { findAccountByLookup, type TenantScope } from '../../db/repositories/acc
 import { findInstrumentByLookup } from '../../db/repositories/financial-instruments.repository';
 import { findPositionByLookup } from '../../db/repositories/positions.repository';
 import { conflict, LedgerError, notFound, validationError } from '../../domain/errors';
+import { holdLoan } from '../../db/repositories/loan-holds.repository';
+import { partTransactionId } from '../../domain/ids';
 import type { AccountLookupInput } from '../../domain/inputs/common.inputs';
 import type { PositionLookupInput, TransferOperation } from '../../domain/inputs/position.inputs';
 import type { ValueInput } from '../../domain/money';
@@ -124,6 +126,13 @@ export async function loanOfEscrow(em: EntityManager, scope: TenantScope, lookup
   const loan = await em.findOne(Loan, { ...scope, escrowAccountId: escrow.id });
   if (!loan) throw notFound(field, `account ${escrow.address} is not the escrow of a loan`);
   return loan;
+}
+
+/** Holds the loan for this write (loan-holds.repository); another write on it in progress is 409. */
+export async function holdLoanFor(em: EntityManager, request: WriteRequest, loan: Loan): Promise<void> {
+  if (!(await holdLoan(em, loan.id, partTransactionId(request.transactionId, 0)))) {
+    throw conflict('itemData.escrow', `another write on this loan is in progress (transaction ${loan.inUseByTransactionId ?? 'unknown'}); retry once it has ended`);
+  }
 }
 
 /** A loan write's borrower: the fee payer must be the loan's borrower (spec 4.4, "same fee payer rule"). */

@@ -10,7 +10,7 @@ import { findAccountByLookup } from '../../db/repositories/accounts.repository';
 import { conflict, validationError } from '../../domain/errors';
 import type { RefinanceLoanItemData } from '../../domain/inputs/loan.inputs';
 import { durationDays, interestAt, quoteFor, rolledOver } from '../../domain/loans';
-import { loanOfEscrow, requireLoanBorrower, scopeOf } from './loan-legs';
+import { holdLoanFor, loanOfEscrow, requireLoanBorrower, scopeOf } from './loan-legs';
 import type { OperationHandler } from './operation-handler';
 
 interface RefinanceLoanData {
@@ -27,6 +27,7 @@ export const refinanceLoanHandler: OperationHandler<RefinanceLoanItemData, Refin
     const item = request.itemData;
     const scope = scopeOf(request);
     const loan = await loanOfEscrow(em, scope, item.escrow, 'itemData.escrow');
+    await holdLoanFor(em, request, loan);
     if (loan.status !== 'OPEN' && loan.status !== 'OVERDUE') throw conflict('itemData.escrow', `the loan is ${loan.status}`);
     // The loan's own workflow (rollover) names no fee payer; a caller names the borrower.
     if (request.svmTransactionConfig.feePayer) await requireLoanBorrower(em, scope, request, loan);

@@ -12,7 +12,7 @@ import { fromBaseUnits, resolveValue } from '../../domain/money';
 import { legInstructions } from '../../domain/operations/movement-instructions';
 import { settleFreezes, type Leg } from '../../domain/operations/movement.operation';
 import { resolveFeePayer } from './fee-payer';
-import { loanOfEscrow, planOutOf, planTopUp, renamed, requireBorrowerOwns, requireLoanBorrower, scopeOf, vaultPosition, withoutDebits } from './loan-legs';
+import { holdLoanFor, loanOfEscrow, planOutOf, planTopUp, renamed, requireBorrowerOwns, requireLoanBorrower, scopeOf, vaultPosition, withoutDebits } from './loan-legs';
 import { loanToValueAt } from './loan-value';
 import { newPlanContext, planTransfer, recordLeg, type PlannedLeg } from './movement-legs';
 import type { OperationHandler } from './operation-handler';
@@ -33,6 +33,7 @@ export const repayLoanHandler: OperationHandler<RepayLoanItemData, RepayLoanData
     const item = request.itemData;
     const scope = scopeOf(request);
     const loan = await loanOfEscrow(em, scope, item.escrow, 'itemData.escrow');
+    await holdLoanFor(em, request, loan);
     if (loan.status !== 'OPEN' && loan.status !== 'OVERDUE') throw conflict('itemData.escrow', `the loan is ${loan.status}: nothing is owed`);
     const borrower = await requireLoanBorrower(em, scope, request, loan);
     const feePayer = await resolveFeePayer(em, deps, request, request.svmTransactionConfig);

@@ -9,6 +9,7 @@ import { moveAccountLamports } from '../../db/repositories/accounts.repository';
 import { movePositionBalance } from '../../db/repositories/positions.repository';
 import { releaseDebits } from '../../db/repositories/debit-reservations.repository';
 import { releaseNonceAccount } from '../../db/repositories/durable-nonces.repository';
+import { releaseLoan } from '../../db/repositories/loan-holds.repository';
 import { partTransactionId } from '../../domain/ids';
 import { explainFailure } from '../../domain/program-errors';
 import type { Outcome, Resolved, WriteRequest, WriteResult } from '../../domain/write';
@@ -84,7 +85,10 @@ export function createRecord(ctx: PipelineContext) {
       }
       if (outcome && (outcome.status === 'FAILED' || outcome.status === 'EXPIRED')) await releaseDebits(em, id, now);
       // Landed, failed or expired for the last time: its durable nonce (if any) is free again. A SIGNED one keeps it.
-      if (outcome && outcome.status !== 'SIGNED') await releaseNonceAccount(em, id);
+      if (outcome && outcome.status !== 'SIGNED') {
+        await releaseNonceAccount(em, id);
+        await releaseLoan(em, id);
+      }
       const handler = handlerOf(operationHandlers, request.operation);
       const created = await handler.record(em, request, resolved, outcome, tx, now, part);
       if (tx && landed) {

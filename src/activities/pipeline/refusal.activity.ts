@@ -1,6 +1,7 @@
 /** The ends of a write that sends nothing: refused (a rule, a limit, too large) or vetoed by a pre-submit webhook. */
 import { releaseDebits } from '../../db/repositories/debit-reservations.repository';
 import { releaseNonceAccount } from '../../db/repositories/durable-nonces.repository';
+import { releaseLoan } from '../../db/repositories/loan-holds.repository';
 import { partTransactionId } from '../../domain/ids';
 import type { TransactionResult, WriteRequest, WriteResult } from '../../domain/write';
 import { setStatus, transactionResult } from '../../db/repositories/transaction-records.repository';
@@ -20,6 +21,7 @@ export function createRefusals(ctx: PipelineContext) {
       if (possiblySent(record)) return transactionResult(record);
       await releaseDebits(em, id, ctx.deps.now());
       await releaseNonceAccount(em, id);
+      await releaseLoan(em, id);
       await setStatus(em, id, 'FAILED', ctx.deps.now(), { success: false, errorCode: code, errorMessage: message });
       const failed = await ctx.findRecord(ctx.fork(), request, part);
       return failed ? transactionResult(failed) : null;
@@ -31,6 +33,7 @@ export function createRefusals(ctx: PipelineContext) {
       const id = partTransactionId(request.transactionId, part);
       await releaseDebits(em, id, ctx.deps.now());
       await releaseNonceAccount(em, id);
+      await releaseLoan(em, id);
       await setStatus(em, id, 'REJECTED', ctx.deps.now(), { success: false, errorMessage: reason });
       const record = await ctx.findRecord(ctx.fork(), request, part);
       return { transaction: record ? transactionResult(record) : null };

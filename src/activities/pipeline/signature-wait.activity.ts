@@ -6,6 +6,7 @@
 import { Account, LedgerTransaction } from '../../db/entities';
 import { maySign } from '../../db/repositories/accounts.repository';
 import { releaseDebits } from '../../db/repositories/debit-reservations.repository';
+import { releaseLoan } from '../../db/repositories/loan-holds.repository';
 import { setStatus, transactionResult } from '../../db/repositories/transaction-records.repository';
 import { validationError } from '../../domain/errors';
 import { partTransactionId } from '../../domain/ids';
@@ -54,6 +55,7 @@ export function createSignatureWait(ctx: PipelineContext) {
       const id = partTransactionId(request.transactionId, part);
       const now = ctx.deps.now();
       await releaseDebits(em, id, now);
+      await releaseLoan(em, id);
       await setStatus(em, id, 'CANCELLED', now, { success: false, errorMessage: 'cancelled while waiting' });
       const record = await ctx.fork().findOne(LedgerTransaction, { id });
       if (record?.lifetime) await ctx.lifetime(request).release(record.lifetime);
