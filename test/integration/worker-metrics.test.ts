@@ -51,6 +51,9 @@ it('serves the SDK\'s worker metrics at TEMPORAL_METRICS_ADDRESS', async () => {
 }, 90_000);
 
 it('refuses a malformed TEMPORAL_METRICS_ADDRESS naming the variable', async () => {
-  const failed = await promisify(execFile)(process.execPath, ['--import', 'tsx', workerMain], { env: env({ TEMPORAL_METRICS_ADDRESS: '9464' }) }).catch((e: { code: number; stderr: string }) => e);
-  expect(failed).toMatchObject({ code: 1, stderr: expect.stringContaining('TEMPORAL_METRICS_ADDRESS "9464" is not host:port') });
+  const failed = await promisify(execFile)(process.execPath, ['--import', 'tsx', workerMain], { env: env({ TEMPORAL_METRICS_ADDRESS: '9464' }) }).catch((e: { code: number; stdout: string; stderr: string }) => e);
+  expect(failed).toMatchObject({ code: 1 });
+  // The worker's log (JSON lines) says why, at fatal.
+  const fatal = (failed as { stdout: string }).stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line)).find((entry) => entry.level === 60);
+  expect(fatal).toMatchObject({ name: 'worker', msg: expect.stringContaining('TEMPORAL_METRICS_ADDRESS "9464" is not host:port') });
 });
