@@ -11,6 +11,9 @@ export function toActivityFailure(error: unknown): unknown {
   if (error instanceof LedgerError) {
     return ApplicationFailure.create({ message: error.message, type: error.code, nonRetryable: true, details: [{ field: error.field ?? null, context: error.context }] });
   }
+  // Two attempts of one step racing (a local activity retried under load while its first attempt still
+  // runs) both create the write's own record: the later one retries and finds it. Not a client's conflict.
+  if (error instanceof UniqueConstraintViolationException && /ledger_transaction_pkey/.test(error.message)) return error;
   if (error instanceof UniqueConstraintViolationException) {
     const reservation = /reserved_address/.test(error.message);
     return ApplicationFailure.create({
