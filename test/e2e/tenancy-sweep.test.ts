@@ -79,6 +79,9 @@ const a = {} as {
   approval: string;
   eventId: string;
   fileId: string;
+  /** An oracle data source on A's instrument, and a loan strategy (vault) lending it. */
+  feed: Ref;
+  vault: Ref;
 };
 /** B's own objects, for the slots a probe does not name A's in. */
 const b = {} as { wallet: Ref; vault: Ref; instrument: Ref; position: Ref };
@@ -169,6 +172,9 @@ async function makeObjectsOfA() {
       );
       const aAt = { owner: { offchainId: a.wallet.offchainId }, financialInstrument: { offchainId: a.instrument.offchainId } };
       a.position = await created(A.key, '/api/v1/positions', { positionToInitialize: aAt }, 'newPosition');
+      const onInstrument = { offchainId: a.instrument.offchainId };
+      a.feed = await created(A.key, '/api/v1/market-data/onchain-data-source', { defiProtocol: 'LEDGER_FEED', onchainDataSource: {}, financialInstrument: onInstrument, onchainDataSourceAuthority: authority, dataDetails: { kind: 'PRICE' }, providerDetails: { kind: 'QUOTES', jobDefinition: FEED_JOB } }, 'newOnchainDataSource');
+      a.vault = await created(A.key, '/api/v1/loans/strategies', { strategy: {}, lender: { offchainId: a.wallet.offchainId }, principal: { financialInstrument: onInstrument }, collateral: [{ financialInstrument: onInstrument, apy: [1], loanToValueRatio: 500_000, liquidationRatio: 800_000 }] }, 'newLoanStrategy');
       return A_('POST', '/api/v1/positions/mint', { itemData: { mintTo: aAt, value: { lamports: '1000' } } });
     })(),
     A_('POST', '/api/v1/durable-nonce-accounts', { itemData: { nonceAccount: {}, numberOfNonceAccounts: 1, nonceAuthority: authority } }),
@@ -260,6 +266,7 @@ const transactions = (ids: Ref | string): [string, Lookup][] =>
   typeof ids === 'string' ? [['by offchainId', { offchainId: ids }]] : [['by offchainId', { offchainId: ids.offchainId }], ['by onchainId', { onchainId: ids.onchainId }]];
 const transactionSlot = (make: (lookup: Lookup) => unknown) => [...slot(transactions(a.transaction), 'itemData.transaction', make), ...slot(transactions(a.waiting), 'itemData.transaction', make)];
 const value = { lamports: '1' };
+const FEED_JOB = JSON.stringify({ tasks: [{ valueTask: { big: '1' } }] });
 const filters = (pairs: [string, string][]): Filter[] => pairs.map(([fieldName, valueString]) => ({ fieldName, valueString }));
 
 const table: Record<string, Row> = {
@@ -375,6 +382,36 @@ const table: Record<string, Row> = {
   fetchDurableNonceAccounts: { bulk: () => filters([['nonceAccountOffchainId', a.nonce.offchainId], ['nonceAccountOnchainId', a.nonce.onchainId], ['nonceAuthorityOnchainId', a.authority.onchainId]]) },
   fetchDurableNonceAccountDetails: { probes: () => slot(named(a.nonce), 'itemData.nonceAccount', (nonceAccount) => ({ itemData: { nonceAccount } })) },
   fetchMetrics: { namesNoObject: 'the process\'s metrics, for ADMIN keys only', expect: 403 },
+  createLoanStrategy: {
+    probes: () => [
+      ...slot(named(a.wallet), 'itemData.lender', (lender) => ({ itemData: { strategy: {}, lender, principal: { financialInstrument: own(b.instrument) }, collateral: [{ financialInstrument: own(b.instrument), apy: [1], loanToValueRatio: 500_000, liquidationRatio: 800_000 }] } })),
+      ...slot(named(a.instrument), 'itemData.principal.financialInstrument', (financialInstrument) => ({ itemData: { strategy: {}, lender: own(b.wallet), principal: { financialInstrument }, collateral: [{ financialInstrument: own(b.instrument), apy: [1], loanToValueRatio: 500_000, liquidationRatio: 800_000 }] } })),
+    ],
+  },
+  fetchLoanStrategies: { bulk: () => filters([['loanStrategyOffchainId', a.vault.offchainId], ['loanStrategyOnchainId', a.vault.onchainId], ['lenderOnchainId', a.wallet.onchainId]]) },
+  fetchLoans: { bulk: () => filters([['loanStrategyOnchainId', a.vault.onchainId], ['lenderOnchainId', a.wallet.onchainId], ['principalFinancialInstrumentOnchainId', a.instrument.onchainId]]) },
+  createLoan: {
+    probes: () => [{
+      label: 'A\'s strategy as loanStrategyAddress',
+      body: { itemData: { defiProtocol: 'LEDGER_ESCROW', protocolDetails: { loanStrategyAddress: a.vault.onchainId, expectedLoanValues: { expectedApy: 1, expectedLqt: [800_000] }, durationIndex: 0 }, itemsToBorrow: [{ positionLookup: ownPosition(), value }], itemsToPledge: [{ positionLookup: ownPosition(), value }] }, svmTransactionConfig: { feePayer: own(b.wallet) } },
+      field: 'itemData.protocolDetails.loanStrategyAddress',
+    }],
+  },
+  fetchLoanDetails: { probes: () => slot(named(a.vault), 'itemData.escrow', (escrow) => ({ itemData: { escrow } })) },
+  repayLoan: { probes: () => slot(named(a.vault), 'itemData.escrow', (escrow) => ({ itemData: { defiProtocol: 'LEDGER_ESCROW', escrow, itemsToRepay: [{ positionLookup: ownPosition(), repayAll: true }] } })) },
+  swapCollateral: { probes: () => slot(named(a.vault), 'itemData.escrow', (escrow) => ({ itemData: { defiProtocol: 'LEDGER_ESCROW', escrow, itemsToDeposit: [{ positionLookup: ownPosition(), value }], itemsToWithdraw: [] } })) },
+  refinanceLoan: { probes: () => slot(named(a.vault), 'itemData.escrow', (escrow) => ({ itemData: { defiProtocol: 'LEDGER_ESCROW', escrow, durationIndex: 0 } })) },
+  closeLoan: { probes: () => slot(named(a.vault), 'itemData.escrow', (escrow) => ({ itemData: { defiProtocol: 'LEDGER_ESCROW', escrow } })) },
+  createOnchainDataSource: {
+    probes: () => [
+      ...slot(named(a.instrument), 'itemData.financialInstrument', (financialInstrument) => ({ itemData: { defiProtocol: 'LEDGER_FEED', onchainDataSource: {}, financialInstrument, onchainDataSourceAuthority: own(b.wallet), dataDetails: { kind: 'PRICE' }, providerDetails: { kind: 'QUOTES', jobDefinition: FEED_JOB } } })),
+      ...slot(named(a.authority), 'itemData.onchainDataSourceAuthority', (onchainDataSourceAuthority) => ({ itemData: { defiProtocol: 'LEDGER_FEED', onchainDataSource: {}, financialInstrument: own(b.instrument), onchainDataSourceAuthority, dataDetails: { kind: 'PRICE' }, providerDetails: { kind: 'QUOTES', jobDefinition: FEED_JOB } } })),
+    ],
+  },
+  fetchOracleDataSources: { bulk: () => filters([['onchainDataSourceOffchainId', a.feed.offchainId], ['onchainDataSourceOnchainId', a.feed.onchainId], ['financialInstrumentOffchainId', a.instrument.offchainId]]) },
+  fetchOnchainDataSourceDetails: { probes: () => slot(named(a.feed), 'itemData.onchainDataSource', (onchainDataSource) => ({ itemData: { onchainDataSource } })) },
+  refreshOracleDataSource: { probes: () => slot(named(a.feed), 'itemData.onchainDataSource', (onchainDataSource) => ({ itemData: { onchainDataSource } })) },
+  updateOracleDataSourceDefinition: { probes: () => slot(named(a.feed), 'itemData.onchainDataSource', (onchainDataSource) => ({ itemData: { onchainDataSource, refreshEverySeconds: 0 } })) },
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -392,7 +429,7 @@ async function inBatches<T>(items: T[], each: (item: T) => Promise<string[]>): P
 }
 
 /** Every identifier of A's: none may show in an answer to B. */
-const aIdentifiers = () => [...new Set([A.orgId, a.authority, a.wallet, a.instrument, a.position, a.nonce, a.table, a.transaction].flatMap((r) => (typeof r === 'string' ? [r] : [r.onchainId, r.offchainId])).concat(a.waiting, a.approval, a.fileId, a.eventId, ...[...references.values()].flatMap(Object.values)))];
+const aIdentifiers = () => [...new Set([A.orgId, a.authority, a.wallet, a.instrument, a.position, a.nonce, a.table, a.transaction, a.feed, a.vault].flatMap((r) => (typeof r === 'string' ? [r] : [r.onchainId, r.offchainId])).concat(a.waiting, a.approval, a.fileId, a.eventId, ...[...references.values()].flatMap(Object.values)))];
 
 /** What A sees of its objects, records and chain state alike: equal before and after the sweep when nothing moved. */
 async function stateOf(apiKey: string, objects: { accounts: Ref[]; instrument: Ref; position: Ref; table?: Ref; nonce?: Ref; transaction?: Ref }) {

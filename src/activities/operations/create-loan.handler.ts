@@ -7,7 +7,7 @@
  */
 import { Loan, LoanStrategy, Position, type FinancialInstrument, type PledgedItemRecord } from '../../db/entities';
 import { createAccountRecord, createdBy } from '../../db/repositories/accounts.repository';
-import { conflict, validationError } from '../../domain/errors';
+import { conflict, notFound, validationError } from '../../domain/errors';
 import type { CreateLoanItemData } from '../../domain/inputs/loan.inputs';
 import { checkExpectedValues, durationDays, GRACE_HOURS, quoteFor, type CollateralTerms, type LoanQuote } from '../../domain/loans';
 import { fromBaseUnits, resolveValue } from '../../domain/money';
@@ -68,7 +68,7 @@ export const createLoanHandler: OperationHandler<CreateLoanItemData, CreateLoanD
     const item = request.itemData;
     const scope = scopeOf(request);
     const strategy = await em.findOne(LoanStrategy, { ...scope, vaultAddress: item.protocolDetails.loanStrategyAddress });
-    if (!strategy) throw validationError(`${P}.loanStrategyAddress`, `${item.protocolDetails.loanStrategyAddress} is not a loan strategy of the organization`);
+    if (!strategy) throw notFound(`${P}.loanStrategyAddress`, `${item.protocolDetails.loanStrategyAddress} is not a loan strategy of the organization`);
     if (!strategy.originationsEnabled) throw conflict(`${P}.loanStrategyAddress`, 'the strategy takes no new loans (originationsEnabled is false)');
 
     const borrower = await borrowerOf(em, scope, request);
