@@ -128,7 +128,11 @@ it('rolls a loan over at maturity when its strategy says so: a new term, interes
   const transactions = await stack.call('POST', '/api/v1/transactions/bulk/compact', { itemQuery: { filter: [{ fieldName: 'operation', filterValues: [{ filterType: 'EQUALS', valueString: 'REFINANCE_LOAN' }] }] } });
   expect(transactions.body.count).toBeGreaterThanOrEqual(1);
 
-  const refinanced = await stack.call('PATCH', '/api/v1/loans/refinance', { itemData: { defiProtocol: 'LEDGER_ESCROW', escrow: { onchainId: escrow }, durationIndex: 1 }, svmTransactionConfig: { feePayer: { offchainId: borrower.offchainId } } });
+  // The loan rolls over every 2 s here: a request that meets a rollover in progress is told to retry (409), as a client would.
+  const refinanced = await waitFor(async () => {
+    const answer = await stack.call('PATCH', '/api/v1/loans/refinance', { itemData: { defiProtocol: 'LEDGER_ESCROW', escrow: { onchainId: escrow }, durationIndex: 1 }, svmTransactionConfig: { feePayer: { offchainId: borrower.offchainId } } });
+    return answer.status === 409 && /in progress/.test(answer.body.errors?.[0]?.message) ? undefined : answer;
+  }, 10_000, 100);
   expect(refinanced.status).toBe(200);
   expect(refinanced.body).toMatchObject({ escrow: { onchainId: escrow }, svmTransaction: null });
   const weekly = await details();

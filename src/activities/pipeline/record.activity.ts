@@ -85,10 +85,9 @@ export function createRecord(ctx: PipelineContext) {
       }
       if (outcome && (outcome.status === 'FAILED' || outcome.status === 'EXPIRED')) await releaseDebits(em, id, now);
       // Landed, failed or expired for the last time: its durable nonce (if any) is free again. A SIGNED one keeps it.
-      if (outcome && outcome.status !== 'SIGNED') {
-        await releaseNonceAccount(em, id);
-        await releaseLoan(em, id);
-      }
+      if (outcome && outcome.status !== 'SIGNED') await releaseNonceAccount(em, id);
+      // The write's hold on a loan ends with it: landed, failed, expired, or recorded offchain only (a same-lender refinance).
+      if (!outcome || outcome.status !== 'SIGNED') await releaseLoan(em, id);
       const handler = handlerOf(operationHandlers, request.operation);
       const created = await handler.record(em, request, resolved, outcome, tx, now, part);
       if (tx && landed) {
