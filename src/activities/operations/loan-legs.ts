@@ -13,7 +13,8 @@ import { holdLoan } from '../../db/repositories/loan-holds.repository';
 import { partTransactionId } from '../../domain/ids';
 import type { AccountLookupInput } from '../../domain/inputs/common.inputs';
 import type { PositionLookupInput, TransferOperation } from '../../domain/inputs/position.inputs';
-import type { ValueInput } from '../../domain/money';
+import { fromBaseUnits, resolveValue, type ValueInput } from '../../domain/money';
+import type { LoanMovementItem } from '../../domain/inputs/loan.inputs';
 import type { WriteRequest } from '../../domain/write';
 import { planMint, planTransfer, type PlanContext, type PlannedLeg } from './movement-legs';
 
@@ -144,3 +145,24 @@ export async function requireLoanBorrower(em: EntityManager, scope: TenantScope,
 
 /** Movements out of the escrow follow the loan's rules, not the escrow's debit limits (it is the service's own account): their debits are dropped. */
 export const withoutDebits = (planned: PlannedLeg): PlannedLeg => ({ ...planned, debits: [] });
+
+/**
+ * One item out of the escrow back to the borrower (Repay's release, Swap's withdrawal): a pledged
+ * instrument the borrower holds, a value the escrow still holds (`held` is counted down), planned as
+ * a leg without debits (the escrow gives collateral back, it is no debit of the borrower's).
+ */
+export async function planOutOfEscrow(em: EntityManager, ctx: PlanContext, scope: TenantScope, loan: Loan, borrowerAddress: string, item: LoanMovementItem, p: string, what: 'release' | 'withdrawal', held: Map<string, bigint>): Promise<{ instrument: FinancialInstrument; amount: bigint; planned: PlannedLeg }> {
+  const instrument = await requireBorrowerOwns(em, scope, borrowerAddress, item.positionLookup, `${p}.positionLookup`);
+  const pledged = loan.pledged.find((x) => x.financialInstrumentId === instrument.id);
+  if (!pledged) throw validationError(`${p}.positionLookup`, `the loan holds no ${instrument.mintAddress}`);
+  if (item.repayAll || item.transferFrom || item.mintAsset) throw validationError(`${p}.${item.repayAll ? 'repayAll' : item.transferFrom ? 'transferFrom' : 'mintAsset'}`, `a ${what} takes positionLookup and value only`);
+  if (!item.value) throw validationError(`${p}.value`, `give the value to ${what === 'release' ? 'release' : 'withdraw'}`);
+  const amount = resolveValue(item.value, instrument.decimals, `${p}.value`);
+  if (amount === 0n) throw validationError(`${p}.value`, 'the amount must be more than zero');
+  const left = held.get(instrument.id) ?? 0n;
+  if (amount > left) throw validationError(`${p}.value`, `the escrow holds ${fromBaseUnits(left, instrument.decimals)} of ${instrument.mintAddress}`);
+  held.set(instrument.id, left - amount);
+  const escrowPosition = await em.findOneOrFail(Position, { ...scope, address: pledged.escrowPosition });
+  const planned = withoutDebits(await planOutOf(ctx, escrowPosition, instrument, item.positionLookup, item.value, p, { source: 'itemData.escrow', destination: `${p}.positionLookup` }));
+  return { instrument, amount, planned };
+}

@@ -4,7 +4,7 @@
  * borrower's positions while what remains keeps the loan within its loan-to-value limit; one
  * network transaction. The loan's balances move in the record step, with interest to the landing.
  */
-import { FinancialInstrument, Loan, LoanStrategy, Position } from '../../db/entities';
+import { FinancialInstrument, Loan, LoanStrategy } from '../../db/entities';
 import { conflict, validationError } from '../../domain/errors';
 import type { RepayLoanItemData } from '../../domain/inputs/loan.inputs';
 import { applyRepayment, interestAt } from '../../domain/loans';
@@ -12,7 +12,7 @@ import { fromBaseUnits, resolveValue } from '../../domain/money';
 import { legInstructions } from '../../domain/operations/movement-instructions';
 import { settleFreezes, type Leg } from '../../domain/operations/movement.operation';
 import { resolveFeePayer } from './fee-payer';
-import { holdLoanFor, loanOfEscrow, planOutOf, planTopUp, renamed, requireBorrowerOwns, requireLoanBorrower, scopeOf, vaultPosition, withoutDebits } from './loan-legs';
+import { holdLoanFor, loanOfEscrow, planOutOfEscrow, planTopUp, renamed, requireBorrowerOwns, requireLoanBorrower, scopeOf, vaultPosition } from './loan-legs';
 import { loanToValueAt } from './loan-value';
 import { newPlanContext, planTransfer, recordLeg, type PlannedLeg } from './movement-legs';
 import type { OperationHandler } from './operation-handler';
@@ -68,18 +68,8 @@ export const repayLoanHandler: OperationHandler<RepayLoanItemData, RepayLoanData
     const released: RepayLoanData['released'] = [];
     for (const [i, release] of releases.entries()) {
       const p = `itemData.itemsToRelease[${i}]`;
-      const instrument = await requireBorrowerOwns(em, scope, borrower.address, release.positionLookup, `${p}.positionLookup`);
-      const pledged = loan.pledged.find((x) => x.financialInstrumentId === instrument.id);
-      if (!pledged) throw validationError(`${p}.positionLookup`, `the loan holds no ${instrument.mintAddress}`);
-      if (release.repayAll || release.transferFrom || release.mintAsset) throw validationError(`${p}.${release.repayAll ? 'repayAll' : release.transferFrom ? 'transferFrom' : 'mintAsset'}`, 'a release takes positionLookup and value only');
-      if (!release.value) throw validationError(`${p}.value`, 'give the value to release');
-      const amount = resolveValue(release.value, instrument.decimals, `${p}.value`);
-      if (amount === 0n) throw validationError(`${p}.value`, 'the amount must be more than zero');
-      const held = remaining.get(instrument.id)!;
-      if (amount > held) throw validationError(`${p}.value`, `the escrow holds ${fromBaseUnits(held, instrument.decimals)} of ${instrument.mintAddress}`);
-      remaining.set(instrument.id, held - amount);
-      const escrowPosition = await em.findOneOrFail(Position, { ...scope, address: pledged.escrowPosition });
-      planned.push(withoutDebits(await planOutOf(ctx, escrowPosition, instrument, release.positionLookup, release.value, p, { source: 'itemData.escrow', destination: `${p}.positionLookup` })));
+      const { instrument, amount, planned: leg } = await planOutOfEscrow(em, ctx, scope, loan, borrower.address, release, p, 'release', remaining);
+      planned.push(leg);
       released.push({ financialInstrumentId: instrument.id, amount: amount.toString() });
     }
     if (releases.length && !after.settled) {

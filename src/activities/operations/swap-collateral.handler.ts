@@ -8,11 +8,11 @@ import { FinancialInstrument, Loan, LoanStrategy, Position, type PledgedItemReco
 import { conflict, validationError } from '../../domain/errors';
 import type { SwapCollateralItemData } from '../../domain/inputs/loan.inputs';
 import { interestAt } from '../../domain/loans';
-import { fromBaseUnits, resolveValue } from '../../domain/money';
+import { resolveValue } from '../../domain/money';
 import { legInstructions } from '../../domain/operations/movement-instructions';
 import { settleFreezes, type Leg } from '../../domain/operations/movement.operation';
 import { resolveFeePayer } from './fee-payer';
-import { existingPosition, holdLoanFor, loanOfEscrow, planIntoEscrow, planOutOf, planTopUp, requireBorrowerOwns, requireLoanBorrower, scopeOf, withoutDebits } from './loan-legs';
+import { existingPosition, holdLoanFor, loanOfEscrow, planIntoEscrow, planOutOfEscrow, planTopUp, requireBorrowerOwns, requireLoanBorrower, scopeOf } from './loan-legs';
 import { loanToValueAt } from './loan-value';
 import { newPlanContext, recordLeg, type PlannedLeg } from './movement-legs';
 import type { OperationHandler } from './operation-handler';
@@ -64,18 +64,8 @@ export const swapCollateralHandler: OperationHandler<SwapCollateralItemData, Swa
     }
     for (const [i, withdrawal] of withdrawals.entries()) {
       const p = `itemData.itemsToWithdraw[${i}]`;
-      const instrument = await requireBorrowerOwns(em, scope, borrower.address, withdrawal.positionLookup, `${p}.positionLookup`);
-      const pledged = loan.pledged.find((x) => x.financialInstrumentId === instrument.id);
-      if (!pledged) throw validationError(`${p}.positionLookup`, `the loan holds no ${instrument.mintAddress}`);
-      if (withdrawal.repayAll || withdrawal.transferFrom || withdrawal.mintAsset) throw validationError(`${p}.${withdrawal.repayAll ? 'repayAll' : withdrawal.transferFrom ? 'transferFrom' : 'mintAsset'}`, 'a withdrawal takes positionLookup and value only');
-      if (!withdrawal.value) throw validationError(`${p}.value`, 'give the value to withdraw');
-      const amount = resolveValue(withdrawal.value, instrument.decimals, `${p}.value`);
-      if (amount === 0n) throw validationError(`${p}.value`, 'the amount must be more than zero');
-      const left = held.get(instrument.id) ?? 0n;
-      if (amount > left) throw validationError(`${p}.value`, `the escrow holds ${fromBaseUnits(left, instrument.decimals)} of ${instrument.mintAddress}`);
-      held.set(instrument.id, left - amount);
-      const escrowPosition = await em.findOneOrFail(Position, { ...scope, address: pledged.escrowPosition });
-      planned.push(withoutDebits(await planOutOf(ctx, escrowPosition, instrument, withdrawal.positionLookup, withdrawal.value, p, { source: 'itemData.escrow', destination: `${p}.positionLookup` })));
+      const { instrument, amount, planned: leg } = await planOutOfEscrow(em, ctx, scope, loan, borrower.address, withdrawal, p, 'withdrawal', held);
+      planned.push(leg);
       changes.push({ financialInstrumentId: instrument.id, mintAddress: instrument.mintAddress, amount: (-amount).toString() });
     }
 
