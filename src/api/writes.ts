@@ -32,6 +32,8 @@ export interface WriteInput {
   idempotencyId?: string;
   newRecordId?: string;
   extraRecordIds?: Record<string, string>;
+  /** Starts the write's run another way than startWorkflow (a loan movement goes through its loan's workflow: src/api/loan-movements.ts). */
+  start?: StartWrite;
 }
 
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
@@ -170,7 +172,7 @@ export async function runWrite(ctx: LedgerContext, deps: ApiDeps, input: WriteIn
   }
   // An async write's record exists before the answer, so Fetch Transaction Status finds it at once.
   const accepted = respondAsync ? await acceptTransaction(deps, request) : undefined;
-  let { handle, ended } = await startWorkflow(deps, request, input.caller.organizationExternalId);
+  let { handle, ended } = await (input.start ?? startWorkflow)(deps, request, input.caller.organizationExternalId);
   // A run that ended without recording the outcome of a message it may have sent (terminated, or
   // failed by a fault): a new run resumes from the record and reconciles it with the chain.
   if (ended && (await sentWithoutOutcome(deps, transactionId))) ({ handle, ended } = await startWorkflow(deps, request, input.caller.organizationExternalId, true));
@@ -211,7 +213,7 @@ export async function runWrite(ctx: LedgerContext, deps: ApiDeps, input: WriteIn
  * Starts the write's workflow, or finds the run of its id: one running is joined, one ended answers
  * (`ended`). `reconcile` allows a new run where the last one failed or was terminated.
  */
-async function startWorkflow(deps: ApiDeps, request: WriteRequest, organizationExternalId: string, reconcile = false): Promise<{ handle: WorkflowHandle<typeof ledgerWrite>; ended: boolean }> {
+export async function startWorkflow(deps: ApiDeps, request: WriteRequest, organizationExternalId: string, reconcile = false): Promise<{ handle: WorkflowHandle<typeof ledgerWrite>; ended: boolean }> {
   try {
     const handle = await deps.temporal.client.workflow.start<typeof ledgerWrite>('ledgerWrite', {
       taskQueue: deps.temporal.taskQueue,
@@ -235,6 +237,8 @@ async function startWorkflow(deps: ApiDeps, request: WriteRequest, organizationE
     return { handle: deps.temporal.client.workflow.getHandle(request.workflowId), ended: true };
   }
 }
+
+export type StartWrite = typeof startWorkflow;
 
 export const TIMED_OUT = Symbol('timed out');
 

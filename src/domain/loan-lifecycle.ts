@@ -1,7 +1,9 @@
 /**
- * The contract of a loan's own workflow (docs/loans.md): its id, its input, the query and signal it
- * answers and the search attributes operators find it by. JSON-safe: it lives in workflow history.
+ * The contract of a loan's own workflow (docs/loans.md): its id, its input, the query, signal and
+ * update it answers and the search attributes operators find it by. JSON-safe: it lives in workflow history.
  */
+import type { Operation, WriteRequest } from './write';
+
 export const loanWorkflowType = 'loanLifecycle';
 
 /** `loan-<organization>-<escrow address>`: one per loan, started idempotently when Create Loan lands. */
@@ -37,6 +39,32 @@ export interface LoanNextAction {
 export const loanQueries = { nextAction: 'nextAction' } as const;
 /** Sent after a write changed the loan (repaid, closed): the workflow reads the loan again at once. */
 export const loanChangedSignal = 'loanChanged';
+
+/**
+ * Repay, Swap Collateral, Refinance and Close pass through the loan's workflow as this update
+ * (docs/loans.md, "One movement of a loan at a time"); its update id is the write's workflow id.
+ */
+export const loanMovementUpdate = 'moveLoan';
+
+/** The writes on a loan that go through its workflow (the liquidation and the rollover are its own). */
+export const loanMovementOperations: readonly Operation[] = ['REPAY_LOAN', 'SWAP_COLLATERAL', 'REFINANCE_LOAN', 'CLOSE_LOAN'];
+
+/** One movement of a loan, as the API would have started it: the write's request and its workflow task timeout. */
+export interface LoanMovement {
+  request: WriteRequest;
+  workflowTaskTimeoutSeconds: number;
+}
+
+/**
+ * Why a loan in `status` refuses the movement at once (the update's validator: nothing written), or
+ * null when it may run. The write's own lookup checks again against the record when its turn comes.
+ */
+export function movementRefusal(status: string, operation: Operation): string | null {
+  if (!loanMovementOperations.includes(operation)) return `${operation} is not a movement of a loan`;
+  const settled = status === 'REPAID' || status === 'LIQUIDATED' || status === 'CLOSED';
+  if (operation === 'CLOSE_LOAN') return status === 'REPAID' || status === 'LIQUIDATED' ? null : `the loan is ${status}: only a REPAID or LIQUIDATED loan is closed`;
+  return settled ? `the loan is ${status}: it no longer moves` : null;
+}
 
 export const loanSearchAttributeNames = {
   escrow: 'LedgerEscrow',

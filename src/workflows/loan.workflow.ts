@@ -6,12 +6,35 @@
  * is told of changes by the `loanChanged` signal (writes on the loan, and each oracle refresh of one
  * of its instruments: past its liquidation ratio at the new prices, it is liquidated at once), answers `nextAction`, keeps its search attributes
  * current and continues as new after a bounded number of turns.
+ *
+ * Repay, Swap Collateral, Refinance and Close come in as the `moveLoan` update: the validator refuses
+ * at once what the loan's state refuses (nothing written to history), the handler runs the write as a
+ * child `ledgerWrite` with the workflow id the API would have used, one movement at a time (the
+ * liquidation and the rollover take their turn too), then reads the loan again.
  */
-import { condition, continueAsNew, defineQuery, defineSignal, executeChild, patched, proxyActivities, setHandler, sleep, upsertSearchAttributes, uuid4, workflowInfo } from '@temporalio/workflow';
+import {
+  allHandlersFinished,
+  ApplicationFailure,
+  ChildWorkflowFailure,
+  condition,
+  continueAsNew,
+  defineQuery,
+  defineSignal,
+  defineUpdate,
+  executeChild,
+  patched,
+  proxyActivities,
+  setHandler,
+  sleep,
+  upsertSearchAttributes,
+  uuid4,
+  workflowInfo,
+} from '@temporalio/workflow';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { createActivities } from '../activities';
-import { liquidationWorkflowId, rolloverWorkflowId, LOAN_ITERATIONS_BEFORE_CONTINUE, loanChangedSignal, loanQueries, type LoanLifecycleInput, type LoanNextAction, type LoanSnapshot } from '../domain/loan-lifecycle';
-import type { WriteRequest } from '../domain/write';
-import { loanSearchAttributes } from './loan-search-attributes';
+import { liquidationWorkflowId, rolloverWorkflowId, LOAN_ITERATIONS_BEFORE_CONTINUE, loanChangedSignal, loanMovementUpdate, loanQueries, movementRefusal, type LoanLifecycleInput, type LoanMovement, type LoanNextAction, type LoanSnapshot } from '../domain/loan-lifecycle';
+import type { WriteRequest, WriteResult } from '../domain/write';
+import { loanSearchAttributes, movementSearchAttributes } from './loan-search-attributes';
 import type { ledgerWrite } from './write.workflow';
 
 type Activities = ReturnType<typeof createActivities>;
@@ -23,6 +46,11 @@ const records = proxyActivities<Activities>({
 
 export const nextActionQuery = defineQuery<LoanNextAction>(loanQueries.nextAction);
 export const loanChanged = defineSignal<[]>(loanChangedSignal);
+/**
+ * A movement of the loan (Repay, Swap Collateral, Refinance, Close): answers the write's result, null
+ * when its workflow id had already run (the API reads that run's result), or fails with the write's refusal.
+ */
+export const moveLoan = defineUpdate<WriteResult | null, [LoanMovement]>(loanMovementUpdate);
 
 const settled = (status: string) => status === 'REPAID' || status === 'LIQUIDATED' || status === 'CLOSED';
 
@@ -44,15 +72,60 @@ function loanWrite(input: LoanLifecycleInput, operation: 'LIQUIDATE_LOAN' | 'REF
   };
 }
 
-async function runChild(request: WriteRequest): Promise<boolean> {
+type Turn = <T>(step: () => Promise<T>) => Promise<T>;
+
+/** Steps that run one at a time, in the order they asked: each starts once the one before has ended, however it ended. */
+function oneAtATime(): Turn {
+  let last: Promise<unknown> = Promise.resolve();
+  return (step) => {
+    const run = last.then(step);
+    last = run.catch(() => undefined);
+    return run;
+  };
+}
+
+/** The workflow's own write (liquidation, rollover) in its turn; the pause after a failure is outside the turn. */
+async function runChild(request: WriteRequest, own: Turn): Promise<boolean> {
+  const ran = await own(() =>
+    executeChild<typeof ledgerWrite>('ledgerWrite', { workflowId: request.workflowId, args: [request], taskQueue: workflowInfo().taskQueue }).then(
+      () => true,
+      () => false,
+    ),
+  );
+  // Refused (e.g. repaid meanwhile) or failed onchain: read the loan again after a pause.
+  if (!ran) await sleep('10 seconds');
+  return ran;
+}
+
+/**
+ * A movement the API sent: the write's own workflow as a child, with the API's id, search attributes
+ * and request (idempotency, Fetch Transaction Status, approvals, webhooks and signatures work as for
+ * a write the API starts). The child outlives the loan's workflow (ABANDON): a write is never cut off.
+ */
+async function runMovement({ request, workflowTaskTimeoutSeconds }: LoanMovement): Promise<WriteResult | null> {
   try {
-    await executeChild<typeof ledgerWrite>('ledgerWrite', { workflowId: request.workflowId, args: [request], taskQueue: workflowInfo().taskQueue });
-    return true;
-  } catch {
-    // Refused (e.g. repaid meanwhile) or failed onchain: read the loan again after a pause.
-    await sleep('10 seconds');
-    return false;
+    return await executeChild<typeof ledgerWrite>('ledgerWrite', {
+      workflowId: request.workflowId,
+      args: [request],
+      taskQueue: workflowInfo().taskQueue,
+      workflowIdReusePolicy: 'REJECT_DUPLICATE',
+      parentClosePolicy: 'ABANDON',
+      workflowTaskTimeout: `${workflowTaskTimeoutSeconds}s`,
+      typedSearchAttributes: movementSearchAttributes(request),
+    });
+  } catch (error) {
+    // This write ran before (a repeat after continue-as-new, or started by the API itself): its run holds the answer.
+    if (error instanceof WorkflowExecutionAlreadyStartedError) return null;
+    // The write's refusal, as the write failed with it (the API answers it as for any write).
+    if (error instanceof ChildWorkflowFailure && error.cause instanceof ApplicationFailure) throw error.cause;
+    throw error;
   }
+}
+
+/** The validator's refusal: the loan's state refuses the movement (409 naming the escrow). */
+function refuseMovement(status: string, { request }: LoanMovement): void {
+  const why = movementRefusal(status, request.operation);
+  if (why) throw ApplicationFailure.create({ type: 'CONFLICT', message: why, nonRetryable: true, details: [{ field: 'itemData.escrow', context: {} }] });
 }
 
 export async function loanLifecycle(input: LoanLifecycleInput): Promise<string> {
@@ -72,20 +145,44 @@ export async function loanLifecycle(input: LoanLifecycleInput): Promise<string> 
     state = { ...state, status: snapshot.status as LoanLifecycleInput['status'], maturityAt: snapshot.maturityAt };
     upsertSearchAttributes(loanSearchAttributes(state));
   };
+  // One movement of the loan at a time: the API's movements (updates) and the workflow's own.
+  const inTurn = oneAtATime();
+  // Old histories (before updates) ran their own movements directly: they replay the same way.
+  const own: Turn = (step) => (patched('loan-movement-updates') ? inTurn(step) : step());
+  setHandler(
+    moveLoan,
+    (movement) =>
+      inTurn(async () => {
+        try {
+          return await runMovement(movement);
+        } finally {
+          // The state follows the record, whatever the write ended with; the loop looks again too.
+          const after = await records.loanSnapshot(state.loanId);
+          if (after) show(after);
+          changed = true;
+        }
+      }),
+    { validator: (movement) => refuseMovement(state.status, movement) },
+  );
+  // A run ends (or continues as new) only once every movement it accepted has ended.
+  const settle = async <T>(value: () => T): Promise<T> => {
+    await condition(allHandlersFinished);
+    return value();
+  };
 
   for (let turn = 0; turn < LOAN_ITERATIONS_BEFORE_CONTINUE; turn++) {
     const due = next();
-    if (due.action === 'NONE') return state.status;
+    if (due.action === 'NONE') return settle(() => state.status);
     // Sleep until the next action is due, or until a write tells us the loan changed.
     const waitMs = Math.max(1, Date.parse(due.at!) - Date.now());
     await condition(() => changed, waitMs);
     changed = false;
     const snapshot = await records.loanSnapshot(state.loanId);
-    if (!snapshot) return 'GONE';
+    if (!snapshot) return settle(() => 'GONE');
     show(snapshot);
     // A price refresh (or any change) may have put the loan past its liquidation ratio: collateral to the lender now.
     if (!settled(snapshot.status) && snapshot.pastLiquidationRatio && patched('loan-price-liquidation')) {
-      await runChild(loanWrite(state, 'LIQUIDATE_LOAN', liquidationWorkflowId(state.organizationId, state.loanId)));
+      await runChild(loanWrite(state, 'LIQUIDATE_LOAN', liquidationWorkflowId(state.organizationId, state.loanId)), own);
       const after = await records.loanSnapshot(state.loanId);
       if (after) show(after);
       continue;
@@ -93,17 +190,18 @@ export async function loanLifecycle(input: LoanLifecycleInput): Promise<string> 
     if (settled(snapshot.status) || Date.now() < Date.parse(next().at ?? '')) continue;
     if (state.status === 'OPEN' && snapshot.rollover && patched('loan-rollover')) {
       // The strategy rolls its loans over: a new term (a child refinance write), interest capitalised.
-      await runChild(loanWrite(state, 'REFINANCE_LOAN', rolloverWorkflowId(state.organizationId, state.loanId, state.maturityAt), { durationIndex: snapshot.durationIndex ?? 0 }));
+      await runChild(loanWrite(state, 'REFINANCE_LOAN', rolloverWorkflowId(state.organizationId, state.loanId, state.maturityAt), { durationIndex: snapshot.durationIndex ?? 0 }), own);
       const after = await records.loanSnapshot(state.loanId);
       if (after) show(after);
     } else if (state.status === 'OPEN') {
-      const marked = await records.markLoanOverdue(state.loanId);
+      const marked = await own(() => records.markLoanOverdue(state.loanId));
       if (marked) show(marked);
     } else if (state.status === 'OVERDUE') {
-      await runChild(loanWrite(state, 'LIQUIDATE_LOAN', liquidationWorkflowId(state.organizationId, state.loanId)));
+      await runChild(loanWrite(state, 'LIQUIDATE_LOAN', liquidationWorkflowId(state.organizationId, state.loanId)), own);
       const after = await records.loanSnapshot(state.loanId);
       if (after) show(after);
     }
   }
+  await condition(allHandlersFinished);
   return continueAsNew<typeof loanLifecycle>(state);
 }

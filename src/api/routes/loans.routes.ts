@@ -17,6 +17,7 @@ import { actingScope } from '../tenancy';
 import { bulkRoute, findPage } from './bulk-route';
 import { loanQuery, loanStrategyQuery } from './query-fields';
 import { writeRoute } from './write-route';
+import { throughLoanWorkflow } from '../loan-movements';
 
 const PROTOCOL = `defiProtocol LEDGER_ESCROW (API.md 7): rates and ratios in cBPS (1,000,000 = 100 %); duration indexes ${durationDays.map((d, i) => `${i} = ${d} day${d > 1 ? 's' : ''}`).join(', ')}; simple interest per second, principalDue × apy / 1,000,000 / 31,536,000. See docs/loans.md.`;
 
@@ -94,6 +95,7 @@ export function loanRoutes(deps: ApiDeps): RouteSpec[] {
       successStatus: 200,
       response: transactionResult,
       operation: 'SWAP_COLLATERAL',
+      start: throughLoanWorkflow,
     }),
     writeRoute(deps, {
       operationId: 'repayLoan',
@@ -105,6 +107,7 @@ export function loanRoutes(deps: ApiDeps): RouteSpec[] {
       successStatus: 200,
       response: transactionResult,
       operation: 'REPAY_LOAN',
+      start: throughLoanWorkflow,
     }),
     writeRoute(deps, {
       operationId: 'refinanceLoan',
@@ -116,6 +119,7 @@ export function loanRoutes(deps: ApiDeps): RouteSpec[] {
       successStatus: 200,
       response: refinanceLoanResponse,
       operation: 'REFINANCE_LOAN',
+      start: throughLoanWorkflow,
       answer: 'escrow',
     }),
     writeRoute(deps, {
@@ -128,6 +132,7 @@ export function loanRoutes(deps: ApiDeps): RouteSpec[] {
       successStatus: 200,
       response: transactionResult,
       operation: 'CLOSE_LOAN',
+      start: throughLoanWorkflow,
     }),
     route({
       operationId: 'fetchLoanDetails',

@@ -12,7 +12,7 @@ import { hasRole } from '../../domain/roles';
 import type { ApiDeps, Caller, LedgerContext } from '../context';
 import { route, type RouteSpec } from '../route';
 import { actingCaller } from '../tenancy';
-import { referenceAnswer, runWrite, transactionAnswer, type WriteAnswer, type WriteInput } from '../writes';
+import { referenceAnswer, runWrite, transactionAnswer, type StartWrite, type WriteAnswer, type WriteInput } from '../writes';
 
 interface WriteBody {
   itemData: object;
@@ -44,12 +44,14 @@ export interface WriteRouteSpec<B extends WriteBody> extends Omit<RouteSpec<B, a
   creates?: boolean;
   /** Further records the write creates, by role, each with an offchain id chosen here. */
   extraRecords?: readonly string[];
+  /** Starts the write's run another way (loan movements go through the loan's workflow); default: the write's own workflow. */
+  start?: StartWrite;
   /** Runs another write than the workflow for this body (Freeze/Unfreeze all positions); answers what the route answers. */
   instead?: (body: B) => ((ctx: LedgerContext, input: WriteInput) => Promise<unknown>) | undefined;
 }
 
 export function writeRoute<B extends WriteBody>(deps: ApiDeps, spec: WriteRouteSpec<B>): RouteSpec<B> {
-  const { operation, prepare, answer: how, creates, extraRecords, instead, ...rest } = spec;
+  const { operation, prepare, answer: how, creates, extraRecords, instead, start, ...rest } = spec;
   return route<B, any>({
     ...rest,
     role: 'WRITE',
@@ -67,6 +69,7 @@ export function writeRoute<B extends WriteBody>(deps: ApiDeps, spec: WriteRouteS
         idempotencyId: (itemData as { idempotencyId?: string }).idempotencyId,
         newRecordId: creates ? randomUUID() : undefined,
         extraRecordIds: extraRecords ? Object.fromEntries(extraRecords.map((role) => [role, randomUUID()])) : undefined,
+        start,
       };
       const other = instead?.(body);
       if (other) return other(ctx, input);

@@ -1,0 +1,87 @@
+/**
+ * Repay, Swap Collateral, Refinance and Close go through the loan's own workflow (docs/loans.md, "One
+ * movement of a loan at a time"): the API sends the write's request as the workflow's `moveLoan`
+ * update, whose id is the write's workflow id (a retry or a repeat with the same key joins the first),
+ * and the workflow runs the write as its child, one movement at a time. The API then answers as for
+ * any write, from the write's own run and record (202, resting writes, refusals, reconciling).
+ */
+import { isGrpcServiceError, ServiceError, WorkflowNotFoundError, WorkflowUpdateFailedError, WorkflowUpdateStage, type WorkflowUpdateHandle } from '@temporalio/client';
+import { Loan } from '../db/entities';
+import { findAccountByLookup } from '../db/repositories/accounts.repository';
+import { LedgerError } from '../domain/errors';
+import type { AccountLookupInput } from '../domain/inputs/common.inputs';
+import { loanMovementUpdate, loanWorkflowId, type LoanMovement } from '../domain/loan-lifecycle';
+import type { WriteRequest, WriteResult } from '../domain/write';
+import type { ledgerWrite } from '../workflows/write.workflow';
+import type { ApiDeps } from './context';
+import { startWorkflow, type StartWrite } from './writes';
+
+/** The escrow address of the loan the request moves, or null when it names none (the write's own lookup refuses it, as before). */
+async function escrowOf(deps: ApiDeps, request: WriteRequest): Promise<string | null> {
+  const lookup = (request.itemData as { escrow?: AccountLookupInput }).escrow;
+  if (!lookup) return null;
+  const em = deps.orm.em.fork();
+  try {
+    const escrow = await findAccountByLookup(em, { organizationId: request.organizationId, cluster: request.cluster }, lookup, 'itemData.escrow');
+    return (await em.findOne(Loan, { organizationId: request.organizationId, escrowAccountId: escrow.id }, { fields: ['escrowAddress'] }))?.escrowAddress ?? null;
+  } catch (error) {
+    if (error instanceof LedgerError) return null;
+    throw error;
+  }
+}
+
+/** A Temporal frontend answers FAILED_PRECONDITION ("workflow not ready") to an update that met a workflow task failing as it completed: sent again. */
+const UPDATE_ATTEMPTS = 3;
+const isNotReady = (error: unknown) => error instanceof ServiceError && isGrpcServiceError(error.cause) && error.cause.code === 9;
+
+/**
+ * Starts a loan movement through the loan's workflow; idempotent (the update's id and the child's
+ * workflow id are the write's). Refused at once by the workflow's validator when the loan's state
+ * refuses it (409 naming itemData.escrow, nothing written). A loan without a running workflow (settled,
+ * so its workflow has ended, or opened before loan workflows existed) gets the write started as
+ * before: the loan's hold (`in_use_by_transaction_id`) keeps it from racing another.
+ */
+export const throughLoanWorkflow: StartWrite = async (deps, request, organizationExternalId) => {
+  const write = deps.temporal.client.workflow.getHandle<typeof ledgerWrite>(request.workflowId);
+  // A repeat of a write that runs or has run: that run is the answer, as when the API starts it itself.
+  const ran = await write.describe().catch((error: unknown) => {
+    if (error instanceof WorkflowNotFoundError) return null;
+    throw error;
+  });
+  if (ran) return { handle: write, ended: ran.status.name !== 'RUNNING' };
+  const escrow = await escrowOf(deps, request);
+  if (!escrow) return startWorkflow(deps, request, organizationExternalId);
+
+  const loan = deps.temporal.client.workflow.getHandle(loanWorkflowId(request.organizationId, escrow));
+  const movement: LoanMovement = { request, workflowTaskTimeoutSeconds: deps.temporal.writeTaskTimeoutSeconds };
+  let update: WorkflowUpdateHandle<WriteResult | null>;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      update = await loan.startUpdate<WriteResult | null, [LoanMovement]>(loanMovementUpdate, { args: [movement], updateId: request.workflowId, waitForStage: WorkflowUpdateStage.ACCEPTED });
+      break;
+    } catch (error) {
+      if (attempt < UPDATE_ATTEMPTS && isNotReady(error)) continue;
+      // No workflow runs for this loan: the write runs on its own, guarded by the loan's hold.
+      if (error instanceof WorkflowNotFoundError) return startWorkflow(deps, request, organizationExternalId);
+      // The validator's refusal (a WorkflowUpdateFailedError) is answered by the error middleware.
+      throw error;
+    }
+  }
+
+  // The update's answer is the write's result; a refusal (or a write that had run before) is answered from the write's own run.
+  const result = async (): Promise<WriteResult> => {
+    let failure: WorkflowUpdateFailedError | undefined;
+    try {
+      const answered = await update.result();
+      if (answered) return answered;
+    } catch (error) {
+      if (!(error instanceof WorkflowUpdateFailedError)) throw error;
+      failure = error;
+    }
+    return write.result().catch((error: unknown) => {
+      throw error instanceof WorkflowNotFoundError && failure ? failure : error;
+    });
+  };
+  // Until its turn comes the write's run does not exist yet: describe() fails, and runWrite takes it for running.
+  return { handle: { ...write, result }, ended: false };
+};
