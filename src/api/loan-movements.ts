@@ -68,11 +68,17 @@ export const throughLoanWorkflow: StartWrite = async (deps, request, organizatio
     }
   }
 
+  // A rejected update comes back completed in the start answer (result() then settles without a call):
+  // the loan's state refused it, nothing ran and no record will come (409 naming itemData.escrow).
+  const answer = update.result();
+  const rejection = await settledAtOnce(answer);
+  if (rejection) throw rejection;
+
   // The update's answer is the write's result; a refusal (or a write that had run before) is answered from the write's own run.
   const result = async (): Promise<WriteResult> => {
     let failure: WorkflowUpdateFailedError | undefined;
     try {
-      const answered = await update.result();
+      const answered = await answer;
       if (answered) return answered;
     } catch (error) {
       if (!(error instanceof WorkflowUpdateFailedError)) throw error;
@@ -85,3 +91,20 @@ export const throughLoanWorkflow: StartWrite = async (deps, request, organizatio
   // Until its turn comes the write's run does not exist yet: describe() fails, and runWrite takes it for running.
   return { handle: { ...write, result }, ended: false };
 };
+
+/**
+ * The failure of an update whose outcome came with its start answer (a validator's rejection), or
+ * null when the update was accepted and runs on: the outcome-in-hand path only decodes (microtasks),
+ * so it settles before the next turn of the event loop, while an open update goes to the server.
+ */
+async function settledAtOnce(outcome: Promise<unknown>): Promise<WorkflowUpdateFailedError | null> {
+  const pending = Symbol('pending');
+  const first = await Promise.race([
+    outcome.then(
+      () => null,
+      (error: unknown) => (error instanceof WorkflowUpdateFailedError ? error : null),
+    ),
+    new Promise<typeof pending>((resolve) => setImmediate(() => resolve(pending))),
+  ]);
+  return first === pending ? null : first;
+}

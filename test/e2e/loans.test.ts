@@ -4,11 +4,20 @@
  * read back from the chain and from the records after each loan write, and they must agree.
  */
 import { parse } from 'lossless-json';
+import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
+import { temporal } from '@temporalio/proto';
+import { Loan } from '../../src/db/entities';
+import { loanWorkflowId } from '../../src/domain/loan-lifecycle';
 import type { InstrumentPrice, PriceSource } from '../../src/domain/prices';
+import { forkEm } from '../../src/main/runtime';
 import { startStack, type Stack } from '../support/stack';
+import { temporalTarget } from '../support/temporal';
+import { waitFor } from '../support/wait';
 
 type Ref = { onchainId: string; offchainId: string };
 let stack: Stack;
+let connection: Connection;
+let client: Client;
 let usd: Ref;
 let bond: Ref;
 let lender: Ref;
@@ -78,8 +87,32 @@ function loanBody(vault: Ref, who: Ref, pledge: number, borrow: number, options:
   };
 }
 
+/** The loan's own workflow (docs/loans.md), by its escrow. */
+const loanWorkflow = async (escrow: string) => client.workflow.getHandle(loanWorkflowId((await forkEm(stack.runtime.orm).findOneOrFail(Loan, { escrowAddress: escrow })).organizationId, escrow));
+const { EventType } = temporal.api.enums.v1;
+/** The ids of the updates the loan's workflow accepted and completed, from its history. */
+async function movementUpdates(handle: WorkflowHandle) {
+  const events = (await handle.fetchHistory()).events ?? [];
+  return {
+    accepted: events.filter((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED).map((e) => e.workflowExecutionUpdateAcceptedEventAttributes!.acceptedRequest!.meta!.updateId!),
+    completed: events.filter((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_COMPLETED).map((e) => e.workflowExecutionUpdateCompletedEventAttributes!.meta!.updateId!),
+  };
+}
+/** The workflow's `nextAction` agrees with the loan's record: its status, and the maturity it waits for. */
+async function expectWorkflowAgrees(escrow: string) {
+  const record = (await stack.call('POST', '/api/v1/loans/single', { itemData: { escrow: { onchainId: escrow } } })).body;
+  const handle = await loanWorkflow(escrow);
+  const running = (await handle.describe()).status.name === 'RUNNING';
+  if (!running) return expect(await handle.result()).toBe(record.status);
+  const next = await handle.query<{ action: string; at: string | null; status: string }>('nextAction');
+  expect(next.status).toBe(record.status);
+  if (record.status === 'OPEN') expect(next).toEqual({ action: 'MARK_OVERDUE', at: record.maturityAt, status: 'OPEN' });
+}
+
 beforeAll(async () => {
   stack = await startStack({ prices });
+  connection = await Connection.connect({ address: temporalTarget().address });
+  client = new Client({ connection, namespace: temporalTarget().namespace });
   const authority = (await stack.call('POST', '/api/v1/accounts', { itemData: { managed: true, offchainReferences: { type: 'TOKEN_MANAGEMENT_AUTHORITY' } } })).body.newAccount;
   const instrument = async (type: string, decimals: number) =>
     (await stack.call('POST', '/api/v1/financial-instruments', { itemData: { version: 'SPL', onchainData: { decimals }, mintAuthority: { offchainId: authority.offchainId }, mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: type } } } } })).body
@@ -90,6 +123,7 @@ beforeAll(async () => {
   await mint(lender, usd, 1_000_000);
 });
 afterAll(async () => {
+  await connection?.close();
   await stack?.close();
 });
 
@@ -290,7 +324,7 @@ describe('Repay Loan and Close Loan', () => {
 });
 
 describe('one movement of a loan at a time', () => {
-  it('pays once when two Repay All race: the other is refused while the first holds the loan, or finds it repaid', async () => {
+  it('pays once when three Repay All race: the loan\'s workflow runs them one after the other, the later ones find it repaid', async () => {
     const vault = await strategy({ funds: 200 });
     const fay = await borrower();
     await mint(fay, usd, 200);
@@ -300,12 +334,87 @@ describe('one movement of a loan at a time', () => {
     const repayAll = () => stack.call('PATCH', '/api/v1/loans/repay', { itemData: { defiProtocol: 'LEDGER_ESCROW', escrow: { onchainId: escrow }, itemsToRepay: [{ positionLookup: at(fay, usd), repayAll: true }] }, svmTransactionConfig: { feePayer: { offchainId: fay.offchainId } } });
     const answers = await Promise.all([repayAll(), repayAll(), repayAll()]);
     expect(answers.filter((a) => a.status === 200 && a.body.success === true)).toHaveLength(1);
-    for (const refused of answers.filter((a) => a.status !== 200)) expect(refused.body.errors[0]).toMatchObject({ code: 'CONFLICT', field: 'itemData.escrow' });
+    // Not the hold's "in progress": each waited for its turn, then found nothing owed (or was refused at once by the workflow).
+    for (const refused of answers.filter((a) => a.status !== 200)) expect(refused.body.errors[0]).toMatchObject({ code: 'CONFLICT', field: 'itemData.escrow', message: expect.stringMatching(/REPAID/) });
     // 60 borrowed and a little interest paid back once: the vault holds about 200, not about 260.
     const vaultHolds = Number(await holding(vault, usd));
     expect(vaultHolds).toBeGreaterThanOrEqual(200);
     expect(vaultHolds).toBeLessThan(200.01);
     expect((await stack.call('POST', '/api/v1/loans/single', { itemData: { escrow: { onchainId: escrow } } })).body.status).toBe('REPAID');
+    // The paid one passed through the loan's workflow as an update, whose id is the write's workflow id.
+    const handle = await loanWorkflow(escrow);
+    expect(await handle.result()).toBe('REPAID');
+    const paid = answers.find((a) => a.status === 200)!.body.offchainId as string;
+    const workflowId = (await stack.call('POST', '/api/v1/transactions/single', { itemData: { transaction: { offchainId: paid } } })).body.workflowId as string;
+    const updates = await movementUpdates(handle);
+    expect(updates.accepted).toContain(workflowId);
+    expect(updates.completed).toEqual(updates.accepted);
+  });
+});
+
+describe("the loan's workflow takes its movements as updates", () => {
+  it('runs repay, refinance and swap through the workflow, whose state agrees with the record after each; a repeat gets the first answer; a close of an open loan is refused at once', async () => {
+    const vault = await strategy({ funds: 200 });
+    const gil = await borrower();
+    await mint(gil, usd, 200);
+    const created = await stack.call('POST', '/api/v1/loans', loanBody(vault, gil, 100, 60));
+    expect(created.status).toBe(201);
+    const escrow = created.body.newLoan.escrow.onchainId as string;
+    const handle = await loanWorkflow(escrow);
+    await expectWorkflowAgrees(escrow);
+    const move = (path: string, itemData: Record<string, unknown>, headers: Record<string, string> = {}) =>
+      stack.call('PATCH', `/api/v1/loans/${path}`, { itemData: { defiProtocol: 'LEDGER_ESCROW', escrow: { onchainId: escrow }, ...itemData }, svmTransactionConfig: { feePayer: { offchainId: gil.offchainId } } }, { headers });
+
+    // Prefer: respond-async: 202 at once, Fetch Transaction Status follows the write the workflow runs.
+    const accepted = await move('repay', { itemsToRepay: [{ positionLookup: at(gil, usd), value: { amount: 10 } }] }, { prefer: 'respond-async' });
+    expect(accepted.status).toBe(202);
+    const repaid = await waitFor(async () => {
+      const status = (await stack.call('POST', '/api/v1/transactions/single', { itemData: { transaction: { offchainId: accepted.body.transaction.offchainId } } })).body;
+      return status.status === 'CONFIRMED' || status.status === 'FINALIZED' ? status : undefined;
+    }, 20_000, 200);
+    expect(repaid.success).toBe(true);
+    expect(await holding(vault, usd)).toBe('150');
+    await waitFor(async () => ((await movementUpdates(handle)).completed.includes(repaid.workflowId) ? true : undefined), 10_000, 200);
+    await expectWorkflowAgrees(escrow);
+
+    // Refinance (a new term of a month) with an Idempotency-Key, twice: one write, the same answer, the workflow waits for the new maturity.
+    const key = { 'idempotency-key': `refinance-${escrow}` };
+    const first = await move('refinance', { durationIndex: 2 }, key);
+    expect(first.status).toBe(200);
+    const again = await move('refinance', { durationIndex: 2 }, key);
+    expect(again.body).toEqual(first.body);
+    const month = (await stack.call('POST', '/api/v1/loans/single', { itemData: { escrow: { onchainId: escrow } } })).body;
+    expect(month).toMatchObject({ status: 'OPEN', durationIndex: 2 });
+    await expectWorkflowAgrees(escrow);
+    const refinances = await stack.call('POST', '/api/v1/transactions/bulk/detailed', { itemQuery: { filter: [{ fieldName: 'operation', filterValues: [{ filterType: 'EQUALS', valueString: 'REFINANCE_LOAN' }] }] } });
+    const ours = refinances.body.items.filter((t: { workflowId: string }) => t.workflowId.endsWith(`refinance-${escrow}`));
+    expect(ours).toHaveLength(1);
+
+    const swapped = await move('swap-collateral', { itemsToWithdraw: [{ positionLookup: at(gil, usd), value: { amount: 10 } }] });
+    expect(swapped.body).toMatchObject({ success: true });
+    expect(await escrowHolding(escrow, usd)).toBe('90');
+    await expectWorkflowAgrees(escrow);
+
+    // The workflow's validator refuses a close of an OPEN loan: 409, and nothing of it in the history or the records.
+    const before = (await handle.fetchHistory()).events!.length;
+    const closeCount = async () => (await stack.call('POST', '/api/v1/transactions/bulk/compact', { itemQuery: { filter: [{ fieldName: 'operation', filterValues: [{ filterType: 'EQUALS', valueString: 'CLOSE_LOAN' }] }] } })).body.count as number;
+    const closesBefore = await closeCount();
+    const close = await move('close', {});
+    expect(close.status).toBe(409);
+    expect(close.body.errors[0]).toMatchObject({ code: 'CONFLICT', field: 'itemData.escrow' });
+    const after = await movementUpdates(handle);
+    expect(after.accepted).toHaveLength(3);
+    expect(after.completed).toHaveLength(3);
+    expect((await handle.fetchHistory()).events!.length).toBe(before);
+    expect(await closeCount()).toBe(closesBefore);
+
+    const all = await move('repay', { itemsToRepay: [{ positionLookup: at(gil, usd), repayAll: true }] });
+    expect(all.body).toMatchObject({ success: true });
+    expect(await handle.result()).toBe('REPAID');
+    await expectWorkflowAgrees(escrow);
+    // Its workflow has ended with the loan settled: Close runs as a write of its own, guarded by the loan's hold.
+    const closed = await move('close', {});
+    expect(closed.body).toMatchObject({ success: true });
   });
 });
 
