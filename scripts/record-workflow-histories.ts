@@ -1,9 +1,10 @@
 /**
  * Records the workflow histories that test/integration/workflow-replay.test.ts replays against the
  * current workflow code: a simple write, a write held for approval and approved, a write waiting for
- * a signature and cancelled, a write resting at SIGNED then submitted, a multi-part write.
+ * a signature and cancelled, a write resting at SIGNED then submitted, a multi-part write, and a loan's
+ * own workflow taking its movements as updates (repay in part, refinance, repay all).
  *
- *   npx tsx scripts/record-workflow-histories.ts <label>     (e.g. the release: 0.1.0)
+ *   npx tsx scripts/record-workflow-histories.ts <label> [name …]    (e.g. the release: 0.1.0; names: only those)
  *
  * Run it when a release changes the workflows, and keep the files of earlier releases: workflows they
  * started may still be open (approvals wait a day, nonce writes for days), and a change that cannot
@@ -14,11 +15,13 @@ import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { temporal as proto } from '@temporalio/proto';
 import { startTemporalDevServer } from '../src/main/temporal-dev-server';
+import { Loan } from '../src/db/entities';
+import { loanWorkflowId } from '../src/domain/loan-lifecycle';
 import { startStack } from '../test/support/stack';
 
 type Ref = { onchainId: string; offchainId: string };
 
-async function main(label: string) {
+async function main(label: string, only: string[]) {
   const temporal = await startTemporalDevServer({ port: 0, ui: false, log: () => {} });
   process.env.TEMPORAL_ADDRESS = temporal.address;
   process.env.TEMPORAL_NAMESPACE = temporal.namespace;
@@ -66,9 +69,35 @@ async function main(label: string) {
     const nonces = await call('POST', '/api/v1/durable-nonce-accounts', { itemData: { nonceAccount: {}, numberOfNonceAccounts: 5, nonceAuthority: { offchainId: wallet.offchainId } }, svmTransactionConfig: { feePayer: { offchainId: wallet.offchainId } } }, [201]);
     await keep('multi-part-nonce-accounts', nonces.transactions[0].offchainId);
 
+    // A loan whose movements pass through its workflow as updates (docs/loans.md); repaid, its workflow ends.
+    const authority = await account({ managed: true, offchainReferences: { type: 'TOKEN_MANAGEMENT_AUTHORITY' } });
+    const usd: Ref = (await call('POST', '/api/v1/financial-instruments', { itemData: { version: 'SPL', onchainData: { decimals: 6 }, mintAuthority: { offchainId: authority.offchainId }, mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: 'STABLECOIN' } } } } }, [201])).newFinancialInstrument;
+    const at = (owner: Ref) => ({ owner: { offchainId: owner.offchainId }, financialInstrument: { onchainId: usd.onchainId } });
+    const mint = async (owner: Ref, amount: number) => {
+      await call('POST', '/api/v1/positions', { itemData: { positionToInitialize: at(owner) } }, [200, 201]);
+      await call('POST', '/api/v1/positions/mint', { itemData: { mintTo: at(owner), value: { amount } } }, [200, 201]);
+    };
+    const lender = await account({ managed: true });
+    await mint(lender, 100);
+    const strategy: Ref = (await call('POST', '/api/v1/loans/strategies', { itemData: { strategy: {}, lender: { offchainId: lender.offchainId }, principal: { financialInstrument: { onchainId: usd.onchainId } }, collateral: [{ financialInstrument: { onchainId: usd.onchainId }, apy: [100_000, 200_000], loanToValueRatio: 800_000, liquidationRatio: 900_000 }] } }, [201])).newLoanStrategy;
+    await call('POST', '/api/v1/positions/transfer', { itemData: { source: at(lender), destination: at(strategy), value: { amount: 100 }, initializeDestinationPositionIfNeeded: true } }, [200, 201]);
+    const borrower = await account({ managed: true, canPayFees: true, seed: { amount: 1 } });
+    await mint(borrower, 40);
+    const svmTransactionConfig = { feePayer: { offchainId: borrower.offchainId } };
+    const loan = await call('POST', '/api/v1/loans', { itemData: { defiProtocol: 'LEDGER_ESCROW', protocolDetails: { loanStrategyAddress: strategy.onchainId, expectedLoanValues: { expectedApy: 100_000, expectedLqt: [900_000] }, durationIndex: 0 }, itemsToBorrow: [{ positionLookup: at(borrower), value: { amount: 10 } }], itemsToPledge: [{ positionLookup: at(borrower), value: { amount: 20 } }] }, svmTransactionConfig }, [201]);
+    const escrow = { onchainId: loan.newLoan.escrow.onchainId as string };
+    await call('PATCH', '/api/v1/loans/repay', { itemData: { defiProtocol: 'LEDGER_ESCROW', escrow, itemsToRepay: [{ positionLookup: at(borrower), value: { amount: 1 } }] }, svmTransactionConfig }, [200]);
+    await call('PATCH', '/api/v1/loans/refinance', { itemData: { defiProtocol: 'LEDGER_ESCROW', escrow, durationIndex: 1 }, svmTransactionConfig }, [200]);
+    await call('PATCH', '/api/v1/loans/repay', { itemData: { defiProtocol: 'LEDGER_ESCROW', escrow, itemsToRepay: [{ positionLookup: at(borrower), repayAll: true }] }, svmTransactionConfig }, [200]);
+    const organizationId = (await stack.runtime.orm.em.fork().findOneOrFail(Loan, { id: loan.newLoan.offchainId })).organizationId;
+    const loanWorkflow = client.workflow.getHandle(loanWorkflowId(organizationId, escrow.onchainId));
+    await loanWorkflow.result();
+    recorded['loan-movements'] = loanWorkflow.workflowId;
+
     // As the History proto's bytes: JSON histories do not load here (two protobufjs copies in the tree).
     const dir = path.join(__dirname, '../test/fixtures/workflow-histories');
     for (const [name, workflowId] of Object.entries(recorded)) {
+      if (only.length && !only.includes(name)) continue;
       const history = await client.workflow.getHandle(workflowId).fetchHistory();
       fs.writeFileSync(path.join(dir, `${label}-${name}.pb`), proto.api.history.v1.History.encode(history).finish());
       console.log(`recorded ${label}-${name}.pb (${history.events?.length} events)`);
@@ -85,7 +114,7 @@ if (!label) {
   console.error('usage: npx tsx scripts/record-workflow-histories.ts <label>');
   process.exit(2);
 }
-main(label).catch((error) => {
+main(label, process.argv.slice(3)).catch((error) => {
   console.error(error);
   process.exit(1);
 });

@@ -16,7 +16,7 @@ const files = fs.readdirSync(dir).filter((name) => name.endsWith('.pb')).sort();
 beforeAll(() => installSdkLogger());
 
 it('has stored histories of every kind of wait', () => {
-  for (const kind of ['create-account', 'approved-transfer', 'cancelled-signature-wait', 'submitted-after-signed', 'multi-part-nonce-accounts']) {
+  for (const kind of ['create-account', 'approved-transfer', 'cancelled-signature-wait', 'submitted-after-signed', 'multi-part-nonce-accounts', 'loan-movements']) {
     expect(files.some((name) => name.endsWith(`-${kind}.pb`))).toBe(true);
   }
 });
