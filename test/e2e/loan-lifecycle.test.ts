@@ -128,19 +128,30 @@ it('rolls a loan over at maturity when its strategy says so: a new term, interes
   const transactions = await stack.call('POST', '/api/v1/transactions/bulk/compact', { itemQuery: { filter: [{ fieldName: 'operation', filterValues: [{ filterType: 'EQUALS', valueString: 'REFINANCE_LOAN' }] }] } });
   expect(transactions.body.count).toBeGreaterThanOrEqual(1);
 
-  // The loan rolls over every 2 s here: a request that meets a rollover in progress is told to retry (409), as a client would.
-  const refinanced = await waitFor(async () => {
-    const answer = await stack.call('PATCH', '/api/v1/loans/refinance', { itemData: { defiProtocol: 'LEDGER_ESCROW', escrow: { onchainId: escrow }, durationIndex: 1 }, svmTransactionConfig: { feePayer: { offchainId: borrower.offchainId } } });
-    return answer.status === 409 && /in progress/.test(answer.body.errors?.[0]?.message) ? undefined : answer;
-  }, 10_000, 100);
+  // The loan rolls over every 2 s here; a Refinance Loan that meets a rollover waits for it in the loan's workflow (one movement at a time), never a 409.
+  for (let i = 0; i < 4; i++) {
+    const again = await stack.call('PATCH', '/api/v1/loans/refinance', { itemData: { defiProtocol: 'LEDGER_ESCROW', escrow: { onchainId: escrow }, durationIndex: 0 }, svmTransactionConfig: { feePayer: { offchainId: borrower.offchainId } } });
+    expect(again.status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 600));
+  }
+  const refinanced = await stack.call('PATCH', '/api/v1/loans/refinance', { itemData: { defiProtocol: 'LEDGER_ESCROW', escrow: { onchainId: escrow }, durationIndex: 1 }, svmTransactionConfig: { feePayer: { offchainId: borrower.offchainId } } });
   expect(refinanced.status).toBe(200);
   expect(refinanced.body).toMatchObject({ escrow: { onchainId: escrow }, svmTransaction: null });
   const weekly = await details();
   expect(weekly).toMatchObject({ status: 'OPEN', durationIndex: 1, borrowedItems: [{ apy: 200_000, duration: { code: 'DAYS', unit: 7 } }] });
+  // The workflow waits for the new term's end: its state is the record's.
+  const organizationId = (await forkEm(stack.runtime.orm).findOneOrFail(Loan, { id: loanId })).organizationId;
+  const handle = client.workflow.getHandle(loanWorkflowId(organizationId, escrow));
+  expect(await handle.query('nextAction')).toEqual({ action: 'MARK_OVERDUE', at: weekly.maturityAt, status: 'OPEN' });
   const otherLender = await stack.call('PATCH', '/api/v1/loans/refinance', { itemData: { defiProtocol: 'LEDGER_ESCROW', escrow: { onchainId: escrow }, durationIndex: 1, toLender: { offchainId: borrower.offchainId } }, svmTransactionConfig: { feePayer: { offchainId: borrower.offchainId } } });
   expect(otherLender.body.errors[0]).toMatchObject({ code: 'VALIDATION_ERROR', field: 'itemData.toLender' });
   const repaid = await stack.call('PATCH', '/api/v1/loans/repay', { itemData: { defiProtocol: 'LEDGER_ESCROW', escrow: { onchainId: escrow }, itemsToRepay: [{ positionLookup: at(borrower, usd), repayAll: true }] }, svmTransactionConfig: { feePayer: { offchainId: borrower.offchainId } } });
   expect(repaid.body).toMatchObject({ success: true });
-  const organizationId = (await forkEm(stack.runtime.orm).findOneOrFail(Loan, { id: loanId })).organizationId;
-  expect(await client.workflow.getHandle(loanWorkflowId(organizationId, escrow)).result()).toBe('REPAID');
+  expect(await handle.result()).toBe('REPAID');
+  // Every movement the API sent (five refinances, the refused one to another lender, the repayment) is in the
+  // workflow's history as an accepted and completed update; the rollovers are its own children.
+  const events = (await handle.fetchHistory()).events ?? [];
+  const { EventType } = temporal.api.enums.v1;
+  expect(events.filter((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED)).toHaveLength(7);
+  expect(events.filter((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_COMPLETED)).toHaveLength(7);
 });
