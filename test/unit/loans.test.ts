@@ -1,6 +1,7 @@
 /** The loan rules (API.md 7): quotes, interest to the base unit, loan-to-value at exact prices. */
 import { checkCollateralTerms, checkExpectedValues, interestFor, interestPerSecondText, loanToValue, quoteFor } from '../../src/domain/loans';
 import { refusal } from '../support/expectations';
+import { movementRefusal } from '../../src/domain/loan-lifecycle';
 
 const terms = (apy: number[], ltv: number, lqt: number) => ({ financialInstrumentId: 'x', mintAddress: 'm', apy, loanToValueRatio: ltv, liquidationRatio: lqt });
 
@@ -47,5 +48,20 @@ describe('loan-to-value', () => {
   });
   it('is past any ratio when the collateral is worth nothing', () => {
     expect(loanToValue({ units: 1n, decimals: 0, price: '1' }, [{ units: 1n, decimals: 0, price: '0' }])).toBe(10_000_000n);
+  });
+});
+
+describe("movements the loan's workflow refuses at once", () => {
+  it('moves an OPEN or OVERDUE loan, closes only a REPAID or LIQUIDATED one, and takes no other write', () => {
+    for (const operation of ['REPAY_LOAN', 'SWAP_COLLATERAL', 'REFINANCE_LOAN'] as const) {
+      expect(movementRefusal('OPEN', operation)).toBeNull();
+      expect(movementRefusal('OVERDUE', operation)).toBeNull();
+      for (const settled of ['REPAID', 'LIQUIDATED', 'CLOSED']) expect(movementRefusal(settled, operation)).toMatch(settled);
+    }
+    expect(movementRefusal('REPAID', 'CLOSE_LOAN')).toBeNull();
+    expect(movementRefusal('LIQUIDATED', 'CLOSE_LOAN')).toBeNull();
+    expect(movementRefusal('OPEN', 'CLOSE_LOAN')).toMatch(/only a REPAID or LIQUIDATED loan is closed/);
+    expect(movementRefusal('CLOSED', 'CLOSE_LOAN')).toMatch(/CLOSED/);
+    expect(movementRefusal('OPEN', 'LIQUIDATE_LOAN')).toMatch(/not a movement/);
   });
 });
