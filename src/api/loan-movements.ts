@@ -5,10 +5,11 @@
  * and the workflow runs the write as its child, one movement at a time. The API then answers as for
  * any write, from the write's own run and record (202, resting writes, refusals, reconciling).
  */
-import { isGrpcServiceError, ServiceError, WorkflowNotFoundError, WorkflowUpdateFailedError, WorkflowUpdateStage, type WorkflowUpdateHandle } from '@temporalio/client';
+import { isGrpcServiceError, ServiceError, WorkflowFailedError, WorkflowNotFoundError, WorkflowUpdateFailedError, WorkflowUpdateStage, type WorkflowUpdateHandle } from '@temporalio/client';
 import { Loan } from '../db/entities';
 import { findAccountByLookup } from '../db/repositories/accounts.repository';
-import { LedgerError } from '../domain/errors';
+import { deletePendingRecord } from '../db/repositories/transaction-records.repository';
+import { conflict, LedgerError } from '../domain/errors';
 import type { AccountLookupInput } from '../domain/inputs/common.inputs';
 import { loanMovementUpdate, loanWorkflowId, type LoanMovement } from '../domain/loan-lifecycle';
 import type { WriteRequest, WriteResult } from '../domain/write';
@@ -32,7 +33,10 @@ async function escrowOf(deps: ApiDeps, request: WriteRequest): Promise<string | 
 
 /** A Temporal frontend answers FAILED_PRECONDITION ("workflow not ready") to an update that met a workflow task failing as it completed: sent again. */
 const UPDATE_ATTEMPTS = 3;
-const isNotReady = (error: unknown) => error instanceof ServiceError && isGrpcServiceError(error.cause) && error.cause.code === 9;
+const grpcCode = (error: unknown) => (error instanceof ServiceError && isGrpcServiceError(error.cause) ? error.cause.code : undefined);
+const isNotReady = (error: unknown) => grpcCode(error) === 9;
+/** RESOURCE_EXHAUSTED: the server's limit of updates in flight on one workflow (10 by default) is reached. */
+const isCrowded = (error: unknown) => grpcCode(error) === 8;
 
 /**
  * Starts a loan movement through the loan's workflow; idempotent (the update's id and the child's
@@ -54,6 +58,11 @@ export const throughLoanWorkflow: StartWrite = async (deps, request, organizatio
 
   const loan = deps.temporal.client.workflow.getHandle(loanWorkflowId(request.organizationId, escrow));
   const movement: LoanMovement = { request, workflowTaskTimeoutSeconds: deps.temporal.writeTaskTimeoutSeconds };
+  // A refused movement never runs: the PENDING record a respond-async request made before the start goes.
+  const refused = async (error: unknown): Promise<never> => {
+    await deletePendingRecord(deps.orm.em.fork(), request.transactionId);
+    throw error;
+  };
   let update: WorkflowUpdateHandle<WriteResult | null>;
   for (let attempt = 1; ; attempt++) {
     try {
@@ -63,8 +72,9 @@ export const throughLoanWorkflow: StartWrite = async (deps, request, organizatio
       if (attempt < UPDATE_ATTEMPTS && isNotReady(error)) continue;
       // No workflow runs for this loan: the write runs on its own, guarded by the loan's hold.
       if (error instanceof WorkflowNotFoundError) return startWorkflow(deps, request, organizationExternalId);
+      if (isCrowded(error)) return refused(conflict('itemData.escrow', 'too many movements of this loan are waiting for their turn; retry once one has ended'));
       // The validator's refusal (a WorkflowUpdateFailedError) is answered by the error middleware.
-      throw error;
+      return refused(error);
     }
   }
 
@@ -72,7 +82,7 @@ export const throughLoanWorkflow: StartWrite = async (deps, request, organizatio
   // the loan's state refused it, nothing ran and no record will come (409 naming itemData.escrow).
   const answer = update.result();
   const rejection = await settledAtOnce(answer);
-  if (rejection) throw rejection;
+  if (rejection) return refused(rejection);
 
   // The update's answer is the write's result; a refusal (or a write that had run before) is answered from the write's own run.
   const result = async (): Promise<WriteResult> => {
@@ -84,8 +94,9 @@ export const throughLoanWorkflow: StartWrite = async (deps, request, organizatio
       if (!(error instanceof WorkflowUpdateFailedError)) throw error;
       failure = error;
     }
+    // No run of the write behind a failed update (not expected): its refusal, as a failed write's (runWrite rethrows those at once).
     return write.result().catch((error: unknown) => {
-      throw error instanceof WorkflowNotFoundError && failure ? failure : error;
+      throw error instanceof WorkflowNotFoundError && failure ? new WorkflowFailedError(failure.message, failure.cause, 'NON_RETRYABLE_FAILURE') : error;
     });
   };
   // Until its turn comes the write's run does not exist yet: describe() fails, and runWrite takes it for running.

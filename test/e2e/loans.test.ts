@@ -402,6 +402,8 @@ describe("the loan's workflow takes its movements as updates", () => {
     const close = await move('close', {});
     expect(close.status).toBe(409);
     expect(close.body.errors[0]).toMatchObject({ code: 'CONFLICT', field: 'itemData.escrow' });
+    const asyncClose = await move('close', {}, { prefer: 'respond-async' });
+    expect(asyncClose.status).toBe(409);
     const after = await movementUpdates(handle);
     expect(after.accepted).toHaveLength(3);
     expect(after.completed).toHaveLength(3);
