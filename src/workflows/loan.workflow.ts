@@ -84,9 +84,13 @@ function oneAtATime(): Turn {
   };
 }
 
-/** The workflow's own write (liquidation, rollover) in its turn; the pause after a failure is outside the turn. */
-async function runChild(request: WriteRequest, own: Turn): Promise<boolean> {
-  const ran = await own(() =>
+/**
+ * The workflow's own write (liquidation, rollover) in its turn, if `still` holds when the turn comes (a
+ * movement before it may have settled the loan or begun a new term); the pause after a failure is outside the turn.
+ */
+async function runChild(request: WriteRequest, own: Turn, still: () => boolean): Promise<boolean> {
+  const ran = await own(async () =>
+    !still() ||
     executeChild<typeof ledgerWrite>('ledgerWrite', { workflowId: request.workflowId, args: [request], taskQueue: workflowInfo().taskQueue }).then(
       () => true,
       () => false,
@@ -170,6 +174,8 @@ export async function loanLifecycle(input: LoanLifecycleInput): Promise<string> 
     return value();
   };
 
+  const unsettled = () => !settled(state.status);
+
   for (let turn = 0; turn < LOAN_ITERATIONS_BEFORE_CONTINUE; turn++) {
     const due = next();
     if (due.action === 'NONE') return settle(() => state.status);
@@ -182,7 +188,7 @@ export async function loanLifecycle(input: LoanLifecycleInput): Promise<string> 
     show(snapshot);
     // A price refresh (or any change) may have put the loan past its liquidation ratio: collateral to the lender now.
     if (!settled(snapshot.status) && snapshot.pastLiquidationRatio && patched('loan-price-liquidation')) {
-      await runChild(loanWrite(state, 'LIQUIDATE_LOAN', liquidationWorkflowId(state.organizationId, state.loanId)), own);
+      await runChild(loanWrite(state, 'LIQUIDATE_LOAN', liquidationWorkflowId(state.organizationId, state.loanId)), own, unsettled);
       const after = await records.loanSnapshot(state.loanId);
       if (after) show(after);
       continue;
@@ -190,14 +196,15 @@ export async function loanLifecycle(input: LoanLifecycleInput): Promise<string> 
     if (settled(snapshot.status) || Date.now() < Date.parse(next().at ?? '')) continue;
     if (state.status === 'OPEN' && snapshot.rollover && patched('loan-rollover')) {
       // The strategy rolls its loans over: a new term (a child refinance write), interest capitalised.
-      await runChild(loanWrite(state, 'REFINANCE_LOAN', rolloverWorkflowId(state.organizationId, state.loanId, state.maturityAt), { durationIndex: snapshot.durationIndex ?? 0 }), own);
+      const term = state.maturityAt;
+      await runChild(loanWrite(state, 'REFINANCE_LOAN', rolloverWorkflowId(state.organizationId, state.loanId, term), { durationIndex: snapshot.durationIndex ?? 0 }), own, () => state.status === 'OPEN' && state.maturityAt === term);
       const after = await records.loanSnapshot(state.loanId);
       if (after) show(after);
     } else if (state.status === 'OPEN') {
       const marked = await own(() => records.markLoanOverdue(state.loanId));
       if (marked) show(marked);
     } else if (state.status === 'OVERDUE') {
-      await runChild(loanWrite(state, 'LIQUIDATE_LOAN', liquidationWorkflowId(state.organizationId, state.loanId)), own);
+      await runChild(loanWrite(state, 'LIQUIDATE_LOAN', liquidationWorkflowId(state.organizationId, state.loanId)), own, unsettled);
       const after = await records.loanSnapshot(state.loanId);
       if (after) show(after);
     }
