@@ -154,4 +154,6 @@ it('rolls a loan over at maturity when its strategy says so: a new term, interes
   const { EventType } = temporal.api.enums.v1;
   expect(events.filter((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED)).toHaveLength(7);
   expect(events.filter((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_COMPLETED)).toHaveLength(7);
+  // Updates interleaved with the workflow's own rollovers (taking their turn, behind patched('loan-movement-updates')) replay on today's code.
+  await Worker.runReplayHistory({ workflowsPath: require.resolve('../../src/workflows') }, await handle.fetchHistory(), handle.workflowId);
 });
