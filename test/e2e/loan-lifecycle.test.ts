@@ -157,3 +157,35 @@ it('rolls a loan over at maturity when its strategy says so: a new term, interes
   // Updates interleaved with the workflow's own rollovers (taking their turn, behind patched('loan-movement-updates')) replay on today's code.
   await Worker.runReplayHistory({ workflowsPath: require.resolve('../../src/workflows') }, await handle.fetchHistory(), handle.workflowId);
 });
+
+it('never lets a repayment race the liquidation: Repay All sent as the grace period ends is paid or refused, and value moves once', async () => {
+  const { vault, borrower, escrow, loanId } = await openLoan();
+  const details = (await stack.call('POST', '/api/v1/loans/single', { itemData: { escrow: { onchainId: escrow } } })).body;
+  // The grace period (48 h of 2-second days: 4 s) ends 4 s after maturity: repayments land around that moment.
+  const graceEnd = Date.parse(details.maturityAt) + 4_000;
+  await new Promise((resolve) => setTimeout(resolve, Math.max(0, graceEnd - 150 - Date.now())));
+  const repayAll = () => stack.call('PATCH', '/api/v1/loans/repay', { itemData: { defiProtocol: 'LEDGER_ESCROW', escrow: { onchainId: escrow }, itemsToRepay: [{ positionLookup: at(borrower, usd), repayAll: true }] }, svmTransactionConfig: { feePayer: { offchainId: borrower.offchainId } } });
+  const answers: Promise<Awaited<ReturnType<typeof repayAll>>>[] = [];
+  for (let i = 0; i < 4; i++) {
+    answers.push(repayAll());
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const settled = await Promise.all(answers);
+  const organizationId = (await forkEm(stack.runtime.orm).findOneOrFail(Loan, { id: loanId })).organizationId;
+  const outcome = await client.workflow.getHandle(loanWorkflowId(organizationId, escrow)).result();
+  // Each repayment waited for its turn: paid, or refused because the loan was settled, never "in progress".
+  for (const answer of settled.filter((a) => a.status !== 200)) expect(answer.body.errors[0]).toMatchObject({ code: 'CONFLICT', field: 'itemData.escrow', message: expect.stringMatching(/REPAID|LIQUIDATED/) });
+  const paid = settled.filter((a) => a.status === 200 && a.body.success === true).length;
+  if (outcome === 'REPAID') {
+    // Repaid first: 100 funded, 10 lent, 10 and some interest back; the collateral stays in the escrow.
+    expect(paid).toBe(1);
+    expect(Number(await holding(vault))).toBeGreaterThanOrEqual(100);
+    expect(Number(await holding(vault))).toBeLessThan(100.01);
+  } else {
+    // Liquidated first: the 20 of collateral went to the vault, no repayment was taken.
+    expect(outcome).toBe('LIQUIDATED');
+    expect(paid).toBe(0);
+    expect(await holding(vault)).toBe('110');
+    expect(await holding(borrower)).toBe('10');
+  }
+});
