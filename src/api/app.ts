@@ -9,6 +9,7 @@ import { checkRequestId, errorBody, losslessJson, requestId } from './middleware
 import { buildOpenApi } from './openapi';
 import { createMetrics } from './metrics';
 import { accessLog } from './access-log';
+import { traceRoute } from './trace-route';
 import { mountRoutes, type RouteSpec } from './route';
 import { accountRoutes } from './routes/accounts.routes';
 import { financialInstrumentRoutes } from './routes/financial-instruments.routes';
@@ -32,6 +33,7 @@ export function createApp(deps: ApiDeps, log: (msg: string, err?: unknown) => vo
   mountRoutes(router, routes, deps);
 
   app.use(metrics.middleware());
+  if (deps.traceRoutes) app.use(traceRoute());
   app.use(requestId());
   if (deps.logger) app.use(accessLog(deps.logger));
   app.use(errorBody(log));

@@ -40,6 +40,8 @@ export interface ApiDeps {
   prices?: PriceSource;
   /** Authenticated callers by key hash; default: a 5 s cache (the API process gives one kept fresh by announcements). */
   callers?: CallerCache;
+  /** Tracing is on: request spans are named by their route (src/api/trace-route.ts). */
+  traceRoutes?: boolean;
 }
 
 export interface Caller {

@@ -76,6 +76,12 @@ export interface Config {
    * (default 65536), ORACLE_HTTP_TIMEOUT_MS (default 5000).
    */
   oraclePolicy: OraclePolicy;
+  /**
+   * Traces, exported by OTLP over HTTP when OTEL_EXPORTER_OTLP_ENDPOINT (`<endpoint>/v1/traces`) or
+   * OTEL_EXPORTER_OTLP_TRACES_ENDPOINT (as is) is set, named OTEL_SERVICE_NAME (default
+   * ledger-asset-service); undefined (off, nothing started) otherwise or with OTEL_SDK_DISABLED=true.
+   */
+  tracing?: { serviceName: string; tracesUrl: string };
 }
 
 /** What NativeConnection.connect takes beside the address. */
@@ -108,6 +114,25 @@ const int = (min: number, max = Number.MAX_SAFE_INTEGER) => makeValidator<number
 const list = makeValidator<string[]>((input) => input.split(',').map((entry) => entry.trim()).filter(Boolean));
 const clusterList = makeValidator<ClusterConfig[]>((input) => parseClusters(input));
 const oracleHosts = makeValidator<string[]>((input) => parseOracleHosts(input));
+/** An http(s) URL, or empty for none. */
+const optionalHttpUrl = makeValidator<string>((input) => {
+  if (input === '') return '';
+  let url: URL;
+  try {
+    url = new URL(input);
+  } catch {
+    throw new Error(`must be an http(s) URL, not "${input}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`must be an http(s) URL, not "${input}"`);
+  return input;
+});
+
+/** Where traces go (OpenTelemetry's own variables): the signal-specific URL as is, else the base endpoint's /v1/traces. */
+function tracing(v: { OTEL_SDK_DISABLED: boolean; OTEL_SERVICE_NAME: string; OTEL_EXPORTER_OTLP_ENDPOINT: string; OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: string }): Config['tracing'] {
+  if (v.OTEL_SDK_DISABLED) return undefined;
+  const tracesUrl = v.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || (v.OTEL_EXPORTER_OTLP_ENDPOINT && `${v.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/+$/, '')}/v1/traces`);
+  return tracesUrl ? { serviceName: v.OTEL_SERVICE_NAME, tracesUrl } : undefined;
+}
 
 /** A file's bytes, read at start so a wrong path is named with its variable. */
 const readableFile = makeValidator<Buffer>((input) => {
@@ -189,6 +214,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ORACLE_HTTP_TIMEOUT_MS: int(1)({ default: 5000 }),
     // A loan day in seconds (loan tests shorten terms): never longer than a day.
     LOAN_SECONDS_PER_DAY: int(1, 86_400)({ default: 86_400 }),
+    OTEL_EXPORTER_OTLP_ENDPOINT: optionalHttpUrl({ default: '' }),
+    OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: optionalHttpUrl({ default: '' }),
+    OTEL_SERVICE_NAME: str({ default: 'ledger-asset-service' }),
+    OTEL_SDK_DISABLED: bool({ default: false }),
   }, { reporter: refuseInvalid });
   const dataDir = path.resolve(v.DATA_DIR);
   return {
@@ -226,6 +255,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     loanSecondsPerDay: v.LOAN_SECONDS_PER_DAY,
     shutdown: { drainDelayMs: v.DRAIN_DELAY_SECONDS * 1000, graceMs: v.SHUTDOWN_GRACE_SECONDS * 1000 },
     oraclePolicy: { allowedHosts: v.ORACLE_ALLOWED_HOSTS, maxResponseBytes: v.ORACLE_MAX_RESPONSE_BYTES, timeoutMs: v.ORACLE_HTTP_TIMEOUT_MS },
+    tracing: tracing(v),
   };
 }
 

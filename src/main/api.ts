@@ -12,6 +12,7 @@ import { loadConfig, type Config } from '../config/config';
 import { openRuntime, type Log, type Runtime } from './runtime';
 import { connectTemporal, createLedgerWorker, installSdkLogger, type WorkerOptions } from './worker';
 import { createOraclePriceSource } from '../activities/oracle/oracle-prices';
+import { tracingFromConfig, type Tracing } from '../observability/tracing';
 
 export interface ApiServer {
   url: string;
@@ -29,19 +30,21 @@ export interface ApiOptions {
   logger?: Logger;
   /** Instrument prices for loans (default: the oracle data sources; tests may plug a fixed feed). */
   prices?: WorkerOptions['prices'];
+  /** Tracing on: spans for requests (named by route), workflow starts and the hosted worker. */
+  tracing?: Tracing;
 }
 
 export async function startApi(config: Config, runtime: Runtime, temporal: { address: string; namespace: string }, log: Log, options: ApiOptions = {}): Promise<ApiServer> {
   // One connection for the client and the hosted worker: eager start hands a new write's first (and
   // only) workflow task straight to this process's worker, skipping the task-queue hand-off.
   const connection = await connectTemporal(temporal.address, config.temporal.connection);
-  const client = new Client({ connection, namespace: temporal.namespace });
+  const client = new Client({ connection, namespace: temporal.namespace, interceptors: options.tracing?.clientInterceptors });
   const hostWorker = options.hostWorker ?? config.temporal.apiHostsWorker;
   const shutdown = config.shutdown ?? { drainDelayMs: 0, graceMs: 30_000 };
   let worker: Worker | undefined;
   let running: Promise<void> | undefined;
   if (hostWorker) {
-    worker = await createLedgerWorker({ connection, namespace: temporal.namespace, taskQueue: config.temporal.taskQueue, runtime, logoPolicy: config.logoPolicy, webhookUrlPolicy: config.webhookUrlPolicy, approvalTimeoutMs: config.approvalTimeoutMs, shutdownGraceMs: shutdown.graceMs, oraclePolicy: config.oraclePolicy, loanSecondsPerDay: config.loanSecondsPerDay, prices: options.prices, wrapSteps: options.wrapSteps });
+    worker = await createLedgerWorker({ connection, namespace: temporal.namespace, taskQueue: config.temporal.taskQueue, runtime, logoPolicy: config.logoPolicy, webhookUrlPolicy: config.webhookUrlPolicy, approvalTimeoutMs: config.approvalTimeoutMs, shutdownGraceMs: shutdown.graceMs, oraclePolicy: config.oraclePolicy, loanSecondsPerDay: config.loanSecondsPerDay, prices: options.prices, wrapSteps: options.wrapSteps, tracing: options.tracing });
     running = worker.run();
   }
   // Callers stay cached until their key's change is announced (the admin CLI revokes in another process).
@@ -69,6 +72,7 @@ export async function startApi(config: Config, runtime: Runtime, temporal: { add
       writeWaitMs: config.writeWaitMs,
       now: () => new Date(),
       prices: options.prices ?? createOraclePriceSource(runtime.orm),
+      traceRoutes: Boolean(options.tracing),
       ready: async () => {
         if (draining) return false;
         await pingDatabase(runtime.orm);
@@ -114,13 +118,16 @@ async function main(config: Config, logger: Logger) {
   }
   const log = infoLog(logger);
   installSdkLogger(logger);
-  const runtime = await openRuntime({ ...config, databaseUrl: config.databaseUrl }, log, { migrate: true });
-  const api = await startApi(config, runtime, { address: config.temporal.address, namespace: config.temporal.namespace }, log, { logger });
+  const tracing = await tracingFromConfig(config.tracing);
+  if (tracing) log(`traces exported to ${config.tracing!.tracesUrl} as ${config.tracing!.serviceName}`);
+  const runtime = await openRuntime({ ...config, databaseUrl: config.databaseUrl }, log, { migrate: true, tracing });
+  const api = await startApi(config, runtime, { address: config.temporal.address, namespace: config.temporal.namespace }, log, { logger, tracing });
   log(`API listening on ${api.url}`);
   const stop = async () => {
     log('stopping: draining requests in flight');
     await api.close();
     await runtime.close();
+    await tracing?.shutdown();
     process.exit(0);
   };
   process.once('SIGINT', stop);

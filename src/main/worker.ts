@@ -14,6 +14,7 @@ import { loanSearchAttributes } from '../workflows/loan-search-attributes';
 import type { OraclePolicy } from '../domain/oracle-job';
 import { temporalOracleSchedules } from '../activities/oracle/schedules';
 import { createOraclePriceSource } from '../activities/oracle/oracle-prices';
+import { tracingFromConfig, type Tracing } from '../observability/tracing';
 
 export interface WorkerOptions {
   /** The connection to poll on; the API passes its own so its client can start writes eagerly on this worker. */
@@ -34,6 +35,8 @@ export interface WorkerOptions {
   oraclePolicy?: OraclePolicy;
   /** Test and bench hook: wraps each pipeline step (fault points, timings). */
   wrapSteps?: (steps: Steps) => Steps;
+  /** Tracing on: spans for the workflows, activities (local ones included) and the workflows they start. */
+  tracing?: Tracing;
 }
 
 let loggerInstalled = false;
@@ -93,7 +96,7 @@ export const workerTuning = {
 
 export async function createLedgerWorker(options: WorkerOptions): Promise<Worker> {
   const { runtime, connection, namespace, taskQueue } = options;
-  const client = new Client({ connection, namespace });
+  const client = new Client({ connection, namespace, interceptors: options.tracing?.clientInterceptors });
   const activities = createActivities({
     orm: runtime.orm,
     networks: runtime.networks,
@@ -143,6 +146,8 @@ export async function createLedgerWorker(options: WorkerOptions): Promise<Worker
     activities,
     ...workerTuning,
     shutdownGraceTime: options.shutdownGraceMs ?? 30_000,
+    // Only when tracing is on: off, the workflow bundle and the activities run without interceptors.
+    ...(options.tracing ? { interceptors: options.tracing.worker.interceptors, sinks: options.tracing.worker.sinks } : {}),
   });
 }
 
@@ -153,15 +158,19 @@ async function main(config: Config, logger: Logger) {
   }
   const log = infoLog(logger);
   installSdkLogger(logger);
-  const runtime = await openRuntime({ ...config, databaseUrl: config.databaseUrl }, log);
+  const tracing = await tracingFromConfig(config.tracing);
+  if (tracing) log(`traces exported to ${config.tracing!.tracesUrl} as ${config.tracing!.serviceName}`);
+  const runtime = await openRuntime({ ...config, databaseUrl: config.databaseUrl }, log, { tracing });
   const connection = await connectTemporal(config.temporal.address, config.temporal.connection);
-  const worker = await createLedgerWorker({ connection, namespace: config.temporal.namespace, taskQueue: config.temporal.taskQueue, runtime, logoPolicy: config.logoPolicy, webhookUrlPolicy: config.webhookUrlPolicy, approvalTimeoutMs: config.approvalTimeoutMs, shutdownGraceMs: config.shutdown.graceMs, oraclePolicy: config.oraclePolicy, loanSecondsPerDay: config.loanSecondsPerDay });
+  const worker = await createLedgerWorker({ connection, namespace: config.temporal.namespace, taskQueue: config.temporal.taskQueue, runtime, logoPolicy: config.logoPolicy, webhookUrlPolicy: config.webhookUrlPolicy, approvalTimeoutMs: config.approvalTimeoutMs, shutdownGraceMs: config.shutdown.graceMs, oraclePolicy: config.oraclePolicy, loanSecondsPerDay: config.loanSecondsPerDay, tracing });
   log(`worker polling ${config.temporal.taskQueue} on ${config.temporal.address}`);
   process.once('SIGINT', () => worker.shutdown());
   process.once('SIGTERM', () => worker.shutdown());
   await worker.run();
   await connection.close();
   await runtime.close();
+  // The last spans (the shutdown's) leave before the process does.
+  await tracing?.shutdown();
 }
 
 if (require.main === module) {

@@ -19,6 +19,7 @@ import { createTestDatabase } from './database';
 import type { Logger } from '../../src/observability/logger';
 import { temporalTarget, uniqueTaskQueue } from './temporal';
 import type { PriceSource } from '../../src/domain/prices';
+import type { Tracing } from '../../src/observability/tracing';
 
 export interface Stack {
   config: Config;
@@ -68,6 +69,8 @@ export async function startStack(
     prices?: PriceSource;
     /** Drain delay and grace when the API stops (default: none, 30 s). */
     shutdown?: Config['shutdown'];
+    /** Tracing, started by the test (src/observability/tracing.ts); default off. */
+    tracing?: Tracing;
   } = {},
 ): Promise<Stack> {
   const log = process.env.STACK_LOG ? (m: string) => console.log(m) : () => {};
@@ -96,12 +99,12 @@ export async function startStack(
     // Test price sources live on 127.0.0.1 (any port).
     oraclePolicy: { allowedHosts: ['127.0.0.1'], maxResponseBytes: 64 * 1024, timeoutMs: 2000 },
   };
-  const runtime = await openRuntime({ ...config, databaseUrl: db.url }, log, { migrate: true });
+  const runtime = await openRuntime({ ...config, databaseUrl: db.url }, log, { migrate: true, tracing: options.tracing });
   await fundFeePayer(runtime, config, log);
-  const workerOptions = { namespace: temporal.namespace, taskQueue: config.temporal.taskQueue, runtime, logoPolicy: config.logoPolicy, webhookUrlPolicy: config.webhookUrlPolicy, approvalTimeoutMs: config.approvalTimeoutMs, oraclePolicy: config.oraclePolicy, loanSecondsPerDay: config.loanSecondsPerDay, prices: options.prices };
+  const workerOptions = { namespace: temporal.namespace, taskQueue: config.temporal.taskQueue, runtime, logoPolicy: config.logoPolicy, webhookUrlPolicy: config.webhookUrlPolicy, approvalTimeoutMs: config.approvalTimeoutMs, oraclePolicy: config.oraclePolicy, loanSecondsPerDay: config.loanSecondsPerDay, prices: options.prices, tracing: options.tracing };
   // As in production, the API hosts a worker and starts writes eagerly on it; `worker: false` leaves
   // the task queue to workers the test starts (restartWorker, or its own processes).
-  const api = await startApi(config, runtime, temporal, log, { port: 0, hostWorker: config.temporal.apiHostsWorker, wrapSteps: options.wrapSteps, logger: options.logger, prices: options.prices });
+  const api = await startApi(config, runtime, temporal, log, { port: 0, hostWorker: config.temporal.apiHostsWorker, wrapSteps: options.wrapSteps, logger: options.logger, prices: options.prices, tracing: options.tracing });
   let worker: Worker | undefined;
   let workerConnection: NativeConnection | undefined;
   let running: Promise<void> = Promise.resolve();

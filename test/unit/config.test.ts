@@ -28,6 +28,8 @@ it.each([
   ['API_HOSTS_WORKER', 'maybe'],
   ['SVM_CLUSTERS', 'devnet'],
   ['ORACLE_ALLOWED_HOSTS', 'bad host'],
+  ['OTEL_EXPORTER_OTLP_ENDPOINT', 'collector:4318'],
+  ['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', 'ftp://collector/v1/traces'],
 ])('refuses %s=%s naming the variable', (name, value) => {
   expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`invalid configuration: .*\\b${name}: `));
 });
@@ -65,5 +67,21 @@ describe('a secured Temporal cluster', () => {
   it('refuses half a certificate pair and an unreadable file, naming the variable', () => {
     expect(() => loadConfig({ TEMPORAL_TLS_CERT_FILE: file('only.pem', 'CERT') })).toThrow(/TEMPORAL_TLS_CERT_FILE and TEMPORAL_TLS_KEY_FILE go together/);
     expect(() => loadConfig({ TEMPORAL_TLS_CA_FILE: path.join(dir, 'missing.pem') })).toThrow(/TEMPORAL_TLS_CA_FILE: cannot read .*ENOENT/);
+  });
+});
+
+describe('traces', () => {
+  it('are off unless an OTLP endpoint is set', () => {
+    expect(loadConfig({}).tracing).toBeUndefined();
+    expect(loadConfig({ OTEL_SERVICE_NAME: 'ledger-eu' }).tracing).toBeUndefined();
+  });
+
+  it('go to the endpoint\'s /v1/traces, or the traces endpoint as given, under OTEL_SERVICE_NAME', () => {
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/' }).tracing).toEqual({ serviceName: 'ledger-asset-service', tracesUrl: 'http://collector:4318/v1/traces' });
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://traces.example/otlp', OTEL_SERVICE_NAME: 'ledger-eu' }).tracing).toEqual({ serviceName: 'ledger-eu', tracesUrl: 'https://traces.example/otlp' });
+  });
+
+  it('stay off with OTEL_SDK_DISABLED=true', () => {
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_SDK_DISABLED: 'true' }).tracing).toBeUndefined();
   });
 });
