@@ -1,7 +1,7 @@
 /**
  * Traces (OpenTelemetry), off unless configured: OTEL_EXPORTER_OTLP_ENDPOINT (or a test's exporter)
  * starts the SDK; otherwise nothing here is even loaded, no instrumentation is installed and no
- * Temporal interceptor is added, so tracing costs nothing when off (docs/operations.md "Traces").
+ * Temporal interceptor is added, so tracing costs nothing when off (docs/traces.md).
  *
  * One trace follows a write: the HTTP server span (instrumentation-http, named by the Koa route),
  * the workflow start (Temporal client interceptor), the workflow run and its steps (workflow
@@ -76,7 +76,7 @@ export async function startTracing(options: TracingOptions): Promise<Tracing> {
   const instrumentations: InstrumentationBase[] = [
     // Incoming requests only: outbound HTTP here goes through fetch (undici), traced below.
     new http.HttpInstrumentation({ disableOutgoingRequestInstrumentation: true }),
-    new undici.UndiciInstrumentation(),
+    new undici.UndiciInstrumentation({ requireParentforSpans: true, startSpanHook: outboundUrlAttributes }),
     // Only inside a traced operation (no root spans for background queries). MikroORM inlines values
     // into its SQL (sealed keys, webhook credentials, signed messages): the statement is kept without them.
     new pg.PgInstrumentation({ requireParentSpan: true, requestHook: (span, { query }) => span.setAttribute('db.statement', withoutLiterals(query.text)) }),
@@ -108,6 +108,16 @@ export async function startTracing(options: TracingOptions): Promise<Tracing> {
       return stopped;
     },
   };
+}
+
+/**
+ * An outbound request's URL as its span may show it: the origin, the path and query REDACTED when
+ * present. RPC providers put API keys in either (`/<token>/`, `?api-key=`), webhook receivers too.
+ */
+export function outboundUrlAttributes(request: { origin: string; path: string }): Record<string, string> {
+  const [path, query] = request.path.split('?', 2);
+  const hidden = (part: string | undefined) => (part && part !== '/' ? 'REDACTED' : '');
+  return { 'url.full': `${request.origin}${hidden(path) ? '/REDACTED' : '/'}${hidden(query) ? '?REDACTED' : ''}`, 'url.path': hidden(path) || '/', 'url.query': hidden(query) ? '?REDACTED' : '' };
 }
 
 /**

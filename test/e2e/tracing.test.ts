@@ -36,6 +36,20 @@ function ancestry(span: ReadableSpan, spans: ReadableSpan[]): ReadableSpan[] {
   return chain;
 }
 
+/** The trace as an indented tree of span names (TRACE_DUMP=1 prints it, for docs/traces.md). */
+function tree(spans: ReadableSpan[]): string {
+  const ids = new Set(spans.map(id));
+  const lines: string[] = [];
+  const walk = (parent: string | undefined, depth: number) => {
+    for (const span of spans.filter((s) => (parent ? s.parentSpanId === parent : !s.parentSpanId || !ids.has(s.parentSpanId))).sort((a, b) => a.startTime[0] - b.startTime[0] || a.startTime[1] - b.startTime[1])) {
+      lines.push(`${'  '.repeat(depth)}${span.name}`);
+      walk(id(span), depth + 1);
+    }
+  };
+  walk(undefined, 0);
+  return lines.join('\n');
+}
+
 it('follows one write from the HTTP request to the sendTransaction call in one trace', async () => {
   exporter.reset();
   const seed = randomBytes(32);
@@ -57,7 +71,7 @@ it('follows one write from the HTTP request to the sendTransaction call in one t
   await waitFor(async () => inTrace().some((s) => s.name.startsWith('RunWorkflow:')) && inTrace().some((s) => s.name === 'sendTransaction') || undefined, 10_000);
   const spans = inTrace();
   const names = spans.map((s) => s.name);
-  if (process.env.TRACE_DUMP) console.log(spans.map((s) => `${s.name} ${id(s)} <- ${s.parentSpanId} ${JSON.stringify(s.attributes)}`).join('\n'));
+  if (process.env.TRACE_DUMP) console.log(tree(spans));
 
   expect(names).toEqual(expect.arrayContaining(['StartWorkflow:ledgerWrite', 'RunWorkflow:ledgerWrite', 'sendTransaction']));
   expect(names.filter((n) => n.startsWith('StartActivity:')).length).toBeGreaterThan(0);

@@ -2,7 +2,7 @@
 import { SpanStatusCode } from '@opentelemetry/api';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import type { RpcTransport } from '@solana/kit';
-import { tracingFromConfig, withoutLiterals } from '../../src/observability/tracing';
+import { outboundUrlAttributes, tracingFromConfig, withoutLiterals } from '../../src/observability/tracing';
 import { tracedRpcTransport } from '../../src/network/traced-rpc-transport';
 import { loadConfig } from '../../src/config/config';
 
@@ -15,6 +15,13 @@ describe('withoutLiterals', () => {
     [`update "account" set "webhooks" = '[{"keyValue":"v2:x"}]' where "id" = 'u'`, 'update "account" set "webhooks" = ? where "id" = ?'],
   ])('%s', (sql, expected) => {
     expect(withoutLiterals(sql)).toBe(expected);
+  });
+});
+
+describe('outboundUrlAttributes', () => {
+  it('keeps the origin and hides a path or query that may hold a token', () => {
+    expect(outboundUrlAttributes({ origin: 'https://rpc.example', path: '/abc123token/?api-key=SECRET' })).toEqual({ 'url.full': 'https://rpc.example/REDACTED?REDACTED', 'url.path': 'REDACTED', 'url.query': '?REDACTED' });
+    expect(outboundUrlAttributes({ origin: 'http://127.0.0.1:8899', path: '/' })).toEqual({ 'url.full': 'http://127.0.0.1:8899/', 'url.path': '/', 'url.query': '' });
   });
 });
 
@@ -49,8 +56,10 @@ describe('tracedRpcTransport', () => {
   });
 });
 
-it('starts nothing when no endpoint is configured', async () => {
+it('starts nothing when no endpoint is configured: no tracer provider, no instrumentation', async () => {
   expect(await tracingFromConfig(loadConfig({}).tracing)).toBeUndefined();
   const { trace } = await import('@opentelemetry/api');
   expect(trace.getTracer('probe').startSpan('probe').isRecording()).toBe(false);
+  const http = (await import('node:http')).default;
+  expect('__wrapped' in http.Server.prototype.emit).toBe(false);
 });
