@@ -79,7 +79,7 @@ export async function startTracing(options: TracingOptions): Promise<Tracing> {
     new undici.UndiciInstrumentation({ requireParentforSpans: true, startSpanHook: outboundUrlAttributes }),
     // Only inside a traced operation (no root spans for background queries). MikroORM inlines values
     // into its SQL (sealed keys, webhook credentials, signed messages): the statement is kept without them.
-    new pg.PgInstrumentation({ requireParentSpan: true, requestHook: (span, { query }) => span.setAttribute('db.statement', withoutLiterals(query.text)) }),
+    new pg.PgInstrumentation({ requireParentSpan: true, requestHook: (span, { query }) => query.text && span.setAttribute('db.statement', withoutLiterals(query.text)) }),
   ];
   const unregister = instrumentation.registerInstrumentations({ tracerProvider: provider, instrumentations });
   await patchLoadedModules(instrumentations);
