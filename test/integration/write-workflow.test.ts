@@ -311,10 +311,28 @@ describe('ledgerWrite on a real worker with fake activities', () => {
     });
   });
 
-  it('fails on a domain refusal with the ApplicationFailure in the cause chain, after recording the failure', async () => {
+  it('completes with a business refusal (its code, message and field), after recording the failure, LedgerStatus REFUSED', async () => {
     const fakes = fakeActivities({
       lookup: async () => {
-        throw ApplicationFailure.create({ type: 'CONFLICT', nonRetryable: true, message: 'dup' });
+        throw ApplicationFailure.create({ type: 'CONFLICT', nonRetryable: true, message: 'dup', details: [{ field: 'itemData.onchainId', context: { holder: 'x' } }] });
+      },
+    });
+    const { handle, request } = await startWrite(fakes);
+    const result = await handle.result();
+
+    // The answer, not a fault: the run completes (the Web UI counts it Completed, not Failed).
+    expect(result.refusal).toEqual({ code: 'CONFLICT', message: 'dup', field: 'itemData.onchainId', context: { holder: 'x' } });
+    expect((await handle.describe()).status.name).toBe('COMPLETED');
+    // Non-retryable: one lookup attempt, then the failure is recorded and nothing else runs.
+    expect(fakes.names()).toEqual(['lookup', 'recordFailure']);
+    expect(fakes.argsOf('recordFailure')).toEqual([[request, 'CONFLICT', 'dup', 0]]);
+    expect((await handle.describe()).typedSearchAttributes.get(statusKey)).toBe('REFUSED');
+  });
+
+  it('fails on a fault (a service that never answered), with UNAVAILABLE in the cause chain, after recording the failure, LedgerStatus FAILED', async () => {
+    const fakes = fakeActivities({
+      lookup: async () => {
+        throw ApplicationFailure.create({ type: 'UNAVAILABLE', nonRetryable: true, message: 'the database did not answer' });
       },
     });
     const { handle, request } = await startWrite(fakes);
@@ -325,10 +343,25 @@ describe('ledgerWrite on a real worker with fake activities', () => {
 
     expect(error).toBeInstanceOf(WorkflowFailedError);
     const refusal = causeChain(error).find((e): e is ApplicationFailure => e instanceof ApplicationFailure);
-    expect(refusal).toMatchObject({ type: 'CONFLICT', message: 'dup', nonRetryable: true });
-    // Non-retryable: one lookup attempt, then the failure is recorded and nothing else runs.
-    expect(fakes.names()).toEqual(['lookup', 'recordFailure']);
-    expect(fakes.argsOf('recordFailure')).toEqual([[request, 'CONFLICT', 'dup', 0]]);
+    expect(refusal).toMatchObject({ type: 'UNAVAILABLE', nonRetryable: true });
+    expect(fakes.argsOf('recordFailure')).toEqual([[request, 'UNAVAILABLE', 'the database did not answer', 0]]);
+    expect((await handle.describe()).typedSearchAttributes.get(statusKey)).toBe('FAILED');
+  });
+
+  it('fails on a refusal whose record holds a possibly-sent message (the API starts a run that reconciles it)', async () => {
+    const fakes = fakeActivities({
+      lookup: async () => {
+        throw ApplicationFailure.create({ type: 'VALIDATION_ERROR', nonRetryable: true, message: 'no longer valid' });
+      },
+      recordFailure: async () => ({ success: false, offchainId: 'txn', status: 'SUBMITTED' as const, onchainId: 'sig', confirmationsCount: null, serializedMessage: null, errorMessage: null, txnTimestamp: null }),
+    });
+    const { handle } = await startWrite(fakes);
+    const error = await handle.result().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+
+    expect(error).toBeInstanceOf(WorkflowFailedError);
     expect((await handle.describe()).typedSearchAttributes.get(statusKey)).toBe('FAILED');
   });
 
