@@ -17,6 +17,7 @@ import {
   allHandlersFinished,
   ApplicationFailure,
   condition,
+  ContinueAsNew,
   continueAsNew,
   defineQuery,
   defineSignal,
@@ -111,6 +112,18 @@ type Prepared = Awaited<ReturnType<Activities['prepareNext']>>;
 export async function ledgerWrite(request: WriteRequest): Promise<WriteResult> {
   const progress: Progress = { step: 'prepare' };
   setHandler(currentStepQuery, () => progress.step);
+  try {
+    return await write(request, progress);
+  } catch (error) {
+    // A fault that ends the run before its end (a step past its retries, a bug) still leaves LedgerStatus FAILED.
+    if (!(error instanceof ContinueAsNew) && progress.step !== 'done' && patched('write-status-on-fault')) {
+      upsertSearchAttributes([{ key: statusKey, value: 'FAILED' }]);
+    }
+    throw error;
+  }
+}
+
+async function write(request: WriteRequest, progress: Progress): Promise<WriteResult> {
   const wait = waitHandlers(request);
 
   let resolved: Resolved;

@@ -76,7 +76,7 @@ afterAll(async () => {
 it('marks a loan OVERDUE at maturity and LIQUIDATED after the grace period, the collateral moved to the vault once', async () => {
   const { vault, borrower, escrow, loanId } = await openLoan();
   // Named by the organization's external id (the API key's organization), not its internal one.
-  const handle = client.workflow.getHandle(`loan-${stack.organizationExternalId}-${escrow}`);
+  const handle = client.workflow.getHandle(`loan-${stack.organizationExternalId.replace(/-/g, '_')}-${escrow}`);
   expect(handle.workflowId).not.toContain((await forkEm(stack.runtime.orm).findOneOrFail(Loan, { id: loanId })).organizationId);
   const first = await handle.query<{ action: string; at: string; status: string }>('nextAction');
   expect(first).toMatchObject({ action: 'MARK_OVERDUE', status: 'OPEN' });

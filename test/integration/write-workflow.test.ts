@@ -348,6 +348,18 @@ describe('ledgerWrite on a real worker with fake activities', () => {
     expect((await handle.describe()).typedSearchAttributes.get(statusKey)).toBe('FAILED');
   });
 
+  it('a fault past every retry after the refusal steps still ends the write with LedgerStatus FAILED', async () => {
+    const fakes = fakeActivities({
+      lookup: async () => resolved({ needsTransaction: false }),
+      record: async () => {
+        throw ApplicationFailure.create({ type: 'INTERNAL', nonRetryable: true, message: 'a bug' });
+      },
+    });
+    const { handle } = await startWrite(fakes);
+    await expect(handle.result()).rejects.toBeInstanceOf(WorkflowFailedError);
+    expect((await handle.describe()).typedSearchAttributes.get(statusKey)).toBe('FAILED');
+  });
+
   it('fails on a refusal whose record holds a possibly-sent message (the API starts a run that reconciles it)', async () => {
     const fakes = fakeActivities({
       lookup: async () => {
