@@ -15,8 +15,8 @@ const files = fs.readdirSync(dir).filter((name) => name.endsWith('.pb')).sort();
 
 beforeAll(() => installSdkLogger());
 
-it('has stored histories of every kind of wait', () => {
-  for (const kind of ['create-account', 'approved-transfer', 'cancelled-signature-wait', 'submitted-after-signed', 'multi-part-nonce-accounts']) {
+it('has stored histories of every kind of wait, and of a refusal', () => {
+  for (const kind of ['create-account', 'approved-transfer', 'cancelled-signature-wait', 'submitted-after-signed', 'multi-part-nonce-accounts', 'refused-write']) {
     expect(files.some((name) => name.endsWith(`-${kind}.pb`))).toBe(true);
   }
 });
