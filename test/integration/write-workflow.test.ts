@@ -8,7 +8,7 @@ import { ApplicationFailure, Client, Connection, WorkflowFailedError } from '@te
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { searchAttributeNames, writeUpdates, type Outcome, type WriteRequest } from '../../src/domain/write';
-import type { ledgerWrite } from '../../src/workflows';
+import type { ledgerWrite, scheduledOracleRefresh } from '../../src/workflows';
 import { temporalTarget, uniqueTaskQueue } from '../support/temporal';
 import { deferred, fakeActivities, resolved, routedActivities, writeRequest, type FakeActivities } from '../support/workflow-fakes/fake-activities';
 
@@ -41,7 +41,8 @@ beforeAll(async () => {
     taskQueue,
     workflowsPath: require.resolve('../../src/workflows'),
     activities: routedActivities((workflowId) => {
-      const fakes = fakesByWorkflowId.get(workflowId);
+      // A child write's id is derived by its parent: its fakes are registered under the id's prefix.
+      const fakes = fakesByWorkflowId.get(workflowId) ?? [...fakesByWorkflowId].find(([prefix]) => prefix.endsWith('-') && workflowId.startsWith(prefix))?.[1];
       if (!fakes) throw new Error(`no fakes registered for ${workflowId}`);
       return fakes;
     }),
@@ -358,6 +359,23 @@ describe('ledgerWrite on a real worker with fake activities', () => {
     const { handle } = await startWrite(fakes);
     await expect(handle.result()).rejects.toBeInstanceOf(WorkflowFailedError);
     expect((await handle.describe()).typedSearchAttributes.get(statusKey)).toBe('FAILED');
+  });
+
+  it('a scheduled oracle refresh reads its refused child write (completed, not failed) as refused', async () => {
+    const organizationExternalId = `sched-${++cases}`;
+    const fakes = fakeActivities({
+      lookup: async () => {
+        throw ApplicationFailure.create({ type: 'VALIDATION_ERROR', nonRetryable: true, message: 'the job gave no value' });
+      },
+    });
+    fakesByWorkflowId.set(`refresh_oracle_data_source-sched_${cases}-`, fakes);
+    const target = { dataSourceId: 'source-1', organizationId: 'internal-1', organizationExternalId, apiKeyId: 'key-1', cluster: 'LOCAL' };
+    const run = await client.workflow.start<typeof scheduledOracleRefresh>('scheduledOracleRefresh', { taskQueue, workflowId: `${taskQueue}-refresh-${cases}`, args: [target] });
+
+    expect(await run.result()).toEqual({ refused: 'the job gave no value' });
+    const [child] = fakes.argsOf('recordFailure')[0] as [WriteRequest];
+    expect(child.workflowId).toMatch(new RegExp(`^refresh_oracle_data_source-sched_${cases}-scheduled-`));
+    expect((await client.workflow.getHandle(child.workflowId).describe()).typedSearchAttributes.get(statusKey)).toBe('REFUSED');
   });
 
   it('fails on a refusal whose record holds a possibly-sent message (the API starts a run that reconciles it)', async () => {
