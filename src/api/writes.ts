@@ -279,8 +279,9 @@ function answerOf(result: WriteResult): WriteResult {
 }
 
 /**
- * The run's result, or TIMED_OUT after `ms`. A refusal (the run completed with one, or failed with one before `write-refusal-completes`) is thrown; the Temporal
- * server being unreachable for a while (a restart) is waited out until the time is up.
+ * The run's result, or TIMED_OUT after `ms`. A refusal is thrown (the run completed with one, or
+ * failed with one before `write-refusal-completes`); the Temporal server being unreachable for a
+ * while (a restart) is waited out until the time is up.
  */
 export async function resultWithin(handle: WorkflowHandle<typeof ledgerWrite>, ms: number): Promise<WriteResult | typeof TIMED_OUT> {
   const deadline = Date.now() + ms;
