@@ -7,10 +7,10 @@ import { ApplicationFailure } from '@temporalio/common';
 import { ApiKey, Organization } from '../db/entities';
 import { createCallerCache } from './caller-cache';
 import { apiErrors, apiKeyLookups } from '../observability/metrics';
-import type { Limiter } from './rate-limits';
+import type { Limiter, Taken } from './rate-limits';
 import { hashApiKey } from '../custody/credentials';
 import { errorStatus, isErrorCode, LedgerError } from '../domain/errors';
-import type { ApiDeps, LedgerContext } from './context';
+import type { ApiDeps, Caller, LedgerContext } from './context';
 
 /** The longest x-request-id accepted: it becomes part of a write's workflow id (Temporal allows 1000 bytes). */
 export const MAX_REQUEST_ID_LENGTH = 200;
@@ -124,41 +124,57 @@ export function losslessJson(maxBytes = 1024 * 1024): Koa.Middleware {
 /**
  * Resolves the bearer API key to its organization and roles; 401 when missing or unknown (both cached:
  * caller-cache.ts). A request not from a cached known key spends a point of its address's unknown-key
- * allowance first: past it the answer is 429 and the key is not looked up; a key found known gives
- * its point back. Fails with the database's error when the lookup cannot run.
+ * allowance: past it the answer is 429 and the key is not looked up. A lookup spends one point for all
+ * the requests waiting on it and gives it back when the key is known, so a valid key's first requests
+ * cost its address nothing. Fails with the database's error when the lookup cannot run.
  */
 export function authenticate(deps: ApiDeps): Koa.Middleware {
   const cache = deps.callers ?? createCallerCache(5000);
   const unknownKeys = deps.rateLimits.perAddressUnknownKeys;
-  const spendAddressPoint = async (ctx: LedgerContext) => {
-    const taken = await unknownKeys.take(ctx.ip);
-    if (!taken.allowed) {
-      ctx.set('Retry-After', String(taken.retryAfterSeconds));
-      throw new LedgerError('RATE_LIMITED', 'too many requests without a valid API key from this address');
-    }
+  // Lookups in flight by key hash: concurrent first requests with one key share a lookup and a point.
+  const pending = new Map<string, Promise<Taken & { caller?: Caller | null }>>();
+  const refuse = (ctx: LedgerContext, taken: Taken) => {
+    if (taken.allowed) return;
+    ctx.set('Retry-After', String(taken.retryAfterSeconds));
+    throw new LedgerError('RATE_LIMITED', 'too many requests without a valid API key from this address');
+  };
+  const lookUp = async (hash: string, ip: string, now: number) => {
+    const taken = await unknownKeys.take(ip);
+    if (!taken.allowed) return taken;
+    apiKeyLookups.inc();
+    const em = deps.orm.em.fork();
+    const key = await em.findOne(ApiKey, { keyHash: hash, revokedAt: null });
+    const org = key && (await em.findOne(Organization, { id: key.organizationId }));
+    const caller = key && org ? { apiKeyId: key.id, organizationId: org.id, organizationExternalId: org.externalId, roles: key.roles } : null;
+    cache.set(hash, caller, now);
+    if (caller) await unknownKeys.giveBack(ip);
+    return { ...taken, caller };
   };
   return async (ctx: LedgerContext, next) => {
     const header = ctx.get('authorization');
     const match = /^Bearer\s+(\S+)$/i.exec(header);
     if (!match) {
-      await spendAddressPoint(ctx);
+      refuse(ctx, await unknownKeys.take(ctx.ip));
       throw new LedgerError('UNAUTHENTICATED', 'send Authorization: Bearer <api key>');
     }
     const hash = hashApiKey(match[1]);
-    const now = Date.now();
-    let caller = cache.get(hash, now);
-    if (!caller) {
-      await spendAddressPoint(ctx);
-      if (caller === undefined) {
-        apiKeyLookups.inc();
-        const em = deps.orm.em.fork();
-        const key = await em.findOne(ApiKey, { keyHash: hash, revokedAt: null });
-        const org = key && (await em.findOne(Organization, { id: key.organizationId }));
-        caller = key && org ? { apiKeyId: key.id, organizationId: org.id, organizationExternalId: org.externalId, roles: key.roles } : null;
-        cache.set(hash, caller, now);
+    let caller = cache.get(hash, Date.now());
+    let spent = false;
+    if (caller === undefined) {
+      let lookup = pending.get(hash);
+      if (!lookup) {
+        spent = true;
+        lookup = lookUp(hash, ctx.ip, Date.now()).finally(() => pending.delete(hash));
+        pending.set(hash, lookup);
       }
-      if (!caller) throw new LedgerError('UNAUTHENTICATED', 'unknown API key');
-      await unknownKeys.giveBack(ctx.ip);
+      const outcome = await lookup;
+      refuse(ctx, outcome);
+      caller = outcome.caller;
+    }
+    if (!caller) {
+      // An unknown key (cached, or found unknown by a lookup this request only waited on) spends its own point.
+      if (!spent) refuse(ctx, await unknownKeys.take(ctx.ip));
+      throw new LedgerError('UNAUTHENTICATED', 'unknown API key');
     }
     ctx.state.caller = { ...caller };
     await next();
