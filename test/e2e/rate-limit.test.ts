@@ -26,8 +26,8 @@ afterAll(async () => {
 });
 
 const counter = async (metric: typeof apiKeyLookups) => (await metric.get()).values[0]?.value ?? 0;
-async function call(base: string, apiKey: string | null) {
-  const response = await fetch(`${base}/api/v1/accounts/bulk/identifiers`, { method: 'POST', headers: { 'content-type': 'application/json', ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}) }, body: '{}' });
+async function call(base: string, apiKey: string | null, headers: Record<string, string> = {}) {
+  const response = await fetch(`${base}/api/v1/accounts/bulk/identifiers`, { method: 'POST', headers: { 'content-type': 'application/json', ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}), ...headers }, body: '{}' });
   return { status: response.status, body: (await response.json()) as { errors?: { code: string }[] }, retryAfter: response.headers.get('retry-after') };
 }
 
@@ -66,6 +66,22 @@ it('refuses unknown keys per address with 429 once over the limit, without looki
   // No key at all counts the same way.
   expect((await call(second.url, null)).status).toBe(429);
   expect((await call(stack.api.url, stack.apiKey)).status).toBe(200);
+  // X-Forwarded-For is the client's to write: without a trusted proxy it changes nothing.
+  expect((await call(stack.api.url, 'lk_spoofed', { 'x-forwarded-for': '203.0.113.1' })).status).toBe(429);
+});
+
+it('behind a trusted proxy, counts the address the proxy appended, not what the client wrote before it', async () => {
+  const behindProxy = await startApi({ ...stack.config, trustProxyHops: 1 }, stack.runtime, temporalTarget(), () => {}, { port: 0, hostWorker: false });
+  try {
+    const from = (client: string, written = '') => ({ 'x-forwarded-for': written ? `${written}, ${client}` : client });
+    for (let i = 0; i < UNKNOWN_KEYS; i++) expect((await call(behindProxy.url, `lk_proxied_${i}`, from('203.0.113.7'))).status).toBe(401);
+    expect((await call(behindProxy.url, 'lk_proxied_x', from('203.0.113.7'))).status).toBe(429);
+    // A made-up entry before the proxy's does not give the same client a new allowance; another client has its own.
+    expect((await call(behindProxy.url, 'lk_proxied_y', from('203.0.113.7', '198.51.100.1'))).status).toBe(429);
+    expect((await call(behindProxy.url, 'lk_proxied_z', from('203.0.113.8'))).status).toBe(401);
+  } finally {
+    await behindProxy.close();
+  }
 });
 
 it('limits each process on its own while the store does not answer', async () => {
