@@ -23,6 +23,12 @@ it.each([
   ['PORT', '70000'],
   ['DATABASE_POOL_SIZE', '1.5'],
   ['RATE_LIMIT_BURST', '0'],
+  ['RATE_LIMIT_PER_SECOND', '1.5'],
+  ['RATE_LIMIT_STORE', 'redis'],
+  ['RATE_LIMIT_UNKNOWN_KEYS', '0'],
+  ['RATE_LIMIT_UNKNOWN_KEYS_SECONDS', 'a minute'],
+  ['TRUST_PROXY_HOPS', '-1'],
+  ['TRUST_PROXY_HOPS', '11'],
   ['LOG_LEVEL', 'verbose'],
   ['DEFAULT_COMMITMENT', 'final'],
   ['API_HOSTS_WORKER', 'maybe'],
@@ -79,17 +85,5 @@ describe('rate limits', () => {
     const config = loadConfig({ RATE_LIMIT_STORE: 'memory', RATE_LIMIT_UNKNOWN_KEYS: '5', RATE_LIMIT_UNKNOWN_KEYS_SECONDS: '10', TRUST_PROXY_HOPS: '2' });
     expect(config.rateLimit).toMatchObject({ store: 'memory', unknownKeys: { points: 5, seconds: 10 } });
     expect(config.trustProxyHops).toBe(2);
-  });
-
-  it.each([
-    ['RATE_LIMIT_PER_SECOND', '0'],
-    ['RATE_LIMIT_PER_SECOND', '1.5'],
-    ['RATE_LIMIT_STORE', 'redis'],
-    ['RATE_LIMIT_UNKNOWN_KEYS', '0'],
-    ['RATE_LIMIT_UNKNOWN_KEYS_SECONDS', 'a minute'],
-    ['TRUST_PROXY_HOPS', '-1'],
-    ['TRUST_PROXY_HOPS', 'true'],
-  ])('refuses %s=%s naming the variable', (name, value) => {
-    expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`invalid configuration: .*\\b${name}: `));
   });
 });
