@@ -49,7 +49,14 @@ export interface Config {
   secretsDirectory?: string;
   /** Path of the global fee payer's key file (a JSON array of 64 bytes, the Solana CLI format). */
   feePayerKeyFile: string;
-  rateLimit: { perSecond: number; burst: number };
+  /**
+   * RATE_LIMIT_PER_SECOND / RATE_LIMIT_BURST per API key; RATE_LIMIT_UNKNOWN_KEYS requests without a
+   * valid key per client address per RATE_LIMIT_UNKNOWN_KEYS_SECONDS; RATE_LIMIT_STORE: where the
+   * counters live, shared by every API process (postgresql) or per process (memory): docs/rate-limits.md.
+   */
+  rateLimit: { perSecond: number; burst: number; store: RateLimitStoreKind; unknownKeys: { points: number; seconds: number } };
+  /** TRUST_PROXY_HOPS: how many proxies in front append to X-Forwarded-For (0: the client address is the socket's). */
+  trustProxyHops: number;
   defaultCommitment: 'processed' | 'confirmed' | 'finalized';
   /** A write still running after this long answers 202 with its transaction (WRITE_WAIT_SECONDS, default 60). */
   writeWaitMs: number;
@@ -89,6 +96,8 @@ export interface TemporalConnection {
   tls?: { clientCertPair?: { crt: Buffer; key: Buffer }; serverRootCACertificate?: Buffer; serverNameOverride?: string };
   apiKey?: string;
 }
+
+export type RateLimitStoreKind = 'postgresql' | 'memory';
 
 export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/ledger';
 
@@ -198,6 +207,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     FEE_PAYER_KEY_FILE: str({ default: '' }),
     RATE_LIMIT_PER_SECOND: int(1)({ default: 100 }),
     RATE_LIMIT_BURST: int(1)({ default: 200 }),
+    RATE_LIMIT_STORE: str({ choices: ['postgresql', 'memory'] as const, default: 'postgresql' }),
+    RATE_LIMIT_UNKNOWN_KEYS: int(1)({ default: 20 }),
+    RATE_LIMIT_UNKNOWN_KEYS_SECONDS: int(1)({ default: 60 }),
+    TRUST_PROXY_HOPS: int(0, 10)({ default: 0 }),
     DEFAULT_COMMITMENT: str({ choices: ['processed', 'confirmed', 'finalized'] as const, default: 'confirmed' }),
     WRITE_WAIT_SECONDS: int(0)({ default: 60 }),
     LOG_LEVEL: str({ choices: logLevels, default: 'info' }),
@@ -244,7 +257,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     previousKeyEncryptionKeys: v.KEY_ENCRYPTION_KEYS_PREVIOUS,
     secretsDirectory: v.SECRETS_DIRECTORY ? path.resolve(v.SECRETS_DIRECTORY) : undefined,
     feePayerKeyFile: path.resolve(v.FEE_PAYER_KEY_FILE || path.join(dataDir, 'fee-payer.json')),
-    rateLimit: { perSecond: v.RATE_LIMIT_PER_SECOND, burst: v.RATE_LIMIT_BURST },
+    rateLimit: { perSecond: v.RATE_LIMIT_PER_SECOND, burst: v.RATE_LIMIT_BURST, store: v.RATE_LIMIT_STORE, unknownKeys: { points: v.RATE_LIMIT_UNKNOWN_KEYS, seconds: v.RATE_LIMIT_UNKNOWN_KEYS_SECONDS } },
+    trustProxyHops: v.TRUST_PROXY_HOPS,
     defaultCommitment: v.DEFAULT_COMMITMENT,
     writeWaitMs: v.WRITE_WAIT_SECONDS * 1000,
     logLevel: v.LOG_LEVEL,

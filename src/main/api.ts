@@ -4,7 +4,9 @@ import { Client } from '@temporalio/client';
 import type { Worker } from '@temporalio/worker';
 import { createApp } from '../api/app';
 import { pingDatabase } from '../db/orm';
+import { Pool } from 'pg';
 import { createCallerCache } from '../api/caller-cache';
+import { createRateLimits } from '../api/rate-limits';
 import { listen } from '../db/notifications';
 import { createLogger, infoLog, type Logger } from '../observability/logger';
 import { API_KEY_CHANNEL } from '../db/repositories/organizations.repository';
@@ -54,9 +56,15 @@ export async function startApi(config: Config, runtime: Runtime, temporal: { add
     if (!listenerFailed) log(message);
     listenerFailed = true;
   });
+  // Its own few connections: a limit decision must not queue behind the ORM pool's long queries.
+  const rateLimitPool = config.rateLimit.store === 'postgresql' ? new Pool({ connectionString: runtime.orm.config.get('clientUrl')!, max: 4, connectionTimeoutMillis: 1000 }) : undefined;
+  rateLimitPool?.on('error', () => undefined); // an idle connection lost: the next query opens another
+  const rateLimits = createRateLimits(config.rateLimit, rateLimitPool ? { kind: 'postgresql', pool: rateLimitPool } : { kind: 'memory' }, (message) => (options.logger ? options.logger.warn(message) : log(message)));
   const app = createApp(
     {
       callers,
+      rateLimits,
+      trustProxyHops: config.trustProxyHops,
       orm: runtime.orm,
       temporal: { client, taskQueue: config.temporal.taskQueue, eager: hostWorker, writeTaskTimeoutSeconds: config.temporal.writeTaskTimeoutSeconds },
       networks: runtime.networks,
@@ -104,6 +112,7 @@ export async function startApi(config: Config, runtime: Runtime, temporal: { add
         if (worker?.getState() === 'RUNNING') worker.shutdown();
         await running?.catch(() => undefined);
         await apiKeyChanges.close();
+        await rateLimitPool?.end();
         await connection.close();
       })();
       return closing;

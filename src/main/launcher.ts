@@ -38,6 +38,8 @@ async function main() {
   try {
     const database = await resolveDatabase(config, log);
     stops.push(database.close);
+    // PGlite serves one session, and this is the only API process: its rate limits can live in memory.
+    if (database.kind === 'pglite') config.rateLimit = { ...config.rateLimit, store: 'memory' };
 
     let node: LocalNode | undefined;
     if (config.clusters.length === 0) {

@@ -10,6 +10,8 @@ import type { LogoPolicy } from '../storage/logo-fetcher';
 import type { OutboundUrlPolicy } from '../network/outbound-url';
 import type { PriceSource } from '../domain/prices';
 import { loanChangedSignal, loanWorkflowId, loanWorkflowType, type LoanLifecycleInput } from '../domain/loan-lifecycle';
+import { hasLegacyLoanWorkflow, onLoanWorkflow } from './loan-workflows';
+import { Organization } from '../db/entities';
 import { loanSearchAttributes } from '../workflows/loan-search-attributes';
 import type { OraclePolicy } from '../domain/oracle-job';
 import { temporalOracleSchedules } from '../activities/oracle/schedules';
@@ -112,16 +114,20 @@ export async function createLedgerWorker(options: WorkerOptions): Promise<Worker
     prices: options.prices ?? createOraclePriceSource(runtime.orm),
     loans: {
       async start(input: LoanLifecycleInput) {
+        const organization = { id: input.organizationId, externalId: input.organizationExternalId };
+        // A Create Loan of the previous release, replayed here, finds its loan's workflow under the old id.
+        if (await hasLegacyLoanWorkflow(client, organization, input.escrow)) return;
         try {
-          await client.workflow.start(loanWorkflowType, { taskQueue, workflowId: loanWorkflowId(input.organizationId, input.escrow), args: [input], workflowIdConflictPolicy: 'USE_EXISTING', typedSearchAttributes: loanSearchAttributes(input) });
+          await client.workflow.start(loanWorkflowType, { taskQueue, workflowId: loanWorkflowId(organization, input.escrow), args: [input], workflowIdConflictPolicy: 'USE_EXISTING', typedSearchAttributes: loanSearchAttributes(input) });
         } catch (error) {
           // Started and already ended: the loan's life is over.
           if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
         }
       },
       async changed(organizationId: string, escrow: string) {
+        const { externalId } = await runtime.orm.em.fork().findOneOrFail(Organization, { id: organizationId }, { fields: ['externalId'] });
         // A loan whose workflow has ended has nothing left to be told.
-        await client.workflow.getHandle(loanWorkflowId(organizationId, escrow)).signal(loanChangedSignal).catch(() => undefined);
+        await onLoanWorkflow(client, { id: organizationId, externalId }, escrow, (handle) => handle.signal(loanChangedSignal)).catch(() => undefined);
       },
     },
     oraclePolicy: options.oraclePolicy,

@@ -11,6 +11,7 @@ import { condition, continueAsNew, defineQuery, defineSignal, executeChild, patc
 import type { createActivities } from '../activities';
 import { liquidationWorkflowId, rolloverWorkflowId, LOAN_ITERATIONS_BEFORE_CONTINUE, loanChangedSignal, loanQueries, type LoanLifecycleInput, type LoanNextAction, type LoanSnapshot } from '../domain/loan-lifecycle';
 import type { WriteRequest } from '../domain/write';
+import { organizationSegment } from '../domain/workflow-ids';
 import { loanSearchAttributes } from './loan-search-attributes';
 import type { ledgerWrite } from './write.workflow';
 
@@ -44,15 +45,19 @@ function loanWrite(input: LoanLifecycleInput, operation: 'LIQUIDATE_LOAN' | 'REF
   };
 }
 
+/** The organization in the ids of the loan's writes: its external id (the internal one in runs from before the patch). */
+const organizationPart = (input: LoanLifecycleInput) => (patched('workflow-ids-external-organization') ? organizationSegment({ id: input.organizationId, externalId: input.organizationExternalId }) : input.organizationId);
+
 async function runChild(request: WriteRequest): Promise<boolean> {
   try {
-    await executeChild<typeof ledgerWrite>('ledgerWrite', { workflowId: request.workflowId, args: [request], taskQueue: workflowInfo().taskQueue });
-    return true;
+    const result = await executeChild<typeof ledgerWrite>('ledgerWrite', { workflowId: request.workflowId, args: [request], taskQueue: workflowInfo().taskQueue });
+    if (!result.refusal) return true;
   } catch {
-    // Refused (e.g. repaid meanwhile) or failed onchain: read the loan again after a pause.
-    await sleep('10 seconds');
-    return false;
+    // Failed, or refused by a write from before `write-refusal-completes` (it failed the child).
   }
+  // Refused (e.g. repaid meanwhile): read the loan again after a pause.
+  await sleep('10 seconds');
+  return false;
 }
 
 export async function loanLifecycle(input: LoanLifecycleInput): Promise<string> {
@@ -85,7 +90,7 @@ export async function loanLifecycle(input: LoanLifecycleInput): Promise<string> 
     show(snapshot);
     // A price refresh (or any change) may have put the loan past its liquidation ratio: collateral to the lender now.
     if (!settled(snapshot.status) && snapshot.pastLiquidationRatio && patched('loan-price-liquidation')) {
-      await runChild(loanWrite(state, 'LIQUIDATE_LOAN', liquidationWorkflowId(state.organizationId, state.loanId)));
+      await runChild(loanWrite(state, 'LIQUIDATE_LOAN', liquidationWorkflowId(organizationPart(state), state.loanId)));
       const after = await records.loanSnapshot(state.loanId);
       if (after) show(after);
       continue;
@@ -93,14 +98,14 @@ export async function loanLifecycle(input: LoanLifecycleInput): Promise<string> 
     if (settled(snapshot.status) || Date.now() < Date.parse(next().at ?? '')) continue;
     if (state.status === 'OPEN' && snapshot.rollover && patched('loan-rollover')) {
       // The strategy rolls its loans over: a new term (a child refinance write), interest capitalised.
-      await runChild(loanWrite(state, 'REFINANCE_LOAN', rolloverWorkflowId(state.organizationId, state.loanId, state.maturityAt), { durationIndex: snapshot.durationIndex ?? 0 }));
+      await runChild(loanWrite(state, 'REFINANCE_LOAN', rolloverWorkflowId(organizationPart(state), state.loanId, state.maturityAt), { durationIndex: snapshot.durationIndex ?? 0 }));
       const after = await records.loanSnapshot(state.loanId);
       if (after) show(after);
     } else if (state.status === 'OPEN') {
       const marked = await records.markLoanOverdue(state.loanId);
       if (marked) show(marked);
     } else if (state.status === 'OVERDUE') {
-      await runChild(loanWrite(state, 'LIQUIDATE_LOAN', liquidationWorkflowId(state.organizationId, state.loanId)));
+      await runChild(loanWrite(state, 'LIQUIDATE_LOAN', liquidationWorkflowId(organizationPart(state), state.loanId)));
       const after = await records.loanSnapshot(state.loanId);
       if (after) show(after);
     }

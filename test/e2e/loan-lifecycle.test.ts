@@ -75,8 +75,9 @@ afterAll(async () => {
 
 it('marks a loan OVERDUE at maturity and LIQUIDATED after the grace period, the collateral moved to the vault once', async () => {
   const { vault, borrower, escrow, loanId } = await openLoan();
-  const organizationId = (await forkEm(stack.runtime.orm).findOneOrFail(Loan, { id: loanId })).organizationId;
-  const handle = client.workflow.getHandle(loanWorkflowId(organizationId, escrow));
+  // Named by the organization's external id (the API key's organization), not its internal one.
+  const handle = client.workflow.getHandle(`loan-${stack.organizationExternalId.replace(/-/g, '_')}-${escrow}`);
+  expect(handle.workflowId).not.toContain((await forkEm(stack.runtime.orm).findOneOrFail(Loan, { id: loanId })).organizationId);
   const first = await handle.query<{ action: string; at: string; status: string }>('nextAction');
   expect(first).toMatchObject({ action: 'MARK_OVERDUE', status: 'OPEN' });
   const described = await handle.describe();
@@ -107,7 +108,7 @@ it('ends the workflow of a loan repaid before maturity, and nothing is liquidate
   });
   expect(repaid.body).toMatchObject({ success: true });
   const organizationId = (await forkEm(stack.runtime.orm).findOneOrFail(Loan, { id: loanId })).organizationId;
-  expect(await client.workflow.getHandle(loanWorkflowId(organizationId, escrow)).result()).toBe('REPAID');
+  expect(await client.workflow.getHandle(loanWorkflowId({ id: organizationId, externalId: stack.organizationExternalId }, escrow)).result()).toBe('REPAID');
   expect(await status(escrow)).toBe('REPAID');
   expect(Number(await holding(vault))).toBeGreaterThanOrEqual(100);
 });
@@ -142,5 +143,5 @@ it('rolls a loan over at maturity when its strategy says so: a new term, interes
   const repaid = await stack.call('PATCH', '/api/v1/loans/repay', { itemData: { defiProtocol: 'LEDGER_ESCROW', escrow: { onchainId: escrow }, itemsToRepay: [{ positionLookup: at(borrower, usd), repayAll: true }] }, svmTransactionConfig: { feePayer: { offchainId: borrower.offchainId } } });
   expect(repaid.body).toMatchObject({ success: true });
   const organizationId = (await forkEm(stack.runtime.orm).findOneOrFail(Loan, { id: loanId })).organizationId;
-  expect(await client.workflow.getHandle(loanWorkflowId(organizationId, escrow)).result()).toBe('REPAID');
+  expect(await client.workflow.getHandle(loanWorkflowId({ id: organizationId, externalId: stack.organizationExternalId }, escrow)).result()).toBe('REPAID');
 });

@@ -46,7 +46,8 @@ export async function startStack(
     wrapSteps?: Parameters<typeof createLedgerWorker>[0]['wrapSteps'];
     blockTimeMs?: number;
     worker?: boolean;
-    rateLimit?: Config['rateLimit'];
+    /** Rate limits (default: so high no test meets them), the given fields over the defaults. */
+    rateLimit?: Partial<Config['rateLimit']>;
     writeWaitMs?: number;
     /** How long a dead worker's write waits before another worker resumes it (fault tests shorten it). */
     writeTaskTimeoutSeconds?: number;
@@ -87,7 +88,7 @@ export async function startStack(
     previousKeyEncryptionKeys: options.previousKeyEncryptionKeys ?? [],
     clusters: [{ name: 'LOCAL', rpcUrl: node.url, allowsAirdrop: true }],
     temporal: { address: temporal.address, namespace: temporal.namespace, taskQueue: uniqueTaskQueue('ledger'), apiHostsWorker: options.worker !== false, writeTaskTimeoutSeconds: options.writeTaskTimeoutSeconds ?? 10 },
-    rateLimit: options.rateLimit ?? { perSecond: 10000, burst: 10000 },
+    rateLimit: { perSecond: 10000, burst: 10000, store: 'postgresql', unknownKeys: { points: 10000, seconds: 60 }, ...options.rateLimit },
     writeWaitMs: options.writeWaitMs ?? 60_000,
     // Test servers (logo hosts) live on 127.0.0.1.
     logoPolicy: { allowPrivateAddresses: true, maxBytes: 64 * 1024 },
