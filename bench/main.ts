@@ -251,7 +251,7 @@ async function main() {
     clusters: [{ name: 'LOCAL', rpcUrl: node.url, allowsAirdrop: true }],
     // A task queue of this run's own: a shared cluster may still hold pollers of an earlier run.
     temporal: { address: temporal.address, namespace: temporal.namespace, taskQueue: `bench-writes-${randomBytes(4).toString('hex')}`, apiHostsWorker: true, writeTaskTimeoutSeconds: 10 },
-    rateLimit: { perSecond: 1_000_000, burst: 1_000_000 },
+    rateLimit: { ...loadConfig({}).rateLimit, perSecond: 1_000_000, burst: 1_000_000 },
     defaultCommitment: commitment,
   };
   // Migrations, the fee payer's funds and the bench's API key, then the API and the worker(s) as

@@ -1,8 +1,9 @@
 /**
  * Records the workflow histories that test/integration/workflow-replay.test.ts replays against the
  * current workflow code: a simple write, a write held for approval and approved, a write waiting for
- * a signature and cancelled, a write resting at SIGNED then submitted, a multi-part write, and a loan's
- * own workflow taking its movements as updates (repay in part, refinance, repay all).
+ * a signature and cancelled, a write resting at SIGNED then submitted, a multi-part write, a refused
+ * write (completed with its refusal since `write-refusal-completes`), and a loan's own workflow taking
+ * its movements as updates (repay in part, refinance, repay all).
  *
  *   npx tsx scripts/record-workflow-histories.ts <label> [name …]    (e.g. the release: 0.1.0; names: only those)
  *
@@ -15,9 +16,10 @@ import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { temporal as proto } from '@temporalio/proto';
 import { startTemporalDevServer } from '../src/main/temporal-dev-server';
-import { Loan } from '../src/db/entities';
 import { loanWorkflowId } from '../src/domain/loan-lifecycle';
 import { startStack } from '../test/support/stack';
+import { Loan, Organization } from '../src/db/entities';
+import { writeWorkflowId } from '../src/domain/write';
 
 type Ref = { onchainId: string; offchainId: string };
 
@@ -66,6 +68,13 @@ async function main(label: string, only: string[]) {
     await call('POST', '/api/v1/transactions/submit', { itemData: { transaction: { offchainId: resting } } }, [200]);
     await keep('submitted-after-signed', resting);
 
+    // Refused in lookup (the fee payer does not exist): no record to find it by, so by its key.
+    const refusedKey = `refused-${Date.now()}`;
+    const refused = await stack.call('POST', '/api/v1/accounts', { itemData: { managed: true }, svmTransactionConfig: { feePayer: { offchainId: '00000000-0000-4000-8000-000000000000' } } }, { headers: { 'Idempotency-Key': refusedKey } });
+    if (refused.status !== 404) throw new Error(`the refused write answered ${refused.status} ${JSON.stringify(refused.body)}`);
+    const organization = await stack.runtime.orm.em.fork().findOneOrFail(Organization, { externalId: stack.organizationExternalId });
+    recorded['refused-write'] = writeWorkflowId('CREATE_ACCOUNT', { id: organization.id, externalId: organization.externalId }, refusedKey);
+
     const nonces = await call('POST', '/api/v1/durable-nonce-accounts', { itemData: { nonceAccount: {}, numberOfNonceAccounts: 5, nonceAuthority: { offchainId: wallet.offchainId } }, svmTransactionConfig: { feePayer: { offchainId: wallet.offchainId } } }, [201]);
     await keep('multi-part-nonce-accounts', nonces.transactions[0].offchainId);
 
@@ -90,7 +99,7 @@ async function main(label: string, only: string[]) {
     await call('PATCH', '/api/v1/loans/refinance', { itemData: { defiProtocol: 'LEDGER_ESCROW', escrow, durationIndex: 1 }, svmTransactionConfig }, [200]);
     await call('PATCH', '/api/v1/loans/repay', { itemData: { defiProtocol: 'LEDGER_ESCROW', escrow, itemsToRepay: [{ positionLookup: at(borrower), repayAll: true }] }, svmTransactionConfig }, [200]);
     const organizationId = (await stack.runtime.orm.em.fork().findOneOrFail(Loan, { id: loan.newLoan.offchainId })).organizationId;
-    const loanWorkflow = client.workflow.getHandle(loanWorkflowId(organizationId, escrow.onchainId));
+    const loanWorkflow = client.workflow.getHandle(loanWorkflowId({ id: organizationId, externalId: stack.organizationExternalId }, escrow.onchainId));
     await loanWorkflow.result();
     recorded['loan-movements'] = loanWorkflow.workflowId;
 

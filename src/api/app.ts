@@ -9,6 +9,7 @@ import { checkRequestId, errorBody, losslessJson, requestId } from './middleware
 import { buildOpenApi } from './openapi';
 import { createMetrics } from './metrics';
 import { accessLog } from './access-log';
+import { traceRoute } from './trace-route';
 import { mountRoutes, type RouteSpec } from './route';
 import { accountRoutes } from './routes/accounts.routes';
 import { financialInstrumentRoutes } from './routes/financial-instruments.routes';
@@ -24,7 +25,10 @@ import { signatureRoutes } from './routes/signatures.routes';
 import { oracleDataSourceRoutes } from './routes/oracle-data-sources.routes';
 
 export function createApp(deps: ApiDeps, log: (msg: string, err?: unknown) => void = () => {}): Koa {
-  const app = new Koa({ proxy: false });
+  // ctx.ip (the unknown-key rate limit's key) reads X-Forwarded-For only behind trusted proxies, and then
+  // only the entries they appended: the client's own entries could name any address.
+  const hops = deps.trustProxyHops ?? 0;
+  const app = new Koa({ proxy: hops > 0, maxIpsCount: hops });
   const metrics = createMetrics();
   let openApi: unknown;
   const routes: RouteSpec[] = apiRoutes(deps, (): unknown => (openApi ??= buildOpenApi(routes, deps.platformName)), () => metrics.render());
@@ -32,6 +36,7 @@ export function createApp(deps: ApiDeps, log: (msg: string, err?: unknown) => vo
   mountRoutes(router, routes, deps);
 
   app.use(metrics.middleware());
+  if (deps.traceRoutes) app.use(traceRoute());
   app.use(requestId());
   if (deps.logger) app.use(accessLog(deps.logger));
   app.use(errorBody(log));

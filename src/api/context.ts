@@ -10,6 +10,7 @@ import type { Commitment } from '../domain/write';
 
 import type { PriceSource } from '../domain/prices';
 import type { CallerCache } from './caller-cache';
+import type { RateLimits } from './rate-limits';
 import type { Logger } from '../observability/logger';
 
 export interface ApiDeps {
@@ -23,7 +24,12 @@ export interface ApiDeps {
   /** ORACLE_ALLOWED_HOSTS: a job definition naming another host is refused when it is sent (absent: none allowed). */
   oracleAllowedHosts?: string[];
   platformName: string;
+  /** The per-key limit's numbers, for messages; the limiters themselves are `rateLimits`. */
   rateLimit: { perSecond: number; burst: number };
+  /** Shared by every API process (src/api/rate-limits.ts). */
+  rateLimits: RateLimits;
+  /** Proxies in front that append to X-Forwarded-For (0: the socket's address is the client's). */
+  trustProxyHops?: number;
   defaultCommitment: Commitment;
   /** How long a write waits for its result before answering 202 as if asked to respond async. */
   writeWaitMs: number;
@@ -40,6 +46,8 @@ export interface ApiDeps {
   prices?: PriceSource;
   /** Authenticated callers by key hash; default: a 5 s cache (the API process gives one kept fresh by announcements). */
   callers?: CallerCache;
+  /** Tracing is on: request spans are named by their route (src/api/trace-route.ts). */
+  traceRoutes?: boolean;
 }
 
 export interface Caller {

@@ -11,7 +11,7 @@ import { findAccountByLookup } from '../db/repositories/accounts.repository';
 import { deletePendingRecord } from '../db/repositories/transaction-records.repository';
 import { conflict, LedgerError } from '../domain/errors';
 import type { AccountLookupInput } from '../domain/inputs/common.inputs';
-import { loanMovementUpdate, loanWorkflowId, type LoanMovement } from '../domain/loan-lifecycle';
+import { legacyLoanWorkflowId, loanMovementUpdate, loanWorkflowId, type LoanMovement } from '../domain/loan-lifecycle';
 import type { WriteRequest, WriteResult } from '../domain/write';
 import type { ledgerWrite } from '../workflows/write.workflow';
 import type { ApiDeps } from './context';
@@ -56,20 +56,22 @@ export const throughLoanWorkflow: StartWrite = async (deps, request, organizatio
   const escrow = await escrowOf(deps, request);
   if (!escrow) return startWorkflow(deps, request, organizationExternalId);
 
-  const loan = deps.temporal.client.workflow.getHandle(loanWorkflowId(request.organizationId, escrow));
+  // The loan's workflow runs under its current id, or under the legacy one for a loan opened before it (src/main/loan-workflows.ts).
+  const loanIds = [loanWorkflowId({ id: request.organizationId, externalId: request.organizationExternalId }, escrow), legacyLoanWorkflowId(request.organizationId, escrow)];
   const movement: LoanMovement = { request, workflowTaskTimeoutSeconds: deps.temporal.writeTaskTimeoutSeconds };
   // A refused movement never runs: the PENDING record a respond-async request made before the start goes.
   const refused = async (error: unknown): Promise<never> => {
     await deletePendingRecord(deps.orm.em.fork(), request.transactionId);
     throw error;
   };
-  let update: WorkflowUpdateHandle<WriteResult | null>;
-  for (let attempt = 1; ; attempt++) {
+  let update: WorkflowUpdateHandle<WriteResult | null> | undefined;
+  for (let attempt = 1, which = 0; !update; ) {
     try {
+      const loan = deps.temporal.client.workflow.getHandle(loanIds[which]);
       update = await loan.startUpdate<WriteResult | null, [LoanMovement]>(loanMovementUpdate, { args: [movement], updateId: request.workflowId, waitForStage: WorkflowUpdateStage.ACCEPTED });
-      break;
     } catch (error) {
-      if (attempt < UPDATE_ATTEMPTS && isNotReady(error)) continue;
+      if (attempt++ < UPDATE_ATTEMPTS && isNotReady(error)) continue;
+      if (error instanceof WorkflowNotFoundError && ++which < loanIds.length) continue;
       // No workflow runs for this loan: the write runs on its own, guarded by the loan's hold.
       if (error instanceof WorkflowNotFoundError) return startWorkflow(deps, request, organizationExternalId);
       if (isCrowded(error)) return refused(conflict('itemData.escrow', 'too many movements of this loan are waiting for their turn; retry once one has ended'));

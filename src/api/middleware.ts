@@ -6,10 +6,11 @@ import { WorkflowFailedError, WorkflowUpdateFailedError } from '@temporalio/clie
 import { ApplicationFailure } from '@temporalio/common';
 import { ApiKey, Organization } from '../db/entities';
 import { createCallerCache } from './caller-cache';
-import { apiErrors } from '../observability/metrics';
+import { apiErrors, apiKeyLookups } from '../observability/metrics';
+import type { Limiter, Taken } from './rate-limits';
 import { hashApiKey } from '../custody/credentials';
 import { errorStatus, isErrorCode, LedgerError } from '../domain/errors';
-import type { ApiDeps, LedgerContext } from './context';
+import type { ApiDeps, Caller, LedgerContext } from './context';
 
 /** The longest x-request-id accepted: it becomes part of a write's workflow id (Temporal allows 1000 bytes). */
 export const MAX_REQUEST_ID_LENGTH = 200;
@@ -120,45 +121,74 @@ export function losslessJson(maxBytes = 1024 * 1024): Koa.Middleware {
   };
 }
 
-/** Resolves the bearer API key to its organization and roles; 401 when missing or unknown (both cached: caller-cache.ts). */
+/**
+ * Resolves the bearer API key to its organization and roles; 401 when missing or unknown (both cached:
+ * caller-cache.ts). A request not from a cached known key spends a point of its address's unknown-key
+ * allowance: past it the answer is 429 and the key is not looked up. A lookup spends one point for all
+ * the requests waiting on it and gives it back when the key is known, so a valid key's first requests
+ * cost its address nothing. Fails with the database's error when the lookup cannot run.
+ */
 export function authenticate(deps: ApiDeps): Koa.Middleware {
   const cache = deps.callers ?? createCallerCache(5000);
+  const unknownKeys = deps.rateLimits.perAddressUnknownKeys;
+  // Lookups in flight by key hash: concurrent first requests with one key share a lookup and a point.
+  const pending = new Map<string, Promise<Taken & { caller?: Caller | null }>>();
+  const refuse = (ctx: LedgerContext, taken: Taken) => {
+    if (taken.allowed) return;
+    ctx.set('Retry-After', String(taken.retryAfterSeconds));
+    throw new LedgerError('RATE_LIMITED', 'too many requests without a valid API key from this address');
+  };
+  const lookUp = async (hash: string, ip: string, now: number) => {
+    const taken = await unknownKeys.take(ip);
+    if (!taken.allowed) return taken;
+    apiKeyLookups.inc();
+    const em = deps.orm.em.fork();
+    const key = await em.findOne(ApiKey, { keyHash: hash, revokedAt: null });
+    const org = key && (await em.findOne(Organization, { id: key.organizationId }));
+    const caller = key && org ? { apiKeyId: key.id, organizationId: org.id, organizationExternalId: org.externalId, roles: key.roles } : null;
+    cache.set(hash, caller, now);
+    if (caller) await unknownKeys.giveBack(ip);
+    return { ...taken, caller };
+  };
   return async (ctx: LedgerContext, next) => {
     const header = ctx.get('authorization');
     const match = /^Bearer\s+(\S+)$/i.exec(header);
-    if (!match) throw new LedgerError('UNAUTHENTICATED', 'send Authorization: Bearer <api key>');
-    const hash = hashApiKey(match[1]);
-    const now = Date.now();
-    let caller = cache.get(hash, now);
-    if (caller === undefined) {
-      const em = deps.orm.em.fork();
-      const key = await em.findOne(ApiKey, { keyHash: hash, revokedAt: null });
-      const org = key && (await em.findOne(Organization, { id: key.organizationId }));
-      caller = key && org ? { apiKeyId: key.id, organizationId: org.id, organizationExternalId: org.externalId, roles: key.roles } : null;
-      cache.set(hash, caller, now);
+    if (!match) {
+      refuse(ctx, await unknownKeys.take(ctx.ip));
+      throw new LedgerError('UNAUTHENTICATED', 'send Authorization: Bearer <api key>');
     }
-    if (!caller) throw new LedgerError('UNAUTHENTICATED', 'unknown API key');
+    const hash = hashApiKey(match[1]);
+    let caller = cache.get(hash, Date.now());
+    let spent = false;
+    if (caller === undefined) {
+      let lookup = pending.get(hash);
+      if (!lookup) {
+        spent = true;
+        lookup = lookUp(hash, ctx.ip, Date.now()).finally(() => pending.delete(hash));
+        pending.set(hash, lookup);
+      }
+      const outcome = await lookup;
+      refuse(ctx, outcome);
+      caller = outcome.caller;
+    }
+    if (!caller) {
+      // An unknown key (cached, or found unknown by a lookup this request only waited on) spends its own point.
+      if (!spent) refuse(ctx, await unknownKeys.take(ctx.ip));
+      throw new LedgerError('UNAUTHENTICATED', 'unknown API key');
+    }
     ctx.state.caller = { ...caller };
     await next();
   };
 }
 
-/** Token bucket per API key (API.md 4): 429 with Retry-After when empty. */
-export function rateLimit(perSecond: number, burst: number): Koa.Middleware {
-  const buckets = new Map<string, { tokens: number; at: number }>();
+/** The per API key limit (API.md 4), shared by every API process: 429 with Retry-After when spent. */
+export function rateLimit(limiter: Limiter, perSecond: number): Koa.Middleware {
   return async (ctx: LedgerContext, next) => {
-    const key = ctx.state.caller!.apiKeyId;
-    const now = Date.now();
-    const bucket = buckets.get(key) ?? { tokens: burst, at: now };
-    bucket.tokens = Math.min(burst, bucket.tokens + ((now - bucket.at) / 1000) * perSecond);
-    bucket.at = now;
-    if (bucket.tokens < 1) {
-      buckets.set(key, bucket);
-      ctx.set('Retry-After', String(Math.max(1, Math.ceil((1 - bucket.tokens) / perSecond))));
+    const taken = await limiter.take(ctx.state.caller!.apiKeyId);
+    if (!taken.allowed) {
+      ctx.set('Retry-After', String(taken.retryAfterSeconds));
       throw new LedgerError('RATE_LIMITED', `over ${perSecond} requests per second for this API key`);
     }
-    bucket.tokens -= 1;
-    buckets.set(key, bucket);
     await next();
   };
 }

@@ -68,7 +68,7 @@ export function decode<B>(codec: t.Type<B, unknown, unknown>, input: unknown): B
 
 export function mountRoutes(router: Router, routes: RouteSpec[], deps: ApiDeps): void {
   const auth = authenticate(deps);
-  const limit = rateLimit(deps.rateLimit.perSecond, deps.rateLimit.burst);
+  const limit = rateLimit(deps.rateLimits.perApiKey, deps.rateLimit.perSecond);
   for (const spec of routes) {
     const koaPath = spec.path.replace(/\{(\w+)\}/g, ':$1');
     const handle = async (ctx: LedgerContext) => {

@@ -8,7 +8,7 @@ import { WorkflowExecutionAlreadyStartedError, WorkflowFailedError, type Workflo
 import { defineSearchAttributeKey, SearchAttributeType, TypedSearchAttributes } from '@temporalio/common';
 import { searchAttributeNames, writeWorkflowId, type Operation, type TransactionResult, type TransactionStatus, type WriteRequest, type WriteResult } from '../domain/write';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { conflict, validationError } from '../domain/errors';
+import { conflict, LedgerError, validationError } from '../domain/errors';
 import { checkComputeUnitConfig } from '../domain/fees';
 import { LedgerTransaction } from '../db/entities';
 import { createdReference, deletePendingRecord, insertPendingRecord, transactionResult } from '../db/repositories/transaction-records.repository';
@@ -146,7 +146,7 @@ export async function runWrite(ctx: LedgerContext, deps: ApiDeps, input: WriteIn
   const idempotencyKey = input.idempotencyId ?? headerKey ?? clientRequestId ?? null;
   const keyField = input.idempotencyId ? 'itemData.idempotencyId' : headerKey ? IDEMPOTENCY_KEY_HEADER : 'x-request-id';
   const transactionId = idempotencyKey ? transactionIdFor(input.caller.organizationId, input.operation, idempotencyKey) : randomUUID();
-  const workflowId = writeWorkflowId(input.operation, input.caller.organizationId, idempotencyKey ?? transactionId);
+  const workflowId = writeWorkflowId(input.operation, { id: input.caller.organizationId, externalId: input.caller.organizationExternalId }, idempotencyKey ?? transactionId);
   const request: WriteRequest = {
     operation: input.operation,
     transactionId,
@@ -203,7 +203,7 @@ export async function runWrite(ctx: LedgerContext, deps: ApiDeps, input: WriteIn
   const running = await handle.describe().then((d) => d.status.name === 'RUNNING', () => true);
   if (!running) {
     await dropOrphan(deps, pending.offchainId);
-    return { async: false, ...(await handle.result()) };
+    return { async: false, ...answerOf(await handle.result()) };
   }
   ctx.set('Preference-Applied', 'respond-async');
   return { async: true, transaction: pending };
@@ -275,9 +275,17 @@ export function restingAnswer(ctx: LedgerContext, record: LedgerTransaction): Wr
   return { async: true, transaction: { offchainId: record.id, status: record.status } };
 }
 
+/** A completed write's result, or its refusal thrown as the error it is (the same answer as a run that failed with it). */
+function answerOf(result: WriteResult): WriteResult {
+  const refusal = result.refusal;
+  if (refusal) throw new LedgerError(refusal.code, refusal.message, refusal.field ?? undefined, refusal.context);
+  return result;
+}
+
 /**
- * The run's result, or TIMED_OUT after `ms`. A refusal (the run failed) is thrown; the Temporal
- * server being unreachable for a while (a restart) is waited out until the time is up.
+ * The run's result, or TIMED_OUT after `ms`. A refusal is thrown (the run completed with one, or
+ * failed with one before `write-refusal-completes`); the Temporal server being unreachable for a
+ * while (a restart) is waited out until the time is up.
  */
 export async function resultWithin(handle: WorkflowHandle<typeof ledgerWrite>, ms: number): Promise<WriteResult | typeof TIMED_OUT> {
   const deadline = Date.now() + ms;
@@ -285,14 +293,17 @@ export async function resultWithin(handle: WorkflowHandle<typeof ledgerWrite>, m
     const left = deadline - Date.now();
     if (left <= 0) return TIMED_OUT;
     let timer: NodeJS.Timeout | undefined;
+    let result: WriteResult | typeof TIMED_OUT;
     try {
-      return await Promise.race([handle.result(), new Promise<typeof TIMED_OUT>((resolve) => (timer = setTimeout(() => resolve(TIMED_OUT), left)))]);
+      result = await Promise.race([handle.result(), new Promise<typeof TIMED_OUT>((resolve) => (timer = setTimeout(() => resolve(TIMED_OUT), left)))]);
     } catch (error) {
       if (error instanceof WorkflowFailedError) throw error;
       await new Promise((resolve) => setTimeout(resolve, Math.min(500, Math.max(0, deadline - Date.now()))));
+      continue;
     } finally {
       clearTimeout(timer);
     }
+    return result === TIMED_OUT ? result : answerOf(result);
   }
 }
 

@@ -49,7 +49,14 @@ export interface Config {
   secretsDirectory?: string;
   /** Path of the global fee payer's key file (a JSON array of 64 bytes, the Solana CLI format). */
   feePayerKeyFile: string;
-  rateLimit: { perSecond: number; burst: number };
+  /**
+   * RATE_LIMIT_PER_SECOND / RATE_LIMIT_BURST per API key; RATE_LIMIT_UNKNOWN_KEYS requests without a
+   * valid key per client address per RATE_LIMIT_UNKNOWN_KEYS_SECONDS; RATE_LIMIT_STORE: where the
+   * counters live, shared by every API process (postgresql) or per process (memory): docs/rate-limits.md.
+   */
+  rateLimit: { perSecond: number; burst: number; store: RateLimitStoreKind; unknownKeys: { points: number; seconds: number } };
+  /** TRUST_PROXY_HOPS: how many proxies in front append to X-Forwarded-For (0: the client address is the socket's). */
+  trustProxyHops: number;
   defaultCommitment: 'processed' | 'confirmed' | 'finalized';
   /** A write still running after this long answers 202 with its transaction (WRITE_WAIT_SECONDS, default 60). */
   writeWaitMs: number;
@@ -76,6 +83,12 @@ export interface Config {
    * (default 65536), ORACLE_HTTP_TIMEOUT_MS (default 5000).
    */
   oraclePolicy: OraclePolicy;
+  /**
+   * Traces, exported by OTLP over HTTP when OTEL_EXPORTER_OTLP_ENDPOINT (`<endpoint>/v1/traces`) or
+   * OTEL_EXPORTER_OTLP_TRACES_ENDPOINT (as is) is set, named OTEL_SERVICE_NAME (default
+   * ledger-asset-service); undefined (off, nothing started) otherwise or with OTEL_SDK_DISABLED=true.
+   */
+  tracing?: { serviceName: string; tracesUrl: string };
 }
 
 /** What NativeConnection.connect takes beside the address. */
@@ -83,6 +96,8 @@ export interface TemporalConnection {
   tls?: { clientCertPair?: { crt: Buffer; key: Buffer }; serverRootCACertificate?: Buffer; serverNameOverride?: string };
   apiKey?: string;
 }
+
+export type RateLimitStoreKind = 'postgresql' | 'memory';
 
 export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/ledger';
 
@@ -108,6 +123,25 @@ const int = (min: number, max = Number.MAX_SAFE_INTEGER) => makeValidator<number
 const list = makeValidator<string[]>((input) => input.split(',').map((entry) => entry.trim()).filter(Boolean));
 const clusterList = makeValidator<ClusterConfig[]>((input) => parseClusters(input));
 const oracleHosts = makeValidator<string[]>((input) => parseOracleHosts(input));
+/** An http(s) URL, or empty for none. */
+const optionalHttpUrl = makeValidator<string>((input) => {
+  if (input === '') return '';
+  let url: URL;
+  try {
+    url = new URL(input);
+  } catch {
+    throw new Error(`must be an http(s) URL, not "${input}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`must be an http(s) URL, not "${input}"`);
+  return input;
+});
+
+/** Where traces go (OpenTelemetry's own variables): the signal-specific URL as is, else the base endpoint's /v1/traces. */
+function tracing(v: { OTEL_SDK_DISABLED: boolean; OTEL_SERVICE_NAME: string; OTEL_EXPORTER_OTLP_ENDPOINT: string; OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: string }): Config['tracing'] {
+  if (v.OTEL_SDK_DISABLED) return undefined;
+  const tracesUrl = v.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || (v.OTEL_EXPORTER_OTLP_ENDPOINT && `${v.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/+$/, '')}/v1/traces`);
+  return tracesUrl ? { serviceName: v.OTEL_SERVICE_NAME, tracesUrl } : undefined;
+}
 
 /** A file's bytes, read at start so a wrong path is named with its variable. */
 const readableFile = makeValidator<Buffer>((input) => {
@@ -173,6 +207,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     FEE_PAYER_KEY_FILE: str({ default: '' }),
     RATE_LIMIT_PER_SECOND: int(1)({ default: 100 }),
     RATE_LIMIT_BURST: int(1)({ default: 200 }),
+    RATE_LIMIT_STORE: str({ choices: ['postgresql', 'memory'] as const, default: 'postgresql' }),
+    RATE_LIMIT_UNKNOWN_KEYS: int(1)({ default: 20 }),
+    RATE_LIMIT_UNKNOWN_KEYS_SECONDS: int(1)({ default: 60 }),
+    TRUST_PROXY_HOPS: int(0, 10)({ default: 0 }),
     DEFAULT_COMMITMENT: str({ choices: ['processed', 'confirmed', 'finalized'] as const, default: 'confirmed' }),
     WRITE_WAIT_SECONDS: int(0)({ default: 60 }),
     LOG_LEVEL: str({ choices: logLevels, default: 'info' }),
@@ -189,6 +227,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ORACLE_HTTP_TIMEOUT_MS: int(1)({ default: 5000 }),
     // A loan day in seconds (loan tests shorten terms): never longer than a day.
     LOAN_SECONDS_PER_DAY: int(1, 86_400)({ default: 86_400 }),
+    OTEL_EXPORTER_OTLP_ENDPOINT: optionalHttpUrl({ default: '' }),
+    OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: optionalHttpUrl({ default: '' }),
+    OTEL_SERVICE_NAME: str({ default: 'ledger-asset-service' }),
+    OTEL_SDK_DISABLED: bool({ default: false }),
   }, { reporter: refuseInvalid });
   const dataDir = path.resolve(v.DATA_DIR);
   return {
@@ -215,7 +257,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     previousKeyEncryptionKeys: v.KEY_ENCRYPTION_KEYS_PREVIOUS,
     secretsDirectory: v.SECRETS_DIRECTORY ? path.resolve(v.SECRETS_DIRECTORY) : undefined,
     feePayerKeyFile: path.resolve(v.FEE_PAYER_KEY_FILE || path.join(dataDir, 'fee-payer.json')),
-    rateLimit: { perSecond: v.RATE_LIMIT_PER_SECOND, burst: v.RATE_LIMIT_BURST },
+    rateLimit: { perSecond: v.RATE_LIMIT_PER_SECOND, burst: v.RATE_LIMIT_BURST, store: v.RATE_LIMIT_STORE, unknownKeys: { points: v.RATE_LIMIT_UNKNOWN_KEYS, seconds: v.RATE_LIMIT_UNKNOWN_KEYS_SECONDS } },
+    trustProxyHops: v.TRUST_PROXY_HOPS,
     defaultCommitment: v.DEFAULT_COMMITMENT,
     writeWaitMs: v.WRITE_WAIT_SECONDS * 1000,
     logLevel: v.LOG_LEVEL,
@@ -226,6 +269,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     loanSecondsPerDay: v.LOAN_SECONDS_PER_DAY,
     shutdown: { drainDelayMs: v.DRAIN_DELAY_SECONDS * 1000, graceMs: v.SHUTDOWN_GRACE_SECONDS * 1000 },
     oraclePolicy: { allowedHosts: v.ORACLE_ALLOWED_HOSTS, maxResponseBytes: v.ORACLE_MAX_RESPONSE_BYTES, timeoutMs: v.ORACLE_HTTP_TIMEOUT_MS },
+    tracing: tracing(v),
   };
 }
 

@@ -123,5 +123,5 @@ export function approversNamed(item: DebitLimitLists, f = 'itemData'): { id: str
  */
 export function checkApprovers(item: DebitLimitLists, usable: ReadonlySet<string>, f = 'itemData'): void {
   const stranger = approversNamed(item, f).find(({ id }) => !usable.has(id));
-  if (stranger) throw new LedgerError('VALIDATION_ERROR', `${stranger.field}: "${stranger.id}" is not an API key id of this organization (approvers are the organization's own unrevoked API keys)`, stranger.field);
+  if (stranger) throw new LedgerError('VALIDATION_ERROR', `${stranger.field}: "${stranger.id}" is not an API key id of this organization that may approve (approvers are the organization's own unrevoked API keys with role APPROVE)`, stranger.field);
 }

@@ -3,15 +3,22 @@
  * update it answers and the search attributes operators find it by. JSON-safe: it lives in workflow history.
  */
 import type { Operation, WriteRequest } from './write';
+import { organizationSegment, type OrganizationIds } from './workflow-ids';
 
 export const loanWorkflowType = 'loanLifecycle';
 
-/** `loan-<organization>-<escrow address>`: one per loan, started idempotently when Create Loan lands. */
-export const loanWorkflowId = (organizationId: string, escrow: string) => `loan-${organizationId}-${escrow}`;
-/** The rollover write of a loan's term that ends at `maturityAt` (ms): one per term. */
-export const rolloverWorkflowId = (organizationId: string, loanId: string, maturityAt: string) => `rollover-loan-${organizationId}-${loanId}-${Date.parse(maturityAt)}`;
-/** The liquidation write of a loan: one per loan, whatever runs it. */
-export const liquidationWorkflowId = (organizationId: string, loanId: string) => `liquidate-loan-${organizationId}-${loanId}`;
+/**
+ * `loan-<organization's external id>-<escrow address>`: one per loan, started idempotently when
+ * Create Loan lands. Loans created before this release run as `legacyLoanWorkflowId` (docs/loans.md:
+ * whoever looks a loan's workflow up tries this id, then that one).
+ */
+export const loanWorkflowId = (organization: OrganizationIds, escrow: string) => `loan-${organizationSegment(organization)}-${escrow}`;
+/** The id of a loan created before workflow ids named the organization by its external id. */
+export const legacyLoanWorkflowId = (organizationId: string, escrow: string) => `loan-${organizationId}-${escrow}`;
+/** The rollover write of a loan's term that ends at `maturityAt` (ms): one per term. `organization`: organizationSegment's (the internal id in older runs). */
+export const rolloverWorkflowId = (organization: string, loanId: string, maturityAt: string) => `rollover-loan-${organization}-${loanId}-${Date.parse(maturityAt)}`;
+/** The liquidation write of a loan: one per loan, whatever runs it. `organization`: organizationSegment's (the internal id in older runs). */
+export const liquidationWorkflowId = (organization: string, loanId: string) => `liquidate-loan-${organization}-${loanId}`;
 
 export interface LoanLifecycleInput {
   organizationId: string;

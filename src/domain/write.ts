@@ -6,6 +6,8 @@
 // The operations are declared in ./operations/registry.ts (a type import: workflow code must not bundle the codecs).
 import type { Operation } from './operations/registry';
 import type { SvmTransactionConfigInput } from './inputs/common.inputs';
+import type { ErrorCode } from './errors';
+import { organizationSegment, type OrganizationIds } from './workflow-ids';
 export type { Operation };
 
 export const transactionStatuses = [
@@ -150,16 +152,41 @@ export interface WriteResult {
   transactions?: TransactionResult[];
   /** The record the write created, for creates. */
   created?: { onchainId: string; offchainId: string };
+  /**
+   * The write was refused (a rule, a limit, a rejection: the answer, not a fault): the workflow
+   * completed with it and the API answers it as the error it is (docs/write-engine.md, "Refusals").
+   */
+  refusal?: Refusal;
 }
+
+/** A business refusal as a completed write carries it: the error's stable code, its message and the request field at fault. */
+export interface Refusal {
+  code: ErrorCode;
+  message: string;
+  field: string | null;
+  context: Record<string, unknown>;
+}
+
+/**
+ * The `LedgerStatus` search attribute every write ends with: its transaction's status, FINALIZED for
+ * a write recorded offchain only, or REFUSED for a business refusal (its record is FAILED).
+ */
+export type LedgerStatus = TransactionStatus | 'REFUSED';
 
 /** Names of the updates that continue or end a waiting write's own workflow (docs/signatures.md). */
 export const writeUpdates = { sign: 'sign', submit: 'submit', cancel: 'cancel' } as const;
 /** The signal Approve/Reject send once an approval is settled (APPROVED or REJECTED). */
 export const approvalDecidedSignal = 'approvalDecided';
 
-/** Readable workflow ids from business keys: the same key never starts a second run. */
-export function writeWorkflowId(operation: Operation, organizationId: string, key: string): string {
-  return `${operation.toLowerCase().replace(/_/g, '-')}-${organizationId}-${key}`;
+/**
+ * Readable workflow ids from business keys, `<operation>-<organization's external id>-<key>` (e.g.
+ * `transfer_network_currency-acme-7f3a…`): the same key never starts a second run. Neither the
+ * operation (`_` between its words) nor the escaped organization holds a `-`, so the first two `-`
+ * delimit them and no two organizations or operations share an id. Writes started before this
+ * release keep `<operation with ->-<internal id>-<key>` (their records hold it).
+ */
+export function writeWorkflowId(operation: Operation, organization: OrganizationIds, key: string): string {
+  return `${operation.toLowerCase()}-${organizationSegment(organization)}-${key}`;
 }
 
 export const searchAttributeNames = {

@@ -4,7 +4,9 @@ import { Client } from '@temporalio/client';
 import type { Worker } from '@temporalio/worker';
 import { createApp } from '../api/app';
 import { pingDatabase } from '../db/orm';
+import { Pool } from 'pg';
 import { createCallerCache } from '../api/caller-cache';
+import { createRateLimits } from '../api/rate-limits';
 import { listen } from '../db/notifications';
 import { createLogger, infoLog, type Logger } from '../observability/logger';
 import { API_KEY_CHANNEL } from '../db/repositories/organizations.repository';
@@ -12,6 +14,7 @@ import { loadConfig, type Config } from '../config/config';
 import { openRuntime, type Log, type Runtime } from './runtime';
 import { connectTemporal, createLedgerWorker, installSdkLogger, type WorkerOptions } from './worker';
 import { createOraclePriceSource } from '../activities/oracle/oracle-prices';
+import { tracingFromConfig, type Tracing } from '../observability/tracing';
 
 export interface ApiServer {
   url: string;
@@ -29,19 +32,21 @@ export interface ApiOptions {
   logger?: Logger;
   /** Instrument prices for loans (default: the oracle data sources; tests may plug a fixed feed). */
   prices?: WorkerOptions['prices'];
+  /** Tracing on: spans for requests (named by route), workflow starts and the hosted worker. */
+  tracing?: Tracing;
 }
 
 export async function startApi(config: Config, runtime: Runtime, temporal: { address: string; namespace: string }, log: Log, options: ApiOptions = {}): Promise<ApiServer> {
   // One connection for the client and the hosted worker: eager start hands a new write's first (and
   // only) workflow task straight to this process's worker, skipping the task-queue hand-off.
   const connection = await connectTemporal(temporal.address, config.temporal.connection);
-  const client = new Client({ connection, namespace: temporal.namespace });
+  const client = new Client({ connection, namespace: temporal.namespace, interceptors: options.tracing?.clientInterceptors });
   const hostWorker = options.hostWorker ?? config.temporal.apiHostsWorker;
   const shutdown = config.shutdown ?? { drainDelayMs: 0, graceMs: 30_000 };
   let worker: Worker | undefined;
   let running: Promise<void> | undefined;
   if (hostWorker) {
-    worker = await createLedgerWorker({ connection, namespace: temporal.namespace, taskQueue: config.temporal.taskQueue, runtime, logoPolicy: config.logoPolicy, webhookUrlPolicy: config.webhookUrlPolicy, approvalTimeoutMs: config.approvalTimeoutMs, shutdownGraceMs: shutdown.graceMs, oraclePolicy: config.oraclePolicy, loanSecondsPerDay: config.loanSecondsPerDay, prices: options.prices, wrapSteps: options.wrapSteps });
+    worker = await createLedgerWorker({ connection, namespace: temporal.namespace, taskQueue: config.temporal.taskQueue, runtime, logoPolicy: config.logoPolicy, webhookUrlPolicy: config.webhookUrlPolicy, approvalTimeoutMs: config.approvalTimeoutMs, shutdownGraceMs: shutdown.graceMs, oraclePolicy: config.oraclePolicy, loanSecondsPerDay: config.loanSecondsPerDay, prices: options.prices, wrapSteps: options.wrapSteps, tracing: options.tracing });
     running = worker.run();
   }
   // Callers stay cached until their key's change is announced (the admin CLI revokes in another process).
@@ -51,9 +56,15 @@ export async function startApi(config: Config, runtime: Runtime, temporal: { add
     if (!listenerFailed) log(message);
     listenerFailed = true;
   });
+  // Its own few connections: a limit decision must not queue behind the ORM pool's long queries.
+  const rateLimitPool = config.rateLimit.store === 'postgresql' ? new Pool({ connectionString: runtime.orm.config.get('clientUrl')!, max: 4, connectionTimeoutMillis: 1000 }) : undefined;
+  rateLimitPool?.on('error', () => undefined); // an idle connection lost: the next query opens another
+  const rateLimits = createRateLimits(config.rateLimit, rateLimitPool ? { kind: 'postgresql', pool: rateLimitPool } : { kind: 'memory' }, (message) => (options.logger ? options.logger.warn(message) : log(message)));
   const app = createApp(
     {
       callers,
+      rateLimits,
+      trustProxyHops: config.trustProxyHops,
       orm: runtime.orm,
       temporal: { client, taskQueue: config.temporal.taskQueue, eager: hostWorker, writeTaskTimeoutSeconds: config.temporal.writeTaskTimeoutSeconds },
       networks: runtime.networks,
@@ -69,6 +80,7 @@ export async function startApi(config: Config, runtime: Runtime, temporal: { add
       writeWaitMs: config.writeWaitMs,
       now: () => new Date(),
       prices: options.prices ?? createOraclePriceSource(runtime.orm),
+      traceRoutes: Boolean(options.tracing),
       ready: async () => {
         if (draining) return false;
         await pingDatabase(runtime.orm);
@@ -100,6 +112,7 @@ export async function startApi(config: Config, runtime: Runtime, temporal: { add
         if (worker?.getState() === 'RUNNING') worker.shutdown();
         await running?.catch(() => undefined);
         await apiKeyChanges.close();
+        await rateLimitPool?.end();
         await connection.close();
       })();
       return closing;
@@ -114,13 +127,16 @@ async function main(config: Config, logger: Logger) {
   }
   const log = infoLog(logger);
   installSdkLogger(logger);
-  const runtime = await openRuntime({ ...config, databaseUrl: config.databaseUrl }, log, { migrate: true });
-  const api = await startApi(config, runtime, { address: config.temporal.address, namespace: config.temporal.namespace }, log, { logger });
+  const tracing = await tracingFromConfig(config.tracing);
+  if (tracing) log(`traces exported to ${config.tracing!.tracesUrl} as ${config.tracing!.serviceName}`);
+  const runtime = await openRuntime({ ...config, databaseUrl: config.databaseUrl }, log, { migrate: true, tracing });
+  const api = await startApi(config, runtime, { address: config.temporal.address, namespace: config.temporal.namespace }, log, { logger, tracing });
   log(`API listening on ${api.url}`);
   const stop = async () => {
     log('stopping: draining requests in flight');
     await api.close();
     await runtime.close();
+    await tracing?.shutdown();
     process.exit(0);
   };
   process.once('SIGINT', stop);

@@ -14,6 +14,7 @@ import { forkEm, fundFeePayer, openRuntime } from './runtime';
 import { startApi } from './api';
 import { installSdkLogger } from './worker';
 import { createLogger, infoLog } from '../observability/logger';
+import { tracingFromConfig } from '../observability/tracing';
 
 async function main() {
   let config;
@@ -37,6 +38,8 @@ async function main() {
   try {
     const database = await resolveDatabase(config, log);
     stops.push(database.close);
+    // PGlite serves one session, and this is the only API process: its rate limits can live in memory.
+    if (database.kind === 'pglite') config.rateLimit = { ...config.rateLimit, store: 'memory' };
 
     let node: LocalNode | undefined;
     if (config.clusters.length === 0) {
@@ -55,12 +58,17 @@ async function main() {
       temporal = { address: server.address, namespace: server.namespace, uiUrl: server.uiUrl };
     }
 
-    const runtime = await openRuntime({ ...config, databaseUrl: database.url, databasePoolSize: database.poolSize ?? config.databasePoolSize }, log, { migrate: true });
+    const tracing = await tracingFromConfig(config.tracing);
+    if (tracing) {
+      stops.push(() => tracing.shutdown());
+      log(`traces exported to ${config.tracing!.tracesUrl} as ${config.tracing!.serviceName}`);
+    }
+    const runtime = await openRuntime({ ...config, databaseUrl: database.url, databasePoolSize: database.poolSize ?? config.databasePoolSize }, log, { migrate: true, tracing });
     stops.push(() => runtime.close());
     await fundFeePayer(runtime, config, log);
 
     // The API hosts the worker: writes start eagerly on it (one process, one connection).
-    const api = await startApi(config, runtime, { address: temporal.address!, namespace: temporal.namespace }, log, { hostWorker: true, logger });
+    const api = await startApi(config, runtime, { address: temporal.address!, namespace: temporal.namespace }, log, { hostWorker: true, logger, tracing });
     stops.push(() => api.close());
 
     const { organization } = await ensureOrganization(forkEm(runtime.orm), runtime.sealer, 'dev', 'Development organization');

@@ -14,6 +14,7 @@ import { createDirectoryShareStore, type ShareStore } from '../custody/threshold
 import { createThresholdKeys } from '../custody/threshold/threshold-keys';
 import { createJsonRpcNetwork } from '../network/json-rpc-network';
 import { createNetworks, type Networks } from '../network/svm-network';
+import type { Tracing } from '../observability/tracing';
 
 export type Log = (message: string) => void;
 
@@ -50,7 +51,8 @@ export function keyEncryptionKey(config: Config, log: Log): string {
   return config.keyEncryptionKey ?? fileSecret(path.join(config.dataDir, 'key-encryption-key'), generateKeyEncryptionKey, log, 'a key-encryption key');
 }
 
-export async function openRuntime(config: Config & { databaseUrl: string }, log: Log, options: { migrate?: boolean } = {}): Promise<Runtime> {
+/** `tracing` (when on): the networks' JSON-RPC calls get spans. */
+export async function openRuntime(config: Config & { databaseUrl: string }, log: Log, options: { migrate?: boolean; tracing?: Tracing } = {}): Promise<Runtime> {
   const orm = await createOrm({ databaseUrl: config.databaseUrl, poolSize: config.databasePoolSize });
   if (options.migrate) {
     const applied = await migrate(orm);
@@ -62,7 +64,7 @@ export async function openRuntime(config: Config & { databaseUrl: string }, log:
   const feePayer = await loadFeePayer(config.feePayerKeyFile, feePayerBytes, log);
   const thresholdKeys = createThresholdKeys(thresholdShareStores(config, sealer));
   const keyStore = createDatabaseKeyStore(sealer, new Map([[feePayer.address, feePayer.keyPair]]), secrets, thresholdKeys);
-  const networks = createNetworks(config.clusters.map((c) => createJsonRpcNetwork(c.name, c.rpcUrl)), config.defaultCluster);
+  const networks = createNetworks(config.clusters.map((c) => createJsonRpcNetwork(c.name, c.rpcUrl, options.tracing?.tracer)), config.defaultCluster);
   return { orm, networks, sealer, keyStore, secrets, feePayerAddress: feePayer.address, close: () => orm.close() };
 }
 

@@ -10,10 +10,13 @@ import type { LogoPolicy } from '../storage/logo-fetcher';
 import type { OutboundUrlPolicy } from '../network/outbound-url';
 import type { PriceSource } from '../domain/prices';
 import { loanChangedSignal, loanWorkflowId, loanWorkflowType, type LoanLifecycleInput } from '../domain/loan-lifecycle';
+import { hasLegacyLoanWorkflow, onLoanWorkflow } from './loan-workflows';
+import { Organization } from '../db/entities';
 import { loanSearchAttributes } from '../workflows/loan-search-attributes';
 import type { OraclePolicy } from '../domain/oracle-job';
 import { temporalOracleSchedules } from '../activities/oracle/schedules';
 import { createOraclePriceSource } from '../activities/oracle/oracle-prices';
+import { tracingFromConfig, type Tracing } from '../observability/tracing';
 
 export interface WorkerOptions {
   /** The connection to poll on; the API passes its own so its client can start writes eagerly on this worker. */
@@ -34,6 +37,8 @@ export interface WorkerOptions {
   oraclePolicy?: OraclePolicy;
   /** Test and bench hook: wraps each pipeline step (fault points, timings). */
   wrapSteps?: (steps: Steps) => Steps;
+  /** Tracing on: spans for the workflows, activities (local ones included) and the workflows they start. */
+  tracing?: Tracing;
 }
 
 let loggerInstalled = false;
@@ -93,7 +98,7 @@ export const workerTuning = {
 
 export async function createLedgerWorker(options: WorkerOptions): Promise<Worker> {
   const { runtime, connection, namespace, taskQueue } = options;
-  const client = new Client({ connection, namespace });
+  const client = new Client({ connection, namespace, interceptors: options.tracing?.clientInterceptors });
   const activities = createActivities({
     orm: runtime.orm,
     networks: runtime.networks,
@@ -109,16 +114,20 @@ export async function createLedgerWorker(options: WorkerOptions): Promise<Worker
     prices: options.prices ?? createOraclePriceSource(runtime.orm),
     loans: {
       async start(input: LoanLifecycleInput) {
+        const organization = { id: input.organizationId, externalId: input.organizationExternalId };
+        // A Create Loan of the previous release, replayed here, finds its loan's workflow under the old id.
+        if (await hasLegacyLoanWorkflow(client, organization, input.escrow)) return;
         try {
-          await client.workflow.start(loanWorkflowType, { taskQueue, workflowId: loanWorkflowId(input.organizationId, input.escrow), args: [input], workflowIdConflictPolicy: 'USE_EXISTING', typedSearchAttributes: loanSearchAttributes(input) });
+          await client.workflow.start(loanWorkflowType, { taskQueue, workflowId: loanWorkflowId(organization, input.escrow), args: [input], workflowIdConflictPolicy: 'USE_EXISTING', typedSearchAttributes: loanSearchAttributes(input) });
         } catch (error) {
           // Started and already ended: the loan's life is over.
           if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
         }
       },
       async changed(organizationId: string, escrow: string) {
+        const { externalId } = await runtime.orm.em.fork().findOneOrFail(Organization, { id: organizationId }, { fields: ['externalId'] });
         // A loan whose workflow has ended has nothing left to be told.
-        await client.workflow.getHandle(loanWorkflowId(organizationId, escrow)).signal(loanChangedSignal).catch(() => undefined);
+        await onLoanWorkflow(client, { id: organizationId, externalId }, escrow, (handle) => handle.signal(loanChangedSignal)).catch(() => undefined);
       },
     },
     oraclePolicy: options.oraclePolicy,
@@ -143,6 +152,8 @@ export async function createLedgerWorker(options: WorkerOptions): Promise<Worker
     activities,
     ...workerTuning,
     shutdownGraceTime: options.shutdownGraceMs ?? 30_000,
+    // Only when tracing is on: off, the workflow bundle and the activities run without interceptors.
+    ...(options.tracing ? { interceptors: options.tracing.worker.interceptors, sinks: options.tracing.worker.sinks } : {}),
   });
 }
 
@@ -153,15 +164,19 @@ async function main(config: Config, logger: Logger) {
   }
   const log = infoLog(logger);
   installSdkLogger(logger);
-  const runtime = await openRuntime({ ...config, databaseUrl: config.databaseUrl }, log);
+  const tracing = await tracingFromConfig(config.tracing);
+  if (tracing) log(`traces exported to ${config.tracing!.tracesUrl} as ${config.tracing!.serviceName}`);
+  const runtime = await openRuntime({ ...config, databaseUrl: config.databaseUrl }, log, { tracing });
   const connection = await connectTemporal(config.temporal.address, config.temporal.connection);
-  const worker = await createLedgerWorker({ connection, namespace: config.temporal.namespace, taskQueue: config.temporal.taskQueue, runtime, logoPolicy: config.logoPolicy, webhookUrlPolicy: config.webhookUrlPolicy, approvalTimeoutMs: config.approvalTimeoutMs, shutdownGraceMs: config.shutdown.graceMs, oraclePolicy: config.oraclePolicy, loanSecondsPerDay: config.loanSecondsPerDay });
+  const worker = await createLedgerWorker({ connection, namespace: config.temporal.namespace, taskQueue: config.temporal.taskQueue, runtime, logoPolicy: config.logoPolicy, webhookUrlPolicy: config.webhookUrlPolicy, approvalTimeoutMs: config.approvalTimeoutMs, shutdownGraceMs: config.shutdown.graceMs, oraclePolicy: config.oraclePolicy, loanSecondsPerDay: config.loanSecondsPerDay, tracing });
   log(`worker polling ${config.temporal.taskQueue} on ${config.temporal.address}`);
   process.once('SIGINT', () => worker.shutdown());
   process.once('SIGTERM', () => worker.shutdown());
   await worker.run();
   await connection.close();
   await runtime.close();
+  // The last spans (the shutdown's) leave before the process does.
+  await tracing?.shutdown();
 }
 
 if (require.main === module) {

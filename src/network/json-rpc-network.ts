@@ -4,7 +4,8 @@
  */
 import {
   address,
-  createSolanaRpc,
+  createDefaultRpcTransport,
+  createSolanaRpcFromTransport,
   isSolanaError,
   lamports,
   signature as toSignature,
@@ -12,7 +13,9 @@ import {
   SOLANA_ERROR__JSON_RPC__SERVER_ERROR_TRANSACTION_SIGNATURE_VERIFICATION_FAILURE,
   type Base64EncodedWireTransaction,
 } from '@solana/kit';
+import type { Tracer } from '@opentelemetry/api';
 import { TransactionRejectedError, type Commitment, type SvmNetwork } from './svm-network';
+import { tracedRpcTransport } from './traced-rpc-transport';
 
 /** JSON for diagnostics: kit's error contexts hold bigints (unitsConsumed), which JSON.stringify refuses. */
 const diagnosticJson = (value: unknown) => JSON.stringify(value ?? null, (_key, v) => (typeof v === 'bigint' ? v.toString() : v));
@@ -44,8 +47,11 @@ function describeRejection(error: unknown): TransactionRejectedError {
   return new TransactionRejectedError(failingLog ? `${serverMessage} (${failingLog})` : serverMessage, e.cause ?? null, logs);
 }
 
-export function createJsonRpcNetwork(cluster: string, rpcUrl: string): SvmNetwork {
-  const rpc = createSolanaRpc(rpcUrl);
+/** `tracer` (tracing on): a span per JSON-RPC call; without it, kit's transport untouched. */
+export function createJsonRpcNetwork(cluster: string, rpcUrl: string, tracer?: Tracer): SvmNetwork {
+  // What createSolanaRpc(rpcUrl) builds, with the transport open to tracing.
+  const transport = createDefaultRpcTransport({ url: rpcUrl });
+  const rpc = createSolanaRpcFromTransport(tracer ? tracedRpcTransport(transport, tracer, rpcUrl) : transport);
   return {
     cluster,
     async getLatestBlockhash(commitment = 'confirmed') {

@@ -45,3 +45,15 @@ export const confirmDuration = new Histogram({
   buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 20, 30, 60, 120],
   registers: [registry],
 });
+
+export const apiKeyLookups = new Counter({
+  name: 'ledger_api_key_lookups_total',
+  help: 'API keys looked up in the database (a key not in the authentication cache); a flood of unknown keys stops adding to it once its address is rate limited.',
+  registers: [registry],
+});
+
+export const rateLimitStoreFallbacks = new Counter({
+  name: 'ledger_rate_limit_store_fallbacks_total',
+  help: 'Rate limit decisions made in this process because the shared store (PostgreSQL) failed or was late.',
+  registers: [registry],
+});

@@ -34,6 +34,7 @@ import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { createActivities } from '../activities';
 import { liquidationWorkflowId, rolloverWorkflowId, LOAN_ITERATIONS_BEFORE_CONTINUE, loanChangedSignal, loanMovementUpdate, loanQueries, movementRefusal, type LoanLifecycleInput, type LoanMovement, type LoanNextAction, type LoanSnapshot } from '../domain/loan-lifecycle';
 import type { WriteRequest, WriteResult } from '../domain/write';
+import { organizationSegment } from '../domain/workflow-ids';
 import { loanSearchAttributes, movementSearchAttributes } from './loan-search-attributes';
 import type { ledgerWrite } from './write.workflow';
 
@@ -84,19 +85,25 @@ function oneAtATime(): Turn {
   };
 }
 
+/** The organization in the ids of the loan's writes: its external id (the internal one in runs from before the patch). */
+const organizationPart = (input: LoanLifecycleInput) => (patched('workflow-ids-external-organization') ? organizationSegment({ id: input.organizationId, externalId: input.organizationExternalId }) : input.organizationId);
+
 /**
  * The workflow's own write (liquidation, rollover) in its turn, if `still` holds when the turn comes (a
- * movement before it may have settled the loan or begun a new term); the pause after a failure is outside the turn.
+ * movement before it may have settled the loan or begun a new term); the pause after a refusal is outside the turn.
  */
 async function runChild(request: WriteRequest, own: Turn, still: () => boolean): Promise<boolean> {
-  const ran = await own(async () =>
-    !still() ||
-    executeChild<typeof ledgerWrite>('ledgerWrite', { workflowId: request.workflowId, args: [request], taskQueue: workflowInfo().taskQueue }).then(
-      () => true,
-      () => false,
-    ),
-  );
-  // Refused (e.g. repaid meanwhile) or failed onchain: read the loan again after a pause.
+  const ran = await own(async () => {
+    if (!still()) return true;
+    try {
+      const result = await executeChild<typeof ledgerWrite>('ledgerWrite', { workflowId: request.workflowId, args: [request], taskQueue: workflowInfo().taskQueue });
+      return !result.refusal;
+    } catch {
+      // Failed, or refused by a write from before `write-refusal-completes` (it failed the child).
+      return false;
+    }
+  });
+  // Refused (e.g. repaid meanwhile): read the loan again after a pause.
   if (!ran) await sleep('10 seconds');
   return ran;
 }
@@ -105,6 +112,7 @@ async function runChild(request: WriteRequest, own: Turn, still: () => boolean):
  * A movement the API sent: the write's own workflow as a child, with the API's id, search attributes
  * and request (idempotency, Fetch Transaction Status, approvals, webhooks and signatures work as for
  * a write the API starts). The child outlives the loan's workflow (ABANDON): a write is never cut off.
+ * A refusal is the write's result (`refusal`), answered by the API as for any write.
  */
 async function runMovement({ request, workflowTaskTimeoutSeconds }: LoanMovement): Promise<WriteResult | null> {
   try {
@@ -120,7 +128,7 @@ async function runMovement({ request, workflowTaskTimeoutSeconds }: LoanMovement
   } catch (error) {
     // This write ran before (a repeat after continue-as-new, or started by the API itself): its run holds the answer.
     if (error instanceof WorkflowExecutionAlreadyStartedError) return null;
-    // The write's refusal, as the write failed with it (the API answers it as for any write).
+    // A write that failed (a fault, or terminated): the update fails with it, and the API answers from the write's run.
     if (error instanceof ChildWorkflowFailure && error.cause instanceof ApplicationFailure) throw error.cause;
     throw error;
   }
@@ -188,7 +196,7 @@ export async function loanLifecycle(input: LoanLifecycleInput): Promise<string> 
     show(snapshot);
     // A price refresh (or any change) may have put the loan past its liquidation ratio: collateral to the lender now.
     if (!settled(snapshot.status) && snapshot.pastLiquidationRatio && patched('loan-price-liquidation')) {
-      await runChild(loanWrite(state, 'LIQUIDATE_LOAN', liquidationWorkflowId(state.organizationId, state.loanId)), own, unsettled);
+      await runChild(loanWrite(state, 'LIQUIDATE_LOAN', liquidationWorkflowId(organizationPart(state), state.loanId)), own, unsettled);
       const after = await records.loanSnapshot(state.loanId);
       if (after) show(after);
       continue;
@@ -197,14 +205,14 @@ export async function loanLifecycle(input: LoanLifecycleInput): Promise<string> 
     if (state.status === 'OPEN' && snapshot.rollover && patched('loan-rollover')) {
       // The strategy rolls its loans over: a new term (a child refinance write), interest capitalised.
       const term = state.maturityAt;
-      await runChild(loanWrite(state, 'REFINANCE_LOAN', rolloverWorkflowId(state.organizationId, state.loanId, term), { durationIndex: snapshot.durationIndex ?? 0 }), own, () => state.status === 'OPEN' && state.maturityAt === term);
+      await runChild(loanWrite(state, 'REFINANCE_LOAN', rolloverWorkflowId(organizationPart(state), state.loanId, term), { durationIndex: snapshot.durationIndex ?? 0 }), own, () => state.status === 'OPEN' && state.maturityAt === term);
       const after = await records.loanSnapshot(state.loanId);
       if (after) show(after);
     } else if (state.status === 'OPEN') {
       const marked = await own(() => records.markLoanOverdue(state.loanId));
       if (marked) show(marked);
     } else if (state.status === 'OVERDUE') {
-      await runChild(loanWrite(state, 'LIQUIDATE_LOAN', liquidationWorkflowId(state.organizationId, state.loanId)), own, unsettled);
+      await runChild(loanWrite(state, 'LIQUIDATE_LOAN', liquidationWorkflowId(organizationPart(state), state.loanId)), own, unsettled);
       const after = await records.loanSnapshot(state.loanId);
       if (after) show(after);
     }

@@ -4,7 +4,7 @@
  * refresh asked through the API. A refresh that gives no value is refused by the write (its record
  * FAILED with the reason, the reason kept on the data source); the schedule goes on.
  */
-import { ApplicationFailure, ChildWorkflowFailure, executeChild, uuid4, workflowInfo } from '@temporalio/workflow';
+import { ApplicationFailure, ChildWorkflowFailure, executeChild, patched, uuid4, workflowInfo } from '@temporalio/workflow';
 import { defineSearchAttributeKey, SearchAttributeType, TypedSearchAttributes } from '@temporalio/common';
 import { searchAttributeNames, writeWorkflowId, type WriteRequest, type WriteResult } from '../domain/write';
 import type { RefreshTarget } from '../domain/oracle-schedule';
@@ -19,10 +19,14 @@ const keys = {
 export async function scheduledOracleRefresh(target: RefreshTarget): Promise<WriteResult | { refused: string }> {
   const transactionId = uuid4();
   const operation = 'REFRESH_ORACLE_DATA_SOURCE';
+  // Runs started before the organization's external id named workflows keep their child's id.
+  const workflowId = patched('workflow-ids-external-organization')
+    ? writeWorkflowId(operation, { id: target.organizationId, externalId: target.organizationExternalId }, `scheduled-${transactionId}`)
+    : `refresh-oracle-data-source-${target.organizationId}-scheduled-${transactionId}`;
   const request: WriteRequest = {
     operation,
     transactionId,
-    workflowId: writeWorkflowId(operation, target.organizationId, `scheduled-${transactionId}`),
+    workflowId,
     organizationId: target.organizationId,
     organizationExternalId: target.organizationExternalId,
     apiKeyId: target.apiKeyId,
@@ -34,7 +38,7 @@ export async function scheduledOracleRefresh(target: RefreshTarget): Promise<Wri
     svmTransactionConfig: {},
   };
   try {
-    return await executeChild(ledgerWrite, {
+    const result = await executeChild(ledgerWrite, {
       workflowId: request.workflowId,
       args: [request],
       taskQueue: workflowInfo().taskQueue,
@@ -44,8 +48,10 @@ export async function scheduledOracleRefresh(target: RefreshTarget): Promise<Wri
         { key: keys.transaction, value: transactionId },
       ]),
     });
-  } catch (error) {
     // Refused (the job gave no value, the source was removed): recorded by the write; this run ends quietly.
+    return result.refusal ? { refused: result.refusal.message } : result;
+  } catch (error) {
+    // The same refusal from a write of the release before `write-refusal-completes` (it failed the child).
     if (error instanceof ChildWorkflowFailure && error.cause instanceof ApplicationFailure) return { refused: error.cause.message };
     throw error;
   }

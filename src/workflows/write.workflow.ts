@@ -17,10 +17,12 @@ import {
   allHandlersFinished,
   ApplicationFailure,
   condition,
+  ContinueAsNew,
   continueAsNew,
   defineQuery,
   defineSignal,
   defineUpdate,
+  patched,
   proxyActivities,
   proxyLocalActivities,
   setHandler,
@@ -28,8 +30,9 @@ import {
 } from '@temporalio/workflow';
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import type { createActivities } from '../activities';
-import type { BuiltTransaction, Resolved, SignedTransaction, SuppliedSignature, TransactionResult, TransactionStatus, WriteRequest, WriteResult } from '../domain/write';
+import type { BuiltTransaction, LedgerStatus, Refusal, Resolved, SignedTransaction, SuppliedSignature, TransactionResult, WriteRequest, WriteResult } from '../domain/write';
 import { approvalDecidedSignal, searchAttributeNames, writeUpdates } from '../domain/write';
+import { errorStatus, isErrorCode } from '../domain/errors';
 
 type Activities = ReturnType<typeof createActivities>;
 
@@ -109,6 +112,18 @@ type Prepared = Awaited<ReturnType<Activities['prepareNext']>>;
 export async function ledgerWrite(request: WriteRequest): Promise<WriteResult> {
   const progress: Progress = { step: 'prepare' };
   setHandler(currentStepQuery, () => progress.step);
+  try {
+    return await write(request, progress);
+  } catch (error) {
+    // A fault that ends the run before its end (a step past its retries, a bug) still leaves LedgerStatus FAILED.
+    if (!(error instanceof ContinueAsNew) && progress.step !== 'done' && patched('write-status-on-fault')) {
+      upsertSearchAttributes([{ key: statusKey, value: 'FAILED' }]);
+    }
+    throw error;
+  }
+}
+
+async function write(request: WriteRequest, progress: Progress): Promise<WriteResult> {
   const wait = waitHandlers(request);
 
   let resolved: Resolved;
@@ -134,6 +149,7 @@ export async function ledgerWrite(request: WriteRequest): Promise<WriteResult> {
   let last: Sent = { result: { transaction: null } };
   for (let part = 0; part < (resolved.transactionCount ?? 1); part++) {
     const sent = await sendOne(request, resolved, part, progress, wait, part === 0 ? first : undefined);
+    if (sent.refused) return sent.result;
     last = { ...sent, signature: sent.signature ?? last.signature };
     if (sent.result.transaction) transactions.push(sent.result.transaction);
     if (!sent.result.transaction?.success || !sent.signature || !(request.submit || wait.submitted)) break;
@@ -149,8 +165,8 @@ export async function ledgerWrite(request: WriteRequest): Promise<WriteResult> {
   return finish(progress, result, last.result.transaction?.status ?? 'FAILED', last.signature);
 }
 
-/** What one network transaction of the write ended with, and its signature when it was signed. */
-type Sent = { result: WriteResult; signature?: string };
+/** What one network transaction of the write ended with, and its signature when it was signed; `refused`: the write's refusal, already finished. */
+type Sent = { result: WriteResult; signature?: string; refused?: boolean };
 
 /**
  * One network transaction of the write, from build to record (`prepared`: already built and
@@ -218,7 +234,7 @@ async function sendOne(request: WriteRequest, resolved: Resolved, part: number, 
 
 /** The first transaction's refusal is the write's; a later one ends the write after what landed. */
 async function refuseOne(request: WriteRequest, error: unknown, part: number, progress: Progress): Promise<Sent> {
-  if (part === 0) return refuse(request, error, progress);
+  if (part === 0) return { result: await refuse(request, error, progress), refused: true };
   const refusal = refusalOf(error);
   return { result: { transaction: await local.recordFailure(request, refusal.type ?? 'UNAVAILABLE', refusal.message, part) } };
 }
@@ -385,18 +401,36 @@ function refusalOf(error: unknown): ApplicationFailure {
   return ApplicationFailure.create({ type: 'UNAVAILABLE', message: `a service the write needs did not answer: ${(cause as Error)?.message ?? String(cause)}`, nonRetryable: true });
 }
 
-/** Ends a write refused before anything was sent: its record FAILED with the reason, then the refusal. */
-async function refuse(request: WriteRequest, error: unknown, progress: Progress): Promise<never> {
+/**
+ * Ends a write refused before anything was sent: its record FAILED with the reason. A business
+ * refusal (a 4xx code: the answer, not a fault) completes the workflow with it, LedgerStatus
+ * REFUSED; a fault (UNAVAILABLE, INTERNAL: retries ran out, a bug) fails it, LedgerStatus FAILED, as
+ * does a refusal whose record holds a possibly-sent message (left open: the API starts a run that
+ * reconciles it). Histories from before `write-refusal-completes` fail on every refusal.
+ */
+async function refuse(request: WriteRequest, error: unknown, progress: Progress): Promise<WriteResult> {
   const refusal = refusalOf(error);
   progress.step = 'record';
-  await local.recordFailure(request, refusal.type ?? 'UNAVAILABLE', refusal.message, 0);
+  const transaction = await local.recordFailure(request, refusal.type ?? 'UNAVAILABLE', refusal.message, 0);
+  const answer = businessRefusal(refusal);
+  if (answer && (transaction === null || transaction.status === 'FAILED') && patched('write-refusal-completes')) {
+    return finish(progress, { transaction, refusal: answer }, 'REFUSED');
+  }
   upsertSearchAttributes([{ key: statusKey, value: 'FAILED' }]);
   progress.step = 'done';
   throw refusal;
 }
 
+/** The refusal a client is answered with (a code of a 4xx status), or undefined for a fault. */
+function businessRefusal(failure: ApplicationFailure): Refusal | undefined {
+  const code = failure.type;
+  if (!isErrorCode(code) || errorStatus[code] >= 500) return undefined;
+  const details = (failure.details?.[0] ?? {}) as { field?: string | null; context?: Record<string, unknown> };
+  return { code, message: failure.message, field: details.field ?? null, context: details.context ?? {} };
+}
+
 /** One search-attribute update per write, at its end (each is a history event and a visibility write). */
-function finish(progress: Progress, result: WriteResult, status: TransactionStatus, signature?: string): WriteResult {
+function finish(progress: Progress, result: WriteResult, status: LedgerStatus, signature?: string): WriteResult {
   upsertSearchAttributes([
     ...(signature ? [{ key: signatureKey, value: signature }] : []),
     { key: statusKey, value: status },

@@ -545,12 +545,12 @@ describe('Create Account: refusals the codecs cannot see', () => {
   it('refuses combinations spec 2.3 forbids, naming the field', async () => {
     const item = (label: string, itemData: unknown, field: string) => createAccount(label, { itemData }, refused(field));
     /** The id of a new API key of an organization, as the admin CLI prints it. */
-    const keyIdOf = async (externalId: string) => {
+    const keyIdOf = async (externalId: string, roles: Role[] = ['APPROVE']) => {
       const em = forkEm(stack.runtime.orm);
-      return (await createApiKey(em, await em.findOneOrFail(Organization, { externalId }), ['APPROVE'], stack.config.platformName)).id;
+      return (await createApiKey(em, await em.findOneOrFail(Organization, { externalId }), roles, stack.config.platformName)).id;
     };
     const approvers = (ids: string[]) => [{ destination: 'ANY', maxAllowedDebit: { limitType: 'PER_TRANSACTION', limitAmount: 1, approversForOverride: ids } }];
-    const [ownApprover, foreignApprover] = [await keyIdOf(refusedOrg), await keyIdOf(stack.organizationExternalId)];
+    const [ownApprover, foreignApprover, ownWriter] = [await keyIdOf(refusedOrg), await keyIdOf(stack.organizationExternalId), await keyIdOf(refusedOrg, ['READ', 'WRITE'])];
     expect(
       await run([
         item('a non-managed account without onchainId', { managed: false }, 'itemData.onchainId'),
@@ -578,6 +578,7 @@ describe('Create Account: refusals the codecs cannot see', () => {
         // Refused inside the workflow (the lookup step), not by the API: must write nothing either.
         item('an approver id that is no API key', { networkCurrencyDebitLimits: approvers([randomUUID()]) }, 'itemData.networkCurrencyDebitLimits.0.maxAllowedDebit.approversForOverride.0'),
         item("another organization's API key as the second approver", { tokenDebitLimits: approvers([ownApprover, foreignApprover]) }, 'itemData.tokenDebitLimits.0.maxAllowedDebit.approversForOverride.1'),
+        item('an own API key without role APPROVE as an approver', { tokenDebitLimits: approvers([ownApprover, ownWriter]) }, 'itemData.tokenDebitLimits.0.maxAllowedDebit.approversForOverride.1'),
         item('onboarding an address that is not onchain', { managed: false, alreadyOnchain: true, onchainId: ADDRESS.slice(0, -1) + '2' }, 'itemData.onchainId'),
       ]),
     ).toEqual([]);

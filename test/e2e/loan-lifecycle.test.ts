@@ -75,8 +75,9 @@ afterAll(async () => {
 
 it('marks a loan OVERDUE at maturity and LIQUIDATED after the grace period, the collateral moved to the vault once', async () => {
   const { vault, borrower, escrow, loanId } = await openLoan();
-  const organizationId = (await forkEm(stack.runtime.orm).findOneOrFail(Loan, { id: loanId })).organizationId;
-  const handle = client.workflow.getHandle(loanWorkflowId(organizationId, escrow));
+  // Named by the organization's external id (the API key's organization), not its internal one.
+  const handle = client.workflow.getHandle(`loan-${stack.organizationExternalId.replace(/-/g, '_')}-${escrow}`);
+  expect(handle.workflowId).not.toContain((await forkEm(stack.runtime.orm).findOneOrFail(Loan, { id: loanId })).organizationId);
   const first = await handle.query<{ action: string; at: string; status: string }>('nextAction');
   expect(first).toMatchObject({ action: 'MARK_OVERDUE', status: 'OPEN' });
   const described = await handle.describe();
@@ -107,7 +108,7 @@ it('ends the workflow of a loan repaid before maturity, and nothing is liquidate
   });
   expect(repaid.body).toMatchObject({ success: true });
   const organizationId = (await forkEm(stack.runtime.orm).findOneOrFail(Loan, { id: loanId })).organizationId;
-  expect(await client.workflow.getHandle(loanWorkflowId(organizationId, escrow)).result()).toBe('REPAID');
+  expect(await client.workflow.getHandle(loanWorkflowId({ id: organizationId, externalId: stack.organizationExternalId }, escrow)).result()).toBe('REPAID');
   expect(await status(escrow)).toBe('REPAID');
   expect(Number(await holding(vault))).toBeGreaterThanOrEqual(100);
 });
@@ -141,7 +142,7 @@ it('rolls a loan over at maturity when its strategy says so: a new term, interes
   expect(weekly).toMatchObject({ status: 'OPEN', durationIndex: 1, borrowedItems: [{ apy: 200_000, duration: { code: 'DAYS', unit: 7 } }] });
   // The workflow waits for the new term's end: its state is the record's.
   const organizationId = (await forkEm(stack.runtime.orm).findOneOrFail(Loan, { id: loanId })).organizationId;
-  const handle = client.workflow.getHandle(loanWorkflowId(organizationId, escrow));
+  const handle = client.workflow.getHandle(loanWorkflowId({ id: organizationId, externalId: stack.organizationExternalId }, escrow));
   expect(await handle.query('nextAction')).toEqual({ action: 'MARK_OVERDUE', at: weekly.maturityAt, status: 'OPEN' });
   const otherLender = await stack.call('PATCH', '/api/v1/loans/refinance', { itemData: { defiProtocol: 'LEDGER_ESCROW', escrow: { onchainId: escrow }, durationIndex: 1, toLender: { offchainId: borrower.offchainId } }, svmTransactionConfig: { feePayer: { offchainId: borrower.offchainId } } });
   expect(otherLender.body.errors[0]).toMatchObject({ code: 'VALIDATION_ERROR', field: 'itemData.toLender' });
@@ -172,7 +173,7 @@ it('never lets a repayment race the liquidation: Repay All sent as the grace per
   }
   const settled = await Promise.all(answers);
   const organizationId = (await forkEm(stack.runtime.orm).findOneOrFail(Loan, { id: loanId })).organizationId;
-  const outcome = await client.workflow.getHandle(loanWorkflowId(organizationId, escrow)).result();
+  const outcome = await client.workflow.getHandle(loanWorkflowId({ id: organizationId, externalId: stack.organizationExternalId }, escrow)).result();
   // Each repayment waited for its turn: paid, or refused because the loan was settled, never "in progress".
   for (const answer of settled.filter((a) => a.status !== 200)) expect(answer.body.errors[0]).toMatchObject({ code: 'CONFLICT', field: 'itemData.escrow', message: expect.stringMatching(/REPAID|LIQUIDATED/) });
   const paid = settled.filter((a) => a.status === 200 && a.body.success === true).length;

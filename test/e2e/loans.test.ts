@@ -88,7 +88,7 @@ function loanBody(vault: Ref, who: Ref, pledge: number, borrow: number, options:
 }
 
 /** The loan's own workflow (docs/loans.md), by its escrow. */
-const loanWorkflow = async (escrow: string) => client.workflow.getHandle(loanWorkflowId((await forkEm(stack.runtime.orm).findOneOrFail(Loan, { escrowAddress: escrow })).organizationId, escrow));
+const loanWorkflow = async (escrow: string) => client.workflow.getHandle(loanWorkflowId({ id: (await forkEm(stack.runtime.orm).findOneOrFail(Loan, { escrowAddress: escrow })).organizationId, externalId: stack.organizationExternalId }, escrow));
 const { EventType } = temporal.api.enums.v1;
 /** The ids of the updates the loan's workflow accepted and completed, from its history. */
 async function movementUpdates(handle: WorkflowHandle) {

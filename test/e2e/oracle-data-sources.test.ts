@@ -307,6 +307,8 @@ it('refreshes on its schedule at the cadence, and stops when refreshEverySeconds
     // Every 5 s for 17 s: three runs, give or take one at each end.
     expect(landed.length).toBeGreaterThanOrEqual(2);
     expect(landed.length).toBeLessThanOrEqual(4);
+    // The schedule's writes are named by the organization's external id, not its internal one.
+    for (const t of landed) expect(t.workflowId).toMatch(new RegExp(`^refresh_oracle_data_source-${stack.organizationExternalId.replace(/-/g, '_')}-scheduled-`));
     const value = await onchain(scheduled);
     expect(Date.parse(value.updatedAt)).toBeGreaterThan(startedAt);
     expect(value.value).toMatch(/^\d+\.5$/);

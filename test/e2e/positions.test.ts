@@ -1,4 +1,5 @@
 /** Initialize Position on the local node: associated token accounts, default frozen state, thawing, details and balance. */
+import { randomBytes } from 'node:crypto';
 import { startStack, type Stack } from '../support/stack';
 
 let stack: Stack;
@@ -227,4 +228,33 @@ describe('Transfer', () => {
     expect((await balance(other, frozenByDefault)).body.onchain).toMatchObject({ frozen: false, balance: { lamports: 100 } });
     expect((await balance(sender, frozenByDefault)).body.onchain).toMatchObject({ frozen: true, balance: { lamports: 200 } });
   });
+});
+
+it('starts the record from what the associated account already holds onchain, and its frozen state', async () => {
+  // Another tenant's account receives tokens before its own organization knows the position.
+  const theirKey = await stack.newApiKey(`holder-${randomBytes(3).toString('hex')}`, ['READ', 'WRITE']);
+  const theirs = (await stack.call('POST', '/api/v1/accounts', { itemData: { managed: true } }, { apiKey: theirKey })).body.newAccount;
+  const byAuthority = { offchainId: authority.offchainId };
+  const shared = (
+    await stack.call('POST', '/api/v1/financial-instruments', {
+      itemData: { version: 'TOKEN_2022', onchainData: { decimals: 2 }, mintAuthority: byAuthority, freezeAuthority: byAuthority, defaultPositionState: 'FROZEN', shareAcrossTenants: true, mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: 'STOCK' } } } },
+    })
+  ).body.newFinancialInstrument.onchainId;
+  const offPlatformLimit = [{ destination: 'OFF_PLATFORM', maxAllowedDebit: { limitType: 'PER_TRANSACTION', limitAmount: '1000' } }];
+  const ourHolder = (await stack.call('POST', '/api/v1/accounts', { itemData: { managed: true, tokenDebitLimits: offPlatformLimit } })).body.newAccount;
+  expect((await initialize(ourHolder, shared, { unfreeze: true })).status).toBe(201);
+  expect((await stack.call('POST', '/api/v1/positions/mint', { itemData: { mintTo: { owner: ourHolder, financialInstrument: { onchainId: shared } }, value: { amount: 10 } } })).body).toMatchObject({ success: true });
+  const sent = await stack.call('POST', '/api/v1/positions/transfer', {
+    itemData: { source: { owner: ourHolder, financialInstrument: { onchainId: shared } }, destination: { owner: { onchainId: theirs.onchainId, offPlatform: true }, financialInstrument: { onchainId: shared } }, value: { amount: 2.5 }, initializeDestinationPositionIfNeeded: true, unfreezeDestination: true },
+  });
+  expect(sent.body).toMatchObject({ success: true });
+
+  const instrument = { onchainId: shared, otherTenantOrganizationExternalId: stack.organizationExternalId };
+  const opened = await stack.call('POST', '/api/v1/positions', { itemData: { positionToInitialize: { owner: { offchainId: theirs.offchainId }, financialInstrument: instrument } } }, { apiKey: theirKey });
+  expect(opened.status).toBe(201);
+  const live = (await stack.call('POST', '/api/v1/positions/balance', { itemData: { position: { owner: { offchainId: theirs.offchainId }, financialInstrument: instrument } } }, { apiKey: theirKey })).body;
+  expect(live.onchain).toMatchObject({ frozen: false, balance: { amount: 2.5, lamports: 250 } });
+  expect(live.offchain.balance).toEqual(live.onchain.balance);
+  const details = await stack.call('POST', '/api/v1/positions/single', { itemData: { position: { position: { onchainId: opened.body.newPosition.onchainId } } } }, { apiKey: theirKey });
+  expect(details.body.frozen).toBe(false);
 });

@@ -8,7 +8,7 @@ import { ApplicationFailure, Client, Connection, WorkflowFailedError } from '@te
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { searchAttributeNames, writeUpdates, type Outcome, type WriteRequest } from '../../src/domain/write';
-import type { ledgerWrite } from '../../src/workflows';
+import type { ledgerWrite, scheduledOracleRefresh } from '../../src/workflows';
 import { temporalTarget, uniqueTaskQueue } from '../support/temporal';
 import { deferred, fakeActivities, resolved, routedActivities, writeRequest, type FakeActivities } from '../support/workflow-fakes/fake-activities';
 
@@ -41,7 +41,8 @@ beforeAll(async () => {
     taskQueue,
     workflowsPath: require.resolve('../../src/workflows'),
     activities: routedActivities((workflowId) => {
-      const fakes = fakesByWorkflowId.get(workflowId);
+      // A child write's id is derived by its parent: its fakes are registered under the id's prefix.
+      const fakes = fakesByWorkflowId.get(workflowId) ?? [...fakesByWorkflowId].find(([prefix]) => prefix.endsWith('-') && workflowId.startsWith(prefix))?.[1];
       if (!fakes) throw new Error(`no fakes registered for ${workflowId}`);
       return fakes;
     }),
@@ -311,10 +312,28 @@ describe('ledgerWrite on a real worker with fake activities', () => {
     });
   });
 
-  it('fails on a domain refusal with the ApplicationFailure in the cause chain, after recording the failure', async () => {
+  it('completes with a business refusal (its code, message and field), after recording the failure, LedgerStatus REFUSED', async () => {
     const fakes = fakeActivities({
       lookup: async () => {
-        throw ApplicationFailure.create({ type: 'CONFLICT', nonRetryable: true, message: 'dup' });
+        throw ApplicationFailure.create({ type: 'CONFLICT', nonRetryable: true, message: 'dup', details: [{ field: 'itemData.onchainId', context: { holder: 'x' } }] });
+      },
+    });
+    const { handle, request } = await startWrite(fakes);
+    const result = await handle.result();
+
+    // The answer, not a fault: the run completes (the Web UI counts it Completed, not Failed).
+    expect(result.refusal).toEqual({ code: 'CONFLICT', message: 'dup', field: 'itemData.onchainId', context: { holder: 'x' } });
+    expect((await handle.describe()).status.name).toBe('COMPLETED');
+    // Non-retryable: one lookup attempt, then the failure is recorded and nothing else runs.
+    expect(fakes.names()).toEqual(['lookup', 'recordFailure']);
+    expect(fakes.argsOf('recordFailure')).toEqual([[request, 'CONFLICT', 'dup', 0]]);
+    expect((await handle.describe()).typedSearchAttributes.get(statusKey)).toBe('REFUSED');
+  });
+
+  it('fails on a fault (a service that never answered), with UNAVAILABLE in the cause chain, after recording the failure, LedgerStatus FAILED', async () => {
+    const fakes = fakeActivities({
+      lookup: async () => {
+        throw ApplicationFailure.create({ type: 'UNAVAILABLE', nonRetryable: true, message: 'the database did not answer' });
       },
     });
     const { handle, request } = await startWrite(fakes);
@@ -325,10 +344,54 @@ describe('ledgerWrite on a real worker with fake activities', () => {
 
     expect(error).toBeInstanceOf(WorkflowFailedError);
     const refusal = causeChain(error).find((e): e is ApplicationFailure => e instanceof ApplicationFailure);
-    expect(refusal).toMatchObject({ type: 'CONFLICT', message: 'dup', nonRetryable: true });
-    // Non-retryable: one lookup attempt, then the failure is recorded and nothing else runs.
-    expect(fakes.names()).toEqual(['lookup', 'recordFailure']);
-    expect(fakes.argsOf('recordFailure')).toEqual([[request, 'CONFLICT', 'dup', 0]]);
+    expect(refusal).toMatchObject({ type: 'UNAVAILABLE', nonRetryable: true });
+    expect(fakes.argsOf('recordFailure')).toEqual([[request, 'UNAVAILABLE', 'the database did not answer', 0]]);
+    expect((await handle.describe()).typedSearchAttributes.get(statusKey)).toBe('FAILED');
+  });
+
+  it('a fault past every retry after the refusal steps still ends the write with LedgerStatus FAILED', async () => {
+    const fakes = fakeActivities({
+      lookup: async () => resolved({ needsTransaction: false }),
+      record: async () => {
+        throw ApplicationFailure.create({ type: 'INTERNAL', nonRetryable: true, message: 'a bug' });
+      },
+    });
+    const { handle } = await startWrite(fakes);
+    await expect(handle.result()).rejects.toBeInstanceOf(WorkflowFailedError);
+    expect((await handle.describe()).typedSearchAttributes.get(statusKey)).toBe('FAILED');
+  });
+
+  it('a scheduled oracle refresh reads its refused child write (completed, not failed) as refused', async () => {
+    const organizationExternalId = `sched-${++cases}`;
+    const fakes = fakeActivities({
+      lookup: async () => {
+        throw ApplicationFailure.create({ type: 'VALIDATION_ERROR', nonRetryable: true, message: 'the job gave no value' });
+      },
+    });
+    fakesByWorkflowId.set(`refresh_oracle_data_source-sched_${cases}-`, fakes);
+    const target = { dataSourceId: 'source-1', organizationId: 'internal-1', organizationExternalId, apiKeyId: 'key-1', cluster: 'LOCAL' };
+    const run = await client.workflow.start<typeof scheduledOracleRefresh>('scheduledOracleRefresh', { taskQueue, workflowId: `${taskQueue}-refresh-${cases}`, args: [target] });
+
+    expect(await run.result()).toEqual({ refused: 'the job gave no value' });
+    const [child] = fakes.argsOf('recordFailure')[0] as [WriteRequest];
+    expect(child.workflowId).toMatch(new RegExp(`^refresh_oracle_data_source-sched_${cases}-scheduled-`));
+    expect((await client.workflow.getHandle(child.workflowId).describe()).typedSearchAttributes.get(statusKey)).toBe('REFUSED');
+  });
+
+  it('fails on a refusal whose record holds a possibly-sent message (the API starts a run that reconciles it)', async () => {
+    const fakes = fakeActivities({
+      lookup: async () => {
+        throw ApplicationFailure.create({ type: 'VALIDATION_ERROR', nonRetryable: true, message: 'no longer valid' });
+      },
+      recordFailure: async () => ({ success: false, offchainId: 'txn', status: 'SUBMITTED' as const, onchainId: 'sig', confirmationsCount: null, serializedMessage: null, errorMessage: null, txnTimestamp: null }),
+    });
+    const { handle } = await startWrite(fakes);
+    const error = await handle.result().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+
+    expect(error).toBeInstanceOf(WorkflowFailedError);
     expect((await handle.describe()).typedSearchAttributes.get(statusKey)).toBe('FAILED');
   });
 

@@ -19,6 +19,7 @@ import { createTestDatabase } from './database';
 import type { Logger } from '../../src/observability/logger';
 import { temporalTarget, uniqueTaskQueue } from './temporal';
 import type { PriceSource } from '../../src/domain/prices';
+import type { Tracing } from '../../src/observability/tracing';
 
 export interface Stack {
   config: Config;
@@ -45,7 +46,8 @@ export async function startStack(
     wrapSteps?: Parameters<typeof createLedgerWorker>[0]['wrapSteps'];
     blockTimeMs?: number;
     worker?: boolean;
-    rateLimit?: Config['rateLimit'];
+    /** Rate limits (default: so high no test meets them), the given fields over the defaults. */
+    rateLimit?: Partial<Config['rateLimit']>;
     writeWaitMs?: number;
     /** How long a dead worker's write waits before another worker resumes it (fault tests shorten it). */
     writeTaskTimeoutSeconds?: number;
@@ -68,6 +70,8 @@ export async function startStack(
     prices?: PriceSource;
     /** Drain delay and grace when the API stops (default: none, 30 s). */
     shutdown?: Config['shutdown'];
+    /** Tracing, started by the test (src/observability/tracing.ts); default off. */
+    tracing?: Tracing;
   } = {},
 ): Promise<Stack> {
   const log = process.env.STACK_LOG ? (m: string) => console.log(m) : () => {};
@@ -84,7 +88,7 @@ export async function startStack(
     previousKeyEncryptionKeys: options.previousKeyEncryptionKeys ?? [],
     clusters: [{ name: 'LOCAL', rpcUrl: node.url, allowsAirdrop: true }],
     temporal: { address: temporal.address, namespace: temporal.namespace, taskQueue: uniqueTaskQueue('ledger'), apiHostsWorker: options.worker !== false, writeTaskTimeoutSeconds: options.writeTaskTimeoutSeconds ?? 10 },
-    rateLimit: options.rateLimit ?? { perSecond: 10000, burst: 10000 },
+    rateLimit: { perSecond: 10000, burst: 10000, store: 'postgresql', unknownKeys: { points: 10000, seconds: 60 }, ...options.rateLimit },
     writeWaitMs: options.writeWaitMs ?? 60_000,
     // Test servers (logo hosts) live on 127.0.0.1.
     logoPolicy: { allowPrivateAddresses: true, maxBytes: 64 * 1024 },
@@ -96,12 +100,12 @@ export async function startStack(
     // Test price sources live on 127.0.0.1 (any port).
     oraclePolicy: { allowedHosts: ['127.0.0.1'], maxResponseBytes: 64 * 1024, timeoutMs: 2000 },
   };
-  const runtime = await openRuntime({ ...config, databaseUrl: db.url }, log, { migrate: true });
+  const runtime = await openRuntime({ ...config, databaseUrl: db.url }, log, { migrate: true, tracing: options.tracing });
   await fundFeePayer(runtime, config, log);
-  const workerOptions = { namespace: temporal.namespace, taskQueue: config.temporal.taskQueue, runtime, logoPolicy: config.logoPolicy, webhookUrlPolicy: config.webhookUrlPolicy, approvalTimeoutMs: config.approvalTimeoutMs, oraclePolicy: config.oraclePolicy, loanSecondsPerDay: config.loanSecondsPerDay, prices: options.prices };
+  const workerOptions = { namespace: temporal.namespace, taskQueue: config.temporal.taskQueue, runtime, logoPolicy: config.logoPolicy, webhookUrlPolicy: config.webhookUrlPolicy, approvalTimeoutMs: config.approvalTimeoutMs, oraclePolicy: config.oraclePolicy, loanSecondsPerDay: config.loanSecondsPerDay, prices: options.prices, tracing: options.tracing };
   // As in production, the API hosts a worker and starts writes eagerly on it; `worker: false` leaves
   // the task queue to workers the test starts (restartWorker, or its own processes).
-  const api = await startApi(config, runtime, temporal, log, { port: 0, hostWorker: config.temporal.apiHostsWorker, wrapSteps: options.wrapSteps, logger: options.logger, prices: options.prices });
+  const api = await startApi(config, runtime, temporal, log, { port: 0, hostWorker: config.temporal.apiHostsWorker, wrapSteps: options.wrapSteps, logger: options.logger, prices: options.prices, tracing: options.tracing });
   let worker: Worker | undefined;
   let workerConnection: NativeConnection | undefined;
   let running: Promise<void> = Promise.resolve();

@@ -1,6 +1,7 @@
 /** Authentication's cache: known and unknown keys cost one database read until their key's change is announced. */
 import type { ApiDeps, LedgerContext } from '../../src/api/context';
 import { createCallerCache } from '../../src/api/caller-cache';
+import { createRateLimits } from '../../src/api/rate-limits';
 import { authenticate } from '../../src/api/middleware';
 import { hashApiKey } from '../../src/custody/credentials';
 
@@ -15,11 +16,12 @@ function fakeDeps(keys: Map<string, { id: string; organizationId: string; roles:
     },
   };
   const callers = createCallerCache(60_000);
-  const deps = { orm: { em: { fork: () => em } }, callers } as unknown as ApiDeps;
+  const rateLimits = createRateLimits({ perSecond: 100, burst: 200, unknownKeys: { points: 100, seconds: 60 } }, { kind: 'memory' });
+  const deps = { orm: { em: { fork: () => em } }, callers, rateLimits } as unknown as ApiDeps;
   return { deps, reads, callers };
 }
 async function attempt(deps: ApiDeps, key: string): Promise<string> {
-  const ctx = { get: () => `Bearer ${key}`, state: {} } as unknown as LedgerContext;
+  const ctx = { get: () => `Bearer ${key}`, set: () => undefined, ip: '203.0.113.9', state: {} } as unknown as LedgerContext;
   try {
     await authenticate(deps)(ctx, async () => undefined);
     return 'ok';

@@ -23,11 +23,19 @@ it.each([
   ['PORT', '70000'],
   ['DATABASE_POOL_SIZE', '1.5'],
   ['RATE_LIMIT_BURST', '0'],
+  ['RATE_LIMIT_PER_SECOND', '1.5'],
+  ['RATE_LIMIT_STORE', 'redis'],
+  ['RATE_LIMIT_UNKNOWN_KEYS', '0'],
+  ['RATE_LIMIT_UNKNOWN_KEYS_SECONDS', 'a minute'],
+  ['TRUST_PROXY_HOPS', '-1'],
+  ['TRUST_PROXY_HOPS', '11'],
   ['LOG_LEVEL', 'verbose'],
   ['DEFAULT_COMMITMENT', 'final'],
   ['API_HOSTS_WORKER', 'maybe'],
   ['SVM_CLUSTERS', 'devnet'],
   ['ORACLE_ALLOWED_HOSTS', 'bad host'],
+  ['OTEL_EXPORTER_OTLP_ENDPOINT', 'collector:4318'],
+  ['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', 'ftp://collector/v1/traces'],
 ])('refuses %s=%s naming the variable', (name, value) => {
   expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`invalid configuration: .*\\b${name}: `));
 });
@@ -65,5 +73,35 @@ describe('a secured Temporal cluster', () => {
   it('refuses half a certificate pair and an unreadable file, naming the variable', () => {
     expect(() => loadConfig({ TEMPORAL_TLS_CERT_FILE: file('only.pem', 'CERT') })).toThrow(/TEMPORAL_TLS_CERT_FILE and TEMPORAL_TLS_KEY_FILE go together/);
     expect(() => loadConfig({ TEMPORAL_TLS_CA_FILE: path.join(dir, 'missing.pem') })).toThrow(/TEMPORAL_TLS_CA_FILE: cannot read .*ENOENT/);
+  });
+});
+
+describe('rate limits', () => {
+  it('default to 100/s with bursts of 200 per key, 20 unknown-key requests a minute per address, shared through PostgreSQL, no trusted proxy', () => {
+    const config = loadConfig({});
+    expect(config.rateLimit).toEqual({ perSecond: 100, burst: 200, store: 'postgresql', unknownKeys: { points: 20, seconds: 60 } });
+    expect(config.trustProxyHops).toBe(0);
+  });
+
+  it('reads the store, the unknown-key limit and the trusted proxies', () => {
+    const config = loadConfig({ RATE_LIMIT_STORE: 'memory', RATE_LIMIT_UNKNOWN_KEYS: '5', RATE_LIMIT_UNKNOWN_KEYS_SECONDS: '10', TRUST_PROXY_HOPS: '2' });
+    expect(config.rateLimit).toMatchObject({ store: 'memory', unknownKeys: { points: 5, seconds: 10 } });
+    expect(config.trustProxyHops).toBe(2);
+  });
+});
+
+describe('traces', () => {
+  it('are off unless an OTLP endpoint is set', () => {
+    expect(loadConfig({}).tracing).toBeUndefined();
+    expect(loadConfig({ OTEL_SERVICE_NAME: 'ledger-eu' }).tracing).toBeUndefined();
+  });
+
+  it('go to the endpoint\'s /v1/traces, or the traces endpoint as given, under OTEL_SERVICE_NAME', () => {
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/' }).tracing).toEqual({ serviceName: 'ledger-asset-service', tracesUrl: 'http://collector:4318/v1/traces' });
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://traces.example/otlp', OTEL_SERVICE_NAME: 'ledger-eu' }).tracing).toEqual({ serviceName: 'ledger-eu', tracesUrl: 'https://traces.example/otlp' });
+  });
+
+  it('stay off with OTEL_SDK_DISABLED=true', () => {
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_SDK_DISABLED: 'true' }).tracing).toBeUndefined();
   });
 });

@@ -7,7 +7,7 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { getAllocateInstruction, getAssignInstruction, getTransferSolInstruction } from '@solana-program/system';
-import { TOKEN_2022_PROGRAM_ADDRESS, findAssociatedTokenPda, getCreateAssociatedTokenIdempotentInstruction, getInitializeAccount3Instruction, getThawAccountInstruction } from '@solana-program/token-2022';
+import { AccountState, TOKEN_2022_PROGRAM_ADDRESS, findAssociatedTokenPda, getTokenDecoder, getCreateAssociatedTokenIdempotentInstruction, getInitializeAccount3Instruction, getThawAccountInstruction } from '@solana-program/token-2022';
 import { address, createNoopSigner, type Instruction } from '@solana/kit';
 import type { InitializePositionItemData } from '../../domain/inputs/position.inputs';
 import { Account, FinancialInstrument, Position } from '../../db/entities';
@@ -50,6 +50,12 @@ export interface InitializePositionData {
   thawWith: string | null;
   frozen: boolean;
   explicit: ExplicitAccount | null;
+  /**
+   * Base units the associated account already held onchain at lookup (decimal string): tokens sent
+   * to it before the service knew the position (by another tenant or a wallet). Absent in histories
+   * recorded before it was read: 0.
+   */
+  balance?: string;
 }
 
 /**
@@ -80,6 +86,14 @@ async function explicitAccount(em: EntityManager, deps: ActivityDeps, request: O
       type: mintAccount?.type === 'ASSET_TOKEN' ? 'ASSET_TOKEN_ACCOUNT' : 'FUNDS_TOKEN_ACCOUNT',
     },
   };
+}
+
+/** The token account at `address` when it exists onchain under `tokenProgram`: its amount and frozen state. */
+async function existingTokenAccount(deps: ActivityDeps, cluster: string, at: string, tokenProgram: string): Promise<{ amount: bigint; frozen: boolean } | null> {
+  const account = await deps.networks.get(cluster)!.getAccount(at);
+  if (!account || account.owner !== tokenProgram || account.data.length < 165) return null;
+  const state = getTokenDecoder().decode(account.data);
+  return { amount: state.amount, frozen: state.state === AccountState.Frozen };
 }
 
 export const initializePositionHandler: OperationHandler<InitializePositionItemData, InitializePositionData> = {
@@ -117,7 +131,10 @@ export const initializePositionHandler: OperationHandler<InitializePositionItemD
     const existing = await em.findOne(Position, { ...scope, address: positionAddress });
     if (existing?.status === 'ACTIVE') throw conflict(f, `the position ${positionAddress} is already active`);
 
-    const frozenByDefault = instrument.defaultPositionState === 'FROZEN';
+    // An associated account may already exist onchain (CreateIdempotent leaves it as it is): its
+    // balance and frozen state are the record's start, not 0 and the instrument's default.
+    const onchain = explicit ? null : await existingTokenAccount(deps, request.cluster, positionAddress, tokenProgram);
+    const frozenByDefault = onchain ? onchain.frozen : instrument.defaultPositionState === 'FROZEN';
     let thawWith: string | null = null;
     if (frozenByDefault && item.unfreeze) {
       const ref = instrument.authorities.freezeAuthority;
@@ -142,6 +159,7 @@ export const initializePositionHandler: OperationHandler<InitializePositionItemD
       thawWith,
       frozen: frozenByDefault && !thawWith,
       explicit,
+      balance: (onchain?.amount ?? 0n).toString(),
     };
     return {
       needsTransaction: true,
@@ -183,6 +201,7 @@ export const initializePositionHandler: OperationHandler<InitializePositionItemD
     // A reopened explicit account may now hold another instrument for another owner.
     const holder = { ownerAddress: data.owner, ownerAccountId: data.ownerAccountId, financialInstrumentId: data.instrumentId, mintAddress: data.mint };
     const fields = { ...holder, status: 'ACTIVE', frozen: data.frozen, lastTransactionId: tx?.id ?? null, lastTransactionAt: at, updatedAt: at };
+    const balance = data.balance ?? '0';
     let positionId = data.existingPositionId ?? data.positionId;
     if (!data.existingPositionId) {
       positionId = await insertPosition(em, {
@@ -191,7 +210,7 @@ export const initializePositionHandler: OperationHandler<InitializePositionItemD
         cluster: request.cluster,
         address: data.address,
         associated: !data.explicit,
-        balance: '0',
+        balance,
         ...holder,
         status: 'ACTIVE',
         frozen: data.frozen,
@@ -201,7 +220,8 @@ export const initializePositionHandler: OperationHandler<InitializePositionItemD
       });
     }
     // Reopening, or a racing transfer opened it first: the record takes this transaction's state.
-    if (positionId !== data.positionId || data.existingPositionId) Object.assign(await em.findOneOrFail(Position, { id: positionId }), fields);
+    // A racing movement's record keeps the balance it moved; a reopened one starts from the chain's.
+    if (positionId !== data.positionId || data.existingPositionId) Object.assign(await em.findOneOrFail(Position, { id: positionId }), fields, data.existingPositionId ? { balance } : {});
     if (data.explicit) {
       // The account is a token account now. The pipeline moves no balance of the record a write
       // creates, and the position shares the account's id: its lamports move here, by the top-up.

@@ -3,6 +3,8 @@
  * wallet, a bond token (6 decimals) and its positions. Amounts are exact decimals; requests show
  * both forms a client may send (a JSON number, or a string of decimal text).
  */
+import { writeWorkflowId } from '../../domain/write';
+
 export const ids = {
   treasury: { onchainId: '7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU', offchainId: '0f8c2b6e-4d1a-4e7b-9c3f-5a2d8e6b1c40' },
   investor: { onchainId: '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM', offchainId: '6a1d3f9b-2c4e-4b8a-a7d5-3e9f1c2b8d61' },
@@ -147,7 +149,7 @@ export const transactionDetailed = {
   cluster: 'LOCAL',
   statusHistory,
   idempotencyId: '2c7e9a14-5b3d-4f8e-a1c6-9d4b2e7f3a58',
-  workflowId: `mint-${ids.organization}-2c7e9a14-5b3d-4f8e-a1c6-9d4b2e7f3a58`,
+  workflowId: writeWorkflowId('MINT', { id: ids.organization, externalId: 'acme-capital' }, '2c7e9a14-5b3d-4f8e-a1c6-9d4b2e7f3a58'),
   feePayer: ids.treasury.onchainId,
   computeUnitConfig: { limit: 7766, limitSource: 'SIMULATED', simulatedUnits: 6766, price: '1000', priceEstimate: null },
   computeUnitsConsumed: 6766,

@@ -2,6 +2,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { WebhookDelivery } from '../../db/entities';
 import { notFound } from '../../domain/errors';
+import { organizationSegment } from '../../domain/workflow-ids';
 import { replayWebhookDeliveryBody, singleTransactionBody } from '../codecs/transaction.codecs';
 import { findTransaction } from './transactions.routes';
 import type { ApiDeps } from '../context';
@@ -63,7 +64,7 @@ export function webhookDeliveryRoutes(deps: ApiDeps): RouteSpec[] {
         // One workflow per replay request: a retried request (same x-request-id) finds the same replay.
         const handle = await deps.temporal.client.workflow.start('replayWebhookEvent', {
           taskQueue: deps.temporal.taskQueue,
-          workflowId: `webhook-replay-${caller.organizationId}-${eventId}-${ctx.state.requestId}`,
+          workflowId: `webhook-replay-${organizationSegment({ id: caller.organizationId, externalId: caller.organizationExternalId })}-${eventId}-${ctx.state.requestId}`,
           workflowIdConflictPolicy: 'USE_EXISTING',
           args: [caller.organizationId, eventId, requestedAt.toISOString()],
         });

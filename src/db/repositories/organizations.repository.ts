@@ -72,10 +72,15 @@ export async function revokeApiKey(em: EntityManager, id: string, at: Date): Pro
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-/** Which of `ids` are unrevoked API keys of the organization (ids that are not UUIDs are none). */
+/**
+ * Which of `ids` are unrevoked API keys of the organization that may approve: role APPROVE or ADMIN
+ * (ids that are not UUIDs are none). Roles are stored qualified (`<platform>_<ROLE>`) with the one
+ * platform name of the installation, so the role's own name is the part after the last `_`.
+ */
 export async function usableApiKeyIds(em: EntityManager, organizationId: string, ids: string[]): Promise<Set<string>> {
   const candidates = [...new Set(ids.filter((id) => UUID.test(id)))];
   if (!candidates.length) return new Set();
-  const keys = await em.find(ApiKey, { id: { $in: candidates }, organizationId, revokedAt: null }, { fields: ['id'] });
-  return new Set(keys.map((key) => key.id));
+  const keys = await em.find(ApiKey, { id: { $in: candidates }, organizationId, revokedAt: null }, { fields: ['id', 'roles'] });
+  const mayApprove = (roles: string[]) => roles.some((role) => role.endsWith('_APPROVE') || role.endsWith('_ADMIN'));
+  return new Set(keys.filter((key) => mayApprove(key.roles)).map((key) => key.id));
 }

@@ -1,0 +1,100 @@
+/**
+ * The rate limits shared by every API process (PostgreSQL store): two APIs over one database let a
+ * key through its limit once in total, unknown keys are refused per address before any lookup, and
+ * a store that does not answer leaves each process limiting on its own.
+ */
+import { Pool } from 'pg';
+import { startStack, type Stack } from '../support/stack';
+import { temporalTarget } from '../support/temporal';
+import { startApi, type ApiServer } from '../../src/main/api';
+import { createRateLimits } from '../../src/api/rate-limits';
+import { apiKeyLookups, rateLimitStoreFallbacks } from '../../src/observability/metrics';
+
+const BURST = 20;
+const UNKNOWN_KEYS = 5;
+let stack: Stack;
+let second: ApiServer;
+beforeAll(async () => {
+  // A refill of 1/s: the burst of 20 decides the outcome over the few seconds a test takes.
+  stack = await startStack({ rateLimit: { perSecond: 1, burst: BURST, unknownKeys: { points: UNKNOWN_KEYS, seconds: 60 } } });
+  // A second API process's share: its own limiters and caches, the same database.
+  second = await startApi(stack.config, stack.runtime, temporalTarget(), () => {}, { port: 0, hostWorker: false });
+});
+afterAll(async () => {
+  await second?.close();
+  await stack?.close();
+});
+
+const counter = async (metric: typeof apiKeyLookups) => (await metric.get()).values[0]?.value ?? 0;
+async function call(base: string, apiKey: string | null, headers: Record<string, string> = {}) {
+  const response = await fetch(`${base}/api/v1/accounts/bulk/identifiers`, { method: 'POST', headers: { 'content-type': 'application/json', ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}), ...headers }, body: '{}' });
+  return { status: response.status, body: (await response.json()) as { errors?: { code: string }[] }, retryAfter: response.headers.get('retry-after') };
+}
+
+it('lets a key through its burst once across two API processes, not once per process', async () => {
+  const key = await stack.newApiKey(stack.organizationExternalId, ['READ']);
+  const fallbacks = await counter(rateLimitStoreFallbacks);
+  const answers = await Promise.all(Array.from({ length: 2 * BURST }, (_, i) => call(i % 2 ? second.url : stack.api.url, key)));
+  const accepted = answers.filter((a) => a.status === 200);
+  // Per-process limits would accept 2 × 20 = 40 here.
+  expect(accepted.length).toBeGreaterThanOrEqual(BURST);
+  expect(accepted.length).toBeLessThanOrEqual(BURST + 2);
+  const limited = answers.filter((a) => a.status === 429);
+  expect(limited.length).toBe(answers.length - accepted.length);
+  for (const answer of limited) {
+    expect(answer.body.errors![0].code).toBe('RATE_LIMITED');
+    expect(Number(answer.retryAfter)).toBeGreaterThanOrEqual(1);
+  }
+  // Both processes now refuse the key: the count they share is spent.
+  expect((await call(stack.api.url, key)).status).toBe(429);
+  expect((await call(second.url, key)).status).toBe(429);
+  expect(await counter(rateLimitStoreFallbacks)).toBe(fallbacks);
+});
+
+it('refuses unknown keys per address with 429 once over the limit, without looking them up', async () => {
+  // A key seen before the flood stays usable from the same address: it is known, not counted.
+  expect((await call(stack.api.url, stack.apiKey)).status).toBe(200);
+  const lookups = await counter(apiKeyLookups);
+  const answers = [];
+  for (let i = 0; i < 30; i++) answers.push(await call(i % 2 ? second.url : stack.api.url, `lk_made_up_${i}`));
+  expect(answers.slice(0, UNKNOWN_KEYS).map((a) => a.status)).toEqual(Array(UNKNOWN_KEYS).fill(401));
+  expect(answers.slice(UNKNOWN_KEYS).map((a) => a.status)).toEqual(Array(30 - UNKNOWN_KEYS).fill(429));
+  expect(answers.at(-1)!.body.errors![0].code).toBe('RATE_LIMITED');
+  expect(Number(answers.at(-1)!.retryAfter)).toBeGreaterThanOrEqual(1);
+  // Only the first 5 made-up keys reached the database, across both processes.
+  expect((await counter(apiKeyLookups)) - lookups).toBe(UNKNOWN_KEYS);
+  // No key at all counts the same way.
+  expect((await call(second.url, null)).status).toBe(429);
+  expect((await call(stack.api.url, stack.apiKey)).status).toBe(200);
+  // X-Forwarded-For is the client's to write: without a trusted proxy it changes nothing.
+  expect((await call(stack.api.url, 'lk_spoofed', { 'x-forwarded-for': '203.0.113.1' })).status).toBe(429);
+});
+
+it('behind a trusted proxy, counts the address the proxy appended, not what the client wrote before it', async () => {
+  const behindProxy = await startApi({ ...stack.config, trustProxyHops: 1 }, stack.runtime, temporalTarget(), () => {}, { port: 0, hostWorker: false });
+  try {
+    const from = (client: string, written = '') => ({ 'x-forwarded-for': written ? `${written}, ${client}` : client });
+    for (let i = 0; i < UNKNOWN_KEYS; i++) expect((await call(behindProxy.url, `lk_proxied_${i}`, from('203.0.113.7'))).status).toBe(401);
+    expect((await call(behindProxy.url, 'lk_proxied_x', from('203.0.113.7'))).status).toBe(429);
+    // A made-up entry before the proxy's does not give the same client a new allowance; another client has its own.
+    expect((await call(behindProxy.url, 'lk_proxied_y', from('203.0.113.7', '198.51.100.1'))).status).toBe(429);
+    expect((await call(behindProxy.url, 'lk_proxied_z', from('203.0.113.8'))).status).toBe(401);
+  } finally {
+    await behindProxy.close();
+  }
+});
+
+it('limits each process on its own while the store does not answer', async () => {
+  // A pool to a port where nothing listens: every store call fails, the in-process insurance decides.
+  const unreachable = new Pool({ connectionString: 'postgres://postgres@127.0.0.1:1/ledger', connectionTimeoutMillis: 200 });
+  try {
+    const fallbacks = await counter(rateLimitStoreFallbacks);
+    const { perApiKey } = createRateLimits({ perSecond: 1, burst: 3, unknownKeys: { points: 1, seconds: 60 } }, { kind: 'postgresql', pool: unreachable });
+    const taken = [];
+    for (let i = 0; i < 5; i++) taken.push(await perApiKey.take('key'));
+    expect(taken.map((t) => t.allowed)).toEqual([true, true, true, false, false]);
+    expect(await counter(rateLimitStoreFallbacks)).toBeGreaterThan(fallbacks);
+  } finally {
+    await unreachable.end();
+  }
+});
