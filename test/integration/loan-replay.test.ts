@@ -29,7 +29,7 @@ it('fails the replay of a history whose commands the code does not make (the che
 });
 
 it('replays a stored history whose movements came in as updates, each run as a child write', async () => {
-  const history = stored('workflow-histories/0.2.0-loan-movements.pb');
+  const history = stored('workflow-histories/0.3.0-loan-movements.pb');
   const types = history.events.map((e) => e.eventType);
   expect(types.filter((t) => t === EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED)).toHaveLength(3);
   expect(types.filter((t) => t === EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_COMPLETED)).toHaveLength(3);
@@ -38,7 +38,7 @@ it('replays a stored history whose movements came in as updates, each run as a c
 });
 
 it('fails the replay of an update history whose child write the code does not start (the check can fail)', async () => {
-  const history = stored('workflow-histories/0.2.0-loan-movements.pb');
+  const history = stored('workflow-histories/0.3.0-loan-movements.pb');
   const started = history.events.find((e) => e.eventType === EventType.EVENT_TYPE_START_CHILD_WORKFLOW_EXECUTION_INITIATED)!;
   started.startChildWorkflowExecutionInitiatedEventAttributes!.workflowType!.name = 'notTheWriteWorkflow';
   await expect(replay(history)).rejects.toThrow(/[Dd]eterminism/);
