@@ -390,6 +390,13 @@ describe("the loan's workflow takes its movements as updates", () => {
     const ours = refinances.body.items.filter((t: { workflowId: string }) => t.workflowId.endsWith(`refinance-${escrow}`));
     expect(ours).toHaveLength(1);
 
+    // The same repayment sent twice at once with one key (a client retrying): one update, one write, one payment.
+    const repayKey = { 'idempotency-key': `repay-${escrow}` };
+    const twice = await Promise.all([0, 1].map(() => move('repay', { itemsToRepay: [{ positionLookup: at(gil, usd), value: { amount: 5 } }] }, repayKey)));
+    expect(twice.map((a) => a.status)).toEqual([200, 200]);
+    expect(twice[1].body.offchainId).toBe(twice[0].body.offchainId);
+    expect(await holding(vault, usd)).toBe('155');
+
     const swapped = await move('swap-collateral', { itemsToWithdraw: [{ positionLookup: at(gil, usd), value: { amount: 10 } }] });
     expect(swapped.body).toMatchObject({ success: true });
     expect(await escrowHolding(escrow, usd)).toBe('90');
@@ -405,8 +412,8 @@ describe("the loan's workflow takes its movements as updates", () => {
     const asyncClose = await move('close', {}, { prefer: 'respond-async' });
     expect(asyncClose.status).toBe(409);
     const after = await movementUpdates(handle);
-    expect(after.accepted).toHaveLength(3);
-    expect(after.completed).toHaveLength(3);
+    expect(after.accepted).toHaveLength(4);
+    expect(after.completed).toHaveLength(4);
     expect((await handle.fetchHistory()).events!.length).toBe(before);
     expect(await closeCount()).toBe(closesBefore);
 
