@@ -290,6 +290,30 @@ describe('Refinance Loan to another lender', () => {
     expect(b - (await units(vaultB, usd))).toBe(paid);
     expect((await loanRecord(escrow.onchainId)).strategyAddress).toBe(vaultB.onchainId);
   });
+  it('with itemData.submitTransaction false rests at SIGNED, the loan held and unchanged, and moves on Submit Transaction', async () => {
+    const vaultA = await strategy(lenderA, { funds: 1000 });
+    const vaultB = await strategy(lenderB, { funds: 1000 });
+    const { borrower, escrow } = await openLoan(vaultA, 100, 50, { expectedApy: 250_000 });
+    const [a, b] = [await units(vaultA, usd), await units(vaultB, usd)];
+    const body = refinanceBody(escrow, borrower, vaultB, 4);
+    const both = await stack.call('PATCH', '/api/v1/loans/refinance', { ...body, itemData: { ...body.itemData, submitTransaction: false }, svmTransactionConfig: { ...body.svmTransactionConfig, submitTransaction: true } });
+    expect({ status: both.status, field: both.body.errors?.[0]?.field }).toEqual({ status: 400, field: 'itemData.submitTransaction' });
+
+    const resting = await stack.call('PATCH', '/api/v1/loans/refinance', { ...body, itemData: { ...body.itemData, submitTransaction: false } });
+    expect(resting.status).toBe(200);
+    expect(resting.body.svmTransaction).toMatchObject({ status: 'SIGNED' });
+    expect([await units(vaultA, usd), await units(vaultB, usd)]).toEqual([a, b]);
+    expect((await loanRecord(escrow.onchainId)).strategyAddress).toBe(vaultA.onchainId);
+    const meanwhile = await refinance(escrow, borrower, vaultB, 4);
+    expect({ status: meanwhile.status, field: meanwhile.body.errors?.[0]?.field }).toEqual({ status: 409, field: 'itemData.escrow' });
+
+    const submitted = await stack.call('POST', '/api/v1/transactions/submit', { itemData: { transaction: { offchainId: resting.body.svmTransaction.offchainId } } });
+    expect(submitted.body).toMatchObject({ success: true, onchainId: resting.body.svmTransaction.onchainId });
+    const paid = (await units(vaultA, usd)) - a;
+    expect(paid).toBeGreaterThanOrEqual(50n * USD);
+    expect(b - (await units(vaultB, usd))).toBe(paid);
+    expect(await loanRecord(escrow.onchainId)).toMatchObject({ strategyAddress: vaultB.onchainId, principalDue: paid.toString(), inUseByTransactionId: null });
+  });
 });
 
 describe('a worker killed mid-refinance', () => {
