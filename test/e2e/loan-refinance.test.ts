@@ -10,15 +10,14 @@ import { Client, Connection } from '@temporalio/client';
 import { Loan } from '../../src/db/entities';
 import { loanWorkflowId } from '../../src/domain/loan-lifecycle';
 import { interestFor } from '../../src/domain/loans';
-import type { InstrumentPrice, PriceSource } from '../../src/domain/prices';
 import { forkEm } from '../../src/main/runtime';
 import { startFaultWorker } from '../support/fault-process';
+import { agreedBalance, at, createAccount, createStrategy, fixedPrices, mintInto, type Ref } from '../support/loan-kit';
 import { startRpcProxy, type RpcProxy } from '../support/rpc-proxy';
 import { startStack, type Stack } from '../support/stack';
 import { temporalTarget } from '../support/temporal';
 import { waitFor } from '../support/wait';
 
-type Ref = { onchainId: string; offchainId: string };
 /** A loan day lasts 2 s here: a 1-day term ends while the test watches, 180 days is 6 minutes. */
 const SECONDS_PER_DAY = 2;
 const FEE = 5000n;
@@ -34,56 +33,18 @@ let bond: Ref;
 let lenderA: Ref;
 let lenderB: Ref;
 const priceTable = new Map<string, string>();
-const prices: PriceSource = {
-  async priceOf(_organizationId, financialInstrumentId): Promise<InstrumentPrice | null> {
-    const value = priceTable.get(financialInstrumentId);
-    return value ? { value, updatedAt: new Date().toISOString(), slot: null, dataSource: { onchainId: '11111111111111111111111111111111', offchainId: '00000000-0000-0000-0000-000000000000' } } : null;
-  },
-};
+const prices = fixedPrices(priceTable);
 
-const account = async (itemData: Record<string, unknown> = { managed: true }) => {
-  const created = await stack.call('POST', '/api/v1/accounts', { itemData });
-  expect(created.status).toBe(201);
-  return created.body.newAccount as Ref;
-};
-const at = (owner: Ref, token: Ref) => ({ owner: { offchainId: owner.offchainId }, financialInstrument: { onchainId: token.onchainId } });
-const mint = async (owner: Ref, token: Ref, amount: number) => {
-  await stack.call('POST', '/api/v1/positions', { itemData: { positionToInitialize: at(owner, token) } });
-  const minted = await stack.call('POST', '/api/v1/positions/mint', { itemData: { mintTo: at(owner, token), value: { amount } } });
-  expect(minted.body).toMatchObject({ success: true });
-};
+const account = (itemData?: Record<string, unknown>) => createAccount(stack, itemData);
+const mint = (owner: Ref, token: Ref, amount: number) => mintInto(stack, owner, token, amount);
 /** Base units held, after checking the chain and the record agree. */
-const units = async (owner: Ref, token: Ref): Promise<bigint> => {
-  const answer = await stack.call('POST', '/api/v1/positions/balance', { itemData: { position: at(owner, token) } });
-  expect(answer.status).toBe(200);
-  expect(answer.body.offchain.balance).toEqual(answer.body.onchain.balance);
-  return BigInt(answer.body.onchain.balance.lamports);
-};
+const units = async (owner: Ref, token: Ref): Promise<bigint> => BigInt((await agreedBalance(stack, owner, token)).lamports);
 const lamportsOf = async (who: Ref) => (await rpc.getBalance(address(who.onchainId), { commitment: 'confirmed' }).send()).value;
 const loanRecord = (escrow: string) => forkEm(stack.runtime.orm).findOneOrFail(Loan, { escrowAddress: escrow });
 const details = async (escrow: string) => (await stack.call('POST', '/api/v1/loans/single', { itemData: { escrow: { onchainId: escrow } } })).body;
 
-/** A strategy of `lender` lending usd against `collateral` (default usd) at `apy` per duration index, its vault funded with `funds` usd. */
-async function strategy(lender: Ref, options: { collateral?: Ref[]; apy?: number[]; loanToValueRatio?: number; funds?: number; extra?: Record<string, unknown> } = {}) {
-  const created = await stack.call('POST', '/api/v1/loans/strategies', {
-    itemData: {
-      strategy: { comments: 'vault' },
-      lender: { offchainId: lender.offchainId },
-      principal: { financialInstrument: { onchainId: usd.onchainId } },
-      collateral: (options.collateral ?? [usd]).map((c) => ({ financialInstrument: { onchainId: c.onchainId }, apy: options.apy ?? [100_000, 120_000, 150_000, 200_000, 250_000], loanToValueRatio: options.loanToValueRatio ?? 800_000, liquidationRatio: 900_000 })),
-      ...options.extra,
-    },
-  });
-  expect(created.status).toBe(201);
-  const vault = created.body.newLoanStrategy as Ref;
-  if (options.funds) {
-    const funded = await stack.call('POST', '/api/v1/positions/transfer', {
-      itemData: { source: at(lender, usd), destination: at(vault, usd), value: { amount: options.funds }, initializeDestinationPositionIfNeeded: true },
-    });
-    expect(funded.body).toMatchObject({ success: true });
-  }
-  return vault;
-}
+/** A strategy of `lender` lending usd against `collateral` (default usd), at rates for all five duration indexes by default. */
+const strategy = (lender: Ref, options: Parameters<typeof createStrategy>[3] = {}) => createStrategy(stack, lender, usd, { apy: [100_000, 120_000, 150_000, 200_000, 250_000], ...options });
 
 /** A new borrower with `pledge` of `collateral` and a loan from `vault` of `borrow` usd pledging all of it. */
 async function openLoan(vault: Ref, pledge: number, borrow: number, options: { collateral?: Ref; durationIndex?: number; expectedApy: number }) {
