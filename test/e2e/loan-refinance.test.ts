@@ -277,26 +277,36 @@ describe('Refinance Loan to another lender', () => {
   });
 });
 
-describe('a worker killed mid-refinance', () => {
-  it('killed inside submit (the node took the bytes) resumes: A credited once, B debited once, one transaction, records = chain', async () => {
+/**
+ * Runs `write` on a worker process that is SIGKILLed at `point` (`held-send`: inside submit, once
+ * the node took the bytes and the proxy holds its answer), then resumes it on the stack's worker.
+ */
+async function underFault<T>(point: 'held-send' | 'after:record', write: () => Promise<T>): Promise<T> {
+  await stack.stopWorker();
+  const worker = await startFaultWorker(stack, point === 'held-send' ? 'none' : point, proxy.url);
+  const held = point === 'held-send' ? proxy.holdNextSend() : undefined;
+  const sendsBefore = proxy.sends;
+  const answer = write();
+  await (held ?? worker.reached);
+  await worker.kill();
+  proxy.releaseHeld();
+  // The node took the refinance's bytes once, before the kill.
+  expect(proxy.sends).toBe(sendsBefore + 1);
+  await stack.restartWorker();
+  return answer;
+}
+
+describe.each(['held-send', 'after:record'] as const)('a worker killed mid-refinance (%s)', (point) => {
+  it('resumes: A credited once, B debited once, one transaction, records = chain', async () => {
     const vaultA = await strategy(lenderA, { funds: 1000 });
     const vaultB = await strategy(lenderB, { funds: 1000 });
     const { borrower, escrow } = await openLoan(vaultA, 100, 50, { expectedApy: 250_000 });
     const [a, b, fees] = [await units(vaultA, usd), await units(vaultB, usd), await lamportsOf(borrower)];
 
-    await stack.stopWorker();
-    const worker = await startFaultWorker(stack, 'none', proxy.url);
-    const held = proxy.holdNextSend();
-    const sendsBefore = proxy.sends;
-    const answer = refinance(escrow, borrower, vaultB, 4);
-    await held;
-    await worker.kill();
-    proxy.releaseHeld();
-    expect(proxy.sends).toBe(sendsBefore + 1);
-    await stack.restartWorker();
-    const moved = await answer;
+    const moved = await underFault(point, () => refinance(escrow, borrower, vaultB, 4));
 
     expect(moved.status).toBe(200);
+    expect(moved.body.escrow).toEqual(escrow);
     expect(moved.body.svmTransaction).toMatchObject({ success: true, status: expect.stringMatching(/^(CONFIRMED|FINALIZED)$/) });
     const paid = (await units(vaultA, usd)) - a;
     expect(paid).toBeGreaterThanOrEqual(50n * USD);
