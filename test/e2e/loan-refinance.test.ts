@@ -119,6 +119,7 @@ describe('Refinance Loan to another lender', () => {
     const { borrower, escrow } = await openLoan(vaultA, 1_500_000, 1_000_000, { durationIndex: 3, expectedApy: 1_000_000 });
     const opened = await loanRecord(escrow.onchainId);
     const [a, b, own, held, fees] = [await units(vaultA, usd), await units(vaultB, usd), await units(borrower, usd), await units(escrow, usd), await lamportsOf(borrower)];
+    // Two seconds of interest at least (it accrues per whole second).
     await new Promise((r) => setTimeout(r, 2000));
 
     const sent = Date.now();
