@@ -163,7 +163,7 @@ describe('Refinance Loan to another lender', () => {
     expect(await outstanding(vaultB)).toBeCloseTo(Number(paid) / 1e6, 6);
 
     // The loan's workflow sleeps until the new maturity.
-    const handle = client.workflow.getHandle(loanWorkflowId(loan.organizationId, escrow.onchainId));
+    const handle = client.workflow.getHandle(loanWorkflowId({ id: loan.organizationId, externalId: stack.organizationExternalId }, escrow.onchainId));
     await waitFor(async () => (await handle.query<{ at: string }>('nextAction')).at === loan.maturityAt.toISOString());
   });
 
