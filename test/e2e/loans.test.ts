@@ -8,13 +8,12 @@ import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { Loan } from '../../src/db/entities';
 import { loanWorkflowId } from '../../src/domain/loan-lifecycle';
-import type { InstrumentPrice, PriceSource } from '../../src/domain/prices';
 import { forkEm } from '../../src/main/runtime';
+import { agreedBalance, at, createAccount, createStrategy, fixedPrices, mintInto, type Ref } from '../support/loan-kit';
 import { startStack, type Stack } from '../support/stack';
 import { temporalTarget } from '../support/temporal';
 import { waitFor } from '../support/wait';
 
-type Ref = { onchainId: string; offchainId: string };
 let stack: Stack;
 let connection: Connection;
 let client: Client;
@@ -23,54 +22,16 @@ let bond: Ref;
 let lender: Ref;
 /** Prices the loans see (a fixed feed until oracle data sources exist). */
 const priceTable = new Map<string, string>();
-const prices: PriceSource = {
-  async priceOf(_organizationId, financialInstrumentId): Promise<InstrumentPrice | null> {
-    const value = priceTable.get(financialInstrumentId);
-    return value ? { value, updatedAt: new Date().toISOString(), slot: null, dataSource: { onchainId: '11111111111111111111111111111111', offchainId: '00000000-0000-0000-0000-000000000000' } } : null;
-  },
-};
+const prices = fixedPrices(priceTable);
 
-const account = async (itemData: Record<string, unknown> = { managed: true }) => {
-  const created = await stack.call('POST', '/api/v1/accounts', { itemData });
-  expect(created.status).toBe(201);
-  return created.body.newAccount as Ref;
-};
-const at = (owner: Ref, mint: Ref) => ({ owner: { offchainId: owner.offchainId }, financialInstrument: { onchainId: mint.onchainId } });
-const mint = async (owner: Ref, token: Ref, amount: number) => {
-  await stack.call('POST', '/api/v1/positions', { itemData: { positionToInitialize: at(owner, token) } });
-  const minted = await stack.call('POST', '/api/v1/positions/mint', { itemData: { mintTo: at(owner, token), value: { amount } } });
-  expect(minted.body).toMatchObject({ success: true });
-};
+const account = (itemData?: Record<string, unknown>) => createAccount(stack, itemData);
+const mint = (owner: Ref, token: Ref, amount: number) => mintInto(stack, owner, token, amount);
 /** UI amount held, after checking the chain and the record agree. */
-const holding = async (owner: Ref, token: Ref): Promise<string> => {
-  const answer = await stack.call('POST', '/api/v1/positions/balance', { itemData: { position: at(owner, token) } });
-  expect(answer.status).toBe(200);
-  expect(answer.body.offchain.balance).toEqual(answer.body.onchain.balance);
-  return String(answer.body.onchain.balance.amount);
-};
+const holding = async (owner: Ref, token: Ref): Promise<string> => String((await agreedBalance(stack, owner, token)).amount);
 const escrowHolding = async (escrow: string, token: Ref): Promise<string> => holding({ onchainId: escrow, offchainId: (await stack.call('POST', '/api/v1/accounts/single', { itemData: { account: { onchainId: escrow } } })).body.offchain.id }, token);
 
 /** A strategy lending `usd` against `collateral` (default: usd itself), its vault funded with `funds`. */
-async function strategy(options: { collateral?: Ref[]; funds?: number; extra?: Record<string, unknown> } = {}) {
-  const created = await stack.call('POST', '/api/v1/loans/strategies', {
-    itemData: {
-      strategy: { comments: 'vault' },
-      lender: { offchainId: lender.offchainId },
-      principal: { financialInstrument: { onchainId: usd.onchainId } },
-      collateral: (options.collateral ?? [usd]).map((c) => ({ financialInstrument: { onchainId: c.onchainId }, apy: [100_000, 120_000, 150_000], loanToValueRatio: 800_000, liquidationRatio: 900_000 })),
-      ...options.extra,
-    },
-  });
-  expect(created.status).toBe(201);
-  const vault = created.body.newLoanStrategy as Ref;
-  if (options.funds) {
-    const funded = await stack.call('POST', '/api/v1/positions/transfer', {
-      itemData: { source: at(lender, usd), destination: at(vault, usd), value: { amount: options.funds }, initializeDestinationPositionIfNeeded: true },
-    });
-    expect(funded.body).toMatchObject({ success: true });
-  }
-  return vault;
-}
+const strategy = (options: Parameters<typeof createStrategy>[3] = {}) => createStrategy(stack, lender, usd, options);
 
 const borrower = () => account({ managed: true, canPayFees: true, seed: { amount: 1 } });
 

@@ -7,16 +7,17 @@
  */
 import { Loan, LoanStrategy, Position, type FinancialInstrument, type PledgedItemRecord } from '../../db/entities';
 import { createAccountRecord, createdBy } from '../../db/repositories/accounts.repository';
-import { conflict, notFound, validationError } from '../../domain/errors';
+import { notFound, validationError } from '../../domain/errors';
 import type { CreateLoanItemData } from '../../domain/inputs/loan.inputs';
 import { checkExpectedValues, durationDays, GRACE_HOURS, quoteFor, type CollateralTerms, type LoanQuote } from '../../domain/loans';
-import { fromBaseUnits, resolveValue } from '../../domain/money';
+import { resolveValue } from '../../domain/money';
 import { legInstructions } from '../../domain/operations/movement-instructions';
 import { settleFreezes, type Leg } from '../../domain/operations/movement.operation';
 import type { ActivityDeps } from '../deps';
 import { resolveFeePayer } from './fee-payer';
 import { loanToValueAt } from './loan-value';
 import { borrowerOf, existingPosition, planIntoEscrow, planOutOf, planTopUp, requireBorrowerOwns, scopeOf, vaultPosition } from './loan-legs';
+import { requireCapacity, requireOriginations } from './strategy-guards';
 import { newPlanContext, onchainBalance, recordLeg, type PlannedLeg } from './movement-legs';
 import type { OperationHandler, OperationRequest } from './operation-handler';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -38,24 +39,9 @@ interface CreateLoanData {
 const P = 'itemData.protocolDetails';
 const landed = ['CONFIRMED', 'FINALIZED', 'SUBMITTED'];
 
-/** Principal owed on the strategy's loans that are not settled (OPEN or OVERDUE), base units. */
-async function outstandingPrincipal(em: EntityManager, strategyId: string): Promise<bigint> {
-  const loans = await em.find(Loan, { strategyId, status: { $in: ['OPEN', 'OVERDUE'] } }, { fields: ['principalDue'] });
-  return loans.reduce((sum, loan) => sum + BigInt(loan.principalDue), 0n);
-}
-
 /** The cap, the buffer and the loan-to-value (API.md 7): refused before anything is signed. */
 async function checkGuards(em: EntityManager, deps: ActivityDeps, request: OperationRequest<CreateLoanItemData>, strategy: LoanStrategy, principal: FinancialInstrument, units: bigint, vaultUnits: bigint, pledged: { instrument: FinancialInstrument; units: bigint }[], quote: LoanQuote): Promise<void> {
-  const show = (n: bigint) => fromBaseUnits(n, principal.decimals);
-  const cap = strategy.originationCap == null ? null : BigInt(strategy.originationCap);
-  if (cap !== null) {
-    const outstanding = await outstandingPrincipal(em, strategy.id);
-    if (outstanding + units > cap) throw conflict('itemData.itemsToBorrow[0].value', `the strategy's origination cap is ${show(cap)}; ${show(outstanding)} is lent already, so ${show(units)} more does not fit`);
-  }
-  const buffer = strategy.liquidityBuffer == null ? null : BigInt(strategy.liquidityBuffer);
-  if (buffer !== null && vaultUnits - units < buffer) {
-    throw conflict('itemData.itemsToBorrow[0].value', `the vault keeps a liquidity buffer of ${show(buffer)}; it holds ${show(vaultUnits)}, so it lends at most ${show(vaultUnits > buffer ? vaultUnits - buffer : 0n)}`);
-  }
+  await requireCapacity(em, strategy, principal, units, vaultUnits, 'itemData.itemsToBorrow[0].value');
   const collateral = pledged.map((p, i) => ({ instrument: p.instrument, units: p.units, field: `itemData.itemsToPledge[${i}].positionLookup` }));
   const ltv = await loanToValueAt(deps, request.organizationId, principal, units, 'itemData.itemsToBorrow[0].positionLookup', collateral);
   if (ltv > BigInt(quote.loanToValueRatio)) throw validationError('itemData.itemsToBorrow[0].value', `the loan-to-value would be ${ltv} cBPS, above the strategy's limit of ${quote.loanToValueRatio}: borrow less or pledge more`);
@@ -69,7 +55,7 @@ export const createLoanHandler: OperationHandler<CreateLoanItemData, CreateLoanD
     const scope = scopeOf(request);
     const strategy = await em.findOne(LoanStrategy, { ...scope, vaultAddress: item.protocolDetails.loanStrategyAddress });
     if (!strategy) throw notFound(`${P}.loanStrategyAddress`, `${item.protocolDetails.loanStrategyAddress} is not a loan strategy of the organization`);
-    if (!strategy.originationsEnabled) throw conflict(`${P}.loanStrategyAddress`, 'the strategy takes no new loans (originationsEnabled is false)');
+    requireOriginations(strategy, `${P}.loanStrategyAddress`);
 
     const borrower = await borrowerOf(em, scope, request);
     const feePayer = await resolveFeePayer(em, deps, request, request.svmTransactionConfig);

@@ -1,17 +1,29 @@
 /**
- * Refinance Loan (spec 4.4) with the same lender, and the rollover a strategy with `rollover: true`
- * makes at maturity (the loan's workflow runs it as a child write): a new term for durationIndex at
- * the strategy's current rate, the accrued interest added to principalDue. No value moves, so no
- * network transaction: the loan's record changes in the record step. Refinancing to another
- * lender's strategy is not built (400 naming toLender).
+ * Refinance Loan (spec 4.4), two ways (docs/loans.md):
+ * - with the same lender, and the rollover a strategy with `rollover: true` makes at maturity (the
+ *   loan's workflow runs it as a child write): a new term for durationIndex at the strategy's current
+ *   rate, the accrued interest added to principalDue. No value moves, so no network transaction: the
+ *   loan's record changes in the record step.
+ * - to another strategy (`toLender` names its vault): in one network transaction the new vault pays
+ *   the old one what the loan owes (principal and interest to the lookup), and the loan becomes the
+ *   new strategy's, at its rate, for a new term that starts when the transaction lands. The guards
+ *   are Create Loan's, on the new strategy.
  */
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { FinancialInstrument, Loan, LoanStrategy } from '../../db/entities';
-import { findAccountByLookup } from '../../db/repositories/accounts.repository';
+import { findAccountByLookup, type TenantScope } from '../../db/repositories/accounts.repository';
 import { conflict, validationError } from '../../domain/errors';
 import type { RefinanceLoanItemData } from '../../domain/inputs/loan.inputs';
-import { durationDays, interestAt, quoteFor, rolledOver } from '../../domain/loans';
-import { holdLoanFor, loanOfEscrow, requireLoanBorrower, scopeOf } from './loan-legs';
-import type { OperationHandler } from './operation-handler';
+import { durationDays, interestAt, quoteFor, rolledOver, type LoanQuote } from '../../domain/loans';
+import { legInstructions } from '../../domain/operations/movement-instructions';
+import type { Leg } from '../../domain/operations/movement.operation';
+import type { ActivityDeps } from '../deps';
+import { resolveFeePayer } from './fee-payer';
+import { holdLoanFor, loanOfEscrow, planOutOf, requireBorrowerOwns, requireLoanBorrower, scopeOf, vaultPosition } from './loan-legs';
+import { currentLoanToValue } from './loan-value';
+import { newPlanContext, onchainBalance, recordLeg } from './movement-legs';
+import type { OperationHandler, OperationRequest, OperationResolved } from './operation-handler';
+import { requireCapacity, requireOriginations } from './strategy-guards';
 
 interface RefinanceLoanData {
   loanId: string;
@@ -20,6 +32,82 @@ interface RefinanceLoanData {
   liquidationRatio: number;
   durationIndex: number;
   secondsPerDay: number;
+  /** Set when the loan moves to another strategy: its new vault pays the old one off. */
+  to?: {
+    strategyId: string;
+    vault: string;
+    lender: { address: string; id: string };
+    /** Interest accrued to the lookup, base units: the payoff is principalDue plus this. */
+    interest: string;
+    legs: Leg[];
+  };
+}
+
+const T = 'itemData.toLender';
+const landed = ['CONFIRMED', 'FINALIZED', 'SUBMITTED'];
+
+/**
+ * The strategy `toLender` moves the loan to, or null for the same lender's rollover (toLender
+ * omitted, the loan's lender, or its strategy's vault). Any other account must be a strategy's vault.
+ */
+async function targetStrategy(em: EntityManager, scope: TenantScope, loan: Loan, lookup: RefinanceLoanItemData['toLender']): Promise<LoanStrategy | null> {
+  if (!lookup) return null;
+  const account = await findAccountByLookup(em, scope, lookup, T);
+  if (account.address === loan.lenderAddress || account.address === loan.strategyAddress) return null;
+  const strategy = await em.findOne(LoanStrategy, { ...scope, vaultAddress: account.address });
+  if (!strategy) throw validationError(T, `${account.address} is not a loan strategy's vault: to refinance to another lender, name the vault of its strategy (loanStrategy of Fetch Loan Strategies); to roll over with the same lender, omit toLender`);
+  return strategy;
+}
+
+/** The strategy's terms for the loan's collateral at the duration (a collateral it does not accept: 400 naming `field`). */
+function quoteOf(strategy: LoanStrategy, loan: Loan, durationIndex: number, field: string): LoanQuote {
+  const terms = loan.collateralInstrumentIds.map((id, i) => {
+    const found = strategy.collateral.find((c) => c.financialInstrumentId === id);
+    if (!found) throw validationError(field, `the strategy does not accept ${loan.collateralMints[i]} (pledged item ${i}) as collateral`);
+    return found;
+  });
+  return quoteFor(terms, durationIndex, 'itemData.durationIndex');
+}
+
+/**
+ * To another strategy: Create Loan's guards on it (same principal, collateral accepted, originations
+ * on, cap, buffer, loan-to-value at oracle prices within its limit), then the one movement, the
+ * payoff from the new vault's position into the old vault's. The borrower pays the fees.
+ */
+async function moveTo(em: EntityManager, deps: ActivityDeps, request: OperationRequest<RefinanceLoanItemData>, loan: Loan, strategy: LoanStrategy, principal: FinancialInstrument, base: Omit<RefinanceLoanData, 'to' | keyof LoanQuote | 'apy'>): Promise<OperationResolved<RefinanceLoanData>> {
+  const scope = scopeOf(request);
+  await requireLoanBorrower(em, scope, request, loan);
+  const feePayer = await resolveFeePayer(em, deps, request, request.svmTransactionConfig);
+  if (strategy.principalInstrumentId !== loan.principalInstrumentId) throw validationError(T, `the strategy lends ${strategy.principalMint}; the loan's principal is ${loan.principalMint}`);
+  const quote = quoteOf(strategy, loan, request.itemData.durationIndex, T);
+  requireOriginations(strategy, T);
+
+  const now = deps.now();
+  const interest = interestAt(loan, now);
+  const payoff = BigInt(loan.principalDue) + interest;
+  const newVault = await vaultPosition(em, scope, strategy.vaultAddress, principal, T);
+  const oldVault = await vaultPosition(em, scope, loan.strategyAddress, principal, 'itemData.fromLender');
+  const ctx = newPlanContext(em, deps, request, {});
+  await requireCapacity(em, strategy, principal, payoff, await onchainBalance(ctx, newVault), T);
+  const ltv = await currentLoanToValue(em, deps, loan, now, 'itemData.escrow');
+  if (ltv > BigInt(quote.loanToValueRatio)) throw validationError(T, `the loan's loan-to-value is ${ltv} cBPS (principal and interest over its collateral), above the strategy's limit of ${quote.loanToValueRatio}: repay some or pledge more first`);
+
+  const planned = await planOutOf(ctx, newVault, principal, { position: { offchainId: oldVault.id } }, { lamports: payoff.toString() }, T, { source: T, destination: 'itemData.fromLender' });
+  return {
+    needsTransaction: true,
+    feePayer: feePayer.address,
+    signers: [...new Set([feePayer.address, ...planned.signers])],
+    awaitedSigners: [...ctx.awaited].filter((signer) => signer !== feePayer.address),
+    debits: planned.debits,
+    webhooks: feePayer.webhooks,
+    data: {
+      ...base,
+      apy: quote.apy,
+      loanToValueRatio: quote.loanToValueRatio,
+      liquidationRatio: quote.liquidationRatio,
+      to: { strategyId: strategy.id, vault: strategy.vaultAddress, lender: { address: strategy.lenderAddress, id: strategy.lenderAccountId }, interest: interest.toString(), legs: [planned.leg] },
+    },
+  };
 }
 
 export const refinanceLoanHandler: OperationHandler<RefinanceLoanItemData, RefinanceLoanData> = {
@@ -29,34 +117,43 @@ export const refinanceLoanHandler: OperationHandler<RefinanceLoanItemData, Refin
     const loan = await loanOfEscrow(em, scope, item.escrow, 'itemData.escrow');
     await holdLoanFor(em, request, loan);
     if (loan.status !== 'OPEN' && loan.status !== 'OVERDUE') throw conflict('itemData.escrow', `the loan is ${loan.status}`);
+    // fromLender names the loan's lender (its account, or its strategy's vault).
+    if (item.fromLender) {
+      const from = await findAccountByLookup(em, scope, item.fromLender, 'itemData.fromLender');
+      if (from.address !== loan.lenderAddress && from.address !== loan.strategyAddress) throw validationError('itemData.fromLender', `the loan's lender is ${loan.lenderAddress} (strategy vault ${loan.strategyAddress})`);
+    }
+    if (item.borrower && (await findAccountByLookup(em, scope, item.borrower, 'itemData.borrower')).address !== loan.borrowerAddress) throw validationError('itemData.borrower', `the loan's borrower is ${loan.borrowerAddress}`);
+    const principal = await em.findOneOrFail(FinancialInstrument, { id: loan.principalInstrumentId });
+    // borrowedItem names the borrower's position of the principal; nothing moves to it.
+    if (item.borrowedItem && (await requireBorrowerOwns(em, scope, loan.borrowerAddress, item.borrowedItem, 'itemData.borrowedItem')).id !== principal.id) {
+      throw validationError('itemData.borrowedItem', `the loan's borrowed item is ${principal.mintAddress}`);
+    }
+    const base = { loanId: loan.id, durationIndex: item.durationIndex, secondsPerDay: deps.loanSecondsPerDay ?? 86_400 };
+    const target = await targetStrategy(em, scope, loan, item.toLender);
+    if (target) return moveTo(em, deps, request, loan, target, principal, base);
+
     // The loan's own workflow (rollover) names no fee payer; a caller names the borrower.
     if (request.svmTransactionConfig.feePayer) await requireLoanBorrower(em, scope, request, loan);
-    const lender = async (lookup: RefinanceLoanItemData['fromLender'], field: string) => (lookup ? (await findAccountByLookup(em, scope, lookup, field)).address : loan.lenderAddress);
-    if ((await lender(item.fromLender, 'itemData.fromLender')) !== loan.lenderAddress) throw validationError('itemData.fromLender', `the loan's lender is ${loan.lenderAddress}`);
-    if ((await lender(item.toLender, 'itemData.toLender')) !== loan.lenderAddress) throw validationError('itemData.toLender', 'refinancing to another lender\'s strategy is not available yet (docs/loans.md); omit toLender to roll over with the same lender');
-    if (item.borrower && (await findAccountByLookup(em, scope, item.borrower, 'itemData.borrower')).address !== loan.borrowerAddress) throw validationError('itemData.borrower', `the loan's borrower is ${loan.borrowerAddress}`);
     const strategy = await em.findOneOrFail(LoanStrategy, { id: loan.strategyId });
-    const terms = loan.collateralInstrumentIds.map((id, i) => {
-      const found = strategy.collateral.find((c) => c.financialInstrumentId === id);
-      if (!found) throw validationError('itemData.escrow', `the strategy no longer accepts pledged item ${i}`);
-      return found;
-    });
-    const quote = quoteFor(terms, item.durationIndex, 'itemData.durationIndex');
-    await em.findOneOrFail(FinancialInstrument, { id: loan.principalInstrumentId });
-    const data: RefinanceLoanData = { loanId: loan.id, apy: quote.apy, loanToValueRatio: quote.loanToValueRatio, liquidationRatio: quote.liquidationRatio, durationIndex: item.durationIndex, secondsPerDay: deps.loanSecondsPerDay ?? 86_400 };
+    const quote = quoteOf(strategy, loan, item.durationIndex, 'itemData.escrow');
+    const data: RefinanceLoanData = { ...base, apy: quote.apy, loanToValueRatio: quote.loanToValueRatio, liquidationRatio: quote.liquidationRatio };
     return { needsTransaction: false, feePayer: deps.feePayerAddress, signers: [], debits: [], webhooks: { preSubmit: false, postSubmit: false }, data };
   },
 
-  instructions() {
-    return [];
+  instructions(_request, resolved) {
+    return (resolved.data.to?.legs ?? []).flatMap((leg) => legInstructions(leg, resolved.feePayer));
   },
 
-  async record(em, _request, resolved, outcome, tx, at) {
-    if (outcome) return undefined;
+  async record(em, request, resolved, outcome, tx, at) {
     const d = resolved.data;
+    if (d.to ? !outcome || !landed.includes(outcome.status) : outcome) return undefined;
+    for (const leg of d.to?.legs ?? []) await recordLeg(em, request, leg, tx, at);
     const loan = await em.findOneOrFail(Loan, { id: d.loanId });
-    const next = rolledOver({ principalDue: BigInt(loan.principalDue) }, interestAt(loan, at), at, durationDays[d.durationIndex], d.secondsPerDay);
+    // Moved: the new lender lent what the old one was paid (interest to the lookup); the same lender's: interest to now.
+    const interest = d.to ? BigInt(d.to.interest) : interestAt(loan, at);
+    const next = rolledOver({ principalDue: BigInt(loan.principalDue) }, interest, at, durationDays[d.durationIndex], d.secondsPerDay);
     Object.assign(loan, {
+      ...(d.to ? { strategyId: d.to.strategyId, strategyAddress: d.to.vault, lenderAddress: d.to.lender.address, lenderAccountId: d.to.lender.id } : {}),
       principalDue: next.principalDue.toString(),
       interestOutstanding: '0',
       termStartAt: next.termStartAt,
@@ -75,6 +172,8 @@ export const refinanceLoanHandler: OperationHandler<RefinanceLoanItemData, Refin
     return { onchainId: loan.escrowAddress, offchainId: loan.escrowAccountId };
   },
 
+  /** The loan's workflow reads the loan again: its new term (and lender) set the next timer. */
+  reconcilesOffchain: true,
   async reconcile(em, deps, request, resolved) {
     const loan = await em.findOneOrFail(Loan, { id: resolved.data.loanId });
     await deps.loans?.changed(request.organizationId, loan.escrowAddress);

@@ -114,7 +114,7 @@ export function loanRoutes(deps: ApiDeps): RouteSpec[] {
       method: 'patch',
       path: '/api/v1/loans/refinance',
       tag: 'Loans',
-      summary: "Refinance Loan (spec 4.4) with the same lender (toLender omitted or the loan's lender): a new term of durationIndex from now at the strategy's current rate for the loan's collateral, the accrued interest added to principalDue; the loan is OPEN again. No value moves, so no network transaction (svmTransaction null). The fee payer, when named, must be the borrower. Refinancing to another lender's strategy is not available yet (400 naming itemData.toLender). A strategy with rollover: true does this at maturity on its own.",
+      summary: "Refinance Loan (spec 4.4) with the same lender (toLender omitted or the loan's lender): a new term of durationIndex from now at the strategy's current rate for the loan's collateral, the accrued interest added to principalDue; the loan is OPEN again. No value moves, so no network transaction (svmTransaction null). The fee payer, when named, must be the borrower. To another lender's strategy (toLender: its vault account): in one network transaction the new vault pays the old vault principal and interest accrued until the request is looked up, and the loan becomes the new strategy's (lender, rate for durationIndex, a new term from the landing, principalDue = what was paid), with Create Loan's guards on the new strategy (accepted collateral, originations on, cap, buffer, loan-to-value at oracle prices within its limit); the fee payer must be the borrower. A strategy with rollover: true does this at maturity on its own.",
       body: refinanceLoanBody,
       successStatus: 200,
       response: refinanceLoanResponse,

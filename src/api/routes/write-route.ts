@@ -7,6 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { SvmTransactionConfigInput } from '../../domain/inputs/common.inputs';
+import { validationError } from '../../domain/errors';
 import { validateInput, type InputOf, type Operation } from '../../domain/operations/registry';
 import { hasRole } from '../../domain/roles';
 import type { ApiDeps, Caller, LedgerContext } from '../context';
@@ -50,6 +51,17 @@ export interface WriteRouteSpec<B extends WriteBody> extends Omit<RouteSpec<B, a
   instead?: (body: B) => ((ctx: LedgerContext, input: WriteInput) => Promise<unknown>) | undefined;
 }
 
+/**
+ * Refinance Loan's own `itemData.submitTransaction` means `svmTransactionConfig.submitTransaction`
+ * (API.md 2); the two given and different are 400.
+ */
+function withOwnSubmit(itemData: object, config: SvmTransactionConfigInput | undefined): SvmTransactionConfigInput | undefined {
+  const own = (itemData as { submitTransaction?: unknown }).submitTransaction;
+  if (typeof own !== 'boolean') return config;
+  if (config?.submitTransaction !== undefined && config.submitTransaction !== own) throw validationError('itemData.submitTransaction', 'itemData.submitTransaction differs from svmTransactionConfig.submitTransaction; send one, or the same in both');
+  return { ...config, submitTransaction: own };
+}
+
 export function writeRoute<B extends WriteBody>(deps: ApiDeps, spec: WriteRouteSpec<B>): RouteSpec<B> {
   const { operation, prepare, answer: how, creates, extraRecords, instead, start, ...rest } = spec;
   return route<B, any>({
@@ -65,7 +77,7 @@ export function writeRoute<B extends WriteBody>(deps: ApiDeps, spec: WriteRouteS
         operation,
         caller,
         itemData,
-        svmTransactionConfig: body.svmTransactionConfig,
+        svmTransactionConfig: withOwnSubmit(itemData, body.svmTransactionConfig),
         idempotencyId: (itemData as { idempotencyId?: string }).idempotencyId,
         newRecordId: creates ? randomUUID() : undefined,
         extraRecordIds: extraRecords ? Object.fromEntries(extraRecords.map((role) => [role, randomUUID()])) : undefined,

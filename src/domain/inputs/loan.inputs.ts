@@ -103,10 +103,11 @@ export const swapCollateralItemData = strictObject(
 );
 export type SwapCollateralItemData = t.TypeOf<typeof swapCollateralItemData>;
 
-/** Refinance Loan itemData (spec 4.4). Built: the same lender's rollover (toLender omitted or the same). */
+/** Refinance Loan itemData (spec 4.4): the same lender's rollover, or the move to another strategy that pays the first off (docs/loans.md). */
 export const refinanceLoanItemData = strictObject(
   'RefinanceLoanItemData',
   { defiProtocol, escrow: accountLookup, durationIndex },
   { borrowedItem: positionLookup, fromLender: accountLookup, toLender: accountLookup, borrower: accountLookup, submitTransaction: t.boolean, idempotencyId: uuid },
+  "toLender: the vault account of the strategy to move the loan to (loanStrategy in Fetch Loan Strategies); its vault pays the loan's lender principal and interest in one network transaction. Omitted, the loan's lender or its strategy's vault: a rollover with the same lender. fromLender: the loan's lender (its account or its strategy's vault); borrower: the loan's borrower; borrowedItem: the borrower's position of the principal (nothing moves to it).",
 );
 export type RefinanceLoanItemData = t.TypeOf<typeof refinanceLoanItemData>;
