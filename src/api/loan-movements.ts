@@ -6,7 +6,7 @@
  * any write, from the write's own run and record (202, resting writes, refusals, reconciling).
  */
 import { isGrpcServiceError, ServiceError, WorkflowFailedError, WorkflowNotFoundError, WorkflowUpdateFailedError, WorkflowUpdateStage, type WorkflowUpdateHandle } from '@temporalio/client';
-import { Loan } from '../db/entities';
+import { LedgerTransaction, Loan } from '../db/entities';
 import { findAccountByLookup } from '../db/repositories/accounts.repository';
 import { deletePendingRecord } from '../db/repositories/transaction-records.repository';
 import { conflict, LedgerError } from '../domain/errors';
@@ -17,18 +17,29 @@ import type { ledgerWrite } from '../workflows/write.workflow';
 import type { ApiDeps } from './context';
 import { startWorkflow, type StartWrite } from './writes';
 
-/** The escrow address of the loan the request moves, or null when it names none (the write's own lookup refuses it, as before). */
-async function escrowOf(deps: ApiDeps, request: WriteRequest): Promise<string | null> {
+/** A write in these statuses waits on people (approvers, signers, Submit Transaction), possibly for days. */
+const RESTING = ['AWAITING_APPROVAL', 'AWAITING_SIGNATURES', 'SIGNED'];
+
+/**
+ * The loan the request moves: its escrow address, and the write holding it when that write rests
+ * (a movement behind it would wait for days: it is refused at once instead). Null when the request
+ * names no loan (the write's own lookup refuses it, as before).
+ */
+async function loanOf(deps: ApiDeps, request: WriteRequest): Promise<{ escrow: string; resting: { id: string; status: string } | null } | null> {
   const lookup = (request.itemData as { escrow?: AccountLookupInput }).escrow;
   if (!lookup) return null;
   const em = deps.orm.em.fork();
+  let loan: { escrowAddress: string; inUseByTransactionId?: string | null } | null;
   try {
     const escrow = await findAccountByLookup(em, { organizationId: request.organizationId, cluster: request.cluster }, lookup, 'itemData.escrow');
-    return (await em.findOne(Loan, { organizationId: request.organizationId, escrowAccountId: escrow.id }, { fields: ['escrowAddress'] }))?.escrowAddress ?? null;
+    loan = await em.findOne(Loan, { organizationId: request.organizationId, escrowAccountId: escrow.id }, { fields: ['escrowAddress', 'inUseByTransactionId'] });
   } catch (error) {
     if (error instanceof LedgerError) return null;
     throw error;
   }
+  if (!loan) return null;
+  const holder = loan.inUseByTransactionId ? await em.findOne(LedgerTransaction, { id: loan.inUseByTransactionId }, { fields: ['status'] }) : null;
+  return { escrow: loan.escrowAddress, resting: holder && RESTING.includes(holder.status) ? { id: holder.id, status: holder.status } : null };
 }
 
 /** A Temporal frontend answers FAILED_PRECONDITION ("workflow not ready") to an update that met a workflow task failing as it completed: sent again. */
@@ -53,8 +64,9 @@ export const throughLoanWorkflow: StartWrite = async (deps, request, organizatio
     throw error;
   });
   if (ran) return { handle: write, ended: ran.status.name !== 'RUNNING' };
-  const escrow = await escrowOf(deps, request);
-  if (!escrow) return startWorkflow(deps, request, organizationExternalId);
+  const loan = await loanOf(deps, request);
+  if (!loan) return startWorkflow(deps, request, organizationExternalId);
+  const { escrow } = loan;
 
   // The loan's workflow runs under its current id, or under the legacy one for a loan opened before it (src/main/loan-workflows.ts).
   const loanIds = [loanWorkflowId({ id: request.organizationId, externalId: request.organizationExternalId }, escrow), legacyLoanWorkflowId(request.organizationId, escrow)];
@@ -64,6 +76,7 @@ export const throughLoanWorkflow: StartWrite = async (deps, request, organizatio
     await deletePendingRecord(deps.orm.em.fork(), request.transactionId);
     throw error;
   };
+  if (loan.resting) return refused(conflict('itemData.escrow', `another write on this loan (transaction ${loan.resting.id}) waits for ${loan.resting.status === 'SIGNED' ? 'Submit Transaction' : loan.resting.status === 'AWAITING_APPROVAL' ? 'approval' : 'signatures'}; retry once it has ended`));
   let update: WorkflowUpdateHandle<WriteResult | null> | undefined;
   for (let attempt = 1, which = 0; !update; ) {
     try {
