@@ -38,8 +38,11 @@ async function loanOf(deps: ApiDeps, request: WriteRequest): Promise<{ escrow: s
     throw error;
   }
   if (!loan) return null;
-  const holder = loan.inUseByTransactionId ? await em.findOne(LedgerTransaction, { id: loan.inUseByTransactionId }, { fields: ['status'] }) : null;
-  return { escrow: loan.escrowAddress, resting: holder && RESTING.includes(holder.status) ? { id: holder.id, status: holder.status } : null };
+  const holder = loan.inUseByTransactionId ? await em.findOne(LedgerTransaction, { id: loan.inUseByTransactionId }, { fields: ['status', 'workflowId'] }) : null;
+  if (!holder || !RESTING.includes(holder.status)) return { escrow: loan.escrowAddress, resting: null };
+  // SIGNED is also a moment of every write between sign and submit: it rests only when its run waits for Submit Transaction.
+  const rests = holder.status !== 'SIGNED' || (await deps.temporal.client.workflow.getHandle(holder.workflowId).query<string>('currentStep').catch(() => '')) === 'awaitSubmit';
+  return { escrow: loan.escrowAddress, resting: rests ? { id: holder.id, status: holder.status } : null };
 }
 
 /** A Temporal frontend answers FAILED_PRECONDITION ("workflow not ready") to an update that met a workflow task failing as it completed: sent again. */
