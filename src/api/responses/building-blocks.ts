@@ -160,3 +160,8 @@ export function freeObjectWith(description: string) {
 
 /** A string map (onchain custom metadata). */
 export const stringMap = mapOf(t.string);
+
+/** The `cursor` of a bulk answer (keyset paging; see domain/keyset.ts). */
+export const pageCursor = textWith(
+  'Present when the page has records: send it back as itemQuery.cursor (same filter and sort) for the records after this page\'s last one. A page with fewer records than limit is the last one for now.',
+);

@@ -82,9 +82,9 @@ export function addressLookupTableRoutes(deps: ApiDeps): RouteSpec[] {
         const em = deps.orm.em.fork();
         const caller = await actingCaller(ctx, deps, em, body.tenancyConfig);
         const query = translateItemQuery(addressLookupTableQuery, body.itemQuery, { organizationId: caller.organizationId, cluster: ctx.state.cluster });
-        const [items, count] = await findPage(em, AddressLookupTable, query);
+        const { items, count, cursor } = await findPage(em, AddressLookupTable, query);
         const accounts = await accountsOf(em, caller.organizationId, ctx.state.cluster, items);
-        return { count, items: items.map((table) => presentAddressLookupTable(table, accounts)) };
+        return { count, items: items.map((table) => presentAddressLookupTable(table, accounts)), ...(cursor ? { cursor } : {}) };
       },
     }),
     route({

@@ -93,9 +93,9 @@ export function approvalRoutes(deps: ApiDeps): RouteSpec[] {
         const em = fork();
         const caller = await actingCaller(ctx, deps, em, body.tenancyConfig);
         const query = translateItemQuery(approvalQuery, body.itemQuery, { organizationId: caller.organizationId });
-        const [items, count] = await findPage(em, Approval, query);
+        const { items, count, cursor } = await findPage(em, Approval, query);
         const accounts = await addressesOf(em, items);
-        return { count, items: items.map((a) => present(a, accounts)) };
+        return { count, items: items.map((a) => present(a, accounts)), ...(cursor ? { cursor } : {}) };
       },
     }),
     route({

@@ -58,9 +58,9 @@ export function durableNonceAccountRoutes(deps: ApiDeps): RouteSpec[] {
       async handler(ctx, body) {
         const { em, scope } = await actingScope(ctx, deps, body.tenancyConfig);
         const query = translateItemQuery(durableNonceAccountQuery, body.itemQuery, scope);
-        const [rows, count] = await findPage(em, DurableNonceAccount, query);
+        const { items: rows, count, cursor } = await findPage(em, DurableNonceAccount, query);
         const accounts = await accountsOf(em, rows);
-        return { count, items: rows.map((row) => presentDurableNonceAccount(row, accounts, row.nonceHash ?? null)) };
+        return { count, items: rows.map((row) => presentDurableNonceAccount(row, accounts, row.nonceHash ?? null)), ...(cursor ? { cursor } : {}) };
       },
     }),
     route({

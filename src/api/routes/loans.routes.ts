@@ -57,9 +57,9 @@ export function loanRoutes(deps: ApiDeps): RouteSpec[] {
       response: loanStrategyPage,
       async handler(ctx, body) {
         const { em, scope } = await actingScope(ctx, deps, body.tenancyConfig);
-        const [rows, count] = await findPage(em, LoanStrategy, translateItemQuery(loanStrategyQuery, body.itemQuery, scope));
+        const { items: rows, count, cursor } = await findPage(em, LoanStrategy, translateItemQuery(loanStrategyQuery, body.itemQuery, scope));
         const { accounts, instruments, outstanding } = await strategyRelated(em, rows);
-        return { count, items: rows.map((row) => presentLoanStrategy(row, accounts, instruments, outstanding(row.id))) };
+        return { count, items: rows.map((row) => presentLoanStrategy(row, accounts, instruments, outstanding(row.id))), ...(cursor ? { cursor } : {}) };
       },
     }),
     writeRoute(deps, {

@@ -101,9 +101,9 @@ export function oracleDataSourceRoutes(deps: ApiDeps): RouteSpec[] {
         const em = deps.orm.em.fork();
         const caller = await actingCaller(ctx, deps, em, body.tenancyConfig);
         const query = translateItemQuery(onchainDataSourceQuery, body.itemQuery, { organizationId: caller.organizationId, cluster: ctx.state.cluster });
-        const [items, count] = await findPage(em, OracleDataSource, query);
+        const { items, count, cursor } = await findPage(em, OracleDataSource, query);
         const authorities = await authoritiesOf(em, caller.organizationId, ctx.state.cluster, items);
-        return { count, items: items.map((s) => presentOnchainDataSource(s, authorities.get(s.authorityAddress))) };
+        return { count, items: items.map((s) => presentOnchainDataSource(s, authorities.get(s.authorityAddress))), ...(cursor ? { cursor } : {}) };
       },
     }),
     route({

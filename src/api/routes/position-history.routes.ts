@@ -32,8 +32,8 @@ export function positionHistoryRoutes(deps: ApiDeps): RouteSpec[] {
         const query = translateItemQuery(transactionQuery, body.itemQuery, scope);
         const position = await findPositionByLookup(em, scope, body.itemData.position, 'itemData.position');
         // Every write that touches a position lists its offchain id among the transaction's records.
-        const [items, count] = await findPage(em, LedgerTransaction, { ...query, where: { $and: [query.where, { accountIds: { $contains: [position.id] } }] } });
-        return { count, items: items.map((tx) => presentTransaction(tx, 'detailed')) };
+        const { items, count, cursor } = await findPage(em, LedgerTransaction, { ...query, where: { $and: [query.where, { accountIds: { $contains: [position.id] } }] } });
+        return { count, items: items.map((tx) => presentTransaction(tx, 'detailed')), ...(cursor ? { cursor } : {}) };
       },
     }),
   ];
