@@ -36,6 +36,16 @@ export async function fillReadData(pg: Client, organizationId: string, cluster: 
   const at = (n: string, step: string) => `(timestamptz '2026-01-01T00:00:00Z' + (${n}) * interval '${step}')`;
   await pg.query('begin');
   try {
+    // Building an index once over all rows is many times faster than keeping ~40 indexes up to date row
+    // by row: set the tables' secondary indexes aside and build them again after the inserts.
+    const indexes = (
+      await pg.query<{ name: string; definition: string }>(
+        `select i.indexname as name, i.indexdef as definition from pg_indexes i
+         where i.schemaname = current_schema() and i.tablename in ('account', 'financial_instrument', 'position', 'ledger_transaction')
+           and not exists (select 1 from pg_constraint c where c.conindid = (quote_ident(i.schemaname) || '.' || quote_ident(i.indexname))::regclass)`,
+      )
+    ).rows;
+    for (const index of indexes) await pg.query(`drop index "${index.name}"`);
     await pg.query(
       `insert into account (id, organization_id, cluster, address, type, code, al_id, account_number, name, reference_organization_external_id,
          managed, status, private_key_location, comments, was_onchain_already, can_pay_fees, shared_across_tenants, global_fee_payer_for_orgs,
@@ -89,12 +99,15 @@ export async function fillReadData(pg: Client, organizationId: string, cluster: 
                               when n % 100 < 98 then 'EXPIRED' when n % 100 < 99 then 'SUBMITTED' else 'BUILT' end as status) s`,
       [org, cluster, size.transactions, size.accounts],
     );
+    await pg.query("set local maintenance_work_mem = '256MB'");
+    for (const index of indexes) await pg.query(index.definition);
     await pg.query('commit');
   } catch (error) {
     await pg.query('rollback');
     throw error;
   }
-  await pg.query('analyze account; analyze financial_instrument; analyze "position"; analyze ledger_transaction');
+  // VACUUM too: the visibility map lets counts read the indexes alone.
+  await pg.query('vacuum analyze account, financial_instrument, "position", ledger_transaction');
   const accountIds = (await pg.query<{ id: string }>(`select ${id('account', 'n')}::text as id from generate_series(0, 9) n`)).rows.map((r) => r.id);
   const rows = (await pg.query<{ id: string; mint_address: string }>('select id::text, mint_address from financial_instrument where organization_id = $1 and cluster = $2 order by created_at', [org, cluster])).rows;
   return { accountIds, instruments: rows.map((r) => ({ id: r.id, mintAddress: r.mint_address })) };

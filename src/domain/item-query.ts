@@ -69,6 +69,8 @@ export interface TranslatedQuery {
 
 export const DEFAULT_LIMIT = 100;
 export const MAX_LIMIT = 1000;
+/** `count` is exact up to this many matching records; above it the answer says countIsLowerBound (docs/bulk-reads.md). */
+export const EXACT_COUNT_LIMIT = 10_000;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const NUMBER = /^-?\d+(\.\d+)?$/;

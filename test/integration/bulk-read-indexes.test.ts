@@ -9,7 +9,8 @@ import { fillReadData } from '../../bench/read-data';
 import { accountQuery, positionQuery, transactionQuery } from '../../src/api/routes/query-fields';
 import { Account, LedgerTransaction, Position } from '../../src/db/entities';
 import { createOrm, migrate, type Orm } from '../../src/db/orm';
-import { translateItemQuery, type FilterValue, type ItemQuery, type QueryResource } from '../../src/domain/item-query';
+import { findPage } from '../../src/db/repositories/bulk-pages.repository';
+import { EXACT_COUNT_LIMIT, translateItemQuery, type FilterValue, type ItemQuery, type QueryResource } from '../../src/domain/item-query';
 import { createTestDatabase } from '../support/database';
 
 let db: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -134,4 +135,16 @@ it('walks every transaction once with cursors, newest first', async () => {
   }
   expect(seen.size).toBe(60_000);
   expect(pages).toBe(61);
+});
+
+it('counts exactly up to 10,000 matching records, and says when more match', async () => {
+  const em = orm.em.fork();
+  const all = await findPage(em, LedgerTransaction, translateItemQuery(transactionQuery, { limit: 5 }, { organizationId, cluster }));
+  expect(all).toMatchObject({ count: EXACT_COUNT_LIMIT, countIsLowerBound: true });
+  expect(all.items).toHaveLength(5);
+  const mints = translateItemQuery(transactionQuery, { limit: 5, filter: [{ fieldName: 'operation', filterValues: [{ filterType: 'EQUALS', valueString: 'BURN' }] }, { fieldName: 'status', filterValues: [{ filterType: 'EQUALS', valueString: 'FAILED' }] }] }, { organizationId, cluster });
+  const exact = await em.count(LedgerTransaction, mints.where as never);
+  expect(exact).toBeGreaterThan(0);
+  expect(exact).toBeLessThan(EXACT_COUNT_LIMIT);
+  expect(await findPage(em, LedgerTransaction, mints)).toMatchObject({ count: exact, countIsLowerBound: false });
 });

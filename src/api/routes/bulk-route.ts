@@ -1,36 +1,14 @@
 /** The bulk read every resource has: `{itemQuery, tenancyConfig}` → `{count, items}` at a detail level. */
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { findPage, pageFields } from '../../db/repositories/bulk-pages.repository';
 import type { EntityName } from '@mikro-orm/core';
-import { translateItemQuery, type QueryResource, type TranslatedQuery } from '../../domain/item-query';
+import { translateItemQuery, type QueryResource } from '../../domain/item-query';
 import { bulkBody } from '../codecs/common.codecs';
 import type { ApiDeps } from '../context';
 import { detailLevels, type DetailLevel } from '../presenters/account.presenter';
 import { route, type RouteSpec } from '../route';
 import { bulkResponse, type BulkLevels, type LevelRecord } from '../responses/bulk.responses';
 import { actingCaller } from '../tenancy';
-
-export interface Page<E> {
-  items: E[];
-  /** How many records match the filter (all pages). */
-  count: number;
-  /** Continues after the page's last record; absent on an empty page. */
-  cursor?: string;
-}
-
-/**
- * One page of records, the count of all that match a translated itemQuery, and the cursor after the
- * page (every bulk read pages this way). The page and the count are read at the same time, on two
- * pooled connections. Read-only.
- */
-export async function findPage<E extends object>(em: EntityManager, entity: EntityName<E>, query: TranslatedQuery): Promise<Page<E>> {
-  const where = query.after ? { $and: [query.where, query.after] } : query.where;
-  const [items, count] = await Promise.all([
-    em.find(entity, where as never, { orderBy: query.orderBy as never, limit: query.limit, offset: query.offset }) as Promise<E[]>,
-    em.count(entity, query.where as never),
-  ]);
-  const last = items[items.length - 1];
-  return { items, count, ...(last ? { cursor: query.cursorAfter(last) } : {}) };
-}
 
 export function bulkRoute<E extends object, C = undefined, L extends BulkLevels = BulkLevels>(
   deps: ApiDeps,
@@ -65,10 +43,10 @@ export function bulkRoute<E extends object, C = undefined, L extends BulkLevels 
       const em = deps.orm.em.fork();
       const caller = await actingCaller(ctx, deps, em, body.tenancyConfig);
       const query = translateItemQuery(spec.query, body.itemQuery, { organizationId: caller.organizationId, cluster: ctx.state.cluster });
-      const { items, count, cursor } = await findPage(em, spec.entity, query);
+      const page = await findPage(em, spec.entity, query);
       const level = ctx.params.detailLevel as DetailLevel;
-      const related = level === 'detailed' && spec.related ? await spec.related(em, items) : undefined;
-      return { count, items: items.map((item) => spec.present(item, level, related, caller.organizationId)), ...(cursor ? { cursor } : {}) };
+      const related = level === 'detailed' && spec.related ? await spec.related(em, page.items) : undefined;
+      return { ...pageFields(page), items: page.items.map((item) => spec.present(item, level, related, caller.organizationId)) };
     },
   });
 }
