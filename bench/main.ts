@@ -280,7 +280,7 @@ async function main() {
   };
   const workers: Service[] = [];
   for (let i = 0; i < workerCount; i++) workers.push(await service('worker', 'worker', serviceEnv, /worker polling/));
-  const api = await service('api', 'api', { ...serviceEnv, PORT: String(await freePort()) }, /API listening on (\S+)/);
+  const api = await service('api', 'api', { ...serviceEnv, PORT: String(await freePort()) }, /API listening on (https?:\/\/[^\s"]+)/);
   failureOutput = () => [`--- api (tail) ---\n${api.output()}`, ...workers.map((w, i) => `--- worker ${i + 1} (tail) ---\n${w.output()}`)].join('\n');
 
   log(`${os.cpus().length} cores, ${concurrency} concurrent clients, ${seconds} s per run after 3 s warm-up, block time ${blockTimeMs} ms, commitment ${commitment}`);
@@ -416,7 +416,13 @@ async function main() {
     }
     reportCpu(all);
   }
-  if (reads.length > 0) reportReads(reads);
+  if (reads.length > 0) {
+    reportReads(reads);
+    if (reads.some((r) => r.errors > 0)) {
+      console.error('[bench] some bulk reads failed');
+      process.exitCode = 1;
+    }
+  }
   for (const line of checks) console.log(line);
   if (!consistent) {
     console.error('[bench] the balance check failed');

@@ -106,6 +106,7 @@ export async function benchReads(options: { databaseUrl: string; organizationId:
               run.errors++;
               firstError ??= error;
               [page, cursor] = [0, undefined];
+              await new Promise((resolve) => setTimeout(resolve, 100));
             }
           }
         }),
