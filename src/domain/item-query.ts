@@ -193,7 +193,7 @@ export function translateItemQuery(resource: QueryResource, query: ItemQuery | u
     const field = Object.hasOwn(resource.fields, name) ? resource.fields[name] : undefined;
     if (!field) throw validationError(`${base}.sort.${i}.fieldName`, `unknown sort field "${name}"`);
     if (field.array) throw validationError(`${base}.sort.${i}.fieldName`, `${name} is a list and cannot be sorted`);
-    return { property: field.property, kind: field.kind, nullable: field.nullable ?? false, direction };
+    return { property: field.property, kind: field.kind, nullable: field.nullable ?? false, integer: field.integer ?? false, direction };
   });
   // Ties go by offchain id in the direction of the last sort field, so one index (field, id) serves the
   // field's sort both ways (read backwards for DESC) and the keyset bound can start from it.

@@ -19,6 +19,8 @@ export interface SortKey {
   property: string;
   kind: FieldKind;
   nullable: boolean;
+  /** A whole-number field (64-bit integers, u64 balances). */
+  integer?: boolean;
   direction: Direction;
 }
 
@@ -59,6 +61,10 @@ export function encodeCursor(fingerprint: string, keys: SortKey[], row: object):
 }
 
 const NUMBER = /^-?\d+(\.\d+)?$/;
+const WHOLE = /^-?\d{1,20}$/;
+const I64_MIN = -(2n ** 63n);
+const U64_MAX = 2n ** 64n - 1n;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Reads a cursor back into comparable values; anything else (another query's cursor, a forged one) is a VALIDATION_ERROR naming `at`. */
 export function decodeCursor(cursor: string, fingerprint: string, keys: SortKey[], at: string): unknown[] {
@@ -83,13 +89,16 @@ export function decodeCursor(cursor: string, fingerprint: string, keys: SortKey[
         if (typeof value !== 'boolean') throw bad('is not a cursor this service gave');
         return value;
       case 'NUMBER':
-        if (typeof value !== 'string' || !NUMBER.test(value)) throw bad('is not a cursor this service gave');
+        if (typeof value !== 'string' || !(key.integer ? WHOLE.test(value) && BigInt(value) >= I64_MIN && BigInt(value) <= U64_MAX : NUMBER.test(value))) throw bad('is not a cursor this service gave');
         return value;
       case 'TIMESTAMP': {
         const date = typeof value === 'string' ? new Date(value) : undefined;
         if (!date || Number.isNaN(date.getTime())) throw bad('is not a cursor this service gave');
         return date;
       }
+      case 'UUID':
+        if (typeof value !== 'string' || !UUID.test(value)) throw bad('is not a cursor this service gave');
+        return value;
       default:
         if (typeof value !== 'string') throw bad('is not a cursor this service gave');
         return value;

@@ -155,5 +155,9 @@ describe('keyset paging', () => {
     decoded.k[0] = 'heavy';
     const forged = Buffer.from(JSON.stringify(decoded)).toString('base64url');
     expect(refusal(() => translateItemQuery(things, { sort: [{ fieldName: 'weight' }], cursor: forged }, { organizationId: 'org' })).field).toBe('itemQuery.cursor');
+    decoded.k[0] = '1';
+    decoded.k[1] = "x' or 1=1";
+    const notAnId = Buffer.from(JSON.stringify(decoded)).toString('base64url');
+    expect(refusal(() => translateItemQuery(things, { sort: [{ fieldName: 'weight' }], cursor: notAnId }, { organizationId: 'org' })).field).toBe('itemQuery.cursor');
   });
 });
