@@ -125,7 +125,7 @@ async function main() {
   const startWorker = () => spawnService('worker', env, /worker polling/);
   let worker = await startWorker();
   cleanups.push(() => worker.stop());
-  const api = await spawnService('api', { ...env, PORT: String(await freePort()) }, /API listening on (\S+)/);
+  const api = await spawnService('api', { ...env, PORT: String(await freePort()) }, /API listening on (https?:\/\/[^\s"]+)/);
   cleanups.push(() => api.stop());
   failureOutput = () => `--- api ---\n${api.output()}\n--- worker ---\n${worker.output()}`;
   const rpc = createSolanaRpc(node.url);

@@ -6,7 +6,7 @@
  * workflow tasks, a regular confirm activity, no eager start). Prints writes/s, p50/p95/p99, errors,
  * the CPU each process spent per write, and the ratios between rows of the same run.
  *
- * Scenarios (BENCH_SCENARIOS, comma-separated, default `create-account,transfer`; both ceilings always run):
+ * Scenarios (BENCH_SCENARIOS, comma-separated, default `create-account,transfer,reads`; both ceilings run with any write scenario):
  * - create-account: Create Account (managed, seeded with 1,000,000 lamports), at BENCH_CONCURRENCY
  *   clients and again at BENCH_SMALL_CONCURRENCY (4) clients for the latency at light load.
  * - transfer: Transfer Financial Instrument between managed positions of one SPL instrument. Set up
@@ -17,6 +17,8 @@
  *   idempotencyId. Afterwards the bench checks that the positions' onchain balances add up to what
  *   was minted (and to the circulating supply) and that every offchain balance equals the onchain
  *   one; it exits non-zero if not.
+ * - reads: bulk reads at limit 100 against 1,000,000 transaction records and 100,000 accounts and
+ *   positions, walked with cursor paging and, as the baseline, with skip (bench/reads.ts).
  *
  * Temporal: a dev server on a WAL SQLite file (as `npm start` runs it), or the cluster at
  * BENCH_TEMPORAL_ADDRESS (namespace BENCH_TEMPORAL_NAMESPACE, default `ledger`; e.g. the one
@@ -46,6 +48,7 @@ import { searchAttributeNames, type WriteRequest } from '../src/domain/write';
 import { noopActivities } from './noop-activities';
 import { spawnService, type Service } from './processes';
 import { cpuPerWrite, groups, sampleCpu, type CpuSample, type Group, type ProcessSample } from './cpu';
+import { benchReads, reportReads, type ReadRun } from './reads';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 20);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 16);
@@ -58,7 +61,7 @@ const clusterAddress = process.env.BENCH_TEMPORAL_ADDRESS;
 const clusterNamespace = process.env.BENCH_TEMPORAL_NAMESPACE ?? 'ledger';
 const workerCount = Number(process.env.BENCH_WORKERS ?? (clusterAddress ? 2 : 1));
 const mintLamports = BigInt(process.env.BENCH_MINT_LAMPORTS ?? 1_000_000_000_000);
-const allScenarios = ['create-account', 'transfer'] as const;
+const allScenarios = ['create-account', 'transfer', 'reads'] as const;
 type Scenario = (typeof allScenarios)[number];
 const scenarios = (process.env.BENCH_SCENARIOS ?? allScenarios.join(','))
   .split(',')
@@ -277,7 +280,7 @@ async function main() {
   };
   const workers: Service[] = [];
   for (let i = 0; i < workerCount; i++) workers.push(await service('worker', 'worker', serviceEnv, /worker polling/));
-  const api = await service('api', 'api', { ...serviceEnv, PORT: String(await freePort()) }, /API listening on (\S+)/);
+  const api = await service('api', 'api', { ...serviceEnv, PORT: String(await freePort()) }, /API listening on (https?:\/\/[^\s"]+)/);
   failureOutput = () => [`--- api (tail) ---\n${api.output()}`, ...workers.map((w, i) => `--- worker ${i + 1} (tail) ---\n${w.output()}`)].join('\n');
 
   log(`${os.cpus().length} cores, ${concurrency} concurrent clients, ${seconds} s per run after 3 s warm-up, block time ${blockTimeMs} ms, commitment ${commitment}`);
@@ -286,7 +289,8 @@ async function main() {
       (clusterAddress ? `Temporal cluster ${clusterAddress} (namespace ${clusterNamespace})` : `Temporal dev server (${temporalStore === 'file' ? 'SQLite file, WAL' : 'in memory'}) ${temporal.address}`) +
       `, local node ${node.url}, API (hosting a worker) + ${workerCount} worker process${workerCount === 1 ? '' : 'es'}`,
   );
-  log(`scenarios: ${scenarios.join(', ')} (and both engine ceilings)`);
+  const writes = scenarios.some((s) => s !== 'reads');
+  log(`scenarios: ${scenarios.join(', ')}${writes ? ' (and both engine ceilings)' : ''}`);
 
   const post = async (route: string, itemData: unknown): Promise<{ status: number; body: Answer }> => {
     const response = await fetch(`${api.url}${route}`, {
@@ -356,13 +360,15 @@ async function main() {
 
   // The write workflow with no-op activities on the same server: the engine's ceiling, in today's
   // shape and in the previous one (with the worker settings of that time).
-  const engine = await ceiling('Same workflow, no-op activities (engine ceiling)', { ...temporal, workflowType: 'ledgerWrite', eager: true, tuning: workerTuning });
-  const previous = await ceiling('Engine, previous shape (no-op activities)', {
-    ...temporal,
-    workflowType: 'previousShapeWrite',
-    eager: false,
-    tuning: { maxConcurrentWorkflowTaskExecutions: 40, maxConcurrentActivityTaskExecutions: 200, maxConcurrentLocalActivityExecutions: 200, maxCachedWorkflows: 2000 },
-  });
+  const engine = writes ? await ceiling('Same workflow, no-op activities (engine ceiling)', { ...temporal, workflowType: 'ledgerWrite', eager: true, tuning: workerTuning }) : undefined;
+  const previous = writes
+    ? await ceiling('Engine, previous shape (no-op activities)', {
+        ...temporal,
+        workflowType: 'previousShapeWrite',
+        eager: false,
+        tuning: { maxConcurrentWorkflowTaskExecutions: 40, maxConcurrentActivityTaskExecutions: 200, maxConcurrentLocalActivityExecutions: 200, maxCachedWorkflows: 2000 },
+      })
+    : undefined;
 
   // Correctness after the transfers: value only moved between the positions, and the records agree with the chain.
   let consistent = true;
@@ -392,18 +398,31 @@ async function main() {
     );
   }
 
+  // Reads last, after the writes have settled: the data is written straight into the database.
+  let reads: ReadRun[] = [];
+  if (scenarios.includes('reads')) reads = await benchReads({ databaseUrl, organizationId: organization.id, cluster: 'LOCAL', apiUrl: api.url, apiKey, log });
+
   console.log('');
-  const all = [...runs, engine, previous];
-  all.forEach(report);
-  ratio('engine ceiling / previous shape', rateOf(engine) / rateOf(previous), '≥ 2');
-  for (const run of runs.filter((r) => r !== light)) {
-    ratio(`${run.name.replace(/ over HTTP \(full stack\)$/, '')} / engine ceiling`, rateOf(run) / rateOf(engine), run.name.startsWith('Create Account') ? '≥ 0.85' : undefined);
+  if (engine && previous) {
+    const all = [...runs, engine, previous];
+    all.forEach(report);
+    ratio('engine ceiling / previous shape', rateOf(engine) / rateOf(previous), '≥ 2');
+    for (const run of runs.filter((r) => r !== light)) {
+      ratio(`${run.name.replace(/ over HTTP \(full stack\)$/, '')} / engine ceiling`, rateOf(run) / rateOf(engine), run.name.startsWith('Create Account') ? '≥ 0.85' : undefined);
+    }
+    if (light) {
+      const p50 = percentile(light.latencies, 50);
+      console.log(`${`p50 at ${smallConcurrency} clients / (2 block times + 40 ms)`.padEnd(58)} ${(p50 / (2 * blockTimeMs + 40)).toFixed(2).padStart(7)}   (${p50.toFixed(0)} ms against ${2 * blockTimeMs + 40} ms; aim ≤ 1)`);
+    }
+    reportCpu(all);
   }
-  if (light) {
-    const p50 = percentile(light.latencies, 50);
-    console.log(`${`p50 at ${smallConcurrency} clients / (2 block times + 40 ms)`.padEnd(58)} ${(p50 / (2 * blockTimeMs + 40)).toFixed(2).padStart(7)}   (${p50.toFixed(0)} ms against ${2 * blockTimeMs + 40} ms; aim ≤ 1)`);
+  if (reads.length > 0) {
+    reportReads(reads);
+    if (reads.some((r) => r.errors > 0)) {
+      console.error('[bench] some bulk reads failed');
+      process.exitCode = 1;
+    }
   }
-  reportCpu(all);
   for (const line of checks) console.log(line);
   if (!consistent) {
     console.error('[bench] the balance check failed');

@@ -31,6 +31,7 @@ import { Migration0015Signatures } from './migrations/0015-signatures.migration'
 import { Migration0030Loans } from './migrations/0030-loans.migration';
 import { Migration0031LoanInUse } from './migrations/0031-loan-in-use.migration';
 import { Migration0040OracleDataSource } from './migrations/0040-oracle-data-source.migration';
+import { Migration0041BulkReadIndexes } from './migrations/0041-bulk-read-indexes.migration';
 import { Migration0050RateLimit } from './migrations/0050-rate-limit.migration';
 
 /** Every migration, in the order they apply. */
@@ -60,6 +61,7 @@ const migrations = [
   { name: '0030-loans', class: Migration0030Loans },
   { name: '0031-loan-in-use', class: Migration0031LoanInUse },
   { name: '0040-oracle-data-source', class: Migration0040OracleDataSource },
+  { name: '0041-bulk-read-indexes', class: Migration0041BulkReadIndexes },
   { name: '0050-rate-limit', class: Migration0050RateLimit },
 ];
 

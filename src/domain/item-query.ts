@@ -4,6 +4,7 @@
  * Any field, filter type or value kind that does not fit the field is a VALIDATION_ERROR naming it.
  */
 import { validationError } from './errors';
+import { afterCursor, atPath, decodeCursor, encodeCursor, queryFingerprint, type SortKey } from './keyset';
 
 export type FieldKind = 'TEXT' | 'BOOLEAN' | 'NUMBER' | 'TIMESTAMP' | 'UUID';
 
@@ -48,19 +49,28 @@ export interface ItemQuery {
   skip?: number;
   filter?: { fieldName: string; operator?: 'AND' | 'OR'; filterValues: FilterValue[] }[];
   sort?: { fieldName: string; sortDirection?: 'ASC' | 'DESC' }[];
+  /** Continues after the page that gave it (keyset paging; see keyset.ts). */
+  cursor?: string;
 }
 
 export type Condition = Record<string, unknown>;
 
 export interface TranslatedQuery {
+  /** The filter: what `count` counts (every page). */
   where: Condition;
+  /** With a cursor: the rows strictly after it, ANDed to `where` for the page. */
+  after?: Condition;
   orderBy: Condition[];
   limit: number;
   offset: number;
+  /** The cursor that continues after `row` (the page's last row). */
+  cursorAfter(row: object): string;
 }
 
 export const DEFAULT_LIMIT = 100;
 export const MAX_LIMIT = 1000;
+/** `count` is exact up to this many matching records; above it the answer says countIsLowerBound (docs/bulk-reads.md). */
+export const EXACT_COUNT_LIMIT = 10_000;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const NUMBER = /^-?\d+(\.\d+)?$/;
@@ -78,14 +88,6 @@ function checkNumber(field: QueryField, text: string, at: string): string {
     if (n < INT64.min || n > INT64.max) throw validationError(at, `${at} is out of range`);
   }
   return text;
-}
-
-/** `{property: value}`, with a dotted property ("authorities.mintAuthority.address") nested as a JSON path. */
-function atPath(property: string, value: unknown): Condition {
-  return property
-    .split('.')
-    .reverse()
-    .reduce<unknown>((inner, key) => ({ [key]: inner }), value) as Condition;
 }
 
 function escapeLike(text: string): string {
@@ -187,12 +189,28 @@ export function translateItemQuery(resource: QueryResource, query: ItemQuery | u
     and.push(conditions.length === 1 ? conditions[0] : entry.operator === 'OR' ? { $or: conditions } : { $and: conditions });
   });
   const sorts = query?.sort?.length ? query.sort.map((s) => [s.fieldName, s.sortDirection ?? 'ASC'] as const) : resource.defaultSort;
-  const orderBy = sorts.map(([name, direction], i) => {
+  const keys: SortKey[] = sorts.map(([name, direction], i) => {
     const field = Object.hasOwn(resource.fields, name) ? resource.fields[name] : undefined;
     if (!field) throw validationError(`${base}.sort.${i}.fieldName`, `unknown sort field "${name}"`);
     if (field.array) throw validationError(`${base}.sort.${i}.fieldName`, `${name} is a list and cannot be sorted`);
-    return atPath(field.property, direction === 'DESC' ? 'desc' : 'asc');
+    return { property: field.property, kind: field.kind, nullable: field.nullable ?? false, integer: field.integer ?? false, direction };
   });
-  orderBy.push({ [resource.idProperty]: 'asc' });
-  return { where: and.length === 1 ? and[0] : { $and: and }, orderBy, limit, offset: query?.skip ?? 0 };
+  // Ties go by offchain id in the direction of the last sort field, so one index (field, id) serves the
+  // field's sort both ways (read backwards for DESC) and the keyset bound can start from it.
+  keys.push({ property: resource.idProperty, kind: 'UUID', nullable: false, direction: keys[keys.length - 1]?.direction ?? 'ASC' });
+  const orderBy = keys.map((key) => atPath(key.property, key.direction === 'DESC' ? 'desc' : 'asc'));
+  const fingerprint = queryFingerprint({ fields: Object.keys(resource.fields), filter: query?.filter ?? [], sort: sorts });
+  let after: Condition | undefined;
+  if (query?.cursor !== undefined) {
+    if (query.skip) throw validationError(`${base}.skip`, `${base}.skip cannot be combined with ${base}.cursor: the cursor already names where the page starts`);
+    after = afterCursor(keys, decodeCursor(query.cursor, fingerprint, keys, `${base}.cursor`));
+  }
+  return {
+    where: and.length === 1 ? and[0] : { $and: and },
+    ...(after ? { after } : {}),
+    orderBy,
+    limit,
+    offset: query?.skip ?? 0,
+    cursorAfter: (row) => encodeCursor(fingerprint, keys, row),
+  };
 }

@@ -34,22 +34,15 @@ function conditionFor(fieldName: string, value: FilterValue) {
 }
 
 describe('translateItemQuery: without a query', () => {
-  it('returns the first 100 rows of the caller tenant, in the default order with the id tie-breaker', () => {
-    expect(translateItemQuery(gadgets, undefined, scope)).toEqual({
-      where: scope,
-      orderBy: [{ isActive: 'desc' }, { gadgetId: 'asc' }],
-      limit: 100,
-      offset: 0,
-    });
+  it('returns the first 100 rows of the caller tenant, in the default order with the id tie-breaker in the same direction', () => {
+    const { cursorAfter, ...query } = translateItemQuery(gadgets, undefined, scope);
+    expect(query).toEqual({ where: scope, orderBy: [{ isActive: 'desc' }, { gadgetId: 'desc' }], limit: 100, offset: 0 });
+    expect(typeof cursorAfter).toBe('function');
   });
 
   it('lists accounts managed first (spec 4.1 default sort), ties broken by offchain id', () => {
-    expect(translateItemQuery(accountQuery, {}, scope)).toEqual({
-      where: scope,
-      orderBy: [{ managed: 'desc' }, { id: 'asc' }],
-      limit: 100,
-      offset: 0,
-    });
+    const { cursorAfter: _, ...query } = translateItemQuery(accountQuery, {}, scope);
+    expect(query).toEqual({ where: scope, orderBy: [{ managed: 'desc' }, { id: 'desc' }], limit: 100, offset: 0 });
   });
 });
 
@@ -316,7 +309,7 @@ describe('translateItemQuery: sorting', () => {
   });
 
   it('an empty sort list falls back to the default sort', () => {
-    expect(translateItemQuery(accountQuery, { sort: [] }, scope).orderBy).toEqual([{ managed: 'desc' }, { id: 'asc' }]);
+    expect(translateItemQuery(accountQuery, { sort: [] }, scope).orderBy).toEqual([{ managed: 'desc' }, { id: 'desc' }]);
   });
 
   it('refuses to sort by a list field', () => {

@@ -1,6 +1,6 @@
 /** HTTP envelope shapes of spec 2.1: tenancyConfig, itemQuery, the bulk read body. */
 import * as t from 'io-ts';
-import { arrayOf, decimalText, integer, nonEmptyString, oneOf, strictObject } from '../../domain/inputs/primitives';
+import { arrayOf, decimalText, describe, integer, nonEmptyString, oneOf, strictObject } from '../../domain/inputs/primitives';
 
 export const tenancyConfig = strictObject('TenancyConfig', {}, { overrideOrganizationExternalId: nonEmptyString(200) });
 
@@ -22,9 +22,14 @@ export type FilterValueInput = t.TypeOf<typeof filterValue>;
 
 export const itemQuery = strictObject('ItemQuery', {}, {
   limit: integer(0, 1000),
-  skip: integer(0, Number.MAX_SAFE_INTEGER),
+  skip: describe(integer(0, Number.MAX_SAFE_INTEGER), {
+    description: 'Rows to pass over before the page (offset paging, default 0). Pages read with skip shift when records are written before them, and a deep skip costs the database every row it passes over: walk long lists with cursor instead. Not with cursor (400).',
+  }),
   filter: arrayOf(strictObject('FilterEntry', { fieldName: nonEmptyString(100), filterValues: arrayOf(filterValue, 1000) }, { operator: oneOf(['AND', 'OR'] as const, 'FilterOperator') }), 100),
   sort: arrayOf(strictObject('SortEntry', { fieldName: nonEmptyString(100) }, { sortDirection: oneOf(['ASC', 'DESC'] as const, 'SortDirection') }), 20),
+  cursor: describe(nonEmptyString(4000), {
+    description: 'Keyset paging: the cursor of the previous answer, with the same filter and sort (another query\'s cursor is 400). The page holds the records strictly after the previous page\'s last one in the same order, so records written meanwhile never shift or repeat a page. Opaque: pass it back as given. Not with a skip above 0 (400).',
+  }),
 });
 export type ItemQueryInput = t.TypeOf<typeof itemQuery>;
 

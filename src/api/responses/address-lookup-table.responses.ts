@@ -1,7 +1,7 @@
 /** Address lookup table records (spec 2.9) and the answers of its writes. */
 import * as t from 'io-ts';
 import { authorityReference } from './financial-instrument.responses';
-import { address, boolean, integer, listOf, nullable, strictObject, timestamp, uuid } from './building-blocks';
+import { address, boolean, integer, listOf, pageCursor, countIsLowerBound, nullable, strictObject, timestamp, uuid } from './building-blocks';
 import { referenceAnswer } from './write.responses';
 
 export const addressLookupTableRecord = strictObject(
@@ -22,7 +22,7 @@ export const addressLookupTableRecord = strictObject(
 );
 export type AddressLookupTableRecordBody = t.TypeOf<typeof addressLookupTableRecord>;
 
-export const addressLookupTablePage = strictObject('AddressLookupTablePage', { count: integer, items: listOf(addressLookupTableRecord) }, {}, 'Fetch Address Lookup Tables: the detailed records of the page, and how many match.');
+export const addressLookupTablePage = strictObject('AddressLookupTablePage', { count: integer, items: listOf(addressLookupTableRecord) }, { cursor: pageCursor, countIsLowerBound }, 'Fetch Address Lookup Tables: the detailed records of the page, and how many match.');
 
 export const createAddressLookupTableResponse = referenceAnswer('newAddressLookupTable', 'CreateAddressLookupTableResponse', 'The new (or onboarded) table and the write\'s last network transaction (null when onboarded with alreadyOnchain).');
 export const extendAddressLookupTableResponse = referenceAnswer('extendedAddressLookupTable', 'ExtendAddressLookupTableResponse', 'The extended table and the write\'s last network transaction.');

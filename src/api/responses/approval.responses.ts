@@ -1,6 +1,6 @@
 /** Fetch Approvals items (API.md 8). */
 import * as t from 'io-ts';
-import { freeObjectWith, integer, listOf, nullable, strictObject, textEnum, textWith, timestamp, uuid } from './building-blocks';
+import { freeObjectWith, integer, listOf, pageCursor, countIsLowerBound, nullable, strictObject, textEnum, textWith, timestamp, uuid } from './building-blocks';
 
 export const approvalStatuses = ['PENDING', 'APPROVED', 'REJECTED', 'EXPIRED', 'CANCELLED'] as const;
 
@@ -31,6 +31,6 @@ export const approval = strictObject(
   {},
 );
 
-export const approvalsResponse = strictObject('Approvals', { count: integer, items: listOf(approval) }, {}, "The organization's approvals matching the itemQuery.");
+export const approvalsResponse = strictObject('Approvals', { count: integer, items: listOf(approval) }, { cursor: pageCursor, countIsLowerBound }, "The organization's approvals matching the itemQuery.");
 export const approvalResponse = strictObject('ApprovalDecisionAnswer', { approval }, {}, 'The approval after the decision.');
 export type ApprovalBody = t.TypeOf<typeof approval>;

@@ -160,3 +160,14 @@ export function freeObjectWith(description: string) {
 
 /** A string map (onchain custom metadata). */
 export const stringMap = mapOf(t.string);
+
+/** The `cursor` of a bulk answer (keyset paging; see domain/keyset.ts). */
+export const pageCursor = textWith(
+  'Present when the page has records: send it back as itemQuery.cursor (same filter and sort) for the records after this page\'s last one. A page with fewer records than limit is the last one for now.',
+);
+
+/** A bulk answer's `countIsLowerBound` (count is exact up to 10,000 matching records). */
+export const countIsLowerBound = describe(
+  new t.Type<true, true, unknown>('CountIsLowerBound', (u): u is true => u === true, (u, c) => (u === true ? t.success(true) : t.failure(u, c, 'must be true')), (a) => a),
+  { type: 'boolean', const: true, description: 'Present (true) when more than 10,000 records match: count then stops at 10,000 and is a lower bound, so that every page answers in the same few milliseconds however many records match. Absent: count is exact.' },
+);

@@ -5,7 +5,7 @@
  * exactly one matches an item. A test decodes real answers with the level's own codec.
  */
 import * as t from 'io-ts';
-import { integer, listOf, oneOfShapes, strictObject } from './building-blocks';
+import { integer, listOf, oneOfShapes, pageCursor, countIsLowerBound, strictObject } from './building-blocks';
 
 export interface BulkLevels {
   identifiers: t.Mixed;
@@ -38,7 +38,7 @@ function build<L extends BulkLevels>(levels: L) {
         oneOfShapes([levels.identifiers, levels.compact, levels.detailed], `A ${name} record at the detail level of the path: identifiers → ${levels.identifiers.name}, compact → ${levels.compact.name}, detailed → ${detailed} (each refuses the others' properties, so exactly one matches).`) as t.Type<LevelRecord<L>, unknown, unknown>,
       ),
     },
-    {},
-    `One page of ${name} records: count is the number of records that match the filter (all pages); items are this page, at the detail level of the path.`,
+    { cursor: pageCursor, countIsLowerBound },
+    `One page of ${name} records: count is the number of records that match the filter (all pages; exact up to 10,000, see countIsLowerBound); items are this page, at the detail level of the path; cursor continues after it.`,
   );
 }

@@ -2,7 +2,7 @@
 import * as t from 'io-ts';
 import { accountDetailed } from './account.responses';
 import { authorityReference } from './financial-instrument.responses';
-import { integer, listOf, nullable, strictObject, textWith, timestamp, uuid } from './building-blocks';
+import { integer, listOf, pageCursor, countIsLowerBound, nullable, strictObject, textWith, timestamp, uuid } from './building-blocks';
 import { transactionResult } from './write.responses';
 
 export const createDurableNonceAccountsResponse = strictObject(
@@ -30,6 +30,6 @@ export type DurableNonceAccountBody = t.TypeOf<typeof durableNonceAccountRecord>
 export const durableNonceAccountPage = strictObject(
   'DurableNonceAccountPage',
   { count: integer, items: listOf(durableNonceAccountRecord) },
-  {},
+  { cursor: pageCursor, countIsLowerBound },
   'One page of durable nonce accounts: count is the number that match the filter (all pages).',
 );

@@ -2,7 +2,7 @@
 import type * as t from 'io-ts';
 import { accountDetailed, offchainIdentifier, onchainIdentifier, recordIdentifiers } from './account.responses';
 import { authorityReference } from './financial-instrument.responses';
-import { boolean, constant, exactAmount, integer, listOf, nullable, strictObject, textEnum, timestamp, uuid } from './building-blocks';
+import { boolean, constant, exactAmount, integer, listOf, pageCursor, countIsLowerBound, nullable, strictObject, textEnum, timestamp, uuid } from './building-blocks';
 import { recordReference, referenceAnswer, transactionResult } from './write.responses';
 import { loanStatuses } from '../../domain/loans';
 
@@ -30,7 +30,7 @@ export const loanStrategyRecord = strictObject(
 );
 export type LoanStrategyBody = t.TypeOf<typeof loanStrategyRecord>;
 
-export const loanStrategyPage = strictObject('LoanStrategyPage', { count: integer, items: listOf(loanStrategyRecord) }, {}, 'One page of loan strategies: count is the number that match the filter (all pages).');
+export const loanStrategyPage = strictObject('LoanStrategyPage', { count: integer, items: listOf(loanStrategyRecord) }, { cursor: pageCursor, countIsLowerBound }, 'One page of loan strategies: count is the number that match the filter (all pages).');
 
 export const createLoanResponse = strictObject(
   'CreateLoanResponse',

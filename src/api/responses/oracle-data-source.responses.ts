@@ -2,7 +2,7 @@
 import * as t from 'io-ts';
 import { authorityReference } from './financial-instrument.responses';
 import { onchainIdentifier } from './account.responses';
-import { address, exactAmount, integer, listOf, nullable, strictObject, textEnum, timestamp, uuid } from './building-blocks';
+import { address, exactAmount, integer, listOf, pageCursor, countIsLowerBound, nullable, strictObject, textEnum, timestamp, uuid } from './building-blocks';
 import { referenceAnswer, transactionResult } from './write.responses';
 
 export const latestValue = strictObject(
@@ -35,7 +35,7 @@ export const onchainDataSourceRecord = strictObject(
 );
 export type OnchainDataSourceRecordBody = t.TypeOf<typeof onchainDataSourceRecord>;
 
-export const onchainDataSourcePage = strictObject('OnchainDataSourcePage', { count: integer, items: listOf(onchainDataSourceRecord) }, {}, 'Fetch Oracle Data Sources: the detailed records of the page, and how many match.');
+export const onchainDataSourcePage = strictObject('OnchainDataSourcePage', { count: integer, items: listOf(onchainDataSourceRecord) }, { cursor: pageCursor, countIsLowerBound }, 'Fetch Oracle Data Sources: the detailed records of the page, and how many match.');
 
 export const createOnchainDataSourceResponse = referenceAnswer('newOnchainDataSource', 'CreateOnchainDataSourceResponse', 'The new data source (its feed mint\'s address and the data source\'s offchain id) and the network transaction that created it with its first value.');
 export const updateOracleDataSourceResponse = referenceAnswer('updatedOnchainDataSource', 'UpdateOracleDataSourceResponse', 'The updated data source and its network transaction (null when only offchain fields changed: the instrument link, refreshEverySeconds).');

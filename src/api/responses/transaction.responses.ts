@@ -1,6 +1,6 @@
 /** Transaction records at the three detail levels, and Fetch Transaction Status (API.md 8). */
 import * as t from 'io-ts';
-import { address, baseUnits, boolean, constant, integer, listOf, nullable, signature, strictObject, textEnum, textWith, timestamp, uuid } from './building-blocks';
+import { address, baseUnits, boolean, constant, integer, listOf, pageCursor, countIsLowerBound, nullable, signature, strictObject, textEnum, textWith, timestamp, uuid } from './building-blocks';
 import { operations } from '../../domain/operations/registry';
 import { offchainIdentifier } from './account.responses';
 import { transactionResultProps, transactionStatus } from './write.responses';
@@ -79,7 +79,7 @@ export const transactionStatusResponse = strictObject(
 
 export { transactionResult } from './write.responses';
 
-export const positionHistoryResponse = strictObject('PositionHistoryPage', { count: integer, items: listOf(transactionDetailed) }, {}, 'The transactions that touched the position, as detailed records: count matches the filter (all pages), items are this page.');
+export const positionHistoryResponse = strictObject('PositionHistoryPage', { count: integer, items: listOf(transactionDetailed) }, { cursor: pageCursor, countIsLowerBound }, 'The transactions that touched the position, as detailed records: count matches the filter (all pages), items are this page.');
 
 /** Cancel (API.md 8): the cancelled write's transaction. */
 export const cancelledTransactionResponse = strictObject(

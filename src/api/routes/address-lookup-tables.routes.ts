@@ -13,7 +13,7 @@ import { addressLookupTablePage, addressLookupTableRecord, createAddressLookupTa
 import { route, type RouteSpec } from '../route';
 import { actingCaller, actingScope } from '../tenancy';
 import { addressLookupTableQuery } from './query-fields';
-import { findPage } from './bulk-route';
+import { findPage, pageFields } from '../../db/repositories/bulk-pages.repository';
 import { writeRoute } from './write-route';
 
 const tag = 'Address lookup tables';
@@ -82,9 +82,10 @@ export function addressLookupTableRoutes(deps: ApiDeps): RouteSpec[] {
         const em = deps.orm.em.fork();
         const caller = await actingCaller(ctx, deps, em, body.tenancyConfig);
         const query = translateItemQuery(addressLookupTableQuery, body.itemQuery, { organizationId: caller.organizationId, cluster: ctx.state.cluster });
-        const [items, count] = await findPage(em, AddressLookupTable, query);
+        const page = await findPage(em, AddressLookupTable, query);
+        const items = page.items;
         const accounts = await accountsOf(em, caller.organizationId, ctx.state.cluster, items);
-        return { count, items: items.map((table) => presentAddressLookupTable(table, accounts)) };
+        return { ...pageFields(page), items: items.map((table) => presentAddressLookupTable(table, accounts)) };
       },
     }),
     route({

@@ -18,7 +18,7 @@ import { approvalResponse, approvalsResponse, type ApprovalBody } from '../respo
 import { route, type RouteSpec } from '../route';
 import { actingCaller } from '../tenancy';
 import { approvalQuery } from './query-fields';
-import { findPage } from './bulk-route';
+import { findPage, pageFields } from '../../db/repositories/bulk-pages.repository';
 
 function present(approval: Approval, accounts: Map<string, string>): ApprovalBody {
   return {
@@ -93,9 +93,10 @@ export function approvalRoutes(deps: ApiDeps): RouteSpec[] {
         const em = fork();
         const caller = await actingCaller(ctx, deps, em, body.tenancyConfig);
         const query = translateItemQuery(approvalQuery, body.itemQuery, { organizationId: caller.organizationId });
-        const [items, count] = await findPage(em, Approval, query);
+        const page = await findPage(em, Approval, query);
+        const items = page.items;
         const accounts = await addressesOf(em, items);
-        return { count, items: items.map((a) => present(a, accounts)) };
+        return { ...pageFields(page), items: items.map((a) => present(a, accounts)) };
       },
     }),
     route({

@@ -1,18 +1,14 @@
 /** The bulk read every resource has: `{itemQuery, tenancyConfig}` → `{count, items}` at a detail level. */
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { findPage, pageFields } from '../../db/repositories/bulk-pages.repository';
 import type { EntityName } from '@mikro-orm/core';
-import { translateItemQuery, type QueryResource, type TranslatedQuery } from '../../domain/item-query';
+import { translateItemQuery, type QueryResource } from '../../domain/item-query';
 import { bulkBody } from '../codecs/common.codecs';
 import type { ApiDeps } from '../context';
 import { detailLevels, type DetailLevel } from '../presenters/account.presenter';
 import { route, type RouteSpec } from '../route';
 import { bulkResponse, type BulkLevels, type LevelRecord } from '../responses/bulk.responses';
 import { actingCaller } from '../tenancy';
-
-/** One page of records and the count of all that match a translated itemQuery (every bulk read pages this way). */
-export function findPage<E extends object>(em: EntityManager, entity: EntityName<E>, query: TranslatedQuery): Promise<[E[], number]> {
-  return em.findAndCount(entity, query.where as never, { orderBy: query.orderBy as never, limit: query.limit, offset: query.offset }) as Promise<[E[], number]>;
-}
 
 export function bulkRoute<E extends object, C = undefined, L extends BulkLevels = BulkLevels>(
   deps: ApiDeps,
@@ -47,10 +43,10 @@ export function bulkRoute<E extends object, C = undefined, L extends BulkLevels 
       const em = deps.orm.em.fork();
       const caller = await actingCaller(ctx, deps, em, body.tenancyConfig);
       const query = translateItemQuery(spec.query, body.itemQuery, { organizationId: caller.organizationId, cluster: ctx.state.cluster });
-      const [items, count] = await findPage(em, spec.entity, query);
+      const page = await findPage(em, spec.entity, query);
       const level = ctx.params.detailLevel as DetailLevel;
-      const related = level === 'detailed' && spec.related ? await spec.related(em, items as E[]) : undefined;
-      return { count, items: items.map((item) => spec.present(item as E, level, related, caller.organizationId)) };
+      const related = level === 'detailed' && spec.related ? await spec.related(em, page.items) : undefined;
+      return { ...pageFields(page), items: page.items.map((item) => spec.present(item, level, related, caller.organizationId)) };
     },
   });
 }

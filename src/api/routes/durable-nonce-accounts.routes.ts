@@ -13,7 +13,7 @@ import { createDurableNonceAccountsResponse, durableNonceAccountPage, durableNon
 import { route, type RouteSpec } from '../route';
 import { actingScope } from '../tenancy';
 import { durableNonceAccountQuery } from './query-fields';
-import { findPage } from './bulk-route';
+import { findPage, pageFields } from '../../db/repositories/bulk-pages.repository';
 import { writeRoute } from './write-route';
 import type { EntityManager } from '@mikro-orm/postgresql';
 
@@ -58,9 +58,10 @@ export function durableNonceAccountRoutes(deps: ApiDeps): RouteSpec[] {
       async handler(ctx, body) {
         const { em, scope } = await actingScope(ctx, deps, body.tenancyConfig);
         const query = translateItemQuery(durableNonceAccountQuery, body.itemQuery, scope);
-        const [rows, count] = await findPage(em, DurableNonceAccount, query);
+        const page = await findPage(em, DurableNonceAccount, query);
+        const rows = page.items;
         const accounts = await accountsOf(em, rows);
-        return { count, items: rows.map((row) => presentDurableNonceAccount(row, accounts, row.nonceHash ?? null)) };
+        return { ...pageFields(page), items: rows.map((row) => presentDurableNonceAccount(row, accounts, row.nonceHash ?? null)) };
       },
     }),
     route({

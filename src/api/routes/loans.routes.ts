@@ -14,7 +14,8 @@ import { loanRelated, presentLoan, presentLoanStrategy, type LoanRelated } from 
 import { refinanceLoanResponse, createLoanResponse, createLoanStrategyResponse, loanDetailed, loanLevels, loanStrategyPage } from '../responses/loan.responses';
 import { route, type RouteSpec } from '../route';
 import { actingScope } from '../tenancy';
-import { bulkRoute, findPage } from './bulk-route';
+import { bulkRoute } from './bulk-route';
+import { findPage, pageFields } from '../../db/repositories/bulk-pages.repository';
 import { loanQuery, loanStrategyQuery } from './query-fields';
 import { writeRoute } from './write-route';
 import { throughLoanWorkflow } from '../loan-movements';
@@ -58,9 +59,10 @@ export function loanRoutes(deps: ApiDeps): RouteSpec[] {
       response: loanStrategyPage,
       async handler(ctx, body) {
         const { em, scope } = await actingScope(ctx, deps, body.tenancyConfig);
-        const [rows, count] = await findPage(em, LoanStrategy, translateItemQuery(loanStrategyQuery, body.itemQuery, scope));
+        const page = await findPage(em, LoanStrategy, translateItemQuery(loanStrategyQuery, body.itemQuery, scope));
+        const rows = page.items;
         const { accounts, instruments, outstanding } = await strategyRelated(em, rows);
-        return { count, items: rows.map((row) => presentLoanStrategy(row, accounts, instruments, outstanding(row.id))) };
+        return { ...pageFields(page), items: rows.map((row) => presentLoanStrategy(row, accounts, instruments, outstanding(row.id))) };
       },
     }),
     writeRoute(deps, {

@@ -16,7 +16,7 @@ import { presentLatestValue, presentOnchainDataSource } from '../presenters/orac
 import { createOnchainDataSourceResponse, onchainDataSourcePage, onchainDataSourceRecord, refreshOracleDataSourceResponse, updateOracleDataSourceResponse } from '../responses/oracle-data-source.responses';
 import { route, type RouteSpec } from '../route';
 import { actingCaller, actingScope } from '../tenancy';
-import { findPage } from './bulk-route';
+import { findPage, pageFields } from '../../db/repositories/bulk-pages.repository';
 import { onchainDataSourceQuery } from './query-fields';
 import { writeRoute } from './write-route';
 
@@ -101,9 +101,10 @@ export function oracleDataSourceRoutes(deps: ApiDeps): RouteSpec[] {
         const em = deps.orm.em.fork();
         const caller = await actingCaller(ctx, deps, em, body.tenancyConfig);
         const query = translateItemQuery(onchainDataSourceQuery, body.itemQuery, { organizationId: caller.organizationId, cluster: ctx.state.cluster });
-        const [items, count] = await findPage(em, OracleDataSource, query);
+        const page = await findPage(em, OracleDataSource, query);
+        const items = page.items;
         const authorities = await authoritiesOf(em, caller.organizationId, ctx.state.cluster, items);
-        return { count, items: items.map((s) => presentOnchainDataSource(s, authorities.get(s.authorityAddress))) };
+        return { ...pageFields(page), items: items.map((s) => presentOnchainDataSource(s, authorities.get(s.authorityAddress))) };
       },
     }),
     route({

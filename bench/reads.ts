@@ -1,0 +1,140 @@
+/**
+ * The bench's reads section (scenario `reads`): bulk reads at limit 100 over HTTP through the real
+ * API, against 1,000,000 transaction records and 100,000 accounts and positions written straight
+ * into the database first (bench/read-data.ts). Each shape is a filter and a sort that a client
+ * walks page after page with the answer's cursor; the baseline walks the same pages with skip
+ * (offset paging), in the same run, so the ratio shows what the cursor saves at depth.
+ *
+ * Knobs: BENCH_READ_SECONDS (10 per walk), BENCH_READ_CONCURRENCY (4 clients), BENCH_READ_PAGES
+ * (pages per walk before a client starts over, 100: 10,000 records deep), BENCH_READ_TRANSACTIONS
+ * (1,000,000), BENCH_READ_ACCOUNTS (100,000 accounts and as many positions).
+ */
+import { Client as PgClient } from 'pg';
+import { fillReadData, type ReadData } from './read-data';
+
+const seconds = Number(process.env.BENCH_READ_SECONDS ?? 10);
+const clients = Number(process.env.BENCH_READ_CONCURRENCY ?? 4);
+const pagesPerWalk = Number(process.env.BENCH_READ_PAGES ?? 100);
+const transactions = Number(process.env.BENCH_READ_TRANSACTIONS ?? 1_000_000);
+const accounts = Number(process.env.BENCH_READ_ACCOUNTS ?? 100_000);
+const limit = 100;
+
+export interface ReadRun {
+  name: string;
+  paging: 'cursor' | 'skip';
+  latencies: number[];
+  errors: number;
+  /** The deepest page read (records passed over before it). */
+  depth: number;
+}
+
+type ItemQuery = Record<string, unknown>;
+interface Shape {
+  name: string;
+  route: string;
+  itemQuery: ItemQuery;
+}
+
+const equals = (fieldName: string, valueString: string) => ({ fieldName, filterValues: [{ filterType: 'EQUALS', valueString }] });
+
+/** The walks: typical filters and sorts of spec 4.1's resources (and the transactions the product added). */
+function shapes(data: ReadData): Shape[] {
+  const transactionsRoute = '/api/v1/transactions/bulk/compact';
+  const accountsRoute = '/api/v1/accounts/bulk/compact';
+  const positionsRoute = '/api/v1/positions/bulk/compact';
+  return [
+    { name: 'transactions, newest first', route: transactionsRoute, itemQuery: {} },
+    { name: 'transactions, operation = MINT, newest first', route: transactionsRoute, itemQuery: { filter: [equals('operation', 'MINT')] } },
+    { name: 'transactions, status IN (CONFIRMED, FINALIZED), slot desc', route: transactionsRoute, itemQuery: { filter: [{ fieldName: 'status', filterValues: [{ filterType: 'IN', valuesString: ['CONFIRMED', 'FINALIZED'] }] }], sort: [{ fieldName: 'slot', sortDirection: 'DESC' }] } },
+    { name: 'transactions, createdAt in one hour, oldest first', route: transactionsRoute, itemQuery: { filter: [{ fieldName: 'createdAt', filterValues: [{ filterType: 'RANGE', valueFromString: '2026-01-01T01:00:00Z', valueToString: '2026-01-01T02:00:00Z' }] }], sort: [{ fieldName: 'createdAt', sortDirection: 'ASC' }] } },
+    { name: 'transactions of one account (accountOffchainId)', route: transactionsRoute, itemQuery: { filter: [equals('accountOffchainId', data.accountIds[1]!)] } },
+    { name: 'accounts, managed first (default sort)', route: accountsRoute, itemQuery: {} },
+    { name: 'accounts, type = WALLET, lamportsBalance desc', route: accountsRoute, itemQuery: { filter: [equals('type', 'WALLET')], sort: [{ fieldName: 'lamportsBalance', sortDirection: 'DESC' }] } },
+    { name: 'positions, newest first (default sort)', route: positionsRoute, itemQuery: {} },
+    { name: 'positions of one instrument, balance desc', route: positionsRoute, itemQuery: { filter: [equals('financialInstrumentOffchainId', data.instruments[0]!.id)], sort: [{ fieldName: 'balance', sortDirection: 'DESC' }] } },
+  ];
+}
+
+/** Writes the records (untimed), then times every shape with cursor and with skip paging. */
+export async function benchReads(options: { databaseUrl: string; organizationId: string; cluster: string; apiUrl: string; apiKey: string; log: (m: string) => void }): Promise<ReadRun[]> {
+  const { log } = options;
+  const pg = new PgClient({ connectionString: options.databaseUrl });
+  await pg.connect();
+  let data: ReadData;
+  try {
+    const started = performance.now();
+    data = await fillReadData(pg, options.organizationId, options.cluster, { accounts, positions: accounts, transactions });
+    log(`reads setup: ${transactions} transaction records, ${accounts} accounts and ${accounts} positions written with generate_series, indexes built, VACUUM ANALYZE (${((performance.now() - started) / 1000).toFixed(1)} s, untimed)`);
+  } finally {
+    await pg.end();
+  }
+
+  const read = async (route: string, itemQuery: ItemQuery): Promise<{ items: unknown[]; cursor?: string }> => {
+    const response = await fetch(`${options.apiUrl}${route}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${options.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ itemQuery }),
+    });
+    const body = (await response.json()) as { items?: unknown[]; cursor?: string };
+    if (response.status !== 200 || !Array.isArray(body.items)) throw new Error(`${route}: HTTP ${response.status}: ${JSON.stringify(body).slice(0, 300)}`);
+    return { items: body.items, ...(body.cursor ? { cursor: body.cursor } : {}) };
+  };
+
+  const runs: ReadRun[] = [];
+  for (const shape of shapes(data)) {
+    for (const paging of ['cursor', 'skip'] as const) {
+      const run: ReadRun = { name: shape.name, paging, latencies: [], errors: 0, depth: 0 };
+      let firstError: unknown;
+      const warmupEnd = Date.now() + 2000;
+      const end = warmupEnd + seconds * 1000;
+      await Promise.all(
+        Array.from({ length: clients }, async () => {
+          // Each client walks from the first page, pagesPerWalk deep, then starts over.
+          let page = 0;
+          let cursor: string | undefined;
+          while (Date.now() < end) {
+            const itemQuery = { ...shape.itemQuery, limit, ...(paging === 'cursor' ? (cursor ? { cursor } : {}) : { skip: page * limit }) };
+            const started = performance.now();
+            try {
+              const answer = await read(shape.route, itemQuery);
+              if (Date.now() > warmupEnd) run.latencies.push(performance.now() - started);
+              run.depth = Math.max(run.depth, page * limit);
+              cursor = answer.cursor;
+              page++;
+              if (answer.items.length < limit || page >= pagesPerWalk) [page, cursor] = [0, undefined];
+            } catch (error) {
+              run.errors++;
+              firstError ??= error;
+              [page, cursor] = [0, undefined];
+              await new Promise((resolve) => setTimeout(resolve, 100));
+            }
+          }
+        }),
+      );
+      if (firstError) log(`${shape.name} (${paging}): ${run.errors} errors, first: ${(firstError as Error).message}`);
+      run.latencies.sort((a, b) => a - b);
+      runs.push(run);
+    }
+  }
+  return runs;
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+
+/** Prints p50/p99 per shape and paging, and the skip / cursor ratio of the p99s; returns the worst cursor p99. */
+export function reportReads(runs: ReadRun[]): number {
+  const ms = (v: number) => `${v.toFixed(1)} ms`.padStart(9);
+  console.log(`\nBulk reads over HTTP, limit ${limit}, ${clients} clients, walks ${pagesPerWalk} pages deep (${transactions} transactions, ${accounts} accounts and positions)`);
+  let worst = 0;
+  for (const cursorRun of runs.filter((r) => r.paging === 'cursor')) {
+    const skipRun = runs.find((r) => r.paging === 'skip' && r.name === cursorRun.name)!;
+    for (const run of [cursorRun, skipRun]) {
+      console.log(`${`${run.name} (${run.paging})`.padEnd(72)} p50 ${ms(percentile(run.latencies, 50))}   p99 ${ms(percentile(run.latencies, 99))}   (${run.latencies.length} pages, deepest ${run.depth}, ${run.errors} errors)`);
+    }
+    worst = Math.max(worst, percentile(cursorRun.latencies, 99));
+    console.log(`${'  ratio: p99 skip / p99 cursor'.padEnd(72)} ${(percentile(skipRun.latencies, 99) / percentile(cursorRun.latencies, 99)).toFixed(2).padStart(7)}`);
+  }
+  const all = runs.filter((r) => r.paging === 'cursor').flatMap((r) => r.latencies).sort((a, b) => a - b);
+  console.log(`${'bulk reads with cursor, all shapes'.padEnd(72)} p50 ${ms(percentile(all, 50))}   p99 ${ms(percentile(all, 99))}   (aim p99 ≤ 20 ms)`);
+  return worst;
+}

@@ -1,0 +1,42 @@
+/** One page of a bulk read: the records, how many match, and the cursor after the page (every bulk read pages this way). */
+import { raw, type EntityManager } from '@mikro-orm/postgresql';
+import type { EntityName } from '@mikro-orm/core';
+import { EXACT_COUNT_LIMIT, type TranslatedQuery } from '../../domain/item-query';
+
+export interface Page<E> {
+  items: E[];
+  /** How many records match the filter (all pages), exact up to EXACT_COUNT_LIMIT. */
+  count: number;
+  /** More records match than `count` says (counting stopped at EXACT_COUNT_LIMIT). */
+  countIsLowerBound: boolean;
+  /** Continues after the page's last record; absent on an empty page. */
+  cursor?: string;
+}
+
+/**
+ * Counts the records that match `where`, stopping after EXACT_COUNT_LIMIT + 1: an exact count of a
+ * million rows reads a million index entries (hundreds of milliseconds), a capped one at most the
+ * limit's worth, so every page answers in the same few milliseconds however many records match.
+ */
+async function countUpTo<E extends object>(em: EntityManager, entity: EntityName<E>, where: unknown): Promise<{ count: number; countIsLowerBound: boolean }> {
+  const matching = em.createQueryBuilder(entity).select(raw('1')).where(where as never).limit(EXACT_COUNT_LIMIT + 1);
+  const [row] = await em.getConnection().execute<{ n: number }[]>(`select count(*)::int as n from (${matching.getQuery()}) as matching`, [...matching.getParams()]);
+  const n = row?.n ?? 0;
+  return n > EXACT_COUNT_LIMIT ? { count: EXACT_COUNT_LIMIT, countIsLowerBound: true } : { count: n, countIsLowerBound: false };
+}
+
+/** Reads one page and the count at the same time, on two pooled connections. Read-only. */
+export async function findPage<E extends object>(em: EntityManager, entity: EntityName<E>, query: TranslatedQuery): Promise<Page<E>> {
+  const where = query.after ? { $and: [query.where, query.after] } : query.where;
+  const [items, counted] = await Promise.all([
+    em.find(entity, where as never, { orderBy: query.orderBy as never, limit: query.limit, offset: query.offset }) as Promise<E[]>,
+    countUpTo(em, entity, query.where),
+  ]);
+  const last = items[items.length - 1];
+  return { items, ...counted, ...(last ? { cursor: query.cursorAfter(last) } : {}) };
+}
+
+/** The page's envelope fields beside `items`: count, and countIsLowerBound and cursor when they apply. */
+export function pageFields(page: Page<unknown>): { count: number; countIsLowerBound?: true; cursor?: string } {
+  return { count: page.count, ...(page.countIsLowerBound ? { countIsLowerBound: true as const } : {}), ...(page.cursor ? { cursor: page.cursor } : {}) };
+}

@@ -1,0 +1,163 @@
+import { translateItemQuery, type ItemQuery, type QueryResource } from '../../src/domain/item-query';
+import { refusal } from '../support/expectations';
+
+/** Records with a nullable text, a boolean, a number and a nullable timestamp; many ties and NULLs. */
+const things: QueryResource = {
+  fields: {
+    name: { property: 'name', kind: 'TEXT', dataTypes: ['TEXT'], nullable: true },
+    active: { property: 'active', kind: 'BOOLEAN', dataTypes: ['BOOLEAN'] },
+    weight: { property: 'weight', kind: 'NUMBER', dataTypes: ['NUMBER'], integer: true },
+    seenAt: { property: 'seenAt', kind: 'TIMESTAMP', dataTypes: ['TIMESTAMP'], nullable: true },
+  },
+  defaultSort: [['active', 'DESC']],
+  idProperty: 'id',
+};
+
+interface Thing {
+  id: string;
+  name: string | null;
+  active: boolean;
+  weight: bigint;
+  seenAt: Date | null;
+}
+
+const rows: Thing[] = Array.from({ length: 60 }, (_, i) => ({
+  id: `00000000-0000-4000-8000-${String((i * 7919) % 1000).padStart(12, '0')}`,
+  name: i % 5 === 0 ? null : ['b', 'a', 'c'][i % 3]!,
+  active: i % 2 === 0,
+  weight: BigInt(i % 4),
+  seenAt: i % 6 === 0 ? null : new Date(Date.UTC(2026, 0, 1 + (i % 3))),
+}));
+
+type Value = string | boolean | bigint | Date | null;
+const comparable = (v: unknown) => (v instanceof Date ? v.getTime() : typeof v === 'bigint' ? Number(v) : typeof v === 'string' && /^-?\d+$/.test(v) ? Number(v) : v);
+
+/** PostgreSQL's comparison with NULLs greater than every value. */
+function compare(a: Value, b: Value): number {
+  if (a === null || b === null) return a === b ? 0 : a === null ? 1 : -1;
+  const [x, y] = [comparable(a), comparable(b)] as [number | string | boolean, number | string | boolean];
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/** Evaluates the filter objects the translation produces ($and, $or, comparisons, NULL tests) against one row. */
+function matches(row: Thing, condition: Record<string, unknown>): boolean {
+  return Object.entries(condition).every(([key, value]) => {
+    if (key === '$and') return (value as Record<string, unknown>[]).every((c) => matches(row, c));
+    if (key === '$or') return (value as Record<string, unknown>[]).some((c) => matches(row, c));
+    if (key === 'organizationId') return true;
+    const actual = row[key as keyof Thing] as Value;
+    if (value === null) return actual === null;
+    return Object.entries(value as Record<string, unknown>).every(([op, operand]) => {
+      if (op === '$ne' && operand === null) return actual !== null;
+      if (op === '$in') return (operand as unknown[]).some((v) => actual !== null && compare(actual, v as Value) === 0);
+      if (actual === null) return false;
+      const c = compare(actual, operand as Value);
+      return { $eq: c === 0, $ne: c !== 0, $gt: c > 0, $gte: c >= 0, $lt: c < 0, $lte: c <= 0 }[op as '$eq'];
+    });
+  });
+}
+
+/** The rows in the query's order (as the database sorts them). */
+function ordered(query: ReturnType<typeof translateItemQuery>, from: Thing[]): Thing[] {
+  const keys = query.orderBy.map((o) => Object.entries(o)[0] as [keyof Thing, 'asc' | 'desc']);
+  return [...from].sort((a, b) => {
+    for (const [key, direction] of keys) {
+      const c = compare(a[key] as Value, b[key] as Value);
+      if (c !== 0) return direction === 'asc' ? c : -c;
+    }
+    return 0;
+  });
+}
+
+/** One page as the database would answer it. */
+function page(query: ReturnType<typeof translateItemQuery>, from: Thing[]): Thing[] {
+  const where = query.after ? { $and: [query.where, query.after] } : query.where;
+  return ordered(query, from.filter((r) => matches(r, where))).slice(query.offset, query.offset + query.limit);
+}
+
+/** Walks every page with cursors; `between` may change the table before each next page. */
+function walk(base: ItemQuery, table: Thing[], between: (pageIndex: number) => void = () => {}): Thing[] {
+  const seen: Thing[] = [];
+  let cursor: string | undefined;
+  for (let i = 0; i < 100; i++) {
+    const query = translateItemQuery(things, { ...base, ...(cursor ? { cursor } : {}) }, { organizationId: 'org' });
+    const items = page(query, table);
+    seen.push(...items);
+    if (items.length < query.limit) return seen;
+    cursor = query.cursorAfter(items[items.length - 1]!);
+    between(i);
+  }
+  throw new Error('paging did not end');
+}
+
+const sorts: [string, ItemQuery['sort']][] = [
+  ['the default sort', undefined],
+  ['a nullable text ascending (NULLs last)', [{ fieldName: 'name', sortDirection: 'ASC' }]],
+  ['a nullable text descending (NULLs first)', [{ fieldName: 'name', sortDirection: 'DESC' }]],
+  ['a nullable timestamp, then a number the other way', [{ fieldName: 'seenAt', sortDirection: 'DESC' }, { fieldName: 'weight', sortDirection: 'ASC' }]],
+  ['three fields in mixed directions', [{ fieldName: 'active' }, { fieldName: 'name', sortDirection: 'DESC' }, { fieldName: 'seenAt' }]],
+];
+
+describe('keyset paging', () => {
+  it.each(sorts)('walking the pages of %s yields every row once, in the order of one big page', (_, sort) => {
+    const all = page(translateItemQuery(things, { sort, limit: 1000 }, { organizationId: 'org' }), rows);
+    expect(walk({ sort, limit: 7 }, rows).map((r) => r.id)).toEqual(all.map((r) => r.id));
+  });
+
+  it('pages with a cursor do not shift when rows are written before the position, while skip pages repeat rows', () => {
+    const sort: ItemQuery['sort'] = [{ fieldName: 'weight' }];
+    const table = [...rows];
+    // Before every next page, a new row lands at the very front of the order.
+    let n = 0;
+    const before = () => table.push({ id: `ffffffff-0000-4000-8000-${String(n++).padStart(12, '0')}`, name: 'new', active: true, weight: -1n, seenAt: null });
+    const walked = walk({ sort, limit: 10 }, table, before);
+    expect(walked.map((r) => r.id)).toEqual(page(translateItemQuery(things, { sort, limit: 1000 }, { organizationId: 'org' }), rows).map((r) => r.id));
+
+    const skipTable = [...rows];
+    n = 0;
+    const skipped: Thing[] = [];
+    for (let skip = 0; skip < rows.length; skip += 10) {
+      skipped.push(...page(translateItemQuery(things, { sort, limit: 10, skip }, { organizationId: 'org' }), skipTable));
+      skipTable.push({ id: `ffffffff-0000-4000-8000-${String(n++).padStart(12, '0')}`, name: 'new', active: true, weight: -1n, seenAt: null });
+    }
+    expect(new Set(skipped.map((r) => r.id)).size).toBeLessThan(skipped.length);
+  });
+
+  it('leads with a bound on the first sort field that the index can start from', () => {
+    const first = translateItemQuery(things, { sort: [{ fieldName: 'weight', sortDirection: 'DESC' }], limit: 5 }, { organizationId: 'org' });
+    const cursor = first.cursorAfter(rows[3]!);
+    const next = translateItemQuery(things, { sort: [{ fieldName: 'weight', sortDirection: 'DESC' }], limit: 5, cursor }, { organizationId: 'org' });
+    expect(next.after).toEqual({ $and: [{ weight: { $lte: '3' } }, { $or: [{ weight: { $lt: '3' } }, { $and: [{ weight: { $eq: '3' } }, { id: { $lt: rows[3]!.id } }] }] }] });
+  });
+
+  it('refuses a cursor of another query, naming itemQuery.cursor', () => {
+    const query = translateItemQuery(things, { sort: [{ fieldName: 'weight' }] }, { organizationId: 'org' });
+    const cursor = query.cursorAfter(rows[0]!);
+    const error = refusal(() => translateItemQuery(things, { sort: [{ fieldName: 'weight', sortDirection: 'DESC' }], cursor }, { organizationId: 'org' }));
+    expect(error.code).toBe('VALIDATION_ERROR');
+    expect(error.field).toBe('itemQuery.cursor');
+    const filtered = refusal(() => translateItemQuery(things, { sort: [{ fieldName: 'weight' }], cursor, filter: [{ fieldName: 'active', filterValues: [{ filterType: 'EQUALS', valueBoolean: true }] }] }, { organizationId: 'org' }));
+    expect(filtered.field).toBe('itemQuery.cursor');
+  });
+
+  it('refuses a cursor that is not one, and a skip beside a cursor', () => {
+    expect(refusal(() => translateItemQuery(things, { cursor: 'not-a-cursor' }, { organizationId: 'org' })).field).toBe('itemQuery.cursor');
+    const forged = Buffer.from(JSON.stringify({ v: 1, q: 'x', k: [{}] })).toString('base64url');
+    expect(refusal(() => translateItemQuery(things, { cursor: forged }, { organizationId: 'org' })).field).toBe('itemQuery.cursor');
+    const cursor = translateItemQuery(things, {}, { organizationId: 'org' }).cursorAfter(rows[0]!);
+    expect(refusal(() => translateItemQuery(things, { cursor, skip: 10 }, { organizationId: 'org' })).field).toBe('itemQuery.skip');
+    expect(translateItemQuery(things, { cursor, skip: 0 }, { organizationId: 'org' }).after).toBeDefined();
+  });
+
+  it('refuses a cursor whose key value does not fit the field', () => {
+    const cursor = translateItemQuery(things, { sort: [{ fieldName: 'weight' }] }, { organizationId: 'org' }).cursorAfter(rows[0]!);
+    const decoded = JSON.parse(Buffer.from(cursor, 'base64url').toString()) as { k: unknown[] };
+    decoded.k[0] = 'heavy';
+    const forged = Buffer.from(JSON.stringify(decoded)).toString('base64url');
+    expect(refusal(() => translateItemQuery(things, { sort: [{ fieldName: 'weight' }], cursor: forged }, { organizationId: 'org' })).field).toBe('itemQuery.cursor');
+    decoded.k[0] = '1';
+    decoded.k[1] = "x' or 1=1";
+    const notAnId = Buffer.from(JSON.stringify(decoded)).toString('base64url');
+    expect(refusal(() => translateItemQuery(things, { sort: [{ fieldName: 'weight' }], cursor: notAnId }, { organizationId: 'org' })).field).toBe('itemQuery.cursor');
+  });
+});
