@@ -11,9 +11,10 @@ export const loanKeys = {
   nextMaturity: defineSearchAttributeKey(loanSearchAttributeNames.nextMaturity, SearchAttributeType.DATETIME),
 };
 
-export function loanSearchAttributes(input: Pick<LoanLifecycleInput, 'organizationId' | 'escrow' | 'borrower' | 'status' | 'maturityAt'>): SearchAttributePair[] {
+/** LedgerOrganization holds the organization's external id, as on writes (the one operators know). */
+export function loanSearchAttributes(input: Pick<LoanLifecycleInput, 'organizationExternalId' | 'escrow' | 'borrower' | 'status' | 'maturityAt'>): SearchAttributePair[] {
   return [
-    { key: loanKeys.organization, value: input.organizationId },
+    { key: loanKeys.organization, value: input.organizationExternalId },
     { key: loanKeys.escrow, value: input.escrow },
     { key: loanKeys.borrower, value: input.borrower },
     { key: loanKeys.status, value: input.status },

@@ -81,7 +81,7 @@ it('marks a loan OVERDUE at maturity and LIQUIDATED after the grace period, the 
   const first = await handle.query<{ action: string; at: string; status: string }>('nextAction');
   expect(first).toMatchObject({ action: 'MARK_OVERDUE', status: 'OPEN' });
   const described = await handle.describe();
-  expect(described.searchAttributes).toMatchObject({ LedgerEscrow: [escrow], LedgerBorrower: [borrower.onchainId], LedgerLoanStatus: ['OPEN'] });
+  expect(described.searchAttributes).toMatchObject({ LedgerOrganization: [stack.organizationExternalId], LedgerEscrow: [escrow], LedgerBorrower: [borrower.onchainId], LedgerLoanStatus: ['OPEN'] });
 
   await waitFor(async () => (await status(escrow)) === 'OVERDUE', 10_000, 200);
   expect(await handle.query('nextAction')).toMatchObject({ action: 'LIQUIDATE', status: 'OVERDUE' });
