@@ -29,7 +29,8 @@ async function countUpTo<E extends object>(em: EntityManager, entity: EntityName
 export async function findPage<E extends object>(em: EntityManager, entity: EntityName<E>, query: TranslatedQuery): Promise<Page<E>> {
   const where = query.after ? { $and: [query.where, query.after] } : query.where;
   const [items, counted] = await Promise.all([
-    em.find(entity, where as never, { orderBy: query.orderBy as never, limit: query.limit, offset: query.offset }) as Promise<E[]>,
+    // Read-only records: kept out of the identity map, which would track each of them for a flush that never comes.
+    em.find(entity, where as never, { orderBy: query.orderBy as never, limit: query.limit, offset: query.offset, disableIdentityMap: true }) as Promise<E[]>,
     countUpTo(em, entity, query.where),
   ]);
   const last = items[items.length - 1];
