@@ -10,7 +10,7 @@ import { validationError } from '../../domain/errors';
 import { decodeMintState } from '../../domain/mint-state';
 import { checkClosable, checkNoSupply, planCloseFinancialInstrument } from '../../domain/operations/close-financial-instrument.operation';
 import { resolveFeePayer } from './fee-payer';
-import type { OperationHandler } from './operation-handler';
+import { landed, type OperationHandler } from './operation-handler';
 
 interface CloseData {
   instrumentId: string;
@@ -47,7 +47,7 @@ export const closeFinancialInstrumentHandler: OperationHandler<CloseFinancialIns
   instructions: (_request, resolved) => planCloseFinancialInstrument(resolved.data),
 
   async record(em, _request, resolved, outcome, tx, at) {
-    if (!outcome || !['CONFIRMED', 'FINALIZED', 'SUBMITTED'].includes(outcome.status)) return undefined;
+    if (!landed(outcome)) return undefined;
     const data = resolved.data;
     const instrument = await em.findOneOrFail(FinancialInstrument, { id: data.instrumentId });
     Object.assign(instrument, { status: 'CLOSED', lastTransactionId: tx?.id ?? null, lastTransactionAt: at });

@@ -14,8 +14,8 @@ import { legInstructions } from '../../domain/operations/movement-instructions';
 import { settleFreezes, type Leg } from '../../domain/operations/movement.operation';
 import { resolveFeePayer } from './fee-payer';
 import { holdLoanFor, loanOfEscrow, planOutOf, requireLoanBorrower, scopeOf, withoutDebits } from './loan-legs';
-import { newPlanContext, onchainBalance, recordLeg, type PlannedLeg } from './movement-legs';
-import type { OperationHandler } from './operation-handler';
+import { newPlanContext, onchainBalance, recordLegs, type PlannedLeg } from './movement-legs';
+import { landed, type OperationHandler } from './operation-handler';
 import { tokenProgramOf } from './token-movement';
 
 interface CloseLoanData {
@@ -27,7 +27,6 @@ interface CloseLoanData {
   closes: { positionId: string; address: string; tokenProgram: string }[];
 }
 
-const landed = ['CONFIRMED', 'FINALIZED', 'SUBMITTED'];
 
 export const closeLoanHandler: OperationHandler<CloseLoanItemData, CloseLoanData> = {
   async lookup(em, deps, request) {
@@ -81,9 +80,9 @@ export const closeLoanHandler: OperationHandler<CloseLoanItemData, CloseLoanData
   },
 
   async record(em, request, resolved, outcome, tx, at) {
-    if (!outcome || !landed.includes(outcome.status)) return undefined;
+    if (!landed(outcome)) return undefined;
     const d = resolved.data;
-    for (const leg of d.legs) await recordLeg(em, request, leg, tx, at);
+    await recordLegs(em, request, d.legs, tx, at);
     for (const c of d.closes) {
       const position = await em.findOneOrFail(Position, { id: c.positionId });
       Object.assign(position, { status: 'INACTIVE', frozen: false, balance: '0', lastTransactionId: tx?.id ?? null, lastTransactionAt: at });

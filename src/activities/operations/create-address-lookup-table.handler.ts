@@ -14,7 +14,8 @@ import type { CreateAddressLookupTableItemData } from '../../domain/inputs/addre
 import { checkCapacity, createBatch, createTransactionCount } from '../../domain/operations/address-lookup-table.operation';
 import { resolveFeePayer } from './fee-payer';
 import { readLookupTable, readSlotHashes } from './lookup-table-chain';
-import { appendComponents, landed, resolveComponents, type Component } from './lookup-table-components';
+import { appendComponents, resolveComponents, type Component } from './lookup-table-components';
+import { landed } from './operation-handler';
 import type { OperationHandler } from './operation-handler';
 
 interface CreateTableData {

@@ -12,7 +12,7 @@ import { NONCE_ACCOUNTS_PER_TRANSACTION, nonceBatch, nonceTransactionCount } fro
 import { NONCE_ACCOUNT_SIZE, planNonceAccounts } from '../../domain/operations/create-durable-nonce-accounts.operation';
 import { readNonce } from '../../network/lifetime';
 import { resolveFeePayer } from './fee-payer';
-import type { OperationHandler } from './operation-handler';
+import { landed, type OperationHandler } from './operation-handler';
 
 interface CreateNonceAccountsData {
   authority: string;
@@ -23,7 +23,6 @@ interface CreateNonceAccountsData {
   accounts: { address: string; id: string }[];
 }
 
-const landed = ['CONFIRMED', 'FINALIZED', 'SUBMITTED'];
 
 export const createDurableNonceAccountsHandler: OperationHandler<CreateDurableNonceAccountsItemData, CreateNonceAccountsData> = {
   async lookup(em, deps, request) {
@@ -76,7 +75,7 @@ export const createDurableNonceAccountsHandler: OperationHandler<CreateDurableNo
   },
 
   async record(em, request, resolved, outcome, tx, at, part) {
-    if (!outcome || !landed.includes(outcome.status)) return undefined;
+    if (!landed(outcome)) return undefined;
     const item = request.itemData.nonceAccount;
     const data = resolved.data;
     for (const i of nonceBatch(data.accounts.length, part)) {

@@ -16,7 +16,7 @@ import { readOnchainInstrument, type OnchainInstrument } from '../../domain/mint
 import type { ActivityDeps } from '../deps';
 import { rentExemptMinimum } from '../../domain/token-extensions';
 import { resolveFeePayer } from './fee-payer';
-import type { OperationHandler, OperationRequest, OperationResolved } from './operation-handler';
+import { landed, type OperationHandler, type OperationRequest, type OperationResolved } from './operation-handler';
 import { reconcileInstrument } from './reconcile-instrument';
 import { copyLogo } from './instrument-logo';
 
@@ -213,7 +213,7 @@ export const createFinancialInstrumentHandler: OperationHandler<CreateFinancialI
 
   async record(em, request, resolved, outcome, tx, at) {
     const data = resolved.data;
-    if (data.onchain ? outcome !== null : !outcome || !['CONFIRMED', 'FINALIZED', 'SUBMITTED'].includes(outcome.status)) return undefined;
+    if (data.onchain ? outcome !== null : !landed(outcome)) return undefined;
     const item = request.itemData;
     const onboarded = data.onchain;
     const refs = item.mintAccount?.offchainReferences ?? {};

@@ -18,8 +18,8 @@ import { resolveFeePayer } from './fee-payer';
 import { loanToValueAt } from './loan-value';
 import { borrowerOf, existingPosition, planIntoEscrow, planOutOf, planTopUp, requireBorrowerOwns, scopeOf, vaultPosition } from './loan-legs';
 import { requireCapacity, requireOriginations } from './strategy-guards';
-import { newPlanContext, onchainBalance, recordLeg, type PlannedLeg } from './movement-legs';
-import type { OperationHandler, OperationRequest } from './operation-handler';
+import { newPlanContext, onchainBalance, recordLegs, type PlannedLeg } from './movement-legs';
+import { landed, type OperationHandler, type OperationRequest } from './operation-handler';
 import type { EntityManager } from '@mikro-orm/postgresql';
 
 interface CreateLoanData {
@@ -37,7 +37,6 @@ interface CreateLoanData {
 }
 
 const P = 'itemData.protocolDetails';
-const landed = ['CONFIRMED', 'FINALIZED', 'SUBMITTED'];
 
 /** The cap, the buffer and the loan-to-value (API.md 7): refused before anything is signed. */
 async function checkGuards(em: EntityManager, deps: ActivityDeps, request: OperationRequest<CreateLoanItemData>, strategy: LoanStrategy, principal: FinancialInstrument, units: bigint, vaultUnits: bigint, pledged: { instrument: FinancialInstrument; units: bigint }[], quote: LoanQuote): Promise<void> {
@@ -136,9 +135,9 @@ export const createLoanHandler: OperationHandler<CreateLoanItemData, CreateLoanD
   },
 
   async record(em, request, resolved, outcome, tx, at) {
-    if (!outcome || !landed.includes(outcome.status)) return undefined;
+    if (!landed(outcome)) return undefined;
     const d = resolved.data;
-    for (const leg of d.legs) await recordLeg(em, request, leg, tx, at);
+    await recordLegs(em, request, d.legs, tx, at);
     const escrowId = request.extraRecordIds!.escrow;
     createAccountRecord(em, { id: escrowId, organizationId: request.organizationId, cluster: request.cluster, address: d.escrow, type: 'DEFI_SETTLEMENT_WALLET', managed: true, comments: `escrow of loan ${request.newRecordId}`, ...createdBy(tx, at) }, at);
     await em.flush();

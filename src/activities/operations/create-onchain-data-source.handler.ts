@@ -14,7 +14,7 @@ import { feedFields, feedMintLamports, feedName, planCreateFeed, type FeedFields
 import { mintAccountSize } from '../../domain/token-extensions';
 import { checkedDefinition, runFeedJob } from '../oracle/feed-job';
 import { resolveFeePayer } from './fee-payer';
-import { landed } from './lookup-table-components';
+import { landed } from './operation-handler';
 import type { OperationHandler } from './operation-handler';
 
 interface CreateFeedData {

@@ -13,7 +13,8 @@ import type { ExtendAddressLookupTableItemData } from '../../domain/inputs/addre
 import { checkCapacity, checkExtendable, extendBatch, extendTransactionCount, tableFlags } from '../../domain/operations/address-lookup-table.operation';
 import { resolveFeePayer } from './fee-payer';
 import { readLookupTable } from './lookup-table-chain';
-import { appendComponents, landed, resolveComponents, type Component } from './lookup-table-components';
+import { appendComponents, resolveComponents, type Component } from './lookup-table-components';
+import { landed } from './operation-handler';
 import type { OperationHandler } from './operation-handler';
 
 interface ExtendTableData {

@@ -15,7 +15,7 @@ import { LedgerError, validationError } from '../../domain/errors';
 import { checkFreezeAllInstrument, checkFreezeTarget, FREEZE_ALL_BATCH, freezeBatch, freezeTransactionCount, MAX_FREEZE_BATCHES } from '../../domain/operations/freeze-position.operation';
 import type { WriteRequest } from '../../domain/write';
 import { resolveFeePayer } from './fee-payer';
-import type { OperationHandler } from './operation-handler';
+import { landed, type OperationHandler } from './operation-handler';
 import { tokenProgramOf } from './token-movement';
 
 export interface FreezeData {
@@ -83,7 +83,7 @@ export function freezeHandler(freeze: boolean): OperationHandler<FreezePositionI
     },
 
     async record(em, _request, resolved, outcome, tx, at, part) {
-      if (!outcome || !['CONFIRMED', 'FINALIZED', 'SUBMITTED'].includes(outcome.status)) return undefined;
+      if (!landed(outcome)) return undefined;
       const data = resolved.data;
       const positions = freezeBatch(data.positions, part);
       for (const position of await em.find(Position, { id: { $in: positions.map((p) => p.id) } })) {

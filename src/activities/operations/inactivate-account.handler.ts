@@ -14,7 +14,7 @@ import { lamportsToSweep } from '../../domain/operations/inactivate-account.oper
 import { offPlatformDestination, onboardedDestination } from '../../domain/operations/transfer-network-currency.operation';
 import type { Debit } from '../../domain/write';
 import { resolveFeePayer } from './fee-payer';
-import type { OperationHandler } from './operation-handler';
+import { landed, type OperationHandler } from './operation-handler';
 
 interface InactivateData {
   accountId: string;
@@ -83,7 +83,7 @@ export const inactivateAccountHandler: OperationHandler<InactivateAccountItemDat
    * fee. One atomic statement, as the pipeline's own balance moves are, so concurrent writes commute.
    */
   async record(em, _request, resolved, outcome, tx, at) {
-    if (outcome && !['CONFIRMED', 'FINALIZED', 'SUBMITTED'].includes(outcome.status)) return undefined;
+    if (outcome && !landed(outcome)) return undefined;
     const d = resolved.data;
     await closeAccountRecord(em, d.accountId, d.lamports, tx, at);
     // First in the list: a replayed record step answers the first account as the write's object.

@@ -14,8 +14,8 @@ import { asInactivationError, remainderDisposal, thawBeforeClose } from '../../d
 import { resolveFeePayer } from './fee-payer';
 import { legInstructions } from '../../domain/operations/movement-instructions';
 import type { Leg } from '../../domain/operations/movement.operation';
-import { newPlanContext, onchainBalance, planBurn, planTransfer, recordLeg, type PlannedLeg } from './movement-legs';
-import type { OperationHandler } from './operation-handler';
+import { newPlanContext, onchainBalance, planBurn, planTransfer, recordLegs, type PlannedLeg } from './movement-legs';
+import { landed, type OperationHandler } from './operation-handler';
 import { freezeOptionSigner, tokenProgramOf } from './token-movement';
 
 /** What Inactivate Position's lookup resolves (JSON-safe). */
@@ -98,9 +98,9 @@ export const inactivatePositionHandler: OperationHandler<InactivatePositionItemD
   },
 
   async record(em, request, resolved, outcome, tx, at) {
-    if (!outcome || !['CONFIRMED', 'FINALIZED', 'SUBMITTED'].includes(outcome.status)) return undefined;
+    if (!landed(outcome)) return undefined;
     const d = resolved.data;
-    for (const leg of d.legs) await recordLeg(em, request, leg, tx, at);
+    await recordLegs(em, request, d.legs, tx, at);
     const position = await em.findOneOrFail(Position, { id: d.positionId });
     Object.assign(position, { status: 'INACTIVE', frozen: false, balance: '0', lastTransactionId: tx?.id ?? null, lastTransactionAt: at });
     if (tx) tx.accountIds = [...new Set([...tx.accountIds, position.id])];

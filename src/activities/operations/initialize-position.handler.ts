@@ -19,7 +19,7 @@ import { positionAccountSize } from '../../domain/position-account';
 import { explicitAccountPreparation, positionToInitialize } from '../../domain/operations/initialize-position.operation';
 import type { ActivityDeps } from '../deps';
 import { resolveFeePayer } from './fee-payer';
-import type { OperationHandler, OperationRequest } from './operation-handler';
+import { landed, type OperationHandler, type OperationRequest } from './operation-handler';
 import { tokenProgramOf } from './token-movement';
 
 /** An explicit position: the pre-created account made a token account in this transaction. */
@@ -196,7 +196,7 @@ export const initializePositionHandler: OperationHandler<InitializePositionItemD
   },
 
   async record(em, request, resolved, outcome, tx, at) {
-    if (!outcome || !['CONFIRMED', 'FINALIZED', 'SUBMITTED'].includes(outcome.status)) return undefined;
+    if (!landed(outcome)) return undefined;
     const data = resolved.data;
     // A reopened explicit account may now hold another instrument for another owner.
     const holder = { ownerAddress: data.owner, ownerAccountId: data.ownerAccountId, financialInstrumentId: data.instrumentId, mintAddress: data.mint };

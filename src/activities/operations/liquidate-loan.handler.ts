@@ -13,8 +13,8 @@ import { settleFreezes, type Leg } from '../../domain/operations/movement.operat
 import { resolveFeePayer } from './fee-payer';
 import { holdLoanFor, loanOfEscrow, planOutOf, scopeOf, withoutDebits } from './loan-legs';
 import { currentLoanToValue } from './loan-value';
-import { newPlanContext, onchainBalance, recordLeg, type PlannedLeg } from './movement-legs';
-import type { OperationHandler } from './operation-handler';
+import { newPlanContext, onchainBalance, recordLegs, type PlannedLeg } from './movement-legs';
+import { landed, type OperationHandler } from './operation-handler';
 
 interface LiquidateLoanData {
   legs: Leg[];
@@ -22,7 +22,6 @@ interface LiquidateLoanData {
   reason: 'OVERDUE' | 'LIQUIDATION_RATIO';
 }
 
-const landed = ['CONFIRMED', 'FINALIZED', 'SUBMITTED'];
 
 export const liquidateLoanHandler: OperationHandler<LiquidateLoanItemData, LiquidateLoanData> = {
   async lookup(em, deps, request) {
@@ -67,9 +66,9 @@ export const liquidateLoanHandler: OperationHandler<LiquidateLoanItemData, Liqui
 
   async record(em, request, resolved, outcome, tx, at) {
     // Nothing left in the escrow (no transaction): the loan is liquidated all the same.
-    if (outcome && !landed.includes(outcome.status)) return undefined;
+    if (outcome && !landed(outcome)) return undefined;
     const d = resolved.data;
-    for (const leg of d.legs) await recordLeg(em, request, leg, tx, at);
+    await recordLegs(em, request, d.legs, tx, at);
     const loan = await em.findOneOrFail(Loan, { id: d.loanId });
     Object.assign(loan, {
       status: 'LIQUIDATED',

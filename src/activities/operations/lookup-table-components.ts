@@ -36,5 +36,4 @@ export function appendComponents(table: AddressLookupTable, components: readonly
   if (tx) tx.accountIds = [...new Set([table.id, ...tx.accountIds])];
 }
 
-export const landed = (outcome: { status: string } | null) => outcome !== null && ['CONFIRMED', 'FINALIZED', 'SUBMITTED'].includes(outcome.status);
 

@@ -266,6 +266,11 @@ async function hookAccounts(ctx: PlanContext, instrument: FinancialInstrument, t
   }
 }
 
+/** The offchain side of every leg of a landed transaction, in order. */
+export async function recordLegs(em: EntityManager, request: WriteRequest, legs: readonly Leg[], tx: LedgerTransaction | null, at: Date): Promise<void> {
+  for (const leg of legs) await recordLeg(em, request, leg, tx, at);
+}
+
 /** The offchain side of a landed leg: balances moved by the planned amounts, frozen states, new destinations. */
 export async function recordLeg(em: EntityManager, request: WriteRequest, leg: Leg, tx: LedgerTransaction | null, at: Date): Promise<void> {
   const amount = BigInt(leg.amount);

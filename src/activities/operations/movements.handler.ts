@@ -8,7 +8,7 @@ import { resolveFeePayer } from './fee-payer';
 import { legInstructions } from '../../domain/operations/movement-instructions';
 import { settleFreezes, type Leg, type TradeDefaults } from '../../domain/operations/movement.operation';
 import { newPlanContext, planBurn, planMint, planTransfer, recordLeg, type PlanContext, type PlannedLeg } from './movement-legs';
-import type { OperationHandler } from './operation-handler';
+import { landed, type OperationHandler } from './operation-handler';
 
 type Entry = { plan: (ctx: PlanContext) => Promise<PlannedLeg> };
 
@@ -43,7 +43,7 @@ function movementsHandler<Input>(entriesOf: (item: Input) => { entries: Entry[];
     },
 
     async record(em, request, resolved, outcome, tx, at) {
-      if (!outcome || !['CONFIRMED', 'FINALIZED', 'SUBMITTED'].includes(outcome.status)) return undefined;
+      if (!landed(outcome)) return undefined;
       for (const leg of resolved.data.legs) await recordLeg(em, request, leg, tx, at);
       return undefined;
     },

@@ -35,6 +35,9 @@ export interface OperationHandler<Input = unknown, Data = unknown> {
 }
 
 /** A handler per operation, each typed by the operation's input. */
+/** The transaction reached the network (its record step writes what it did); other outcomes change nothing. */
+export const landed = (outcome: Outcome | { status: string } | null): boolean => outcome !== null && ['CONFIRMED', 'FINALIZED', 'SUBMITTED'].includes(outcome.status);
+
 export type OperationHandlers = { [O in Operation]: OperationHandler<InputOf<O>, any> };
 
 /**

@@ -6,7 +6,7 @@ import { findInstrumentByLookup } from '../../db/repositories/financial-instrume
 import { validationError } from '../../domain/errors';
 import { checkPauseChange, planPause } from '../../domain/operations/pause-financial-instrument.operation';
 import { resolveFeePayer } from './fee-payer';
-import type { OperationHandler } from './operation-handler';
+import { landed, type OperationHandler } from './operation-handler';
 import { reconcileInstrument } from './reconcile-instrument';
 
 interface PauseData {
@@ -36,7 +36,7 @@ export function pauseHandler(pause: boolean): OperationHandler<PauseFinancialIns
     instructions: (_request, resolved) => planPause(pause, resolved.data),
 
     async record(em, _request, resolved, outcome, tx, at) {
-      if (!outcome || !['CONFIRMED', 'FINALIZED', 'SUBMITTED'].includes(outcome.status)) return undefined;
+      if (!landed(outcome)) return undefined;
       const data = resolved.data;
       const instrument = await em.findOneOrFail(FinancialInstrument, { id: data.instrumentId });
       instrument.paused = pause;

@@ -22,7 +22,7 @@ import { resolveFeePayer } from './fee-payer';
 import { holdLoanFor, loanOfEscrow, planOutOf, requireBorrowerOwns, requireLoanBorrower, scopeOf, vaultPosition } from './loan-legs';
 import { currentLoanToValue } from './loan-value';
 import { newPlanContext, onchainBalance, recordLeg } from './movement-legs';
-import type { OperationHandler, OperationRequest, OperationResolved } from './operation-handler';
+import { landed, type OperationHandler, type OperationRequest, type OperationResolved } from './operation-handler';
 import { requireCapacity, requireOriginations } from './strategy-guards';
 
 interface RefinanceLoanData {
@@ -44,7 +44,6 @@ interface RefinanceLoanData {
 }
 
 const T = 'itemData.toLender';
-const landed = ['CONFIRMED', 'FINALIZED', 'SUBMITTED'];
 
 /**
  * The strategy `toLender` moves the loan to, or null for the same lender's rollover (toLender
@@ -146,7 +145,7 @@ export const refinanceLoanHandler: OperationHandler<RefinanceLoanItemData, Refin
 
   async record(em, request, resolved, outcome, tx, at) {
     const d = resolved.data;
-    if (d.to ? !outcome || !landed.includes(outcome.status) : outcome) return undefined;
+    if (d.to ? !landed(outcome) : outcome) return undefined;
     for (const leg of d.to?.legs ?? []) await recordLeg(em, request, leg, tx, at);
     const loan = await em.findOneOrFail(Loan, { id: d.loanId });
     // Moved: the new lender lent what the old one was paid (interest to the lookup); the same lender's: interest to now.

@@ -13,7 +13,7 @@ import type { MetadataFieldChange } from '../../domain/operations/update-financi
 import { checkedDefinition, recordRefreshFailure, runFeedJob } from '../oracle/feed-job';
 import { resolveFeePayer } from './fee-payer';
 import { readFeedMint } from './feed-chain';
-import { landed } from './lookup-table-components';
+import { landed } from './operation-handler';
 import type { OperationHandler } from './operation-handler';
 
 interface RefreshData {

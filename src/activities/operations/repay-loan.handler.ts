@@ -14,8 +14,8 @@ import { settleFreezes, type Leg } from '../../domain/operations/movement.operat
 import { resolveFeePayer } from './fee-payer';
 import { holdLoanFor, loanOfEscrow, planOutOfEscrow, planTopUp, renamed, requireBorrowerOwns, requireLoanBorrower, scopeOf, vaultPosition } from './loan-legs';
 import { loanToValueAt } from './loan-value';
-import { newPlanContext, planTransfer, recordLeg, type PlannedLeg } from './movement-legs';
-import type { OperationHandler } from './operation-handler';
+import { newPlanContext, planTransfer, recordLegs, type PlannedLeg } from './movement-legs';
+import { landed, type OperationHandler } from './operation-handler';
 
 interface RepayLoanData {
   legs: Leg[];
@@ -26,7 +26,6 @@ interface RepayLoanData {
   released: { financialInstrumentId: string; amount: string }[];
 }
 
-const landed = ['CONFIRMED', 'FINALIZED', 'SUBMITTED'];
 
 export const repayLoanHandler: OperationHandler<RepayLoanItemData, RepayLoanData> = {
   async lookup(em, deps, request) {
@@ -95,9 +94,9 @@ export const repayLoanHandler: OperationHandler<RepayLoanItemData, RepayLoanData
   },
 
   async record(em, request, resolved, outcome, tx, at) {
-    if (!outcome || !landed.includes(outcome.status)) return undefined;
+    if (!landed(outcome)) return undefined;
     const d = resolved.data;
-    for (const leg of d.legs) await recordLeg(em, request, leg, tx, at);
+    await recordLegs(em, request, d.legs, tx, at);
     const loan = await em.findOneOrFail(Loan, { id: d.loanId });
     const after = applyRepayment({ principalDue: BigInt(loan.principalDue), principalRepaid: BigInt(loan.principalRepaid), interestOutstanding: 0n }, interestAt(loan, at), BigInt(d.paid), d.repayAll);
     Object.assign(loan, {

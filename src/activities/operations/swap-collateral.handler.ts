@@ -14,8 +14,8 @@ import { settleFreezes, type Leg } from '../../domain/operations/movement.operat
 import { resolveFeePayer } from './fee-payer';
 import { existingPosition, holdLoanFor, loanOfEscrow, planIntoEscrow, planOutOfEscrow, planTopUp, requireBorrowerOwns, requireLoanBorrower, scopeOf } from './loan-legs';
 import { loanToValueAt } from './loan-value';
-import { newPlanContext, recordLeg, type PlannedLeg } from './movement-legs';
-import type { OperationHandler } from './operation-handler';
+import { newPlanContext, recordLegs, type PlannedLeg } from './movement-legs';
+import { landed, type OperationHandler } from './operation-handler';
 
 interface SwapCollateralData {
   legs: Leg[];
@@ -24,7 +24,6 @@ interface SwapCollateralData {
   changes: { financialInstrumentId: string; mintAddress: string; amount: string }[];
 }
 
-const landed = ['CONFIRMED', 'FINALIZED', 'SUBMITTED'];
 
 export const swapCollateralHandler: OperationHandler<SwapCollateralItemData, SwapCollateralData> = {
   tooLargeHint: 'Swap fewer items at once (a frozen-by-default collateral adds thaw instructions), or prefund the borrower\'s positions instead of transferFrom or mintAsset.',
@@ -91,9 +90,9 @@ export const swapCollateralHandler: OperationHandler<SwapCollateralItemData, Swa
   },
 
   async record(em, request, resolved, outcome, tx, at) {
-    if (!outcome || !landed.includes(outcome.status)) return undefined;
+    if (!landed(outcome)) return undefined;
     const d = resolved.data;
-    for (const leg of d.legs) await recordLeg(em, request, leg, tx, at);
+    await recordLegs(em, request, d.legs, tx, at);
     const loan = await em.findOneOrFail(Loan, { id: d.loanId });
     await em.flush();
     // A deposit of a new instrument opened an escrow position before the loan's record named it.

@@ -12,7 +12,7 @@ import type { UpdateAddressLookupTableItemData } from '../../domain/inputs/addre
 import { checkUpdate, coolDownOver } from '../../domain/operations/address-lookup-table.operation';
 import { resolveFeePayer } from './fee-payer';
 import { readLookupTable, readSlotHashes } from './lookup-table-chain';
-import { landed } from './lookup-table-components';
+import { landed } from './operation-handler';
 import type { OperationHandler } from './operation-handler';
 
 interface UpdateTableData {

@@ -12,7 +12,7 @@ import { forbidden, validationError } from '../../domain/errors';
 import { readOnchainInstrument } from '../../domain/mint-state';
 import { metadataChanges, metadataTopUp, multiplierChange, planUpdateFinancialInstrument, rotationType, type UpdateFinancialInstrumentPlan } from '../../domain/operations/update-financial-instrument.operation';
 import { resolveFeePayer } from './fee-payer';
-import type { OperationHandler } from './operation-handler';
+import { landed, type OperationHandler } from './operation-handler';
 import { reconcileInstrument } from './reconcile-instrument';
 import { copyLogo } from './instrument-logo';
 import { uuidFromText } from '../../domain/ids';
@@ -92,7 +92,7 @@ export const updateFinancialInstrumentHandler: OperationHandler<UpdateFinancialI
   instructions: (_request, resolved) => planUpdateFinancialInstrument(resolved.data, resolved.feePayer),
 
   async record(em, request, resolved, outcome, tx, at) {
-    if (outcome && !['CONFIRMED', 'FINALIZED', 'SUBMITTED'].includes(outcome.status)) return undefined;
+    if (outcome && !landed(outcome)) return undefined;
     const item = request.itemData;
     const data = resolved.data;
     const instrument = await em.findOneOrFail(FinancialInstrument, { id: data.instrumentId });

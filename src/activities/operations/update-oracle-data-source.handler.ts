@@ -17,7 +17,7 @@ import { checkedDefinition } from '../oracle/feed-job';
 import { refreshTarget } from './create-onchain-data-source.handler';
 import { resolveFeePayer } from './fee-payer';
 import { readFeedMint } from './feed-chain';
-import { landed } from './lookup-table-components';
+import { landed } from './operation-handler';
 import type { OperationHandler } from './operation-handler';
 
 interface UpdateFeedData {
