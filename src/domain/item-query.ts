@@ -4,7 +4,7 @@
  * Any field, filter type or value kind that does not fit the field is a VALIDATION_ERROR naming it.
  */
 import { validationError } from './errors';
-import { afterCursor, atPath, decodeCursor, encodeCursor, queryFingerprint, type SortKey } from './keyset';
+import { afterCursor, atPath, decodeCursor, encodeCursor, queryFingerprint, rowAfterCursor, type RowBound, type SortKey } from './keyset';
 
 export type FieldKind = 'TEXT' | 'BOOLEAN' | 'NUMBER' | 'TIMESTAMP' | 'UUID';
 
@@ -60,6 +60,8 @@ export interface TranslatedQuery {
   where: Condition;
   /** With a cursor: the rows strictly after it, ANDed to `where` for the page. */
   after?: Condition;
+  /** The same rows as `after` as one row comparison, when one says the same (rowAfterCursor); preferred for the page. */
+  afterRow?: RowBound;
   orderBy: Condition[];
   limit: number;
   offset: number;
@@ -201,13 +203,17 @@ export function translateItemQuery(resource: QueryResource, query: ItemQuery | u
   const orderBy = keys.map((key) => atPath(key.property, key.direction === 'DESC' ? 'desc' : 'asc'));
   const fingerprint = queryFingerprint({ fields: Object.keys(resource.fields), filter: query?.filter ?? [], sort: sorts });
   let after: Condition | undefined;
+  let afterRow: RowBound | undefined;
   if (query?.cursor !== undefined) {
     if (query.skip) throw validationError(`${base}.skip`, `${base}.skip cannot be combined with ${base}.cursor: the cursor already names where the page starts`);
-    after = afterCursor(keys, decodeCursor(query.cursor, fingerprint, keys, `${base}.cursor`));
+    const values = decodeCursor(query.cursor, fingerprint, keys, `${base}.cursor`);
+    after = afterCursor(keys, values);
+    afterRow = rowAfterCursor(keys, values);
   }
   return {
     where: and.length === 1 ? and[0] : { $and: and },
     ...(after ? { after } : {}),
+    ...(afterRow ? { afterRow } : {}),
     orderBy,
     limit,
     offset: query?.skip ?? 0,

@@ -1,4 +1,5 @@
 import { translateItemQuery, type ItemQuery, type QueryResource } from '../../src/domain/item-query';
+import type { RowBound } from '../../src/domain/keyset';
 import { refusal } from '../support/expectations';
 
 /** Records with a nullable text, a boolean, a number and a nullable timestamp; many ties and NULLs. */
@@ -69,10 +70,21 @@ function ordered(query: ReturnType<typeof translateItemQuery>, from: Thing[]): T
   });
 }
 
-/** One page as the database would answer it. */
+/** PostgreSQL's row comparison `(a1, …) < (b1, …)`: the first pair that differs decides; a NULL in it makes it unknown (no row). */
+function rowCompares(row: Thing, bound: RowBound): boolean {
+  for (const [i, property] of bound.properties.entries()) {
+    const [actual, value] = [row[property as keyof Thing] as Value, bound.values[i] as Value];
+    if (actual === null || value === null) return false;
+    const c = compare(actual, value);
+    if (c !== 0) return bound.operator === '<' ? c < 0 : c > 0;
+  }
+  return false;
+}
+
+/** One page as the database would answer it: the row comparison when the translation gives one (findPage prefers it). */
 function page(query: ReturnType<typeof translateItemQuery>, from: Thing[]): Thing[] {
-  const where = query.after ? { $and: [query.where, query.after] } : query.where;
-  return ordered(query, from.filter((r) => matches(r, where))).slice(query.offset, query.offset + query.limit);
+  const after = (r: Thing) => (query.afterRow ? rowCompares(r, query.afterRow) : query.after ? matches(r, query.after) : true);
+  return ordered(query, from.filter((r) => matches(r, query.where) && after(r))).slice(query.offset, query.offset + query.limit);
 }
 
 /** Walks every page with cursors; `between` may change the table before each next page. */
@@ -121,6 +133,37 @@ describe('keyset paging', () => {
       skipTable.push({ id: `ffffffff-0000-4000-8000-${String(n++).padStart(12, '0')}`, name: 'new', active: true, weight: -1n, seenAt: null });
     }
     expect(new Set(skipped.map((r) => r.id)).size).toBeLessThan(skipped.length);
+  });
+
+  it.each(sorts)('walking %s with the OR form only (no row comparison) yields the same rows', (_, sort) => {
+    const all = page(translateItemQuery(things, { sort, limit: 1000 }, { organizationId: 'org' }), rows);
+    const seen: Thing[] = [];
+    let cursor: string | undefined;
+    for (let i = 0; i < 100 && seen.length < all.length; i++) {
+      const { afterRow: _, ...query } = translateItemQuery(things, { sort, limit: 7, ...(cursor ? { cursor } : {}) }, { organizationId: 'org' });
+      const items = page(query, rows);
+      seen.push(...items);
+      if (items.length < 7) break;
+      cursor = query.cursorAfter(items[items.length - 1]!);
+    }
+    expect(seen.map((r) => r.id)).toEqual(all.map((r) => r.id));
+  });
+
+  it('gives one row comparison where it means the same as the OR form, and none where NULLs or mixed directions would change it', () => {
+    const after = (sort: ItemQuery['sort'], row: Thing) => {
+      const cursor = translateItemQuery(things, { sort }, { organizationId: 'org' }).cursorAfter(row);
+      return translateItemQuery(things, { sort, cursor }, { organizationId: 'org' }).afterRow;
+    };
+    const named = rows.find((r) => r.name !== null && r.seenAt !== null)!;
+    // The default sort (managed-like boolean, DESC): the case that read every earlier row of its value again.
+    expect(after(undefined, named)).toEqual({ properties: ['active', 'id'], operator: '<', values: [named.active, named.id] });
+    expect(after([{ fieldName: 'weight', sortDirection: 'ASC' }], named)).toEqual({ properties: ['weight', 'id'], operator: '>', values: [String(named.weight), named.id] });
+    // Descending over a nullable field: NULLs come first, so a non-NULL position never has them after it.
+    expect(after([{ fieldName: 'name', sortDirection: 'DESC' }], named)?.operator).toBe('<');
+    // Ascending over a nullable field: NULLs come after every value, and a comparison with NULL selects nothing.
+    expect(after([{ fieldName: 'name', sortDirection: 'ASC' }], named)).toBeUndefined();
+    expect(after([{ fieldName: 'name', sortDirection: 'DESC' }], rows.find((r) => r.name === null)!)).toBeUndefined();
+    expect(after([{ fieldName: 'seenAt', sortDirection: 'DESC' }, { fieldName: 'weight', sortDirection: 'ASC' }], named)).toBeUndefined();
   });
 
   it('leads with a bound on the first sort field that the index can start from', () => {

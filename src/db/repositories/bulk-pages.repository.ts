@@ -1,7 +1,8 @@
 /** One page of a bulk read: the records, how many match, and the cursor after the page (every bulk read pages this way). */
 import { raw, type EntityManager } from '@mikro-orm/postgresql';
 import type { EntityName } from '@mikro-orm/core';
-import { EXACT_COUNT_LIMIT, type TranslatedQuery } from '../../domain/item-query';
+import { EXACT_COUNT_LIMIT, type Condition, type TranslatedQuery } from '../../domain/item-query';
+import type { RowBound } from '../../domain/keyset';
 
 export interface Page<E> {
   items: E[];
@@ -26,8 +27,23 @@ async function countUpTo<E extends object>(em: EntityManager, entity: EntityName
 }
 
 /** Reads one page and the count at the same time, on two pooled connections. Read-only. */
+/** `(c1, …, cn) < (?, …, ?)` over the properties' columns: PostgreSQL starts a btree index scan at it. */
+function rowCondition<E extends object>(em: EntityManager, entity: EntityName<E>, bound: RowBound): Condition {
+  const properties = em.getMetadata().find(entity)!.properties as Record<string, { fieldNames: string[] }>;
+  const columns = bound.properties.map((property) => properties[property]!.fieldNames[0]!);
+  const placeholders = columns.map(() => '?').join(', ');
+  const fragment = raw((alias: string) => `(${columns.map((column) => `"${alias}"."${column}"`).join(', ')}) ${bound.operator} (${placeholders})`, bound.values);
+  return { [fragment]: [] };
+}
+
+/** The page's filter: the query's, and with a cursor the rows after it (as a row comparison where one says the same). */
+export function pageWhere<E extends object>(em: EntityManager, entity: EntityName<E>, query: TranslatedQuery): Condition {
+  const after = query.afterRow ? rowCondition(em, entity, query.afterRow) : query.after;
+  return after ? { $and: [query.where, after] } : query.where;
+}
+
 export async function findPage<E extends object>(em: EntityManager, entity: EntityName<E>, query: TranslatedQuery): Promise<Page<E>> {
-  const where = query.after ? { $and: [query.where, query.after] } : query.where;
+  const where = pageWhere(em, entity, query);
   const [items, counted] = await Promise.all([
     // Read-only records: kept out of the identity map, which would track each of them for a flush that never comes.
     em.find(entity, where as never, { orderBy: query.orderBy as never, limit: query.limit, offset: query.offset, disableIdentityMap: true }) as Promise<E[]>,
