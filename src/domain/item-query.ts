@@ -63,6 +63,8 @@ export interface TranslatedQuery {
   /** The same rows as `after` as one row comparison, when one says the same (rowAfterCursor); preferred for the page. */
   afterRow?: RowBound;
   orderBy: Condition[];
+  /** The top-level properties the order reads (the cursor's keys): a page that loads some fields only must load these. */
+  keyProperties: string[];
   limit: number;
   offset: number;
   /** The cursor that continues after `row` (the page's last row). */
@@ -215,6 +217,7 @@ export function translateItemQuery(resource: QueryResource, query: ItemQuery | u
     ...(after ? { after } : {}),
     ...(afterRow ? { afterRow } : {}),
     orderBy,
+    keyProperties: [...new Set(keys.map((key) => key.property.split('.')[0]!))],
     limit,
     offset: query?.skip ?? 0,
     cursorAfter: (row) => encodeCursor(fingerprint, keys, row),

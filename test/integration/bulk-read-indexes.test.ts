@@ -12,6 +12,9 @@ import { createOrm, migrate, type Orm } from '../../src/db/orm';
 import { findPage, pageWhere } from '../../src/db/repositories/bulk-pages.repository';
 import { EXACT_COUNT_LIMIT, translateItemQuery, type FilterValue, type ItemQuery, type QueryResource } from '../../src/domain/item-query';
 import { createTestDatabase } from '../support/database';
+import { accountFields, presentAccount, type DetailLevel } from '../../src/api/presenters/account.presenter';
+import { positionFields, presentPosition } from '../../src/api/presenters/position.presenter';
+import { presentTransaction, transactionFields } from '../../src/api/presenters/transaction.presenter';
 
 let db: Awaited<ReturnType<typeof createTestDatabase>>;
 let orm: Orm;
@@ -138,6 +141,40 @@ it('a page deep into a sort by a field of few values (accounts, managed first) s
   const blocks = plan[0]!['Shared Hit Blocks']! + plan[0]!['Shared Read Blocks']!;
   // Reading from the start of `managed = true` would remove ~5,000 rows and touch thousands of blocks.
   expect({ removed, fewBlocks: blocks < 400 }).toEqual({ removed: 0, fewBlocks: true });
+});
+
+/** The entity properties `present` reads of `record` (a Proxy records every read of a mapped property). */
+function propertiesRead<E extends object>(entity: EntityName<E>, record: E, present: (record: E) => unknown): Set<string> {
+  const mapped = new Set(Object.keys(orm.getMetadata().find(entity)!.properties));
+  const read = new Set<string>();
+  present(new Proxy(record, { get: (target, key, receiver) => (typeof key === 'string' && mapped.has(key) && read.add(key), Reflect.get(target, key, receiver)) }));
+  return read;
+}
+
+type LevelFields = [string, EntityName<object>, QueryResource, Partial<Record<DetailLevel, readonly string[]>>, (record: never, level: DetailLevel) => unknown];
+const levelFields: LevelFields[] = [
+  ['accounts', Account as never, accountQuery, accountFields, (record: Account, level) => presentAccount(record, level, organizationId)],
+  ['positions', Position as never, positionQuery, positionFields, (record: Position, level) => presentPosition(record, level)],
+  ['transactions', LedgerTransaction as never, transactionQuery, transactionFields, (record: LedgerTransaction, level) => presentTransaction(record, level)],
+];
+
+it.each(levelFields)('%s: a bulk read below detailed loads every property its answer shows, and answers as with the whole record', async (_name, entity, resource, fields, present) => {
+  const meta = orm.getMetadata().find(entity)!;
+  const nullable = (Object.values(meta.properties) as { name: string; nullable?: boolean }[]).filter((p) => p.nullable).map((p) => p.name);
+  for (const level of ['identifiers', 'compact'] as const) {
+    const query = translateItemQuery(resource, { limit: 50 }, { organizationId, cluster });
+    const whole = await findPage(orm.em.fork(), entity, query);
+    const partial = await findPage(orm.em.fork(), entity, query, fields[level]);
+    expect(partial.items.map((r) => present(r as never, level))).toEqual(whole.items.map((r) => present(r as never, level)));
+    // Every branch: each record as read, and with its nullable properties NULL (`a ?? b` reads b only then).
+    const read = new Set<string>();
+    for (const record of whole.items) {
+      propertiesRead(entity, record, (r) => present(r as never, level)).forEach((p) => read.add(p));
+      const nulled = Object.assign(Object.create(Object.getPrototypeOf(record) as object) as object, record, Object.fromEntries(nullable.map((p) => [p, null])));
+      propertiesRead(entity, nulled, (r) => present(r as never, level)).forEach((p) => read.add(p));
+    }
+    expect([...read].filter((p) => !fields[level]!.includes(p))).toEqual([]);
+  }
 });
 
 it('walks every transaction once with cursors, newest first', async () => {

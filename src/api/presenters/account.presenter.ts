@@ -20,6 +20,12 @@ const maskWebhook = (hook: WebhookConfig) => ({
   ...(hook.oauth2AuthConfig ? { oauth2AuthConfig: { ...hook.oauth2AuthConfig, clientSecret: hook.oauth2AuthConfig.clientSecret ? '***' : undefined, password: hook.oauth2AuthConfig.password ? '***' : undefined } } : {}),
 });
 
+/** What presentAccount reads at the levels below detailed (bulk reads load only these). */
+export const accountFields = {
+  identifiers: ['id', 'address'],
+  compact: ['id', 'address', 'lastTransactionSignature', 'lastTransactionAt', 'type', 'code', 'alId', 'referenceOrganizationExternalId', 'accountNumber', 'lastTransactionId'],
+} as const satisfies Partial<Record<DetailLevel, readonly (keyof Account)[]>>;
+
 /**
  * The account record at a detail level, typed by the response codecs (account.responses.ts), as
  * `viewerOrganizationId` sees it: another organization (a shared account, an authority of a shared

@@ -5,6 +5,12 @@ import { exactNumber, type DetailLevel } from './account.presenter';
 import type { RecordIdentifiersBody } from '../responses/account.responses';
 import type { PositionCompactBody, PositionDetailedBody } from '../responses/position.responses';
 
+/** What presentPosition reads at the levels below detailed (bulk reads load only these). */
+export const positionFields = {
+  identifiers: ['id', 'address'],
+  compact: ['id', 'address', 'lastTransactionAt', 'lastTransactionId', 'balance', 'ownerAddress', 'ownerAccountId', 'mintAddress', 'financialInstrumentId', 'status', 'frozen', 'associated'],
+} as const satisfies Partial<Record<DetailLevel, readonly (keyof Position)[]>>;
+
 export function presentPosition(position: Position, level: 'identifiers'): RecordIdentifiersBody;
 export function presentPosition(position: Position, level: 'detailed', instrument: FinancialInstrument): PositionDetailedBody;
 export function presentPosition(position: Position, level: DetailLevel, instrument?: FinancialInstrument): RecordIdentifiersBody | PositionCompactBody | PositionDetailedBody;

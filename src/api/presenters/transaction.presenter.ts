@@ -8,6 +8,12 @@ import type { transactionCompact, transactionIdentifiers, TransactionDetailedBod
 type TransactionIdentifiersBody = t.TypeOf<typeof transactionIdentifiers>;
 type TransactionCompactBody = t.TypeOf<typeof transactionCompact>;
 
+/** What presentTransaction reads at the levels below detailed (bulk reads load only these). */
+export const transactionFields = {
+  identifiers: ['id', 'signature'],
+  compact: ['id', 'signature', 'status', 'success', 'confirmationsCount', 'serializedMessage', 'errorMessage', 'txnTimestamp', 'operation', 'createdAt'],
+} as const satisfies Partial<Record<DetailLevel, readonly (keyof LedgerTransaction)[]>>;
+
 export function presentTransaction(tx: LedgerTransaction, level: 'detailed'): TransactionDetailedBody;
 export function presentTransaction(tx: LedgerTransaction, level: DetailLevel): TransactionIdentifiersBody | TransactionCompactBody | TransactionDetailedBody;
 export function presentTransaction(tx: LedgerTransaction, level: DetailLevel): TransactionIdentifiersBody | TransactionCompactBody | TransactionDetailedBody {

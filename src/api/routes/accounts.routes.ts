@@ -8,7 +8,7 @@ import { createAccountBody, inactivateAccountBody, singleAccountBody, transferNe
 import type { CreateAccountItemData } from '../../domain/inputs/account.inputs';
 import type { AccountLookupInput } from '../../domain/inputs/common.inputs';
 import type { ApiDeps, LedgerContext } from '../context';
-import { lamportsBalance, presentAccount } from '../presenters/account.presenter';
+import { accountFields, lamportsBalance, presentAccount } from '../presenters/account.presenter';
 import { route, type RouteSpec } from '../route';
 import { actingScope } from '../tenancy';
 import { sealWebhookSecrets } from '../../custody/webhook-secrets';
@@ -97,7 +97,7 @@ export function accountRoutes(deps: ApiDeps): RouteSpec[] {
       operation: 'INACTIVATE_ACCOUNT',
       answer: 'inactivatedAccount',
     }),
-    bulkRoute(deps, { operationId: 'fetchAccounts', levels: accountLevels, path: '/api/v1/accounts/bulk', tag: 'Accounts', summary: 'Fetch Accounts with filter, sort and paging.', entity: Account, query: accountQuery, present: (a, level, _related, viewer) => presentAccount(a, level, viewer) }),
+    bulkRoute(deps, { operationId: 'fetchAccounts', levels: accountLevels, path: '/api/v1/accounts/bulk', tag: 'Accounts', summary: 'Fetch Accounts with filter, sort and paging.', entity: Account, query: accountQuery, fields: accountFields, present: (a, level, _related, viewer) => presentAccount(a, level, viewer) }),
     route({
       operationId: 'fetchAccountDetails',
       method: 'post',

@@ -7,7 +7,7 @@ import { burnBody, freezePositionBody, inactivatePositionBody, initializePositio
 import type { PositionLookupInput } from '../../domain/inputs/position.inputs';
 import type { ApiDeps, LedgerContext } from '../context';
 import { exactNumber } from '../presenters/account.presenter';
-import { presentPosition } from '../presenters/position.presenter';
+import { positionFields, presentPosition } from '../presenters/position.presenter';
 import { route, type RouteSpec } from '../route';
 import { bulkRoute } from './bulk-route';
 import { writeRoute } from './write-route';
@@ -48,6 +48,7 @@ export function positionRoutes(deps: ApiDeps): RouteSpec[] {
         'Fetch Positions with filter, sort and paging. Fields: status, frozen, associated, ownerOnchainId, ownerOffchainId, financialInstrumentOnchainId, financialInstrumentOffchainId, positionOnchainId, balance, code, name, comments, lastTransactionAt, creationTransactionAt (default, newest first), tenantOrganizationId.',
       entity: Position,
       query: positionQuery,
+      fields: positionFields,
       present: (position, level, instruments) => presentPosition(position, level, instruments?.get(position.financialInstrumentId)),
       related: async (em, positions) => new Map((await em.find(FinancialInstrument, { id: { $in: [...new Set(positions.map((p) => p.financialInstrumentId))] } })).map((fi) => [fi.id, fi])),
     }),

@@ -4,7 +4,7 @@ import { LedgerTransaction } from '../../db/entities';
 import { notFound, validationError } from '../../domain/errors';
 import { singleTransactionBody } from '../codecs/transaction.codecs';
 import type { ApiDeps, Caller, LedgerContext } from '../context';
-import { presentTransaction } from '../presenters/transaction.presenter';
+import { presentTransaction, transactionFields } from '../presenters/transaction.presenter';
 import { route, type RouteSpec } from '../route';
 import { actingCaller } from '../tenancy';
 import { transactionQuery } from './query-fields';
@@ -58,6 +58,6 @@ export function transactionRoutes(deps: ApiDeps): RouteSpec[] {
         return presentTransaction(await lookedUp(ctx, body), 'detailed');
       },
     }),
-    bulkRoute(deps, { operationId: 'fetchTransactions', levels: transactionLevels, path: '/api/v1/transactions/bulk', tag: 'Transactions', summary: 'Fetch Transactions with filter, sort and paging.', entity: LedgerTransaction, query: transactionQuery, present: presentTransaction }),
+    bulkRoute(deps, { operationId: 'fetchTransactions', levels: transactionLevels, path: '/api/v1/transactions/bulk', tag: 'Transactions', summary: 'Fetch Transactions with filter, sort and paging.', entity: LedgerTransaction, query: transactionQuery, fields: transactionFields, present: presentTransaction }),
   ];
 }

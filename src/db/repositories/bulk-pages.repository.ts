@@ -26,7 +26,6 @@ async function countUpTo<E extends object>(em: EntityManager, entity: EntityName
   return n > EXACT_COUNT_LIMIT ? { count: EXACT_COUNT_LIMIT, countIsLowerBound: true } : { count: n, countIsLowerBound: false };
 }
 
-/** Reads one page and the count at the same time, on two pooled connections. Read-only. */
 /** `(c1, …, cn) < (?, …, ?)` over the properties' columns: PostgreSQL starts a btree index scan at it. */
 function rowCondition<E extends object>(em: EntityManager, entity: EntityName<E>, bound: RowBound): Condition {
   const properties = em.getMetadata().find(entity)!.properties as Record<string, { fieldNames: string[] }>;
@@ -42,11 +41,17 @@ export function pageWhere<E extends object>(em: EntityManager, entity: EntityNam
   return after ? { $and: [query.where, after] } : query.where;
 }
 
-export async function findPage<E extends object>(em: EntityManager, entity: EntityName<E>, query: TranslatedQuery): Promise<Page<E>> {
+/**
+ * Reads one page and the count at the same time, on two pooled connections. Read-only.
+ * `fields`: the properties the answer shows (a detail level's), when not all: the rest are not
+ * loaded (a transaction's compact record reads a third of its columns); the order's keys always are.
+ */
+export async function findPage<E extends object>(em: EntityManager, entity: EntityName<E>, query: TranslatedQuery, fields?: readonly string[]): Promise<Page<E>> {
   const where = pageWhere(em, entity, query);
+  const partial = fields ? { fields: [...new Set([...fields, ...query.keyProperties])] as never } : {};
   const [items, counted] = await Promise.all([
     // Read-only records: kept out of the identity map, which would track each of them for a flush that never comes.
-    em.find(entity, where as never, { orderBy: query.orderBy as never, limit: query.limit, offset: query.offset, disableIdentityMap: true }) as Promise<E[]>,
+    em.find(entity, where as never, { orderBy: query.orderBy as never, limit: query.limit, offset: query.offset, disableIdentityMap: true, ...partial }) as Promise<E[]>,
     countUpTo(em, entity, query.where),
   ]);
   const last = items[items.length - 1];
