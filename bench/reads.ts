@@ -7,7 +7,8 @@
  *
  * Knobs: BENCH_READ_SECONDS (10 per walk), BENCH_READ_CONCURRENCY (4 clients), BENCH_READ_PAGES
  * (pages per walk before a client starts over, 100: 10,000 records deep), BENCH_READ_TRANSACTIONS
- * (1,000,000), BENCH_READ_ACCOUNTS (100,000 accounts and as many positions).
+ * (1,000,000), BENCH_READ_ACCOUNTS (100,000 accounts and as many positions), BENCH_READ_SHAPES (only the
+ * shapes whose name contains one of these comma-separated words, e.g. `slot,managed`).
  */
 import { Client as PgClient } from 'pg';
 import { fillReadData, type ReadData } from './read-data';
@@ -17,6 +18,7 @@ const clients = Number(process.env.BENCH_READ_CONCURRENCY ?? 4);
 const pagesPerWalk = Number(process.env.BENCH_READ_PAGES ?? 100);
 const transactions = Number(process.env.BENCH_READ_TRANSACTIONS ?? 1_000_000);
 const accounts = Number(process.env.BENCH_READ_ACCOUNTS ?? 100_000);
+const shapeWords = (process.env.BENCH_READ_SHAPES ?? '').split(',').map((word) => word.trim()).filter(Boolean);
 const limit = 100;
 
 export interface ReadRun {
@@ -81,7 +83,7 @@ export async function benchReads(options: { databaseUrl: string; organizationId:
   };
 
   const runs: ReadRun[] = [];
-  for (const shape of shapes(data)) {
+  for (const shape of shapes(data).filter((s) => shapeWords.length === 0 || shapeWords.some((word) => s.name.includes(word)))) {
     for (const paging of ['cursor', 'skip'] as const) {
       const run: ReadRun = { name: shape.name, paging, latencies: [], errors: 0, depth: 0 };
       let firstError: unknown;

@@ -43,21 +43,29 @@ export function pageWhere<E extends object>(em: EntityManager, entity: EntityNam
 
 /**
  * Reads one page and the count at the same time, on two pooled connections. Read-only.
- * `fields`: the properties the answer shows (a detail level's), when not all: the rest are not
- * loaded (a transaction's compact record reads a third of its columns); the order's keys always are.
+ * `fields`: the properties the answer shows (a detail level's), when not all. Then only those (and
+ * the order's keys) are selected, and the rows come back as plain records of those properties, not
+ * entities: hydrating 100 entities allocated three times what the rows do, and the garbage
+ * collections it caused were most of the slowest pages (docs/bulk-reads.md). Columns keep the
+ * driver's types (a bigint as its decimal text), which the presenters of those levels accept.
  */
 export async function findPage<E extends object>(em: EntityManager, entity: EntityName<E>, query: TranslatedQuery, fields?: readonly string[]): Promise<Page<E>> {
   const where = pageWhere(em, entity, query);
-  const partial = fields ? { fields: [...new Set([...fields, ...query.keyProperties])] as never } : {};
-  const [items, counted] = await Promise.all([
-    // Read-only records: kept out of the identity map, which would track each of them for a flush that never comes.
-    em.find(entity, where as never, { orderBy: query.orderBy as never, limit: query.limit, offset: query.offset, disableIdentityMap: true, ...partial }) as Promise<E[]>,
-    countUpTo(em, entity, query.where),
-  ]);
+  const page = fields
+    ? (em
+        .createQueryBuilder(entity)
+        .select([...new Set([...fields, ...query.keyProperties])] as never)
+        .where(where as never)
+        .orderBy(query.orderBy as never)
+        .limit(query.limit)
+        .offset(query.offset)
+        .execute('all', true) as Promise<E[]>)
+    : // Read-only records: kept out of the identity map, which would track each of them for a flush that never comes.
+      (em.find(entity, where as never, { orderBy: query.orderBy as never, limit: query.limit, offset: query.offset, disableIdentityMap: true }) as Promise<E[]>);
+  const [items, counted] = await Promise.all([page, countUpTo(em, entity, query.where)]);
   const last = items[items.length - 1];
   return { items, ...counted, ...(last ? { cursor: query.cursorAfter(last) } : {}) };
 }
-
 /** The page's envelope fields beside `items`: count, and countIsLowerBound and cursor when they apply. */
 export function pageFields(page: Page<unknown>): { count: number; countIsLowerBound?: true; cursor?: string } {
   return { count: page.count, ...(page.countIsLowerBound ? { countIsLowerBound: true as const } : {}), ...(page.cursor ? { cursor: page.cursor } : {}) };
