@@ -36,13 +36,13 @@ function conditionFor(fieldName: string, value: FilterValue) {
 describe('translateItemQuery: without a query', () => {
   it('returns the first 100 rows of the caller tenant, in the default order with the id tie-breaker in the same direction', () => {
     const { cursorAfter, ...query } = translateItemQuery(gadgets, undefined, scope);
-    expect(query).toEqual({ where: scope, orderBy: [{ isActive: 'desc' }, { gadgetId: 'desc' }], limit: 100, offset: 0 });
+    expect(query).toEqual({ where: scope, orderBy: [{ isActive: 'desc' }, { gadgetId: 'desc' }], keyProperties: ['isActive', 'gadgetId'], limit: 100, offset: 0 });
     expect(typeof cursorAfter).toBe('function');
   });
 
   it('lists accounts managed first (spec 4.1 default sort), ties broken by offchain id', () => {
     const { cursorAfter: _, ...query } = translateItemQuery(accountQuery, {}, scope);
-    expect(query).toEqual({ where: scope, orderBy: [{ managed: 'desc' }, { id: 'desc' }], limit: 100, offset: 0 });
+    expect(query).toEqual({ where: scope, orderBy: [{ managed: 'desc' }, { id: 'desc' }], keyProperties: ['managed', 'id'], limit: 100, offset: 0 });
   });
 });
 
