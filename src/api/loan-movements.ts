@@ -5,7 +5,7 @@
  * and the workflow runs the write as its child, one movement at a time. The API then answers as for
  * any write, from the write's own run and record (202, resting writes, refusals, reconciling).
  */
-import { isGrpcServiceError, ServiceError, WorkflowFailedError, WorkflowNotFoundError, WorkflowUpdateFailedError, WorkflowUpdateStage, type WorkflowUpdateHandle } from '@temporalio/client';
+import { isGrpcServiceError, ServiceError, WorkflowFailedError, WorkflowNotFoundError, WorkflowUpdateFailedError, WorkflowUpdateRPCTimeoutOrCancelledError, WorkflowUpdateStage, type WorkflowUpdateHandle } from '@temporalio/client';
 import { LedgerTransaction, Loan } from '../db/entities';
 import { findAccountByLookup } from '../db/repositories/accounts.repository';
 import { deletePendingRecord } from '../db/repositories/transaction-records.repository';
@@ -49,6 +49,12 @@ async function loanOf(deps: ApiDeps, request: WriteRequest): Promise<{ escrow: s
 const UPDATE_ATTEMPTS = 3;
 const grpcCode = (error: unknown) => (error instanceof ServiceError && isGrpcServiceError(error.cause) ? error.cause.code : undefined);
 const isNotReady = (error: unknown) => grpcCode(error) === 9;
+/**
+ * How long a movement waits for the loan's workflow to take it. A polling worker takes it within
+ * milliseconds (the wait for the loan's turn comes after); with no worker the server would hold the
+ * request for as long as the client waits.
+ */
+export const MOVEMENT_ACCEPT_MS = 10_000;
 /** RESOURCE_EXHAUSTED: the server's limit of updates in flight on one workflow (10 by default) is reached. */
 const isCrowded = (error: unknown) => grpcCode(error) === 8;
 
@@ -84,8 +90,15 @@ export const throughLoanWorkflow: StartWrite = async (deps, request, organizatio
   for (let attempt = 1, which = 0; !update; ) {
     try {
       const loan = deps.temporal.client.workflow.getHandle(loanIds[which]);
-      update = await loan.startUpdate<WriteResult | null, [LoanMovement]>(loanMovementUpdate, { args: [movement], updateId: request.workflowId, waitForStage: WorkflowUpdateStage.ACCEPTED });
+      update = await deps.temporal.client.withDeadline(Date.now() + MOVEMENT_ACCEPT_MS, () =>
+        loan.startUpdate<WriteResult | null, [LoanMovement]>(loanMovementUpdate, { args: [movement], updateId: request.workflowId, waitForStage: WorkflowUpdateStage.ACCEPTED }),
+      );
     } catch (error) {
+      // No worker took it in time. The server may still hand it to one that comes, so the outcome is not
+      // known: 503, and its PENDING record stays; the same request again (same key) joins the movement.
+      if (error instanceof WorkflowUpdateRPCTimeoutOrCancelledError) {
+        throw new LedgerError('UNAVAILABLE', `no worker took this movement of the loan within ${MOVEMENT_ACCEPT_MS / 1000} s; it may still run when one does: send the same request again (same Idempotency-Key) for its outcome`);
+      }
       if (attempt++ < UPDATE_ATTEMPTS && isNotReady(error)) continue;
       if (error instanceof WorkflowNotFoundError && ++which < loanIds.length) continue;
       // No workflow runs for this loan: the write runs on its own, guarded by the loan's hold.

@@ -1,5 +1,5 @@
 /** Authentication's cache: known and unknown keys cost one database read until their key's change is announced. */
-import type { ApiDeps, LedgerContext } from '../../src/api/context';
+import type { ApiDeps, Caller, LedgerContext } from '../../src/api/context';
 import { createCallerCache } from '../../src/api/caller-cache';
 import { createRateLimits } from '../../src/api/rate-limits';
 import { authenticate } from '../../src/api/middleware';
@@ -53,4 +53,22 @@ it('expires entries after the time to live', () => {
   cache.set('h', null, 0);
   expect(cache.get('h', 999)).toBeNull();
   expect(cache.get('h', 1001)).toBeUndefined();
+});
+
+it('keeps a known caller however many made-up keys are cached after it, and bounds both', () => {
+  const cache = createCallerCache(60_000, 100);
+  const caller: Caller = { apiKeyId: 'k1', organizationId: 'o1', organizationExternalId: 'acme', roles: ['LEDGER_READ'] };
+  cache.set('known', caller, 0);
+  for (let i = 0; i < 1000; i++) cache.set(`made-up-${i}`, null, 0);
+  expect(cache.get('known', 1)).toBe(caller);
+  // The newest made-up keys are kept, the oldest pushed out.
+  expect(cache.get('made-up-999', 1)).toBeNull();
+  expect(cache.get('made-up-0', 1)).toBeUndefined();
+  // Known callers are bounded too, the least recently used going first.
+  for (let i = 0; i < 100; i++) {
+    cache.get('known', 1);
+    cache.set(`caller-${i}`, caller, 0);
+  }
+  expect(cache.get('known', 1)).toBe(caller);
+  expect(cache.get('caller-0', 1)).toBeUndefined();
 });
