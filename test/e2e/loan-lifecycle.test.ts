@@ -12,6 +12,7 @@ import { temporal } from '@temporalio/proto';
 import { loanWorkflowId } from '../../src/domain/loan-lifecycle';
 import { Loan } from '../../src/db/entities';
 import { forkEm } from '../../src/main/runtime';
+import { createLoan } from '../support/loan-kit';
 import { startStack, type Stack } from '../support/stack';
 import { temporalTarget } from '../support/temporal';
 import { waitFor } from '../support/wait';
@@ -46,17 +47,8 @@ async function openLoan(rollover = false) {
   expect((await stack.call('POST', '/api/v1/positions/transfer', { itemData: { source: at(lender, usd), destination: at(vault, usd), value: { amount: 100 }, initializeDestinationPositionIfNeeded: true } })).body).toMatchObject({ success: true });
   const borrower = await account({ managed: true, canPayFees: true, seed: { amount: 1 } });
   await mint(borrower, 20);
-  const created = await stack.call('POST', '/api/v1/loans', {
-    itemData: {
-      defiProtocol: 'LEDGER_ESCROW',
-      protocolDetails: { loanStrategyAddress: vault.onchainId, expectedLoanValues: { expectedApy: 100_000, expectedLqt: [900_000] }, durationIndex: 0 },
-      itemsToBorrow: [{ positionLookup: at(borrower, usd), value: { amount: 10 } }],
-      itemsToPledge: [{ positionLookup: at(borrower, usd), value: { amount: 20 } }],
-    },
-    svmTransactionConfig: { feePayer: { offchainId: borrower.offchainId } },
-  });
-  expect(created.status).toBe(201);
-  return { vault, borrower, escrow: created.body.newLoan.escrow.onchainId as string, loanId: created.body.newLoan.offchainId as string };
+  const { escrow, loanId } = await createLoan(stack, vault, borrower, usd, { borrow: 10, pledge: 20 });
+  return { vault, borrower, escrow, loanId };
 }
 
 beforeAll(async () => {

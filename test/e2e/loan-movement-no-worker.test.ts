@@ -5,7 +5,7 @@
  * repayment is paid once.
  */
 import { MOVEMENT_ACCEPT_MS } from '../../src/api/loan-movements';
-import { agreedBalance, at, createAccount, createStrategy, mintInto, type Ref } from '../support/loan-kit';
+import { agreedBalance, at, createAccount, createLoan, createStrategy, mintInto, type Ref } from '../support/loan-kit';
 import { startStack, type Stack } from '../support/stack';
 
 let stack: Stack;
@@ -28,17 +28,7 @@ it('answers 503 when no worker takes a repayment in time, then the outcome to th
   const vault = await createStrategy(stack, lender, usd, { funds: 100 });
   const borrower = await createAccount(stack, { managed: true, canPayFees: true, seed: { amount: 1 } });
   await mintInto(stack, borrower, usd, 20);
-  const created = await stack.call('POST', '/api/v1/loans', {
-    itemData: {
-      defiProtocol: 'LEDGER_ESCROW',
-      protocolDetails: { loanStrategyAddress: vault.onchainId, expectedLoanValues: { expectedApy: 100_000, expectedLqt: [900_000] }, durationIndex: 0 },
-      itemsToBorrow: [{ positionLookup: at(borrower, usd), value: { amount: 10 } }],
-      itemsToPledge: [{ positionLookup: at(borrower, usd), value: { amount: 20 } }],
-    },
-    svmTransactionConfig: { feePayer: { offchainId: borrower.offchainId } },
-  });
-  expect({ status: created.status, body: created.status === 201 ? undefined : created.body }).toEqual({ status: 201, body: undefined });
-  const escrow = created.body.newLoan.escrow.onchainId as string;
+  const { escrow } = await createLoan(stack, vault, borrower, usd, { borrow: 10, pledge: 20 });
   const vaultBefore = await agreedBalance(stack, vault, usd);
 
   await stack.stopWorker();

@@ -62,3 +62,21 @@ export async function createStrategy(stack: Stack, lender: Ref, principal: Ref, 
   }
   return vault;
 }
+
+/**
+ * `borrower` borrows `borrow` of `principal` from the strategy `vault` against `pledge` of `collateral`
+ * (default: the principal), paying the fees; expects 201 and returns the loan's escrow and id.
+ */
+export async function createLoan(stack: Stack, vault: Ref, borrower: Ref, principal: Ref, amounts: { borrow: number; pledge: number; collateral?: Ref; apy?: number; liquidationRatio?: number; durationIndex?: number }): Promise<{ escrow: string; loanId: string }> {
+  const created = await stack.call('POST', '/api/v1/loans', {
+    itemData: {
+      defiProtocol: 'LEDGER_ESCROW',
+      protocolDetails: { loanStrategyAddress: vault.onchainId, expectedLoanValues: { expectedApy: amounts.apy ?? 100_000, expectedLqt: [amounts.liquidationRatio ?? 900_000] }, durationIndex: amounts.durationIndex ?? 0 },
+      itemsToBorrow: [{ positionLookup: at(borrower, principal), value: { amount: amounts.borrow } }],
+      itemsToPledge: [{ positionLookup: at(borrower, amounts.collateral ?? principal), value: { amount: amounts.pledge } }],
+    },
+    svmTransactionConfig: { feePayer: { offchainId: borrower.offchainId } },
+  });
+  expect({ status: created.status, refusal: created.status === 201 ? undefined : created.body }).toEqual({ status: 201, refusal: undefined });
+  return { escrow: created.body.newLoan.escrow.onchainId as string, loanId: created.body.newLoan.offchainId as string };
+}
