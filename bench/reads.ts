@@ -88,40 +88,41 @@ export async function benchReads(options: { databaseUrl: string; organizationId:
   };
 
   const runs: ReadRun[] = [];
-  for (const clients of concurrencies)
-  for (const shape of shapes(data).filter((s) => shapeWords.length === 0 || shapeWords.some((word) => s.name.includes(word)))) {
-    for (const paging of ['cursor', 'skip'] as const) {
-      const run: ReadRun = { name: shape.name, clients, paging, latencies: [], errors: 0, depth: 0 };
-      let firstError: unknown;
-      const warmupEnd = Date.now() + 2000;
-      const end = warmupEnd + seconds * 1000;
-      await Promise.all(
-        Array.from({ length: clients }, async () => {
-          // Each client walks from the first page, pagesPerWalk deep, then starts over.
-          let page = 0;
-          let cursor: string | undefined;
-          while (Date.now() < end) {
-            const itemQuery = { ...shape.itemQuery, limit, ...(paging === 'cursor' ? (cursor ? { cursor } : {}) : { skip: page * limit }) };
-            const started = performance.now();
-            try {
-              const answer = await read(shape.route, itemQuery);
-              if (Date.now() > warmupEnd) run.latencies.push(performance.now() - started);
-              run.depth = Math.max(run.depth, page * limit);
-              cursor = answer.cursor;
-              page++;
-              if (answer.items.length < limit || page >= pagesPerWalk) [page, cursor] = [0, undefined];
-            } catch (error) {
-              run.errors++;
-              firstError ??= error;
-              [page, cursor] = [0, undefined];
-              await new Promise((resolve) => setTimeout(resolve, 100));
+  for (const clients of concurrencies) {
+    for (const shape of shapes(data).filter((s) => shapeWords.length === 0 || shapeWords.some((word) => s.name.includes(word)))) {
+      for (const paging of ['cursor', 'skip'] as const) {
+        const run: ReadRun = { name: shape.name, clients, paging, latencies: [], errors: 0, depth: 0 };
+        let firstError: unknown;
+        const warmupEnd = Date.now() + 2000;
+        const end = warmupEnd + seconds * 1000;
+        await Promise.all(
+          Array.from({ length: clients }, async () => {
+            // Each client walks from the first page, pagesPerWalk deep, then starts over.
+            let page = 0;
+            let cursor: string | undefined;
+            while (Date.now() < end) {
+              const itemQuery = { ...shape.itemQuery, limit, ...(paging === 'cursor' ? (cursor ? { cursor } : {}) : { skip: page * limit }) };
+              const started = performance.now();
+              try {
+                const answer = await read(shape.route, itemQuery);
+                if (Date.now() > warmupEnd) run.latencies.push(performance.now() - started);
+                run.depth = Math.max(run.depth, page * limit);
+                cursor = answer.cursor;
+                page++;
+                if (answer.items.length < limit || page >= pagesPerWalk) [page, cursor] = [0, undefined];
+              } catch (error) {
+                run.errors++;
+                firstError ??= error;
+                [page, cursor] = [0, undefined];
+                await new Promise((resolve) => setTimeout(resolve, 100));
+              }
             }
-          }
-        }),
-      );
-      if (firstError) log(`${shape.name} (${paging}): ${run.errors} errors, first: ${(firstError as Error).message}`);
-      run.latencies.sort((a, b) => a - b);
-      runs.push(run);
+          }),
+        );
+        if (firstError) log(`${shape.name} (${paging}): ${run.errors} errors, first: ${(firstError as Error).message}`);
+        run.latencies.sort((a, b) => a - b);
+        runs.push(run);
+      }
     }
   }
   return runs;

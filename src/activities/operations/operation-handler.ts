@@ -34,10 +34,10 @@ export interface OperationHandler<Input = unknown, Data = unknown> {
   reconcilesOffchain?: boolean;
 }
 
-/** A handler per operation, each typed by the operation's input. */
 /** The transaction reached the network (its record step writes what it did); other outcomes change nothing. */
 export const landed = (outcome: Outcome | { status: string } | null): boolean => outcome !== null && ['CONFIRMED', 'FINALIZED', 'SUBMITTED'].includes(outcome.status);
 
+/** A handler per operation, each typed by the operation's input. */
 export type OperationHandlers = { [O in Operation]: OperationHandler<InputOf<O>, any> };
 
 /**

@@ -66,6 +66,7 @@ export async function findPage<E extends object>(em: EntityManager, entity: Enti
   const last = items[items.length - 1];
   return { items, ...counted, ...(last ? { cursor: query.cursorAfter(last) } : {}) };
 }
+
 /** The page's envelope fields beside `items`: count, and countIsLowerBound and cursor when they apply. */
 export function pageFields(page: Page<unknown>): { count: number; countIsLowerBound?: true; cursor?: string } {
   return { count: page.count, ...(page.countIsLowerBound ? { countIsLowerBound: true as const } : {}), ...(page.cursor ? { cursor: page.cursor } : {}) };
