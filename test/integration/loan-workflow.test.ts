@@ -88,23 +88,25 @@ it("runs movements one at a time, answers each write's result or refusal, and re
   await new Promise((resolve) => setTimeout(resolve, 500));
   expect(await runs(b.request.workflowId)).toBeNull();
 
+  // The first, a repayment, settles the loan (as the record says once it has run).
+  statusOf.set(loanId, 'REPAID');
   await finish(a.request.workflowId);
   expect(await first.result()).toEqual({ transaction: null, created: { onchainId: a.request.workflowId, offchainId: a.request.transactionId } });
+  // The second, accepted before, still gets its turn; while its write runs (the run cannot end), the
+  // workflow's state already follows the record: a repayment now is refused by the validator, nothing of
+  // it in the history, its write never started. (Sent after the run ended, it would find no workflow.)
   await untilRunning(b.request.workflowId);
-  // Meanwhile the loan was repaid (as the record says): the second write refuses, and the workflow's state follows the record.
-  statusOf.set(loanId, 'REPAID');
-  await finish(b.request.workflowId, { refuse: 'the loan is REPAID: its collateral no longer changes' });
-  const refusal = await second.result().catch((error: unknown) => error);
-  expect(refusal).toBeInstanceOf(WorkflowUpdateFailedError);
-  expect((refusal as WorkflowUpdateFailedError).cause).toMatchObject({ type: 'CONFLICT', message: expect.stringMatching(/REPAID/) });
-  expect(((refusal as WorkflowUpdateFailedError).cause as ApplicationFailure).details).toEqual([{ field: 'itemData.escrow', context: {} }]);
-
-  // A repayment of the settled loan: refused by the validator, nothing of it in the history, its write never started.
   const c = movement('REPAY_LOAN', false);
   const third = await move(handle, c).catch((error: unknown) => error);
   const rejected = third instanceof WorkflowUpdateFailedError ? third : await (third as { result(): Promise<unknown> }).result().catch((error: unknown) => error);
   expect(rejected).toBeInstanceOf(WorkflowUpdateFailedError);
   expect((rejected as WorkflowUpdateFailedError).cause).toMatchObject({ type: 'CONFLICT', message: expect.stringMatching(/REPAID/) });
+  // The second write refuses (the loan is repaid): the update answers the refusal.
+  await finish(b.request.workflowId, { refuse: 'the loan is REPAID: its collateral no longer changes' });
+  const refusal = await second.result().catch((error: unknown) => error);
+  expect(refusal).toBeInstanceOf(WorkflowUpdateFailedError);
+  expect((refusal as WorkflowUpdateFailedError).cause).toMatchObject({ type: 'CONFLICT', message: expect.stringMatching(/REPAID/) });
+  expect(((refusal as WorkflowUpdateFailedError).cause as ApplicationFailure).details).toEqual([{ field: 'itemData.escrow', context: {} }]);
   expect(await handle.result()).toBe('REPAID');
   const accepted = await eventsOf(handle, EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED);
   expect(accepted.map((e) => e.workflowExecutionUpdateAcceptedEventAttributes!.acceptedRequest!.meta!.updateId)).toEqual([a.request.workflowId, b.request.workflowId]);
