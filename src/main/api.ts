@@ -16,12 +16,9 @@ import { connectTemporal, createLedgerWorker, installSdkLogger, type WorkerOptio
 import { createOraclePriceSource } from '../activities/oracle/oracle-prices';
 import { tracingFromConfig, type Tracing } from '../observability/tracing';
 
-/** The rate limit store's own connections (src/api/rate-limits.ts). */
-const RATE_LIMIT_CONNECTIONS = 4;
-
-/** Opens `count` connections of `pool`, left idle in it; one that fails is opened by the first query needing it. */
-async function openAll(pool: Pool, count: number): Promise<void> {
-  const clients = await Promise.all(Array.from({ length: count }, () => pool.connect().catch(() => undefined)));
+/** Opens all of `pool`'s connections, left idle in it; one that fails is opened by the first query needing it. */
+async function openAll(pool: Pool): Promise<void> {
+  const clients = await Promise.all(Array.from({ length: pool.options.max ?? 0 }, () => pool.connect().catch(() => undefined)));
   for (const client of clients) client?.release();
 }
 
@@ -69,9 +66,9 @@ export async function startApi(config: Config, runtime: Runtime, temporal: { add
   // Opened now and kept open (idleTimeoutMillis 0): opening one on a request's path costs ~60 ms on
   // this machine, a burst's first decisions then outran the store's 250 ms budget and fell back to
   // per-process limits.
-  const rateLimitPool = config.rateLimit.store === 'postgresql' ? new Pool({ connectionString: runtime.orm.config.get('clientUrl')!, max: RATE_LIMIT_CONNECTIONS, idleTimeoutMillis: 0, connectionTimeoutMillis: 1000 }) : undefined;
+  const rateLimitPool = config.rateLimit.store === 'postgresql' ? new Pool({ connectionString: runtime.orm.config.get('clientUrl')!, max: 4, idleTimeoutMillis: 0, connectionTimeoutMillis: 1000 }) : undefined;
   rateLimitPool?.on('error', () => undefined); // an idle connection lost: the next query opens another
-  if (rateLimitPool) await openAll(rateLimitPool, RATE_LIMIT_CONNECTIONS);
+  if (rateLimitPool) await openAll(rateLimitPool);
   const rateLimits = createRateLimits(config.rateLimit, rateLimitPool ? { kind: 'postgresql', pool: rateLimitPool } : { kind: 'memory' }, (message) => (options.logger ? options.logger.warn(message) : log(message)));
   const app = createApp(
     {
