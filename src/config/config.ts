@@ -60,6 +60,18 @@ export interface Config {
   defaultCommitment: 'processed' | 'confirmed' | 'finalized';
   /** A write still running after this long answers 202 with its transaction (WRITE_WAIT_SECONDS, default 60). */
   writeWaitMs: number;
+  /**
+   * WRITE_DEADLINE_SECONDS (default 900): how long a write keeps retrying a fault of the services it
+   * needs (node, PostgreSQL, Temporal) before it has sent anything; past it, it ends with nothing sent
+   * and its key may start afresh (docs/outages.md).
+   */
+  writeDeadlineMs: number;
+  /**
+   * OPERATOR_ORGANIZATION: the external id of the platform operators' organization, whose ADMIN keys
+   * alone may act for another organization (tenancyConfig.overrideOrganizationExternalId); none by
+   * default: no key may (docs/tenancy.md).
+   */
+  operatorOrganization?: string;
   /** LOG_LEVEL (default info) and LOG_FORMAT (json, the default, or pretty): src/observability/logger.ts. */
   logLevel: LogLevel;
   logFormat: LogFormat;
@@ -213,6 +225,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     TRUST_PROXY_HOPS: int(0, 10)({ default: 0 }),
     DEFAULT_COMMITMENT: str({ choices: ['processed', 'confirmed', 'finalized'] as const, default: 'confirmed' }),
     WRITE_WAIT_SECONDS: int(0)({ default: 60 }),
+    WRITE_DEADLINE_SECONDS: int(1)({ default: 900 }),
+    OPERATOR_ORGANIZATION: str({ default: '' }),
     LOG_LEVEL: str({ choices: logLevels, default: 'info' }),
     LOG_FORMAT: str({ choices: ['json', 'pretty'] as const, default: 'json' }),
     LOGO_ALLOW_PRIVATE_ADDRESSES: bool({ default: false }),
@@ -261,6 +275,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxyHops: v.TRUST_PROXY_HOPS,
     defaultCommitment: v.DEFAULT_COMMITMENT,
     writeWaitMs: v.WRITE_WAIT_SECONDS * 1000,
+    writeDeadlineMs: v.WRITE_DEADLINE_SECONDS * 1000,
+    operatorOrganization: v.OPERATOR_ORGANIZATION || undefined,
     logLevel: v.LOG_LEVEL,
     logFormat: v.LOG_FORMAT,
     logoPolicy: { allowPrivateAddresses: v.LOGO_ALLOW_PRIVATE_ADDRESSES, maxBytes: v.LOGO_MAX_BYTES },

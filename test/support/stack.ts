@@ -49,6 +49,10 @@ export async function startStack(
     /** Rate limits (default: so high no test meets them), the given fields over the defaults. */
     rateLimit?: Partial<Config['rateLimit']>;
     writeWaitMs?: number;
+    /** How long a write retries faults before it has sent anything (default: the configuration's). */
+    writeDeadlineMs?: number;
+    /** OPERATOR_ORGANIZATION: the organization whose ADMIN keys may act for another (default none). */
+    operatorOrganization?: string;
     /** How long a dead worker's write waits before another worker resumes it (fault tests shorten it). */
     writeTaskTimeoutSeconds?: number;
     /** Another Temporal server than the shared one (a test that kills and restarts it). */
@@ -90,6 +94,8 @@ export async function startStack(
     temporal: { address: temporal.address, namespace: temporal.namespace, taskQueue: uniqueTaskQueue('ledger'), apiHostsWorker: options.worker !== false, writeTaskTimeoutSeconds: options.writeTaskTimeoutSeconds ?? 10 },
     rateLimit: { perSecond: 10000, burst: 10000, store: 'postgresql', unknownKeys: { points: 10000, seconds: 60 }, ...options.rateLimit },
     writeWaitMs: options.writeWaitMs ?? 60_000,
+    ...(options.writeDeadlineMs ? { writeDeadlineMs: options.writeDeadlineMs } : {}),
+    operatorOrganization: options.operatorOrganization,
     // Test servers (logo hosts) live on 127.0.0.1.
     logoPolicy: { allowPrivateAddresses: true, maxBytes: 64 * 1024 },
     // Test webhook receivers and token endpoints too (plain http); a test that checks the refusal passes its own.
