@@ -5,13 +5,13 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { uuidFromText } from '../domain/ids';
 import { WorkflowExecutionAlreadyStartedError, WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
-import { defineSearchAttributeKey, SearchAttributeType, TypedSearchAttributes } from '@temporalio/common';
-import { searchAttributeNames, writeWorkflowId, type Operation, type TransactionResult, type TransactionStatus, type WriteRequest, type WriteResult } from '../domain/write';
+import { ApplicationFailure, defineSearchAttributeKey, SearchAttributeType, TypedSearchAttributes } from '@temporalio/common';
+import { searchAttributeNames, writeOutageQuery, writeWorkflowId, type Operation, type TransactionResult, type TransactionStatus, type WriteOutage, type WriteRequest, type WriteResult } from '../domain/write';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { conflict, LedgerError, validationError } from '../domain/errors';
+import { conflict, errorStatus, isErrorCode, LedgerError, validationError } from '../domain/errors';
 import { checkComputeUnitConfig } from '../domain/fees';
 import { LedgerTransaction } from '../db/entities';
-import { createdReference, deletePendingRecord, insertPendingRecord, transactionResult } from '../db/repositories/transaction-records.repository';
+import { createdReference, deletePendingRecord, insertPendingRecord, reopenUnsentRecord, transactionResult } from '../db/repositories/transaction-records.repository';
 import type { ledgerWrite } from '../workflows/write.workflow';
 import type { SvmTransactionConfigInput } from '../domain/inputs/common.inputs';
 import type { ApiDeps, Caller, LedgerContext } from './context';
@@ -163,6 +163,7 @@ export async function runWrite(ctx: LedgerContext, deps: ApiDeps, input: WriteIn
     submit: input.svmTransactionConfig?.submitTransaction ?? true,
     itemData: input.itemData,
     svmTransactionConfig: input.svmTransactionConfig ?? {},
+    ...(deps.writeDeadlineMs ? { deadlineMs: deps.writeDeadlineMs } : {}),
   };
   const respondAsync = /respond-async/i.test(ctx.get('prefer'));
   if (idempotencyKey) {
@@ -174,8 +175,13 @@ export async function runWrite(ctx: LedgerContext, deps: ApiDeps, input: WriteIn
   const accepted = respondAsync ? await acceptTransaction(deps, request) : undefined;
   let { handle, ended } = await (input.start ?? startWorkflow)(deps, request, input.caller.organizationExternalId);
   // A run that ended without recording the outcome of a message it may have sent (terminated, or
-  // failed by a fault): a new run resumes from the record and reconciles it with the chain.
-  if (ended && (await sentWithoutOutcome(deps, transactionId))) ({ handle, ended } = await startWorkflow(deps, request, input.caller.organizationExternalId, true));
+  // failed by a fault): a new run resumes from the record and reconciles it with the chain. One that
+  // a fault ended before it sent anything (its deadline passed) starts afresh: nothing was sent.
+  if (ended && ((await sentWithoutOutcome(deps, transactionId)) || (await endedByFault(handle)))) {
+    await reopenUnsentRecord(deps.orm.em.fork(), transactionId, deps.now());
+    ({ handle, ended } = await startWorkflow(deps, request, input.caller.organizationExternalId, true));
+    if (accepted) Object.assign(accepted, await acceptTransaction(deps, request));
+  }
   if (accepted) {
     if (!(ended && accepted.status === 'PENDING')) {
       ctx.set('Preference-Applied', 'respond-async');
@@ -193,11 +199,15 @@ export async function runWrite(ctx: LedgerContext, deps: ApiDeps, input: WriteIn
   } catch (error) {
     // A run that failed (or was terminated) after its message may have been sent is never answered
     // as failed: a new run resumes from the record and answers what the chain says.
-    if (!(error instanceof WorkflowFailedError) || !(await sentWithoutOutcome(deps, transactionId))) throw error;
+    if (!(error instanceof WorkflowFailedError)) throw error;
+    if (!(await sentWithoutOutcome(deps, transactionId))) throw unsentFailure(error);
     ({ handle } = await startWorkflow(deps, request, input.caller.organizationExternalId, true));
     result = await resultWithin(handle, deps.writeWaitMs);
   }
   if (result !== TIMED_OUT) return { async: false, ...result };
+  // Held by an outage before anything was sent: 503 (the write goes on; the same key joins it).
+  const outage = await handle.query<WriteOutage | null>(writeOutageQuery).catch(() => null);
+  if (outage) throw await outageAnswer(deps, request, outage);
   // Still running (e.g. a slow network): answer as an async write; its record exists from now on.
   const pending = await acceptTransaction(deps, request);
   const running = await handle.describe().then((d) => d.status.name === 'RUNNING', () => true);
@@ -207,6 +217,47 @@ export async function runWrite(ctx: LedgerContext, deps: ApiDeps, input: WriteIn
   }
   ctx.set('Preference-Applied', 'respond-async');
   return { async: true, transaction: pending };
+}
+
+/**
+ * Whether the ended run of a key was ended by a fault (its deadline passed with a service away, an
+ * operator ended it, a bug) rather than completed or refused: then no answer was given, and a new
+ * run may go on (afresh when nothing was sent, reconciling when something may have been).
+ */
+async function endedByFault(handle: WorkflowHandle<typeof ledgerWrite>): Promise<boolean> {
+  try {
+    await handle.result();
+    return false;
+  } catch (error) {
+    if (!(error instanceof WorkflowFailedError)) throw error;
+    return !isRefusal(error.cause);
+  }
+}
+
+/** A refusal with a 4xx code: an answer (runs before `write-refusal-completes` failed with theirs). */
+const isRefusal = (failure: unknown) => failure instanceof ApplicationFailure && isErrorCode(failure.type) && errorStatus[failure.type] < 500;
+
+/**
+ * The answer to a run that failed without having sent anything: its refusal as it is, or, for a
+ * fault, 503 saying nothing was sent and that the same request starts the write again.
+ */
+function unsentFailure(error: WorkflowFailedError): unknown {
+  if (isRefusal(error.cause)) return error;
+  const reason = error.cause?.message ?? error.message;
+  return new LedgerError('UNAVAILABLE', `${/^nothing was sent/.test(reason) ? reason : `nothing was sent: ${reason}`}; send the same request again (same key) to start the write afresh`, undefined, { retryAfterSeconds: 1 });
+}
+
+/** 503 for a write an outage holds before it sent anything; its record exists from now on, so its status can be fetched. */
+async function outageAnswer(deps: ApiDeps, request: WriteRequest, outage: WriteOutage): Promise<LedgerError> {
+  const accepted = await acceptTransaction(deps, request).catch(() => undefined);
+  const retryAfterSeconds = Math.max(1, Math.ceil((Date.parse(outage.retryAt) - deps.now().getTime()) / 1000));
+  const name = accepted ? `transaction ${accepted.offchainId}` : 'the write';
+  return new LedgerError(
+    'UNAVAILABLE',
+    `a service the write needs is not answering (${outage.message}) since ${outage.since}; nothing has been sent. ${name} keeps trying until ${outage.deadline}: send the same request again (same key) for its outcome`,
+    undefined,
+    { retryAfterSeconds, transactionId: accepted?.offchainId },
+  );
 }
 
 /**
@@ -256,7 +307,8 @@ export async function resultOrRest(deps: ApiDeps, handle: WorkflowHandle<typeof 
     for (;;) {
       await new Promise((resolve) => setTimeout(resolve, REST_POLL_MS));
       if (settled) return new Promise<never>(() => {});
-      const record = await deps.orm.em.fork().findOne(LedgerTransaction, { id: transactionId });
+      // The database away for a moment: the run's result may still come (and the next look may work).
+      const record = await deps.orm.em.fork().findOne(LedgerTransaction, { id: transactionId }).catch(() => null);
       if (settled) return new Promise<never>(() => {});
       if (record && (await resting(record)) && !settled) return { rest: record };
     }

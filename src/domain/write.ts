@@ -42,6 +42,28 @@ export interface WriteRequest {
   itemData: unknown;
   /** The validated svmTransactionConfig (empty when none was sent). */
   svmTransactionConfig: SvmTransactionConfigInput;
+  /**
+   * How long after its start the write keeps retrying faults before anything is sent
+   * (WRITE_DEADLINE_SECONDS); absent in writes started before it existed: DEFAULT_WRITE_DEADLINE_MS.
+   */
+  deadlineMs?: number;
+}
+
+/** WRITE_DEADLINE_SECONDS's default: a node restart or a database failover fits in it, a day-old intent does not. */
+export const DEFAULT_WRITE_DEADLINE_MS = 15 * 60_000;
+
+/**
+ * What the `outage` query of a running write answers while a fault of a service it needs (node,
+ * database) keeps it from going on before anything is sent; null when none does.
+ */
+export interface WriteOutage {
+  /** The fault, as the failing step reported it (never a secret: transport and database messages). */
+  message: string;
+  /** When the fault was first seen, and when the write tries again (ISO 8601). */
+  since: string;
+  retryAt: string;
+  /** When the write gives up (nothing sent) if the fault lasts. */
+  deadline: string;
 }
 
 export type DestinationClass = 'OFF_PLATFORM' | 'NON_MANAGED' | 'MANAGED';
@@ -175,6 +197,8 @@ export type LedgerStatus = TransactionStatus | 'REFUSED';
 
 /** Names of the updates that continue or end a waiting write's own workflow (docs/signatures.md). */
 export const writeUpdates = { sign: 'sign', submit: 'submit', cancel: 'cancel' } as const;
+/** The query that answers a running write's WriteOutage (or null). */
+export const writeOutageQuery = 'outage';
 /** The signal Approve/Reject send once an approval is settled (APPROVED or REJECTED). */
 export const approvalDecidedSignal = 'approvalDecided';
 

@@ -26,18 +26,22 @@ import {
   proxyActivities,
   proxyLocalActivities,
   setHandler,
+  sleep,
   upsertSearchAttributes,
+  workflowInfo,
 } from '@temporalio/workflow';
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import type { createActivities } from '../activities';
-import type { BuiltTransaction, LedgerStatus, Refusal, Resolved, SignedTransaction, SuppliedSignature, TransactionResult, WriteRequest, WriteResult } from '../domain/write';
-import { approvalDecidedSignal, searchAttributeNames, writeUpdates } from '../domain/write';
+import type { BuiltTransaction, LedgerStatus, Refusal, Resolved, SignedTransaction, SuppliedSignature, TransactionResult, WriteOutage, WriteRequest, WriteResult } from '../domain/write';
+import { approvalDecidedSignal, DEFAULT_WRITE_DEADLINE_MS, searchAttributeNames, writeOutageQuery, writeUpdates } from '../domain/write';
 import { errorStatus, isErrorCode } from '../domain/errors';
 
 type Activities = ReturnType<typeof createActivities>;
 
 /** Where a running write is: prepare (lookup → sign), preSubmitWebhook, deliver (submit → record), record, postSubmitWebhook, done. */
 export const currentStepQuery = defineQuery<string>('currentStep');
+/** The fault that holds the write before anything is sent, while one does (the API answers 503 with it). */
+export const outageQuery = defineQuery<WriteOutage | null>(writeOutageQuery);
 
 /**
  * Sign Transaction (docs/signatures.md): adds signatures (null: the managed keys this organization
@@ -56,15 +60,20 @@ export const approvalDecided = defineSignal<['APPROVED' | 'REJECTED']>(approvalD
 export const statusKey = defineSearchAttributeKey(searchAttributeNames.status, SearchAttributeType.KEYWORD);
 export const signatureKey = defineSearchAttributeKey(searchAttributeNames.signature, SearchAttributeType.KEYWORD);
 
-/** Steps before anything is sent: a fault that outlasts the retries refuses the write (UNAVAILABLE). */
+/**
+ * Steps before anything is sent (prepare): a few quick retries ride out a blip; a fault that outlasts
+ * them is retried by the write itself (`retryingFaults`) with durable timers until its deadline.
+ */
 const local = proxyLocalActivities<Activities>({
   startToCloseTimeout: '30s',
-  retry: { initialInterval: '200ms', backoffCoefficient: 2, maximumInterval: '5s', maximumAttempts: 10 },
+  retry: { initialInterval: '200ms', backoffCoefficient: 2, maximumInterval: '1s', maximumAttempts: 3 },
 });
 /**
- * Steps after the bytes may have reached the network (deliver: submit → confirm → record): they must
- * not give up, or chain and records would disagree. They retry until done (the activities keep every
- * failure retryable); a stuck step shows in the Web UI. Confirm ends on its own once the lifetime is over.
+ * Steps after the bytes may have reached the network (deliver: submit → confirm → record), and every
+ * step that only records what the write decided (a refusal, a rejection, a cancel, an expiry): they
+ * must not give up, or chain and records would disagree; a fault (the database away) is never the
+ * write's outcome. They retry until done (deliver and record keep every failure retryable; the others
+ * stop on a refusal); a stuck step shows in the Web UI. Confirm ends on its own once the lifetime is over.
  */
 const untilDone = proxyLocalActivities<Activities>({
   startToCloseTimeout: '3m',
@@ -79,7 +88,10 @@ const webhooks = proxyActivities<Activities>({
 /** A transaction whose lifetime ran out before landing is rebuilt with a new one, at most this often. */
 const MAX_LIFETIMES = 3;
 
-type Progress = { step: string };
+type Progress = { step: string; outage?: WriteOutage };
+
+/** The write's own retries of a fault before anything is sent: waits of 1 s doubling up to this. */
+const MAX_FAULT_WAIT_MS = 30_000;
 
 /** A wait after sign: for the signatures Sign Transaction brings, or for Submit Transaction; what the updates brought. */
 interface Wait {
@@ -112,6 +124,7 @@ type Prepared = Awaited<ReturnType<Activities['prepareNext']>>;
 export async function ledgerWrite(request: WriteRequest): Promise<WriteResult> {
   const progress: Progress = { step: 'prepare' };
   setHandler(currentStepQuery, () => progress.step);
+  setHandler(outageQuery, () => progress.outage ?? null);
   try {
     return await write(request, progress);
   } catch (error) {
@@ -130,7 +143,7 @@ async function write(request: WriteRequest, progress: Progress): Promise<WriteRe
   let first: Prepared | undefined;
   let awaitingApproval: { approvalId: string; timeoutMs: number } | undefined;
   try {
-    ({ resolved, prepared: first, awaitingApproval } = await local.prepare(request));
+    ({ resolved, prepared: first, awaitingApproval } = await retryingFaults(request, progress, () => local.prepare(request)));
   } catch (error) {
     return refuse(request, error, progress);
   }
@@ -157,7 +170,7 @@ async function write(request: WriteRequest, progress: Progress): Promise<WriteRe
   const result: WriteResult = { ...last.result, ...(resolved.transactionCount ? { transactions } : {}) };
   if (resolved.webhooks.postSubmit && (request.submit || wait.submitted) && last.signature && !wait.cancelled) {
     progress.step = 'postSubmitWebhook';
-    await local.startPostSubmitDelivery(request);
+    await untilDone.startPostSubmitDelivery(request);
   }
   // A Sign or Cancel that arrived as the wait ended (or before it began) finishes before the run does.
   wait.ended = true;
@@ -179,7 +192,7 @@ async function sendOne(request: WriteRequest, resolved: Resolved, part: number, 
     try {
       if (!prepared) {
         progress.step = 'prepare';
-        prepared = await local.prepareNext(request, resolved, part);
+        prepared = await retryingFaults(request, progress, () => local.prepareNext(request, resolved, part));
       }
       ({ built, signed } = prepared);
       prepared = undefined;
@@ -217,7 +230,7 @@ async function sendOne(request: WriteRequest, resolved: Resolved, part: number, 
       try {
         if ((await webhooks.callPreSubmitWebhooks(request, built, signed, part)) === 'VETO') {
           progress.step = 'record';
-          return { result: await local.recordRejection(request, 'a pre-submit webhook failed and asked not to submit the transaction', part) };
+          return { result: await untilDone.recordRejection(request, 'a pre-submit webhook failed and asked not to submit the transaction', part) };
         }
       } catch (error) {
         return refuseOne(request, error, part, progress);
@@ -236,7 +249,7 @@ async function sendOne(request: WriteRequest, resolved: Resolved, part: number, 
 async function refuseOne(request: WriteRequest, error: unknown, part: number, progress: Progress): Promise<Sent> {
   if (part === 0) return { result: await refuse(request, error, progress), refused: true };
   const refusal = refusalOf(error);
-  return { result: { transaction: await local.recordFailure(request, refusal.type ?? 'UNAVAILABLE', refusal.message, part) } };
+  return { result: { transaction: await untilDone.recordFailure(request, refusal.type ?? 'UNAVAILABLE', refusal.message, part) } };
 }
 
 /** Registers Sign, Submit and Cancel (free until one arrives: nothing runs on the common path). Sign and Cancel run one at a time. */
@@ -289,7 +302,7 @@ function waitHandlers(request: WriteRequest): Wait {
     cancellable();
     if (wait.kind === 'APPROVAL') await closeApprovalFirst(wait);
     wait.cancelling = true;
-    wait.cancelled = await local.recordCancellation(request, wait.part);
+    wait.cancelled = await untilDone.recordCancellation(request, wait.part);
     return wait.cancelled;
   }), {
     validator: () => {
@@ -311,7 +324,7 @@ function waitHandlers(request: WriteRequest): Wait {
 async function closeApprovalFirst(wait: Wait): Promise<void> {
   wait.closingApproval = true;
   try {
-    const status = await local.endApproval(wait.approvalId!, 'CANCELLED');
+    const status = await untilDone.endApproval(wait.approvalId!, 'CANCELLED');
     if (status !== 'CANCELLED') {
       wait.approval ??= status;
       throw refused(`the approval was already ${status}: the write goes on as decided`);
@@ -338,13 +351,13 @@ async function awaitApproval(request: WriteRequest, awaiting: { approvalId: stri
   }
   wait.kind = undefined;
   if (wait.cancelling) return cancelled(wait, progress);
-  const status = wait.approval ?? (await local.endApproval(awaiting.approvalId, 'EXPIRED'));
+  const status = wait.approval ?? (await untilDone.endApproval(awaiting.approvalId, 'EXPIRED'));
   if (status === 'APPROVED') return undefined;
   progress.step = 'record';
   // A Cancel that closed the approval but whose workflow task was lost (its update never took effect): the write ends as cancelled.
-  if (status === 'CANCELLED') return { transaction: await local.recordCancellation(request, 0) };
+  if (status === 'CANCELLED') return { transaction: await untilDone.recordCancellation(request, 0) };
   const reason = status === 'EXPIRED' ? 'no decision from the approvers in time (approval EXPIRED)' : 'an approver rejected the debit over the limit';
-  return local.recordRejection(request, reason, 0);
+  return untilDone.recordRejection(request, reason, 0);
 }
 
 /**
@@ -385,7 +398,7 @@ async function expire(request: WriteRequest, resolved: Resolved, part: number, p
 async function waitWhileAlive(request: WriteRequest, built: BuiltTransaction, ready: () => boolean): Promise<'READY' | 'EXPIRED'> {
   for (let check = 1; ; check++) {
     if (await condition(ready, LIFETIME_CHECK_INTERVAL)) return 'READY';
-    if (await local.isLifetimeOver(request, built.lifetime)) return ready() ? 'READY' : 'EXPIRED';
+    if (await untilDone.isLifetimeOver(request, built.lifetime)) return ready() ? 'READY' : 'EXPIRED';
     if (check >= MAX_CHECKS_PER_RUN) {
       await condition(allHandlersFinished);
       if (ready()) return 'READY';
@@ -394,11 +407,46 @@ async function waitWhileAlive(request: WriteRequest, built: BuiltTransaction, re
   }
 }
 
+/**
+ * Runs a step of `prepare` (nothing sent yet) until it answers or refuses: a fault (the node or the
+ * database away: anything but a refusal with a code) that outlasts the step's quick retries is tried
+ * again after a durable timer, 1 s doubling up to 30 s, while the query `outage` tells the API so,
+ * until the write's deadline (WriteRequest.deadlineMs after its start). Past it the fault is thrown:
+ * `refuse` records that nothing was sent, unless the record shows a message that may have been.
+ */
+async function retryingFaults<T>(request: WriteRequest, progress: Progress, step: () => Promise<T>): Promise<T> {
+  const deadline = workflowInfo().startTime.getTime() + (request.deadlineMs ?? DEFAULT_WRITE_DEADLINE_MS);
+  for (let round = 0; ; round++) {
+    try {
+      const value = await step();
+      progress.outage = undefined;
+      return value;
+    } catch (error) {
+      if (!isFault(error) || Date.now() >= deadline || !patched('faults-retried-until-deadline')) throw error;
+      const waitMs = Math.min(MAX_FAULT_WAIT_MS, 1000 * 2 ** round, Math.max(1, deadline - Date.now()));
+      progress.outage = {
+        message: refusalOf(error).message,
+        since: progress.outage?.since ?? new Date().toISOString(),
+        retryAt: new Date(Date.now() + waitMs).toISOString(),
+        deadline: new Date(deadline).toISOString(),
+      };
+      await sleep(waitMs);
+    }
+  }
+}
+
+/** A step's failure without a code of ours: a service it needs failed (or a bug), which is no answer to give. */
+function isFault(error: unknown): boolean {
+  const cause = error instanceof ActivityFailure ? error.cause : error;
+  return !(cause instanceof ApplicationFailure && isErrorCode(cause.type));
+}
+
 /** The failure a step ended with, as a refusal with a stable code (a fault that outlasted its retries is UNAVAILABLE). */
 function refusalOf(error: unknown): ApplicationFailure {
   const cause = error instanceof ActivityFailure ? error.cause : error;
-  if (cause instanceof ApplicationFailure && cause.type) return cause;
-  return ApplicationFailure.create({ type: 'UNAVAILABLE', message: `a service the write needs did not answer: ${(cause as Error)?.message ?? String(cause)}`, nonRetryable: true });
+  if (cause instanceof ApplicationFailure && cause.type && (isErrorCode(cause.type) || !patched('faults-retried-until-deadline'))) return cause;
+  const reason = cause instanceof Error ? cause.message : String(cause);
+  return ApplicationFailure.create({ type: 'UNAVAILABLE', message: `nothing was sent: a service the write needs did not answer until the write's deadline (${reason})`, nonRetryable: true });
 }
 
 /**
@@ -411,7 +459,7 @@ function refusalOf(error: unknown): ApplicationFailure {
 async function refuse(request: WriteRequest, error: unknown, progress: Progress): Promise<WriteResult> {
   const refusal = refusalOf(error);
   progress.step = 'record';
-  const transaction = await local.recordFailure(request, refusal.type ?? 'UNAVAILABLE', refusal.message, 0);
+  const transaction = await untilDone.recordFailure(request, refusal.type ?? 'UNAVAILABLE', refusal.message, 0);
   const answer = businessRefusal(refusal);
   if (answer && (transaction === null || transaction.status === 'FAILED') && patched('write-refusal-completes')) {
     return finish(progress, { transaction, refusal: answer }, 'REFUSED');

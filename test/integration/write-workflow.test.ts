@@ -7,7 +7,8 @@
 import { ApplicationFailure, Client, Connection, WorkflowFailedError } from '@temporalio/client';
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
-import { searchAttributeNames, writeUpdates, type Outcome, type WriteRequest } from '../../src/domain/write';
+import { DEFAULT_WRITE_DEADLINE_MS, searchAttributeNames, writeOutageQuery, writeUpdates, type Outcome, type WriteOutage, type WriteRequest } from '../../src/domain/write';
+import { waitFor } from '../support/wait';
 import type { ledgerWrite, scheduledOracleRefresh } from '../../src/workflows';
 import { temporalTarget, uniqueTaskQueue } from '../support/temporal';
 import { deferred, fakeActivities, resolved, routedActivities, writeRequest, type FakeActivities } from '../support/workflow-fakes/fake-activities';
@@ -347,6 +348,53 @@ describe('ledgerWrite on a real worker with fake activities', () => {
     expect(refusal).toMatchObject({ type: 'UNAVAILABLE', nonRetryable: true });
     expect(fakes.argsOf('recordFailure')).toEqual([[request, 'UNAVAILABLE', 'the database did not answer', 0]]);
     expect((await handle.describe()).typedSearchAttributes.get(statusKey)).toBe('FAILED');
+  });
+
+  describe('a fault before anything is sent (a service the write needs is away)', () => {
+    it('is no outcome: the write retries past the step\'s own retries (and the 10 attempts that once ended it), says so in the outage query, and completes once the service is back', async () => {
+      let down = true;
+      let failedAttempts = 0;
+      const fakes = fakeActivities({
+        lookup: async () => {
+          if (down) {
+            failedAttempts++;
+            throw new TypeError('fetch failed');
+          }
+          return resolved();
+        },
+      });
+      const { handle } = await startWrite(fakes);
+      const outage = await waitFor(async () => failedAttempts > 10 && (await handle.query<WriteOutage | null>(writeOutageQuery)));
+      expect(outage).toMatchObject({ message: expect.stringContaining('fetch failed') });
+      expect(Date.parse(outage.deadline) - Date.parse(outage.since)).toBeLessThanOrEqual(DEFAULT_WRITE_DEADLINE_MS);
+      expect((await handle.describe()).status.name).toBe('RUNNING');
+      down = false;
+
+      const result = await handle.result();
+      expect(result.transaction?.status).toBe('CONFIRMED');
+      expect(fakes.argsOf('recordFailure')).toEqual([]);
+      expect(await handle.query(writeOutageQuery)).toBeNull();
+    }, 60_000);
+
+    it('past the write\'s deadline ends it with nothing sent: recorded FAILED as UNAVAILABLE, the run failed (so the key may start afresh), LedgerStatus FAILED', async () => {
+      const fakes = fakeActivities({
+        lookup: async () => {
+          throw new TypeError('fetch failed');
+        },
+      });
+      const { handle, request } = await startWrite(fakes, { deadlineMs: 1 });
+      const error = await handle.result().then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+
+      expect(error).toBeInstanceOf(WorkflowFailedError);
+      const refusal = causeChain(error).find((e): e is ApplicationFailure => e instanceof ApplicationFailure);
+      expect(refusal).toMatchObject({ type: 'UNAVAILABLE', message: expect.stringMatching(/^nothing was sent: .*fetch failed/) });
+      expect(fakes.argsOf('recordFailure')).toEqual([[request, 'UNAVAILABLE', refusal!.message, 0]]);
+      expect(fakes.names()).not.toContain('submit');
+      expect((await handle.describe()).typedSearchAttributes.get(statusKey)).toBe('FAILED');
+    });
   });
 
   it('a fault past every retry after the refusal steps still ends the write with LedgerStatus FAILED', async () => {
