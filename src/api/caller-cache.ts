@@ -1,6 +1,7 @@
 /**
  * Who an API key is, by the key's hash, so a request costs no database read: known keys and unknown
- * ones (a flood of made-up keys is answered from memory too). An entry lives until a change to its
+ * ones (a made-up key sent again is answered from memory too; a new one is looked up, a cost that
+ * authenticate's batched lookups bound: middleware.ts). An entry lives until a change to its
  * key is announced (created, revoked: src/db/notifications.ts), or at most `ttlMs`.
  *
  * Known and unknown keys are kept apart, each bounded by `maxEntries` and evicting its least recently

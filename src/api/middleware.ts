@@ -5,9 +5,9 @@ import { parse, stringify, isLosslessNumber } from 'lossless-json';
 import { WorkflowFailedError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { ApiKey, Organization } from '../db/entities';
-import { createCallerCache } from './caller-cache';
+import { createCallerCache, type CallerCache } from './caller-cache';
 import { apiErrors, apiKeyLookups } from '../observability/metrics';
-import type { Limiter, Taken } from './rate-limits';
+import type { Limiter } from './rate-limits';
 import { hashApiKey } from '../custody/credentials';
 import { errorStatus, isErrorCode, LedgerError } from '../domain/errors';
 import type { ApiDeps, Caller, LedgerContext } from './context';
@@ -121,61 +121,111 @@ export function losslessJson(maxBytes = 1024 * 1024): Koa.Middleware {
   };
 }
 
+/** The most key hashes one lookup query asks for; more waiting go in the queries after it. */
+const KEY_LOOKUP_BATCH = 500;
+
+type LookupWaiter = { resolve: (caller: Caller | null) => void; reject: (error: unknown) => void };
+
 /**
- * Resolves the bearer API key to its organization and roles; 401 when missing or unknown (both cached:
- * caller-cache.ts). A request not from a cached known key spends a point of its address's unknown-key
- * allowance: past it the answer is 429 and the key is not looked up. A lookup spends one point for all
- * the requests waiting on it and gives it back when the key is known, so a valid key's first requests
- * cost its address nothing. Fails with the database's error when the lookup cannot run.
+ * Looks callers up by key hash in the database and caches the answer, known or unknown. One query at
+ * a time per API process, each for every hash waiting then (up to KEY_LOOKUP_BATCH): a flood of
+ * made-up keys, each new and so each needing a lookup, holds one connection of the ORM pool and sends
+ * one query per round trip however many keys it makes up, rather than one query per request on every
+ * connection (the pool would then have none left for the API's other work). A valid key caught in such
+ * a flood waits for at most the query in flight and its own; it is never refused. A hash already
+ * waiting or in flight shares that lookup. A failed query fails every request that waited on it.
+ */
+function keyLookups(deps: ApiDeps, cache: CallerCache): (hash: string) => Promise<Caller | null> {
+  const answers = new Map<string, Promise<Caller | null>>(); // waiting or in flight, by hash
+  const queue = new Map<string, LookupWaiter>(); // not sent yet
+  let querying = false;
+  const query = async (hashes: string[]) => {
+    apiKeyLookups.inc(hashes.length);
+    const em = deps.orm.em.fork();
+    const keys = await em.find(ApiKey, { keyHash: { $in: hashes }, revokedAt: null });
+    const organizationIds = [...new Set(keys.map((key) => key.organizationId))];
+    const organizations = organizationIds.length ? await em.find(Organization, { id: { $in: organizationIds } }) : [];
+    const found = new Map<string, Caller>();
+    for (const key of keys) {
+      const org = organizations.find((o) => o.id === key.organizationId);
+      if (org) found.set(key.keyHash, { apiKeyId: key.id, organizationId: org.id, organizationExternalId: org.externalId, roles: key.roles });
+    }
+    return found;
+  };
+  const drain = async () => {
+    querying = true;
+    try {
+      await drainQueue();
+    } finally {
+      querying = false;
+    }
+  };
+  const drainQueue = async () => {
+    while (queue.size > 0) {
+      const batch: [string, LookupWaiter][] = [];
+      for (const entry of queue) {
+        if (batch.length === KEY_LOOKUP_BATCH) break;
+        batch.push(entry);
+      }
+      for (const [hash] of batch) queue.delete(hash);
+      const now = Date.now();
+      try {
+        const found = await query(batch.map(([hash]) => hash));
+        for (const [hash, waiter] of batch) {
+          const caller = found.get(hash) ?? null;
+          cache.set(hash, caller, now);
+          answers.delete(hash);
+          waiter.resolve(caller);
+        }
+      } catch (error) {
+        for (const [hash, waiter] of batch) {
+          answers.delete(hash);
+          waiter.reject(error);
+        }
+      }
+    }
+  };
+  return (hash) => {
+    let answer = answers.get(hash);
+    if (!answer) {
+      answer = new Promise<Caller | null>((resolve, reject) => queue.set(hash, { resolve, reject }));
+      answers.set(hash, answer);
+      if (!querying) void drain();
+    }
+    return answer;
+  };
+}
+
+/**
+ * Resolves the bearer API key to its organization and roles; 401 when missing or unknown. A key is
+ * always looked up by its hash (the cache, caller-cache.ts, then the database: keyLookups above), so a
+ * valid key is served whatever its address has done, and then only its own limit (rateLimit) applies.
+ * Only a failed authentication (no key, a malformed, unknown or revoked one) spends a point of its
+ * client address's allowance (`rateLimit.unknownKeys`); past it the answer is 429 with Retry-After
+ * instead of 401. A key cached as unknown is refused without a database read, whatever the address;
+ * a key not cached is looked up even from an address over its allowance (it may be valid: a new key,
+ * or any key after an API restart), and keyLookups bounds what that costs the database.
+ * Fails with the database's error when the lookup cannot run.
  */
 export function authenticate(deps: ApiDeps): Koa.Middleware {
   const cache = deps.callers ?? createCallerCache(5000);
-  const unknownKeys = deps.rateLimits.perAddressUnknownKeys;
-  // Lookups in flight by key hash: concurrent first requests with one key share a lookup and a point.
-  const pending = new Map<string, Promise<Taken & { caller?: Caller | null }>>();
-  const refuse = (ctx: LedgerContext, taken: Taken) => {
-    if (taken.allowed) return;
-    ctx.set('Retry-After', String(taken.retryAfterSeconds));
-    throw new LedgerError('RATE_LIMITED', 'too many requests without a valid API key from this address');
-  };
-  const lookUp = async (hash: string, ip: string, now: number) => {
-    const taken = await unknownKeys.take(ip);
-    if (!taken.allowed) return taken;
-    apiKeyLookups.inc();
-    const em = deps.orm.em.fork();
-    const key = await em.findOne(ApiKey, { keyHash: hash, revokedAt: null });
-    const org = key && (await em.findOne(Organization, { id: key.organizationId }));
-    const caller = key && org ? { apiKeyId: key.id, organizationId: org.id, organizationExternalId: org.externalId, roles: key.roles } : null;
-    cache.set(hash, caller, now);
-    if (caller) await unknownKeys.giveBack(ip);
-    return { ...taken, caller };
+  const failures = deps.rateLimits.perAddressUnknownKeys;
+  const lookUp = keyLookups(deps, cache);
+  const refuse = async (ctx: LedgerContext, message: string): Promise<never> => {
+    const taken = await failures.take(ctx.ip);
+    if (!taken.allowed) {
+      ctx.set('Retry-After', String(taken.retryAfterSeconds));
+      throw new LedgerError('RATE_LIMITED', 'too many failed authentications from this address');
+    }
+    throw new LedgerError('UNAUTHENTICATED', message);
   };
   return async (ctx: LedgerContext, next) => {
-    const header = ctx.get('authorization');
-    const match = /^Bearer\s+(\S+)$/i.exec(header);
-    if (!match) {
-      refuse(ctx, await unknownKeys.take(ctx.ip));
-      throw new LedgerError('UNAUTHENTICATED', 'send Authorization: Bearer <api key>');
-    }
+    const match = /^Bearer\s+(\S+)$/i.exec(ctx.get('authorization'));
+    if (!match) return refuse(ctx, 'send Authorization: Bearer <api key>');
     const hash = hashApiKey(match[1]);
     let caller = cache.get(hash, Date.now());
-    let spent = false;
-    if (caller === undefined) {
-      let lookup = pending.get(hash);
-      if (!lookup) {
-        spent = true;
-        lookup = lookUp(hash, ctx.ip, Date.now()).finally(() => pending.delete(hash));
-        pending.set(hash, lookup);
-      }
-      const outcome = await lookup;
-      refuse(ctx, outcome);
-      caller = outcome.caller;
-    }
-    if (!caller) {
-      // An unknown key (cached, or found unknown by a lookup this request only waited on) spends its own point.
-      if (!spent) refuse(ctx, await unknownKeys.take(ctx.ip));
-      throw new LedgerError('UNAUTHENTICATED', 'unknown API key');
-    }
+    if (caller === undefined) caller = await lookUp(hash);
+    if (!caller) return refuse(ctx, 'unknown API key');
     ctx.state.caller = { ...caller };
     await next();
   };

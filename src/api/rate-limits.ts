@@ -2,8 +2,9 @@
  * The API's rate limits (API.md 4), shared by every API process through a store (rate-limiter-flexible):
  * - per API key: `burst` requests per window of burst/perSecond seconds (100/s with bursts of 200 by
  *   default: 200 per 2 s), so N replicas together allow the limit once, not N times;
- * - per client address, requests refused as unauthenticated (no key, an unknown or revoked one):
- *   `unknownKeys.points` per `unknownKeys.seconds`; past it the key is not even looked up.
+ * - per client address, failed authentications (no key, a malformed, unknown or revoked one):
+ *   `unknownKeys.points` per `unknownKeys.seconds`; past it such requests get 429 instead of 401.
+ *   Requests with a valid key never count here, and are never refused by it (src/api/middleware.ts).
  * The store is PostgreSQL (an UNLOGGED table, migration 0050) or, for a single process, memory.
  * Each store call is bounded by `timeoutMs`; a store that fails or is late is replaced by the same
  * limits kept in this process (the library's insurance limiter), so a store outage neither stops
@@ -19,7 +20,10 @@ export const RATE_LIMIT_TABLE = 'rate_limit';
 export interface RateLimitSettings {
   perSecond: number;
   burst: number;
-  /** Requests refused as unauthenticated allowed per client address per `seconds`. */
+  /**
+   * Failed authentications (no key, a malformed, unknown or revoked one) allowed per client address
+   * per `seconds` (RATE_LIMIT_UNKNOWN_KEYS / _SECONDS: the names are older than this meaning).
+   */
   unknownKeys: { points: number; seconds: number };
 }
 
@@ -31,12 +35,11 @@ export type Taken = { allowed: true } | { allowed: false; retryAfterSeconds: num
 export interface Limiter {
   /** Counts one request for `key`; never throws (a store failure is decided by the in-process limits). */
   take(key: string): Promise<Taken>;
-  /** Gives back a point taken for a request that turned out not to count (a known key after all). */
-  giveBack(key: string): Promise<void>;
 }
 
 export interface RateLimits {
   perApiKey: Limiter;
+  /** Failed authentications per client address (the name is older than that meaning). */
   perAddressUnknownKeys: Limiter;
 }
 
@@ -64,9 +67,6 @@ function limiter(store: RateLimitStore, keyPrefix: string, points: number, durat
         // Both the store and the insurance failed (not expected of memory): let the request through.
         return { allowed: true };
       }
-    },
-    async giveBack(key) {
-      await decider.reward(key).catch(() => undefined);
     },
   };
 }

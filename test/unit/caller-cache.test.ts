@@ -9,10 +9,10 @@ const KEY = 'lk_known';
 function fakeDeps(keys: Map<string, { id: string; organizationId: string; roles: string[] }>) {
   const reads = { count: 0 };
   const em = {
-    findOne: async (entity: { name?: string } | unknown, where: Record<string, unknown>) => {
+    find: async (_entity: unknown, where: { keyHash?: { $in: string[] }; id?: { $in: string[] } }) => {
       reads.count++;
-      if ('keyHash' in where) return keys.get(where.keyHash as string) ?? null;
-      return { id: where.id, externalId: 'acme' };
+      if (where.keyHash) return where.keyHash.$in.filter((hash) => keys.has(hash)).map((hash) => ({ ...keys.get(hash)!, keyHash: hash }));
+      return where.id!.$in.map((id) => ({ id, externalId: 'acme' }));
     },
   };
   const callers = createCallerCache(60_000);

@@ -1,4 +1,4 @@
-/** The rate limits' decisions (in-process store) and the unknown-key limit guarding the key lookup. */
+/** The rate limits' decisions (in-process store) and authentication's: failed authentications limited per address, valid keys always served. */
 import type { ApiDeps, LedgerContext } from '../../src/api/context';
 import { createCallerCache } from '../../src/api/caller-cache';
 import { createRateLimits } from '../../src/api/rate-limits';
@@ -20,48 +20,96 @@ it('lets a key through up to its burst, then refuses with the seconds to wait; k
 });
 
 const VALID = 'lk_valid';
-/** authenticate over a fake key table holding VALID only, counting its reads. */
-function authenticator() {
-  const reads = { count: 0 };
+/** authenticate over a fake key table holding VALID only, recording its queries (the key hashes each asked for). */
+function authenticator(options: { failNext?: boolean } = {}) {
+  const reads = { count: 0, keyQueries: [] as string[][], inFlight: 0, mostInFlight: 0 };
   const em = {
-    findOne: async (_entity: unknown, where: Record<string, unknown>) => {
+    find: async (_entity: unknown, where: { keyHash?: { $in: string[] }; id?: { $in: string[] } }) => {
       reads.count++;
-      if ('keyHash' in where) return where.keyHash === hashApiKey(VALID) ? { id: 'k1', organizationId: 'o1', roles: ['LEDGER_READ'] } : null;
-      return { id: where.id, externalId: 'acme' };
+      reads.mostInFlight = Math.max(reads.mostInFlight, ++reads.inFlight);
+      try {
+        await Promise.resolve();
+        if (!where.keyHash) return where.id!.$in.map((id) => ({ id, externalId: 'acme' }));
+        reads.keyQueries.push(where.keyHash.$in);
+        if (options.failNext) {
+          options.failNext = false;
+          throw new Error('connection refused');
+        }
+        return where.keyHash.$in.filter((hash) => hash === hashApiKey(VALID)).map((keyHash) => ({ id: 'k1', organizationId: 'o1', keyHash, roles: ['LEDGER_READ'] }));
+      } finally {
+        reads.inFlight--;
+      }
     },
   };
   const deps = { orm: { em: { fork: () => em } }, callers: createCallerCache(60_000), rateLimits: createRateLimits(settings, { kind: 'memory' }) } as unknown as ApiDeps;
   const middleware = authenticate(deps);
-  const attempt = async (key: string, ip: string) => {
+  /** key null: no Authorization header. */
+  const attempt = async (key: string | null, ip: string) => {
     const headers: Record<string, string> = {};
-    const ctx = { get: () => `Bearer ${key}`, set: (name: string, value: string) => (headers[name] = value), ip, state: {} } as unknown as LedgerContext;
+    const ctx = { get: () => (key === null ? '' : `Bearer ${key}`), set: (name: string, value: string) => (headers[name] = value), ip, state: {} } as unknown as LedgerContext;
     try {
       await middleware(ctx, async () => undefined);
-      return { code: 'ok', headers };
+      return { code: 'ok', headers, message: '' };
     } catch (error) {
-      return { code: (error as { code: string }).code, headers };
+      return { code: (error as { code: string }).code, headers, message: (error as Error).message };
     }
   };
   return { reads, attempt };
 }
 
-it('refuses unknown keys from one address with 429 past the limit, without looking the key up', async () => {
+it('refuses failed authentications from one address with 429 past the limit; a key known to be unknown is not read again', async () => {
   const { reads, attempt } = authenticator();
   const answers = [];
   for (let i = 0; i < 10; i++) answers.push(await attempt(`lk_made_up_${i}`, '198.51.100.7'));
   expect(answers.map((a) => a.code)).toEqual([...Array(3).fill('UNAUTHENTICATED'), ...Array(7).fill('RATE_LIMITED')]);
-  expect(reads.count).toBe(3);
   expect(Number(answers.at(-1)!.headers['Retry-After'])).toBeGreaterThanOrEqual(1);
+  // Each new key was looked up once (it could have been valid); sent again, it is refused from the cache.
+  expect(reads.count).toBe(10);
+  expect((await attempt('lk_made_up_0', '198.51.100.7')).code).toBe('RATE_LIMITED');
+  expect((await attempt(null, '198.51.100.7')).code).toBe('RATE_LIMITED');
+  expect(reads.count).toBe(10);
   // Another address has its own allowance.
-  expect((await attempt('lk_other', '198.51.100.8')).code).toBe('UNAUTHENTICATED');
+  expect((await attempt('lk_made_up_0', '198.51.100.8')).code).toBe('UNAUTHENTICATED');
+  expect((await attempt(null, '198.51.100.8')).code).toBe('UNAUTHENTICATED');
+});
+
+it('serves a valid key never seen before from an address over its failed-authentication limit', async () => {
+  const { attempt } = authenticator();
+  for (let i = 0; i < 3; i++) expect((await attempt(`lk_made_up_${i}`, '198.51.100.7')).code).toBe('UNAUTHENTICATED');
+  expect((await attempt('lk_made_up_3', '198.51.100.7')).code).toBe('RATE_LIMITED');
+  expect((await attempt(VALID, '198.51.100.7')).code).toBe('ok');
+  expect((await attempt(VALID, '198.51.100.7')).code).toBe('ok');
+  // The address stays refused for what does not authenticate.
+  const refused = await attempt('lk_made_up_4', '198.51.100.7');
+  expect(refused.code).toBe('RATE_LIMITED');
+  expect(refused.message).toMatch(/failed authentications from this address/);
 });
 
 it('charges nothing to the address of a valid key, even for many concurrent first requests', async () => {
   const { reads, attempt } = authenticator();
   const answers = await Promise.all(Array.from({ length: 10 }, () => attempt(VALID, '198.51.100.7')));
   expect(answers.map((a) => a.code)).toEqual(Array(10).fill('ok'));
-  // One lookup (key and organization) for all of them, and the address's 3 unknown-key requests are all still there.
+  // One lookup (key and organization) for all of them, and the address's 3 failed authentications are all still there.
   expect(reads.count).toBe(2);
   for (let i = 0; i < 3; i++) expect((await attempt(`lk_made_up_${i}`, '198.51.100.7')).code).toBe('UNAUTHENTICATED');
   expect((await attempt('lk_made_up_3', '198.51.100.7')).code).toBe('RATE_LIMITED');
+});
+
+it('looks a flood of new keys up one query at a time, each for every key waiting, and the valid key among them is served', async () => {
+  const { reads, attempt } = authenticator();
+  const keys = [...Array.from({ length: 30 }, (_, i) => `lk_flood_${i}`), VALID, ...Array.from({ length: 30 }, (_, i) => `lk_flood_${30 + i}`)];
+  const answers = await Promise.all(keys.map((key) => attempt(key, '198.51.100.7')));
+  expect(answers[30].code).toBe('ok');
+  expect(answers.filter((a) => a.code === 'UNAUTHENTICATED')).toHaveLength(3);
+  expect(answers.filter((a) => a.code === 'RATE_LIMITED')).toHaveLength(57);
+  // The first key's query went alone; the 60 that arrived while it ran went together in the next.
+  expect(reads.keyQueries.map((hashes) => hashes.length)).toEqual([1, 60]);
+  expect(reads.mostInFlight).toBe(1);
+});
+
+it('fails the requests waiting on a lookup the database refused, and looks up again after', async () => {
+  const { attempt } = authenticator({ failNext: true });
+  const answers = await Promise.all([attempt(VALID, '198.51.100.7'), attempt(VALID, '198.51.100.7')]);
+  expect(answers.map((a) => a.message)).toEqual(['connection refused', 'connection refused']);
+  expect((await attempt(VALID, '198.51.100.7')).code).toBe('ok');
 });
