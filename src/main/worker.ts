@@ -1,7 +1,9 @@
 /** The Temporal worker: the write workflow and every activity, on one task queue. */
 import { Client, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime as TemporalRuntime, Worker, type LogLevel } from '@temporalio/worker';
+import { ApplicationFailure } from '@temporalio/common';
 import { createActivities, type Steps } from '../activities';
+import { refusalLogging, type RefusalLog } from '../activities/refusal-logging';
 import { loadConfig, type Config, type TemporalConnection } from '../config/config';
 import type { WriteRequest } from '../domain/write';
 import { openRuntime, type Runtime } from './runtime';
@@ -39,10 +41,24 @@ export interface WorkerOptions {
   wrapSteps?: (steps: Steps) => Steps;
   /** Tracing on: spans for the workflows, activities (local ones included) and the workflows they start. */
   tracing?: Tracing;
+  /** Where an activity's business refusal is logged at info (default: the logger given to installSdkLogger, else the SDK's). */
+  logger?: Logger;
 }
 
 let loggerInstalled = false;
+/** The process's logger, when installSdkLogger was given one: the SDK's lines and the activities' refusals go there. */
+let processLogger: Logger | undefined;
 const sdkLevels = { TRACE: 'trace', DEBUG: 'debug', INFO: 'info', WARN: 'warn', ERROR: 'error' } as const;
+
+/**
+ * An SDK line's metadata for pino: its `error` as `err` (pino's serializer keeps the message and stack
+ * a fault is found by; as `error` it showed as `{}`), with an ApplicationFailure's type beside it.
+ */
+function sdkFields(meta: Record<string, unknown> = {}): Record<string, unknown> {
+  const { error, ...rest } = meta;
+  if (!(error instanceof Error) || 'err' in rest) return meta;
+  return { ...rest, err: error, ...(error instanceof ApplicationFailure && error.type ? { failureType: error.type } : {}) };
+}
 
 /** `host:port` for the SDK's Prometheus exporter (TEMPORAL_METRICS_ADDRESS), checked so a typo names the variable. */
 export function sdkMetricsAddress(value = process.env.TEMPORAL_METRICS_ADDRESS): string | undefined {
@@ -55,16 +71,17 @@ export function sdkMetricsAddress(value = process.env.TEMPORAL_METRICS_ADDRESS):
  * The SDK's runtime, once per process: its own log level (TEMPORAL_LOG_LEVEL, default WARN: its INFO
  * lines are per worker state change) and, when TEMPORAL_METRICS_ADDRESS is set, its Prometheus
  * exporter (worker slots, polls, task latencies, sticky cache) served at that address under /metrics.
+ * Its WARN and ERROR lines are faults: an activity's business refusal is not one of them (it is an
+ * info line of the worker's own, src/activities/refusal-logging.ts).
  */
-export function installSdkLogger(into?: Logger): void {
+export function installSdkLogger(into?: Logger, level = (process.env.TEMPORAL_LOG_LEVEL ?? 'WARN') as LogLevel): void {
   if (loggerInstalled) return;
   loggerInstalled = true;
+  processLogger = into;
   const metricsAddress = sdkMetricsAddress();
-  const level = (process.env.TEMPORAL_LOG_LEVEL ?? 'WARN') as LogLevel;
   // Into the process's logs (one JSON line each, `sdk: true`), or the SDK's own console lines.
-  const sdkLogger = into
-    ? new DefaultLogger(level, (entry) => into.child({ sdk: true })[sdkLevels[entry.level]]({ ...entry.meta }, entry.message))
-    : new DefaultLogger(level);
+  const sdk = into?.child({ sdk: true });
+  const sdkLogger = sdk ? new DefaultLogger(level, (entry) => sdk[sdkLevels[entry.level]](sdkFields(entry.meta), entry.message)) : new DefaultLogger(level);
   try {
     TemporalRuntime.install({
       logger: sdkLogger,
@@ -95,6 +112,12 @@ export const workerTuning = {
   // Most writes never return to a worker after their one task: poll the normal queue as much as the sticky one.
   nonStickyToStickyPollRatio: 1,
 } as const;
+
+/** Where refusals go: the given logger, the process's, or (neither) the activity's SDK logger, at info. */
+function refusalLog(logger = processLogger): Parameters<typeof refusalLogging>[0] {
+  if (logger) return () => (fields, message) => logger.info(fields, message);
+  return (ctx): RefusalLog => (fields, message) => ctx.log.info(message, fields);
+}
 
 export async function createLedgerWorker(options: WorkerOptions): Promise<Worker> {
   const { runtime, connection, namespace, taskQueue } = options;
@@ -152,8 +175,10 @@ export async function createLedgerWorker(options: WorkerOptions): Promise<Worker
     activities,
     ...workerTuning,
     shutdownGraceTime: options.shutdownGraceMs ?? 30_000,
-    // Only when tracing is on: off, the workflow bundle and the activities run without interceptors.
-    ...(options.tracing ? { interceptors: options.tracing.worker.interceptors, sinks: options.tracing.worker.sinks } : {}),
+    // The workflow bundle's interceptors and the sinks only when tracing is on; the activities' always
+    // end with the refusal logging (inside tracing's, whose span then sees a refusal as BENIGN).
+    interceptors: { ...options.tracing?.worker.interceptors, activity: [...(options.tracing?.worker.interceptors.activity ?? []), refusalLogging(refusalLog(options.logger))] },
+    ...(options.tracing ? { sinks: options.tracing.worker.sinks } : {}),
   });
 }
 
