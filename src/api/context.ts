@@ -12,6 +12,7 @@ import type { PriceSource } from '../domain/prices';
 import type { CallerCache } from './caller-cache';
 import type { RateLimits } from './rate-limits';
 import type { Logger } from '../observability/logger';
+import type { Role } from '../domain/roles';
 
 export interface ApiDeps {
   orm: Orm;
@@ -48,18 +49,32 @@ export interface ApiDeps {
   callers?: CallerCache;
   /** Tracing is on: request spans are named by their route (src/api/trace-route.ts). */
   traceRoutes?: boolean;
+  /**
+   * OPERATOR_ORGANIZATION: the external id of the platform operators' organization. Only its ADMIN
+   * keys may act for another organization (tenancyConfig.overrideOrganizationExternalId,
+   * src/api/tenancy.ts); none: no key may.
+   */
+  operatorOrganization?: string;
 }
 
 export interface Caller {
   apiKeyId: string;
+  /** The organization the request acts in: the key's own, or the one an operator overrides to. */
   organizationId: string;
   organizationExternalId: string;
+  /** The roles the request may exercise (an operator acting for another organization: its key's roles without ADMIN). */
   roles: string[];
+  /** Set when acting for another organization (tenancyConfig): the API key's own organization. */
+  apiKeyOrganizationExternalId?: string;
 }
 
 export interface LedgerState {
   requestId: string;
   caller?: Caller;
+  /** The roles the route needs (any one of them), set by mountRoutes: acting for another organization needs one held explicitly. */
+  routeRoles?: readonly Role[];
+  /** The caller acting for another organization, once src/api/tenancy.ts has allowed it for this request. */
+  acting?: Caller;
   cluster: string;
   /** A handler's override of the route's success status (202 for respond-async, 503 when not ready). */
   status?: number;

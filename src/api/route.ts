@@ -9,6 +9,7 @@ import { hasRole, type Role } from '../domain/roles';
 import type { ApiDeps, LedgerContext } from './context';
 import { reportErrors, type JsonSchema } from '../domain/inputs/primitives';
 import { authenticate, rateLimit } from './middleware';
+import { actingCaller } from './tenancy';
 import type { AcceptedWriteBody } from './responses/write.responses';
 
 /** A success answer that is not JSON (metrics text, the docs page, a stored file). */
@@ -76,6 +77,8 @@ export function mountRoutes(router: Router, routes: RouteSpec[], deps: ApiDeps):
         if (!allowed.includes(ctx.params[name])) throw validationError(name, `${name} must be one of ${allowed.join(', ')}`);
       }
       const roles = spec.role === null ? [] : [spec.role].flat();
+      // Acting for another organization needs one of these held explicitly (src/api/tenancy.ts).
+      ctx.state.routeRoles = roles;
       if (roles.length && !roles.some((role) => hasRole(ctx.state.caller!.roles, deps.platformName, role))) {
         throw new LedgerError('FORBIDDEN', `this API key lacks the role ${roles.map((role) => `${deps.platformName}_${role}`).join(' or ')}`);
       }
@@ -87,6 +90,16 @@ export function mountRoutes(router: Router, routes: RouteSpec[], deps: ApiDeps):
         ctx.state.cluster = cluster;
       }
       const body = spec.body ? decode(spec.body, (ctx.request as any).body) : undefined;
+      const tenancyConfig = (body as { tenancyConfig?: { overrideOrganizationExternalId?: string } } | undefined)?.tenancyConfig;
+      if (ctx.state.caller && tenancyConfig) {
+        // Every route taking tenancyConfig decides an override before its handler runs (a handler
+        // that never asks cannot let one through), and a request acting for another organization
+        // exercises only the roles the acting caller keeps (no ADMIN): a handler's own role checks
+        // on ctx.state.caller (UPDATE_DEBIT_API_KEYS) then need the role held explicitly too. The
+        // caller keeps its own organization (the access log names the key's).
+        const acting = await actingCaller(ctx, deps, deps.orm.em.fork(), tenancyConfig);
+        ctx.state.caller = { ...ctx.state.caller, roles: acting.roles };
+      }
       const result = await spec.handler(ctx, body);
       ctx.status = ctx.state.status ?? spec.successStatus;
       ctx.body = result;

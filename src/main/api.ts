@@ -85,6 +85,7 @@ export async function startApi(config: Config, runtime: Runtime, temporal: { add
       audit: (message) => (options.logger ? options.logger.info({ audit: true }, message) : log(`audit: ${message}`)),
       logger: options.logger,
       platformName: config.platformName,
+      operatorOrganization: config.operatorOrganization,
       rateLimit: config.rateLimit,
       defaultCommitment: config.defaultCommitment,
       writeWaitMs: config.writeWaitMs,

@@ -5,9 +5,11 @@ import { startStack, type Stack } from '../support/stack';
 import { waitFor } from '../support/wait';
 
 let stack: Stack;
+/** OPERATOR_ORGANIZATION: only its ADMIN keys may act inside another organization (docs/tenancy.md). */
+const OPERATORS = `operators-${randomBytes(4).toString('hex')}`;
 let rpc: ReturnType<typeof createSolanaRpc<ReturnType<typeof devnet>>>;
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await startStack({ operatorOrganization: OPERATORS });
   rpc = createSolanaRpc(devnet(stack.node.url));
 });
 afterAll(async () => {
@@ -260,12 +262,15 @@ describe('Authentication and tenancy', () => {
     expect(refused.body.errors[0].code).toBe('FORBIDDEN');
   });
 
-  it('lets only an ADMIN key act inside another organization', async () => {
+  it("lets only an ADMIN key of the operators' organization act inside another organization", async () => {
     const other = `tenant-${randomBytes(3).toString('hex')}`;
     await stack.newApiKey(other, ['READ']);
     const body = { itemData: { managed: false, alreadyOnchain: true, onchainId: await freshAddress(), skipBlockchainExistenceVerification: true }, tenancyConfig: { overrideOrganizationExternalId: other } };
     expect((await stack.call('POST', '/api/v1/accounts', body)).status).toBe(403);
-    const admin = await stack.newApiKey(stack.organizationExternalId, ['ADMIN']);
+    // An ADMIN key of an organization that is not the operators' is refused too.
+    expect((await stack.call('POST', '/api/v1/accounts', body, { apiKey: await stack.newApiKey(stack.organizationExternalId, ['ADMIN']) })).status).toBe(403);
+    // Acting for another organization, ADMIN does not stand in for the operation's roles: the operator's key holds them.
+    const admin = await stack.newApiKey(OPERATORS, ['ADMIN', 'READ', 'WRITE']);
     const created = await stack.call('POST', '/api/v1/accounts', body, { apiKey: admin });
     expect(created.status).toBe(201);
     const asOther = await stack.call('POST', '/api/v1/accounts/bulk/identifiers', { tenancyConfig: { overrideOrganizationExternalId: other } }, { apiKey: admin });

@@ -126,7 +126,9 @@ let doc: { paths: Record<string, Record<string, any>>; components: { schemas: Re
 let operations: Operation[];
 /** Every refused write goes to this organization, so its counts at the end are exact. */
 let refusedOrg: string;
-let keys: { refused: string; writeOnly: string; readOnly: string; admin: string };
+/** OPERATOR_ORGANIZATION: only its ADMIN keys may act for another organization (docs/tenancy.md); `keys.admin` is one. */
+const operatorOrg = `bad-input-operators-${randomBytes(4).toString('hex')}`;
+let keys: { refused: string; writeOnly: string; readOnly: string; admin: string; notOperatorAdmin: string };
 let refusedWritesSent = 0;
 let sequence = 0;
 /** Our own connection pool (node:http, not fetch's), so sockets a bug leaves stuck can be destroyed. */
@@ -134,13 +136,14 @@ let pool: http.Agent;
 
 beforeAll(async () => {
   pool = new http.Agent({ keepAlive: true, maxSockets: BATCH });
-  stack = await startStack();
+  stack = await startStack({ operatorOrganization: operatorOrg });
   refusedOrg = `bad-input-${randomBytes(4).toString('hex')}`;
   keys = {
     refused: await stack.newApiKey(refusedOrg, ROLES),
     writeOnly: await stack.newApiKey(refusedOrg, ['WRITE']),
     readOnly: await stack.newApiKey(refusedOrg, ['READ']),
-    admin: await stack.newApiKey(refusedOrg, ['ADMIN']),
+    admin: await stack.newApiKey(operatorOrg, ['ADMIN']),
+    notOperatorAdmin: await stack.newApiKey(refusedOrg, ['ADMIN']),
   };
   const fetched = await stack.call('GET', '/api/v1/openapi.json', undefined, { apiKey: null });
   expect(fetched.status).toBe(200);
@@ -505,7 +508,7 @@ describe('Bad input on every route, generated from the OpenAPI document', () => 
       { label: `${opName(op)} a property name with a NUL byte`, method: op.method, url: op.url, body: build(op.body!, [NUL], 1), write: op.write, expect: refused(NUL) },
     ]);
     expect(cases.length).toBeGreaterThan(50);
-    expect(await run([...cases, { label: 'an ADMIN override naming an organization with a NUL byte', method: 'POST', url: '/api/v1/accounts/bulk/compact', body: { tenancyConfig: { overrideOrganizationExternalId: NUL } }, apiKey: keys.admin, expect: refused('tenancyConfig.overrideOrganizationExternalId') }])).toEqual([]);
+    expect(await run([...cases, { label: 'an operator\'s ADMIN override naming an organization with a NUL byte', method: 'POST', url: '/api/v1/accounts/bulk/compact', body: { tenancyConfig: { overrideOrganizationExternalId: NUL } }, apiKey: keys.admin, expect: refused('tenancyConfig.overrideOrganizationExternalId') }])).toEqual([]);
   });
 });
 
@@ -591,7 +594,8 @@ describe('Create Account: refusals the codecs cannot see', () => {
         createAccount('debit API keys without UPDATE_DEBIT_API_KEYS', { itemData: { networkCurrencyDebitApiKeys: ['k1'] } }, refused('itemData.networkCurrencyDebitApiKeys', 403, 'FORBIDDEN'), { apiKey: keys.writeOnly }),
         createAccount('token debit API keys without UPDATE_DEBIT_API_KEYS', { itemData: { tokenDebitApiKeys: ['k1'] } }, refused('itemData.tokenDebitApiKeys', 403, 'FORBIDDEN'), { apiKey: keys.writeOnly }),
         createAccount('another organization without ADMIN', { itemData: {}, tenancyConfig: { overrideOrganizationExternalId: 'someone-else' } }, refused('tenancyConfig.overrideOrganizationExternalId', 403, 'FORBIDDEN')),
-        createAccount('an organization that does not exist (ADMIN)', { itemData: {}, tenancyConfig: { overrideOrganizationExternalId: `nobody-${randomBytes(4).toString('hex')}` } }, refused('tenancyConfig.overrideOrganizationExternalId', 404, 'NOT_FOUND'), { apiKey: keys.admin }),
+        createAccount('another organization with ADMIN of an organization that is not the operators\'', { itemData: {}, tenancyConfig: { overrideOrganizationExternalId: stack.organizationExternalId } }, refused('tenancyConfig.overrideOrganizationExternalId', 403, 'FORBIDDEN'), { apiKey: keys.notOperatorAdmin }),
+        createAccount('an organization that does not exist (an operator\'s ADMIN key)', { itemData: {}, tenancyConfig: { overrideOrganizationExternalId: `nobody-${randomBytes(4).toString('hex')}` } }, refused('tenancyConfig.overrideOrganizationExternalId', 404, 'NOT_FOUND'), { apiKey: keys.admin }),
         createAccount('without the WRITE role', { itemData: {} }, { status: 403, code: 'FORBIDDEN' }, { apiKey: keys.readOnly }),
       ]),
     ).toEqual([]);

@@ -5,8 +5,9 @@
  * otherTenantOrganizationExternalId (none of A's objects is shared), in every slot a request names an
  * object in, with B's own objects in the other slots. Every such request is 404 NOT_FOUND naming the
  * slot, the answer a missing object gets, and repeats none of A's identifiers it was not given; B's
- * bulk reads list none of A's objects; an override naming A is 403 (B has no ADMIN). Afterwards
- * nothing moved: A's records, balances, chain state, approval and webhook log are as before, A's
+ * bulk reads list none of A's objects; an override naming A is 403, for B's key and for B's ADMIN key
+ * alike (B is not the operators' organization, docs/tenancy.md), as is B's ADMIN key naming an
+ * organization that does not exist. Afterwards nothing moved: A's records, balances, chain state, approval and webhook log are as before, A's
  * webhook receiver was not called, and B has no transaction record of its refused writes. Last, a
  * write of B that touches A's (public) address moves A's record with the chain without naming B's
  * transaction record in it.
@@ -34,6 +35,8 @@ interface Probe {
   body?: unknown;
   /** Instead of the operation's path (a GET naming the object in its path). */
   url?: string;
+  /** Another of B's keys than the one without ADMIN. */
+  apiKey?: string;
   field?: string;
   status?: number;
   code?: string;
@@ -61,7 +64,8 @@ let webhookCalls = 0;
 let operations: Map<string, { method: string; path: string; tenancyConfig: boolean }>;
 
 const A = { key: '', org: '', orgId: '' };
-const B = { key: '', org: '' };
+/** B's key with every role but ADMIN, and B's ADMIN key (every role). */
+const B = { key: '', admin: '', org: '' };
 /** An approver of A's held write: another API key of A (another organization's key is refused as an approver). */
 let aApproverKeyId = '';
 /** A's objects. */
@@ -118,6 +122,7 @@ beforeAll(async () => {
   B.org = `tenancy-b-${randomBytes(4).toString('hex')}`;
   const { organization } = await ensureOrganization(forkEm(stack.runtime.orm), stack.runtime.sealer, B.org);
   ({ apiKey: B.key } = await createApiKey(forkEm(stack.runtime.orm), organization, ROLES, stack.config.platformName));
+  ({ apiKey: B.admin } = await createApiKey(forkEm(stack.runtime.orm), organization, [...roleNames], stack.config.platformName));
   aApproverKeyId = (await createApiKey(forkEm(stack.runtime.orm), await forkEm(stack.runtime.orm).findOneOrFail(Organization, { id: A.orgId }), ['APPROVE'], stack.config.platformName)).id;
 
   const doc = (await stack.call('GET', '/api/v1/openapi.json', undefined, { apiKey: null })).body;
@@ -454,7 +459,7 @@ const stateOfB = () => stateOf(B.key, { accounts: [b.wallet, b.vault], instrumen
 
 async function probe(operationId: string, p: Probe): Promise<string[]> {
   const op = operations.get(operationId)!;
-  const r = await send(op.method, p.url ?? urlOf(operationId), p.body);
+  const r = await send(op.method, p.url ?? urlOf(operationId), p.body, p.apiKey);
   const error = r.body?.errors?.[0] ?? {};
   const want = { status: p.status ?? 404, code: p.code ?? 'NOT_FOUND', ...(p.field ? { field: p.field } : {}) };
   const got = { status: r.status, code: error.code, ...(p.field ? { field: error.field } : {}) };
@@ -525,6 +530,17 @@ describe('Another tenant, on every route', () => {
       return { operationId, label: 'tenancyConfig naming A', body: { ...body, tenancyConfig: { overrideOrganizationExternalId: A.org } }, status: 403, code: 'FORBIDDEN', field: 'tenancyConfig.overrideOrganizationExternalId' };
     });
     expect(cases.length).toBeGreaterThan(40);
+    expect(await inBatches(cases, (c) => probe(c.operationId, c))).toEqual([]);
+  });
+
+  it("refuses B's ADMIN key an override with 403 FORBIDDEN on every route that takes tenancyConfig (B is not the operators' organization), naming A or an organization that does not exist alike", async () => {
+    const nobody = `nobody-${randomBytes(4).toString('hex')}`;
+    const cases = [...operations.entries()].filter(([, op]) => op.tenancyConfig).flatMap(([operationId]) => {
+      const row = table[operationId];
+      const body = 'probes' in row ? (row.probes()[0].body as object) : {};
+      return [A.org, nobody].map((target) => ({ operationId, label: `B's ADMIN key, tenancyConfig naming ${target === A.org ? 'A' : 'no organization'}`, apiKey: B.admin, body: { ...body, tenancyConfig: { overrideOrganizationExternalId: target } }, status: 403, code: 'FORBIDDEN', field: 'tenancyConfig.overrideOrganizationExternalId' }));
+    });
+    expect(cases.length).toBeGreaterThan(80);
     expect(await inBatches(cases, (c) => probe(c.operationId, c))).toEqual([]);
   });
 

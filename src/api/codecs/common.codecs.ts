@@ -2,7 +2,12 @@
 import * as t from 'io-ts';
 import { arrayOf, decimalText, describe, integer, nonEmptyString, oneOf, strictObject } from '../../domain/inputs/primitives';
 
-export const tenancyConfig = strictObject('TenancyConfig', {}, { overrideOrganizationExternalId: nonEmptyString(200) });
+export const tenancyConfig = strictObject('TenancyConfig', {}, {
+  overrideOrganizationExternalId: describe(nonEmptyString(200), {
+    description:
+      "Act inside this organization (its external id) instead of the API key's own: for the platform's operators only. Allowed only to an API key of the operator organization (OPERATOR_ORGANIZATION) holding the ADMIN role, which must also hold the operation's own role explicitly (ADMIN does not stand in for it when acting for another organization, nor for a role the operation checks itself, e.g. UPDATE_DEBIT_API_KEYS). Any other key naming another organization is 403 FORBIDDEN naming this field, whether or not that organization exists; an operator naming one that does not exist is 404. Naming the key's own organization changes nothing. See docs/tenancy.md.",
+  }),
+});
 
 const filterTypes = ['EQUALS', 'NOT_EQUALS', 'IN', 'RANGE', 'CONTAINS', 'IS_NULL', 'IS_NOT_NULL'] as const;
 export const dataTypes = ['TEXT', 'BOOLEAN', 'NUMBER', 'TIMESTAMP', 'OFFCHAIN_REFRENCE_TYPE', 'ONCHAIN_ADDRESS_ID', 'OFFCHAIN_ID', 'ADDRESS_ONCHAIN_ID'] as const;

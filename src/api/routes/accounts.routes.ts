@@ -160,7 +160,8 @@ export function accountRoutes(deps: ApiDeps): RouteSpec[] {
         if (await deps.keyStore.isThresholdKey(em, account.address)) throw validationError('itemData.account', 'the account has a threshold key (dkgKeys): its backend players each hold a share and no one holds the whole key, so it cannot be fetched');
         const seed = account.managed ? await deps.keyStore.exportPrivateKey(em, account.address) : undefined;
         if (!seed) throw validationError('itemData.account', 'the account is not managed: the service holds no private key for it');
-        deps.audit(`private key of ${account.address} (${account.id}) fetched by API key ${caller.apiKeyId} of ${caller.organizationExternalId}, request ${ctx.state.requestId}`);
+        const by = caller.apiKeyOrganizationExternalId === undefined ? `of organization ${caller.organizationExternalId}` : `of organization ${caller.apiKeyOrganizationExternalId} for organization ${caller.organizationExternalId}`;
+        deps.audit(`private key of ${account.address} (${account.id}) fetched by API key ${caller.apiKeyId} ${by}, request ${ctx.state.requestId}`);
         const secretKey = new Uint8Array([...seed, ...getBase58Encoder().encode(account.address)]);
         return { account: presentAccount(account, 'identifiers'), privateKey: getBase58Decoder().decode(secretKey), privateKeyLocation: account.privateKeyLocation };
       },
