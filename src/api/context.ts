@@ -34,6 +34,8 @@ export interface ApiDeps {
   defaultCommitment: Commitment;
   /** How long a write waits for its result before answering 202 as if asked to respond async. */
   writeWaitMs: number;
+  /** How long a write retries faults before it has sent anything (WRITE_DEADLINE_SECONDS; default DEFAULT_WRITE_DEADLINE_MS). */
+  writeDeadlineMs?: number;
   now: () => Date;
   /** Exports held keys for Fetch Account Private Key (role-gated). */
   keyStore: KeyStore;

@@ -10,6 +10,7 @@ import { apiErrors, apiKeyLookups } from '../observability/metrics';
 import type { Limiter } from './rate-limits';
 import { hashApiKey } from '../custody/credentials';
 import { errorStatus, isErrorCode, LedgerError } from '../domain/errors';
+import { DEFAULT_RETRY_AFTER_SECONDS, isOutage } from './outages';
 import type { ApiDeps, Caller, LedgerContext } from './context';
 
 /** The longest x-request-id accepted: it becomes part of a write's workflow id (Temporal allows 1000 bytes). */
@@ -44,7 +45,9 @@ export function fromWorkflowFailure(error: unknown): unknown {
   return error;
 }
 
-/** Every error becomes the API.md error body; only 4xx messages reach the client. */
+const OUTAGE_MESSAGE = 'a service this request needs (the database or the workflow engine) did not answer; send the same request again after Retry-After (a write with the same key: it happens at most once)';
+
+/** Every error becomes the API.md error body; only 4xx messages (and our own 5xx codes') reach the client. */
 export function errorBody(log: (msg: string, err: unknown) => void): Koa.Middleware {
   return async (ctx: LedgerContext, next) => {
     try {
@@ -60,11 +63,15 @@ export function errorBody(log: (msg: string, err: unknown) => void): Koa.Middlew
         if (error.code === 'LIMIT_EXCEEDED' && error.context.limit) (ctx.body as any).errors[0].limit = error.context.limit;
         return;
       }
-      const code = error instanceof LedgerError ? error.code : 'INTERNAL';
+      // PostgreSQL or Temporal away is an outage to wait out (503 with Retry-After), not a fault of ours.
+      const outage = !(error instanceof LedgerError) && isOutage(error);
+      const code = error instanceof LedgerError ? error.code : outage ? 'UNAVAILABLE' : 'INTERNAL';
       apiErrors.inc({ code });
       log(`request ${ctx.state.requestId} failed`, error);
       ctx.status = errorStatus[code];
-      ctx.body = { errors: [{ code, message: code === 'INTERNAL' ? 'internal error' : (error as Error).message }], requestId: ctx.state.requestId };
+      const message = code === 'INTERNAL' ? 'internal error' : outage ? OUTAGE_MESSAGE : (error as Error).message;
+      if (code === 'UNAVAILABLE') ctx.set('Retry-After', String((error instanceof LedgerError && Number(error.context.retryAfterSeconds)) || DEFAULT_RETRY_AFTER_SECONDS));
+      ctx.body = { errors: [{ code, message }], requestId: ctx.state.requestId };
     }
   };
 }

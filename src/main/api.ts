@@ -89,6 +89,7 @@ export async function startApi(config: Config, runtime: Runtime, temporal: { add
       rateLimit: config.rateLimit,
       defaultCommitment: config.defaultCommitment,
       writeWaitMs: config.writeWaitMs,
+      writeDeadlineMs: config.writeDeadlineMs,
       now: () => new Date(),
       prices: options.prices ?? createOraclePriceSource(runtime.orm),
       traceRoutes: Boolean(options.tracing),

@@ -17,16 +17,22 @@ export interface RpcProxy {
   setUnreachable(unreachable: boolean): void;
   /** How many sendTransaction calls reached the node. */
   readonly sends: number;
+  /** How many requests were cut while unreachable. */
+  readonly refused: number;
   close(): Promise<void>;
 }
 
 export async function startRpcProxy(target: string): Promise<RpcProxy> {
   let unreachable = false;
   let sends = 0;
+  let refused = 0;
   let holding: { reached: () => void } | null = null;
   const held: (() => void)[] = [];
   const server = http.createServer(async (req, res) => {
-    if (unreachable) return req.socket.destroy();
+    if (unreachable) {
+      refused++;
+      return req.socket.destroy();
+    }
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const body = Buffer.concat(chunks).toString();
@@ -64,6 +70,9 @@ export async function startRpcProxy(target: string): Promise<RpcProxy> {
     },
     get sends() {
       return sends;
+    },
+    get refused() {
+      return refused;
     },
     close: () =>
       new Promise<void>((resolve) => {

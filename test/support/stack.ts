@@ -53,6 +53,9 @@ export async function startStack(
     writeDeadlineMs?: number;
     /** OPERATOR_ORGANIZATION: the organization whose ADMIN keys may act for another (default none). */
     operatorOrganization?: string;
+    /** The service reaches the node and the database through these (proxies an outage test takes down); default direct. */
+    rpcUrl?: (nodeUrl: string) => Promise<string>;
+    databaseUrl?: (url: string) => Promise<string>;
     /** How long a dead worker's write waits before another worker resumes it (fault tests shorten it). */
     writeTaskTimeoutSeconds?: number;
     /** Another Temporal server than the shared one (a test that kills and restarts it). */
@@ -83,14 +86,16 @@ export async function startStack(
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ledger-stack-'));
   const node = await startLocalNode({ port: 0, dataDir: path.join(dataDir, 'node'), blockTimeMs: options.blockTimeMs ?? 100, programs: options.programs });
   const temporal = options.temporal ?? temporalTarget();
+  const databaseUrl = options.databaseUrl ? await options.databaseUrl(db.url) : db.url;
+  const rpcUrl = options.rpcUrl ? await options.rpcUrl(node.url) : node.url;
   const config: Config = {
     ...loadConfig({}),
     dataDir,
-    databaseUrl: db.url,
+    databaseUrl,
     feePayerKeyFile: path.join(dataDir, 'fee-payer.json'),
     keyEncryptionKey: options.keyEncryptionKey ?? randomBytes(32).toString('base64'),
     previousKeyEncryptionKeys: options.previousKeyEncryptionKeys ?? [],
-    clusters: [{ name: 'LOCAL', rpcUrl: node.url, allowsAirdrop: true }],
+    clusters: [{ name: 'LOCAL', rpcUrl, allowsAirdrop: true }],
     temporal: { address: temporal.address, namespace: temporal.namespace, taskQueue: uniqueTaskQueue('ledger'), apiHostsWorker: options.worker !== false, writeTaskTimeoutSeconds: options.writeTaskTimeoutSeconds ?? 10 },
     rateLimit: { perSecond: 10000, burst: 10000, store: 'postgresql', unknownKeys: { points: 10000, seconds: 60 }, ...options.rateLimit },
     writeWaitMs: options.writeWaitMs ?? 60_000,
@@ -106,7 +111,7 @@ export async function startStack(
     // Test price sources live on 127.0.0.1 (any port).
     oraclePolicy: { allowedHosts: ['127.0.0.1'], maxResponseBytes: 64 * 1024, timeoutMs: 2000 },
   };
-  const runtime = await openRuntime({ ...config, databaseUrl: db.url }, log, { migrate: true, tracing: options.tracing });
+  const runtime = await openRuntime({ ...config, databaseUrl }, log, { migrate: true, tracing: options.tracing });
   await fundFeePayer(runtime, config, log);
   const workerOptions = { namespace: temporal.namespace, taskQueue: config.temporal.taskQueue, runtime, logoPolicy: config.logoPolicy, webhookUrlPolicy: config.webhookUrlPolicy, approvalTimeoutMs: config.approvalTimeoutMs, oraclePolicy: config.oraclePolicy, loanSecondsPerDay: config.loanSecondsPerDay, prices: options.prices, tracing: options.tracing };
   // As in production, the API hosts a worker and starts writes eagerly on it; `worker: false` leaves
