@@ -9,14 +9,14 @@
 import { ApplicationFailure, ApplicationFailureCategory } from '@temporalio/common';
 import type { ActivityInterceptorsFactory } from '@temporalio/worker';
 import type { Context as ActivityContext } from '@temporalio/activity';
-import { errorStatus, isErrorCode, type ErrorCode } from '../domain/errors';
+import { isRefusalCode, type ErrorCode } from '../domain/errors';
 
 /** Where a refusal's info line goes: `(fields, message)`, as pino takes them. */
 export type RefusalLog = (fields: Record<string, unknown>, message: string) => void;
 
 /** A refusal a client is answered with (a code of a 4xx status); anything else is a fault. */
 export function isBusinessRefusal(error: unknown): error is ApplicationFailure & { type: ErrorCode } {
-  return error instanceof ApplicationFailure && isErrorCode(error.type) && errorStatus[error.type] < 500;
+  return error instanceof ApplicationFailure && isRefusalCode(error.type);
 }
 
 /** The same failure (type, message, details, retryability, stack) in the BENIGN category. */

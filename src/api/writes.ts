@@ -8,7 +8,7 @@ import { WorkflowExecutionAlreadyStartedError, WorkflowFailedError, type Workflo
 import { ApplicationFailure, defineSearchAttributeKey, SearchAttributeType, TypedSearchAttributes } from '@temporalio/common';
 import { searchAttributeNames, writeOutageQuery, writeWorkflowId, type Operation, type TransactionResult, type TransactionStatus, type WriteOutage, type WriteRequest, type WriteResult } from '../domain/write';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { conflict, errorStatus, isErrorCode, LedgerError, validationError } from '../domain/errors';
+import { conflict, isRefusalCode, LedgerError, validationError } from '../domain/errors';
 import { checkComputeUnitConfig } from '../domain/fees';
 import { LedgerTransaction } from '../db/entities';
 import { createdReference, deletePendingRecord, insertPendingRecord, reopenUnsentRecord, transactionResult } from '../db/repositories/transaction-records.repository';
@@ -235,7 +235,7 @@ async function endedByFault(handle: WorkflowHandle<typeof ledgerWrite>): Promise
 }
 
 /** A refusal with a 4xx code: an answer (runs before `write-refusal-completes` failed with theirs). */
-const isRefusal = (failure: unknown) => failure instanceof ApplicationFailure && isErrorCode(failure.type) && errorStatus[failure.type] < 500;
+const isRefusal = (failure: unknown) => failure instanceof ApplicationFailure && isRefusalCode(failure.type);
 
 /**
  * The answer to a run that failed without having sent anything: its refusal as it is, or, for a

@@ -30,6 +30,13 @@ export function isErrorCode(value: unknown): value is ErrorCode {
   return typeof value === 'string' && value in errorStatus;
 }
 
+/** A refusal's code (a 4xx status): the client's answer, never a fault of ours or of a service we need. */
+export function isRefusalCode(value: unknown): value is ErrorCode {
+  return isErrorCode(value) && errorStatus[value] < 500;
+}
+
+export const refusalCodes = Object.keys(errorStatus).filter(isRefusalCode);
+
 export class LedgerError extends Error {
   override readonly name = 'LedgerError';
   constructor(

@@ -34,7 +34,7 @@ import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/commo
 import type { createActivities } from '../activities';
 import type { BuiltTransaction, LedgerStatus, Refusal, Resolved, SignedTransaction, SuppliedSignature, TransactionResult, WriteOutage, WriteRequest, WriteResult } from '../domain/write';
 import { approvalDecidedSignal, DEFAULT_WRITE_DEADLINE_MS, searchAttributeNames, writeOutageQuery, writeUpdates } from '../domain/write';
-import { errorStatus, isErrorCode } from '../domain/errors';
+import { isErrorCode, isRefusalCode } from '../domain/errors';
 
 type Activities = ReturnType<typeof createActivities>;
 
@@ -472,7 +472,7 @@ async function refuse(request: WriteRequest, error: unknown, progress: Progress)
 /** The refusal a client is answered with (a code of a 4xx status), or undefined for a fault. */
 function businessRefusal(failure: ApplicationFailure): Refusal | undefined {
   const code = failure.type;
-  if (!isErrorCode(code) || errorStatus[code] >= 500) return undefined;
+  if (!isRefusalCode(code)) return undefined;
   const details = (failure.details?.[0] ?? {}) as { field?: string | null; context?: Record<string, unknown> };
   return { code, message: failure.message, field: details.field ?? null, context: details.context ?? {} };
 }

@@ -2,7 +2,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Account, AddressLookupTable, LedgerTransaction, Position, OracleDataSource } from '../entities';
 import { partTransactionId } from '../../domain/ids';
-import { errorCodes, errorStatus } from '../../domain/errors';
+import { refusalCodes } from '../../domain/errors';
 import type { TransactionResult, TransactionStatus, WriteRequest, WriteResult } from '../../domain/write';
 
 /** Appends a status change unless the record already shows it last (a retried step writes once). */
@@ -71,14 +71,11 @@ export async function insertPendingRecord(em: EntityManager, request: WriteReque
 export async function reopenUnsentRecord(em: EntityManager, id: string, at: Date): Promise<void> {
   await em.getConnection().execute(
     `update ledger_transaction set status = 'PENDING', status_history = status_history || ?::jsonb, success = null, error_code = null, error_message = null, updated_at = ?
-     where id = ? and status = 'FAILED' and signature is null and (error_code is null or error_code not in (${REFUSAL_CODES.map(() => '?').join(', ')}))`,
-    [JSON.stringify([{ status: 'PENDING', at: at.toISOString() }]), at, id, ...REFUSAL_CODES],
+     where id = ? and status = 'FAILED' and signature is null and (error_code is null or error_code not in (${refusalCodes.map(() => '?').join(', ')}))`,
+    [JSON.stringify([{ status: 'PENDING', at: at.toISOString() }]), at, id, ...refusalCodes],
     'run',
   );
 }
-
-/** The error codes of refusals (4xx): a record failed with one is an answer, never reopened. */
-const REFUSAL_CODES = errorCodes.filter((code) => errorStatus[code] < 500);
 
 /** Deletes a record that is still PENDING; one its write has moved on (built, signed, ...) stays. Idempotent. */
 export async function deletePendingRecord(em: EntityManager, id: string): Promise<void> {
