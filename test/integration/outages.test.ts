@@ -96,6 +96,18 @@ it('rides out the Temporal server killed and restarted mid-write', async () => {
   await expectLandedOnce(await answer, before);
 });
 
+it('answers 503 with Retry-After, never 500, while the Temporal server is down, and the same key lands the write once it is back', async () => {
+  const before = await lamportsOf(stack.runtime.feePayerAddress);
+  worker = await startFaultWorker(stack, 'none', proxy.url);
+  const requestId = randomUUID();
+  await temporal.kill();
+  const during = await createAccount(requestId);
+  expect({ status: during.status, code: during.body.errors?.[0]?.code }).toEqual({ status: 503, code: 'UNAVAILABLE' });
+  expect(Number(during.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+  temporal = await startTemporal();
+  await expectLandedOnce(await createAccount(requestId), before);
+});
+
 it('reconciles a write whose run was terminated after its transaction was sent, and never answers it as failed', async () => {
   const before = await lamportsOf(stack.runtime.feePayerAddress);
   const requestId = randomUUID();
