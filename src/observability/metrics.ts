@@ -48,7 +48,7 @@ export const confirmDuration = new Histogram({
 
 export const apiKeyLookups = new Counter({
   name: 'ledger_api_key_lookups_total',
-  help: 'API keys looked up in the database (a key not in the authentication cache); a flood of unknown keys stops adding to it once its address is rate limited.',
+  help: 'API key hashes looked up in the database (not in the authentication cache, known or unknown); a flood of made-up keys is looked up in batches, one query at a time per process.',
   registers: [registry],
 });
 
