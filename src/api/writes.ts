@@ -8,7 +8,7 @@ import { WorkflowExecutionAlreadyStartedError, WorkflowFailedError, type Workflo
 import { ApplicationFailure, defineSearchAttributeKey, SearchAttributeType, TypedSearchAttributes } from '@temporalio/common';
 import { searchAttributeNames, writeOutageQuery, writeWorkflowId, type Operation, type TransactionResult, type TransactionStatus, type WriteOutage, type WriteRequest, type WriteResult } from '../domain/write';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { conflict, isRefusalCode, LedgerError, validationError } from '../domain/errors';
+import { conflict, isErrorCode, isRefusalCode, LedgerError, validationError } from '../domain/errors';
 import { checkComputeUnitConfig } from '../domain/fees';
 import { LedgerTransaction } from '../db/entities';
 import { createdReference, deletePendingRecord, insertPendingRecord, reopenUnsentRecord, transactionResult } from '../db/repositories/transaction-records.repository';
@@ -238,12 +238,16 @@ async function endedByFault(handle: WorkflowHandle<typeof ledgerWrite>): Promise
 const isRefusal = (failure: unknown) => failure instanceof ApplicationFailure && isRefusalCode(failure.type);
 
 /**
- * The answer to a run that failed without having sent anything: its refusal as it is, or, for a
- * fault, 503 saying nothing was sent and that the same request starts the write again.
+ * The answer to a run that failed without having sent anything: its failure with a code of ours as
+ * it is (a refusal; NETWORK_ERROR of an oracle job), the deadline's UNAVAILABLE or any other fault
+ * (a bug, an operator's termination) as 503 saying nothing was sent and that the same request starts
+ * the write afresh.
  */
 function unsentFailure(error: WorkflowFailedError): unknown {
-  if (isRefusal(error.cause)) return error;
-  const reason = error.cause?.message ?? error.message;
+  const cause = error.cause;
+  const coded = cause instanceof ApplicationFailure && isErrorCode(cause.type);
+  if (coded && cause.type !== 'UNAVAILABLE') return error;
+  const reason = cause?.message ?? error.message;
   return new LedgerError('UNAVAILABLE', `${/^nothing was sent/.test(reason) ? reason : `nothing was sent: ${reason}`}; send the same request again (same key) to start the write afresh`, undefined, { retryAfterSeconds: 1 });
 }
 
