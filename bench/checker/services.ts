@@ -69,7 +69,16 @@ export class Services {
     this.cleanups.push(() => this.proxy.close());
 
     this.ports = { temporal: await freePort(), node: await freePort(), api: await freePort() };
-    await this.startTemporal();
+    // Its HTTP port (the gRPC port + 1000) may be taken by chance: another free port then.
+    for (let tries = 1; ; tries++) {
+      try {
+        await this.startTemporal();
+        break;
+      } catch (error) {
+        if (tries >= 3) throw error;
+        this.ports.temporal = await freePort();
+      }
+    }
     this.cleanups.push(() => this.temporal.close());
     await this.startNode();
     this.cleanups.push(() => this.node.stop());

@@ -3,7 +3,8 @@
  * one idempotency key per write), and its objects read back through the API (onchain and offchain)
  * and straight from the chain with @solana/kit, independently of the service.
  */
-import { address, createSolanaRpc, type Rpc, type SolanaRpcApi } from '@solana/kit';
+import { address, createSolanaRpc, getBase64Encoder, type Rpc, type SolanaRpcApi } from '@solana/kit';
+import { getMintDecoder } from '@solana-program/token';
 import { outcomeOf, transactionIds, type Answer } from './answers';
 import type { Attempt, Client } from './client';
 import type { Outcome } from './model';
@@ -188,6 +189,7 @@ export class HttpSystem implements ClientSystem {
       } catch (error) {
         if (/could not find account|Invalid param: could not find/i.test(String((error as Error).message) + JSON.stringify((error as { context?: unknown }).context ?? ''))) return absent;
         if (Date.now() > giveUpAt) throw error;
+        if (process.env.CHAOS_DEBUG) console.log(`[debug] chain read: ${(error as Error).message}`);
         await sleep(500);
       }
     }
@@ -198,7 +200,11 @@ export class HttpSystem implements ClientSystem {
     const failed = (fields: string[], answer: Answer) => fields.map((field) => ({ field, source: 'api', value: `answer ${answer.status} ${answer.body?.errors?.[0]?.code ?? ''}`.trim() }));
     if (object === 'supply') {
       const answer = await this.client.read('/api/v1/financial-instruments/circulating-supply', { itemData: { financialInstrument: { onchainId: this.registry.mint } } }, attempt);
-      const onchain = await this.chain<string>(async () => (await this.rpc.getTokenSupply(address(this.registry.mint), { commitment: 'confirmed' }).send()).value.amount, 'absent');
+      // The mint account itself (the local node has no getTokenSupply).
+      const onchain = await this.chain<string>(async () => {
+        const { value } = await this.rpc.getAccountInfo(address(this.registry.mint), { commitment: 'confirmed', encoding: 'base64' }).send();
+        return value ? String(getMintDecoder().decode(getBase64Encoder().encode(value.data[0])).supply) : 'absent';
+      }, 'absent');
       return [...(answer.status === 200 ? [{ field: 'supply', source: 'api', value: String(answer.body.circulatingSupply.lamports) }] : failed(['supply'], answer)), { field: 'supply', source: 'chain', value: onchain }];
     }
     if (object === 'nonces') {
