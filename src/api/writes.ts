@@ -6,7 +6,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { uuidFromText } from '../domain/ids';
 import { WorkflowExecutionAlreadyStartedError, WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
 import { ApplicationFailure, defineSearchAttributeKey, SearchAttributeType, TypedSearchAttributes } from '@temporalio/common';
-import { searchAttributeNames, writeOutageQuery, writeWorkflowId, type Operation, type TransactionResult, type TransactionStatus, type WriteOutage, type WriteRequest, type WriteResult } from '../domain/write';
+import { searchAttributeNames, writeOutageMemo, writeWorkflowId, type Operation, type TransactionResult, type TransactionStatus, type WriteOutage, type WriteRequest, type WriteResult } from '../domain/write';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { conflict, isErrorCode, isRefusalCode, LedgerError, validationError } from '../domain/errors';
 import { checkComputeUnitConfig } from '../domain/fees';
@@ -205,16 +205,16 @@ export async function runWrite(ctx: LedgerContext, deps: ApiDeps, input: WriteIn
     result = await resultWithin(handle, deps.writeWaitMs);
   }
   if (result !== TIMED_OUT) return { async: false, ...result };
-  // Held by an outage before anything was sent: 503 (the write goes on; the same key joins it).
-  const outage = await handle.query<WriteOutage | null>(writeOutageQuery).catch(() => null);
-  if (outage) throw await outageAnswer(deps, request, outage);
   // Still running (e.g. a slow network): answer as an async write; its record exists from now on.
   const pending = await acceptTransaction(deps, request);
-  const running = await handle.describe().then((d) => d.status.name === 'RUNNING', () => true);
-  if (!running) {
+  const description = await handle.describe().catch(() => undefined);
+  if (description && description.status.name !== 'RUNNING') {
     await dropOrphan(deps, pending.offchainId);
     return { async: false, ...answerOf(await handle.result()) };
   }
+  // Held by an outage before anything was sent: 503 (the write goes on; the same key joins it).
+  const outage = description?.memo?.[writeOutageMemo] as WriteOutage | undefined;
+  if (outage) throw outageAnswer(deps, pending.offchainId, outage);
   ctx.set('Preference-Applied', 'respond-async');
   return { async: true, transaction: pending };
 }
@@ -251,16 +251,14 @@ function unsentFailure(error: WorkflowFailedError): unknown {
   return new LedgerError('UNAVAILABLE', `${/^nothing was sent/.test(reason) ? reason : `nothing was sent: ${reason}`}; send the same request again (same key) to start the write afresh`, undefined, { retryAfterSeconds: 1 });
 }
 
-/** 503 for a write an outage holds before it sent anything; its record exists from now on, so its status can be fetched. */
-async function outageAnswer(deps: ApiDeps, request: WriteRequest, outage: WriteOutage): Promise<LedgerError> {
-  const accepted = await acceptTransaction(deps, request).catch(() => undefined);
+/** 503 for a write an outage holds before it sent anything; its record exists, so its status can be fetched. */
+function outageAnswer(deps: ApiDeps, transactionId: string, outage: WriteOutage): LedgerError {
   const retryAfterSeconds = Math.max(1, Math.ceil((Date.parse(outage.retryAt) - deps.now().getTime()) / 1000));
-  const name = accepted ? `transaction ${accepted.offchainId}` : 'the write';
   return new LedgerError(
     'UNAVAILABLE',
-    `a service the write needs is not answering (${outage.message}) since ${outage.since}; nothing has been sent. ${name} keeps trying until ${outage.deadline}: send the same request again (same key) for its outcome`,
+    `a service the write needs is not answering (${outage.message}) since ${outage.since}; nothing has been sent. Transaction ${transactionId} keeps trying until ${outage.deadline}: send the same request again (same key) for its outcome`,
     undefined,
-    { retryAfterSeconds, transactionId: accepted?.offchainId },
+    { retryAfterSeconds, transactionId },
   );
 }
 

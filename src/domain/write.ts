@@ -53,8 +53,10 @@ export interface WriteRequest {
 export const DEFAULT_WRITE_DEADLINE_MS = 15 * 60_000;
 
 /**
- * What the `outage` query of a running write answers while a fault of a service it needs (node,
- * database) keeps it from going on before anything is sent; null when none does.
+ * The `outage` memo of a running write while a fault of a service it needs (node, database) keeps
+ * it from going on before anything is sent; removed once the write goes on. A memo, not a query: the
+ * server answers it from the workflow's description, with no worker needed (a query would wait for
+ * the write's one workflow task to end).
  */
 export interface WriteOutage {
   /** The fault, as the failing step reported it (never a secret: transport and database messages). */
@@ -197,8 +199,8 @@ export type LedgerStatus = TransactionStatus | 'REFUSED';
 
 /** Names of the updates that continue or end a waiting write's own workflow (docs/signatures.md). */
 export const writeUpdates = { sign: 'sign', submit: 'submit', cancel: 'cancel' } as const;
-/** The query that answers a running write's WriteOutage (or null). */
-export const writeOutageQuery = 'outage';
+/** The memo key of a running write's WriteOutage. */
+export const writeOutageMemo = 'outage';
 /** The signal Approve/Reject send once an approval is settled (APPROVED or REJECTED). */
 export const approvalDecidedSignal = 'approvalDecided';
 

@@ -27,21 +27,20 @@ import {
   proxyLocalActivities,
   setHandler,
   sleep,
+  upsertMemo,
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import type { createActivities } from '../activities';
 import type { BuiltTransaction, LedgerStatus, Refusal, Resolved, SignedTransaction, SuppliedSignature, TransactionResult, WriteOutage, WriteRequest, WriteResult } from '../domain/write';
-import { approvalDecidedSignal, DEFAULT_WRITE_DEADLINE_MS, searchAttributeNames, writeOutageQuery, writeUpdates } from '../domain/write';
+import { approvalDecidedSignal, DEFAULT_WRITE_DEADLINE_MS, searchAttributeNames, writeOutageMemo, writeUpdates } from '../domain/write';
 import { isErrorCode, isRefusalCode } from '../domain/errors';
 
 type Activities = ReturnType<typeof createActivities>;
 
 /** Where a running write is: prepare (lookup → sign), preSubmitWebhook, deliver (submit → record), record, postSubmitWebhook, done. */
 export const currentStepQuery = defineQuery<string>('currentStep');
-/** The fault that holds the write before anything is sent, while one does (the API answers 503 with it). */
-export const outageQuery = defineQuery<WriteOutage | null>(writeOutageQuery);
 
 /**
  * Sign Transaction (docs/signatures.md): adds signatures (null: the managed keys this organization
@@ -124,7 +123,6 @@ type Prepared = Awaited<ReturnType<Activities['prepareNext']>>;
 export async function ledgerWrite(request: WriteRequest): Promise<WriteResult> {
   const progress: Progress = { step: 'prepare' };
   setHandler(currentStepQuery, () => progress.step);
-  setHandler(outageQuery, () => progress.outage ?? null);
   try {
     return await write(request, progress);
   } catch (error) {
@@ -410,7 +408,7 @@ async function waitWhileAlive(request: WriteRequest, built: BuiltTransaction, re
 /**
  * Runs a step of `prepare` (nothing sent yet) until it answers or refuses: a fault (the node or the
  * database away: anything but a refusal with a code) that outlasts the step's quick retries is tried
- * again after a durable timer, 1 s doubling up to 30 s, while the query `outage` tells the API so,
+ * again after a durable timer, 1 s doubling up to 30 s, while the memo `outage` tells the API so,
  * until the write's deadline (WriteRequest.deadlineMs after its start). Past it the fault is thrown:
  * `refuse` records that nothing was sent, unless the record shows a message that may have been.
  */
@@ -419,6 +417,7 @@ async function retryingFaults<T>(request: WriteRequest, progress: Progress, step
   for (let round = 0; ; round++) {
     try {
       const value = await step();
+      if (progress.outage) upsertMemo({ [writeOutageMemo]: null });
       progress.outage = undefined;
       return value;
     } catch (error) {
@@ -430,6 +429,7 @@ async function retryingFaults<T>(request: WriteRequest, progress: Progress, step
         retryAt: new Date(Date.now() + waitMs).toISOString(),
         deadline: new Date(deadline).toISOString(),
       };
+      upsertMemo({ [writeOutageMemo]: progress.outage });
       await sleep(waitMs);
     }
   }

@@ -96,7 +96,7 @@ describe('the node and PostgreSQL away for longer than the old retries', () => {
     const during = await Promise.all([createAccount(keys.first), createAccount(keys.second), transfer()]);
     for (const answer of during) expectOutageAnswer(answer);
     // The answer names the held transaction, whose record says it has not ended.
-    const transactionId = during[0].body.errors[0].message.match(/transaction ([0-9a-f-]{36})/)?.[1];
+    const transactionId = during[0].body.errors[0].message.match(/transaction ([0-9a-f-]{36})/i)?.[1];
     expect((await stack.call('POST', '/api/v1/transactions/status', { itemData: { transaction: { offchainId: transactionId } } })).body).toMatchObject({ status: 'PENDING' });
 
     // Down for longer than the 10 attempts that once ended each write; a repeat meanwhile joins it.

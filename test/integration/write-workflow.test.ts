@@ -7,7 +7,7 @@
 import { ApplicationFailure, Client, Connection, WorkflowFailedError } from '@temporalio/client';
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
-import { DEFAULT_WRITE_DEADLINE_MS, searchAttributeNames, writeOutageQuery, writeUpdates, type Outcome, type WriteOutage, type WriteRequest } from '../../src/domain/write';
+import { DEFAULT_WRITE_DEADLINE_MS, searchAttributeNames, writeOutageMemo, writeUpdates, type Outcome, type WriteOutage, type WriteRequest } from '../../src/domain/write';
 import { waitFor } from '../support/wait';
 import type { ledgerWrite, scheduledOracleRefresh } from '../../src/workflows';
 import { temporalTarget, uniqueTaskQueue } from '../support/temporal';
@@ -351,7 +351,7 @@ describe('ledgerWrite on a real worker with fake activities', () => {
   });
 
   describe('a fault before anything is sent (a service the write needs is away)', () => {
-    it('is no outcome: the write retries past the step\'s own retries (and the 10 attempts that once ended it), says so in the outage query, and completes once the service is back', async () => {
+    it('is no outcome: the write retries past the step\'s own retries (and the 10 attempts that once ended it), says so in its outage memo, and completes once the service is back', async () => {
       let down = true;
       let failedAttempts = 0;
       const fakes = fakeActivities({
@@ -364,7 +364,7 @@ describe('ledgerWrite on a real worker with fake activities', () => {
         },
       });
       const { handle } = await startWrite(fakes);
-      const outage = await waitFor(async () => failedAttempts > 10 && (await handle.query<WriteOutage | null>(writeOutageQuery)));
+      const outage = await waitFor(async () => failedAttempts > 10 && ((await handle.describe()).memo?.[writeOutageMemo] as WriteOutage | undefined));
       expect(outage).toMatchObject({ message: expect.stringContaining('fetch failed') });
       expect(Date.parse(outage.deadline) - Date.parse(outage.since)).toBeLessThanOrEqual(DEFAULT_WRITE_DEADLINE_MS);
       expect((await handle.describe()).status.name).toBe('RUNNING');
@@ -373,7 +373,7 @@ describe('ledgerWrite on a real worker with fake activities', () => {
       const result = await handle.result();
       expect(result.transaction?.status).toBe('CONFIRMED');
       expect(fakes.argsOf('recordFailure')).toEqual([]);
-      expect(await handle.query(writeOutageQuery)).toBeNull();
+      expect((await handle.describe()).memo?.[writeOutageMemo]).toBeUndefined();
     }, 60_000);
 
     it('past the write\'s deadline ends it with nothing sent: recorded FAILED as UNAVAILABLE, the run failed (so the key may start afresh), LedgerStatus FAILED', async () => {
