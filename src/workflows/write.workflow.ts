@@ -29,7 +29,6 @@ import {
   sleep,
   upsertMemo,
   upsertSearchAttributes,
-  workflowInfo,
 } from '@temporalio/workflow';
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import type { createActivities } from '../activities';
@@ -409,11 +408,13 @@ async function waitWhileAlive(request: WriteRequest, built: BuiltTransaction, re
  * Runs a step of `prepare` (nothing sent yet) until it answers or refuses: a fault (the node or the
  * database away: anything but a refusal with a code) that outlasts the step's quick retries is tried
  * again after a durable timer, 1 s doubling up to 30 s, while the memo `outage` tells the API so,
- * until the write's deadline (WriteRequest.deadlineMs after its start). Past it the fault is thrown:
- * `refuse` records that nothing was sent, unless the record shows a message that may have been.
+ * until the write's deadline: WriteRequest.deadlineMs after the step began (the write's start for
+ * its first prepare; an approval or an earlier transaction of the write is progress, and the wait for
+ * it does not count). Past it the fault is thrown: `refuse` records that nothing was sent, unless the
+ * record shows a message that may have been.
  */
 async function retryingFaults<T>(request: WriteRequest, progress: Progress, step: () => Promise<T>): Promise<T> {
-  const deadline = workflowInfo().startTime.getTime() + (request.deadlineMs ?? DEFAULT_WRITE_DEADLINE_MS);
+  const deadline = Date.now() + (request.deadlineMs ?? DEFAULT_WRITE_DEADLINE_MS);
   for (let round = 0; ; round++) {
     try {
       const value = await step();

@@ -7,7 +7,7 @@
 import { ApplicationFailure, Client, Connection, WorkflowFailedError } from '@temporalio/client';
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
-import { DEFAULT_WRITE_DEADLINE_MS, searchAttributeNames, writeOutageMemo, writeUpdates, type Outcome, type WriteOutage, type WriteRequest } from '../../src/domain/write';
+import { approvalDecidedSignal, DEFAULT_WRITE_DEADLINE_MS, searchAttributeNames, writeOutageMemo, writeUpdates, type Outcome, type WriteOutage, type WriteRequest } from '../../src/domain/write';
 import { waitFor } from '../support/wait';
 import type { ledgerWrite, scheduledOracleRefresh } from '../../src/workflows';
 import { temporalTarget, uniqueTaskQueue } from '../support/temporal';
@@ -374,6 +374,27 @@ describe('ledgerWrite on a real worker with fake activities', () => {
       expect(result.transaction?.status).toBe('CONFIRMED');
       expect(fakes.argsOf('recordFailure')).toEqual([]);
       expect((await handle.describe()).memo?.[writeOutageMemo]).toBeUndefined();
+    }, 60_000);
+
+    it('counts the deadline from the step\'s start: a write approved after longer than the deadline still rides out a fault in build', async () => {
+      let builds = 0;
+      const fakes = fakeActivities({
+        checkLimits: async () => ({ approvalId: 'approval-1', timeoutMs: 60_000 }),
+        build: async () => {
+          if (++builds <= 4) throw new TypeError('fetch failed');
+          return { messageBase64: 'message-1', signers: ['FeePayer1111', 'NewAccount1111'], lifetime: { kind: 'BLOCKHASH', blockhash: 'hash-1', lastValidBlockHeight: '100' }, size: 200 };
+        },
+      });
+      const { handle } = await startWrite(fakes, { deadlineMs: 2000 });
+      await waitFor(async () => (await handle.query<string>('currentStep')) === 'awaitApproval');
+      // The approvers take longer than the whole deadline (a lower bound: waiting longer proves the same).
+      await sleep(2500);
+      await handle.signal(approvalDecidedSignal, 'APPROVED');
+
+      const result = await handle.result();
+      expect(result.transaction?.status).toBe('CONFIRMED');
+      expect(builds).toBe(5);
+      expect(fakes.argsOf('recordFailure')).toEqual([]);
     }, 60_000);
 
     it('past the write\'s deadline ends it with nothing sent: recorded FAILED as UNAVAILABLE, the run failed (so the key may start afresh), LedgerStatus FAILED', async () => {
