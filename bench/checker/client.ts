@@ -10,6 +10,8 @@ export interface Attempt {
   at: number;
   request: string;
   answer: string;
+  /** Whether this request repeats one that got no definite answer. */
+  again?: boolean;
 }
 
 export class NoDefiniteAnswer extends Error {}
@@ -65,7 +67,7 @@ export class Client {
     for (let tries = 0; ; tries++) {
       const at = Date.now() - this.options.startedAt;
       const answer = await this.call(method, route, body, options.key ? { 'Idempotency-Key': options.key } : {}, options.apiKey);
-      attempt({ at, request: `${method} ${route}`, answer: answerText(answer) });
+      attempt({ at, request: `${method} ${route}`, answer: answerText(answer), ...(tries > 0 ? { again: true } : {}) });
       if (process.env.CHAOS_DEBUG) console.log(`[debug +${(at / 1000).toFixed(1)}s] ${method} ${route}${options.key ? ` ${options.key}` : ''} → ${answerText(answer)}${answer.status >= 400 || answer.status === 0 ? ` ${JSON.stringify(answer.body ?? answer.error).slice(0, 300)}` : ''}`);
       if (definite(answer)) return answer;
       if (Date.now() > giveUpAt) throw new NoDefiniteAnswer(`no definite answer to ${method} ${route} in ${this.options.patienceMs / 1000} s (${tries + 1} attempts, last ${answerText(answer)})`);

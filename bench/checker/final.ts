@@ -6,7 +6,7 @@
  */
 import { address, signature as asSignature, type Rpc, type SolanaRpcApi } from '@solana/kit';
 import type { Divergence, History } from './history';
-import { NONCES, SUPPLY, loanObject, position, transactionObject, wallet } from './model';
+import { NONCES, SUPPLY, loanObject, position, transactionObject, unfollowed, wallet } from './model';
 import { checkReads, type ClientRun } from './runner';
 import type { HttpSystem } from './system';
 
@@ -67,6 +67,7 @@ export async function finalChecks(clients: CheckedClient[], history: History, fe
       SUPPLY,
       NONCES,
       ...Object.keys(state.loans).map(loanObject),
+      unfollowed(run.shape.borrower),
       ...Object.keys(state.transactions).map(transactionObject),
     ];
     const entry = history.begin(run.client, 'final reads', objects, []);

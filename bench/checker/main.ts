@@ -104,7 +104,9 @@ async function main(): Promise<number> {
   const operations = new Map<string, number>();
   const outcomes = new Map<string, number>();
   let reads = 0;
+  let retried = 0;
   for (const { run } of clients) {
+    retried += run.tally.retried;
     for (const [k, n] of run.tally.operations) operations.set(k, (operations.get(k) ?? 0) + n);
     for (const [k, n] of run.tally.outcomes) outcomes.set(k, (outcomes.get(k) ?? 0) + n);
     reads += run.tally.readsChecked;
@@ -114,7 +116,7 @@ async function main(): Promise<number> {
     [
       '',
       `seed ${knobs.seed}, ${knobs.clients} clients, load ${loadSeconds.toFixed(0)} s, whole run ${((Date.now() - startedAt) / 1000).toFixed(0)} s`,
-      `operations: ${total} (${(total / loadSeconds).toFixed(1)}/s)`,
+      `operations: ${total} (${(total / loadSeconds).toFixed(1)}/s), ${retried} of them answered only after asking again`,
       table('operations per kind', operations),
       table('answers judged, per outcome', outcomes),
       table('HTTP answers per status (every attempt, reads included)', answers),

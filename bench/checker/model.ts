@@ -99,6 +99,10 @@ export const wallet = (name: string) => `wallet:${name}`;
 export const position = (name: string) => `position:${name}`;
 export const loanObject = (name: string) => `loan:${name}`;
 export const transactionObject = (key: string) => `transaction:${key}`;
+/** An account whose lamports the model does not follow (the borrower pays its loans' fees and rents): its sources must agree with each other. */
+export const unfollowed = (name: string) => `lamports:${name}`;
+/** The model's value of a field whose sources must agree among themselves. */
+export const ANY_AGREED = '(whatever the sources agree on)';
 export const SUPPLY = 'supply';
 export const NONCES = 'nonces';
 
@@ -184,7 +188,7 @@ function loanExpectation(state: State, shape: Shape, op: Extract<Operation, { lo
   const V = shape.vault;
   if (op.kind === 'create-loan') {
     const escrow = `E${op.loan.slice(1)}`;
-    const objects = [position(B), position(V), position(escrow), loanObject(op.loan), transactionObject(op.key)];
+    const objects = [position(B), position(V), position(escrow), loanObject(op.loan), unfollowed(B), transactionObject(op.key)];
     if (op.pledge > state.units[B]! + op.borrow) return { objects, allowed: [refused(400, 'INSUFFICIENT_BALANCE')] };
     if (op.borrow * 1_000_000n > op.pledge * shape.loanToValue) return { objects, allowed: [refused(400, 'VALIDATION_ERROR')] };
     return {
@@ -195,7 +199,7 @@ function loanExpectation(state: State, shape: Shape, op: Extract<Operation, { lo
   const loan = state.loans[op.loan];
   if (!loan) throw new Error(`no loan ${op.loan}`);
   if (op.kind === 'repay') {
-    const objects = [position(B), position(V), loanObject(op.loan), transactionObject(op.key)];
+    const objects = [position(B), position(V), loanObject(op.loan), unfollowed(B), transactionObject(op.key)];
     if (loan.status !== 'OPEN') return { objects, allowed: [refused(409, 'CONFLICT')] };
     const amount = op.units === 'all' ? loan.principalDue : op.units;
     if (amount > loan.principalDue) return { objects, allowed: [refused(400, 'VALIDATION_ERROR')] };
@@ -203,7 +207,7 @@ function loanExpectation(state: State, shape: Shape, op: Extract<Operation, { lo
     const settled: Partial<Loan> = op.units === 'all' ? { status: 'REPAID', principalDue: 0n } : { principalDue: loan.principalDue - amount };
     return { objects, allowed: [landed([move('units', B, -amount), move('units', V, amount), { loan: op.loan, set: settled }])] };
   }
-  const objects = [position(B), position(loan.escrow), loanObject(op.loan), transactionObject(op.key)];
+  const objects = [position(B), position(loan.escrow), loanObject(op.loan), unfollowed(B), transactionObject(op.key)];
   if (loan.status !== 'REPAID') return { objects, allowed: [refused(409, 'CONFLICT')] };
   return { objects, allowed: [landed([move('units', loan.escrow, -loan.pledged), move('units', B, loan.pledged), { loan: op.loan, set: { status: 'CLOSED', pledged: 0n } }])] };
 }
@@ -283,6 +287,7 @@ export function modelValues(state: State, object: string): Record<string, string
   if (object === SUPPLY) return { supply: [String(state.supply)] };
   if (object === NONCES) return { inUse: [String(state.noncesHeld)] };
   if (kind === 'wallet') return name in state.lamports ? { lamports: [String(state.lamports[name])] } : undefined;
+  if (kind === 'lamports') return { lamports: [ANY_AGREED] };
   if (kind === 'position') return name in state.units ? { units: [String(state.units[name])] } : undefined;
   if (kind === 'loan') {
     const loan = state.loans[name];

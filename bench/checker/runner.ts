@@ -7,7 +7,7 @@
 import { NoDefiniteAnswer, type Attempt } from './client';
 import { nextOperation } from './generator';
 import type { Divergence, Entry, History } from './history';
-import { allowedText, apply, expectationOf, modelValues, outcomeText, sameOutcome, type Outcome, type Shape, type State } from './model';
+import { ANY_AGREED, allowedText, apply, expectationOf, modelValues, outcomeText, sameOutcome, type Outcome, type Shape, type State } from './model';
 import { describe, type Operation } from './operations';
 import type { Random } from './random';
 
@@ -35,9 +35,11 @@ export interface Tally {
   operations: Map<string, number>;
   outcomes: Map<string, number>;
   readsChecked: number;
+  /** Operations answered only after more than one request (a fault, a write still running, a rest). */
+  retried: number;
 }
 
-export const newTally = (): Tally => ({ operations: new Map(), outcomes: new Map(), readsChecked: 0 });
+export const newTally = (): Tally => ({ operations: new Map(), outcomes: new Map(), readsChecked: 0, retried: 0 });
 const bump = (map: Map<string, number>, key: string) => map.set(key, (map.get(key) ?? 0) + 1);
 
 export interface ClientRun {
@@ -63,7 +65,8 @@ export async function checkReads(run: ClientRun, entry: Entry, objects: string[]
     for (const o of seen) {
       const allowed = want[o.field];
       if (!allowed) continue;
-      const agree = allowed.includes(o.value);
+      // A value the model does not follow: every source must show the same.
+      const agree = allowed[0] === ANY_AGREED ? seen.every((x) => x.field !== o.field || x.value === o.value) : allowed.includes(o.value);
       entry.reads.push({ object, field: o.field, source: o.source, seen: o.value, allowed, agree });
       run.tally.readsChecked++;
       if (!agree) differing.push(`${object} ${o.field}: ${o.source} ${o.value}, model ${allowed.join(' or ')}`);
@@ -97,6 +100,7 @@ export async function step(run: ClientRun, op: Operation): Promise<Divergence | 
   }
   entry.answered = `${performed.primary ? `${outcomeText(performed.primary)}, then the write ` : ''}${outcomeText(performed.final)}`;
   bump(run.tally.outcomes, outcomeText(performed.final));
+  if (entry.attempts.some((a) => a.again)) run.tally.retried++;
   const match = expectation.allowed.find((a) => sameOutcome(a.outcome, performed.final) && (!a.primary || (performed.primary !== undefined && sameOutcome(a.primary, performed.primary))));
   if (!match) return { client: run.client, seq: entry.seq, objects: expectation.objects, what: `answered ${entry.answered}; the model allows ${expectation.allowed.map(allowedText).join(' | ')}` };
   run.state = apply(run.state, op, match);

@@ -211,7 +211,7 @@ export class HttpSystem implements ClientSystem {
       const answer = await this.client.read('/api/v1/durable-nonce-accounts/bulk', { itemQuery: { filter: [{ fieldName: 'isInUse', filterValues: [{ filterType: 'EQUALS', valueBoolean: true }] }] } }, attempt);
       return answer.status === 200 ? [{ field: 'inUse', source: 'api', value: String(answer.body.count) }] : failed(['inUse'], answer);
     }
-    if (kind === 'wallet') {
+    if (kind === 'wallet' || kind === 'lamports') {
       const ref = this.registry.accounts[name];
       if (!ref) return [];
       const answer = await this.client.read('/api/v1/accounts/balance', { itemData: { account: { offchainId: ref.offchainId } } }, attempt);
