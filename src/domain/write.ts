@@ -199,6 +199,8 @@ export type LedgerStatus = TransactionStatus | 'REFUSED';
 
 /** Names of the updates that continue or end a waiting write's own workflow (docs/signatures.md). */
 export const writeUpdates = { sign: 'sign', submit: 'submit', cancel: 'cancel' } as const;
+/** The write's query answering whether a Cancel was taken (the write ends CANCELLED). */
+export const cancellingQueryName = 'cancelling';
 /** The memo key of a running write's WriteOutage. */
 export const writeOutageMemo = 'outage';
 /** The signal Approve/Reject send once an approval is settled (APPROVED or REJECTED). */

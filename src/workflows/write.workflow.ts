@@ -33,7 +33,7 @@ import {
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import type { createActivities } from '../activities';
 import type { BuiltTransaction, LedgerStatus, Refusal, Resolved, SignedTransaction, SuppliedSignature, TransactionResult, WriteOutage, WriteRequest, WriteResult } from '../domain/write';
-import { approvalDecidedSignal, DEFAULT_WRITE_DEADLINE_MS, searchAttributeNames, writeOutageMemo, writeUpdates } from '../domain/write';
+import { approvalDecidedSignal, cancellingQueryName, DEFAULT_WRITE_DEADLINE_MS, searchAttributeNames, writeOutageMemo, writeUpdates } from '../domain/write';
 import { isErrorCode, isRefusalCode } from '../domain/errors';
 
 type Activities = ReturnType<typeof createActivities>;
@@ -51,6 +51,8 @@ export const signUpdate = defineUpdate<string[], [SuppliedSignature[] | null]>(w
 export const submitUpdate = defineUpdate<void, []>(writeUpdates.submit);
 /** Cancel: a write waiting for signatures ends CANCELLED. Refused unless it waits. */
 export const cancelUpdate = defineUpdate<TransactionResult | null, []>(writeUpdates.cancel);
+/** Whether a Cancel was taken (the write ends CANCELLED): a second Cancel, refused by the run, is answered as the first. A query: nothing in the history. */
+export const cancellingQuery = defineQuery<boolean>(cancellingQueryName);
 
 /** Approve/Reject settled the write's approval (docs/approvals.md): the record already shows it. */
 export const approvalDecided = defineSignal<['APPROVED' | 'REJECTED']>(approvalDecidedSignal);
@@ -252,6 +254,7 @@ async function refuseOne(request: WriteRequest, error: unknown, part: number, pr
 /** Registers Sign, Submit and Cancel (free until one arrives: nothing runs on the common path). Sign and Cancel run one at a time. */
 function waitHandlers(request: WriteRequest): Wait {
   const wait: Wait = { part: 0, submitted: false, cancelling: false, closingApproval: false, ended: false };
+  setHandler(cancellingQuery, () => wait.cancelling);
   let serial: Promise<unknown> = Promise.resolve();
   const inTurn = <T>(step: () => Promise<T>): Promise<T> => {
     const run = serial.then(step);

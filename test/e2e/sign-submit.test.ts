@@ -193,6 +193,21 @@ it('cancels a waiting write (nothing moves), and refuses to cancel a confirmed o
   expect(refused.body.errors[0]).toMatchObject({ code: 'VALIDATION_ERROR', field: 'itemData.transaction' });
 });
 
+it('answers every Cancel of one waiting write CANCELLED when several come at once, as a client repeating one whose answer was lost sends them', async () => {
+  const from = await wallet(1);
+  const to = await wallet(0.01);
+  const fromBefore = await lamports(from.offchainId);
+  const waiting = await transfer({ offchainId: from.offchainId, autoSign: false }, to, { lamports: '5000' });
+  const resting = await transfer({ offchainId: from.offchainId }, to, { lamports: '6000' }, { submitTransaction: false });
+  for (const offchainId of [waiting.body.transaction.offchainId as string, resting.body.offchainId as string]) {
+    const answers = await Promise.all([0, 1, 2].map(() => cancel(offchainId)));
+    expect(answers.map((a) => [a.status, a.body])).toEqual(Array(3).fill([200, { transaction: { offchainId, status: 'CANCELLED' } }]));
+    expect((await status(offchainId)).status).toBe('CANCELLED');
+    expect((await cancel(offchainId)).body).toEqual({ transaction: { offchainId, status: 'CANCELLED' } });
+  }
+  expect(await lamports(from.offchainId)).toBe(fromBefore);
+});
+
 it('ends EXPIRED when the blockhash of a write waiting for signatures expired, and its Submit is refused', async () => {
   const key = await outsideKey();
   const to = await wallet(0.01);

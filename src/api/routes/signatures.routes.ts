@@ -6,8 +6,8 @@
 import { isGrpcServiceError, ServiceError, WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
 import { LedgerTransaction } from '../../db/entities';
 import { transactionResult } from '../../db/repositories/transaction-records.repository';
-import { validationError } from '../../domain/errors';
-import { writeUpdates, type SuppliedSignature, type TransactionResult, type TransactionStatus } from '../../domain/write';
+import { LedgerError, validationError } from '../../domain/errors';
+import { cancellingQueryName, writeUpdates, type SuppliedSignature, type TransactionResult, type TransactionStatus } from '../../domain/write';
 import type { ledgerWrite } from '../../workflows/write.workflow';
 import { signTransactionBody, waitingTransactionBody } from '../codecs/transaction.codecs';
 import type { ApiDeps, LedgerContext } from '../context';
@@ -16,7 +16,7 @@ import type { AcceptedWriteBody } from '../responses/write.responses';
 import { route, type RouteSpec } from '../route';
 import { actingCaller } from '../tenancy';
 import { findTransaction } from './transactions.routes';
-import { restingAnswer, resultOrRest, TIMED_OUT, transactionAnswer } from '../writes';
+import { restingAnswer, resultOrRest, resultWithin, TIMED_OUT, transactionAnswer } from '../writes';
 
 type WaitingBody = { itemData: { transaction: { offchainId?: string; onchainId?: string } }; tenancyConfig?: { overrideOrganizationExternalId?: string } };
 
@@ -56,6 +56,20 @@ export function signatureRoutes(deps: ApiDeps): RouteSpec[] {
   }
 
   const reread = async (record: LedgerTransaction) => (await deps.orm.em.fork().findOne(LedgerTransaction, { id: record.id })) ?? record;
+
+  /** Whether the write was cancelled, or is being cancelled, by a Cancel that came first. */
+  const cancelledBefore = async (record: LedgerTransaction) =>
+    (await reread(record)).status === 'CANCELLED' || (await handleOf(record).query<boolean>(cancellingQueryName).catch(() => false));
+
+  /**
+   * Waits until the cancelled write's run has ended (its debits and its lifetime, a durable nonce,
+   * given back after the record says CANCELLED); still running after WRITE_WAIT_SECONDS (no worker):
+   * 503, ask again. A run no longer kept by Temporal has long ended.
+   */
+  async function cancelEnded(record: LedgerTransaction): Promise<void> {
+    const ended = await resultWithin(handleOf(record), deps.writeWaitMs).catch(() => null);
+    if (ended === TIMED_OUT) throw new LedgerError('UNAVAILABLE', `transaction ${record.id} is being cancelled and its write has not ended yet; send the same Cancel again`, undefined, { retryAfterSeconds: 1 });
+  }
 
   /**
    * The answer of the write a request continued: its transaction result once it reached the
@@ -135,8 +149,14 @@ export function signatureRoutes(deps: ApiDeps): RouteSpec[] {
         if (record.status !== 'CANCELLED') {
           // SIGNED: the workflow's validator refuses unless the write rests for Submit (never sent).
           if (!waiting.includes(record.status as TransactionStatus) && record.status !== 'SIGNED') throw validationError('itemData.transaction', `the transaction is ${record.status}: only a write waiting for signatures, approval or Submit can be cancelled`);
-          await update(record, (handle) => handle.executeUpdate<TransactionResult | null, []>(writeUpdates.cancel, { args: [] }));
+          try {
+            await update(record, (handle) => handle.executeUpdate<TransactionResult | null, []>(writeUpdates.cancel, { args: [] }));
+          } catch (error) {
+            // Another Cancel came first (two at once, or this one again after its answer was lost): answered as that one.
+            if (!(await cancelledBefore(record))) throw error;
+          }
         }
+        await cancelEnded(record);
         return { transaction: { offchainId: record.id, status: 'CANCELLED' as const } };
       },
     }),
