@@ -1,13 +1,30 @@
 /**
- * Whether an error the API met is an outage of a service it needs (PostgreSQL, Temporal) rather than
+ * Whether an error the API met is an outage of a service it needs (PostgreSQL, Temporal, the node) rather than
  * a fault of its own: such a request is answered 503 UNAVAILABLE with Retry-After, never 500
  * (docs/outages.md). Recognised by the errors' own types and codes, looked up through `cause` chains.
  */
 import { ConnectionException } from '@mikro-orm/core';
 import { isGrpcServiceError } from '@temporalio/client';
 
-/** Socket errors of a peer that is down or unreachable. */
-const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+/**
+ * Socket errors of a peer that is down or unreachable; with undici's (fetch: the SVM node over
+ * JSON-RPC) for a peer that died or stalled mid-request ("other side closed", timeouts).
+ */
+const SOCKET_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CLOSED',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+]);
 /** PostgreSQL's SQLSTATEs of a server going away or not taking connections (class 08, 57P01–57P03, 53300). */
 const POSTGRES_CODES = /^(08\d{3}|57P0[123]|53300)$/;
 /** node-postgres and its pool say so in words only. */
