@@ -61,7 +61,10 @@ export function outcomeOf(answer: Answer, rests: boolean): Outcome | undefined {
 export function answerText(answer: Answer): string {
   if (answer.status === 0) return `no answer (${answer.error ?? 'connection'})`;
   const body = answer.body;
-  if (answer.status >= 400) return `${answer.status} ${body?.errors?.[0]?.code ?? ''}${body?.errors?.[0]?.field ? ` ${body.errors[0].field}` : ''}`.trim();
+  if (answer.status >= 400) {
+    const error = body?.errors?.[0];
+    return `${answer.status} ${error?.code ?? ''}${error?.field ? ` ${error.field}` : ''}${error?.message ? ` "${String(error.message).slice(0, 140)}"` : ''}`.trim();
+  }
   if (body?.approval) return `${answer.status} approval ${body.approval.status}`;
   if (body?.transaction?.status && body.success === undefined) return `${answer.status} ${body.transaction.status}`;
   const result = resultOf(body);

@@ -29,6 +29,8 @@ export interface Entry {
   attempts: Attempt[];
   answered?: string;
   reads: ReadCheck[];
+  /** When its reads ended (milliseconds since the run started). */
+  end?: number;
 }
 
 export interface Divergence {
@@ -49,6 +51,11 @@ export class History {
     const entry: Entry = { seq: this.entries.length, client, at: Date.now() - this.startedAt, text, key, objects, allowed, attempts: [], reads: [] };
     this.entries.push(entry);
     return entry;
+  }
+
+  /** The entry's reads are over. */
+  finish(entry: Entry): void {
+    entry.end = Date.now() - this.startedAt;
   }
 
   fault(what: string): void {
@@ -83,7 +90,7 @@ export class History {
     }
     lines.push(`the ${entries.length} operation(s) on it since, with the faults meanwhile:`);
     const from = entries[0]?.at ?? 0;
-    const until = Math.max(...entries.map((e) => e.attempts.at(-1)?.at ?? e.at), from);
+    const until = Math.max(...entries.map((e) => e.end ?? e.attempts.at(-1)?.at ?? e.at), from);
     const faults = this.faults.filter((f) => f.at >= from && f.at <= until);
     const events: [number, string[]][] = [...entries.map((e): [number, string[]] => [e.at, entryLines(e, e.seq === divergence.seq ? undefined : divergence.objects)]), ...faults.map((f): [number, string[]] => [f.at, [`   ${seconds(f.at)} FAULT ${f.what}`]])];
     for (const [, text] of events.sort((a, b) => a[0] - b[0])) lines.push(...text);

@@ -61,7 +61,8 @@ export async function checkReads(run: ClientRun, entry: Entry, objects: string[]
   for (const object of objects) {
     const want = modelValues(run.state, object);
     if (!want) continue;
-    const seen = await run.system.read(object, () => {});
+    // A read that needed asking again (a fault) shows in the history.
+    const seen = await run.system.read(object, (a) => (a.again || !a.answer.startsWith('200') ? entry.attempts.push(a) : undefined));
     for (const o of seen) {
       const allowed = want[o.field];
       if (!allowed) continue;
@@ -72,6 +73,7 @@ export async function checkReads(run: ClientRun, entry: Entry, objects: string[]
       if (!agree) differing.push(`${object} ${o.field}: ${o.source} ${o.value}, model ${allowed.join(' or ')}`);
     }
   }
+  run.history.finish(entry);
   if (!differing.length) return undefined;
   return { client: run.client, seq: entry.seq, objects: [...new Set(differing.map((d) => d.slice(0, d.indexOf(' '))))], what: differing.join('; ') };
 }
