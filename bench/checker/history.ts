@@ -39,6 +39,8 @@ export interface Divergence {
   seq: number;
   objects: string[];
   what: string;
+  /** What the system says about the objects (a transaction's status history), read at the divergence. */
+  evidence?: string[];
 }
 
 export class History {
@@ -94,6 +96,7 @@ export class History {
     const faults = this.faults.filter((f) => f.at >= from && f.at <= until);
     const events: [number, string[]][] = [...entries.map((e): [number, string[]] => [e.at, entryLines(e, e.seq === divergence.seq ? undefined : divergence.objects)]), ...faults.map((f): [number, string[]] => [f.at, [`   ${seconds(f.at)} FAULT ${f.what}`]])];
     for (const [, text] of events.sort((a, b) => a[0] - b[0])) lines.push(...text);
+    if (divergence.evidence?.length) lines.push('what the service says about them:', ...divergence.evidence.map((e) => `   ${e}`));
     return lines.join('\n');
   }
 }

@@ -130,6 +130,7 @@ async function main(): Promise<number> {
     return 0;
   }
   for (const d of divergences.slice(0, 5)) console.log(`\n${history.format(d, reproduce)}`);
+  console.log(`\nthe service's last output:\n${services.output()}`);
   console.log(`\nchecker: ${divergences.length} divergence(s) (seed ${knobs.seed})`);
   return 1;
 }

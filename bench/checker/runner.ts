@@ -29,6 +29,8 @@ export interface ClientSystem {
   perform(op: Operation, attempt: (a: Attempt) => void): Promise<Performed>;
   /** The object's fields as the service and the chain show them now (none: it cannot be read yet). */
   read(object: string, attempt: (a: Attempt) => void): Promise<Observation[]>;
+  /** More about an object for a divergence's report (a transaction's status history). */
+  explain?(object: string): Promise<string[]>;
 }
 
 export interface Tally {
@@ -104,7 +106,19 @@ export async function step(run: ClientRun, op: Operation): Promise<Divergence | 
   bump(run.tally.outcomes, outcomeText(performed.final));
   if (entry.attempts.some((a) => a.again)) run.tally.retried++;
   const match = expectation.allowed.find((a) => sameOutcome(a.outcome, performed.final) && (!a.primary || (performed.primary !== undefined && sameOutcome(a.primary, performed.primary))));
-  if (!match) return { client: run.client, seq: entry.seq, objects: expectation.objects, what: `answered ${entry.answered}; the model allows ${expectation.allowed.map(allowedText).join(' | ')}` };
+  if (!match) {
+    // What the objects hold now, against the model before the operation: did anything move?
+    await checkReads(run, entry, expectation.objects);
+    return explained(run, { client: run.client, seq: entry.seq, objects: expectation.objects, what: `answered ${entry.answered}; the model allows ${expectation.allowed.map(allowedText).join(' | ')}` });
+  }
   run.state = apply(run.state, op, match);
-  return checkReads(run, entry, expectation.objects);
+  const differs = await checkReads(run, entry, expectation.objects);
+  return differs && explained(run, differs);
+}
+
+/** The divergence with what the system says about its objects. */
+async function explained(run: ClientRun, divergence: Divergence): Promise<Divergence> {
+  const evidence: string[] = [];
+  for (const object of divergence.objects) evidence.push(...((await run.system.explain?.(object).catch((error) => [`${object}: ${(error as Error).message}`])) ?? []));
+  return evidence.length ? { ...divergence, evidence } : divergence;
 }

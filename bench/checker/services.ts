@@ -161,7 +161,7 @@ export class Services {
 
   /** What the API and the worker printed last (for a failed run). */
   output(): string {
-    return `--- api ---\n${this.api?.output() ?? ''}\n--- worker ---\n${this.worker?.output() ?? ''}`;
+    return `--- api ---\n${this.api?.output() ?? ''}\n--- worker ---\n${this.worker?.output() ?? ''}\n--- node ---\n${this.node?.output() ?? ''}`;
   }
 
   async close(): Promise<void> {

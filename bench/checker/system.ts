@@ -195,6 +195,16 @@ export class HttpSystem implements ClientSystem {
     }
   }
 
+  async explain(object: string): Promise<string[]> {
+    if (!object.startsWith('transaction:')) return [];
+    const key = object.slice('transaction:'.length);
+    const offchainId = this.registry.writes[key]?.offchainId;
+    if (!offchainId) return [];
+    const { body } = await this.client.read('/api/v1/transactions/single', { itemData: { transaction: { offchainId } } });
+    const history = (body?.statusHistory ?? []).map((h: { status: string; at: string; signature?: string }) => `${h.at.slice(11, 23)} ${h.status}${h.signature ? ` ${h.signature.slice(0, 12)}…` : ''}`);
+    return [`${object} (${offchainId}, ${body?.operation}): ${body?.status}, success ${body?.success}, signature ${body?.onchainId ?? 'none'}, error ${JSON.stringify(body?.errorMessage ?? null)}`, `   status history: ${history.join(', ')}`];
+  }
+
   async read(object: string, attempt: (a: Attempt) => void): Promise<Observation[]> {
     const [kind, name] = [object.slice(0, object.indexOf(':')), object.slice(object.indexOf(':') + 1)];
     const failed = (fields: string[], answer: Answer) => fields.map((field) => ({ field, source: 'api', value: `answer ${answer.status} ${answer.body?.errors?.[0]?.code ?? ''}`.trim() }));
