@@ -15,6 +15,8 @@
  * operation may go without a definite answer), CHAOS_DATABASE (the database's name).
  */
 import { address, createSolanaRpc } from '@solana/kit';
+import { Client as TemporalClient, Connection } from '@temporalio/client';
+import { temporal } from '@temporalio/proto';
 import { installSdkLogger } from '../../src/main/worker';
 import { Client } from './client';
 import { finalChecks, recordsOf, type CheckedClient } from './final';
@@ -47,6 +49,23 @@ const log = (m: string) => console.log(`[checker +${((Date.now() - startedAt) / 
 const reproduce = `CHAOS_SEED=${knobs.seed} CHAOS_CLIENTS=${knobs.clients} CHAOS_SECONDS=${knobs.seconds} CHAOS_FAULT_EVERY_MS=${knobs.faultEveryMs} CHAOS_TARGETS=${knobs.targets.join(',')}${Number.isFinite(knobs.ops) ? ` CHAOS_OPS=${knobs.ops}` : ''} npm run chaos`;
 const services = new Services({ blockTimeMs: knobs.blockTimeMs, databaseName: process.env.CHAOS_DATABASE, log });
 
+/** A workflow's history as event names (updates and activities named), for a divergence's report. */
+async function workflowEvents(workflowId: string): Promise<string[]> {
+  const connection = await Connection.connect({ address: services.temporalAddress });
+  try {
+    const history = await new TemporalClient({ connection }).workflow.getHandle(workflowId).fetchHistory();
+    const { EventType } = temporal.api.enums.v1;
+    return (history.events ?? []).map((e) => {
+      const name = EventType[e.eventType!]?.replace('EVENT_TYPE_', '') ?? String(e.eventType);
+      const update = e.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest?.input?.name ?? e.workflowExecutionUpdateCompletedEventAttributes?.meta?.updateId;
+      const marker = e.markerRecordedEventAttributes?.markerName;
+      return `${name}${update ? `(${update})` : ''}${marker ? `(${marker})` : ''}`;
+    });
+  } finally {
+    await connection.close();
+  }
+}
+
 const table = (title: string, map: Map<string, number>) => [`${title}:`, ...[...map].sort((a, b) => b[1] - a[1]).map(([k, n]) => `  ${String(n).padStart(6)}  ${k}`)].join('\n');
 
 async function main(): Promise<number> {
@@ -64,7 +83,7 @@ async function main(): Promise<number> {
   const clients: CheckedClient[] = await Promise.all(
     tenants.map(async (tenant, i) => {
       const client = new Client({ url: () => services.apiUrl, apiKey: tenant.apiKey, patienceMs: knobs.patienceMs, startedAt, count: (s) => answers.set(String(s || 'no answer'), (answers.get(String(s || 'no answer')) ?? 0) + 1) });
-      const system = new HttpSystem(client, tenant, services.nodeUrl, knobs.patienceMs);
+      const system = new HttpSystem(client, tenant, services.nodeUrl, knobs.patienceMs, workflowEvents);
       const keyPrefix = `c${i}-${knobs.seed}`;
       const { shape, state } = await setUpClient(system, keyPrefix, rentMin);
       const run: ClientRun = { client: i, shape, state, random: randoms[i]!, system, history, keyPrefix, more: () => false, tally: newTally() };

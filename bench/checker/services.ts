@@ -159,6 +159,11 @@ export class Services {
     this.proxy.setDown(down);
   }
 
+  /** The Temporal server's address (the same across restarts). */
+  get temporalAddress(): string {
+    return this.temporal.address;
+  }
+
   /** What the API and the worker printed last (for a failed run). */
   output(): string {
     return `--- api ---\n${this.api?.output() ?? ''}\n--- worker ---\n${this.worker?.output() ?? ''}\n--- node ---\n${this.node?.output() ?? ''}`;

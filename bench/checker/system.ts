@@ -35,6 +35,8 @@ export class HttpSystem implements ClientSystem {
     readonly tenant: Tenant,
     nodeUrl: string,
     private readonly patienceMs: number,
+    /** The events of a write's workflow, for a divergence's report. */
+    private readonly workflowEvents?: (workflowId: string) => Promise<string[]>,
   ) {
     this.rpc = createSolanaRpc(nodeUrl);
   }
@@ -202,7 +204,12 @@ export class HttpSystem implements ClientSystem {
     if (!offchainId) return [];
     const { body } = await this.client.read('/api/v1/transactions/single', { itemData: { transaction: { offchainId } } });
     const history = (body?.statusHistory ?? []).map((h: { status: string; at: string; signature?: string }) => `${h.at.slice(11, 23)} ${h.status}${h.signature ? ` ${h.signature.slice(0, 12)}…` : ''}`);
-    return [`${object} (${offchainId}, ${body?.operation}): ${body?.status}, success ${body?.success}, signature ${body?.onchainId ?? 'none'}, error ${JSON.stringify(body?.errorMessage ?? null)}`, `   status history: ${history.join(', ')}`];
+    const events = body?.workflowId && this.workflowEvents ? await this.workflowEvents(body.workflowId).catch((error) => [`(${(error as Error).message})`]) : [];
+    return [
+      `${object} (${offchainId}, ${body?.operation}): ${body?.status}, success ${body?.success}, signature ${body?.onchainId ?? 'none'}, error ${JSON.stringify(body?.errorMessage ?? null)}`,
+      `   status history: ${history.join(', ')}`,
+      ...(events.length ? [`   workflow ${body.workflowId}: ${events.join(', ')}`] : []),
+    ];
   }
 
   async read(object: string, attempt: (a: Attempt) => void): Promise<Observation[]> {
