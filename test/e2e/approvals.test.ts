@@ -6,8 +6,11 @@
  */
 import { createApiKey, ensureOrganization } from '../../src/custody/credentials';
 import { decide as storeDecision } from '../../src/db/repositories/approvals.repository';
+import { Client, Connection } from '@temporalio/client';
+import { temporal } from '@temporalio/proto';
 import { forkEm } from '../../src/main/runtime';
 import { startStack, type Stack } from '../support/stack';
+import { temporalTarget } from '../support/temporal';
 
 const APPROVAL_TIMEOUT_MS = 6_000;
 let stack: Stack;
@@ -208,6 +211,29 @@ it('an approved debit counts in the window from its approval, not from when it w
   expect(next.status).toBe(202);
   expect((await approvalOf(next.body.transaction.offchainId)).rule).toMatchObject({ alreadyInWindow: String(2 * LAMPORTS), headroom: '0' });
   await cancel(next.body.transaction.offchainId);
+});
+
+it('signals the write again when the settling decision is sent again after its signal was lost (409 as before), so the write goes on at once, not at its timeout', async () => {
+  const { vault, transaction, approval } = await transferOverLimit();
+  const vaultBefore = await balance(vault.offchainId);
+  expect((await decide('approve', approval.offchainId, approvers[0].apiKey)).status).toBe(200);
+  // The settling decision stored and its signal never sent: the API died (or Temporal was away) right after storing it.
+  const stored = await storeDecision(forkEm(stack.runtime.orm), { id: approval.offchainId, organizationId }, { apiKeyId: approvers[1].id, decision: 'APPROVE', comment: null, at: new Date().toISOString() }, () => undefined);
+  expect(stored?.approval.status).toBe('APPROVED');
+  // The approver's client sends its Approve again, its first answer having been lost.
+  const repeat = await decide('approve', approval.offchainId, approvers[1].apiKey);
+  expect(repeat.status).toBe(409);
+  const workflowId = (await stack.call('POST', '/api/v1/transactions/single', { itemData: { transaction: { offchainId: transaction } } })).body.workflowId as string;
+  const connection = await Connection.connect({ address: temporalTarget().address });
+  try {
+    const history = await new Client({ connection, namespace: temporalTarget().namespace }).workflow.getHandle(workflowId).fetchHistory();
+    const signals = (history.events ?? []).filter((e) => e.eventType === temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED);
+    expect(signals.map((e) => e.workflowExecutionSignaledEventAttributes?.signalName)).toEqual(['approvalDecided']);
+  } finally {
+    await connection.close();
+  }
+  expect(await until(() => status(transaction), ended)).toMatchObject({ status: expect.stringMatching(/CONFIRMED|FINALIZED/), success: true });
+  expect(await balance(vault.offchainId)).toBe(vaultBefore + 2 * LAMPORTS);
 });
 
 describe('Cancel racing the decision that settles the approval', () => {

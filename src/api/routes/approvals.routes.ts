@@ -1,14 +1,15 @@
 /**
  * Fetch Approvals, Approve, Reject (API.md 8; docs/approvals.md). A decision is kept on the approval
  * record first; the one that settles it (requiredApproversCount approvals, or one rejection) then
- * signals the waiting write. Should that signal be lost, the write finds the decision on the record
- * when its timeout comes.
+ * signals the waiting write. Should that signal be lost, a later decision on the settled approval (a
+ * repeat of the settling one) signals again, and the write finds the decision on the record when its
+ * timeout comes anyway.
  */
 import { WorkflowNotFoundError } from '@temporalio/client';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Account, Approval, LedgerTransaction } from '../../db/entities';
 import { decide } from '../../db/repositories/approvals.repository';
-import { conflict, forbidden, notFound } from '../../domain/errors';
+import { conflict, forbidden, LedgerError, notFound } from '../../domain/errors';
 import { translateItemQuery } from '../../domain/item-query';
 import { approvalDecidedSignal } from '../../domain/write';
 import { approvalDecisionBody } from '../codecs/approval.codecs';
@@ -45,31 +46,41 @@ type DecisionBody = { itemData: { approval: { offchainId: string }; comment?: st
 export function approvalRoutes(deps: ApiDeps): RouteSpec[] {
   const fork = (): EntityManager => deps.orm.em.fork();
 
+  /** Signals the write an approval settled (idempotent in the write: the first status it hears stays). */
+  async function signalSettled(approval: Approval): Promise<void> {
+    const record = await fork().findOne(LedgerTransaction, { id: approval.transactionId });
+    if (!record?.workflowId) return;
+    await deps.temporal.client.workflow.getHandle(record.workflowId).signal(approvalDecidedSignal, approval.status as 'APPROVED' | 'REJECTED').catch((error: unknown) => {
+      // A write that no longer runs (cancelled meanwhile) takes no signal; its record says how it ended.
+      if (!(error instanceof WorkflowNotFoundError)) throw error;
+    });
+  }
+
   async function decision(ctx: LedgerContext, body: DecisionBody, kind: 'APPROVE' | 'REJECT') {
     const em = fork();
     const caller = await actingCaller(ctx, deps, em, body.tenancyConfig);
     const apiKeyId = ctx.state.caller!.apiKeyId;
     const field = 'itemData.approval.offchainId';
-    const decided = await decide(
-      em,
-      { id: body.itemData.approval.offchainId, organizationId: caller.organizationId },
-      { apiKeyId, decision: kind, comment: body.itemData.comment ?? null, at: deps.now().toISOString() },
-      (approval) => {
+    const approvalId = { id: body.itemData.approval.offchainId, organizationId: caller.organizationId };
+    let decided: Awaited<ReturnType<typeof decide>>;
+    try {
+      decided = await decide(em, approvalId, { apiKeyId, decision: kind, comment: body.itemData.comment ?? null, at: deps.now().toISOString() }, (approval) => {
         if (!approval.approversForOverride.includes(apiKeyId)) throw forbidden('this API key is not among the approval\'s approversForOverride', field);
         if (approval.decisions.some((d) => d.apiKeyId === apiKeyId)) throw conflict(field, 'this API key already decided on this approval (one decision per approver)');
         if (approval.status !== 'PENDING') throw conflict(field, `the approval is ${approval.status}`);
-      },
-    );
-    if (!decided) throw notFound(field, 'no approval with this offchainId');
-    if (decided.settled) {
-      const record = await fork().findOne(LedgerTransaction, { id: decided.approval.transactionId });
-      if (record?.workflowId) {
-        await deps.temporal.client.workflow.getHandle(record.workflowId).signal(approvalDecidedSignal, decided.approval.status).catch((error: unknown) => {
-          // A write that no longer runs (cancelled meanwhile) takes no signal; its record says how it ended.
-          if (!(error instanceof WorkflowNotFoundError)) throw error;
-        });
+      });
+    } catch (error) {
+      // A decision that met a settled approval may be the settling one sent again because its answer
+      // was lost, or whose signal was (the API died, or Temporal was away, after the decision was
+      // stored): the write is signalled again before the 409, so it never waits for its timeout.
+      if (error instanceof LedgerError && error.code === 'CONFLICT') {
+        const settled = await fork().findOne(Approval, approvalId);
+        if (settled && (settled.status === 'APPROVED' || settled.status === 'REJECTED')) await signalSettled(settled);
       }
+      throw error;
     }
+    if (!decided) throw notFound(field, 'no approval with this offchainId');
+    if (decided.settled) await signalSettled(decided.approval);
     return { approval: present(decided.approval, await addressesOf(fork(), [decided.approval])) };
   }
 
