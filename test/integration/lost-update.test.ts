@@ -1,12 +1,12 @@
 /**
- * A known hole found by the checker (docs/checker.md, "What it found"): a Submit Transaction whose
- * update dies with the Temporal server and the worker before its workflow task completed is lost
- * from the write's history, although its deliver step already sent the message and the node took it.
- * The write's run, replayed, waits at SIGNED again; its lifetime check sees the durable nonce advanced
- * (by the message itself) and records EXPIRED without looking the signature up, so the value moved on
- * chain while the record, the offchain balances and every answer say EXPIRED. Marked `failing` until
- * the wait proves expiry as confirm does (lifetime over and the signature unknown) and a lost Submit
- * or Sign is taken up again: then this test passes, and `.failing` must go.
+ * Found by the checker (docs/checker.md, "What it found"): a Submit Transaction whose update dies
+ * with the Temporal server and the worker before its workflow task completed is lost from the write's
+ * history, although its deliver step already sent the message and the node took it. The write's run,
+ * replayed, waits at SIGNED again, and its durable nonce has advanced (by the message itself): the
+ * wait used to record EXPIRED there, so the value moved on chain while the record, the offchain
+ * balances and every answer said EXPIRED. The wait now proves expiry as build and confirm do (the
+ * lifetime over and the signature unknown to the network), so it waits for the client's Submit again,
+ * which delivers the same bytes and records the landing once.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -42,7 +42,7 @@ afterAll(async () => {
   fs.rmSync(temporalDir, { recursive: true, force: true });
 });
 
-it.failing('lands a durable-nonce write once and answers it CONFIRMED when its Submit died with the Temporal server and the worker after the node took the message', async () => {
+it('lands a durable-nonce write once and answers it CONFIRMED when its Submit died with the Temporal server and the worker after the node took the message', async () => {
   worker = await startFaultWorker(stack, 'none', proxy.url);
   const account = async (itemData: Record<string, unknown>) => (await stack.call('POST', '/api/v1/accounts', { itemData })).body.newAccount as { onchainId: string; offchainId: string };
   const from = await account({ managed: true, seed: { amount: 1 } });

@@ -46,7 +46,13 @@ export function createSignatureWait(ctx: PipelineContext) {
 
     /** Whether a waiting message's lifetime is proven over (it can never land). Transport faults are retried. */
     async isLifetimeOver(request: WriteRequest, lifetime: MessageLifetime): Promise<boolean> {
-      return ctx.lifetime(request).isOver(lifetime);
+      if (!(await ctx.lifetime(request).isOver(lifetime))) return false;
+      // Proven over only when the network does not know the message either, as build and confirm
+      // prove it: a durable nonce advances when the message itself lands (a Submit whose workflow
+      // task was lost after deliver sent it), and the write then waits for that Submit again.
+      const records = await ctx.fork().find(LedgerTransaction, { $or: [{ id: request.transactionId }, { writeTransactionId: request.transactionId }] }, { fields: ['signature', 'lifetime'] });
+      const message = records.find((record) => record.signature && sameLifetime(record.lifetime, lifetime));
+      return !message || (await ctx.network(request.cluster).getSignatureStatus(message.signature!)) === null;
     },
 
     /** Cancel: the waiting transaction ends CANCELLED, its debits and its lifetime given back. Idempotent. */
@@ -62,4 +68,10 @@ export function createSignatureWait(ctx: PipelineContext) {
       return record ? transactionResult(record) : null;
     },
   };
+}
+
+/** Whether a record's lifetime is the message's (the same blockhash, or the same nonce of the same account). */
+function sameLifetime(recorded: MessageLifetime | null | undefined, lifetime: MessageLifetime): boolean {
+  if (!recorded || recorded.kind !== lifetime.kind) return false;
+  return recorded.kind === 'BLOCKHASH' ? recorded.blockhash === (lifetime as typeof recorded).blockhash : recorded.nonceAccount === (lifetime as typeof recorded).nonceAccount && recorded.nonce === (lifetime as typeof recorded).nonce;
 }
