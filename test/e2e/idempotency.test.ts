@@ -1,18 +1,29 @@
 /**
  * Idempotency keys across the ways a write can be repeated: with secrets in the body, async after the
  * first run ended, after the first run is gone from Temporal, offchain-only writes, and writes that
- * only sign (their debits are not held).
+ * only sign (their debits are not held), and a record step run twice at once.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { createKeyPairFromPrivateKeyBytes, getAddressFromPublicKey, getBase58Decoder } from '@solana/kit';
+import type { Steps } from '../../src/activities';
 import { startStack, type Stack } from '../support/stack';
 import { temporalTarget } from '../support/temporal';
 
 type Ref = { onchainId: string; offchainId: string };
 let stack: Stack;
+/** Writes whose idempotency key starts with this run their record step twice at once, as a workflow task retried while the first attempt still runs does. */
+const RECORD_TWICE = 'record-twice-';
+const recordTwice = (steps: Steps): Steps => ({
+  ...steps,
+  async record(request, resolved, outcome, part) {
+    if (!request.idempotencyKey?.startsWith(RECORD_TWICE)) return steps.record(request, resolved, outcome, part);
+    const [first] = await Promise.all([steps.record(request, resolved, outcome, part), steps.record(request, resolved, outcome, part)]);
+    return first;
+  },
+});
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await startStack({ wrapSteps: recordTwice });
 });
 afterAll(async () => {
   await stack?.close();
@@ -91,4 +102,24 @@ it('a write that only signs holds its debit (Submit Transaction may send it late
   expect(signed.body).toMatchObject({ status: 'SIGNED' });
   expect((await send(true)).body.errors[0].code).toBe('LIMIT_EXCEEDED');
   expect((await status(signed.body.offchainId)).body.status).toBe('SIGNED');
+});
+
+it('records a landed write once when two attempts of its record step run at once: offchain balances move once, as onchain (found by the checker)', async () => {
+  const authority = await account({ managed: true, offchainReferences: { type: 'TOKEN_MANAGEMENT_AUTHORITY' } });
+  const created = await stack.call('POST', '/api/v1/financial-instruments', { itemData: { version: 'SPL', onchainData: { decimals: 0 }, mintAuthority: { offchainId: authority.offchainId }, mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: 'STOCK' } } } } });
+  const position = { owner: { offchainId: (await account({ managed: true })).offchainId }, financialInstrument: { onchainId: created.body.newFinancialInstrument.onchainId as string } };
+  expect((await stack.call('POST', '/api/v1/positions', { itemData: { positionToInitialize: position } })).status).toBe(201);
+  const [from, to] = [await account({ managed: true, seed: { amount: 0.01 } }), await account({ managed: true, seed: { amount: 0.01 } })];
+  for (let i = 1; i <= 2; i++) {
+    const headers = { 'Idempotency-Key': `${RECORD_TWICE}${randomUUID()}` };
+    expect((await stack.call('POST', '/api/v1/positions/mint', { itemData: { mintTo: position, value: { lamports: '5' } } }, { headers })).body).toMatchObject({ success: true });
+    const units = (await stack.call('POST', '/api/v1/positions/balance', { itemData: { position } })).body;
+    expect([units.onchain.balance.lamports, units.offchain.balance.lamports]).toEqual([5 * i, 5 * i]);
+    const sent = await stack.call('POST', '/api/v1/accounts/transfer-network-currency', { itemData: { source: { offchainId: from.offchainId }, destination: { offchainId: to.offchainId }, value: { lamports: '1000' } } }, { headers: { 'Idempotency-Key': `${RECORD_TWICE}${randomUUID()}` } });
+    expect(sent.body).toMatchObject({ success: true });
+    for (const ref of [from, to]) {
+      const lamports = await balances(ref);
+      expect(lamports.offchain.balance).toEqual(lamports.onchain.balance);
+    }
+  }
 });

@@ -3,7 +3,7 @@
  * balance of every onboarded account the transaction touched moved by exactly what the network
  * recorded (deltas commute, so concurrent writes land in any order).
  */
-import type { EntityManager } from '@mikro-orm/postgresql';
+import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
 import { Account, LedgerTransaction, Position } from '../../db/entities';
 import { moveAccountLamports } from '../../db/repositories/accounts.repository';
 import { movePositionBalance } from '../../db/repositories/positions.repository';
@@ -44,7 +44,7 @@ export function createRecord(ctx: PipelineContext) {
 
   /**
    * Writes one transaction's outcome (`outcome` null: an offchain-only write, recorded FINALIZED).
-   * Idempotent: a record already holding its outcome is answered as it is. It must not give up (the
+   * Idempotent, also for attempts at once: a record already holding its outcome is answered as it is. It must not give up (the
    * network moved value): every failure is retried.
    */
   return async function record(request: WriteRequest, resolved: Resolved, outcome: Outcome | null, part = 0): Promise<WriteResult> {
@@ -54,7 +54,9 @@ export function createRecord(ctx: PipelineContext) {
     let recordedNow = false;
     const result = await ctx.fork().transactional(async (em) => {
       recordedNow = false;
-      const found = await em.findOne(LedgerTransaction, { id });
+      // Locked: two attempts of one record may run at once (a workflow task retried while the first
+      // attempt's local activity still runs); the second waits, then finds the outcome recorded.
+      const found = await em.findOne(LedgerTransaction, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       if (found && found.success !== null && found.success !== undefined && recordedStatuses.includes(found.status)) {
         // Already recorded by an attempt whose completion was lost.
         return { transaction: outcome ? transactionResult(found) : null, created: await createdReference(em, found.accountIds[0]) };
