@@ -277,6 +277,9 @@ export function apply(state: State, op: Operation, allowed: Allowed): State {
   }
   const key = 'write' in op ? op.write : op.key;
   const statuses = statusesAfter(allowed.outcome);
+  // A message with a recent blockhash that rests may run out of time whenever: EXPIRED, nothing moved.
+  const rest = allowed.changes.find((c): c is { rest: Resting } => 'rest' in c)?.rest;
+  if (statuses && rest?.lifetime === 'BLOCKHASH' && rest.status !== 'AWAITING_APPROVAL') statuses.push('EXPIRED');
   if (statuses) next.transactions[key] = statuses;
   return next;
 }

@@ -84,6 +84,7 @@ it('keeps a durable nonce while a write rests, refuses a write when none is free
 
 it('allows a recent-blockhash rest to have expired by the time it is submitted, signed or cancelled', () => {
   const state = only(start(), { key: 'r', kind: 'transfer-network-currency', from: 'W0', to: 'W1', lamports: 1_000n, lifetime: 'BLOCKHASH', rest: 'AWAITING_SIGNATURES' }).state;
+  expect(modelValues(state, 'transaction:r')).toEqual({ status: ['AWAITING_SIGNATURES', 'EXPIRED'] });
   expect(answers(state, { key: 's', kind: 'sign', write: 'r' })).toEqual(['landed / landed', 'ended EXPIRED / ended EXPIRED']);
   expect(answers(state, { key: 'c', kind: 'cancel', write: 'r' })).toEqual(['ended CANCELLED / ended CANCELLED', 'refused 400 VALIDATION_ERROR / ended EXPIRED']);
 });
