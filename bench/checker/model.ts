@@ -102,7 +102,7 @@ export const transactionObject = (key: string) => `transaction:${key}`;
 /** An account whose lamports the model does not follow (the borrower pays its loans' fees and rents): its sources must agree with each other. */
 export const unfollowed = (name: string) => `lamports:${name}`;
 /** The model's value of a field whose sources must agree among themselves. */
-export const ANY_AGREED = '(whatever the sources agree on)';
+export const ANY_AGREED = 'any, the same from every source';
 export const SUPPLY = 'supply';
 export const NONCES = 'nonces';
 

@@ -37,19 +37,21 @@ export function signatureRoutes(deps: ApiDeps): RouteSpec[] {
 
   const handleOf = (record: LedgerTransaction): WorkflowHandle<typeof ledgerWrite> => deps.temporal.client.workflow.getHandle(record.workflowId);
   /**
-   * Runs one of the write's updates; a run that has ended meanwhile takes none: the record says where
-   * it ended. An update whose workflow task failed as it completed (a signal came in the meantime)
-   * never took effect (FAILED_PRECONDITION, "workflow not ready"): it is sent again.
+   * Runs one of the write's updates; a run that has ended meanwhile takes none: its record, when the
+   * write ended (Sign and Submit answer it as it is, as for a write found ended), else 400. An update
+   * whose workflow task failed as it completed (a signal came in the meantime) never took effect
+   * (FAILED_PRECONDITION, "workflow not ready"): it is sent again.
    */
-  async function update(record: LedgerTransaction, run: (handle: WorkflowHandle<typeof ledgerWrite>) => Promise<unknown>): Promise<void> {
+  async function update(record: LedgerTransaction, run: (handle: WorkflowHandle<typeof ledgerWrite>) => Promise<unknown>): Promise<LedgerTransaction | undefined> {
     for (let attempt = 1; ; attempt++) {
       try {
         await run(handleOf(record));
-        return;
+        return undefined;
       } catch (error) {
         if (attempt < UPDATE_ATTEMPTS && error instanceof ServiceError && isGrpcServiceError(error.cause) && error.cause.code === GRPC_FAILED_PRECONDITION) continue;
         if (!(error instanceof WorkflowNotFoundError)) throw error;
         const now = await reread(record);
+        if (ended.includes(now.status as TransactionStatus)) return now;
         throw validationError('itemData.transaction', `the transaction is ${now.status} and its write no longer runs`);
       }
     }
@@ -107,7 +109,9 @@ export function signatureRoutes(deps: ApiDeps): RouteSpec[] {
         if (ended.includes(record.status as TransactionStatus)) return transactionResult(record);
         if (record.status === 'AWAITING_SIGNATURES') {
           const signatures: SuppliedSignature[] | null = body.itemData.signatures ?? null;
-          await update(record, (handle) => handle.executeUpdate<string[], [SuppliedSignature[] | null]>(writeUpdates.sign, { args: [signatures] }));
+          // A write that ended meanwhile (its lifetime ran out as the signatures came) is answered as it is.
+          const over = await update(record, (handle) => handle.executeUpdate<string[], [SuppliedSignature[] | null]>(writeUpdates.sign, { args: [signatures] }));
+          if (over) return transactionResult(over);
         }
         return continued(ctx, record);
       },
@@ -129,7 +133,10 @@ export function signatureRoutes(deps: ApiDeps): RouteSpec[] {
         if (record.status === 'AWAITING_SIGNATURES') throw validationError('itemData.transaction', 'the transaction is waiting for signatures: add them with Sign Transaction first');
         if (beforeSigned.includes(record.status as TransactionStatus)) throw validationError('itemData.transaction', `the transaction is ${record.status}: only a signed transaction is submitted`);
         if (ended.includes(record.status as TransactionStatus)) return transactionResult(record);
-        if (record.status === 'SIGNED') await update(record, (handle) => handle.executeUpdate<void, []>(writeUpdates.submit, { args: [] }));
+        if (record.status === 'SIGNED') {
+          const over = await update(record, (handle) => handle.executeUpdate<void, []>(writeUpdates.submit, { args: [] }));
+          if (over) return transactionResult(over);
+        }
         return continued(ctx, record);
       },
     }),
@@ -150,7 +157,8 @@ export function signatureRoutes(deps: ApiDeps): RouteSpec[] {
           // SIGNED: the workflow's validator refuses unless the write rests for Submit (never sent).
           if (!waiting.includes(record.status as TransactionStatus) && record.status !== 'SIGNED') throw validationError('itemData.transaction', `the transaction is ${record.status}: only a write waiting for signatures, approval or Submit can be cancelled`);
           try {
-            await update(record, (handle) => handle.executeUpdate<TransactionResult | null, []>(writeUpdates.cancel, { args: [] }));
+            const over = await update(record, (handle) => handle.executeUpdate<TransactionResult | null, []>(writeUpdates.cancel, { args: [] }));
+            if (over && over.status !== 'CANCELLED') throw validationError('itemData.transaction', `the transaction is ${over.status} and its write no longer runs`);
           } catch (error) {
             // Another Cancel came first (two at once, or this one again after its answer was lost): answered as that one.
             if (!(await cancelledBefore(record))) throw error;
