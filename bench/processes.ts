@@ -7,6 +7,8 @@ export interface Service {
   pid: number;
   /** The tail of what the process printed (for a failed run). */
   output(): string;
+  /** The last error lines it printed (pino levels 50 and 60), kept apart from the chatter. */
+  errors(): string;
   /** SIGTERM, and waits for the exit. */
   stop(): Promise<void>;
   /** SIGKILL, as a crash would; waits for the exit. */
@@ -20,6 +22,15 @@ export function spawnService(name: string, env: Record<string, string>, ready: R
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
+  const errorLines: string[] = [];
+  let partial = '';
+  const keep = (chunk: string) => {
+    output = (output + chunk).slice(-100_000);
+    const lines = (partial + chunk).split('\n');
+    partial = lines.pop() ?? '';
+    for (const line of lines) if (/"level":(50|60)/.test(line)) errorLines.push(line.slice(0, 3000));
+    errorLines.splice(0, Math.max(0, errorLines.length - 50));
+  };
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const signal = async (name: NodeJS.Signals) => {
     if (child.exitCode === null && child.signalCode === null) child.kill(name);
@@ -27,17 +38,17 @@ export function spawnService(name: string, env: Record<string, string>, ready: R
   };
   return new Promise((resolve, reject) => {
     const onData = (chunk: Buffer) => {
-      output = (output + chunk.toString()).slice(-100_000);
+      keep(chunk.toString());
       const match = ready.exec(output);
       if (!match) return;
       child.stdout!.off('data', onData);
-      child.stdout!.on('data', (more: Buffer) => (output = (output + more.toString()).slice(-100_000)));
+      child.stdout!.on('data', (more: Buffer) => keep(more.toString()));
       child.removeListener('exit', onEarlyExit);
-      resolve({ url: match[1] ?? '', pid: child.pid!, output: () => output.slice(-4000), stop: () => signal('SIGTERM'), kill: () => signal('SIGKILL') });
+      resolve({ url: match[1] ?? '', pid: child.pid!, output: () => output.slice(-4000), errors: () => errorLines.join('\n'), stop: () => signal('SIGTERM'), kill: () => signal('SIGKILL') });
     };
     const onEarlyExit = (code: number | null) => reject(new Error(`${name} exited with ${code}:\n${output.slice(-2000)}`));
     child.stdout!.on('data', onData);
-    child.stderr!.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-100_000)));
+    child.stderr!.on('data', (chunk: Buffer) => keep(chunk.toString()));
     child.once('exit', onEarlyExit);
   });
 }

@@ -41,6 +41,8 @@ export class Services {
   private proxy!: TcpProxy;
   private admin!: PgClient;
   private readonly cleanups: (() => unknown)[] = [];
+  /** Error lines of API and worker processes killed since (kept past their restart). */
+  private readonly errorsSeen: string[] = [];
   private env: Record<string, string> = {};
   readonly workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ledger-checker-'));
   readonly databaseName: string;
@@ -142,6 +144,8 @@ export class Services {
 
   /** SIGKILL one part, as a crash would; `restart` brings it back on the same port with the same state. */
   async kill(part: 'worker' | 'api' | 'temporal' | 'node'): Promise<void> {
+    if (part === 'api' || part === 'worker') this.errorsSeen.push(this[part].errors());
+    this.errorsSeen.splice(0, Math.max(0, this.errorsSeen.length - 20));
     await { worker: () => this.worker.kill(), api: () => this.api.kill(), temporal: () => this.temporal.kill(), node: () => this.node.kill() }[part]();
   }
   async restart(part: 'worker' | 'api' | 'temporal' | 'node'): Promise<void> {
@@ -166,7 +170,8 @@ export class Services {
 
   /** What the API and the worker printed last (for a failed run). */
   output(): string {
-    return `--- api ---\n${this.api?.output() ?? ''}\n--- worker ---\n${this.worker?.output() ?? ''}\n--- node ---\n${this.node?.output() ?? ''}`;
+    const errors = this.errorsSeen.concat(this.api?.errors() ?? '', this.worker?.errors() ?? '').filter(Boolean).join('\n');
+    return `--- errors the API and the worker logged ---\n${errors}\n--- api ---\n${this.api?.output() ?? ''}\n--- worker ---\n${this.worker?.output() ?? ''}\n--- node ---\n${this.node?.output() ?? ''}`;
   }
 
   async close(): Promise<void> {
