@@ -31,11 +31,13 @@ const POSTGRES_CODES = /^(08\d{3}|57P0[123]|53300)$/;
 const POSTGRES_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended unexpectedly|Cannot use a pool after calling end/i;
 /** gRPC UNAVAILABLE, DEADLINE_EXCEEDED: the Temporal server is down, restarting or overloaded. */
 const GRPC_OUTAGE = new Set([14, 4]);
+/** The Temporal client's own words for a connection that broke under a call, whatever status it came with. */
+const GRPC_TRANSPORT = /transport error|tcp connect error|connection (reset|refused|closed)|broken pipe/i;
 
 export function isOutage(error: unknown): boolean {
   for (let e: unknown = error, depth = 0; e && depth < 8; e = (e as { cause?: unknown }).cause, depth++) {
     if (e instanceof ConnectionException) return true;
-    if (isGrpcServiceError(e) && GRPC_OUTAGE.has(e.code)) return true;
+    if (isGrpcServiceError(e) && (GRPC_OUTAGE.has(e.code) || GRPC_TRANSPORT.test(e.details))) return true;
     const code = (e as { code?: unknown }).code;
     if (typeof code === 'string' && (SOCKET_CODES.has(code) || POSTGRES_CODES.test(code))) return true;
     if (e instanceof Error && POSTGRES_MESSAGES.test(e.message)) return true;

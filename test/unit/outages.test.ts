@@ -33,3 +33,11 @@ it('takes a lost PostgreSQL connection for an outage, and a plain error for a fa
   expect(isOutage(Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }))).toBe(true);
   expect(isOutage(new TypeError("Cannot read properties of undefined (reading 'x')"))).toBe(false);
 });
+
+it('takes a Temporal call whose connection broke under it ("transport error", whatever its status) for an outage', () => {
+  const grpc = (code: number, details: string) => Object.assign(new Error(`${code} ${details}`), { code, details, metadata: {} });
+  // As the client wraps it: "Workflow Update Poll failed", caused by the call's error.
+  expect(isOutage(new Error('Workflow Update Poll failed', { cause: grpc(2, 'transport error') }))).toBe(true);
+  expect(isOutage(grpc(14, 'tcp connect error'))).toBe(true);
+  expect(isOutage(grpc(3, 'invalid argument'))).toBe(false);
+});
