@@ -100,7 +100,7 @@ export async function step(run: ClientRun, op: Operation): Promise<Divergence | 
     performed = await run.system.perform(op, (a) => entry.attempts.push(a));
   } catch (error) {
     if (!(error instanceof NoDefiniteAnswer)) throw error;
-    return { client: run.client, seq: entry.seq, objects: expectation.objects, what: error.message };
+    return explained(run, { client: run.client, seq: entry.seq, objects: expectation.objects, what: error.message });
   }
   entry.answered = `${performed.primary ? `${outcomeText(performed.primary)}, then the write ` : ''}${outcomeText(performed.final)}`;
   bump(run.tally.outcomes, outcomeText(performed.final));
