@@ -36,8 +36,8 @@ it('runs every kind of write from three clients through faults with no divergenc
     // Its own process group, so that everything it started can be ended with it.
     detached: true,
     // Every fault but the whole stack's restart: killing the Temporal server and the worker together
-    // may lose a Submit or Sign the node already took (test/integration/lost-update.test.ts, a known
-    // hole); put `stack` back once that test passes.
+    // may lose a Sign whose record already says SUBMITTED, and sending it again does not take it up
+    // (docs/checker.md, "What it found", 7); put `stack` back once it does.
     env: { ...process.env, NODE_OPTIONS: '', CHAOS_SECONDS: '45', CHAOS_CLIENTS: '3', CHAOS_SEED: '20261127', CHAOS_FAULT_EVERY_MS: '5000', CHAOS_TARGETS: 'worker,api,temporal,node,postgres,postgres-outage', CHAOS_DATABASE: database },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
