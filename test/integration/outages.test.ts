@@ -10,7 +10,8 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { address, createSolanaRpc } from '@solana/kit';
 import { Client, Connection } from '@temporalio/client';
-import { freePort, startTemporalDevServer, type TemporalDevServer } from '../../src/main/temporal-dev-server';
+import { freePort } from '../../dev/ports';
+import { startTemporalDevServer, type TemporalDevServer } from '../../dev/temporal/dev-server';
 import { startFaultWorker, type FaultWorker } from '../support/fault-process';
 import { startRpcProxy, type RpcProxy } from '../support/rpc-proxy';
 import { startStack, type Stack } from '../support/stack';
@@ -143,30 +144,38 @@ it('reconciles a write whose run was terminated after its transaction was sent, 
 // balances and every answer said EXPIRED. The wait now proves expiry as build and confirm do (the
 // lifetime over and the signature unknown to the network), so it waits for the client's Submit again,
 // which delivers the same bytes and records the landing once.
-it('lands a durable-nonce write once and answers it CONFIRMED when its Submit died with the Temporal server and the worker after the node took the message', async () => {
+/**
+ * The update that continues a waiting write is lost with its workflow task: the node took the message,
+ * then the Temporal server and the worker died before the task completed, so the replayed run waits
+ * again (at SIGNED for Submit, at AWAITING_SIGNATURES for Sign) while the record may say SUBMITTED.
+ */
+it.each([
+  { update: 'Submit', path: '/api/v1/transactions/submit', source: {}, config: { submitTransaction: false }, rests: 'SIGNED' },
+  { update: 'Sign', path: '/api/v1/transactions/sign', source: { autoSign: false }, config: {}, rests: 'AWAITING_SIGNATURES' },
+])('lands a durable-nonce write once and answers it CONFIRMED when its $update died with the Temporal server and the worker after the node took the message', async ({ path, source, config, rests }) => {
   worker = await startFaultWorker(stack, 'none', proxy.url);
   const account = async (itemData: Record<string, unknown>) => (await stack.call('POST', '/api/v1/accounts', { itemData })).body.newAccount as { onchainId: string; offchainId: string };
   const from = await account({ managed: true, seed: { amount: 1 } });
   const to = await account({ managed: true, seed: { amount: 0.01 } });
   const authority = await account({ managed: true });
   expect((await stack.call('POST', '/api/v1/durable-nonce-accounts', { itemData: { nonceAccount: {}, numberOfNonceAccounts: 1, nonceAuthority: { offchainId: authority.offchainId } } })).status).toBe(201);
-  const rpc = createSolanaRpc(stack.node.url);
-  const lamports = async () => (await rpc.getBalance(address(from.onchainId), { commitment: 'confirmed' }).send()).value;
-  const before = await lamports();
+  const before = await lamportsOf(from.onchainId);
+  const key = `lost-${path}`;
   const write = () =>
     stack.call(
       'POST',
       '/api/v1/accounts/transfer-network-currency',
-      { itemData: { source: { offchainId: from.offchainId }, destination: { offchainId: to.offchainId }, value: { lamports: '7000' } }, svmTransactionConfig: { messageLifetimeStrategy: 'DURABLE_NONCE', submitTransaction: false } },
-      { headers: { 'Idempotency-Key': 'lost-submit' } },
+      { itemData: { source: { offchainId: from.offchainId, ...source }, destination: { offchainId: to.offchainId }, value: { lamports: '7000' } }, svmTransactionConfig: { messageLifetimeStrategy: 'DURABLE_NONCE', ...config } },
+      { headers: { 'Idempotency-Key': key } },
     );
-  const signed = await write();
-  expect(signed.body.status).toBe('SIGNED');
-  const submit = () => stack.call('POST', '/api/v1/transactions/submit', { itemData: { transaction: { offchainId: signed.body.offchainId } } });
+  const waiting = await write();
+  const offchainId = (waiting.body.offchainId ?? waiting.body.transaction?.offchainId) as string;
+  expect((await stack.call('POST', '/api/v1/transactions/status', { itemData: { transaction: { offchainId } } })).body.status).toBe(rests);
+  const resume = () => stack.call('POST', path, { itemData: { transaction: { offchainId } } });
 
   // The node takes the message; its answer is held while the Temporal server and the worker die.
   const held = proxy.holdNextSend();
-  const first = submit();
+  const first = resume();
   await held;
   await temporal.kill();
   await worker.kill();
@@ -175,13 +184,13 @@ it('lands a durable-nonce write once and answers it CONFIRMED when its Submit di
   temporal = await startTemporal();
   worker = await startFaultWorker(stack, 'none', proxy.url);
 
-  // A careful client sends the same Submit again until a definite answer.
-  let answer = await submit();
+  // A careful client sends the same request again until a definite answer.
+  let answer = await resume();
   for (let tries = 0; tries < 60 && (answer.status >= 500 || answer.status === 202); tries++) {
     await sleep(1000);
-    answer = await submit();
+    answer = await resume();
   }
-  expect(before - (await lamports())).toBe(7000n);
+  expect(before - (await lamportsOf(from.onchainId))).toBe(7000n);
   expect({ status: answer.status, body: answer.body }).toMatchObject({ status: 200, body: { success: true, status: expect.stringMatching(/CONFIRMED|FINALIZED/) } });
   expect((await write()).body).toMatchObject({ success: true, status: expect.stringMatching(/CONFIRMED|FINALIZED/) });
 }, 120_000);

@@ -57,6 +57,15 @@ export function signatureRoutes(deps: ApiDeps): RouteSpec[] {
     }
   }
 
+  /**
+   * A record past AWAITING_SIGNATURES whose run still waits for them: the Sign that moved the record
+   * was lost with its workflow task (Temporal and the worker died before it completed), so the run
+   * replayed to its wait. Its signatures are on the record; the update, sent again, takes them from
+   * there and the write goes on (deliver sends the same bytes, confirm records the landing once).
+   */
+  const stillAwaitsSignatures = async (record: LedgerTransaction) =>
+    (record.status === 'SIGNED' || record.status === 'SUBMITTED') && (await handleOf(record).query<string>('currentStep').catch(() => '')) === 'awaitSignatures';
+
   const reread = async (record: LedgerTransaction) => (await deps.orm.em.fork().findOne(LedgerTransaction, { id: record.id })) ?? record;
 
   /** Whether the write was cancelled, or is being cancelled, by a Cancel that came first. */
@@ -107,7 +116,7 @@ export function signatureRoutes(deps: ApiDeps): RouteSpec[] {
         const record = await transactionOf(ctx, body);
         if (beforeSigned.includes(record.status as TransactionStatus)) throw validationError('itemData.transaction', `the transaction is ${record.status}, not waiting for signatures`);
         if (ended.includes(record.status as TransactionStatus)) return transactionResult(record);
-        if (record.status === 'AWAITING_SIGNATURES') {
+        if (record.status === 'AWAITING_SIGNATURES' || (await stillAwaitsSignatures(record))) {
           const signatures: SuppliedSignature[] | null = body.itemData.signatures ?? null;
           // A write that ended meanwhile (its lifetime ran out as the signatures came) is answered as it is.
           const over = await update(record, (handle) => handle.executeUpdate<string[], [SuppliedSignature[] | null]>(writeUpdates.sign, { args: [signatures] }));
