@@ -7,6 +7,7 @@ const layers = {
   api: { group: ['**/api', '**/api/*', '**/api/**', '!@opentelemetry/api'], message: 'Nothing below the API imports src/api: request shapes live in src/domain/inputs, persistence in src/db, key hashing in src/custody.' },
   db: { group: ['**/db', '**/db/*', '**/db/**'], message: 'src/domain is pure and does no persistence: no src/db imports (keep the type it needs in the domain).' },
   cli: { group: ['**/cli', '**/cli/*', '**/cli/**'], message: 'src/cli is the CLI front-end: only src/main and src/cli import it (shared admin code lives in src/custody and src/db).' },
+  dev: { group: ['**/dev', '**/dev/*', '**/dev/**'], message: 'src/ never imports dev/: the local node and the dev bootstrap sit beside the service (dev/, test/ and bench/ may import src/).' },
 };
 const belowTheApi = ['src/domain', 'src/db', 'src/activities', 'src/custody', 'src/network', 'src/config', 'src/storage'];
 const restrictImports = (patterns, paths = []) => ({ '@typescript-eslint/no-restricted-imports': ['error', { paths, patterns }] });
@@ -29,10 +30,12 @@ export default tseslint.config(
     },
   },
   // One no-restricted-imports setting applies per file (a later block replaces an earlier one), so each block lists all of its folder's rules.
-  { files: ['**/*.ts'], ignores: ['src/main/**', 'src/cli/**'], rules: restrictImports([layers.cli]) },
-  ...belowTheApi.map((folder) => ({ files: [`${folder}/**/*.ts`], rules: restrictImports(folder === 'src/domain' ? [layers.api, layers.db, layers.cli] : [layers.api, layers.cli]) })),
+  { files: ['**/*.ts'], ignores: ['src/**'], rules: restrictImports([layers.cli]) },
+  { files: ['src/**/*.ts'], ignores: ['src/main/**', 'src/cli/**'], rules: restrictImports([layers.cli, layers.dev]) },
+  { files: ['src/main/**/*.ts', 'src/cli/**/*.ts'], rules: restrictImports([layers.dev]) },
+  ...belowTheApi.map((folder) => ({ files: [`${folder}/**/*.ts`], rules: restrictImports(folder === 'src/domain' ? [layers.api, layers.db, layers.cli, layers.dev] : [layers.api, layers.cli, layers.dev]) })),
   {
     files: ['src/workflows/**/*.ts'],
-    rules: restrictImports([...forbiddenInWorkflows, layers.cli], nodeBuiltins.map((name) => ({ name, message: 'Workflows are deterministic: no Node built-ins.' }))),
+    rules: restrictImports([...forbiddenInWorkflows, layers.cli, layers.dev], nodeBuiltins.map((name) => ({ name, message: 'Workflows are deterministic: no Node built-ins.' }))),
   },
 );

@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { Client as PgClient } from 'pg';
-import { startTemporalDevServer } from '../src/main/temporal-dev-server';
+import { startTemporalDevServer } from '../dev/temporal/dev-server';
 import { installSdkLogger } from '../src/main/worker';
 import { startStack } from '../test/support/stack';
 import type { Steps } from '../src/activities';

@@ -39,14 +39,15 @@ import { defineSearchAttributeKey, SearchAttributeType, TypedSearchAttributes } 
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { Client as PgClient } from 'pg';
 import { loadConfig, type Config } from '../src/config/config';
-import { freePort, startTemporalDevServer } from '../src/main/temporal-dev-server';
+import { freePort } from '../src/main/ports';
+import { startTemporalDevServer } from '../dev/temporal/dev-server';
 import { openRuntime, fundFeePayer, forkEm } from '../src/main/runtime';
 import { installSdkLogger, workerTuning } from '../src/main/worker';
 import { createApiKey, ensureOrganization } from '../src/custody/credentials';
 import { roleNames } from '../src/domain/roles';
 import { searchAttributeNames, type WriteRequest } from '../src/domain/write';
 import { noopActivities } from './noop-activities';
-import { spawnService, type Service } from './processes';
+import { spawnService, type Service, type ServiceName } from './processes';
 import { cpuPerWrite, groups, sampleCpu, type CpuSample, type Group, type ProcessSample } from './cpu';
 import { benchReads, reportReads, type ReadRun } from './reads';
 
@@ -116,7 +117,7 @@ async function load(name: string, call: (client: number) => Promise<void>, durat
 }
 
 /** Starts a service process and counts its CPU under `group`. */
-async function service(name: string, group: Group, env: Record<string, string>, ready: RegExp): Promise<Service> {
+async function service(name: ServiceName, group: Group, env: Record<string, string>, ready: RegExp): Promise<Service> {
   const started = await spawnService(name, env, ready, process.env.BENCH_PROFILE === name ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : []);
   processes.set(started.pid, group);
   cleanups.push(() => started.stop());

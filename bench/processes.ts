@@ -1,4 +1,4 @@
-/** The service's processes for the bench and the chaos run: each `src/main/<name>.ts` in its own Node process. */
+/** The service's processes for the bench and the chaos run: each entry point in its own Node process. */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 
@@ -15,9 +15,13 @@ export interface Service {
   kill(): Promise<void>;
 }
 
-/** Starts `src/main/<name>.ts` with tsx's loader (Node itself, so a signal reaches the service) and waits for `ready`'s line. */
-export function spawnService(name: string, env: Record<string, string>, ready: RegExp, nodeArgs: string[] = []): Promise<Service> {
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', path.join(__dirname, `../src/main/${name}.ts`)], {
+/** The entry points, relative to the repository: the production ones and the development node. */
+const entryPoints = { api: 'src/main/api.ts', worker: 'src/main/worker.ts', 'local-node': 'dev/local-node/main.ts' };
+export type ServiceName = keyof typeof entryPoints;
+
+/** Starts an entry point with tsx's loader (Node itself, so a signal reaches the service) and waits for `ready`'s line. */
+export function spawnService(name: ServiceName, env: Record<string, string>, ready: RegExp, nodeArgs: string[] = []): Promise<Service> {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', path.join(__dirname, '..', entryPoints[name])], {
     env: { ...process.env, ...env, NODE_OPTIONS: '' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

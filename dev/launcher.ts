@@ -4,17 +4,17 @@
  * fallback (PGlite), the Temporal dev server with its Web UI, and the local SVM node.
  */
 import path from 'node:path';
-import { loadConfig } from '../config/config';
-import { programsFromSpec, startLocalNode, type LocalNode } from '../network/local-node';
-import { roleNames } from '../domain/roles';
-import { createApiKey, ensureOrganization } from '../custody/credentials';
-import { resolveDatabase } from './database';
-import { startTemporalDevServer, type TemporalDevServer } from './temporal-dev-server';
-import { forkEm, fundFeePayer, openRuntime } from './runtime';
-import { startApi } from './api';
-import { installSdkLogger } from './worker';
-import { createLogger, infoLog } from '../observability/logger';
-import { tracingFromConfig } from '../observability/tracing';
+import { loadConfig } from '../src/config/config';
+import { programsFromSpec, startLocalNode, type LocalNode } from './local-node';
+import { roleNames } from '../src/domain/roles';
+import { createApiKey, ensureOrganization } from '../src/custody/credentials';
+import { resolveDatabase } from '../src/main/database';
+import { startTemporalDevServer, type TemporalDevServer } from './temporal/dev-server';
+import { forkEm, fundFeePayer, openRuntime } from '../src/main/runtime';
+import { startApi } from '../src/main/api';
+import { installSdkLogger } from '../src/main/worker';
+import { createLogger, infoLog } from '../src/observability/logger';
+import { tracingFromConfig } from '../src/observability/tracing';
 
 async function main() {
   let config;

@@ -15,7 +15,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { temporal as proto } from '@temporalio/proto';
-import { startTemporalDevServer } from '../src/main/temporal-dev-server';
+import { startTemporalDevServer } from '../dev/temporal/dev-server';
 import { loanWorkflowId } from '../src/domain/loan-lifecycle';
 import { startStack } from '../test/support/stack';
 import { Loan, Organization } from '../src/db/entities';

@@ -4,7 +4,7 @@
  * state under $DATA_DIR/local-node (default .data).
  */
 import path from 'node:path';
-import { programsFromSpec, startLocalNode } from '../network/local-node';
+import { programsFromSpec, startLocalNode } from './index';
 
 async function main(): Promise<void> {
   const port = Number(process.env.LOCAL_NODE_PORT ?? 8899);

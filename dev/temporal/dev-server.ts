@@ -1,9 +1,9 @@
 // Runs the official Temporal CLI dev server as a child process and waits until it really serves the namespace.
 import { spawn } from 'node:child_process';
 import { promises as fs, readFileSync } from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
+import { freePort, isPortFree } from '../../src/main/ports';
 import { findTemporalCli } from './temporal-cli';
 
 const CONFIG_DIR = path.resolve(__dirname, '../../temporal-config');
@@ -210,25 +210,6 @@ async function chooseUiPort(requested: number | undefined, log: (message: string
   const port = await freePort();
   log(`Port ${DEFAULT_UI_PORT} is taken; the Temporal Web UI uses ${port}`);
   return port;
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, HOST, () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-function isPortFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const server = net.createServer();
-    server.once('error', () => resolve(false));
-    server.listen(port, HOST, () => server.close(() => resolve(true)));
-  });
 }
 
 function sleep(ms: number): Promise<void> {

@@ -1,6 +1,6 @@
 /**
  * The shared wiring of the API and worker processes: database, networks, custody.
- * The only place (with api.ts, worker.ts and launcher.ts) where dependencies are built.
+ * The only place (with api.ts, worker.ts and dev/launcher.ts) where dependencies are built.
  */
 import fs from 'node:fs';
 import path from 'node:path';

@@ -15,7 +15,7 @@ import { ensureOrganization } from '../../src/custody/credentials';
 import { Position } from '../../src/db/entities';
 import type { WriteRequest } from '../../src/domain/write';
 import { forkEm, fundFeePayer, openRuntime, type Runtime } from '../../src/main/runtime';
-import { startLocalNode, type LocalNode } from '../../src/network/local-node';
+import { startLocalNode, type LocalNode } from '../../dev/local-node';
 import { createTestDatabase } from '../support/database';
 
 let database: { url: string; drop(): Promise<void> };

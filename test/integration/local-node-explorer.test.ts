@@ -29,7 +29,7 @@ import {
 import { getCreateAccountInstruction } from '@solana-program/system';
 import { getAddMemoInstruction } from '@solana-program/memo';
 import * as token2022 from '@solana-program/token-2022';
-import { startLocalNode, type LocalNode } from '../../src/network/local-node';
+import { startLocalNode, type LocalNode } from '../../dev/local-node';
 import { waitFor } from '../support/wait';
 
 let dataDir: string;

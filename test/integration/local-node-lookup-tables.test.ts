@@ -36,7 +36,7 @@ import {
   getDeactivateLookupTableInstruction,
   getExtendLookupTableInstruction,
 } from '@solana-program/address-lookup-table';
-import { startLocalNode, type LocalNode } from '../../src/network/local-node';
+import { startLocalNode, type LocalNode } from '../../dev/local-node';
 
 let dataDir: string;
 let node: LocalNode;

@@ -34,9 +34,9 @@ import {
 import { getCreateAccountInstruction, getTransferSolInstruction } from '@solana-program/system';
 import * as splToken from '@solana-program/token';
 import * as token2022 from '@solana-program/token-2022';
-import { startLocalNode, type LocalNode } from '../../src/network/local-node';
-import { decodeBase58 } from '../../src/network/local-node/base58';
-import { NodeRuntime } from '../../src/network/local-node/runtime';
+import { startLocalNode, type LocalNode } from '../../dev/local-node';
+import { decodeBase58 } from '../../dev/local-node/base58';
+import { NodeRuntime } from '../../dev/local-node/runtime';
 
 type Rpc = SolanaRpc<SolanaRpcApi>;
 type ConfirmationLevel = 'processed' | 'confirmed' | 'finalized';

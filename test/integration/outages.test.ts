@@ -10,7 +10,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { address, createSolanaRpc } from '@solana/kit';
 import { Client, Connection } from '@temporalio/client';
-import { freePort } from '../../dev/ports';
+import { freePort } from '../../src/main/ports';
 import { startTemporalDevServer, type TemporalDevServer } from '../../dev/temporal/dev-server';
 import { startFaultWorker, type FaultWorker } from '../support/fault-process';
 import { startRpcProxy, type RpcProxy } from '../support/rpc-proxy';

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { loadConfig } from '../../src/config/config';
 import { resolveDatabase } from '../../src/main/database';
 import { createOrm, migrate, migrationNames } from '../../src/db/orm';
-import { freePort } from '../../src/main/temporal-dev-server';
+import { freePort } from '../../src/main/ports';
 import { Organization } from '../../src/db/entities';
 
 it('runs migrations on PGlite and keeps data under .data/pglite across restarts', async () => {

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import { NativeConnection, Worker } from '@temporalio/worker';
-import { DYNAMIC_CONFIG_FILE, readDynamicConfigValues, readSearchAttributes, SEARCH_ATTRIBUTES_FILE } from '../../src/main/temporal-dev-server';
+import { DYNAMIC_CONFIG_FILE, readDynamicConfigValues, readSearchAttributes, SEARCH_ATTRIBUTES_FILE } from '../../dev/temporal/dev-server';
 import { temporalTarget, uniqueTaskQueue } from '../support/temporal';
 import { echo } from '../support/workflows/echo.workflow';
 

@@ -32,7 +32,7 @@ import {
 } from '@solana/kit';
 import { getCreateAccountInstruction } from '@solana-program/system';
 import * as token2022 from '@solana-program/token-2022';
-import { programsFromSpec, startLocalNode, type LocalNode } from '../../src/network/local-node';
+import { programsFromSpec, startLocalNode, type LocalNode } from '../../dev/local-node';
 import { createJsonRpcNetwork } from '../../src/network/json-rpc-network';
 import type { SvmNetwork } from '../../src/network/svm-network';
 import { EXECUTE_DISCRIMINATOR, resolveTransferHookAccounts, toAccountMetas, transferHookValidationAddress, type TransferHookAccountMeta } from '../../src/activities/operations/transfer-hook';

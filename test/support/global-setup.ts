@@ -1,5 +1,5 @@
 // One Temporal server for the whole integration run: the one named by TEMPORAL_ADDRESS, else an in-memory dev server.
-import { startTemporalDevServer } from '../../src/main/temporal-dev-server';
+import { startTemporalDevServer } from '../../dev/temporal/dev-server';
 import { keepDevServer } from './temporal';
 
 export default async function globalSetup(): Promise<void> {

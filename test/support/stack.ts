@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import type { NativeConnection, Worker } from '@temporalio/worker';
 import { loadConfig, type Config } from '../../src/config/config';
-import { startLocalNode, type LocalNode, type LocalNodeProgram } from '../../src/network/local-node';
+import { startLocalNode, type LocalNode, type LocalNodeProgram } from '../../dev/local-node';
 import { openRuntime, fundFeePayer, forkEm, type Runtime } from '../../src/main/runtime';
 import { connectTemporal, createLedgerWorker } from '../../src/main/worker';
 import { startApi, type ApiServer } from '../../src/main/api';

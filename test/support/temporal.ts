@@ -1,6 +1,6 @@
 // Helpers for tests that talk to the Temporal server started (or named) by test/support/global-setup.ts.
 import { randomBytes } from 'node:crypto';
-import type { TemporalDevServer } from '../../src/main/temporal-dev-server';
+import type { TemporalDevServer } from '../../dev/temporal/dev-server';
 
 /** A task queue no other test (or earlier run against a shared server) polls. */
 export function uniqueTaskQueue(prefix: string): string {

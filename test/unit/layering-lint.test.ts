@@ -1,4 +1,4 @@
-/** The lint rule that keeps the layers apart: nothing below the API imports src/api, src/domain imports no src/db, only src/main and src/cli import src/cli. */
+/** The lint rule that keeps the layers apart: nothing below the API imports src/api, src/domain imports no src/db, only src/main and src/cli import src/cli, src/ never imports dev/. */
 import path from 'node:path';
 import { ESLint } from 'eslint';
 
@@ -17,7 +17,7 @@ const belowTheApi = [
   ['src/activities/pipeline/example.activity.ts', '../../api/middleware'],
   ['src/custody/example.ts', '../api/middleware'],
   ['src/network/example.ts', '../api/context'],
-  ['src/network/local-node/example.ts', '../../api/app'],
+  ['src/network/rpc/example.ts', '../../api/app'],
   ['src/config/example.ts', '../api/context'],
   ['src/storage/example.ts', '../api/route'],
 ];
@@ -81,7 +81,27 @@ describe('only src/main and src/cli import src/cli', () => {
   });
 });
 
+describe('src/ never imports dev/', () => {
+  it.each([
+    ['src/main/example.ts', '../../dev/local-node'],
+    ['src/cli/example.ts', '../../dev/temporal/dev-server'],
+    ['src/api/example.ts', '../../dev/launcher'],
+    ['src/network/example.ts', '../../dev/local-node/base58'],
+    ['src/domain/example.ts', '../../dev/local-node'],
+    ['src/workflows/example.workflow.ts', '../../dev/local-node'],
+  ])('refuses it in %s', async (file, from) => {
+    expect((await problems(`import { x } from '${from}';\nexport const y = x;\n`, file)).join(' ')).toContain('src/ never imports dev/');
+    expect((await problems(`import type { X } from '${from}';\nexport type Y = X;\n`, file)).join(' ')).toContain('src/ never imports dev/');
+  });
+
+  it('lets dev/, test/ and bench/ import src/ and dev/', async () => {
+    expect(await problems("import { startApi } from '../src/main/api';\nimport { startLocalNode } from './local-node';\nexport const s = [startApi, startLocalNode];\n", 'dev/example.ts')).toEqual([]);
+    expect(await problems("import { startLocalNode } from '../../dev/local-node';\nexport const s = startLocalNode;\n", 'test/integration/example.test.ts')).toEqual([]);
+    expect(await problems("import { startTemporalDevServer } from '../dev/temporal/dev-server';\nexport const s = startTemporalDevServer;\n", 'bench/example.ts')).toEqual([]);
+  });
+});
+
 it('holds for the code the project has', async () => {
-  const results = await eslint.lintFiles(['src', 'test', 'bench']);
+  const results = await eslint.lintFiles(['src', 'dev', 'test', 'bench']);
   expect(results.flatMap((r) => r.messages.filter((m) => m.ruleId === '@typescript-eslint/no-restricted-imports').map((m) => `${path.relative(root, r.filePath)}: ${m.message}`))).toEqual([]);
 });

@@ -2,9 +2,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { programsFromSpec } from '../../src/network/local-node/programs';
-import { NodeRuntime } from '../../src/network/local-node/runtime';
-import { decodeBase58 } from '../../src/network/local-node/base58';
+import { programsFromSpec } from '../../dev/local-node/programs';
+import { NodeRuntime } from '../../dev/local-node/runtime';
+import { decodeBase58 } from '../../dev/local-node/base58';
 import { returnCodeProgramElf } from '../support/sbpf-program';
 
 const PROGRAM_A = 'HooKzFZkHbhDvYWSKGEyYvMNgTNXnNZwsoL8PhRqsWhW';

@@ -1,4 +1,4 @@
-import { PrioritizationFeeCache } from '../../src/network/local-node/prioritization-fees';
+import { PrioritizationFeeCache } from '../../dev/local-node/prioritization-fees';
 
 const key = (n: number) => new Uint8Array(32).fill(n);
 const [a, b, c] = [key(1), key(2), key(3)];

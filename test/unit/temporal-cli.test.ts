@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { findTemporalCli } from '../../src/main/temporal-cli';
+import { findTemporalCli } from '../../dev/temporal/temporal-cli';
 
 describe('findTemporalCli', () => {
   const savedEnv = {

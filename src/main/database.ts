@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import { DEFAULT_DATABASE_URL, type Config } from '../config/config';
 import { ensureDatabase } from '../db/orm';
 import type { Log } from './runtime';
-import { freePort } from './temporal-dev-server';
+import { freePort } from './ports';
 
 export interface ResolvedDatabase {
   url: string;

@@ -1,0 +1,24 @@
+/** Loopback ports for what the service starts itself (PGlite's socket) and for the dev stack (the Temporal dev server, tests, the bench). */
+import net from 'node:net';
+
+const HOST = '127.0.0.1';
+
+/** A port nothing listens on now (the OS picks it; another process may still take it before the caller binds). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, HOST, () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export function isPortFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, HOST, () => server.close(() => resolve(true)));
+  });
+}
