@@ -1,5 +1,5 @@
 /**
- * Webhook deliveries around submission (API.md 5): pre-submit (with the fully signed transaction;
+ * Webhook deliveries around submission (docs/webhooks.md): pre-submit (with the fully signed transaction;
  * may veto) and post-submit (at least once; the receiver deduplicates by eventId), and the replay of
  * a post-submit event. Every attempt is logged (WebhookDelivery) with its attempt number per webhook.
  *
@@ -31,7 +31,7 @@ export function createWebhookActivities(deps: ActivityDeps) {
     return em.find(Account, { organizationId: subject.organizationId, cluster: subject.cluster, $or: [{ address: { $in: addresses } }, { id: { $in: ids } }] });
   }
 
-  /** The payload of API.md 5 (plus `signedTransaction` for pre-submit) and the organization's signing secret. */
+  /** The payload of every delivery (docs/webhooks.md; plus `signedTransaction` for pre-submit) and the organization's signing secret. */
   async function event(em: EntityManager, subject: Subject, eventId: string, eventType: string, accounts: Account[], extra: Record<string, unknown> = {}) {
     const org = await em.findOneOrFail(Organization, { id: subject.organizationId });
     const tx = await em.findOne(LedgerTransaction, { id: subject.transactionId });

@@ -47,7 +47,7 @@ export function fromWorkflowFailure(error: unknown): unknown {
 
 const OUTAGE_MESSAGE = 'a service this request needs (the database or the workflow engine) did not answer; send the same request again after Retry-After (a write with the same key: it happens at most once)';
 
-/** Every error becomes the API.md error body; only 4xx messages (and our own 5xx codes') reach the client. */
+/** Every error becomes the one error body (docs/behaviour/errors.md); only 4xx messages (and our own 5xx codes') reach the client. */
 export function errorBody(log: (msg: string, err: unknown) => void): Koa.Middleware {
   return async (ctx: LedgerContext, next) => {
     try {
@@ -238,7 +238,7 @@ export function authenticate(deps: ApiDeps): Koa.Middleware {
   };
 }
 
-/** The per API key limit (API.md 4), shared by every API process: 429 with Retry-After when spent. */
+/** The per API key limit (docs/rate-limits.md), shared by every API process: 429 with Retry-After when spent. */
 export function rateLimit(limiter: Limiter, perSecond: number): Koa.Middleware {
   return async (ctx: LedgerContext, next) => {
     const taken = await limiter.take(ctx.state.caller!.apiKeyId);

@@ -77,7 +77,7 @@ function errorResponses(): Record<string, JsonSchema> {
   );
 }
 
-/** The error statuses a route can answer, from what kind of route it is (API.md 2, 4). */
+/** The error statuses a route can answer, from what kind of route it is (docs/behaviour/errors.md). */
 export function errorStatuses(spec: RouteSpec): number[] {
   // x-request-id is checked on every route, so every route can answer 400.
   const statuses = new Set([400, 500]);

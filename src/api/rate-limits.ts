@@ -1,5 +1,5 @@
 /**
- * The API's rate limits (API.md 4), shared by every API process through a store (rate-limiter-flexible):
+ * The API's rate limits (docs/rate-limits.md), shared by every API process through a store (rate-limiter-flexible):
  * - per API key: `burst` requests per window of burst/perSecond seconds (100/s with bursts of 200 by
  *   default: 200 per 2 s), so N replicas together allow the limit once, not N times;
  * - per client address, failed authentications (no key, a malformed, unknown or revoked one):

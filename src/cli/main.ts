@@ -2,7 +2,7 @@
  * The admin CLI (commander). Scripts depend on this contract: each command prints one JSON object on
  * stdout; a failure prints its message on stderr with exit code 1; a usage error (unknown command or
  * option, missing argument) prints the command's usage on stderr with exit code 2; `--help` prints
- * on stdout with exit code 0. See `npm run --silent cli -- --help` and README "Admin CLI".
+ * on stdout with exit code 0. See `npm run --silent cli -- --help` and docs/cli.md.
  */
 import { Command, CommanderError, Option } from 'commander';
 import { loadConfig, type Config } from '../config/config';

@@ -173,7 +173,7 @@ export const LedgerTransaction = defineEntity({
     /** The first transaction of a write that needs several (null for a one-transaction write), and this one's place. */
     writeTransactionId: p.uuid().nullable(),
     part: p.integer().default(0).onCreate(() => 0),
-    /** Pre-submit webhook deliveries that failed without stopping the transaction (API.md 5), null when none. */
+    /** Pre-submit webhook deliveries that failed without stopping the transaction (docs/webhooks.md), null when none. */
     webhookFailures: p.json<WebhookFailure[]>().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),

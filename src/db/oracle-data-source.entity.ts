@@ -1,5 +1,5 @@
 /**
- * An onchain data source (spec 2.7, API.md 7 `LEDGER_FEED`): a Token-2022 mint whose own metadata
+ * An onchain data source (spec 2.7, docs/oracle-data-sources.md `LEDGER_FEED`): a Token-2022 mint whose own metadata
  * holds the value, with its job definition, its schedule and its latest value as written onchain.
  */
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';

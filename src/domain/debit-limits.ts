@@ -2,7 +2,7 @@
  * Debit limits (spec 8): which limits govern a debit, and whether this transaction's debits, alone
  * (PER_TRANSACTION) or with what the window already holds (DURATION), stay within them. Network
  * currency and each instrument have their own table; tokens' defaults are the same table in the
- * token's units (API.md 4). A limit that names `approversForOverride` does not refuse: the write
+ * token's units (docs/behaviour/limits.md). A limit that names `approversForOverride` does not refuse: the write
  * waits for approval (docs/approvals.md).
  */
 import { LedgerError } from './errors';

@@ -1,5 +1,5 @@
 /**
- * Durable nonce rules (spec 2.8, API.md 8): how many nonce accounts one request and one network
+ * Durable nonce rules (spec 2.8, docs/durable-nonces.md): how many nonce accounts one request and one network
  * transaction create, and when a nonce-lifetime message can no longer land. Pure.
  */
 import type { MessageLifetime } from './write';

@@ -1,5 +1,5 @@
 /**
- * The itemQuery grammar (spec 2.1, API.md 2) translated into a database filter and order, against a
+ * The itemQuery grammar (spec 2.1, docs/behaviour/conventions.md) translated into a database filter and order, against a
  * whitelist of fields per resource. Pure: the output is a MikroORM-style filter object (plain data).
  * Any field, filter type or value kind that does not fit the field is a VALIDATION_ERROR naming it.
  */

@@ -1,5 +1,5 @@
 /**
- * Oracle job definitions (API.md 7): the supported subset of a Switchboard OracleJob in JSON,
+ * Oracle job definitions (docs/oracle-data-sources.md): the supported subset of a Switchboard OracleJob in JSON,
  * `{"tasks": [...]}` or `{"jobs": [{"tasks": [...]}, ...]}` (the median across jobs). `parseJobDefinition`
  * checks a definition when it is created or updated (a task outside the subset, a malformed one or
  * a host not allowed is VALIDATION_ERROR naming the task); `runJobDefinition` interprets it over an

@@ -11,7 +11,7 @@ import { organizationSegment, type OrganizationIds } from './workflow-ids';
 export type { Operation };
 
 export const transactionStatuses = [
-  /** Accepted with Prefer: respond-async, not built yet (an addition to API.md 3's set). */
+  /** Accepted with Prefer: respond-async, not built yet (an addition to the statuses of docs/behaviour/transactions.md). */
   'PENDING',
   'BUILT', 'AWAITING_APPROVAL', 'AWAITING_SIGNATURES', 'SIGNED', 'SUBMITTED', 'CONFIRMED', 'FINALIZED', 'FAILED', 'REJECTED', 'EXPIRED', 'CANCELLED',
 ] as const;

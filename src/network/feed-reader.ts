@@ -1,5 +1,5 @@
 /**
- * Reading a LEDGER_FEED without this service (API.md 7): any Solana JSON-RPC endpoint and the
+ * Reading a LEDGER_FEED without this service (docs/oracle-data-sources.md): any Solana JSON-RPC endpoint and the
  * Token-2022 client. The feed mint's Metadata Pointer names the mint itself, and its Token Metadata
  * additional fields hold the feed; the value is exact decimal text.
  */

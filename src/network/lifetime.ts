@@ -1,5 +1,5 @@
 /**
- * The message lifetime port (DESIGN.md): what keeps a signed message from landing forever, and the
+ * The message lifetime port (docs/write-engine.md): what keeps a signed message from landing forever, and the
  * proof that it never can. Build takes a lifetime for a new message; confirm (and a replayed build)
  * asks whether it is over before anything is built again, so one write never has two live messages.
  * Two kinds: a recent blockhash, and a reserved durable nonce (advance-nonce first in the message).

@@ -1,5 +1,5 @@
 /**
- * Bad input on every route (API.md 2): a clear 4xx naming the field at fault, never a 5xx, never a
+ * Bad input on every route (docs/behaviour/conventions.md): a clear 4xx naming the field at fault, never a 5xx, never a
  * hang, and a refused write leaves nothing behind. The sweep is generated from the OpenAPI document
  * the service serves (built from the io-ts codecs that validate requests), so a new route or a new
  * property is swept without editing this file. Bugs found are pinned at the end with it.failing:
@@ -74,9 +74,9 @@ interface Case {
   after?: (answer: Answer) => Promise<string[]>;
 }
 
-/** API.md 2: the only routes without authentication (the docs page's own files go with it). */
+/** docs/behaviour/conventions.md: the only routes without authentication (the docs page's own files go with it). */
 const PUBLIC_PATHS = ['/health', '/ready', '/docs', '/docs/assets/{file}', '/api/v1/openapi.json'];
-/** Public in the document today although API.md says otherwise: known bug B8. */
+/** Public in the document today although docs/behaviour/conventions.md says otherwise: known bug B8. */
 const PUBLIC_BY_BUG: string[] = [];
 const ROUTES_THAT_MUST_BE_SWEPT = [
   'POST /api/v1/accounts',
@@ -213,7 +213,7 @@ function send(c: Case, agent: http.Agent = pool): Promise<Answer> {
 
 const firstError = (a: Answer) => a.body?.errors?.[0] ?? {};
 
-/** What every answer in this file must be: no 5xx, no hang, the API.md error body, no stack trace. */
+/** What every answer in this file must be: no 5xx, no hang, the error body of docs/behaviour/errors.md, no stack trace. */
 function envelopeProblems(c: Case, a: Answer): string[] {
   if (a.status === 0) return [a.text];
   const problems: string[] = [];

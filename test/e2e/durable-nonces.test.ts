@@ -1,5 +1,5 @@
 /**
- * Durable nonce accounts (spec 2.8, 4.1, 4.2; API.md 6 and 8) on the real stack: Create Durable
+ * Durable nonce accounts (spec 2.8, 4.1, 4.2; docs/durable-nonces.md) on the real stack: Create Durable
  * Nonce Accounts, the bulk and single reads, and writes with messageLifetimeStrategy DURABLE_NONCE
  * (advance-nonce first, one nonce per transaction, released when the transaction lands or fails,
  * and still landing long after a recent blockhash would have expired). Each scenario runs in its

@@ -1,5 +1,5 @@
 /**
- * Loans on the local node (spec 4.4, API.md 7-8): a lender's strategy and its funded vault, Create
+ * Loans on the local node (spec 4.4, docs/loans.md): a lender's strategy and its funded vault, Create
  * Loan with every guard, Fetch Loan Details (interest to the second) and Fetch Loans. Balances are
  * read back from the chain and from the records after each loan write, and they must agree.
  */

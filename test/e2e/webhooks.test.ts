@@ -1,5 +1,5 @@
 /**
- * Webhooks as the spec means them (API.md 5, 8), against real receivers and a real OAuth2 token
+ * Webhooks as the spec means them (docs/webhooks.md), against real receivers and a real OAuth2 token
  * endpoint on 127.0.0.1: pre-submit sees the fully signed transaction that then lands (or vetoes it),
  * a non-veto failure is recorded on the transaction, post-submit is retried and logged attempt by
  * attempt, an event replays under its eventId, deliveries are signed (HMAC) and carry the configured

@@ -1,5 +1,5 @@
 /**
- * Exactly once under any crash (DESIGN.md): the worker runs as its own process and is killed with
+ * Exactly once under any crash (docs/write-engine.md): the worker runs as its own process and is killed with
  * SIGKILL at every step boundary of a write, and inside submit after the network took the bytes (an
  * RPC proxy holds sendTransaction's answer). A write is one workflow task, so a new worker replays
  * every step from lookup. For Create Account, Mint, Transfer and Trade the outcome must be the one a

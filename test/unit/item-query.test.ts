@@ -292,7 +292,7 @@ describe('translateItemQuery: account fields (spec 4.1)', () => {
   // Bug: CONTAINS on an enumerated TEXT field (type, status) checks the search text against the
   // enumeration (src/domain/item-query.ts:140 -> scalar -> checkText, line 100), so a substring
   // such as "TOKEN" is refused with 400 "must be one of ...". CONTAINS is documented for TEXT
-  // fields (API.md 2) and `type` is a TEXT field; only whole values can be searched for.
+  // fields (docs/behaviour/conventions.md) and `type` is a TEXT field; only whole values can be searched for.
   it('finds every account whose type contains "TOKEN"', () => {
     expect(accountWhere('type', { filterType: 'CONTAINS', valueString: 'TOKEN' })).toEqual({ $and: [scope, { type: { $ilike: '%TOKEN%' } }] });
   });

@@ -1,4 +1,4 @@
-/** The loan rules (API.md 7): quotes, interest to the base unit, loan-to-value at exact prices. */
+/** The loan rules (docs/loans.md): quotes, interest to the base unit, loan-to-value at exact prices. */
 import { checkCollateralTerms, checkExpectedValues, interestFor, interestPerSecondText, loanToValue, quoteFor } from '../../src/domain/loans';
 import { refusal } from '../support/expectations';
 import { movementRefusal } from '../../src/domain/loan-lifecycle';

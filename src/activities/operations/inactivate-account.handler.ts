@@ -1,5 +1,5 @@
 /**
- * Inactivate Account (API.md 6, spec 3): the record becomes CLOSED. A managed account's remaining
+ * Inactivate Account (spec 3): the record becomes CLOSED. A managed account's remaining
  * lamports are swept to `transferRemainingNetworkCurrencyTo` in one transaction signed by the account
  * (the fee payer pays the fee, so the whole balance moves and the account leaves the chain). The sweep
  * is a debit like Transfer Network Currency: classified by destination, under the same limits.

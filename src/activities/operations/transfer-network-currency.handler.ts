@@ -1,5 +1,5 @@
 /**
- * Transfer Network Currency (API.md 6): lamports from a managed account to any address, signed by the
+ * Transfer Network Currency: lamports from a managed account to any address, signed by the
  * source. The debit is classified by its destination (OFF_PLATFORM, NON_MANAGED, MANAGED) so the
  * limit-check step applies spec 8's limits to it.
  */

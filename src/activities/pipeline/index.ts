@@ -1,5 +1,5 @@
 /**
- * The generic steps of the write pipeline, one module each over a shared context (DESIGN.md):
+ * The generic steps of the write pipeline, one module each over a shared context (docs/write-engine.md):
  * lookup → limit check → build → (pre-submit webhook) → sign → submit → confirm → record, and the
  * ends of a write that sends nothing. Each is safe to replay: it reads what it did before (the
  * write's record) before doing it again. The workflow runs them grouped into a few local

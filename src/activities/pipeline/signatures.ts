@@ -1,5 +1,5 @@
 /**
- * Signatures from outside the service (API.md 5, missing signature; Sign Transaction): what a write
+ * Signatures from outside the service (docs/webhooks.md, missing signature; Sign Transaction): what a write
  * waiting in AWAITING_SIGNATURES keeps on its record, and the checks a supplied signature passes
  * before it is kept (a signer the message names, an ed25519 signature of that very message).
  */

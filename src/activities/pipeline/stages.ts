@@ -1,12 +1,12 @@
 /**
- * The steps grouped into the few local activities a write runs (DESIGN.md, "Cost"). Each local
+ * The steps grouped into the few local activities a write runs (docs/write-engine.md, "One workflow task per write"). Each local
  * activity costs the worker one workflow activation (about 2 ms of CPU on its single workflow
  * thread, measured by `npm run bench`), so the steps from lookup to sign run as one activity and
  * those from submit to record as another: a write is two activations of work instead of seven.
  * The steps stay separate functions (one module each) and keep their replay rules; grouping them
  * changes nothing for exactly-once, since every step already reads the write's record before it
  * acts, and the boundary between the two groups is still the signed bytes: nothing signs and sends
- * in one attempt. A pre-submit webhook sees the signed message (API.md 5): the workflow calls it
+ * in one attempt. A pre-submit webhook sees the signed message (docs/webhooks.md): the workflow calls it
  * after `prepare`, whose result (the signature recorded) is then in its history.
  */
 import { confirmDuration } from '../../observability/metrics';

@@ -1,5 +1,5 @@
 /**
- * Sends one webhook delivery (API.md 5): the receiver's address checked against the outbound URL
+ * Sends one webhook delivery (docs/webhooks.md): the receiver's address checked against the outbound URL
  * policy after DNS (a name may have moved since the account was saved), HMAC-SHA256 signature over
  * `timestamp.body` with the organization's secret, the configured API-key header or an OAuth2 bearer
  * token. Never throws: every failure is an outcome to record.

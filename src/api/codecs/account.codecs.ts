@@ -1,4 +1,4 @@
-/** Account request bodies: Create Account (spec 2.3), Update and Inactivate Account, the single-account reads (API.md 6). */
+/** Account request bodies: Create Account (spec 2.3), Update and Inactivate Account, the single-account reads. */
 import { createAccountItemData, inactivateAccountItemData, transferNetworkCurrencyItemData, updateAccountItemData } from '../../domain/inputs/account.inputs';
 import { accountLookup, svmTransactionConfig } from '../../domain/inputs/common.inputs';
 import { strictObject } from '../../domain/inputs/primitives';
@@ -8,14 +8,14 @@ export const createAccountBody = strictObject('CreateAccountRequest', { itemData
 
 export const singleAccountBody = strictObject('SingleAccountRequest', { itemData: strictObject('SingleAccountItemData', { account: accountLookup }, {}) }, { tenancyConfig });
 
-/** Transfer Network Currency (API.md 6). */
+/** Transfer Network Currency. */
 export const transferNetworkCurrencyBody = strictObject('TransferNetworkCurrencyRequest', { itemData: transferNetworkCurrencyItemData }, { svmTransactionConfig, tenancyConfig });
 
 /**
- * Update Account (API.md 6): patch semantics. A field sent replaces the stored value (lists whole);
+ * Update Account: patch semantics. A field sent replaces the stored value (lists whole);
  * a field left out stays; `unsetFields` empties the named nullable fields.
  */
 export const updateAccountBody = strictObject('UpdateAccountRequest', { itemData: updateAccountItemData }, { svmTransactionConfig, tenancyConfig });
 
-/** Inactivate Account (API.md 6). */
+/** Inactivate Account. */
 export const inactivateAccountBody = strictObject('InactivateAccountRequest', { itemData: inactivateAccountItemData }, { svmTransactionConfig, tenancyConfig });

@@ -1,4 +1,4 @@
-/** Address lookup table request bodies: Create (spec 4.2), Extend, Update and Details (API.md 6). */
+/** Address lookup table request bodies: Create (spec 4.2), Extend, Update and Details. */
 import { createAddressLookupTableItemData, extendAddressLookupTableItemData, singleAddressLookupTableItemData, updateAddressLookupTableItemData } from '../../domain/inputs/address-lookup-table.inputs';
 import { svmTransactionConfig } from '../../domain/inputs/common.inputs';
 import { strictObject } from '../../domain/inputs/primitives';

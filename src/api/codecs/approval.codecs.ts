@@ -1,4 +1,4 @@
-/** Approve and Reject (API.md 8): the approval by offchainId, an optional comment kept with the decision. */
+/** Approve and Reject (docs/approvals.md): the approval by offchainId, an optional comment kept with the decision. */
 import { nonEmptyString, strictObject, uuid } from '../../domain/inputs/primitives';
 import { tenancyConfig } from './common.codecs';
 

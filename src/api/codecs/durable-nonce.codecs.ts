@@ -1,4 +1,4 @@
-/** Durable nonce account request bodies (spec 4.2, API.md 6). */
+/** Durable nonce account request bodies (spec 4.2). */
 import { createDurableNonceAccountsItemData, durableNonceAccountDetailsItemData } from '../../domain/inputs/durable-nonce.inputs';
 import { svmTransactionConfig } from '../../domain/inputs/common.inputs';
 import { strictObject } from '../../domain/inputs/primitives';

@@ -18,11 +18,11 @@ export const tokenExtensionsCalculatorBody = strictObject('TokenExtensionsCalcul
 export const createFinancialInstrumentBody = strictObject('CreateFinancialInstrumentRequest', { itemData: createFinancialInstrumentItemData }, { svmTransactionConfig, tenancyConfig });
 export const singleFinancialInstrumentBody = strictObject('SingleFinancialInstrumentRequest', { itemData: strictObject('SingleFinancialInstrumentItemData', { financialInstrument: accountLookup }, {}) }, { tenancyConfig });
 
-/** Pause / Unpause Financial Instrument (API.md 6). */
+/** Pause / Unpause Financial Instrument. */
 export const pauseFinancialInstrumentBody = strictObject('PauseFinancialInstrumentRequest', { itemData: pauseFinancialInstrumentItemData }, { svmTransactionConfig, tenancyConfig });
 
-/** Close Financial Instrument (API.md 6). */
+/** Close Financial Instrument. */
 export const closeFinancialInstrumentBody = strictObject('CloseFinancialInstrumentRequest', { itemData: closeFinancialInstrumentItemData }, { svmTransactionConfig, tenancyConfig });
 
-/** Update Financial Instrument (API.md 6): patch semantics; onchain metadata fields, the scaled UI multiplier, offchain data. */
+/** Update Financial Instrument: patch semantics; onchain metadata fields, the scaled UI multiplier, offchain data. */
 export const updateFinancialInstrumentBody = strictObject('UpdateFinancialInstrumentRequest', { itemData: updateFinancialInstrumentItemData }, { svmTransactionConfig, tenancyConfig });

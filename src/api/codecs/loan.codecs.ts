@@ -1,4 +1,4 @@
-/** Loan request bodies (spec 4.2 and 4.4, API.md 6). */
+/** Loan request bodies (spec 4.2 and 4.4). */
 import { closeLoanItemData, createLoanItemData, createLoanStrategyItemData, loanDetailsItemData, refinanceLoanItemData, repayLoanItemData, swapCollateralItemData } from '../../domain/inputs/loan.inputs';
 import { svmTransactionConfig } from '../../domain/inputs/common.inputs';
 import { strictObject } from '../../domain/inputs/primitives';

@@ -1,4 +1,4 @@
-/** Oracle data source request bodies (spec 4.2, 4.5; API.md 6). */
+/** Oracle data source request bodies (spec 4.2, 4.5). */
 import { createOnchainDataSourceItemData, onchainDataSourceItemData, updateOracleDataSourceItemData } from '../../domain/inputs/oracle-data-source.inputs';
 import { svmTransactionConfig } from '../../domain/inputs/common.inputs';
 import { strictObject } from '../../domain/inputs/primitives';

@@ -1,4 +1,4 @@
-/** Position request bodies (API.md 6; spec 4.3 movements). */
+/** Position request bodies (spec 4.3 movements). */
 import * as t from 'io-ts';
 import {
   burnItemData, freezePositionItemData, inactivatePositionItemData, initializePositionItemData, mintItemData, positionLookup, tradeItemData, transferItemData, updatePositionItemData,
@@ -12,7 +12,7 @@ export const initializePositionBody = strictObject('InitializePositionRequest', 
 
 export const singlePositionBody = strictObject('SinglePositionRequest', { itemData: strictObject('SinglePositionItemData', { position: positionLookup }, {}) }, { tenancyConfig });
 
-/** Update Position (API.md 6): offchain fields only. */
+/** Update Position: offchain fields only. */
 export const updatePositionBody = strictObject('UpdatePositionRequest', { itemData: updatePositionItemData }, { svmTransactionConfig, tenancyConfig });
 
 /** The one field at fault when an item is neither `{position}` nor `{financialInstrument, allPositions: true}`. */
@@ -29,7 +29,7 @@ function freezeShapeFault(item: FreezePositionItemData): { key: keyof FreezePosi
 }
 
 const freezeBodyFields = strictObject('FreezePositionRequest', { itemData: freezePositionItemData }, { svmTransactionConfig, tenancyConfig });
-/** Freeze / Unfreeze Position (API.md 6): one position, or every position of an SPL instrument. The shape rule runs after every field is valid, so a field's own fault is named first. */
+/** Freeze / Unfreeze Position: one position, or every position of an SPL instrument. The shape rule runs after every field is valid, so a field's own fault is named first. */
 export const freezePositionBody = new t.Type<t.TypeOf<typeof freezeBodyFields>, unknown, unknown>(
   freezeBodyFields.name,
   freezeBodyFields.is,
@@ -46,19 +46,19 @@ export const freezePositionBody = new t.Type<t.TypeOf<typeof freezeBodyFields>, 
 // The document shows the body's fields; the shape rule is in FreezePositionItemData's description.
 objectShapes.set(freezePositionBody, objectShapes.get(freezeBodyFields)!);
 
-/** Fetch Position History (API.md 6): the position, and the usual itemQuery over its transactions. */
+/** Fetch Position History: the position, and the usual itemQuery over its transactions. */
 export const positionHistoryBody = strictObject('PositionHistoryRequest', { itemData: strictObject('PositionHistoryItemData', { position: positionLookup }, {}) }, { itemQuery, tenancyConfig });
 
 /** Mint (spec 4.3). */
 export const mintBody = strictObject('MintRequest', { itemData: mintItemData }, { svmTransactionConfig, tenancyConfig });
 
-/** Burn (API.md 6): value, or burnEntireBalance. */
+/** Burn: value, or burnEntireBalance. */
 export const burnBody = strictObject('BurnRequest', { itemData: burnItemData }, { svmTransactionConfig, tenancyConfig });
 
 /** Transfer Financial Instrument (spec 4.3). */
 export const transferBody = strictObject('TransferRequest', { itemData: transferItemData }, { svmTransactionConfig, tenancyConfig });
 
-/** Trade (spec 4.3): operations each holding one of mint, burn, transfer; trade-level freeze/unfreeze (API.md 2). */
+/** Trade (spec 4.3): operations each holding one of mint, burn, transfer; trade-level freeze/unfreeze (docs/behaviour/conventions.md). */
 export const tradeBody = strictObject('TradeRequest', { itemData: tradeItemData }, { svmTransactionConfig, tenancyConfig });
 
 /** Inactivate Position (spec 4.3; the spellings are the spec's). */

@@ -1,19 +1,19 @@
-/** Transaction reads (API.md 6): a transaction named by offchainId or onchainId (signature). */
+/** Transaction reads: a transaction named by offchainId or onchainId (signature). */
 import { address, arrayOf, strictObject, nonEmptyString, uuid } from '../../domain/inputs/primitives';
 import { tenancyConfig } from './common.codecs';
 
 export const transactionLookup = strictObject('TransactionLookup', {}, { offchainId: uuid, onchainId: nonEmptyString(100) });
 export const singleTransactionBody = strictObject('SingleTransactionRequest', { itemData: strictObject('SingleTransactionItemData', { transaction: transactionLookup }, {}) }, { tenancyConfig });
 
-/** Replay Webhook Delivery (API.md 8): one event, by the eventId its deliveries carry. */
+/** Replay Webhook Delivery (docs/webhooks.md): one event, by the eventId its deliveries carry. */
 export const replayWebhookDeliveryBody = strictObject('ReplayWebhookDeliveryRequest', { itemData: strictObject('ReplayWebhookDeliveryItemData', { eventId: nonEmptyString(300) }, {}) }, { tenancyConfig });
 const suppliedSignature = strictObject('SuppliedSignature', { signer: address, signature: nonEmptyString(100) }, {}, 'A signer the transaction needs and its ed25519 signature of the transaction\'s message (serializedMessage, base64-decoded), base58.');
 
-/** Sign Transaction (API.md 6): signatures to add, or none for the managed keys this organization may use. */
+/** Sign Transaction: signatures to add, or none for the managed keys this organization may use. */
 export const signTransactionBody = strictObject(
   'SignTransactionRequest',
   { itemData: strictObject('SignTransactionItemData', { transaction: transactionLookup }, { signatures: arrayOf(suppliedSignature, 64) }) },
   { tenancyConfig },
 );
-/** Submit Transaction and Cancel (API.md 6): the waiting write's transaction, named as the transaction reads name it. */
+/** Submit Transaction and Cancel: the waiting write's transaction, named as the transaction reads name it. */
 export const waitingTransactionBody = singleTransactionBody;

@@ -1,4 +1,4 @@
-/** Account records as the API shows them, at the three detail levels (spec 2.2, API.md 2). */
+/** Account records as the API shows them, at the three detail levels (spec 2.2, docs/behaviour/conventions.md). */
 import { LosslessNumber } from 'lossless-json';
 import type { Account, WebhookConfig } from '../../db/entities';
 import { fromBaseUnits, NETWORK_CURRENCY_DECIMALS } from '../../domain/money';

@@ -1,4 +1,4 @@
-/** Loans (spec 2.6) and loan strategies (API.md 6) as the API shows them. */
+/** Loans (spec 2.6) and loan strategies as the API shows them. */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Account, FinancialInstrument, Loan, type LoanStrategy } from '../../db/entities';
 import { interestAt, interestPerSecondText, loanToValue } from '../../domain/loans';

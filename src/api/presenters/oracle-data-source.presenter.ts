@@ -1,4 +1,4 @@
-/** Onchain data source records as the API shows them (spec 2.7 plus latestValue, API.md 8). */
+/** Onchain data source records as the API shows them (spec 2.7 plus latestValue, docs/oracle-data-sources.md). */
 import { LosslessNumber } from 'lossless-json';
 import type { Account, OracleDataSource } from '../../db/entities';
 import type { LatestValueBody, OnchainDataSourceRecordBody } from '../responses/oracle-data-source.responses';

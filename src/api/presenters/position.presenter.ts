@@ -1,4 +1,4 @@
-/** Position records as the API shows them (the spec shows none: API.md's detail levels applied). */
+/** Position records as the API shows them (the spec shows none: the detail levels of docs/behaviour/conventions.md applied). */
 import type { FinancialInstrument, Position } from '../../db/entities';
 import { fromBaseUnits } from '../../domain/money';
 import { exactNumber, type DetailLevel } from './account.presenter';

@@ -1,4 +1,4 @@
-/** Fetch Approvals items (API.md 8). */
+/** Fetch Approvals items (docs/approvals.md). */
 import * as t from 'io-ts';
 import { freeObjectWith, integer, listOf, pageCursor, countIsLowerBound, nullable, strictObject, textEnum, textWith, timestamp, uuid } from './building-blocks';
 

@@ -1,4 +1,4 @@
-/** Durable nonce account answers (spec 2.8, API.md 6 and 8). */
+/** Durable nonce account answers (spec 2.8, docs/durable-nonces.md). */
 import * as t from 'io-ts';
 import { accountDetailed } from './account.responses';
 import { authorityReference } from './financial-instrument.responses';

@@ -1,4 +1,4 @@
-/** Loan and loan strategy answers (spec 2.6, API.md 6-8). */
+/** Loan and loan strategy answers (spec 2.6, docs/loans.md). */
 import type * as t from 'io-ts';
 import { accountDetailed, offchainIdentifier, onchainIdentifier, recordIdentifiers } from './account.responses';
 import { authorityReference } from './financial-instrument.responses';

@@ -1,4 +1,4 @@
-/** Onchain data source records (spec 2.7, API.md 8) and the answers of their writes. */
+/** Onchain data source records (spec 2.7, docs/oracle-data-sources.md) and the answers of their writes. */
 import * as t from 'io-ts';
 import { authorityReference } from './financial-instrument.responses';
 import { onchainIdentifier } from './account.responses';

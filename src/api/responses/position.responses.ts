@@ -1,4 +1,4 @@
-/** Position records at the three detail levels and the position reads' answers (API.md's detail levels applied). */
+/** Position records at the three detail levels and the position reads' answers (the detail levels of docs/behaviour/conventions.md applied). */
 import * as t from 'io-ts';
 import { onchainIdentifier, optionalOffchainIdentifier, recordIdentifiers } from './account.responses';
 import { address, baseUnits, boolean, exactAmount, integer, listOf, nullable, oneOfShapes, strictObject, textEnum, timestamp, uuid } from './building-blocks';

@@ -1,4 +1,4 @@
-/** Transaction records at the three detail levels, and Fetch Transaction Status (API.md 8). */
+/** Transaction records at the three detail levels, and Fetch Transaction Status (docs/behaviour/transactions.md). */
 import * as t from 'io-ts';
 import { address, baseUnits, boolean, constant, integer, listOf, pageCursor, countIsLowerBound, nullable, signature, strictObject, textEnum, textWith, timestamp, uuid } from './building-blocks';
 import { operations } from '../../domain/operations/registry';
@@ -81,7 +81,7 @@ export { transactionResult } from './write.responses';
 
 export const positionHistoryResponse = strictObject('PositionHistoryPage', { count: integer, items: listOf(transactionDetailed) }, { cursor: pageCursor, countIsLowerBound }, 'The transactions that touched the position, as detailed records: count matches the filter (all pages), items are this page.');
 
-/** Cancel (API.md 8): the cancelled write's transaction. */
+/** Cancel (docs/signatures.md): the cancelled write's transaction. */
 export const cancelledTransactionResponse = strictObject(
   'CancelledTransaction',
   { transaction: strictObject('CancelledTransactionStatus', { offchainId: uuid, status: constant('CANCELLED') }, {}) },

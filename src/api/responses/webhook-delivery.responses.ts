@@ -1,4 +1,4 @@
-/** The webhook delivery log (API.md 8): one item per delivery attempt. */
+/** The webhook delivery log (docs/webhooks.md): one item per delivery attempt. */
 import * as t from 'io-ts';
 import { integer, listOf, nullable, strictObject, textWith, timestamp } from './building-blocks';
 

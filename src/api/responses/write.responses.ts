@@ -1,5 +1,5 @@
 /**
- * What writes answer (spec 2.2, API.md 2 and 8): the transaction result, `{<created>{onchainId,
+ * What writes answer (spec 2.2, docs/behaviour/conventions.md): the transaction result, `{<created>{onchainId,
  * offchainId}, svmTransaction}`, and 202 `{transaction: {offchainId, status}}` with Prefer: respond-async.
  */
 import type * as t from 'io-ts';

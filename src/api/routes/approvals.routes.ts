@@ -1,5 +1,5 @@
 /**
- * Fetch Approvals, Approve, Reject (API.md 8; docs/approvals.md). A decision is kept on the approval
+ * Fetch Approvals, Approve, Reject (docs/approvals.md). A decision is kept on the approval
  * record first; the one that settles it (requiredApproversCount approvals, or one rejection) then
  * signals the waiting write. Should that signal be lost, a later decision on the settled approval (a
  * repeat of the settling one) signals again, and the write finds the decision on the record when its

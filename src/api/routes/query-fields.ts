@@ -72,7 +72,7 @@ export const financialInstrumentQuery: QueryResource = {
   idProperty: 'id',
 };
 
-/** Positions (the spec shows none; chosen by the product, documented in the OpenAPI summary and README). */
+/** Positions (the spec shows none; chosen by the product, documented in the OpenAPI summary). */
 export const positionQuery: QueryResource = {
   fields: {
     status: text('status', { values: ['ACTIVE', 'INACTIVE'] }),
@@ -95,7 +95,7 @@ export const positionQuery: QueryResource = {
   idProperty: 'id',
 };
 
-/** Transactions (API.md: fields chosen by the product; the spec shows none). */
+/** Transactions (docs/behaviour/transactions.md: fields chosen by the product; the spec shows none). */
 export const transactionQuery: QueryResource = {
   fields: {
     status: text('status', { values: transactionStatuses }),
@@ -178,7 +178,7 @@ export const approvalQuery: QueryResource = {
 const onchain = (property: string, extra: Partial<QueryField> = {}): QueryField => ({ property, kind: 'TEXT', dataTypes: ['ONCHAIN_ADDRESS_ID', 'ADDRESS_ONCHAIN_ID', 'TEXT'], ...extra });
 const offchain = (property: string, extra: Partial<QueryField> = {}): QueryField => ({ property, kind: 'UUID', dataTypes: ['OFFCHAIN_ID', 'TEXT'], ...extra });
 
-/** Loan strategies (API.md: chosen by the product). */
+/** Loan strategies (chosen by the product). */
 export const loanStrategyQuery: QueryResource = {
   fields: {
     loanStrategyOnchainId: onchain('vaultAddress'),
@@ -196,7 +196,7 @@ export const loanStrategyQuery: QueryResource = {
   idProperty: 'id',
 };
 
-/** Loans (API.md: status, parties, strategy, instruments, dates). */
+/** Loans (chosen by the product: status, parties, strategy, instruments, dates). */
 export const loanQuery: QueryResource = {
   fields: {
     status: text('status', { values: loanStatuses }),

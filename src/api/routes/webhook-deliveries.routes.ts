@@ -1,4 +1,4 @@
-/** The webhook delivery log of a transaction, and the replay of one event (API.md 8). */
+/** The webhook delivery log of a transaction, and the replay of one event (docs/webhooks.md). */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { WebhookDelivery } from '../../db/entities';
 import { notFound } from '../../domain/errors';

@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * What a replayed write step reads back (DESIGN.md, "Exactly once"): the lookup's resolution and the
+ * What a replayed write step reads back (docs/write-engine.md, "Exactly once"): the lookup's resolution and the
  * message's lifetime; the parts of a write that needs several network transactions; one message per record.
  */
 export class Migration0011WriteEngine extends Migration {

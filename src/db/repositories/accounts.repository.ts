@@ -69,7 +69,7 @@ export function assertMaySign(account: Account, organizationId: string, organiza
 
 /**
  * Whether the service signs for an account the write needs a signature of, or the write waits for
- * that signature (API.md 5, missing signature): a key the service does not hold or this organization
+ * that signature (docs/webhooks.md, missing signature): a key the service does not hold or this organization
  * may not use, or a lookup with `autoSign: false`. A closed account is still refused (VALIDATION_ERROR).
  */
 export function signerMode(account: Account, organizationId: string, organizationExternalId: string, autoSign: boolean | undefined, field: string): 'SIGNS' | 'AWAITED' {

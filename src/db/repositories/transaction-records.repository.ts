@@ -17,14 +17,14 @@ const statusColumns = { signature: 'signature', success: 'success', errorCode: '
 
 const beforeSigning: TransactionStatus[] = ['PENDING', 'BUILT', 'AWAITING_APPROVAL', 'AWAITING_SIGNATURES'];
 /**
- * The statuses a record may reach each status from. A replayed step (after a crash, DESIGN.md) writes
+ * The statuses a record may reach each status from. A replayed step (after a crash, docs/write-engine.md) writes
  * its status again: the guard keeps a record that went further (SUBMITTED, CONFIRMED) where it is.
  */
 const reachableFrom: Partial<Record<TransactionStatus, TransactionStatus[]>> = {
   SIGNED: beforeSigning,
   SUBMITTED: [...beforeSigning, 'SIGNED'],
   FAILED: beforeSigning,
-  // A pre-submit webhook vetoes a signed message (API.md 5: it sees the signed transaction).
+  // A pre-submit webhook vetoes a signed message (docs/webhooks.md: it sees the signed transaction).
   REJECTED: [...beforeSigning, 'SIGNED'],
   // A replayed sign never moves a write that got all its signatures back to waiting.
   AWAITING_SIGNATURES: ['PENDING', 'BUILT', 'AWAITING_APPROVAL', 'AWAITING_SIGNATURES'],

@@ -1,4 +1,4 @@
-/** Account request shapes: Create Account itemData (spec 2.3), Transfer Network Currency, Update and Inactivate Account (API.md 6). */
+/** Account request shapes: Create Account itemData (spec 2.3), Transfer Network Currency, Update and Inactivate Account. */
 import * as t from 'io-ts';
 import { accountLookup, offchainReferences, valueInput, webhookConfig } from './common.inputs';
 import { arrayOf, decimalText, describe, integer, nonEmptyString, oneOf, strictObject, text, address, uuid } from './primitives';
@@ -78,7 +78,7 @@ export const createAccountItemData = strictObject('CreateAccountItemData', {}, {
 });
 export type CreateAccountItemData = t.TypeOf<typeof createAccountItemData>;
 
-/** Transfer Network Currency itemData (API.md 6). */
+/** Transfer Network Currency itemData. */
 export const transferNetworkCurrencyItemData = strictObject('TransferNetworkCurrencyItemData', { source: accountLookup, destination: accountLookup, value: valueInput }, { idempotencyId: uuid, memo: nonEmptyString(500) });
 export type TransferNetworkCurrencyItemData = t.TypeOf<typeof transferNetworkCurrencyItemData>;
 
@@ -104,7 +104,7 @@ export const unsettableAccountFields = [
 export type UnsettableAccountField = (typeof unsettableAccountFields)[number];
 
 /**
- * Update Account itemData (API.md 6): patch semantics. A field sent replaces the stored value (lists whole);
+ * Update Account itemData: patch semantics. A field sent replaces the stored value (lists whole);
  * a field left out stays; `unsetFields` empties the named nullable fields.
  */
 export const updateAccountItemData = strictObject('UpdateAccountItemData', { account: accountLookup }, {
@@ -114,6 +114,6 @@ export const updateAccountItemData = strictObject('UpdateAccountItemData', { acc
 });
 export type UpdateAccountItemData = t.TypeOf<typeof updateAccountItemData>;
 
-/** Inactivate Account itemData (API.md 6). */
+/** Inactivate Account itemData. */
 export const inactivateAccountItemData = strictObject('InactivateAccountItemData', { accountToInactivate: accountLookup }, { transferRemainingNetworkCurrencyTo: accountLookup });
 export type InactivateAccountItemData = t.TypeOf<typeof inactivateAccountItemData>;

@@ -1,4 +1,4 @@
-/** Address lookup table request shapes: Create (spec 4.2), Extend and Update (API.md 6). */
+/** Address lookup table request shapes: Create (spec 4.2), Extend and Update. */
 import * as t from 'io-ts';
 import { accountLookup, offchainReferences } from './common.inputs';
 import { address, arrayOf, describe, strictObject, text } from './primitives';
@@ -24,11 +24,11 @@ const componentAddresses = arrayOf(accountLookup, MAX_TABLE_ADDRESSES);
 export const createAddressLookupTableItemData = strictObject('CreateAddressLookupTableItemData', { addressLookupTable: addressLookupTablePayload, authority: accountLookup }, { componentAddresses });
 export type CreateAddressLookupTableItemData = t.TypeOf<typeof createAddressLookupTableItemData>;
 
-/** Extend Address Lookup Table itemData (API.md 6). */
+/** Extend Address Lookup Table itemData. */
 export const extendAddressLookupTableItemData = strictObject('ExtendAddressLookupTableItemData', { addressLookupTable: accountLookup, componentAddresses }, {});
 export type ExtendAddressLookupTableItemData = t.TypeOf<typeof extendAddressLookupTableItemData>;
 
-/** Update Address Lookup Table itemData (API.md 6): one-way flags, at least one of them. */
+/** Update Address Lookup Table itemData: one-way flags, at least one of them. */
 export const updateAddressLookupTableItemData = strictObject('UpdateAddressLookupTableItemData', { addressLookupTable: accountLookup }, {
   freeze: oneWay,
   deactivate: oneWay,
@@ -37,5 +37,5 @@ export const updateAddressLookupTableItemData = strictObject('UpdateAddressLooku
 }, 'freeze, deactivate and close are one-way (only `true` is accepted); send one of them. close needs a deactivated table whose deactivation has cooled down; its lamports go to refundDestination (default: the fee payer).');
 export type UpdateAddressLookupTableItemData = t.TypeOf<typeof updateAddressLookupTableItemData>;
 
-/** Fetch Address Lookup Table Details itemData (API.md 6). */
+/** Fetch Address Lookup Table Details itemData. */
 export const singleAddressLookupTableItemData = strictObject('SingleAddressLookupTableItemData', { addressLookupTable: accountLookup }, {});

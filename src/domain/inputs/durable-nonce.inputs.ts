@@ -1,4 +1,4 @@
-/** Durable nonce account request shapes (spec 4.2, API.md 6): Create Durable Nonce Accounts and Fetch Durable Nonce Account Details. */
+/** Durable nonce account request shapes (spec 4.2): Create Durable Nonce Accounts and Fetch Durable Nonce Account Details. */
 import { createAccountItemData } from './account.inputs';
 import { accountLookup } from './common.inputs';
 import { integer, strictObject } from './primitives';
@@ -13,5 +13,5 @@ export const createDurableNonceAccountsItemData = strictObject(
 );
 export type CreateDurableNonceAccountsItemData = t.TypeOf<typeof createDurableNonceAccountsItemData>;
 
-/** Fetch Durable Nonce Account Details itemData (API.md 6). */
+/** Fetch Durable Nonce Account Details itemData. */
 export const durableNonceAccountDetailsItemData = strictObject('DurableNonceAccountDetailsItemData', { nonceAccount: accountLookup }, {});

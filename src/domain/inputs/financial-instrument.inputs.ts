@@ -1,4 +1,4 @@
-/** Financial instrument request shapes (spec 2.4; API.md 6): the itemData of Create, Update, Pause and Close. */
+/** Financial instrument request shapes (spec 2.4): the itemData of Create, Update, Pause and Close. */
 import * as t from 'io-ts';
 import { authorityFields, type AuthorityField } from '../instrument-authorities';
 import { createAccountItemData } from './account.inputs';
@@ -53,15 +53,15 @@ export const createFinancialInstrumentItemData = strictObject('CreateFinancialIn
 });
 export type CreateFinancialInstrumentItemData = t.TypeOf<typeof createFinancialInstrumentItemData>;
 
-/** Pause / Unpause Financial Instrument itemData (API.md 6). */
+/** Pause / Unpause Financial Instrument itemData. */
 export const pauseFinancialInstrumentItemData = strictObject('PauseFinancialInstrumentItemData', { financialInstrument: accountLookup }, {});
 export type PauseFinancialInstrumentItemData = t.TypeOf<typeof pauseFinancialInstrumentItemData>;
 
-/** Close Financial Instrument itemData (API.md 6). */
+/** Close Financial Instrument itemData. */
 export const closeFinancialInstrumentItemData = strictObject('CloseFinancialInstrumentItemData', { financialInstrument: accountLookup }, { refundDestination: accountLookup });
 export type CloseFinancialInstrumentItemData = t.TypeOf<typeof closeFinancialInstrumentItemData>;
 
-/** Update Financial Instrument itemData (API.md 6): patch semantics; onchain metadata fields, the scaled UI multiplier, offchain data. */
+/** Update Financial Instrument itemData: patch semantics; onchain metadata fields, the scaled UI multiplier, offchain data. */
 export const updateFinancialInstrumentItemData = strictObject('UpdateFinancialInstrumentItemData', { financialInstrument: accountLookup }, {
   onchainData: strictObject('InstrumentOnchainDataUpdate', {}, { decimals: integer(0, 9), symbol: nonEmptyString(10), name: nonEmptyString(32), uri: nonEmptyString(200), simpleCustomMetadata: stringMap }),
   offchainData,

@@ -1,4 +1,4 @@
-/** Loan request shapes (spec 4.4, API.md 6 and 8): strategies, Create Loan, Repay, Close, Fetch Loan Details. */
+/** Loan request shapes (spec 4.4, docs/loans.md): strategies, Create Loan, Repay, Close, Fetch Loan Details. */
 import * as t from 'io-ts';
 import { createAccountItemData } from './account.inputs';
 import { accountLookup, valueInput } from './common.inputs';
@@ -17,7 +17,7 @@ export const loanCollateralTerms = strictObject(
   'A collateral the strategy accepts: APY (cBPS) per duration index it lends for (apy[0] for 1 day, apy[1] for 1 week, …), the loan-to-value limit a loan may open at, and the ratio past which it is liquidated.',
 );
 
-/** Create Loan Strategy itemData (API.md 6). */
+/** Create Loan Strategy itemData. */
 export const createLoanStrategyItemData = strictObject(
   'CreateLoanStrategyItemData',
   {
@@ -54,7 +54,7 @@ export const itemToPledge = strictObject(
   "positionLookup: the borrower's position the collateral leaves from; transferFrom: another position of the borrower whose units go through it first; mintAsset: the units are minted into it first (the instrument's mint authority signs), in the same transaction.",
 );
 
-/** Create Loan itemData (spec 4.4, API.md 8). */
+/** Create Loan itemData (spec 4.4, docs/loans.md). */
 export const createLoanItemData = strictObject(
   'CreateLoanItemData',
   { defiProtocol, protocolDetails, itemsToBorrow: arrayOf(itemToBorrow, 1), itemsToPledge: arrayOf(itemToPledge, 8) },
@@ -87,7 +87,7 @@ export const repayLoanItemData = strictObject(
 );
 export type RepayLoanItemData = t.TypeOf<typeof repayLoanItemData>;
 
-/** Close Loan itemData (API.md 6). */
+/** Close Loan itemData. */
 export const closeLoanItemData = strictObject('CloseLoanItemData', { defiProtocol, escrow: accountLookup }, { refundDestination: accountLookup, idempotencyId: uuid });
 export type CloseLoanItemData = t.TypeOf<typeof closeLoanItemData>;
 

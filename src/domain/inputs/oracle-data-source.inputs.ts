@@ -1,6 +1,6 @@
 /**
  * Oracle data source request shapes: Create Onchain Data Source, Update Oracle Data Source
- * Definition (spec 4.5, patch), Refresh and Fetch Details (API.md 6 and 8).
+ * Definition (spec 4.5, patch), Refresh and Fetch Details (docs/oracle-data-sources.md).
  */
 import * as t from 'io-ts';
 import { isLosslessNumber, stringify } from 'lossless-json';
@@ -46,7 +46,7 @@ const providerDetails = strictObject('OracleProviderDetails', { kind: oneOf(['QU
 /** The feed mint's account payload (spec 2.3, the fields that apply): its labels. The key is generated and managed. */
 export const onchainDataSourcePayload = strictObject('OnchainDataSourcePayload', {}, { offchainReferences, comments: text }, 'The feed mint\'s account record: offchainReferences (code, name, accountNumber) and comments. The mint\'s key is generated and held by the service.');
 
-/** Create Onchain Data Source itemData (API.md 6). */
+/** Create Onchain Data Source itemData. */
 export const createOnchainDataSourceItemData = strictObject('CreateOnchainDataSourceItemData', {
   defiProtocol: oneOf(oracleProtocols, 'OracleProtocol'),
   onchainDataSource: onchainDataSourcePayload,

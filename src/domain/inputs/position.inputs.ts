@@ -1,4 +1,4 @@
-/** Position request shapes (spec 2.1 position lookup, 4.3; API.md 6): the itemData of the position writes and of the movements. */
+/** Position request shapes (spec 2.1 position lookup, 4.3): the itemData of the position writes and of the movements. */
 import * as t from 'io-ts';
 import { accountLookup, valueInput } from './common.inputs';
 import { arrayOf, describe, nonEmptyString, strictObject, text, uuid } from './primitives';
@@ -11,15 +11,15 @@ export const positionLookup = strictObject(
 );
 export type PositionLookupInput = t.TypeOf<typeof positionLookup>;
 
-/** Initialize Position itemData (API.md 6). */
+/** Initialize Position itemData. */
 export const initializePositionItemData = strictObject('InitializePositionItemData', { positionToInitialize: positionLookup }, { unfreeze: t.boolean });
 export type InitializePositionItemData = t.TypeOf<typeof initializePositionItemData>;
 
-/** Update Position itemData (API.md 6): offchain fields only. */
+/** Update Position itemData: offchain fields only. */
 export const updatePositionItemData = strictObject('UpdatePositionItemData', { position: positionLookup }, { comments: text, code: nonEmptyString(200), name: nonEmptyString(500) });
 export type UpdatePositionItemData = t.TypeOf<typeof updatePositionItemData>;
 
-/** Freeze / Unfreeze Position itemData (API.md 6); the API checks its shape (one of the two forms) after its fields. */
+/** Freeze / Unfreeze Position itemData; the API checks its shape (one of the two forms) after its fields. */
 export const freezePositionItemData = strictObject(
   'FreezePositionItemData',
   {},
@@ -65,7 +65,7 @@ export type TransferOperation = t.TypeOf<typeof transferOperation>;
 export const mintItemData = strictObject('MintItemData', { mintTo: positionLookup, value: valueInput }, { idempotencyId: uuid, ...mintFields });
 export type MintItemData = t.TypeOf<typeof mintItemData>;
 
-/** Burn itemData (API.md 6): value, or burnEntireBalance. */
+/** Burn itemData: value, or burnEntireBalance. */
 export const burnItemData = strictObject('BurnItemData', { burnFrom: positionLookup }, { idempotencyId: uuid, ...burnFields });
 export type BurnItemData = t.TypeOf<typeof burnItemData>;
 
@@ -73,7 +73,7 @@ export type BurnItemData = t.TypeOf<typeof burnItemData>;
 export const transferItemData = strictObject('TransferItemData', { source: positionLookup, destination: positionLookup }, { idempotencyId: uuid, ...transferFields });
 export type TransferItemData = t.TypeOf<typeof transferItemData>;
 
-/** Trade itemData (spec 4.3): operations each holding one of mint, burn, transfer; trade-level freeze/unfreeze (API.md 2). */
+/** Trade itemData (spec 4.3): operations each holding one of mint, burn, transfer; trade-level freeze/unfreeze (docs/behaviour/conventions.md). */
 export const tradeItemData = strictObject(
   'TradeItemData',
   { operations: arrayOf(strictObject('TradeOperation', {}, { mint: mintOperation, burn: burnOperation, transfer: transferOperation }, 'Exactly one of mint, burn, transfer.'), 64) },

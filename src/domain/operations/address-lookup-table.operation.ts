@@ -1,5 +1,5 @@
 /**
- * Address lookup tables (spec 2.9, API.md 3 and 8): how many addresses a table and each network
+ * Address lookup tables (spec 2.9, docs/address-lookup-tables.md): how many addresses a table and each network
  * transaction hold, the table's flags as the network has them, and the rules of Extend and Update,
  * checked before anything is signed. Pure: the lookup step reads the table and the SlotHashes sysvar.
  */

@@ -1,5 +1,5 @@
 /**
- * Create Durable Nonce Accounts (spec 4.2, API.md 6 and 8): which fields of the accounts' payload
+ * Create Durable Nonce Accounts (spec 4.2, docs/durable-nonces.md): which fields of the accounts' payload
  * act, and the instructions of one network transaction. Pure: the lookup step supplies the new
  * addresses, the authority and the rent-exempt minimum.
  */

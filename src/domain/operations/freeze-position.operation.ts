@@ -1,5 +1,5 @@
 /**
- * Freeze / Unfreeze Position (API.md 6, spec 2.4): which positions a request may change, and how an
+ * Freeze / Unfreeze Position (spec 2.4): which positions a request may change, and how an
  * `allPositions` request is cut into network transactions. Pure: the lookup step supplies the
  * records.
  */

@@ -1,5 +1,5 @@
 /**
- * Inactivate Account (API.md 6, spec 3): what must happen onchain before an account's record can
+ * Inactivate Account (spec 3): what must happen onchain before an account's record can
  * become CLOSED. Pure: the lookup step supplies the account as the chain holds it.
  */
 import { SYSTEM_PROGRAM_ADDRESS } from '@solana-program/system';

@@ -1,5 +1,5 @@
 /**
- * Initialize Position (API.md 6): its rules on the request, and what an explicit position's account
+ * Initialize Position: its rules on the request, and what an explicit position's account
  * needs onchain to become a token account. Pure: the lookup step supplies the account as the chain
  * holds it.
  */

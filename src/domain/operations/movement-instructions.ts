@@ -7,7 +7,7 @@ import { getBurnCheckedInstruction, getCreateAssociatedTokenIdempotentInstructio
 import { AccountRole, address, createNoopSigner, type AccountMeta, type Address, type Instruction } from '@solana/kit';
 import type { AroundMovement, Leg, TransferHookAccountMeta, TransferHookAccountRole } from './movement.operation';
 
-/** The memo program every public cluster has (STACK.md: v3; the client's default v4 is not deployed everywhere). */
+/** The memo program every public cluster has (v3; the client's default v4 is not deployed everywhere). */
 export const MEMO_PROGRAM_V3 = 'MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr';
 
 const kitRoles: Record<TransferHookAccountRole, AccountRole> = {

@@ -57,7 +57,7 @@ export interface TransferLeg extends LegBase {
 }
 export type Leg = MintLeg | BurnLeg | TransferLeg;
 
-/** Trade-level defaults for the freeze options (API.md 2: an operation's own flag overrides them). */
+/** Trade-level defaults for the freeze options (docs/behaviour/conventions.md: an operation's own flag overrides them). */
 export interface TradeDefaults {
   freeze?: boolean;
   unfreeze?: boolean;

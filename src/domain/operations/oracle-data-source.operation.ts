@@ -1,5 +1,5 @@
 /**
- * Oracle data sources, `LEDGER_FEED` (API.md 7): the feed is a Token-2022 mint whose Token Metadata
+ * Oracle data sources, `LEDGER_FEED` (docs/oracle-data-sources.md): the feed is a Token-2022 mint whose Token Metadata
  * (the Metadata Pointer names the mint itself) carries the value in its additional fields, written
  * only by the data source's authority (update authority and mint authority). Built with the same
  * planners as a financial instrument's mint and its metadata updates. Pure.
@@ -14,7 +14,7 @@ import { finalMintSize, planCreateFinancialInstrument } from './create-financial
 import { metadataTopUp, planUpdateFinancialInstrument, rotationType, type AuthorityRotation, type MetadataFieldChange } from './update-financial-instrument.operation';
 import { rentExemptMinimum } from '../token-extensions';
 
-/** The metadata fields of a feed, in the order they are written (API.md 7). */
+/** The metadata fields of a feed, in the order they are written (docs/oracle-data-sources.md). */
 export const feedFieldNames = ['kind', 'value', 'decimals', 'updatedAt', 'slot', 'feedHash', 'ratingProvider'] as const;
 export type FeedFields = Record<(typeof feedFieldNames)[number], string>;
 

@@ -1,5 +1,5 @@
 /**
- * Transfer Network Currency (API.md 6): the rules on the amount and the destination, and the class
+ * Transfer Network Currency: the rules on the amount and the destination, and the class
  * of a debit's destination that spec 8's limits are chosen by. Pure: the lookup step supplies the
  * onboarded accounts.
  */

@@ -1,5 +1,5 @@
 /**
- * Update Account (API.md 6): the rules checked before anything is written. Pure; the rule that
+ * Update Account: the rules checked before anything is written. Pure; the rule that
  * needs the stored account (debit limits only on wallets) is create's checkDebitLimitsApply.
  */
 import type { UpdateAccountItemData } from '../inputs/account.inputs';
