@@ -16,7 +16,7 @@ TEMPORAL_CONFIG_DIR=$(cd "$HERE/.." && pwd)
 
 SERVER_MODULE=go.temporal.io/server
 SERVER_VERSION=v1.29.1
-CLI_PACKAGE=github.com/temporalio/cli/cmd/temporal@v1.5.1 # as src/main/temporal-cli.ts
+CLI_PACKAGE=github.com/temporalio/cli/cmd/temporal@v1.5.1 # as dev/temporal/temporal-cli.ts
 
 # Settings. The config template (config/ledger.yaml) reads the exported ones
 # and has the same defaults: keep them in sync.
