@@ -1,4 +1,4 @@
-/** Loans (spec 4.2 and 4.4, API.md 6-8): loan strategies, Create Loan, Fetch Loan Details, Fetch Loans. */
+/** Loans (spec 4.2 and 4.4, docs/loans.md): loan strategies, Create Loan, Fetch Loan Details, Fetch Loans. */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Account, FinancialInstrument, Loan, LoanStrategy } from '../../db/entities';
 import { findAccountByLookup } from '../../db/repositories/accounts.repository';

@@ -53,7 +53,7 @@ export interface WriteRouteSpec<B extends WriteBody> extends Omit<RouteSpec<B, a
 
 /**
  * Refinance Loan's own `itemData.submitTransaction` means `svmTransactionConfig.submitTransaction`
- * (API.md 2); the two given and different are 400.
+ * (docs/behaviour/conventions.md); the two given and different are 400.
  */
 function withOwnSubmit(itemData: object, config: SvmTransactionConfigInput | undefined): SvmTransactionConfigInput | undefined {
   const own = (itemData as { submitTransaction?: unknown }).submitTransaction;
