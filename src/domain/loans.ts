@@ -1,9 +1,10 @@
 /**
- * The rules of LEDGER_ESCROW loans (API.md 7 and 8): duration indexes, cBPS rates and ratios, simple
- * per-second interest, loan-to-value at prices, the quote a Create Loan must match. Pure: amounts
- * are bigint base units, prices exact decimal text; nothing goes through a binary float.
+ * The arithmetic of LEDGER_ESCROW loans (API.md 7 and 8): duration indexes, cBPS rates and ratios,
+ * simple per-second interest, loan-to-value at prices. Pure: amounts are bigint base units, prices
+ * exact decimal text; nothing goes through a binary float. The operations' refusals are in
+ * operations/loans/*.rules.ts.
  */
-import { conflict, LedgerError, validationError } from './errors';
+import { LedgerError } from './errors';
 import { fromBaseUnits } from './money';
 
 /** The one lending protocol (API.md 7). */
@@ -20,6 +21,9 @@ export const MAX_DURATION_INDEX = durationDays.length - 1;
 /** Hours an OVERDUE loan waits before its collateral goes to the lender (API.md 7). */
 export const GRACE_HOURS = 48;
 
+/** The grace period in ms, its hours shortened as days are (`secondsPerDay`, docs/loans.md). */
+export const graceMsOf = (secondsPerDay: number) => GRACE_HOURS * 3600 * 1000 * (secondsPerDay / 86_400);
+
 export const loanStatuses = ['OPEN', 'OVERDUE', 'REPAID', 'LIQUIDATED', 'CLOSED'] as const;
 export type LoanStatus = (typeof loanStatuses)[number];
 
@@ -31,48 +35,6 @@ export interface CollateralTerms {
   apy: number[];
   loanToValueRatio: number;
   liquidationRatio: number;
-}
-
-/**
- * A strategy's collateral terms on the request alone: a rate per duration index it lends for (1 to
- * 5 of them), a loan-to-value limit above 0 and a liquidation ratio above it, both at most 100 %.
- */
-export function checkCollateralTerms(terms: Pick<CollateralTerms, 'apy' | 'loanToValueRatio' | 'liquidationRatio'>, p: string): void {
-  if (terms.apy.length === 0 || terms.apy.length > durationDays.length) throw validationError(`${p}.apy`, `${p}.apy holds one rate (cBPS) per duration index, 1 to ${durationDays.length} of them (index 0 = 1 day … 4 = 180 days)`);
-  if (terms.loanToValueRatio <= 0) throw validationError(`${p}.loanToValueRatio`, `${p}.loanToValueRatio must be more than 0`);
-  if (terms.liquidationRatio <= terms.loanToValueRatio) throw validationError(`${p}.liquidationRatio`, `${p}.liquidationRatio must be more than loanToValueRatio (a loan opened at the limit would be liquidated at once)`);
-}
-
-/** The terms a loan gets at a duration (the loan's APY is the highest of its collaterals', its ratios the lowest: the lender's safe side). */
-export interface LoanQuote {
-  apy: number;
-  /** One per pledged item, in order. */
-  liquidationRatios: number[];
-  loanToValueRatio: number;
-  liquidationRatio: number;
-}
-
-export function quoteFor(terms: CollateralTerms[], durationIndex: number, field: string): LoanQuote {
-  const rates = terms.map((t, i) => {
-    const apy = t.apy[durationIndex];
-    if (apy === undefined) throw validationError(field, `the strategy does not lend for duration index ${durationIndex} against pledged item ${i} (it lends for indexes 0 to ${t.apy.length - 1})`);
-    return apy;
-  });
-  return {
-    apy: Math.max(...rates),
-    liquidationRatios: terms.map((t) => t.liquidationRatio),
-    loanToValueRatio: Math.min(...terms.map((t) => t.loanToValueRatio)),
-    liquidationRatio: Math.min(...terms.map((t) => t.liquidationRatio)),
-  };
-}
-
-/** expectedLoanValues must equal the current quote (API.md 7): otherwise 409, naming what moved. */
-export function checkExpectedValues(quote: LoanQuote, expected: { expectedApy: number; expectedLqt: number[] }, p: string): void {
-  if (expected.expectedApy !== quote.apy) throw conflict(`${p}.expectedApy`, `the quote moved: the APY is now ${quote.apy} cBPS, not ${expected.expectedApy}`);
-  if (expected.expectedLqt.length !== quote.liquidationRatios.length) throw validationError(`${p}.expectedLqt`, `${p}.expectedLqt holds one liquidation ratio per pledged item (${quote.liquidationRatios.length})`);
-  expected.expectedLqt.forEach((lqt, i) => {
-    if (lqt !== quote.liquidationRatios[i]) throw conflict(`${p}.expectedLqt[${i}]`, `the quote moved: the liquidation ratio of pledged item ${i} is now ${quote.liquidationRatios[i]} cBPS, not ${lqt}`);
-  });
 }
 
 /** Interest accrued on `principal` base units over `seconds` at `apy` cBPS, in base units rounded down (the borrower's side). */

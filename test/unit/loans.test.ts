@@ -1,5 +1,8 @@
 /** The loan rules (docs/loans.md): quotes, interest to the base unit, loan-to-value at exact prices. */
-import { checkCollateralTerms, checkExpectedValues, interestFor, interestPerSecondText, loanToValue, quoteFor } from '../../src/domain/loans';
+import { interestFor, interestPerSecondText, loanToValue } from '../../src/domain/loans';
+import { checkExpectedValues } from '../../src/domain/operations/loans/create-loan.rules';
+import { quoteFor } from '../../src/domain/operations/loans/lending.rules';
+import { checkCollateralTerms } from '../../src/domain/operations/loans/loan-strategy.rules';
 import { refusal } from '../support/expectations';
 import { movementRefusal } from '../../src/domain/loan-lifecycle';
 

@@ -8,8 +8,8 @@ import { getCloseAccountInstruction, type TOKEN_2022_PROGRAM_ADDRESS } from '@so
 import { address, createNoopSigner } from '@solana/kit';
 import { Account, FinancialInstrument, LoanStrategy, Loan, Position } from '../../db/entities';
 import { closeAccountRecord, findAccountByLookup, offPlatformAddress } from '../../db/repositories/accounts.repository';
-import { conflict, validationError } from '../../domain/errors';
 import type { CloseLoanItemData } from '../../domain/inputs/loan.inputs';
+import { closedLoanFields, leftoverGoesToBorrower, requireClosable, requireRefundElsewhere } from '../../domain/operations/loans/close-loan.rules';
 import { legInstructions } from '../../domain/operations/movement-instructions';
 import { settleFreezes, type Leg } from '../../domain/operations/movement.operation';
 import { resolveFeePayer } from './fee-payer';
@@ -34,7 +34,7 @@ export const closeLoanHandler: OperationHandler<CloseLoanItemData, CloseLoanData
     const scope = scopeOf(request);
     const loan = await loanOfEscrow(em, scope, item.escrow, 'itemData.escrow');
     await holdLoanFor(em, request, loan);
-    if (loan.status !== 'REPAID' && loan.status !== 'LIQUIDATED') throw conflict('itemData.escrow', `the loan is ${loan.status}: only a REPAID or LIQUIDATED loan is closed`);
+    requireClosable(loan);
     await requireLoanBorrower(em, scope, request, loan);
     const feePayer = await resolveFeePayer(em, deps, request, request.svmTransactionConfig);
     const escrow = await em.findOneOrFail(Account, { id: loan.escrowAccountId });
@@ -42,10 +42,10 @@ export const closeLoanHandler: OperationHandler<CloseLoanItemData, CloseLoanData
     if (item.refundDestination) {
       const field = 'itemData.refundDestination';
       refundTo = item.refundDestination.offPlatform ? offPlatformAddress(item.refundDestination, field) : (await findAccountByLookup(em, scope, item.refundDestination, field)).address;
-      if (refundTo === escrow.address) throw validationError(field, 'the rent cannot go to the escrow being closed');
+      requireRefundElsewhere(refundTo, escrow.address);
     }
     // What is left goes back to the borrower (repaid) or to the lender's vault (liquidated).
-    const to = loan.status === 'REPAID' ? loan.borrowerAddress : (await em.findOneOrFail(LoanStrategy, { id: loan.strategyId })).vaultAddress;
+    const to = leftoverGoesToBorrower(loan) ? loan.borrowerAddress : (await em.findOneOrFail(LoanStrategy, { id: loan.strategyId })).vaultAddress;
     const toAccount = await em.findOneOrFail(Account, { ...scope, address: to });
     const ctx = newPlanContext(em, deps, request, {});
     const planned: PlannedLeg[] = [];
@@ -89,7 +89,7 @@ export const closeLoanHandler: OperationHandler<CloseLoanItemData, CloseLoanData
     }
     await closeAccountRecord(em, d.escrowAccountId, '0', tx, at);
     const loan = await em.findOneOrFail(Loan, { id: d.loanId });
-    Object.assign(loan, { status: 'CLOSED', pledged: loan.pledged.map((p) => ({ ...p, amount: '0' })), lastTransactionId: tx?.id ?? null, updatedAt: at });
+    Object.assign(loan, { ...closedLoanFields(loan), lastTransactionId: tx?.id ?? null, updatedAt: at });
     if (tx) tx.accountIds = [...new Set([...tx.accountIds, d.escrowAccountId, ...d.closes.map((c) => c.positionId)])];
     return undefined;
   },

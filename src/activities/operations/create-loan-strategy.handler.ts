@@ -7,8 +7,8 @@ import type { CreateLoanStrategyItemData } from '../../domain/inputs/loan.inputs
 import { LoanStrategy, type LoanCollateralTermsRecord } from '../../db/entities';
 import { findAccountByLookup } from '../../db/repositories/accounts.repository';
 import { findInstrumentByLookup } from '../../db/repositories/financial-instruments.repository';
-import { validationError } from '../../domain/errors';
 import { resolveValue } from '../../domain/money';
+import { requireActiveLender, requireListedOnce } from '../../domain/operations/loans/loan-strategy.rules';
 import { createAccountHandler } from './create-account.handler';
 import type { OperationHandler, OperationRequest, OperationResolved } from './operation-handler';
 
@@ -33,13 +33,13 @@ export const createLoanStrategyHandler: OperationHandler<CreateLoanStrategyItemD
     const item = request.itemData;
     const scope = { organizationId: request.organizationId, cluster: request.cluster };
     const lender = await findAccountByLookup(em, scope, item.lender, 'itemData.lender');
-    if (lender.status !== 'ACTIVE') throw validationError('itemData.lender', `the lender account is ${lender.status}`);
+    requireActiveLender(lender.status);
     const principal = await findInstrumentByLookup(em, scope, item.principal.financialInstrument, 'itemData.principal.financialInstrument');
     const collateral: LoanCollateralTermsRecord[] = [];
     for (const [i, terms] of item.collateral.entries()) {
       const field = `itemData.collateral[${i}].financialInstrument`;
       const instrument = await findInstrumentByLookup(em, scope, terms.financialInstrument, field);
-      if (collateral.some((c) => c.financialInstrumentId === instrument.id)) throw validationError(field, `the instrument ${instrument.mintAddress} is listed twice`);
+      requireListedOnce(collateral.map((c) => c.financialInstrumentId), instrument, field);
       collateral.push({ financialInstrumentId: instrument.id, mintAddress: instrument.mintAddress, apy: terms.apy, loanToValueRatio: terms.loanToValueRatio, liquidationRatio: terms.liquidationRatio });
     }
     const units = (value: CreateLoanStrategyItemData['originationCap'], field: string) => (value ? resolveValue(value, principal.decimals, field).toString() : null);

@@ -7,17 +7,19 @@
  */
 import { Loan, LoanStrategy, Position, type FinancialInstrument, type PledgedItemRecord } from '../../db/entities';
 import { createAccountRecord, createdBy } from '../../db/repositories/accounts.repository';
-import { notFound, validationError } from '../../domain/errors';
+import { notFound } from '../../domain/errors';
 import type { CreateLoanItemData } from '../../domain/inputs/loan.inputs';
-import { checkExpectedValues, durationDays, GRACE_HOURS, quoteFor, type CollateralTerms, type LoanQuote } from '../../domain/loans';
-import { resolveValue } from '../../domain/money';
+import { graceMsOf, type CollateralTerms } from '../../domain/loans';
+import { checkExpectedValues, checkOpeningLoanToValue, checkPledge, openedLoanTerms, requireOneBorrow, requirePledges, requireStrategyPrincipal } from '../../domain/operations/loans/create-loan.rules';
+import { quoteFor, requireOriginations, type LoanQuote } from '../../domain/operations/loans/lending.rules';
+import { positiveUnits } from '../../domain/operations/loans/loan.rules';
 import { legInstructions } from '../../domain/operations/movement-instructions';
 import { settleFreezes, type Leg } from '../../domain/operations/movement.operation';
 import type { ActivityDeps } from '../deps';
 import { resolveFeePayer } from './fee-payer';
 import { loanToValueAt } from './loan-value';
 import { borrowerOf, existingPosition, planIntoEscrow, planOutOf, planTopUp, requireBorrowerOwns, scopeOf, vaultPosition } from './loan-legs';
-import { requireCapacity, requireOriginations } from './strategy-guards';
+import { requireCapacity } from './strategy-guards';
 import { newPlanContext, onchainBalance, recordLegs, type PlannedLeg } from './movement-legs';
 import { landed, type OperationHandler, type OperationRequest } from './operation-handler';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -42,8 +44,7 @@ const P = 'itemData.protocolDetails';
 async function checkGuards(em: EntityManager, deps: ActivityDeps, request: OperationRequest<CreateLoanItemData>, strategy: LoanStrategy, principal: FinancialInstrument, units: bigint, vaultUnits: bigint, pledged: { instrument: FinancialInstrument; units: bigint }[], quote: LoanQuote): Promise<void> {
   await requireCapacity(em, strategy, principal, units, vaultUnits, 'itemData.itemsToBorrow[0].value');
   const collateral = pledged.map((p, i) => ({ instrument: p.instrument, units: p.units, field: `itemData.itemsToPledge[${i}].positionLookup` }));
-  const ltv = await loanToValueAt(deps, request.organizationId, principal, units, 'itemData.itemsToBorrow[0].positionLookup', collateral);
-  if (ltv > BigInt(quote.loanToValueRatio)) throw validationError('itemData.itemsToBorrow[0].value', `the loan-to-value would be ${ltv} cBPS, above the strategy's limit of ${quote.loanToValueRatio}: borrow less or pledge more`);
+  checkOpeningLoanToValue(await loanToValueAt(deps, request.organizationId, principal, units, 'itemData.itemsToBorrow[0].positionLookup', collateral), quote);
 }
 
 export const createLoanHandler: OperationHandler<CreateLoanItemData, CreateLoanData> = {
@@ -59,29 +60,19 @@ export const createLoanHandler: OperationHandler<CreateLoanItemData, CreateLoanD
     const borrower = await borrowerOf(em, scope, request);
     const feePayer = await resolveFeePayer(em, deps, request, request.svmTransactionConfig);
 
-    const borrow = item.itemsToBorrow[0];
-    if (!borrow || item.itemsToBorrow.length !== 1) throw validationError('itemData.itemsToBorrow', 'a loan borrows one item: the strategy\'s principal');
+    const borrow = requireOneBorrow(item.itemsToBorrow);
     const principal = await requireBorrowerOwns(em, scope, borrower.address, borrow.positionLookup, 'itemData.itemsToBorrow[0].positionLookup');
-    if (principal.id !== strategy.principalInstrumentId) throw validationError('itemData.itemsToBorrow[0].positionLookup', `the strategy lends ${strategy.principalMint}, not ${principal.mintAddress}`);
+    requireStrategyPrincipal(strategy, principal);
     if (borrow.transferTo) await requireBorrowerOwns(em, scope, borrower.address, borrow.transferTo, 'itemData.itemsToBorrow[0].transferTo');
-    const units = resolveValue(borrow.value, principal.decimals, 'itemData.itemsToBorrow[0].value');
-    if (units === 0n) throw validationError('itemData.itemsToBorrow[0].value', 'the amount must be more than zero');
+    const units = positiveUnits(borrow.value, principal.decimals, 'itemData.itemsToBorrow[0].value');
 
-    if (item.itemsToPledge.length === 0) throw validationError('itemData.itemsToPledge', 'a loan pledges at least one item');
+    requirePledges(item.itemsToPledge);
     const pledged: { instrument: FinancialInstrument; units: bigint; terms: CollateralTerms }[] = [];
     for (const [i, pledge] of item.itemsToPledge.entries()) {
       const p = `itemData.itemsToPledge[${i}]`;
       const instrument = await requireBorrowerOwns(em, scope, borrower.address, pledge.positionLookup, `${p}.positionLookup`);
       if (pledge.transferFrom) await requireBorrowerOwns(em, scope, borrower.address, pledge.transferFrom, `${p}.transferFrom`);
-      const terms = strategy.collateral.find((c) => c.financialInstrumentId === instrument.id);
-      if (!terms) throw validationError(`${p}.positionLookup`, `the strategy does not accept ${instrument.mintAddress} as collateral`);
-      if (pledged.some((x) => x.instrument.id === instrument.id)) throw validationError(`${p}.positionLookup`, `${instrument.mintAddress} is pledged twice; pledge it once with the sum`);
-      // Spec 4.4 rule 6: a frozen-by-default collateral's thaw instructions leave no room for top-ups.
-      if (instrument.defaultPositionState === 'FROZEN' && (pledge.transferFrom || pledge.mintAsset)) {
-        throw validationError(pledge.transferFrom ? `${p}.transferFrom` : `${p}.mintAsset`, `${instrument.mintAddress} is frozen by default: its thaw instructions must fit the transaction, so it cannot be topped up with transferFrom or mintAsset here; prefund the position`);
-      }
-      const amount = resolveValue(pledge.value, instrument.decimals, `${p}.value`);
-      if (amount === 0n) throw validationError(`${p}.value`, 'the amount must be more than zero');
+      const { terms, units: amount } = checkPledge(strategy, instrument, pledge, p, pledged.map((x) => x.instrument.id));
       pledged.push({ instrument, units: amount, terms });
     }
 
@@ -144,7 +135,6 @@ export const createLoanHandler: OperationHandler<CreateLoanItemData, CreateLoanD
     // The escrow's positions were opened by the movements before its record existed.
     const escrowPositions = await em.find(Position, { organizationId: request.organizationId, cluster: request.cluster, ownerAddress: d.escrow });
     for (const position of escrowPositions) position.ownerAccountId = escrowId;
-    const days = durationDays[d.durationIndex];
     em.create(Loan, {
       id: request.newRecordId!,
       organizationId: request.organizationId,
@@ -163,18 +153,7 @@ export const createLoanHandler: OperationHandler<CreateLoanItemData, CreateLoanD
       pledged: d.pledged.map((p) => ({ ...p, escrowPosition: escrowPositions.find((x) => x.financialInstrumentId === p.financialInstrumentId)!.address })),
       collateralMints: d.pledged.map((p) => p.mintAddress),
       collateralInstrumentIds: d.pledged.map((p) => p.financialInstrumentId),
-      principalDue: d.principal.units,
-      principalRepaid: '0',
-      interestOutstanding: '0',
-      apy: d.quote.apy,
-      loanToValueRatio: d.quote.loanToValueRatio,
-      liquidationRatio: d.quote.liquidationRatio,
-      durationIndex: d.durationIndex,
-      durationDays: days,
-      termStartAt: at,
-      maturityAt: new Date(at.getTime() + days * d.secondsPerDay * 1000),
-      lastInterestUpdateTime: at,
-      status: 'OPEN',
+      ...openedLoanTerms(d.quote, d.principal.units, d.durationIndex, d.secondsPerDay, at),
       creationTransactionId: tx?.id ?? null,
       lastTransactionId: tx?.id ?? null,
       createdAt: at,
@@ -197,7 +176,7 @@ export const createLoanHandler: OperationHandler<CreateLoanItemData, CreateLoanD
       borrower: resolved.data.borrower.address,
       maturityAt: loan.maturityAt.toISOString(),
       status: 'OPEN',
-      graceMs: GRACE_HOURS * 3600 * 1000 * (resolved.data.secondsPerDay / 86_400),
+      graceMs: graceMsOf(resolved.data.secondsPerDay),
     });
   },
 };

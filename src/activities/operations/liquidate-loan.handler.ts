@@ -5,9 +5,8 @@
  * the loan becomes LIQUIDATED (Close Loan then closes the escrow).
  */
 import { Account, FinancialInstrument, Loan, LoanStrategy, Position } from '../../db/entities';
-import { conflict } from '../../domain/errors';
 import type { LiquidateLoanItemData } from '../../domain/inputs/loan.inputs';
-import { GRACE_HOURS, interestAt } from '../../domain/loans';
+import { liquidatedLoanFields, pastGrace, requireLiquidatable, requirePastLiquidationRatio, type LiquidationReason } from '../../domain/operations/loans/liquidate-loan.rules';
 import { legInstructions } from '../../domain/operations/movement-instructions';
 import { settleFreezes, type Leg } from '../../domain/operations/movement.operation';
 import { resolveFeePayer } from './fee-payer';
@@ -19,7 +18,7 @@ import { landed, type OperationHandler } from './operation-handler';
 interface LiquidateLoanData {
   legs: Leg[];
   loanId: string;
-  reason: 'OVERDUE' | 'LIQUIDATION_RATIO';
+  reason: LiquidationReason;
 }
 
 
@@ -28,14 +27,11 @@ export const liquidateLoanHandler: OperationHandler<LiquidateLoanItemData, Liqui
     const scope = scopeOf(request);
     const loan = await loanOfEscrow(em, scope, request.itemData.escrow, 'itemData.escrow');
     await holdLoanFor(em, request, loan);
-    if (loan.status !== 'OPEN' && loan.status !== 'OVERDUE') throw conflict('itemData.escrow', `the loan is ${loan.status}`);
+    requireLiquidatable(loan);
     const now = deps.now();
-    const graceMs = GRACE_HOURS * 3600 * 1000 * ((deps.loanSecondsPerDay ?? 86_400) / 86_400);
-    const overdue = loan.status === 'OVERDUE' && now.getTime() >= loan.maturityAt.getTime() + graceMs;
-    let reason: LiquidateLoanData['reason'] = 'OVERDUE';
-    if (!overdue) {
-      const ltv = await currentLoanToValue(em, deps, loan, now, 'itemData.escrow');
-      if (ltv <= BigInt(loan.liquidationRatio)) throw conflict('itemData.escrow', `the loan is ${loan.status}, within its grace period and at a loan-to-value of ${ltv} cBPS, not past its liquidation ratio ${loan.liquidationRatio}`);
+    let reason: LiquidationReason = 'OVERDUE';
+    if (!pastGrace(loan, now, deps.loanSecondsPerDay ?? 86_400)) {
+      requirePastLiquidationRatio(loan, await currentLoanToValue(em, deps, loan, now, 'itemData.escrow'));
       reason = 'LIQUIDATION_RATIO';
     }
     const feePayer = await resolveFeePayer(em, deps, request, request.svmTransactionConfig);
@@ -71,10 +67,7 @@ export const liquidateLoanHandler: OperationHandler<LiquidateLoanItemData, Liqui
     await recordLegs(em, request, d.legs, tx, at);
     const loan = await em.findOneOrFail(Loan, { id: d.loanId });
     Object.assign(loan, {
-      status: 'LIQUIDATED',
-      interestOutstanding: interestAt(loan, at).toString(),
-      lastInterestUpdateTime: at,
-      pledged: loan.pledged.map((p) => ({ ...p, amount: '0' })),
+      ...liquidatedLoanFields(loan, at),
       lastTransactionId: tx?.id ?? loan.lastTransactionId,
       updatedAt: at,
     });

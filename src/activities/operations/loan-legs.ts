@@ -1,20 +1,23 @@
 /**
- * What the loan writes share: the one owner of a loan's positions, the movements into and out of a
- * loan's escrow and vault as ordinary movement legs (planTransfer, planMint: balances, freeze rules,
- * debits and records as any transfer), with their refusals naming the loan request's own fields.
+ * What the loan writes share: the lookups their rules need (the owner of a loan's positions, the
+ * borrower, the vault's position, the loan of an escrow, its hold), each then checked by
+ * loan.rules.ts; and the movements into and out of a loan's escrow and vault as ordinary movement
+ * legs (planTransfer, planMint: balances, freeze rules, debits and records as any transfer), with
+ * their refusals naming the loan request's own fields.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Account, FinancialInstrument, Loan, Position } from '../../db/entities';
 import { findAccountByLookup, type TenantScope } from '../../db/repositories/accounts.repository';
 import { findInstrumentByLookup } from '../../db/repositories/financial-instruments.repository';
 import { findPositionByLookup } from '../../db/repositories/positions.repository';
-import { conflict, LedgerError, notFound, validationError } from '../../domain/errors';
+import { LedgerError, notFound } from '../../domain/errors';
 import { holdLoan } from '../../db/repositories/loan-holds.repository';
 import { partTransactionId } from '../../domain/ids';
 import type { AccountLookupInput } from '../../domain/inputs/common.inputs';
 import type { PositionLookupInput, TransferOperation } from '../../domain/inputs/position.inputs';
-import { fromBaseUnits, resolveValue, type ValueInput } from '../../domain/money';
+import type { ValueInput } from '../../domain/money';
 import type { LoanMovementItem } from '../../domain/inputs/loan.inputs';
+import { checkOutOfEscrow, requireBorrowerOwns as checkBorrowerOwns, requireFeePayer, requireHold, requireLoanBorrower as checkLoanBorrower, requireOwnerAndInstrument, requireVaultFunded } from '../../domain/operations/loans/loan.rules';
 import type { WriteRequest } from '../../domain/write';
 import { planMint, planTransfer, type PlanContext, type PlannedLeg } from './movement-legs';
 
@@ -29,6 +32,7 @@ export async function renamed<T>(plan: () => Promise<T>, names: Record<string, s
     const from = Object.keys(names).sort((a, b) => b.length - a.length).find((name) => error.field === name || error.field!.startsWith(`${name}.`));
     if (!from) throw error;
     const field = names[from] + error.field.slice(from.length);
+    // The movement rules' own refusal, its field renamed: no refusal of the loan's.
     throw new LedgerError(error.code, error.message.replaceAll(from, names[from]), field, error.context);
   }
 }
@@ -39,23 +43,21 @@ export async function ownerOfLookup(em: EntityManager, scope: TenantScope, looku
     const position = await findPositionByLookup(em, scope, lookup, field);
     return { address: position.ownerAddress, instrument: await em.findOneOrFail(FinancialInstrument, { id: position.financialInstrumentId }) };
   }
-  if (!lookup.owner || !lookup.financialInstrument) throw validationError(field, `${field} needs position, or owner and financialInstrument`);
-  const owner = await findAccountByLookup(em, scope, lookup.owner, `${field}.owner`);
-  return { address: owner.address, instrument: await findInstrumentByLookup(em, scope, lookup.financialInstrument, `${field}.financialInstrument`) };
+  const named = requireOwnerAndInstrument(lookup, field);
+  const owner = await findAccountByLookup(em, scope, named.owner, `${field}.owner`);
+  return { address: owner.address, instrument: await findInstrumentByLookup(em, scope, named.financialInstrument, `${field}.financialInstrument`) };
 }
 
-/** Spec 4.4 rule 4: every position of the loan's items belongs to the borrower. */
+/** The instrument of a position lookup the borrower owns (spec 4.4 rule 4, checkBorrowerOwns). */
 export async function requireBorrowerOwns(em: EntityManager, scope: TenantScope, borrower: string, lookup: PositionLookupInput, field: string): Promise<FinancialInstrument> {
   const { address, instrument } = await ownerOfLookup(em, scope, lookup, field);
-  if (address !== borrower) throw validationError(field, `${field} belongs to ${address}; every item of a loan belongs to one owner, the borrower ${borrower} (the fee payer)`);
+  checkBorrowerOwns(address, borrower, field);
   return instrument;
 }
 
 /** The borrower: the fee payer a loan write must name (spec 4.4 rule 3). */
 export async function borrowerOf(em: EntityManager, scope: TenantScope, request: WriteRequest): Promise<Account> {
-  const feePayer = request.svmTransactionConfig.feePayer;
-  if (!feePayer) throw validationError('svmTransactionConfig.feePayer', 'a loan write names the borrower as its fee payer (svmTransactionConfig.feePayer)');
-  return findAccountByLookup(em, scope, feePayer, 'svmTransactionConfig.feePayer');
+  return findAccountByLookup(em, scope, requireFeePayer(request.svmTransactionConfig.feePayer), 'svmTransactionConfig.feePayer');
 }
 
 /** The position a lookup names, or null when it is not opened yet (a top-up in the same transaction opens it). */
@@ -114,14 +116,12 @@ export async function planTopUp(ctx: PlanContext, item: { positionLookup: Positi
   return legs;
 }
 
-/** The vault's associated position of the principal: it must exist (the lender funds it with a transfer). */
+/** The vault's associated position of the principal (requireVaultFunded: it must exist). */
 export async function vaultPosition(em: EntityManager, scope: TenantScope, vault: string, principal: FinancialInstrument, field: string): Promise<Position> {
-  const position = await associatedPosition(em, scope, vault, principal.id);
-  if (!position) throw conflict(field, `the vault ${vault} holds no ${principal.mintAddress} yet: the lender funds it with a transfer into the vault's position (initializeDestinationPositionIfNeeded)`);
-  return position;
+  return requireVaultFunded(await associatedPosition(em, scope, vault, principal.id), vault, principal.mintAddress, field);
 }
 
-/** The loan whose escrow the lookup names (404 when the account is not a loan's escrow). */
+/** The loan whose escrow the lookup names (a lookup: 404 when the account is not a loan's escrow). */
 export async function loanOfEscrow(em: EntityManager, scope: TenantScope, lookup: AccountLookupInput, field: string): Promise<Loan> {
   const escrow = await findAccountByLookup(em, scope, lookup, field);
   const loan = await em.findOne(Loan, { ...scope, escrowAccountId: escrow.id });
@@ -131,15 +131,13 @@ export async function loanOfEscrow(em: EntityManager, scope: TenantScope, lookup
 
 /** Holds the loan for this write (loan-holds.repository); another write on it in progress is 409. */
 export async function holdLoanFor(em: EntityManager, request: WriteRequest, loan: Loan): Promise<void> {
-  if (!(await holdLoan(em, loan.id, partTransactionId(request.transactionId, 0)))) {
-    throw conflict('itemData.escrow', `another write on this loan is in progress (transaction ${loan.inUseByTransactionId ?? 'unknown'}); retry once it has ended`);
-  }
+  requireHold(await holdLoan(em, loan.id, partTransactionId(request.transactionId, 0)), loan.inUseByTransactionId);
 }
 
 /** A loan write's borrower: the fee payer must be the loan's borrower (spec 4.4, "same fee payer rule"). */
 export async function requireLoanBorrower(em: EntityManager, scope: TenantScope, request: WriteRequest, loan: Loan): Promise<Account> {
   const borrower = await borrowerOf(em, scope, request);
-  if (borrower.address !== loan.borrowerAddress) throw validationError('svmTransactionConfig.feePayer', `the fee payer must be the loan's borrower ${loan.borrowerAddress}`);
+  checkLoanBorrower(loan, borrower.address);
   return borrower;
 }
 
@@ -147,22 +145,15 @@ export async function requireLoanBorrower(em: EntityManager, scope: TenantScope,
 export const withoutDebits = (planned: PlannedLeg): PlannedLeg => ({ ...planned, debits: [] });
 
 /**
- * One item out of the escrow back to the borrower (Repay's release, Swap's withdrawal): a pledged
- * instrument the borrower holds, a value the escrow still holds (`held` is counted down), planned as
- * a leg without debits (the escrow gives collateral back, it is no debit of the borrower's).
+ * One item out of the escrow back to the borrower (Repay's release, Swap's withdrawal): checked by
+ * checkOutOfEscrow (`held` is counted down), planned as a leg without debits (the escrow gives
+ * collateral back, it is no debit of the borrower's).
  */
 export async function planOutOfEscrow(em: EntityManager, ctx: PlanContext, scope: TenantScope, loan: Loan, borrowerAddress: string, item: LoanMovementItem, p: string, what: 'release' | 'withdrawal', held: Map<string, bigint>): Promise<{ instrument: FinancialInstrument; amount: bigint; planned: PlannedLeg }> {
   const instrument = await requireBorrowerOwns(em, scope, borrowerAddress, item.positionLookup, `${p}.positionLookup`);
-  const pledged = loan.pledged.find((x) => x.financialInstrumentId === instrument.id);
-  if (!pledged) throw validationError(`${p}.positionLookup`, `the loan holds no ${instrument.mintAddress}`);
-  if (item.repayAll || item.transferFrom || item.mintAsset) throw validationError(`${p}.${item.repayAll ? 'repayAll' : item.transferFrom ? 'transferFrom' : 'mintAsset'}`, `a ${what} takes positionLookup and value only`);
-  if (!item.value) throw validationError(`${p}.value`, `give the value to ${what === 'release' ? 'release' : 'withdraw'}`);
-  const amount = resolveValue(item.value, instrument.decimals, `${p}.value`);
-  if (amount === 0n) throw validationError(`${p}.value`, 'the amount must be more than zero');
-  const left = held.get(instrument.id) ?? 0n;
-  if (amount > left) throw validationError(`${p}.value`, `the escrow holds ${fromBaseUnits(left, instrument.decimals)} of ${instrument.mintAddress}`);
-  held.set(instrument.id, left - amount);
+  const { pledged, value, amount } = checkOutOfEscrow(loan, instrument, item, p, what, held);
+  held.set(instrument.id, (held.get(instrument.id) ?? 0n) - amount);
   const escrowPosition = await em.findOneOrFail(Position, { ...scope, address: pledged.escrowPosition });
-  const planned = withoutDebits(await planOutOf(ctx, escrowPosition, instrument, item.positionLookup, item.value, p, { source: 'itemData.escrow', destination: `${p}.positionLookup` }));
+  const planned = withoutDebits(await planOutOf(ctx, escrowPosition, instrument, item.positionLookup, value, p, { source: 'itemData.escrow', destination: `${p}.positionLookup` }));
   return { instrument, amount, planned };
 }

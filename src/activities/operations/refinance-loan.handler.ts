@@ -12,9 +12,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { FinancialInstrument, Loan, LoanStrategy } from '../../db/entities';
 import { findAccountByLookup, type TenantScope } from '../../db/repositories/accounts.repository';
-import { conflict, validationError } from '../../domain/errors';
 import type { RefinanceLoanItemData } from '../../domain/inputs/loan.inputs';
-import { durationDays, interestAt, quoteFor, rolledOver, type LoanQuote } from '../../domain/loans';
+import { interestAt } from '../../domain/loans';
+import { requireOriginations, type LoanQuote } from '../../domain/operations/loans/lending.rules';
+import { checkMoveLoanToValue, isSameLender, quoteOf, refinancedLoanFields, requireBorrowedItem, requireFromLender, requireNamedBorrower, requireRefinanceable, requireSamePrincipal, requireStrategyVault, TO_LENDER as T, type RefinancedTerms } from '../../domain/operations/loans/refinance-loan.rules';
 import { legInstructions } from '../../domain/operations/movement-instructions';
 import type { Leg } from '../../domain/operations/movement.operation';
 import type { ActivityDeps } from '../deps';
@@ -23,15 +24,10 @@ import { holdLoanFor, loanOfEscrow, planOutOf, requireBorrowerOwns, requireLoanB
 import { currentLoanToValue } from './loan-value';
 import { newPlanContext, onchainBalance, recordLeg } from './movement-legs';
 import { landed, type OperationHandler, type OperationRequest, type OperationResolved } from './operation-handler';
-import { requireCapacity, requireOriginations } from './strategy-guards';
+import { requireCapacity } from './strategy-guards';
 
-interface RefinanceLoanData {
+interface RefinanceLoanData extends RefinancedTerms {
   loanId: string;
-  apy: number;
-  loanToValueRatio: number;
-  liquidationRatio: number;
-  durationIndex: number;
-  secondsPerDay: number;
   /** Set when the loan moves to another strategy: its new vault pays the old one off. */
   to?: {
     strategyId: string;
@@ -43,8 +39,6 @@ interface RefinanceLoanData {
   };
 }
 
-const T = 'itemData.toLender';
-
 /**
  * The strategy `toLender` moves the loan to, or null for the same lender's rollover (toLender
  * omitted, the loan's lender, or its strategy's vault). Any other account must be a strategy's vault.
@@ -52,20 +46,8 @@ const T = 'itemData.toLender';
 async function targetStrategy(em: EntityManager, scope: TenantScope, loan: Loan, lookup: RefinanceLoanItemData['toLender']): Promise<LoanStrategy | null> {
   if (!lookup) return null;
   const account = await findAccountByLookup(em, scope, lookup, T);
-  if (account.address === loan.lenderAddress || account.address === loan.strategyAddress) return null;
-  const strategy = await em.findOne(LoanStrategy, { ...scope, vaultAddress: account.address });
-  if (!strategy) throw validationError(T, `${account.address} is not a loan strategy's vault: to refinance to another lender, name the vault of its strategy (loanStrategy of Fetch Loan Strategies); to roll over with the same lender, omit toLender`);
-  return strategy;
-}
-
-/** The strategy's terms for the loan's collateral at the duration (a collateral it does not accept: 400 naming `field`). */
-function quoteOf(strategy: LoanStrategy, loan: Loan, durationIndex: number, field: string): LoanQuote {
-  const terms = loan.collateralInstrumentIds.map((id, i) => {
-    const found = strategy.collateral.find((c) => c.financialInstrumentId === id);
-    if (!found) throw validationError(field, `the strategy does not accept ${loan.collateralMints[i]} (pledged item ${i}) as collateral`);
-    return found;
-  });
-  return quoteFor(terms, durationIndex, 'itemData.durationIndex');
+  if (isSameLender(loan, account.address)) return null;
+  return requireStrategyVault(await em.findOne(LoanStrategy, { ...scope, vaultAddress: account.address }), account.address);
 }
 
 /**
@@ -77,7 +59,7 @@ async function moveTo(em: EntityManager, deps: ActivityDeps, request: OperationR
   const scope = scopeOf(request);
   await requireLoanBorrower(em, scope, request, loan);
   const feePayer = await resolveFeePayer(em, deps, request, request.svmTransactionConfig);
-  if (strategy.principalInstrumentId !== loan.principalInstrumentId) throw validationError(T, `the strategy lends ${strategy.principalMint}; the loan's principal is ${loan.principalMint}`);
+  requireSamePrincipal(strategy, loan);
   const quote = quoteOf(strategy, loan, request.itemData.durationIndex, T);
   requireOriginations(strategy, T);
 
@@ -88,8 +70,7 @@ async function moveTo(em: EntityManager, deps: ActivityDeps, request: OperationR
   const oldVault = await vaultPosition(em, scope, loan.strategyAddress, principal, 'itemData.fromLender');
   const ctx = newPlanContext(em, deps, request, {});
   await requireCapacity(em, strategy, principal, payoff, await onchainBalance(ctx, newVault), T);
-  const ltv = await currentLoanToValue(em, deps, loan, now, 'itemData.escrow');
-  if (ltv > BigInt(quote.loanToValueRatio)) throw validationError(T, `the loan's loan-to-value is ${ltv} cBPS (principal and interest over its collateral), above the strategy's limit of ${quote.loanToValueRatio}: repay some or pledge more first`);
+  checkMoveLoanToValue(await currentLoanToValue(em, deps, loan, now, 'itemData.escrow'), quote);
 
   const planned = await planOutOf(ctx, newVault, principal, { position: { offchainId: oldVault.id } }, { lamports: payoff.toString() }, T, { source: T, destination: 'itemData.fromLender' });
   return {
@@ -115,18 +96,16 @@ export const refinanceLoanHandler: OperationHandler<RefinanceLoanItemData, Refin
     const scope = scopeOf(request);
     const loan = await loanOfEscrow(em, scope, item.escrow, 'itemData.escrow');
     await holdLoanFor(em, request, loan);
-    if (loan.status !== 'OPEN' && loan.status !== 'OVERDUE') throw conflict('itemData.escrow', `the loan is ${loan.status}`);
+    requireRefinanceable(loan);
     // fromLender names the loan's lender (its account, or its strategy's vault).
     if (item.fromLender) {
       const from = await findAccountByLookup(em, scope, item.fromLender, 'itemData.fromLender');
-      if (from.address !== loan.lenderAddress && from.address !== loan.strategyAddress) throw validationError('itemData.fromLender', `the loan's lender is ${loan.lenderAddress} (strategy vault ${loan.strategyAddress})`);
+      requireFromLender(loan, from.address);
     }
-    if (item.borrower && (await findAccountByLookup(em, scope, item.borrower, 'itemData.borrower')).address !== loan.borrowerAddress) throw validationError('itemData.borrower', `the loan's borrower is ${loan.borrowerAddress}`);
+    if (item.borrower) requireNamedBorrower(loan, (await findAccountByLookup(em, scope, item.borrower, 'itemData.borrower')).address);
     const principal = await em.findOneOrFail(FinancialInstrument, { id: loan.principalInstrumentId });
     // borrowedItem names the borrower's position of the principal; nothing moves to it.
-    if (item.borrowedItem && (await requireBorrowerOwns(em, scope, loan.borrowerAddress, item.borrowedItem, 'itemData.borrowedItem')).id !== principal.id) {
-      throw validationError('itemData.borrowedItem', `the loan's borrowed item is ${principal.mintAddress}`);
-    }
+    if (item.borrowedItem) requireBorrowedItem(principal, await requireBorrowerOwns(em, scope, loan.borrowerAddress, item.borrowedItem, 'itemData.borrowedItem'));
     const base = { loanId: loan.id, durationIndex: item.durationIndex, secondsPerDay: deps.loanSecondsPerDay ?? 86_400 };
     const target = await targetStrategy(em, scope, loan, item.toLender);
     if (target) return moveTo(em, deps, request, loan, target, principal, base);
@@ -150,20 +129,9 @@ export const refinanceLoanHandler: OperationHandler<RefinanceLoanItemData, Refin
     const loan = await em.findOneOrFail(Loan, { id: d.loanId });
     // Moved: the new lender lent what the old one was paid (interest to the lookup); the same lender's: interest to now.
     const interest = d.to ? BigInt(d.to.interest) : interestAt(loan, at);
-    const next = rolledOver({ principalDue: BigInt(loan.principalDue) }, interest, at, durationDays[d.durationIndex], d.secondsPerDay);
     Object.assign(loan, {
       ...(d.to ? { strategyId: d.to.strategyId, strategyAddress: d.to.vault, lenderAddress: d.to.lender.address, lenderAccountId: d.to.lender.id } : {}),
-      principalDue: next.principalDue.toString(),
-      interestOutstanding: '0',
-      termStartAt: next.termStartAt,
-      maturityAt: next.maturityAt,
-      lastInterestUpdateTime: at,
-      apy: d.apy,
-      loanToValueRatio: d.loanToValueRatio,
-      liquidationRatio: d.liquidationRatio,
-      durationIndex: d.durationIndex,
-      durationDays: durationDays[d.durationIndex],
-      status: 'OPEN',
+      ...refinancedLoanFields(loan, d, interest, at),
       lastTransactionId: tx?.id ?? loan.lastTransactionId,
       updatedAt: at,
     });

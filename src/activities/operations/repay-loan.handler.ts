@@ -5,10 +5,9 @@
  * network transaction. The loan's balances move in the record step, with interest to the landing.
  */
 import { FinancialInstrument, Loan, LoanStrategy } from '../../db/entities';
-import { conflict, validationError } from '../../domain/errors';
 import type { RepayLoanItemData } from '../../domain/inputs/loan.inputs';
-import { applyRepayment, interestAt } from '../../domain/loans';
-import { fromBaseUnits, resolveValue } from '../../domain/money';
+import { interestAt } from '../../domain/loans';
+import { balanceAfterRepayment, checkReleaseLoanToValue, repaidLoanFields, repaymentUnits, requireOwing, requireRepayOrRelease } from '../../domain/operations/loans/repay-loan.rules';
 import { legInstructions } from '../../domain/operations/movement-instructions';
 import { settleFreezes, type Leg } from '../../domain/operations/movement.operation';
 import { resolveFeePayer } from './fee-payer';
@@ -33,12 +32,12 @@ export const repayLoanHandler: OperationHandler<RepayLoanItemData, RepayLoanData
     const scope = scopeOf(request);
     const loan = await loanOfEscrow(em, scope, item.escrow, 'itemData.escrow');
     await holdLoanFor(em, request, loan);
-    if (loan.status !== 'OPEN' && loan.status !== 'OVERDUE') throw conflict('itemData.escrow', `the loan is ${loan.status}: nothing is owed`);
+    requireOwing(loan);
     const borrower = await requireLoanBorrower(em, scope, request, loan);
     const feePayer = await resolveFeePayer(em, deps, request, request.svmTransactionConfig);
     const repays = item.itemsToRepay ?? [];
     const releases = item.itemsToRelease ?? [];
-    if (repays.length + releases.length === 0) throw validationError('itemData', 'give itemsToRepay, itemsToRelease or both');
+    requireRepayOrRelease(repays, releases);
 
     const principal = await em.findOneOrFail(FinancialInstrument, { id: loan.principalInstrumentId });
     const strategy = await em.findOneOrFail(LoanStrategy, { id: loan.strategyId });
@@ -51,18 +50,14 @@ export const repayLoanHandler: OperationHandler<RepayLoanItemData, RepayLoanData
     for (const [i, repay] of repays.entries()) {
       const p = `itemData.itemsToRepay[${i}]`;
       const instrument = await requireBorrowerOwns(em, scope, borrower.address, repay.positionLookup, `${p}.positionLookup`);
-      if (instrument.id !== principal.id) throw validationError(`${p}.positionLookup`, `the loan is repaid in its principal ${principal.mintAddress}`);
-      if (!!repay.repayAll === !!repay.value) throw validationError(`${p}.value`, 'give value or repayAll (one of them)');
-      paid = repay.repayAll ? owed : resolveValue(repay.value!, principal.decimals, `${p}.value`);
-      if (paid === 0n) throw validationError(`${p}.value`, 'the amount must be more than zero');
-      if (paid > owed) throw validationError(`${p}.value`, `the loan owes ${fromBaseUnits(owed, principal.decimals)} (principal and interest until now); repay that much with repayAll`);
+      paid = repaymentUnits(principal, instrument, repay, p, owed);
       const value = { lamports: paid.toString() };
       planned.push(...(await planTopUp(ctx, { ...repay, value }, p)));
       const vault = await vaultPosition(em, scope, strategy.vaultAddress, principal, 'itemData.escrow');
       planned.push(await renamed(() => planTransfer(ctx, { source: repay.positionLookup, destination: { position: { offchainId: vault.id } }, value }, p), { [`${p}.source`]: `${p}.positionLookup`, [`${p}.destination`]: 'itemData.escrow', [`${p}.value`]: repay.repayAll ? `${p}.repayAll` : `${p}.value` }));
     }
 
-    const after = applyRepayment({ principalDue: BigInt(loan.principalDue), principalRepaid: BigInt(loan.principalRepaid), interestOutstanding: 0n }, interest, paid, repayAll);
+    const after = balanceAfterRepayment(loan, interest, paid, repayAll);
     const remaining = new Map(loan.pledged.map((p) => [p.financialInstrumentId, BigInt(p.amount)]));
     const released: RepayLoanData['released'] = [];
     for (const [i, release] of releases.entries()) {
@@ -74,8 +69,7 @@ export const repayLoanHandler: OperationHandler<RepayLoanItemData, RepayLoanData
     if (releases.length && !after.settled) {
       const collateral = [];
       for (const [id, units] of remaining) collateral.push({ instrument: await em.findOneOrFail(FinancialInstrument, { id }), units, field: 'itemData.itemsToRelease' });
-      const ltv = await loanToValueAt(deps, request.organizationId, principal, after.principalDue + after.interestOutstanding, 'itemData.itemsToRelease', collateral);
-      if (ltv > BigInt(loan.loanToValueRatio)) throw validationError('itemData.itemsToRelease', `what would remain pledged leaves the loan at a loan-to-value of ${ltv} cBPS, above its limit of ${loan.loanToValueRatio}: release less or repay more`);
+      checkReleaseLoanToValue(loan, await loanToValueAt(deps, request.organizationId, principal, after.principalDue + after.interestOutstanding, 'itemData.itemsToRelease', collateral));
     }
     settleFreezes(planned.map((x) => x.leg));
     return {
@@ -98,17 +92,7 @@ export const repayLoanHandler: OperationHandler<RepayLoanItemData, RepayLoanData
     const d = resolved.data;
     await recordLegs(em, request, d.legs, tx, at);
     const loan = await em.findOneOrFail(Loan, { id: d.loanId });
-    const after = applyRepayment({ principalDue: BigInt(loan.principalDue), principalRepaid: BigInt(loan.principalRepaid), interestOutstanding: 0n }, interestAt(loan, at), BigInt(d.paid), d.repayAll);
-    Object.assign(loan, {
-      principalDue: after.principalDue.toString(),
-      principalRepaid: after.principalRepaid.toString(),
-      interestOutstanding: after.interestOutstanding.toString(),
-      lastInterestUpdateTime: at,
-      status: after.settled ? 'REPAID' : loan.status,
-      pledged: loan.pledged.map((p) => ({ ...p, amount: (BigInt(p.amount) - d.released.filter((r) => r.financialInstrumentId === p.financialInstrumentId).reduce((sum, r) => sum + BigInt(r.amount), 0n)).toString() })),
-      lastTransactionId: tx?.id ?? null,
-      updatedAt: at,
-    });
+    Object.assign(loan, { ...repaidLoanFields(loan, BigInt(d.paid), d.repayAll, d.released, at), lastTransactionId: tx?.id ?? null, updatedAt: at });
     if (tx) tx.accountIds = [...new Set([...tx.accountIds, loan.escrowAccountId])];
     return undefined;
   },

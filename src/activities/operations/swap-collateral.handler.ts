@@ -4,11 +4,10 @@
  * the escrow back to the borrower's positions, in one network transaction, only while the loan stays
  * within its loan-to-value limit afterwards. The loan's pledged items move in the record step.
  */
-import { FinancialInstrument, Loan, LoanStrategy, Position, type PledgedItemRecord } from '../../db/entities';
-import { conflict, validationError } from '../../domain/errors';
+import { FinancialInstrument, Loan, LoanStrategy, Position } from '../../db/entities';
 import type { SwapCollateralItemData } from '../../domain/inputs/loan.inputs';
 import { interestAt } from '../../domain/loans';
-import { resolveValue } from '../../domain/money';
+import { checkSwapLoanToValue, depositUnits, requireCollateralChangeable, requireDepositOrWithdraw, swappedCollateralFields } from '../../domain/operations/loans/swap-collateral.rules';
 import { legInstructions } from '../../domain/operations/movement-instructions';
 import { settleFreezes, type Leg } from '../../domain/operations/movement.operation';
 import { resolveFeePayer } from './fee-payer';
@@ -33,12 +32,12 @@ export const swapCollateralHandler: OperationHandler<SwapCollateralItemData, Swa
     const scope = scopeOf(request);
     const loan = await loanOfEscrow(em, scope, item.escrow, 'itemData.escrow');
     await holdLoanFor(em, request, loan);
-    if (loan.status !== 'OPEN' && loan.status !== 'OVERDUE') throw conflict('itemData.escrow', `the loan is ${loan.status}: its collateral no longer changes`);
+    requireCollateralChangeable(loan);
     const borrower = await requireLoanBorrower(em, scope, request, loan);
     const feePayer = await resolveFeePayer(em, deps, request, request.svmTransactionConfig);
     const deposits = item.itemsToDeposit ?? [];
     const withdrawals = item.itemsToWithdraw ?? [];
-    if (deposits.length + withdrawals.length === 0) throw validationError('itemData', 'give itemsToDeposit, itemsToWithdraw or both');
+    requireDepositOrWithdraw(deposits, withdrawals);
     const strategy = await em.findOneOrFail(LoanStrategy, { id: loan.strategyId });
     const held = new Map(loan.pledged.map((p) => [p.financialInstrumentId, BigInt(p.amount)]));
     const ctx = newPlanContext(em, deps, request, {});
@@ -49,15 +48,10 @@ export const swapCollateralHandler: OperationHandler<SwapCollateralItemData, Swa
       const p = `itemData.itemsToDeposit[${i}]`;
       const instrument = await requireBorrowerOwns(em, scope, borrower.address, deposit.positionLookup, `${p}.positionLookup`);
       if (deposit.transferFrom) await requireBorrowerOwns(em, scope, borrower.address, deposit.transferFrom, `${p}.transferFrom`);
-      if (!strategy.collateral.some((c) => c.financialInstrumentId === instrument.id)) throw validationError(`${p}.positionLookup`, `the strategy does not accept ${instrument.mintAddress} as collateral`);
-      if (deposit.repayAll) throw validationError(`${p}.repayAll`, 'repayAll belongs to Repay Loan');
-      if (!deposit.value) throw validationError(`${p}.value`, 'give the value to deposit');
-      if (instrument.defaultPositionState === 'FROZEN' && (deposit.transferFrom || deposit.mintAsset)) throw validationError(deposit.transferFrom ? `${p}.transferFrom` : `${p}.mintAsset`, `${instrument.mintAddress} is frozen by default: prefund the position instead`);
-      const amount = resolveValue(deposit.value, instrument.decimals, `${p}.value`);
-      if (amount === 0n) throw validationError(`${p}.value`, 'the amount must be more than zero');
-      planned.push(...(await planTopUp(ctx, { ...deposit, value: deposit.value }, p)));
+      const { value, units: amount } = depositUnits(strategy, instrument, deposit, p);
+      planned.push(...(await planTopUp(ctx, { ...deposit, value }, p)));
       const source = await existingPosition(em, scope, deposit.positionLookup, `${p}.positionLookup`);
-      planned.push(await planIntoEscrow(ctx, deposit.positionLookup, loan.escrowAddress, instrument, deposit.value, p, source?.frozen ?? false));
+      planned.push(await planIntoEscrow(ctx, deposit.positionLookup, loan.escrowAddress, instrument, value, p, source?.frozen ?? false));
       held.set(instrument.id, (held.get(instrument.id) ?? 0n) + amount);
       changes.push({ financialInstrumentId: instrument.id, mintAddress: instrument.mintAddress, amount: amount.toString() });
     }
@@ -71,8 +65,7 @@ export const swapCollateralHandler: OperationHandler<SwapCollateralItemData, Swa
     const principal = await em.findOneOrFail(FinancialInstrument, { id: loan.principalInstrumentId });
     const collateral = [];
     for (const [id, units] of held) collateral.push({ instrument: await em.findOneOrFail(FinancialInstrument, { id }), units, field: 'itemData.itemsToWithdraw' });
-    const ltv = await loanToValueAt(deps, request.organizationId, principal, BigInt(loan.principalDue) + interestAt(loan, deps.now()), 'itemData.escrow', collateral);
-    if (ltv > BigInt(loan.loanToValueRatio)) throw validationError('itemData.itemsToWithdraw', `after the swap the loan-to-value would be ${ltv} cBPS, above its limit of ${loan.loanToValueRatio}: withdraw less or deposit more`);
+    checkSwapLoanToValue(loan, await loanToValueAt(deps, request.organizationId, principal, BigInt(loan.principalDue) + interestAt(loan, deps.now()), 'itemData.escrow', collateral));
     settleFreezes(planned.map((x) => x.leg));
     return {
       needsTransaction: true,
@@ -98,13 +91,7 @@ export const swapCollateralHandler: OperationHandler<SwapCollateralItemData, Swa
     // A deposit of a new instrument opened an escrow position before the loan's record named it.
     const escrowPositions = await em.find(Position, { organizationId: request.organizationId, cluster: request.cluster, ownerAddress: loan.escrowAddress });
     for (const position of escrowPositions) position.ownerAccountId = loan.escrowAccountId;
-    const pledged: PledgedItemRecord[] = loan.pledged.map((p) => ({ ...p }));
-    for (const change of d.changes) {
-      const item = pledged.find((p) => p.financialInstrumentId === change.financialInstrumentId);
-      if (item) item.amount = (BigInt(item.amount) + BigInt(change.amount)).toString();
-      else pledged.push({ financialInstrumentId: change.financialInstrumentId, mintAddress: change.mintAddress, amount: change.amount, escrowPosition: escrowPositions.find((x) => x.financialInstrumentId === change.financialInstrumentId)!.address });
-    }
-    Object.assign(loan, { pledged, collateralMints: pledged.map((p) => p.mintAddress), collateralInstrumentIds: pledged.map((p) => p.financialInstrumentId), lastTransactionId: tx?.id ?? null, updatedAt: at });
+    Object.assign(loan, { ...swappedCollateralFields(loan.pledged, d.changes, escrowPositions), lastTransactionId: tx?.id ?? null, updatedAt: at });
     if (tx) tx.accountIds = [...new Set([...tx.accountIds, loan.escrowAccountId])];
     return undefined;
   },

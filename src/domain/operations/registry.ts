@@ -20,7 +20,7 @@ import { validateUpdateAddressLookupTable } from './address-lookup-table.operati
 import { createDurableNonceAccountsItemData } from '../inputs/durable-nonce.inputs';
 import { validateCreateDurableNonceAccounts } from './create-durable-nonce-accounts.operation';
 import { closeLoanItemData, createLoanItemData, createLoanStrategyItemData, liquidateLoanItemData, refinanceLoanItemData, repayLoanItemData, swapCollateralItemData } from '../inputs/loan.inputs';
-import { validateCreateLoanStrategy } from './create-loan-strategy.operation';
+import { validateCreateLoanStrategy } from './loans/loan-strategy.rules';
 import { createOnchainDataSourceItemData, onchainDataSourceItemData, updateOracleDataSourceItemData } from '../inputs/oracle-data-source.inputs';
 import { validateCreateOnchainDataSource, validateUpdateOracleDataSource } from './oracle-data-source.operation';
 
