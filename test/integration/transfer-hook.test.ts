@@ -35,7 +35,7 @@ import * as token2022 from '@solana-program/token-2022';
 import { programsFromSpec, startLocalNode, type LocalNode } from '../../dev/local-node';
 import { createJsonRpcNetwork } from '../../src/network/json-rpc-network';
 import type { SvmNetwork } from '../../src/network/svm-network';
-import { EXECUTE_DISCRIMINATOR, resolveTransferHookAccounts, toAccountMetas, transferHookValidationAddress, type TransferHookAccountMeta } from '../../src/activities/operations/transfer-hook';
+import { EXECUTE_DISCRIMINATOR, resolveTransferHookAccounts, toAccountMetas, transferHookValidationAddress, type TransferHookAccountMeta } from '../../src/network/transfer-hook';
 import { returnCodeProgramElf } from '../support/sbpf-program';
 
 const BLOCK_TIME_MS = 40;

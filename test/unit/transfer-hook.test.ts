@@ -11,7 +11,7 @@ import {
   toAccountMetas,
   transferHookValidationAddress,
   type TransferHookTransfer,
-} from '../../src/activities/operations/transfer-hook';
+} from '../../src/network/transfer-hook';
 
 const HOOK = 'HooKzFZkHbhDvYWSKGEyYvMNgTNXnNZwsoL8PhRqsWhW' as Address;
 const MINT = '7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU' as Address;

@@ -13,7 +13,7 @@ import { partTransactionId } from '../../domain/ids';
 import type { CreateAddressLookupTableItemData } from '../../domain/inputs/address-lookup-table.inputs';
 import { checkCapacity, createBatch, createTransactionCount } from '../../domain/operations/address-lookup-table.operation';
 import { resolveFeePayer } from './fee-payer';
-import { readLookupTable, readSlotHashes } from './lookup-table-chain';
+import { readLookupTable, readSlotHashes } from '../../network/lookup-tables';
 import { appendComponents, resolveComponents, type Component } from './lookup-table-components';
 import { landed } from './operation-handler';
 import type { OperationHandler } from './operation-handler';

@@ -12,7 +12,7 @@ import { validationError } from '../../domain/errors';
 import type { ExtendAddressLookupTableItemData } from '../../domain/inputs/address-lookup-table.inputs';
 import { checkCapacity, checkExtendable, extendBatch, extendTransactionCount, tableFlags } from '../../domain/operations/address-lookup-table.operation';
 import { resolveFeePayer } from './fee-payer';
-import { readLookupTable } from './lookup-table-chain';
+import { readLookupTable } from '../../network/lookup-tables';
 import { appendComponents, resolveComponents, type Component } from './lookup-table-components';
 import { landed } from './operation-handler';
 import type { OperationHandler } from './operation-handler';

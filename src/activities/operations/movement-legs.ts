@@ -20,7 +20,7 @@ import { resolveValue } from '../../domain/money';
 import { amountToMove, BalanceBook, freezeOption, frozenAfter, type AmountRequest, type BookPosition, type BurnLeg, type Leg, type MintLeg, type TradeDefaults, type TransferLeg } from '../../domain/operations/movement.operation';
 import type { Debit, DestinationClass, WriteRequest } from '../../domain/write';
 import type { ActivityDeps } from '../deps';
-import { resolveTransferHookAccounts, TransferHookResolutionError } from './transfer-hook';
+import { resolveTransferHookAccounts, TransferHookResolutionError } from '../../network/transfer-hook';
 import { freezeOptionSigner, moveBalance, tokenProgramOf } from './token-movement';
 
 export interface PlannedLeg {

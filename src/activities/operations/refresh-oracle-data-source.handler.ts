@@ -12,7 +12,7 @@ import { changedFields, feedTopUp, planFeedWrite, type FeedValue } from '../../d
 import type { MetadataFieldChange } from '../../domain/operations/update-financial-instrument.operation';
 import { checkedDefinition, recordRefreshFailure, runFeedJob } from '../oracle/feed-job';
 import { resolveFeePayer } from './fee-payer';
-import { readFeedMint } from './feed-chain';
+import { readFeedMint } from '../../network/feed-mint';
 import { landed } from './operation-handler';
 import type { OperationHandler } from './operation-handler';
 

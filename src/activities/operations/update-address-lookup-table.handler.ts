@@ -11,7 +11,7 @@ import { findTableByLookup } from '../../db/repositories/address-lookup-tables.r
 import type { UpdateAddressLookupTableItemData } from '../../domain/inputs/address-lookup-table.inputs';
 import { checkUpdate, coolDownOver } from '../../domain/operations/address-lookup-table.operation';
 import { resolveFeePayer } from './fee-payer';
-import { readLookupTable, readSlotHashes } from './lookup-table-chain';
+import { readLookupTable, readSlotHashes } from '../../network/lookup-tables';
 import { landed } from './operation-handler';
 import type { OperationHandler } from './operation-handler';
 

@@ -16,7 +16,7 @@ import type { MetadataFieldChange } from '../../domain/operations/update-financi
 import { checkedDefinition } from '../oracle/feed-job';
 import { refreshTarget } from './create-onchain-data-source.handler';
 import { resolveFeePayer } from './fee-payer';
-import { readFeedMint } from './feed-chain';
+import { readFeedMint } from '../../network/feed-mint';
 import { landed } from './operation-handler';
 import type { OperationHandler } from './operation-handler';
 

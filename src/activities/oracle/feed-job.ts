@@ -11,7 +11,7 @@ import { JobFailure, parseJobDefinition, runJobDefinition, type JobDefinition } 
 import type { FeedValue } from '../../domain/operations/oracle-data-source.operation';
 import type { SvmNetwork } from '../../network/svm-network';
 import type { ActivityDeps } from '../deps';
-import { readSlotHashes } from '../operations/lookup-table-chain';
+import { readSlotHashes } from '../../network/lookup-tables';
 import { createHttpGet, noOracleHosts } from './http-source';
 
 export const JOB_DEFINITION_FIELD = 'itemData.providerDetails.jobDefinition';

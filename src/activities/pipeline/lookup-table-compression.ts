@@ -11,7 +11,7 @@ import { activeTables } from '../../db/repositories/address-lookup-tables.reposi
 import { usableAddresses } from '../../domain/operations/address-lookup-table.operation';
 import type { WriteRequest } from '../../domain/write';
 import type { SvmNetwork } from '../../network/svm-network';
-import { readLookupTable, readSlotHashes } from '../operations/lookup-table-chain';
+import { readLookupTable, readSlotHashes } from '../../network/lookup-tables';
 
 export async function lookupTablesFor(em: EntityManager, request: WriteRequest, network: SvmNetwork, instructions: readonly Instruction[]): Promise<AddressesByLookupTableAddress> {
   const tables = await activeTables(em, { organizationId: request.organizationId, cluster: request.cluster });

@@ -4,7 +4,7 @@ import { Account, AddressLookupTable } from '../../db/entities';
 import { findTableByLookup } from '../../db/repositories/address-lookup-tables.repository';
 import { translateItemQuery } from '../../domain/item-query';
 import { tableFlags } from '../../domain/operations/address-lookup-table.operation';
-import { readLookupTable } from '../../activities/operations/lookup-table-chain';
+import { readLookupTable } from '../../network/lookup-tables';
 import { createAddressLookupTableBody, extendAddressLookupTableBody, singleAddressLookupTableBody, updateAddressLookupTableBody } from '../codecs/address-lookup-table.codecs';
 import { bulkBody } from '../codecs/common.codecs';
 import type { ApiDeps } from '../context';
