@@ -8,7 +8,7 @@
 import { proxyActivities, proxyLocalActivities, upsertSearchAttributes } from '@temporalio/workflow';
 import type { Steps } from '../../src/activities';
 import type { WriteRequest, WriteResult } from '../../src/domain/write';
-import { signatureKey, statusKey } from '../../src/workflows/write.workflow';
+import { signatureKey, statusKey } from '../../src/workflows/write/progress';
 
 
 const local = proxyLocalActivities<Steps>({ startToCloseTimeout: '30s' });

@@ -13,7 +13,7 @@ import { conflict, LedgerError } from '../domain/errors';
 import type { AccountLookupInput } from '../domain/inputs/common.inputs';
 import { legacyLoanWorkflowId, loanMovementUpdate, loanWorkflowId, type LoanMovement } from '../domain/loan-lifecycle';
 import type { WriteRequest, WriteResult } from '../domain/write';
-import type { ledgerWrite } from '../workflows/write.workflow';
+import type { ledgerWrite } from '../workflows/write/write.workflow';
 import type { ApiDeps } from './context';
 import { startWorkflow, type StartWrite } from './writes';
 

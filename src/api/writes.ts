@@ -12,7 +12,7 @@ import { conflict, isErrorCode, isRefusalCode, LedgerError, validationError } fr
 import { checkComputeUnitConfig } from '../domain/fees';
 import { LedgerTransaction } from '../db/entities';
 import { createdReference, deletePendingRecord, insertPendingRecord, reopenUnsentRecord, transactionResult } from '../db/repositories/transaction-records.repository';
-import type { ledgerWrite } from '../workflows/write.workflow';
+import type { ledgerWrite } from '../workflows/write/write.workflow';
 import type { SvmTransactionConfigInput } from '../domain/inputs/common.inputs';
 import type { ApiDeps, Caller, LedgerContext } from './context';
 import type { AcceptedWriteBody, ReferenceAnswerBody } from './responses/write.responses';

@@ -1,4 +1,5 @@
 /** The workflows the worker registers. */
-export { ledgerWrite, deliverPostSubmitWebhooks, replayWebhookEvent } from './write.workflow';
+export { ledgerWrite } from './write/write.workflow';
+export { deliverPostSubmitWebhooks, replayWebhookEvent } from './write/webhook-delivery.workflow';
 export { loanLifecycle } from './loan.workflow';
 export { scheduledOracleRefresh } from './oracle-refresh.workflow';

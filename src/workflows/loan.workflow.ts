@@ -36,7 +36,8 @@ import { liquidationWorkflowId, rolloverWorkflowId, LOAN_ITERATIONS_BEFORE_CONTI
 import type { WriteRequest, WriteResult } from '../domain/write';
 import { organizationSegment } from '../domain/workflow-ids';
 import { loanSearchAttributes, movementSearchAttributes } from './loan-search-attributes';
-import type { ledgerWrite } from './write.workflow';
+import type { ledgerWrite } from './write/write.workflow';
+import { oneAtATime, type Turn } from './one-at-a-time';
 
 type Activities = ReturnType<typeof createActivities>;
 
@@ -70,18 +71,6 @@ function loanWrite(input: LoanLifecycleInput, operation: 'LIQUIDATE_LOAN' | 'REF
     submit: true,
     itemData: { defiProtocol: 'LEDGER_ESCROW', escrow: { onchainId: input.escrow }, ...extra },
     svmTransactionConfig: {},
-  };
-}
-
-type Turn = <T>(step: () => Promise<T>) => Promise<T>;
-
-/** Steps that run one at a time, in the order they asked: each starts once the one before has ended, however it ended. */
-function oneAtATime(): Turn {
-  let last: Promise<unknown> = Promise.resolve();
-  return (step) => {
-    const run = last.then(step);
-    last = run.catch(() => undefined);
-    return run;
   };
 }
 

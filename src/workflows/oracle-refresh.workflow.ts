@@ -8,7 +8,7 @@ import { ApplicationFailure, ChildWorkflowFailure, executeChild, patched, uuid4,
 import { defineSearchAttributeKey, SearchAttributeType, TypedSearchAttributes } from '@temporalio/common';
 import { searchAttributeNames, writeWorkflowId, type WriteRequest, type WriteResult } from '../domain/write';
 import type { RefreshTarget } from '../domain/oracle-schedule';
-import { ledgerWrite } from './write.workflow';
+import { ledgerWrite } from './write/write.workflow';
 
 const keys = {
   organization: defineSearchAttributeKey(searchAttributeNames.organization, SearchAttributeType.KEYWORD),

@@ -8,7 +8,7 @@ import { LedgerTransaction } from '../../db/entities';
 import { transactionResult } from '../../db/repositories/transaction-records.repository';
 import { LedgerError, validationError } from '../../domain/errors';
 import { cancellingQueryName, writeUpdates, type SuppliedSignature, type TransactionResult, type TransactionStatus } from '../../domain/write';
-import type { ledgerWrite } from '../../workflows/write.workflow';
+import type { ledgerWrite } from '../../workflows/write/write.workflow';
 import { signTransactionBody, waitingTransactionBody } from '../codecs/transaction.codecs';
 import type { ApiDeps, LedgerContext } from '../context';
 import { cancelledTransactionResponse, transactionResult as transactionResultResponse } from '../responses/transaction.responses';

@@ -1,0 +1,39 @@
+/** The write workflows' view of the activities (types only), with the options each kind of step runs under. */
+import { proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
+import type { createActivities } from '../../activities';
+
+type Activities = ReturnType<typeof createActivities>;
+
+/** What `prepare`/`prepareNext` answer: the transaction built and signed. */
+export type Prepared = Awaited<ReturnType<Activities['prepareNext']>>;
+
+/**
+ * Steps before anything is sent (prepare): a few quick retries ride out a blip; a fault that outlasts
+ * them is retried by the write itself (`retryingFaults`) with durable timers until its deadline.
+ */
+export const local = proxyLocalActivities<Activities>({
+  startToCloseTimeout: '30s',
+  retry: { initialInterval: '200ms', backoffCoefficient: 2, maximumInterval: '1s', maximumAttempts: 3 },
+});
+/**
+ * Steps after the bytes may have reached the network (deliver: submit → confirm → record), and every
+ * step that only records what the write decided (a refusal, a rejection, a cancel, an expiry): they
+ * must not give up, or chain and records would disagree; a fault (the database away) is never the
+ * write's outcome. They retry until done (deliver and record keep every failure retryable; the others
+ * stop on a refusal); a stuck step shows in the Web UI. Confirm ends on its own once the lifetime is over.
+ */
+export const untilDone = proxyLocalActivities<Activities>({
+  startToCloseTimeout: '3m',
+  retry: { initialInterval: '200ms', backoffCoefficient: 2, maximumInterval: '10s' },
+});
+/** Webhook receivers are third parties with their own timeouts: a regular activity, run only when some account has one. */
+export const webhooks = proxyActivities<Activities>({
+  startToCloseTimeout: '30s',
+  retry: { initialInterval: '250ms', backoffCoefficient: 2, maximumInterval: '10s', maximumAttempts: 20 },
+});
+/** Post-submit deliveries (their own workflow): retried with backoff for over 24 hours. */
+export const delivery = proxyActivities<Activities>({
+  startToCloseTimeout: '45s',
+  scheduleToCloseTimeout: '25h',
+  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '10m' },
+});
