@@ -3,7 +3,7 @@
  * one offchain change it makes itself, OPEN → OVERDUE once the term is over (movements of value are
  * ledgerWrite children).
  */
-import { Loan, LoanStrategy } from '../db/entities';
+import { LedgerTransaction, Loan, LoanStrategy } from '../db/entities';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { LoanSnapshot } from '../domain/loan-lifecycle';
 import type { ActivityDeps } from './deps';
@@ -24,7 +24,15 @@ async function pastLiquidationRatio(em: EntityManager, deps: ActivityDeps, loan:
 async function snapshotOf(em: EntityManager, deps: ActivityDeps, loan: Loan | null): Promise<LoanSnapshot | null> {
   if (!loan) return null;
   const strategy = await em.findOne(LoanStrategy, { id: loan.strategyId });
-  return { status: loan.status, maturityAt: loan.maturityAt.toISOString(), rollover: strategy?.rollover ?? false, durationIndex: loan.durationIndex, pastLiquidationRatio: await pastLiquidationRatio(em, deps, loan) };
+  const holder = loan.inUseByTransactionId ? await em.findOne(LedgerTransaction, { id: loan.inUseByTransactionId }, { fields: ['status'] }) : null;
+  return {
+    status: loan.status,
+    maturityAt: loan.maturityAt.toISOString(),
+    rollover: strategy?.rollover ?? false,
+    durationIndex: loan.durationIndex,
+    pastLiquidationRatio: await pastLiquidationRatio(em, deps, loan),
+    heldBy: holder ? { transactionId: holder.id, status: holder.status } : null,
+  };
 }
 
 export function createLoanActivities(deps: ActivityDeps) {

@@ -1,38 +1,28 @@
 /**
- * Starting a write: one workflow per write, its id from the idempotency key so a repeat finds the
- * first run (and its result) instead of starting a second.
+ * The HTTP side of a write: the keys its headers give (Idempotency-Key, x-request-id), Prefer:
+ * respond-async, and the answer's shape (202 with Preference-Applied for a write that runs on).
+ * Starting, joining and answering the write is the write client's (src/client/write-client.ts).
  */
-import { createHash, randomUUID } from 'node:crypto';
-import { uuidFromText } from '../domain/ids';
-import { WorkflowExecutionAlreadyStartedError, WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
-import { ApplicationFailure, defineSearchAttributeKey, SearchAttributeType, TypedSearchAttributes } from '@temporalio/common';
-import { searchAttributeNames, writeOutageMemo, writeWorkflowId, type Operation, type TransactionResult, type TransactionStatus, type WriteOutage, type WriteRequest, type WriteResult } from '../domain/write';
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { conflict, isErrorCode, isRefusalCode, LedgerError, validationError } from '../domain/errors';
-import { checkComputeUnitConfig } from '../domain/fees';
-import { LedgerTransaction } from '../db/entities';
-import { createdReference, deletePendingRecord, insertPendingRecord, reopenUnsentRecord, transactionResult } from '../db/repositories/transaction-records.repository';
-import type { ledgerWrite } from '../workflows/write/write.workflow';
+import { validationError } from '../domain/errors';
+import type { TransactionResult } from '../domain/write';
 import type { SvmTransactionConfigInput } from '../domain/inputs/common.inputs';
+import { runWrite as runWriteBelow, type StartWrite, type WriteAnswer } from '../client/write-client';
 import type { ApiDeps, Caller, LedgerContext } from './context';
 import type { AcceptedWriteBody, ReferenceAnswerBody } from './responses/write.responses';
 import { MAX_REQUEST_ID_LENGTH } from './middleware';
 
-const keys = {
-  organization: defineSearchAttributeKey(searchAttributeNames.organization, SearchAttributeType.KEYWORD),
-  operation: defineSearchAttributeKey(searchAttributeNames.operation, SearchAttributeType.KEYWORD),
-  transaction: defineSearchAttributeKey(searchAttributeNames.transaction, SearchAttributeType.KEYWORD),
-};
+export type { WriteAnswer } from '../client/write-client';
 
+/** A write as a route hands it over: the write client's input less what the request's headers and state give. */
 export interface WriteInput {
-  operation: Operation;
+  operation: Parameters<typeof runWriteBelow>[1]['operation'];
   caller: Caller;
   itemData: unknown;
   svmTransactionConfig?: SvmTransactionConfigInput;
   idempotencyId?: string;
   newRecordId?: string;
   extraRecordIds?: Record<string, string>;
-  /** Starts the write's run another way than startWorkflow (a loan movement goes through its loan's workflow: src/api/loan-movements.ts). */
+  /** Starts the write's run another way than the write's own workflow (loan movements: src/client/loan-movements.ts). */
   start?: StartWrite;
 }
 
@@ -55,310 +45,31 @@ export function idempotencyKeyHeader(ctx: LedgerContext): string | undefined {
   return key;
 }
 
-export type WriteAnswer = { async: true; transaction: { offchainId: string; status: string } } | ({ async: false } & WriteResult);
-
-/**
- * The transaction offchain id of a write with an idempotency key: derived from the organization, the
- * operation and the key, so every request of that write (sync, async, a retry) names the same record.
- */
-export function transactionIdFor(organizationId: string, operation: Operation, key: string): string {
-  return uuidFromText(`${organizationId}\n${operation}\n${key}`);
-}
-
-/**
- * An idempotency key names one write per organization (API.md 2): a key another operation used, or
- * this operation with another request, is a conflict (a repeat of the same request gets the first
- * result). Returns the key's record, if any.
- */
-async function requireSameWrite(em: EntityManager, request: WriteRequest, field: string): Promise<LedgerTransaction | null> {
-  const used = await em.find(LedgerTransaction, { organizationId: request.organizationId, idempotencyKey: request.idempotencyKey }, { limit: 2 });
-  const other = used.find((t) => t.operation !== request.operation);
-  if (other) throw conflict(field, `${field} was already used for a ${other.operation} write (transaction ${other.id}); use a new one`);
-  const same = used.find((t) => t.operation === request.operation) ?? null;
-  if (same?.requestDigest && same.requestDigest !== request.requestDigest) throw conflict(field, `${field} was already used for another ${request.operation} request (transaction ${same.id}); use a new one`);
-  return same;
-}
-
-/**
- * The same request gives the same digest, whatever the order of its properties. Sealed secrets (a
- * fresh IV each time) count as one value, so no digest depends on a secret.
- */
-function requestDigest(deps: ApiDeps, input: WriteInput): string {
-  const canonical = (value: unknown): unknown =>
-    typeof value === 'string' && deps.sealer.isSealed(value)
-      ? '(sealed)'
-      : Array.isArray(value)
-        ? value.map(canonical)
-        : value && typeof value === 'object'
-          ? Object.fromEntries(Object.keys(value).sort().map((k) => [k, canonical((value as Record<string, unknown>)[k])]))
-          : value;
-  return createHash('sha256').update(JSON.stringify(canonical([input.itemData, input.svmTransactionConfig ?? {}]))).digest('hex');
-}
-
-/** The record of a keyed write (by its derived id, or by key for records made before ids were derived). */
-async function keyedRecord(em: EntityManager, request: WriteRequest): Promise<LedgerTransaction | null> {
-  return (await em.findOne(LedgerTransaction, { id: request.transactionId })) ?? (await em.findOne(LedgerTransaction, { organizationId: request.organizationId, operation: request.operation, idempotencyKey: request.idempotencyKey }));
-}
-
-/** Inserts the PENDING record of a write that answers before it ends, unless its record exists already. */
-async function acceptTransaction(deps: ApiDeps, request: WriteRequest): Promise<{ offchainId: string; status: string }> {
-  const em = deps.orm.em.fork();
-  const now = deps.now();
-  await insertPendingRecord(em, request, now);
-  const record = request.idempotencyKey ? await keyedRecord(em, request) : await em.findOne(LedgerTransaction, { id: request.transactionId });
-  if (!record) throw new Error(`the record of transaction ${request.transactionId} is missing after its insert`);
-  return { offchainId: record.id, status: record.status };
-}
-
-/** A PENDING record whose write's run has ended without building (refused, or offchain-only, before it existed) will never move: gone. */
-async function dropOrphan(deps: ApiDeps, offchainId: string): Promise<void> {
-  await deletePendingRecord(deps.orm.em.fork(), offchainId);
-}
-
-/** Every transaction of a write that needed several, in order (null for a one-transaction write). */
-async function partsOf(em: EntityManager, record: LedgerTransaction): Promise<TransactionResult[] | undefined> {
-  const parts = await em.find(LedgerTransaction, { writeTransactionId: record.id, part: { $gt: 0 } }, { orderBy: { part: 'asc' } });
-  return parts.length ? [record, ...parts].map(transactionResult) : undefined;
-}
-
-/** A keyed write that was sent and ended: answered from its record without a run (its run may be gone, and a new one must not send again). */
-async function answerFromRecord(em: EntityManager, record: LedgerTransaction | null): Promise<WriteAnswer | null> {
-  // Offchain-only writes (no signature) are answered by their run, as the first time.
-  if (!record?.signature || !(record.success === true || record.status === 'FAILED')) return null;
-  const transactions = await partsOf(em, record);
-  return { async: false, transaction: transactions?.at(-1) ?? transactionResult(record), ...(transactions ? { transactions } : {}), created: await createdReference(em, record.accountIds[0]) };
-}
-
-/** Whether the write's record holds a possibly-sent message that no outcome was recorded for. */
-async function sentWithoutOutcome(deps: ApiDeps, transactionId: string): Promise<boolean> {
-  const record = await deps.orm.em.fork().findOne(LedgerTransaction, { id: transactionId });
-  return Boolean(record?.signature) && (record!.status === 'SIGNED' || record!.status === 'SUBMITTED' || record!.status === 'BUILT');
-}
-
-export async function runWrite(ctx: LedgerContext, deps: ApiDeps, input: WriteInput): Promise<WriteAnswer> {
-  checkComputeUnitConfig(input.svmTransactionConfig);
-  const clientRequestId = ctx.get('x-request-id') || undefined;
+/** The write's idempotency key: itemData.idempotencyId, else the Idempotency-Key header, else x-request-id (the two first given and different: 400). */
+function idempotencyOf(ctx: LedgerContext, idempotencyId: string | undefined): { key: string; field: string } | undefined {
   const headerKey = idempotencyKeyHeader(ctx);
-  if (input.idempotencyId !== undefined && headerKey !== undefined && headerKey !== input.idempotencyId) {
-    throw validationError(IDEMPOTENCY_KEY_HEADER, `${IDEMPOTENCY_KEY_HEADER} (${headerKey}) differs from itemData.idempotencyId (${input.idempotencyId}); send one key, or the same in both`);
+  if (idempotencyId !== undefined && headerKey !== undefined && headerKey !== idempotencyId) {
+    throw validationError(IDEMPOTENCY_KEY_HEADER, `${IDEMPOTENCY_KEY_HEADER} (${headerKey}) differs from itemData.idempotencyId (${idempotencyId}); send one key, or the same in both`);
   }
-  // API.md 2: idempotencyId, else the Idempotency-Key header, else x-request-id.
-  const idempotencyKey = input.idempotencyId ?? headerKey ?? clientRequestId ?? null;
-  const keyField = input.idempotencyId ? 'itemData.idempotencyId' : headerKey ? IDEMPOTENCY_KEY_HEADER : 'x-request-id';
-  const transactionId = idempotencyKey ? transactionIdFor(input.caller.organizationId, input.operation, idempotencyKey) : randomUUID();
-  const workflowId = writeWorkflowId(input.operation, { id: input.caller.organizationId, externalId: input.caller.organizationExternalId }, idempotencyKey ?? transactionId);
-  const request: WriteRequest = {
-    operation: input.operation,
-    transactionId,
-    newRecordId: input.newRecordId,
-    extraRecordIds: input.extraRecordIds,
-    workflowId,
-    organizationId: input.caller.organizationId,
-    organizationExternalId: input.caller.organizationExternalId,
-    apiKeyId: input.caller.apiKeyId,
-    cluster: ctx.state.cluster,
-    idempotencyKey,
-    requestDigest: idempotencyKey ? requestDigest(deps, input) : undefined,
-    commitment: input.svmTransactionConfig?.commitmentConfig?.commitmentLevel ?? deps.defaultCommitment,
-    submit: input.svmTransactionConfig?.submitTransaction ?? true,
-    itemData: input.itemData,
-    svmTransactionConfig: input.svmTransactionConfig ?? {},
-    ...(deps.writeDeadlineMs ? { deadlineMs: deps.writeDeadlineMs } : {}),
-  };
-  const respondAsync = /respond-async/i.test(ctx.get('prefer'));
-  if (idempotencyKey) {
-    const em = deps.orm.em.fork();
-    const recorded = await answerFromRecord(em, await requireSameWrite(em, request, keyField));
-    if (recorded) return recorded;
-  }
-  // An async write's record exists before the answer, so Fetch Transaction Status finds it at once.
-  const accepted = respondAsync ? await acceptTransaction(deps, request) : undefined;
-  let { handle, ended } = await (input.start ?? startWorkflow)(deps, request, input.caller.organizationExternalId);
-  // A run that ended without recording the outcome of a message it may have sent (terminated, or
-  // failed by a fault): a new run resumes from the record and reconciles it with the chain. One that
-  // a fault ended before it sent anything (its deadline passed) starts afresh: nothing was sent.
-  if (ended && ((await sentWithoutOutcome(deps, transactionId)) || (await endedByFault(handle)))) {
-    await reopenUnsentRecord(deps.orm.em.fork(), transactionId, deps.now());
-    ({ handle, ended } = await startWorkflow(deps, request, input.caller.organizationExternalId, true));
-    if (accepted) Object.assign(accepted, await acceptTransaction(deps, request));
-  }
-  if (accepted) {
-    if (!(ended && accepted.status === 'PENDING')) {
-      ctx.set('Preference-Applied', 'respond-async');
-      return { async: true, transaction: accepted };
-    }
-    await dropOrphan(deps, accepted.offchainId);
-  }
-  let result: WriteResult | typeof TIMED_OUT;
-  try {
-    // A write that waits for approval or signatures, or rests at SIGNED until Submit Transaction, is answered while its run waits on.
-    const resting: TransactionStatus[] = request.submit ? ['AWAITING_APPROVAL', 'AWAITING_SIGNATURES'] : ['AWAITING_APPROVAL', 'AWAITING_SIGNATURES', 'SIGNED'];
-    const rested = await resultOrRest(deps, handle, transactionId, (record) => resting.includes(record.status as TransactionStatus));
-    if (rested.rest) return restingAnswer(ctx, rested.rest);
-    result = rested.result;
-  } catch (error) {
-    // A run that failed (or was terminated) after its message may have been sent is never answered
-    // as failed: a new run resumes from the record and answers what the chain says.
-    if (!(error instanceof WorkflowFailedError)) throw error;
-    if (!(await sentWithoutOutcome(deps, transactionId))) throw unsentFailure(error);
-    ({ handle } = await startWorkflow(deps, request, input.caller.organizationExternalId, true));
-    result = await resultWithin(handle, deps.writeWaitMs);
-  }
-  if (result !== TIMED_OUT) return { async: false, ...result };
-  // Still running (e.g. a slow network): answer as an async write; its record exists from now on.
-  const pending = await acceptTransaction(deps, request);
-  const description = await handle.describe().catch(() => undefined);
-  if (description && description.status.name !== 'RUNNING') {
-    await dropOrphan(deps, pending.offchainId);
-    return { async: false, ...answerOf(await handle.result()) };
-  }
-  // Held by an outage before anything was sent: 503 (the write goes on; the same key joins it).
-  const outage = description?.memo?.[writeOutageMemo] as WriteOutage | undefined;
-  if (outage) throw outageAnswer(deps, pending.offchainId, outage);
-  ctx.set('Preference-Applied', 'respond-async');
-  return { async: true, transaction: pending };
+  if (idempotencyId) return { key: idempotencyId, field: 'itemData.idempotencyId' };
+  if (headerKey) return { key: headerKey, field: IDEMPOTENCY_KEY_HEADER };
+  const requestId = ctx.get('x-request-id');
+  return requestId ? { key: requestId, field: 'x-request-id' } : undefined;
 }
 
-/**
- * Whether the ended run of a key was ended by a fault (its deadline passed with a service away, an
- * operator ended it, a bug) rather than completed or refused: then no answer was given, and a new
- * run may go on (afresh when nothing was sent, reconciling when something may have been).
- */
-async function endedByFault(handle: WorkflowHandle<typeof ledgerWrite>): Promise<boolean> {
-  try {
-    await handle.result();
-    return false;
-  } catch (error) {
-    if (!(error instanceof WorkflowFailedError)) throw error;
-    return !isRefusal(error.cause);
-  }
+export const respondsAsync = (ctx: LedgerContext) => /respond-async/i.test(ctx.get('prefer'));
+
+/** Runs the write through the write client; an answer that runs on says so (Preference-Applied). */
+export async function runWrite(ctx: LedgerContext, deps: ApiDeps, input: WriteInput): Promise<WriteAnswer> {
+  const { idempotencyId, ...rest } = input;
+  const idempotency = idempotencyOf(ctx, idempotencyId);
+  return applied(ctx, await runWriteBelow(deps, { ...rest, cluster: ctx.state.cluster, idempotency, respondAsync: respondsAsync(ctx) }));
 }
 
-/** A refusal with a 4xx code: an answer (runs before `write-refusal-completes` failed with theirs). */
-const isRefusal = (failure: unknown) => failure instanceof ApplicationFailure && isRefusalCode(failure.type);
-
-/**
- * The answer to a run that failed without having sent anything: its failure with a code of ours as
- * it is (a refusal; NETWORK_ERROR of an oracle job), the deadline's UNAVAILABLE or any other fault
- * (a bug, an operator's termination) as 503 saying nothing was sent and that the same request starts
- * the write afresh.
- */
-function unsentFailure(error: WorkflowFailedError): unknown {
-  const cause = error.cause;
-  const coded = cause instanceof ApplicationFailure && isErrorCode(cause.type);
-  if (coded && cause.type !== 'UNAVAILABLE') return error;
-  const reason = cause?.message ?? error.message;
-  return new LedgerError('UNAVAILABLE', `${/^nothing was sent/.test(reason) ? reason : `nothing was sent: ${reason}`}; send the same request again (same key) to start the write afresh`, undefined, { retryAfterSeconds: 1 });
-}
-
-/** 503 for a write an outage holds before it sent anything; its record exists, so its status can be fetched. */
-function outageAnswer(deps: ApiDeps, transactionId: string, outage: WriteOutage): LedgerError {
-  const retryAfterSeconds = Math.max(1, Math.ceil((Date.parse(outage.retryAt) - deps.now().getTime()) / 1000));
-  return new LedgerError(
-    'UNAVAILABLE',
-    `a service the write needs is not answering (${outage.message}) since ${outage.since}; nothing has been sent. Transaction ${transactionId} keeps trying until ${outage.deadline}: send the same request again (same key) for its outcome`,
-    undefined,
-    { retryAfterSeconds, transactionId },
-  );
-}
-
-/**
- * Starts the write's workflow, or finds the run of its id: one running is joined, one ended answers
- * (`ended`). `reconcile` allows a new run where the last one failed or was terminated.
- */
-export async function startWorkflow(deps: ApiDeps, request: WriteRequest, organizationExternalId: string, reconcile = false): Promise<{ handle: WorkflowHandle<typeof ledgerWrite>; ended: boolean }> {
-  try {
-    const handle = await deps.temporal.client.workflow.start<typeof ledgerWrite>('ledgerWrite', {
-      taskQueue: deps.temporal.taskQueue,
-      workflowId: request.workflowId,
-      args: [request],
-      workflowIdConflictPolicy: 'USE_EXISTING',
-      workflowIdReusePolicy: reconcile ? 'ALLOW_DUPLICATE_FAILED_ONLY' : 'REJECT_DUPLICATE',
-      // The worker in this process takes the write's one workflow task straight from the start call.
-      requestEagerStart: deps.temporal.eager,
-      workflowTaskTimeout: `${deps.temporal.writeTaskTimeoutSeconds}s`,
-      typedSearchAttributes: new TypedSearchAttributes([
-        { key: keys.organization, value: organizationExternalId },
-        { key: keys.operation, value: request.operation },
-        { key: keys.transaction, value: request.transactionId },
-      ]),
-    });
-    return { handle, ended: false };
-  } catch (error) {
-    if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
-    // The run of this key has ended: its result (or refusal) is the answer.
-    return { handle: deps.temporal.client.workflow.getHandle(request.workflowId), ended: true };
-  }
-}
-
-export type StartWrite = typeof startWorkflow;
-
-export const TIMED_OUT = Symbol('timed out');
-
-/** Waits before the first look at the record (most writes end sooner) and between looks. */
-const REST_POLL_MS = 250;
-
-/**
- * The run's result within WRITE_WAIT_SECONDS, or the write's record once it rests (`resting`:
- * AWAITING_SIGNATURES; SIGNED with submitTransaction: false) while its run waits on. The
- * record is read only after REST_POLL_MS, so a write that ends sooner costs no read.
- */
-export async function resultOrRest(deps: ApiDeps, handle: WorkflowHandle<typeof ledgerWrite>, transactionId: string, resting: (record: LedgerTransaction) => boolean | Promise<boolean>): Promise<{ result: WriteResult | typeof TIMED_OUT; rest?: undefined } | { rest: LedgerTransaction; result?: undefined }> {
-  let settled = false;
-  const rest = (async () => {
-    for (;;) {
-      await new Promise((resolve) => setTimeout(resolve, REST_POLL_MS));
-      if (settled) return new Promise<never>(() => {});
-      // The database away for a moment: the run's result may still come (and the next look may work).
-      const record = await deps.orm.em.fork().findOne(LedgerTransaction, { id: transactionId }).catch(() => null);
-      if (settled) return new Promise<never>(() => {});
-      if (record && (await resting(record)) && !settled) return { rest: record };
-    }
-  })();
-  try {
-    return await Promise.race([resultWithin(handle, deps.writeWaitMs).then((result): { result: WriteResult | typeof TIMED_OUT } => ({ result })), rest]);
-  } finally {
-    settled = true;
-  }
-}
-
-/** The answer of a write that rests: SIGNED is its transaction result (200); waiting for signatures is 202 with the status. */
-export function restingAnswer(ctx: LedgerContext, record: LedgerTransaction): WriteAnswer {
-  if (record.status === 'SIGNED') return { async: false, transaction: transactionResult(record) };
-  ctx.set('Preference-Applied', 'respond-async');
-  return { async: true, transaction: { offchainId: record.id, status: record.status } };
-}
-
-/** A completed write's result, or its refusal thrown as the error it is (the same answer as a run that failed with it). */
-function answerOf(result: WriteResult): WriteResult {
-  const refusal = result.refusal;
-  if (refusal) throw new LedgerError(refusal.code, refusal.message, refusal.field ?? undefined, refusal.context);
-  return result;
-}
-
-/**
- * The run's result, or TIMED_OUT after `ms`. A refusal is thrown (the run completed with one, or
- * failed with one before `write-refusal-completes`); the Temporal server being unreachable for a
- * while (a restart) is waited out until the time is up.
- */
-export async function resultWithin(handle: WorkflowHandle<typeof ledgerWrite>, ms: number): Promise<WriteResult | typeof TIMED_OUT> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const left = deadline - Date.now();
-    if (left <= 0) return TIMED_OUT;
-    let timer: NodeJS.Timeout | undefined;
-    let result: WriteResult | typeof TIMED_OUT;
-    try {
-      result = await Promise.race([handle.result(), new Promise<typeof TIMED_OUT>((resolve) => (timer = setTimeout(() => resolve(TIMED_OUT), left)))]);
-    } catch (error) {
-      if (error instanceof WorkflowFailedError) throw error;
-      await new Promise((resolve) => setTimeout(resolve, Math.min(500, Math.max(0, deadline - Date.now()))));
-      continue;
-    } finally {
-      clearTimeout(timer);
-    }
-    return result === TIMED_OUT ? result : answerOf(result);
-  }
+/** Sets Preference-Applied on an answer that runs on (202). */
+export function applied(ctx: LedgerContext, answer: WriteAnswer): WriteAnswer {
+  if (answer.async) ctx.set('Preference-Applied', 'respond-async');
+  return answer;
 }
 
 /** The body of a write that answers its transaction result (202 with the transaction when it runs on). */

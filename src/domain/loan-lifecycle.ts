@@ -2,6 +2,7 @@
  * The contract of a loan's own workflow (docs/loans.md): its id, its input, the query, signal and
  * update it answers and the search attributes operators find it by. JSON-safe: it lives in workflow history.
  */
+import { GRACE_HOURS } from './loans';
 import type { Operation, WriteRequest } from './write';
 import { organizationSegment, type OrganizationIds } from './workflow-ids';
 
@@ -31,7 +32,8 @@ export interface LoanLifecycleInput {
   borrower: string;
   /** ISO timestamp: when the current term ends. */
   maturityAt: string;
-  status: 'OPEN' | 'OVERDUE';
+  /** A settled status when a movement started it again after it had ended (it takes the movement and ends). */
+  status: 'OPEN' | 'OVERDUE' | 'REPAID' | 'LIQUIDATED' | 'CLOSED';
   /** How long an OVERDUE loan waits before liquidation (48 h, shortened with LOAN_SECONDS_PER_DAY). */
   graceMs: number;
 }
@@ -73,6 +75,57 @@ export function movementRefusal(status: string, operation: Operation): string | 
   return settled ? `the loan is ${status}: it no longer moves` : null;
 }
 
+/** The loan's record, as far as its workflow's input needs it. */
+export interface LoanRecordFields {
+  id: string;
+  cluster: string;
+  escrowAddress: string;
+  borrowerAddress: string;
+  status: string;
+  termStartAt: Date;
+  maturityAt: Date;
+  durationDays: number;
+}
+
+/**
+ * The input a movement starts the loan's workflow with when none runs (update-with-start): the loan
+ * as its record stands. The grace period scales with the loan's own day length, read from its term
+ * (LOAN_SECONDS_PER_DAY when it began), as Create Loan's start does.
+ */
+export function lifecycleInputOf(loan: LoanRecordFields, organization: OrganizationIds, apiKeyId: string): LoanLifecycleInput {
+  const termMs = loan.maturityAt.getTime() - loan.termStartAt.getTime();
+  const secondsPerDay = loan.durationDays > 0 && termMs > 0 ? termMs / 1000 / loan.durationDays : 86_400;
+  return {
+    organizationId: organization.id,
+    organizationExternalId: organization.externalId,
+    apiKeyId,
+    cluster: loan.cluster,
+    loanId: loan.id,
+    escrow: loan.escrowAddress,
+    borrower: loan.borrowerAddress,
+    maturityAt: loan.maturityAt.toISOString(),
+    status: loan.status as LoanLifecycleInput['status'],
+    graceMs: GRACE_HOURS * 3600 * 1000 * (secondsPerDay / 86_400),
+  };
+}
+
+/** The write holding the loan (`in_use_by_transaction_id`) and its record's status. */
+export interface LoanHolder {
+  transactionId: string;
+  status: string;
+}
+
+/**
+ * Why a movement is refused behind the write holding the loan, or null: that write rests, waiting on
+ * people (approvers, signers, Submit Transaction) possibly for days, so the movement would wait as
+ * long. SIGNED rests only for a write sent with submitTransaction: false (`submits` false); for
+ * any other it is the moment between sign and submit.
+ */
+export function restingRefusal(holder: LoanHolder, submits: boolean): string | null {
+  const waitsFor = holder.status === 'AWAITING_APPROVAL' ? 'approval' : holder.status === 'AWAITING_SIGNATURES' ? 'signatures' : holder.status === 'SIGNED' && !submits ? 'Submit Transaction' : null;
+  return waitsFor ? `another write on this loan (transaction ${holder.transactionId}) waits for ${waitsFor}; retry once it has ended` : null;
+}
+
 export const loanSearchAttributeNames = {
   escrow: 'LedgerEscrow',
   borrower: 'LedgerBorrower',
@@ -89,6 +142,8 @@ export interface LoanSnapshot {
   durationIndex?: number;
   /** Its loan-to-value at the latest prices is past the liquidation ratio (absent in histories before price liquidation existed). */
   pastLiquidationRatio?: boolean;
+  /** The write holding the loan (absent in histories before movements behind a resting write were refused by the workflow). */
+  heldBy?: LoanHolder | null;
 }
 
 /** Timers and the loop run at most this many times before the workflow continues as new (a loan of months keeps a short history). */

@@ -27,7 +27,7 @@ const writeKeys = {
   transaction: defineSearchAttributeKey(searchAttributeNames.transaction, SearchAttributeType.KEYWORD),
 };
 
-/** The search attributes of a loan movement's write: those the API gives a write it starts itself (src/api/writes.ts). */
+/** The search attributes of a loan movement's write: those the API gives a write it starts itself (src/client/write-client.ts). */
 export function movementSearchAttributes(request: WriteRequest): SearchAttributePair[] {
   return [
     { key: loanKeys.organization, value: request.organizationExternalId },

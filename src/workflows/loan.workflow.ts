@@ -7,10 +7,12 @@
  * of its instruments: past its liquidation ratio at the new prices, it is liquidated at once), answers `nextAction`, keeps its search attributes
  * current and continues as new after a bounded number of turns.
  *
- * Repay, Swap Collateral, Refinance and Close come in as the `moveLoan` update: the validator refuses
- * at once what the loan's state refuses (nothing written to history), the handler runs the write as a
- * child `ledgerWrite` with the workflow id the API would have used, one movement at a time (the
- * liquidation and the rollover take their turn too), then reads the loan again.
+ * Repay, Swap Collateral, Refinance and Close come in as the `moveLoan` update (sent with
+ * update-with-start: a movement starts the workflow again when it had ended): the validator refuses
+ * at once what the loan's state refuses (nothing written to history), the handler refuses one behind
+ * a write that rests, else runs the write as a child `ledgerWrite` with the workflow id the write
+ * client would have used, one movement at a time (the liquidation and the rollover take their turn
+ * too), then reads the loan again.
  */
 import {
   allHandlersFinished,
@@ -32,7 +34,7 @@ import {
 } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { createActivities } from '../activities';
-import { liquidationWorkflowId, rolloverWorkflowId, LOAN_ITERATIONS_BEFORE_CONTINUE, loanChangedSignal, loanMovementUpdate, loanQueries, movementRefusal, type LoanLifecycleInput, type LoanMovement, type LoanNextAction, type LoanSnapshot } from '../domain/loan-lifecycle';
+import { liquidationWorkflowId, rolloverWorkflowId, LOAN_ITERATIONS_BEFORE_CONTINUE, loanChangedSignal, loanMovementUpdate, loanQueries, movementRefusal, restingRefusal, type LoanLifecycleInput, type LoanMovement, type LoanNextAction, type LoanSnapshot } from '../domain/loan-lifecycle';
 import type { WriteRequest, WriteResult } from '../domain/write';
 import { organizationSegment } from '../domain/workflow-ids';
 import { loanSearchAttributes, movementSearchAttributes } from './loan-search-attributes';
@@ -123,10 +125,13 @@ async function runMovement({ request, workflowTaskTimeoutSeconds }: LoanMovement
   }
 }
 
-/** The validator's refusal: the loan's state refuses the movement (409 naming the escrow). */
+/** A movement's refusal: 409 CONFLICT naming the escrow. */
+const conflictFailure = (why: string) => ApplicationFailure.create({ type: 'CONFLICT', message: why, nonRetryable: true, details: [{ field: 'itemData.escrow', context: {} }] });
+
+/** The validator's refusal: the loan's state refuses the movement. */
 function refuseMovement(status: string, { request }: LoanMovement): void {
   const why = movementRefusal(status, request.operation);
-  if (why) throw ApplicationFailure.create({ type: 'CONFLICT', message: why, nonRetryable: true, details: [{ field: 'itemData.escrow', context: {} }] });
+  if (why) throw conflictFailure(why);
 }
 
 export async function loanLifecycle(input: LoanLifecycleInput): Promise<string> {
@@ -146,23 +151,56 @@ export async function loanLifecycle(input: LoanLifecycleInput): Promise<string> 
     state = { ...state, status: snapshot.status as LoanLifecycleInput['status'], maturityAt: snapshot.maturityAt };
     upsertSearchAttributes(loanSearchAttributes(state));
   };
-  // One movement of the loan at a time: the API's movements (updates) and the workflow's own.
-  const inTurn = oneAtATime();
+  // One movement of the loan at a time: the movements sent to it (updates) and the workflow's own.
+  const queue = oneAtATime();
+  let taken = 0;
+  /** The movement whose write runs in the turn now (its request: whether it rests at SIGNED). */
+  let moving: WriteRequest | null = null;
+  const inTurn: Turn = async (step) => {
+    taken++;
+    try {
+      return await queue(step);
+    } finally {
+      taken--;
+    }
+  };
   // Old histories (before updates) ran their own movements directly: they replay the same way.
   const own: Turn = (step) => (patched('loan-movement-updates') ? inTurn(step) : step());
+  /**
+   * Why a movement arriving while the turn is taken is refused: the write holding the loan rests
+   * (docs/loans.md). Asked when it arrives, never in its turn, so it does not wait days to hear it.
+   */
+  const behindResting = async (): Promise<string | null> => {
+    const holder = (await records.loanSnapshot(state.loanId))?.heldBy;
+    return holder ? restingRefusal(holder, !(moving?.transactionId === holder.transactionId && moving.submit === false)) : null;
+  };
   setHandler(
     moveLoan,
-    (movement) =>
-      inTurn(async () => {
+    async (movement) => {
+      // Histories from before this check queued every movement: they replay the same way.
+      const refusal = taken > 0 && patched('movement-behind-resting-write') ? behindResting() : null;
+      // It takes its place in the queue at once (arrival order), and gives it up if refused.
+      const run = inTurn(async () => {
+        if (refusal && (await refusal)) return null;
+        moving = movement.request;
         try {
           return await runMovement(movement);
         } finally {
+          moving = null;
           // The state follows the record, whatever the write ended with; the loop looks again too.
           const after = await records.loanSnapshot(state.loanId);
           if (after) show(after);
           changed = true;
         }
-      }),
+      });
+      const why = refusal && (await refusal);
+      if (why) {
+        // A PENDING record made for a respond-async request ends FAILED with the refusal, as a refused write's.
+        await records.recordFailure(movement.request, 'CONFLICT', why);
+        throw conflictFailure(why);
+      }
+      return run;
+    },
     { validator: (movement) => refuseMovement(state.status, movement) },
   );
   // A run ends (or continues as new) only once every movement it accepted has ended.

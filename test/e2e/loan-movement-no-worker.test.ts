@@ -4,7 +4,7 @@
  * back, the same request with the same Idempotency-Key is answered with the movement's outcome, and the
  * repayment is paid once.
  */
-import { MOVEMENT_ACCEPT_MS } from '../../src/api/loan-movements';
+import { MOVEMENT_ACCEPT_MS } from '../../src/client/loan-movements';
 import { agreedBalance, at, createAccount, createLoan, createStrategy, mintInto, type Ref } from '../support/loan-kit';
 import { startStack, type Stack } from '../support/stack';
 

@@ -20,6 +20,7 @@ const belowTheApi = [
   ['src/network/rpc/example.ts', '../../api/app'],
   ['src/config/example.ts', '../api/context'],
   ['src/storage/example.ts', '../api/route'],
+  ['src/client/example.ts', '../api/context'],
 ];
 
 describe('nothing below the API imports src/api', () => {
@@ -104,4 +105,16 @@ describe('src/ never imports dev/', () => {
 it('holds for the code the project has', async () => {
   const results = await eslint.lintFiles(['src', 'dev', 'test', 'bench']);
   expect(results.flatMap((r) => r.messages.filter((m) => m.ruleId === '@typescript-eslint/no-restricted-imports').map((m) => `${path.relative(root, r.filePath)}: ${m.message}`))).toEqual([]);
+});
+
+describe('src/api reaches Temporal only through the write client', () => {
+  it('refuses @temporalio/client in a route, a value or a type', async () => {
+    expect((await problems("import { WorkflowNotFoundError } from '@temporalio/client';\nexport const e = WorkflowNotFoundError;\n", 'src/api/routes/example.routes.ts')).join(' ')).toContain('only through the write client');
+    expect((await problems("import type { WorkflowHandle } from '@temporalio/client';\nexport type H = WorkflowHandle;\n", 'src/api/example.ts')).join(' ')).toContain('only through the write client');
+  });
+
+  it('lets the write client and the deps wiring name it', async () => {
+    expect(await problems("import { WorkflowNotFoundError } from '@temporalio/client';\nexport const e = WorkflowNotFoundError;\n", 'src/client/example.ts')).toEqual([]);
+    expect(await problems("import type { Client } from '@temporalio/client';\nexport type C = Client;\n", 'src/api/context.ts')).toEqual([]);
+  });
 });

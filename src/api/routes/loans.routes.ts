@@ -18,7 +18,7 @@ import { bulkRoute } from './bulk-route';
 import { findPage, pageFields } from '../../db/repositories/bulk-pages.repository';
 import { loanQuery, loanStrategyQuery } from './query-fields';
 import { writeRoute } from './write-route';
-import { throughLoanWorkflow } from '../loan-movements';
+import { throughLoanWorkflow } from '../../client/loan-movements';
 
 const PROTOCOL = `defiProtocol LEDGER_ESCROW (API.md 7): rates and ratios in cBPS (1,000,000 = 100 %); duration indexes ${durationDays.map((d, i) => `${i} = ${d} day${d > 1 ? 's' : ''}`).join(', ')}; simple interest per second, principalDue × apy / 1,000,000 / 31,536,000. See docs/loans.md.`;
 

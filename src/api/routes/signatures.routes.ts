@@ -3,12 +3,11 @@
  * continues, or ends, the waiting write's own `ledgerWrite` workflow through one of its updates
  * (never a second workflow), then answers like the write it continues.
  */
-import { isGrpcServiceError, ServiceError, WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
 import { LedgerTransaction } from '../../db/entities';
 import { transactionResult } from '../../db/repositories/transaction-records.repository';
-import { LedgerError, validationError } from '../../domain/errors';
-import { cancellingQueryName, writeUpdates, type SuppliedSignature, type TransactionResult, type TransactionStatus } from '../../domain/write';
-import type { ledgerWrite } from '../../workflows/write/write.workflow';
+import { validationError } from '../../domain/errors';
+import type { SuppliedSignature, TransactionResult, TransactionStatus } from '../../domain/write';
+import { cancelWrite, continuedAnswer, endedStatuses as ended, signWrite, stillAwaitsSignatures, submitWrite } from '../../client/signatures';
 import { signTransactionBody, waitingTransactionBody } from '../codecs/transaction.codecs';
 import type { ApiDeps, LedgerContext } from '../context';
 import { cancelledTransactionResponse, transactionResult as transactionResultResponse } from '../responses/transaction.responses';
@@ -16,17 +15,12 @@ import type { AcceptedWriteBody } from '../responses/write.responses';
 import { route, type RouteSpec } from '../route';
 import { actingCaller } from '../tenancy';
 import { findTransaction } from './transactions.routes';
-import { restingAnswer, resultOrRest, resultWithin, TIMED_OUT, transactionAnswer } from '../writes';
+import { applied, respondsAsync, transactionAnswer } from '../writes';
 
 type WaitingBody = { itemData: { transaction: { offchainId?: string; onchainId?: string } }; tenancyConfig?: { overrideOrganizationExternalId?: string } };
 
-/** Statuses after which a write changes no more: Sign and Submit answer its record as it is. */
-const ended: TransactionStatus[] = ['CONFIRMED', 'FINALIZED', 'FAILED', 'REJECTED', 'EXPIRED', 'CANCELLED'];
 const beforeSigned: TransactionStatus[] = ['PENDING', 'BUILT', 'AWAITING_APPROVAL'];
 const waiting: TransactionStatus[] = ['AWAITING_SIGNATURES', 'AWAITING_APPROVAL'];
-const UPDATE_ATTEMPTS = 3;
-/** gRPC status 9: Temporal's "workflow not ready" (the workflow task carrying the update failed). */
-const GRPC_FAILED_PRECONDITION = 9;
 
 export function signatureRoutes(deps: ApiDeps): RouteSpec[] {
   /** The caller's transaction (tenancy as the other transaction routes). */
@@ -35,69 +29,8 @@ export function signatureRoutes(deps: ApiDeps): RouteSpec[] {
     return findTransaction(em, await actingCaller(ctx, deps, em, body.tenancyConfig), body.itemData.transaction);
   }
 
-  const handleOf = (record: LedgerTransaction): WorkflowHandle<typeof ledgerWrite> => deps.temporal.client.workflow.getHandle(record.workflowId);
-  /**
-   * Runs one of the write's updates; a run that has ended meanwhile takes none: its record, when the
-   * write ended (Sign and Submit answer it as it is, as for a write found ended), else 400. An update
-   * whose workflow task failed as it completed (a signal came in the meantime) never took effect
-   * (FAILED_PRECONDITION, "workflow not ready"): it is sent again.
-   */
-  async function update(record: LedgerTransaction, run: (handle: WorkflowHandle<typeof ledgerWrite>) => Promise<unknown>): Promise<LedgerTransaction | undefined> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await run(handleOf(record));
-        return undefined;
-      } catch (error) {
-        if (attempt < UPDATE_ATTEMPTS && error instanceof ServiceError && isGrpcServiceError(error.cause) && error.cause.code === GRPC_FAILED_PRECONDITION) continue;
-        if (!(error instanceof WorkflowNotFoundError)) throw error;
-        const now = await reread(record);
-        if (ended.includes(now.status as TransactionStatus)) return now;
-        throw validationError('itemData.transaction', `the transaction is ${now.status} and its write no longer runs`);
-      }
-    }
-  }
-
-  /**
-   * A record past AWAITING_SIGNATURES whose run still waits for them: the Sign that moved the record
-   * was lost with its workflow task (Temporal and the worker died before it completed), so the run
-   * replayed to its wait. Its signatures are on the record; the update, sent again, takes them from
-   * there and the write goes on (deliver sends the same bytes, confirm records the landing once).
-   */
-  const stillAwaitsSignatures = async (record: LedgerTransaction) =>
-    (record.status === 'SIGNED' || record.status === 'SUBMITTED') && (await handleOf(record).query<string>('currentStep').catch(() => '')) === 'awaitSignatures';
-
-  const reread = async (record: LedgerTransaction) => (await deps.orm.em.fork().findOne(LedgerTransaction, { id: record.id })) ?? record;
-
-  /** Whether the write was cancelled, or is being cancelled, by a Cancel that came first. */
-  const cancelledBefore = async (record: LedgerTransaction) =>
-    (await reread(record)).status === 'CANCELLED' || (await handleOf(record).query<boolean>(cancellingQueryName).catch(() => false));
-
-  /**
-   * Waits until the cancelled write's run has ended (its debits and its lifetime, a durable nonce,
-   * given back after the record says CANCELLED); still running after WRITE_WAIT_SECONDS (no worker):
-   * 503, ask again. A run no longer kept by Temporal has long ended.
-   */
-  async function cancelEnded(record: LedgerTransaction): Promise<void> {
-    const ended = await resultWithin(handleOf(record), deps.writeWaitMs).catch(() => null);
-    if (ended === TIMED_OUT) throw new LedgerError('UNAVAILABLE', `transaction ${record.id} is being cancelled and its write has not ended yet; send the same Cancel again`, undefined, { retryAfterSeconds: 1 });
-  }
-
-  /**
-   * The answer of the write a request continued: its transaction result once it reached the
-   * commitment or rests at SIGNED (200), or 202 with its status while it waits for signatures, with
-   * Prefer: respond-async, or when the wait is over.
-   */
-  async function continued(ctx: LedgerContext, record: LedgerTransaction): Promise<TransactionResult | AcceptedWriteBody> {
-    const handle = handleOf(record);
-    if (!/respond-async/i.test(ctx.get('prefer'))) {
-      const rested = await resultOrRest(deps, handle, record.id, async (r) => r.status === 'AWAITING_SIGNATURES' || (r.status === 'SIGNED' && (await handle.query<string>('currentStep').catch(() => '')) === 'awaitSubmit'));
-      if (rested.rest) return transactionAnswer(ctx, restingAnswer(ctx, rested.rest));
-      if (rested.result !== TIMED_OUT) return transactionAnswer(ctx, { async: false, ...rested.result, transaction: rested.result.transaction?.offchainId === record.id ? rested.result.transaction : transactionResult(await reread(record)) });
-    }
-    const now = await reread(record);
-    ctx.set('Preference-Applied', 'respond-async');
-    return transactionAnswer(ctx, { async: true, transaction: { offchainId: now.id, status: now.status } });
-  }
+  /** The answer of the write a request continued (202 while it waits for signatures, with Prefer: respond-async, or when the wait is over). */
+  const continued = async (ctx: LedgerContext, record: LedgerTransaction): Promise<TransactionResult | AcceptedWriteBody> => transactionAnswer(ctx, applied(ctx, await continuedAnswer(deps, record, respondsAsync(ctx))));
 
   return [
     route({
@@ -116,10 +49,10 @@ export function signatureRoutes(deps: ApiDeps): RouteSpec[] {
         const record = await transactionOf(ctx, body);
         if (beforeSigned.includes(record.status as TransactionStatus)) throw validationError('itemData.transaction', `the transaction is ${record.status}, not waiting for signatures`);
         if (ended.includes(record.status as TransactionStatus)) return transactionResult(record);
-        if (record.status === 'AWAITING_SIGNATURES' || (await stillAwaitsSignatures(record))) {
+        if (record.status === 'AWAITING_SIGNATURES' || (await stillAwaitsSignatures(deps, record))) {
           const signatures: SuppliedSignature[] | null = body.itemData.signatures ?? null;
           // A write that ended meanwhile (its lifetime ran out as the signatures came) is answered as it is.
-          const over = await update(record, (handle) => handle.executeUpdate<string[], [SuppliedSignature[] | null]>(writeUpdates.sign, { args: [signatures] }));
+          const over = await signWrite(deps, record, signatures);
           if (over) return transactionResult(over);
         }
         return continued(ctx, record);
@@ -143,7 +76,7 @@ export function signatureRoutes(deps: ApiDeps): RouteSpec[] {
         if (beforeSigned.includes(record.status as TransactionStatus)) throw validationError('itemData.transaction', `the transaction is ${record.status}: only a signed transaction is submitted`);
         if (ended.includes(record.status as TransactionStatus)) return transactionResult(record);
         if (record.status === 'SIGNED') {
-          const over = await update(record, (handle) => handle.executeUpdate<void, []>(writeUpdates.submit, { args: [] }));
+          const over = await submitWrite(deps, record);
           if (over) return transactionResult(over);
         }
         return continued(ctx, record);
@@ -162,18 +95,9 @@ export function signatureRoutes(deps: ApiDeps): RouteSpec[] {
       response: cancelledTransactionResponse,
       async handler(ctx, body) {
         const record = await transactionOf(ctx, body);
-        if (record.status !== 'CANCELLED') {
-          // SIGNED: the workflow's validator refuses unless the write rests for Submit (never sent).
-          if (!waiting.includes(record.status as TransactionStatus) && record.status !== 'SIGNED') throw validationError('itemData.transaction', `the transaction is ${record.status}: only a write waiting for signatures, approval or Submit can be cancelled`);
-          try {
-            const over = await update(record, (handle) => handle.executeUpdate<TransactionResult | null, []>(writeUpdates.cancel, { args: [] }));
-            if (over && over.status !== 'CANCELLED') throw validationError('itemData.transaction', `the transaction is ${over.status} and its write no longer runs`);
-          } catch (error) {
-            // Another Cancel came first (two at once, or this one again after its answer was lost): answered as that one.
-            if (!(await cancelledBefore(record))) throw error;
-          }
-        }
-        await cancelEnded(record);
+        // SIGNED: the workflow's validator refuses unless the write rests for Submit (never sent).
+        if (record.status !== 'CANCELLED' && !waiting.includes(record.status as TransactionStatus) && record.status !== 'SIGNED') throw validationError('itemData.transaction', `the transaction is ${record.status}: only a write waiting for signatures, approval or Submit can be cancelled`);
+        await cancelWrite(deps, record);
         return { transaction: { offchainId: record.id, status: 'CANCELLED' as const } };
       },
     }),

@@ -13,7 +13,8 @@ import { hasRole } from '../../domain/roles';
 import type { ApiDeps, Caller, LedgerContext } from '../context';
 import { route, type RouteSpec } from '../route';
 import { actingCaller } from '../tenancy';
-import { referenceAnswer, runWrite, transactionAnswer, type StartWrite, type WriteAnswer, type WriteInput } from '../writes';
+import type { StartWrite } from '../../client/write-client';
+import { referenceAnswer, runWrite, transactionAnswer, type WriteAnswer, type WriteInput } from '../writes';
 
 interface WriteBody {
   itemData: object;
