@@ -3,10 +3,10 @@ import * as t from 'io-ts';
 import { errorCodes } from '../domain/errors';
 import { arrayItems, objectShapes, schemaOf, type JsonSchema } from '../domain/inputs/primitives';
 import type { RouteSpec } from './route';
-import { composedSchemas } from './responses/building-blocks';
-import { codesOf, errorBody } from './responses/error.responses';
-import { acceptedWrite } from './responses/write.responses';
-import { operationExamples } from './examples/operation-examples';
+import { composedSchemas } from '../domain/responses/building-blocks';
+import { codesOf, errorBody } from '../domain/responses/error.responses';
+import { acceptedWrite } from '../domain/responses/write.responses';
+import { operationExamples } from '../domain/examples/operation-examples';
 
 /** Which codec each component name was made from: two codecs of one name would silently share a schema. */
 const componentOwners = new WeakMap<Record<string, JsonSchema>, Map<string, t.Mixed>>();

@@ -10,7 +10,7 @@ import type { ApiDeps, LedgerContext } from './context';
 import { reportErrors, type JsonSchema } from '../domain/inputs/primitives';
 import { authenticate, rateLimit } from './middleware';
 import { actingCaller } from './tenancy';
-import type { AcceptedWriteBody } from './responses/write.responses';
+import type { AcceptedWriteBody } from '../domain/responses/write.responses';
 
 /** A success answer that is not JSON (metrics text, the docs page, a stored file). */
 export interface RawResponse {

@@ -8,7 +8,7 @@ import type { TransactionResult } from '../domain/write';
 import type { SvmTransactionConfigInput } from '../domain/inputs/common.inputs';
 import { runWrite as runWriteBelow, type StartWrite, type WriteAnswer } from '../client/write-client';
 import type { ApiDeps, Caller, LedgerContext } from './context';
-import type { AcceptedWriteBody, ReferenceAnswerBody } from './responses/write.responses';
+import type { AcceptedWriteBody, ReferenceAnswerBody } from '../domain/responses/write.responses';
 import { MAX_REQUEST_ID_LENGTH } from './middleware';
 
 export type { WriteAnswer } from '../client/write-client';

@@ -8,7 +8,7 @@ import { Organization } from '../../src/db/entities';
 import { createApiKey } from '../../src/custody/credentials';
 import { roleNames } from '../../src/domain/roles';
 import { forkEm } from '../../src/main/runtime';
-import { accountOwnerOnlyFields } from '../../src/api/responses/account.responses';
+import { accountOwnerOnlyFields } from '../../src/domain/responses/account.responses';
 import { startStack, type Stack } from '../support/stack';
 
 type Ref = { onchainId: string; offchainId: string };

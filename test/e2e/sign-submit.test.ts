@@ -9,7 +9,7 @@ import { createHmac } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { generateKeyPair, getAddressFromPublicKey, getBase58Decoder, getBase64Encoder, signBytes } from '@solana/kit';
 import type * as t from 'io-ts';
-import { cancelledTransactionResponse, transactionResult } from '../../src/api/responses/transaction.responses';
+import { cancelledTransactionResponse, transactionResult } from '../../src/domain/responses/transaction.responses';
 import { Organization } from '../../src/db/entities';
 import { forkEm } from '../../src/main/runtime';
 import { startStack, type Stack } from '../support/stack';

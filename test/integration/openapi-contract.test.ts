@@ -12,8 +12,8 @@ import { promisify } from 'node:util';
 import * as t from 'io-ts';
 import { apiRoutes, openApiDocument } from '../../src/api/app';
 import type { ApiDeps } from '../../src/api/context';
-import { operationExamples } from '../../src/api/examples/operation-examples';
-import { reportErrors } from '../../src/api/responses/building-blocks';
+import { operationExamples } from '../../src/domain/examples/operation-examples';
+import { reportErrors } from '../../src/domain/responses/building-blocks';
 import type { RouteSpec } from '../../src/api/route';
 
 const run = promisify(execFile);

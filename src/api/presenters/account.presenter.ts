@@ -2,7 +2,7 @@
 import { LosslessNumber } from 'lossless-json';
 import type { Account, WebhookConfig } from '../../db/entities';
 import { fromBaseUnits, NETWORK_CURRENCY_DECIMALS } from '../../domain/money';
-import { accountOwnerOnlyFields, type AccountCompactBody, type AccountDetailedBody, type NetworkCurrencyAmountBody, type NetworkCurrencyDebitLimitBody, type RecordIdentifiersBody, type TokenDebitLimitBody } from '../responses/account.responses';
+import { accountOwnerOnlyFields, type AccountCompactBody, type AccountDetailedBody, type NetworkCurrencyAmountBody, type NetworkCurrencyDebitLimitBody, type RecordIdentifiersBody, type TokenDebitLimitBody } from '../../domain/responses/account.responses';
 
 export const detailLevels = ['detailed', 'compact', 'identifiers'] as const;
 export type DetailLevel = (typeof detailLevels)[number];

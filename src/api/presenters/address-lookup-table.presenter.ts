@@ -1,7 +1,7 @@
 /** Address lookup table records as the API shows them (spec 2.9). */
 import type { Account, AddressLookupTable } from '../../db/entities';
-import type { AddressLookupTableRecordBody } from '../responses/address-lookup-table.responses';
-import type { AuthorityReferenceBody } from '../responses/financial-instrument.responses';
+import type { AddressLookupTableRecordBody } from '../../domain/responses/address-lookup-table.responses';
+import type { AuthorityReferenceBody } from '../../domain/responses/financial-instrument.responses';
 
 /** What the chain says of the table, when read (details); the record's own values otherwise. */
 export interface TableView {

@@ -1,6 +1,6 @@
 /** Durable nonce account records (spec 2.8) as the API shows them. */
 import type { Account, DurableNonceAccount } from '../../db/entities';
-import type { DurableNonceAccountBody } from '../responses/durable-nonce.responses';
+import type { DurableNonceAccountBody } from '../../domain/responses/durable-nonce.responses';
 import { presentAccount } from './account.presenter';
 
 /** `accounts`: the nonce account's and the authority's records by offchain id; `nonceHash`: the value to show. */

@@ -1,8 +1,8 @@
 /** Financial instrument records as the API shows them. */
 import type { Account, AuthorityRef, FinancialInstrument } from '../../db/entities';
 import { exactNumber, presentAccount, type DetailLevel } from './account.presenter';
-import type { RecordIdentifiersBody } from '../responses/account.responses';
-import type { AuthorityReferenceBody, FinancialInstrumentCompactBody, FinancialInstrumentDetailedBody } from '../responses/financial-instrument.responses';
+import type { RecordIdentifiersBody } from '../../domain/responses/account.responses';
+import type { AuthorityReferenceBody, FinancialInstrumentCompactBody, FinancialInstrumentDetailedBody } from '../../domain/responses/financial-instrument.responses';
 
 /** Spec 2.2's authority reference: onchain and offchain ids, managed, tenant. */
 function authorityReference(ref: AuthorityRef | undefined, accounts: Map<string, Account>): AuthorityReferenceBody | null {

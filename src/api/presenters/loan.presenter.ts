@@ -4,8 +4,8 @@ import { Account, FinancialInstrument, Loan, type LoanStrategy } from '../../db/
 import { interestAt, interestPerSecondText, loanToValue } from '../../domain/loans';
 import { fromBaseUnits } from '../../domain/money';
 import type { InstrumentPrice, PriceSource } from '../../domain/prices';
-import type { LoanCompactBody, LoanDetailedBody, LoanStrategyBody } from '../responses/loan.responses';
-import type { RecordIdentifiersBody } from '../responses/account.responses';
+import type { LoanCompactBody, LoanDetailedBody, LoanStrategyBody } from '../../domain/responses/loan.responses';
+import type { RecordIdentifiersBody } from '../../domain/responses/account.responses';
 import { exactNumber, presentAccount, type DetailLevel } from './account.presenter';
 
 /** What the records of a page show beside them, loaded in one go. */

@@ -1,7 +1,7 @@
 /** Onchain data source records as the API shows them (spec 2.7 plus latestValue, docs/oracle-data-sources.md). */
 import { LosslessNumber } from 'lossless-json';
 import type { Account, OracleDataSource } from '../../db/entities';
-import type { LatestValueBody, OnchainDataSourceRecordBody } from '../responses/oracle-data-source.responses';
+import type { LatestValueBody, OnchainDataSourceRecordBody } from '../../domain/responses/oracle-data-source.responses';
 
 export function presentLatestValue(source: Pick<OracleDataSource, 'latestValue' | 'latestValueAt' | 'latestSlot'>): LatestValueBody | null {
   if (source.latestValue == null || !source.latestValueAt) return null;

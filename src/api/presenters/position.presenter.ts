@@ -2,8 +2,8 @@
 import type { FinancialInstrument, Position } from '../../db/entities';
 import { fromBaseUnits } from '../../domain/money';
 import { exactNumber, type DetailLevel } from './account.presenter';
-import type { RecordIdentifiersBody } from '../responses/account.responses';
-import type { PositionCompactBody, PositionDetailedBody } from '../responses/position.responses';
+import type { RecordIdentifiersBody } from '../../domain/responses/account.responses';
+import type { PositionCompactBody, PositionDetailedBody } from '../../domain/responses/position.responses';
 
 /** What presentPosition reads at the levels below detailed (bulk reads load only these). */
 export const positionFields = {

@@ -3,7 +3,7 @@ import type { LedgerTransaction } from '../../db/entities';
 import { transactionResult } from '../../db/repositories/transaction-records.repository';
 import type { DetailLevel } from './account.presenter';
 import type * as t from 'io-ts';
-import type { transactionCompact, transactionIdentifiers, TransactionDetailedBody } from '../responses/transaction.responses';
+import type { transactionCompact, transactionIdentifiers, TransactionDetailedBody } from '../../domain/responses/transaction.responses';
 
 type TransactionIdentifiersBody = t.TypeOf<typeof transactionIdentifiers>;
 type TransactionCompactBody = t.TypeOf<typeof transactionCompact>;

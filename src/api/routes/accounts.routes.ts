@@ -16,8 +16,8 @@ import { checkWebhookUrls } from './webhook-urls';
 import { accountQuery } from './query-fields';
 import { bulkRoute } from './bulk-route';
 import { writeRoute } from './write-route';
-import { accountBalanceResponse, accountLevels, accountPrivateKeyResponse, createAccountResponse, inactivateAccountResponse, updateAccountResponse } from '../responses/account.responses';
-import { transactionResult } from '../responses/write.responses';
+import { accountBalanceResponse, accountLevels, accountPrivateKeyResponse, createAccountResponse, inactivateAccountResponse, updateAccountResponse } from '../../domain/responses/account.responses';
+import { transactionResult } from '../../domain/responses/write.responses';
 
 /** Decodes an imported private key (base58 of a 32-byte seed or 64-byte secret key) and checks it against the given addresses. */
 export async function importedKey(item: CreateAccountItemData, at = 'itemData'): Promise<Uint8Array> {

@@ -9,7 +9,7 @@ import { createAddressLookupTableBody, extendAddressLookupTableBody, singleAddre
 import { bulkBody } from '../codecs/common.codecs';
 import type { ApiDeps } from '../context';
 import { presentAddressLookupTable } from '../presenters/address-lookup-table.presenter';
-import { addressLookupTablePage, addressLookupTableRecord, createAddressLookupTableResponse, extendAddressLookupTableResponse, updateAddressLookupTableResponse } from '../responses/address-lookup-table.responses';
+import { addressLookupTablePage, addressLookupTableRecord, createAddressLookupTableResponse, extendAddressLookupTableResponse, updateAddressLookupTableResponse } from '../../domain/responses/address-lookup-table.responses';
 import { route, type RouteSpec } from '../route';
 import { actingCaller, actingScope } from '../tenancy';
 import { addressLookupTableQuery } from './query-fields';

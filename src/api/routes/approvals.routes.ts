@@ -15,7 +15,7 @@ import { approvalDecidedSignal } from '../../domain/write';
 import { approvalDecisionBody } from '../codecs/approval.codecs';
 import { bulkBody } from '../codecs/common.codecs';
 import type { ApiDeps, LedgerContext } from '../context';
-import { approvalResponse, approvalsResponse, type ApprovalBody } from '../responses/approval.responses';
+import { approvalResponse, approvalsResponse, type ApprovalBody } from '../../domain/responses/approval.responses';
 import { route, type RouteSpec } from '../route';
 import { actingCaller } from '../tenancy';
 import { approvalQuery } from './query-fields';

@@ -7,7 +7,7 @@ import { bulkBody } from '../codecs/common.codecs';
 import type { ApiDeps } from '../context';
 import { detailLevels, type DetailLevel } from '../presenters/account.presenter';
 import { route, type RouteSpec } from '../route';
-import { bulkResponse, type BulkLevels, type LevelRecord } from '../responses/bulk.responses';
+import { bulkResponse, type BulkLevels, type LevelRecord } from '../../domain/responses/bulk.responses';
 import { actingCaller } from '../tenancy';
 
 export function bulkRoute<E extends object, C = undefined, L extends BulkLevels = BulkLevels>(

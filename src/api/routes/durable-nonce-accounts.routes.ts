@@ -9,7 +9,7 @@ import { bulkBody } from '../codecs/common.codecs';
 import { createDurableNonceAccountsBody, durableNonceAccountDetailsBody } from '../codecs/durable-nonce.codecs';
 import type { ApiDeps } from '../context';
 import { presentDurableNonceAccount } from '../presenters/durable-nonce.presenter';
-import { createDurableNonceAccountsResponse, durableNonceAccountPage, durableNonceAccountRecord } from '../responses/durable-nonce.responses';
+import { createDurableNonceAccountsResponse, durableNonceAccountPage, durableNonceAccountRecord } from '../../domain/responses/durable-nonce.responses';
 import { route, type RouteSpec } from '../route';
 import { actingScope } from '../tenancy';
 import { durableNonceAccountQuery } from './query-fields';

@@ -17,8 +17,8 @@ import { writeRoute } from './write-route';
 import { financialInstrumentQuery } from './query-fields';
 import { actingScope } from '../tenancy';
 import { importedKey } from './accounts.routes';
-import { circulatingSupplyResponse, createFinancialInstrumentResponse, financialInstrumentLevels, tokenExtensionsCalculatorResponse, updateFinancialInstrumentResponse } from '../responses/financial-instrument.responses';
-import { transactionResult } from '../responses/write.responses';
+import { circulatingSupplyResponse, createFinancialInstrumentResponse, financialInstrumentLevels, tokenExtensionsCalculatorResponse, updateFinancialInstrumentResponse } from '../../domain/responses/financial-instrument.responses';
+import { transactionResult } from '../../domain/responses/write.responses';
 
 /** The mint accounts and authorities' account records of some instruments, by offchain id (one query). */
 async function relatedAccounts(em: EntityManager, instruments: FinancialInstrument[]): Promise<Map<string, Account>> {

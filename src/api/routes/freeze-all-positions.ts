@@ -10,8 +10,8 @@ import type { SvmTransactionConfigInput } from '../../domain/inputs/common.input
 import type { FreezePositionItemData } from '../../domain/inputs/position.inputs';
 import type { ApiDeps, Caller, LedgerContext } from '../context';
 import { runWrite } from '../writes';
-import type { FreezeAllPositionsBody } from '../responses/position.responses';
-import type { AcceptedWriteBody } from '../responses/write.responses';
+import type { FreezeAllPositionsBody } from '../../domain/responses/position.responses';
+import type { AcceptedWriteBody } from '../../domain/responses/write.responses';
 
 export async function freezeAllPositions(
   ctx: LedgerContext,

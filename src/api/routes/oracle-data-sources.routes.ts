@@ -13,7 +13,7 @@ import { bulkBody } from '../codecs/common.codecs';
 import { createOnchainDataSourceBody, refreshOracleDataSourceBody, singleOnchainDataSourceBody, updateOracleDataSourceBody } from '../codecs/oracle-data-source.codecs';
 import type { ApiDeps } from '../context';
 import { presentLatestValue, presentOnchainDataSource } from '../presenters/oracle-data-source.presenter';
-import { createOnchainDataSourceResponse, onchainDataSourcePage, onchainDataSourceRecord, refreshOracleDataSourceResponse, updateOracleDataSourceResponse } from '../responses/oracle-data-source.responses';
+import { createOnchainDataSourceResponse, onchainDataSourcePage, onchainDataSourceRecord, refreshOracleDataSourceResponse, updateOracleDataSourceResponse } from '../../domain/responses/oracle-data-source.responses';
 import { route, type RouteSpec } from '../route';
 import { actingCaller, actingScope } from '../tenancy';
 import { findPage, pageFields } from '../../db/repositories/bulk-pages.repository';

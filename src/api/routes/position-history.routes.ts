@@ -9,7 +9,7 @@ import { route, type RouteSpec } from '../route';
 import { actingCaller } from '../tenancy';
 import { transactionQuery } from './query-fields';
 import { findPage, pageFields } from '../../db/repositories/bulk-pages.repository';
-import { positionHistoryResponse } from '../responses/transaction.responses';
+import { positionHistoryResponse } from '../../domain/responses/transaction.responses';
 
 export function positionHistoryRoutes(deps: ApiDeps): RouteSpec[] {
   return [

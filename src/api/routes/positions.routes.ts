@@ -14,8 +14,8 @@ import { writeRoute } from './write-route';
 import { freezeAllPositions } from './freeze-all-positions';
 import { positionQuery } from './query-fields';
 import { actingScope } from '../tenancy';
-import { freezePositionResponse, initializePositionResponse, positionBalanceResponse, positionLevels, updatePositionResponse } from '../responses/position.responses';
-import { transactionResult } from '../responses/write.responses';
+import { freezePositionResponse, initializePositionResponse, positionBalanceResponse, positionLevels, updatePositionResponse } from '../../domain/responses/position.responses';
+import { transactionResult } from '../../domain/responses/write.responses';
 
 export function positionRoutes(deps: ApiDeps): RouteSpec[] {
   const lookedUp = async (ctx: LedgerContext, body: { itemData: { position: PositionLookupInput }; tenancyConfig?: { overrideOrganizationExternalId?: string } }) => {

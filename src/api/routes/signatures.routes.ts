@@ -10,8 +10,8 @@ import type { SuppliedSignature, TransactionResult, TransactionStatus } from '..
 import { cancelWrite, continuedAnswer, endedStatuses as ended, signWrite, stillAwaitsSignatures, submitWrite } from '../../client/signatures';
 import { signTransactionBody, waitingTransactionBody } from '../codecs/transaction.codecs';
 import type { ApiDeps, LedgerContext } from '../context';
-import { cancelledTransactionResponse, transactionResult as transactionResultResponse } from '../responses/transaction.responses';
-import type { AcceptedWriteBody } from '../responses/write.responses';
+import { cancelledTransactionResponse, transactionResult as transactionResultResponse } from '../../domain/responses/transaction.responses';
+import type { AcceptedWriteBody } from '../../domain/responses/write.responses';
 import { route, type RouteSpec } from '../route';
 import { actingCaller } from '../tenancy';
 import { findTransaction } from './transactions.routes';

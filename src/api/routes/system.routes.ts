@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { ApiDeps } from '../context';
 import { route, type RouteSpec } from '../route';
-import { healthResponse, openApiDocumentResponse, readinessResponse } from '../responses/system.responses';
+import { healthResponse, openApiDocumentResponse, readinessResponse } from '../../domain/responses/system.responses';
 
 export function systemRoutes(deps: ApiDeps, openApi: () => unknown, metrics: () => Promise<string>): RouteSpec[] {
   return [

@@ -9,7 +9,7 @@ import { route, type RouteSpec } from '../route';
 import { actingCaller } from '../tenancy';
 import { transactionQuery } from './query-fields';
 import { bulkRoute } from './bulk-route';
-import { transactionLevels, transactionStatusResponse } from '../responses/transaction.responses';
+import { transactionLevels, transactionStatusResponse } from '../../domain/responses/transaction.responses';
 
 /** The caller's transaction by offchainId or onchainId: VALIDATION_ERROR with neither, NOT_FOUND naming itemData.transaction. */
 export async function findTransaction(em: EntityManager, caller: Caller, lookup: { offchainId?: string; onchainId?: string }): Promise<LedgerTransaction> {

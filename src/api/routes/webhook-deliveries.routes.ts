@@ -8,7 +8,7 @@ import { findTransaction } from './transactions.routes';
 import type { ApiDeps } from '../context';
 import { route, type RouteSpec } from '../route';
 import { actingCaller } from '../tenancy';
-import { webhookDeliveriesResponse, type WebhookDeliveriesBody } from '../responses/webhook-delivery.responses';
+import { webhookDeliveriesResponse, type WebhookDeliveriesBody } from '../../domain/responses/webhook-delivery.responses';
 
 /** How long a replay answer waits for its first attempt (a receiver's timeout is at most 30 s). */
 const REPLAY_WAIT_MS = 35_000;

@@ -3,7 +3,7 @@
  * wallet, a bond token (6 decimals) and its positions. Amounts are exact decimals; requests show
  * both forms a client may send (a JSON number, or a string of decimal text).
  */
-import { writeWorkflowId } from '../../domain/write';
+import { writeWorkflowId } from '../write';
 
 export const ids = {
   treasury: { onchainId: '7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU', offchainId: '0f8c2b6e-4d1a-4e7b-9c3f-5a2d8e6b1c40' },

@@ -3,7 +3,7 @@
  * offchainId}, svmTransaction}`, and 202 `{transaction: {offchainId, status}}` with Prefer: respond-async.
  */
 import type * as t from 'io-ts';
-import { transactionStatuses } from '../../domain/write';
+import { transactionStatuses } from '../write';
 import { address, boolean, integer, listOf, nullable, signature, strictObject, textEnum, textWith, timestamp, uuid } from './building-blocks';
 
 export const transactionStatus = textEnum(transactionStatuses, 'PENDING (accepted, not built yet) → BUILT → (AWAITING_APPROVAL) → (AWAITING_SIGNATURES) → SIGNED → SUBMITTED → CONFIRMED → FINALIZED; or FAILED, REJECTED, EXPIRED, CANCELLED.');

@@ -10,7 +10,7 @@
  */
 import * as t from 'io-ts';
 import { isLosslessNumber, LosslessNumber } from 'lossless-json';
-import { address, describe, objectShapes, reportErrors, schemaOf as ownSchema, strictObject, uuid, type JsonSchema } from '../../domain/inputs/primitives';
+import { address, describe, objectShapes, reportErrors, schemaOf as ownSchema, strictObject, uuid, type JsonSchema } from '../inputs/primitives';
 
 export { address, describe, reportErrors, strictObject, uuid, type JsonSchema };
 

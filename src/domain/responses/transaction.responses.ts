@@ -1,7 +1,7 @@
 /** Transaction records at the three detail levels, and Fetch Transaction Status (docs/behaviour/transactions.md). */
 import * as t from 'io-ts';
 import { address, baseUnits, boolean, constant, integer, listOf, pageCursor, countIsLowerBound, nullable, signature, strictObject, textEnum, textWith, timestamp, uuid } from './building-blocks';
-import { operations } from '../../domain/operations/registry';
+import { operations } from '../operations/registry';
 import { offchainIdentifier } from './account.responses';
 import { transactionResultProps, transactionStatus } from './write.responses';
 

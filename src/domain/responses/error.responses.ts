@@ -1,6 +1,6 @@
 /** The error body of every 4xx and 5xx (docs/behaviour/errors.md), and which statuses each kind of route answers. */
 import * as t from 'io-ts';
-import { errorCodes, errorStatus, type ErrorCode } from '../../domain/errors';
+import { errorCodes, errorStatus, type ErrorCode } from '../errors';
 import { freeObjectWith, inline, listOf, strictObject, textEnum, textWith } from './building-blocks';
 
 export const errorBody = strictObject(

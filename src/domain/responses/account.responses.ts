@@ -1,6 +1,6 @@
 /** Account records at the three detail levels (spec 2.2, docs/behaviour/conventions.md) and the account reads' answers. */
 import * as t from 'io-ts';
-import { accountTypes } from '../../domain/account-types';
+import { accountTypes } from '../account-types';
 import { address, baseUnits, boolean, decimalString, exactAmount, integer, listOf, nullable, oneOfShapes, signature, strictObject, textEnum, textWith, timestamp, uuid } from './building-blocks';
 import { referenceAnswer } from './write.responses';
 

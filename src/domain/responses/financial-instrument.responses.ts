@@ -1,6 +1,6 @@
 /** Financial instrument records at the three detail levels and the instrument reads' answers (spec 2.4). */
 import * as t from 'io-ts';
-import { authorityFields } from '../../domain/instrument-authorities';
+import { authorityFields } from '../instrument-authorities';
 import { accountDetailed, networkCurrencyAmount, onchainIdentifier, optionalOffchainIdentifier, recordIdentifiers } from './account.responses';
 import { address, baseUnits, boolean, exactAmount, freeObjectWith, integer, listOf, nullable, oneOfShapes, stringMap, strictObject, textEnum, timestamp, uuid } from './building-blocks';
 import { referenceAnswer } from './write.responses';

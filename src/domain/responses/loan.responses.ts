@@ -4,7 +4,7 @@ import { accountDetailed, offchainIdentifier, onchainIdentifier, recordIdentifie
 import { authorityReference } from './financial-instrument.responses';
 import { boolean, constant, exactAmount, integer, listOf, pageCursor, countIsLowerBound, nullable, strictObject, textEnum, timestamp, uuid } from './building-blocks';
 import { recordReference, referenceAnswer, transactionResult } from './write.responses';
-import { loanStatuses } from '../../domain/loans';
+import { loanStatuses } from '../loans';
 
 const cbps = integer;
 
