@@ -8,7 +8,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { LoanSnapshot } from '../domain/loan-lifecycle';
 import type { ActivityDeps } from './deps';
 import { LedgerError } from '../domain/errors';
-import { currentLoanToValue } from './operations/loan-value';
+import { currentLoanToValue } from './operations/loans/loan-value';
 
 /** Whether an open or overdue loan is past its liquidation ratio at the latest prices (no price: not known to be). */
 async function pastLiquidationRatio(em: EntityManager, deps: ActivityDeps, loan: Loan): Promise<boolean> {

@@ -1,7 +1,7 @@
 /** The feed mint as the network holds it, read by the writes that change it. */
 import { validationError } from '../domain/errors';
 import { readOnchainInstrument } from '../domain/mint-state';
-import type { FeedMintState } from '../domain/operations/oracle-data-source.operation';
+import type { FeedMintState } from '../domain/operations/oracle-data-sources/oracle-data-source.rules';
 import type { SvmNetwork } from './svm-network';
 
 export async function readFeedMint(network: SvmNetwork, mint: string, field: string): Promise<FeedMintState> {

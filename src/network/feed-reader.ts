@@ -5,7 +5,7 @@
  */
 import { address, type Rpc, type GetAccountInfoApi } from '@solana/kit';
 import { fetchMint } from '@solana-program/token-2022';
-import { readFeed, type FeedDefinition, type FeedValue } from '../domain/operations/oracle-data-source.operation';
+import { readFeed, type FeedDefinition, type FeedValue } from '../domain/operations/oracle-data-sources/oracle-data-source.rules';
 
 export interface OnchainFeed extends FeedDefinition, FeedValue {
   /** Who may write it (the metadata's update authority). */

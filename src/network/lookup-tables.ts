@@ -1,7 +1,7 @@
 /** Address lookup tables as the network holds them: the table account, decoded, and the SlotHashes sysvar its rules depend on. */
 import { ADDRESS_LOOKUP_TABLE_PROGRAM_ADDRESS, getAddressLookupTableDecoder } from '@solana-program/address-lookup-table';
 import { isSome } from '@solana/kit';
-import { slotHashSlots, type TableState } from '../domain/operations/address-lookup-table.operation';
+import { slotHashSlots, type TableState } from '../domain/operations/address-lookup-tables/address-lookup-table.rules';
 import type { SvmNetwork } from './svm-network';
 
 const SLOT_HASHES_SYSVAR = 'SysvarS1otHashes111111111111111111111111111';

@@ -33,11 +33,11 @@ import {
 import { deEscalateAccountMeta, findExtraAccountMetaListPda, getExtraAccountMetaDecoder, resolveExtraAccountMeta, type ExtraAccountMeta } from '@solana-program/token-2022';
 import type { SvmNetwork } from './svm-network';
 
-import type { TransferHookAccountMeta, TransferHookAccountRole } from '../domain/operations/movement.operation';
+import type { TransferHookAccountMeta, TransferHookAccountRole } from '../domain/operations/positions/movement.rules';
 
 // The metas' JSON-safe form and its kit form live with the leg rules that carry them.
-export type { TransferHookAccountMeta, TransferHookAccountRole } from '../domain/operations/movement.operation';
-export { toAccountMetas } from '../domain/operations/movement-instructions';
+export type { TransferHookAccountMeta, TransferHookAccountRole } from '../domain/operations/positions/movement.rules';
+export { toAccountMetas } from '../domain/operations/positions/movement-instructions';
 
 export interface TransferHookTransfer {
   /** The mint's TransferHook program id. */

@@ -1,7 +1,7 @@
 import { updateAccountBody, inactivateAccountBody } from '../../src/api/codecs/account.codecs';
-import type { UpdateAccountItemData } from '../../src/domain/inputs/account.inputs';
-import { lamportsToSweep } from '../../src/domain/operations/inactivate-account.operation';
-import { validateUpdateAccount } from '../../src/domain/operations/update-account.operation';
+import type { UpdateAccountItemData } from '../../src/domain/operations/accounts/account.inputs';
+import { lamportsToSweep } from '../../src/domain/operations/accounts/inactivate-account.rules';
+import { validateUpdateAccount } from '../../src/domain/operations/accounts/update-account.rules';
 import { accepted, refusal, refused } from '../support/expectations';
 
 const ACCOUNT = { offchainId: '396197e3-ae95-48d1-868d-6342ea9dc71e' };

@@ -11,8 +11,8 @@ import {
   setTransactionMessageLifetimeUsingBlockhash,
   type Blockhash,
 } from '@solana/kit';
-import { createAddressLookupTableHandler } from '../../src/activities/operations/create-address-lookup-table.handler';
-import { extendAddressLookupTableHandler } from '../../src/activities/operations/extend-address-lookup-table.handler';
+import { createAddressLookupTableHandler } from '../../src/activities/operations/address-lookup-tables/create-address-lookup-table.handler';
+import { extendAddressLookupTableHandler } from '../../src/activities/operations/address-lookup-tables/extend-address-lookup-table.handler';
 import type { OperationRequest, OperationResolved } from '../../src/activities/operations/operation-handler';
 import {
   checkCapacity,
@@ -29,7 +29,7 @@ import {
   usableAddresses,
   validateUpdateAddressLookupTable,
   type TableState,
-} from '../../src/domain/operations/address-lookup-table.operation';
+} from '../../src/domain/operations/address-lookup-tables/address-lookup-table.rules';
 import { LedgerError } from '../../src/domain/errors';
 
 const newAddress = async () => (await generateKeyPairSigner()).address;

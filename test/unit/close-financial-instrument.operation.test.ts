@@ -1,5 +1,5 @@
 import { TOKEN_2022_PROGRAM_ADDRESS } from '@solana-program/token-2022';
-import { checkClosable, checkNoSupply, planCloseFinancialInstrument } from '../../src/domain/operations/close-financial-instrument.operation';
+import { checkClosable, checkNoSupply, planCloseFinancialInstrument } from '../../src/domain/operations/financial-instruments/close-financial-instrument.rules';
 import { refusal } from '../support/expectations';
 
 const MINT = 'So11111111111111111111111111111111111111112';

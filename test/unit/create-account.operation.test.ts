@@ -1,8 +1,8 @@
 import { getCreateAccountInstructionDataDecoder, getTransferSolInstructionDataDecoder } from '@solana-program/system';
 import { AccountRole } from '@solana/kit';
-import type { CreateAccountItemData } from '../../src/domain/inputs/account.inputs';
+import type { CreateAccountItemData } from '../../src/domain/operations/accounts/account.inputs';
 import { LedgerError } from '../../src/domain/errors';
-import { lamportsForNewAccount, planCreateAccount, validateCreateAccount } from '../../src/domain/operations/create-account.operation';
+import { lamportsForNewAccount, planCreateAccount, validateCreateAccount } from '../../src/domain/operations/accounts/create-account.rules';
 import { refusal } from '../support/expectations';
 
 const EXISTING = 'So11111111111111111111111111111111111111112';

@@ -1,5 +1,5 @@
-import type { CreateFinancialInstrumentItemData } from '../../src/domain/inputs/financial-instrument.inputs';
-import { finalMintSize, initialMintSize, requestedExtensions, validateCreateFinancialInstrument } from '../../src/domain/operations/create-financial-instrument.operation';
+import type { CreateFinancialInstrumentItemData } from '../../src/domain/operations/financial-instruments/financial-instrument.inputs';
+import { finalMintSize, initialMintSize, requestedExtensions, validateCreateFinancialInstrument } from '../../src/domain/operations/financial-instruments/create-financial-instrument.rules';
 import { validateInput } from '../../src/domain/operations/registry';
 import { refusal } from '../support/expectations';
 

@@ -13,9 +13,9 @@ import {
   type Nonce,
 } from '@solana/kit';
 import { MAX_NONCE_ACCOUNTS_PER_REQUEST, NONCE_ACCOUNTS_PER_TRANSACTION, nonceBatch, nonceLifetimeOver, nonceTransactionCount } from '../../src/domain/durable-nonce';
-import { planNonceAccounts, validateCreateDurableNonceAccounts } from '../../src/domain/operations/create-durable-nonce-accounts.operation';
+import { planNonceAccounts, validateCreateDurableNonceAccounts } from '../../src/domain/operations/durable-nonces/create-durable-nonce-accounts.rules';
 import { LedgerError } from '../../src/domain/errors';
-import type { CreateDurableNonceAccountsItemData } from '../../src/domain/inputs/durable-nonce.inputs';
+import type { CreateDurableNonceAccountsItemData } from '../../src/domain/operations/durable-nonces/durable-nonce.inputs';
 
 const newAddress = async () => (await generateKeyPairSigner()).address;
 const lifetime = { kind: 'DURABLE_NONCE' as const, nonceAccount: 'n', nonceAuthority: 'a', nonce: 'HASH1', reservedBy: 't' };

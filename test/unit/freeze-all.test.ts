@@ -12,10 +12,10 @@ import {
   setTransactionMessageLifetimeUsingBlockhash,
   type Blockhash,
 } from '@solana/kit';
-import { freezeHandler, type FreezeData } from '../../src/activities/operations/freeze-position.handler';
-import { FREEZE_ALL_BATCH } from '../../src/domain/operations/freeze-position.operation';
+import { freezeHandler, type FreezeData } from '../../src/activities/operations/positions/freeze-position.handler';
+import { FREEZE_ALL_BATCH } from '../../src/domain/operations/positions/freeze-position.rules';
 import type { OperationRequest, OperationResolved } from '../../src/activities/operations/operation-handler';
-import type { FreezePositionItemData } from '../../src/domain/inputs/position.inputs';
+import type { FreezePositionItemData } from '../../src/domain/operations/positions/position.inputs';
 
 const newAddress = async () => (await generateKeyPairSigner()).address;
 

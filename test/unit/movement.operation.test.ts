@@ -1,7 +1,7 @@
 import { ASSOCIATED_TOKEN_PROGRAM_ADDRESS, TOKEN_2022_PROGRAM_ADDRESS } from '@solana-program/token-2022';
 import { generateKeyPairSigner } from '@solana/kit';
-import { legInstructions, MEMO_PROGRAM_V3 } from '../../src/domain/operations/movement-instructions';
-import { amountToMove, BalanceBook, freezeOption, frozenAfter, settleFreezes, type AmountRequest, type BookPosition, type Leg, type MintLeg, type TransferLeg } from '../../src/domain/operations/movement.operation';
+import { legInstructions, MEMO_PROGRAM_V3 } from '../../src/domain/operations/positions/movement-instructions';
+import { amountToMove, BalanceBook, freezeOption, frozenAfter, settleFreezes, type AmountRequest, type BookPosition, type Leg, type MintLeg, type TransferLeg } from '../../src/domain/operations/positions/movement.rules';
 import { refusal } from '../support/expectations';
 
 const newAddress = async () => (await generateKeyPairSigner()).address;

@@ -2,8 +2,8 @@ import { address } from '@solana/kit';
 import { parseOracleHosts } from '../../src/config/config';
 import { createHttpGet } from '../../src/activities/oracle/http-source';
 import { JobFailure } from '../../src/domain/oracle-job';
-import { changedFields, feedFields, feedTopUp, planCreateFeed, planFeedWrite, readFeed, validateCreateOnchainDataSource, validateUpdateOracleDataSource } from '../../src/domain/operations/oracle-data-source.operation';
-import type { CreateOnchainDataSourceItemData, UpdateOracleDataSourceItemData } from '../../src/domain/inputs/oracle-data-source.inputs';
+import { changedFields, feedFields, feedTopUp, planCreateFeed, planFeedWrite, readFeed, validateCreateOnchainDataSource, validateUpdateOracleDataSource } from '../../src/domain/operations/oracle-data-sources/oracle-data-source.rules';
+import type { CreateOnchainDataSourceItemData, UpdateOracleDataSourceItemData } from '../../src/domain/operations/oracle-data-sources/oracle-data-source.inputs';
 import { refusal } from '../support/expectations';
 
 const FEED = '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin';

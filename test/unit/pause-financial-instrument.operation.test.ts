@@ -1,5 +1,5 @@
 import { TOKEN_2022_PROGRAM_ADDRESS } from '@solana-program/token-2022';
-import { checkPauseChange, planPause, type PausableInstrument } from '../../src/domain/operations/pause-financial-instrument.operation';
+import { checkPauseChange, planPause, type PausableInstrument } from '../../src/domain/operations/financial-instruments/pause-financial-instrument.rules';
 import { refusal } from '../support/expectations';
 
 const MINT = 'So11111111111111111111111111111111111111112';

@@ -1,8 +1,8 @@
 import { LedgerError } from '../../src/domain/errors';
-import type { InactivatePositionItemData, InitializePositionItemData } from '../../src/domain/inputs/position.inputs';
-import { checkFreezeAllInstrument, checkFreezeTarget, FREEZE_ALL_BATCH, freezeBatch, freezeTransactionCount } from '../../src/domain/operations/freeze-position.operation';
-import { asInactivationError, remainderDisposal, thawBeforeClose, validateInactivatePosition } from '../../src/domain/operations/inactivate-position.operation';
-import { explicitAccountPreparation, validateInitializePosition } from '../../src/domain/operations/initialize-position.operation';
+import type { InactivatePositionItemData, InitializePositionItemData } from '../../src/domain/operations/positions/position.inputs';
+import { checkFreezeAllInstrument, checkFreezeTarget, FREEZE_ALL_BATCH, freezeBatch, freezeTransactionCount } from '../../src/domain/operations/positions/freeze-position.rules';
+import { asInactivationError, remainderDisposal, thawBeforeClose, validateInactivatePosition } from '../../src/domain/operations/positions/inactivate-position.rules';
+import { explicitAccountPreparation, validateInitializePosition } from '../../src/domain/operations/positions/initialize-position.rules';
 import { validateInput } from '../../src/domain/operations/registry';
 import { rentExemptMinimum } from '../../src/domain/token-extensions';
 import { refusal } from '../support/expectations';

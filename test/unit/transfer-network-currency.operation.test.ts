@@ -1,6 +1,6 @@
-import type { TransferNetworkCurrencyItemData } from '../../src/domain/inputs/account.inputs';
+import type { TransferNetworkCurrencyItemData } from '../../src/domain/operations/accounts/account.inputs';
 import { validateInput } from '../../src/domain/operations/registry';
-import { offPlatformDestination, onboardedDestination, transferLamports, validateTransferNetworkCurrency } from '../../src/domain/operations/transfer-network-currency.operation';
+import { offPlatformDestination, onboardedDestination, transferLamports, validateTransferNetworkCurrency } from '../../src/domain/operations/accounts/transfer-network-currency.rules';
 import { refusal } from '../support/expectations';
 
 const SOURCE = { offchainId: '396197e3-ae95-48d1-868d-6342ea9dc71e' };

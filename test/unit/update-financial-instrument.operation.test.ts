@@ -1,7 +1,7 @@
 import { getTransferSolInstructionDataDecoder, SYSTEM_PROGRAM_ADDRESS } from '@solana-program/system';
 import { TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
 import { TOKEN_2022_PROGRAM_ADDRESS } from '@solana-program/token-2022';
-import type { UpdateFinancialInstrumentItemData } from '../../src/domain/inputs/financial-instrument.inputs';
+import type { UpdateFinancialInstrumentItemData } from '../../src/domain/operations/financial-instruments/financial-instrument.inputs';
 import { validateInput } from '../../src/domain/operations/registry';
 import {
   metadataChanges,
@@ -12,7 +12,7 @@ import {
   validateUpdateFinancialInstrument,
   type StoredInstrument,
   type UpdateFinancialInstrumentPlan,
-} from '../../src/domain/operations/update-financial-instrument.operation';
+} from '../../src/domain/operations/financial-instruments/update-financial-instrument.rules';
 import { mintAccountSize, rentExemptMinimum } from '../../src/domain/token-extensions';
 import { refusal } from '../support/expectations';
 

@@ -8,7 +8,7 @@ import { OracleDataSource } from '../../db/entities';
 import { LedgerError } from '../../domain/errors';
 import { formatDecimal, placesOf } from '../../domain/exact-decimal';
 import { JobFailure, parseJobDefinition, runJobDefinition, type JobDefinition } from '../../domain/oracle-job';
-import type { FeedValue } from '../../domain/operations/oracle-data-source.operation';
+import type { FeedValue } from '../../domain/operations/oracle-data-sources/oracle-data-source.rules';
 import type { SvmNetwork } from '../../network/svm-network';
 import type { ActivityDeps } from '../deps';
 import { readSlotHashes } from '../../network/lookup-tables';

@@ -8,7 +8,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AddressesByLookupTableAddress, Address, Instruction } from '@solana/kit';
 import { activeTables } from '../../db/repositories/address-lookup-tables.repository';
-import { usableAddresses } from '../../domain/operations/address-lookup-table.operation';
+import { usableAddresses } from '../../domain/operations/address-lookup-tables/address-lookup-table.rules';
 import type { WriteRequest } from '../../domain/write';
 import type { SvmNetwork } from '../../network/svm-network';
 import { readLookupTable, readSlotHashes } from '../../network/lookup-tables';

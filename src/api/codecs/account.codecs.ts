@@ -1,5 +1,5 @@
 /** Account request bodies: Create Account (spec 2.3), Update and Inactivate Account, the single-account reads. */
-import { createAccountItemData, inactivateAccountItemData, transferNetworkCurrencyItemData, updateAccountItemData } from '../../domain/inputs/account.inputs';
+import { createAccountItemData, inactivateAccountItemData, transferNetworkCurrencyItemData, updateAccountItemData } from '../../domain/operations/accounts/account.inputs';
 import { accountLookup, svmTransactionConfig } from '../../domain/inputs/common.inputs';
 import { strictObject } from '../../domain/inputs/primitives';
 import { tenancyConfig } from './common.codecs';

@@ -1,5 +1,5 @@
 /** Address lookup table request bodies: Create (spec 4.2), Extend, Update and Details. */
-import { createAddressLookupTableItemData, extendAddressLookupTableItemData, singleAddressLookupTableItemData, updateAddressLookupTableItemData } from '../../domain/inputs/address-lookup-table.inputs';
+import { createAddressLookupTableItemData, extendAddressLookupTableItemData, singleAddressLookupTableItemData, updateAddressLookupTableItemData } from '../../domain/operations/address-lookup-tables/address-lookup-table.inputs';
 import { svmTransactionConfig } from '../../domain/inputs/common.inputs';
 import { strictObject } from '../../domain/inputs/primitives';
 import { tenancyConfig } from './common.codecs';

@@ -1,6 +1,6 @@
 /** Financial instrument request bodies (spec 2.4, 4.2). */
 import { mintExtensions } from '../../domain/token-extensions';
-import { closeFinancialInstrumentItemData, createFinancialInstrumentItemData, pauseFinancialInstrumentItemData, stringMap, updateFinancialInstrumentItemData } from '../../domain/inputs/financial-instrument.inputs';
+import { closeFinancialInstrumentItemData, createFinancialInstrumentItemData, pauseFinancialInstrumentItemData, stringMap, updateFinancialInstrumentItemData } from '../../domain/operations/financial-instruments/financial-instrument.inputs';
 import { accountLookup, svmTransactionConfig } from '../../domain/inputs/common.inputs';
 import { arrayOf, nonEmptyString, oneOf, strictObject } from '../../domain/inputs/primitives';
 import { tenancyConfig } from './common.codecs';

@@ -1,5 +1,5 @@
 /** Loan request bodies (spec 4.2 and 4.4). */
-import { closeLoanItemData, createLoanItemData, createLoanStrategyItemData, loanDetailsItemData, refinanceLoanItemData, repayLoanItemData, swapCollateralItemData } from '../../domain/inputs/loan.inputs';
+import { closeLoanItemData, createLoanItemData, createLoanStrategyItemData, loanDetailsItemData, refinanceLoanItemData, repayLoanItemData, swapCollateralItemData } from '../../domain/operations/loans/loan.inputs';
 import { svmTransactionConfig } from '../../domain/inputs/common.inputs';
 import { strictObject } from '../../domain/inputs/primitives';
 import { tenancyConfig } from './common.codecs';

@@ -1,5 +1,5 @@
 /** Oracle data source request bodies (spec 4.2, 4.5). */
-import { createOnchainDataSourceItemData, onchainDataSourceItemData, updateOracleDataSourceItemData } from '../../domain/inputs/oracle-data-source.inputs';
+import { createOnchainDataSourceItemData, onchainDataSourceItemData, updateOracleDataSourceItemData } from '../../domain/operations/oracle-data-sources/oracle-data-source.inputs';
 import { svmTransactionConfig } from '../../domain/inputs/common.inputs';
 import { strictObject } from '../../domain/inputs/primitives';
 import { tenancyConfig } from './common.codecs';

@@ -3,7 +3,7 @@ import * as t from 'io-ts';
 import {
   burnItemData, freezePositionItemData, inactivatePositionItemData, initializePositionItemData, mintItemData, positionLookup, tradeItemData, transferItemData, updatePositionItemData,
   type FreezePositionItemData,
-} from '../../domain/inputs/position.inputs';
+} from '../../domain/operations/positions/position.inputs';
 import { svmTransactionConfig } from '../../domain/inputs/common.inputs';
 import { objectShapes, strictObject } from '../../domain/inputs/primitives';
 import { itemQuery, tenancyConfig } from './common.codecs';

@@ -5,7 +5,7 @@ import { findAccountByLookup } from '../../db/repositories/accounts.repository';
 import { addressOfSeed } from '../../custody/key-store';
 import { forbidden, validationError } from '../../domain/errors';
 import { createAccountBody, inactivateAccountBody, singleAccountBody, transferNetworkCurrencyBody, updateAccountBody } from '../codecs/account.codecs';
-import type { CreateAccountItemData } from '../../domain/inputs/account.inputs';
+import type { CreateAccountItemData } from '../../domain/operations/accounts/account.inputs';
 import type { AccountLookupInput } from '../../domain/inputs/common.inputs';
 import type { ApiDeps, LedgerContext } from '../context';
 import { accountFields, lamportsBalance, presentAccount } from '../presenters/account.presenter';

@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Account, AddressLookupTable } from '../../db/entities';
 import { findTableByLookup } from '../../db/repositories/address-lookup-tables.repository';
 import { translateItemQuery } from '../../domain/item-query';
-import { tableFlags } from '../../domain/operations/address-lookup-table.operation';
+import { tableFlags } from '../../domain/operations/address-lookup-tables/address-lookup-table.rules';
 import { readLookupTable } from '../../network/lookup-tables';
 import { createAddressLookupTableBody, extendAddressLookupTableBody, singleAddressLookupTableBody, updateAddressLookupTableBody } from '../codecs/address-lookup-table.codecs';
 import { bulkBody } from '../codecs/common.codecs';

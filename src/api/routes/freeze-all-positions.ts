@@ -7,7 +7,7 @@
 import { findInstrumentByLookup } from '../../db/repositories/financial-instruments.repository';
 import { countPositionsToFreeze } from '../../db/repositories/positions.repository';
 import type { SvmTransactionConfigInput } from '../../domain/inputs/common.inputs';
-import type { FreezePositionItemData } from '../../domain/inputs/position.inputs';
+import type { FreezePositionItemData } from '../../domain/operations/positions/position.inputs';
 import type { ApiDeps, Caller, LedgerContext } from '../context';
 import { runWrite } from '../writes';
 import type { FreezeAllPositionsBody } from '../../domain/responses/position.responses';

@@ -4,7 +4,7 @@ import { FinancialInstrument, Position } from '../../db/entities';
 import { findPositionByLookup } from '../../db/repositories/positions.repository';
 import { fromBaseUnits, scaleAmount } from '../../domain/money';
 import { burnBody, freezePositionBody, inactivatePositionBody, initializePositionBody, mintBody, tradeBody, transferBody, singlePositionBody, updatePositionBody } from '../codecs/position.codecs';
-import type { PositionLookupInput } from '../../domain/inputs/position.inputs';
+import type { PositionLookupInput } from '../../domain/operations/positions/position.inputs';
 import type { ApiDeps, LedgerContext } from '../context';
 import { exactNumber } from '../presenters/account.presenter';
 import { positionFields, presentPosition } from '../presenters/position.presenter';

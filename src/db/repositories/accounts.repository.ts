@@ -7,7 +7,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Account, Organization, type LedgerTransaction } from '../entities';
 import { forbidden, LedgerError, notFound, validationError } from '../../domain/errors';
 import type { AccountLookupInput } from '../../domain/inputs/common.inputs';
-import type { CreateAccountItemData } from '../../domain/inputs/account.inputs';
+import type { CreateAccountItemData } from '../../domain/operations/accounts/account.inputs';
 
 export interface TenantScope {
   organizationId: string;

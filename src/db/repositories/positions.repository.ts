@@ -2,7 +2,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { FinancialInstrument, Position } from '../entities';
 import { notFound, validationError } from '../../domain/errors';
-import type { PositionLookupInput } from '../../domain/inputs/position.inputs';
+import type { PositionLookupInput } from '../../domain/operations/positions/position.inputs';
 import { findAccountByLookup, type TenantScope } from './accounts.repository';
 import { checkPositionLookupAuthorities, findInstrumentByLookup } from './financial-instruments.repository';
 

@@ -5,24 +5,24 @@
  * of each (lookups, records: src/activities/operations) and its route are typed by it.
  */
 import type * as t from 'io-ts';
-import { createAccountItemData, inactivateAccountItemData, transferNetworkCurrencyItemData, updateAccountItemData } from '../inputs/account.inputs';
-import { closeFinancialInstrumentItemData, createFinancialInstrumentItemData, pauseFinancialInstrumentItemData, updateFinancialInstrumentItemData } from '../inputs/financial-instrument.inputs';
-import { burnItemData, freezePositionItemData, inactivatePositionItemData, initializePositionItemData, mintItemData, tradeItemData, transferItemData, updatePositionItemData } from '../inputs/position.inputs';
-import { validateCreateAccount, type CreateAccountPermissions } from './create-account.operation';
-import { validateCreateFinancialInstrument } from './create-financial-instrument.operation';
-import { validateTransferNetworkCurrency } from './transfer-network-currency.operation';
-import { validateUpdateFinancialInstrument } from './update-financial-instrument.operation';
-import { validateUpdateAccount } from './update-account.operation';
-import { validateInactivatePosition } from './inactivate-position.operation';
-import { validateInitializePosition } from './initialize-position.operation';
-import { createAddressLookupTableItemData, extendAddressLookupTableItemData, updateAddressLookupTableItemData } from '../inputs/address-lookup-table.inputs';
-import { validateUpdateAddressLookupTable } from './address-lookup-table.operation';
-import { createDurableNonceAccountsItemData } from '../inputs/durable-nonce.inputs';
-import { validateCreateDurableNonceAccounts } from './create-durable-nonce-accounts.operation';
-import { closeLoanItemData, createLoanItemData, createLoanStrategyItemData, liquidateLoanItemData, refinanceLoanItemData, repayLoanItemData, swapCollateralItemData } from '../inputs/loan.inputs';
+import { createAccountItemData, inactivateAccountItemData, transferNetworkCurrencyItemData, updateAccountItemData } from './accounts/account.inputs';
+import { closeFinancialInstrumentItemData, createFinancialInstrumentItemData, pauseFinancialInstrumentItemData, updateFinancialInstrumentItemData } from './financial-instruments/financial-instrument.inputs';
+import { burnItemData, freezePositionItemData, inactivatePositionItemData, initializePositionItemData, mintItemData, tradeItemData, transferItemData, updatePositionItemData } from './positions/position.inputs';
+import { validateCreateAccount, type CreateAccountPermissions } from './accounts/create-account.rules';
+import { validateCreateFinancialInstrument } from './financial-instruments/create-financial-instrument.rules';
+import { validateTransferNetworkCurrency } from './accounts/transfer-network-currency.rules';
+import { validateUpdateFinancialInstrument } from './financial-instruments/update-financial-instrument.rules';
+import { validateUpdateAccount } from './accounts/update-account.rules';
+import { validateInactivatePosition } from './positions/inactivate-position.rules';
+import { validateInitializePosition } from './positions/initialize-position.rules';
+import { createAddressLookupTableItemData, extendAddressLookupTableItemData, updateAddressLookupTableItemData } from './address-lookup-tables/address-lookup-table.inputs';
+import { validateUpdateAddressLookupTable } from './address-lookup-tables/address-lookup-table.rules';
+import { createDurableNonceAccountsItemData } from './durable-nonces/durable-nonce.inputs';
+import { validateCreateDurableNonceAccounts } from './durable-nonces/create-durable-nonce-accounts.rules';
+import { closeLoanItemData, createLoanItemData, createLoanStrategyItemData, liquidateLoanItemData, refinanceLoanItemData, repayLoanItemData, swapCollateralItemData } from './loans/loan.inputs';
 import { validateCreateLoanStrategy } from './loans/loan-strategy.rules';
-import { createOnchainDataSourceItemData, onchainDataSourceItemData, updateOracleDataSourceItemData } from '../inputs/oracle-data-source.inputs';
-import { validateCreateOnchainDataSource, validateUpdateOracleDataSource } from './oracle-data-source.operation';
+import { createOnchainDataSourceItemData, onchainDataSourceItemData, updateOracleDataSourceItemData } from './oracle-data-sources/oracle-data-source.inputs';
+import { validateCreateOnchainDataSource, validateUpdateOracleDataSource } from './oracle-data-sources/oracle-data-source.rules';
 
 /** What a request's own rules may depend on besides the request: the caller's permissions. */
 export type ValidationContext = CreateAccountPermissions;

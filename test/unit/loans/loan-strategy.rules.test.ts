@@ -1,5 +1,5 @@
 /** Create Loan Strategy's rules: the vault payload, the collateral terms, the lender, each instrument once. */
-import type { CreateLoanStrategyItemData } from '../../../src/domain/inputs/loan.inputs';
+import type { CreateLoanStrategyItemData } from '../../../src/domain/operations/loans/loan.inputs';
 import { checkCollateralTerms, requireActiveLender, requireListedOnce, validateCreateLoanStrategy } from '../../../src/domain/operations/loans/loan-strategy.rules';
 import { BOND, expectRefusal } from './fixtures';
 

@@ -6,7 +6,7 @@
  */
 import { conflict, validationError } from '../../errors';
 import { durationDays, maturityOf, type CollateralTerms } from '../../loans';
-import type { CreateLoanItemData } from '../../inputs/loan.inputs';
+import type { CreateLoanItemData } from './loan.inputs';
 import type { LoanQuote } from './lending.rules';
 import { acceptedTerms, positiveUnits, type InstrumentFacts, type StrategyFacts } from './loan.rules';
 

@@ -3,10 +3,10 @@
  * payload, spec 2.3) and the terms it lends on. The request's own rules (`validateCreateLoanStrategy`,
  * run by the API), and those over what the lookup resolves: the lender and the instruments.
  */
-import type { CreateLoanStrategyItemData } from '../../inputs/loan.inputs';
+import type { CreateLoanStrategyItemData } from './loan.inputs';
 import { LedgerError, validationError } from '../../errors';
 import { durationDays, type CollateralTerms } from '../../loans';
-import { validateCreateAccount, type CreateAccountPermissions } from '../create-account.operation';
+import { validateCreateAccount, type CreateAccountPermissions } from '../accounts/create-account.rules';
 import type { InstrumentFacts } from './loan.rules';
 
 /**

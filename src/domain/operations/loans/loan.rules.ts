@@ -7,8 +7,8 @@
 import { conflict, validationError } from '../../errors';
 import type { CollateralTerms } from '../../loans';
 import { fromBaseUnits, resolveValue, type ValueInput } from '../../money';
-import type { LoanMovementItem } from '../../inputs/loan.inputs';
-import type { PositionLookupInput } from '../../inputs/position.inputs';
+import type { LoanMovementItem } from './loan.inputs';
+import type { PositionLookupInput } from '../positions/position.inputs';
 
 /** What the loan rules read of an instrument. */
 export interface InstrumentFacts {

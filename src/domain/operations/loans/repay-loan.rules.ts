@@ -7,7 +7,7 @@
 import { validationError } from '../../errors';
 import { applyRepayment, interestAt } from '../../loans';
 import { fromBaseUnits, resolveValue } from '../../money';
-import type { LoanMovementItem } from '../../inputs/loan.inputs';
+import type { LoanMovementItem } from './loan.inputs';
 import { requireUnsettled, type InstrumentFacts, type LoanFacts } from './loan.rules';
 
 /** Only an OPEN or OVERDUE loan is repaid. */

@@ -6,7 +6,7 @@
  */
 import { validationError } from '../../errors';
 import type { ValueInput } from '../../money';
-import type { LoanMovementItem } from '../../inputs/loan.inputs';
+import type { LoanMovementItem } from './loan.inputs';
 import { acceptedTerms, positiveUnits, requireUnsettled, type InstrumentFacts, type LoanFacts, type PledgedItem, type StrategyFacts } from './loan.rules';
 
 /** Only an OPEN or OVERDUE loan's collateral changes. */

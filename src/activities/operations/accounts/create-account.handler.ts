@@ -1,0 +1,143 @@
+/** Create Account in the pipeline: resolve the new address (a new or imported key), then record it. */
+import type { CreateAccountItemData } from '../../../domain/operations/accounts/account.inputs';
+import { Account } from '../../../db/entities';
+import { createAccountRecord, createdBy, payloadFields } from '../../../db/repositories/accounts.repository';
+import { conflict, validationError } from '../../../domain/errors';
+import { accountTypeOf, keyLocationOf, lamportsForNewAccount, planCreateAccount } from '../../../domain/operations/accounts/create-account.rules';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { ActivityDeps } from '../../deps';
+import type { OperationHandler } from '../operation-handler';
+import { resolveFeePayer } from '../fee-payer';
+import { approversNamed, checkApprovers } from '../../../domain/debit-limits';
+import { usableApiKeyIds } from '../../../db/repositories/organizations.repository';
+
+interface CreateAccountData {
+  newAddress: string;
+  lamports: string;
+  createWithKey: boolean;
+  accountId: string;
+}
+
+export const createAccountHandler: OperationHandler<CreateAccountItemData, CreateAccountData> = {
+  async lookup(em, deps, request) {
+    const item = request.itemData;
+    const managed = item.managed ?? true;
+    const network = deps.networks.get(request.cluster)!;
+    // Before a key is made: approvers that can never approve are refused.
+    checkApprovers(item, await usableApiKeyIds(em, request.organizationId, approversNamed(item).map((a) => a.id)));
+
+    let newAddress: string;
+    const dkgKey = item.privateKeyDetails?.dkgKeys?.[0];
+    if (dkgKey) {
+      newAddress = await generateThresholdKey(em, deps, request.organizationId, `${request.transactionId}:new-account`, dkgKey);
+    } else if (item.privateKeyDetails?.privateKey) {
+      newAddress = await deps.keyStore.import(em, request.organizationId, deps.sealer.unseal(item.privateKeyDetails.privateKey), keyLocationOf(item));
+    } else if (managed) {
+      newAddress = await deps.keyStore.generate(em, request.organizationId, `${request.transactionId}:new-account`, keyLocationOf(item));
+    } else {
+      newAddress = item.onchainId!;
+    }
+
+    if (await em.findOne(Account, { organizationId: request.organizationId, cluster: request.cluster, address: newAddress })) {
+      throw conflict('itemData.onchainId', `account ${newAddress} is already onboarded`);
+    }
+
+    if (item.alreadyOnchain) {
+      if (!item.skipBlockchainExistenceVerification && !(await network.accountExists(newAddress))) {
+        throw validationError('itemData.onchainId', `account ${newAddress} does not exist on ${request.cluster}; set skipBlockchainExistenceVerification to onboard it anyway`);
+      }
+      const data: CreateAccountData = { newAddress, lamports: '0', createWithKey: false, accountId: request.newRecordId! };
+      return { needsTransaction: false, feePayer: deps.feePayerAddress, signers: [], debits: [], webhooks: { preSubmit: false, postSubmit: false }, data };
+    }
+
+    if (await network.accountExists(newAddress)) {
+      throw conflict('itemData.onchainId', `account ${newAddress} already exists onchain; onboard it with alreadyOnchain`);
+    }
+    const feePayer = await resolveFeePayer(em, deps, request, request.svmTransactionConfig ?? {});
+    const dataLength = item.dataLength ?? 0;
+    const lamports = lamportsForNewAccount(item, await network.getMinimumBalanceForRentExemption(dataLength));
+    const createWithKey = managed;
+    const data: CreateAccountData = { newAddress, lamports: lamports.toString(), createWithKey, accountId: request.newRecordId! };
+    return {
+      needsTransaction: true,
+      feePayer: feePayer.address,
+      signers: createWithKey ? [feePayer.address, newAddress] : [feePayer.address],
+      debits: [
+        {
+          accountId: feePayer.accountId,
+          address: feePayer.address,
+          asset: 'NETWORK_CURRENCY',
+          amount: lamports.toString(),
+          destination: { address: newAddress, class: managed ? 'MANAGED' : 'NON_MANAGED' },
+        },
+      ],
+      webhooks: { preSubmit: feePayer.webhooks.preSubmit, postSubmit: feePayer.webhooks.postSubmit || hasItemWebhooks(item) },
+      reservesAddress: newAddress,
+      data,
+    };
+  },
+
+  instructions(request, resolved) {
+    const item = request.itemData;
+    const data = resolved.data;
+    return planCreateAccount({ feePayer: resolved.feePayer, newAddress: data.newAddress, lamports: BigInt(data.lamports), dataLength: item.dataLength ?? 0, createWithKey: data.createWithKey });
+  },
+
+  async record(em, request, resolved, outcome, tx, at) {
+    const item = request.itemData;
+    const data = resolved.data;
+    if (outcome && outcome.status !== 'CONFIRMED' && outcome.status !== 'FINALIZED' && outcome.status !== 'SUBMITTED') return undefined;
+    const managed = item.managed ?? true;
+    const sent = outcome ? tx : null;
+    createAccountRecord(
+      em,
+      {
+        id: data.accountId,
+        organizationId: request.organizationId,
+        cluster: request.cluster,
+        address: data.newAddress,
+        type: accountTypeOf(item),
+        managed,
+        privateKeyLocation: managed ? [keyLocationOf(item)] : [],
+        ...payloadFields(item),
+        wasOnchainAlready: item.alreadyOnchain ?? false,
+        canPayFees: item.canPayFees ?? false,
+        globalFeePayerForOrgs: item.globalFeePayerForOrgs ?? [],
+        solDebitApiKeys: item.networkCurrencyDebitApiKeys ?? [],
+        tokenDebitApiKeys: item.tokenDebitApiKeys ?? [],
+        networkCurrencyDebitLimits: item.networkCurrencyDebitLimits ?? null,
+        tokenDebitLimits: item.tokenDebitLimits ?? null,
+        missingSignatureWebhooks: item.missingSignatureWebhooks ?? [],
+        preTransactionSubmitWebhooks: item.preTransactionSubmitWebhooks ?? [],
+        postTransactionSubmitWebhooks: item.postTransactionSubmitWebhooks ?? [],
+        dataLength: item.dataLength ?? 0,
+        tokenVersion: item.tokenVersion ?? null,
+        lamportsBalance: BigInt(data.lamports),
+        // An onboarding (no network transaction) has no creation transaction, though its write has a record.
+        ...createdBy(sent, at),
+      },
+      at,
+    );
+    if (tx) tx.accountIds = [...new Set([...tx.accountIds, data.accountId])];
+    return { onchainId: data.newAddress, offchainId: data.accountId };
+  },
+};
+
+type DkgKey = NonNullable<NonNullable<CreateAccountItemData['privateKeyDetails']>['dkgKeys']>[number];
+
+/** The players must be configured ones and enough for the threshold (validation checked the rest). */
+async function generateThresholdKey(em: EntityManager, deps: ActivityDeps, organizationId: string, requestKey: string, dkgKey: DkgKey): Promise<string> {
+  const field = 'itemData.privateKeyDetails.dkgKeys[0]';
+  const configured = deps.keyStore.dkgPlayers;
+  const players = dkgKey.useBackendPlayersCodes ?? configured;
+  const unknown = players.filter((p) => !configured.includes(p));
+  if (unknown.length) throw validationError(`${field}.useBackendPlayersCodes`, `unknown backend players ${unknown.join(', ')}; the configured players are ${configured.join(', ')}`);
+  const threshold = dkgKey.session!.threshold!;
+  if (threshold > players.length) throw validationError(`${field}.session.threshold`, `threshold ${threshold} exceeds the ${players.length} backend players`);
+  // Validation allowed only SIGNING and the default key: what is stored is what the key does.
+  return deps.keyStore.generateThreshold(em, organizationId, requestKey, { threshold, playerCodes: players, keyUsage: dkgKey.keyUsage ?? 'SIGNING', isDefault: true });
+}
+
+function hasItemWebhooks(item: CreateAccountItemData): boolean {
+  return (item.postTransactionSubmitWebhooks?.length ?? 0) > 0;
+}

@@ -1,0 +1,65 @@
+/**
+ * Extend Address Lookup Table: the component addresses not already in the table appended, EXTEND_BATCH
+ * a transaction, signed by the table's authority. A frozen, deactivated or closed table, or one that
+ * would pass 256 addresses, is refused before anything is signed.
+ */
+import { address, createNoopSigner } from '@solana/kit';
+import { getExtendLookupTableInstruction } from '@solana-program/address-lookup-table';
+import { AddressLookupTable } from '../../../db/entities';
+import { requireSigner } from '../../../db/repositories/accounts.repository';
+import { findTableByLookup } from '../../../db/repositories/address-lookup-tables.repository';
+import { validationError } from '../../../domain/errors';
+import type { ExtendAddressLookupTableItemData } from '../../../domain/operations/address-lookup-tables/address-lookup-table.inputs';
+import { checkCapacity, checkExtendable, extendBatch, extendTransactionCount, tableFlags } from '../../../domain/operations/address-lookup-tables/address-lookup-table.rules';
+import { resolveFeePayer } from '../fee-payer';
+import { readLookupTable } from '../../../network/lookup-tables';
+import { appendComponents, resolveComponents, type Component } from './lookup-table-components';
+import { landed } from '../operation-handler';
+import type { OperationHandler } from '../operation-handler';
+
+interface ExtendTableData {
+  tableId: string;
+  address: string;
+  authority: string;
+  /** The addresses this write appends (those not in the table yet), in order. */
+  components: Component[];
+}
+
+export const extendAddressLookupTableHandler: OperationHandler<ExtendAddressLookupTableItemData, ExtendTableData> = {
+  async lookup(em, deps, request) {
+    const item = request.itemData;
+    const scope = { organizationId: request.organizationId, cluster: request.cluster };
+    const field = 'itemData.addressLookupTable';
+    const table = await findTableByLookup(em, scope, item.addressLookupTable, field);
+    const state = await readLookupTable(deps.networks.get(request.cluster)!, table.address);
+    checkExtendable(tableFlags(state), field);
+    const authority = await requireSigner(em, table.authorityAccountId, field, "table's authority");
+    const components = (await resolveComponents(em, scope, item.componentAddresses, 'itemData.componentAddresses')).filter((c) => !state!.addresses.includes(c.address));
+    if (components.length === 0) throw validationError('itemData.componentAddresses', 'every address is already in the table');
+    checkCapacity(state!.addresses.length, components.length, 'itemData.componentAddresses');
+    const feePayer = await resolveFeePayer(em, deps, request, request.svmTransactionConfig ?? {});
+    return {
+      needsTransaction: true,
+      feePayer: feePayer.address,
+      signers: [...new Set([feePayer.address, authority])],
+      debits: [],
+      webhooks: feePayer.webhooks,
+      transactionCount: extendTransactionCount(components.length),
+      data: { tableId: table.id, address: table.address, authority, components },
+    };
+  },
+
+  instructions(_request, resolved, part) {
+    const data = resolved.data;
+    const addresses = extendBatch(data.components, part).map((c) => address(c.address));
+    return [getExtendLookupTableInstruction({ address: address(data.address), authority: createNoopSigner(address(data.authority)), payer: createNoopSigner(address(resolved.feePayer)), addresses })];
+  },
+
+  async record(em, _request, resolved, outcome, tx, at, part) {
+    if (!landed(outcome)) return undefined;
+    const data = resolved.data;
+    const table = await em.findOneOrFail(AddressLookupTable, { id: data.tableId });
+    appendComponents(table, extendBatch(data.components, part), tx, at);
+    return { onchainId: data.address, offchainId: data.tableId };
+  },
+};

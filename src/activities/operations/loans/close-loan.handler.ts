@@ -1,0 +1,102 @@
+/**
+ * Close Loan (API.md 6) in the pipeline: a REPAID loan's remaining collateral goes back to the
+ * borrower's positions (a LIQUIDATED loan's, if any is left, to the vault), the escrow's token
+ * accounts are closed with their rent refunded (refundDestination, or the borrower who pays the
+ * fees), in one network transaction; the escrow's record becomes CLOSED and the loan CLOSED.
+ */
+import { getCloseAccountInstruction, type TOKEN_2022_PROGRAM_ADDRESS } from '@solana-program/token-2022';
+import { address, createNoopSigner } from '@solana/kit';
+import { Account, FinancialInstrument, LoanStrategy, Loan, Position } from '../../../db/entities';
+import { closeAccountRecord, findAccountByLookup, offPlatformAddress } from '../../../db/repositories/accounts.repository';
+import type { CloseLoanItemData } from '../../../domain/operations/loans/loan.inputs';
+import { closedLoanFields, leftoverGoesToBorrower, requireClosable, requireRefundElsewhere } from '../../../domain/operations/loans/close-loan.rules';
+import { legInstructions } from '../../../domain/operations/positions/movement-instructions';
+import { settleFreezes, type Leg } from '../../../domain/operations/positions/movement.rules';
+import { resolveFeePayer } from '../fee-payer';
+import { holdLoanFor, loanOfEscrow, planOutOf, requireLoanBorrower, scopeOf, withoutDebits } from './loan-legs';
+import { newPlanContext, onchainBalance, recordLegs, type PlannedLeg } from '../positions/movement-legs';
+import { landed, type OperationHandler } from '../operation-handler';
+import { tokenProgramOf } from '../positions/token-movement';
+
+interface CloseLoanData {
+  legs: Leg[];
+  loanId: string;
+  escrow: string;
+  escrowAccountId: string;
+  refundTo: string;
+  closes: { positionId: string; address: string; tokenProgram: string }[];
+}
+
+
+export const closeLoanHandler: OperationHandler<CloseLoanItemData, CloseLoanData> = {
+  async lookup(em, deps, request) {
+    const item = request.itemData;
+    const scope = scopeOf(request);
+    const loan = await loanOfEscrow(em, scope, item.escrow, 'itemData.escrow');
+    await holdLoanFor(em, request, loan);
+    requireClosable(loan);
+    await requireLoanBorrower(em, scope, request, loan);
+    const feePayer = await resolveFeePayer(em, deps, request, request.svmTransactionConfig);
+    const escrow = await em.findOneOrFail(Account, { id: loan.escrowAccountId });
+    let refundTo = feePayer.address;
+    if (item.refundDestination) {
+      const field = 'itemData.refundDestination';
+      refundTo = item.refundDestination.offPlatform ? offPlatformAddress(item.refundDestination, field) : (await findAccountByLookup(em, scope, item.refundDestination, field)).address;
+      requireRefundElsewhere(refundTo, escrow.address);
+    }
+    // What is left goes back to the borrower (repaid) or to the lender's vault (liquidated).
+    const to = leftoverGoesToBorrower(loan) ? loan.borrowerAddress : (await em.findOneOrFail(LoanStrategy, { id: loan.strategyId })).vaultAddress;
+    const toAccount = await em.findOneOrFail(Account, { ...scope, address: to });
+    const ctx = newPlanContext(em, deps, request, {});
+    const planned: PlannedLeg[] = [];
+    const positions = await em.find(Position, { ...scope, ownerAddress: escrow.address, status: 'ACTIVE' }, { orderBy: { address: 'asc' } });
+    for (const position of positions) {
+      const units = await onchainBalance(ctx, position);
+      if (units === 0n) continue;
+      const instrument = await em.findOneOrFail(FinancialInstrument, { id: position.financialInstrumentId });
+      const destination = { owner: { offchainId: toAccount.id }, financialInstrument: { offchainId: instrument.id } };
+      planned.push(withoutDebits(await planOutOf(ctx, position, instrument, destination, { lamports: units.toString() }, 'itemData', { source: 'itemData.escrow', destination: 'itemData.escrow' })));
+    }
+    settleFreezes(planned.map((x) => x.leg));
+    const closes = [];
+    for (const position of positions) closes.push({ positionId: position.id, address: position.address, tokenProgram: tokenProgramOf(await em.findOneOrFail(FinancialInstrument, { id: position.financialInstrumentId })) });
+    return {
+      needsTransaction: true,
+      feePayer: feePayer.address,
+      signers: [...new Set([feePayer.address, escrow.address, ...planned.flatMap((x) => x.signers)])],
+      awaitedSigners: [...ctx.awaited].filter((signer) => signer !== feePayer.address),
+      debits: [],
+      webhooks: feePayer.webhooks,
+      data: { legs: planned.map((x) => x.leg), loanId: loan.id, escrow: escrow.address, escrowAccountId: escrow.id, refundTo, closes },
+    };
+  },
+
+  instructions(_request, resolved) {
+    const d = resolved.data;
+    return [
+      ...d.legs.flatMap((leg) => legInstructions(leg, resolved.feePayer)),
+      ...d.closes.map((c) => getCloseAccountInstruction({ account: address(c.address), destination: address(d.refundTo), owner: createNoopSigner(address(d.escrow)) }, { programAddress: address(c.tokenProgram) as typeof TOKEN_2022_PROGRAM_ADDRESS })),
+    ];
+  },
+
+  async record(em, request, resolved, outcome, tx, at) {
+    if (!landed(outcome)) return undefined;
+    const d = resolved.data;
+    await recordLegs(em, request, d.legs, tx, at);
+    for (const c of d.closes) {
+      const position = await em.findOneOrFail(Position, { id: c.positionId });
+      Object.assign(position, { status: 'INACTIVE', frozen: false, balance: '0', lastTransactionId: tx?.id ?? null, lastTransactionAt: at });
+    }
+    await closeAccountRecord(em, d.escrowAccountId, '0', tx, at);
+    const loan = await em.findOneOrFail(Loan, { id: d.loanId });
+    Object.assign(loan, { ...closedLoanFields(loan), lastTransactionId: tx?.id ?? null, updatedAt: at });
+    if (tx) tx.accountIds = [...new Set([...tx.accountIds, d.escrowAccountId, ...d.closes.map((c) => c.positionId)])];
+    return undefined;
+  },
+
+  /** The loan's workflow reads the loan again (a settled loan ends it). */
+  async reconcile(em, deps, request, resolved) {
+    const loan = await em.findOneOrFail(Loan, { id: resolved.data.loanId });
+    await deps.loans?.changed(request.organizationId, loan.escrowAddress);
+  },
+};

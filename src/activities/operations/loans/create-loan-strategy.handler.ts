@@ -1,0 +1,88 @@
+/**
+ * Create Loan Strategy in the pipeline: the vault is made exactly as Create Account makes a managed
+ * account (its handler does it), then the strategy's record beside the vault's, in the same record
+ * step. The lender funds the vault with an ordinary transfer into the vault's principal position.
+ */
+import type { CreateLoanStrategyItemData } from '../../../domain/operations/loans/loan.inputs';
+import { LoanStrategy, type LoanCollateralTermsRecord } from '../../../db/entities';
+import { findAccountByLookup } from '../../../db/repositories/accounts.repository';
+import { findInstrumentByLookup } from '../../../db/repositories/financial-instruments.repository';
+import { resolveValue } from '../../../domain/money';
+import { requireActiveLender, requireListedOnce } from '../../../domain/operations/loans/loan-strategy.rules';
+import { createAccountHandler } from '../accounts/create-account.handler';
+import type { OperationHandler, OperationRequest, OperationResolved } from '../operation-handler';
+
+interface CreateLoanStrategyData {
+  vault: unknown;
+  lender: { address: string; id: string };
+  principal: { id: string; mint: string };
+  collateral: LoanCollateralTermsRecord[];
+  originationCap: string | null;
+  liquidityBuffer: string | null;
+}
+
+/** The vault's part of the write, as Create Account sees it. */
+const vaultRequest = (request: OperationRequest<CreateLoanStrategyItemData>) => ({
+  ...request,
+  itemData: { ...request.itemData.strategy, offchainReferences: { type: 'DEFI_SETTLEMENT_WALLET' as const, ...request.itemData.strategy.offchainReferences } },
+});
+const vaultResolved = (resolved: OperationResolved<CreateLoanStrategyData>) => ({ ...resolved, data: resolved.data.vault as never });
+
+export const createLoanStrategyHandler: OperationHandler<CreateLoanStrategyItemData, CreateLoanStrategyData> = {
+  async lookup(em, deps, request) {
+    const item = request.itemData;
+    const scope = { organizationId: request.organizationId, cluster: request.cluster };
+    const lender = await findAccountByLookup(em, scope, item.lender, 'itemData.lender');
+    requireActiveLender(lender.status);
+    const principal = await findInstrumentByLookup(em, scope, item.principal.financialInstrument, 'itemData.principal.financialInstrument');
+    const collateral: LoanCollateralTermsRecord[] = [];
+    for (const [i, terms] of item.collateral.entries()) {
+      const field = `itemData.collateral[${i}].financialInstrument`;
+      const instrument = await findInstrumentByLookup(em, scope, terms.financialInstrument, field);
+      requireListedOnce(collateral.map((c) => c.financialInstrumentId), instrument, field);
+      collateral.push({ financialInstrumentId: instrument.id, mintAddress: instrument.mintAddress, apy: terms.apy, loanToValueRatio: terms.loanToValueRatio, liquidationRatio: terms.liquidationRatio });
+    }
+    const units = (value: CreateLoanStrategyItemData['originationCap'], field: string) => (value ? resolveValue(value, principal.decimals, field).toString() : null);
+    const vault = await createAccountHandler.lookup(em, deps, vaultRequest(request));
+    const data: CreateLoanStrategyData = {
+      vault: vault.data,
+      lender: { address: lender.address, id: lender.id },
+      principal: { id: principal.id, mint: principal.mintAddress },
+      collateral,
+      originationCap: units(item.originationCap, 'itemData.originationCap'),
+      liquidityBuffer: units(item.liquidityBuffer, 'itemData.liquidityBuffer'),
+    };
+    return { ...vault, data };
+  },
+
+  instructions(request, resolved, part) {
+    return createAccountHandler.instructions(vaultRequest(request), vaultResolved(resolved), part);
+  },
+
+  async record(em, request, resolved, outcome, tx, at, part) {
+    const created = await createAccountHandler.record(em, vaultRequest(request), vaultResolved(resolved), outcome, tx, at, part);
+    if (!created) return undefined;
+    const item = request.itemData;
+    const d = resolved.data;
+    em.create(LoanStrategy, {
+      id: created.offchainId,
+      organizationId: request.organizationId,
+      cluster: request.cluster,
+      vaultAddress: created.onchainId,
+      lenderAddress: d.lender.address,
+      lenderAccountId: d.lender.id,
+      principalInstrumentId: d.principal.id,
+      principalMint: d.principal.mint,
+      collateral: d.collateral,
+      collateralMints: d.collateral.map((c) => c.mintAddress),
+      originationsEnabled: item.originationsEnabled ?? true,
+      originationCap: d.originationCap,
+      liquidityBuffer: d.liquidityBuffer,
+      rollover: item.rollover ?? false,
+      creationTransactionId: tx?.id ?? null,
+      createdAt: at,
+      updatedAt: at,
+    });
+    return created;
+  },
+};

@@ -1,0 +1,153 @@
+/**
+ * Create Onchain Data Source (`LEDGER_FEED`): runs the job once for the first value, then creates
+ * the feed mint with its self-pointing metadata holding every feed field, signed by the data
+ * source's authority (a managed key this organization may use); records the mint's account and the
+ * data source, and starts its schedule when refreshEverySeconds asks for one.
+ */
+import { OracleDataSource } from '../../../db/entities';
+import { assertMaySign, createAccountRecord, createdBy, findAccountByLookup } from '../../../db/repositories/accounts.repository';
+import { findInstrumentByLookup } from '../../../db/repositories/financial-instruments.repository';
+import { conflict } from '../../../domain/errors';
+import type { CreateOnchainDataSourceItemData } from '../../../domain/operations/oracle-data-sources/oracle-data-source.inputs';
+import { feedHash } from '../../../domain/oracle-job';
+import { feedFields, feedMintLamports, feedName, planCreateFeed, type FeedFields } from '../../../domain/operations/oracle-data-sources/oracle-data-source.rules';
+import { mintAccountSize } from '../../../domain/token-extensions';
+import { checkedDefinition, runFeedJob } from '../../oracle/feed-job';
+import { resolveFeePayer } from '../fee-payer';
+import { landed } from '../operation-handler';
+import type { OperationHandler } from '../operation-handler';
+
+interface CreateFeedData {
+  dataSourceId: string;
+  mintAccountId: string;
+  mint: string;
+  name: string;
+  authority: string;
+  authorityAccountId: string;
+  instrumentId: string;
+  instrumentAddress: string;
+  fields: FeedFields;
+  lamports: string;
+}
+
+export const createOnchainDataSourceHandler: OperationHandler<CreateOnchainDataSourceItemData, CreateFeedData> = {
+  async lookup(em, deps, request) {
+    const item = request.itemData;
+    const scope = { organizationId: request.organizationId, cluster: request.cluster };
+    const network = deps.networks.get(request.cluster)!;
+    const definition = checkedDefinition(deps, item.providerDetails.jobDefinition);
+    const instrument = await findInstrumentByLookup(em, scope, item.financialInstrument, 'itemData.financialInstrument');
+    const authority = await findAccountByLookup(em, scope, item.onchainDataSourceAuthority, 'itemData.onchainDataSourceAuthority');
+    // The authority writes every value, scheduled ones included: a key the service holds for this organization.
+    assertMaySign(authority, request.organizationId, request.organizationExternalId, 'itemData.onchainDataSourceAuthority');
+    const feePayer = await resolveFeePayer(em, deps, request, request.svmTransactionConfig ?? {});
+    const value = await runFeedJob(deps, network, definition);
+    const fields = feedFields({ kind: item.dataDetails.kind, ratingProvider: item.dataDetails.ratingProvider ?? null, feedHash: feedHash(item.providerDetails.jobDefinition) }, value);
+    const mint = await deps.keyStore.generate(em, request.organizationId, `${request.transactionId}:feed`);
+    if (await network.accountExists(mint)) throw conflict('itemData.onchainDataSource', `the feed account ${mint} already exists onchain`);
+    const name = feedName(item.onchainDataSource.offchainReferences?.name, item.dataDetails.kind, instrument.symbol ?? null);
+    const lamports = feedMintLamports(name, fields);
+    const data: CreateFeedData = {
+      dataSourceId: request.newRecordId!,
+      mintAccountId: request.extraRecordIds!.mintAccount,
+      mint,
+      name,
+      authority: authority.address,
+      authorityAccountId: authority.id,
+      instrumentId: instrument.id,
+      instrumentAddress: instrument.mintAddress,
+      fields,
+      lamports: lamports.toString(),
+    };
+    return {
+      needsTransaction: true,
+      feePayer: feePayer.address,
+      signers: [...new Set([feePayer.address, mint, authority.address])],
+      debits: [{ accountId: feePayer.accountId, address: feePayer.address, asset: 'NETWORK_CURRENCY', amount: data.lamports, destination: { address: mint, class: 'MANAGED' } }],
+      webhooks: feePayer.webhooks,
+      reservesAddress: mint,
+      data,
+    };
+  },
+
+  tooLargeHint: 'Use a shorter onchainDataSource.offchainReferences.name, or a value with fewer digits (roundTask).',
+
+  instructions(_request, resolved) {
+    const data = resolved.data;
+    return planCreateFeed({ feePayer: resolved.feePayer, mint: data.mint, authority: data.authority, name: data.name, fields: data.fields });
+  },
+
+  async record(em, request, resolved, outcome, tx, at) {
+    if (!landed(outcome)) return undefined;
+    const item = request.itemData;
+    const data = resolved.data;
+    const refs = item.onchainDataSource.offchainReferences ?? {};
+    createAccountRecord(
+      em,
+      {
+        id: data.mintAccountId,
+        organizationId: request.organizationId,
+        cluster: request.cluster,
+        address: data.mint,
+        type: refs.type ?? 'ASSET_TOKEN',
+        managed: true,
+        code: refs.code ?? null,
+        accountNumber: refs.accountNumber ?? null,
+        name: refs.name ?? null,
+        referenceOrganizationExternalId: refs.organizationExternalId ?? null,
+        comments: item.onchainDataSource.comments ?? null,
+        dataLength: mintAccountSize(['METADATA_POINTER', 'TOKEN_METADATA'], { name: data.name, symbol: 'FEED', uri: '', additionalMetadata: data.fields }),
+        tokenVersion: 'TOKEN_2022',
+        tokenDecimals: 0,
+        lamportsBalance: BigInt(data.lamports),
+        ...createdBy(tx, at),
+      },
+      at,
+    );
+    await em.flush();
+    em.create(OracleDataSource, {
+      id: data.dataSourceId,
+      organizationId: request.organizationId,
+      cluster: request.cluster,
+      defiProtocol: item.defiProtocol,
+      address: data.mint,
+      accountId: data.mintAccountId,
+      financialInstrumentId: data.instrumentId,
+      financialInstrumentAddress: data.instrumentAddress,
+      authorityAddress: data.authority,
+      authorityAccountId: data.authorityAccountId,
+      kind: item.dataDetails.kind,
+      ratingProvider: item.dataDetails.ratingProvider ?? null,
+      providerKind: item.providerDetails.kind,
+      jobDefinition: item.providerDetails.jobDefinition,
+      feedHash: data.fields.feedHash,
+      refreshEverySeconds: item.refreshEverySeconds || null,
+      latestValue: data.fields.value,
+      latestValueAt: new Date(data.fields.updatedAt),
+      latestSlot: data.fields.slot,
+      lastRefreshError: null,
+      lastRefreshErrorAt: null,
+      code: refs.code ?? null,
+      name: refs.name ?? null,
+      comments: item.onchainDataSource.comments ?? null,
+      lastTransactionId: tx?.id ?? null,
+      lastTransactionAt: at,
+      creationTransactionId: tx?.id ?? null,
+      creationTransactionAt: at,
+      createdAt: at,
+      updatedAt: at,
+    });
+    if (tx) tx.accountIds = [...new Set([data.dataSourceId, data.mintAccountId, ...tx.accountIds])];
+    return { onchainId: data.mint, offchainId: data.dataSourceId };
+  },
+
+  async reconcile(_em, deps, request, resolved) {
+    const seconds = request.itemData.refreshEverySeconds;
+    if (seconds) await deps.oracleSchedules?.sync(refreshTarget(request, resolved.data.dataSourceId), seconds);
+  },
+};
+
+/** The schedule's target: the data source, written in the name of the organization and API key that created it. */
+export function refreshTarget(request: { organizationId: string; organizationExternalId: string; apiKeyId: string; cluster: string }, dataSourceId: string) {
+  return { dataSourceId, organizationId: request.organizationId, organizationExternalId: request.organizationExternalId, apiKeyId: request.apiKeyId, cluster: request.cluster };
+}

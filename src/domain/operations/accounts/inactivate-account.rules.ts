@@ -1,0 +1,39 @@
+/**
+ * Inactivate Account (spec 3): what must happen onchain before an account's record can
+ * become CLOSED. Pure: the lookup step supplies the account as the chain holds it.
+ */
+import { SYSTEM_PROGRAM_ADDRESS } from '@solana-program/system';
+import { validationError } from '../../errors';
+import { fromBaseUnits, NETWORK_CURRENCY_DECIMALS } from '../../money';
+
+export interface OnchainAccountState {
+  owner: string;
+  lamports: bigint;
+  dataLength: number;
+}
+
+/**
+ * The lamports to sweep to the destination in one transaction signed by the account (0: only the
+ * record changes). A non-managed account cannot sign, so only its record changes; a managed one is
+ * emptied, which removes it from the chain. Throws VALIDATION_ERROR naming the field when the
+ * account cannot be emptied or its lamports have nowhere to go.
+ */
+export function lamportsToSweep(account: { managed: boolean; address: string }, onchain: OnchainAccountState | null, hasDestination: boolean): bigint {
+  const f = 'itemData.accountToInactivate';
+  const destination = 'itemData.transferRemainingNetworkCurrencyTo';
+  if (!account.managed) {
+    if (hasDestination) throw validationError(destination, 'the account is not managed: the service holds no key to move its network currency; only its record is closed, so omit transferRemainingNetworkCurrencyTo');
+    return 0n;
+  }
+  if (!onchain || onchain.lamports === 0n) return 0n;
+  if (onchain.owner !== SYSTEM_PROGRAM_ADDRESS) {
+    throw validationError(f, `account ${account.address} is owned by program ${onchain.owner}, not the System Program (a mint, a token account or another program's account): only that program can empty it (a mint closes with Close Financial Instrument)`);
+  }
+  if (onchain.dataLength > 0) {
+    throw validationError(f, `account ${account.address} holds ${onchain.dataLength} bytes of data: the System Program moves lamports only out of accounts without data (spec 2.3 rule 2), so its ${onchain.lamports} lamports cannot be swept`);
+  }
+  if (!hasDestination) {
+    throw validationError(destination, `account ${account.address} still holds ${fromBaseUnits(onchain.lamports, NETWORK_CURRENCY_DECIMALS)} of network currency (${onchain.lamports} lamports): name where they go in transferRemainingNetworkCurrencyTo`);
+  }
+  return onchain.lamports;
+}

@@ -1,0 +1,138 @@
+/**
+ * Address lookup tables (spec 2.9, docs/address-lookup-tables.md): how many addresses a table and each network
+ * transaction hold, the table's flags as the network has them, and the rules of Extend and Update,
+ * checked before anything is signed. Pure: the lookup step reads the table and the SlotHashes sysvar.
+ */
+import { validationError } from '../../errors';
+
+/** The network's limit of addresses in one table. */
+export const MAX_TABLE_ADDRESSES = 256;
+/**
+ * Addresses appended by the creating transaction (beside create: fee payer, authority, table, two
+ * programs, compute budget) and by each extending one; 32 bytes each, both well under 1232 bytes
+ * (test/unit/address-lookup-table.operation.test.ts measures the worst case).
+ */
+export const CREATE_BATCH = 20;
+export const EXTEND_BATCH = 22;
+/** A deactivated table may be closed once its deactivation slot left SlotHashes (512 slots): about 513 slots, some 3.5 minutes on a public cluster. */
+export const COOL_DOWN_SLOTS = 513;
+
+/** A table as the network holds it (the program's account, decoded). */
+export interface TableState {
+  /** null: frozen (the authority was removed for good). */
+  authority: string | null;
+  /** null: never deactivated. */
+  deactivationSlot: bigint | null;
+  lastExtendedSlot: bigint;
+  lastExtendedSlotStartIndex: number;
+  addresses: string[];
+}
+
+export interface TableFlags {
+  frozen: boolean;
+  deactivated: boolean;
+  closed: boolean;
+}
+
+/**
+ * The record's flags from the chain: frozen = no authority, deactivated = a deactivation slot, closed
+ * = the account is gone (which the network allows only to a deactivated, never frozen table).
+ */
+export function tableFlags(state: TableState | null): TableFlags {
+  if (!state) return { frozen: false, deactivated: true, closed: true };
+  return { frozen: state.authority === null, deactivated: state.deactivationSlot !== null, closed: false };
+}
+
+/**
+ * The addresses a transaction landing after `slot` may load: the network refuses those appended in
+ * the slot a transaction lands in, so an extension of the current slot is left out.
+ */
+export function usableAddresses(state: TableState, slot: bigint): string[] {
+  if (state.deactivationSlot !== null) return [];
+  return state.lastExtendedSlot >= slot ? state.addresses.slice(0, state.lastExtendedSlotStartIndex) : state.addresses;
+}
+
+/** The slots the SlotHashes sysvar lists (its account data: a u64 count, then slot u64 and hash 32 bytes each). */
+export function slotHashSlots(data: Uint8Array): bigint[] {
+  const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
+  if (data.length < 8) return [];
+  const count = Number(view.getBigUint64(0, true));
+  const slots: bigint[] = [];
+  for (let i = 0; i < count && 8 + i * 40 + 8 <= data.length; i++) slots.push(view.getBigUint64(8 + i * 40, true));
+  return slots;
+}
+
+/** The network's rule for close: the deactivation slot is in the past and no longer in SlotHashes. */
+export function coolDownOver(deactivationSlot: bigint, slotHashes: bigint[]): boolean {
+  const newest = slotHashes.reduce((max, s) => (s > max ? s : max), -1n);
+  return deactivationSlot <= newest && !slotHashes.includes(deactivationSlot);
+}
+
+/** How many network transactions create a table holding `count` addresses (create + first batch, then extends). */
+export const createTransactionCount = (count: number) => (count <= CREATE_BATCH ? 1 : 1 + Math.ceil((count - CREATE_BATCH) / EXTEND_BATCH));
+
+/** The addresses a creating write appends in transaction `part`. */
+export const createBatch = <A>(addresses: readonly A[], part: number): A[] =>
+  part === 0 ? addresses.slice(0, CREATE_BATCH) : addresses.slice(CREATE_BATCH + (part - 1) * EXTEND_BATCH, CREATE_BATCH + part * EXTEND_BATCH);
+
+export const extendTransactionCount = (count: number) => Math.ceil(count / EXTEND_BATCH);
+export const extendBatch = <A>(addresses: readonly A[], part: number): A[] => addresses.slice(part * EXTEND_BATCH, (part + 1) * EXTEND_BATCH);
+
+/** Component addresses in order, each once: a repeat is VALIDATION_ERROR naming its entry. */
+export function checkDistinct(addresses: readonly string[], field: string): void {
+  const seen = new Map<string, number>();
+  addresses.forEach((a, i) => {
+    const first = seen.get(a);
+    if (first !== undefined) throw validationError(`${field}.${i}`, `${a} is listed twice (also at ${field}.${first})`);
+    seen.set(a, i);
+  });
+}
+
+/** A table's capacity: at most MAX_TABLE_ADDRESSES in all. */
+export function checkCapacity(existing: number, adding: number, field: string): void {
+  if (existing + adding > MAX_TABLE_ADDRESSES) {
+    throw validationError(field, `a table holds at most ${MAX_TABLE_ADDRESSES} addresses; it has ${existing} and ${adding} would be added`);
+  }
+}
+
+/** Extend: only a table that is not frozen, deactivated or closed (the network would refuse it after signing). */
+export function checkExtendable(flags: TableFlags, field: string): void {
+  if (flags.closed) throw validationError(field, 'the table is closed');
+  if (flags.frozen) throw validationError(field, 'the table is frozen: its addresses can no longer change');
+  if (flags.deactivated) throw validationError(field, 'the table is deactivated: it can no longer be extended');
+}
+
+export interface UpdateRequest {
+  freeze?: true;
+  deactivate?: true;
+  close?: true;
+  refundDestination?: unknown;
+}
+
+/** Update's rules on the request alone: one change at a time, refundDestination only with close. */
+export function validateUpdateAddressLookupTable(item: UpdateRequest): void {
+  const asked = (['freeze', 'deactivate', 'close'] as const).filter((f) => item[f]);
+  if (asked.length === 0) throw validationError('itemData', 'send one of freeze, deactivate or close');
+  if (asked.length > 1) throw validationError(`itemData.${asked[1]}`, `send one of freeze, deactivate or close per request (a frozen table cannot be deactivated, a deactivated one cannot be frozen, and close waits for the deactivation to cool down)`);
+  if (item.refundDestination && !item.close) throw validationError('itemData.refundDestination', 'refundDestination goes with close');
+}
+
+/** Update against the table's state: what the network would refuse, refused before signing. */
+export function checkUpdate(item: UpdateRequest, state: TableState | null, cooledDown: boolean, field: string): void {
+  const flags = tableFlags(state);
+  if (flags.closed) throw validationError(field, 'the table is closed');
+  if (item.freeze) {
+    if (flags.frozen) throw validationError('itemData.freeze', 'the table is already frozen');
+    if (flags.deactivated) throw validationError('itemData.freeze', 'a deactivated table cannot be frozen');
+    if (state!.addresses.length === 0) throw validationError('itemData.freeze', 'an empty table cannot be frozen');
+  }
+  if (item.deactivate) {
+    if (flags.deactivated) throw validationError('itemData.deactivate', 'the table is already deactivated');
+    if (flags.frozen) throw validationError('itemData.deactivate', 'a frozen table cannot be deactivated');
+  }
+  if (item.close) {
+    if (flags.frozen) throw validationError('itemData.close', 'a frozen table cannot be closed');
+    if (!flags.deactivated) throw validationError('itemData.close', 'deactivate the table first; it can be closed once the deactivation has cooled down (about 513 slots)');
+    if (!cooledDown) throw validationError('itemData.close', `the deactivation has not cooled down yet: the table can be closed once slot ${state!.deactivationSlot} has left the network's SlotHashes (about ${COOL_DOWN_SLOTS} slots after it)`);
+  }
+}
