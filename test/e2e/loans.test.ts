@@ -382,7 +382,7 @@ describe("the loan's workflow takes its movements as updates", () => {
     expect(all.body).toMatchObject({ success: true });
     expect(await handle.result()).toBe('REPAID');
     await expectWorkflowAgrees(escrow);
-    // Its workflow has ended with the loan settled: Close runs as a write of its own, guarded by the loan's hold.
+    // Its workflow has ended with the loan settled: Close starts it again (update-with-start), runs as its child, and it ends again.
     const closed = await move('close', {});
     expect(closed.body).toMatchObject({ success: true });
   });
