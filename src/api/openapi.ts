@@ -131,7 +131,7 @@ export function buildOpenApi(routes: RouteSpec[], platformName: string): JsonSch
     parameters.push({ name: 'x-request-id', in: 'header', required: false, schema: { type: 'string', maxLength: 200 }, description: 'Echoed back; for writes without idempotencyId or Idempotency-Key it is the idempotency key.' });
     if (spec.write) parameters.push({ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 202 }, description: 'The idempotency key of a write without itemData.idempotencyId (1 to 200 printable ASCII characters, optionally in double quotes); a different idempotencyId beside it is 400.' });
     if (spec.write) parameters.push({ name: 'Prefer', in: 'header', required: false, schema: { type: 'string', enum: ['respond-async'] }, description: 'Answer 202 at once with the transaction offchainId.' });
-    const examples = operationExamples[spec.operationId];
+    const examples = spec.examples ?? operationExamples[spec.operationId];
     const success = spec.response;
     const successContent = isCodec(success)
       ? { 'application/json': { schema: codecSchema(success, components), ...(examples ? { example: examples.response } : {}) } }

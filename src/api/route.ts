@@ -10,6 +10,7 @@ import type { ApiDeps, LedgerContext } from './context';
 import { reportErrors, type JsonSchema } from '../domain/inputs/primitives';
 import { authenticate, rateLimit } from './middleware';
 import { actingCaller } from './tenancy';
+import type { OperationExample } from '../domain/examples/operation-examples';
 import type { AcceptedWriteBody } from '../domain/responses/write.responses';
 
 /** A success answer that is not JSON (metrics text, the docs page, a stored file). */
@@ -40,6 +41,8 @@ export interface RouteSpec<B = any, R = any> {
    * checked against it) and whose schema the document shows; or raw content that is not JSON.
    */
   response: t.Type<R, any, unknown> | RawResponse;
+  /** A request and its answer for the document (declared operations carry theirs; other routes' are in src/domain/examples by operationId). */
+  examples?: OperationExample;
   /** Answers beyond the success, 202 and the errors of the route's kind (e.g. /ready's 503), by status. */
   otherResponses?: Record<number, { description: string; body: t.Mixed }>;
   /** false: the route is not about a network (metrics), so it takes no svmCluster. */

@@ -1,8 +1,11 @@
-import { updateAccountBody, inactivateAccountBody } from '../../src/api/codecs/account.codecs';
+import { writeBodyOf } from '../../src/api/routes/write-route';
 import type { UpdateAccountItemData } from '../../src/domain/operations/accounts/account.inputs';
 import { lamportsToSweep } from '../../src/domain/operations/accounts/inactivate-account.rules';
 import { validateUpdateAccount } from '../../src/domain/operations/accounts/update-account.rules';
 import { accepted, refusal, refused } from '../support/expectations';
+
+const updateAccountBody = writeBodyOf('UPDATE_ACCOUNT');
+const inactivateAccountBody = writeBodyOf('INACTIVATE_ACCOUNT');
 
 const ACCOUNT = { offchainId: '396197e3-ae95-48d1-868d-6342ea9dc71e' };
 const SYSTEM_PROGRAM = '11111111111111111111111111111111';

@@ -1,6 +1,9 @@
 import { parse } from 'lossless-json';
-import { createAccountBody, singleAccountBody } from '../../src/api/codecs/account.codecs';
+import { singleAccountBody } from '../../src/api/codecs/account.codecs';
+import { writeBodyOf } from '../../src/api/routes/write-route';
 import { reportErrors, type ValidationIssue } from '../../src/domain/inputs/primitives';
+
+const createAccountBody = writeBodyOf('CREATE_ACCOUNT');
 
 /** Decodes a Create Account body parsed exactly as the API does (lossless numbers). */
 function decodeCreate(json: string) {

@@ -6,9 +6,13 @@
  * {onchainId, offchainId}, svmTransaction}`, or the route's own; 202 when it runs on).
  */
 import { randomUUID } from 'node:crypto';
-import type { SvmTransactionConfigInput } from '../../domain/inputs/common.inputs';
+import type * as t from 'io-ts';
+import { svmTransactionConfig, type SvmTransactionConfigInput } from '../../domain/inputs/common.inputs';
+import { strictObject } from '../../domain/inputs/primitives';
+import type { OperationDeclaration } from '../../domain/operations/define-operation';
+import { tenancyConfig } from '../codecs/common.codecs';
 import { validationError } from '../../domain/errors';
-import { validateInput, type InputOf, type Operation } from '../../domain/operations/registry';
+import { operationRegistry, validateInput, type InputOf, type Operation } from '../../domain/operations/registry';
 import { hasRole } from '../../domain/roles';
 import type { ApiDeps, Caller, LedgerContext } from '../context';
 import { route, type RouteSpec } from '../route';
@@ -91,4 +95,35 @@ export function writeRoute<B extends WriteBody>(deps: ApiDeps, spec: WriteRouteS
       return how ? referenceAnswer(ctx, answer, how) : transactionAnswer(ctx, answer);
     },
   });
+}
+
+/** A write's request body: the operation's itemData beside the options every write takes. */
+export const writeBody = <C extends t.Mixed>(name: string, input: C) => strictObject(name, { itemData: input }, { svmTransactionConfig, tenancyConfig });
+
+type BodyOf<C extends t.Mixed> = { itemData: t.TypeOf<C>; svmTransactionConfig?: SvmTransactionConfigInput; tenancyConfig?: { overrideOrganizationExternalId?: string } };
+
+/** What only the API adds to a declared operation's route: steps that need its dependencies or the request. */
+export type WriteHooks<C extends t.Mixed> = Pick<WriteRouteSpec<BodyOf<C>>, 'prepare' | 'start' | 'instead'> & {
+  /** The route's own answer, from the write's answer (default: the declaration's). */
+  answer?: (ctx: LedgerContext, answer: WriteAnswer, input: WriteInput) => unknown;
+};
+
+/**
+ * The write routes of a family of operations, derived from their declarations (route, body,
+ * response, example) with the API's hooks; operations run only by workflows have none.
+ */
+export function writeRoutes<F extends Record<string, OperationDeclaration>>(deps: ApiDeps, family: F, hooks: { [O in keyof F]?: WriteHooks<F[O]['input']> } = {}): RouteSpec[] {
+  return Object.entries(family).flatMap(([operation, { input, route: declared }]) => {
+    if (!('operationId' in declared)) return [];
+    const { body, example, answer, ...route } = declared;
+    const hook: WriteHooks<t.Mixed> = hooks[operation] ?? {};
+    return [writeRoute(deps, { ...route, examples: example, body: writeBody(body, input), operation: operation as Operation, answer: hook.answer ?? answer, prepare: hook.prepare, start: hook.start, instead: hook.instead })];
+  });
+}
+
+/** The request body of a declared operation with a route (tests decode with it as the route does). */
+export function writeBodyOf<O extends Operation>(operation: O): t.Type<BodyOf<(typeof operationRegistry)[O]['input']>, unknown, unknown> {
+  const route = (operationRegistry[operation] as Partial<OperationDeclaration>).route;
+  if (!route || !('operationId' in route)) throw new Error(`${operation} has no declared route`);
+  return writeBody(route.body, operationRegistry[operation].input);
 }

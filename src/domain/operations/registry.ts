@@ -5,14 +5,12 @@
  * of each (lookups, records: src/activities/operations) and its route are typed by it.
  */
 import type * as t from 'io-ts';
-import { createAccountItemData, inactivateAccountItemData, transferNetworkCurrencyItemData, updateAccountItemData } from './accounts/account.inputs';
+import { accountOperations } from './accounts/accounts.operations';
+import type { ValidationContext } from './define-operation';
 import { closeFinancialInstrumentItemData, createFinancialInstrumentItemData, pauseFinancialInstrumentItemData, updateFinancialInstrumentItemData } from './financial-instruments/financial-instrument.inputs';
 import { burnItemData, freezePositionItemData, inactivatePositionItemData, initializePositionItemData, mintItemData, tradeItemData, transferItemData, updatePositionItemData } from './positions/position.inputs';
-import { validateCreateAccount, type CreateAccountPermissions } from './accounts/create-account.rules';
 import { validateCreateFinancialInstrument } from './financial-instruments/create-financial-instrument.rules';
-import { validateTransferNetworkCurrency } from './accounts/transfer-network-currency.rules';
 import { validateUpdateFinancialInstrument } from './financial-instruments/update-financial-instrument.rules';
-import { validateUpdateAccount } from './accounts/update-account.rules';
 import { validateInactivatePosition } from './positions/inactivate-position.rules';
 import { validateInitializePosition } from './positions/initialize-position.rules';
 import { createAddressLookupTableItemData, extendAddressLookupTableItemData, updateAddressLookupTableItemData } from './address-lookup-tables/address-lookup-table.inputs';
@@ -24,8 +22,7 @@ import { validateCreateLoanStrategy } from './loans/loan-strategy.rules';
 import { createOnchainDataSourceItemData, onchainDataSourceItemData, updateOracleDataSourceItemData } from './oracle-data-sources/oracle-data-source.inputs';
 import { validateCreateOnchainDataSource, validateUpdateOracleDataSource } from './oracle-data-sources/oracle-data-source.rules';
 
-/** What a request's own rules may depend on besides the request: the caller's permissions. */
-export type ValidationContext = CreateAccountPermissions;
+export type { ValidationContext } from './define-operation';
 
 interface Declaration<C extends t.Mixed> {
   input: C;
@@ -36,7 +33,7 @@ interface Declaration<C extends t.Mixed> {
 const declare = <C extends t.Mixed>(declaration: Declaration<C>) => declaration;
 
 export const operationRegistry = {
-  CREATE_ACCOUNT: declare({ input: createAccountItemData, validate: validateCreateAccount }),
+  ...accountOperations,
   CREATE_FINANCIAL_INSTRUMENT: declare({ input: createFinancialInstrumentItemData, validate: (item) => validateCreateFinancialInstrument(item) }),
   PAUSE_FINANCIAL_INSTRUMENT: declare({ input: pauseFinancialInstrumentItemData }),
   UNPAUSE_FINANCIAL_INSTRUMENT: declare({ input: pauseFinancialInstrumentItemData }),
@@ -51,9 +48,6 @@ export const operationRegistry = {
   TRANSFER: declare({ input: transferItemData }),
   TRADE: declare({ input: tradeItemData }),
   INACTIVATE_POSITION: declare({ input: inactivatePositionItemData, validate: validateInactivatePosition }),
-  TRANSFER_NETWORK_CURRENCY: declare({ input: transferNetworkCurrencyItemData, validate: (item) => validateTransferNetworkCurrency(item) }),
-  UPDATE_ACCOUNT: declare({ input: updateAccountItemData, validate: validateUpdateAccount }),
-  INACTIVATE_ACCOUNT: declare({ input: inactivateAccountItemData }),
   CREATE_ADDRESS_LOOKUP_TABLE: declare({ input: createAddressLookupTableItemData }),
   EXTEND_ADDRESS_LOOKUP_TABLE: declare({ input: extendAddressLookupTableItemData }),
   UPDATE_ADDRESS_LOOKUP_TABLE: declare({ input: updateAddressLookupTableItemData, validate: (item) => validateUpdateAddressLookupTable(item) }),
