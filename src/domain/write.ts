@@ -224,3 +224,6 @@ export const searchAttributeNames = {
   signature: 'LedgerSignature',
   status: 'LedgerStatus',
 } as const;
+
+/** The signers of a transaction, each once, in the order first named (the fee payer first). */
+export const signerSet = (...signers: (string | readonly string[])[]): string[] => [...new Set(signers.flat())];

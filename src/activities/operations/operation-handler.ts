@@ -2,6 +2,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Instruction } from '@solana/kit';
 import type { LedgerTransaction } from '../../db/entities';
+import type { TenantScope } from '../../db/repositories/accounts.repository';
 import type { InputOf, Operation } from '../../domain/operations/registry';
 import type { Outcome, Resolved, WriteRequest, WriteResult } from '../../domain/write';
 import type { ActivityDeps } from '../deps';
@@ -48,3 +49,6 @@ export type OperationHandlers = { [O in Operation]: OperationHandler<InputOf<O>,
 export function handlerOf(handlers: OperationHandlers, operation: Operation): OperationHandler {
   return handlers[operation] as OperationHandler;
 }
+
+/** The tenant a write's lookups search: its organization on its cluster. */
+export const scopeOf = (request: Pick<WriteRequest, 'organizationId' | 'cluster'>): TenantScope => ({ organizationId: request.organizationId, cluster: request.cluster });

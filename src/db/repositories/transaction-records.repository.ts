@@ -125,3 +125,12 @@ export async function createdReference(em: EntityManager, id: string | undefined
   const record = (await em.findOne(Account, { id })) ?? (await em.findOne(Position, { id })) ?? (await em.findOne(AddressLookupTable, { id })) ?? (await em.findOne(OracleDataSource, { id }));
   return record ? { onchainId: record.address, offchainId: record.id } : undefined;
 }
+
+/**
+ * Links records (accounts, positions, tables, sources) to a transaction record, each once, in the
+ * order first linked: `first` puts them ahead, for the object the write creates (the write's
+ * answer names the first link).
+ */
+export function linkRecords(tx: LedgerTransaction | null, ids: readonly string[], first = false): void {
+  if (tx) tx.accountIds = [...new Set(first ? [...ids, ...tx.accountIds] : [...tx.accountIds, ...ids])];
+}
