@@ -10,15 +10,16 @@ import { findDataSourceByLookup } from '../../db/repositories/oracle-data-source
 import { translateItemQuery } from '../../domain/item-query';
 import { parseJobDefinition } from '../../domain/oracle-job';
 import { bulkBody } from '../codecs/common.codecs';
-import { createOnchainDataSourceBody, refreshOracleDataSourceBody, singleOnchainDataSourceBody, updateOracleDataSourceBody } from '../codecs/oracle-data-source.codecs';
+import { singleOnchainDataSourceBody } from '../codecs/oracle-data-source.codecs';
 import type { ApiDeps } from '../context';
 import { presentLatestValue, presentOnchainDataSource } from '../presenters/oracle-data-source.presenter';
-import { createOnchainDataSourceResponse, onchainDataSourcePage, onchainDataSourceRecord, refreshOracleDataSourceResponse, updateOracleDataSourceResponse } from '../../domain/responses/oracle-data-source.responses';
+import { onchainDataSourcePage, onchainDataSourceRecord } from '../../domain/responses/oracle-data-source.responses';
 import { route, type RouteSpec } from '../route';
 import { actingCaller, actingScope } from '../tenancy';
 import { findPage, pageFields } from '../../db/repositories/bulk-pages.repository';
 import { onchainDataSourceQuery } from './query-fields';
-import { writeRoute } from './write-route';
+import { writeRoutes } from './write-route';
+import { oracleDataSourceOperations } from '../../domain/operations/oracle-data-sources/oracle-data-sources.operations';
 
 const tag = 'Oracle data sources';
 const JOB_FIELD = 'itemData.providerDetails.jobDefinition';
@@ -36,55 +37,19 @@ export function oracleDataSourceRoutes(deps: ApiDeps): RouteSpec[] {
     return item;
   };
   return [
-    writeRoute(deps, {
-      operationId: 'createOnchainDataSource',
-      method: 'post',
-      path: '/api/v1/market-data/onchain-data-source',
-      tag,
-      summary:
-        'Create Onchain Data Source (defiProtocol LEDGER_FEED): runs the job definition once for the first value, then creates the feed, a Token-2022 mint whose metadata (pointing to itself) holds kind, value, decimals, updatedAt, slot, feedHash (SHA-256 of the job definition) and ratingProvider, written only by onchainDataSourceAuthority (a managed account this organization may sign with). refreshEverySeconds (at least 5) starts a Temporal Schedule that refreshes it. A job naming a host outside ORACLE_ALLOWED_HOSTS, a task outside the supported subset or a malformed definition is 400 naming the task; a job that gives no value (source down, out of bounds) is 502 and nothing is written.',
-      body: createOnchainDataSourceBody,
-      successStatus: 201,
-      response: createOnchainDataSourceResponse,
-      operation: 'CREATE_ONCHAIN_DATA_SOURCE',
-      prepare: (item) => checkDefinition(item),
-      creates: true,
-      extraRecords: ['mintAccount'],
-      answer: 'newOnchainDataSource',
-    }),
-    writeRoute(deps, {
-      operationId: 'updateOracleDataSourceDefinition',
-      method: 'patch',
-      path: '/api/v1/market-data/onchain-data-source',
-      tag,
-      summary:
-        'Update Oracle Data Source Definition (spec 4.5, patch semantics: provided fields replace, others stay). A new providerDetails.jobDefinition is checked and its feedHash written onchain at once; the value changes at the next refresh. dataDetails.kind and ratingProvider are written onchain too; a new onchainDataSourceAuthority takes over the metadata and the mint (signed by the current one); financialInstrument relinks the data source; refreshEverySeconds changes the schedule (0 stops it). Only offchain changes: no network transaction (svmTransaction null).',
-      body: updateOracleDataSourceBody,
-      successStatus: 200,
-      response: updateOracleDataSourceResponse,
-      operation: 'UPDATE_ORACLE_DATA_SOURCE',
-      prepare: (item) => checkDefinition(item),
-      answer: 'updatedOnchainDataSource',
-    }),
-    writeRoute(deps, {
-      operationId: 'refreshOracleDataSource',
-      method: 'patch',
-      path: '/api/v1/market-data/onchain-data-source/refresh',
-      tag,
-      summary:
-        'Refresh Oracle Data Source: runs the job now and writes the value, its decimals, updatedAt and slot into the feed\'s metadata. A job that gives no value is 502 NETWORK_ERROR with the reason: the value onchain stays, and the reason shows as lastRefreshFailure in the record. Scheduled refreshes are the same write.',
-      body: refreshOracleDataSourceBody,
-      successStatus: 200,
-      response: refreshOracleDataSourceResponse,
-      operation: 'REFRESH_ORACLE_DATA_SOURCE',
-      async answer(ctx, answer) {
-        if (answer.async) {
-          ctx.state.status = 202;
-          return { transaction: answer.transaction };
-        }
-        const id = answer.created?.offchainId;
-        const source = id ? await deps.orm.em.fork().findOne(OracleDataSource, { id }) : null;
-        return { svmTransaction: answer.transaction, latestValue: source ? presentLatestValue(source) : null };
+    ...writeRoutes(deps, oracleDataSourceOperations, {
+      CREATE_ONCHAIN_DATA_SOURCE: { prepare: (item) => checkDefinition(item) },
+      UPDATE_ORACLE_DATA_SOURCE: { prepare: (item) => checkDefinition(item) },
+      REFRESH_ORACLE_DATA_SOURCE: {
+        async answer(ctx, answer) {
+          if (answer.async) {
+            ctx.state.status = 202;
+            return { transaction: answer.transaction };
+          }
+          const id = answer.created?.offchainId;
+          const source = id ? await deps.orm.em.fork().findOne(OracleDataSource, { id }) : null;
+          return { svmTransaction: answer.transaction, latestValue: source ? presentLatestValue(source) : null };
+        },
       },
     }),
     route({
