@@ -1,20 +1,20 @@
 /** Durable nonce accounts: Create Durable Nonce Accounts, Fetch Durable Nonce Accounts (bulk, detailed records) and Details. */
 import { Account, DurableNonceAccount } from '../../db/entities';
 import { findAccountByLookup } from '../../db/repositories/accounts.repository';
-import { MAX_NONCE_ACCOUNTS_PER_REQUEST, NONCE_ACCOUNTS_PER_TRANSACTION } from '../../domain/durable-nonce';
 import { notFound } from '../../domain/errors';
 import { translateItemQuery } from '../../domain/item-query';
 import { readNonce } from '../../network/lifetime';
 import { bulkBody } from '../codecs/common.codecs';
-import { createDurableNonceAccountsBody, durableNonceAccountDetailsBody } from '../codecs/durable-nonce.codecs';
+import { durableNonceAccountDetailsBody } from '../codecs/durable-nonce.codecs';
 import type { ApiDeps } from '../context';
 import { presentDurableNonceAccount } from '../presenters/durable-nonce.presenter';
-import { createDurableNonceAccountsResponse, durableNonceAccountPage, durableNonceAccountRecord } from '../../domain/responses/durable-nonce.responses';
+import { durableNonceAccountPage, durableNonceAccountRecord } from '../../domain/responses/durable-nonce.responses';
 import { route, type RouteSpec } from '../route';
 import { actingScope } from '../tenancy';
 import { durableNonceAccountQuery } from './query-fields';
 import { findPage, pageFields } from '../../db/repositories/bulk-pages.repository';
-import { writeRoute } from './write-route';
+import { writeRoutes } from './write-route';
+import { durableNonceOperations } from '../../domain/operations/durable-nonces/durable-nonces.operations';
 import type { EntityManager } from '@mikro-orm/postgresql';
 
 /** The account records a page of nonce accounts shows (each nonce account's own and its authority's), by id. */
@@ -25,23 +25,15 @@ async function accountsOf(em: EntityManager, rows: DurableNonceAccount[]): Promi
 
 export function durableNonceAccountRoutes(deps: ApiDeps): RouteSpec[] {
   return [
-    writeRoute(deps, {
-      operationId: 'createDurableNonceAccounts',
-      method: 'post',
-      path: '/api/v1/durable-nonce-accounts',
-      tag: 'Durable nonce accounts',
-      summary:
-        `Create Durable Nonce Accounts: numberOfNonceAccounts (1 to ${MAX_NONCE_ACCOUNTS_PER_REQUEST}) new nonce accounts with generated managed keys (offchain reference type NONCE), each created with its rent-exempt minimum (paid by the fee payer) and initialized with nonceAuthority as its authority, ${NONCE_ACCOUNTS_PER_TRANSACTION} per network transaction, run one after another (a failed one ends the request after what landed). nonceAccount takes the labels of spec 2.3 (offchainReferences, comments, domain, flags, orgsAllowedToSignWithPrivateKey), applied to every new account; key, size, seed, fee, debit and webhook fields are refused with 400. A nonceAccount.onchainId already on record is 409. Answers 201 {transactions}. To use the accounts as a message lifetime (svmTransactionConfig.messageLifetimeStrategy DURABLE_NONCE), nonceAuthority must be a managed account the organization may sign with.`,
-      body: createDurableNonceAccountsBody,
-      successStatus: 201,
-      response: createDurableNonceAccountsResponse,
-      operation: 'CREATE_DURABLE_NONCE_ACCOUNTS',
-      answer: (ctx, answer) => {
-        if (answer.async) {
-          ctx.state.status = 202;
-          return { transaction: answer.transaction };
-        }
-        return { transactions: answer.transactions ?? (answer.transaction ? [answer.transaction] : []) };
+    ...writeRoutes(deps, durableNonceOperations, {
+      CREATE_DURABLE_NONCE_ACCOUNTS: {
+        answer: (ctx, answer) => {
+          if (answer.async) {
+            ctx.state.status = 202;
+            return { transaction: answer.transaction };
+          }
+          return { transactions: answer.transactions ?? (answer.transaction ? [answer.transaction] : []) };
+        },
       },
     }),
     route({

@@ -4,7 +4,7 @@ import { Account, FinancialInstrument } from '../../db/entities';
 import { notFound } from '../../domain/errors';
 import { findInstrumentByLookup } from '../../db/repositories/financial-instruments.repository';
 import { mintAccountSize, rentExemptMinimum } from '../../domain/token-extensions';
-import { closeFinancialInstrumentBody, createFinancialInstrumentBody, pauseFinancialInstrumentBody, updateFinancialInstrumentBody, singleFinancialInstrumentBody, tokenExtensionsCalculatorBody } from '../codecs/financial-instrument.codecs';
+import { singleFinancialInstrumentBody, tokenExtensionsCalculatorBody } from '../codecs/financial-instrument.codecs';
 import type { ApiDeps, LedgerContext } from '../context';
 import type { AccountLookupInput } from '../../domain/inputs/common.inputs';
 import { exactNumber, lamportsBalance } from '../presenters/account.presenter';
@@ -13,12 +13,12 @@ import { fromBaseUnits, scaleAmount } from '../../domain/money';
 import { presentFinancialInstrument } from '../presenters/financial-instrument.presenter';
 import { route, type RouteSpec } from '../route';
 import { bulkRoute } from './bulk-route';
-import { writeRoute } from './write-route';
+import { writeRoutes } from './write-route';
+import { financialInstrumentOperations } from '../../domain/operations/financial-instruments/financial-instruments.operations';
 import { financialInstrumentQuery } from './query-fields';
 import { actingScope } from '../tenancy';
 import { importedKey } from './accounts.routes';
-import { circulatingSupplyResponse, createFinancialInstrumentResponse, financialInstrumentLevels, tokenExtensionsCalculatorResponse, updateFinancialInstrumentResponse } from '../../domain/responses/financial-instrument.responses';
-import { transactionResult } from '../../domain/responses/write.responses';
+import { circulatingSupplyResponse, financialInstrumentLevels, tokenExtensionsCalculatorResponse } from '../../domain/responses/financial-instrument.responses';
 
 /** The mint accounts and authorities' account records of some instruments, by offchain id (one query). */
 async function relatedAccounts(em: EntityManager, instruments: FinancialInstrument[]): Promise<Map<string, Account>> {
@@ -33,25 +33,14 @@ export function financialInstrumentRoutes(deps: ApiDeps): RouteSpec[] {
     return { em, caller, instrument: await findInstrumentByLookup(em, scope, body.itemData.financialInstrument, 'itemData.financialInstrument') };
   };
   return [
-    writeRoute(deps, {
-      operationId: 'createFinancialInstrument',
-      method: 'post',
-      path: '/api/v1/financial-instruments',
-      tag: 'Financial instruments',
-      summary:
-        'Create Financial Instrument: a new SPL or Token-2022 mint in one transaction, its extensions switched on by the fields that configure them, with an AL ID (given or generated from mintAccount.offchainReferences.newAlId).',
-      body: createFinancialInstrumentBody,
-      successStatus: 201,
-      response: createFinancialInstrumentResponse,
-      operation: 'CREATE_FINANCIAL_INSTRUMENT',
-      creates: true,
-      extraRecords: ['mintAccount', 'logo'],
-      answer: 'newFinancialInstrument',
-      async prepare(item) {
-        // An imported mint key is checked and sealed here, so that workflow histories never hold it in clear.
-        if (!item.mintAccount?.privateKeyDetails?.privateKey) return item;
-        const privateKey = deps.sealer.seal(await importedKey(item.mintAccount, 'itemData.mintAccount'));
-        return { ...item, mintAccount: { ...item.mintAccount, privateKeyDetails: { ...item.mintAccount.privateKeyDetails, privateKey } } };
+    ...writeRoutes(deps, financialInstrumentOperations, {
+      CREATE_FINANCIAL_INSTRUMENT: {
+        async prepare(item) {
+          // An imported mint key is checked and sealed here, so that workflow histories never hold it in clear.
+          if (!item.mintAccount?.privateKeyDetails?.privateKey) return item;
+          const privateKey = deps.sealer.seal(await importedKey(item.mintAccount, 'itemData.mintAccount'));
+          return { ...item, mintAccount: { ...item.mintAccount, privateKeyDetails: { ...item.mintAccount.privateKeyDetails, privateKey } } };
+        },
       },
     }),
     bulkRoute<FinancialInstrument, Map<string, Account>>(deps, {
@@ -79,43 +68,6 @@ export function financialInstrumentRoutes(deps: ApiDeps): RouteSpec[] {
         const { em, caller, instrument } = await lookedUp(ctx, body);
         return presentFinancialInstrument(instrument, 'detailed', caller.organizationId, await relatedAccounts(em, [instrument]));
       },
-    }),
-    ...([['pause', 'PAUSE_FINANCIAL_INSTRUMENT'], ['unpause', 'UNPAUSE_FINANCIAL_INSTRUMENT']] as const).map(([action, operation]) =>
-      writeRoute(deps, {
-        operationId: `${action}FinancialInstrument`,
-        method: 'patch',
-        path: `/api/v1/financial-instruments/${action}`,
-        tag: 'Financial instruments',
-        summary: `${action === 'pause' ? 'Pause' : 'Unpause'} Financial Instrument (Token-2022 Pausable), signed by its pausable authority; answers the transaction result.`,
-        body: pauseFinancialInstrumentBody,
-        successStatus: 200,
-        response: transactionResult,
-        operation,
-      }),
-    ),
-    writeRoute(deps, {
-      operationId: 'updateFinancialInstrument',
-      method: 'patch',
-      path: '/api/v1/financial-instruments',
-      tag: 'Financial instruments',
-      summary:
-        'Update Financial Instrument (patch semantics): Token Metadata fields changed or added (the rent top-up is paid by the fee payer), the Scaled UI multiplier, authorities rotated (signed by the current ones), offchain data, comments.',
-      body: updateFinancialInstrumentBody,
-      successStatus: 200,
-      response: updateFinancialInstrumentResponse,
-      operation: 'UPDATE_FINANCIAL_INSTRUMENT',
-      answer: 'updatedFinancialInstrument',
-    }),
-    writeRoute(deps, {
-      operationId: 'closeFinancialInstrument',
-      method: 'patch',
-      path: '/api/v1/financial-instruments/close',
-      tag: 'Financial instruments',
-      summary: 'Close Financial Instrument: a TOKEN_2022 mint with zero supply, by its closing authority; its rent goes to refundDestination (default: the fee payer) and the record becomes CLOSED.',
-      body: closeFinancialInstrumentBody,
-      successStatus: 200,
-      response: transactionResult,
-      operation: 'CLOSE_FINANCIAL_INSTRUMENT',
     }),
     route({
       operationId: 'fetchFinancialInstrumentCirculatingSupply',

@@ -97,8 +97,21 @@ export function writeRoute<B extends WriteBody>(deps: ApiDeps, spec: WriteRouteS
   });
 }
 
-/** A write's request body: the operation's itemData beside the options every write takes. */
-export const writeBody = <C extends t.Mixed>(name: string, input: C) => strictObject(name, { itemData: input }, { svmTransactionConfig, tenancyConfig });
+const bodies = new Map<string, { input: t.Mixed; body: t.Mixed }>();
+
+/**
+ * A write's request body: the operation's itemData beside the options every write takes. Operations
+ * sharing a body (Pause and Unpause Financial Instrument) get the one codec, as the document names one
+ * schema once; a name given to another input makes a new codec, which the document refuses.
+ */
+export function writeBody<C extends t.Mixed>(name: string, input: C) {
+  const made = () => strictObject(name, { itemData: input }, { svmTransactionConfig, tenancyConfig });
+  const known = bodies.get(name);
+  if (known?.input === input) return known.body as ReturnType<typeof made>;
+  const body = made();
+  bodies.set(name, { input, body });
+  return body;
+}
 
 type BodyOf<C extends t.Mixed> = { itemData: t.TypeOf<C>; svmTransactionConfig?: SvmTransactionConfigInput; tenancyConfig?: { overrideOrganizationExternalId?: string } };
 

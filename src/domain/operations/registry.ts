@@ -7,18 +7,17 @@
 import type * as t from 'io-ts';
 import { accountOperations } from './accounts/accounts.operations';
 import type { ValidationContext } from './define-operation';
-import { loanOperations } from './loans/loans.operations';
-import { oracleDataSourceOperations } from './oracle-data-sources/oracle-data-sources.operations';
-import { closeFinancialInstrumentItemData, createFinancialInstrumentItemData, pauseFinancialInstrumentItemData, updateFinancialInstrumentItemData } from './financial-instruments/financial-instrument.inputs';
+import { financialInstrumentOperations } from './financial-instruments/financial-instruments.operations';
+import { durableNonceOperations } from './durable-nonces/durable-nonces.operations';
 import { burnItemData, freezePositionItemData, inactivatePositionItemData, initializePositionItemData, mintItemData, tradeItemData, transferItemData, updatePositionItemData } from './positions/position.inputs';
-import { validateCreateFinancialInstrument } from './financial-instruments/create-financial-instrument.rules';
-import { validateUpdateFinancialInstrument } from './financial-instruments/update-financial-instrument.rules';
 import { validateInactivatePosition } from './positions/inactivate-position.rules';
 import { validateInitializePosition } from './positions/initialize-position.rules';
 import { createAddressLookupTableItemData, extendAddressLookupTableItemData, updateAddressLookupTableItemData } from './address-lookup-tables/address-lookup-table.inputs';
 import { validateUpdateAddressLookupTable } from './address-lookup-tables/address-lookup-table.rules';
-import { createDurableNonceAccountsItemData } from './durable-nonces/durable-nonce.inputs';
-import { validateCreateDurableNonceAccounts } from './durable-nonces/create-durable-nonce-accounts.rules';
+import { closeLoanItemData, createLoanItemData, createLoanStrategyItemData, liquidateLoanItemData, refinanceLoanItemData, repayLoanItemData, swapCollateralItemData } from './loans/loan.inputs';
+import { validateCreateLoanStrategy } from './loans/loan-strategy.rules';
+import { createOnchainDataSourceItemData, onchainDataSourceItemData, updateOracleDataSourceItemData } from './oracle-data-sources/oracle-data-source.inputs';
+import { validateCreateOnchainDataSource, validateUpdateOracleDataSource } from './oracle-data-sources/oracle-data-source.rules';
 
 export type { ValidationContext } from './define-operation';
 
@@ -32,11 +31,7 @@ const declare = <C extends t.Mixed>(declaration: Declaration<C>) => declaration;
 
 export const operationRegistry = {
   ...accountOperations,
-  CREATE_FINANCIAL_INSTRUMENT: declare({ input: createFinancialInstrumentItemData, validate: (item) => validateCreateFinancialInstrument(item) }),
-  PAUSE_FINANCIAL_INSTRUMENT: declare({ input: pauseFinancialInstrumentItemData }),
-  UNPAUSE_FINANCIAL_INSTRUMENT: declare({ input: pauseFinancialInstrumentItemData }),
-  CLOSE_FINANCIAL_INSTRUMENT: declare({ input: closeFinancialInstrumentItemData }),
-  UPDATE_FINANCIAL_INSTRUMENT: declare({ input: updateFinancialInstrumentItemData, validate: (item) => validateUpdateFinancialInstrument(item) }),
+  ...financialInstrumentOperations,
   INITIALIZE_POSITION: declare({ input: initializePositionItemData, validate: validateInitializePosition }),
   UPDATE_POSITION: declare({ input: updatePositionItemData }),
   FREEZE_POSITION: declare({ input: freezePositionItemData }),
@@ -49,9 +44,18 @@ export const operationRegistry = {
   CREATE_ADDRESS_LOOKUP_TABLE: declare({ input: createAddressLookupTableItemData }),
   EXTEND_ADDRESS_LOOKUP_TABLE: declare({ input: extendAddressLookupTableItemData }),
   UPDATE_ADDRESS_LOOKUP_TABLE: declare({ input: updateAddressLookupTableItemData, validate: (item) => validateUpdateAddressLookupTable(item) }),
-  CREATE_DURABLE_NONCE_ACCOUNTS: declare({ input: createDurableNonceAccountsItemData, validate: validateCreateDurableNonceAccounts }),
-  ...loanOperations,
-  ...oracleDataSourceOperations,
+  ...durableNonceOperations,
+  CREATE_LOAN_STRATEGY: declare({ input: createLoanStrategyItemData, validate: validateCreateLoanStrategy }),
+  CREATE_LOAN: declare({ input: createLoanItemData }),
+  REPAY_LOAN: declare({ input: repayLoanItemData }),
+  SWAP_COLLATERAL: declare({ input: swapCollateralItemData }),
+  REFINANCE_LOAN: declare({ input: refinanceLoanItemData }),
+  CLOSE_LOAN: declare({ input: closeLoanItemData }),
+  /** Run by a loan's own workflow, no route (docs/loans.md). */
+  LIQUIDATE_LOAN: declare({ input: liquidateLoanItemData }),
+  CREATE_ONCHAIN_DATA_SOURCE: declare({ input: createOnchainDataSourceItemData, validate: (item) => validateCreateOnchainDataSource(item) }),
+  UPDATE_ORACLE_DATA_SOURCE: declare({ input: updateOracleDataSourceItemData, validate: (item) => validateUpdateOracleDataSource(item) }),
+  REFRESH_ORACLE_DATA_SOURCE: declare({ input: onchainDataSourceItemData }),
 };
 
 export type Operation = keyof typeof operationRegistry;
