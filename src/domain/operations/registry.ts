@@ -9,15 +9,13 @@ import { accountOperations } from './accounts/accounts.operations';
 import type { ValidationContext } from './define-operation';
 import { financialInstrumentOperations } from './financial-instruments/financial-instruments.operations';
 import { durableNonceOperations } from './durable-nonces/durable-nonces.operations';
+import { loanOperations } from './loans/loans.operations';
+import { oracleDataSourceOperations } from './oracle-data-sources/oracle-data-sources.operations';
 import { burnItemData, freezePositionItemData, inactivatePositionItemData, initializePositionItemData, mintItemData, tradeItemData, transferItemData, updatePositionItemData } from './positions/position.inputs';
 import { validateInactivatePosition } from './positions/inactivate-position.rules';
 import { validateInitializePosition } from './positions/initialize-position.rules';
 import { createAddressLookupTableItemData, extendAddressLookupTableItemData, updateAddressLookupTableItemData } from './address-lookup-tables/address-lookup-table.inputs';
 import { validateUpdateAddressLookupTable } from './address-lookup-tables/address-lookup-table.rules';
-import { closeLoanItemData, createLoanItemData, createLoanStrategyItemData, liquidateLoanItemData, refinanceLoanItemData, repayLoanItemData, swapCollateralItemData } from './loans/loan.inputs';
-import { validateCreateLoanStrategy } from './loans/loan-strategy.rules';
-import { createOnchainDataSourceItemData, onchainDataSourceItemData, updateOracleDataSourceItemData } from './oracle-data-sources/oracle-data-source.inputs';
-import { validateCreateOnchainDataSource, validateUpdateOracleDataSource } from './oracle-data-sources/oracle-data-source.rules';
 
 export type { ValidationContext } from './define-operation';
 
@@ -45,17 +43,8 @@ export const operationRegistry = {
   EXTEND_ADDRESS_LOOKUP_TABLE: declare({ input: extendAddressLookupTableItemData }),
   UPDATE_ADDRESS_LOOKUP_TABLE: declare({ input: updateAddressLookupTableItemData, validate: (item) => validateUpdateAddressLookupTable(item) }),
   ...durableNonceOperations,
-  CREATE_LOAN_STRATEGY: declare({ input: createLoanStrategyItemData, validate: validateCreateLoanStrategy }),
-  CREATE_LOAN: declare({ input: createLoanItemData }),
-  REPAY_LOAN: declare({ input: repayLoanItemData }),
-  SWAP_COLLATERAL: declare({ input: swapCollateralItemData }),
-  REFINANCE_LOAN: declare({ input: refinanceLoanItemData }),
-  CLOSE_LOAN: declare({ input: closeLoanItemData }),
-  /** Run by a loan's own workflow, no route (docs/loans.md). */
-  LIQUIDATE_LOAN: declare({ input: liquidateLoanItemData }),
-  CREATE_ONCHAIN_DATA_SOURCE: declare({ input: createOnchainDataSourceItemData, validate: (item) => validateCreateOnchainDataSource(item) }),
-  UPDATE_ORACLE_DATA_SOURCE: declare({ input: updateOracleDataSourceItemData, validate: (item) => validateUpdateOracleDataSource(item) }),
-  REFRESH_ORACLE_DATA_SOURCE: declare({ input: onchainDataSourceItemData }),
+  ...loanOperations,
+  ...oracleDataSourceOperations,
 };
 
 export type Operation = keyof typeof operationRegistry;
