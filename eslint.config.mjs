@@ -12,9 +12,7 @@ const layers = {
 const belowTheApi = ['src/client', 'src/domain', 'src/db', 'src/activities', 'src/custody', 'src/network', 'src/config', 'src/storage'];
 const restrictImports = (patterns, paths = []) => ({ '@typescript-eslint/no-restricted-imports': ['error', { paths, patterns }] });
 // Writes are started, joined and answered by the write client (src/client), never by the HTTP layer itself.
-const temporalClient = { name: '@temporalio/client', message: 'src/api calls Temporal only through the write client (src/client); the deps wiring (src/api/context.ts) may name the Client type.' };
-// Not moved behind the write client yet: error shaping (middleware, outages), the approval signal and the webhook replay.
-const temporalClientNotYetMoved = ['src/api/context.ts', 'src/api/middleware.ts', 'src/api/outages.ts', 'src/api/routes/approvals.routes.ts', 'src/api/routes/webhook-deliveries.routes.ts'];
+const temporalClient = { name: '@temporalio/client', message: 'src/api calls Temporal only through the write client (src/client), not even for a type: ApiDeps names the connection as the write client declares it.' };
 
 const forbiddenInWorkflows = [
   { group: ['node:*'], message: 'Workflows are deterministic: no Node built-ins.' },
@@ -37,7 +35,7 @@ export default tseslint.config(
   { files: ['**/*.ts'], ignores: ['src/**'], rules: restrictImports([layers.cli]) },
   { files: ['src/**/*.ts'], ignores: ['src/main/**', 'src/cli/**'], rules: restrictImports([layers.cli, layers.dev]) },
   { files: ['src/main/**/*.ts', 'src/cli/**/*.ts'], rules: restrictImports([layers.dev]) },
-  { files: ['src/api/**/*.ts'], ignores: temporalClientNotYetMoved, rules: restrictImports([layers.cli, layers.dev], [temporalClient]) },
+  { files: ['src/api/**/*.ts'], rules: restrictImports([layers.cli, layers.dev], [temporalClient]) },
   ...belowTheApi.map((folder) => ({ files: [`${folder}/**/*.ts`], rules: restrictImports(folder === 'src/domain' ? [layers.api, layers.db, layers.cli, layers.dev] : [layers.api, layers.cli, layers.dev]) })),
   {
     files: ['src/workflows/**/*.ts'],

@@ -1,5 +1,4 @@
 /** What every route handler may use: the narrow dependencies of the API, wired in src/main. */
-import type { Client } from '@temporalio/client';
 import type Koa from 'koa';
 import type { Orm } from '../db/orm';
 import type { Sealer } from '../custody/sealing';
@@ -7,6 +6,7 @@ import type { OutboundUrlPolicy } from '../network/outbound-url';
 import type { KeyStore } from '../custody/key-store';
 import type { Networks } from '../network/svm-network';
 import type { Commitment } from '../domain/write';
+import type { WriteClientDeps } from '../client/write-client';
 
 import type { PriceSource } from '../domain/prices';
 import type { CallerCache } from './caller-cache';
@@ -16,8 +16,8 @@ import type { Role } from '../domain/roles';
 
 export interface ApiDeps {
   orm: Orm;
-  /** eager: a worker in this process polls `taskQueue` on the client's connection, so writes start on it. */
-  temporal: { client: Client; taskQueue: string; eager: boolean; writeTaskTimeoutSeconds: number };
+  /** The Temporal connection, used only through the write client (src/client). */
+  temporal: WriteClientDeps['temporal'];
   networks: Networks;
   sealer: Sealer;
   /** Where webhook endpoints and OAuth2 token URLs may point (checked when an account's webhooks are set). */

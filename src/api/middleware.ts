@@ -2,15 +2,14 @@
 import { randomUUID } from 'node:crypto';
 import type Koa from 'koa';
 import { parse, stringify, isLosslessNumber } from 'lossless-json';
-import { WorkflowFailedError, WorkflowUpdateFailedError } from '@temporalio/client';
-import { ApplicationFailure } from '@temporalio/common';
 import { ApiKey, Organization } from '../db/entities';
 import { createCallerCache, type CallerCache } from './caller-cache';
 import { apiErrors, apiKeyLookups } from '../observability/metrics';
 import type { Limiter } from './rate-limits';
 import { hashApiKey } from '../custody/credentials';
-import { errorStatus, isErrorCode, LedgerError } from '../domain/errors';
-import { DEFAULT_RETRY_AFTER_SECONDS, isOutage } from './outages';
+import { errorStatus, LedgerError } from '../domain/errors';
+import { DEFAULT_RETRY_AFTER_SECONDS, isOutage } from '../client/outages';
+import { fromWorkflowFailure } from '../client/write-client';
 import type { ApiDeps, Caller, LedgerContext } from './context';
 
 /** The longest x-request-id accepted: it becomes part of a write's workflow id (Temporal allows 1000 bytes). */
@@ -33,16 +32,6 @@ export function checkRequestId(): Koa.Middleware {
     if (given && given !== ctx.state.requestId) throw new LedgerError('VALIDATION_ERROR', `x-request-id must be 1 to ${MAX_REQUEST_ID_LENGTH} printable ASCII characters`, 'x-request-id');
     await next();
   };
-}
-
-/** A domain failure raised inside a workflow, back as the LedgerError it started as. */
-export function fromWorkflowFailure(error: unknown): unknown {
-  const cause = error instanceof WorkflowFailedError || error instanceof WorkflowUpdateFailedError ? error.cause : error;
-  if (cause instanceof ApplicationFailure && isErrorCode(cause.type)) {
-    const details = (cause.details?.[0] ?? {}) as { field?: string | null; context?: Record<string, unknown> };
-    return new LedgerError(cause.type, cause.message, details.field ?? undefined, details.context ?? {});
-  }
-  return error;
 }
 
 const OUTAGE_MESSAGE = 'a service this request needs (the database or the workflow engine) did not answer; send the same request again after Retry-After (a write with the same key: it happens at most once)';

@@ -7,7 +7,7 @@
  * as the LedgerError they are. Used by the API (which only parses headers and shapes answers) and tests.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { WorkflowExecutionAlreadyStartedError, WorkflowFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError, WorkflowFailedError, WorkflowUpdateFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
 import { ApplicationFailure, defineSearchAttributeKey, SearchAttributeType, TypedSearchAttributes } from '@temporalio/common';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { uuidFromText } from '../domain/ids';
@@ -238,6 +238,16 @@ async function endedByFault(handle: WorkflowHandle<typeof ledgerWrite>): Promise
     if (!(error instanceof WorkflowFailedError)) throw error;
     return !isRefusal(error.cause);
   }
+}
+
+/** A domain failure raised inside a workflow (or one of its updates), back as the LedgerError it started as; any other error as it is. Pure. */
+export function fromWorkflowFailure(error: unknown): unknown {
+  const cause = error instanceof WorkflowFailedError || error instanceof WorkflowUpdateFailedError ? error.cause : error;
+  if (cause instanceof ApplicationFailure && isErrorCode(cause.type)) {
+    const details = (cause.details?.[0] ?? {}) as { field?: string | null; context?: Record<string, unknown> };
+    return new LedgerError(cause.type, cause.message, details.field ?? undefined, details.context ?? {});
+  }
+  return error;
 }
 
 /** A refusal with a 4xx code: an answer (runs before `write-refusal-completes` failed with theirs). */

@@ -113,8 +113,13 @@ describe('src/api reaches Temporal only through the write client', () => {
     expect((await problems("import type { WorkflowHandle } from '@temporalio/client';\nexport type H = WorkflowHandle;\n", 'src/api/example.ts')).join(' ')).toContain('only through the write client');
   });
 
-  it('lets the write client and the deps wiring name it', async () => {
+  it('refuses it everywhere in src/api: the deps wiring, the error middleware, the approval and webhook routes', async () => {
+    for (const file of ['src/api/context.ts', 'src/api/middleware.ts', 'src/api/routes/approvals.routes.ts', 'src/api/routes/webhook-deliveries.routes.ts']) {
+      expect((await problems("import type { Client } from '@temporalio/client';\nexport type C = Client;\n", file)).join(' ')).toContain('only through the write client');
+    }
+  });
+
+  it('lets the write client name it', async () => {
     expect(await problems("import { WorkflowNotFoundError } from '@temporalio/client';\nexport const e = WorkflowNotFoundError;\n", 'src/client/example.ts')).toEqual([]);
-    expect(await problems("import type { Client } from '@temporalio/client';\nexport type C = Client;\n", 'src/api/context.ts')).toEqual([]);
   });
 });

@@ -1,8 +1,8 @@
-/** What the API takes for an outage of a service it needs (503 with Retry-After) rather than a fault of its own (500): src/api/outages.ts. */
+/** What the API takes for an outage of a service it needs (503 with Retry-After) rather than a fault of its own (500): src/client/outages.ts. */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { address, createSolanaRpc } from '@solana/kit';
-import { isOutage } from '../../src/api/outages';
+import { isOutage } from '../../src/client/outages';
 
 /** The error a JSON-RPC read of a node at `url` throws. */
 async function rpcError(url: string): Promise<unknown> {

@@ -5,13 +5,12 @@
  * repeat of the settling one) signals again, and the write finds the decision on the record when its
  * timeout comes anyway.
  */
-import { WorkflowNotFoundError } from '@temporalio/client';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Account, Approval, LedgerTransaction } from '../../db/entities';
+import { Account, Approval } from '../../db/entities';
+import { signalApprovalDecided } from '../../client/approvals';
 import { decide } from '../../db/repositories/approvals.repository';
 import { conflict, forbidden, LedgerError, notFound } from '../../domain/errors';
 import { translateItemQuery } from '../../domain/item-query';
-import { approvalDecidedSignal } from '../../domain/write';
 import { approvalDecisionBody } from '../codecs/approval.codecs';
 import { bulkBody } from '../codecs/common.codecs';
 import type { ApiDeps, LedgerContext } from '../context';
@@ -46,16 +45,6 @@ type DecisionBody = { itemData: { approval: { offchainId: string }; comment?: st
 export function approvalRoutes(deps: ApiDeps): RouteSpec[] {
   const fork = (): EntityManager => deps.orm.em.fork();
 
-  /** Signals the write an approval settled (idempotent in the write: the first status it hears stays). */
-  async function signalSettled(approval: Approval): Promise<void> {
-    const record = await fork().findOne(LedgerTransaction, { id: approval.transactionId });
-    if (!record?.workflowId) return;
-    await deps.temporal.client.workflow.getHandle(record.workflowId).signal(approvalDecidedSignal, approval.status as 'APPROVED' | 'REJECTED').catch((error: unknown) => {
-      // A write that no longer runs (cancelled meanwhile) takes no signal; its record says how it ended.
-      if (!(error instanceof WorkflowNotFoundError)) throw error;
-    });
-  }
-
   async function decision(ctx: LedgerContext, body: DecisionBody, kind: 'APPROVE' | 'REJECT') {
     const em = fork();
     const caller = await actingCaller(ctx, deps, em, body.tenancyConfig);
@@ -75,12 +64,12 @@ export function approvalRoutes(deps: ApiDeps): RouteSpec[] {
       // stored): the write is signalled again before the 409, so it never waits for its timeout.
       if (error instanceof LedgerError && error.code === 'CONFLICT') {
         const settled = await fork().findOne(Approval, approvalId);
-        if (settled && (settled.status === 'APPROVED' || settled.status === 'REJECTED')) await signalSettled(settled);
+        if (settled && (settled.status === 'APPROVED' || settled.status === 'REJECTED')) await signalApprovalDecided(deps, settled);
       }
       throw error;
     }
     if (!decided) throw notFound(field, 'no approval with this offchainId');
-    if (decided.settled) await signalSettled(decided.approval);
+    if (decided.settled) await signalApprovalDecided(deps, decided.approval);
     return { approval: present(decided.approval, await addressesOf(fork(), [decided.approval])) };
   }
 

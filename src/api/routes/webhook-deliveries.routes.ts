@@ -1,8 +1,8 @@
 /** The webhook delivery log of a transaction, and the replay of one event (docs/webhooks.md). */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { WebhookDelivery } from '../../db/entities';
+import { startWebhookReplay } from '../../client/webhook-replays';
 import { notFound } from '../../domain/errors';
-import { organizationSegment } from '../../domain/workflow-ids';
 import { replayWebhookDeliveryBody, singleTransactionBody } from '../codecs/transaction.codecs';
 import { findTransaction } from './transactions.routes';
 import type { ApiDeps } from '../context';
@@ -61,18 +61,9 @@ export function webhookDeliveryRoutes(deps: ApiDeps): RouteSpec[] {
         const logged = await em.findOne(WebhookDelivery, where, { orderBy: { at: 'desc' } });
         if (!logged || logged.eventType !== 'TRANSACTION_POST_SUBMIT') throw notFound('itemData.eventId', 'no post-submit event with this eventId');
         const requestedAt = deps.now();
-        // One workflow per replay request: a retried request (same x-request-id) finds the same replay.
-        const handle = await deps.temporal.client.workflow.start('replayWebhookEvent', {
-          taskQueue: deps.temporal.taskQueue,
-          workflowId: `webhook-replay-${organizationSegment({ id: caller.organizationId, externalId: caller.organizationExternalId })}-${eventId}-${ctx.state.requestId}`,
-          workflowIdConflictPolicy: 'USE_EXISTING',
-          args: [caller.organizationId, eventId, requestedAt.toISOString()],
-        });
+        const replay = await startWebhookReplay(deps, { caller, eventId, requestId: ctx.state.requestId, requestedAt });
         let ended = false;
-        handle.result().then(
-          () => (ended = true),
-          () => (ended = true),
-        );
+        void replay.ended.then(() => (ended = true));
         for (const deadline = Date.now() + REPLAY_WAIT_MS; !ended && Date.now() < deadline; await sleep(POLL_MS)) {
           if (await fork().count(WebhookDelivery, { ...where, at: { $gte: requestedAt } })) break;
         }

@@ -2,6 +2,7 @@
  * Whether an error the API met is an outage of a service it needs (PostgreSQL, Temporal, the node) rather than
  * a fault of its own: such a request is answered 503 UNAVAILABLE with Retry-After, never 500
  * (docs/outages.md). Recognised by the errors' own types and codes, looked up through `cause` chains.
+ * Kept below HTTP, beside the write client, because telling Temporal's errors apart needs its client library.
  */
 import { ConnectionException } from '@mikro-orm/core';
 import { isGrpcServiceError } from '@temporalio/client';
