@@ -2,11 +2,11 @@
 import type { CreateAccountItemData } from '../../../domain/operations/accounts/account.inputs';
 import { Account } from '../../../db/entities';
 import { createAccountRecord, createdBy, payloadFields } from '../../../db/repositories/accounts.repository';
-import { conflict, validationError } from '../../../domain/errors';
-import { accountTypeOf, keyLocationOf, lamportsForNewAccount, planCreateAccount } from '../../../domain/operations/accounts/create-account.rules';
+import { accountTypeOf, checkNotOnboarded, checkOnchainExistence, keyLocationOf, lamportsForNewAccount, planCreateAccount, thresholdPlayers } from '../../../domain/operations/accounts/create-account.rules';
+import { linkRecords } from '../../../db/repositories/transaction-records.repository';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ActivityDeps } from '../../deps';
-import type { OperationHandler } from '../operation-handler';
+import { scopeOf, type OperationHandler } from '../operation-handler';
 import { resolveFeePayer } from '../fee-payer';
 import { approversNamed, checkApprovers } from '../../../domain/debit-limits';
 import { usableApiKeyIds } from '../../../db/repositories/organizations.repository';
@@ -38,21 +38,15 @@ export const createAccountHandler: OperationHandler<CreateAccountItemData, Creat
       newAddress = item.onchainId!;
     }
 
-    if (await em.findOne(Account, { organizationId: request.organizationId, cluster: request.cluster, address: newAddress })) {
-      throw conflict('itemData.onchainId', `account ${newAddress} is already onboarded`);
-    }
+    checkNotOnboarded(newAddress, Boolean(await em.findOne(Account, { ...scopeOf(request), address: newAddress })));
+    const existsOnchain = item.alreadyOnchain && item.skipBlockchainExistenceVerification ? true : await network.accountExists(newAddress);
+    checkOnchainExistence(item, newAddress, request.cluster, existsOnchain);
 
     if (item.alreadyOnchain) {
-      if (!item.skipBlockchainExistenceVerification && !(await network.accountExists(newAddress))) {
-        throw validationError('itemData.onchainId', `account ${newAddress} does not exist on ${request.cluster}; set skipBlockchainExistenceVerification to onboard it anyway`);
-      }
       const data: CreateAccountData = { newAddress, lamports: '0', createWithKey: false, accountId: request.newRecordId! };
       return { needsTransaction: false, feePayer: deps.feePayerAddress, signers: [], debits: [], webhooks: { preSubmit: false, postSubmit: false }, data };
     }
 
-    if (await network.accountExists(newAddress)) {
-      throw conflict('itemData.onchainId', `account ${newAddress} already exists onchain; onboard it with alreadyOnchain`);
-    }
     const feePayer = await resolveFeePayer(em, deps, request, request.svmTransactionConfig ?? {});
     const dataLength = item.dataLength ?? 0;
     const lamports = lamportsForNewAccount(item, await network.getMinimumBalanceForRentExemption(dataLength));
@@ -118,7 +112,7 @@ export const createAccountHandler: OperationHandler<CreateAccountItemData, Creat
       },
       at,
     );
-    if (tx) tx.accountIds = [...new Set([...tx.accountIds, data.accountId])];
+    linkRecords(tx, [data.accountId]);
     return { onchainId: data.newAddress, offchainId: data.accountId };
   },
 };
@@ -127,13 +121,7 @@ type DkgKey = NonNullable<NonNullable<CreateAccountItemData['privateKeyDetails']
 
 /** The players must be configured ones and enough for the threshold (validation checked the rest). */
 async function generateThresholdKey(em: EntityManager, deps: ActivityDeps, organizationId: string, requestKey: string, dkgKey: DkgKey): Promise<string> {
-  const field = 'itemData.privateKeyDetails.dkgKeys[0]';
-  const configured = deps.keyStore.dkgPlayers;
-  const players = dkgKey.useBackendPlayersCodes ?? configured;
-  const unknown = players.filter((p) => !configured.includes(p));
-  if (unknown.length) throw validationError(`${field}.useBackendPlayersCodes`, `unknown backend players ${unknown.join(', ')}; the configured players are ${configured.join(', ')}`);
-  const threshold = dkgKey.session!.threshold!;
-  if (threshold > players.length) throw validationError(`${field}.session.threshold`, `threshold ${threshold} exceeds the ${players.length} backend players`);
+  const { players, threshold } = thresholdPlayers(dkgKey, deps.keyStore.dkgPlayers);
   // Validation allowed only SIGNING and the default key: what is stored is what the key does.
   return deps.keyStore.generateThreshold(em, organizationId, requestKey, { threshold, playerCodes: players, keyUsage: dkgKey.keyUsage ?? 'SIGNING', isDefault: true });
 }

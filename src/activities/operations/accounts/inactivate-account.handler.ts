@@ -8,13 +8,13 @@ import { getTransferSolInstruction } from '@solana-program/system';
 import { address, createNoopSigner } from '@solana/kit';
 import type { InactivateAccountItemData } from '../../../domain/operations/accounts/account.inputs';
 import { FinancialInstrument, Position } from '../../../db/entities';
+import { linkRecords } from '../../../db/repositories/transaction-records.repository';
 import { assertMaySign, closeAccountRecord, findAccountByLookup, offPlatformAddress } from '../../../db/repositories/accounts.repository';
-import { forbidden, validationError } from '../../../domain/errors';
-import { lamportsToSweep } from '../../../domain/operations/accounts/inactivate-account.rules';
+import { checkInactivatable, checkSweep, lamportsToSweep } from '../../../domain/operations/accounts/inactivate-account.rules';
 import { offPlatformDestination, onboardedDestination } from '../../../domain/operations/accounts/transfer-network-currency.rules';
 import type { Debit } from '../../../domain/write';
 import { resolveFeePayer } from '../fee-payer';
-import { landed, type OperationHandler } from '../operation-handler';
+import { landed, scopeOf, type OperationHandler } from '../operation-handler';
 
 interface InactivateData {
   accountId: string;
@@ -29,17 +29,12 @@ export const inactivateAccountHandler: OperationHandler<InactivateAccountItemDat
     const item = request.itemData;
     const f = 'itemData.accountToInactivate';
     const to = 'itemData.transferRemainingNetworkCurrencyTo';
-    const scope = { organizationId: request.organizationId, cluster: request.cluster };
+    const scope = scopeOf(request);
     const account = await findAccountByLookup(em, scope, item.accountToInactivate, f);
-    if (account.organizationId !== request.organizationId) throw forbidden('only the organization that owns an account may inactivate it', f);
-    if (account.status !== 'ACTIVE') throw validationError(f, `the account is already ${account.status}`);
-    const positions = await em.count(Position, { cluster: request.cluster, status: 'ACTIVE', $or: [{ ownerAccountId: account.id }, { organizationId: account.organizationId, ownerAddress: account.address }] });
-    if (positions > 0) {
-      throw validationError(f, `the account owns ${positions} active position(s): inactivate them first (Inactivate Position), so no token balance stays behind an account the service no longer signs for`);
-    }
-    if (await em.count(FinancialInstrument, { mintAccountId: account.id, status: 'ACTIVE' })) {
-      throw validationError(f, 'the account is the mint of an active financial instrument: close the instrument with Close Financial Instrument instead');
-    }
+    const owned = account.organizationId === request.organizationId && account.status === 'ACTIVE';
+    const positions = owned ? await em.count(Position, { cluster: request.cluster, status: 'ACTIVE', $or: [{ ownerAccountId: account.id }, { organizationId: account.organizationId, ownerAddress: account.address }] }) : 0;
+    const mintOfActiveInstrument = owned && positions === 0 && (await em.count(FinancialInstrument, { mintAccountId: account.id, status: 'ACTIVE' })) > 0;
+    checkInactivatable(account, request.organizationId, positions, mintOfActiveInstrument);
 
     const onchain = account.managed ? await deps.networks.get(request.cluster)!.getAccount(account.address) : null;
     const lamports = lamportsToSweep(account, onchain && { owner: onchain.owner, lamports: onchain.lamports, dataLength: onchain.data.length }, Boolean(item.transferRemainingNetworkCurrencyTo));
@@ -50,7 +45,7 @@ export const inactivateAccountHandler: OperationHandler<InactivateAccountItemDat
     } else if (item.transferRemainingNetworkCurrencyTo) {
       destination = onboardedDestination(await findAccountByLookup(em, scope, item.transferRemainingNetworkCurrencyTo, to), to);
     }
-    if (destination?.address === account.address) throw validationError(to, 'the destination is the account being inactivated');
+    checkSweep(account.address, destination?.address);
 
     const data: InactivateData = { accountId: account.id, address: account.address, destination: lamports > 0n ? destination!.address : null, lamports: lamports.toString() };
     if (lamports === 0n) {
@@ -58,7 +53,7 @@ export const inactivateAccountHandler: OperationHandler<InactivateAccountItemDat
     }
     assertMaySign(account, request.organizationId, request.organizationExternalId, f);
     const feePayer = await resolveFeePayer(em, deps, request, request.svmTransactionConfig ?? {});
-    if (feePayer.address === account.address) throw validationError('svmTransactionConfig.feePayer', 'the account being inactivated cannot pay the fee of its own sweep: its whole balance moves');
+    checkSweep(account.address, undefined, feePayer.address);
     return {
       needsTransaction: true,
       feePayer: feePayer.address,
@@ -87,7 +82,7 @@ export const inactivateAccountHandler: OperationHandler<InactivateAccountItemDat
     const d = resolved.data;
     await closeAccountRecord(em, d.accountId, d.lamports, tx, at);
     // First in the list: a replayed record step answers the first account as the write's object.
-    if (tx) tx.accountIds = [...new Set([d.accountId, ...tx.accountIds])];
+    linkRecords(tx, [d.accountId], true);
     return { onchainId: d.address, offchainId: d.accountId };
   },
 };

@@ -8,12 +8,11 @@ import { getAddMemoInstruction } from '@solana-program/memo';
 import { address, createNoopSigner, type Instruction } from '@solana/kit';
 import type { TransferNetworkCurrencyItemData } from '../../../domain/operations/accounts/account.inputs';
 import { findAccountByLookup, offPlatformAddress, signerMode } from '../../../db/repositories/accounts.repository';
-import { validationError } from '../../../domain/errors';
-import { offPlatformDestination, onboardedDestination, transferLamports } from '../../../domain/operations/accounts/transfer-network-currency.rules';
-import type { Debit } from '../../../domain/write';
+import { checkDistinct, offPlatformDestination, onboardedDestination, transferLamports } from '../../../domain/operations/accounts/transfer-network-currency.rules';
+import { signerSet, type Debit } from '../../../domain/write';
 import { resolveFeePayer } from '../fee-payer';
 import { MEMO_PROGRAM_V3 } from '../positions/token-movement';
-import type { OperationHandler, OperationRequest } from '../operation-handler';
+import { scopeOf, type OperationHandler, type OperationRequest } from '../operation-handler';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AccountLookupInput } from '../../../domain/inputs/common.inputs';
 import type { TenantScope } from '../../../db/repositories/accounts.repository';
@@ -35,7 +34,7 @@ interface TransferSolData {
 export const transferNetworkCurrencyHandler: OperationHandler<TransferNetworkCurrencyItemData, TransferSolData> = {
   async lookup(em, deps, request) {
     const item = request.itemData;
-    const scope = { organizationId: request.organizationId, cluster: request.cluster };
+    const scope = scopeOf(request);
     // An off-platform source, or one the service may not sign for, signs through Sign Transaction (the write waits).
     const source = item.source.offPlatform
       ? { id: null, address: offPlatformAddress(item.source, 'itemData.source'), awaited: true }
@@ -43,14 +42,14 @@ export const transferNetworkCurrencyHandler: OperationHandler<TransferNetworkCur
     const destination: NonNullable<Debit['destination']> = item.destination.offPlatform
       ? offPlatformDestination(offPlatformAddress(item.destination, 'itemData.destination'))
       : onboardedDestination(await findAccountByLookup(em, scope, item.destination, 'itemData.destination'), 'itemData.destination');
-    if (destination.address === source.address) throw validationError('itemData.destination', 'the destination is the source');
+    checkDistinct(source.address, destination.address);
     const amount = transferLamports(item);
     const feePayer = await resolveFeePayer(em, deps, request, request.svmTransactionConfig ?? {});
     const data: TransferSolData = { source: source.address, destination: destination.address, amount: amount.toString(), memo: item.memo ?? null };
     return {
       needsTransaction: true,
       feePayer: feePayer.address,
-      signers: [...new Set([feePayer.address, source.address])],
+      signers: signerSet(feePayer.address, source.address),
       awaitedSigners: source.awaited && source.address !== feePayer.address ? [source.address] : [],
       debits: [{ accountId: source.id, address: source.address, asset: 'NETWORK_CURRENCY', amount: data.amount, operationType: 'TRANSFER', destination, field: 'itemData.source' }],
       webhooks: feePayer.webhooks,

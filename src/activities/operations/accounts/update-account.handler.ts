@@ -5,11 +5,11 @@
 import type { UnsettableAccountField, UpdateAccountItemData } from '../../../domain/operations/accounts/account.inputs';
 import { Account } from '../../../db/entities';
 import { findAccountByLookup } from '../../../db/repositories/accounts.repository';
-import { forbidden, validationError } from '../../../domain/errors';
 import { checkDebitLimitsApply } from '../../../domain/operations/accounts/create-account.rules';
+import { checkUpdatable } from '../../../domain/operations/accounts/update-account.rules';
 import { approversNamed, checkApprovers } from '../../../domain/debit-limits';
 import { usableApiKeyIds } from '../../../db/repositories/organizations.repository';
-import type { OperationHandler } from '../operation-handler';
+import { scopeOf, type OperationHandler } from '../operation-handler';
 
 type Fields = Omit<UpdateAccountItemData, 'account' | 'offchainReferences' | 'unsetFields'>;
 type References = NonNullable<UpdateAccountItemData['offchainReferences']>;
@@ -51,9 +51,8 @@ export const updateAccountHandler: OperationHandler<UpdateAccountItemData, Updat
   async lookup(em, deps, request) {
     const item = request.itemData;
     const f = 'itemData.account';
-    const account = await findAccountByLookup(em, { organizationId: request.organizationId, cluster: request.cluster }, item.account, f);
-    if (account.organizationId !== request.organizationId) throw forbidden('only the organization that owns an account may change it', f);
-    if (account.status !== 'ACTIVE') throw validationError(f, `the account is ${account.status}: a closed account cannot be updated`);
+    const account = await findAccountByLookup(em, scopeOf(request), item.account, f);
+    checkUpdatable(account, request.organizationId);
     checkDebitLimitsApply(item, account.type);
     checkApprovers(item, await usableApiKeyIds(em, account.organizationId, approversNamed(item).map((a) => a.id)));
     return { needsTransaction: false, feePayer: deps.feePayerAddress, signers: [], debits: [], webhooks: { preSubmit: false, postSubmit: false }, data: { accountId: account.id } };

@@ -6,7 +6,7 @@ import { getCreateAccountInstruction, getTransferSolInstruction, SYSTEM_PROGRAM_
 import { address, createNoopSigner, type Instruction } from '@solana/kit';
 import type { CreateAccountItemData } from './account.inputs';
 import { createdByOwnOperation, walletTypes, type AccountType } from '../../account-types';
-import { forbidden, validationError } from '../../errors';
+import { conflict, forbidden, validationError } from '../../errors';
 import { NETWORK_CURRENCY_DECIMALS, resolveValue } from '../../money';
 
 export interface CreateAccountPermissions {
@@ -125,4 +125,39 @@ export function planCreateAccount(plan: CreateAccountPlanInput): Instruction[] {
     ];
   }
   return [getTransferSolInstruction({ source: payer, destination: address(plan.newAddress), amount: plan.lamports })];
+}
+
+/** An address is onboarded once per organization and cluster. CONFLICT naming itemData.onchainId. */
+export function checkNotOnboarded(address: string, onboarded: boolean): void {
+  if (onboarded) throw conflict('itemData.onchainId', `account ${address} is already onboarded`);
+}
+
+/**
+ * What the chain must say of the new address: an account onboarded as `alreadyOnchain` exists
+ * there (unless the check is skipped); a new one does not yet. `existsOnchain` undefined: not asked.
+ */
+export function checkOnchainExistence(item: Pick<CreateAccountItemData, 'alreadyOnchain' | 'skipBlockchainExistenceVerification'>, address: string, cluster: string, existsOnchain: boolean): void {
+  if (item.alreadyOnchain) {
+    if (!item.skipBlockchainExistenceVerification && !existsOnchain) throw validationError('itemData.onchainId', `account ${address} does not exist on ${cluster}; set skipBlockchainExistenceVerification to onboard it anyway`);
+  } else if (existsOnchain) {
+    throw conflict('itemData.onchainId', `account ${address} already exists onchain; onboard it with alreadyOnchain`);
+  }
+}
+
+type DkgKey = NonNullable<NonNullable<CreateAccountItemData['privateKeyDetails']>['dkgKeys']>[number];
+
+/** The backend players of a threshold key: configured ones, enough for its threshold (validation checked the rest). */
+export function thresholdPlayers(dkgKey: DkgKey, configured: readonly string[]): { players: string[]; threshold: number } {
+  const field = 'itemData.privateKeyDetails.dkgKeys[0]';
+  const players = dkgKey.useBackendPlayersCodes ?? [...configured];
+  const unknown = players.filter((p) => !configured.includes(p));
+  if (unknown.length) throw validationError(`${field}.useBackendPlayersCodes`, `unknown backend players ${unknown.join(', ')}; the configured players are ${configured.join(', ')}`);
+  const threshold = dkgKey.session!.threshold!;
+  if (threshold > players.length) throw validationError(`${field}.session.threshold`, `threshold ${threshold} exceeds the ${players.length} backend players`);
+  return { players, threshold };
+}
+
+/** Only the organization that owns an account changes it. FORBIDDEN naming the field. */
+export function checkOwnAccount(account: { organizationId: string }, organizationId: string, field: string, action: string): void {
+  if (account.organizationId !== organizationId) throw forbidden(`only the organization that owns an account may ${action}`, field);
 }

@@ -5,6 +5,7 @@
 import { SYSTEM_PROGRAM_ADDRESS } from '@solana-program/system';
 import { validationError } from '../../errors';
 import { fromBaseUnits, NETWORK_CURRENCY_DECIMALS } from '../../money';
+import { checkOwnAccount } from './create-account.rules';
 
 export interface OnchainAccountState {
   owner: string;
@@ -36,4 +37,19 @@ export function lamportsToSweep(account: { managed: boolean; address: string }, 
     throw validationError(destination, `account ${account.address} still holds ${fromBaseUnits(onchain.lamports, NETWORK_CURRENCY_DECIMALS)} of network currency (${onchain.lamports} lamports): name where they go in transferRemainingNetworkCurrencyTo`);
   }
   return onchain.lamports;
+}
+
+/** What the stored records say of the account: this organization's, ACTIVE, owning no active position, the mint of no active instrument. */
+export function checkInactivatable(account: { organizationId: string; status: string }, organizationId: string, activePositions: number, mintOfActiveInstrument: boolean): void {
+  const f = 'itemData.accountToInactivate';
+  checkOwnAccount(account, organizationId, f, 'inactivate it');
+  if (account.status !== 'ACTIVE') throw validationError(f, `the account is already ${account.status}`);
+  if (activePositions > 0) throw validationError(f, `the account owns ${activePositions} active position(s): inactivate them first (Inactivate Position), so no token balance stays behind an account the service no longer signs for`);
+  if (mintOfActiveInstrument) throw validationError(f, 'the account is the mint of an active financial instrument: close the instrument with Close Financial Instrument instead');
+}
+
+/** The sweep goes elsewhere, and the fee payer is not the account emptied. */
+export function checkSweep(account: string, destination: string | undefined, feePayer?: string): void {
+  if (destination === account) throw validationError('itemData.transferRemainingNetworkCurrencyTo', 'the destination is the account being inactivated');
+  if (feePayer === account) throw validationError('svmTransactionConfig.feePayer', 'the account being inactivated cannot pay the fee of its own sweep: its whole balance moves');
 }

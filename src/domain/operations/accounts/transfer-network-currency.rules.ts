@@ -31,3 +31,8 @@ export function onboardedDestination(account: { address: string; managed: boolea
 
 /** An address outside the platform, classified for spec 8's limits. */
 export const offPlatformDestination = (address: string): NonNullable<Debit['destination']> => ({ address, class: 'OFF_PLATFORM' });
+
+/** A transfer moves value between two accounts. VALIDATION_ERROR naming itemData.destination. */
+export function checkDistinct(source: string, destination: string): void {
+  if (destination === source) throw validationError('itemData.destination', 'the destination is the source');
+}

@@ -4,7 +4,7 @@
  */
 import type { UpdateAccountItemData } from './account.inputs';
 import { forbidden, validationError } from '../../errors';
-import { checkDebitLimitDurations, type CreateAccountPermissions } from './create-account.rules';
+import { checkDebitLimitDurations, checkOwnAccount, type CreateAccountPermissions } from './create-account.rules';
 
 /** The value an `unsetFields` name refers to in the request ('offchainReferences.code' → item.offchainReferences.code). */
 function valueAt(item: UpdateAccountItemData, name: string): unknown {
@@ -30,4 +30,11 @@ export function validateUpdateAccount(item: UpdateAccountItemData, can: CreateAc
     if (valueAt(item, name) !== undefined) throw validationError(`${f}.unsetFields.${i}`, `${name} is both given a value and listed in unsetFields`);
   });
   checkDebitLimitDurations(item);
+}
+
+/** The stored account may be changed: this organization's, and not CLOSED. */
+export function checkUpdatable(account: { organizationId: string; status: string }, organizationId: string): void {
+  const f = 'itemData.account';
+  checkOwnAccount(account, organizationId, f, 'change it');
+  if (account.status !== 'ACTIVE') throw validationError(f, `the account is ${account.status}: a closed account cannot be updated`);
 }
