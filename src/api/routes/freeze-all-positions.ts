@@ -9,7 +9,7 @@ import { countPositionsToFreeze } from '../../db/repositories/positions.reposito
 import type { SvmTransactionConfigInput } from '../../domain/inputs/common.inputs';
 import type { FreezePositionItemData } from '../../domain/operations/positions/position.inputs';
 import type { ApiDeps, Caller, LedgerContext } from '../context';
-import { runWrite } from '../writes';
+import { runWrite, type WriteInput } from '../writes';
 import type { FreezeAllPositionsBody } from '../../domain/responses/position.responses';
 import type { AcceptedWriteBody } from '../../domain/responses/write.responses';
 
@@ -31,3 +31,9 @@ export async function freezeAllPositions(
     remainingPositions: await countPositionsToFreeze(em, scope, instrument.id, input.operation === 'FREEZE_POSITION'),
   };
 }
+
+/** The Freeze / Unfreeze routes' `instead` hook: an `allPositions` body runs freezeAllPositions, one position the usual write. */
+export const freezeAllInstead =
+  (deps: ApiDeps, operation: 'FREEZE_POSITION' | 'UNFREEZE_POSITION') =>
+  (body: { itemData: FreezePositionItemData }) =>
+    body.itemData.allPositions ? (ctx: LedgerContext, input: WriteInput) => freezeAllPositions(ctx, deps, { ...input, operation, itemData: body.itemData }) : undefined;

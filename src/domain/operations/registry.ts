@@ -6,16 +6,13 @@
  */
 import type * as t from 'io-ts';
 import { accountOperations } from './accounts/accounts.operations';
+import { positionOperations } from './positions/positions.operations';
+import { addressLookupTableOperations } from './address-lookup-tables/address-lookup-tables.operations';
 import type { ValidationContext } from './define-operation';
-import { financialInstrumentOperations } from './financial-instruments/financial-instruments.operations';
-import { durableNonceOperations } from './durable-nonces/durable-nonces.operations';
 import { loanOperations } from './loans/loans.operations';
 import { oracleDataSourceOperations } from './oracle-data-sources/oracle-data-sources.operations';
-import { burnItemData, freezePositionItemData, inactivatePositionItemData, initializePositionItemData, mintItemData, tradeItemData, transferItemData, updatePositionItemData } from './positions/position.inputs';
-import { validateInactivatePosition } from './positions/inactivate-position.rules';
-import { validateInitializePosition } from './positions/initialize-position.rules';
-import { createAddressLookupTableItemData, extendAddressLookupTableItemData, updateAddressLookupTableItemData } from './address-lookup-tables/address-lookup-table.inputs';
-import { validateUpdateAddressLookupTable } from './address-lookup-tables/address-lookup-table.rules';
+import { financialInstrumentOperations } from './financial-instruments/financial-instruments.operations';
+import { durableNonceOperations } from './durable-nonces/durable-nonces.operations';
 
 export type { ValidationContext } from './define-operation';
 
@@ -25,23 +22,11 @@ interface Declaration<C extends t.Mixed> {
   validate?: (item: t.TypeOf<C>, context: ValidationContext) => void;
 }
 
-const declare = <C extends t.Mixed>(declaration: Declaration<C>) => declaration;
-
 export const operationRegistry = {
   ...accountOperations,
   ...financialInstrumentOperations,
-  INITIALIZE_POSITION: declare({ input: initializePositionItemData, validate: validateInitializePosition }),
-  UPDATE_POSITION: declare({ input: updatePositionItemData }),
-  FREEZE_POSITION: declare({ input: freezePositionItemData }),
-  UNFREEZE_POSITION: declare({ input: freezePositionItemData }),
-  MINT: declare({ input: mintItemData }),
-  BURN: declare({ input: burnItemData }),
-  TRANSFER: declare({ input: transferItemData }),
-  TRADE: declare({ input: tradeItemData }),
-  INACTIVATE_POSITION: declare({ input: inactivatePositionItemData, validate: validateInactivatePosition }),
-  CREATE_ADDRESS_LOOKUP_TABLE: declare({ input: createAddressLookupTableItemData }),
-  EXTEND_ADDRESS_LOOKUP_TABLE: declare({ input: extendAddressLookupTableItemData }),
-  UPDATE_ADDRESS_LOOKUP_TABLE: declare({ input: updateAddressLookupTableItemData, validate: (item) => validateUpdateAddressLookupTable(item) }),
+  ...positionOperations,
+  ...addressLookupTableOperations,
   ...durableNonceOperations,
   ...loanOperations,
   ...oracleDataSourceOperations,

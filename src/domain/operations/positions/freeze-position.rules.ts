@@ -4,6 +4,7 @@
  * records.
  */
 import { validationError } from '../../errors';
+import type { FreezePositionItemData } from './position.inputs';
 
 /**
  * Positions frozen (thawed) by one transaction of `allPositions`: 39 bytes each (address + instruction)
@@ -14,6 +15,28 @@ export const FREEZE_ALL_BATCH = 20;
 
 /** Transactions one `allPositions` request runs at most (its resolution travels in workflow history); the answer's `remainingPositions` tells the caller to repeat. */
 export const MAX_FREEZE_BATCHES = 50;
+
+/** The one field at fault when an item is neither `{position}` nor `{financialInstrument, allPositions: true}`. */
+function freezeShapeFault(item: FreezePositionItemData): { key: keyof FreezePositionItemData; message: string } | undefined {
+  if (item.position) {
+    const extra = item.financialInstrument ? 'financialInstrument' : item.allPositions ? 'allPositions' : undefined;
+    return extra && { key: extra, message: 'is not allowed with position: name one position, or financialInstrument with allPositions' };
+  }
+  if (!item.financialInstrument) {
+    return item.allPositions ? { key: 'financialInstrument', message: 'is required with allPositions (the instrument whose positions to change)' } : { key: 'position', message: 'is required (or financialInstrument with allPositions: true)' };
+  }
+  if (!item.allPositions) return { key: 'allPositions', message: 'must be true with financialInstrument (every position of the instrument)' };
+  return undefined;
+}
+
+/**
+ * The request's own rules (the registry's validate): one position, or every position of an
+ * instrument. Runs after the body decoded, so a field's own fault is named first.
+ */
+export function validateFreezePosition(item: FreezePositionItemData): void {
+  const fault = freezeShapeFault(item);
+  if (fault) throw validationError(`itemData.${fault.key}`, `itemData.${fault.key} ${fault.message}`);
+}
 
 /** One named position: active, and not already in the state asked for (VALIDATION_ERROR naming `field`). */
 export function checkFreezeTarget(position: { status: string; frozen: boolean }, freeze: boolean, field: string): void {

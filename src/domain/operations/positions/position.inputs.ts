@@ -19,7 +19,7 @@ export type InitializePositionItemData = t.TypeOf<typeof initializePositionItemD
 export const updatePositionItemData = strictObject('UpdatePositionItemData', { position: positionLookup }, { comments: text, code: nonEmptyString(200), name: nonEmptyString(500) });
 export type UpdatePositionItemData = t.TypeOf<typeof updatePositionItemData>;
 
-/** Freeze / Unfreeze Position itemData; the API checks its shape (one of the two forms) after its fields. */
+/** Freeze / Unfreeze Position itemData; its shape (one of the two forms) is validateFreezePosition's, checked after its fields. */
 export const freezePositionItemData = strictObject(
   'FreezePositionItemData',
   {},
