@@ -2,7 +2,8 @@ import { address } from '@solana/kit';
 import { parseOracleHosts } from '../../src/config/config';
 import { createHttpGet } from '../../src/activities/oracle/http-source';
 import { JobFailure } from '../../src/domain/oracle-job';
-import { changedFields, feedFields, feedTopUp, planCreateFeed, planFeedWrite, readFeed, validateCreateOnchainDataSource, validateUpdateOracleDataSource } from '../../src/domain/operations/oracle-data-sources/oracle-data-source.rules';
+import { changedFields, createdDataSourceFields, dataSourcePatch, feedAccountFields, feedFields, feedTopUp, newAuthorityOf, patchedDataSourceFields, planCreateFeed, planFeedWrite, readFeed, refreshedDataSourceFields, requireNewFeedAccount, validateCreateOnchainDataSource, validateUpdateOracleDataSource, type CreatedFeed } from '../../src/domain/operations/oracle-data-sources/oracle-data-source.rules';
+import { feedHash } from '../../src/domain/oracle-job';
 import type { CreateOnchainDataSourceItemData, UpdateOracleDataSourceItemData } from '../../src/domain/operations/oracle-data-sources/oracle-data-source.inputs';
 import { refusal } from '../support/expectations';
 
@@ -54,6 +55,61 @@ describe('the rules on a request alone', () => {
   it('an update changes something', () => {
     expect(refusal(() => validateUpdateOracleDataSource({ onchainDataSource: { offchainId: 'x' } } as UpdateOracleDataSourceItemData)).field).toBe('itemData');
     expect(() => validateUpdateOracleDataSource({ onchainDataSource: { offchainId: 'x' }, refreshEverySeconds: 0 } as UpdateOracleDataSourceItemData)).not.toThrow();
+  });
+});
+
+describe('the rules on looked-up state, and the records', () => {
+  const item = {
+    defiProtocol: 'LEDGER_FEED',
+    onchainDataSource: { offchainReferences: { code: 'BOND-42-PRICE', name: 'Bond 42 price' }, comments: 'c' },
+    financialInstrument: {},
+    onchainDataSourceAuthority: {},
+    dataDetails: { kind: 'PRICE' },
+    providerDetails: { kind: 'QUOTES', jobDefinition: '{}' },
+    refreshEverySeconds: 0,
+  } as CreateOnchainDataSourceItemData;
+  const feed: CreatedFeed = { dataSourceId: 'ds', mintAccountId: 'acc', mint: FEED, name: 'Bond 42 price', authority: AUTHORITY, authorityAccountId: 'auth', instrumentId: 'fi', instrumentAddress: PAYER, fields: feedFields(definition, value), lamports: '2000000' };
+
+  it('a Create whose generated feed account already exists onchain is 409 CONFLICT naming onchainDataSource; a new one passes', () => {
+    const error = refusal(() => requireNewFeedAccount(true, FEED));
+    expect([error.code, error.field]).toEqual(['CONFLICT', 'itemData.onchainDataSource']);
+    expect(error.message).toBe(`the feed account ${FEED} already exists onchain`);
+    expect(() => requireNewFeedAccount(false, FEED)).not.toThrow();
+  });
+
+  it("the feed mint's account record: ASSET_TOKEN by default, Token-2022, no decimals, the rent it holds", () => {
+    const account = feedAccountFields(item, feed);
+    expect(account).toMatchObject({ address: FEED, type: 'ASSET_TOKEN', managed: true, code: 'BOND-42-PRICE', name: 'Bond 42 price', accountNumber: null, comments: 'c', tokenVersion: 'TOKEN_2022', tokenDecimals: 0, lamportsBalance: 2_000_000n });
+    expect(account.dataLength).toBeGreaterThan(0);
+    expect(feedAccountFields({ ...item, onchainDataSource: { offchainReferences: { type: 'WALLET' } } } as CreateOnchainDataSourceItemData, feed)).toMatchObject({ type: 'WALLET', code: null, comments: null });
+  });
+
+  it("the data source's record at creation: the first value, no schedule for 0, no failure", () => {
+    expect(createdDataSourceFields(item, feed)).toEqual({
+      id: 'ds', defiProtocol: 'LEDGER_FEED', address: FEED, accountId: 'acc', financialInstrumentId: 'fi', financialInstrumentAddress: PAYER, authorityAddress: AUTHORITY, authorityAccountId: 'auth',
+      kind: 'PRICE', ratingProvider: null, providerKind: 'QUOTES', jobDefinition: '{}', feedHash: definition.feedHash, refreshEverySeconds: null,
+      latestValue: '123.456', latestValueAt: new Date(value.updatedAt), latestSlot: '4821337', lastRefreshError: null, lastRefreshErrorAt: null,
+      code: 'BOND-42-PRICE', name: 'Bond 42 price', comments: 'c',
+    });
+  });
+
+  it('a landed refresh keeps the value and clears the last failure', () => {
+    expect(refreshedDataSourceFields(value)).toEqual({ latestValue: '123.456', latestValueAt: new Date(value.updatedAt), latestSlot: '4821337', lastRefreshError: null, lastRefreshErrorAt: null });
+  });
+
+  it("an update: the named authority takes over unless it is the current one; the patch sets only what was sent (0 stops the schedule)", () => {
+    expect(newAuthorityOf({ address: AUTHORITY, id: 'auth' }, AUTHORITY)).toBeNull();
+    expect(newAuthorityOf({ address: PAYER, id: 'payer' }, AUTHORITY)).toEqual({ address: PAYER, accountId: 'payer' });
+    const kind = { kind: 'PRICE', ratingProvider: null };
+    const only = dataSourcePatch({ onchainDataSource: { offchainId: 'x' }, refreshEverySeconds: 0 } as UpdateOracleDataSourceItemData, kind);
+    expect(only).toEqual({ kind: 'PRICE', ratingProvider: null, refreshEverySeconds: null });
+    expect(patchedDataSourceFields(only, null)).toEqual({ kind: 'PRICE', ratingProvider: null, refreshEverySeconds: null });
+    const job = '{"tasks":[]}';
+    const all = dataSourcePatch({ onchainDataSource: { offchainId: 'x' }, providerDetails: { kind: 'QUOTES', jobDefinition: job } } as UpdateOracleDataSourceItemData, kind, { id: 'fi', mintAddress: PAYER });
+    expect(all).toEqual({ kind: 'PRICE', ratingProvider: null, jobDefinition: job, feedHash: feedHash(job), providerKind: 'QUOTES', instrument: { id: 'fi', address: PAYER } });
+    expect(patchedDataSourceFields(all, { address: PAYER, accountId: 'payer' })).toEqual({
+      kind: 'PRICE', ratingProvider: null, jobDefinition: job, feedHash: feedHash(job), providerKind: 'QUOTES', financialInstrumentId: 'fi', financialInstrumentAddress: PAYER, authorityAddress: PAYER, authorityAccountId: 'payer',
+    });
   });
 });
 

@@ -13,10 +13,12 @@ import { closedLoanFields, leftoverGoesToBorrower, requireClosable, requireRefun
 import { legInstructions } from '../../../domain/operations/positions/movement-instructions';
 import { settleFreezes, type Leg } from '../../../domain/operations/positions/movement.rules';
 import { resolveFeePayer } from '../fee-payer';
-import { holdLoanFor, loanOfEscrow, planOutOf, requireLoanBorrower, scopeOf, withoutDebits } from './loan-legs';
+import { holdLoanFor, loanOfEscrow, planOutOf, requireLoanBorrower, withoutDebits } from './loan-legs';
 import { newPlanContext, onchainBalance, recordLegs, type PlannedLeg } from '../positions/movement-legs';
-import { landed, type OperationHandler } from '../operation-handler';
+import { landed, scopeOf, type OperationHandler } from '../operation-handler';
 import { tokenProgramOf } from '../positions/token-movement';
+import { linkRecords } from '../../../db/repositories/transaction-records.repository';
+import { signerSet } from '../../../domain/write';
 
 interface CloseLoanData {
   legs: Leg[];
@@ -63,7 +65,7 @@ export const closeLoanHandler: OperationHandler<CloseLoanItemData, CloseLoanData
     return {
       needsTransaction: true,
       feePayer: feePayer.address,
-      signers: [...new Set([feePayer.address, escrow.address, ...planned.flatMap((x) => x.signers)])],
+      signers: signerSet(feePayer.address, escrow.address, planned.flatMap((x) => x.signers)),
       awaitedSigners: [...ctx.awaited].filter((signer) => signer !== feePayer.address),
       debits: [],
       webhooks: feePayer.webhooks,
@@ -90,7 +92,7 @@ export const closeLoanHandler: OperationHandler<CloseLoanItemData, CloseLoanData
     await closeAccountRecord(em, d.escrowAccountId, '0', tx, at);
     const loan = await em.findOneOrFail(Loan, { id: d.loanId });
     Object.assign(loan, { ...closedLoanFields(loan), lastTransactionId: tx?.id ?? null, updatedAt: at });
-    if (tx) tx.accountIds = [...new Set([...tx.accountIds, d.escrowAccountId, ...d.closes.map((c) => c.positionId)])];
+    linkRecords(tx, [d.escrowAccountId, ...d.closes.map((c) => c.positionId)]);
     return undefined;
   },
 

@@ -10,7 +10,7 @@ import { findInstrumentByLookup } from '../../../db/repositories/financial-instr
 import { resolveValue } from '../../../domain/money';
 import { requireActiveLender, requireListedOnce } from '../../../domain/operations/loans/loan-strategy.rules';
 import { createAccountHandler } from '../accounts/create-account.handler';
-import type { OperationHandler, OperationRequest, OperationResolved } from '../operation-handler';
+import { scopeOf, type OperationHandler, type OperationRequest, type OperationResolved } from '../operation-handler';
 
 interface CreateLoanStrategyData {
   vault: unknown;
@@ -31,7 +31,7 @@ const vaultResolved = (resolved: OperationResolved<CreateLoanStrategyData>) => (
 export const createLoanStrategyHandler: OperationHandler<CreateLoanStrategyItemData, CreateLoanStrategyData> = {
   async lookup(em, deps, request) {
     const item = request.itemData;
-    const scope = { organizationId: request.organizationId, cluster: request.cluster };
+    const scope = scopeOf(request);
     const lender = await findAccountByLookup(em, scope, item.lender, 'itemData.lender');
     requireActiveLender(lender.status);
     const principal = await findInstrumentByLookup(em, scope, item.principal.financialInstrument, 'itemData.principal.financialInstrument');
@@ -66,8 +66,7 @@ export const createLoanStrategyHandler: OperationHandler<CreateLoanStrategyItemD
     const d = resolved.data;
     em.create(LoanStrategy, {
       id: created.offchainId,
-      organizationId: request.organizationId,
-      cluster: request.cluster,
+      ...scopeOf(request),
       vaultAddress: created.onchainId,
       lenderAddress: d.lender.address,
       lenderAccountId: d.lender.id,

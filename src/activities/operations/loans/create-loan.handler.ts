@@ -18,11 +18,13 @@ import { settleFreezes, type Leg } from '../../../domain/operations/positions/mo
 import type { ActivityDeps } from '../../deps';
 import { resolveFeePayer } from '../fee-payer';
 import { loanToValueAt } from './loan-value';
-import { borrowerOf, existingPosition, planIntoEscrow, planOutOf, planTopUp, requireBorrowerOwns, scopeOf, vaultPosition } from './loan-legs';
+import { borrowerOf, existingPosition, planIntoEscrow, planOutOf, planTopUp, requireBorrowerOwns, vaultPosition } from './loan-legs';
 import { requireCapacity } from './strategy-guards';
 import { newPlanContext, onchainBalance, recordLegs, type PlannedLeg } from '../positions/movement-legs';
-import { landed, type OperationHandler, type OperationRequest } from '../operation-handler';
+import { landed, scopeOf, type OperationHandler, type OperationRequest } from '../operation-handler';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { linkRecords } from '../../../db/repositories/transaction-records.repository';
+import { signerSet } from '../../../domain/write';
 
 interface CreateLoanData {
   legs: Leg[];
@@ -113,7 +115,7 @@ export const createLoanHandler: OperationHandler<CreateLoanItemData, CreateLoanD
     return {
       needsTransaction: true,
       feePayer: feePayer.address,
-      signers: [...new Set([feePayer.address, ...planned.flatMap((x) => x.signers)])],
+      signers: signerSet(feePayer.address, planned.flatMap((x) => x.signers)),
       awaitedSigners: [...ctx.awaited].filter((signer) => signer !== feePayer.address),
       debits: planned.flatMap((x) => x.debits),
       webhooks: feePayer.webhooks,
@@ -130,15 +132,14 @@ export const createLoanHandler: OperationHandler<CreateLoanItemData, CreateLoanD
     const d = resolved.data;
     await recordLegs(em, request, d.legs, tx, at);
     const escrowId = request.extraRecordIds!.escrow;
-    createAccountRecord(em, { id: escrowId, organizationId: request.organizationId, cluster: request.cluster, address: d.escrow, type: 'DEFI_SETTLEMENT_WALLET', managed: true, comments: `escrow of loan ${request.newRecordId}`, ...createdBy(tx, at) }, at);
+    createAccountRecord(em, { id: escrowId, ...scopeOf(request), address: d.escrow, type: 'DEFI_SETTLEMENT_WALLET', managed: true, comments: `escrow of loan ${request.newRecordId}`, ...createdBy(tx, at) }, at);
     await em.flush();
     // The escrow's positions were opened by the movements before its record existed.
-    const escrowPositions = await em.find(Position, { organizationId: request.organizationId, cluster: request.cluster, ownerAddress: d.escrow });
+    const escrowPositions = await em.find(Position, { ...scopeOf(request), ownerAddress: d.escrow });
     for (const position of escrowPositions) position.ownerAccountId = escrowId;
     em.create(Loan, {
       id: request.newRecordId!,
-      organizationId: request.organizationId,
-      cluster: request.cluster,
+      ...scopeOf(request),
       strategyId: d.strategyId,
       strategyAddress: d.strategyAddress,
       escrowAddress: d.escrow,
@@ -159,7 +160,7 @@ export const createLoanHandler: OperationHandler<CreateLoanItemData, CreateLoanD
       createdAt: at,
       updatedAt: at,
     });
-    if (tx) tx.accountIds = [...new Set([escrowId, ...tx.accountIds])];
+    linkRecords(tx, [escrowId], true);
     return { onchainId: d.escrow, offchainId: escrowId };
   },
 

@@ -10,10 +10,12 @@ import { liquidatedLoanFields, pastGrace, requireLiquidatable, requirePastLiquid
 import { legInstructions } from '../../../domain/operations/positions/movement-instructions';
 import { settleFreezes, type Leg } from '../../../domain/operations/positions/movement.rules';
 import { resolveFeePayer } from '../fee-payer';
-import { holdLoanFor, loanOfEscrow, planOutOf, scopeOf, withoutDebits } from './loan-legs';
+import { holdLoanFor, loanOfEscrow, planOutOf, withoutDebits } from './loan-legs';
 import { currentLoanToValue } from './loan-value';
 import { newPlanContext, onchainBalance, recordLegs, type PlannedLeg } from '../positions/movement-legs';
-import { landed, type OperationHandler } from '../operation-handler';
+import { landed, scopeOf, type OperationHandler } from '../operation-handler';
+import { linkRecords } from '../../../db/repositories/transaction-records.repository';
+import { signerSet } from '../../../domain/write';
 
 interface LiquidateLoanData {
   legs: Leg[];
@@ -49,7 +51,7 @@ export const liquidateLoanHandler: OperationHandler<LiquidateLoanItemData, Liqui
     return {
       needsTransaction: planned.length > 0,
       feePayer: feePayer.address,
-      signers: [...new Set([feePayer.address, ...planned.flatMap((x) => x.signers)])],
+      signers: signerSet(feePayer.address, planned.flatMap((x) => x.signers)),
       debits: [],
       webhooks: feePayer.webhooks,
       data: { legs: planned.map((x) => x.leg), loanId: loan.id, reason },
@@ -71,7 +73,7 @@ export const liquidateLoanHandler: OperationHandler<LiquidateLoanItemData, Liqui
       lastTransactionId: tx?.id ?? loan.lastTransactionId,
       updatedAt: at,
     });
-    if (tx) tx.accountIds = [...new Set([...tx.accountIds, loan.escrowAccountId])];
+    linkRecords(tx, [loan.escrowAccountId]);
     return undefined;
   },
 };

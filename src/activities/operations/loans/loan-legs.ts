@@ -21,8 +21,6 @@ import { checkOutOfEscrow, requireBorrowerOwns as checkBorrowerOwns, requireFeeP
 import type { WriteRequest } from '../../../domain/write';
 import { planMint, planTransfer, type PlanContext, type PlannedLeg } from '../positions/movement-legs';
 
-export const scopeOf = (request: WriteRequest): TenantScope => ({ organizationId: request.organizationId, cluster: request.cluster });
-
 /** Runs `plan` with its refusals' fields renamed (`from` → `to`, longest first): a leg's `source` is the loan request's `positionLookup`. */
 export async function renamed<T>(plan: () => Promise<T>, names: Record<string, string>): Promise<T> {
   try {

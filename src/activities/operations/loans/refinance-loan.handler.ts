@@ -20,11 +20,13 @@ import { legInstructions } from '../../../domain/operations/positions/movement-i
 import type { Leg } from '../../../domain/operations/positions/movement.rules';
 import type { ActivityDeps } from '../../deps';
 import { resolveFeePayer } from '../fee-payer';
-import { holdLoanFor, loanOfEscrow, planOutOf, requireBorrowerOwns, requireLoanBorrower, scopeOf, vaultPosition } from './loan-legs';
+import { holdLoanFor, loanOfEscrow, planOutOf, requireBorrowerOwns, requireLoanBorrower, vaultPosition } from './loan-legs';
 import { currentLoanToValue } from './loan-value';
 import { newPlanContext, onchainBalance, recordLeg } from '../positions/movement-legs';
-import { landed, type OperationHandler, type OperationRequest, type OperationResolved } from '../operation-handler';
+import { landed, scopeOf, type OperationHandler, type OperationRequest, type OperationResolved } from '../operation-handler';
 import { requireCapacity } from './strategy-guards';
+import { linkRecords } from '../../../db/repositories/transaction-records.repository';
+import { signerSet } from '../../../domain/write';
 
 interface RefinanceLoanData extends RefinancedTerms {
   loanId: string;
@@ -76,7 +78,7 @@ async function moveTo(em: EntityManager, deps: ActivityDeps, request: OperationR
   return {
     needsTransaction: true,
     feePayer: feePayer.address,
-    signers: [...new Set([feePayer.address, ...planned.signers])],
+    signers: signerSet(feePayer.address, planned.signers),
     awaitedSigners: [...ctx.awaited].filter((signer) => signer !== feePayer.address),
     debits: planned.debits,
     webhooks: feePayer.webhooks,
@@ -135,7 +137,7 @@ export const refinanceLoanHandler: OperationHandler<RefinanceLoanItemData, Refin
       lastTransactionId: tx?.id ?? loan.lastTransactionId,
       updatedAt: at,
     });
-    if (tx) tx.accountIds = [...new Set([loan.escrowAccountId, ...tx.accountIds])];
+    linkRecords(tx, [loan.escrowAccountId], true);
     return { onchainId: loan.escrowAddress, offchainId: loan.escrowAccountId };
   },
 

@@ -11,10 +11,12 @@ import { balanceAfterRepayment, checkReleaseLoanToValue, repaidLoanFields, repay
 import { legInstructions } from '../../../domain/operations/positions/movement-instructions';
 import { settleFreezes, type Leg } from '../../../domain/operations/positions/movement.rules';
 import { resolveFeePayer } from '../fee-payer';
-import { holdLoanFor, loanOfEscrow, planOutOfEscrow, planTopUp, renamed, requireBorrowerOwns, requireLoanBorrower, scopeOf, vaultPosition } from './loan-legs';
+import { holdLoanFor, loanOfEscrow, planOutOfEscrow, planTopUp, renamed, requireBorrowerOwns, requireLoanBorrower, vaultPosition } from './loan-legs';
 import { loanToValueAt } from './loan-value';
 import { newPlanContext, planTransfer, recordLegs, type PlannedLeg } from '../positions/movement-legs';
-import { landed, type OperationHandler } from '../operation-handler';
+import { landed, scopeOf, type OperationHandler } from '../operation-handler';
+import { linkRecords } from '../../../db/repositories/transaction-records.repository';
+import { signerSet } from '../../../domain/write';
 
 interface RepayLoanData {
   legs: Leg[];
@@ -75,7 +77,7 @@ export const repayLoanHandler: OperationHandler<RepayLoanItemData, RepayLoanData
     return {
       needsTransaction: true,
       feePayer: feePayer.address,
-      signers: [...new Set([feePayer.address, ...planned.flatMap((x) => x.signers)])],
+      signers: signerSet(feePayer.address, planned.flatMap((x) => x.signers)),
       awaitedSigners: [...ctx.awaited].filter((signer) => signer !== feePayer.address),
       debits: planned.flatMap((x) => x.debits),
       webhooks: feePayer.webhooks,
@@ -93,7 +95,7 @@ export const repayLoanHandler: OperationHandler<RepayLoanItemData, RepayLoanData
     await recordLegs(em, request, d.legs, tx, at);
     const loan = await em.findOneOrFail(Loan, { id: d.loanId });
     Object.assign(loan, { ...repaidLoanFields(loan, BigInt(d.paid), d.repayAll, d.released, at), lastTransactionId: tx?.id ?? null, updatedAt: at });
-    if (tx) tx.accountIds = [...new Set([...tx.accountIds, loan.escrowAccountId])];
+    linkRecords(tx, [loan.escrowAccountId]);
     return undefined;
   },
 

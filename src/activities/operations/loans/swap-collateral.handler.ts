@@ -11,10 +11,12 @@ import { checkSwapLoanToValue, depositUnits, requireCollateralChangeable, requir
 import { legInstructions } from '../../../domain/operations/positions/movement-instructions';
 import { settleFreezes, type Leg } from '../../../domain/operations/positions/movement.rules';
 import { resolveFeePayer } from '../fee-payer';
-import { existingPosition, holdLoanFor, loanOfEscrow, planIntoEscrow, planOutOfEscrow, planTopUp, requireBorrowerOwns, requireLoanBorrower, scopeOf } from './loan-legs';
+import { existingPosition, holdLoanFor, loanOfEscrow, planIntoEscrow, planOutOfEscrow, planTopUp, requireBorrowerOwns, requireLoanBorrower } from './loan-legs';
 import { loanToValueAt } from './loan-value';
 import { newPlanContext, recordLegs, type PlannedLeg } from '../positions/movement-legs';
-import { landed, type OperationHandler } from '../operation-handler';
+import { landed, scopeOf, type OperationHandler } from '../operation-handler';
+import { linkRecords } from '../../../db/repositories/transaction-records.repository';
+import { signerSet } from '../../../domain/write';
 
 interface SwapCollateralData {
   legs: Leg[];
@@ -70,7 +72,7 @@ export const swapCollateralHandler: OperationHandler<SwapCollateralItemData, Swa
     return {
       needsTransaction: true,
       feePayer: feePayer.address,
-      signers: [...new Set([feePayer.address, ...planned.flatMap((x) => x.signers)])],
+      signers: signerSet(feePayer.address, planned.flatMap((x) => x.signers)),
       awaitedSigners: [...ctx.awaited].filter((signer) => signer !== feePayer.address),
       debits: planned.flatMap((x) => x.debits),
       webhooks: feePayer.webhooks,
@@ -89,10 +91,10 @@ export const swapCollateralHandler: OperationHandler<SwapCollateralItemData, Swa
     const loan = await em.findOneOrFail(Loan, { id: d.loanId });
     await em.flush();
     // A deposit of a new instrument opened an escrow position before the loan's record named it.
-    const escrowPositions = await em.find(Position, { organizationId: request.organizationId, cluster: request.cluster, ownerAddress: loan.escrowAddress });
+    const escrowPositions = await em.find(Position, { ...scopeOf(request), ownerAddress: loan.escrowAddress });
     for (const position of escrowPositions) position.ownerAccountId = loan.escrowAccountId;
     Object.assign(loan, { ...swappedCollateralFields(loan.pledged, d.changes, escrowPositions), lastTransactionId: tx?.id ?? null, updatedAt: at });
-    if (tx) tx.accountIds = [...new Set([...tx.accountIds, loan.escrowAccountId])];
+    linkRecords(tx, [loan.escrowAccountId]);
     return undefined;
   },
 };

@@ -7,33 +7,19 @@
 import { OracleDataSource } from '../../../db/entities';
 import { assertMaySign, createAccountRecord, createdBy, findAccountByLookup } from '../../../db/repositories/accounts.repository';
 import { findInstrumentByLookup } from '../../../db/repositories/financial-instruments.repository';
-import { conflict } from '../../../domain/errors';
 import type { CreateOnchainDataSourceItemData } from '../../../domain/operations/oracle-data-sources/oracle-data-source.inputs';
 import { feedHash } from '../../../domain/oracle-job';
-import { feedFields, feedMintLamports, feedName, planCreateFeed, type FeedFields } from '../../../domain/operations/oracle-data-sources/oracle-data-source.rules';
-import { mintAccountSize } from '../../../domain/token-extensions';
+import { createdDataSourceFields, feedAccountFields, feedFields, feedMintLamports, feedName, planCreateFeed, requireNewFeedAccount, type CreatedFeed } from '../../../domain/operations/oracle-data-sources/oracle-data-source.rules';
 import { checkedDefinition, runFeedJob } from '../../oracle/feed-job';
 import { resolveFeePayer } from '../fee-payer';
-import { landed } from '../operation-handler';
-import type { OperationHandler } from '../operation-handler';
+import { landed, scopeOf, type OperationHandler } from '../operation-handler';
+import { linkRecords } from '../../../db/repositories/transaction-records.repository';
+import { signerSet } from '../../../domain/write';
 
-interface CreateFeedData {
-  dataSourceId: string;
-  mintAccountId: string;
-  mint: string;
-  name: string;
-  authority: string;
-  authorityAccountId: string;
-  instrumentId: string;
-  instrumentAddress: string;
-  fields: FeedFields;
-  lamports: string;
-}
-
-export const createOnchainDataSourceHandler: OperationHandler<CreateOnchainDataSourceItemData, CreateFeedData> = {
+export const createOnchainDataSourceHandler: OperationHandler<CreateOnchainDataSourceItemData, CreatedFeed> = {
   async lookup(em, deps, request) {
     const item = request.itemData;
-    const scope = { organizationId: request.organizationId, cluster: request.cluster };
+    const scope = scopeOf(request);
     const network = deps.networks.get(request.cluster)!;
     const definition = checkedDefinition(deps, item.providerDetails.jobDefinition);
     const instrument = await findInstrumentByLookup(em, scope, item.financialInstrument, 'itemData.financialInstrument');
@@ -44,10 +30,10 @@ export const createOnchainDataSourceHandler: OperationHandler<CreateOnchainDataS
     const value = await runFeedJob(deps, network, definition);
     const fields = feedFields({ kind: item.dataDetails.kind, ratingProvider: item.dataDetails.ratingProvider ?? null, feedHash: feedHash(item.providerDetails.jobDefinition) }, value);
     const mint = await deps.keyStore.generate(em, request.organizationId, `${request.transactionId}:feed`);
-    if (await network.accountExists(mint)) throw conflict('itemData.onchainDataSource', `the feed account ${mint} already exists onchain`);
+    requireNewFeedAccount(await network.accountExists(mint), mint);
     const name = feedName(item.onchainDataSource.offchainReferences?.name, item.dataDetails.kind, instrument.symbol ?? null);
     const lamports = feedMintLamports(name, fields);
-    const data: CreateFeedData = {
+    const data: CreatedFeed = {
       dataSourceId: request.newRecordId!,
       mintAccountId: request.extraRecordIds!.mintAccount,
       mint,
@@ -62,7 +48,7 @@ export const createOnchainDataSourceHandler: OperationHandler<CreateOnchainDataS
     return {
       needsTransaction: true,
       feePayer: feePayer.address,
-      signers: [...new Set([feePayer.address, mint, authority.address])],
+      signers: signerSet(feePayer.address, mint, authority.address),
       debits: [{ accountId: feePayer.accountId, address: feePayer.address, asset: 'NETWORK_CURRENCY', amount: data.lamports, destination: { address: mint, class: 'MANAGED' } }],
       webhooks: feePayer.webhooks,
       reservesAddress: mint,
@@ -81,55 +67,11 @@ export const createOnchainDataSourceHandler: OperationHandler<CreateOnchainDataS
     if (!landed(outcome)) return undefined;
     const item = request.itemData;
     const data = resolved.data;
-    const refs = item.onchainDataSource.offchainReferences ?? {};
-    createAccountRecord(
-      em,
-      {
-        id: data.mintAccountId,
-        organizationId: request.organizationId,
-        cluster: request.cluster,
-        address: data.mint,
-        type: refs.type ?? 'ASSET_TOKEN',
-        managed: true,
-        code: refs.code ?? null,
-        accountNumber: refs.accountNumber ?? null,
-        name: refs.name ?? null,
-        referenceOrganizationExternalId: refs.organizationExternalId ?? null,
-        comments: item.onchainDataSource.comments ?? null,
-        dataLength: mintAccountSize(['METADATA_POINTER', 'TOKEN_METADATA'], { name: data.name, symbol: 'FEED', uri: '', additionalMetadata: data.fields }),
-        tokenVersion: 'TOKEN_2022',
-        tokenDecimals: 0,
-        lamportsBalance: BigInt(data.lamports),
-        ...createdBy(tx, at),
-      },
-      at,
-    );
+    createAccountRecord(em, { id: data.mintAccountId, ...scopeOf(request), ...feedAccountFields(item, data), ...createdBy(tx, at) }, at);
     await em.flush();
     em.create(OracleDataSource, {
-      id: data.dataSourceId,
-      organizationId: request.organizationId,
-      cluster: request.cluster,
-      defiProtocol: item.defiProtocol,
-      address: data.mint,
-      accountId: data.mintAccountId,
-      financialInstrumentId: data.instrumentId,
-      financialInstrumentAddress: data.instrumentAddress,
-      authorityAddress: data.authority,
-      authorityAccountId: data.authorityAccountId,
-      kind: item.dataDetails.kind,
-      ratingProvider: item.dataDetails.ratingProvider ?? null,
-      providerKind: item.providerDetails.kind,
-      jobDefinition: item.providerDetails.jobDefinition,
-      feedHash: data.fields.feedHash,
-      refreshEverySeconds: item.refreshEverySeconds || null,
-      latestValue: data.fields.value,
-      latestValueAt: new Date(data.fields.updatedAt),
-      latestSlot: data.fields.slot,
-      lastRefreshError: null,
-      lastRefreshErrorAt: null,
-      code: refs.code ?? null,
-      name: refs.name ?? null,
-      comments: item.onchainDataSource.comments ?? null,
+      ...scopeOf(request),
+      ...createdDataSourceFields(item, data),
       lastTransactionId: tx?.id ?? null,
       lastTransactionAt: at,
       creationTransactionId: tx?.id ?? null,
@@ -137,7 +79,7 @@ export const createOnchainDataSourceHandler: OperationHandler<CreateOnchainDataS
       createdAt: at,
       updatedAt: at,
     });
-    if (tx) tx.accountIds = [...new Set([data.dataSourceId, data.mintAccountId, ...tx.accountIds])];
+    linkRecords(tx, [data.dataSourceId, data.mintAccountId], true);
     return { onchainId: data.mint, offchainId: data.dataSourceId };
   },
 

@@ -8,13 +8,14 @@ import { Loan, OracleDataSource } from '../../../db/entities';
 import { requireSigner } from '../../../db/repositories/accounts.repository';
 import { findDataSourceByLookup } from '../../../db/repositories/oracle-data-sources.repository';
 import type { OnchainDataSourceItemData } from '../../../domain/operations/oracle-data-sources/oracle-data-source.inputs';
-import { changedFields, feedTopUp, planFeedWrite, type FeedValue } from '../../../domain/operations/oracle-data-sources/oracle-data-source.rules';
+import { changedFields, feedTopUp, planFeedWrite, refreshedDataSourceFields, type FeedValue } from '../../../domain/operations/oracle-data-sources/oracle-data-source.rules';
 import type { MetadataFieldChange } from '../../../domain/operations/financial-instruments/update-financial-instrument.rules';
 import { checkedDefinition, recordRefreshFailure, runFeedJob } from '../../oracle/feed-job';
 import { resolveFeePayer } from '../fee-payer';
 import { readFeedMint } from '../../../network/feed-mint';
-import { landed } from '../operation-handler';
-import type { OperationHandler } from '../operation-handler';
+import { landed, scopeOf, type OperationHandler } from '../operation-handler';
+import { linkRecords } from '../../../db/repositories/transaction-records.repository';
+import { signerSet } from '../../../domain/write';
 
 interface RefreshData {
   dataSourceId: string;
@@ -29,7 +30,7 @@ interface RefreshData {
 export const refreshOracleDataSourceHandler: OperationHandler<OnchainDataSourceItemData, RefreshData> = {
   async lookup(em, deps, request) {
     const field = 'itemData.onchainDataSource';
-    const scope = { organizationId: request.organizationId, cluster: request.cluster };
+    const scope = scopeOf(request);
     const network = deps.networks.get(request.cluster)!;
     const source = await findDataSourceByLookup(em, scope, request.itemData.onchainDataSource, field);
     const authority = await requireSigner(em, source.authorityAccountId, field, "data source's authority");
@@ -47,7 +48,7 @@ export const refreshOracleDataSourceHandler: OperationHandler<OnchainDataSourceI
     return {
       needsTransaction: true,
       feePayer: feePayer.address,
-      signers: [...new Set([feePayer.address, authority])],
+      signers: signerSet(feePayer.address, authority),
       debits: [],
       webhooks: feePayer.webhooks,
       data: { dataSourceId: source.id, mint: source.address, authority, extensions: [...chain.extensions], topUp: feedTopUp(chain, fields), fields, value },
@@ -63,16 +64,8 @@ export const refreshOracleDataSourceHandler: OperationHandler<OnchainDataSourceI
     if (!landed(outcome)) return undefined;
     const data = resolved.data;
     const source = await em.findOneOrFail(OracleDataSource, { id: data.dataSourceId });
-    Object.assign(source, {
-      latestValue: data.value.value,
-      latestValueAt: new Date(data.value.updatedAt),
-      latestSlot: data.value.slot,
-      lastRefreshError: null,
-      lastRefreshErrorAt: null,
-      lastTransactionId: tx?.id ?? null,
-      lastTransactionAt: at,
-    });
-    if (tx) tx.accountIds = [...new Set([source.id, source.accountId, ...tx.accountIds])];
+    Object.assign(source, { ...refreshedDataSourceFields(data.value), lastTransactionId: tx?.id ?? null, lastTransactionAt: at });
+    linkRecords(tx, [source.id, source.accountId], true);
     return { onchainId: data.mint, offchainId: data.dataSourceId };
   },
 

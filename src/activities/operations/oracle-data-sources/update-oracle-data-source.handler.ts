@@ -11,14 +11,15 @@ import { findInstrumentByLookup } from '../../../db/repositories/financial-instr
 import { findDataSourceByLookup } from '../../../db/repositories/oracle-data-sources.repository';
 import type { UpdateOracleDataSourceItemData } from '../../../domain/operations/oracle-data-sources/oracle-data-source.inputs';
 import { feedHash } from '../../../domain/oracle-job';
-import { changedFields, feedTopUp, patchedKind, planFeedWrite } from '../../../domain/operations/oracle-data-sources/oracle-data-source.rules';
+import { changedFields, dataSourcePatch, feedTopUp, newAuthorityOf, patchedDataSourceFields, patchedKind, planFeedWrite, type DataSourcePatch } from '../../../domain/operations/oracle-data-sources/oracle-data-source.rules';
 import type { MetadataFieldChange } from '../../../domain/operations/financial-instruments/update-financial-instrument.rules';
 import { checkedDefinition } from '../../oracle/feed-job';
 import { refreshTarget } from './create-onchain-data-source.handler';
 import { resolveFeePayer } from '../fee-payer';
 import { readFeedMint } from '../../../network/feed-mint';
-import { landed } from '../operation-handler';
-import type { OperationHandler } from '../operation-handler';
+import { landed, scopeOf, type OperationHandler } from '../operation-handler';
+import { linkRecords } from '../../../db/repositories/transaction-records.repository';
+import { signerSet } from '../../../domain/write';
 
 interface UpdateFeedData {
   dataSourceId: string;
@@ -29,22 +30,14 @@ interface UpdateFeedData {
   fields: MetadataFieldChange[];
   newAuthority: { address: string; accountId: string } | null;
   /** The record after the patch. */
-  patch: {
-    kind: string;
-    ratingProvider: string | null;
-    jobDefinition?: string;
-    feedHash?: string;
-    providerKind?: string;
-    instrument?: { id: string; address: string };
-    refreshEverySeconds?: number | null;
-  };
+  patch: DataSourcePatch;
 }
 
 export const updateOracleDataSourceHandler: OperationHandler<UpdateOracleDataSourceItemData, UpdateFeedData> = {
   async lookup(em, deps, request) {
     const item = request.itemData;
     const field = 'itemData.onchainDataSource';
-    const scope = { organizationId: request.organizationId, cluster: request.cluster };
+    const scope = scopeOf(request);
     const network = deps.networks.get(request.cluster)!;
     const source = await findDataSourceByLookup(em, scope, item.onchainDataSource, field);
     const definition = item.providerDetails?.jobDefinition;
@@ -56,25 +49,18 @@ export const updateOracleDataSourceHandler: OperationHandler<UpdateOracleDataSou
       const at = 'itemData.onchainDataSourceAuthority';
       const account = await findAccountByLookup(em, scope, item.onchainDataSourceAuthority, at);
       assertMaySign(account, request.organizationId, request.organizationExternalId, at);
-      if (account.address !== source.authorityAddress) newAuthority = { address: account.address, accountId: account.id };
+      newAuthority = newAuthorityOf(account, source.authorityAddress);
     }
     const chain = await readFeedMint(network, source.address, field);
     const fields = changedFields(chain, { kind, ratingProvider: ratingProvider ?? '', ...(definition !== undefined ? { feedHash: feedHash(definition) } : {}) });
-    const patch: UpdateFeedData['patch'] = {
-      kind,
-      ratingProvider,
-      ...(definition !== undefined ? { jobDefinition: definition, feedHash: feedHash(definition) } : {}),
-      ...(item.providerDetails?.kind ? { providerKind: item.providerDetails.kind } : {}),
-      ...(instrument ? { instrument: { id: instrument.id, address: instrument.mintAddress } } : {}),
-      ...(item.refreshEverySeconds !== undefined ? { refreshEverySeconds: item.refreshEverySeconds || null } : {}),
-    };
+    const patch = dataSourcePatch(item, { kind, ratingProvider }, instrument);
     const data = { dataSourceId: source.id, mint: source.address, authority: source.authorityAddress, extensions: [...chain.extensions], topUp: feedTopUp(chain, fields), fields, newAuthority, patch };
     if (!fields.length && !newAuthority) {
       return { needsTransaction: false, feePayer: deps.feePayerAddress, signers: [], debits: [], webhooks: { preSubmit: false, postSubmit: false }, data };
     }
     const authority = await requireSigner(em, source.authorityAccountId, field, "data source's authority");
     const feePayer = await resolveFeePayer(em, deps, request, request.svmTransactionConfig ?? {});
-    return { needsTransaction: true, feePayer: feePayer.address, signers: [...new Set([feePayer.address, authority])], debits: [], webhooks: feePayer.webhooks, data };
+    return { needsTransaction: true, feePayer: feePayer.address, signers: signerSet(feePayer.address, authority), debits: [], webhooks: feePayer.webhooks, data };
   },
 
   instructions(_request, resolved) {
@@ -85,19 +71,9 @@ export const updateOracleDataSourceHandler: OperationHandler<UpdateOracleDataSou
   async record(em, _request, resolved, outcome, tx, at) {
     if (outcome && !landed(outcome)) return undefined;
     const data = resolved.data;
-    const { patch } = data;
     const source = await em.findOneOrFail(OracleDataSource, { id: data.dataSourceId });
-    Object.assign(source, {
-      kind: patch.kind,
-      ratingProvider: patch.ratingProvider,
-      ...(patch.jobDefinition !== undefined ? { jobDefinition: patch.jobDefinition, feedHash: patch.feedHash } : {}),
-      ...(patch.providerKind ? { providerKind: patch.providerKind } : {}),
-      ...(patch.instrument ? { financialInstrumentId: patch.instrument.id, financialInstrumentAddress: patch.instrument.address } : {}),
-      ...(patch.refreshEverySeconds !== undefined ? { refreshEverySeconds: patch.refreshEverySeconds } : {}),
-      ...(data.newAuthority ? { authorityAddress: data.newAuthority.address, authorityAccountId: data.newAuthority.accountId } : {}),
-      ...(outcome ? { lastTransactionId: tx?.id ?? null, lastTransactionAt: at } : {}),
-    });
-    if (tx) tx.accountIds = [...new Set([source.id, ...tx.accountIds])];
+    Object.assign(source, { ...patchedDataSourceFields(data.patch, data.newAuthority), ...(outcome ? { lastTransactionId: tx?.id ?? null, lastTransactionAt: at } : {}) });
+    linkRecords(tx, [source.id], true);
     return { onchainId: data.mint, offchainId: data.dataSourceId };
   },
 

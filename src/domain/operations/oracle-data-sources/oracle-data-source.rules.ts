@@ -8,11 +8,12 @@ import type { Instruction } from '@solana/kit';
 import type { CreateFinancialInstrumentItemData } from '../financial-instruments/financial-instrument.inputs';
 import type { CreateOnchainDataSourceItemData, UpdateOracleDataSourceItemData } from './oracle-data-source.inputs';
 import { MIN_REFRESH_SECONDS } from './oracle-data-source.inputs';
-import { validationError } from '../../errors';
+import { conflict, validationError } from '../../errors';
+import { feedHash } from '../../oracle-job';
 import type { MintExtension } from '../../token-extensions';
 import { finalMintSize, planCreateFinancialInstrument } from '../financial-instruments/create-financial-instrument.rules';
 import { metadataTopUp, planUpdateFinancialInstrument, rotationType, type AuthorityRotation, type MetadataFieldChange } from '../financial-instruments/update-financial-instrument.rules';
-import { rentExemptMinimum } from '../../token-extensions';
+import { mintAccountSize, rentExemptMinimum } from '../../token-extensions';
 
 /** The metadata fields of a feed, in the order they are written (docs/oracle-data-sources.md). */
 export const feedFieldNames = ['kind', 'value', 'decimals', 'updatedAt', 'slot', 'feedHash', 'ratingProvider'] as const;
@@ -148,4 +149,120 @@ export function patchedKind(item: UpdateOracleDataSourceItemData, stored: { kind
   const ratingProvider = kind === 'PRICE' ? (item.dataDetails?.ratingProvider ?? null) : (item.dataDetails?.ratingProvider ?? stored.ratingProvider);
   checkKind(kind, ratingProvider ?? undefined, 'itemData.dataDetails');
   return { kind, ratingProvider };
+}
+
+/** A Create's feed account is new: a generated key whose account already exists onchain is refused (409), never taken over. */
+export function requireNewFeedAccount(exists: boolean, mint: string): void {
+  if (exists) throw conflict('itemData.onchainDataSource', `the feed account ${mint} already exists onchain`);
+}
+
+/** What Create Onchain Data Source looked up and planned: its records are built from this. */
+export interface CreatedFeed {
+  dataSourceId: string;
+  mintAccountId: string;
+  mint: string;
+  name: string;
+  authority: string;
+  authorityAccountId: string;
+  instrumentId: string;
+  instrumentAddress: string;
+  fields: FeedFields;
+  lamports: string;
+}
+
+/** The feed mint's account record (besides its id, tenant and creating transaction). */
+export function feedAccountFields(item: CreateOnchainDataSourceItemData, feed: CreatedFeed) {
+  const refs = item.onchainDataSource.offchainReferences ?? {};
+  return {
+    address: feed.mint,
+    type: refs.type ?? 'ASSET_TOKEN',
+    managed: true,
+    code: refs.code ?? null,
+    accountNumber: refs.accountNumber ?? null,
+    name: refs.name ?? null,
+    referenceOrganizationExternalId: refs.organizationExternalId ?? null,
+    comments: item.onchainDataSource.comments ?? null,
+    dataLength: mintAccountSize(['METADATA_POINTER', 'TOKEN_METADATA'], { name: feed.name, symbol: 'FEED', uri: '', additionalMetadata: feed.fields }),
+    tokenVersion: 'TOKEN_2022' as const,
+    tokenDecimals: 0,
+    lamportsBalance: BigInt(feed.lamports),
+  };
+}
+
+/** The data source's record at creation (besides its tenant, transaction links and timestamps). */
+export function createdDataSourceFields(item: CreateOnchainDataSourceItemData, feed: CreatedFeed) {
+  const refs = item.onchainDataSource.offchainReferences ?? {};
+  return {
+    id: feed.dataSourceId,
+    defiProtocol: item.defiProtocol,
+    address: feed.mint,
+    accountId: feed.mintAccountId,
+    financialInstrumentId: feed.instrumentId,
+    financialInstrumentAddress: feed.instrumentAddress,
+    authorityAddress: feed.authority,
+    authorityAccountId: feed.authorityAccountId,
+    kind: item.dataDetails.kind,
+    ratingProvider: item.dataDetails.ratingProvider ?? null,
+    providerKind: item.providerDetails.kind,
+    jobDefinition: item.providerDetails.jobDefinition,
+    feedHash: feed.fields.feedHash,
+    refreshEverySeconds: item.refreshEverySeconds || null,
+    latestValue: feed.fields.value,
+    latestValueAt: new Date(feed.fields.updatedAt),
+    latestSlot: feed.fields.slot,
+    lastRefreshError: null,
+    lastRefreshErrorAt: null,
+    code: refs.code ?? null,
+    name: refs.name ?? null,
+    comments: item.onchainDataSource.comments ?? null,
+  };
+}
+
+/** The data source's record after a refresh landed: the new value, and no failure. */
+export const refreshedDataSourceFields = (value: FeedValue) => ({
+  latestValue: value.value,
+  latestValueAt: new Date(value.updatedAt),
+  latestSlot: value.slot,
+  lastRefreshError: null,
+  lastRefreshErrorAt: null,
+});
+
+/** The authority an update hands the feed to: null when it names the current one. */
+export function newAuthorityOf(named: { address: string; id: string }, current: string): { address: string; accountId: string } | null {
+  return named.address === current ? null : { address: named.address, accountId: named.id };
+}
+
+/** An update's patch of the record: what the request sends, the kind and provider already patched (patchedKind). */
+export interface DataSourcePatch {
+  kind: string;
+  ratingProvider: string | null;
+  jobDefinition?: string;
+  feedHash?: string;
+  providerKind?: string;
+  instrument?: { id: string; address: string };
+  refreshEverySeconds?: number | null;
+}
+
+export function dataSourcePatch(item: UpdateOracleDataSourceItemData, kind: { kind: string; ratingProvider: string | null }, instrument?: { id: string; mintAddress: string }): DataSourcePatch {
+  const definition = item.providerDetails?.jobDefinition;
+  return {
+    ...kind,
+    ...(definition !== undefined ? { jobDefinition: definition, feedHash: feedHash(definition) } : {}),
+    ...(item.providerDetails?.kind ? { providerKind: item.providerDetails.kind } : {}),
+    ...(instrument ? { instrument: { id: instrument.id, address: instrument.mintAddress } } : {}),
+    ...(item.refreshEverySeconds !== undefined ? { refreshEverySeconds: item.refreshEverySeconds || null } : {}),
+  };
+}
+
+/** The record fields an update's patch and authority change set (the fields it leaves out stay). */
+export function patchedDataSourceFields(patch: DataSourcePatch, newAuthority: { address: string; accountId: string } | null) {
+  return {
+    kind: patch.kind,
+    ratingProvider: patch.ratingProvider,
+    ...(patch.jobDefinition !== undefined ? { jobDefinition: patch.jobDefinition, feedHash: patch.feedHash } : {}),
+    ...(patch.providerKind ? { providerKind: patch.providerKind } : {}),
+    ...(patch.instrument ? { financialInstrumentId: patch.instrument.id, financialInstrumentAddress: patch.instrument.address } : {}),
+    ...(patch.refreshEverySeconds !== undefined ? { refreshEverySeconds: patch.refreshEverySeconds } : {}),
+    ...(newAuthority ? { authorityAddress: newAuthority.address, authorityAccountId: newAuthority.accountId } : {}),
+  };
 }
