@@ -8,25 +8,21 @@ import { address, createNoopSigner, type ProgramDerivedAddress, type ProgramDeri
 import { findAddressLookupTablePda, getCreateLookupTableInstruction, getExtendLookupTableInstruction } from '@solana-program/address-lookup-table';
 import { AddressLookupTable, LedgerTransaction } from '../../../db/entities';
 import { findAccountByLookup, assertMaySign } from '../../../db/repositories/accounts.repository';
-import { conflict, validationError } from '../../../domain/errors';
+import { validationError } from '../../../domain/errors';
 import { partTransactionId } from '../../../domain/ids';
 import type { CreateAddressLookupTableItemData } from '../../../domain/operations/address-lookup-tables/address-lookup-table.inputs';
-import { checkCapacity, createBatch, createTransactionCount } from '../../../domain/operations/address-lookup-tables/address-lookup-table.rules';
+import { checkCapacity, checkNotOnRecord, checkOnboardedTable, checkOnboarding, createBatch, createTransactionCount, newTableRecord, requireFreeSlot, type NewTable } from '../../../domain/operations/address-lookup-tables/address-lookup-table.rules';
+import { linkRecords } from '../../../db/repositories/transaction-records.repository';
+import { signerSet } from '../../../domain/write';
 import { resolveFeePayer } from '../fee-payer';
 import { readLookupTable, readSlotHashes } from '../../../network/lookup-tables';
 import { appendComponents, resolveComponents, type Component } from './lookup-table-components';
-import { landed } from '../operation-handler';
+import { landed, scopeOf } from '../operation-handler';
 import type { OperationHandler } from '../operation-handler';
 
-interface CreateTableData {
-  tableId: string;
-  address: string;
-  /** The recent slot and bump the address is derived from (null: onboarding). */
-  recentSlot: string | null;
+interface CreateTableData extends NewTable {
+  /** The recent slot's bump the address is derived from (0: onboarding). */
   bump: number;
-  authority: string;
-  authorityAccountId: string;
-  managed: boolean;
   components: Component[];
 }
 
@@ -36,25 +32,21 @@ const SLOT_CANDIDATES = 8;
 export const createAddressLookupTableHandler: OperationHandler<CreateAddressLookupTableItemData, CreateTableData> = {
   async lookup(em, deps, request) {
     const item = request.itemData;
-    const scope = { organizationId: request.organizationId, cluster: request.cluster };
+    const scope = scopeOf(request);
     const network = deps.networks.get(request.cluster)!;
     const tableId = request.newRecordId!;
     const payload = item.addressLookupTable;
-    if (payload.onchainId && !payload.alreadyOnchain) throw validationError('itemData.addressLookupTable.onchainId', "a new table's address is derived from its authority and a recent slot; onchainId goes with alreadyOnchain");
-    if (payload.alreadyOnchain && !payload.onchainId) throw validationError('itemData.addressLookupTable.onchainId', 'onchainId names the existing table to onboard');
+    checkOnboarding(payload);
     const components = await resolveComponents(em, scope, item.componentAddresses ?? [], 'itemData.componentAddresses');
     const authorityAccount = await findAccountByLookup(em, scope, item.authority, 'itemData.authority');
 
     if (payload.alreadyOnchain) {
       const field = 'itemData.addressLookupTable.onchainId';
-      if (await em.findOne(AddressLookupTable, { ...scope, address: payload.onchainId! })) throw conflict(field, `address lookup table ${payload.onchainId} is already on record`);
-      const state = await readLookupTable(network, payload.onchainId!).catch((error: Error) => {
+      checkNotOnRecord(!!(await em.findOne(AddressLookupTable, { ...scope, address: payload.onchainId! })), payload.onchainId!, field);
+      const read = await readLookupTable(network, payload.onchainId!).catch((error: Error) => {
         throw validationError(field, error.message);
       });
-      if (!state) throw validationError(field, `no address lookup table at ${payload.onchainId} on ${request.cluster}`);
-      if (state.authority !== null && state.authority !== authorityAccount.address) throw validationError('itemData.authority', `the table's authority is ${state.authority}`);
-      const missing = components.findIndex((c) => !state.addresses.includes(c.address));
-      if (missing >= 0) throw validationError(`itemData.componentAddresses.${missing}`, `${components[missing].address} is not in the table; onboard the table, then extend it`);
+      const state = checkOnboardedTable(read, payload.onchainId!, request.cluster, authorityAccount.address, components, field);
       const byAddress = new Map(components.map((c) => [c.address, c.accountId]));
       const data: CreateTableData = {
         tableId,
@@ -84,12 +76,12 @@ export const createAddressLookupTableHandler: OperationHandler<CreateAddressLook
         break;
       }
     }
-    if (!found) throw conflict('itemData.authority', 'every recent slot already gave this authority a table; try again in a moment');
+    const free = requireFreeSlot(found);
     const data: CreateTableData = {
       tableId,
-      address: found.address,
-      recentSlot: found.slot.toString(),
-      bump: found.bump,
+      address: free.address,
+      recentSlot: free.slot.toString(),
+      bump: free.bump,
       authority: authorityAccount.address,
       authorityAccountId: authorityAccount.id,
       managed: true,
@@ -98,11 +90,11 @@ export const createAddressLookupTableHandler: OperationHandler<CreateAddressLook
     return {
       needsTransaction: true,
       feePayer: feePayer.address,
-      signers: [...new Set([feePayer.address, authorityAccount.address])],
+      signers: signerSet(feePayer.address, authorityAccount.address),
       // The table's rent comes from the fee payer, like the network fee (no debit limit applies).
       debits: [],
       webhooks: feePayer.webhooks,
-      reservesAddress: found.address,
+      reservesAddress: free.address,
       transactionCount: createTransactionCount(components.length),
       data,
     };
@@ -126,29 +118,10 @@ export const createAddressLookupTableHandler: OperationHandler<CreateAddressLook
     if (outcome && !landed(outcome)) return undefined;
     let table = await em.findOne(AddressLookupTable, { id: data.tableId });
     if (!table) {
-      table = em.create(AddressLookupTable, {
-        id: data.tableId,
-        organizationId: request.organizationId,
-        cluster: request.cluster,
-        address: data.address,
-        authorityAddress: data.authority,
-        authorityAccountId: data.authorityAccountId,
-        managed: data.managed,
-        componentAddresses: [],
-        componentAccountIds: [],
-        wasOnchainAlready: data.recentSlot === null,
-        frozen: false,
-        deactivated: false,
-        closed: false,
-        code: request.itemData.addressLookupTable.offchainReferences?.code ?? null,
-        name: request.itemData.addressLookupTable.offchainReferences?.name ?? null,
-        comments: request.itemData.addressLookupTable.comments ?? null,
-        creationTransactionId: outcome ? (tx?.id ?? null) : null,
-        creationTransactionAt: outcome ? at : null,
-      });
+      table = em.create(AddressLookupTable, newTableRecord(data, scopeOf(request), request.itemData.addressLookupTable, outcome ? { transactionId: tx?.id ?? null, at } : null));
     }
     appendComponents(table, data.recentSlot === null ? data.components : createBatch(data.components, part), outcome ? tx : null, at);
-    if (tx && !outcome) tx.accountIds = [...new Set([table.id, ...tx.accountIds])];
+    if (!outcome) linkRecords(tx, [table.id], true);
     return { onchainId: data.address, offchainId: data.tableId };
   },
 };

@@ -8,13 +8,13 @@ import { getExtendLookupTableInstruction } from '@solana-program/address-lookup-
 import { AddressLookupTable } from '../../../db/entities';
 import { requireSigner } from '../../../db/repositories/accounts.repository';
 import { findTableByLookup } from '../../../db/repositories/address-lookup-tables.repository';
-import { validationError } from '../../../domain/errors';
 import type { ExtendAddressLookupTableItemData } from '../../../domain/operations/address-lookup-tables/address-lookup-table.inputs';
-import { checkCapacity, checkExtendable, extendBatch, extendTransactionCount, tableFlags } from '../../../domain/operations/address-lookup-tables/address-lookup-table.rules';
+import { checkCapacity, checkExtendable, componentsToAppend, extendBatch, extendTransactionCount, tableFlags } from '../../../domain/operations/address-lookup-tables/address-lookup-table.rules';
 import { resolveFeePayer } from '../fee-payer';
 import { readLookupTable } from '../../../network/lookup-tables';
 import { appendComponents, resolveComponents, type Component } from './lookup-table-components';
-import { landed } from '../operation-handler';
+import { landed, scopeOf } from '../operation-handler';
+import { signerSet } from '../../../domain/write';
 import type { OperationHandler } from '../operation-handler';
 
 interface ExtendTableData {
@@ -28,20 +28,19 @@ interface ExtendTableData {
 export const extendAddressLookupTableHandler: OperationHandler<ExtendAddressLookupTableItemData, ExtendTableData> = {
   async lookup(em, deps, request) {
     const item = request.itemData;
-    const scope = { organizationId: request.organizationId, cluster: request.cluster };
+    const scope = scopeOf(request);
     const field = 'itemData.addressLookupTable';
     const table = await findTableByLookup(em, scope, item.addressLookupTable, field);
     const state = await readLookupTable(deps.networks.get(request.cluster)!, table.address);
     checkExtendable(tableFlags(state), field);
     const authority = await requireSigner(em, table.authorityAccountId, field, "table's authority");
-    const components = (await resolveComponents(em, scope, item.componentAddresses, 'itemData.componentAddresses')).filter((c) => !state!.addresses.includes(c.address));
-    if (components.length === 0) throw validationError('itemData.componentAddresses', 'every address is already in the table');
+    const components = componentsToAppend(await resolveComponents(em, scope, item.componentAddresses, 'itemData.componentAddresses'), state!.addresses);
     checkCapacity(state!.addresses.length, components.length, 'itemData.componentAddresses');
     const feePayer = await resolveFeePayer(em, deps, request, request.svmTransactionConfig ?? {});
     return {
       needsTransaction: true,
       feePayer: feePayer.address,
-      signers: [...new Set([feePayer.address, authority])],
+      signers: signerSet(feePayer.address, authority),
       debits: [],
       webhooks: feePayer.webhooks,
       transactionCount: extendTransactionCount(components.length),

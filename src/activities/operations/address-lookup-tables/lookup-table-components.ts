@@ -2,6 +2,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AddressLookupTable, type LedgerTransaction } from '../../../db/entities';
 import { findAccountByLookup, offPlatformAddress, type TenantScope } from '../../../db/repositories/accounts.repository';
+import { linkRecords } from '../../../db/repositories/transaction-records.repository';
 import type { AccountLookupInput } from '../../../domain/inputs/common.inputs';
 import { checkDistinct } from '../../../domain/operations/address-lookup-tables/address-lookup-table.rules';
 
@@ -33,7 +34,7 @@ export function appendComponents(table: AddressLookupTable, components: readonly
   table.componentAccountIds = [...new Set([...table.componentAccountIds, ...added.flatMap((c) => (c.accountId ? [c.accountId] : []))])];
   table.lastTransactionId = tx?.id ?? table.lastTransactionId ?? null;
   table.lastTransactionAt = at;
-  if (tx) tx.accountIds = [...new Set([table.id, ...tx.accountIds])];
+  linkRecords(tx, [table.id], true);
 }
 
 

@@ -12,7 +12,9 @@ import type { UpdateAddressLookupTableItemData } from '../../../domain/operation
 import { checkUpdate, coolDownOver } from '../../../domain/operations/address-lookup-tables/address-lookup-table.rules';
 import { resolveFeePayer } from '../fee-payer';
 import { readLookupTable, readSlotHashes } from '../../../network/lookup-tables';
-import { landed } from '../operation-handler';
+import { landed, scopeOf } from '../operation-handler';
+import { linkRecords } from '../../../db/repositories/transaction-records.repository';
+import { signerSet } from '../../../domain/write';
 import type { OperationHandler } from '../operation-handler';
 
 interface UpdateTableData {
@@ -27,7 +29,7 @@ interface UpdateTableData {
 export const updateAddressLookupTableHandler: OperationHandler<UpdateAddressLookupTableItemData, UpdateTableData> = {
   async lookup(em, deps, request) {
     const item = request.itemData;
-    const scope = { organizationId: request.organizationId, cluster: request.cluster };
+    const scope = scopeOf(request);
     const field = 'itemData.addressLookupTable';
     const network = deps.networks.get(request.cluster)!;
     const table = await findTableByLookup(em, scope, item.addressLookupTable, field);
@@ -46,7 +48,7 @@ export const updateAddressLookupTableHandler: OperationHandler<UpdateAddressLook
     return {
       needsTransaction: true,
       feePayer: feePayer.address,
-      signers: [...new Set([feePayer.address, authority])],
+      signers: signerSet(feePayer.address, authority),
       debits: [],
       webhooks: feePayer.webhooks,
       data: { tableId: table.id, address: table.address, authority, change, recipient },
@@ -69,7 +71,7 @@ export const updateAddressLookupTableHandler: OperationHandler<UpdateAddressLook
     if (data.change === 'deactivate') Object.assign(table, { deactivated: true, deactivationSlot: outcome && 'slot' in outcome ? (outcome.slot ?? null) : null });
     if (data.change === 'close') table.closed = true;
     Object.assign(table, { lastTransactionId: tx?.id ?? null, lastTransactionAt: at });
-    if (tx) tx.accountIds = [...new Set([table.id, ...tx.accountIds])];
+    linkRecords(tx, [table.id], true);
     return { onchainId: data.address, offchainId: data.tableId };
   },
 };

@@ -11,11 +11,11 @@ import { FinancialInstrument, Position } from '../../../db/entities';
 import { requireSigner } from '../../../db/repositories/accounts.repository';
 import { findInstrumentByLookup } from '../../../db/repositories/financial-instruments.repository';
 import { findPositionByLookup, positionsToFreeze } from '../../../db/repositories/positions.repository';
-import { LedgerError, validationError } from '../../../domain/errors';
-import { checkFreezeAllInstrument, checkFreezeTarget, FREEZE_ALL_BATCH, freezeBatch, freezeTransactionCount, MAX_FREEZE_BATCHES } from '../../../domain/operations/positions/freeze-position.rules';
-import type { WriteRequest } from '../../../domain/write';
+import { checkFreezeAllInstrument, checkFreezeTarget, checkPositionsToChange, FREEZE_ALL_BATCH, freezeBatch, freezeTransactionCount, MAX_FREEZE_BATCHES, requireFreezeAuthority } from '../../../domain/operations/positions/freeze-position.rules';
+import { linkRecords } from '../../../db/repositories/transaction-records.repository';
+import { signerSet } from '../../../domain/write';
 import { resolveFeePayer } from '../fee-payer';
-import { landed, type OperationHandler } from '../operation-handler';
+import { landed, scopeOf, type OperationHandler } from '../operation-handler';
 import { tokenProgramOf } from './token-movement';
 
 export interface FreezeData {
@@ -27,18 +27,16 @@ export interface FreezeData {
 }
 
 /** The instrument's freeze authority, which the service must be able to sign for (FREEZE_AUTHORITY_NOT_FOUND when it has none). */
-async function requiredFreezeAuthoritySigner(em: EntityManager, request: WriteRequest, instrument: FinancialInstrument, field: string): Promise<string> {
-  const ref = instrument.authorities.freezeAuthority;
-  if (!ref) throw new LedgerError('FREEZE_AUTHORITY_NOT_FOUND', 'the instrument has no freeze authority', field);
+async function requiredFreezeAuthoritySigner(em: EntityManager, instrument: FinancialInstrument, field: string): Promise<string> {
+  const ref = requireFreezeAuthority(instrument.authorities.freezeAuthority, field);
   return requireSigner(em, ref.accountId, field, 'freeze authority');
 }
 
 export function freezeHandler(freeze: boolean): OperationHandler<FreezePositionItemData, FreezeData> {
-  const state = freeze ? 'frozen' : 'unfrozen';
   return {
     async lookup(em, deps, request) {
       const item = request.itemData;
-      const scope = { organizationId: request.organizationId, cluster: request.cluster };
+      const scope = scopeOf(request);
       const field = item.position ? 'itemData.position' : 'itemData.financialInstrument';
       let instrument: FinancialInstrument;
       let one: Position | undefined;
@@ -51,9 +49,9 @@ export function freezeHandler(freeze: boolean): OperationHandler<FreezePositionI
         instrument = await findInstrumentByLookup(em, scope, item.financialInstrument!, field);
         checkFreezeAllInstrument(instrument, field);
       }
-      const authority = await requiredFreezeAuthoritySigner(em, request, instrument, field);
+      const authority = await requiredFreezeAuthoritySigner(em, instrument, field);
       const positions = one ? [one] : await positionsToFreeze(em, scope, instrument.id, freeze, FREEZE_ALL_BATCH * MAX_FREEZE_BATCHES);
-      if (positions.length === 0) throw validationError('itemData.allPositions', `every active position of the instrument is already ${state}`);
+      checkPositionsToChange(positions.length, freeze);
       const feePayer = await resolveFeePayer(em, deps, request, request.svmTransactionConfig ?? {});
       const data: FreezeData = {
         positions: positions.map((p) => ({ id: p.id, address: p.address })),
@@ -64,7 +62,7 @@ export function freezeHandler(freeze: boolean): OperationHandler<FreezePositionI
       return {
         needsTransaction: true,
         feePayer: feePayer.address,
-        signers: [...new Set([feePayer.address, authority])],
+        signers: signerSet(feePayer.address, authority),
         debits: [],
         webhooks: feePayer.webhooks,
         ...(one ? {} : { transactionCount: freezeTransactionCount(positions.length) }),
@@ -90,7 +88,7 @@ export function freezeHandler(freeze: boolean): OperationHandler<FreezePositionI
         Object.assign(position, { frozen: freeze, lastTransactionId: tx?.id ?? null, lastTransactionAt: at });
       }
       // Each position's history (Fetch Position History) finds this transaction by its id.
-      if (tx) tx.accountIds = [...new Set([...tx.accountIds, ...positions.map((p) => p.id)])];
+      linkRecords(tx, positions.map((p) => p.id));
       const [first] = positions;
       return resolved.transactionCount === undefined ? { onchainId: first.address, offchainId: first.id } : undefined;
     },

@@ -9,13 +9,16 @@ import type { InactivatePositionItemData } from '../../../domain/operations/posi
 import { FinancialInstrument, Position } from '../../../db/entities';
 import { findAccountByLookup, offPlatformAddress, requireSigner } from '../../../db/repositories/accounts.repository';
 import { findPositionByLookup } from '../../../db/repositories/positions.repository';
-import { LedgerError, validationError } from '../../../domain/errors';
-import { asInactivationError, remainderDisposal, thawBeforeClose } from '../../../domain/operations/positions/inactivate-position.rules';
+import { LedgerError } from '../../../domain/errors';
+import { asInactivationError, checkRefundDestination, remainderDisposal, thawBeforeClose } from '../../../domain/operations/positions/inactivate-position.rules';
+import { checkPositionActive } from '../../../domain/operations/positions/position.rules';
+import { linkRecords } from '../../../db/repositories/transaction-records.repository';
+import { signerSet } from '../../../domain/write';
 import { resolveFeePayer } from '../fee-payer';
 import { legInstructions } from '../../../domain/operations/positions/movement-instructions';
 import type { Leg } from '../../../domain/operations/positions/movement.rules';
 import { newPlanContext, onchainBalance, planBurn, planTransfer, recordLegs, type PlannedLeg } from './movement-legs';
-import { landed, type OperationHandler } from '../operation-handler';
+import { landed, scopeOf, type OperationHandler } from '../operation-handler';
 import { freezeOptionSigner, tokenProgramOf } from './token-movement';
 
 /** What Inactivate Position's lookup resolves (JSON-safe). */
@@ -43,9 +46,9 @@ export const inactivatePositionHandler: OperationHandler<InactivatePositionItemD
   async lookup(em, deps, request) {
     const item = request.itemData;
     const f = 'itemData.positionToInactivate';
-    const scope = { organizationId: request.organizationId, cluster: request.cluster };
+    const scope = scopeOf(request);
     const position = await findPositionByLookup(em, scope, item.positionToInactivate, f);
-    if (position.status !== 'ACTIVE') throw validationError(f, `the position is ${position.status}`);
+    checkPositionActive(position, f);
     const instrument = await em.findOneOrFail(FinancialInstrument, { id: position.financialInstrumentId });
     // The request's own rules (validateInactivatePosition) ran before the write.
     const unfreeze = thawBeforeClose(position, item);
@@ -65,7 +68,7 @@ export const inactivatePositionHandler: OperationHandler<InactivatePositionItemD
     let refundTo = feePayer.address;
     const destination = item.refundNetworkCurrrencyDestination;
     if (destination) refundTo = destination.offPlatform ? offPlatformAddress(destination, 'itemData.refundNetworkCurrrencyDestination') : (await findAccountByLookup(em, scope, destination, 'itemData.refundNetworkCurrrencyDestination')).address;
-    if (refundTo === position.address) throw validationError('itemData.refundNetworkCurrrencyDestination', 'the refund cannot go to the position being closed');
+    checkRefundDestination(refundTo, position.address);
 
     const data: InactivatePositionData = {
       positionId: position.id,
@@ -80,7 +83,7 @@ export const inactivatePositionHandler: OperationHandler<InactivatePositionItemD
     return {
       needsTransaction: true,
       feePayer: feePayer.address,
-      signers: [...new Set([feePayer.address, owner, ...(freezeAuthority ? [freezeAuthority] : []), ...legs.flatMap((l) => l.signers)])],
+      signers: signerSet(feePayer.address, owner, freezeAuthority ? [freezeAuthority] : [], legs.flatMap((l) => l.signers)),
       debits: legs.flatMap((l) => l.debits),
       webhooks: feePayer.webhooks,
       data,
@@ -103,7 +106,7 @@ export const inactivatePositionHandler: OperationHandler<InactivatePositionItemD
     await recordLegs(em, request, d.legs, tx, at);
     const position = await em.findOneOrFail(Position, { id: d.positionId });
     Object.assign(position, { status: 'INACTIVE', frozen: false, balance: '0', lastTransactionId: tx?.id ?? null, lastTransactionAt: at });
-    if (tx) tx.accountIds = [...new Set([...tx.accountIds, position.id])];
+    linkRecords(tx, [position.id]);
     return { onchainId: d.position, offchainId: d.positionId };
   },
 };

@@ -14,12 +14,14 @@ import { Account, FinancialInstrument, Position } from '../../../db/entities';
 import { insertPosition } from '../../../db/repositories/positions.repository';
 import { assertMaySign, findAccountByLookup, markTokenAccount, offPlatformAddress } from '../../../db/repositories/accounts.repository';
 import { checkPositionLookupAuthorities, findInstrumentByLookup } from '../../../db/repositories/financial-instruments.repository';
-import { conflict, validationError } from '../../../domain/errors';
 import { positionAccountSize } from '../../../domain/position-account';
-import { explicitAccountPreparation, positionToInitialize } from '../../../domain/operations/positions/initialize-position.rules';
+import { checkExplicitAccount, checkNotActive, explicitAccountPreparation, positionToInitialize, requireThawAuthority } from '../../../domain/operations/positions/initialize-position.rules';
+import { checkInstrumentActive, checkOwnerActive } from '../../../domain/operations/positions/position.rules';
+import { linkRecords } from '../../../db/repositories/transaction-records.repository';
+import { signerSet } from '../../../domain/write';
 import type { ActivityDeps } from '../../deps';
 import { resolveFeePayer } from '../fee-payer';
-import { landed, type OperationHandler, type OperationRequest } from '../operation-handler';
+import { landed, scopeOf, type OperationHandler, type OperationRequest } from '../operation-handler';
 import { tokenProgramOf } from './token-movement';
 
 /** An explicit position: the pre-created account made a token account in this transaction. */
@@ -65,12 +67,11 @@ export interface InitializePositionData {
  * exactly the token account's size). VALIDATION_ERROR, NOT_FOUND or FORBIDDEN naming `field`.
  */
 async function explicitAccount(em: EntityManager, deps: ActivityDeps, request: OperationRequest<InitializePositionItemData>, instrument: FinancialInstrument, owner: string, field: string): Promise<{ account: Account; explicit: ExplicitAccount }> {
-  const account = await findAccountByLookup(em, { organizationId: request.organizationId, cluster: request.cluster }, request.itemData.positionToInitialize.position!, field);
+  const scope = scopeOf(request);
+  const account = await findAccountByLookup(em, scope, request.itemData.positionToInitialize.position!, field);
   assertMaySign(account, request.organizationId, request.organizationExternalId, field);
-  const active = await em.findOne(Position, { organizationId: request.organizationId, cluster: request.cluster, address: account.address, status: 'ACTIVE' });
-  if (active) throw conflict(field, `the position ${account.address} is already active`);
-  if (account.address === owner) throw validationError(field, 'a position cannot be its own owner: name another account as owner');
-  if (account.canPayFees || account.globalFeePayerForOrgs.length) throw validationError(field, `${account.address} pays fees; a fee payer cannot become a token account`);
+  const active = await em.findOne(Position, { ...scope, address: account.address, status: 'ACTIVE' });
+  checkExplicitAccount(account, !!active, owner, field);
   const network = deps.networks.get(request.cluster)!;
   const [onchain, mint] = await Promise.all([network.getAccount(account.address), network.getAccount(instrument.mintAddress)]);
   const mintSize = mint ? positionAccountSize(mint.owner, mint.data) : null;
@@ -101,11 +102,11 @@ export const initializePositionHandler: OperationHandler<InitializePositionItemD
     const f = 'itemData.positionToInitialize';
     const item = request.itemData;
     const lookup = item.positionToInitialize;
-    const scope = { organizationId: request.organizationId, cluster: request.cluster };
+    const scope = scopeOf(request);
     // The registry's validate ran these rules before the write; here they narrow the lookup.
     const { owner: ownerLookup, financialInstrument } = positionToInitialize(item);
     const instrument = await findInstrumentByLookup(em, scope, financialInstrument, `${f}.financialInstrument`);
-    if (instrument.status !== 'ACTIVE') throw validationError(`${f}.financialInstrument`, `the instrument is ${instrument.status}`);
+    checkInstrumentActive(instrument, `${f}.financialInstrument`);
     // As in movements: a mint or freeze authority the lookup names must be the instrument's own.
     await checkPositionLookupAuthorities(em, scope, instrument, lookup, f);
     let owner: string;
@@ -113,7 +114,7 @@ export const initializePositionHandler: OperationHandler<InitializePositionItemD
     if (ownerLookup.offPlatform) owner = offPlatformAddress(ownerLookup, `${f}.owner`);
     else {
       const account = await findAccountByLookup(em, scope, ownerLookup, `${f}.owner`);
-      if (account.status !== 'ACTIVE') throw validationError(`${f}.owner`, `the owner account is ${account.status}`);
+      checkOwnerActive(account, `${f}.owner`);
       owner = account.address;
       ownerAccountId = account.id;
     }
@@ -129,7 +130,7 @@ export const initializePositionHandler: OperationHandler<InitializePositionItemD
       [positionAddress] = await findAssociatedTokenPda({ owner: address(owner), mint: address(instrument.mintAddress), tokenProgram });
     }
     const existing = await em.findOne(Position, { ...scope, address: positionAddress });
-    if (existing?.status === 'ACTIVE') throw conflict(f, `the position ${positionAddress} is already active`);
+    checkNotActive(existing, positionAddress, f);
 
     // An associated account may already exist onchain (CreateIdempotent leaves it as it is): its
     // balance and frozen state are the record's start, not 0 and the instrument's default.
@@ -138,8 +139,7 @@ export const initializePositionHandler: OperationHandler<InitializePositionItemD
     let thawWith: string | null = null;
     if (frozenByDefault && item.unfreeze) {
       const ref = instrument.authorities.freezeAuthority;
-      const authority = ref?.accountId ? await em.findOne(Account, { id: ref.accountId }) : null;
-      if (!authority) throw validationError('itemData.unfreeze', 'the freeze authority is not onboarded, so the service cannot thaw the position');
+      const authority = requireThawAuthority(ref?.accountId ? await em.findOne(Account, { id: ref.accountId }) : null);
       assertMaySign(authority, request.organizationId, request.organizationExternalId, 'itemData.unfreeze');
       thawWith = authority.address;
     }
@@ -165,7 +165,7 @@ export const initializePositionHandler: OperationHandler<InitializePositionItemD
       needsTransaction: true,
       feePayer: feePayer.address,
       // The explicit account signs its own allocation and assignment to the token program.
-      signers: [...new Set([feePayer.address, ...(explicit ? [positionAddress] : []), ...(thawWith ? [thawWith] : [])])],
+      signers: signerSet(feePayer.address, explicit ? [positionAddress] : [], thawWith ? [thawWith] : []),
       debits: [],
       webhooks: feePayer.webhooks,
       reservesAddress: existing ? undefined : positionAddress,
@@ -229,7 +229,7 @@ export const initializePositionHandler: OperationHandler<InitializePositionItemD
       await markTokenAccount(em, data.explicit.accountId, { type: data.explicit.type, dataLength: data.explicit.size, tokenVersion: data.version, tokenDecimals: data.decimals, topUp }, tx, at);
     }
     // The position's history (Fetch Position History) starts with this transaction; it leads the list.
-    if (tx) tx.accountIds = [...new Set([positionId, ...tx.accountIds])];
+    linkRecords(tx, [positionId], true);
     return { onchainId: data.address, offchainId: positionId };
   },
 };

@@ -16,10 +16,12 @@ import { findAccountByLookup, offPlatformAddress, ownerSignature, requireSigner 
 import { checkNamedAuthority, checkPositionLookupAuthorities, findInstrumentByLookup } from '../../../db/repositories/financial-instruments.repository';
 import { findPositionByLookup, insertPosition } from '../../../db/repositories/positions.repository';
 import { LedgerError, validationError } from '../../../domain/errors';
+import { checkOwnerActive, checkPositionActive } from '../../../domain/operations/positions/position.rules';
 import { resolveValue } from '../../../domain/money';
-import { amountToMove, BalanceBook, freezeOption, frozenAfter, type AmountRequest, type BookPosition, type BurnLeg, type Leg, type MintLeg, type TradeDefaults, type TransferLeg } from '../../../domain/operations/positions/movement.rules';
+import { amountToMove, BalanceBook, checkDistinctEnds, checkHookAccounts, checkInstrumentMovable, checkPermanentDelegate, checkPositiveAmount, checkSameInstrument, freezeOption, frozenAfter, transferDestinationState, type AmountRequest, type BookPosition, type BurnLeg, type Leg, type MintLeg, type TradeDefaults, type TransferLeg } from '../../../domain/operations/positions/movement.rules';
 import type { Debit, DestinationClass, WriteRequest } from '../../../domain/write';
 import type { ActivityDeps } from '../../deps';
+import { scopeOf } from '../operation-handler';
 import { resolveTransferHookAccounts, TransferHookResolutionError } from '../../../network/transfer-hook';
 import { freezeOptionSigner, moveBalance, tokenProgramOf } from './token-movement';
 
@@ -51,15 +53,12 @@ export async function onchainBalance(ctx: PlanContext, position: BookPosition): 
   return ctx.book.onchain(position.id);
 }
 
-const scopeOf = (request: WriteRequest) => ({ organizationId: request.organizationId, cluster: request.cluster });
-
 const option = (ctx: PlanContext, item: Parameters<typeof freezeOption>[1], p: string, name: Parameters<typeof freezeOption>[3]) => freezeOption(ctx.defaults, item, p, name);
 
 async function movableInstrument(em: EntityManager, position: Position, field: string): Promise<FinancialInstrument> {
-  if (position.status !== 'ACTIVE') throw validationError(field, `the position is ${position.status}`);
+  checkPositionActive(position, field);
   const instrument = await em.findOneOrFail(FinancialInstrument, { id: position.financialInstrumentId });
-  if (instrument.status !== 'ACTIVE') throw validationError(`${field}.financialInstrument`, `the instrument is ${instrument.status}`);
-  if (instrument.paused) throw validationError(`${field}.financialInstrument`, 'the instrument is paused');
+  checkInstrumentMovable(instrument, `${field}.financialInstrument`);
   return instrument;
 }
 
@@ -79,9 +78,7 @@ async function instrumentAuthority(ctx: PlanContext, instrument: FinancialInstru
 
 /** signWithPermanentDelegate: a Token-2022 instrument's permanent delegate moves the units instead of the owner. */
 async function permanentDelegate(ctx: PlanContext, instrument: FinancialInstrument, given: AccountLookupInput | undefined, p: string): Promise<string> {
-  if (instrument.version !== 'TOKEN_2022' || !instrument.authorities.permanentDelegateAuthority) {
-    throw validationError(`${p}.signWithPermanentDelegate`, 'the instrument has no permanent delegate (a TOKEN_2022 extension)');
-  }
+  checkPermanentDelegate({ version: instrument.version, hasPermanentDelegate: !!instrument.authorities.permanentDelegateAuthority }, p);
   return instrumentAuthority(ctx, instrument, 'permanentDelegateAuthority', given, `${p}.permanentDelegateAuthority`, 'permanent delegate');
 }
 
@@ -110,7 +107,7 @@ export async function planMint(ctx: PlanContext, item: MintOperation, p: string)
   const position = await findPositionByLookup(ctx.em, scopeOf(ctx.request), item.mintTo, `${p}.mintTo`);
   const instrument = await movableInstrument(ctx.em, position, `${p}.mintTo`);
   const amount = resolveValue(item.value, instrument.decimals, `${p}.value`);
-  if (amount === 0n) throw validationError(`${p}.value`, 'the amount must be more than zero');
+  checkPositiveAmount(amount, `${p}.value`);
   const unfreeze = option(ctx, item, p, 'unfreeze');
   const freeze = option(ctx, item, p, 'freeze');
   // The lookup's named authorities were checked against the instrument by findPositionByLookup.
@@ -168,16 +165,12 @@ async function transferDestination(ctx: PlanContext, lookup: PositionLookupInput
     // Only an owner's associated account is opened on the way; a named account must exist.
     if (!(initialize && !lookup.position && error instanceof LedgerError && error.code === 'NOT_FOUND')) throw error;
   }
-  if (found && found.financialInstrumentId !== source.financialInstrumentId) throw validationError(field, 'both positions must hold the same instrument');
-  if (found?.status === 'ACTIVE') return { position: found, create: null };
-  if (!initialize) throw validationError(field, `the destination position is ${found?.status}; set initializeDestinationPositionIfNeeded to open it in the same transfer`);
-  if (found && !found.associated) throw validationError(field, 'an inactive explicit position cannot be reopened by a transfer; use Initialize Position');
-  if (!found && !lookup.owner) throw validationError(`${field}.owner`, 'initializeDestinationPositionIfNeeded needs the destination owner (and financialInstrument)');
+  if (transferDestinationState(found, source.financialInstrumentId, lookup, initialize, field) === 'active') return { position: found!, create: null };
   // A found position's lookup was checked by findPositionByLookup; one opened here is checked the same way.
   if (!found) await checkPositionLookupAuthorities(ctx.em, scopeOf(ctx.request), instrument, lookup, field);
   if (lookup.financialInstrument) {
     const named = await findInstrumentByLookup(ctx.em, scopeOf(ctx.request), lookup.financialInstrument, `${field}.financialInstrument`);
-    if (named.id !== instrument.id) throw validationError(`${field}.financialInstrument`, 'both positions must hold the same instrument');
+    checkSameInstrument(named.id, instrument.id, `${field}.financialInstrument`);
   }
   let owner = found?.ownerAddress ?? '';
   let ownerAccountId: string | null = found?.ownerAccountId ?? null;
@@ -185,7 +178,7 @@ async function transferDestination(ctx: PlanContext, lookup: PositionLookupInput
     if (lookup.owner!.offPlatform) owner = offPlatformAddress(lookup.owner!, `${field}.owner`);
     else {
       const account = await findAccountByLookup(ctx.em, scopeOf(ctx.request), lookup.owner!, `${field}.owner`);
-      if (account.status !== 'ACTIVE') throw validationError(`${field}.owner`, `the owner account is ${account.status}`);
+      checkOwnerActive(account, `${field}.owner`);
       owner = account.address;
       ownerAccountId = account.id;
     }
@@ -207,7 +200,7 @@ export async function planTransfer(ctx: PlanContext, item: TransferOperation, p:
   const source = await findPositionByLookup(ctx.em, scopeOf(ctx.request), item.source, `${p}.source`);
   const instrument = await movableInstrument(ctx.em, source, `${p}.source`);
   const { position: destination, create } = await transferDestination(ctx, item.destination, source, instrument, item.initializeDestinationPositionIfNeeded, p);
-  if (source.id === destination.id) throw validationError(`${p}.destination`, 'the destination is the source');
+  checkDistinctEnds(source.id, destination.id, p);
 
   const unfreezeSource = option(ctx, item, p, 'unfreezeSource');
   const freezeSource = option(ctx, item, p, 'freezeSource');
@@ -257,8 +250,7 @@ async function hookAccounts(ctx: PlanContext, instrument: FinancialInstrument, t
   const field = `${p}.source.financialInstrument`;
   try {
     const metas = await resolveTransferHookAccounts(ctx.deps.networks.get(ctx.request.cluster)!, { hookProgram, mint: instrument.mintAddress, ...transfer });
-    const signer = metas.find((m) => m.role.endsWith('_signer'));
-    if (signer) throw validationError(field, `the transfer hook asks for a signature of ${signer.address}, which the service does not give`);
+    checkHookAccounts(metas, field);
     return metas;
   } catch (error) {
     if (error instanceof TransferHookResolutionError) throw validationError(field, `the transfer hook's accounts cannot be resolved: ${error.message}`);
@@ -279,7 +271,7 @@ export async function recordLeg(em: EntityManager, request: WriteRequest, leg: L
   // By address: a destination opened by an earlier leg, or by a racing write, may hold another id than planned.
   const destinationId = leg.createDestination
     ? await openDestination(em, request, leg, tx, at)
-    : (await em.findOneOrFail(Position, { organizationId: request.organizationId, cluster: request.cluster, address: leg.destination })).id;
+    : (await em.findOneOrFail(Position, { ...scopeOf(request), address: leg.destination })).id;
   await moveBalance(em, leg.sourceId, -amount, frozenAfter(leg, leg.source), tx, at);
   await moveBalance(em, destinationId, amount, frozenAfter(leg, leg.destination), tx, at);
 }

@@ -3,10 +3,10 @@
  * run across a trade's legs), then all of them go out in one atomic network transaction.
  */
 import type { BurnItemData, MintItemData, TradeItemData, TransferItemData } from '../../../domain/operations/positions/position.inputs';
-import { validationError } from '../../../domain/errors';
 import { resolveFeePayer } from '../fee-payer';
 import { legInstructions } from '../../../domain/operations/positions/movement-instructions';
-import { settleFreezes, type Leg, type TradeDefaults } from '../../../domain/operations/positions/movement.rules';
+import { settleFreezes, tradeKinds, type Leg, type TradeDefaults } from '../../../domain/operations/positions/movement.rules';
+import { signerSet } from '../../../domain/write';
 import { newPlanContext, planBurn, planMint, planTransfer, recordLeg, type PlanContext, type PlannedLeg } from './movement-legs';
 import { landed, type OperationHandler } from '../operation-handler';
 
@@ -29,7 +29,7 @@ function movementsHandler<Input>(entriesOf: (item: Input) => { entries: Entry[];
       return {
         needsTransaction: true,
         feePayer: feePayer.address,
-        signers: [...new Set([feePayer.address, ...planned.flatMap((p) => p.signers)])],
+        signers: signerSet(feePayer.address, planned.flatMap((p) => p.signers)),
         // The fee payer is always one the service signs for (resolveFeePayer checks it).
         awaitedSigners: [...ctx.awaited].filter((signer) => signer !== feePayer.address),
         debits: planned.flatMap((p) => p.debits),
@@ -57,13 +57,11 @@ export const burnHandler = movementsHandler((item: BurnItemData) => single({ pla
 export const transferHandler = movementsHandler((item: TransferItemData) => single({ plan: (ctx) => planTransfer(ctx, item, 'itemData') }));
 
 export const tradeHandler = movementsHandler((item: TradeItemData) => {
-  if (item.operations.length === 0) throw validationError('itemData.operations', 'a trade needs at least one operation');
-  const entries = item.operations.map((operation, i): Entry => {
+  const entries = tradeKinds(item.operations).map((kind, i): Entry => {
     const p = `itemData.operations[${i}]`;
-    const kinds = (['mint', 'burn', 'transfer'] as const).filter((kind) => operation[kind] !== undefined);
-    if (kinds.length !== 1) throw validationError(p, `${p} holds exactly one of mint, burn or transfer`);
-    if (operation.mint) return { plan: (ctx) => planMint(ctx, operation.mint!, `${p}.mint`) };
-    if (operation.burn) return { plan: (ctx) => planBurn(ctx, operation.burn!, `${p}.burn`) };
+    const operation = item.operations[i];
+    if (kind === 'mint') return { plan: (ctx) => planMint(ctx, operation.mint!, `${p}.mint`) };
+    if (kind === 'burn') return { plan: (ctx) => planBurn(ctx, operation.burn!, `${p}.burn`) };
     return { plan: (ctx) => planTransfer(ctx, operation.transfer!, `${p}.transfer`) };
   });
   return { entries, defaults: { freeze: item.freeze, unfreeze: item.unfreeze } };

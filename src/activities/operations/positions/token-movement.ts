@@ -11,18 +11,19 @@ import type { AccountLookupInput } from '../../../domain/inputs/common.inputs';
 import { requireSigner } from '../../../db/repositories/accounts.repository';
 import { movePositionBalance } from '../../../db/repositories/positions.repository';
 import { checkNamedAuthority } from '../../../db/repositories/financial-instruments.repository';
-import { LedgerError } from '../../../domain/errors';
+import { freezeOptionAuthority } from '../../../domain/operations/positions/movement.rules';
+import { linkRecords } from '../../../db/repositories/transaction-records.repository';
 import type { WriteRequest } from '../../../domain/write';
+import { scopeOf } from '../operation-handler';
 
 export { MEMO_PROGRAM_V3 } from '../../../domain/operations/positions/movement-instructions';
 
 export const tokenProgramOf = (instrument: FinancialInstrument) => (instrument.version === 'SPL' ? TOKEN_PROGRAM_ADDRESS : TOKEN_2022_PROGRAM_ADDRESS);
 
 /**
- * Freeze and unfreeze options work only for Token-2022 instruments with a freeze authority
- * (FREEZE_AUTHORITY_NOT_FOUND naming the first option set, spec 4.3 and its trade rule 2); returns the
- * freeze authority's address when an option is set (null when none is), after checking the service may sign for it. A
- * freeze authority named in the request must be the instrument's (checkNamedAuthority), option or not.
+ * The freeze authority's address when a freeze option is set (the rule: freezeOptionAuthority; null
+ * when none is), after checking the service may sign for it. A freeze authority named in the request
+ * must be the instrument's (checkNamedAuthority), option or not.
  */
 export async function freezeOptionSigner(
   em: EntityManager,
@@ -33,14 +34,9 @@ export async function freezeOptionSigner(
   field: string,
 ): Promise<string | null> {
   // A named freeze authority must be the instrument's, whether or not an option uses it.
-  if (given) await checkNamedAuthority(em, { organizationId: request.organizationId, cluster: request.cluster }, instrument, 'freezeAuthority', given, field);
-  const set = options.find(([, on]) => on);
-  if (!set) return null;
-  const ref = instrument.authorities.freezeAuthority;
-  if (instrument.version !== 'TOKEN_2022' || !ref) {
-    throw new LedgerError('FREEZE_AUTHORITY_NOT_FOUND', `${instrument.mintAddress}: freeze and unfreeze are supported only for TOKEN_2022 instruments with a freeze authority`, set[0]);
-  }
-  return requireSigner(em, ref.accountId, field, 'freeze authority');
+  if (given) await checkNamedAuthority(em, scopeOf(request), instrument, 'freezeAuthority', given, field);
+  const ref = freezeOptionAuthority({ version: instrument.version, mintAddress: instrument.mintAddress, freezeAuthority: instrument.authorities.freezeAuthority }, options);
+  return ref ? requireSigner(em, ref.accountId, field, 'freeze authority') : null;
 }
 
 /**
@@ -52,5 +48,5 @@ export async function moveBalance(em: EntityManager, positionId: string, delta: 
   const position = await em.findOneOrFail(Position, { id: positionId });
   await movePositionBalance(em, positionId, delta);
   Object.assign(position, { frozen: frozenAfter(position.frozen), lastTransactionId: tx?.id ?? null, lastTransactionAt: at });
-  if (tx) tx.accountIds = [...new Set([...tx.accountIds, position.id])];
+  linkRecords(tx, [position.id]);
 }

@@ -3,7 +3,7 @@
  * transaction hold, the table's flags as the network has them, and the rules of Extend and Update,
  * checked before anything is signed. Pure: the lookup step reads the table and the SlotHashes sysvar.
  */
-import { validationError } from '../../errors';
+import { conflict, validationError } from '../../errors';
 
 /** The network's limit of addresses in one table. */
 export const MAX_TABLE_ADDRESSES = 256;
@@ -135,4 +135,84 @@ export function checkUpdate(item: UpdateRequest, state: TableState | null, coole
     if (!flags.deactivated) throw validationError('itemData.close', 'deactivate the table first; it can be closed once the deactivation has cooled down (about 513 slots)');
     if (!cooledDown) throw validationError('itemData.close', `the deactivation has not cooled down yet: the table can be closed once slot ${state!.deactivationSlot} has left the network's SlotHashes (about ${COOL_DOWN_SLOTS} slots after it)`);
   }
+}
+
+/** Create's payload: onchainId and alreadyOnchain go together (a new table's address is derived). VALIDATION_ERROR naming onchainId. */
+export function checkOnboarding(payload: { alreadyOnchain?: boolean; onchainId?: string }): void {
+  const field = 'itemData.addressLookupTable.onchainId';
+  if (payload.onchainId && !payload.alreadyOnchain) throw validationError(field, "a new table's address is derived from its authority and a recent slot; onchainId goes with alreadyOnchain");
+  if (payload.alreadyOnchain && !payload.onchainId) throw validationError(field, 'onchainId names the existing table to onboard');
+}
+
+/** A table onboarded once: one already on record is CONFLICT naming `field`. */
+export function checkNotOnRecord(onRecord: boolean, onchainId: string, field: string): void {
+  if (onRecord) throw conflict(field, `address lookup table ${onchainId} is already on record`);
+}
+
+/**
+ * An existing table onboarded as the network holds it: it exists, its authority (unless frozen) is
+ * the one named, and it holds every component named. VALIDATION_ERROR naming the field at fault.
+ */
+export function checkOnboardedTable(state: TableState | null, onchainId: string, cluster: string, authority: string, components: readonly { address: string }[], field: string): TableState {
+  if (!state) throw validationError(field, `no address lookup table at ${onchainId} on ${cluster}`);
+  if (state.authority !== null && state.authority !== authority) throw validationError('itemData.authority', `the table's authority is ${state.authority}`);
+  const missing = components.findIndex((c) => !state.addresses.includes(c.address));
+  if (missing >= 0) throw validationError(`itemData.componentAddresses.${missing}`, `${components[missing].address} is not in the table; onboard the table, then extend it`);
+  return state;
+}
+
+/** A new table needs an address no other table took: none among the recent slots is CONFLICT naming the authority. */
+export function requireFreeSlot<S>(found: S | undefined): S {
+  if (!found) throw conflict('itemData.authority', 'every recent slot already gave this authority a table; try again in a moment');
+  return found;
+}
+
+/** Extend appends the components the table does not hold yet: none is VALIDATION_ERROR naming componentAddresses. */
+export function componentsToAppend<C extends { address: string }>(components: readonly C[], inTable: readonly string[]): C[] {
+  const added = components.filter((c) => !inTable.includes(c.address));
+  if (added.length === 0) throw validationError('itemData.componentAddresses', 'every address is already in the table');
+  return added;
+}
+
+/** What Create's lookup resolved that the table's record holds. */
+export interface NewTable {
+  tableId: string;
+  address: string;
+  /** null: onboarded (no creating transaction). */
+  recentSlot: string | null;
+  authority: string;
+  authorityAccountId: string;
+  managed: boolean;
+}
+
+/**
+ * The record of a new table, without addresses (each landed transaction appends its own): its
+ * labels from the request, created by `creationTransactionId` at `at` (null: not landed yet).
+ */
+export function newTableRecord(
+  table: NewTable,
+  scope: { organizationId: string; cluster: string },
+  payload: { offchainReferences?: { code?: string; name?: string }; comments?: string },
+  creation: { transactionId: string | null; at: Date } | null,
+) {
+  return {
+    id: table.tableId,
+    organizationId: scope.organizationId,
+    cluster: scope.cluster,
+    address: table.address,
+    authorityAddress: table.authority,
+    authorityAccountId: table.authorityAccountId,
+    managed: table.managed,
+    componentAddresses: [] as string[],
+    componentAccountIds: [] as string[],
+    wasOnchainAlready: table.recentSlot === null,
+    frozen: false,
+    deactivated: false,
+    closed: false,
+    code: payload.offchainReferences?.code ?? null,
+    name: payload.offchainReferences?.name ?? null,
+    comments: payload.comments ?? null,
+    creationTransactionId: creation?.transactionId ?? null,
+    creationTransactionAt: creation?.at ?? null,
+  };
 }

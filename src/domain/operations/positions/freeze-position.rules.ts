@@ -3,7 +3,7 @@
  * `allPositions` request is cut into network transactions. Pure: the lookup step supplies the
  * records.
  */
-import { validationError } from '../../errors';
+import { LedgerError, validationError } from '../../errors';
 import type { FreezePositionItemData } from './position.inputs';
 
 /**
@@ -48,6 +48,17 @@ export function checkFreezeTarget(position: { status: string; frozen: boolean },
 export function checkFreezeAllInstrument(instrument: { version: string; status: string }, field: string): void {
   if (instrument.version !== 'SPL') throw validationError('itemData.allPositions', 'allPositions is for SPL instruments; a TOKEN_2022 instrument freezes per position (name one position), or stops all movements with Pause Financial Instrument');
   if (instrument.status !== 'ACTIVE') throw validationError(field, `the instrument is ${instrument.status}`);
+}
+
+/** The instrument's freeze authority, which signs every freeze and thaw (FREEZE_AUTHORITY_NOT_FOUND naming `field` when it has none). */
+export function requireFreezeAuthority<A>(authority: A | null | undefined, field: string): A {
+  if (!authority) throw new LedgerError('FREEZE_AUTHORITY_NOT_FOUND', 'the instrument has no freeze authority', field);
+  return authority;
+}
+
+/** An `allPositions` write with nothing left to change is refused (VALIDATION_ERROR naming allPositions). */
+export function checkPositionsToChange(count: number, freeze: boolean): void {
+  if (count === 0) throw validationError('itemData.allPositions', `every active position of the instrument is already ${freeze ? 'frozen' : 'unfrozen'}`);
 }
 
 /** The positions of transaction `part` of the write. */

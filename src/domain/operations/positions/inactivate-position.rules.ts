@@ -13,6 +13,11 @@ export function validateInactivatePosition(item: InactivatePositionItemData): vo
   if (item.refundNetworkCurrrencyToFeePayer && item.refundNetworkCurrrencyDestination) throw validationError('itemData.refundNetworkCurrrencyDestination', 'refund to the fee payer or to a destination, not both');
 }
 
+/** The closed account's rent goes elsewhere than into the account being closed (VALIDATION_ERROR naming the destination). */
+export function checkRefundDestination(refundTo: string, positionAddress: string): void {
+  if (refundTo === positionAddress) throw validationError('itemData.refundNetworkCurrrencyDestination', 'the refund cannot go to the position being closed');
+}
+
 /** Whether the close thaws the position first: a frozen one only with unfreezeIfNeeded (POSITION_FROZEN naming it otherwise). */
 export function thawBeforeClose(position: { frozen: boolean; address: string }, item: InactivatePositionItemData): boolean {
   const unfreeze = position.frozen && !!item.unfreezeIfNeeded;

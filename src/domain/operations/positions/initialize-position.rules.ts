@@ -3,7 +3,7 @@
  * needs onchain to become a token account. Pure: the lookup step supplies the account as the chain
  * holds it.
  */
-import { validationError } from '../../errors';
+import { conflict, validationError } from '../../errors';
 import type { AccountLookupInput } from '../../inputs/common.inputs';
 import type { InitializePositionItemData } from './position.inputs';
 import { rentExemptMinimum } from '../../token-extensions';
@@ -22,6 +22,27 @@ export function positionToInitialize(item: InitializePositionItemData): { owner:
 /** The request's own rules (the registry's validate). */
 export function validateInitializePosition(item: InitializePositionItemData): void {
   positionToInitialize(item);
+}
+
+/**
+ * The account an explicit position names, as onboarded: not already an active position (CONFLICT),
+ * not the owner itself, not a fee payer (VALIDATION_ERROR); each naming `field`.
+ */
+export function checkExplicitAccount(account: { address: string; canPayFees: boolean; globalFeePayerForOrgs: readonly string[] }, alreadyActive: boolean, owner: string, field: string): void {
+  if (alreadyActive) throw conflict(field, `the position ${account.address} is already active`);
+  if (account.address === owner) throw validationError(field, 'a position cannot be its own owner: name another account as owner');
+  if (account.canPayFees || account.globalFeePayerForOrgs.length) throw validationError(field, `${account.address} pays fees; a fee payer cannot become a token account`);
+}
+
+/** The position's record, if any: an ACTIVE one is CONFLICT naming `field` (an inactive one is reopened). */
+export function checkNotActive(existing: { status: string } | null, positionAddress: string, field: string): void {
+  if (existing?.status === 'ACTIVE') throw conflict(field, `the position ${positionAddress} is already active`);
+}
+
+/** `unfreeze` of a position frozen by default needs the freeze authority onboarded (VALIDATION_ERROR naming unfreeze). */
+export function requireThawAuthority<A>(authority: A | null): A {
+  if (!authority) throw validationError('itemData.unfreeze', 'the freeze authority is not onboarded, so the service cannot thaw the position');
+  return authority;
 }
 
 export interface OnchainSystemAccount {

@@ -193,3 +193,82 @@ export function settleFreezes(legs: Leg[]): void {
 
 /** The frozen state a leg leaves an account in, from the state it had. */
 export const frozenAfter = (leg: Leg, account: string) => (frozen: boolean) => (leg.freeze.includes(account) ? true : leg.thaw.includes(account) ? false : frozen);
+
+/** An instrument units move in: ACTIVE and not paused (VALIDATION_ERROR naming `field`, the lookup's financialInstrument). */
+export function checkInstrumentMovable(instrument: { status: string; paused?: boolean | null }, field: string): void {
+  if (instrument.status !== 'ACTIVE') throw validationError(field, `the instrument is ${instrument.status}`);
+  if (instrument.paused) throw validationError(field, 'the instrument is paused');
+}
+
+/** A mint moves something (VALIDATION_ERROR naming its value). */
+export function checkPositiveAmount(amount: bigint, field: string): void {
+  if (amount === 0n) throw validationError(field, 'the amount must be more than zero');
+}
+
+/** signWithPermanentDelegate needs a Token-2022 instrument with a permanent delegate (VALIDATION_ERROR naming the flag). */
+export function checkPermanentDelegate(instrument: { version: string; hasPermanentDelegate: boolean }, p: string): void {
+  if (instrument.version !== 'TOKEN_2022' || !instrument.hasPermanentDelegate) {
+    throw validationError(`${p}.signWithPermanentDelegate`, 'the instrument has no permanent delegate (a TOKEN_2022 extension)');
+  }
+}
+
+/**
+ * A transfer's destination as its lookup found it (null: no record): 'active' to use it, 'open' to
+ * open the owner's associated position in the same transaction (initializeDestinationPositionIfNeeded);
+ * VALIDATION_ERROR naming `field` (the destination) otherwise.
+ */
+export function transferDestinationState(
+  found: { financialInstrumentId: string; status: string; associated: boolean } | null,
+  sourceInstrumentId: string,
+  lookup: { owner?: unknown },
+  initialize: boolean | undefined,
+  field: string,
+): 'active' | 'open' {
+  if (found && found.financialInstrumentId !== sourceInstrumentId) throw validationError(field, 'both positions must hold the same instrument');
+  if (found?.status === 'ACTIVE') return 'active';
+  if (!initialize) throw validationError(field, `the destination position is ${found?.status}; set initializeDestinationPositionIfNeeded to open it in the same transfer`);
+  if (found && !found.associated) throw validationError(field, 'an inactive explicit position cannot be reopened by a transfer; use Initialize Position');
+  if (!found && !lookup.owner) throw validationError(`${field}.owner`, 'initializeDestinationPositionIfNeeded needs the destination owner (and financialInstrument)');
+  return 'open';
+}
+
+/** The instrument a destination's lookup names is the source's (VALIDATION_ERROR naming `field`). */
+export function checkSameInstrument(namedId: string, instrumentId: string, field: string): void {
+  if (namedId !== instrumentId) throw validationError(field, 'both positions must hold the same instrument');
+}
+
+/** A transfer moves between two positions (VALIDATION_ERROR naming its destination). */
+export function checkDistinctEnds(sourceId: string, destinationId: string, p: string): void {
+  if (sourceId === destinationId) throw validationError(`${p}.destination`, 'the destination is the source');
+}
+
+/** A transfer hook's extra accounts: the service signs none of them (VALIDATION_ERROR naming `field`). */
+export function checkHookAccounts(metas: readonly TransferHookAccountMeta[], field: string): void {
+  const signer = metas.find((m) => m.role.endsWith('_signer'));
+  if (signer) throw validationError(field, `the transfer hook asks for a signature of ${signer.address}, which the service does not give`);
+}
+
+/**
+ * Freeze and unfreeze options work only for Token-2022 instruments with a freeze authority
+ * (FREEZE_AUTHORITY_NOT_FOUND naming the first option set, spec 4.3 and its trade rule 2); returns the
+ * freeze authority when an option is set, null when none is.
+ */
+export function freezeOptionAuthority<A>(instrument: { version: string; mintAddress: string; freezeAuthority: A | null | undefined }, options: readonly [field: string, on: boolean | undefined][]): A | null {
+  const set = options.find(([, on]) => on);
+  if (!set) return null;
+  if (instrument.version !== 'TOKEN_2022' || !instrument.freezeAuthority) {
+    throw new LedgerError('FREEZE_AUTHORITY_NOT_FOUND', `${instrument.mintAddress}: freeze and unfreeze are supported only for TOKEN_2022 instruments with a freeze authority`, set[0]);
+  }
+  return instrument.freezeAuthority;
+}
+
+/** Each operation of a trade holds exactly one movement: its kind, in order (VALIDATION_ERROR naming the operation, or the empty list). */
+export function tradeKinds(operations: readonly Partial<Record<'mint' | 'burn' | 'transfer', unknown>>[]): ('mint' | 'burn' | 'transfer')[] {
+  if (operations.length === 0) throw validationError('itemData.operations', 'a trade needs at least one operation');
+  return operations.map((operation, i) => {
+    const p = `itemData.operations[${i}]`;
+    const kinds = (['mint', 'burn', 'transfer'] as const).filter((kind) => operation[kind] !== undefined);
+    if (kinds.length !== 1) throw validationError(p, `${p} holds exactly one of mint, burn or transfer`);
+    return kinds[0];
+  });
+}
