@@ -31,12 +31,17 @@ export function toActivityFailure(error: unknown): unknown {
  * `retriedUntilDone` run after the network may have moved value: every failure of theirs stays
  * retryable (a stuck step shows in the Web UI; giving up would leave chain and records apart).
  */
-export function withFailureBoundary<T extends Record<string, (...args: any[]) => Promise<any>>>(activities: T, retriedUntilDone: (keyof T)[] = []): T {
-  const wrapped = {} as Record<string, (...args: any[]) => Promise<any>>;
-  for (const [name, fn] of Object.entries(activities)) {
+/** Any activity function (its arguments are the activity's own; `never` lets every signature in). */
+type Activity = (...args: never[]) => Promise<unknown>;
+
+export function withFailureBoundary<T extends Record<string, Activity>>(activities: T, retriedUntilDone: (keyof T)[] = []): T {
+  const wrapped: Record<string, Activity> = {};
+  for (const [name, activity] of Object.entries(activities)) {
+    // Called with the arguments the wrapper received, which are the activity's own.
+    const fn = activity as (...args: unknown[]) => Promise<unknown>;
     wrapped[name] = retriedUntilDone.includes(name)
       ? fn
-      : async (...args: any[]) => {
+      : async (...args: unknown[]) => {
           try {
             return await fn(...args);
           } catch (error) {

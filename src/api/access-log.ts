@@ -13,7 +13,8 @@ interface Logged {
   organization?: string;
   errorCode?: string;
 }
-const LOGGED = Symbol('ledger.accessLog');
+/** What the request's line adds, kept beside the request until pino-http writes the line. */
+const logged = new WeakMap<object, Logged>();
 
 export function accessLog(logger: Logger): Koa.Middleware {
   const http = pinoHttp({
@@ -21,7 +22,7 @@ export function accessLog(logger: Logger): Koa.Middleware {
     genReqId: (_req, res) => String(res.getHeader('x-request-id') ?? ''),
     serializers: { req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }), res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }) },
     customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
-    customProps: (req) => ({ ...((req as unknown as Record<symbol, Logged>)[LOGGED] ?? {}) }),
+    customProps: (req) => ({ ...(logged.get(req) ?? {}) }),
     quietReqLogger: true,
   });
   return async (ctx: LedgerContext, next) => {
@@ -30,11 +31,11 @@ export function accessLog(logger: Logger): Koa.Middleware {
       await next();
     } finally {
       const errors = (ctx.body as { errors?: { code?: string }[] } | undefined)?.errors;
-      (ctx.req as unknown as Record<symbol, Logged>)[LOGGED] = {
+      logged.set(ctx.req, {
         route: (ctx as { _matchedRoute?: string })._matchedRoute,
         organization: ctx.state.caller?.organizationExternalId,
         errorCode: Array.isArray(errors) ? errors[0]?.code : undefined,
-      };
+      });
     }
   };
 }

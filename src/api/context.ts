@@ -83,3 +83,10 @@ export interface LedgerState {
 }
 
 export type LedgerContext = Koa.ParameterizedContext<LedgerState>;
+
+declare module 'koa' {
+  interface Request {
+    /** The JSON body, parsed losslessly by the body middleware (src/api/middleware.ts). */
+    body?: unknown;
+  }
+}

@@ -48,8 +48,8 @@ export function errorBody(log: (msg: string, err: unknown) => void): Koa.Middlew
         ctx.status = error.status;
         // The rest of an oversized body was never read: the connection cannot carry another request.
         if (error.code === 'PAYLOAD_TOO_LARGE') ctx.set('Connection', 'close');
-        ctx.body = { errors: [{ code: error.code, message: error.message, ...(error.field ? { field: error.field } : {}) }], requestId: ctx.state.requestId };
-        if (error.code === 'LIMIT_EXCEEDED' && error.context.limit) (ctx.body as any).errors[0].limit = error.context.limit;
+        const limit = error.code === 'LIMIT_EXCEEDED' && error.context.limit ? { limit: error.context.limit } : {};
+        ctx.body = { errors: [{ code: error.code, message: error.message, ...(error.field ? { field: error.field } : {}), ...limit }], requestId: ctx.state.requestId };
         return;
       }
       // PostgreSQL or Temporal away is an outage to wait out (503 with Retry-After), not a fault of ours.
@@ -96,21 +96,21 @@ export function losslessJson(maxBytes = 1024 * 1024): Koa.Middleware {
         chunks.push(chunk as Buffer);
       }
       const text = Buffer.concat(chunks).toString('utf8');
-      if (text.trim() === '') (ctx.request as any).body = undefined;
+      if (text.trim() === '') ctx.request.body = undefined;
       else {
         // A body is JSON: another declared type (a form, text/plain) is refused rather than guessed at.
         if (ctx.get('content-type') && !ctx.is('json')) throw new LedgerError('UNSUPPORTED_MEDIA_TYPE', `the body must be application/json, not ${ctx.get('content-type')}`, '(body)');
         try {
-          (ctx.request as any).body = parse(text);
+          ctx.request.body = parse(text);
         } catch (e) {
           throw new LedgerError('VALIDATION_ERROR', `the body is not valid JSON: ${(e as Error).message}`, '(body)');
         }
-        const nul = findNul((ctx.request as any).body, '');
+        const nul = findNul(ctx.request.body, '');
         if (nul) throw new LedgerError('VALIDATION_ERROR', `${nul} must not contain NUL (\\u0000) characters`, nul);
       }
     }
     await next();
-    if (ctx.body !== undefined && ctx.body !== null && typeof ctx.body === 'object' && !Buffer.isBuffer(ctx.body) && !isLosslessNumber(ctx.body) && typeof (ctx.body as any).pipe !== 'function') {
+    if (ctx.body !== undefined && ctx.body !== null && typeof ctx.body === 'object' && !Buffer.isBuffer(ctx.body) && !isLosslessNumber(ctx.body) && typeof (ctx.body as { pipe?: unknown }).pipe !== 'function') {
       ctx.type = 'application/json';
       ctx.body = stringify(ctx.body, (_key, value) => (value instanceof Date ? value.toISOString() : value));
     }

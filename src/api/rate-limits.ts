@@ -49,7 +49,7 @@ function limiter(store: RateLimitStore, keyPrefix: string, points: number, durat
   if (store.kind === 'postgresql') {
     // What decides while the store is down or late: the same limits, kept in this process.
     const insurance = new (class extends RateLimiterMemory {
-      override consume(key: string | number, pointsToConsume?: number, options?: { [key: string]: any }): Promise<RateLimiterRes> {
+      override consume(key: string | number, pointsToConsume?: number, options?: Record<string, unknown>): Promise<RateLimiterRes> {
         onFallback();
         return super.consume(key, pointsToConsume, options);
       }

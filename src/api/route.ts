@@ -21,7 +21,7 @@ export interface RawResponse {
   example?: unknown;
 }
 
-export interface RouteSpec<B = any, R = any> {
+export interface RouteSpec<B = unknown, R = unknown> {
   /** The spec's operation name in camelCase (createAccount, fetchAccounts): unique; a generated client's method name. */
   operationId: string;
   method: 'get' | 'post' | 'patch';
@@ -30,7 +30,8 @@ export interface RouteSpec<B = any, R = any> {
   tag: string;
   /** The role needed (a list: any one of them); null: no authentication (health, docs). */
   role: Role | readonly Role[] | null;
-  body?: t.Type<B, unknown, unknown>;
+  /** The body codec (`t.Mixed` for its schema, decoding to B for the handler). */
+  body?: t.Mixed & t.Decoder<unknown, B>;
   /** Path parameters with their allowed values. */
   pathParams?: Record<string, readonly string[]>;
   /** Schemas of path parameters without a fixed set of values (a file id). */
@@ -40,7 +41,7 @@ export interface RouteSpec<B = any, R = any> {
    * What a success answers: an io-ts codec whose type the handler must return (so presenters are
    * checked against it) and whose schema the document shows; or raw content that is not JSON.
    */
-  response: t.Type<R, any, unknown> | RawResponse;
+  response: (t.Mixed & t.Decoder<unknown, R>) | RawResponse;
   /** A request and its answer for the document (declared operations carry theirs; other routes' are in src/domain/examples by operationId). */
   examples?: OperationExample;
   /** Answers beyond the success, 202 and the errors of the route's kind (e.g. /ready's 503), by status. */
@@ -50,7 +51,7 @@ export interface RouteSpec<B = any, R = any> {
   /** Writes take svmCluster and may answer 202 with Prefer: respond-async. */
   write?: boolean;
   /** Returns the response codec's type (or, for writes, the 202 answer). */
-  handler: (ctx: LedgerContext, body: B) => Promise<NoInfer<R> | AcceptedWriteBody>;
+  handler(ctx: LedgerContext, body: B): Promise<NoInfer<R> | AcceptedWriteBody>;
 }
 
 export function route<B, R = unknown>(spec: RouteSpec<B, R>): RouteSpec<B, R> {
@@ -92,7 +93,7 @@ export function mountRoutes(router: Router, routes: RouteSpec[], deps: ApiDeps):
         if (!deps.networks.get(cluster)) throw validationError('svmCluster', `svmCluster must be one of ${deps.networks.names.join(', ')}`);
         ctx.state.cluster = cluster;
       }
-      const body = spec.body ? decode(spec.body, (ctx.request as any).body) : undefined;
+      const body = spec.body ? decode(spec.body, ctx.request.body) : undefined;
       const tenancyConfig = (body as { tenancyConfig?: { overrideOrganizationExternalId?: string } } | undefined)?.tenancyConfig;
       if (ctx.state.caller && tenancyConfig) {
         // Every route taking tenancyConfig decides an override before its handler runs (a handler
@@ -108,6 +109,6 @@ export function mountRoutes(router: Router, routes: RouteSpec[], deps: ApiDeps):
       ctx.body = result;
     };
     const chain = spec.role === null ? [handle] : [auth, limit, handle];
-    (router as any)[spec.method](koaPath, ...chain);
+    router.register(koaPath, [spec.method], chain);
   }
 }

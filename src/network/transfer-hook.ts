@@ -125,6 +125,7 @@ function accountInfoRpc(network: Pick<SvmNetwork, 'getAccount'>): Rpc<GetAccount
       };
     },
   });
+  // The resolver calls only getAccountInfo: an Rpc of that one method, typed as kit's whole Rpc.
   return { getAccountInfo } as unknown as Rpc<GetAccountInfoApi>;
 }
 

@@ -39,7 +39,7 @@ export interface OperationHandler<Input = unknown, Data = unknown> {
 export const landed = (outcome: Outcome | { status: string } | null): boolean => outcome !== null && ['CONFIRMED', 'FINALIZED', 'SUBMITTED'].includes(outcome.status);
 
 /** A handler per operation, each typed by the operation's input. */
-export type OperationHandlers = { [O in Operation]: OperationHandler<InputOf<O>, any> };
+export type OperationHandlers = { [O in Operation]: OperationHandler<InputOf<O>, unknown> };
 
 /**
  * The handler of an operation, as the generic pipeline calls it: the one place where the generic

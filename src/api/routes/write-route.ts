@@ -32,7 +32,7 @@ export interface PrepareContext {
   deps: ApiDeps;
 }
 
-export interface WriteRouteSpec<B extends WriteBody> extends Omit<RouteSpec<B, any>, 'handler' | 'role' | 'write' | 'body'> {
+export interface WriteRouteSpec<B extends WriteBody> extends Omit<RouteSpec<B, unknown>, 'handler' | 'role' | 'write' | 'body'> {
   body: NonNullable<RouteSpec<B>['body']>;
   operation: Operation;
   /**
@@ -69,7 +69,7 @@ function withOwnSubmit(itemData: object, config: SvmTransactionConfigInput | und
 
 export function writeRoute<B extends WriteBody>(deps: ApiDeps, spec: WriteRouteSpec<B>): RouteSpec<B> {
   const { operation, prepare, answer: how, creates, extraRecords, instead, start, ...rest } = spec;
-  return route<B, any>({
+  return route<B, unknown>({
     ...rest,
     role: 'WRITE',
     write: true,

@@ -202,11 +202,8 @@ export function arrayOf<C extends t.Mixed>(item: C, maxItems = 1000) {
 export const arrayItems = new WeakMap<t.Mixed, t.Mixed>();
 
 type Props = Record<string, t.Mixed>;
-type StrictObject<R extends Props, O extends Props> = t.Type<
-  { [K in keyof R]: t.TypeOf<R[K]> } & { [K in keyof O]?: t.TypeOf<O[K]> },
-  unknown,
-  unknown
->;
+type StrictObjectOf<R extends Props, O extends Props> = { [K in keyof R]: t.TypeOf<R[K]> } & { [K in keyof O]?: t.TypeOf<O[K]> };
+type StrictObject<R extends Props, O extends Props> = t.Type<StrictObjectOf<R, O>, unknown, unknown>;
 
 export interface ObjectShape {
   required: Props;
@@ -222,7 +219,7 @@ export function strictObject<R extends Props, O extends Props>(name: string, req
   const known = new Set([...Object.keys(required), ...Object.keys(optional)]);
   const codec: StrictObject<R, O> = new t.Type(
     name,
-    (u): u is any => typeof u === 'object' && u !== null,
+    (u): u is StrictObjectOf<R, O> => typeof u === 'object' && u !== null,
     (u, c) => {
       if (typeof u !== 'object' || u === null || Array.isArray(u) || isLosslessNumber(u)) return t.failure(u, c, 'must be an object');
       const input = u as Record<string, unknown>;
@@ -242,7 +239,7 @@ export function strictObject<R extends Props, O extends Props>(name: string, req
         if (result._tag === 'Left') errors.push(...result.left);
         else out[key] = result.right;
       }
-      return errors.length ? t.failures(errors) : t.success(out as any);
+      return errors.length ? t.failures(errors) : t.success(out as StrictObjectOf<R, O>);
     },
     (a) => a,
   );
