@@ -6,13 +6,13 @@
 import type { CreateDurableNonceAccountsItemData } from '../../../domain/operations/durable-nonces/durable-nonce.inputs';
 import { Account, DurableNonceAccount } from '../../../db/entities';
 import { createAccountRecord, createdBy, payloadFields, findAccountByLookup, offPlatformAddress } from '../../../db/repositories/accounts.repository';
-import { conflict, validationError } from '../../../domain/errors';
 import { uuidFromText } from '../../../domain/ids';
 import { NONCE_ACCOUNTS_PER_TRANSACTION, nonceBatch, nonceTransactionCount } from '../../../domain/durable-nonce';
-import { NONCE_ACCOUNT_SIZE, planNonceAccounts } from '../../../domain/operations/durable-nonces/create-durable-nonce-accounts.rules';
+import { checkNoOnchainId, checkNonceAuthority, NONCE_ACCOUNT_SIZE, nonceAccountRow, planNonceAccounts } from '../../../domain/operations/durable-nonces/create-durable-nonce-accounts.rules';
 import { readNonce } from '../../../network/lifetime';
 import { resolveFeePayer } from '../fee-payer';
-import { landed, type OperationHandler } from '../operation-handler';
+import { landed, scopeOf, type OperationHandler } from '../operation-handler';
+import { linkRecords } from '../../../db/repositories/transaction-records.repository';
 
 interface CreateNonceAccountsData {
   authority: string;
@@ -23,22 +23,18 @@ interface CreateNonceAccountsData {
   accounts: { address: string; id: string }[];
 }
 
-
 export const createDurableNonceAccountsHandler: OperationHandler<CreateDurableNonceAccountsItemData, CreateNonceAccountsData> = {
   async lookup(em, deps, request) {
     const item = request.itemData;
-    const scope = { organizationId: request.organizationId, cluster: request.cluster };
+    const scope = scopeOf(request);
     const network = deps.networks.get(request.cluster)!;
-    if (item.nonceAccount.onchainId) {
-      const field = 'itemData.nonceAccount.onchainId';
-      if (await em.findOne(Account, { ...scope, address: item.nonceAccount.onchainId })) throw conflict(field, `account ${item.nonceAccount.onchainId} is already on record`);
-      throw validationError(field, 'new nonce accounts get generated keys and addresses; omit onchainId (onboard an existing nonce account with Create Account, alreadyOnchain and type NONCE)');
-    }
+    const onchainId = item.nonceAccount.onchainId;
+    checkNoOnchainId(onchainId, !!onchainId && !!(await em.findOne(Account, { ...scope, address: onchainId })));
     const authorityField = 'itemData.nonceAuthority';
     const authority = item.nonceAuthority.offPlatform
       ? { address: offPlatformAddress(item.nonceAuthority, authorityField), id: null }
       : await findAccountByLookup(em, scope, item.nonceAuthority, authorityField);
-    if ('status' in authority && authority.status !== 'ACTIVE') throw validationError(authorityField, `the nonce authority ${authority.address} is ${authority.status}`);
+    checkNonceAuthority(authority);
 
     const accounts: CreateNonceAccountsData['accounts'] = [];
     for (let i = 0; i < item.numberOfNonceAccounts; i++) {
@@ -96,21 +92,8 @@ export const createDurableNonceAccountsHandler: OperationHandler<CreateDurableNo
         },
         at,
       );
-      em.create(DurableNonceAccount, {
-        id,
-        organizationId: request.organizationId,
-        cluster: request.cluster,
-        address,
-        code: item.offchainReferences?.code ?? null,
-        authorityAddress: data.authority,
-        authorityAccountId: data.authorityAccountId,
-        nonceHash: null,
-        isInUse: false,
-        inUseByTransactionId: null,
-        inUseAt: null,
-        createdAt: at,
-      });
-      if (tx) tx.accountIds = [...new Set([...tx.accountIds, id])];
+      em.create(DurableNonceAccount, nonceAccountRow(scopeOf(request), { id, address }, item.offchainReferences?.code ?? null, { address: data.authority, accountId: data.authorityAccountId }, at));
+      linkRecords(tx, [id]);
     }
     return undefined;
   },

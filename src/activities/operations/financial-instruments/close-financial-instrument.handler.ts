@@ -6,11 +6,12 @@ import type { CloseFinancialInstrumentItemData } from '../../../domain/operation
 import { Account, FinancialInstrument } from '../../../db/entities';
 import { assertMaySign, findAccountByLookup, offPlatformAddress } from '../../../db/repositories/accounts.repository';
 import { findInstrumentByLookup } from '../../../db/repositories/financial-instruments.repository';
-import { validationError } from '../../../domain/errors';
 import { decodeMintState } from '../../../domain/mint-state';
-import { checkClosable, checkNoSupply, planCloseFinancialInstrument } from '../../../domain/operations/financial-instruments/close-financial-instrument.rules';
+import { checkClosable, checkClosableMint, planCloseFinancialInstrument } from '../../../domain/operations/financial-instruments/close-financial-instrument.rules';
+import { onboardedAuthority } from '../../../domain/operations/financial-instruments/instrument-authority.rules';
+import { signerSet } from '../../../domain/write';
 import { resolveFeePayer } from '../fee-payer';
-import { landed, type OperationHandler } from '../operation-handler';
+import { landed, scopeOf, type OperationHandler } from '../operation-handler';
 
 interface CloseData {
   instrumentId: string;
@@ -24,15 +25,13 @@ export const closeFinancialInstrumentHandler: OperationHandler<CloseFinancialIns
   async lookup(em, deps, request) {
     const field = 'itemData.financialInstrument';
     const item = request.itemData;
-    const scope = { organizationId: request.organizationId, cluster: request.cluster };
+    const scope = scopeOf(request);
     const instrument = await findInstrumentByLookup(em, scope, item.financialInstrument, field);
     const ref = instrument.authorities.closingAuthority;
     checkClosable({ status: instrument.status, version: instrument.version, hasClosingAuthority: Boolean(ref) });
     const data = await deps.networks.get(request.cluster)!.getAccount(instrument.mintAddress);
-    if (!data) throw validationError(field, `the mint ${instrument.mintAddress} is not on ${request.cluster}`);
-    checkNoSupply(decodeMintState(data.data, deps.now()).supply);
-    const authority = ref?.accountId ? await em.findOne(Account, { id: ref.accountId }) : null;
-    if (!authority) throw validationError(field, 'the closing authority is not onboarded, so the service cannot sign for it');
+    checkClosableMint(instrument.mintAddress, request.cluster, data && decodeMintState(data.data, deps.now()).supply);
+    const authority = onboardedAuthority(ref?.accountId ? await em.findOne(Account, { id: ref.accountId }) : null, 'closing authority');
     assertMaySign(authority, request.organizationId, request.organizationExternalId, `${field}.closingAuthority`);
     const feePayer = await resolveFeePayer(em, deps, request, request.svmTransactionConfig ?? {});
     const destination = item.refundDestination
@@ -41,7 +40,7 @@ export const closeFinancialInstrumentHandler: OperationHandler<CloseFinancialIns
         : (await findAccountByLookup(em, scope, item.refundDestination, 'itemData.refundDestination')).address
       : feePayer.address;
     const close: CloseData = { instrumentId: instrument.id, mintAccountId: instrument.mintAccountId, mint: instrument.mintAddress, authority: authority.address, destination };
-    return { needsTransaction: true, feePayer: feePayer.address, signers: [...new Set([feePayer.address, authority.address])], debits: [], webhooks: feePayer.webhooks, data: close };
+    return { needsTransaction: true, feePayer: feePayer.address, signers: signerSet(feePayer.address, authority.address), debits: [], webhooks: feePayer.webhooks, data: close };
   },
 
   instructions: (_request, resolved) => planCloseFinancialInstrument(resolved.data),

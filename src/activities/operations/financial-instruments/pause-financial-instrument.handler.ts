@@ -3,10 +3,11 @@ import type { PauseFinancialInstrumentItemData } from '../../../domain/operation
 import { Account, FinancialInstrument } from '../../../db/entities';
 import { assertMaySign } from '../../../db/repositories/accounts.repository';
 import { findInstrumentByLookup } from '../../../db/repositories/financial-instruments.repository';
-import { validationError } from '../../../domain/errors';
+import { onboardedAuthority } from '../../../domain/operations/financial-instruments/instrument-authority.rules';
 import { checkPauseChange, planPause } from '../../../domain/operations/financial-instruments/pause-financial-instrument.rules';
+import { signerSet } from '../../../domain/write';
 import { resolveFeePayer } from '../fee-payer';
-import { landed, type OperationHandler } from '../operation-handler';
+import { landed, scopeOf, type OperationHandler } from '../operation-handler';
 import { reconcileInstrument } from './reconcile-instrument';
 
 interface PauseData {
@@ -20,15 +21,14 @@ export function pauseHandler(pause: boolean): OperationHandler<PauseFinancialIns
   return {
     async lookup(em, deps, request) {
       const item = request.itemData;
-      const instrument = await findInstrumentByLookup(em, { organizationId: request.organizationId, cluster: request.cluster }, item.financialInstrument, field);
+      const instrument = await findInstrumentByLookup(em, scopeOf(request), item.financialInstrument, field);
       checkPauseChange(instrument, pause);
       const ref = instrument.authorities.pausableAuthority;
-      const authority = ref?.accountId ? await em.findOne(Account, { id: ref.accountId }) : null;
-      if (!authority) throw validationError(field, 'the pausable authority is not onboarded, so the service cannot sign for it');
+      const authority = onboardedAuthority(ref?.accountId ? await em.findOne(Account, { id: ref.accountId }) : null, 'pausable authority');
       assertMaySign(authority, request.organizationId, request.organizationExternalId, `${field}.pausableAuthority`);
       const feePayer = await resolveFeePayer(em, deps, request, request.svmTransactionConfig ?? {});
       const data: PauseData = { instrumentId: instrument.id, mint: instrument.mintAddress, authority: authority.address };
-      return { needsTransaction: true, feePayer: feePayer.address, signers: [...new Set([feePayer.address, authority.address])], debits: [], webhooks: feePayer.webhooks, data };
+      return { needsTransaction: true, feePayer: feePayer.address, signers: signerSet(feePayer.address, authority.address), debits: [], webhooks: feePayer.webhooks, data };
     },
 
     reconcile: (em, deps, request, resolved) => reconcileInstrument(em, deps.networks.get(request.cluster)!, resolved.data.instrumentId),

@@ -8,11 +8,11 @@ import { FinancialInstrument } from '../../../db/entities';
 import { findAccountByLookup, offPlatformAddress, requireSigner } from '../../../db/repositories/accounts.repository';
 import { authorityFields } from '../../../domain/instrument-authorities';
 import { findInstrumentByLookup } from '../../../db/repositories/financial-instruments.repository';
-import { forbidden, validationError } from '../../../domain/errors';
 import { readOnchainInstrument } from '../../../domain/mint-state';
-import { metadataChanges, metadataTopUp, multiplierChange, planUpdateFinancialInstrument, rotationType, type UpdateFinancialInstrumentPlan } from '../../../domain/operations/financial-instruments/update-financial-instrument.rules';
+import { chainMetadata, checkUpdatable, currentAuthority, metadataChanges, metadataTopUp, multiplierChange, planUpdateFinancialInstrument, rotationType, type UpdateFinancialInstrumentPlan } from '../../../domain/operations/financial-instruments/update-financial-instrument.rules';
 import { resolveFeePayer } from '../fee-payer';
-import { landed, type OperationHandler } from '../operation-handler';
+import { landed, scopeOf, type OperationHandler } from '../operation-handler';
+import { signerSet } from '../../../domain/write';
 import { reconcileInstrument } from './reconcile-instrument';
 import { copyLogo } from './instrument-logo';
 import { uuidFromText } from '../../../domain/ids';
@@ -33,10 +33,9 @@ export const updateFinancialInstrumentHandler: OperationHandler<UpdateFinancialI
   async lookup(em, deps, request) {
     const f = 'itemData';
     const item = request.itemData;
-    const instrument = await findInstrumentByLookup(em, { organizationId: request.organizationId, cluster: request.cluster }, item.financialInstrument, `${f}.financialInstrument`);
-    // A shared instrument is usable by other tenants, not theirs to change (as Update Account): offchain fields need no signature.
-    if (instrument.organizationId !== request.organizationId) throw forbidden('only the organization that owns a financial instrument may change it', `${f}.financialInstrument`);
-    if (instrument.status !== 'ACTIVE') throw validationError(`${f}.financialInstrument`, `the instrument is ${instrument.status}`);
+    const scope = scopeOf(request);
+    const instrument = await findInstrumentByLookup(em, scope, item.financialInstrument, `${f}.financialInstrument`);
+    checkUpdatable(instrument, request.organizationId);
     const fields = metadataChanges(item, instrument);
     const multiplier = multiplierChange(item, instrument);
 
@@ -47,12 +46,11 @@ export const updateFinancialInstrumentHandler: OperationHandler<UpdateFinancialI
       if (!lookup) continue;
       const at = `${f}.${field}`;
       const type = rotationType(field, instrument);
-      const current = instrument.authorities[field];
-      if (!current) throw validationError(at, `the instrument has no ${field} to rotate`);
+      const current = currentAuthority(instrument.authorities, field);
       const holder = await requireSigner(em, current.accountId, at, `current ${field}`);
       const next = lookup.offPlatform
         ? { address: offPlatformAddress(lookup, at), accountId: null }
-        : await findAccountByLookup(em, { organizationId: request.organizationId, cluster: request.cluster }, lookup, at).then((a) => ({ address: a.address, accountId: a.id }));
+        : await findAccountByLookup(em, scope, lookup, at).then((a) => ({ address: a.address, accountId: a.id }));
       if (next.address === current.address) continue;
       data.rotations.push({ field, type, current: holder, next });
       signers.push(holder);
@@ -63,9 +61,8 @@ export const updateFinancialInstrumentHandler: OperationHandler<UpdateFinancialI
       // The program grows the account for longer metadata; the lamports for its new size must be there first.
       // Sized from the mint as the chain holds it, not from the record.
       const account = await deps.networks.get(request.cluster)!.getAccount(instrument.mintAddress);
-      const chain = account && readOnchainInstrument(account.owner, account.data);
-      if (!account || !chain?.metadata) throw validationError(`${f}.financialInstrument`, `the mint ${instrument.mintAddress} has no Token Metadata on ${request.cluster}`);
-      data.topUp = metadataTopUp({ extensions: chain.extensions, metadata: chain.metadata, lamports: account.lamports }, fields).toString();
+      const chain = chainMetadata(instrument.mintAddress, request.cluster, account && { lamports: account.lamports, instrument: readOnchainInstrument(account.owner, account.data) });
+      data.topUp = metadataTopUp(chain, fields).toString();
     }
     if (multiplier !== null) {
       data.multiplier = multiplier;
@@ -80,7 +77,7 @@ export const updateFinancialInstrumentHandler: OperationHandler<UpdateFinancialI
     return {
       needsTransaction,
       feePayer: feePayer.address,
-      signers: [...new Set([feePayer.address, ...signers])],
+      signers: signerSet(feePayer.address, signers),
       debits: BigInt(data.topUp) > 0n ? [{ accountId: feePayer.accountId, address: feePayer.address, asset: 'NETWORK_CURRENCY', amount: data.topUp, destination: { address: data.mint, class: 'MANAGED' } }] : [],
       webhooks: feePayer.webhooks,
       data,

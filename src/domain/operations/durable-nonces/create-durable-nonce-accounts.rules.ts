@@ -6,7 +6,7 @@
 import { getCreateAccountInstruction, getInitializeNonceAccountInstruction, SYSTEM_PROGRAM_ADDRESS } from '@solana-program/system';
 import { address, createNoopSigner, type Instruction } from '@solana/kit';
 import type { CreateDurableNonceAccountsItemData } from './durable-nonce.inputs';
-import { validationError } from '../../errors';
+import { conflict, validationError } from '../../errors';
 
 /** The size of a nonce account's data (versions, state, authority, nonce, fee calculator). */
 export const NONCE_ACCOUNT_SIZE = 80;
@@ -40,6 +40,40 @@ export function validateCreateDurableNonceAccounts(item: CreateDurableNonceAccou
   const type = item.nonceAccount.offchainReferences?.type;
   if (type !== undefined && type !== 'NONCE') throw validationError(`${f}.offchainReferences.type`, `nonce accounts have offchain reference type NONCE, not ${type}`);
   if (item.nonceAccount.offchainReferences?.newAlId) throw validationError(`${f}.offchainReferences.newAlId`, 'AL IDs are generated for financial instruments only');
+}
+
+/**
+ * New nonce accounts get generated keys: a given nonceAccount.onchainId is refused, CONFLICT when
+ * an account of the tenant has that address (`onRecord`), VALIDATION_ERROR otherwise.
+ */
+export function checkNoOnchainId(onchainId: string | undefined, onRecord: boolean): void {
+  if (!onchainId) return;
+  const field = 'itemData.nonceAccount.onchainId';
+  if (onRecord) throw conflict(field, `account ${onchainId} is already on record`);
+  throw validationError(field, 'new nonce accounts get generated keys and addresses; omit onchainId (onboard an existing nonce account with Create Account, alreadyOnchain and type NONCE)');
+}
+
+/** An onboarded nonce authority must be ACTIVE (an off-platform one has no record). VALIDATION_ERROR naming itemData.nonceAuthority. */
+export function checkNonceAuthority(authority: { address: string; status?: string }): void {
+  if (authority.status !== undefined && authority.status !== 'ACTIVE') throw validationError('itemData.nonceAuthority', `the nonce authority ${authority.address} is ${authority.status}`);
+}
+
+/** The durable nonce record of a new nonce account: free, its nonce read from the chain once it is initialized. */
+export function nonceAccountRow(tenant: { organizationId: string; cluster: string }, account: { id: string; address: string }, code: string | null, authority: { address: string; accountId: string | null }, at: Date) {
+  return {
+    id: account.id,
+    organizationId: tenant.organizationId,
+    cluster: tenant.cluster,
+    address: account.address,
+    code,
+    authorityAddress: authority.address,
+    authorityAccountId: authority.accountId,
+    nonceHash: null,
+    isInUse: false,
+    inUseByTransactionId: null,
+    inUseAt: null,
+    createdAt: at,
+  };
 }
 
 export interface NonceAccountPlan {

@@ -22,6 +22,12 @@ export function checkNoSupply(supply: bigint): void {
   if (supply !== 0n) throw validationError(field, `the instrument still has a supply of ${supply} base units; burn it first`);
 }
 
+/** The mint as the chain holds it (its supply, null when it is not there) closes. Throws VALIDATION_ERROR naming itemData.financialInstrument. */
+export function checkClosableMint(mint: string, cluster: string, supply: bigint | null): void {
+  if (supply === null) throw validationError(field, `the mint ${mint} is not on ${cluster}`);
+  checkNoSupply(supply);
+}
+
 /** The instruction that closes `mint`, its rent going to `destination`, signed by the closing authority. */
 export function planCloseFinancialInstrument(plan: { mint: string; destination: string; authority: string }): Instruction[] {
   return [getCloseAccountInstruction({ account: address(plan.mint), destination: address(plan.destination), owner: createNoopSigner(address(plan.authority)) })];

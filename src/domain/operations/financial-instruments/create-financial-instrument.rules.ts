@@ -20,7 +20,9 @@ import { address, createNoopSigner, none, some, type Instruction } from '@solana
 import type { CreateAccountItemData } from '../accounts/account.inputs';
 import type { CreateFinancialInstrumentItemData } from './financial-instrument.inputs';
 import { authorityFields, type AuthorityField } from '../../instrument-authorities';
-import { validationError } from '../../errors';
+import { checkTypeForReference, parseAlId, type FinancialInstrumentType, type InstrumentReferenceType } from '../../al-id';
+import { conflict, validationError } from '../../errors';
+import { readOnchainInstrument, type OnchainInstrument } from '../../mint-state';
 import { mintAccountSize, type MintExtension } from '../../token-extensions';
 
 /** Fields only Token-2022 mints have; an SPL request naming one is refused. */
@@ -255,4 +257,235 @@ export function planCreateFinancialInstrument(item: CreateFinancialInstrumentIte
   }
   if (item.paused) instructions.push(getPauseInstruction({ mint, authority: signer('pausableAuthority') }));
   return instructions;
+}
+
+/*
+ * Rules over looked-up state: the handler looks up (records, the chain), these decide and map.
+ */
+
+const referencesField = 'itemData.mintAccount.offchainReferences';
+
+/** A given AL ID, well formed and of a type the reference type goes with. VALIDATION_ERROR naming the field. */
+export function givenAlId(alId: string, referenceType: string | undefined): { alId: string; referenceType: InstrumentReferenceType } {
+  const parsed = parseAlId(alId);
+  if (!parsed) throw validationError(`${referencesField}.alId`, `${alId} is not an AL ID (AL + category code + type code + 8 digits)`);
+  return { alId, referenceType: checkTypeForReference(referenceType, parsed.type, `${referencesField}.type`) };
+}
+
+/** A given AL ID no instrument holds yet. CONFLICT naming the field. */
+export function checkAlIdFree(alId: string, taken: boolean): void {
+  if (taken) throw conflict(`${referencesField}.alId`, `AL ID ${alId} is already taken`);
+}
+
+/** Without an AL ID, the type one is generated for (and the reference type it goes with). VALIDATION_ERROR naming the field. */
+export function newAlIdType(references: { newAlId?: { financialInstrumentType: FinancialInstrumentType }; type?: string }): { type: FinancialInstrumentType; referenceType: InstrumentReferenceType } {
+  const type = references.newAlId?.financialInstrumentType;
+  if (!type) throw validationError(`${referencesField}.newAlId.financialInstrumentType`, 'an instrument without an alId needs newAlId.financialInstrumentType so one is generated');
+  return { type, referenceType: checkTypeForReference(references.type, type, `${referencesField}.type`) };
+}
+
+/** The field an onboarding request names its mint by. */
+export const onboardedMintField = (item: CreateFinancialInstrumentItemData) => (item.existingMintAccount?.onchainId ? 'itemData.existingMintAccount.onchainId' : 'itemData.mintAccount.onchainId');
+
+/** A mint is onboarded once per tenant. CONFLICT naming the mint's field. */
+export function checkMintNotOnboarded(item: CreateFinancialInstrumentItemData, mint: string, onboarded: boolean): void {
+  if (onboarded) throw conflict(onboardedMintField(item), `the mint ${mint} is already onboarded`);
+}
+
+/**
+ * The mint to onboard as the chain holds it (`account`: null when there is none): an initialized SPL
+ * or Token-2022 mint of the request's version and decimals. VALIDATION_ERROR naming the field.
+ */
+export function onboardedMint<A extends { owner: string; data: Uint8Array }>(item: CreateFinancialInstrumentItemData, mint: string, cluster: string, account: A | null): { account: A; onchain: OnchainInstrument } {
+  const field = onboardedMintField(item);
+  if (!account) throw validationError(field, `there is no account ${mint} on ${cluster}`);
+  const onchain = readOnchainInstrument(account.owner, account.data);
+  if (!onchain) throw validationError(field, `${mint} is not an initialized SPL or Token-2022 mint`);
+  if (onchain.version !== item.version) throw validationError('itemData.version', `the mint on the chain is ${onchain.version}`);
+  if (onchain.decimals !== item.onchainData.decimals) throw validationError('itemData.onchainData.decimals', `the mint on the chain has ${onchain.decimals} decimals`);
+  return { account, onchain };
+}
+
+/**
+ * An onboarded mint whose account record exists already keeps that record as it is: what only that
+ * record would keep is refused (VALIDATION_ERROR naming the first such field).
+ */
+export function checkMintRecordUnchanged(item: CreateFinancialInstrumentItemData, mint: string, hasRecord: boolean): void {
+  if (!hasRecord) return;
+  const refs = item.mintAccount?.offchainReferences ?? {};
+  const recordOnly = [
+    ...mintAccountRecordFields.filter((name) => item.mintAccount?.[name] !== undefined),
+    ...(['code', 'accountNumber', 'organizationExternalId'] as const).filter((name) => refs[name] !== undefined).map((name) => `offchainReferences.${name}`),
+  ];
+  if (recordOnly.length) throw validationError(`itemData.mintAccount.${recordOnly[0]}`, `the mint ${mint} already has an account record in this organization; change it with Update Account`);
+}
+
+/** An authority as an instrument record keeps it: its address, and its account record when onboarded. */
+export interface AuthorityReference {
+  address: string;
+  accountId: string | null;
+}
+
+/** The onchain authorities of an onboarded mint, each with its account record when the tenant has one. */
+export function authorityReferences(authorities: Record<string, string>, known: readonly { address: string; id: string }[]): Record<string, AuthorityReference> {
+  return Object.fromEntries(Object.entries(authorities).map(([name, addr]) => [name, { address: addr, accountId: known.find((a) => a.address === addr)?.id ?? null }]));
+}
+
+/**
+ * Whether an authority signs the create: Token Metadata is initialized by the mint authority and
+ * written by the update authority; a paused start is signed by the pausable authority.
+ */
+export function signsCreation(item: CreateFinancialInstrumentItemData, field: AuthorityField | 'transferHookProgram'): boolean {
+  if (field === 'mintAuthority' || field === 'updateAuthority') return requestedExtensions(item).includes('TOKEN_METADATA');
+  return field === 'pausableAuthority' && item.paused === true;
+}
+
+/** An authority that signs must be onboarded (an off-platform one has no key here). VALIDATION_ERROR naming it. */
+export function signingAuthority<A>(field: string, account: A | undefined): A {
+  if (!account) throw validationError(field, `${field} must sign and is not onboarded`);
+  return account;
+}
+
+/** A pre-created account is the mint of no instrument yet. CONFLICT naming itemData.existingMintAccount. */
+export function checkNotAMint(address: string, isMint: boolean): void {
+  if (isMint) throw conflict('itemData.existingMintAccount', `${address} is already an instrument's mint`);
+}
+
+/**
+ * A mint pre-created with Create Account (the workaround of spec 8), as the chain holds it: still
+ * owned by the System Program and of the mint's exact size (the token program initializes only that;
+ * Token Metadata grows it afterwards). Returns the lamports it still needs for `lamports`.
+ * VALIDATION_ERROR naming itemData.existingMintAccount.
+ */
+export function preCreatedMintTopUp(item: CreateFinancialInstrumentItemData, address: string, onchain: { owner: string; lamports: bigint; dataLength: number } | null, lamports: bigint): bigint {
+  const field = 'itemData.existingMintAccount';
+  if (!onchain || onchain.owner !== '11111111111111111111111111111111') throw validationError(field, `${address} must be a pre-created account still owned by the System Program`);
+  const needed = item.version === 'SPL' ? 82 : initialMintSize(item);
+  if (onchain.dataLength !== needed) {
+    throw validationError(field, `${address} holds ${onchain.dataLength} bytes; this mint needs exactly ${needed}: the Token Extensions Calculator's mintAccountSize for its extensions without metadata (metadata is written after, with the rent topped up)`);
+  }
+  return lamports > onchain.lamports ? lamports - onchain.lamports : 0n;
+}
+
+/** A new mint's address is not taken onchain. CONFLICT naming itemData.mintAccount. */
+export function checkNewMint(mint: string, exists: boolean): void {
+  if (exists) throw conflict('itemData.mintAccount', `the mint account ${mint} already exists onchain`);
+}
+
+/** What the lookup step resolved for the records (JSON-safe: lamports and supply as decimal text). */
+export interface CreatedInstrument {
+  mint: string;
+  mintAccountId: string;
+  instrumentId: string;
+  alId: string;
+  referenceType: string;
+  lamports: string;
+  authorities: Record<string, AuthorityReference>;
+  /** The copied logo as the record keeps it. */
+  logo?: Record<string, unknown>;
+  /** Onboarding: the mint as the chain holds it. */
+  onchain?: Omit<OnchainInstrument, 'supply'> & { supply: string };
+}
+
+interface Tenant {
+  organizationId: string;
+  cluster: string;
+}
+
+/** The account record of a mint the write creates (new, or onboarded without a record); the caller adds the transaction's fields. */
+export function mintAccountRecord(item: CreateFinancialInstrumentItemData, tenant: Tenant, data: CreatedInstrument) {
+  const onboarded = data.onchain;
+  const refs = item.mintAccount?.offchainReferences ?? {};
+  return {
+    id: data.mintAccountId,
+    organizationId: tenant.organizationId,
+    cluster: tenant.cluster,
+    address: data.mint,
+    type: data.referenceType,
+    managed: !onboarded,
+    code: refs.code ?? null,
+    alId: data.alId,
+    accountNumber: refs.accountNumber ?? null,
+    name: refs.name ?? null,
+    referenceOrganizationExternalId: refs.organizationExternalId ?? null,
+    comments: item.mintAccount?.comments ?? null,
+    domain: item.mintAccount?.domain ?? null,
+    isDerived: item.mintAccount?.isDerived ?? false,
+    isGenesis: item.mintAccount?.isGenesis ?? false,
+    subscribeToNetworkEvents: item.mintAccount?.subscribeToNetworkEvents ?? false,
+    orgsAllowedToSignWithPrivateKey: onboarded ? [] : (item.mintAccount?.orgsAllowedToSignWithPrivateKey ?? []),
+    sharedAcrossTenants: item.shareAcrossTenants ?? false,
+    wasOnchainAlready: !!onboarded,
+    dataLength: onboarded ? 0 : finalMintSize(item),
+    tokenVersion: item.version,
+    lamportsBalance: BigInt(data.lamports),
+    tokenDecimals: item.onchainData.decimals,
+  };
+}
+
+/**
+ * What a pre-created mint's account record takes: the AL ID, type and token fields, the write's
+ * transaction, and the labels given in mintAccount.offchainReferences (they replace its own).
+ */
+export function preCreatedMintChanges(item: CreateFinancialInstrumentItemData, data: CreatedInstrument, tx: { id: string; signature: string | null } | null, at: Date) {
+  const refs = item.mintAccount?.offchainReferences ?? {};
+  return {
+    type: data.referenceType,
+    alId: data.alId,
+    tokenVersion: item.version,
+    tokenDecimals: item.onchainData.decimals,
+    lastTransactionId: tx?.id ?? null,
+    lastTransactionSignature: tx?.signature ?? null,
+    lastTransactionAt: tx ? at : null,
+    ...(refs.code !== undefined ? { code: refs.code } : {}),
+    ...(refs.name !== undefined ? { name: refs.name } : {}),
+    ...(refs.accountNumber !== undefined ? { accountNumber: refs.accountNumber } : {}),
+    ...(refs.organizationExternalId !== undefined ? { referenceOrganizationExternalId: refs.organizationExternalId } : {}),
+  };
+}
+
+/** The instrument record: an onboarded mint's onchain fields from the chain, a new one's from the request. */
+export function instrumentRecord(item: CreateFinancialInstrumentItemData, tenant: Tenant, data: CreatedInstrument, txId: string | null, at: Date) {
+  const onboarded = data.onchain;
+  return {
+    id: data.instrumentId,
+    organizationId: tenant.organizationId,
+    cluster: tenant.cluster,
+    mintAccountId: data.mintAccountId,
+    mintAddress: data.mint,
+    version: item.version,
+    alId: data.alId,
+    financialInstrumentType: parseAlId(data.alId)?.type ?? null,
+    decimals: item.onchainData.decimals,
+    symbol: onboarded ? (onboarded.metadata?.symbol ?? null) : (item.onchainData.symbol ?? null),
+    name: onboarded ? (onboarded.metadata?.name ?? null) : (item.onchainData.name ?? null),
+    uri: onboarded ? (onboarded.metadata?.uri ?? null) : (item.onchainData.uri ?? null),
+    onchainCustomMetadata: onboarded ? (onboarded.metadata?.additional ?? {}) : (item.onchainData.simpleCustomMetadata ?? {}),
+    offchainData: { ...(item.offchainData ?? {}), ...(data.logo ? { logo: data.logo } : {}) },
+    extensions: onboarded ? onboarded.extensions : requestedExtensions(item),
+    authorities: data.authorities,
+    defaultPositionState: onboarded ? onboarded.defaultPositionState : (item.defaultPositionState ?? null),
+    paused: onboarded ? onboarded.paused : item.pausableAuthority ? (item.paused ?? false) : null,
+    scaledUiAmountMultiplier: onboarded
+      ? onboarded.scaledUiAmountMultiplier === null
+        ? null
+        : String(onboarded.scaledUiAmountMultiplier)
+      : item.scaledUiAmountMultiplier !== undefined
+        ? String(item.scaledUiAmountMultiplier)
+        : item.scaledUiAmountAuthority
+          ? '1'
+          : null,
+    status: 'ACTIVE',
+    managed: !onboarded,
+    wasOnchainAlready: !!onboarded,
+    sharedAcrossTenants: item.shareAcrossTenants ?? false,
+    comments: item.comments ?? null,
+    offchainReferenceName: item.mintAccount?.offchainReferences?.name ?? null,
+    lastTransactionId: txId,
+    lastTransactionAt: txId ? at : null,
+    creationTransactionId: txId,
+    creationTransactionAt: txId ? at : null,
+    createdAt: at,
+    updatedAt: at,
+  };
 }

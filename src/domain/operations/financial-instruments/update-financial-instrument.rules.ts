@@ -16,7 +16,8 @@ import {
 import { address, createNoopSigner, type Instruction } from '@solana/kit';
 import type { UpdateFinancialInstrumentItemData } from './financial-instrument.inputs';
 import { authorityFields, type AuthorityField } from '../../instrument-authorities';
-import { validationError } from '../../errors';
+import { forbidden, validationError } from '../../errors';
+import type { OnchainInstrument } from '../../mint-state';
 import { mintAccountSize, rentExemptMinimum, type MintExtension } from '../../token-extensions';
 
 const f = 'itemData';
@@ -82,6 +83,34 @@ export function validateUpdateFinancialInstrument(item: UpdateFinancialInstrumen
   for (const field of authorityFields) if (item[field] && !rotations[field]) throw validationError(`${f}.${field}`, `${field} cannot be rotated`);
   const multiplier = item.scaledUiAmountMultiplier;
   if (multiplier !== undefined && !(multiplier > 0 && Number.isFinite(multiplier))) throw validationError(`${f}.scaledUiAmountMultiplier`, 'scaledUiAmountMultiplier must be a positive number');
+}
+
+/**
+ * The stored instrument may be changed: this organization's (a shared instrument is usable by other
+ * tenants, not theirs to change, as Update Account; offchain fields need no signature) and ACTIVE.
+ * Throws FORBIDDEN or VALIDATION_ERROR naming itemData.financialInstrument.
+ */
+export function checkUpdatable(instrument: { organizationId: string; status: string }, organizationId: string): void {
+  if (instrument.organizationId !== organizationId) throw forbidden('only the organization that owns a financial instrument may change it', `${f}.financialInstrument`);
+  if (instrument.status !== 'ACTIVE') throw validationError(`${f}.financialInstrument`, `the instrument is ${instrument.status}`);
+}
+
+/** The authority a rotation replaces, as the record holds it. VALIDATION_ERROR naming itemData.<field> when the instrument has none. */
+export function currentAuthority<R>(authorities: Partial<Record<string, R>>, field: AuthorityField): R {
+  const current = authorities[field];
+  if (!current) throw validationError(`${f}.${field}`, `the instrument has no ${field} to rotate`);
+  return current;
+}
+
+/**
+ * The mint's Token Metadata as the chain holds it, which sizes the rent top-up (`onchain`: null when
+ * the account is not there; its instrument undefined when it is no mint). VALIDATION_ERROR naming
+ * itemData.financialInstrument when there is none.
+ */
+export function chainMetadata(mint: string, cluster: string, onchain: { lamports: bigint; instrument: OnchainInstrument | undefined } | null): Parameters<typeof metadataTopUp>[0] {
+  const chain = onchain?.instrument;
+  if (!onchain || !chain?.metadata) throw validationError(`${f}.financialInstrument`, `the mint ${mint} has no Token Metadata on ${cluster}`);
+  return { extensions: chain.extensions, metadata: chain.metadata, lamports: onchain.lamports };
 }
 
 /**
