@@ -1,5 +1,5 @@
 // Workflow code runs in Temporal's deterministic sandbox: no I/O, no Node built-ins, no ORM, no chain client.
-// Layering (DESIGN.md "Layout"): nothing below the API imports it, the domain holds no persistence, only the entry points use the CLI.
+// Layering (docs/architecture.md): nothing below the API imports it, the domain holds no persistence, only the entry points use the CLI.
 import tseslint from 'typescript-eslint';
 
 // Type imports count too: a type from src/api below it is the dependency this rule exists to stop.

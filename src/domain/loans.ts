@@ -1,5 +1,5 @@
 /**
- * The arithmetic of LEDGER_ESCROW loans (API.md 7 and 8): duration indexes, cBPS rates and ratios,
+ * The arithmetic of LEDGER_ESCROW loans (docs/loans.md): duration indexes, cBPS rates and ratios,
  * simple per-second interest, loan-to-value at prices. Pure: amounts are bigint base units, prices
  * exact decimal text; nothing goes through a binary float. The operations' refusals are in
  * operations/loans/*.rules.ts.
@@ -7,18 +7,18 @@
 import { LedgerError } from './errors';
 import { fromBaseUnits } from './money';
 
-/** The one lending protocol (API.md 7). */
+/** The one lending protocol (docs/loans.md). */
 export const LEDGER_ESCROW = 'LEDGER_ESCROW';
 
 /** 1,000,000 cBPS = 100 %. */
 export const CBPS = 1_000_000n;
 export const SECONDS_PER_YEAR = 31_536_000n;
 
-/** Duration index → days (API.md 7): 1 day, 1 week, 1 month, 3 months, 6 months. */
+/** Duration index → days (docs/loans.md): 1 day, 1 week, 1 month, 3 months, 6 months. */
 export const durationDays = [1, 7, 30, 90, 180] as const;
 export const MAX_DURATION_INDEX = durationDays.length - 1;
 
-/** Hours an OVERDUE loan waits before its collateral goes to the lender (API.md 7). */
+/** Hours an OVERDUE loan waits before its collateral goes to the lender (docs/loans.md). */
 export const GRACE_HOURS = 48;
 
 /** The grace period in ms, its hours shortened as days are (`secondsPerDay`, docs/loans.md). */
@@ -136,7 +136,7 @@ export function interestAt(loan: AccruingLoan, at: Date): bigint {
   return BigInt(loan.interestOutstanding) + accrued;
 }
 
-/** A rollover's new term (API.md 7): accrued interest is added to principalDue and the clock restarts at `at`. */
+/** A rollover's new term (docs/loans.md): accrued interest is added to principalDue and the clock restarts at `at`. */
 export function rolledOver(balance: { principalDue: bigint }, interest: bigint, at: Date, days: number, secondsPerDay: number) {
   return { principalDue: balance.principalDue + interest, interestOutstanding: 0n, termStartAt: at, maturityAt: maturityOf(at, days, secondsPerDay), lastInterestUpdateTime: at };
 }

@@ -418,7 +418,7 @@ const opName = (op: Operation) => `${op.method} ${op.template}`;
 // ---------------------------------------------------------------------------------------------
 
 describe('Bad input on every route, generated from the OpenAPI document', () => {
-  it('finds every authenticated route, and no public route beyond API.md\'s (and B8)', () => {
+  it('finds every authenticated route, and no public route beyond the documented ones (and B8)', () => {
     const publicPaths = Object.entries(doc.paths)
       .filter(([, methods]) => Object.values(methods).some((op: any) => Array.isArray(op.security) && op.security.length === 0))
       .map(([p]) => p);
@@ -931,7 +931,7 @@ const knownBugs: { title: string; make?: () => Promise<Case>; problems?: () => P
     },
   },
   {
-    title: 'B8 GET /metrics answers 200 without Authorization, and the document marks it public (API.md 2: only health, ready, the OpenAPI document and docs are)',
+    title: 'B8 GET /metrics answers 200 without Authorization, and the document marks it public (docs/behaviour/conventions.md: only health, ready, the OpenAPI document and docs are)',
     make: async () => ({ label: 'GET /metrics without a key', method: 'GET', url: '/metrics', apiKey: null, expect: { status: 401, code: 'UNAUTHENTICATED' } }),
   },
 ];

@@ -15,7 +15,7 @@ const writer = { updateDebitApiKeys: false };
 const debitKeyAdmin = { updateDebitApiKeys: true };
 const update = (fields: Partial<UpdateAccountItemData>): UpdateAccountItemData => ({ account: ACCOUNT, ...fields });
 
-describe('Update Account body (API.md 6)', () => {
+describe('Update Account body', () => {
   it('takes the changeable fields of spec 2.3 with the Create Account rules, and refuses the others naming them', () => {
     const body = accepted(
       updateAccountBody,

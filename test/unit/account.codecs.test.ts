@@ -126,7 +126,7 @@ describe('Create Account body (spec 2.3)', () => {
   });
 });
 
-describe('single account read body (API.md 6)', () => {
+describe('single account read body', () => {
   it('needs itemData.account', () => {
     const result = singleAccountBody.decode(parse('{"itemData": {}}'));
     expect(result._tag).toBe('Left');

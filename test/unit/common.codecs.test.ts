@@ -60,7 +60,7 @@ describe('account lookup (spec 2.1)', () => {
   });
 });
 
-describe('itemQuery (spec 2.1, API.md 2)', () => {
+describe('itemQuery (spec 2.1, docs/behaviour/conventions.md)', () => {
   it('decodes a full query, keeping number filter values exact', () => {
     const json = `{
       "limit": 50, "skip": 100,
@@ -151,7 +151,7 @@ describe('svmTransactionConfig (spec 2.1)', () => {
   });
 });
 
-describe('webhook configuration (spec 6, API.md 4)', () => {
+describe('webhook configuration (spec 6, docs/webhooks.md)', () => {
   it('needs an endpointUrl', () => {
     expect(refused(webhookConfig, '{"name": "hook"}')).toEqual([{ field: 'endpointUrl', message: 'is required' }]);
   });

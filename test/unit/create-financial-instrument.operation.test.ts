@@ -40,7 +40,7 @@ describe('extensions and sizes', () => {
     expect(requestedExtensions(token2022({ onchainData: { decimals: 2, symbol: 'X' } }))).toEqual(['METADATA_POINTER', 'TOKEN_METADATA']);
   });
 
-  it('sizes a plain mint at 82 bytes and grows with its extensions (STACK.md figures)', () => {
+  it('sizes a plain mint at 82 bytes and grows with its extensions (figures measured on the network)', () => {
     expect(initialMintSize(spl())).toBe(82);
     expect(finalMintSize(spl())).toBe(82);
     expect(finalMintSize(token2022({ permanentDelegateAuthority: authority }))).toBe(202);

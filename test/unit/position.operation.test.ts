@@ -15,7 +15,7 @@ const SYSTEM_PROGRAM = '11111111111111111111111111111111';
 const TOKEN_PROGRAM = 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA';
 const permissions = { updateDebitApiKeys: false };
 
-describe('Initialize Position (API.md 6)', () => {
+describe('Initialize Position', () => {
   const item = (lookup: InitializePositionItemData['positionToInitialize']): InitializePositionItemData => ({ positionToInitialize: lookup });
 
   it('needs the owner and the instrument, naming the missing one before any lookup', () => {
@@ -54,7 +54,7 @@ describe('Initialize Position (API.md 6)', () => {
   });
 });
 
-describe('Freeze / Unfreeze Position (API.md 6)', () => {
+describe('Freeze / Unfreeze Position', () => {
   it('changes an active position not already in that state', () => {
     expect(() => checkFreezeTarget({ status: 'ACTIVE', frozen: false }, true, 'itemData.position')).not.toThrow();
     expect(refusal(() => checkFreezeTarget({ status: 'ACTIVE', frozen: true }, true, 'itemData.position')).message).toBe('the position is already frozen');

@@ -62,7 +62,7 @@ describe('prepare', () => {
     expect(log).toEqual(['lookup', 'build', 'sign']);
   });
 
-  it('signs even when a pre-submit webhook is to see the message (it sees the signed transaction, API.md 5)', async () => {
+  it('signs even when a pre-submit webhook is to see the message (it sees the signed transaction, docs/webhooks.md)', async () => {
     const { log, stages } = fakeSteps({ lookup: async () => resolved({ webhooks: { preSubmit: true, postSubmit: false } }) });
     const answer = await run(stages.prepare, request);
     expect(log).toEqual(['lookup', 'checkLimits', 'build', 'sign']);

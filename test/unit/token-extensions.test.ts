@@ -1,6 +1,6 @@
 import { mintAccountSize, rentExemptMinimum } from '../../src/domain/token-extensions';
 
-describe('mintAccountSize: the Token-2022 mint layout, as measured on the network (STACK.md)', () => {
+describe('mintAccountSize: the Token-2022 mint layout, as measured on the network', () => {
   it.each([
     [[], 82],
     [['DEFAULT_ACCOUNT_STATE'], 171],

@@ -1,5 +1,5 @@
 /**
- * Sign Transaction, Submit Transaction and Cancel (API.md 1, 6, 8; docs/signatures.md): each
+ * Sign Transaction, Submit Transaction and Cancel (docs/signatures.md): each
  * continues, or ends, the waiting write's own `ledgerWrite` workflow through one of its updates
  * (never a second workflow), then answers like the write it continues.
  */

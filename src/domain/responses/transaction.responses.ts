@@ -57,7 +57,7 @@ export const transactionDetailed = strictObject(
         {},
         'A pre-submit webhook delivery that failed: the transaction went on (or, for a webhook with doNotSubmitTransactionOnFailure, was REJECTED).',
       ),
-      'Pre-submit webhook failures of this transaction (API.md 5); every attempt of every webhook is in Fetch Webhook Deliveries.',
+      'Pre-submit webhook failures of this transaction (docs/webhooks.md); every attempt of every webhook is in Fetch Webhook Deliveries.',
     ),
     tenantOrganizationId: uuid,
     createdAt: timestamp,

@@ -13,7 +13,7 @@ import * as refinanceLoanRules from './refinance-loan.rules';
 import * as repayLoanRules from './repay-loan.rules';
 import * as swapCollateralRules from './swap-collateral.rules';
 
-const PROTOCOL = `defiProtocol LEDGER_ESCROW (API.md 7): rates and ratios in cBPS (1,000,000 = 100 %); duration indexes ${durationDays.map((d, i) => `${i} = ${d} day${d > 1 ? 's' : ''}`).join(', ')}; simple interest per second, principalDue × apy / 1,000,000 / 31,536,000. See docs/loans.md.`;
+const PROTOCOL = `defiProtocol LEDGER_ESCROW: rates and ratios in cBPS (1,000,000 = 100 %); duration indexes ${durationDays.map((d, i) => `${i} = ${d} day${d > 1 ? 's' : ''}`).join(', ')}; simple interest per second, principalDue × apy / 1,000,000 / 31,536,000. See docs/loans.md.`;
 
 export const loanOperations = {
   CREATE_LOAN_STRATEGY: defineOperation({
@@ -105,7 +105,7 @@ export const loanOperations = {
       method: 'patch',
       path: '/api/v1/loans/close',
       tag: 'Loans',
-      summary: "Close Loan (API.md 6): a REPAID loan's remaining collateral goes back to the borrower's positions (a LIQUIDATED loan's, if any is left, to the lender's vault), the escrow's token accounts are closed with their rent refunded to refundDestination (default: the fee payer, who must be the borrower); the escrow account record becomes CLOSED and the loan CLOSED. Another status: 409.",
+      summary: "Close Loan: a REPAID loan's remaining collateral goes back to the borrower's positions (a LIQUIDATED loan's, if any is left, to the lender's vault), the escrow's token accounts are closed with their rent refunded to refundDestination (default: the fee payer, who must be the borrower); the escrow account record becomes CLOSED and the loan CLOSED. Another status: 409.",
       successStatus: 200,
       body: 'CloseLoanRequest',
       response: transactionResult,
