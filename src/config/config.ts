@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { OraclePolicy } from '../domain/oracle-job';
 import type { OutboundUrlPolicy } from '../network/outbound-url';
+import type { TracingConfig } from '../observability/tracing';
 
 export interface ClusterConfig {
   /** The `svmCluster` name, e.g. LOCAL or SOLANA_DEVNET. */
@@ -100,7 +101,7 @@ export interface Config {
    * OTEL_EXPORTER_OTLP_TRACES_ENDPOINT (as is) is set, named OTEL_SERVICE_NAME (default
    * ledger-asset-service); undefined (off, nothing started) otherwise or with OTEL_SDK_DISABLED=true.
    */
-  tracing?: { serviceName: string; tracesUrl: string };
+  tracing?: NonNullable<TracingConfig>;
 }
 
 /** What NativeConnection.connect takes beside the address. */

@@ -20,7 +20,6 @@ import type { InstrumentationBase } from '@opentelemetry/instrumentation';
 import type { ClientInterceptors } from '@temporalio/client';
 import type { InjectedSinks, WorkerInterceptors } from '@temporalio/worker';
 import type { OpenTelemetrySinks } from '@temporalio/interceptors-opentelemetry';
-import type { Config } from '../config/config';
 
 export interface Tracing {
   /** For spans of our own (the JSON-RPC calls). */
@@ -41,7 +40,10 @@ export interface TracingOptions {
 }
 
 /** The tracing the configuration asks for, or undefined (nothing started) when no OTLP endpoint is set. */
-export async function tracingFromConfig(config: Config['tracing']): Promise<Tracing | undefined> {
+/** Where traces go, as the configuration says (src/config); undefined: nowhere. */
+export type TracingConfig = { serviceName: string; tracesUrl: string } | undefined;
+
+export async function tracingFromConfig(config: TracingConfig): Promise<Tracing | undefined> {
   if (!config) return undefined;
   const { OTLPTraceExporter } = await import('@opentelemetry/exporter-trace-otlp-http');
   // Headers, timeout and compression come from the standard OTEL_EXPORTER_OTLP_* variables, read by the exporter.
