@@ -8,7 +8,8 @@ import type { SvmTransactionConfigInput } from '../../domain/inputs/common.input
 import { Account } from '../../db/entities';
 import { assertMaySign, findAccountByLookup } from '../../db/repositories/accounts.repository';
 import { validationError } from '../../domain/errors';
-import type { WriteRequest } from '../../domain/write';
+import { signerSet, type WriteRequest } from '../../domain/write';
+import type { OperationResolved } from './operation-handler';
 import type { ActivityDeps } from '../deps';
 
 export interface FeePayer {
@@ -16,6 +17,11 @@ export interface FeePayer {
   /** The payer's account record, when the payer is an onboarded account (not the global fee payer). */
   accountId: string | null;
   webhooks: { preSubmit: boolean; postSubmit: boolean };
+}
+
+/** A write that moves nothing under a debit limit (a rent or an authority's change): the fee payer signs first, then `signers`; pure. */
+export function paidBy<Data>(feePayer: FeePayer, data: Data, ...signers: (string | readonly string[])[]): OperationResolved<Data> {
+  return { needsTransaction: true, feePayer: feePayer.address, signers: signerSet(feePayer.address, ...signers), debits: [], webhooks: feePayer.webhooks, data };
 }
 
 export async function resolveFeePayer(em: EntityManager, deps: ActivityDeps, request: WriteRequest, config: SvmTransactionConfigInput): Promise<FeePayer> {

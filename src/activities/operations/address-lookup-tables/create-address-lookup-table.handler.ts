@@ -13,8 +13,7 @@ import { partTransactionId } from '../../../domain/ids';
 import type { CreateAddressLookupTableItemData } from '../../../domain/operations/address-lookup-tables/address-lookup-table.inputs';
 import { checkCapacity, checkNotOnRecord, checkOnboardedTable, checkOnboarding, createBatch, createTransactionCount, newTableRecord, requireFreeSlot, type NewTable } from '../../../domain/operations/address-lookup-tables/address-lookup-table.rules';
 import { linkRecords } from '../../../db/repositories/transaction-records.repository';
-import { signerSet } from '../../../domain/write';
-import { resolveFeePayer } from '../fee-payer';
+import { paidBy, resolveFeePayer } from '../fee-payer';
 import { readLookupTable, readSlotHashes } from '../../../network/lookup-tables';
 import { appendComponents, resolveComponents, type Component } from './lookup-table-components';
 import { landed, scopeOf } from '../operation-handler';
@@ -87,17 +86,8 @@ export const createAddressLookupTableHandler: OperationHandler<CreateAddressLook
       managed: true,
       components,
     };
-    return {
-      needsTransaction: true,
-      feePayer: feePayer.address,
-      signers: signerSet(feePayer.address, authorityAccount.address),
-      // The table's rent comes from the fee payer, like the network fee (no debit limit applies).
-      debits: [],
-      webhooks: feePayer.webhooks,
-      reservesAddress: free.address,
-      transactionCount: createTransactionCount(components.length),
-      data,
-    };
+    // The table's rent comes from the fee payer, like the network fee (no debit limit applies).
+    return { ...paidBy(feePayer, data, authorityAccount.address), reservesAddress: free.address, transactionCount: createTransactionCount(components.length) };
   },
 
   tooLargeHint: 'Send fewer componentAddresses and add the rest with Extend Address Lookup Table.',

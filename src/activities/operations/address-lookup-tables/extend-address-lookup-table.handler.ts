@@ -10,11 +10,10 @@ import { requireSigner } from '../../../db/repositories/accounts.repository';
 import { findTableByLookup } from '../../../db/repositories/address-lookup-tables.repository';
 import type { ExtendAddressLookupTableItemData } from '../../../domain/operations/address-lookup-tables/address-lookup-table.inputs';
 import { checkCapacity, checkExtendable, componentsToAppend, extendBatch, extendTransactionCount, tableFlags } from '../../../domain/operations/address-lookup-tables/address-lookup-table.rules';
-import { resolveFeePayer } from '../fee-payer';
+import { paidBy, resolveFeePayer } from '../fee-payer';
 import { readLookupTable } from '../../../network/lookup-tables';
 import { appendComponents, resolveComponents, type Component } from './lookup-table-components';
 import { landed, scopeOf } from '../operation-handler';
-import { signerSet } from '../../../domain/write';
 import type { OperationHandler } from '../operation-handler';
 
 interface ExtendTableData {
@@ -37,15 +36,7 @@ export const extendAddressLookupTableHandler: OperationHandler<ExtendAddressLook
     const components = componentsToAppend(await resolveComponents(em, scope, item.componentAddresses, 'itemData.componentAddresses'), state!.addresses);
     checkCapacity(state!.addresses.length, components.length, 'itemData.componentAddresses');
     const feePayer = await resolveFeePayer(em, deps, request, request.svmTransactionConfig ?? {});
-    return {
-      needsTransaction: true,
-      feePayer: feePayer.address,
-      signers: signerSet(feePayer.address, authority),
-      debits: [],
-      webhooks: feePayer.webhooks,
-      transactionCount: extendTransactionCount(components.length),
-      data: { tableId: table.id, address: table.address, authority, components },
-    };
+    return { ...paidBy(feePayer, { tableId: table.id, address: table.address, authority, components }, authority), transactionCount: extendTransactionCount(components.length) };
   },
 
   instructions(_request, resolved, part) {

@@ -10,11 +10,10 @@ import { findAccountByLookup, offPlatformAddress, requireSigner } from '../../..
 import { findTableByLookup } from '../../../db/repositories/address-lookup-tables.repository';
 import type { UpdateAddressLookupTableItemData } from '../../../domain/operations/address-lookup-tables/address-lookup-table.inputs';
 import { checkUpdate, coolDownOver } from '../../../domain/operations/address-lookup-tables/address-lookup-table.rules';
-import { resolveFeePayer } from '../fee-payer';
+import { paidBy, resolveFeePayer } from '../fee-payer';
 import { readLookupTable, readSlotHashes } from '../../../network/lookup-tables';
 import { landed, scopeOf } from '../operation-handler';
 import { linkRecords } from '../../../db/repositories/transaction-records.repository';
-import { signerSet } from '../../../domain/write';
 import type { OperationHandler } from '../operation-handler';
 
 interface UpdateTableData {
@@ -45,14 +44,7 @@ export const updateAddressLookupTableHandler: OperationHandler<UpdateAddressLook
       const at = 'itemData.refundDestination';
       recipient = !destination ? feePayer.address : destination.offPlatform ? offPlatformAddress(destination, at) : (await findAccountByLookup(em, scope, destination, at)).address;
     }
-    return {
-      needsTransaction: true,
-      feePayer: feePayer.address,
-      signers: signerSet(feePayer.address, authority),
-      debits: [],
-      webhooks: feePayer.webhooks,
-      data: { tableId: table.id, address: table.address, authority, change, recipient },
-    };
+    return paidBy(feePayer, { tableId: table.id, address: table.address, authority, change, recipient }, authority);
   },
 
   instructions(_request, resolved) {

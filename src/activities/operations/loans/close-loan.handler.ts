@@ -1,5 +1,5 @@
 /**
- * Close Loan (API.md 6) in the pipeline: a REPAID loan's remaining collateral goes back to the
+ * Close Loan (docs/loans.md) in the pipeline: a REPAID loan's remaining collateral goes back to the
  * borrower's positions (a LIQUIDATED loan's, if any is left, to the vault), the escrow's token
  * accounts are closed with their rent refunded (refundDestination, or the borrower who pays the
  * fees), in one network transaction; the escrow's record becomes CLOSED and the loan CLOSED.
@@ -12,13 +12,11 @@ import type { CloseLoanItemData } from '../../../domain/operations/loans/loan.in
 import { closedLoanFields, leftoverGoesToBorrower, requireClosable, requireRefundElsewhere } from '../../../domain/operations/loans/close-loan.rules';
 import { legInstructions } from '../../../domain/operations/positions/movement-instructions';
 import { settleFreezes, type Leg } from '../../../domain/operations/positions/movement.rules';
-import { resolveFeePayer } from '../fee-payer';
-import { holdLoanFor, loanOfEscrow, planOutOf, requireLoanBorrower, withoutDebits } from './loan-legs';
-import { newPlanContext, onchainBalance, recordLegs, type PlannedLeg } from '../positions/movement-legs';
-import { landed, scopeOf, type OperationHandler } from '../operation-handler';
+import { borrowersLoan, planEmptyEscrow } from './loan-legs';
+import { legsResolution, newPlanContext, recordLegs } from '../positions/movement-legs';
+import { landed, type OperationHandler } from '../operation-handler';
 import { tokenProgramOf } from '../positions/token-movement';
 import { linkRecords } from '../../../db/repositories/transaction-records.repository';
-import { signerSet } from '../../../domain/write';
 
 interface CloseLoanData {
   legs: Leg[];
@@ -33,12 +31,7 @@ interface CloseLoanData {
 export const closeLoanHandler: OperationHandler<CloseLoanItemData, CloseLoanData> = {
   async lookup(em, deps, request) {
     const item = request.itemData;
-    const scope = scopeOf(request);
-    const loan = await loanOfEscrow(em, scope, item.escrow, 'itemData.escrow');
-    await holdLoanFor(em, request, loan);
-    requireClosable(loan);
-    await requireLoanBorrower(em, scope, request, loan);
-    const feePayer = await resolveFeePayer(em, deps, request, request.svmTransactionConfig);
+    const { scope, loan, feePayer } = await borrowersLoan(em, deps, request, requireClosable);
     const escrow = await em.findOneOrFail(Account, { id: loan.escrowAccountId });
     let refundTo = feePayer.address;
     if (item.refundDestination) {
@@ -50,27 +43,12 @@ export const closeLoanHandler: OperationHandler<CloseLoanItemData, CloseLoanData
     const to = leftoverGoesToBorrower(loan) ? loan.borrowerAddress : (await em.findOneOrFail(LoanStrategy, { id: loan.strategyId })).vaultAddress;
     const toAccount = await em.findOneOrFail(Account, { ...scope, address: to });
     const ctx = newPlanContext(em, deps, request, {});
-    const planned: PlannedLeg[] = [];
-    const positions = await em.find(Position, { ...scope, ownerAddress: escrow.address, status: 'ACTIVE' }, { orderBy: { address: 'asc' } });
-    for (const position of positions) {
-      const units = await onchainBalance(ctx, position);
-      if (units === 0n) continue;
-      const instrument = await em.findOneOrFail(FinancialInstrument, { id: position.financialInstrumentId });
-      const destination = { owner: { offchainId: toAccount.id }, financialInstrument: { offchainId: instrument.id } };
-      planned.push(withoutDebits(await planOutOf(ctx, position, instrument, destination, { lamports: units.toString() }, 'itemData', { source: 'itemData.escrow', destination: 'itemData.escrow' })));
-    }
+    const { positions, planned } = await planEmptyEscrow(ctx, scope, escrow.address, toAccount.id);
     settleFreezes(planned.map((x) => x.leg));
     const closes = [];
     for (const position of positions) closes.push({ positionId: position.id, address: position.address, tokenProgram: tokenProgramOf(await em.findOneOrFail(FinancialInstrument, { id: position.financialInstrumentId })) });
-    return {
-      needsTransaction: true,
-      feePayer: feePayer.address,
-      signers: signerSet(feePayer.address, escrow.address, planned.flatMap((x) => x.signers)),
-      awaitedSigners: [...ctx.awaited].filter((signer) => signer !== feePayer.address),
-      debits: [],
-      webhooks: feePayer.webhooks,
-      data: { legs: planned.map((x) => x.leg), loanId: loan.id, escrow: escrow.address, escrowAccountId: escrow.id, refundTo, closes },
-    };
+    // The escrow signs its positions' closes; its legs carry no debits (withoutDebits).
+    return legsResolution(ctx, feePayer, planned, { legs: planned.map((x) => x.leg), loanId: loan.id, escrow: escrow.address, escrowAccountId: escrow.id, refundTo, closes }, [escrow.address]);
   },
 
   instructions(_request, resolved) {

@@ -1,5 +1,5 @@
 /**
- * Create Loan (spec 4.4, API.md 7 and 8) in the pipeline: a new escrow wallet (a managed key made
+ * Create Loan (spec 4.4, docs/loans.md) in the pipeline: a new escrow wallet (a managed key made
  * once per write); the pledged items into the escrow from the borrower's positions (topped up first
  * by transferFrom or mintAsset), the principal out of the strategy's vault to the borrower, all in
  * one network transaction signed by the borrower (the fee payer) and the vault. The guards run
@@ -13,18 +13,16 @@ import { graceMsOf, type CollateralTerms } from '../../../domain/loans';
 import { checkExpectedValues, checkOpeningLoanToValue, checkPledge, openedLoanTerms, requireOneBorrow, requirePledges, requireStrategyPrincipal } from '../../../domain/operations/loans/create-loan.rules';
 import { quoteFor, requireOriginations, type LoanQuote } from '../../../domain/operations/loans/lending.rules';
 import { positiveUnits } from '../../../domain/operations/loans/loan.rules';
-import { legInstructions } from '../../../domain/operations/positions/movement-instructions';
 import { settleFreezes, type Leg } from '../../../domain/operations/positions/movement.rules';
 import type { ActivityDeps } from '../../deps';
 import { resolveFeePayer } from '../fee-payer';
 import { loanToValueAt } from './loan-value';
 import { borrowerOf, existingPosition, planIntoEscrow, planOutOf, planTopUp, requireBorrowerOwns, vaultPosition } from './loan-legs';
 import { requireCapacity } from './strategy-guards';
-import { newPlanContext, onchainBalance, recordLegs, type PlannedLeg } from '../positions/movement-legs';
+import { legsInstructions, legsResolution, newPlanContext, onchainBalance, type PlannedLeg, recordLegs } from '../positions/movement-legs';
 import { landed, scopeOf, type OperationHandler, type OperationRequest } from '../operation-handler';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { linkRecords } from '../../../db/repositories/transaction-records.repository';
-import { signerSet } from '../../../domain/write';
 
 interface CreateLoanData {
   legs: Leg[];
@@ -42,7 +40,7 @@ interface CreateLoanData {
 
 const P = 'itemData.protocolDetails';
 
-/** The cap, the buffer and the loan-to-value (API.md 7): refused before anything is signed. */
+/** The cap, the buffer and the loan-to-value (docs/loans.md): refused before anything is signed. */
 async function checkGuards(em: EntityManager, deps: ActivityDeps, request: OperationRequest<CreateLoanItemData>, strategy: LoanStrategy, principal: FinancialInstrument, units: bigint, vaultUnits: bigint, pledged: { instrument: FinancialInstrument; units: bigint }[], quote: LoanQuote): Promise<void> {
   await requireCapacity(em, strategy, principal, units, vaultUnits, 'itemData.itemsToBorrow[0].value');
   const collateral = pledged.map((p, i) => ({ instrument: p.instrument, units: p.units, field: `itemData.itemsToPledge[${i}].positionLookup` }));
@@ -112,20 +110,10 @@ export const createLoanHandler: OperationHandler<CreateLoanItemData, CreateLoanD
       durationIndex: item.protocolDetails.durationIndex,
       secondsPerDay: deps.loanSecondsPerDay ?? 86_400,
     };
-    return {
-      needsTransaction: true,
-      feePayer: feePayer.address,
-      signers: signerSet(feePayer.address, planned.flatMap((x) => x.signers)),
-      awaitedSigners: [...ctx.awaited].filter((signer) => signer !== feePayer.address),
-      debits: planned.flatMap((x) => x.debits),
-      webhooks: feePayer.webhooks,
-      data,
-    };
+    return legsResolution(ctx, feePayer, planned, data);
   },
 
-  instructions(_request, resolved) {
-    return resolved.data.legs.flatMap((leg) => legInstructions(leg, resolved.feePayer));
-  },
+  instructions: legsInstructions,
 
   async record(em, request, resolved, outcome, tx, at) {
     if (!landed(outcome)) return undefined;

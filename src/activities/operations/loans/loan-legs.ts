@@ -6,6 +6,7 @@
  * their refusals naming the loan request's own fields.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { ActivityDeps } from '../../deps';
 import { Account, FinancialInstrument, Loan, Position } from '../../../db/entities';
 import { findAccountByLookup, type TenantScope } from '../../../db/repositories/accounts.repository';
 import { findInstrumentByLookup } from '../../../db/repositories/financial-instruments.repository';
@@ -19,7 +20,9 @@ import type { ValueInput } from '../../../domain/money';
 import type { LoanMovementItem } from '../../../domain/operations/loans/loan.inputs';
 import { checkOutOfEscrow, requireBorrowerOwns as checkBorrowerOwns, requireFeePayer, requireHold, requireLoanBorrower as checkLoanBorrower, requireOwnerAndInstrument, requireVaultFunded } from '../../../domain/operations/loans/loan.rules';
 import type { WriteRequest } from '../../../domain/write';
-import { planMint, planTransfer, type PlanContext, type PlannedLeg } from '../positions/movement-legs';
+import { onchainBalance, planMint, planTransfer, type PlanContext, type PlannedLeg } from '../positions/movement-legs';
+import { resolveFeePayer, type FeePayer } from '../fee-payer';
+import { scopeOf } from '../operation-handler';
 
 /** Runs `plan` with its refusals' fields renamed (`from` → `to`, longest first): a leg's `source` is the loan request's `positionLookup`. */
 export async function renamed<T>(plan: () => Promise<T>, names: Record<string, string>): Promise<T> {
@@ -130,6 +133,40 @@ export async function loanOfEscrow(em: EntityManager, scope: TenantScope, lookup
 /** Holds the loan for this write (loan-holds.repository); another write on it in progress is 409. */
 export async function holdLoanFor(em: EntityManager, request: WriteRequest, loan: Loan): Promise<void> {
   requireHold(await holdLoan(em, loan.id, partTransactionId(request.transactionId, 0)), loan.inUseByTransactionId);
+}
+
+/** A write on an existing loan: the loan whose escrow `itemData.escrow` names (404), held for this write (409), then checked by `rule`. */
+export async function heldLoan(em: EntityManager, request: WriteRequest & { itemData: { escrow: AccountLookupInput } }, rule: (loan: Loan) => void): Promise<{ scope: TenantScope; loan: Loan }> {
+  const scope = scopeOf(request);
+  const loan = await loanOfEscrow(em, scope, request.itemData.escrow, 'itemData.escrow');
+  await holdLoanFor(em, request, loan);
+  rule(loan);
+  return { scope, loan };
+}
+
+/** A borrower's write on its loan (Repay, Swap, Close): heldLoan, then the fee payer, who must be the loan's borrower. */
+export async function borrowersLoan(em: EntityManager, deps: ActivityDeps, request: WriteRequest & { itemData: { escrow: AccountLookupInput } }, rule: (loan: Loan) => void): Promise<{ scope: TenantScope; loan: Loan; borrower: Account; feePayer: FeePayer }> {
+  const { scope, loan } = await heldLoan(em, request, rule);
+  const borrower = await requireLoanBorrower(em, scope, request, loan);
+  const feePayer = await resolveFeePayer(em, deps, request, request.svmTransactionConfig);
+  return { scope, loan, borrower, feePayer };
+}
+
+/**
+ * Everything the escrow's active positions hold on the network (in address order) to the associated
+ * positions of `toAccountId`, as legs without debits (Close's leftovers, Liquidate's seizure).
+ */
+export async function planEmptyEscrow(ctx: PlanContext, scope: TenantScope, escrowAddress: string, toAccountId: string): Promise<{ positions: Position[]; planned: PlannedLeg[] }> {
+  const positions = await ctx.em.find(Position, { ...scope, ownerAddress: escrowAddress, status: 'ACTIVE' }, { orderBy: { address: 'asc' } });
+  const planned: PlannedLeg[] = [];
+  for (const position of positions) {
+    const units = await onchainBalance(ctx, position);
+    if (units === 0n) continue;
+    const instrument = await ctx.em.findOneOrFail(FinancialInstrument, { id: position.financialInstrumentId });
+    const destination = { owner: { offchainId: toAccountId }, financialInstrument: { offchainId: instrument.id } };
+    planned.push(withoutDebits(await planOutOf(ctx, position, instrument, destination, { lamports: units.toString() }, 'itemData', { source: 'itemData.escrow', destination: 'itemData.escrow' })));
+  }
+  return { positions, planned };
 }
 
 /** A loan write's borrower: the fee payer must be the loan's borrower (spec 4.4, "same fee payer rule"). */

@@ -20,7 +20,7 @@ import { legInstructions } from '../../../domain/operations/positions/movement-i
 import type { Leg } from '../../../domain/operations/positions/movement.rules';
 import type { ActivityDeps } from '../../deps';
 import { resolveFeePayer } from '../fee-payer';
-import { holdLoanFor, loanOfEscrow, planOutOf, requireBorrowerOwns, requireLoanBorrower, vaultPosition } from './loan-legs';
+import { heldLoan, planOutOf, requireBorrowerOwns, requireLoanBorrower, vaultPosition } from './loan-legs';
 import { currentLoanToValue } from './loan-value';
 import { newPlanContext, onchainBalance, recordLeg } from '../positions/movement-legs';
 import { landed, scopeOf, type OperationHandler, type OperationRequest, type OperationResolved } from '../operation-handler';
@@ -95,10 +95,7 @@ async function moveTo(em: EntityManager, deps: ActivityDeps, request: OperationR
 export const refinanceLoanHandler: OperationHandler<RefinanceLoanItemData, RefinanceLoanData> = {
   async lookup(em, deps, request) {
     const item = request.itemData;
-    const scope = scopeOf(request);
-    const loan = await loanOfEscrow(em, scope, item.escrow, 'itemData.escrow');
-    await holdLoanFor(em, request, loan);
-    requireRefinanceable(loan);
+    const { scope, loan } = await heldLoan(em, request, requireRefinanceable);
     // fromLender names the loan's lender (its account, or its strategy's vault).
     if (item.fromLender) {
       const from = await findAccountByLookup(em, scope, item.fromLender, 'itemData.fromLender');

@@ -8,15 +8,12 @@ import { FinancialInstrument, Loan, LoanStrategy } from '../../../db/entities';
 import type { RepayLoanItemData } from '../../../domain/operations/loans/loan.inputs';
 import { interestAt } from '../../../domain/loans';
 import { balanceAfterRepayment, checkReleaseLoanToValue, repaidLoanFields, repaymentUnits, requireOwing, requireRepayOrRelease } from '../../../domain/operations/loans/repay-loan.rules';
-import { legInstructions } from '../../../domain/operations/positions/movement-instructions';
 import { settleFreezes, type Leg } from '../../../domain/operations/positions/movement.rules';
-import { resolveFeePayer } from '../fee-payer';
-import { holdLoanFor, loanOfEscrow, planOutOfEscrow, planTopUp, renamed, requireBorrowerOwns, requireLoanBorrower, vaultPosition } from './loan-legs';
+import { borrowersLoan, planOutOfEscrow, planTopUp, renamed, requireBorrowerOwns, vaultPosition } from './loan-legs';
 import { loanToValueAt } from './loan-value';
-import { newPlanContext, planTransfer, recordLegs, type PlannedLeg } from '../positions/movement-legs';
-import { landed, scopeOf, type OperationHandler } from '../operation-handler';
+import { legsInstructions, legsResolution, newPlanContext, type PlannedLeg, planTransfer, recordLegs } from '../positions/movement-legs';
+import { landed, type OperationHandler } from '../operation-handler';
 import { linkRecords } from '../../../db/repositories/transaction-records.repository';
-import { signerSet } from '../../../domain/write';
 
 interface RepayLoanData {
   legs: Leg[];
@@ -31,12 +28,7 @@ interface RepayLoanData {
 export const repayLoanHandler: OperationHandler<RepayLoanItemData, RepayLoanData> = {
   async lookup(em, deps, request) {
     const item = request.itemData;
-    const scope = scopeOf(request);
-    const loan = await loanOfEscrow(em, scope, item.escrow, 'itemData.escrow');
-    await holdLoanFor(em, request, loan);
-    requireOwing(loan);
-    const borrower = await requireLoanBorrower(em, scope, request, loan);
-    const feePayer = await resolveFeePayer(em, deps, request, request.svmTransactionConfig);
+    const { scope, loan, borrower, feePayer } = await borrowersLoan(em, deps, request, requireOwing);
     const repays = item.itemsToRepay ?? [];
     const releases = item.itemsToRelease ?? [];
     requireRepayOrRelease(repays, releases);
@@ -74,20 +66,10 @@ export const repayLoanHandler: OperationHandler<RepayLoanItemData, RepayLoanData
       checkReleaseLoanToValue(loan, await loanToValueAt(deps, request.organizationId, principal, after.principalDue + after.interestOutstanding, 'itemData.itemsToRelease', collateral));
     }
     settleFreezes(planned.map((x) => x.leg));
-    return {
-      needsTransaction: true,
-      feePayer: feePayer.address,
-      signers: signerSet(feePayer.address, planned.flatMap((x) => x.signers)),
-      awaitedSigners: [...ctx.awaited].filter((signer) => signer !== feePayer.address),
-      debits: planned.flatMap((x) => x.debits),
-      webhooks: feePayer.webhooks,
-      data: { legs: planned.map((x) => x.leg), loanId: loan.id, paid: paid.toString(), repayAll, released },
-    };
+    return legsResolution(ctx, feePayer, planned, { legs: planned.map((x) => x.leg), loanId: loan.id, paid: paid.toString(), repayAll, released });
   },
 
-  instructions(_request, resolved) {
-    return resolved.data.legs.flatMap((leg) => legInstructions(leg, resolved.feePayer));
-  },
+  instructions: legsInstructions,
 
   async record(em, request, resolved, outcome, tx, at) {
     if (!landed(outcome)) return undefined;

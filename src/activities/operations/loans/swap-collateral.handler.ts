@@ -8,15 +8,12 @@ import { FinancialInstrument, Loan, LoanStrategy, Position } from '../../../db/e
 import type { SwapCollateralItemData } from '../../../domain/operations/loans/loan.inputs';
 import { interestAt } from '../../../domain/loans';
 import { checkSwapLoanToValue, depositUnits, requireCollateralChangeable, requireDepositOrWithdraw, swappedCollateralFields } from '../../../domain/operations/loans/swap-collateral.rules';
-import { legInstructions } from '../../../domain/operations/positions/movement-instructions';
 import { settleFreezes, type Leg } from '../../../domain/operations/positions/movement.rules';
-import { resolveFeePayer } from '../fee-payer';
-import { existingPosition, holdLoanFor, loanOfEscrow, planIntoEscrow, planOutOfEscrow, planTopUp, requireBorrowerOwns, requireLoanBorrower } from './loan-legs';
+import { borrowersLoan, existingPosition, planIntoEscrow, planOutOfEscrow, planTopUp, requireBorrowerOwns } from './loan-legs';
 import { loanToValueAt } from './loan-value';
-import { newPlanContext, recordLegs, type PlannedLeg } from '../positions/movement-legs';
+import { legsInstructions, legsResolution, newPlanContext, type PlannedLeg, recordLegs } from '../positions/movement-legs';
 import { landed, scopeOf, type OperationHandler } from '../operation-handler';
 import { linkRecords } from '../../../db/repositories/transaction-records.repository';
-import { signerSet } from '../../../domain/write';
 
 interface SwapCollateralData {
   legs: Leg[];
@@ -31,12 +28,7 @@ export const swapCollateralHandler: OperationHandler<SwapCollateralItemData, Swa
 
   async lookup(em, deps, request) {
     const item = request.itemData;
-    const scope = scopeOf(request);
-    const loan = await loanOfEscrow(em, scope, item.escrow, 'itemData.escrow');
-    await holdLoanFor(em, request, loan);
-    requireCollateralChangeable(loan);
-    const borrower = await requireLoanBorrower(em, scope, request, loan);
-    const feePayer = await resolveFeePayer(em, deps, request, request.svmTransactionConfig);
+    const { scope, loan, borrower, feePayer } = await borrowersLoan(em, deps, request, requireCollateralChangeable);
     const deposits = item.itemsToDeposit ?? [];
     const withdrawals = item.itemsToWithdraw ?? [];
     requireDepositOrWithdraw(deposits, withdrawals);
@@ -69,20 +61,10 @@ export const swapCollateralHandler: OperationHandler<SwapCollateralItemData, Swa
     for (const [id, units] of held) collateral.push({ instrument: await em.findOneOrFail(FinancialInstrument, { id }), units, field: 'itemData.itemsToWithdraw' });
     checkSwapLoanToValue(loan, await loanToValueAt(deps, request.organizationId, principal, BigInt(loan.principalDue) + interestAt(loan, deps.now()), 'itemData.escrow', collateral));
     settleFreezes(planned.map((x) => x.leg));
-    return {
-      needsTransaction: true,
-      feePayer: feePayer.address,
-      signers: signerSet(feePayer.address, planned.flatMap((x) => x.signers)),
-      awaitedSigners: [...ctx.awaited].filter((signer) => signer !== feePayer.address),
-      debits: planned.flatMap((x) => x.debits),
-      webhooks: feePayer.webhooks,
-      data: { legs: planned.map((x) => x.leg), loanId: loan.id, changes },
-    };
+    return legsResolution(ctx, feePayer, planned, { legs: planned.map((x) => x.leg), loanId: loan.id, changes });
   },
 
-  instructions(_request, resolved) {
-    return resolved.data.legs.flatMap((leg) => legInstructions(leg, resolved.feePayer));
-  },
+  instructions: legsInstructions,
 
   async record(em, request, resolved, outcome, tx, at) {
     if (!landed(outcome)) return undefined;

@@ -11,11 +11,10 @@ import type { OnchainDataSourceItemData } from '../../../domain/operations/oracl
 import { changedFields, feedTopUp, planFeedWrite, refreshedDataSourceFields, type FeedValue } from '../../../domain/operations/oracle-data-sources/oracle-data-source.rules';
 import type { MetadataFieldChange } from '../../../domain/operations/financial-instruments/update-financial-instrument.rules';
 import { checkedDefinition, recordRefreshFailure, runFeedJob } from '../../oracle/feed-job';
-import { resolveFeePayer } from '../fee-payer';
+import { paidBy, resolveFeePayer } from '../fee-payer';
 import { readFeedMint } from '../../../network/feed-mint';
 import { landed, scopeOf, type OperationHandler } from '../operation-handler';
 import { linkRecords } from '../../../db/repositories/transaction-records.repository';
-import { signerSet } from '../../../domain/write';
 
 interface RefreshData {
   dataSourceId: string;
@@ -45,14 +44,7 @@ export const refreshOracleDataSourceHandler: OperationHandler<OnchainDataSourceI
     // updatedAt and slot change with every refresh, so there is always something to write.
     const fields = changedFields(chain, { value: value.value, decimals: String(value.decimals), updatedAt: value.updatedAt, slot: value.slot });
     const feePayer = await resolveFeePayer(em, deps, request, request.svmTransactionConfig ?? {});
-    return {
-      needsTransaction: true,
-      feePayer: feePayer.address,
-      signers: signerSet(feePayer.address, authority),
-      debits: [],
-      webhooks: feePayer.webhooks,
-      data: { dataSourceId: source.id, mint: source.address, authority, extensions: [...chain.extensions], topUp: feedTopUp(chain, fields), fields, value },
-    };
+    return paidBy(feePayer, { dataSourceId: source.id, mint: source.address, authority, extensions: [...chain.extensions], topUp: feedTopUp(chain, fields), fields, value }, authority);
   },
 
   instructions(_request, resolved) {

@@ -15,11 +15,10 @@ import { changedFields, dataSourcePatch, feedTopUp, newAuthorityOf, patchedDataS
 import type { MetadataFieldChange } from '../../../domain/operations/financial-instruments/update-financial-instrument.rules';
 import { checkedDefinition } from '../../oracle/feed-job';
 import { refreshTarget } from './create-onchain-data-source.handler';
-import { resolveFeePayer } from '../fee-payer';
+import { paidBy, resolveFeePayer } from '../fee-payer';
 import { readFeedMint } from '../../../network/feed-mint';
 import { landed, scopeOf, type OperationHandler } from '../operation-handler';
 import { linkRecords } from '../../../db/repositories/transaction-records.repository';
-import { signerSet } from '../../../domain/write';
 
 interface UpdateFeedData {
   dataSourceId: string;
@@ -60,7 +59,7 @@ export const updateOracleDataSourceHandler: OperationHandler<UpdateOracleDataSou
     }
     const authority = await requireSigner(em, source.authorityAccountId, field, "data source's authority");
     const feePayer = await resolveFeePayer(em, deps, request, request.svmTransactionConfig ?? {});
-    return { needsTransaction: true, feePayer: feePayer.address, signers: signerSet(feePayer.address, authority), debits: [], webhooks: feePayer.webhooks, data };
+    return paidBy(feePayer, data, authority);
   },
 
   instructions(_request, resolved) {

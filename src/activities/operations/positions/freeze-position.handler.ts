@@ -13,8 +13,7 @@ import { findInstrumentByLookup } from '../../../db/repositories/financial-instr
 import { findPositionByLookup, positionsToFreeze } from '../../../db/repositories/positions.repository';
 import { checkFreezeAllInstrument, checkFreezeTarget, checkPositionsToChange, FREEZE_ALL_BATCH, freezeBatch, freezeTransactionCount, MAX_FREEZE_BATCHES, requireFreezeAuthority } from '../../../domain/operations/positions/freeze-position.rules';
 import { linkRecords } from '../../../db/repositories/transaction-records.repository';
-import { signerSet } from '../../../domain/write';
-import { resolveFeePayer } from '../fee-payer';
+import { paidBy, resolveFeePayer } from '../fee-payer';
 import { landed, scopeOf, type OperationHandler } from '../operation-handler';
 import { tokenProgramOf } from './token-movement';
 
@@ -59,15 +58,7 @@ export function freezeHandler(freeze: boolean): OperationHandler<FreezePositionI
         authority,
         tokenProgram: tokenProgramOf(instrument),
       };
-      return {
-        needsTransaction: true,
-        feePayer: feePayer.address,
-        signers: signerSet(feePayer.address, authority),
-        debits: [],
-        webhooks: feePayer.webhooks,
-        ...(one ? {} : { transactionCount: freezeTransactionCount(positions.length) }),
-        data,
-      };
+      return { ...paidBy(feePayer, data, authority), ...(one ? {} : { transactionCount: freezeTransactionCount(positions.length) }) };
     },
 
     instructions(_request, resolved, part) {

@@ -18,9 +18,8 @@ import { positionAccountSize } from '../../../domain/position-account';
 import { checkExplicitAccount, checkNotActive, explicitAccountPreparation, positionToInitialize, requireThawAuthority } from '../../../domain/operations/positions/initialize-position.rules';
 import { checkInstrumentActive, checkOwnerActive } from '../../../domain/operations/positions/position.rules';
 import { linkRecords } from '../../../db/repositories/transaction-records.repository';
-import { signerSet } from '../../../domain/write';
 import type { ActivityDeps } from '../../deps';
-import { resolveFeePayer } from '../fee-payer';
+import { paidBy, resolveFeePayer } from '../fee-payer';
 import { landed, scopeOf, type OperationHandler, type OperationRequest } from '../operation-handler';
 import { tokenProgramOf } from './token-movement';
 
@@ -161,16 +160,8 @@ export const initializePositionHandler: OperationHandler<InitializePositionItemD
       explicit,
       balance: (onchain?.amount ?? 0n).toString(),
     };
-    return {
-      needsTransaction: true,
-      feePayer: feePayer.address,
-      // The explicit account signs its own allocation and assignment to the token program.
-      signers: signerSet(feePayer.address, explicit ? [positionAddress] : [], thawWith ? [thawWith] : []),
-      debits: [],
-      webhooks: feePayer.webhooks,
-      reservesAddress: existing ? undefined : positionAddress,
-      data,
-    };
+    // The explicit account signs its own allocation and assignment to the token program.
+    return { ...paidBy(feePayer, data, explicit ? [positionAddress] : [], thawWith ? [thawWith] : []), reservesAddress: existing ? undefined : positionAddress };
   },
 
   instructions(_request, resolved) {

@@ -8,7 +8,8 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { findAssociatedTokenPda, getTokenDecoder } from '@solana-program/token-2022';
-import { address } from '@solana/kit';
+import { address, type Instruction } from '@solana/kit';
+import { legInstructions } from '../../../domain/operations/positions/movement-instructions';
 import type { AccountLookupInput } from '../../../domain/inputs/common.inputs';
 import type { BurnOperation, MintOperation, PositionLookupInput, TransferOperation } from '../../../domain/operations/positions/position.inputs';
 import { Account, FinancialInstrument, Position, type LedgerTransaction } from '../../../db/entities';
@@ -19,9 +20,10 @@ import { LedgerError, validationError } from '../../../domain/errors';
 import { checkOwnerActive, checkPositionActive } from '../../../domain/operations/positions/position.rules';
 import { resolveValue } from '../../../domain/money';
 import { amountToMove, BalanceBook, checkDistinctEnds, checkHookAccounts, checkInstrumentMovable, checkPermanentDelegate, checkPositiveAmount, checkSameInstrument, freezeOption, frozenAfter, transferDestinationState, type AmountRequest, type BookPosition, type BurnLeg, type Leg, type MintLeg, type TradeDefaults, type TransferLeg } from '../../../domain/operations/positions/movement.rules';
-import type { Debit, DestinationClass, WriteRequest } from '../../../domain/write';
+import { signerSet, type Debit, type DestinationClass, type WriteRequest } from '../../../domain/write';
 import type { ActivityDeps } from '../../deps';
-import { scopeOf } from '../operation-handler';
+import { scopeOf, type OperationResolved } from '../operation-handler';
+import type { FeePayer } from '../fee-payer';
 import { resolveTransferHookAccounts, TransferHookResolutionError } from '../../../network/transfer-hook';
 import { freezeOptionSigner, moveBalance, tokenProgramOf } from './token-movement';
 
@@ -43,6 +45,23 @@ export interface PlanContext {
 
 /** A new book for the legs of one transaction. */
 export const newPlanContext = (em: EntityManager, deps: ActivityDeps, request: WriteRequest, defaults: TradeDefaults): PlanContext => ({ em, deps, request, book: new BalanceBook(), defaults, awaited: new Set() });
+
+/** One network transaction of the planned legs paid by `feePayer` (signing first, then `alsoSigning`, then the legs' owners); pure. */
+export function legsResolution<Data>(ctx: PlanContext, feePayer: FeePayer, planned: readonly PlannedLeg[], data: Data, alsoSigning: readonly string[] = []): OperationResolved<Data> {
+  return {
+    needsTransaction: true,
+    feePayer: feePayer.address,
+    signers: signerSet(feePayer.address, alsoSigning, planned.flatMap((x) => x.signers)),
+    // The fee payer is always one the service signs for (resolveFeePayer checks it).
+    awaitedSigners: [...ctx.awaited].filter((signer) => signer !== feePayer.address),
+    debits: planned.flatMap((x) => x.debits),
+    webhooks: feePayer.webhooks,
+    data,
+  };
+}
+
+/** A movement write's instructions: its legs' in order, the fee payer paying for positions they open. */
+export const legsInstructions = (_request: unknown, resolved: { feePayer: string; data: { legs: readonly Leg[] } }): Instruction[] => resolved.data.legs.flatMap((leg) => legInstructions(leg, resolved.feePayer));
 
 /** The position's onchain balance when the next leg runs: the network's (read once per transaction) moved by the earlier legs. */
 export async function onchainBalance(ctx: PlanContext, position: BookPosition): Promise<bigint> {

@@ -4,10 +4,8 @@
  */
 import type { BurnItemData, MintItemData, TradeItemData, TransferItemData } from '../../../domain/operations/positions/position.inputs';
 import { resolveFeePayer } from '../fee-payer';
-import { legInstructions } from '../../../domain/operations/positions/movement-instructions';
 import { settleFreezes, tradeKinds, type Leg, type TradeDefaults } from '../../../domain/operations/positions/movement.rules';
-import { signerSet } from '../../../domain/write';
-import { newPlanContext, planBurn, planMint, planTransfer, recordLeg, type PlanContext, type PlannedLeg } from './movement-legs';
+import { legsInstructions, legsResolution, newPlanContext, planBurn, type PlanContext, planMint, type PlannedLeg, planTransfer, recordLeg } from './movement-legs';
 import { landed, type OperationHandler } from '../operation-handler';
 
 type Entry = { plan: (ctx: PlanContext) => Promise<PlannedLeg> };
@@ -26,21 +24,10 @@ function movementsHandler<Input>(entriesOf: (item: Input) => { entries: Entry[];
       for (const entry of entries) planned.push(await entry.plan(ctx));
       settleFreezes(planned.map((p) => p.leg));
       const feePayer = await resolveFeePayer(em, deps, request, request.svmTransactionConfig ?? {});
-      return {
-        needsTransaction: true,
-        feePayer: feePayer.address,
-        signers: signerSet(feePayer.address, planned.flatMap((p) => p.signers)),
-        // The fee payer is always one the service signs for (resolveFeePayer checks it).
-        awaitedSigners: [...ctx.awaited].filter((signer) => signer !== feePayer.address),
-        debits: planned.flatMap((p) => p.debits),
-        webhooks: feePayer.webhooks,
-        data: { legs: planned.map((p) => p.leg) },
-      };
+      return legsResolution(ctx, feePayer, planned, { legs: planned.map((p) => p.leg) });
     },
 
-    instructions(_request, resolved) {
-      return resolved.data.legs.flatMap((leg) => legInstructions(leg, resolved.feePayer));
-    },
+    instructions: legsInstructions,
 
     async record(em, request, resolved, outcome, tx, at) {
       if (!landed(outcome)) return undefined;
