@@ -31,6 +31,15 @@ export function signatureRoutes(deps: ApiDeps): RouteSpec[] {
 
   /** The answer of the write a request continued (202 while it waits for signatures, with Prefer: respond-async, or when the wait is over). */
   const continued = async (ctx: LedgerContext, record: LedgerTransaction): Promise<TransactionResult | AcceptedWriteBody> => transactionAnswer(ctx, applied(ctx, await continuedAnswer(deps, record, respondsAsync(ctx))));
+  /** Sign's and Submit's answer: an ended write as it is; else `step` when `due` (a write it ends is answered with that end), then the write's progress. */
+  const moveOn = async (ctx: LedgerContext, record: LedgerTransaction, due: () => boolean | Promise<boolean>, step: () => Promise<LedgerTransaction | null | undefined>): Promise<TransactionResult | AcceptedWriteBody> => {
+    if (ended.includes(record.status as TransactionStatus)) return transactionResult(record);
+    if (await due()) {
+      const over = await step();
+      if (over) return transactionResult(over);
+    }
+    return continued(ctx, record);
+  };
 
   return [
     route({
@@ -48,14 +57,9 @@ export function signatureRoutes(deps: ApiDeps): RouteSpec[] {
       async handler(ctx, body) {
         const record = await transactionOf(ctx, body);
         if (beforeSigned.includes(record.status as TransactionStatus)) throw validationError('itemData.transaction', `the transaction is ${record.status}, not waiting for signatures`);
-        if (ended.includes(record.status as TransactionStatus)) return transactionResult(record);
-        if (record.status === 'AWAITING_SIGNATURES' || (await stillAwaitsSignatures(deps, record))) {
-          const signatures: SuppliedSignature[] | null = body.itemData.signatures ?? null;
-          // A write that ended meanwhile (its lifetime ran out as the signatures came) is answered as it is.
-          const over = await signWrite(deps, record, signatures);
-          if (over) return transactionResult(over);
-        }
-        return continued(ctx, record);
+        const signatures: SuppliedSignature[] | null = body.itemData.signatures ?? null;
+        // A write that ended meanwhile (its lifetime ran out as the signatures came) is answered as it is.
+        return moveOn(ctx, record, async () => record.status === 'AWAITING_SIGNATURES' || (await stillAwaitsSignatures(deps, record)), () => signWrite(deps, record, signatures));
       },
     }),
     route({
@@ -74,12 +78,7 @@ export function signatureRoutes(deps: ApiDeps): RouteSpec[] {
         const record = await transactionOf(ctx, body);
         if (record.status === 'AWAITING_SIGNATURES') throw validationError('itemData.transaction', 'the transaction is waiting for signatures: add them with Sign Transaction first');
         if (beforeSigned.includes(record.status as TransactionStatus)) throw validationError('itemData.transaction', `the transaction is ${record.status}: only a signed transaction is submitted`);
-        if (ended.includes(record.status as TransactionStatus)) return transactionResult(record);
-        if (record.status === 'SIGNED') {
-          const over = await submitWrite(deps, record);
-          if (over) return transactionResult(over);
-        }
-        return continued(ctx, record);
+        return moveOn(ctx, record, () => record.status === 'SIGNED', () => submitWrite(deps, record));
       },
     }),
     route({

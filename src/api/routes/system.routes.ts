@@ -24,35 +24,25 @@ export function systemRoutes(deps: ApiDeps, openApi: () => unknown, metrics: () 
         return { status: ready ? 'ready' : 'not ready' };
       },
     }),
-    route({
+    textRoute({
       operationId: 'fetchMetrics',
-      method: 'get',
       path: '/metrics',
-      tag: 'System',
       summary: 'Prometheus metrics of this API process (they span tenants, so an ADMIN key is needed).',
       role: 'ADMIN',
       usesCluster: false,
-      successStatus: 200,
-      response: { mediaType: 'text/plain', schema: { type: 'string' }, description: 'Prometheus text exposition format 0.0.4.' },
-      async handler(ctx) {
-        ctx.type = 'text/plain; version=0.0.4';
-        return metrics();
-      },
+      contentType: 'text/plain; version=0.0.4',
+      description: 'Prometheus text exposition format 0.0.4.',
+      render: metrics,
     }),
     route({ operationId: 'fetchOpenApiDocument', method: 'get', path: '/api/v1/openapi.json', tag: 'System', summary: 'This OpenAPI document.', role: null, successStatus: 200, response: openApiDocumentResponse, handler: async () => openApi() as Record<string, unknown> }),
-    route({
+    textRoute({
       operationId: 'fetchApiDocs',
-      method: 'get',
       path: '/docs',
-      tag: 'System',
       summary: 'Human-readable API documentation.',
       role: null,
-      successStatus: 200,
-      response: { mediaType: 'text/html', schema: { type: 'string' }, description: 'Swagger UI on this document: every operation with its schemas and examples, and "Try it out" (Authorize with an API key first).' },
-      async handler(ctx) {
-        ctx.type = 'text/html';
-        return docsPage();
-      },
+      contentType: 'text/html',
+      description: 'Swagger UI on this document: every operation with its schemas and examples, and "Try it out" (Authorize with an API key first).',
+      render: docsPage,
     }),
     route({
       operationId: 'fetchApiDocsAsset',
@@ -97,4 +87,20 @@ function docsPage(): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Ledger Asset Service API</title>
 <meta name="viewport" content="width=device-width, initial-scale=1"><link rel="stylesheet" href="/docs/assets/swagger-ui.css"></head>
 <body><div id="docs"></div><script src="/docs/assets/swagger-ui-bundle.js"></script><script src="/docs/assets/docs.js"></script></body></html>`;
+}
+
+/** A GET of the System tag answered with a text document (`contentType`; its media type without parameters in the document). */
+function textRoute(spec: Pick<RouteSpec, 'operationId' | 'path' | 'summary' | 'role' | 'usesCluster'> & { contentType: string; description: string; render: () => string | Promise<string> }): RouteSpec {
+  const { contentType, description, render, ...rest } = spec;
+  return route({
+    ...rest,
+    method: 'get',
+    tag: 'System',
+    successStatus: 200,
+    response: { mediaType: contentType.split(';')[0], schema: { type: 'string' }, description },
+    async handler(ctx) {
+      ctx.type = contentType;
+      return render();
+    },
+  });
 }

@@ -7,7 +7,7 @@ import { replayWebhookDeliveryBody, singleTransactionBody } from '../codecs/tran
 import { findTransaction } from './transactions.routes';
 import type { ApiDeps } from '../context';
 import { route, type RouteSpec } from '../route';
-import { actingCaller } from '../tenancy';
+import { actingScope } from '../tenancy';
 import { webhookDeliveriesResponse, type WebhookDeliveriesBody } from '../../domain/responses/webhook-delivery.responses';
 
 /** How long a replay answer waits for its first attempt (a receiver's timeout is at most 30 s). */
@@ -36,8 +36,7 @@ export function webhookDeliveryRoutes(deps: ApiDeps): RouteSpec[] {
       successStatus: 200,
       response: webhookDeliveriesResponse,
       async handler(ctx, body) {
-        const em = fork();
-        const caller = await actingCaller(ctx, deps, em, body.tenancyConfig);
+        const { em, caller } = await actingScope(ctx, deps, body.tenancyConfig);
         const tx = await findTransaction(em, caller, body.itemData.transaction);
         return present(await em.find(WebhookDelivery, { organizationId: caller.organizationId, transactionId: tx.id }, ordered));
       },
@@ -54,8 +53,7 @@ export function webhookDeliveryRoutes(deps: ApiDeps): RouteSpec[] {
       successStatus: 200,
       response: webhookDeliveriesResponse,
       async handler(ctx, body) {
-        const em = fork();
-        const caller = await actingCaller(ctx, deps, em, body.tenancyConfig);
+        const { em, caller } = await actingScope(ctx, deps, body.tenancyConfig);
         const { eventId } = body.itemData;
         const where = { organizationId: caller.organizationId, eventId };
         const logged = await em.findOne(WebhookDelivery, where, { orderBy: { at: 'desc' } });
