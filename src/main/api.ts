@@ -8,10 +8,10 @@ import { Pool } from 'pg';
 import { createCallerCache } from '../api/caller-cache';
 import { createRateLimits } from '../api/rate-limits';
 import { listen } from '../db/notifications';
-import { createLogger, infoLog, type Logger } from '../observability/logger';
+import { infoLog, type Logger } from '../observability/logger';
 import { API_KEY_CHANNEL } from '../db/repositories/organizations.repository';
-import { loadConfig, type Config } from '../config/config';
-import { openRuntime, type Log, type Runtime } from './runtime';
+import { type Config } from '../config/config';
+import { openRuntime, runMain, type Log, type Runtime } from './runtime';
 import { connectTemporal, createLedgerWorker, installSdkLogger, type WorkerOptions } from './worker';
 import { createOraclePriceSource } from '../activities/oracle/oracle-prices';
 import { tracingFromConfig, type Tracing } from '../observability/tracing';
@@ -155,17 +155,4 @@ async function main(config: Config, logger: Logger) {
   process.once('SIGTERM', stop);
 }
 
-if (require.main === module) {
-  let logger: Logger | undefined;
-  try {
-    const config = loadConfig();
-    logger = createLogger({ name: 'api', level: config.logLevel, format: config.logFormat });
-    main(config, logger).catch((error) => {
-      logger!.fatal({ err: error }, error.message);
-      process.exit(1);
-    });
-  } catch (error) {
-    console.error(`[api] ${(error as Error).message}`);
-    process.exit(1);
-  }
-}
+if (require.main === module) runMain('api', main);

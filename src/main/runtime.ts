@@ -5,7 +5,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import type { Config } from '../config/config';
+import { loadConfig, type Config } from '../config/config';
+import { createLogger, type Logger } from '../observability/logger';
 import { createOrm, migrate, type Orm } from '../db/orm';
 import { createSealer, generateKeyEncryptionKey, type Sealer } from '../custody/sealing';
 import { createKeystoreDirectory, type SecretStore } from '../custody/secret-store';
@@ -100,3 +101,18 @@ export async function fundFeePayer(runtime: Runtime, config: Config, log: Log): 
 }
 
 export const forkEm = (orm: Orm) => orm.em.fork();
+
+/** Starts a process (`api`, `worker`): its config and logger, then `main`; a config fault or a failed `main` is logged and exits 1. */
+export function runMain(name: string, main: (config: Config, logger: Logger) => Promise<void>): void {
+  try {
+    const config = loadConfig();
+    const logger = createLogger({ name, level: config.logLevel, format: config.logFormat });
+    main(config, logger).catch((error) => {
+      logger.fatal({ err: error }, error.message);
+      process.exit(1);
+    });
+  } catch (error) {
+    console.error(`[${name}] ${(error as Error).message}`);
+    process.exit(1);
+  }
+}

@@ -4,10 +4,10 @@ import { DefaultLogger, NativeConnection, Runtime as TemporalRuntime, Worker, ty
 import { ApplicationFailure } from '@temporalio/common';
 import { createActivities, type Steps } from '../activities';
 import { refusalLogging, type RefusalLog } from '../activities/refusal-logging';
-import { loadConfig, type Config, type TemporalConnection } from '../config/config';
+import { type Config, type TemporalConnection } from '../config/config';
 import type { WriteRequest } from '../domain/write';
-import { openRuntime, type Runtime } from './runtime';
-import { createLogger, infoLog, type Logger } from '../observability/logger';
+import { openRuntime, runMain, type Runtime } from './runtime';
+import { infoLog, type Logger } from '../observability/logger';
 import type { LogoPolicy } from '../storage/logo-fetcher';
 import type { OutboundUrlPolicy } from '../network/outbound-url';
 import type { PriceSource } from '../domain/prices';
@@ -204,17 +204,4 @@ async function main(config: Config, logger: Logger) {
   await tracing?.shutdown();
 }
 
-if (require.main === module) {
-  let logger: Logger | undefined;
-  try {
-    const config = loadConfig();
-    logger = createLogger({ name: 'worker', level: config.logLevel, format: config.logFormat });
-    main(config, logger).catch((error) => {
-      logger!.fatal({ err: error }, error.message);
-      process.exit(1);
-    });
-  } catch (error) {
-    console.error(`[worker] ${(error as Error).message}`);
-    process.exit(1);
-  }
-}
+if (require.main === module) runMain('worker', main);
