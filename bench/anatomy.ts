@@ -19,7 +19,6 @@ import { installSdkLogger } from '../src/main/worker';
 import { startStack } from '../test/support/stack';
 import type { Steps } from '../src/activities';
 
-
 const writes = Number(process.env.ANATOMY_WRITES ?? 20);
 const blockTimeMs = Number(process.env.BENCH_BLOCK_TIME_MS ?? 100);
 
@@ -80,10 +79,16 @@ async function main() {
       if (answer.status !== 201 || !transaction?.success) throw new Error(`${route}: HTTP ${answer.status}: ${JSON.stringify(answer.body).slice(0, 300)}`);
       return answer.body;
     };
-    const authority = (await ok('POST', '/api/v1/accounts', { itemData: { managed: true, offchainReferences: { type: 'TOKEN_MANAGEMENT_AUTHORITY' } } })).newAccount;
+    const authority = (await ok('POST', '/api/v1/accounts', { itemData: { managed: true, offchainReferences: { type: 'TOKEN_MANAGEMENT_AUTHORITY' } } }))
+      .newAccount;
     const mint = (
       await ok('POST', '/api/v1/financial-instruments', {
-        itemData: { version: 'SPL', onchainData: { decimals: 6 }, mintAuthority: { offchainId: authority.offchainId }, mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: 'STOCK' } } } },
+        itemData: {
+          version: 'SPL',
+          onchainData: { decimals: 6 },
+          mintAuthority: { offchainId: authority.offchainId },
+          mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: 'STOCK' } } },
+        },
       })
     ).newFinancialInstrument.onchainId as string;
     const pair: { owner: { offchainId: string }; financialInstrument: { onchainId: string } }[] = [];
@@ -96,13 +101,21 @@ async function main() {
     }
 
     const operations: [string, (n: number) => Promise<unknown>][] = [
-      ['Create Account', () => ok('POST', '/api/v1/accounts', { itemData: { managed: true, seed: { lamports: 1_000_000 }, offchainReferences: { type: 'WALLET' } } })],
+      [
+        'Create Account',
+        () => ok('POST', '/api/v1/accounts', { itemData: { managed: true, seed: { lamports: 1_000_000 }, offchainReferences: { type: 'WALLET' } } }),
+      ],
       [
         'Transfer between positions',
-        (n) => ok('POST', '/api/v1/positions/transfer', { itemData: { source: pair[n % 2], destination: pair[(n + 1) % 2], value: { lamports: '1000' }, idempotencyId: randomUUID() } }),
+        (n) =>
+          ok('POST', '/api/v1/positions/transfer', {
+            itemData: { source: pair[n % 2], destination: pair[(n + 1) % 2], value: { lamports: '1000' }, idempotencyId: randomUUID() },
+          }),
       ],
     ];
-    console.log(`[anatomy] ${os.cpus().length} cores, ${writes} writes per operation one at a time (medians; 2 warm-up writes not counted), block time ${blockTimeMs} ms`);
+    console.log(
+      `[anatomy] ${os.cpus().length} cores, ${writes} writes per operation one at a time (medians; 2 warm-up writes not counted), block time ${blockTimeMs} ms`,
+    );
     for (const [name, send] of operations) {
       const samples: { ms: number; sql: number; rpc: Map<string, number>; activities: Map<string, number> }[] = [];
       for (let n = 0; n < writes + 2; n++) {
@@ -117,7 +130,9 @@ async function main() {
       const activityNames = [...new Set(samples.flatMap((s) => [...s.activities.keys()]))];
       const methods = [...new Set(samples.flatMap((s) => [...s.rpc.keys()]))];
       const inActivities = median(samples.map((s) => [...s.activities.values()].reduce((a, b) => a + b, 0)));
-      console.log(`\n${name}: ${median(samples.map((s) => s.ms)).toFixed(0)} ms over HTTP, ${inActivities.toFixed(0)} ms in steps, ${median(samples.map((s) => s.sql))} SQL statements`);
+      console.log(
+        `\n${name}: ${median(samples.map((s) => s.ms)).toFixed(0)} ms over HTTP, ${inActivities.toFixed(0)} ms in steps, ${median(samples.map((s) => s.sql))} SQL statements`,
+      );
       console.log(`  activities: ${activityNames.map((a) => `${a} ${median(samples.map((s) => s.activities.get(a) ?? 0)).toFixed(0)} ms`).join(', ')}`);
       console.log(`  JSON-RPC: ${methods.map((m) => `${m} ×${median(samples.map((s) => s.rpc.get(m) ?? 0))}`).join(', ')}`);
       if (process.env.ANATOMY_SQL) for (const statement of statements) console.log(`    ${statement}`);

@@ -153,7 +153,9 @@ const rateOf = (run: Run) => run.count / run.seconds;
 
 function report(run: Run) {
   const ms = (v: number) => `${v.toFixed(0)} ms`;
-  console.log(`${run.name.padEnd(58)} ${rateOf(run).toFixed(1).padStart(7)} writes/s   p50 ${ms(percentile(run.latencies, 50)).padStart(7)}   p95 ${ms(percentile(run.latencies, 95)).padStart(7)}   p99 ${ms(percentile(run.latencies, 99)).padStart(7)}   (${run.count} writes, ${run.errors} errors)`);
+  console.log(
+    `${run.name.padEnd(58)} ${rateOf(run).toFixed(1).padStart(7)} writes/s   p50 ${ms(percentile(run.latencies, 50)).padStart(7)}   p95 ${ms(percentile(run.latencies, 95)).padStart(7)}   p99 ${ms(percentile(run.latencies, 99)).padStart(7)}   (${run.count} writes, ${run.errors} errors)`,
+  );
 }
 
 function reportCpu(runs: Run[]) {
@@ -164,7 +166,8 @@ function reportCpu(runs: Run[]) {
   }
 }
 
-const ratio = (label: string, value: number, aim?: string) => console.log(`${`ratio: ${label}`.padEnd(58)} ${value.toFixed(2).padStart(7)}${aim ? `   (aim ${aim})` : ''}`);
+const ratio = (label: string, value: number, aim?: string) =>
+  console.log(`${`ratio: ${label}`.padEnd(58)} ${value.toFixed(2).padStart(7)}${aim ? `   (aim ${aim})` : ''}`);
 
 /** Undone in reverse order when the run ends, however it ends. */
 const cleanups: (() => unknown)[] = [];
@@ -180,7 +183,10 @@ const searchKeys = {
  * this process, started as the API starts writes (with the same search attributes). `eager`: the
  * client shares the worker's connection and asks for eager start, as the API does today.
  */
-async function ceiling(name: string, options: { address: string; namespace: string; workflowType: string; eager: boolean; tuning: { [K in keyof typeof workerTuning]?: number } }): Promise<Run> {
+async function ceiling(
+  name: string,
+  options: { address: string; namespace: string; workflowType: string; eager: boolean; tuning: { [K in keyof typeof workerTuning]?: number } },
+): Promise<Run> {
   const taskQueue = `bench-noop-${randomBytes(4).toString('hex')}`;
   const connection = await NativeConnection.connect({ address: options.address });
   const worker = await Worker.create({
@@ -193,14 +199,27 @@ async function ceiling(name: string, options: { address: string; namespace: stri
   });
   const running = worker.run();
   try {
-    const client = new Client({ connection: options.eager ? connection : await Connection.connect({ address: options.address }), namespace: options.namespace });
+    const client = new Client({
+      connection: options.eager ? connection : await Connection.connect({ address: options.address }),
+      namespace: options.namespace,
+    });
     return await load(
       name,
       async () => {
         const id = randomUUID();
         const request: WriteRequest = {
-          operation: 'CREATE_ACCOUNT', transactionId: id, workflowId: `noop-${id}`, organizationId: id, organizationExternalId: 'bench', apiKeyId: id,
-          cluster: 'LOCAL', idempotencyKey: null, commitment, submit: true, itemData: {}, svmTransactionConfig: {},
+          operation: 'CREATE_ACCOUNT',
+          transactionId: id,
+          workflowId: `noop-${id}`,
+          organizationId: id,
+          organizationExternalId: 'bench',
+          apiKeyId: id,
+          cluster: 'LOCAL',
+          idempotencyKey: null,
+          commitment,
+          submit: true,
+          itemData: {},
+          svmTransactionConfig: {},
         };
         await client.workflow.execute(options.workflowType, {
           taskQueue,
@@ -239,12 +258,21 @@ async function main() {
   if (clusterAddress) {
     temporal = { address: clusterAddress, namespace: clusterNamespace };
   } else {
-    const devServer = await startTemporalDevServer({ dataDir: temporalStore === 'file' ? path.join(workDir, 'temporal') : undefined, ui: false, log: () => {} });
+    const devServer = await startTemporalDevServer({
+      dataDir: temporalStore === 'file' ? path.join(workDir, 'temporal') : undefined,
+      ui: false,
+      log: () => {},
+    });
     cleanups.push(() => devServer.close());
     temporal = devServer;
   }
   const nodePort = await freePort();
-  const node = await service('local-node', 'node', { DATA_DIR: workDir, LOCAL_NODE_PORT: String(nodePort), LOCAL_NODE_BLOCK_TIME_MS: String(blockTimeMs) }, /Local SVM node at (\S+)/);
+  const node = await service(
+    'local-node',
+    'node',
+    { DATA_DIR: workDir, LOCAL_NODE_PORT: String(nodePort), LOCAL_NODE_BLOCK_TIME_MS: String(blockTimeMs) },
+    /Local SVM node at (\S+)/,
+  );
   const config: Config = {
     ...loadConfig({}),
     dataDir: workDir,
@@ -254,7 +282,13 @@ async function main() {
     keyEncryptionKey: randomBytes(32).toString('base64'),
     clusters: [{ name: 'LOCAL', rpcUrl: node.url, allowsAirdrop: true }],
     // A task queue of this run's own: a shared cluster may still hold pollers of an earlier run.
-    temporal: { address: temporal.address, namespace: temporal.namespace, taskQueue: `bench-writes-${randomBytes(4).toString('hex')}`, apiHostsWorker: true, writeTaskTimeoutSeconds: 10 },
+    temporal: {
+      address: temporal.address,
+      namespace: temporal.namespace,
+      taskQueue: `bench-writes-${randomBytes(4).toString('hex')}`,
+      apiHostsWorker: true,
+      writeTaskTimeoutSeconds: 10,
+    },
     rateLimit: { ...loadConfig({}).rateLimit, perSecond: 1_000_000, burst: 1_000_000 },
     defaultCommitment: commitment,
   };
@@ -284,10 +318,14 @@ async function main() {
   const api = await service('api', 'api', { ...serviceEnv, PORT: String(await freePort()) }, /API listening on (https?:\/\/[^\s"]+)/);
   failureOutput = () => [`--- api (tail) ---\n${api.output()}`, ...workers.map((w, i) => `--- worker ${i + 1} (tail) ---\n${w.output()}`)].join('\n');
 
-  log(`${os.cpus().length} cores, ${concurrency} concurrent clients, ${seconds} s per run after 3 s warm-up, block time ${blockTimeMs} ms, commitment ${commitment}`);
+  log(
+    `${os.cpus().length} cores, ${concurrency} concurrent clients, ${seconds} s per run after 3 s warm-up, block time ${blockTimeMs} ms, commitment ${commitment}`,
+  );
   log(
     `PostgreSQL ${databaseUrl.replace(/\/\/.*@/, '//…@')}, ` +
-      (clusterAddress ? `Temporal cluster ${clusterAddress} (namespace ${clusterNamespace})` : `Temporal dev server (${temporalStore === 'file' ? 'SQLite file, WAL' : 'in memory'}) ${temporal.address}`) +
+      (clusterAddress
+        ? `Temporal cluster ${clusterAddress} (namespace ${clusterNamespace})`
+        : `Temporal dev server (${temporalStore === 'file' ? 'SQLite file, WAL' : 'in memory'}) ${temporal.address}`) +
       `, local node ${node.url}, API (hosting a worker) + ${workerCount} worker process${workerCount === 1 ? '' : 'es'}`,
   );
   const writes = scenarios.some((s) => s !== 'reads');
@@ -312,11 +350,17 @@ async function main() {
   let pairs: [Lookup, Lookup][] = [];
   if (scenarios.includes('transfer')) {
     const started = performance.now();
-    const authority = (await write('/api/v1/accounts', { managed: true, offchainReferences: { type: 'TOKEN_MANAGEMENT_AUTHORITY' } }, (b) => b.svmTransaction)).newAccount as { offchainId: string };
+    const authority = (await write('/api/v1/accounts', { managed: true, offchainReferences: { type: 'TOKEN_MANAGEMENT_AUTHORITY' } }, (b) => b.svmTransaction))
+      .newAccount as { offchainId: string };
     const mint = (
       await write(
         '/api/v1/financial-instruments',
-        { version: 'SPL', onchainData: { decimals: 6 }, mintAuthority: { offchainId: authority.offchainId }, mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: 'STOCK' } } } },
+        {
+          version: 'SPL',
+          onchainData: { decimals: 6 },
+          mintAuthority: { offchainId: authority.offchainId },
+          mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: 'STOCK' } } },
+        },
         (b) => b.svmTransaction,
       )
     ).newFinancialInstrument.onchainId as string;
@@ -328,7 +372,9 @@ async function main() {
       return position;
     });
     pairs = Array.from({ length: concurrency }, (_, i) => [positions[2 * i]!, positions[2 * i + 1]!]);
-    log(`transfer setup: SPL instrument ${mint}, ${positions.length} managed positions with ${mintLamports} lamports each (${((performance.now() - started) / 1000).toFixed(1)} s, untimed)`);
+    log(
+      `transfer setup: SPL instrument ${mint}, ${positions.length} managed positions with ${mintLamports} lamports each (${((performance.now() - started) / 1000).toFixed(1)} s, untimed)`,
+    );
   }
 
   const runs: Run[] = [];
@@ -361,13 +407,20 @@ async function main() {
 
   // The write workflow with no-op activities on the same server: the engine's ceiling, in today's
   // shape and in the previous one (with the worker settings of that time).
-  const engine = writes ? await ceiling('Same workflow, no-op activities (engine ceiling)', { ...temporal, workflowType: 'ledgerWrite', eager: true, tuning: workerTuning }) : undefined;
+  const engine = writes
+    ? await ceiling('Same workflow, no-op activities (engine ceiling)', { ...temporal, workflowType: 'ledgerWrite', eager: true, tuning: workerTuning })
+    : undefined;
   const previous = writes
     ? await ceiling('Engine, previous shape (no-op activities)', {
         ...temporal,
         workflowType: 'previousShapeWrite',
         eager: false,
-        tuning: { maxConcurrentWorkflowTaskExecutions: 40, maxConcurrentActivityTaskExecutions: 200, maxConcurrentLocalActivityExecutions: 200, maxCachedWorkflows: 2000 },
+        tuning: {
+          maxConcurrentWorkflowTaskExecutions: 40,
+          maxConcurrentActivityTaskExecutions: 200,
+          maxConcurrentLocalActivityExecutions: 200,
+          maxCachedWorkflows: 2000,
+        },
       })
     : undefined;
 
@@ -409,11 +462,17 @@ async function main() {
     all.forEach(report);
     ratio('engine ceiling / previous shape', rateOf(engine) / rateOf(previous), '≥ 2');
     for (const run of runs.filter((r) => r !== light)) {
-      ratio(`${run.name.replace(/ over HTTP \(full stack\)$/, '')} / engine ceiling`, rateOf(run) / rateOf(engine), run.name.startsWith('Create Account') ? '≥ 0.85' : undefined);
+      ratio(
+        `${run.name.replace(/ over HTTP \(full stack\)$/, '')} / engine ceiling`,
+        rateOf(run) / rateOf(engine),
+        run.name.startsWith('Create Account') ? '≥ 0.85' : undefined,
+      );
     }
     if (light) {
       const p50 = percentile(light.latencies, 50);
-      console.log(`${`p50 at ${smallConcurrency} clients / (2 block times + 40 ms)`.padEnd(58)} ${(p50 / (2 * blockTimeMs + 40)).toFixed(2).padStart(7)}   (${p50.toFixed(0)} ms against ${2 * blockTimeMs + 40} ms; aim ≤ 1)`);
+      console.log(
+        `${`p50 at ${smallConcurrency} clients / (2 block times + 40 ms)`.padEnd(58)} ${(p50 / (2 * blockTimeMs + 40)).toFixed(2).padStart(7)}   (${p50.toFixed(0)} ms against ${2 * blockTimeMs + 40} ms; aim ≤ 1)`,
+      );
     }
     reportCpu(all);
   }

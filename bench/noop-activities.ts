@@ -7,7 +7,14 @@ type Activities = ReturnType<typeof createActivities>;
 
 /** The steps and the activities grouping them; the steps alone serve the previous shape's workflow. */
 export function noopActivities(): Activities & Steps {
-  const resolved: Resolved = { needsTransaction: true, feePayer: 'fee-payer', signers: ['fee-payer'], debits: [], webhooks: { preSubmit: false, postSubmit: false }, data: {} };
+  const resolved: Resolved = {
+    needsTransaction: true,
+    feePayer: 'fee-payer',
+    signers: ['fee-payer'],
+    debits: [],
+    webhooks: { preSubmit: false, postSubmit: false },
+    data: {},
+  };
   const steps: Steps = {
     lookup: async () => resolved,
     checkLimits: async () => {},

@@ -48,7 +48,14 @@ export function spawnService(name: ServiceName, env: Record<string, string>, rea
       child.stdout!.off('data', onData);
       child.stdout!.on('data', (more: Buffer) => keep(more.toString()));
       child.removeListener('exit', onEarlyExit);
-      resolve({ url: match[1] ?? '', pid: child.pid!, output: () => output.slice(-4000), errors: () => errorLines.join('\n'), stop: () => signal('SIGTERM'), kill: () => signal('SIGKILL') });
+      resolve({
+        url: match[1] ?? '',
+        pid: child.pid!,
+        output: () => output.slice(-4000),
+        errors: () => errorLines.join('\n'),
+        stop: () => signal('SIGTERM'),
+        kill: () => signal('SIGKILL'),
+      });
     };
     const onEarlyExit = (code: number | null) => reject(new Error(`${name} exited with ${code}:\n${output.slice(-2000)}`));
     child.stdout!.on('data', onData);

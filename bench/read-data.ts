@@ -32,7 +32,8 @@ export async function fillReadData(pg: Client, organizationId: string, cluster: 
   const org = organizationId;
   // uuid of (kind, n) for this organization; text addresses of the same shape as the network's (base58-ish length).
   const id = (kind: string, n: string) => `md5('${org}:${kind}:' || ${n})::uuid`;
-  const address = (kind: string, n: string) => `'${kind.slice(0, 2)}' || substr(md5('${org}:${kind}:addr:' || ${n}), 1, 30) || substr(md5('${org}:${kind}:' || ${n} || ':b'), 1, 12)`;
+  const address = (kind: string, n: string) =>
+    `'${kind.slice(0, 2)}' || substr(md5('${org}:${kind}:addr:' || ${n}), 1, 30) || substr(md5('${org}:${kind}:' || ${n} || ':b'), 1, 12)`;
   const at = (n: string, step: string) => `(timestamptz '2026-01-01T00:00:00Z' + (${n}) * interval '${step}')`;
   await pg.query('begin');
   try {
@@ -109,6 +110,11 @@ export async function fillReadData(pg: Client, organizationId: string, cluster: 
   // VACUUM too: the visibility map lets counts read the indexes alone.
   await pg.query('vacuum analyze account, financial_instrument, "position", ledger_transaction');
   const accountIds = (await pg.query<{ id: string }>(`select ${id('account', 'n')}::text as id from generate_series(0, 9) n`)).rows.map((r) => r.id);
-  const rows = (await pg.query<{ id: string; mint_address: string }>('select id::text, mint_address from financial_instrument where organization_id = $1 and cluster = $2 order by created_at', [org, cluster])).rows;
+  const rows = (
+    await pg.query<{ id: string; mint_address: string }>(
+      'select id::text, mint_address from financial_instrument where organization_id = $1 and cluster = $2 order by created_at',
+      [org, cluster],
+    )
+  ).rows;
   return { accountIds, instruments: rows.map((r) => ({ id: r.id, mintAddress: r.mint_address })) };
 }

@@ -22,7 +22,10 @@ const concurrencies = (process.env.BENCH_READ_CONCURRENCY ?? '1,4').split(',').m
 const pagesPerWalk = Number(process.env.BENCH_READ_PAGES ?? 100);
 const transactions = Number(process.env.BENCH_READ_TRANSACTIONS ?? 1_000_000);
 const accounts = Number(process.env.BENCH_READ_ACCOUNTS ?? 100_000);
-const shapeWords = (process.env.BENCH_READ_SHAPES ?? '').split(',').map((word) => word.trim()).filter(Boolean);
+const shapeWords = (process.env.BENCH_READ_SHAPES ?? '')
+  .split(',')
+  .map((word) => word.trim())
+  .filter(Boolean);
 const limit = 100;
 
 export interface ReadRun {
@@ -52,18 +55,53 @@ function shapes(data: ReadData): Shape[] {
   return [
     { name: 'transactions, newest first', route: transactionsRoute, itemQuery: {} },
     { name: 'transactions, operation = MINT, newest first', route: transactionsRoute, itemQuery: { filter: [equals('operation', 'MINT')] } },
-    { name: 'transactions, status IN (CONFIRMED, FINALIZED), slot desc', route: transactionsRoute, itemQuery: { filter: [{ fieldName: 'status', filterValues: [{ filterType: 'IN', valuesString: ['CONFIRMED', 'FINALIZED'] }] }], sort: [{ fieldName: 'slot', sortDirection: 'DESC' }] } },
-    { name: 'transactions, createdAt in one hour, oldest first', route: transactionsRoute, itemQuery: { filter: [{ fieldName: 'createdAt', filterValues: [{ filterType: 'RANGE', valueFromString: '2026-01-01T01:00:00Z', valueToString: '2026-01-01T02:00:00Z' }] }], sort: [{ fieldName: 'createdAt', sortDirection: 'ASC' }] } },
-    { name: 'transactions of one account (accountOffchainId)', route: transactionsRoute, itemQuery: { filter: [equals('accountOffchainId', data.accountIds[1]!)] } },
+    {
+      name: 'transactions, status IN (CONFIRMED, FINALIZED), slot desc',
+      route: transactionsRoute,
+      itemQuery: {
+        filter: [{ fieldName: 'status', filterValues: [{ filterType: 'IN', valuesString: ['CONFIRMED', 'FINALIZED'] }] }],
+        sort: [{ fieldName: 'slot', sortDirection: 'DESC' }],
+      },
+    },
+    {
+      name: 'transactions, createdAt in one hour, oldest first',
+      route: transactionsRoute,
+      itemQuery: {
+        filter: [
+          { fieldName: 'createdAt', filterValues: [{ filterType: 'RANGE', valueFromString: '2026-01-01T01:00:00Z', valueToString: '2026-01-01T02:00:00Z' }] },
+        ],
+        sort: [{ fieldName: 'createdAt', sortDirection: 'ASC' }],
+      },
+    },
+    {
+      name: 'transactions of one account (accountOffchainId)',
+      route: transactionsRoute,
+      itemQuery: { filter: [equals('accountOffchainId', data.accountIds[1]!)] },
+    },
     { name: 'accounts, managed first (default sort)', route: accountsRoute, itemQuery: {} },
-    { name: 'accounts, type = WALLET, lamportsBalance desc', route: accountsRoute, itemQuery: { filter: [equals('type', 'WALLET')], sort: [{ fieldName: 'lamportsBalance', sortDirection: 'DESC' }] } },
+    {
+      name: 'accounts, type = WALLET, lamportsBalance desc',
+      route: accountsRoute,
+      itemQuery: { filter: [equals('type', 'WALLET')], sort: [{ fieldName: 'lamportsBalance', sortDirection: 'DESC' }] },
+    },
     { name: 'positions, newest first (default sort)', route: positionsRoute, itemQuery: {} },
-    { name: 'positions of one instrument, balance desc', route: positionsRoute, itemQuery: { filter: [equals('financialInstrumentOffchainId', data.instruments[0]!.id)], sort: [{ fieldName: 'balance', sortDirection: 'DESC' }] } },
+    {
+      name: 'positions of one instrument, balance desc',
+      route: positionsRoute,
+      itemQuery: { filter: [equals('financialInstrumentOffchainId', data.instruments[0]!.id)], sort: [{ fieldName: 'balance', sortDirection: 'DESC' }] },
+    },
   ];
 }
 
 /** Writes the records (untimed), then times every shape with cursor and with skip paging. */
-export async function benchReads(options: { databaseUrl: string; organizationId: string; cluster: string; apiUrl: string; apiKey: string; log: (m: string) => void }): Promise<ReadRun[]> {
+export async function benchReads(options: {
+  databaseUrl: string;
+  organizationId: string;
+  cluster: string;
+  apiUrl: string;
+  apiKey: string;
+  log: (m: string) => void;
+}): Promise<ReadRun[]> {
   const { log } = options;
   const pg = new PgClient({ connectionString: options.databaseUrl });
   await pg.connect();
@@ -71,7 +109,9 @@ export async function benchReads(options: { databaseUrl: string; organizationId:
   try {
     const started = performance.now();
     data = await fillReadData(pg, options.organizationId, options.cluster, { accounts, positions: accounts, transactions });
-    log(`reads setup: ${transactions} transaction records, ${accounts} accounts and ${accounts} positions written with generate_series, indexes built, VACUUM ANALYZE (${((performance.now() - started) / 1000).toFixed(1)} s, untimed)`);
+    log(
+      `reads setup: ${transactions} transaction records, ${accounts} accounts and ${accounts} positions written with generate_series, indexes built, VACUUM ANALYZE (${((performance.now() - started) / 1000).toFixed(1)} s, untimed)`,
+    );
   } finally {
     await pg.end();
   }
@@ -139,17 +179,28 @@ export function reportReads(runs: ReadRun[]): void {
   const ms = (v: number) => `${v.toFixed(1)} ms`.padStart(9);
   for (const clients of [...new Set(runs.map((r) => r.clients))]) {
     const group = runs.filter((r) => r.clients === clients);
-    console.log(`\nBulk reads over HTTP, limit ${limit}, ${clients} client${clients === 1 ? '' : 's'}, walks ${pagesPerWalk} pages deep (${transactions} transactions, ${accounts} accounts and positions)`);
+    console.log(
+      `\nBulk reads over HTTP, limit ${limit}, ${clients} client${clients === 1 ? '' : 's'}, walks ${pagesPerWalk} pages deep (${transactions} transactions, ${accounts} accounts and positions)`,
+    );
     for (const cursorRun of group.filter((r) => r.paging === 'cursor')) {
       const skipRun = group.find((r) => r.paging === 'skip' && r.name === cursorRun.name)!;
       for (const run of [cursorRun, skipRun]) {
-        console.log(`${`${run.name} (${run.paging})`.padEnd(72)} p50 ${ms(percentile(run.latencies, 50))}   p99 ${ms(percentile(run.latencies, 99))}   (${(run.latencies.length / seconds).toFixed(0)} pages/s, deepest ${run.depth}, ${run.errors} errors)`);
+        console.log(
+          `${`${run.name} (${run.paging})`.padEnd(72)} p50 ${ms(percentile(run.latencies, 50))}   p99 ${ms(percentile(run.latencies, 99))}   (${(run.latencies.length / seconds).toFixed(0)} pages/s, deepest ${run.depth}, ${run.errors} errors)`,
+        );
       }
-      console.log(`${'  ratio: p99 skip / p99 cursor'.padEnd(72)} ${(percentile(skipRun.latencies, 99) / percentile(cursorRun.latencies, 99)).toFixed(2).padStart(7)}`);
+      console.log(
+        `${'  ratio: p99 skip / p99 cursor'.padEnd(72)} ${(percentile(skipRun.latencies, 99) / percentile(cursorRun.latencies, 99)).toFixed(2).padStart(7)}`,
+      );
     }
     const cursorRuns = group.filter((r) => r.paging === 'cursor');
     const all = cursorRuns.flatMap((r) => r.latencies).sort((a, b) => a - b);
-    const note = clients === 1 ? 'aim p99 ≤ 20 ms: the latency of one request' : `${(all.length / seconds / cursorRuns.length).toFixed(0)} pages/s a shape; latency here is mostly queueing`;
-    console.log(`${`bulk reads with cursor, all shapes, ${clients} client${clients === 1 ? '' : 's'}`.padEnd(72)} p50 ${ms(percentile(all, 50))}   p99 ${ms(percentile(all, 99))}   (${note})`);
+    const note =
+      clients === 1
+        ? 'aim p99 ≤ 20 ms: the latency of one request'
+        : `${(all.length / seconds / cursorRuns.length).toFixed(0)} pages/s a shape; latency here is mostly queueing`;
+    console.log(
+      `${`bulk reads with cursor, all shapes, ${clients} client${clients === 1 ? '' : 's'}`.padEnd(72)} p50 ${ms(percentile(all, 50))}   p99 ${ms(percentile(all, 99))}   (${note})`,
+    );
   }
 }

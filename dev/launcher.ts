@@ -43,7 +43,13 @@ async function main() {
 
     let node: LocalNode | undefined;
     if (config.clusters.length === 0) {
-      node = await startLocalNode({ port: Number(process.env.LOCAL_NODE_PORT ?? 8899), dataDir: path.join(config.dataDir, 'local-node'), blockTimeMs: Number(process.env.LOCAL_NODE_BLOCK_TIME_MS ?? 400), programs: programsFromSpec(process.env.LOCAL_NODE_PROGRAMS), log });
+      node = await startLocalNode({
+        port: Number(process.env.LOCAL_NODE_PORT ?? 8899),
+        dataDir: path.join(config.dataDir, 'local-node'),
+        blockTimeMs: Number(process.env.LOCAL_NODE_BLOCK_TIME_MS ?? 400),
+        programs: programsFromSpec(process.env.LOCAL_NODE_PROGRAMS),
+        log,
+      });
       stops.push(() => node!.close());
       config.clusters = [{ name: 'LOCAL', rpcUrl: node.url, allowsAirdrop: true }];
       log(`SVM network: local node (LiteSVM over JSON-RPC) at ${node.url}, state under ${path.join(config.dataDir, 'local-node')}`);
@@ -53,7 +59,11 @@ async function main() {
 
     let temporal = { address: config.temporal.address, namespace: config.temporal.namespace, uiUrl: undefined as string | undefined };
     if (!temporal.address) {
-      const server: TemporalDevServer = await startTemporalDevServer({ dataDir: path.join(config.dataDir, 'temporal'), namespace: config.temporal.namespace, log });
+      const server: TemporalDevServer = await startTemporalDevServer({
+        dataDir: path.join(config.dataDir, 'temporal'),
+        namespace: config.temporal.namespace,
+        log,
+      });
       stops.push(() => server.close());
       temporal = { address: server.address, namespace: server.namespace, uiUrl: server.uiUrl };
     }
@@ -63,7 +73,10 @@ async function main() {
       stops.push(() => tracing.shutdown());
       log(`traces exported to ${config.tracing!.tracesUrl} as ${config.tracing!.serviceName}`);
     }
-    const runtime = await openRuntime({ ...config, databaseUrl: database.url, databasePoolSize: database.poolSize ?? config.databasePoolSize }, log, { migrate: true, tracing });
+    const runtime = await openRuntime({ ...config, databaseUrl: database.url, databasePoolSize: database.poolSize ?? config.databasePoolSize }, log, {
+      migrate: true,
+      tracing,
+    });
     stops.push(() => runtime.close());
     await fundFeePayer(runtime, config, log);
 

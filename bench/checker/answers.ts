@@ -31,13 +31,19 @@ export function outcomeOf(answer: Answer, rests: boolean): Outcome | undefined {
   if (status === 0 || status === 429 || (status > 500 && status < 600)) return undefined;
   if (status === 500) return { type: 'other', what: `500 ${body?.errors?.[0]?.code ?? ''} ${body?.errors?.[0]?.message ?? ''}`.trim() };
   if (status >= 400) return { type: 'refused', http: status, code: String(body?.errors?.[0]?.code ?? 'none') };
-  if (body?.approval?.status) return body.approval.status === 'APPROVED' || body.approval.status === 'REJECTED' ? { type: 'decided', status: body.approval.status } : { type: 'other', what: `approval ${body.approval.status}` };
+  if (body?.approval?.status)
+    return body.approval.status === 'APPROVED' || body.approval.status === 'REJECTED'
+      ? { type: 'decided', status: body.approval.status }
+      : { type: 'other', what: `approval ${body.approval.status}` };
   if (status === 202) {
     const waiting = body?.transaction?.status;
     return RESTS.includes(waiting) && rests ? { type: 'rests', status: waiting } : undefined;
   }
   // Cancel answers {transaction: {offchainId, status: CANCELLED}}.
-  if (body?.transaction?.status && body.success === undefined) return body.transaction.status === 'CANCELLED' ? { type: 'ended', status: 'CANCELLED' } : { type: 'other', what: `${status} transaction ${body.transaction.status}` };
+  if (body?.transaction?.status && body.success === undefined)
+    return body.transaction.status === 'CANCELLED'
+      ? { type: 'ended', status: 'CANCELLED' }
+      : { type: 'other', what: `${status} transaction ${body.transaction.status}` };
   const result = resultOf(body);
   switch (result?.status) {
     case 'CONFIRMED':

@@ -62,15 +62,28 @@ export class Client {
    * Asks until `definite` says the answer is one; each attempt is reported to `attempt`. The same
    * request each time (same body, same key), so the service joins or answers the first.
    */
-  async until(method: string, route: string, body: unknown, definite: (answer: Answer) => boolean, attempt: (a: Attempt) => void, options: { key?: string; apiKey?: string } = {}): Promise<Answer> {
+  async until(
+    method: string,
+    route: string,
+    body: unknown,
+    definite: (answer: Answer) => boolean,
+    attempt: (a: Attempt) => void,
+    options: { key?: string; apiKey?: string } = {},
+  ): Promise<Answer> {
     const giveUpAt = Date.now() + this.options.patienceMs;
     for (let tries = 0; ; tries++) {
       const at = Date.now() - this.options.startedAt;
       const answer = await this.call(method, route, body, options.key ? { 'Idempotency-Key': options.key } : {}, options.apiKey);
       attempt({ at, request: `${method} ${route}`, answer: answerText(answer), ...(tries > 0 ? { again: true } : {}) });
-      if (process.env.CHAOS_DEBUG) console.log(`[debug +${(at / 1000).toFixed(1)}s] ${method} ${route}${options.key ? ` ${options.key}` : ''} → ${answerText(answer)}${answer.status >= 400 || answer.status === 0 ? ` ${JSON.stringify(answer.body ?? answer.error).slice(0, 300)}` : ''}`);
+      if (process.env.CHAOS_DEBUG)
+        console.log(
+          `[debug +${(at / 1000).toFixed(1)}s] ${method} ${route}${options.key ? ` ${options.key}` : ''} → ${answerText(answer)}${answer.status >= 400 || answer.status === 0 ? ` ${JSON.stringify(answer.body ?? answer.error).slice(0, 300)}` : ''}`,
+        );
       if (definite(answer)) return answer;
-      if (Date.now() > giveUpAt) throw new NoDefiniteAnswer(`no definite answer to ${method} ${route} in ${this.options.patienceMs / 1000} s (${tries + 1} attempts, last ${answerText(answer)})`);
+      if (Date.now() > giveUpAt)
+        throw new NoDefiniteAnswer(
+          `no definite answer to ${method} ${route} in ${this.options.patienceMs / 1000} s (${tries + 1} attempts, last ${answerText(answer)})`,
+        );
       const wait = answer.retryAfterSeconds ? Math.min(answer.retryAfterSeconds, 5) * 1000 : Math.min(250 * 2 ** Math.min(tries, 3), 2000);
       await sleep(wait);
     }

@@ -40,7 +40,17 @@ export async function recordsOf(system: HttpSystem): Promise<any[]> {
 /** Signature statuses from the chain (null: unknown to it). */
 async function statusesOf(rpc: Rpc<SolanaRpcApi>, signatures: string[]) {
   const found: ({ err: unknown } | null)[] = [];
-  for (let i = 0; i < signatures.length; i += 200) found.push(...(await rpc.getSignatureStatuses(signatures.slice(i, i + 200).map((s) => asSignature(s)), { searchTransactionHistory: true }).send()).value);
+  for (let i = 0; i < signatures.length; i += 200)
+    found.push(
+      ...(
+        await rpc
+          .getSignatureStatuses(
+            signatures.slice(i, i + 200).map((s) => asSignature(s)),
+            { searchTransactionHistory: true },
+          )
+          .send()
+      ).value,
+    );
   return found;
 }
 
@@ -84,12 +94,21 @@ export async function finalChecks(clients: CheckedClient[], history: History, fe
     let i = 0;
     for (const [n, key] of landedKeys.entries()) {
       const status = signatures[n] ? known[i++] : undefined;
-      if (!status || status.err !== null) notLanded.push({ client: run.client, seq: entry.seq, objects: [transactionObject(key)], what: `answered landed, but its signature ${signatures[n] || '(none)'} is ${status ? `failed on chain: ${JSON.stringify(status.err)}` : 'unknown to the chain'}` });
+      if (!status || status.err !== null)
+        notLanded.push({
+          client: run.client,
+          seq: entry.seq,
+          objects: [transactionObject(key)],
+          what: `answered landed, but its signature ${signatures[n] || '(none)'} is ${status ? `failed on chain: ${JSON.stringify(status.err)}` : 'unknown to the chain'}`,
+        });
     }
 
     const records = (await recordsOf(system)).filter((r) => !setupRecords.has(r.offchainId));
     const landedRecords = records.filter((r) => r.onchainId);
-    const chain = await statusesOf(system.rpc, landedRecords.map((r) => r.onchainId));
+    const chain = await statusesOf(
+      system.rpc,
+      landedRecords.map((r) => r.onchainId),
+    );
     for (const [n, record] of landedRecords.entries()) {
       const status = chain[n];
       if (!status) continue;
@@ -99,21 +118,44 @@ export async function finalChecks(clients: CheckedClient[], history: History, fe
       }
       const model = state.transactions[record.idempotencyId];
       const expected = status.err === null ? 'CONFIRMED' : 'FAILED';
-      if (!model?.includes(expected)) stray.push({ client: run.client, seq: entry.seq, objects: [transactionObject(record.idempotencyId)], what: `record ${record.offchainId} (${record.operation}, ${record.status}) landed on chain ${status.err === null ? 'successfully' : 'as failed'}; the model holds ${model?.join(' or ') ?? 'no such write'}` });
+      if (!model?.includes(expected))
+        stray.push({
+          client: run.client,
+          seq: entry.seq,
+          objects: [transactionObject(record.idempotencyId)],
+          what: `record ${record.offchainId} (${record.operation}, ${record.status}) landed on chain ${status.err === null ? 'successfully' : 'as failed'}; the model holds ${model?.join(' or ') ?? 'no such write'}`,
+        });
     }
     for (const record of records.filter((r) => OPEN.includes(r.status))) {
       const rest = state.resting[record.idempotencyId];
       if (rest?.status === record.status) resting++;
-      else open.push({ client: run.client, seq: entry.seq, objects: [transactionObject(record.idempotencyId)], what: `record ${record.offchainId} (${record.operation}) left ${record.status}; the model ${rest ? `has it resting ${rest.status}` : 'has no write resting under its key'}` });
+      else
+        open.push({
+          client: run.client,
+          seq: entry.seq,
+          objects: [transactionObject(record.idempotencyId)],
+          what: `record ${record.offchainId} (${record.operation}) left ${record.status}; the model ${rest ? `has it resting ${rest.status}` : 'has no write resting under its key'}`,
+        });
     }
   }
-  check(readsAgree, 'every object read once more agrees with the model: wallets and positions (API onchain, API offchain, chain), supply = minted - burned (API, chain), nonce accounts in use, loans, transaction statuses');
+  check(
+    readsAgree,
+    'every object read once more agrees with the model: wallets and positions (API onchain, API offchain, chain), supply = minted - burned (API, chain), nonce accounts in use, loans, transaction statuses',
+  );
   check(notLanded.length === 0, `every write answered as landed is on chain without error (${landedCount})`, notLanded);
-  check(stray.length === 0, 'no record landed on chain that the model does not know landed (nothing answered failed, refused, rejected, cancelled or expired landed)', stray);
+  check(
+    stray.length === 0,
+    'no record landed on chain that the model does not know landed (nothing answered failed, refused, rejected, cancelled or expired landed)',
+    stray,
+  );
   check(open.length === 0, `no record left PENDING, BUILT, SIGNED, SUBMITTED or AWAITING_* but the ${resting} resting writes the model knows`, open);
   const seeds = clients.reduce((sum, c) => sum + c.run.state.seeds, 0n);
   const now = (await clients[0]!.system.rpc.getBalance(address(feePayer.address), { commitment: 'confirmed' }).send()).value;
   const spent = feePayer.afterSetup - now;
-  check(spent === seeds + platformFees, `the fee payer paid exactly the seeds of the accounts created and the fees of the ${platformRecords} transactions recorded (${spent} = ${seeds} + ${platformFees})`, spent === seeds + platformFees ? [] : [{ client: -1, seq: Infinity, objects: ['fee payer'], what: `spent ${spent}, expected ${seeds + platformFees}` }]);
+  check(
+    spent === seeds + platformFees,
+    `the fee payer paid exactly the seeds of the accounts created and the fees of the ${platformRecords} transactions recorded (${spent} = ${seeds} + ${platformFees})`,
+    spent === seeds + platformFees ? [] : [{ client: -1, seq: Infinity, objects: ['fee payer'], what: `spent ${spent}, expected ${seeds + platformFees}` }],
+  );
   return { lines, divergences };
 }

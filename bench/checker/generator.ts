@@ -31,14 +31,26 @@ export function nextOperation(state: State, shape: Shape, random: Random, key: s
   const loansFree = !busy.has(position(B));
 
   /** A debit within the limit (and the balance) of `from`. */
-  const tokenAmount = (from: string, most: bigint) => random.big(1n, [units(from), most, ...(from === shape.guardedHolder ? [shape.unitsLimit] : [])].reduce((a, b) => (a < b ? a : b)));
+  const tokenAmount = (from: string, most: bigint) =>
+    random.big(
+      1n,
+      [units(from), most, ...(from === shape.guardedHolder ? [shape.unitsLimit] : [])].reduce((a, b) => (a < b ? a : b)),
+    );
 
   const tnc = (rest: 'NONE' | 'SIGNED' | 'AWAITING_SIGNATURES'): Operation | undefined => {
     const from = any(wallets);
     const tos = other(wallets, from);
     if (!from || !tos.length || spendable(from) < 2_000n) return undefined;
     const most = [spendable(from), 2_000_000n, ...(from === shape.guardedWallet ? [shape.lamportsLimit] : [])].reduce((a, b) => (a < b ? a : b));
-    return { key, kind: 'transfer-network-currency', from, to: random.pick(tos), lamports: random.big(1_000n, most), lifetime: lifetime(rest === 'NONE' ? 0.2 : 0.5), rest };
+    return {
+      key,
+      kind: 'transfer-network-currency',
+      from,
+      to: random.pick(tos),
+      lamports: random.big(1_000n, most),
+      lifetime: lifetime(rest === 'NONE' ? 0.2 : 0.5),
+      rest,
+    };
   };
   const transfer = (rest: 'NONE' | 'SIGNED' | 'AWAITING_SIGNATURES'): Operation | undefined => {
     const from = any(holders);
@@ -53,7 +65,15 @@ export function nextOperation(state: State, shape: Shape, random: Random, key: s
   };
 
   const candidates: Candidate[] = [
-    [() => ({ key, kind: 'create-account', wallet: `W${Object.keys(state.lamports).filter((w) => w.startsWith('W')).length}`, seed: random.big(1_000_000n, 3_000_000n) }), 2],
+    [
+      () => ({
+        key,
+        kind: 'create-account',
+        wallet: `W${Object.keys(state.lamports).filter((w) => w.startsWith('W')).length}`,
+        seed: random.big(1_000_000n, 3_000_000n),
+      }),
+      2,
+    ],
     [() => tnc('NONE'), 10],
     // More than the wallet holds: the network refuses it (the guarded wallet would wait for approval first).
     [
@@ -61,7 +81,16 @@ export function nextOperation(state: State, shape: Shape, random: Random, key: s
         const from = any(other(wallets, shape.guardedWallet));
         const tos = other(wallets, from);
         if (!from || !tos.length) return undefined;
-        return { key, variant: 'over-balance', kind: 'transfer-network-currency', from, to: random.pick(tos), lamports: state.lamports[from]! + random.big(1n, 100_000n), lifetime: lifetime(0.2), rest: 'NONE' };
+        return {
+          key,
+          variant: 'over-balance',
+          kind: 'transfer-network-currency',
+          from,
+          to: random.pick(tos),
+          lamports: state.lamports[from]! + random.big(1n, 100_000n),
+          lifetime: lifetime(0.2),
+          rest: 'NONE',
+        };
       },
       1.5,
     ],
@@ -76,7 +105,9 @@ export function nextOperation(state: State, shape: Shape, random: Random, key: s
     [
       () => {
         const from = any(holders);
-        return from ? { key, variant: 'over-balance', kind: 'burn', from, units: units(from) + random.big(1n, 20n), lifetime: 'BLOCKHASH', rest: 'NONE' } : undefined;
+        return from
+          ? { key, variant: 'over-balance', kind: 'burn', from, units: units(from) + random.big(1n, 20n), lifetime: 'BLOCKHASH', rest: 'NONE' }
+          : undefined;
       },
       1,
     ],
@@ -85,7 +116,18 @@ export function nextOperation(state: State, shape: Shape, random: Random, key: s
       () => {
         const from = any(holders);
         const tos = other(holders, from);
-        return from && tos.length ? { key, variant: 'over-balance', kind: 'transfer', from, to: random.pick(tos), units: units(from) + random.big(1n, 20n), lifetime: 'BLOCKHASH', rest: 'NONE' } : undefined;
+        return from && tos.length
+          ? {
+              key,
+              variant: 'over-balance',
+              kind: 'transfer',
+              from,
+              to: random.pick(tos),
+              units: units(from) + random.big(1n, 20n),
+              lifetime: 'BLOCKHASH',
+              rest: 'NONE',
+            }
+          : undefined;
       },
       1.5,
     ],
@@ -95,7 +137,14 @@ export function nextOperation(state: State, shape: Shape, random: Random, key: s
         const tos = other(holders, into);
         if (!into || !tos.length) return undefined;
         const mintUnits = random.big(1n, 30n);
-        return { key, kind: 'trade', into, to: random.pick(tos), mintUnits, transferUnits: random.big(1n, units(into) + mintUnits < 40n ? units(into) + mintUnits : 40n) };
+        return {
+          key,
+          kind: 'trade',
+          into,
+          to: random.pick(tos),
+          mintUnits,
+          transferUnits: random.big(1n, units(into) + mintUnits < 40n ? units(into) + mintUnits : 40n),
+        };
       },
       5,
     ],
@@ -105,7 +154,15 @@ export function nextOperation(state: State, shape: Shape, random: Random, key: s
         const tos = other(holders, into);
         if (!into || !tos.length) return undefined;
         const mintUnits = random.big(1n, 10n);
-        return { key, variant: 'over-balance', kind: 'trade', into, to: random.pick(tos), mintUnits, transferUnits: units(into) + mintUnits + random.big(1n, 10n) };
+        return {
+          key,
+          variant: 'over-balance',
+          kind: 'trade',
+          into,
+          to: random.pick(tos),
+          mintUnits,
+          transferUnits: units(into) + mintUnits + random.big(1n, 10n),
+        };
       },
       1,
     ],
@@ -135,13 +192,45 @@ export function nextOperation(state: State, shape: Shape, random: Random, key: s
         const options: (() => Operation | undefined)[] = [
           () =>
             wallets.includes(GW) && spendable(GW) > shape.lamportsLimit + 1n && wallets.length > 1
-              ? { key, variant: 'approval', kind: 'transfer-network-currency', from: GW, to: random.pick(other(wallets, GW)), lamports: random.big(shape.lamportsLimit + 1n, spendable(GW) < (shape.lamportsLimit * 3n) / 2n ? spendable(GW) : (shape.lamportsLimit * 3n) / 2n), lifetime: 'BLOCKHASH', rest: 'NONE' }
+              ? {
+                  key,
+                  variant: 'approval',
+                  kind: 'transfer-network-currency',
+                  from: GW,
+                  to: random.pick(other(wallets, GW)),
+                  lamports: random.big(
+                    shape.lamportsLimit + 1n,
+                    spendable(GW) < (shape.lamportsLimit * 3n) / 2n ? spendable(GW) : (shape.lamportsLimit * 3n) / 2n,
+                  ),
+                  lifetime: 'BLOCKHASH',
+                  rest: 'NONE',
+                }
               : undefined,
           () =>
             holders.includes(GH) && units(GH) > shape.unitsLimit && holders.length > 1
-              ? { key, variant: 'approval', kind: 'transfer', from: GH, to: random.pick(other(holders, GH)), units: random.big(shape.unitsLimit + 1n, units(GH) < shape.unitsLimit * 2n ? units(GH) : shape.unitsLimit * 2n), lifetime: 'BLOCKHASH', rest: 'NONE' }
+              ? {
+                  key,
+                  variant: 'approval',
+                  kind: 'transfer',
+                  from: GH,
+                  to: random.pick(other(holders, GH)),
+                  units: random.big(shape.unitsLimit + 1n, units(GH) < shape.unitsLimit * 2n ? units(GH) : shape.unitsLimit * 2n),
+                  lifetime: 'BLOCKHASH',
+                  rest: 'NONE',
+                }
               : undefined,
-          () => (holders.includes(GH) && units(GH) > shape.unitsLimit ? { key, variant: 'approval', kind: 'burn', from: GH, units: random.big(shape.unitsLimit + 1n, units(GH) < shape.unitsLimit * 2n ? units(GH) : shape.unitsLimit * 2n), lifetime: 'BLOCKHASH', rest: 'NONE' } : undefined),
+          () =>
+            holders.includes(GH) && units(GH) > shape.unitsLimit
+              ? {
+                  key,
+                  variant: 'approval',
+                  kind: 'burn',
+                  from: GH,
+                  units: random.big(shape.unitsLimit + 1n, units(GH) < shape.unitsLimit * 2n ? units(GH) : shape.unitsLimit * 2n),
+                  lifetime: 'BLOCKHASH',
+                  rest: 'NONE',
+                }
+              : undefined,
         ];
         return random.pick(options)();
       },
@@ -157,10 +246,20 @@ export function nextOperation(state: State, shape: Shape, random: Random, key: s
         const rest = random.pick(resting);
         const kind =
           rest.status === 'AWAITING_APPROVAL'
-            ? random.weighted([['approve', 2], ['reject', 1], ['cancel', 1]] as const)
+            ? random.weighted([
+                ['approve', 2],
+                ['reject', 1],
+                ['cancel', 1],
+              ] as const)
             : rest.status === 'SIGNED'
-              ? random.weighted([['submit', 3], ['cancel', 1]] as const)
-              : random.weighted([['sign', 3], ['cancel', 1]] as const);
+              ? random.weighted([
+                  ['submit', 3],
+                  ['cancel', 1],
+                ] as const)
+              : random.weighted([
+                  ['sign', 3],
+                  ['cancel', 1],
+                ] as const);
         return { key, kind, write: rest.key };
       },
       4 * resting.length,
@@ -181,7 +280,9 @@ export function nextOperation(state: State, shape: Shape, random: Random, key: s
         if (openLoans.length >= MAX_OPEN_LOANS || state.units[V]! < 2n) return undefined;
         const borrow = random.big(2n, state.units[V]! < 30n ? state.units[V]! : 30n);
         const pledge = (borrow * 1_000_000n + shape.loanToValue - 1n) / shape.loanToValue - 1n;
-        return pledge >= 1n && pledge <= state.units[B]! ? { key, variant: 'loan-to-value', kind: 'create-loan', loan: `L${loans.length}`, borrow, pledge } : undefined;
+        return pledge >= 1n && pledge <= state.units[B]!
+          ? { key, variant: 'loan-to-value', kind: 'create-loan', loan: `L${loans.length}`, borrow, pledge }
+          : undefined;
       },
       loansFree ? 0.5 : 0,
     ],
@@ -226,7 +327,7 @@ export function nextOperation(state: State, shape: Shape, random: Random, key: s
       loansFree ? 0.5 : 0,
     ],
   ];
-  for (let left = candidates.filter(([, w]) => w > 0); left.length; ) {
+  for (let left = candidates.filter(([, w]) => w > 0); left.length;) {
     const chosen = random.weighted(left.map((c) => [c, c[1]] as const));
     const op = chosen[0]();
     if (op) return op;

@@ -74,7 +74,9 @@ export class History {
     const anchors = new Map<string, Entry | undefined>();
     const chosen = new Set<Entry>();
     for (const object of divergence.objects) {
-      const anchor = own.findLast((e) => e.seq < divergence.seq && e.reads.some((r) => r.object === object) && e.reads.filter((r) => r.object === object).every((r) => r.agree));
+      const anchor = own.findLast(
+        (e) => e.seq < divergence.seq && e.reads.some((r) => r.object === object) && e.reads.filter((r) => r.object === object).every((r) => r.agree),
+      );
       anchors.set(object, anchor);
       for (const e of own) if (e.seq > (anchor?.seq ?? -1) && e.objects.includes(object)) chosen.add(e);
     }
@@ -88,13 +90,20 @@ export class History {
     const { anchors, entries } = this.shortest(divergence);
     const lines = [`DIVERGENCE (client ${divergence.client}, ${divergence.objects.join(', ')}): ${divergence.what}`, `reproduce: ${reproduce}`];
     for (const [object, anchor] of anchors) {
-      lines.push(anchor ? `last agreement on ${object}: #${anchor.seq} (${anchor.text}) ${readsText(anchor.reads.filter((r) => r.object === object)).join('; ')}` : `no read agreed on ${object} before`);
+      lines.push(
+        anchor
+          ? `last agreement on ${object}: #${anchor.seq} (${anchor.text}) ${readsText(anchor.reads.filter((r) => r.object === object)).join('; ')}`
+          : `no read agreed on ${object} before`,
+      );
     }
     lines.push(`the ${entries.length} operation(s) on it since, with the faults meanwhile:`);
     const from = entries[0]?.at ?? 0;
     const until = Math.max(...entries.map((e) => e.end ?? e.attempts.at(-1)?.at ?? e.at), from);
     const faults = this.faults.filter((f) => f.at >= from && f.at <= until);
-    const events: [number, string[]][] = [...entries.map((e): [number, string[]] => [e.at, entryLines(e, e.seq === divergence.seq ? undefined : divergence.objects)]), ...faults.map((f): [number, string[]] => [f.at, [`   ${seconds(f.at)} FAULT ${f.what}`]])];
+    const events: [number, string[]][] = [
+      ...entries.map((e): [number, string[]] => [e.at, entryLines(e, e.seq === divergence.seq ? undefined : divergence.objects)]),
+      ...faults.map((f): [number, string[]] => [f.at, [`   ${seconds(f.at)} FAULT ${f.what}`]]),
+    ];
     for (const [, text] of events.sort((a, b) => a[0] - b[0])) lines.push(...text);
     if (divergence.evidence?.length) lines.push('what the service says about them:', ...divergence.evidence.map((e) => `   ${e}`));
     return lines.join('\n');
@@ -107,7 +116,10 @@ const seconds = (ms: number) => `+${(ms / 1000).toFixed(1)}s`;
 function readsText(reads: ReadCheck[]): string[] {
   const byField = new Map<string, ReadCheck[]>();
   for (const r of reads) byField.set(`${r.object} ${r.field}`, [...(byField.get(`${r.object} ${r.field}`) ?? []), r]);
-  return [...byField].map(([name, rs]) => `${name}: ${rs.map((r) => `${r.source} ${r.seen}`).join(', ')} (model ${rs[0]!.allowed.join(' or ')}) ${rs.every((r) => r.agree) ? 'ok' : 'DIFFERS'}`);
+  return [...byField].map(
+    ([name, rs]) =>
+      `${name}: ${rs.map((r) => `${r.source} ${r.seen}`).join(', ')} (model ${rs[0]!.allowed.join(' or ')}) ${rs.every((r) => r.agree) ? 'ok' : 'DIFFERS'}`,
+  );
 }
 
 /** An entry's lines; `only`: print just the reads of these objects (all reads of the diverging entry). */

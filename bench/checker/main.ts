@@ -57,7 +57,8 @@ async function workflowEvents(workflowId: string): Promise<string[]> {
     const { EventType } = temporal.api.enums.v1;
     return (history.events ?? []).map((e) => {
       const name = EventType[e.eventType!]?.replace('EVENT_TYPE_', '') ?? String(e.eventType);
-      const update = e.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest?.input?.name ?? e.workflowExecutionUpdateCompletedEventAttributes?.meta?.updateId;
+      const update =
+        e.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest?.input?.name ?? e.workflowExecutionUpdateCompletedEventAttributes?.meta?.updateId;
       const marker = e.markerRecordedEventAttributes?.markerName;
       return `${name}${update ? `(${update})` : ''}${marker ? `(${marker})` : ''}`;
     });
@@ -66,11 +67,14 @@ async function workflowEvents(workflowId: string): Promise<string[]> {
   }
 }
 
-const table = (title: string, map: Map<string, number>) => [`${title}:`, ...[...map].sort((a, b) => b[1] - a[1]).map(([k, n]) => `  ${String(n).padStart(6)}  ${k}`)].join('\n');
+const table = (title: string, map: Map<string, number>) =>
+  [`${title}:`, ...[...map].sort((a, b) => b[1] - a[1]).map(([k, n]) => `  ${String(n).padStart(6)}  ${k}`)].join('\n');
 
 async function main(): Promise<number> {
   installSdkLogger();
-  log(`seed ${knobs.seed}; ${knobs.clients} clients for ${knobs.seconds} s; ${knobs.faultEveryMs > 0 ? `a fault every ~${knobs.faultEveryMs} ms among ${knobs.targets.join(', ')}` : 'no faults'}`);
+  log(
+    `seed ${knobs.seed}; ${knobs.clients} clients for ${knobs.seconds} s; ${knobs.faultEveryMs > 0 ? `a fault every ~${knobs.faultEveryMs} ms among ${knobs.targets.join(', ')}` : 'no faults'}`,
+  );
   const tenants = await services.start(knobs.clients);
   log(`services up (database ${services.databaseName}, API ${services.apiUrl}, node ${services.nodeUrl})`);
   const history = new History(startedAt);
@@ -82,7 +86,13 @@ async function main(): Promise<number> {
 
   const clients: CheckedClient[] = await Promise.all(
     tenants.map(async (tenant, i) => {
-      const client = new Client({ url: () => services.apiUrl, apiKey: tenant.apiKey, patienceMs: knobs.patienceMs, startedAt, count: (s) => answers.set(String(s || 'no answer'), (answers.get(String(s || 'no answer')) ?? 0) + 1) });
+      const client = new Client({
+        url: () => services.apiUrl,
+        apiKey: tenant.apiKey,
+        patienceMs: knobs.patienceMs,
+        startedAt,
+        count: (s) => answers.set(String(s || 'no answer'), (answers.get(String(s || 'no answer')) ?? 0) + 1),
+      });
       const system = new HttpSystem(client, tenant, services.nodeUrl, knobs.patienceMs, workflowEvents);
       const keyPrefix = `c${i}-${knobs.seed}`;
       const { shape, state } = await setUpClient(system, keyPrefix, rentMin);

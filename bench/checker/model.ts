@@ -147,15 +147,37 @@ function writeExpectation(state: State, shape: Shape, op: WriteOperation): Expec
   }
   const all = [...objects, tx, ...(nonce ? [NONCES] : [])];
   // Token debits are checked against the balance at lookup, before anything else.
-  if (op.kind !== 'transfer-network-currency' && debit && debit.amount > debit.balance) return { objects: all, allowed: [refused(400, 'INSUFFICIENT_BALANCE')] };
+  if (op.kind !== 'transfer-network-currency' && debit && debit.amount > debit.balance)
+    return { objects: all, allowed: [refused(400, 'INSUFFICIENT_BALANCE')] };
   // Over the limit: held before build (no nonce taken yet) until an approver decides.
-  if (debit?.overLimit) return { objects: all, allowed: [{ outcome: { type: 'rests', status: 'AWAITING_APPROVAL' }, changes: [{ rest: { key: op.key, status: 'AWAITING_APPROVAL', lifetime: op.lifetime, objects, onLand: moves, holdsNonce: false } }] }] };
+  if (debit?.overLimit)
+    return {
+      objects: all,
+      allowed: [
+        {
+          outcome: { type: 'rests', status: 'AWAITING_APPROVAL' },
+          changes: [{ rest: { key: op.key, status: 'AWAITING_APPROVAL', lifetime: op.lifetime, objects, onLand: moves, holdsNonce: false } }],
+        },
+      ],
+    };
   // Build reserves a free nonce account: none free is 409.
   if (nonce && state.noncesHeld >= shape.nonceAccounts) return { objects: all, allowed: [refused(409, 'CONFLICT')] };
   // Network currency has no offchain precheck: the network refuses the transfer (the fee is paid).
-  if (op.kind === 'transfer-network-currency' && debit!.amount > debit!.balance) return { objects: all, allowed: [{ outcome: { type: 'failed' }, changes: [] }] };
+  if (op.kind === 'transfer-network-currency' && debit!.amount > debit!.balance)
+    return { objects: all, allowed: [{ outcome: { type: 'failed' }, changes: [] }] };
   if (op.rest === 'NONE') return { objects: all, allowed: [landed(moves)] };
-  return { objects: all, allowed: [{ outcome: { type: 'rests', status: op.rest }, changes: [{ rest: { key: op.key, status: op.rest, lifetime: op.lifetime, objects, onLand: moves, holdsNonce: nonce } }, ...(nonce ? [{ nonces: 1 }] : [])] }] };
+  return {
+    objects: all,
+    allowed: [
+      {
+        outcome: { type: 'rests', status: op.rest },
+        changes: [
+          { rest: { key: op.key, status: op.rest, lifetime: op.lifetime, objects, onLand: moves, holdsNonce: nonce } },
+          ...(nonce ? [{ nonces: 1 }] : []),
+        ],
+      },
+    ],
+  };
 }
 
 /** Approve, Reject, Cancel, Submit or Sign of a resting write: the route's answer, and what the write's own key answers then. */
@@ -166,7 +188,8 @@ function restExpectation(state: State, op: Extract<Operation, { write: string }>
   const release: Change[] = [{ unrest: rest.key }, ...(rest.holdsNonce ? [{ nonces: -1 }] : [])];
   const ended = (status: EndStatus): Outcome => ({ type: 'ended', status });
   // A recent blockhash may run out while the write rests: then it ends EXPIRED, nothing moved.
-  const expired: Allowed[] = rest.lifetime === 'BLOCKHASH' && rest.status !== 'AWAITING_APPROVAL' ? [{ primary: ended('EXPIRED'), outcome: ended('EXPIRED'), changes: release }] : [];
+  const expired: Allowed[] =
+    rest.lifetime === 'BLOCKHASH' && rest.status !== 'AWAITING_APPROVAL' ? [{ primary: ended('EXPIRED'), outcome: ended('EXPIRED'), changes: release }] : [];
   const goes: Allowed = { primary: { type: 'landed' }, outcome: { type: 'landed' }, changes: [...rest.onLand, ...release] };
   const cancelled: Allowed = { primary: ended('CANCELLED'), outcome: ended('CANCELLED'), changes: release };
   switch (op.kind) {
@@ -193,7 +216,15 @@ function loanExpectation(state: State, shape: Shape, op: Extract<Operation, { lo
     if (op.borrow * 1_000_000n > op.pledge * shape.loanToValue) return { objects, allowed: [refused(400, 'VALIDATION_ERROR')] };
     return {
       objects,
-      allowed: [landed([{ newPosition: escrow }, move('units', B, op.borrow - op.pledge), move('units', V, -op.borrow), move('units', escrow, op.pledge), { loan: op.loan, set: { status: 'OPEN', principalDue: op.borrow, pledged: op.pledge, escrow } }])],
+      allowed: [
+        landed([
+          { newPosition: escrow },
+          move('units', B, op.borrow - op.pledge),
+          move('units', V, -op.borrow),
+          move('units', escrow, op.pledge),
+          { loan: op.loan, set: { status: 'OPEN', principalDue: op.borrow, pledged: op.pledge, escrow } },
+        ]),
+      ],
     };
   }
   const loan = state.loans[op.loan];
@@ -209,7 +240,10 @@ function loanExpectation(state: State, shape: Shape, op: Extract<Operation, { lo
   }
   const objects = [position(B), position(loan.escrow), loanObject(op.loan), unfollowed(B), transactionObject(op.key)];
   if (loan.status !== 'REPAID') return { objects, allowed: [refused(409, 'CONFLICT')] };
-  return { objects, allowed: [landed([move('units', loan.escrow, -loan.pledged), move('units', B, loan.pledged), { loan: op.loan, set: { status: 'CLOSED', pledged: 0n } }])] };
+  return {
+    objects,
+    allowed: [landed([move('units', loan.escrow, -loan.pledged), move('units', B, loan.pledged), { loan: op.loan, set: { status: 'CLOSED', pledged: 0n } }])],
+  };
 }
 
 /** The answers the operation may get in this state, each with what it changes. */
@@ -226,7 +260,10 @@ export function expectationOf(state: State, shape: Shape, op: Operation): Expect
       const objects = [position(op.into), position(op.to), SUPPLY, transactionObject(op.key)];
       // The transfer leg sees the balance the mint leg leaves.
       if (op.transferUnits > state.units[op.into]! + op.mintUnits) return { objects, allowed: [refused(400, 'INSUFFICIENT_BALANCE')] };
-      return { objects, allowed: [landed([move('units', op.into, op.mintUnits - op.transferUnits), move('units', op.to, op.transferUnits), { supply: op.mintUnits }])] };
+      return {
+        objects,
+        allowed: [landed([move('units', op.into, op.mintUnits - op.transferUnits), move('units', op.to, op.transferUnits), { supply: op.mintUnits }])],
+      };
     }
     case 'transfer-to-unknown':
       return { objects: [position(op.from)], allowed: [refused(404, 'NOT_FOUND')] };
@@ -273,7 +310,8 @@ export function apply(state: State, op: Operation, allowed: Allowed): State {
     else if ('nonces' in change) next.noncesHeld += change.nonces;
     else if ('rest' in change) next.resting[change.rest.key] = change.rest;
     else if ('unrest' in change) delete next.resting[change.unrest];
-    else if ('loan' in change) next.loans[change.loan] = { ...(next.loans[change.loan] ?? { status: 'OPEN', principalDue: 0n, pledged: 0n, escrow: '' }), ...change.set };
+    else if ('loan' in change)
+      next.loans[change.loan] = { ...(next.loans[change.loan] ?? { status: 'OPEN', principalDue: 0n, pledged: 0n, escrow: '' }), ...change.set };
   }
   const key = 'write' in op ? op.write : op.key;
   const statuses = statusesAfter(allowed.outcome);

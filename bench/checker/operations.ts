@@ -42,7 +42,8 @@ export type Kind = Operation['kind'];
 /** The operations that start a write of their own (the others continue one). */
 export type WriteOperation = Extract<Operation, { kind: 'transfer-network-currency' | 'mint' | 'burn' | 'transfer' }>;
 
-const lifetimeNote = (op: { lifetime?: Lifetime; rest?: Rest }) => [op.lifetime === 'DURABLE_NONCE' ? 'durable nonce' : '', op.rest && op.rest !== 'NONE' ? `rest ${op.rest}` : ''].filter(Boolean).join(', ');
+const lifetimeNote = (op: { lifetime?: Lifetime; rest?: Rest }) =>
+  [op.lifetime === 'DURABLE_NONCE' ? 'durable nonce' : '', op.rest && op.rest !== 'NONE' ? `rest ${op.rest}` : ''].filter(Boolean).join(', ');
 
 /** One line for a history. */
 export function describe(op: Operation): string {

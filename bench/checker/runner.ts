@@ -105,11 +105,18 @@ export async function step(run: ClientRun, op: Operation): Promise<Divergence | 
   entry.answered = `${performed.primary ? `${outcomeText(performed.primary)}, then the write ` : ''}${outcomeText(performed.final)}`;
   bump(run.tally.outcomes, outcomeText(performed.final));
   if (entry.attempts.some((a) => a.again)) run.tally.retried++;
-  const match = expectation.allowed.find((a) => sameOutcome(a.outcome, performed.final) && (!a.primary || (performed.primary !== undefined && sameOutcome(a.primary, performed.primary))));
+  const match = expectation.allowed.find(
+    (a) => sameOutcome(a.outcome, performed.final) && (!a.primary || (performed.primary !== undefined && sameOutcome(a.primary, performed.primary))),
+  );
   if (!match) {
     // What the objects hold now, against the model before the operation: did anything move?
     await checkReads(run, entry, expectation.objects);
-    return explained(run, { client: run.client, seq: entry.seq, objects: expectation.objects, what: `answered ${entry.answered}; the model allows ${expectation.allowed.map(allowedText).join(' | ')}` });
+    return explained(run, {
+      client: run.client,
+      seq: entry.seq,
+      objects: expectation.objects,
+      what: `answered ${entry.answered}; the model allows ${expectation.allowed.map(allowedText).join(' | ')}`,
+    });
   }
   run.state = apply(run.state, op, match);
   const differs = await checkReads(run, entry, expectation.objects);
@@ -119,6 +126,7 @@ export async function step(run: ClientRun, op: Operation): Promise<Divergence | 
 /** The divergence with what the system says about its objects. */
 async function explained(run: ClientRun, divergence: Divergence): Promise<Divergence> {
   const evidence: string[] = [];
-  for (const object of divergence.objects) evidence.push(...((await run.system.explain?.(object).catch((error) => [`${object}: ${(error as Error).message}`])) ?? []));
+  for (const object of divergence.objects)
+    evidence.push(...((await run.system.explain?.(object).catch((error) => [`${object}: ${(error as Error).message}`])) ?? []));
   return evidence.length ? { ...divergence, evidence } : divergence;
 }

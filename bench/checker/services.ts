@@ -100,7 +100,12 @@ export class Services {
       this.feePayer = runtime.feePayerAddress;
       for (let i = 0; i < clients; i++) {
         const { organization } = await ensureOrganization(forkEm(runtime.orm), runtime.sealer, `checker-${i}`);
-        const { apiKey } = await createApiKey(forkEm(runtime.orm), organization, roleNames.filter((r) => r !== 'ADMIN'), config.platformName);
+        const { apiKey } = await createApiKey(
+          forkEm(runtime.orm),
+          organization,
+          roleNames.filter((r) => r !== 'ADMIN'),
+          config.platformName,
+        );
         const approver = await createApiKey(forkEm(runtime.orm), organization, ['APPROVE', 'READ'], config.platformName);
         tenants.push({ organization: organization.externalId, apiKey, approverKey: approver.apiKey, approverId: approver.id });
       }
@@ -132,7 +137,11 @@ export class Services {
     this.temporal = await startTemporalDevServer({ dataDir: path.join(this.workDir, 'temporal'), port: this.ports.temporal, ui: false, log: () => {} });
   }
   private async startNode() {
-    this.node = await spawnService('local-node', { DATA_DIR: this.workDir, LOCAL_NODE_PORT: String(this.ports.node), LOCAL_NODE_BLOCK_TIME_MS: String(this.options.blockTimeMs) }, /Local SVM node at (\S+)/);
+    this.node = await spawnService(
+      'local-node',
+      { DATA_DIR: this.workDir, LOCAL_NODE_PORT: String(this.ports.node), LOCAL_NODE_BLOCK_TIME_MS: String(this.options.blockTimeMs) },
+      /Local SVM node at (\S+)/,
+    );
     this.nodeUrl = this.node.url;
   }
   private async startWorker() {
@@ -155,7 +164,9 @@ export class Services {
 
   /** Ends every connection the service holds to its database (pg_terminate_backend); answers how many. */
   async dropDatabaseConnections(): Promise<number> {
-    const { rowCount } = await this.admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [this.databaseName]);
+    const { rowCount } = await this.admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [
+      this.databaseName,
+    ]);
     return rowCount ?? 0;
   }
 
@@ -171,7 +182,10 @@ export class Services {
 
   /** What the API and the worker printed last (for a failed run). */
   output(): string {
-    const errors = this.errorsSeen.concat(this.api?.errors() ?? '', this.worker?.errors() ?? '').filter(Boolean).join('\n');
+    const errors = this.errorsSeen
+      .concat(this.api?.errors() ?? '', this.worker?.errors() ?? '')
+      .filter(Boolean)
+      .join('\n');
     return `--- errors the API and the worker logged ---\n${errors}\n--- api ---\n${this.api?.output() ?? ''}\n--- worker ---\n${this.worker?.output() ?? ''}\n--- node ---\n${this.node?.output() ?? ''}`;
   }
 

@@ -34,7 +34,14 @@ export async function setUpClient(system: HttpSystem, keyPrefix: string, rentMin
 
   const authority = await account('authority', { offchainReferences: { type: 'TOKEN_MANAGEMENT_AUTHORITY' } });
   system.registry.mint = (
-    await landed('/api/v1/financial-instruments', { itemData: { version: 'SPL', onchainData: { decimals: 0 }, mintAuthority: { offchainId: authority.offchainId }, mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: 'STOCK' } } } } })
+    await landed('/api/v1/financial-instruments', {
+      itemData: {
+        version: 'SPL',
+        onchainData: { decimals: 0 },
+        mintAuthority: { offchainId: authority.offchainId },
+        mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: 'STOCK' } } },
+      },
+    })
   ).newFinancialInstrument.onchainId;
 
   const state = initialState();
@@ -42,18 +49,32 @@ export async function setUpClient(system: HttpSystem, keyPrefix: string, rentMin
     await account(w, { seed: { lamports: String(WALLET_SEED) } });
     state.lamports[w] = WALLET_SEED;
   }
-  await account('GW', { seed: { lamports: String(GUARDED_SEED) }, networkCurrencyDebitLimits: [{ destination: 'ANY', maxAllowedDebit: { limitType: 'PER_TRANSACTION', limitAmount: '0.01', ...approvers } }] });
+  await account('GW', {
+    seed: { lamports: String(GUARDED_SEED) },
+    networkCurrencyDebitLimits: [{ destination: 'ANY', maxAllowedDebit: { limitType: 'PER_TRANSACTION', limitAmount: '0.01', ...approvers } }],
+  });
   state.lamports.GW = GUARDED_SEED;
 
   for (const h of ['H0', 'H1', 'H2', 'H3', 'GH']) {
-    await account(h, h === 'GH' ? { tokenDebitLimits: [{ destination: 'ANY', operationType: 'ANY', maxAllowedDebit: { limitType: 'PER_TRANSACTION', limitAmount: '10', ...approvers } }] } : {});
+    await account(
+      h,
+      h === 'GH'
+        ? {
+            tokenDebitLimits: [
+              { destination: 'ANY', operationType: 'ANY', maxAllowedDebit: { limitType: 'PER_TRANSACTION', limitAmount: '10', ...approvers } },
+            ],
+          }
+        : {},
+    );
     await open(h);
     await mint(h, HOLDING);
     state.units[h] = HOLDING;
   }
 
   const nonceAuthority = await account('nonce-authority', {});
-  await landed('/api/v1/durable-nonce-accounts', { itemData: { nonceAccount: { offchainReferences: { type: 'NONCE' } }, numberOfNonceAccounts: 2, nonceAuthority: { offchainId: nonceAuthority.offchainId } } });
+  await landed('/api/v1/durable-nonce-accounts', {
+    itemData: { nonceAccount: { offchainReferences: { type: 'NONCE' } }, numberOfNonceAccounts: 2, nonceAuthority: { offchainId: nonceAuthority.offchainId } },
+  });
 
   const lender = await account('LP', {});
   await open('LP');
@@ -68,7 +89,9 @@ export async function setUpClient(system: HttpSystem, keyPrefix: string, rentMin
       },
     })
   ).newLoanStrategy;
-  await landed('/api/v1/positions/transfer', { itemData: { source: system.at('LP'), destination: system.at('V'), value: { lamports: String(VAULT_FUNDS) }, initializeDestinationPositionIfNeeded: true } });
+  await landed('/api/v1/positions/transfer', {
+    itemData: { source: system.at('LP'), destination: system.at('V'), value: { lamports: String(VAULT_FUNDS) }, initializeDestinationPositionIfNeeded: true },
+  });
   state.units.LP = LENDER_MINT - VAULT_FUNDS;
   state.units.V = VAULT_FUNDS;
   await account('B', { canPayFees: true, seed: { lamports: String(BORROWER_SEED) } });
@@ -77,6 +100,16 @@ export async function setUpClient(system: HttpSystem, keyPrefix: string, rentMin
   state.units.B = HOLDING;
   state.supply = HOLDING * 6n + LENDER_MINT;
 
-  const shape: Shape = { rentMin, guardedWallet: 'GW', lamportsLimit: 10_000_000n, guardedHolder: 'GH', unitsLimit: 10n, borrower: 'B', vault: 'V', nonceAccounts: 2, loanToValue: 800_000n };
+  const shape: Shape = {
+    rentMin,
+    guardedWallet: 'GW',
+    lamportsLimit: 10_000_000n,
+    guardedHolder: 'GH',
+    unitsLimit: 10n,
+    borrower: 'B',
+    vault: 'V',
+    nonceAccounts: 2,
+    loanToValue: 800_000n,
+  };
   return { shape, state };
 }

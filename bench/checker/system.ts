@@ -53,7 +53,14 @@ export class HttpSystem implements ClientSystem {
   }
 
   /** Sends a write until its answer is definite (`rests`: a resting answer counts); keeps its ids for later. */
-  async write(method: string, route: string, body: unknown, key: string, attempt: (a: Attempt) => void, rests = true): Promise<{ outcome: Outcome; answer: Answer }> {
+  async write(
+    method: string,
+    route: string,
+    body: unknown,
+    key: string,
+    attempt: (a: Attempt) => void,
+    rests = true,
+  ): Promise<{ outcome: Outcome; answer: Answer }> {
     const answer = await this.client.until(method, route, body, (a) => outcomeOf(a, rests) !== undefined, attempt, { key });
     const ids = transactionIds(answer.body);
     const known = this.registry.writes[key];
@@ -68,7 +75,10 @@ export class HttpSystem implements ClientSystem {
   }
 
   private config(op: { lifetime: string; rest: Rest }) {
-    return { ...(op.lifetime === 'DURABLE_NONCE' ? { messageLifetimeStrategy: 'DURABLE_NONCE' } : {}), ...(op.rest === 'SIGNED' ? { submitTransaction: false } : {}) };
+    return {
+      ...(op.lifetime === 'DURABLE_NONCE' ? { messageLifetimeStrategy: 'DURABLE_NONCE' } : {}),
+      ...(op.rest === 'SIGNED' ? { submitTransaction: false } : {}),
+    };
   }
 
   async perform(op: Operation, attempt: (a: Attempt) => void): Promise<Performed> {
@@ -82,21 +92,45 @@ export class HttpSystem implements ClientSystem {
       }
       case 'transfer-network-currency':
         return post('/api/v1/accounts/transfer-network-currency', {
-          itemData: { source: { offchainId: this.ref(op.from).offchainId, ...awaited(op.rest) }, destination: { offchainId: this.ref(op.to).offchainId }, value: { lamports: String(op.lamports) } },
+          itemData: {
+            source: { offchainId: this.ref(op.from).offchainId, ...awaited(op.rest) },
+            destination: { offchainId: this.ref(op.to).offchainId },
+            value: { lamports: String(op.lamports) },
+          },
           svmTransactionConfig: this.config(op),
         });
       case 'mint':
-        return post('/api/v1/positions/mint', { itemData: { mintTo: this.at(op.to), value: { lamports: String(op.units) } }, svmTransactionConfig: this.config(op) });
+        return post('/api/v1/positions/mint', {
+          itemData: { mintTo: this.at(op.to), value: { lamports: String(op.units) } },
+          svmTransactionConfig: this.config(op),
+        });
       case 'burn':
-        return post('/api/v1/positions/burn', { itemData: { burnFrom: this.at(op.from, awaited(op.rest)), value: { lamports: String(op.units) } }, svmTransactionConfig: this.config(op) });
+        return post('/api/v1/positions/burn', {
+          itemData: { burnFrom: this.at(op.from, awaited(op.rest)), value: { lamports: String(op.units) } },
+          svmTransactionConfig: this.config(op),
+        });
       case 'transfer':
-        return post('/api/v1/positions/transfer', { itemData: { source: this.at(op.from, awaited(op.rest)), destination: this.at(op.to), value: { lamports: String(op.units) } }, svmTransactionConfig: this.config(op) });
+        return post('/api/v1/positions/transfer', {
+          itemData: { source: this.at(op.from, awaited(op.rest)), destination: this.at(op.to), value: { lamports: String(op.units) } },
+          svmTransactionConfig: this.config(op),
+        });
       case 'trade':
         return post('/api/v1/positions/trade', {
-          itemData: { operations: [{ mint: { mintTo: this.at(op.into), value: { lamports: String(op.mintUnits) } } }, { transfer: { source: this.at(op.into), destination: this.at(op.to), value: { lamports: String(op.transferUnits) } } }] },
+          itemData: {
+            operations: [
+              { mint: { mintTo: this.at(op.into), value: { lamports: String(op.mintUnits) } } },
+              { transfer: { source: this.at(op.into), destination: this.at(op.to), value: { lamports: String(op.transferUnits) } } },
+            ],
+          },
         });
       case 'transfer-to-unknown':
-        return post('/api/v1/positions/transfer', { itemData: { source: this.at(op.from), destination: { owner: { offchainId: op.owner }, financialInstrument: { onchainId: this.registry.mint } }, value: { lamports: String(op.units) } } });
+        return post('/api/v1/positions/transfer', {
+          itemData: {
+            source: this.at(op.from),
+            destination: { owner: { offchainId: op.owner }, financialInstrument: { onchainId: this.registry.mint } },
+            value: { lamports: String(op.units) },
+          },
+        });
       case 'malformed-transfer':
         return post('/api/v1/positions/transfer', { itemData: { source: this.at(op.from), destination: this.at(op.to), value: { lamports: op.value } } });
       case 'approve':
@@ -106,7 +140,11 @@ export class HttpSystem implements ClientSystem {
       case 'submit':
       case 'sign': {
         const transaction = { offchainId: this.registry.writes[op.write]!.offchainId };
-        const [method, route] = { cancel: ['PATCH', '/api/v1/transactions/cancel'], submit: ['POST', '/api/v1/transactions/submit'], sign: ['POST', '/api/v1/transactions/sign'] }[op.kind];
+        const [method, route] = {
+          cancel: ['PATCH', '/api/v1/transactions/cancel'],
+          submit: ['POST', '/api/v1/transactions/submit'],
+          sign: ['POST', '/api/v1/transactions/sign'],
+        }[op.kind];
         const answer = await this.client.until(method!, route!, { itemData: { transaction } }, (a) => outcomeOf(a, false) !== undefined, attempt);
         return { primary: outcomeOf(answer, false)!, final: (await this.again(op.write, attempt)).outcome };
       }
@@ -117,7 +155,11 @@ export class HttpSystem implements ClientSystem {
           {
             itemData: {
               defiProtocol: 'LEDGER_ESCROW',
-              protocolDetails: { loanStrategyAddress: this.ref('V').onchainId, expectedLoanValues: { expectedApy: 0, expectedLqt: [900_000] }, durationIndex: 0 },
+              protocolDetails: {
+                loanStrategyAddress: this.ref('V').onchainId,
+                expectedLoanValues: { expectedApy: 0, expectedLqt: [900_000] },
+                durationIndex: 0,
+              },
               itemsToBorrow: [{ positionLookup: this.at('B'), value: { lamports: String(op.borrow) } }],
               itemsToPledge: [{ positionLookup: this.at('B'), value: { lamports: String(op.pledge) } }],
             },
@@ -137,13 +179,24 @@ export class HttpSystem implements ClientSystem {
         return post(
           '/api/v1/loans/repay',
           {
-            itemData: { defiProtocol: 'LEDGER_ESCROW', escrow: { onchainId: this.registry.loans[op.loan]!.escrow }, itemsToRepay: [{ positionLookup: this.at('B'), ...(op.units === 'all' ? { repayAll: true } : { value: { lamports: String(op.units) } }) }] },
+            itemData: {
+              defiProtocol: 'LEDGER_ESCROW',
+              escrow: { onchainId: this.registry.loans[op.loan]!.escrow },
+              itemsToRepay: [{ positionLookup: this.at('B'), ...(op.units === 'all' ? { repayAll: true } : { value: { lamports: String(op.units) } }) }],
+            },
             svmTransactionConfig: { feePayer: { offchainId: this.ref('B').offchainId } },
           },
           'PATCH',
         );
       case 'close-loan':
-        return post('/api/v1/loans/close', { itemData: { defiProtocol: 'LEDGER_ESCROW', escrow: { onchainId: this.registry.loans[op.loan]!.escrow } }, svmTransactionConfig: { feePayer: { offchainId: this.ref('B').offchainId } } }, 'PATCH');
+        return post(
+          '/api/v1/loans/close',
+          {
+            itemData: { defiProtocol: 'LEDGER_ESCROW', escrow: { onchainId: this.registry.loans[op.loan]!.escrow } },
+            svmTransactionConfig: { feePayer: { offchainId: this.ref('B').offchainId } },
+          },
+          'PATCH',
+        );
     }
   }
 
@@ -178,7 +231,11 @@ export class HttpSystem implements ClientSystem {
 
   private async approvalOf(key: string, attempt: (a: Attempt) => void): Promise<any> {
     const transaction = this.registry.writes[key]!.offchainId;
-    const page = await this.client.read('/api/v1/approvals/bulk', { itemQuery: { filter: [{ fieldName: 'transactionOffchainId', filterValues: [{ filterType: 'EQUALS', valueString: transaction }] }] } }, attempt);
+    const page = await this.client.read(
+      '/api/v1/approvals/bulk',
+      { itemQuery: { filter: [{ fieldName: 'transactionOffchainId', filterValues: [{ filterType: 'EQUALS', valueString: transaction }] }] } },
+      attempt,
+    );
     return page.body?.items?.[0];
   }
 
@@ -189,7 +246,12 @@ export class HttpSystem implements ClientSystem {
       try {
         return await read();
       } catch (error) {
-        if (/could not find account|Invalid param: could not find/i.test(String((error as Error).message) + JSON.stringify((error as { context?: unknown }).context ?? ''))) return absent;
+        if (
+          /could not find account|Invalid param: could not find/i.test(
+            String((error as Error).message) + JSON.stringify((error as { context?: unknown }).context ?? ''),
+          )
+        )
+          return absent;
         if (Date.now() > giveUpAt) throw error;
         if (process.env.CHAOS_DEBUG) console.log(`[debug] chain read: ${(error as Error).message}`);
         await sleep(500);
@@ -203,8 +265,11 @@ export class HttpSystem implements ClientSystem {
     const offchainId = this.registry.writes[key]?.offchainId;
     if (!offchainId) return [];
     const { body } = await this.client.read('/api/v1/transactions/single', { itemData: { transaction: { offchainId } } });
-    const history = (body?.statusHistory ?? []).map((h: { status: string; at: string; signature?: string }) => `${h.at.slice(11, 23)} ${h.status}${h.signature ? ` ${h.signature.slice(0, 12)}…` : ''}`);
-    const events = body?.workflowId && this.workflowEvents ? await this.workflowEvents(body.workflowId).catch((error) => [`(${(error as Error).message})`]) : [];
+    const history = (body?.statusHistory ?? []).map(
+      (h: { status: string; at: string; signature?: string }) => `${h.at.slice(11, 23)} ${h.status}${h.signature ? ` ${h.signature.slice(0, 12)}…` : ''}`,
+    );
+    const events =
+      body?.workflowId && this.workflowEvents ? await this.workflowEvents(body.workflowId).catch((error) => [`(${(error as Error).message})`]) : [];
     return [
       `${object} (${offchainId}, ${body?.operation}): ${body?.status}, success ${body?.success}, signature ${body?.onchainId ?? 'none'}, error ${JSON.stringify(body?.errorMessage ?? null)}`,
       `   status history: ${history.join(', ')}`,
@@ -214,26 +279,47 @@ export class HttpSystem implements ClientSystem {
 
   async read(object: string, attempt: (a: Attempt) => void): Promise<Observation[]> {
     const [kind, name] = [object.slice(0, object.indexOf(':')), object.slice(object.indexOf(':') + 1)];
-    const failed = (fields: string[], answer: Answer) => fields.map((field) => ({ field, source: 'api', value: `answer ${answer.status} ${answer.body?.errors?.[0]?.code ?? ''}`.trim() }));
+    const failed = (fields: string[], answer: Answer) =>
+      fields.map((field) => ({ field, source: 'api', value: `answer ${answer.status} ${answer.body?.errors?.[0]?.code ?? ''}`.trim() }));
     if (object === 'supply') {
-      const answer = await this.client.read('/api/v1/financial-instruments/circulating-supply', { itemData: { financialInstrument: { onchainId: this.registry.mint } } }, attempt);
+      const answer = await this.client.read(
+        '/api/v1/financial-instruments/circulating-supply',
+        { itemData: { financialInstrument: { onchainId: this.registry.mint } } },
+        attempt,
+      );
       // The mint account itself (the local node has no getTokenSupply).
       const onchain = await this.chain<string>(async () => {
         const { value } = await this.rpc.getAccountInfo(address(this.registry.mint), { commitment: 'confirmed', encoding: 'base64' }).send();
         return value ? String(getMintDecoder().decode(getBase64Encoder().encode(value.data[0])).supply) : 'absent';
       }, 'absent');
-      return [...(answer.status === 200 ? [{ field: 'supply', source: 'api', value: String(answer.body.circulatingSupply.lamports) }] : failed(['supply'], answer)), { field: 'supply', source: 'chain', value: onchain }];
+      return [
+        ...(answer.status === 200 ? [{ field: 'supply', source: 'api', value: String(answer.body.circulatingSupply.lamports) }] : failed(['supply'], answer)),
+        { field: 'supply', source: 'chain', value: onchain },
+      ];
     }
     if (object === 'nonces') {
-      const answer = await this.client.read('/api/v1/durable-nonce-accounts/bulk', { itemQuery: { filter: [{ fieldName: 'isInUse', filterValues: [{ filterType: 'EQUALS', valueBoolean: true }] }] } }, attempt);
+      const answer = await this.client.read(
+        '/api/v1/durable-nonce-accounts/bulk',
+        { itemQuery: { filter: [{ fieldName: 'isInUse', filterValues: [{ filterType: 'EQUALS', valueBoolean: true }] }] } },
+        attempt,
+      );
       return answer.status === 200 ? [{ field: 'inUse', source: 'api', value: String(answer.body.count) }] : failed(['inUse'], answer);
     }
     if (kind === 'wallet' || kind === 'lamports') {
       const ref = this.registry.accounts[name];
       if (!ref) return [];
       const answer = await this.client.read('/api/v1/accounts/balance', { itemData: { account: { offchainId: ref.offchainId } } }, attempt);
-      const onchain = await this.chain(async () => String((await this.rpc.getBalance(address(ref.onchainId), { commitment: 'confirmed' }).send()).value), 'absent');
-      const api = answer.status === 200 ? [{ field: 'lamports', source: 'api onchain', value: String(answer.body.onchain.balance.lamports) }, { field: 'lamports', source: 'api offchain', value: String(answer.body.offchain.balance.lamports) }] : failed(['lamports'], answer);
+      const onchain = await this.chain(
+        async () => String((await this.rpc.getBalance(address(ref.onchainId), { commitment: 'confirmed' }).send()).value),
+        'absent',
+      );
+      const api =
+        answer.status === 200
+          ? [
+              { field: 'lamports', source: 'api onchain', value: String(answer.body.onchain.balance.lamports) },
+              { field: 'lamports', source: 'api offchain', value: String(answer.body.offchain.balance.lamports) },
+            ]
+          : failed(['lamports'], answer);
       return [...api, { field: 'lamports', source: 'chain', value: onchain }];
     }
     if (kind === 'position') {
@@ -241,8 +327,25 @@ export class HttpSystem implements ClientSystem {
       const answer = await this.client.read('/api/v1/positions/balance', { itemData: { position: this.at(name) } }, attempt);
       if (answer.status === 200 && answer.body.position?.onchain?.id) this.registry.tokenAccounts[name] ??= answer.body.position.onchain.id;
       const tokenAccount = this.registry.tokenAccounts[name];
-      const api = answer.status === 200 ? [{ field: 'units', source: 'api onchain', value: String(answer.body.onchain.balance.lamports) }, { field: 'units', source: 'api offchain', value: String(answer.body.offchain.balance.lamports) }] : failed(['units'], answer);
-      const chain = tokenAccount ? [{ field: 'units', source: 'chain', value: await this.chain<string>(async () => (await this.rpc.getTokenAccountBalance(address(tokenAccount), { commitment: 'confirmed' }).send()).value.amount, '0') }] : [];
+      const api =
+        answer.status === 200
+          ? [
+              { field: 'units', source: 'api onchain', value: String(answer.body.onchain.balance.lamports) },
+              { field: 'units', source: 'api offchain', value: String(answer.body.offchain.balance.lamports) },
+            ]
+          : failed(['units'], answer);
+      const chain = tokenAccount
+        ? [
+            {
+              field: 'units',
+              source: 'chain',
+              value: await this.chain<string>(
+                async () => (await this.rpc.getTokenAccountBalance(address(tokenAccount), { commitment: 'confirmed' }).send()).value.amount,
+                '0',
+              ),
+            },
+          ]
+        : [];
       return [...api, ...chain];
     }
     if (kind === 'loan') {

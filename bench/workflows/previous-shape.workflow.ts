@@ -10,7 +10,6 @@ import type { Steps } from '../../src/activities';
 import type { WriteRequest, WriteResult } from '../../src/domain/write';
 import { signatureKey, statusKey } from '../../src/workflows/write/progress';
 
-
 const local = proxyLocalActivities<Steps>({ startToCloseTimeout: '30s' });
 const confirmation = proxyActivities<Steps>({ startToCloseTimeout: '3m', heartbeatTimeout: '3s' });
 

@@ -46,7 +46,10 @@ export class Chain {
   private readonly slotHashes: SlotHashInput[];
   private readonly blocksByHash = new Map<string, BlockInfo>();
 
-  constructor(private readonly svm: LiteSvm, snapshot?: ChainSnapshot) {
+  constructor(
+    private readonly svm: LiteSvm,
+    snapshot?: ChainSnapshot,
+  ) {
     // Epochs of a fixed 432,000 slots, like mainnet after warmup.
     svm.setEpochSchedule(new EpochSchedule(BigInt(SLOTS_PER_EPOCH), BigInt(SLOTS_PER_EPOCH), false, 0n, 0n));
     this.currentBlockTime = nowSeconds();

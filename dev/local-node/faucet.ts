@@ -51,10 +51,14 @@ export class Faucet {
       instructions.push(3, ...shortVec(0), ...shortVec(5), ...limit);
     }
     const message = Buffer.from([
-      1, 0, keys.length - 2, // one signer; every program key is read-only
-      ...shortVec(keys.length), ...keys.flatMap((key) => [...key]),
+      1,
+      0,
+      keys.length - 2, // one signer; every program key is read-only
+      ...shortVec(keys.length),
+      ...keys.flatMap((key) => [...key]),
       ...blockhash,
-      ...shortVec(variant > 0 ? 2 : 1), ...instructions,
+      ...shortVec(variant > 0 ? 2 : 1),
+      ...instructions,
     ]);
     const signature = sign(null, message, this.privateKey);
     return new Uint8Array(Buffer.concat([Buffer.from(shortVec(1)), signature, message]));

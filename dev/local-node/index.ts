@@ -77,9 +77,13 @@ export async function startLocalNode(options: LocalNodeOptions = {}): Promise<Lo
     throw error;
   }
   let paused = 0;
-  const ticker = startTicker(options.blockTimeMs ?? 400, () => {
-    if (paused === 0) runtime.tick();
-  }, log);
+  const ticker = startTicker(
+    options.blockTimeMs ?? 400,
+    () => {
+      if (paused === 0) runtime.tick();
+    },
+    log,
+  );
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${endpoint.port}`;
   log(`local node: listening on ${url}`);
   let closing: Promise<void> | null = null;

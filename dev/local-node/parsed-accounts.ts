@@ -48,7 +48,14 @@ export function parsedAccountData(data: Uint8Array, owner: Uint8Array, readMint:
     if (isLayout(data, owner, MINT_SIZE, 1)) {
       const mint = getMintDecoder().decode(data);
       const extensions = extensionsOf(mint.extensions);
-      const info = { mintAuthority: plain(mint.mintAuthority), supply: mint.supply.toString(), decimals: mint.decimals, isInitialized: mint.isInitialized, freezeAuthority: plain(mint.freezeAuthority), ...(extensions ? { extensions } : {}) };
+      const info = {
+        mintAuthority: plain(mint.mintAuthority),
+        supply: mint.supply.toString(),
+        decimals: mint.decimals,
+        isInitialized: mint.isInitialized,
+        freezeAuthority: plain(mint.freezeAuthority),
+        ...(extensions ? { extensions } : {}),
+      };
       return { program, parsed: { type: 'mint', info }, space: BigInt(data.length) };
     }
     if (isLayout(data, owner, ACCOUNT_SIZE, 2)) {
@@ -77,4 +84,3 @@ export function parsedAccountData(data: Uint8Array, owner: Uint8Array, readMint:
   }
   return null;
 }
-

@@ -26,10 +26,13 @@ const getMultipleAccounts: RpcHandler = ([addresses, rawConfig], node) => {
   const slot = contextSlot(node.chain, config);
   const encoding = readAccountEncoding(config, 'base64');
   const slice = readDataSlice(config);
-  return withContext(slot, keys.map((key) => {
-    const account = node.svm.getAccount(key);
-    return account ? encodeAccount(account, encoding, slice, node.readMint) : null;
-  }));
+  return withContext(
+    slot,
+    keys.map((key) => {
+      const account = node.svm.getAccount(key);
+      return account ? encodeAccount(account, encoding, slice, node.readMint) : null;
+    }),
+  );
 };
 
 const getBalance: RpcHandler = ([address, rawConfig], node) => {
@@ -64,7 +67,12 @@ function readFilter(raw: unknown): (data: Uint8Array) => boolean {
     const { offset, bytes, encoding } = filter.memcmp as Record<string, unknown>;
     const at = Number(readUnsigned(offset, 'memcmp.offset'));
     const text = readString(bytes, 'memcmp.bytes');
-    const wanted = encoding === 'base64' ? new Uint8Array(Buffer.from(text, 'base64')) : encoding === undefined || encoding === null || encoding === 'base58' ? decodeBase58(text) : null;
+    const wanted =
+      encoding === 'base64'
+        ? new Uint8Array(Buffer.from(text, 'base64'))
+        : encoding === undefined || encoding === null || encoding === 'base58'
+          ? decodeBase58(text)
+          : null;
     if (!wanted) throw invalidParams(`Invalid param: invalid memcmp bytes or encoding`);
     if (wanted.length > MAX_MEMCMP_BYTES) throw invalidParams('Invalid param: memcmp bytes too long');
     return (data) => at + wanted.length <= data.length && wanted.every((byte, i) => data[at + i] === byte);

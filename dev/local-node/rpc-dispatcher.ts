@@ -24,7 +24,10 @@ function errorResponse(id: RequestId, error: RpcError): RpcResponse {
 }
 
 export class RpcDispatcher {
-  constructor(private readonly node: NodeRuntime, private readonly log: (message: string) => void) {}
+  constructor(
+    private readonly node: NodeRuntime,
+    private readonly log: (message: string) => void,
+  ) {}
 
   /** Returns null for a request made only of notifications: nothing to answer. */
   handle(body: string): string | null {
@@ -49,7 +52,7 @@ export class RpcDispatcher {
     }
     const { jsonrpc, method, params, id } = request as Record<string, unknown>;
     const validId = id === undefined || id === null || typeof id === 'string' || typeof id === 'number' || typeof id === 'bigint';
-    const responseId = (validId ? id ?? null : null) as RequestId;
+    const responseId = (validId ? (id ?? null) : null) as RequestId;
     if (jsonrpc !== '2.0' || typeof method !== 'string' || !validId) return errorResponse(responseId, new RpcError(INVALID_REQUEST, 'Invalid request'));
     const isNotification = id === undefined;
     const handler = METHODS.get(method);
@@ -65,7 +68,7 @@ export class RpcDispatcher {
         if (error instanceof RpcError) {
           response = errorResponse(responseId, error);
         } else {
-          this.log(`local node: ${method} failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+          this.log(`local node: ${method} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
           response = errorResponse(responseId, new RpcError(INTERNAL_ERROR, 'Internal error'));
         }
       }

@@ -1,6 +1,10 @@
 /** JSON-RPC errors with the codes and messages a Solana RPC node uses. */
 export class RpcError extends Error {
-  constructor(readonly code: number, message: string, readonly data?: unknown) {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
     super(message);
   }
 }

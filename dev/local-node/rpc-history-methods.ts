@@ -47,7 +47,14 @@ const getSignaturesForAddress: RpcHandler = ([address, rawConfig], node) => {
     const entry = entries[i];
     if (entry.signature === until) break;
     if (entry.slot > visibleUpTo) continue;
-    result.push({ signature: entry.signature, slot: entry.slot, err: entry.err, memo: entry.memo, blockTime: entry.blockTime, confirmationStatus: node.chain.commitmentOf(entry.slot) });
+    result.push({
+      signature: entry.signature,
+      slot: entry.slot,
+      err: entry.err,
+      memo: entry.memo,
+      blockTime: entry.blockTime,
+      confirmationStatus: node.chain.commitmentOf(entry.slot),
+    });
   }
   return result;
 };
@@ -74,10 +81,14 @@ const getBlock: RpcHandler = ([rawSlot, rawConfig], node) => {
   const full = () =>
     entries.map((entry) => {
       const record = node.store.get(entry.signature)!;
-      const { slot: _slot, blockTime: _blockTime, ...shown } = transactionJson(record, parseTransaction(record.wire), details === 'accounts' ? 'jsonParsed' : encoding, maxSupportedVersion);
+      const {
+        slot: _slot,
+        blockTime: _blockTime,
+        ...shown
+      } = transactionJson(record, parseTransaction(record.wire), details === 'accounts' ? 'jsonParsed' : encoding, maxSupportedVersion);
       if (details !== 'accounts') return shown;
       // "accounts": the signatures and account list of each transaction, and its meta without instructions or logs.
-      const message = (shown.transaction as { signatures: string[]; message: { accountKeys: unknown[] } });
+      const message = shown.transaction as { signatures: string[]; message: { accountKeys: unknown[] } };
       const { innerInstructions: _inner, logMessages: _logs, ...meta } = shown.meta;
       return { ...shown, transaction: { signatures: message.signatures, accountKeys: message.message.accountKeys }, meta };
     });
@@ -97,4 +108,3 @@ export const historyMethods: Record<string, RpcHandler> = {
   getSignaturesForAddress,
   getBlock,
 };
-

@@ -12,9 +12,14 @@ export function readConfig(value: unknown): Config {
 }
 
 const COMMITMENT_ALIASES: Record<string, Commitment> = {
-  processed: 'processed', recent: 'processed',
-  confirmed: 'confirmed', single: 'confirmed', singleGossip: 'confirmed',
-  finalized: 'finalized', root: 'finalized', max: 'finalized',
+  processed: 'processed',
+  recent: 'processed',
+  confirmed: 'confirmed',
+  single: 'confirmed',
+  singleGossip: 'confirmed',
+  finalized: 'finalized',
+  root: 'finalized',
+  max: 'finalized',
 };
 
 /** A missing commitment means `finalized`, as on a cluster. */

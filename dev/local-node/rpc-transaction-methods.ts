@@ -5,14 +5,19 @@ import { FINALITY_DEPTH, MAX_BLOCKHASH_AGE, type Chain } from './chain';
 import { feeForMessage } from './fees';
 import { keyId } from './key-id';
 import { withContext, type RpcHandler } from './rpc-context';
+import { INTERNAL_ERROR, invalidParams, RpcError, SEND_TRANSACTION_PREFLIGHT_FAILURE, TRANSACTION_SIGNATURE_VERIFICATION_FAILURE } from './rpc-errors';
 import {
-  INTERNAL_ERROR,
-  invalidParams,
-  RpcError,
-  SEND_TRANSACTION_PREFLIGHT_FAILURE,
-  TRANSACTION_SIGNATURE_VERIFICATION_FAILURE,
-} from './rpc-errors';
-import { contextSlot, readAddress, readArray, readBoolean, readCommitment, readConfig, readSignature, readString, readUnsigned, type Config } from './rpc-params';
+  contextSlot,
+  readAddress,
+  readArray,
+  readBoolean,
+  readCommitment,
+  readConfig,
+  readSignature,
+  readString,
+  readUnsigned,
+  type Config,
+} from './rpc-params';
 import { describeTransactionError } from './transaction-errors';
 import type { SimulationResult } from './transaction-executor';
 import { transactionJson, type TransactionEncoding } from './transaction-json';
@@ -41,7 +46,9 @@ function decodeWire(encoded: unknown, encoding: unknown): Uint8Array {
     throw invalidParams(`Invalid params: unknown variant \`${String(format)}\`, expected \`base58\` or \`base64\`.`);
   }
   if (text.length > maxEncoded || (bytes && bytes.length > MAX_TRANSACTION_BYTES)) {
-    throw invalidParams(`${format} encoded solana_transaction::versioned::VersionedTransaction too large: ${text.length} bytes (max: encoded/raw ${maxEncoded}/${MAX_TRANSACTION_BYTES})`);
+    throw invalidParams(
+      `${format} encoded solana_transaction::versioned::VersionedTransaction too large: ${text.length} bytes (max: encoded/raw ${maxEncoded}/${MAX_TRANSACTION_BYTES})`,
+    );
   }
   if (!bytes) throw invalidParams(`invalid ${format} encoding: the transaction is not valid ${format}`);
   return bytes;
@@ -158,12 +165,15 @@ const getSignatureStatuses: RpcHandler = ([signatures, rawConfig], node) => {
   const config = readConfig(rawConfig);
   const searchHistory = readBoolean(config.searchTransactionHistory, 'searchTransactionHistory', false);
   const oldestCached = node.chain.currentSlot - STATUS_CACHE_SLOTS;
-  return withContext(node.chain.slotAt('processed'), list.map((signature) => {
-    readSignature(signature);
-    const status = node.store.status(signature as string);
-    if (!status || (!searchHistory && status.slot < oldestCached)) return null;
-    return statusJson(status, node.chain);
-  }));
+  return withContext(
+    node.chain.slotAt('processed'),
+    list.map((signature) => {
+      readSignature(signature);
+      const status = node.store.status(signature as string);
+      if (!status || (!searchHistory && status.slot < oldestCached)) return null;
+      return statusJson(status, node.chain);
+    }),
+  );
 };
 
 const getTransaction: RpcHandler = ([signature, rawConfig], node) => {

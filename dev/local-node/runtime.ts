@@ -57,7 +57,11 @@ export class NodeRuntime {
   private compactedJournalBytes: number;
   private readonly journalCompactionMinBytes: number;
 
-  constructor(private readonly storage: NodeStorage | null, private readonly log: (message: string) => void, tuning: RuntimeTuning = {}) {
+  constructor(
+    private readonly storage: NodeStorage | null,
+    private readonly log: (message: string) => void,
+    tuning: RuntimeTuning = {},
+  ) {
     const saved = storage?.saved ?? null;
     this.journal = new AccountJournal(storage !== null);
     // LiteSVM's own history would refuse re-sends of failed preflights; the node keeps its own.

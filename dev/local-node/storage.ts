@@ -39,7 +39,7 @@ function openForPositionalWrites(file: string): number {
 }
 
 function writeAll(fd: number, data: Buffer, position: number): void {
-  for (let done = 0; done < data.length; ) done += fs.writeSync(fd, data, done, data.length - done, position + done);
+  for (let done = 0; done < data.length;) done += fs.writeSync(fd, data, done, data.length - done, position + done);
 }
 
 export class NodeStorage {

@@ -8,7 +8,7 @@ export function startTicker(intervalMs: number, onTick: () => void, log: (messag
     try {
       onTick();
     } catch (error) {
-      log(`local node: tick failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+      log(`local node: tick failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     }
   }, intervalMs);
   return { stop: () => clearInterval(timer) };

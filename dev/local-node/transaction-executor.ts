@@ -3,13 +3,7 @@
  * node's block table, preflight simulation, duplicate detection, and a full record of each
  * transaction that lands (succeeded, or failed with its fee charged).
  */
-import {
-  FailedTransactionMetadata,
-  type Account,
-  type LiteSvm,
-  type SimulatedTransactionInfo,
-  type TransactionMetadata,
-} from 'litesvm/dist/internal';
+import { FailedTransactionMetadata, type Account, type LiteSvm, type SimulatedTransactionInfo, type TransactionMetadata } from 'litesvm/dist/internal';
 import type { AccountJournal } from './account-journal';
 import { encodeBase58 } from './base58';
 import { captureBalances } from './balance-capture';
@@ -160,7 +154,14 @@ export class TransactionExecutor {
     if (this.store.has(signature)) {
       // A cluster's status cache refuses the duplicate; without preflight it is silently ignored.
       if (skipPreflight) return { status: 'dropped', signature, err: 'AlreadyProcessed' };
-      const simulation: SimulationResult = { err: 'AlreadyProcessed', logs: [], unitsConsumed: 0n, returnData: null, innerInstructions: [], postAccounts: () => new Map() };
+      const simulation: SimulationResult = {
+        err: 'AlreadyProcessed',
+        logs: [],
+        unitsConsumed: 0n,
+        returnData: null,
+        innerInstructions: [],
+        postAccounts: () => new Map(),
+      };
       return { status: 'rejected', signature, simulation };
     }
     this.applyBlockhashRule(transaction.message);

@@ -108,7 +108,9 @@ export function transactionJson(record: TransactionRecord, transaction: ParsedTr
       rewards: [],
       loadedAddresses: { writable: loadedWritable, readonly: loadedReadonly },
       computeUnitsConsumed: record.computeUnits,
-      ...(record.returnData ? { returnData: { programId: encodeBase58(record.returnData.programId), data: [toBase64(record.returnData.data), 'base64'] } } : {}),
+      ...(record.returnData
+        ? { returnData: { programId: encodeBase58(record.returnData.programId), data: [toBase64(record.returnData.data), 'base64'] } }
+        : {}),
     },
     transaction: encoded,
   };

@@ -64,10 +64,20 @@ interface StoredTokenBalance {
 }
 
 const storeTokenBalance = (b: TokenBalance): StoredTokenBalance => ({
-  i: b.accountIndex, m: toBase64(b.mint), o: toBase64(b.owner), p: toBase64(b.programId), a: b.amount.toString(), d: b.decimals,
+  i: b.accountIndex,
+  m: toBase64(b.mint),
+  o: toBase64(b.owner),
+  p: toBase64(b.programId),
+  a: b.amount.toString(),
+  d: b.decimals,
 });
 const loadTokenBalance = (b: StoredTokenBalance): TokenBalance => ({
-  accountIndex: b.i, mint: fromBase64(b.m), owner: fromBase64(b.o), programId: fromBase64(b.p), amount: BigInt(b.a), decimals: b.d,
+  accountIndex: b.i,
+  mint: fromBase64(b.m),
+  owner: fromBase64(b.o),
+  programId: fromBase64(b.p),
+  amount: BigInt(b.a),
+  decimals: b.d,
 });
 
 /** One line of the append-only transaction log (compact keys keep the file small). */
@@ -113,7 +123,10 @@ export function deserializeRecord(line: string): TransactionRecord {
     innerInstructions: v.ii.map((group: { i: number; x: [number, string, string, number][] }) => ({
       index: group.i,
       instructions: group.x.map(([programIdIndex, accounts, data, stackHeight]) => ({
-        programIdIndex, accounts: fromBase64(accounts), data: fromBase64(data), stackHeight,
+        programIdIndex,
+        accounts: fromBase64(accounts),
+        data: fromBase64(data),
+        stackHeight,
       })),
     })),
     returnData: v.r ? { programId: fromBase64(v.r[0]), data: fromBase64(v.r[1]) } : null,
@@ -123,7 +136,17 @@ export function deserializeRecord(line: string): TransactionRecord {
 }
 
 /** Just what the signature index needs from a log line (a restart reads every line). */
-export function deserializeIndexFields(line: string): Pick<TransactionRecord, 'signature' | 'slot' | 'blockTime' | 'err' | 'wire' | 'loadedWritable' | 'loadedReadonly'> {
+export function deserializeIndexFields(
+  line: string,
+): Pick<TransactionRecord, 'signature' | 'slot' | 'blockTime' | 'err' | 'wire' | 'loadedWritable' | 'loadedReadonly'> {
   const v = JSON.parse(line);
-  return { signature: v.s, slot: v.slot, blockTime: v.t, err: v.e, wire: fromBase64(v.w), loadedWritable: v.lw.map(fromBase64), loadedReadonly: v.lr.map(fromBase64) };
+  return {
+    signature: v.s,
+    slot: v.slot,
+    blockTime: v.t,
+    err: v.e,
+    wire: fromBase64(v.w),
+    loadedWritable: v.lw.map(fromBase64),
+    loadedReadonly: v.lr.map(fromBase64),
+  };
 }

@@ -25,9 +25,11 @@ export interface TransactionStatus {
 /** Reads one saved record back from the transaction log. */
 export type RecordReader = (offset: number, length: number) => TransactionRecord;
 
-
 /** The index entry of a record, and every account it loaded. */
-export function indexEntryOf(record: Pick<TransactionRecord, 'signature' | 'slot' | 'blockTime' | 'err' | 'wire' | 'loadedWritable' | 'loadedReadonly'>): { entry: SignatureEntry; accounts: Uint8Array[] } {
+export function indexEntryOf(record: Pick<TransactionRecord, 'signature' | 'slot' | 'blockTime' | 'err' | 'wire' | 'loadedWritable' | 'loadedReadonly'>): {
+  entry: SignatureEntry;
+  accounts: Uint8Array[];
+} {
   const { message } = parseTransaction(record.wire);
   return {
     entry: { signature: record.signature, slot: record.slot, blockTime: record.blockTime, err: record.err, memo: memosOf(message) },
@@ -45,7 +47,10 @@ export class TransactionStore {
   private cachedSavedHead = 0;
 
   /** `readRecord` null: no log, every record stays in memory. */
-  constructor(private readonly readRecord: RecordReader | null, private readonly maxRecordsInMemory = 50_000) {}
+  constructor(
+    private readonly readRecord: RecordReader | null,
+    private readonly maxRecordsInMemory = 50_000,
+  ) {}
 
   get count(): number {
     return this.entries.size;

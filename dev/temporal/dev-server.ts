@@ -177,9 +177,7 @@ async function waitUntilReady(
   for (;;) {
     const exit = server.exited();
     if (exit) {
-      throw new Error(
-        `Temporal dev server exited before it was ready (code ${exit.code}, signal ${exit.signal}). Output:\n${server.outputTail()}`,
-      );
+      throw new Error(`Temporal dev server exited before it was ready (code ${exit.code}, signal ${exit.signal}). Output:\n${server.outputTail()}`);
     }
     let connection: Connection | undefined;
     try {
@@ -195,9 +193,7 @@ async function waitUntilReady(
       await connection?.close();
     }
     if (Date.now() > deadline) {
-      throw new Error(
-        `Temporal dev server at ${address} not ready after ${timeoutMs} ms (last error: ${lastError}). Output:\n${server.outputTail()}`,
-      );
+      throw new Error(`Temporal dev server at ${address} not ready after ${timeoutMs} ms (last error: ${lastError}). Output:\n${server.outputTail()}`);
     }
     await sleep(100);
   }

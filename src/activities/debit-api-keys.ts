@@ -21,7 +21,10 @@ export async function enforceDebitApiKeys(em: EntityManager, request: WriteReque
     const keys = token ? account.tokenDebitApiKeys : account.solDebitApiKeys;
     if (keys.length && !keys.includes(request.apiKeyId)) {
       const list = token ? 'tokenDebitApiKeys' : 'solDebitApiKeys (networkCurrencyDebitApiKeys)';
-      throw forbidden(`account ${account.address} may be debited (${token ? 'tokens' : 'network currency'}) only with the API keys in its ${list}`, debit.field ?? 'itemData');
+      throw forbidden(
+        `account ${account.address} may be debited (${token ? 'tokens' : 'network currency'}) only with the API keys in its ${list}`,
+        debit.field ?? 'itemData',
+      );
     }
   }
 }

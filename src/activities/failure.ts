@@ -9,7 +9,12 @@ import { LedgerError } from '../domain/errors';
 
 export function toActivityFailure(error: unknown): unknown {
   if (error instanceof LedgerError) {
-    return ApplicationFailure.create({ message: error.message, type: error.code, nonRetryable: true, details: [{ field: error.field ?? null, context: error.context }] });
+    return ApplicationFailure.create({
+      message: error.message,
+      type: error.code,
+      nonRetryable: true,
+      details: [{ field: error.field ?? null, context: error.context }],
+    });
   }
   // Two attempts of one step racing (a local activity retried under load while its first attempt still
   // runs) both create the write's own record: the later one retries and finds it. Not a client's conflict.

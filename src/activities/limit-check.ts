@@ -27,7 +27,9 @@ interface Group {
 async function groupsOf(em: EntityManager, debits: Debit[]): Promise<Group[]> {
   const debited = debits.filter((d) => d.accountId);
   if (debited.length === 0) return [];
-  const wallets = (await em.find(Account, { id: { $in: [...new Set(debited.map((d) => d.accountId!))] } })).filter((a) => walletTypes.includes(a.type as AccountType));
+  const wallets = (await em.find(Account, { id: { $in: [...new Set(debited.map((d) => d.accountId!))] } })).filter((a) =>
+    walletTypes.includes(a.type as AccountType),
+  );
   const held = debited.filter((d) => wallets.some((w) => w.id === d.accountId));
   const instrumentIds = [...new Set(held.flatMap((d) => (d.asset === 'NETWORK_CURRENCY' ? [] : [d.asset.financialInstrumentId])))];
   const instruments = instrumentIds.length ? await em.find(FinancialInstrument, { id: { $in: instrumentIds } }) : [];
@@ -39,7 +41,15 @@ async function groupsOf(em: EntityManager, debits: Debit[]): Promise<Group[]> {
       const instrument = instruments.find((i) => i.id === assetKey(debit));
       const configured = (instrument ? account.tokenDebitLimits : account.networkCurrencyDebitLimits) as DebitLimit[] | null;
       const mintAuthority = instrument?.authorities.mintAuthority?.address ?? null;
-      groups.set(key, { account, asset: assetKey(debit), debits: [], limits: configured ?? defaultDebitLimits, decimals: instrument?.decimals ?? NETWORK_CURRENCY_DECIMALS, mintAuthority, windows: [] });
+      groups.set(key, {
+        account,
+        asset: assetKey(debit),
+        debits: [],
+        limits: configured ?? defaultDebitLimits,
+        decimals: instrument?.decimals ?? NETWORK_CURRENCY_DECIMALS,
+        mintAuthority,
+        windows: [],
+      });
     }
     groups.get(key)!.debits.push(debit);
   }
@@ -75,14 +85,24 @@ export async function enforceDebitLimits(em: EntityManager, request: WriteReques
   const transactionIdOf = (debit: Debit) => partTransactionId(request.transactionId, debit.part ?? 0);
   const own = [...new Set(debits.map(transactionIdOf))];
   return em.transactional(async (tx): Promise<{ approvalId: string } | undefined> => {
-    if (windowed.length) await lockAccounts(tx, windowed.map((g) => g.account.id));
+    if (windowed.length)
+      await lockAccounts(
+        tx,
+        windowed.map((g) => g.account.id),
+      );
     for (const group of windowed) {
       const recent = new Map<DebitLimit, bigint>();
       for (const limit of group.windows) recent.set(limit, await debitedInWindow(tx, group.account.id, group.asset, limit, own, now, group.mintAuthority));
       check(group, (limit) => recent.get(limit) ?? 0n);
     }
     // A write resting at SIGNED holds its debits too: Submit Transaction may send it (they are given back when it expires).
-    await reserveDebits(tx, request.transactionId, transactionIdOf, groups.flatMap((g) => g.debits), now);
+    await reserveDebits(
+      tx,
+      request.transactionId,
+      transactionIdOf,
+      groups.flatMap((g) => g.debits),
+      now,
+    );
     if (!override) return undefined;
     const approval = await openApproval(tx, request, override.group.account, override.needed, now);
     // A run that continued as new after its approval (a long signature wait) goes on without waiting again.
@@ -91,7 +111,13 @@ export async function enforceDebitLimits(em: EntityManager, request: WriteReques
 }
 
 /** Inserts the write's PENDING approval, or finds the one a replayed check (or an earlier run) made. */
-async function openApproval(tx: EntityManager, request: WriteRequest, account: Account, needed: OverrideNeeded, now: Date): Promise<{ id: string; status: string }> {
+async function openApproval(
+  tx: EntityManager,
+  request: WriteRequest,
+  account: Account,
+  needed: OverrideNeeded,
+  now: Date,
+): Promise<{ id: string; status: string }> {
   const { approversForOverride = [], requiredApproversCount } = needed.limit.maxAllowedDebit;
   const required = Math.min(Math.max(requiredApproversCount ?? 1, 1), approversForOverride.length);
   const rows: { id: string; status: string }[] = await tx.getConnection().execute(

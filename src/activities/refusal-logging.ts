@@ -50,7 +50,16 @@ export function refusalLogging(logFor: (ctx: ActivityContext) => RefusalLog): Ac
           const { activityType, workflowExecution, workflowType, isLocal, attempt } = ctx.info;
           const field = (error.details?.[0] as { field?: string | null } | undefined)?.field;
           logFor(ctx)(
-            { errorCode: error.type, ...(field ? { field } : {}), activityType, workflowId: workflowExecution?.workflowId, workflowRunId: workflowExecution?.runId, workflowType, isLocal, attempt },
+            {
+              errorCode: error.type,
+              ...(field ? { field } : {}),
+              activityType,
+              workflowId: workflowExecution?.workflowId,
+              workflowRunId: workflowExecution?.runId,
+              workflowType,
+              isLocal,
+              attempt,
+            },
             `${activityType} refused (${error.type}): ${error.message}`,
           );
           throw asBenign(error);

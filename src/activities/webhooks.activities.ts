@@ -51,12 +51,26 @@ export function createWebhookActivities(deps: ActivityDeps) {
   /** Sends one attempt and logs it; the attempt number counts this webhook's earlier attempts at the event. */
   async function attempt(subject: Subject, hook: WebhookConfig, eventId: string, eventType: string, body: string, secret: string): Promise<SendOutcome> {
     const em = fork();
-    const earlier = await em.count(WebhookDelivery, { organizationId: subject.organizationId, eventId, endpointUrl: hook.endpointUrl, webhookName: hook.name ?? null });
+    const earlier = await em.count(WebhookDelivery, {
+      organizationId: subject.organizationId,
+      eventId,
+      endpointUrl: hook.endpointUrl,
+      webhookName: hook.name ?? null,
+    });
     const at = deps.now();
     const outcome = await send(hook, eventId, body, secret);
     em.create(WebhookDelivery, {
-      id: randomUUID(), organizationId: subject.organizationId, transactionId: subject.transactionId, eventId, eventType,
-      webhookName: hook.name ?? null, endpointUrl: hook.endpointUrl, attempt: earlier + 1, at, httpStatus: outcome.httpStatus, error: outcome.error,
+      id: randomUUID(),
+      organizationId: subject.organizationId,
+      transactionId: subject.transactionId,
+      eventId,
+      eventType,
+      webhookName: hook.name ?? null,
+      endpointUrl: hook.endpointUrl,
+      attempt: earlier + 1,
+      at,
+      httpStatus: outcome.httpStatus,
+      error: outcome.error,
     });
     await em.flush();
     return outcome;
@@ -64,13 +78,24 @@ export function createWebhookActivities(deps: ActivityDeps) {
 
   /** This webhook's last logged attempt at the event, if any. */
   async function lastAttempt(subject: Subject, hook: WebhookConfig, eventId: string): Promise<SendOutcome | null> {
-    const row = await fork().findOne(WebhookDelivery, { organizationId: subject.organizationId, eventId, endpointUrl: hook.endpointUrl, webhookName: hook.name ?? null }, { orderBy: { attempt: 'desc' } });
+    const row = await fork().findOne(
+      WebhookDelivery,
+      { organizationId: subject.organizationId, eventId, endpointUrl: hook.endpointUrl, webhookName: hook.name ?? null },
+      { orderBy: { attempt: 'desc' } },
+    );
     return row ? { httpStatus: row.httpStatus ?? null, error: row.error ?? null } : null;
   }
 
   /** Whether this webhook already took the event (a 2xx; since `since` for a replay): a retry of the event skips it. */
   async function delivered(subject: Subject, hook: WebhookConfig, eventId: string, since?: Date): Promise<boolean> {
-    const where = { organizationId: subject.organizationId, eventId, endpointUrl: hook.endpointUrl, webhookName: hook.name ?? null, error: null, ...(since ? { at: { $gte: since } } : {}) };
+    const where = {
+      organizationId: subject.organizationId,
+      eventId,
+      endpointUrl: hook.endpointUrl,
+      webhookName: hook.name ?? null,
+      error: null,
+      ...(since ? { at: { $gte: since } } : {}),
+    };
     return (await fork().count(WebhookDelivery, where)) > 0;
   }
 
@@ -84,7 +109,9 @@ export function createWebhookActivities(deps: ActivityDeps) {
     const eventId = `${subject.transactionId}:${webhookEventTypes.post}`;
     const { body, secret } = await event(em, subject, eventId, webhookEventTypes.post, accounts);
     const pending = (await Promise.all(hooks.map(async (hook) => ((await delivered(subject, hook, eventId, since)) ? null : hook)))).filter((h) => h !== null);
-    const failed = (await Promise.all(pending.map((hook) => attempt(subject, hook, eventId, webhookEventTypes.post, body, secret)))).filter((o) => o.error).length;
+    const failed = (await Promise.all(pending.map((hook) => attempt(subject, hook, eventId, webhookEventTypes.post, body, secret)))).filter(
+      (o) => o.error,
+    ).length;
     if (failed) throw new Error(`${failed} of ${pending.length} post-submit webhook deliveries failed; retrying`);
   }
 
@@ -116,7 +143,13 @@ export function createWebhookActivities(deps: ActivityDeps) {
       );
       const failures: WebhookFailure[] = results
         .filter((r) => r.outcome.error && !r.asked)
-        .map((r) => ({ webhookName: r.hook.name ?? null, eventType: webhookEventTypes.pre, httpStatus: r.outcome.httpStatus, error: r.outcome.error!, at: deps.now().toISOString() }));
+        .map((r) => ({
+          webhookName: r.hook.name ?? null,
+          eventType: webhookEventTypes.pre,
+          httpStatus: r.outcome.httpStatus,
+          error: r.outcome.error!,
+          at: deps.now().toISOString(),
+        }));
       if (failures.length) {
         const tx = await em.findOne(LedgerTransaction, { id: subject.transactionId });
         if (tx) {
@@ -141,7 +174,9 @@ export function createWebhookActivities(deps: ActivityDeps) {
       const eventId = `${subject.transactionId}:${webhookEventTypes.missingSignature}`;
       const { body, secret } = await event(em, subject, eventId, webhookEventTypes.missingSignature, accounts, { missingSigners: missing });
       const pending = (await Promise.all(hooks.map(async (hook) => ((await delivered(subject, hook, eventId)) ? null : hook)))).filter((h) => h !== null);
-      const failed = (await Promise.all(pending.map((hook) => attempt(subject, hook, eventId, webhookEventTypes.missingSignature, body, secret)))).filter((o) => o.error).length;
+      const failed = (await Promise.all(pending.map((hook) => attempt(subject, hook, eventId, webhookEventTypes.missingSignature, body, secret)))).filter(
+        (o) => o.error,
+      ).length;
       if (failed) throw new Error(`${failed} of ${pending.length} missing-signature webhook deliveries failed; retrying`);
     },
 
@@ -159,10 +194,20 @@ export function createWebhookActivities(deps: ActivityDeps) {
     async replayWebhookEvent(organizationId: string, eventId: string, requestedAt: string): Promise<void> {
       const em = fork();
       const logged = await em.findOne(WebhookDelivery, { organizationId, eventId }, { orderBy: { at: 'desc' } });
-      if (!logged || logged.eventType !== webhookEventTypes.post) throw ApplicationFailure.create({ type: 'NOT_FOUND', message: 'no post-submit event with this eventId', nonRetryable: true });
+      if (!logged || logged.eventType !== webhookEventTypes.post)
+        throw ApplicationFailure.create({ type: 'NOT_FOUND', message: 'no post-submit event with this eventId', nonRetryable: true });
       const tx = await em.findOneOrFail(LedgerTransaction, { id: logged.transactionId });
       const org = await em.findOneOrFail(Organization, { id: organizationId });
-      await postSubmit({ organizationId, organizationExternalId: org.externalId, cluster: tx.cluster, operation: tx.operation as WriteRequest['operation'], transactionId: tx.id }, new Date(requestedAt));
+      await postSubmit(
+        {
+          organizationId,
+          organizationExternalId: org.externalId,
+          cluster: tx.cluster,
+          operation: tx.operation as WriteRequest['operation'],
+          transactionId: tx.id,
+        },
+        new Date(requestedAt),
+      );
     },
   };
 }

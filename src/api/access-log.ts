@@ -20,7 +20,10 @@ export function accessLog(logger: Logger): Koa.Middleware {
   const http = pinoHttp({
     logger,
     genReqId: (_req, res) => String(res.getHeader('x-request-id') ?? ''),
-    serializers: { req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }), res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }) },
+    serializers: {
+      req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
+      res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+    },
     customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
     customProps: (req) => ({ ...(logged.get(req) ?? {}) }),
     quietReqLogger: true,

@@ -31,7 +31,11 @@ export function createApp(deps: ApiDeps, log: (msg: string, err?: unknown) => vo
   const app = new Koa({ proxy: hops > 0, maxIpsCount: hops });
   const metrics = createMetrics();
   let openApi: unknown;
-  const routes: RouteSpec[] = apiRoutes(deps, (): unknown => (openApi ??= buildOpenApi(routes, deps.platformName)), () => metrics.render());
+  const routes: RouteSpec[] = apiRoutes(
+    deps,
+    (): unknown => (openApi ??= buildOpenApi(routes, deps.platformName)),
+    () => metrics.render(),
+  );
   const router = new Router();
   mountRoutes(router, routes, deps);
 
@@ -54,19 +58,41 @@ export function createApp(deps: ApiDeps, log: (msg: string, err?: unknown) => vo
 function unmatched(): Koa.Middleware {
   return async (ctx, next) => {
     await next();
-    if (ctx.status === 405 || ctx.status === 501) throw new LedgerError('METHOD_NOT_ALLOWED', `${ctx.method} is not allowed on ${ctx.path}; allowed: ${ctx.response.get('Allow')}`);
+    if (ctx.status === 405 || ctx.status === 501)
+      throw new LedgerError('METHOD_NOT_ALLOWED', `${ctx.method} is not allowed on ${ctx.path}; allowed: ${ctx.response.get('Allow')}`);
     if (ctx.status === 404 && ctx.body == null) throw new LedgerError('NOT_FOUND', 'no such route');
   };
 }
 
 /** Every route, in the order they are mounted and documented. Declaring them reads no dependency: handlers do. */
 export function apiRoutes(deps: ApiDeps, openApi: () => unknown, metrics: () => Promise<string>): RouteSpec[] {
-  const business: RouteSpec[] = [...accountRoutes(deps), ...financialInstrumentRoutes(deps), ...positionRoutes(deps), ...positionHistoryRoutes(deps), ...transactionRoutes(deps), ...signatureRoutes(deps), ...webhookDeliveryRoutes(deps), ...approvalRoutes(deps), ...fileRoutes(deps), ...addressLookupTableRoutes(deps), ...durableNonceAccountRoutes(deps), ...oracleDataSourceRoutes(deps), ...loanRoutes(deps)];
+  const business: RouteSpec[] = [
+    ...accountRoutes(deps),
+    ...financialInstrumentRoutes(deps),
+    ...positionRoutes(deps),
+    ...positionHistoryRoutes(deps),
+    ...transactionRoutes(deps),
+    ...signatureRoutes(deps),
+    ...webhookDeliveryRoutes(deps),
+    ...approvalRoutes(deps),
+    ...fileRoutes(deps),
+    ...addressLookupTableRoutes(deps),
+    ...durableNonceAccountRoutes(deps),
+    ...oracleDataSourceRoutes(deps),
+    ...loanRoutes(deps),
+  ];
   return [...systemRoutes(deps, openApi, metrics), ...business];
 }
 
 /** The OpenAPI document without a running service (tests, tools): the routes' declarations are all it needs. */
 export function openApiDocument(platformName: string): Record<string, unknown> {
   const declarationsOnly = { platformName } as Pick<ApiDeps, 'platformName'>;
-  return buildOpenApi(apiRoutes(declarationsOnly as ApiDeps, () => ({}), async () => ''), platformName);
+  return buildOpenApi(
+    apiRoutes(
+      declarationsOnly as ApiDeps,
+      () => ({}),
+      async () => '',
+    ),
+    platformName,
+  );
 }

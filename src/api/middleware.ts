@@ -29,12 +29,14 @@ export function requestId(): Koa.Middleware {
 export function checkRequestId(): Koa.Middleware {
   return async (ctx: LedgerContext, next) => {
     const given = ctx.get('x-request-id');
-    if (given && given !== ctx.state.requestId) throw new LedgerError('VALIDATION_ERROR', `x-request-id must be 1 to ${MAX_REQUEST_ID_LENGTH} printable ASCII characters`, 'x-request-id');
+    if (given && given !== ctx.state.requestId)
+      throw new LedgerError('VALIDATION_ERROR', `x-request-id must be 1 to ${MAX_REQUEST_ID_LENGTH} printable ASCII characters`, 'x-request-id');
     await next();
   };
 }
 
-const OUTAGE_MESSAGE = 'a service this request needs (the database or the workflow engine) did not answer; send the same request again after Retry-After (a write with the same key: it happens at most once)';
+const OUTAGE_MESSAGE =
+  'a service this request needs (the database or the workflow engine) did not answer; send the same request again after Retry-After (a write with the same key: it happens at most once)';
 
 /** Every error becomes the one error body (docs/behaviour/errors.md); only 4xx messages (and our own 5xx codes') reach the client. */
 export function errorBody(log: (msg: string, err: unknown) => void): Koa.Middleware {
@@ -49,7 +51,10 @@ export function errorBody(log: (msg: string, err: unknown) => void): Koa.Middlew
         // The rest of an oversized body was never read: the connection cannot carry another request.
         if (error.code === 'PAYLOAD_TOO_LARGE') ctx.set('Connection', 'close');
         const limit = error.code === 'LIMIT_EXCEEDED' && error.context.limit ? { limit: error.context.limit } : {};
-        ctx.body = { errors: [{ code: error.code, message: error.message, ...(error.field ? { field: error.field } : {}), ...limit }], requestId: ctx.state.requestId };
+        ctx.body = {
+          errors: [{ code: error.code, message: error.message, ...(error.field ? { field: error.field } : {}), ...limit }],
+          requestId: ctx.state.requestId,
+        };
         return;
       }
       // PostgreSQL or Temporal away is an outage to wait out (503 with Retry-After), not a fault of ours.
@@ -59,7 +64,8 @@ export function errorBody(log: (msg: string, err: unknown) => void): Koa.Middlew
       log(`request ${ctx.state.requestId} failed`, error);
       ctx.status = errorStatus[code];
       const message = code === 'INTERNAL' ? 'internal error' : outage ? OUTAGE_MESSAGE : (error as Error).message;
-      if (code === 'UNAVAILABLE') ctx.set('Retry-After', String((error instanceof LedgerError && Number(error.context.retryAfterSeconds)) || DEFAULT_RETRY_AFTER_SECONDS));
+      if (code === 'UNAVAILABLE')
+        ctx.set('Retry-After', String((error instanceof LedgerError && Number(error.context.retryAfterSeconds)) || DEFAULT_RETRY_AFTER_SECONDS));
       ctx.body = { errors: [{ code, message }], requestId: ctx.state.requestId };
     }
   };
@@ -99,7 +105,8 @@ export function losslessJson(maxBytes = 1024 * 1024): Koa.Middleware {
       if (text.trim() === '') ctx.request.body = undefined;
       else {
         // A body is JSON: another declared type (a form, text/plain) is refused rather than guessed at.
-        if (ctx.get('content-type') && !ctx.is('json')) throw new LedgerError('UNSUPPORTED_MEDIA_TYPE', `the body must be application/json, not ${ctx.get('content-type')}`, '(body)');
+        if (ctx.get('content-type') && !ctx.is('json'))
+          throw new LedgerError('UNSUPPORTED_MEDIA_TYPE', `the body must be application/json, not ${ctx.get('content-type')}`, '(body)');
         try {
           ctx.request.body = parse(text);
         } catch (e) {
@@ -110,7 +117,14 @@ export function losslessJson(maxBytes = 1024 * 1024): Koa.Middleware {
       }
     }
     await next();
-    if (ctx.body !== undefined && ctx.body !== null && typeof ctx.body === 'object' && !Buffer.isBuffer(ctx.body) && !isLosslessNumber(ctx.body) && typeof (ctx.body as { pipe?: unknown }).pipe !== 'function') {
+    if (
+      ctx.body !== undefined &&
+      ctx.body !== null &&
+      typeof ctx.body === 'object' &&
+      !Buffer.isBuffer(ctx.body) &&
+      !isLosslessNumber(ctx.body) &&
+      typeof (ctx.body as { pipe?: unknown }).pipe !== 'function'
+    ) {
       ctx.type = 'application/json';
       ctx.body = stringify(ctx.body, (_key, value) => (value instanceof Date ? value.toISOString() : value));
     }

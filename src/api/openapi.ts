@@ -49,17 +49,54 @@ export function codecSchema(codec: t.Mixed, components: Record<string, JsonSchem
 
 /** What each error status means, beside the codes the one code→status table gives it. */
 const errorMeanings: Record<number, { name: string; meaning: string; example: { code: string; message: string; field?: string } }> = {
-  400: { name: 'BadRequest', meaning: 'Invalid request (the field at fault in errors[0].field), or a write refused before anything was signed.', example: { code: 'VALIDATION_ERROR', message: 'itemData.value.amount must be a decimal number', field: 'itemData.value.amount' } },
-  401: { name: 'Unauthenticated', meaning: 'No Authorization: Bearer <api key>, or an unknown key.', example: { code: 'UNAUTHENTICATED', message: 'send Authorization: Bearer <api key>' } },
-  403: { name: 'Forbidden', meaning: 'The API key lacks the role, or acts outside its tenant.', example: { code: 'FORBIDDEN', message: 'this API key lacks the role LEDGER_WRITE' } },
-  404: { name: 'NotFound', meaning: 'A looked-up object (or the organization of tenancyConfig) does not exist for this tenant.', example: { code: 'NOT_FOUND', message: 'no account matches itemData.account', field: 'itemData.account' } },
-  409: { name: 'Conflict', meaning: 'The object exists already, or the idempotency key was used for another request.', example: { code: 'CONFLICT', message: 'itemData.idempotencyId was already used for another MINT request; use a new one', field: 'itemData.idempotencyId' } },
+  400: {
+    name: 'BadRequest',
+    meaning: 'Invalid request (the field at fault in errors[0].field), or a write refused before anything was signed.',
+    example: { code: 'VALIDATION_ERROR', message: 'itemData.value.amount must be a decimal number', field: 'itemData.value.amount' },
+  },
+  401: {
+    name: 'Unauthenticated',
+    meaning: 'No Authorization: Bearer <api key>, or an unknown key.',
+    example: { code: 'UNAUTHENTICATED', message: 'send Authorization: Bearer <api key>' },
+  },
+  403: {
+    name: 'Forbidden',
+    meaning: 'The API key lacks the role, or acts outside its tenant.',
+    example: { code: 'FORBIDDEN', message: 'this API key lacks the role LEDGER_WRITE' },
+  },
+  404: {
+    name: 'NotFound',
+    meaning: 'A looked-up object (or the organization of tenancyConfig) does not exist for this tenant.',
+    example: { code: 'NOT_FOUND', message: 'no account matches itemData.account', field: 'itemData.account' },
+  },
+  409: {
+    name: 'Conflict',
+    meaning: 'The object exists already, or the idempotency key was used for another request.',
+    example: { code: 'CONFLICT', message: 'itemData.idempotencyId was already used for another MINT request; use a new one', field: 'itemData.idempotencyId' },
+  },
   413: { name: 'PayloadTooLarge', meaning: 'The body is over 1 MiB.', example: { code: 'PAYLOAD_TOO_LARGE', message: 'the body is over 1048576 bytes' } },
-  415: { name: 'UnsupportedMediaType', meaning: 'The body was declared as something other than JSON (Content-Type).', example: { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'the body must be application/json, not text/plain', field: '(body)' } },
-  429: { name: 'RateLimited', meaning: 'Over the API key\'s rate (default 100 requests/s, bursts of 200, shared by all API processes), or too many requests without a valid key from this address (default 20 a minute); retry after Retry-After seconds.', example: { code: 'RATE_LIMITED', message: 'over 100 requests per second for this API key' } },
-  500: { name: 'InternalError', meaning: 'A fault of the service; the message never holds a stack trace or a secret.', example: { code: 'INTERNAL', message: 'internal error' } },
+  415: {
+    name: 'UnsupportedMediaType',
+    meaning: 'The body was declared as something other than JSON (Content-Type).',
+    example: { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'the body must be application/json, not text/plain', field: '(body)' },
+  },
+  429: {
+    name: 'RateLimited',
+    meaning:
+      "Over the API key's rate (default 100 requests/s, bursts of 200, shared by all API processes), or too many requests without a valid key from this address (default 20 a minute); retry after Retry-After seconds.",
+    example: { code: 'RATE_LIMITED', message: 'over 100 requests per second for this API key' },
+  },
+  500: {
+    name: 'InternalError',
+    meaning: 'A fault of the service; the message never holds a stack trace or a secret.',
+    example: { code: 'INTERNAL', message: 'internal error' },
+  },
   502: { name: 'NetworkError', meaning: 'The network (RPC) failed the request.', example: { code: 'NETWORK_ERROR', message: 'the network did not answer' } },
-  503: { name: 'Unavailable', meaning: 'A service the write needs (PostgreSQL, Temporal, the network) did not answer in time; nothing was sent.', example: { code: 'UNAVAILABLE', message: 'a service the write needs did not answer: fetch failed' } },
+  503: {
+    name: 'Unavailable',
+    meaning: 'A service the write needs (PostgreSQL, Temporal, the network) did not answer in time; nothing was sent.',
+    example: { code: 'UNAVAILABLE', message: 'a service the write needs did not answer: fetch failed' },
+  },
 };
 
 const requestIdHeader = { description: 'The request id: x-request-id as sent, or one generated.', schema: { type: 'string' } };
@@ -70,8 +107,16 @@ function errorResponses(): Record<string, JsonSchema> {
       name,
       {
         description: `${meaning} Codes: ${codesOf(Number(status)).join(', ')}.`,
-        headers: { 'x-request-id': { $ref: '#/components/headers/XRequestId' }, ...(status === '429' ? { 'Retry-After': { description: 'Seconds to wait before the next request.', schema: { type: 'integer', minimum: 1 } } } : {}) },
-        content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' }, example: { errors: [example], requestId: '9f2c4e1a-5b7d-4c3e-8a1f-2d6b0e9c7a41' } } },
+        headers: {
+          'x-request-id': { $ref: '#/components/headers/XRequestId' },
+          ...(status === '429' ? { 'Retry-After': { description: 'Seconds to wait before the next request.', schema: { type: 'integer', minimum: 1 } } } : {}),
+        },
+        content: {
+          'application/json': {
+            schema: { $ref: '#/components/schemas/ErrorBody' },
+            example: { errors: [example], requestId: '9f2c4e1a-5b7d-4c3e-8a1f-2d6b0e9c7a41' },
+          },
+        },
       },
     ]),
   );
@@ -104,7 +149,14 @@ function pathParameters(spec: RouteSpec): JsonSchema[] {
       };
     }
     const { description, ...schema }: JsonSchema = spec.pathParamSchemas?.[name] ?? { type: 'string' };
-    return { name, in: 'path', required: true, schema, ...(description ? { description } : {}), ...(schema.format === 'uuid' ? { example: '3b9f5c2e-8d41-4f6a-9c07-1e2d3f4a5b6c' } : {}) };
+    return {
+      name,
+      in: 'path',
+      required: true,
+      schema,
+      ...(description ? { description } : {}),
+      ...(schema.format === 'uuid' ? { example: '3b9f5c2e-8d41-4f6a-9c07-1e2d3f4a5b6c' } : {}),
+    };
   });
 }
 
@@ -115,8 +167,9 @@ const tagDescriptions: Record<string, string> = {
   Positions: 'Token accounts of one owner for one instrument: mint, burn, transfer, trade, freeze.',
   Transactions: 'The network transactions every write makes, and their statuses.',
   Files: 'Files the service keeps (instrument logos).',
-  'Address lookup tables': 'Tables of addresses that shrink the organization\'s transactions (v0 messages); create, extend, freeze, deactivate, close.',
-  Approvals: 'Debits over a debit limit that names approversForOverride wait in AWAITING_APPROVAL until approved, rejected, timed out or cancelled (docs/approvals.md).',
+  'Address lookup tables': "Tables of addresses that shrink the organization's transactions (v0 messages); create, extend, freeze, deactivate, close.",
+  Approvals:
+    'Debits over a debit limit that names approversForOverride wait in AWAITING_APPROVAL until approved, rejected, timed out or cancelled (docs/approvals.md).',
 };
 
 export function buildOpenApi(routes: RouteSpec[], platformName: string): JsonSchema {
@@ -126,22 +179,78 @@ export function buildOpenApi(routes: RouteSpec[], platformName: string): JsonSch
   for (const spec of routes) {
     const parameters: JsonSchema[] = pathParameters(spec);
     if (spec.role !== null && spec.usesCluster !== false) {
-      parameters.push({ name: 'svmCluster', in: 'query', required: false, schema: { type: 'string' }, description: 'Network cluster (e.g. LOCAL, SOLANA_DEVNET); the default cluster when omitted.', example: 'LOCAL' });
+      parameters.push({
+        name: 'svmCluster',
+        in: 'query',
+        required: false,
+        schema: { type: 'string' },
+        description: 'Network cluster (e.g. LOCAL, SOLANA_DEVNET); the default cluster when omitted.',
+        example: 'LOCAL',
+      });
     }
-    parameters.push({ name: 'x-request-id', in: 'header', required: false, schema: { type: 'string', maxLength: 200 }, description: 'Echoed back; for writes without idempotencyId or Idempotency-Key it is the idempotency key.' });
-    if (spec.write) parameters.push({ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 202 }, description: 'The idempotency key of a write without itemData.idempotencyId (1 to 200 printable ASCII characters, optionally in double quotes); a different idempotencyId beside it is 400.' });
-    if (spec.write) parameters.push({ name: 'Prefer', in: 'header', required: false, schema: { type: 'string', enum: ['respond-async'] }, description: 'Answer 202 at once with the transaction offchainId.' });
+    parameters.push({
+      name: 'x-request-id',
+      in: 'header',
+      required: false,
+      schema: { type: 'string', maxLength: 200 },
+      description: 'Echoed back; for writes without idempotencyId or Idempotency-Key it is the idempotency key.',
+    });
+    if (spec.write)
+      parameters.push({
+        name: 'Idempotency-Key',
+        in: 'header',
+        required: false,
+        schema: { type: 'string', maxLength: 202 },
+        description:
+          'The idempotency key of a write without itemData.idempotencyId (1 to 200 printable ASCII characters, optionally in double quotes); a different idempotencyId beside it is 400.',
+      });
+    if (spec.write)
+      parameters.push({
+        name: 'Prefer',
+        in: 'header',
+        required: false,
+        schema: { type: 'string', enum: ['respond-async'] },
+        description: 'Answer 202 at once with the transaction offchainId.',
+      });
     const examples = spec.examples ?? operationExamples[spec.operationId];
     const success = spec.response;
     const successContent = isCodec(success)
       ? { 'application/json': { schema: codecSchema(success, components), ...(examples ? { example: examples.response } : {}) } }
-      : { [success.mediaType]: { schema: success.schema, ...((success.example ?? examples?.response) !== undefined ? { example: success.example ?? examples?.response } : {}) } };
+      : {
+          [success.mediaType]: {
+            schema: success.schema,
+            ...((success.example ?? examples?.response) !== undefined ? { example: success.example ?? examples?.response } : {}),
+          },
+        };
     const responses: Record<string, JsonSchema> = {
-      [String(spec.successStatus)]: { description: isCodec(success) ? (schemaOf(success)?.description as string | undefined) ?? 'Success' : success.description, headers: { 'x-request-id': { $ref: '#/components/headers/XRequestId' } }, content: successContent },
+      [String(spec.successStatus)]: {
+        description: isCodec(success) ? ((schemaOf(success)?.description as string | undefined) ?? 'Success') : success.description,
+        headers: { 'x-request-id': { $ref: '#/components/headers/XRequestId' } },
+        content: successContent,
+      },
     };
-    if (spec.write) responses['202'] = { description: 'Accepted (Prefer: respond-async, or still running when the wait is over): read the status with fetchTransactionStatus.', headers: { 'x-request-id': { $ref: '#/components/headers/XRequestId' } }, content: { 'application/json': { schema: codecSchema(acceptedWrite, components), example: { transaction: { offchainId: '5d0e8f6a-3c2b-4e1d-9a7f-6b8c0d1e2f3a', status: 'PENDING' } } } } };
+    if (spec.write)
+      responses['202'] = {
+        description: 'Accepted (Prefer: respond-async, or still running when the wait is over): read the status with fetchTransactionStatus.',
+        headers: { 'x-request-id': { $ref: '#/components/headers/XRequestId' } },
+        content: {
+          'application/json': {
+            schema: codecSchema(acceptedWrite, components),
+            example: { transaction: { offchainId: '5d0e8f6a-3c2b-4e1d-9a7f-6b8c0d1e2f3a', status: 'PENDING' } },
+          },
+        },
+      };
     for (const [status, other] of Object.entries(spec.otherResponses ?? {})) {
-      responses[status] = { description: other.description, headers: { 'x-request-id': { $ref: '#/components/headers/XRequestId' } }, content: { 'application/json': { schema: codecSchema(other.body, components), ...(examples?.otherResponses?.[status] !== undefined ? { example: examples.otherResponses[status] } : {}) } } };
+      responses[status] = {
+        description: other.description,
+        headers: { 'x-request-id': { $ref: '#/components/headers/XRequestId' } },
+        content: {
+          'application/json': {
+            schema: codecSchema(other.body, components),
+            ...(examples?.otherResponses?.[status] !== undefined ? { example: examples.otherResponses[status] } : {}),
+          },
+        },
+      };
     }
     for (const status of errorStatuses(spec)) if (!responses[status]) responses[status] = { $ref: `#/components/responses/${errorMeanings[status].name}` };
     paths[spec.path] = paths[spec.path] ?? {};
@@ -149,10 +258,24 @@ export function buildOpenApi(routes: RouteSpec[], platformName: string): JsonSch
       operationId: spec.operationId,
       summary: spec.summary,
       tags: [spec.tag],
-      description: spec.role ? `Needs role ${[spec.role].flat().map((role) => `${platformName}_${role}`).join(' or ')} (or ${platformName}_ADMIN).` : 'No authentication.',
+      description: spec.role
+        ? `Needs role ${[spec.role]
+            .flat()
+            .map((role) => `${platformName}_${role}`)
+            .join(' or ')} (or ${platformName}_ADMIN).`
+        : 'No authentication.',
       ...(spec.role === null ? { security: [] } : {}),
       parameters,
-      ...(spec.body ? { requestBody: { required: true, content: { 'application/json': { schema: codecSchema(spec.body, components), ...(examples?.request !== undefined ? { example: examples.request } : {}) } } } } : {}),
+      ...(spec.body
+        ? {
+            requestBody: {
+              required: true,
+              content: {
+                'application/json': { schema: codecSchema(spec.body, components), ...(examples?.request !== undefined ? { example: examples.request } : {}) },
+              },
+            },
+          }
+        : {}),
       responses,
     };
   }

@@ -54,7 +54,17 @@ function limiter(store: RateLimitStore, keyPrefix: string, points: number, durat
         return super.consume(key, pointsToConsume, options);
       }
     })({ keyPrefix, points, duration });
-    const shared = new RateLimiterPostgres({ storeClient: store.pool, storeType: 'pool', tableName: RATE_LIMIT_TABLE, tableCreated: true, keyPrefix, points, duration, inMemoryBlockOnConsumed: points + 1, insuranceLimiter: insurance });
+    const shared = new RateLimiterPostgres({
+      storeClient: store.pool,
+      storeType: 'pool',
+      tableName: RATE_LIMIT_TABLE,
+      tableCreated: true,
+      keyPrefix,
+      points,
+      duration,
+      inMemoryBlockOnConsumed: points + 1,
+      insuranceLimiter: insurance,
+    });
     decider = new RLWrapperTimeouts({ limiter: shared, timeoutMs: store.timeoutMs ?? 250, insuranceLimiter: insurance });
   }
   return {

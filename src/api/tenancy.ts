@@ -15,7 +15,11 @@ const FIELD = 'tenancyConfig.overrideOrganizationExternalId';
 
 /** Whether the key may act for another organization: an ADMIN key of the operator organization. */
 function isOperator(caller: Caller, deps: ApiDeps): boolean {
-  return deps.operatorOrganization !== undefined && caller.organizationExternalId === deps.operatorOrganization && caller.roles.includes(qualifiedRole(deps.platformName, 'ADMIN'));
+  return (
+    deps.operatorOrganization !== undefined &&
+    caller.organizationExternalId === deps.operatorOrganization &&
+    caller.roles.includes(qualifiedRole(deps.platformName, 'ADMIN'))
+  );
 }
 
 /**
@@ -24,7 +28,12 @@ function isOperator(caller: Caller, deps: ApiDeps): boolean {
  * when it does not exist, 403 without one of the route's roles held explicitly. Decided once per
  * request (mountRoutes asks first, the handler again).
  */
-export async function actingCaller(ctx: LedgerContext, deps: ApiDeps, em: EntityManager, tenancyConfig?: { overrideOrganizationExternalId?: string }): Promise<Caller> {
+export async function actingCaller(
+  ctx: LedgerContext,
+  deps: ApiDeps,
+  em: EntityManager,
+  tenancyConfig?: { overrideOrganizationExternalId?: string },
+): Promise<Caller> {
   const caller = ctx.state.caller!;
   const override = tenancyConfig?.overrideOrganizationExternalId;
   if (!override || override === caller.organizationExternalId) return caller;
@@ -42,7 +51,9 @@ export async function actingCaller(ctx: LedgerContext, deps: ApiDeps, em: Entity
   const needed = ctx.state.routeRoles ?? [];
   if (!needed.length || !needed.some((role) => caller.roles.includes(qualifiedRole(deps.platformName, role)))) {
     const names = needed.map((role) => qualifiedRole(deps.platformName, role)).join(' or ');
-    throw forbidden(`acting for another organization needs the role ${names || '(none declared)'} held by the API key itself (${deps.platformName}_ADMIN does not stand in for it there)`);
+    throw forbidden(
+      `acting for another organization needs the role ${names || '(none declared)'} held by the API key itself (${deps.platformName}_ADMIN does not stand in for it there)`,
+    );
   }
   const admin = qualifiedRole(deps.platformName, 'ADMIN');
   const acting: Caller = {

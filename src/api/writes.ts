@@ -40,7 +40,10 @@ export function idempotencyKeyHeader(ctx: LedgerContext): string | undefined {
   const text = (Array.isArray(raw) ? raw.join(',') : raw).trim();
   const key = /^"[^"\\]*"$/.test(text) ? text.slice(1, -1) : text;
   if (!key || key.length > MAX_REQUEST_ID_LENGTH || !/^[\x21-\x7e]+$/.test(key)) {
-    throw validationError(IDEMPOTENCY_KEY_HEADER, `${IDEMPOTENCY_KEY_HEADER} must be 1 to ${MAX_REQUEST_ID_LENGTH} printable ASCII characters (optionally in double quotes)`);
+    throw validationError(
+      IDEMPOTENCY_KEY_HEADER,
+      `${IDEMPOTENCY_KEY_HEADER} must be 1 to ${MAX_REQUEST_ID_LENGTH} printable ASCII characters (optionally in double quotes)`,
+    );
   }
   return key;
 }
@@ -49,7 +52,10 @@ export function idempotencyKeyHeader(ctx: LedgerContext): string | undefined {
 function idempotencyOf(ctx: LedgerContext, idempotencyId: string | undefined): { key: string; field: string } | undefined {
   const headerKey = idempotencyKeyHeader(ctx);
   if (idempotencyId !== undefined && headerKey !== undefined && headerKey !== idempotencyId) {
-    throw validationError(IDEMPOTENCY_KEY_HEADER, `${IDEMPOTENCY_KEY_HEADER} (${headerKey}) differs from itemData.idempotencyId (${idempotencyId}); send one key, or the same in both`);
+    throw validationError(
+      IDEMPOTENCY_KEY_HEADER,
+      `${IDEMPOTENCY_KEY_HEADER} (${headerKey}) differs from itemData.idempotencyId (${idempotencyId}); send one key, or the same in both`,
+    );
   }
   if (idempotencyId) return { key: idempotencyId, field: 'itemData.idempotencyId' };
   if (headerKey) return { key: headerKey, field: IDEMPOTENCY_KEY_HEADER };

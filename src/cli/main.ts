@@ -24,7 +24,17 @@ async function withRuntime(action: Action, options: { migrate?: boolean } = {}):
   const config = loadConfig();
   const log = (m: string) => process.stderr.write(`${m}\n`);
   const database = await resolveDatabase(config, log);
-  const runtime = await openRuntime({ ...config, databaseUrl: database.url, databasePoolSize: database.poolSize ?? config.databasePoolSize, clusters: [{ name: 'NONE', rpcUrl: 'http://127.0.0.1:1', allowsAirdrop: false }], defaultCluster: 'NONE' }, log, { migrate: options.migrate ?? true });
+  const runtime = await openRuntime(
+    {
+      ...config,
+      databaseUrl: database.url,
+      databasePoolSize: database.poolSize ?? config.databasePoolSize,
+      clusters: [{ name: 'NONE', rpcUrl: 'http://127.0.0.1:1', allowsAirdrop: false }],
+      defaultCluster: 'NONE',
+    },
+    log,
+    { migrate: options.migrate ?? true },
+  );
   try {
     const result = await action({ config, runtime, em: forkEm(runtime.orm), log });
     process.stdout.write(JSON.stringify(result) + '\n');
@@ -35,7 +45,14 @@ async function withRuntime(action: Action, options: { migrate?: boolean } = {}):
 }
 
 const organizationJson = (o: Organization) => ({ id: o.id, externalId: o.externalId, name: o.name ?? null, createdAt: o.createdAt });
-const apiKeyJson = (k: ApiKey, organizationExternalId: string) => ({ id: k.id, organization: organizationExternalId, roles: k.roles, keyPrefix: k.keyPrefix, createdAt: k.createdAt, revokedAt: k.revokedAt ?? null });
+const apiKeyJson = (k: ApiKey, organizationExternalId: string) => ({
+  id: k.id,
+  organization: organizationExternalId,
+  roles: k.roles,
+  keyPrefix: k.keyPrefix,
+  createdAt: k.createdAt,
+  revokedAt: k.revokedAt ?? null,
+});
 
 async function existingOrganization(em: ReturnType<typeof forkEm>, externalId: string): Promise<Organization> {
   const organization = await findOrganization(em, externalId);
@@ -44,69 +61,106 @@ async function existingOrganization(em: ReturnType<typeof forkEm>, externalId: s
 }
 
 export function program(): Command {
-  const cli = new Command('cli').description('Ledger Asset Service admin CLI: organizations, API keys, migrations, key-encryption keys.').showHelpAfterError().exitOverride();
+  const cli = new Command('cli')
+    .description('Ledger Asset Service admin CLI: organizations, API keys, migrations, key-encryption keys.')
+    .showHelpAfterError()
+    .exitOverride();
   // Usage errors name the command; output goes where scripts expect it.
   cli.configureOutput({ writeOut: (s) => process.stdout.write(s), writeErr: (s) => process.stderr.write(s) });
 
   const organizations = cli.command('organizations').description('tenants');
-  organizations.command('create').description('creates an organization (idempotent by external id)')
-    .requiredOption('--external-id <id>', 'the organization\'s external id').option('--name <name>', 'display name')
-    .action((o: { externalId: string; name?: string }) => withRuntime(async ({ runtime, em }) => {
-      const { organization, created } = await ensureOrganization(em, runtime.sealer, o.externalId, o.name);
-      return { organization: organizationJson(organization), created };
-    }));
-  organizations.command('list').description('every organization, oldest first')
+  organizations
+    .command('create')
+    .description('creates an organization (idempotent by external id)')
+    .requiredOption('--external-id <id>', "the organization's external id")
+    .option('--name <name>', 'display name')
+    .action((o: { externalId: string; name?: string }) =>
+      withRuntime(async ({ runtime, em }) => {
+        const { organization, created } = await ensureOrganization(em, runtime.sealer, o.externalId, o.name);
+        return { organization: organizationJson(organization), created };
+      }),
+    );
+  organizations
+    .command('list')
+    .description('every organization, oldest first')
     .action(() => withRuntime(async ({ em }) => ({ organizations: (await listOrganizations(em)).map(organizationJson) })));
 
   const apiKeys = cli.command('api-keys').description('API keys (shown once; stored as a hash)');
-  apiKeys.command('create').description('a new API key of an organization')
+  apiKeys
+    .command('create')
+    .description('a new API key of an organization')
     .requiredOption('--organization <externalId>', 'the organization (must exist unless --create)')
     .requiredOption('--roles <roles>', 'comma-separated roles, e.g. LEDGER_READ,LEDGER_WRITE')
     .option('--create', 'create the organization when it does not exist')
-    .action((o: { organization: string; roles: string; create?: boolean }) => withRuntime(async ({ config, runtime, em }) => {
-      const roles = parseRoles(config.platformName, o.roles);
-      const organization = o.create ? (await ensureOrganization(em, runtime.sealer, o.organization)).organization : await existingOrganization(em, o.organization);
-      const key = await createApiKey(em, organization, roles, config.platformName);
-      return { apiKey: key.apiKey, id: key.id, organization: organization.externalId, roles: key.roles };
-    }));
-  apiKeys.command('list').description('API keys (never the keys themselves), oldest first')
-    .option('--organization <externalId>', 'only this organization\'s').option('--include-revoked', 'revoked ones too')
-    .action((o: { organization?: string; includeRevoked?: boolean }) => withRuntime(async ({ em }) => {
-      const only = o.organization ? await existingOrganization(em, o.organization) : null;
-      const byId = new Map((only ? [only] : await listOrganizations(em)).map((org) => [org.id, org.externalId]));
-      const keys = await listApiKeys(em, { organizationId: only?.id, includeRevoked: Boolean(o.includeRevoked) });
-      return { apiKeys: keys.map((k) => apiKeyJson(k, byId.get(k.organizationId) ?? k.organizationId)) };
-    }));
-  apiKeys.command('revoke').description('revokes an API key at once, in every running API (idempotent)')
-    .requiredOption('--id <apiKeyId>', 'the key\'s id (as api-keys create and list print it)')
-    .action((o: { id: string }) => withRuntime(async ({ em }) => {
-      const key = await revokeApiKey(em, o.id, new Date());
-      if (!key) throw new Error(`no API key with id ${o.id}`);
-      return { id: key.id, revokedAt: key.revokedAt };
-    }));
-  apiKeys.command('rotate').description('a new key with the same organization and roles; the old one is revoked')
+    .action((o: { organization: string; roles: string; create?: boolean }) =>
+      withRuntime(async ({ config, runtime, em }) => {
+        const roles = parseRoles(config.platformName, o.roles);
+        const organization = o.create
+          ? (await ensureOrganization(em, runtime.sealer, o.organization)).organization
+          : await existingOrganization(em, o.organization);
+        const key = await createApiKey(em, organization, roles, config.platformName);
+        return { apiKey: key.apiKey, id: key.id, organization: organization.externalId, roles: key.roles };
+      }),
+    );
+  apiKeys
+    .command('list')
+    .description('API keys (never the keys themselves), oldest first')
+    .option('--organization <externalId>', "only this organization's")
+    .option('--include-revoked', 'revoked ones too')
+    .action((o: { organization?: string; includeRevoked?: boolean }) =>
+      withRuntime(async ({ em }) => {
+        const only = o.organization ? await existingOrganization(em, o.organization) : null;
+        const byId = new Map((only ? [only] : await listOrganizations(em)).map((org) => [org.id, org.externalId]));
+        const keys = await listApiKeys(em, { organizationId: only?.id, includeRevoked: Boolean(o.includeRevoked) });
+        return { apiKeys: keys.map((k) => apiKeyJson(k, byId.get(k.organizationId) ?? k.organizationId)) };
+      }),
+    );
+  apiKeys
+    .command('revoke')
+    .description('revokes an API key at once, in every running API (idempotent)')
+    .requiredOption('--id <apiKeyId>', "the key's id (as api-keys create and list print it)")
+    .action((o: { id: string }) =>
+      withRuntime(async ({ em }) => {
+        const key = await revokeApiKey(em, o.id, new Date());
+        if (!key) throw new Error(`no API key with id ${o.id}`);
+        return { id: key.id, revokedAt: key.revokedAt };
+      }),
+    );
+  apiKeys
+    .command('rotate')
+    .description('a new key with the same organization and roles; the old one is revoked')
     .requiredOption('--id <apiKeyId>', 'the key to replace')
-    .action((o: { id: string }) => withRuntime(async ({ config, em }) => {
-      const [old] = (await listApiKeys(em, { includeRevoked: false })).filter((k) => k.id === o.id);
-      if (!old) throw new Error(`no unrevoked API key with id ${o.id}`);
-      const organization = (await listOrganizations(em)).find((org) => org.id === old.organizationId)!;
-      const key = await createApiKey(em, organization, parseRoles(config.platformName, old.roles.join(',')), config.platformName);
-      await revokeApiKey(em, old.id, new Date());
-      return { apiKey: key.apiKey, id: key.id, organization: organization.externalId, roles: key.roles, revoked: old.id };
-    }));
+    .action((o: { id: string }) =>
+      withRuntime(async ({ config, em }) => {
+        const [old] = (await listApiKeys(em, { includeRevoked: false })).filter((k) => k.id === o.id);
+        if (!old) throw new Error(`no unrevoked API key with id ${o.id}`);
+        const organization = (await listOrganizations(em)).find((org) => org.id === old.organizationId)!;
+        const key = await createApiKey(em, organization, parseRoles(config.platformName, old.roles.join(',')), config.platformName);
+        await revokeApiKey(em, old.id, new Date());
+        return { apiKey: key.apiKey, id: key.id, organization: organization.externalId, roles: key.roles, revoked: old.id };
+      }),
+    );
 
-  cli.command('migrate').description('applies pending database migrations')
+  cli
+    .command('migrate')
+    .description('applies pending database migrations')
     .action(() => withRuntime(async ({ runtime }) => ({ applied: await migrate(runtime.orm) }), { migrate: false }));
 
   const keys = cli.command('keys').description('key-encryption keys (docs/key-custody.md)');
-  keys.command('rotate-kek').description('re-wraps every sealed key, share and credential under the KEK in the named variable')
-    .addOption(new Option('--new-key-env <ENV_NAME>', 'the environment variable holding the new KEK (never the key itself on the command line)').makeOptionMandatory())
-    .action((o: { newKeyEnv: string }) => withRuntime(async ({ config, em, log }) => {
-      const newKek = process.env[o.newKeyEnv];
-      if (!newKek) throw new Error(`environment variable ${o.newKeyEnv} is not set`);
-      const sealer = createSealer(newKek, [keyEncryptionKey(config, log), ...(config.previousKeyEncryptionKeys ?? [])]);
-      return rotateKek(em, sealer, { secrets: createKeystoreDirectory(secretsDirectory(config), sealer), shares: thresholdShareStores(config, sealer) });
-    }));
+  keys
+    .command('rotate-kek')
+    .description('re-wraps every sealed key, share and credential under the KEK in the named variable')
+    .addOption(
+      new Option('--new-key-env <ENV_NAME>', 'the environment variable holding the new KEK (never the key itself on the command line)').makeOptionMandatory(),
+    )
+    .action((o: { newKeyEnv: string }) =>
+      withRuntime(async ({ config, em, log }) => {
+        const newKek = process.env[o.newKeyEnv];
+        if (!newKek) throw new Error(`environment variable ${o.newKeyEnv} is not set`);
+        const sealer = createSealer(newKek, [keyEncryptionKey(config, log), ...(config.previousKeyEncryptionKeys ?? [])]);
+        return rotateKek(em, sealer, { secrets: createKeystoreDirectory(secretsDirectory(config), sealer), shares: thresholdShareStores(config, sealer) });
+      }),
+    );
 
   return cli;
 }

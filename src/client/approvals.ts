@@ -14,8 +14,11 @@ import type { WriteClientDeps } from './write-client';
 export async function signalApprovalDecided(deps: Pick<WriteClientDeps, 'orm' | 'temporal'>, approval: Approval): Promise<void> {
   const record = await deps.orm.em.fork().findOne(LedgerTransaction, { id: approval.transactionId });
   if (!record?.workflowId) return;
-  await deps.temporal.client.workflow.getHandle(record.workflowId).signal(approvalDecidedSignal, approval.status as 'APPROVED' | 'REJECTED').catch((error: unknown) => {
-    // A write that no longer runs (cancelled meanwhile) takes no signal; its record says how it ended.
-    if (!(error instanceof WorkflowNotFoundError)) throw error;
-  });
+  await deps.temporal.client.workflow
+    .getHandle(record.workflowId)
+    .signal(approvalDecidedSignal, approval.status as 'APPROVED' | 'REJECTED')
+    .catch((error: unknown) => {
+      // A write that no longer runs (cancelled meanwhile) takes no signal; its record says how it ended.
+      if (!(error instanceof WorkflowNotFoundError)) throw error;
+    });
 }

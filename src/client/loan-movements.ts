@@ -7,13 +7,30 @@
  * refuses one behind a write that rests; the write client answers as for any write, from the write's
  * own run and record.
  */
-import { isGrpcServiceError, ServiceError, WithStartWorkflowOperation, WorkflowFailedError, WorkflowNotFoundError, WorkflowUpdateFailedError, WorkflowUpdateRPCTimeoutOrCancelledError, type WorkflowUpdateHandle } from '@temporalio/client';
+import {
+  isGrpcServiceError,
+  ServiceError,
+  WithStartWorkflowOperation,
+  WorkflowFailedError,
+  WorkflowNotFoundError,
+  WorkflowUpdateFailedError,
+  WorkflowUpdateRPCTimeoutOrCancelledError,
+  type WorkflowUpdateHandle,
+} from '@temporalio/client';
 import { Loan } from '../db/entities';
 import { findAccountByLookup } from '../db/repositories/accounts.repository';
 import { deletePendingRecord } from '../db/repositories/transaction-records.repository';
 import { conflict, LedgerError } from '../domain/errors';
 import type { AccountLookupInput } from '../domain/inputs/common.inputs';
-import { legacyLoanWorkflowId, lifecycleInputOf, loanMovementUpdate, loanWorkflowId, loanWorkflowType, type LoanLifecycleInput, type LoanMovement } from '../domain/loan-lifecycle';
+import {
+  legacyLoanWorkflowId,
+  lifecycleInputOf,
+  loanMovementUpdate,
+  loanWorkflowId,
+  loanWorkflowType,
+  type LoanLifecycleInput,
+  type LoanMovement,
+} from '../domain/loan-lifecycle';
 import type { WriteRequest, WriteResult } from '../domain/write';
 import { loanSearchAttributes } from '../workflows/loan-search-attributes';
 import type { Workflow } from '@temporalio/common';
@@ -43,7 +60,8 @@ async function loanOf(deps: WriteClientDeps, request: WriteRequest): Promise<Loa
 
 /** A Temporal frontend answers FAILED_PRECONDITION ("workflow not ready") to an update that met a workflow task failing as it completed: sent again. */
 const UPDATE_ATTEMPTS = 3;
-const grpcCode = (error: unknown) => (error instanceof ServiceError && isGrpcServiceError(error.cause) ? error.cause.code : isGrpcServiceError(error) ? error.code : undefined);
+const grpcCode = (error: unknown) =>
+  error instanceof ServiceError && isGrpcServiceError(error.cause) ? error.cause.code : isGrpcServiceError(error) ? error.code : undefined;
 const isNotReady = (error: unknown) => grpcCode(error) === 9;
 /** RESOURCE_EXHAUSTED: the server's limit of updates in flight on one workflow (10 by default) is reached. */
 const isCrowded = (error: unknown) => grpcCode(error) === 8;
@@ -76,7 +94,10 @@ async function runsUnderLegacyId(deps: WriteClientDeps, input: LoanLifecycleInpu
 async function sendMovement(deps: WriteClientDeps, input: LoanLifecycleInput, movement: LoanMovement): Promise<WorkflowUpdateHandle<WriteResult | null>> {
   const { client, taskQueue } = deps.temporal;
   const options = { args: [movement] as [LoanMovement], updateId: movement.request.workflowId };
-  if (await runsUnderLegacyId(deps, input)) return client.workflow.getHandle(legacyLoanWorkflowId(input.organizationId, input.escrow)).startUpdate<WriteResult | null, [LoanMovement]>(loanMovementUpdate, { ...options, waitForStage: 'ACCEPTED' });
+  if (await runsUnderLegacyId(deps, input))
+    return client.workflow
+      .getHandle(legacyLoanWorkflowId(input.organizationId, input.escrow))
+      .startUpdate<WriteResult | null, [LoanMovement]>(loanMovementUpdate, { ...options, waitForStage: 'ACCEPTED' });
   const startWorkflowOperation = new WithStartWorkflowOperation(loanWorkflowType, {
     workflowId: loanWorkflowId({ id: input.organizationId, externalId: input.organizationExternalId }, input.escrow),
     taskQueue,
@@ -84,7 +105,11 @@ async function sendMovement(deps: WriteClientDeps, input: LoanLifecycleInput, mo
     workflowIdConflictPolicy: 'USE_EXISTING',
     typedSearchAttributes: loanSearchAttributes(input),
   });
-  return client.workflow.startUpdateWithStart<Workflow, WriteResult | null, [LoanMovement]>(loanMovementUpdate, { ...options, waitForStage: 'ACCEPTED', startWorkflowOperation });
+  return client.workflow.startUpdateWithStart<Workflow, WriteResult | null, [LoanMovement]>(loanMovementUpdate, {
+    ...options,
+    waitForStage: 'ACCEPTED',
+    startWorkflowOperation,
+  });
 }
 
 /**
@@ -118,7 +143,10 @@ export const throughLoanWorkflow: StartWrite = async (deps, request, organizatio
       // No worker took it in time. The server may still hand it to one that comes, so the outcome is not
       // known: 503, and its PENDING record stays; the same request again (same key) joins the movement.
       if (error instanceof WorkflowUpdateRPCTimeoutOrCancelledError) {
-        throw new LedgerError('UNAVAILABLE', `no worker took this movement of the loan within ${MOVEMENT_ACCEPT_MS / 1000} s; it may still run when one does: send the same request again (same Idempotency-Key) for its outcome`);
+        throw new LedgerError(
+          'UNAVAILABLE',
+          `no worker took this movement of the loan within ${MOVEMENT_ACCEPT_MS / 1000} s; it may still run when one does: send the same request again (same Idempotency-Key) for its outcome`,
+        );
       }
       if (attempt < UPDATE_ATTEMPTS && isNotReady(error)) continue;
       if (isCrowded(error)) return refused(conflict('itemData.escrow', 'too many movements of this loan are waiting for their turn; retry once one has ended'));

@@ -29,7 +29,8 @@ const SOCKET_CODES = new Set([
 /** PostgreSQL's SQLSTATEs of a server going away or not taking connections (class 08, 57P01–57P03, 53300). */
 const POSTGRES_CODES = /^(08\d{3}|57P0[123]|53300)$/;
 /** node-postgres and its pool say so in words only. */
-const POSTGRES_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended unexpectedly|Cannot use a pool after calling end/i;
+const POSTGRES_MESSAGES =
+  /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended unexpectedly|Cannot use a pool after calling end/i;
 /** gRPC UNAVAILABLE, DEADLINE_EXCEEDED: the Temporal server is down, restarting or overloaded. */
 const GRPC_OUTAGE = new Set([14, 4]);
 /** The Temporal client's own words for a connection that broke under a call, whatever status it came with. */

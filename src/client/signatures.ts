@@ -18,10 +18,14 @@ const UPDATE_ATTEMPTS = 3;
 /** gRPC status 9: Temporal's "workflow not ready" (the workflow task carrying the update failed). */
 const GRPC_FAILED_PRECONDITION = 9;
 
-const handleOf = (deps: WriteClientDeps, record: LedgerTransaction): WorkflowHandle<typeof ledgerWrite> => deps.temporal.client.workflow.getHandle(record.workflowId);
+const handleOf = (deps: WriteClientDeps, record: LedgerTransaction): WorkflowHandle<typeof ledgerWrite> =>
+  deps.temporal.client.workflow.getHandle(record.workflowId);
 const reread = async (deps: WriteClientDeps, record: LedgerTransaction) => (await deps.orm.em.fork().findOne(LedgerTransaction, { id: record.id })) ?? record;
 /** The step the write's run waits in ('' when it cannot be asked: ended, or Temporal away). */
-const currentStep = (deps: WriteClientDeps, record: LedgerTransaction) => handleOf(deps, record).query<string>('currentStep').catch(() => '');
+const currentStep = (deps: WriteClientDeps, record: LedgerTransaction) =>
+  handleOf(deps, record)
+    .query<string>('currentStep')
+    .catch(() => '');
 
 /**
  * Runs one of the write's updates; a run that has ended meanwhile takes none: its record, when the
@@ -29,13 +33,18 @@ const currentStep = (deps: WriteClientDeps, record: LedgerTransaction) => handle
  * whose workflow task failed as it completed (a signal came in the meantime) never took effect
  * (FAILED_PRECONDITION, "workflow not ready"): it is sent again.
  */
-async function update(deps: WriteClientDeps, record: LedgerTransaction, run: (handle: WorkflowHandle<typeof ledgerWrite>) => Promise<unknown>): Promise<LedgerTransaction | undefined> {
+async function update(
+  deps: WriteClientDeps,
+  record: LedgerTransaction,
+  run: (handle: WorkflowHandle<typeof ledgerWrite>) => Promise<unknown>,
+): Promise<LedgerTransaction | undefined> {
   for (let attempt = 1; ; attempt++) {
     try {
       await run(handleOf(deps, record));
       return undefined;
     } catch (error) {
-      if (attempt < UPDATE_ATTEMPTS && error instanceof ServiceError && isGrpcServiceError(error.cause) && error.cause.code === GRPC_FAILED_PRECONDITION) continue;
+      if (attempt < UPDATE_ATTEMPTS && error instanceof ServiceError && isGrpcServiceError(error.cause) && error.cause.code === GRPC_FAILED_PRECONDITION)
+        continue;
       if (!(error instanceof WorkflowNotFoundError)) throw error;
       const now = await reread(deps, record);
       if (endedStatuses.includes(now.status as TransactionStatus)) return now;
@@ -58,7 +67,8 @@ export const signWrite = (deps: WriteClientDeps, record: LedgerTransaction, sign
   update(deps, record, (handle) => handle.executeUpdate<string[], [SuppliedSignature[] | null]>(writeUpdates.sign, { args: [signatures] }));
 
 /** Submits a write resting at SIGNED; the write's record when its run ended meanwhile. Idempotent. */
-export const submitWrite = (deps: WriteClientDeps, record: LedgerTransaction) => update(deps, record, (handle) => handle.executeUpdate<void, []>(writeUpdates.submit, { args: [] }));
+export const submitWrite = (deps: WriteClientDeps, record: LedgerTransaction) =>
+  update(deps, record, (handle) => handle.executeUpdate<void, []>(writeUpdates.submit, { args: [] }));
 
 /**
  * Cancels a waiting write and waits until its run has ended (its debits and its lifetime, a durable
@@ -77,12 +87,18 @@ export async function cancelWrite(deps: WriteClientDeps, record: LedgerTransacti
   }
   // A run no longer kept by Temporal has long ended.
   const ended = await resultWithin(handleOf(deps, record), deps.writeWaitMs).catch(() => null);
-  if (ended === TIMED_OUT) throw new LedgerError('UNAVAILABLE', `transaction ${record.id} is being cancelled and its write has not ended yet; send the same Cancel again`, undefined, { retryAfterSeconds: 1 });
+  if (ended === TIMED_OUT)
+    throw new LedgerError('UNAVAILABLE', `transaction ${record.id} is being cancelled and its write has not ended yet; send the same Cancel again`, undefined, {
+      retryAfterSeconds: 1,
+    });
 }
 
 /** Whether the write was cancelled, or is being cancelled, by a Cancel that came first. */
 const cancelledBefore = async (deps: WriteClientDeps, record: LedgerTransaction) =>
-  (await reread(deps, record)).status === 'CANCELLED' || (await handleOf(deps, record).query<boolean>(cancellingQueryName).catch(() => false));
+  (await reread(deps, record)).status === 'CANCELLED' ||
+  (await handleOf(deps, record)
+    .query<boolean>(cancellingQueryName)
+    .catch(() => false));
 
 /**
  * The answer of the write a request continued: its transaction result once it reached the
@@ -91,9 +107,19 @@ const cancelledBefore = async (deps: WriteClientDeps, record: LedgerTransaction)
  */
 export async function continuedAnswer(deps: WriteClientDeps, record: LedgerTransaction, respondAsync: boolean): Promise<WriteAnswer> {
   if (!respondAsync) {
-    const rested = await resultOrRest(deps, handleOf(deps, record), record.id, async (r) => r.status === 'AWAITING_SIGNATURES' || (r.status === 'SIGNED' && (await currentStep(deps, r)) === 'awaitSubmit'));
+    const rested = await resultOrRest(
+      deps,
+      handleOf(deps, record),
+      record.id,
+      async (r) => r.status === 'AWAITING_SIGNATURES' || (r.status === 'SIGNED' && (await currentStep(deps, r)) === 'awaitSubmit'),
+    );
     if (rested.rest) return restingAnswer(rested.rest);
-    if (rested.result !== TIMED_OUT) return { async: false, ...rested.result, transaction: rested.result.transaction?.offchainId === record.id ? rested.result.transaction : transactionResult(await reread(deps, record)) };
+    if (rested.result !== TIMED_OUT)
+      return {
+        async: false,
+        ...rested.result,
+        transaction: rested.result.transaction?.offchainId === record.id ? rested.result.transaction : transactionResult(await reread(deps, record)),
+      };
   }
   const now = await reread(deps, record);
   return { async: true, transaction: { offchainId: now.id, status: now.status } };

@@ -11,13 +11,30 @@ import { WorkflowExecutionAlreadyStartedError, WorkflowFailedError, WorkflowUpda
 import { ApplicationFailure, defineSearchAttributeKey, SearchAttributeType, TypedSearchAttributes } from '@temporalio/common';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { uuidFromText } from '../domain/ids';
-import { searchAttributeNames, writeOutageMemo, writeWorkflowId, type Commitment, type Operation, type TransactionResult, type TransactionStatus, type WriteOutage, type WriteRequest, type WriteResult } from '../domain/write';
+import {
+  searchAttributeNames,
+  writeOutageMemo,
+  writeWorkflowId,
+  type Commitment,
+  type Operation,
+  type TransactionResult,
+  type TransactionStatus,
+  type WriteOutage,
+  type WriteRequest,
+  type WriteResult,
+} from '../domain/write';
 import { conflict, isErrorCode, isRefusalCode, LedgerError } from '../domain/errors';
 import { checkComputeUnitConfig } from '../domain/fees';
 import type { SvmTransactionConfigInput } from '../domain/inputs/common.inputs';
 import { LedgerTransaction } from '../db/entities';
 import type { Orm } from '../db/orm';
-import { createdReference, deletePendingRecord, insertPendingRecord, reopenUnsentRecord, transactionResult } from '../db/repositories/transaction-records.repository';
+import {
+  createdReference,
+  deletePendingRecord,
+  insertPendingRecord,
+  reopenUnsentRecord,
+  transactionResult,
+} from '../db/repositories/transaction-records.repository';
 import type { ledgerWrite } from '../workflows/write/write.workflow';
 
 /** What the write client needs: the API's dependencies satisfy it as they are. */
@@ -89,7 +106,8 @@ async function requireSameWrite(em: EntityManager, request: WriteRequest, field:
   const other = used.find((t) => t.operation !== request.operation);
   if (other) throw conflict(field, `${field} was already used for a ${other.operation} write (transaction ${other.id}); use a new one`);
   const same = used.find((t) => t.operation === request.operation) ?? null;
-  if (same?.requestDigest && same.requestDigest !== request.requestDigest) throw conflict(field, `${field} was already used for another ${request.operation} request (transaction ${same.id}); use a new one`);
+  if (same?.requestDigest && same.requestDigest !== request.requestDigest)
+    throw conflict(field, `${field} was already used for another ${request.operation} request (transaction ${same.id}); use a new one`);
   return same;
 }
 
@@ -104,14 +122,23 @@ function requestDigest(deps: WriteClientDeps, input: WriteInput): string {
       : Array.isArray(value)
         ? value.map(canonical)
         : value && typeof value === 'object'
-          ? Object.fromEntries(Object.keys(value).sort().map((k) => [k, canonical((value as Record<string, unknown>)[k])]))
+          ? Object.fromEntries(
+              Object.keys(value)
+                .sort()
+                .map((k) => [k, canonical((value as Record<string, unknown>)[k])]),
+            )
           : value;
-  return createHash('sha256').update(JSON.stringify(canonical([input.itemData, input.svmTransactionConfig ?? {}]))).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify(canonical([input.itemData, input.svmTransactionConfig ?? {}])))
+    .digest('hex');
 }
 
 /** The record of a keyed write (by its derived id, or by key for records made before ids were derived). */
 async function keyedRecord(em: EntityManager, request: WriteRequest): Promise<LedgerTransaction | null> {
-  return (await em.findOne(LedgerTransaction, { id: request.transactionId })) ?? (await em.findOne(LedgerTransaction, { organizationId: request.organizationId, operation: request.operation, idempotencyKey: request.idempotencyKey }));
+  return (
+    (await em.findOne(LedgerTransaction, { id: request.transactionId })) ??
+    (await em.findOne(LedgerTransaction, { organizationId: request.organizationId, operation: request.operation, idempotencyKey: request.idempotencyKey }))
+  );
 }
 
 /** Inserts the PENDING record of a write that answers before it ends, unless its record exists already. */
@@ -139,7 +166,12 @@ async function answerFromRecord(em: EntityManager, record: LedgerTransaction | n
   // Offchain-only writes (no signature) are answered by their run, as the first time.
   if (!record?.signature || !(record.success === true || record.status === 'FAILED')) return null;
   const transactions = await partsOf(em, record);
-  return { async: false, transaction: transactions?.at(-1) ?? transactionResult(record), ...(transactions ? { transactions } : {}), created: await createdReference(em, record.accountIds[0]) };
+  return {
+    async: false,
+    transaction: transactions?.at(-1) ?? transactionResult(record),
+    ...(transactions ? { transactions } : {}),
+    created: await createdReference(em, record.accountIds[0]),
+  };
 }
 
 /** Whether the write's record holds a possibly-sent message that no outcome was recorded for. */
@@ -157,7 +189,11 @@ export async function runWrite(deps: WriteClientDeps, input: WriteInput): Promis
   checkComputeUnitConfig(input.svmTransactionConfig);
   const idempotencyKey = input.idempotency?.key ?? null;
   const transactionId = idempotencyKey ? transactionIdFor(input.caller.organizationId, input.operation, idempotencyKey) : randomUUID();
-  const workflowId = writeWorkflowId(input.operation, { id: input.caller.organizationId, externalId: input.caller.organizationExternalId }, idempotencyKey ?? transactionId);
+  const workflowId = writeWorkflowId(
+    input.operation,
+    { id: input.caller.organizationId, externalId: input.caller.organizationExternalId },
+    idempotencyKey ?? transactionId,
+  );
   const request: WriteRequest = {
     operation: input.operation,
     transactionId,
@@ -264,7 +300,12 @@ function unsentFailure(error: WorkflowFailedError): unknown {
   const coded = cause instanceof ApplicationFailure && isErrorCode(cause.type);
   if (coded && cause.type !== 'UNAVAILABLE') return error;
   const reason = cause?.message ?? error.message;
-  return new LedgerError('UNAVAILABLE', `${/^nothing was sent/.test(reason) ? reason : `nothing was sent: ${reason}`}; send the same request again (same key) to start the write afresh`, undefined, { retryAfterSeconds: 1 });
+  return new LedgerError(
+    'UNAVAILABLE',
+    `${/^nothing was sent/.test(reason) ? reason : `nothing was sent: ${reason}`}; send the same request again (same key) to start the write afresh`,
+    undefined,
+    { retryAfterSeconds: 1 },
+  );
 }
 
 /** 503 for a write an outage holds before it sent anything; its record exists, so its status can be fetched. */
@@ -282,7 +323,12 @@ function outageAnswer(deps: WriteClientDeps, transactionId: string, outage: Writ
  * Starts the write's workflow, or finds the run of its id: one running is joined, one ended answers
  * (`ended`). `reconcile` allows a new run where the last one failed or was terminated.
  */
-export async function startWorkflow(deps: WriteClientDeps, request: WriteRequest, organizationExternalId: string, reconcile = false): Promise<{ handle: WorkflowHandle<typeof ledgerWrite>; ended: boolean }> {
+export async function startWorkflow(
+  deps: WriteClientDeps,
+  request: WriteRequest,
+  organizationExternalId: string,
+  reconcile = false,
+): Promise<{ handle: WorkflowHandle<typeof ledgerWrite>; ended: boolean }> {
   try {
     const handle = await deps.temporal.client.workflow.start<typeof ledgerWrite>('ledgerWrite', {
       taskQueue: deps.temporal.taskQueue,
@@ -319,14 +365,22 @@ const REST_POLL_MS = 250;
  * AWAITING_SIGNATURES; SIGNED with submitTransaction: false) while its run waits on. The
  * record is read only after REST_POLL_MS, so a write that ends sooner costs no read.
  */
-export async function resultOrRest(deps: WriteClientDeps, handle: WorkflowHandle<typeof ledgerWrite>, transactionId: string, resting: (record: LedgerTransaction) => boolean | Promise<boolean>): Promise<{ result: WriteResult | typeof TIMED_OUT; rest?: undefined } | { rest: LedgerTransaction; result?: undefined }> {
+export async function resultOrRest(
+  deps: WriteClientDeps,
+  handle: WorkflowHandle<typeof ledgerWrite>,
+  transactionId: string,
+  resting: (record: LedgerTransaction) => boolean | Promise<boolean>,
+): Promise<{ result: WriteResult | typeof TIMED_OUT; rest?: undefined } | { rest: LedgerTransaction; result?: undefined }> {
   let settled = false;
   const rest = (async () => {
     for (;;) {
       await new Promise((resolve) => setTimeout(resolve, REST_POLL_MS));
       if (settled) return new Promise<never>(() => {});
       // The database away for a moment: the run's result may still come (and the next look may work).
-      const record = await deps.orm.em.fork().findOne(LedgerTransaction, { id: transactionId }).catch(() => null);
+      const record = await deps.orm.em
+        .fork()
+        .findOne(LedgerTransaction, { id: transactionId })
+        .catch(() => null);
       if (settled) return new Promise<never>(() => {});
       if (record && (await resting(record)) && !settled) return { rest: record };
     }

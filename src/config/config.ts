@@ -31,7 +31,14 @@ export interface Config {
    * processes serve the same task queue beside it.
    */
   /** `connection`: TLS and API key for a secured cluster (temporalConnection below); empty for a plain one. */
-  temporal: { address?: string; namespace: string; taskQueue: string; apiHostsWorker: boolean; writeTaskTimeoutSeconds: number; connection?: TemporalConnection };
+  temporal: {
+    address?: string;
+    namespace: string;
+    taskQueue: string;
+    apiHostsWorker: boolean;
+    writeTaskTimeoutSeconds: number;
+    connection?: TemporalConnection;
+  };
   /** Empty when SVM_CLUSTERS is not set: the launcher starts the local node as cluster LOCAL. */
   clusters: ClusterConfig[];
   /**
@@ -128,12 +135,19 @@ export function parseClusters(text: string | undefined): ClusterConfig[] {
 }
 
 /** Whole numbers of a range (envalid's num takes fractions and anything Number() takes). */
-const int = (min: number, max = Number.MAX_SAFE_INTEGER) => makeValidator<number>((input) => {
-  if (!/^-?\d+$/.test(input.trim()) || Number(input) < min || Number(input) > max) throw new Error(`must be a whole number from ${min}${max < Number.MAX_SAFE_INTEGER ? ` to ${max}` : ' up'}, not "${input}"`);
-  return Number(input);
-});
+const int = (min: number, max = Number.MAX_SAFE_INTEGER) =>
+  makeValidator<number>((input) => {
+    if (!/^-?\d+$/.test(input.trim()) || Number(input) < min || Number(input) > max)
+      throw new Error(`must be a whole number from ${min}${max < Number.MAX_SAFE_INTEGER ? ` to ${max}` : ' up'}, not "${input}"`);
+    return Number(input);
+  });
 /** A comma-separated list, entries trimmed, empty ones dropped. */
-const list = makeValidator<string[]>((input) => input.split(',').map((entry) => entry.trim()).filter(Boolean));
+const list = makeValidator<string[]>((input) =>
+  input
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean),
+);
 const clusterList = makeValidator<ClusterConfig[]>((input) => parseClusters(input));
 const oracleHosts = makeValidator<string[]>((input) => parseOracleHosts(input));
 /** An http(s) URL, or empty for none. */
@@ -150,7 +164,12 @@ const optionalHttpUrl = makeValidator<string>((input) => {
 });
 
 /** Where traces go (OpenTelemetry's own variables): the signal-specific URL as is, else the base endpoint's /v1/traces. */
-function tracing(v: { OTEL_SDK_DISABLED: boolean; OTEL_SERVICE_NAME: string; OTEL_EXPORTER_OTLP_ENDPOINT: string; OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: string }): Config['tracing'] {
+function tracing(v: {
+  OTEL_SDK_DISABLED: boolean;
+  OTEL_SERVICE_NAME: string;
+  OTEL_EXPORTER_OTLP_ENDPOINT: string;
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: string;
+}): Config['tracing'] {
   if (v.OTEL_SDK_DISABLED) return undefined;
   const tracesUrl = v.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || (v.OTEL_EXPORTER_OTLP_ENDPOINT && `${v.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/+$/, '')}/v1/traces`);
   return tracesUrl ? { serviceName: v.OTEL_SERVICE_NAME, tracesUrl } : undefined;
@@ -170,8 +189,16 @@ const readableFile = makeValidator<Buffer>((input) => {
  * client certificate and key, a private CA, a server name override, and Temporal Cloud's API key
  * (which needs TLS, so it turns it on).
  */
-function temporalConnection(v: { TEMPORAL_TLS: boolean; TEMPORAL_TLS_CERT_FILE?: Buffer; TEMPORAL_TLS_KEY_FILE?: Buffer; TEMPORAL_TLS_CA_FILE?: Buffer; TEMPORAL_TLS_SERVER_NAME: string; TEMPORAL_API_KEY: string }): TemporalConnection {
-  if (Boolean(v.TEMPORAL_TLS_CERT_FILE) !== Boolean(v.TEMPORAL_TLS_KEY_FILE)) throw new Error('invalid configuration: TEMPORAL_TLS_CERT_FILE and TEMPORAL_TLS_KEY_FILE go together (mutual TLS needs both)');
+function temporalConnection(v: {
+  TEMPORAL_TLS: boolean;
+  TEMPORAL_TLS_CERT_FILE?: Buffer;
+  TEMPORAL_TLS_KEY_FILE?: Buffer;
+  TEMPORAL_TLS_CA_FILE?: Buffer;
+  TEMPORAL_TLS_SERVER_NAME: string;
+  TEMPORAL_API_KEY: string;
+}): TemporalConnection {
+  if (Boolean(v.TEMPORAL_TLS_CERT_FILE) !== Boolean(v.TEMPORAL_TLS_KEY_FILE))
+    throw new Error('invalid configuration: TEMPORAL_TLS_CERT_FILE and TEMPORAL_TLS_KEY_FILE go together (mutual TLS needs both)');
   const tlsWanted = v.TEMPORAL_TLS || Boolean(v.TEMPORAL_TLS_CERT_FILE || v.TEMPORAL_TLS_CA_FILE || v.TEMPORAL_TLS_SERVER_NAME || v.TEMPORAL_API_KEY);
   if (!tlsWanted) return {};
   return {
@@ -192,61 +219,65 @@ function refuseInvalid({ errors }: { errors: Partial<Record<string, Error>> }): 
 
 /** The configuration from environment variables (README "Configuration"), validated by envalid. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const v = cleanEnv(env, {
-    HOST: str({ default: '127.0.0.1' }),
-    PORT: port({ default: 8080 }),
-    DATA_DIR: str({ default: '.data' }),
-    DATABASE_URL: str({ default: '' }),
-    DATABASE_POOL_SIZE: int(1)({ default: 10 }),
-    TEMPORAL_ADDRESS: str({ default: '' }),
-    TEMPORAL_NAMESPACE: str({ default: 'default' }),
-    TEMPORAL_TASK_QUEUE: str({ default: 'ledger-writes' }),
-    API_HOSTS_WORKER: bool({ default: true }),
-    TEMPORAL_WRITE_TASK_TIMEOUT_SECONDS: int(1)({ default: 10 }),
-    TEMPORAL_TLS: bool({ default: false }),
-    TEMPORAL_TLS_CERT_FILE: readableFile({ default: undefined }),
-    TEMPORAL_TLS_KEY_FILE: readableFile({ default: undefined }),
-    TEMPORAL_TLS_CA_FILE: readableFile({ default: undefined }),
-    TEMPORAL_TLS_SERVER_NAME: str({ default: '' }),
-    TEMPORAL_API_KEY: str({ default: '' }),
-    SVM_CLUSTERS: clusterList({ default: [] }),
-    SVM_DEFAULT_CLUSTER: str({ default: '' }),
-    DKG_PLAYERS: list({ default: ['player-1', 'player-2', 'player-3'] }),
-    DKG_PLAYERS_DIR: str({ default: '' }),
-    PLATFORM_NAME: str({ default: 'LEDGER' }),
-    KEY_ENCRYPTION_KEY: str({ default: '' }),
-    KEY_ENCRYPTION_KEYS_PREVIOUS: list({ default: [] }),
-    SECRETS_DIRECTORY: str({ default: '' }),
-    FEE_PAYER_KEY_FILE: str({ default: '' }),
-    RATE_LIMIT_PER_SECOND: int(1)({ default: 100 }),
-    RATE_LIMIT_BURST: int(1)({ default: 200 }),
-    RATE_LIMIT_STORE: str({ choices: ['postgresql', 'memory'] as const, default: 'postgresql' }),
-    RATE_LIMIT_UNKNOWN_KEYS: int(1)({ default: 20 }),
-    RATE_LIMIT_UNKNOWN_KEYS_SECONDS: int(1)({ default: 60 }),
-    TRUST_PROXY_HOPS: int(0, 10)({ default: 0 }),
-    DEFAULT_COMMITMENT: str({ choices: ['processed', 'confirmed', 'finalized'] as const, default: 'confirmed' }),
-    WRITE_WAIT_SECONDS: int(0)({ default: 60 }),
-    WRITE_DEADLINE_SECONDS: int(1)({ default: 900 }),
-    OPERATOR_ORGANIZATION: str({ default: '' }),
-    LOG_LEVEL: str({ choices: logLevels, default: 'info' }),
-    LOG_FORMAT: str({ choices: ['json', 'pretty'] as const, default: 'json' }),
-    LOGO_ALLOW_PRIVATE_ADDRESSES: bool({ default: false }),
-    LOGO_MAX_BYTES: int(1)({ default: 1024 * 1024 }),
-    WEBHOOK_ALLOW_PRIVATE_ADDRESSES: bool({ default: false }),
-    WEBHOOK_ALLOW_HTTP: bool({ default: false }),
-    APPROVAL_TIMEOUT_SECONDS: int(1)({ default: 86_400 }),
-    DRAIN_DELAY_SECONDS: int(0)({ default: 0 }),
-    SHUTDOWN_GRACE_SECONDS: int(0)({ default: 30 }),
-    ORACLE_ALLOWED_HOSTS: oracleHosts({ default: [] }),
-    ORACLE_MAX_RESPONSE_BYTES: int(1)({ default: 64 * 1024 }),
-    ORACLE_HTTP_TIMEOUT_MS: int(1)({ default: 5000 }),
-    // A loan day in seconds (loan tests shorten terms): never longer than a day.
-    LOAN_SECONDS_PER_DAY: int(1, 86_400)({ default: 86_400 }),
-    OTEL_EXPORTER_OTLP_ENDPOINT: optionalHttpUrl({ default: '' }),
-    OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: optionalHttpUrl({ default: '' }),
-    OTEL_SERVICE_NAME: str({ default: 'ledger-asset-service' }),
-    OTEL_SDK_DISABLED: bool({ default: false }),
-  }, { reporter: refuseInvalid });
+  const v = cleanEnv(
+    env,
+    {
+      HOST: str({ default: '127.0.0.1' }),
+      PORT: port({ default: 8080 }),
+      DATA_DIR: str({ default: '.data' }),
+      DATABASE_URL: str({ default: '' }),
+      DATABASE_POOL_SIZE: int(1)({ default: 10 }),
+      TEMPORAL_ADDRESS: str({ default: '' }),
+      TEMPORAL_NAMESPACE: str({ default: 'default' }),
+      TEMPORAL_TASK_QUEUE: str({ default: 'ledger-writes' }),
+      API_HOSTS_WORKER: bool({ default: true }),
+      TEMPORAL_WRITE_TASK_TIMEOUT_SECONDS: int(1)({ default: 10 }),
+      TEMPORAL_TLS: bool({ default: false }),
+      TEMPORAL_TLS_CERT_FILE: readableFile({ default: undefined }),
+      TEMPORAL_TLS_KEY_FILE: readableFile({ default: undefined }),
+      TEMPORAL_TLS_CA_FILE: readableFile({ default: undefined }),
+      TEMPORAL_TLS_SERVER_NAME: str({ default: '' }),
+      TEMPORAL_API_KEY: str({ default: '' }),
+      SVM_CLUSTERS: clusterList({ default: [] }),
+      SVM_DEFAULT_CLUSTER: str({ default: '' }),
+      DKG_PLAYERS: list({ default: ['player-1', 'player-2', 'player-3'] }),
+      DKG_PLAYERS_DIR: str({ default: '' }),
+      PLATFORM_NAME: str({ default: 'LEDGER' }),
+      KEY_ENCRYPTION_KEY: str({ default: '' }),
+      KEY_ENCRYPTION_KEYS_PREVIOUS: list({ default: [] }),
+      SECRETS_DIRECTORY: str({ default: '' }),
+      FEE_PAYER_KEY_FILE: str({ default: '' }),
+      RATE_LIMIT_PER_SECOND: int(1)({ default: 100 }),
+      RATE_LIMIT_BURST: int(1)({ default: 200 }),
+      RATE_LIMIT_STORE: str({ choices: ['postgresql', 'memory'] as const, default: 'postgresql' }),
+      RATE_LIMIT_UNKNOWN_KEYS: int(1)({ default: 20 }),
+      RATE_LIMIT_UNKNOWN_KEYS_SECONDS: int(1)({ default: 60 }),
+      TRUST_PROXY_HOPS: int(0, 10)({ default: 0 }),
+      DEFAULT_COMMITMENT: str({ choices: ['processed', 'confirmed', 'finalized'] as const, default: 'confirmed' }),
+      WRITE_WAIT_SECONDS: int(0)({ default: 60 }),
+      WRITE_DEADLINE_SECONDS: int(1)({ default: 900 }),
+      OPERATOR_ORGANIZATION: str({ default: '' }),
+      LOG_LEVEL: str({ choices: logLevels, default: 'info' }),
+      LOG_FORMAT: str({ choices: ['json', 'pretty'] as const, default: 'json' }),
+      LOGO_ALLOW_PRIVATE_ADDRESSES: bool({ default: false }),
+      LOGO_MAX_BYTES: int(1)({ default: 1024 * 1024 }),
+      WEBHOOK_ALLOW_PRIVATE_ADDRESSES: bool({ default: false }),
+      WEBHOOK_ALLOW_HTTP: bool({ default: false }),
+      APPROVAL_TIMEOUT_SECONDS: int(1)({ default: 86_400 }),
+      DRAIN_DELAY_SECONDS: int(0)({ default: 0 }),
+      SHUTDOWN_GRACE_SECONDS: int(0)({ default: 30 }),
+      ORACLE_ALLOWED_HOSTS: oracleHosts({ default: [] }),
+      ORACLE_MAX_RESPONSE_BYTES: int(1)({ default: 64 * 1024 }),
+      ORACLE_HTTP_TIMEOUT_MS: int(1)({ default: 5000 }),
+      // A loan day in seconds (loan tests shorten terms): never longer than a day.
+      LOAN_SECONDS_PER_DAY: int(1, 86_400)({ default: 86_400 }),
+      OTEL_EXPORTER_OTLP_ENDPOINT: optionalHttpUrl({ default: '' }),
+      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: optionalHttpUrl({ default: '' }),
+      OTEL_SERVICE_NAME: str({ default: 'ledger-asset-service' }),
+      OTEL_SDK_DISABLED: bool({ default: false }),
+    },
+    { reporter: refuseInvalid },
+  );
   const dataDir = path.resolve(v.DATA_DIR);
   return {
     host: v.HOST,
@@ -272,7 +303,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     previousKeyEncryptionKeys: v.KEY_ENCRYPTION_KEYS_PREVIOUS,
     secretsDirectory: v.SECRETS_DIRECTORY ? path.resolve(v.SECRETS_DIRECTORY) : undefined,
     feePayerKeyFile: path.resolve(v.FEE_PAYER_KEY_FILE || path.join(dataDir, 'fee-payer.json')),
-    rateLimit: { perSecond: v.RATE_LIMIT_PER_SECOND, burst: v.RATE_LIMIT_BURST, store: v.RATE_LIMIT_STORE, unknownKeys: { points: v.RATE_LIMIT_UNKNOWN_KEYS, seconds: v.RATE_LIMIT_UNKNOWN_KEYS_SECONDS } },
+    rateLimit: {
+      perSecond: v.RATE_LIMIT_PER_SECOND,
+      burst: v.RATE_LIMIT_BURST,
+      store: v.RATE_LIMIT_STORE,
+      unknownKeys: { points: v.RATE_LIMIT_UNKNOWN_KEYS, seconds: v.RATE_LIMIT_UNKNOWN_KEYS_SECONDS },
+    },
     trustProxyHops: v.TRUST_PROXY_HOPS,
     defaultCommitment: v.DEFAULT_COMMITMENT,
     writeWaitMs: v.WRITE_WAIT_SECONDS * 1000,
@@ -298,7 +334,8 @@ export function parseOracleHosts(text: string | undefined): string[] {
   return text.split(',').map((entry) => {
     const host = entry.trim().toLowerCase();
     const match = HOST_ENTRY.exec(host);
-    if (!match || (match[1] !== undefined && (Number(match[1]) < 1 || Number(match[1]) > 65535))) throw new Error(`ORACLE_ALLOWED_HOSTS entry "${entry.trim()}" must be host or host:port`);
+    if (!match || (match[1] !== undefined && (Number(match[1]) < 1 || Number(match[1]) > 65535)))
+      throw new Error(`ORACLE_ALLOWED_HOSTS entry "${entry.trim()}" must be host or host:port`);
     return host;
   });
 }

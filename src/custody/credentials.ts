@@ -14,18 +14,37 @@ import type { Sealer } from './sealing';
 export const hashApiKey = (key: string) => createHash('sha256').update(key).digest('hex');
 
 /** Returns the organization with this external id, creating it (with a new sealed webhook signing secret) when missing. Idempotent. */
-export async function ensureOrganization(em: EntityManager, sealer: Sealer, externalId: string, name?: string): Promise<{ organization: Organization; created: boolean }> {
+export async function ensureOrganization(
+  em: EntityManager,
+  sealer: Sealer,
+  externalId: string,
+  name?: string,
+): Promise<{ organization: Organization; created: boolean }> {
   const existing = await findOrganization(em, externalId);
   if (existing) return { organization: existing, created: false };
-  const organization = await insertOrganization(em, { externalId, name: name ?? null, webhookSigningSecret: sealer.seal(randomBytes(32).toString('base64url')) });
+  const organization = await insertOrganization(em, {
+    externalId,
+    name: name ?? null,
+    webhookSigningSecret: sealer.seal(randomBytes(32).toString('base64url')),
+  });
   return { organization, created: true };
 }
 
 /** Makes an API key: an opaque random secret, shown once and stored only as its SHA-256. Not idempotent: each call is a new key. */
-export async function createApiKey(em: EntityManager, organization: Organization, roles: Role[], platformName: string): Promise<{ apiKey: string; id: string; roles: string[] }> {
+export async function createApiKey(
+  em: EntityManager,
+  organization: Organization,
+  roles: Role[],
+  platformName: string,
+): Promise<{ apiKey: string; id: string; roles: string[] }> {
   const apiKey = `lk_${randomBytes(32).toString('base64url')}`;
   const keyHash = hashApiKey(apiKey);
-  const record = await insertApiKey(em, { organizationId: organization.id, keyHash, keyPrefix: apiKey.slice(0, 10), roles: roles.map((r) => qualifiedRole(platformName, r)) });
+  const record = await insertApiKey(em, {
+    organizationId: organization.id,
+    keyHash,
+    keyPrefix: apiKey.slice(0, 10),
+    roles: roles.map((r) => qualifiedRole(platformName, r)),
+  });
   // An API that refused this key a moment ago (cached as unknown) forgets that.
   await announceApiKeyChange(em, keyHash);
   return { apiKey, id: record.id, roles: record.roles };

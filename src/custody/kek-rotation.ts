@@ -37,7 +37,9 @@ export async function rotateKek(em: EntityManager, sealer: Sealer, stores: Seale
   const connection = em.getConnection();
 
   let databaseKeys = 0;
-  const keys = await connection.execute<{ address: string; sealed_secret: string }[]>(`select address, sealed_secret from custody_key where sealed_secret is not null`);
+  const keys = await connection.execute<{ address: string; sealed_secret: string }[]>(
+    `select address, sealed_secret from custody_key where sealed_secret is not null`,
+  );
   for (const row of keys) {
     if (!stale(row.sealed_secret)) continue;
     await replaceSealedSecret(em, row.address, row.sealed_secret, sealer.rewrap(row.sealed_secret, custodyKeyAad(row.address)));
@@ -52,11 +54,22 @@ export async function rotateKek(em: EntityManager, sealer: Sealer, stores: Seale
   const organizations = await connection.execute<{ id: string; webhook_signing_secret: string }[]>(`select id, webhook_signing_secret from organization`);
   for (const row of organizations) {
     if (!stale(row.webhook_signing_secret)) continue;
-    await connection.execute(`update organization set webhook_signing_secret = ? where id = ? and webhook_signing_secret = ?`, [sealer.rewrap(row.webhook_signing_secret), row.id, row.webhook_signing_secret]);
+    await connection.execute(`update organization set webhook_signing_secret = ? where id = ? and webhook_signing_secret = ?`, [
+      sealer.rewrap(row.webhook_signing_secret),
+      row.id,
+      row.webhook_signing_secret,
+    ]);
     webhookSigningSecrets++;
   }
 
-  return { keyId: sealer.currentKeyId, databaseKeys, secretsKeys, thresholdShares, webhookSigningSecrets, webhookCredentials: await rewrapAccountWebhooks(em, sealer, stale) };
+  return {
+    keyId: sealer.currentKeyId,
+    databaseKeys,
+    secretsKeys,
+    thresholdShares,
+    webhookSigningSecrets,
+    webhookCredentials: await rewrapAccountWebhooks(em, sealer, stale),
+  };
 }
 
 /** Re-wraps the sealed credentials of every account's webhooks; an account changed meanwhile by Update Account is read again. */

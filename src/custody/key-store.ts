@@ -6,7 +6,14 @@ import { randomBytes, type webcrypto } from 'node:crypto';
 
 type CryptoKeyPair = webcrypto.CryptoKeyPair;
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { createKeyPairFromPrivateKeyBytes, getAddressFromPublicKey, createKeyPairFromBytes, partiallySignTransaction, type SignatureBytes, type Transaction } from '@solana/kit';
+import {
+  createKeyPairFromPrivateKeyBytes,
+  getAddressFromPublicKey,
+  createKeyPairFromBytes,
+  partiallySignTransaction,
+  type SignatureBytes,
+  type Transaction,
+} from '@solana/kit';
 import { CustodyKey } from '../db/entities';
 import { insertCustodyKey } from '../db/repositories/custody-keys.repository';
 import type { Sealer } from './sealing';
@@ -51,8 +58,19 @@ export async function keyPairFromSecretKey(bytes: Uint8Array): Promise<{ address
 }
 
 /** Holds keys in either location and signs with both alike; `secrets` backs the SECRETS location, `threshold` the dkgKeys (FROST) accounts. */
-export function createDatabaseKeyStore(sealer: Sealer, fixedKeys: Map<string, CryptoKeyPair> = new Map(), secrets?: SecretStore, threshold?: ThresholdKeys): KeyStore {
-  async function store(em: EntityManager, organizationId: string, seed: Uint8Array, requestKey: string | null, location: KeyLocation = 'DATABASE'): Promise<string> {
+export function createDatabaseKeyStore(
+  sealer: Sealer,
+  fixedKeys: Map<string, CryptoKeyPair> = new Map(),
+  secrets?: SecretStore,
+  threshold?: ThresholdKeys,
+): KeyStore {
+  async function store(
+    em: EntityManager,
+    organizationId: string,
+    seed: Uint8Array,
+    requestKey: string | null,
+    location: KeyLocation = 'DATABASE',
+  ): Promise<string> {
     const address = await addressOfSeed(seed);
     if (location === 'SECRETS') {
       if (!secrets) throw new Error('no secret store is configured');
@@ -60,7 +78,13 @@ export function createDatabaseKeyStore(sealer: Sealer, fixedKeys: Map<string, Cr
       await secrets.put(address, seed);
     }
     // Idempotent: a retry or a concurrent import of the same key stores it once.
-    await insertCustodyKey(em, { address, organizationId, location, sealedSecret: location === 'DATABASE' ? sealer.seal(seed, custodyKeyAad(address)) : null, requestKey });
+    await insertCustodyKey(em, {
+      address,
+      organizationId,
+      location,
+      sealedSecret: location === 'DATABASE' ? sealer.seal(seed, custodyKeyAad(address)) : null,
+      requestKey,
+    });
     return address;
   }
   async function seedOf(row: CustodyKey): Promise<Uint8Array | undefined> {
@@ -115,7 +139,8 @@ export function createDatabaseKeyStore(sealer: Sealer, fixedKeys: Map<string, Cr
     async signTransaction(em, signers, transaction) {
       const keyPairs = await store_.keyPairs(em, signers);
       const rest = signers.filter((s) => !keyPairs.has(s));
-      const thresholdSignatures = threshold && rest.length ? await threshold.sign(em, rest, new Uint8Array(transaction.messageBytes)) : new Map<string, Uint8Array>();
+      const thresholdSignatures =
+        threshold && rest.length ? await threshold.sign(em, rest, new Uint8Array(transaction.messageBytes)) : new Map<string, Uint8Array>();
       const signed = await partiallySignTransaction([...keyPairs.values()], transaction);
       const signatures = { ...signed.signatures };
       for (const [address, signature] of thresholdSignatures) signatures[address as keyof typeof signatures] = signature as SignatureBytes;

@@ -108,7 +108,10 @@ export const Account = defineEntity({
     creationTransactionSignature: p.text().nullable(),
     creationTransactionAt: p.datetime().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
 });
 export type Account = InferEntity<typeof Account>;
@@ -172,15 +175,20 @@ export const LedgerTransaction = defineEntity({
     signatures: p.json<Record<string, string | null>>().nullable(),
     /** The first transaction of a write that needs several (null for a one-transaction write), and this one's place. */
     writeTransactionId: p.uuid().nullable(),
-    part: p.integer().default(0).onCreate(() => 0),
+    part: p
+      .integer()
+      .default(0)
+      .onCreate(() => 0),
     /** Pre-submit webhook deliveries that failed without stopping the transaction (docs/webhooks.md), null when none. */
     webhookFailures: p.json<WebhookFailure[]>().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
 });
 export type LedgerTransaction = InferEntity<typeof LedgerTransaction>;
-
 
 /** An authority of an instrument: its address, and its account record when it is onboarded. */
 export interface AuthorityRef {
@@ -224,11 +232,13 @@ export const FinancialInstrument = defineEntity({
     creationTransactionId: p.uuid().nullable(),
     creationTransactionAt: p.datetime().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
 });
 export type FinancialInstrument = InferEntity<typeof FinancialInstrument>;
-
 
 export const Position = defineEntity({
   name: 'Position',
@@ -257,7 +267,10 @@ export const Position = defineEntity({
     creationTransactionId: p.uuid().nullable(),
     creationTransactionAt: p.datetime().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
 });
 export type Position = InferEntity<typeof Position>;
@@ -292,7 +305,10 @@ export const AddressLookupTable = defineEntity({
     creationTransactionId: p.uuid().nullable(),
     creationTransactionAt: p.datetime().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
 });
 export type AddressLookupTable = InferEntity<typeof AddressLookupTable>;
@@ -479,4 +495,19 @@ export type Loan = InferEntity<typeof Loan>;
 
 export { OracleDataSource } from './oracle-data-source.entity';
 
-export const entities = [Organization, ApiKey, CustodyKey, Account, LedgerTransaction, FinancialInstrument, Position, AddressLookupTable, DurableNonceAccount, WebhookDelivery, Approval, OracleDataSource, LoanStrategy, Loan];
+export const entities = [
+  Organization,
+  ApiKey,
+  CustodyKey,
+  Account,
+  LedgerTransaction,
+  FinancialInstrument,
+  Position,
+  AddressLookupTable,
+  DurableNonceAccount,
+  WebhookDelivery,
+  Approval,
+  OracleDataSource,
+  LoanStrategy,
+  Loan,
+];

@@ -11,7 +11,13 @@ export interface Listener {
 
 const RECONNECT_MS = 1000;
 
-export function listen(databaseUrl: string, channel: string, onMessage: (payload: string) => void, onGap: () => void, log: (message: string) => void): Listener {
+export function listen(
+  databaseUrl: string,
+  channel: string,
+  onMessage: (payload: string) => void,
+  onGap: () => void,
+  log: (message: string) => void,
+): Listener {
   let client: Client | null = null;
   let closed = false;
   let timer: NodeJS.Timeout | undefined;

@@ -44,7 +44,10 @@ export const OracleDataSource = defineEntity({
     creationTransactionId: p.uuid().nullable(),
     creationTransactionAt: p.datetime().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
 });
 export type OracleDataSource = InferEntity<typeof OracleDataSource>;

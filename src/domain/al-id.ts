@@ -71,7 +71,11 @@ export function isFinancialInstrumentType(value: unknown): value is FinancialIns
 
 function entryOf(type: FinancialInstrumentType): TypeEntry {
   const entry = byType.get(type);
-  if (!entry) throw validationError('financialInstrumentType', `unknown financial instrument type "${String(type)}"; expected one of ${financialInstrumentTypes.join(', ')}`);
+  if (!entry)
+    throw validationError(
+      'financialInstrumentType',
+      `unknown financial instrument type "${String(type)}"; expected one of ${financialInstrumentTypes.join(', ')}`,
+    );
   return entry;
 }
 
@@ -124,11 +128,16 @@ export function referenceTypeFor(type: FinancialInstrumentType): InstrumentRefer
  * category. Any other reference type (including `FUNDS_TOKEN`) is refused. An absent reference type
  * takes the one the category requires. Returns the reference type to use.
  */
-export function checkTypeForReference(referenceType: string | undefined, financialInstrumentType: FinancialInstrumentType, field: string): InstrumentReferenceType {
+export function checkTypeForReference(
+  referenceType: string | undefined,
+  financialInstrumentType: FinancialInstrumentType,
+  field: string,
+): InstrumentReferenceType {
   const category = categoryOf(financialInstrumentType);
   const required = referenceTypeFor(financialInstrumentType);
   if (referenceType === undefined || referenceType === required) return required;
-  const rule = 'allowed pairs: CURRENCY_TOKEN with category CURRENCY (FIAT_CURRENCY, STABLECOIN); ASSET_TOKEN with every other category (FIXED_INCOME, FUND, EQUITY, CRYPTO)';
+  const rule =
+    'allowed pairs: CURRENCY_TOKEN with category CURRENCY (FIAT_CURRENCY, STABLECOIN); ASSET_TOKEN with every other category (FIXED_INCOME, FUND, EQUITY, CRYPTO)';
   const because =
     referenceType === 'FUNDS_TOKEN'
       ? 'FUNDS_TOKEN is not an instrument reference type for an AL ID'

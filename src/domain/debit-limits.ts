@@ -73,7 +73,13 @@ export function windowMs(limit: DebitLimit): number {
  * LIMIT_EXCEEDED with the limit that fired, unless that limit names approvers: then the first such
  * limit exceeded is answered (a limit without approvers exceeded later still throws).
  */
-export function checkDebits(limits: DebitLimit[], debits: Debit[], decimals: number, recent: (limit: DebitLimit) => bigint, mintAuthority?: string | null): OverrideNeeded | undefined {
+export function checkDebits(
+  limits: DebitLimit[],
+  debits: Debit[],
+  decimals: number,
+  recent: (limit: DebitLimit) => bigint,
+  mintAuthority?: string | null,
+): OverrideNeeded | undefined {
   let override: OverrideNeeded | undefined;
   for (const limit of limits) {
     const governed = debits.filter((d) => governs(limit, d, mintAuthority));
@@ -112,7 +118,9 @@ export interface DebitLimitLists {
 /** Every API key id the limits name in `approversForOverride`, with the field that names it. */
 export function approversNamed(item: DebitLimitLists, f = 'itemData'): { id: string; field: string }[] {
   return (['networkCurrencyDebitLimits', 'tokenDebitLimits'] as const).flatMap((list) =>
-    (item[list] ?? []).flatMap((limit, i) => (limit.maxAllowedDebit.approversForOverride ?? []).map((id, j) => ({ id, field: `${f}.${list}.${i}.maxAllowedDebit.approversForOverride.${j}` }))),
+    (item[list] ?? []).flatMap((limit, i) =>
+      (limit.maxAllowedDebit.approversForOverride ?? []).map((id, j) => ({ id, field: `${f}.${list}.${i}.maxAllowedDebit.approversForOverride.${j}` })),
+    ),
   );
 }
 
@@ -123,5 +131,10 @@ export function approversNamed(item: DebitLimitLists, f = 'itemData'): { id: str
  */
 export function checkApprovers(item: DebitLimitLists, usable: ReadonlySet<string>, f = 'itemData'): void {
   const stranger = approversNamed(item, f).find(({ id }) => !usable.has(id));
-  if (stranger) throw new LedgerError('VALIDATION_ERROR', `${stranger.field}: "${stranger.id}" is not an API key id of this organization that may approve (approvers are the organization's own unrevoked API keys with role APPROVE)`, stranger.field);
+  if (stranger)
+    throw new LedgerError(
+      'VALIDATION_ERROR',
+      `${stranger.field}: "${stranger.id}" is not an API key id of this organization that may approve (approvers are the organization's own unrevoked API keys with role APPROVE)`,
+      stranger.field,
+    );
 }

@@ -59,7 +59,8 @@ export function checkComputeUnitConfig(config: { computeUnitConfig?: ComputeUnit
   if (!cu) return;
   const f = 'svmTransactionConfig.computeUnitConfig';
   const given = (['limit', 'price', 'priceEstimate'] as const).filter((k) => cu[k] !== undefined);
-  if (cu.enable === false && given.length) throw validationError(`${f}.${given[0]}`, `${given[0]} is set but enable is false (no compute budget); drop ${given[0]} or set enable to true`);
+  if (cu.enable === false && given.length)
+    throw validationError(`${f}.${given[0]}`, `${given[0]} is set but enable is false (no compute budget); drop ${given[0]} or set enable to true`);
   if (cu.price !== undefined && cu.priceEstimate !== undefined) throw validationError(`${f}.priceEstimate`, 'give price or priceEstimate, not both');
 }
 

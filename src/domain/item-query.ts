@@ -103,7 +103,8 @@ function scalar(field: QueryField, value: FilterValue, at: string, which: 'value
   const key = which === 'value' ? '' : which === 'from' ? 'From' : 'To';
   switch (field.kind) {
     case 'BOOLEAN': {
-      if (which !== 'value' || typeof value.valueBoolean !== 'boolean') throw validationError(`${at}.valueBoolean`, `${at}.valueBoolean is required for a BOOLEAN field`);
+      if (which !== 'value' || typeof value.valueBoolean !== 'boolean')
+        throw validationError(`${at}.valueBoolean`, `${at}.valueBoolean is required for a BOOLEAN field`);
       return value.valueBoolean;
     }
     case 'NUMBER': {
@@ -115,7 +116,8 @@ function scalar(field: QueryField, value: FilterValue, at: string, which: 'value
       const text = value[`value${key}String` as 'valueString'];
       const date = text === undefined ? undefined : new Date(text);
       const time = date?.getTime() ?? NaN;
-      if (Number.isNaN(time) || time < EARLIEST || time > LATEST) throw validationError(`${at}.value${key}String`, `${at}.value${key}String must be an ISO 8601 timestamp between years 1 and 9999`);
+      if (Number.isNaN(time) || time < EARLIEST || time > LATEST)
+        throw validationError(`${at}.value${key}String`, `${at}.value${key}String must be an ISO 8601 timestamp between years 1 and 9999`);
       return date;
     }
     default: {
@@ -162,7 +164,8 @@ function condition(name: string, field: QueryField, value: FilterValue, at: stri
       return field.array ? atPath(p, { $overlap: values }) : atPath(p, { $in: values });
     }
     case 'RANGE': {
-      if (field.kind !== 'NUMBER' && field.kind !== 'TIMESTAMP') throw validationError(`${at}.filterType`, `RANGE applies to NUMBER and TIMESTAMP fields, not ${name}`);
+      if (field.kind !== 'NUMBER' && field.kind !== 'TIMESTAMP')
+        throw validationError(`${at}.filterType`, `RANGE applies to NUMBER and TIMESTAMP fields, not ${name}`);
       const hasFrom = value.valueFromNumber !== undefined || value.valueFromString !== undefined;
       const hasTo = value.valueToNumber !== undefined || value.valueToString !== undefined;
       if (!hasFrom && !hasTo) throw validationError(at, `RANGE on ${name} needs a valueFrom or a valueTo`);
@@ -207,7 +210,8 @@ export function translateItemQuery(resource: QueryResource, query: ItemQuery | u
   let after: Condition | undefined;
   let afterRow: RowBound | undefined;
   if (query?.cursor !== undefined) {
-    if (query.skip) throw validationError(`${base}.skip`, `${base}.skip cannot be combined with ${base}.cursor: the cursor already names where the page starts`);
+    if (query.skip)
+      throw validationError(`${base}.skip`, `${base}.skip cannot be combined with ${base}.cursor: the cursor already names where the page starts`);
     const values = decodeCursor(query.cursor, fingerprint, keys, `${base}.cursor`);
     after = afterCursor(keys, values);
     afterRow = rowAfterCursor(keys, values);

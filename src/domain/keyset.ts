@@ -38,7 +38,9 @@ export function atPath(property: string, value: unknown): Condition {
 }
 
 function valueAt(row: object, property: string): unknown {
-  return property.split('.').reduce<unknown>((value, key) => (value === null || value === undefined ? undefined : (value as Record<string, unknown>)[key]), row);
+  return property
+    .split('.')
+    .reduce<unknown>((value, key) => (value === null || value === undefined ? undefined : (value as Record<string, unknown>)[key]), row);
 }
 
 /** What binds a cursor to its query: the resource's fields, the filter and the resolved sort. */
@@ -89,7 +91,8 @@ export function decodeCursor(cursor: string, fingerprint: string, keys: SortKey[
         if (typeof value !== 'boolean') throw bad('is not a cursor this service gave');
         return value;
       case 'NUMBER':
-        if (typeof value !== 'string' || !(key.integer ? WHOLE.test(value) && BigInt(value) >= I64_MIN && BigInt(value) <= U64_MAX : NUMBER.test(value))) throw bad('is not a cursor this service gave');
+        if (typeof value !== 'string' || !(key.integer ? WHOLE.test(value) && BigInt(value) >= I64_MIN && BigInt(value) <= U64_MAX : NUMBER.test(value)))
+          throw bad('is not a cursor this service gave');
         return value;
       case 'TIMESTAMP': {
         const date = typeof value === 'string' ? new Date(value) : undefined;

@@ -17,7 +17,8 @@ export const loanWorkflowId = (organization: OrganizationIds, escrow: string) =>
 /** The id of a loan created before workflow ids named the organization by its external id. */
 export const legacyLoanWorkflowId = (organizationId: string, escrow: string) => `loan-${organizationId}-${escrow}`;
 /** The rollover write of a loan's term that ends at `maturityAt` (ms): one per term. `organization`: organizationSegment's (the internal id in older runs). */
-export const rolloverWorkflowId = (organization: string, loanId: string, maturityAt: string) => `rollover-loan-${organization}-${loanId}-${Date.parse(maturityAt)}`;
+export const rolloverWorkflowId = (organization: string, loanId: string, maturityAt: string) =>
+  `rollover-loan-${organization}-${loanId}-${Date.parse(maturityAt)}`;
 /** The liquidation write of a loan: one per loan, whatever runs it. `organization`: organizationSegment's (the internal id in older runs). */
 export const liquidationWorkflowId = (organization: string, loanId: string) => `liquidate-loan-${organization}-${loanId}`;
 
@@ -71,7 +72,8 @@ export interface LoanMovement {
 export function movementRefusal(status: string, operation: Operation): string | null {
   if (!loanMovementOperations.includes(operation)) return `${operation} is not a movement of a loan`;
   const settled = status === 'REPAID' || status === 'LIQUIDATED' || status === 'CLOSED';
-  if (operation === 'CLOSE_LOAN') return status === 'REPAID' || status === 'LIQUIDATED' ? null : `the loan is ${status}: only a REPAID or LIQUIDATED loan is closed`;
+  if (operation === 'CLOSE_LOAN')
+    return status === 'REPAID' || status === 'LIQUIDATED' ? null : `the loan is ${status}: only a REPAID or LIQUIDATED loan is closed`;
   return settled ? `the loan is ${status}: it no longer moves` : null;
 }
 
@@ -122,7 +124,14 @@ export interface LoanHolder {
  * any other it is the moment between sign and submit.
  */
 export function restingRefusal(holder: LoanHolder, submits: boolean): string | null {
-  const waitsFor = holder.status === 'AWAITING_APPROVAL' ? 'approval' : holder.status === 'AWAITING_SIGNATURES' ? 'signatures' : holder.status === 'SIGNED' && !submits ? 'Submit Transaction' : null;
+  const waitsFor =
+    holder.status === 'AWAITING_APPROVAL'
+      ? 'approval'
+      : holder.status === 'AWAITING_SIGNATURES'
+        ? 'signatures'
+        : holder.status === 'SIGNED' && !submits
+          ? 'Submit Transaction'
+          : null;
   return waitsFor ? `another write on this loan (transaction ${holder.transactionId}) waits for ${waitsFor}; retry once it has ended` : null;
 }
 

@@ -116,7 +116,11 @@ export function applyRepayment(balance: LoanBalance, interest: bigint, paid: big
   const toInterest = paid < interest ? paid : interest;
   const rest = paid - toInterest;
   const toPrincipal = rest < balance.principalDue ? rest : balance.principalDue;
-  const left = { principalDue: balance.principalDue - toPrincipal, principalRepaid: balance.principalRepaid + toPrincipal, interestOutstanding: interest - toInterest };
+  const left = {
+    principalDue: balance.principalDue - toPrincipal,
+    principalRepaid: balance.principalRepaid + toPrincipal,
+    interestOutstanding: interest - toInterest,
+  };
   return { ...left, settled: left.principalDue === 0n && left.interestOutstanding === 0n };
 }
 
@@ -138,5 +142,11 @@ export function interestAt(loan: AccruingLoan, at: Date): bigint {
 
 /** A rollover's new term (docs/loans.md): accrued interest is added to principalDue and the clock restarts at `at`. */
 export function rolledOver(balance: { principalDue: bigint }, interest: bigint, at: Date, days: number, secondsPerDay: number) {
-  return { principalDue: balance.principalDue + interest, interestOutstanding: 0n, termStartAt: at, maturityAt: maturityOf(at, days, secondsPerDay), lastInterestUpdateTime: at };
+  return {
+    principalDue: balance.principalDue + interest,
+    interestOutstanding: 0n,
+    termStartAt: at,
+    maturityAt: maturityOf(at, days, secondsPerDay),
+    lastInterestUpdateTime: at,
+  };
 }

@@ -22,7 +22,8 @@ export function decodeMintState(data: Uint8Array, now: Date): MintState {
   let uiMultiplier: number | null = null;
   for (const e of extensions) {
     if (e.__kind === 'PausableConfig') paused = e.paused;
-    if (e.__kind === 'ScaledUiAmountConfig') uiMultiplier = BigInt(Math.floor(now.getTime() / 1000)) >= e.newMultiplierEffectiveTimestamp ? e.newMultiplier : e.multiplier;
+    if (e.__kind === 'ScaledUiAmountConfig')
+      uiMultiplier = BigInt(Math.floor(now.getTime() / 1000)) >= e.newMultiplierEffectiveTimestamp ? e.newMultiplier : e.multiplier;
   }
   return { supply: mint.supply, decimals: mint.decimals, paused, uiMultiplier };
 }
@@ -53,7 +54,17 @@ export function readOnchainInstrument(owner: string, data: Uint8Array): OnchainI
   const set = (field: string, value: string | null) => value && (authorities[field] = value);
   set('mintAuthority', optionValue(mint.mintAuthority));
   set('freezeAuthority', optionValue(mint.freezeAuthority));
-  const state: OnchainInstrument = { version, decimals: mint.decimals, supply: mint.supply, authorities, extensions: [], metadata: null, defaultPositionState: null, paused: null, scaledUiAmountMultiplier: null };
+  const state: OnchainInstrument = {
+    version,
+    decimals: mint.decimals,
+    supply: mint.supply,
+    authorities,
+    extensions: [],
+    metadata: null,
+    defaultPositionState: null,
+    paused: null,
+    scaledUiAmountMultiplier: null,
+  };
   for (const e of mint.extensions.__option === 'Some' ? mint.extensions.value : []) {
     switch (e.__kind) {
       case 'MetadataPointer':

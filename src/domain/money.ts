@@ -35,7 +35,7 @@ export function toBaseUnits(text: string, decimals: number, field: string): bigi
   if (fracPart.length > decimals) {
     throw validationError(field, `${field} has ${fracPart.length} decimal places; at most ${decimals} are allowed`);
   }
-  const units = BigInt(intPart) * 10n ** BigInt(decimals) + BigInt((fracPart + '0'.repeat(decimals - fracPart.length)) || '0');
+  const units = BigInt(intPart) * 10n ** BigInt(decimals) + BigInt(fracPart + '0'.repeat(decimals - fracPart.length) || '0');
   if (sign === '-' && units !== 0n) throw validationError(field, `${field} must not be negative`);
   return units;
 }
@@ -74,7 +74,11 @@ export function resolveValue(value: ValueInput, decimals: number, field: string)
     throw new LedgerError('VALIDATION_ERROR', `${field}.amount (${value.amount}) and ${field}.lamports (${value.lamports}) disagree`, `${field}.lamports`);
   }
   const units = (fromAmount ?? fromLamports) as bigint;
-  if (units > U64_MAX) throw validationError(fromLamports !== undefined ? `${field}.lamports` : `${field}.amount`, `${field} is larger than the network can hold (2^64 - 1 base units)`);
+  if (units > U64_MAX)
+    throw validationError(
+      fromLamports !== undefined ? `${field}.lamports` : `${field}.amount`,
+      `${field} is larger than the network can hold (2^64 - 1 base units)`,
+    );
   return units;
 }
 

@@ -27,7 +27,19 @@ export interface JobDefinition {
   jobs: Job[];
 }
 
-export const supportedTasks = ['httpTask', 'jsonParseTask', 'valueTask', 'medianTask', 'meanTask', 'multiplyTask', 'divideTask', 'addTask', 'subtractTask', 'roundTask', 'boundTask'] as const;
+export const supportedTasks = [
+  'httpTask',
+  'jsonParseTask',
+  'valueTask',
+  'medianTask',
+  'meanTask',
+  'multiplyTask',
+  'divideTask',
+  'addTask',
+  'subtractTask',
+  'roundTask',
+  'boundTask',
+] as const;
 
 /** Bounds on a definition's size, so one definition cannot make a refresh unbounded. */
 const MAX_TASKS = 100;
@@ -83,10 +95,12 @@ class Parser {
   private task(json: Json, field: string, depth: number): Task {
     if (++this.count > MAX_TASKS) throw validationError(field, `a job definition holds at most ${MAX_TASKS} tasks`);
     if (depth > MAX_DEPTH) throw validationError(field, `tasks nest at most ${MAX_DEPTH} deep`);
-    if (!isObject(json) || Object.keys(json).length !== 1) throw validationError(field, `${field} must be an object naming one task (one of ${supportedTasks.join(', ')})`);
+    if (!isObject(json) || Object.keys(json).length !== 1)
+      throw validationError(field, `${field} must be an object naming one task (one of ${supportedTasks.join(', ')})`);
     const [kind] = Object.keys(json);
     const body = json[kind];
-    if (!(supportedTasks as readonly string[]).includes(kind)) throw validationError(field, `${field}: ${kind} is not supported; the supported tasks are ${supportedTasks.join(', ')}`);
+    if (!(supportedTasks as readonly string[]).includes(kind))
+      throw validationError(field, `${field}: ${kind} is not supported; the supported tasks are ${supportedTasks.join(', ')}`);
     const at = `${field}.${kind}`;
     if (!isObject(body)) throw validationError(at, `${at} must be an object`);
     const only = (...allowed: string[]) => {
@@ -98,7 +112,8 @@ class Parser {
         return this.http(body, at, only);
       case 'jsonParseTask': {
         only('path', 'aggregationMethod');
-        if (body.aggregationMethod !== undefined && body.aggregationMethod !== 'NONE') throw validationError(`${at}.aggregationMethod`, 'only aggregationMethod NONE is supported (the path names one value)');
+        if (body.aggregationMethod !== undefined && body.aggregationMethod !== 'NONE')
+          throw validationError(`${at}.aggregationMethod`, 'only aggregationMethod NONE is supported (the path names one value)');
         if (typeof body.path !== 'string') throw validationError(`${at}.path`, `${kind}.path must be a JSONPath string such as "$.price"`);
         return { kind, path: parsePath(body.path, `${at}.path`), text: body.path };
       }
@@ -122,15 +137,34 @@ class Parser {
       case 'roundTask': {
         only('method', 'decimals');
         const method = body.method ?? 'METHOD_ROUND_UP';
-        if (method !== 'METHOD_ROUND_UP' && method !== 'METHOD_ROUND_DOWN') throw validationError(`${at}.method`, 'roundTask.method is METHOD_ROUND_UP or METHOD_ROUND_DOWN');
+        if (method !== 'METHOD_ROUND_UP' && method !== 'METHOD_ROUND_DOWN')
+          throw validationError(`${at}.method`, 'roundTask.method is METHOD_ROUND_UP or METHOD_ROUND_DOWN');
         const places = body.decimals === undefined ? 0 : Number(this.integerText(body.decimals, `${at}.decimals`));
         if (places > 18) throw validationError(`${at}.decimals`, 'roundTask.decimals is at most 18');
         return { kind, method: method === 'METHOD_ROUND_UP' ? 'UP' : 'DOWN', places };
       }
       default: {
-        only('lowerBound', 'lowerBoundValue', 'upperBound', 'upperBoundValue', 'onExceedsLowerBound', 'onExceedsLowerBoundValue', 'onExceedsUpperBound', 'onExceedsUpperBoundValue');
-        const side = (name: string) => (body[name] !== undefined || body[`${name}Value`] !== undefined ? this.operand({ [name]: body[name], [`${name}Value`]: body[`${name}Value`] }, [`${name}Value`, name], at, depth) : undefined);
-        const bound = { kind: 'boundTask' as const, lower: side('lowerBound'), upper: side('upperBound'), onExceedsLower: side('onExceedsLowerBound'), onExceedsUpper: side('onExceedsUpperBound') };
+        only(
+          'lowerBound',
+          'lowerBoundValue',
+          'upperBound',
+          'upperBoundValue',
+          'onExceedsLowerBound',
+          'onExceedsLowerBoundValue',
+          'onExceedsUpperBound',
+          'onExceedsUpperBoundValue',
+        );
+        const side = (name: string) =>
+          body[name] !== undefined || body[`${name}Value`] !== undefined
+            ? this.operand({ [name]: body[name], [`${name}Value`]: body[`${name}Value`] }, [`${name}Value`, name], at, depth)
+            : undefined;
+        const bound = {
+          kind: 'boundTask' as const,
+          lower: side('lowerBound'),
+          upper: side('upperBound'),
+          onExceedsLower: side('onExceedsLowerBound'),
+          onExceedsUpper: side('onExceedsUpperBound'),
+        };
         if (!bound.lower && !bound.upper) throw validationError(at, 'boundTask needs lowerBoundValue or upperBoundValue (or a lowerBound/upperBound job)');
         return bound;
       }
@@ -139,8 +173,10 @@ class Parser {
 
   private http(body: Record<string, Json>, at: string, only: (...allowed: string[]) => void): Task {
     only('url', 'method', 'headers');
-    if (body.method !== undefined && body.method !== 'METHOD_GET' && body.method !== 'GET') throw validationError(`${at}.method`, 'httpTask supports GET only (method METHOD_GET)');
-    if (body.headers !== undefined && !(Array.isArray(body.headers) && body.headers.length === 0)) throw validationError(`${at}.headers`, 'httpTask headers are not supported');
+    if (body.method !== undefined && body.method !== 'METHOD_GET' && body.method !== 'GET')
+      throw validationError(`${at}.method`, 'httpTask supports GET only (method METHOD_GET)');
+    if (body.headers !== undefined && !(Array.isArray(body.headers) && body.headers.length === 0))
+      throw validationError(`${at}.headers`, 'httpTask headers are not supported');
     if (typeof body.url !== 'string') throw validationError(`${at}.url`, 'httpTask.url must be a URL string');
     let url: URL;
     try {
@@ -150,7 +186,8 @@ class Parser {
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw validationError(`${at}.url`, 'httpTask.url must be http(s)');
     if (url.username || url.password) throw validationError(`${at}.url`, 'httpTask.url must not carry credentials');
-    if (!hostAllowed(url, this.allowedHosts)) throw validationError(`${at}.url`, `httpTask host ${url.host} is not allowed (ORACLE_ALLOWED_HOSTS: ${this.allowedHosts.join(', ') || 'none'})`);
+    if (!hostAllowed(url, this.allowedHosts))
+      throw validationError(`${at}.url`, `httpTask host ${url.host} is not allowed (ORACLE_ALLOWED_HOSTS: ${this.allowedHosts.join(', ') || 'none'})`);
     return { kind: 'httpTask', url: url.toString() };
   }
 
@@ -159,7 +196,9 @@ class Parser {
     const given = names.filter((n) => body[n] !== undefined);
     if (given.length !== 1) throw validationError(at, `${at.split('.').pop()} takes exactly one of ${names.join(', ')}`);
     const [name] = given;
-    return name === 'job' || !/Value$|^scalar$|^big$/.test(name) ? { job: this.job(body[name], `${at}.${name}`, depth + 1) } : { value: this.number(body[name], `${at}.${name}`) };
+    return name === 'job' || !/Value$|^scalar$|^big$/.test(name)
+      ? { job: this.job(body[name], `${at}.${name}`, depth + 1) }
+      : { value: this.number(body[name], `${at}.${name}`) };
   }
 
   private number(json: Json, field: string): ExactDecimal {
@@ -265,7 +304,10 @@ async function runTask(task: Task, http: HttpGet, current: Current): Promise<Cur
       return { value: task.value };
     case 'medianTask':
     case 'meanTask': {
-      const values = [...(await Promise.all(task.tasks.map((t) => runJob([t], http, current)))), ...(await Promise.all(task.jobs.map((j) => runJob(j, http, null))))];
+      const values = [
+        ...(await Promise.all(task.tasks.map((t) => runJob([t], http, current)))),
+        ...(await Promise.all(task.jobs.map((j) => runJob(j, http, null)))),
+      ];
       return { value: task.kind === 'medianTask' ? median(values) : mean(values) };
     }
     case 'multiplyTask':

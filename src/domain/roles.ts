@@ -6,7 +6,10 @@ export const qualifiedRole = (platform: string, role: Role) => `${platform}_${ro
 
 /** Parses `LEDGER_READ,LEDGER_WRITE` into roles; unknown names or another platform's prefix are refused. */
 export function parseRoles(platform: string, text: string): Role[] {
-  const roles = text.split(',').map((r) => r.trim()).filter(Boolean);
+  const roles = text
+    .split(',')
+    .map((r) => r.trim())
+    .filter(Boolean);
   if (roles.length === 0) throw new Error('at least one role is needed');
   return roles.map((qualified) => {
     const role = roleNames.find((name) => qualifiedRole(platform, name) === qualified);

@@ -23,6 +23,8 @@ const MAX_SEGMENT_LENGTH = 100;
  * escaped external id). Same input, same segment; never throws.
  */
 export function organizationSegment(organization: OrganizationIds): string {
-  const escaped = encodeURIComponent(organization.externalId).replace(/[^A-Za-z0-9.%-]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`).replace(/-/g, '_');
+  const escaped = encodeURIComponent(organization.externalId)
+    .replace(/[^A-Za-z0-9.%-]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`)
+    .replace(/-/g, '_');
   return escaped.length <= MAX_SEGMENT_LENGTH ? escaped : `~${organization.id.replace(/-/g, '')}`;
 }

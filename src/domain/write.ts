@@ -13,7 +13,17 @@ export type { Operation };
 export const transactionStatuses = [
   /** Accepted with Prefer: respond-async, not built yet (an addition to the statuses of docs/behaviour/transactions.md). */
   'PENDING',
-  'BUILT', 'AWAITING_APPROVAL', 'AWAITING_SIGNATURES', 'SIGNED', 'SUBMITTED', 'CONFIRMED', 'FINALIZED', 'FAILED', 'REJECTED', 'EXPIRED', 'CANCELLED',
+  'BUILT',
+  'AWAITING_APPROVAL',
+  'AWAITING_SIGNATURES',
+  'SIGNED',
+  'SUBMITTED',
+  'CONFIRMED',
+  'FINALIZED',
+  'FAILED',
+  'REJECTED',
+  'EXPIRED',
+  'CANCELLED',
 ] as const;
 export type TransactionStatus = (typeof transactionStatuses)[number];
 

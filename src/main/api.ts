@@ -42,7 +42,13 @@ export interface ApiOptions {
   tracing?: Tracing;
 }
 
-export async function startApi(config: Config, runtime: Runtime, temporal: { address: string; namespace: string }, log: Log, options: ApiOptions = {}): Promise<ApiServer> {
+export async function startApi(
+  config: Config,
+  runtime: Runtime,
+  temporal: { address: string; namespace: string },
+  log: Log,
+  options: ApiOptions = {},
+): Promise<ApiServer> {
   // One connection for the client and the hosted worker: eager start hands a new write's first (and
   // only) workflow task straight to this process's worker, skipping the task-queue hand-off.
   const connection = await connectTemporal(temporal.address, config.temporal.connection);
@@ -52,24 +58,49 @@ export async function startApi(config: Config, runtime: Runtime, temporal: { add
   let worker: Worker | undefined;
   let running: Promise<void> | undefined;
   if (hostWorker) {
-    worker = await createLedgerWorker({ connection, namespace: temporal.namespace, taskQueue: config.temporal.taskQueue, runtime, logoPolicy: config.logoPolicy, webhookUrlPolicy: config.webhookUrlPolicy, approvalTimeoutMs: config.approvalTimeoutMs, shutdownGraceMs: shutdown.graceMs, oraclePolicy: config.oraclePolicy, loanSecondsPerDay: config.loanSecondsPerDay, prices: options.prices, wrapSteps: options.wrapSteps, tracing: options.tracing });
+    worker = await createLedgerWorker({
+      connection,
+      namespace: temporal.namespace,
+      taskQueue: config.temporal.taskQueue,
+      runtime,
+      logoPolicy: config.logoPolicy,
+      webhookUrlPolicy: config.webhookUrlPolicy,
+      approvalTimeoutMs: config.approvalTimeoutMs,
+      shutdownGraceMs: shutdown.graceMs,
+      oraclePolicy: config.oraclePolicy,
+      loanSecondsPerDay: config.loanSecondsPerDay,
+      prices: options.prices,
+      wrapSteps: options.wrapSteps,
+      tracing: options.tracing,
+    });
     running = worker.run();
   }
   // Callers stay cached until their key's change is announced (the admin CLI revokes in another process).
   const callers = createCallerCache(60_000);
   let listenerFailed = false;
-  const apiKeyChanges = listen(runtime.orm.config.get('clientUrl')!, API_KEY_CHANNEL, (hash) => callers.forget(hash), () => callers.clear(), (message) => {
-    if (!listenerFailed) log(message);
-    listenerFailed = true;
-  });
+  const apiKeyChanges = listen(
+    runtime.orm.config.get('clientUrl')!,
+    API_KEY_CHANNEL,
+    (hash) => callers.forget(hash),
+    () => callers.clear(),
+    (message) => {
+      if (!listenerFailed) log(message);
+      listenerFailed = true;
+    },
+  );
   // Its own few connections: a limit decision must not queue behind the ORM pool's long queries.
   // Opened now and kept open (idleTimeoutMillis 0): opening one on a request's path costs ~60 ms on
   // this machine, a burst's first decisions then outran the store's 250 ms budget and fell back to
   // per-process limits.
-  const rateLimitPool = config.rateLimit.store === 'postgresql' ? new Pool({ connectionString: runtime.orm.config.get('clientUrl')!, max: 4, idleTimeoutMillis: 0, connectionTimeoutMillis: 1000 }) : undefined;
+  const rateLimitPool =
+    config.rateLimit.store === 'postgresql'
+      ? new Pool({ connectionString: runtime.orm.config.get('clientUrl')!, max: 4, idleTimeoutMillis: 0, connectionTimeoutMillis: 1000 })
+      : undefined;
   rateLimitPool?.on('error', () => undefined); // an idle connection lost: the next query opens another
   if (rateLimitPool) await openAll(rateLimitPool);
-  const rateLimits = createRateLimits(config.rateLimit, rateLimitPool ? { kind: 'postgresql', pool: rateLimitPool } : { kind: 'memory' }, (message) => (options.logger ? options.logger.warn(message) : log(message)));
+  const rateLimits = createRateLimits(config.rateLimit, rateLimitPool ? { kind: 'postgresql', pool: rateLimitPool } : { kind: 'memory' }, (message) =>
+    options.logger ? options.logger.warn(message) : log(message),
+  );
   const app = createApp(
     {
       callers,
@@ -100,7 +131,10 @@ export async function startApi(config: Config, runtime: Runtime, temporal: { add
         return true;
       },
     },
-    (message, error) => (options.logger ? options.logger.error({ err: error }, message) : log(`${message}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)),
+    (message, error) =>
+      options.logger
+        ? options.logger.error({ err: error }, message)
+        : log(`${message}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
   );
   let draining = false;
   let closing: Promise<void> | undefined;

@@ -18,7 +18,12 @@ export function loanWorkflowIds(organization: OrganizationIds, escrow: string): 
  * has the current one (WorkflowNotFoundError: never started, or already closed). Rethrows the last
  * attempt's failure.
  */
-export async function onLoanWorkflow<T>(client: Client, organization: OrganizationIds, escrow: string, act: (handle: WorkflowHandle) => Promise<T>): Promise<T> {
+export async function onLoanWorkflow<T>(
+  client: Client,
+  organization: OrganizationIds,
+  escrow: string,
+  act: (handle: WorkflowHandle) => Promise<T>,
+): Promise<T> {
   const [current, legacy] = loanWorkflowIds(organization, escrow);
   try {
     return await act(client.workflow.getHandle(current));

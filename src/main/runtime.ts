@@ -53,7 +53,11 @@ export function keyEncryptionKey(config: Config, log: Log): string {
 }
 
 /** `tracing` (when on): the networks' JSON-RPC calls get spans. */
-export async function openRuntime(config: Config & { databaseUrl: string }, log: Log, options: { migrate?: boolean; tracing?: Tracing } = {}): Promise<Runtime> {
+export async function openRuntime(
+  config: Config & { databaseUrl: string },
+  log: Log,
+  options: { migrate?: boolean; tracing?: Tracing } = {},
+): Promise<Runtime> {
   const orm = await createOrm({ databaseUrl: config.databaseUrl, poolSize: config.databasePoolSize });
   if (options.migrate) {
     const applied = await migrate(orm);
@@ -61,11 +65,21 @@ export async function openRuntime(config: Config & { databaseUrl: string }, log:
   }
   const sealer = createSealer(keyEncryptionKey(config, log), config.previousKeyEncryptionKeys);
   const secrets = createKeystoreDirectory(secretsDirectory(config), sealer);
-  const feePayerBytes = JSON.parse(fileSecret(config.feePayerKeyFile, () => JSON.stringify([...randomBytes(32), ...new Uint8Array(32)]), () => {}, 'fee payer')) as number[];
+  const feePayerBytes = JSON.parse(
+    fileSecret(
+      config.feePayerKeyFile,
+      () => JSON.stringify([...randomBytes(32), ...new Uint8Array(32)]),
+      () => {},
+      'fee payer',
+    ),
+  ) as number[];
   const feePayer = await loadFeePayer(config.feePayerKeyFile, feePayerBytes, log);
   const thresholdKeys = createThresholdKeys(thresholdShareStores(config, sealer));
   const keyStore = createDatabaseKeyStore(sealer, new Map([[feePayer.address, feePayer.keyPair]]), secrets, thresholdKeys);
-  const networks = createNetworks(config.clusters.map((c) => createJsonRpcNetwork(c.name, c.rpcUrl, options.tracing?.tracer)), config.defaultCluster);
+  const networks = createNetworks(
+    config.clusters.map((c) => createJsonRpcNetwork(c.name, c.rpcUrl, options.tracing?.tracer)),
+    config.defaultCluster,
+  );
   return { orm, networks, sealer, keyStore, secrets, feePayerAddress: feePayer.address, close: () => orm.close() };
 }
 

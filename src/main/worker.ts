@@ -116,56 +116,67 @@ export const workerTuning = {
 /** Where refusals go: the given logger, the process's, or (neither) the activity's SDK logger, at info. */
 function refusalLog(logger = processLogger): Parameters<typeof refusalLogging>[0] {
   if (logger) return () => (fields, message) => logger.info(fields, message);
-  return (ctx): RefusalLog => (fields, message) => ctx.log.info(message, fields);
+  return (ctx): RefusalLog =>
+    (fields, message) =>
+      ctx.log.info(message, fields);
 }
 
 export async function createLedgerWorker(options: WorkerOptions): Promise<Worker> {
   const { runtime, connection, namespace, taskQueue } = options;
   const client = new Client({ connection, namespace, interceptors: options.tracing?.clientInterceptors });
-  const activities = createActivities({
-    orm: runtime.orm,
-    networks: runtime.networks,
-    keyStore: runtime.keyStore,
-    sealer: runtime.sealer,
-    feePayerAddress: runtime.feePayerAddress,
-    logoPolicy: options.logoPolicy,
-    webhookUrlPolicy: options.webhookUrlPolicy,
-    fetch: globalThis.fetch,
-    now: () => new Date(),
-    approvalTimeoutMs: options.approvalTimeoutMs,
-    loanSecondsPerDay: options.loanSecondsPerDay,
-    prices: options.prices ?? createOraclePriceSource(runtime.orm),
-    loans: {
-      async start(input: LoanLifecycleInput) {
-        const organization = { id: input.organizationId, externalId: input.organizationExternalId };
-        // A Create Loan of the previous release, replayed here, finds its loan's workflow under the old id.
-        if (await hasLegacyLoanWorkflow(client, organization, input.escrow)) return;
-        try {
-          await client.workflow.start(loanWorkflowType, { taskQueue, workflowId: loanWorkflowId(organization, input.escrow), args: [input], workflowIdConflictPolicy: 'USE_EXISTING', typedSearchAttributes: loanSearchAttributes(input) });
-        } catch (error) {
-          // Started and already ended: the loan's life is over.
-          if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
-        }
+  const activities = createActivities(
+    {
+      orm: runtime.orm,
+      networks: runtime.networks,
+      keyStore: runtime.keyStore,
+      sealer: runtime.sealer,
+      feePayerAddress: runtime.feePayerAddress,
+      logoPolicy: options.logoPolicy,
+      webhookUrlPolicy: options.webhookUrlPolicy,
+      fetch: globalThis.fetch,
+      now: () => new Date(),
+      approvalTimeoutMs: options.approvalTimeoutMs,
+      loanSecondsPerDay: options.loanSecondsPerDay,
+      prices: options.prices ?? createOraclePriceSource(runtime.orm),
+      loans: {
+        async start(input: LoanLifecycleInput) {
+          const organization = { id: input.organizationId, externalId: input.organizationExternalId };
+          // A Create Loan of the previous release, replayed here, finds its loan's workflow under the old id.
+          if (await hasLegacyLoanWorkflow(client, organization, input.escrow)) return;
+          try {
+            await client.workflow.start(loanWorkflowType, {
+              taskQueue,
+              workflowId: loanWorkflowId(organization, input.escrow),
+              args: [input],
+              workflowIdConflictPolicy: 'USE_EXISTING',
+              typedSearchAttributes: loanSearchAttributes(input),
+            });
+          } catch (error) {
+            // Started and already ended: the loan's life is over.
+            if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+          }
+        },
+        async changed(organizationId: string, escrow: string) {
+          const { externalId } = await runtime.orm.em.fork().findOneOrFail(Organization, { id: organizationId }, { fields: ['externalId'] });
+          // A loan whose workflow has ended has nothing left to be told.
+          await onLoanWorkflow(client, { id: organizationId, externalId }, escrow, (handle) => handle.signal(loanChangedSignal)).catch(() => undefined);
+        },
       },
-      async changed(organizationId: string, escrow: string) {
-        const { externalId } = await runtime.orm.em.fork().findOneOrFail(Organization, { id: organizationId }, { fields: ['externalId'] });
-        // A loan whose workflow has ended has nothing left to be told.
-        await onLoanWorkflow(client, { id: organizationId, externalId }, escrow, (handle) => handle.signal(loanChangedSignal)).catch(() => undefined);
+      oraclePolicy: options.oraclePolicy,
+      oracleSchedules: temporalOracleSchedules(client, taskQueue),
+      deliveries: {
+        async start(workflowId: string, request: WriteRequest) {
+          try {
+            await client.workflow.start('deliverPostSubmitWebhooks', { taskQueue, workflowId, args: [request], workflowIdConflictPolicy: 'USE_EXISTING' });
+          } catch (error) {
+            // Started and already ended: delivered.
+            if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+          }
+        },
       },
     },
-    oraclePolicy: options.oraclePolicy,
-    oracleSchedules: temporalOracleSchedules(client, taskQueue),
-    deliveries: {
-      async start(workflowId: string, request: WriteRequest) {
-        try {
-          await client.workflow.start('deliverPostSubmitWebhooks', { taskQueue, workflowId, args: [request], workflowIdConflictPolicy: 'USE_EXISTING' });
-        } catch (error) {
-          // Started and already ended: delivered.
-          if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
-        }
-      },
-    },
-  }, options.wrapSteps);
+    options.wrapSteps,
+  );
 
   return Worker.create({
     connection,
@@ -177,7 +188,10 @@ export async function createLedgerWorker(options: WorkerOptions): Promise<Worker
     shutdownGraceTime: options.shutdownGraceMs ?? 30_000,
     // The workflow bundle's interceptors and the sinks only when tracing is on; the activities' always
     // end with the refusal logging (inside tracing's, whose span then sees a refusal as BENIGN).
-    interceptors: { ...options.tracing?.worker.interceptors, activity: [...(options.tracing?.worker.interceptors.activity ?? []), refusalLogging(refusalLog(options.logger))] },
+    interceptors: {
+      ...options.tracing?.worker.interceptors,
+      activity: [...(options.tracing?.worker.interceptors.activity ?? []), refusalLogging(refusalLog(options.logger))],
+    },
     ...(options.tracing ? { sinks: options.tracing.worker.sinks } : {}),
   });
 }
@@ -193,7 +207,19 @@ async function main(config: Config, logger: Logger) {
   if (tracing) log(`traces exported to ${config.tracing!.tracesUrl} as ${config.tracing!.serviceName}`);
   const runtime = await openRuntime({ ...config, databaseUrl: config.databaseUrl }, log, { tracing });
   const connection = await connectTemporal(config.temporal.address, config.temporal.connection);
-  const worker = await createLedgerWorker({ connection, namespace: config.temporal.namespace, taskQueue: config.temporal.taskQueue, runtime, logoPolicy: config.logoPolicy, webhookUrlPolicy: config.webhookUrlPolicy, approvalTimeoutMs: config.approvalTimeoutMs, shutdownGraceMs: config.shutdown.graceMs, oraclePolicy: config.oraclePolicy, loanSecondsPerDay: config.loanSecondsPerDay, tracing });
+  const worker = await createLedgerWorker({
+    connection,
+    namespace: config.temporal.namespace,
+    taskQueue: config.temporal.taskQueue,
+    runtime,
+    logoPolicy: config.logoPolicy,
+    webhookUrlPolicy: config.webhookUrlPolicy,
+    approvalTimeoutMs: config.approvalTimeoutMs,
+    shutdownGraceMs: config.shutdown.graceMs,
+    oraclePolicy: config.oraclePolicy,
+    loanSecondsPerDay: config.loanSecondsPerDay,
+    tracing,
+  });
   log(`worker polling ${config.temporal.taskQueue} on ${config.temporal.address}`);
   process.once('SIGINT', () => worker.shutdown());
   process.once('SIGTERM', () => worker.shutdown());

@@ -25,7 +25,8 @@ type TokenBalance = { accountIndex: number; uiTokenAmount: { amount: string } };
 /** Each token account's base units before and after (a meta lists only the accounts that held a token account then). */
 function tokenBalanceChanges(keys: readonly string[], pre: readonly TokenBalance[], post: readonly TokenBalance[]) {
   const changes = new Map<string, { address: string; pre: bigint; post: bigint }>();
-  const entry = (b: TokenBalance) => changes.get(keys[b.accountIndex]) ?? changes.set(keys[b.accountIndex], { address: keys[b.accountIndex], pre: 0n, post: 0n }).get(keys[b.accountIndex])!;
+  const entry = (b: TokenBalance) =>
+    changes.get(keys[b.accountIndex]) ?? changes.set(keys[b.accountIndex], { address: keys[b.accountIndex], pre: 0n, post: 0n }).get(keys[b.accountIndex])!;
   for (const b of pre) entry(b).pre = BigInt(b.uiTokenAmount.amount);
   for (const b of post) entry(b).post = BigInt(b.uiTokenAmount.amount);
   return [...changes.values()];
@@ -88,11 +89,19 @@ export function createJsonRpcNetwork(cluster: string, rpcUrl: string, tracer?: T
     },
     async getTransaction(sig, commitment: Commitment = 'confirmed') {
       const tx = await rpc
-        .getTransaction(toSignature(sig), { commitment: commitment === 'processed' ? 'confirmed' : commitment, encoding: 'json', maxSupportedTransactionVersion: 0 })
+        .getTransaction(toSignature(sig), {
+          commitment: commitment === 'processed' ? 'confirmed' : commitment,
+          encoding: 'json',
+          maxSupportedTransactionVersion: 0,
+        })
         .send();
       if (!tx) return null;
       // Account order of a V0 message: its static keys, then the lookup tables' writable, then readonly addresses.
-      const keys: string[] = [...tx.transaction.message.accountKeys, ...(tx.meta?.loadedAddresses?.writable ?? []), ...(tx.meta?.loadedAddresses?.readonly ?? [])];
+      const keys: string[] = [
+        ...tx.transaction.message.accountKeys,
+        ...(tx.meta?.loadedAddresses?.writable ?? []),
+        ...(tx.meta?.loadedAddresses?.readonly ?? []),
+      ];
       const pre = tx.meta?.preBalances ?? [];
       const post = tx.meta?.postBalances ?? [];
       return {
@@ -121,7 +130,12 @@ export function createJsonRpcNetwork(cluster: string, rpcUrl: string, tracer?: T
     },
     async simulateTransaction(wire) {
       const { value } = await rpc
-        .simulateTransaction(wire as Base64EncodedWireTransaction, { encoding: 'base64', replaceRecentBlockhash: true, sigVerify: false, commitment: 'confirmed' })
+        .simulateTransaction(wire as Base64EncodedWireTransaction, {
+          encoding: 'base64',
+          replaceRecentBlockhash: true,
+          sigVerify: false,
+          commitment: 'confirmed',
+        })
         .send();
       return { unitsConsumed: value.unitsConsumed ?? null, err: value.err };
     },

@@ -20,7 +20,6 @@ import type { Commitment, SvmNetwork } from './svm-network';
 
 export type { MessageLifetime };
 
-
 type Message = TransactionMessage & TransactionMessageWithFeePayer;
 
 export interface Lifetime {
@@ -47,7 +46,10 @@ export function recentBlockhashLifetime(network: SvmNetwork, commitment: Commitm
     },
     apply(message, lifetime) {
       if (lifetime.kind !== 'BLOCKHASH') throw new Error(`a ${lifetime.kind} lifetime given to the recent-blockhash lifetime`);
-      return setTransactionMessageLifetimeUsingBlockhash({ blockhash: lifetime.blockhash as Blockhash, lastValidBlockHeight: BigInt(lifetime.lastValidBlockHeight) }, message);
+      return setTransactionMessageLifetimeUsingBlockhash(
+        { blockhash: lifetime.blockhash as Blockhash, lastValidBlockHeight: BigInt(lifetime.lastValidBlockHeight) },
+        message,
+      );
     },
     async isOver(lifetime) {
       if (lifetime.kind !== 'BLOCKHASH') return false;

@@ -20,17 +20,14 @@
  * on chain: an extra that is one of the base accounts gets no more privilege than they have in
  * Execute (read-only, no signature).
  */
+import { AccountRole, address, getArrayDecoder, getU32Decoder, type AccountMeta, type Address, type GetAccountInfoApi, type Rpc } from '@solana/kit';
 import {
-  AccountRole,
-  address,
-  getArrayDecoder,
-  getU32Decoder,
-  type AccountMeta,
-  type Address,
-  type GetAccountInfoApi,
-  type Rpc,
-} from '@solana/kit';
-import { deEscalateAccountMeta, findExtraAccountMetaListPda, getExtraAccountMetaDecoder, resolveExtraAccountMeta, type ExtraAccountMeta } from '@solana-program/token-2022';
+  deEscalateAccountMeta,
+  findExtraAccountMetaListPda,
+  getExtraAccountMetaDecoder,
+  resolveExtraAccountMeta,
+  type ExtraAccountMeta,
+} from '@solana-program/token-2022';
 import type { SvmNetwork } from './svm-network';
 
 import type { TransferHookAccountMeta, TransferHookAccountRole } from '../domain/operations/positions/movement.rules';
@@ -79,12 +76,15 @@ export async function transferHookValidationAddress(hookProgram: string, mint: s
  */
 export function decodeExtraAccountMetaList(data: Uint8Array): ExtraAccountMeta[] | null {
   const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
-  for (let offset = 0; offset + TLV_HEADER_BYTES <= data.length; ) {
+  for (let offset = 0; offset + TLV_HEADER_BYTES <= data.length;) {
     const discriminator = data.subarray(offset, offset + 8);
     if (discriminator.every((b) => b === 0)) return null;
     const length = view.getUint32(offset + 8, true);
     const start = offset + TLV_HEADER_BYTES;
-    if (start + length > data.length) throw new TransferHookResolutionError(`validation account data is truncated: an entry of ${length} bytes at offset ${offset} passes its end (${data.length} bytes)`);
+    if (start + length > data.length)
+      throw new TransferHookResolutionError(
+        `validation account data is truncated: an entry of ${length} bytes at offset ${offset} passes its end (${data.length} bytes)`,
+      );
     if (discriminator.every((b, i) => b === EXECUTE_DISCRIMINATOR[i])) {
       const value = data.subarray(start, start + length);
       try {
@@ -159,13 +159,28 @@ export async function resolveTransferHookAccounts(network: Pick<SvmNetwork, 'get
   const rpc = accountInfoRpc(network);
   const data = executeInstructionData(transfer.amount);
   // Execute's accounts, to which seeds and account indexes refer: source, mint, destination, authority, validation, then each resolved extra.
-  const executeMetas: AccountMeta<Address>[] = [transfer.source, transfer.mint, transfer.destination, transfer.authority, validation].map((a) => ({ address: address(a), role: AccountRole.READONLY }));
+  const executeMetas: AccountMeta<Address>[] = [transfer.source, transfer.mint, transfer.destination, transfer.authority, validation].map((a) => ({
+    address: address(a),
+    role: AccountRole.READONLY,
+  }));
   const resolved: TransferHookAccountMeta[] = [];
   for (const [index, extra] of extras.entries()) {
     let meta: AccountMeta<Address>;
     try {
-      const found = await resolveExtraAccountMeta(extra, executeMetas.map((m) => m.address), data, hookProgram, rpc);
-      const role = found.isSigner ? (found.isWritable ? AccountRole.WRITABLE_SIGNER : AccountRole.READONLY_SIGNER) : found.isWritable ? AccountRole.WRITABLE : AccountRole.READONLY;
+      const found = await resolveExtraAccountMeta(
+        extra,
+        executeMetas.map((m) => m.address),
+        data,
+        hookProgram,
+        rpc,
+      );
+      const role = found.isSigner
+        ? found.isWritable
+          ? AccountRole.WRITABLE_SIGNER
+          : AccountRole.READONLY_SIGNER
+        : found.isWritable
+          ? AccountRole.WRITABLE
+          : AccountRole.READONLY;
       meta = deEscalateAccountMeta({ address: found.address, role }, executeMetas);
     } catch (error) {
       if (error instanceof NetworkFault) throw error.cause;

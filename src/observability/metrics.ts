@@ -33,7 +33,7 @@ export const apiErrors = new Counter({
 
 export const writesRecorded = new Counter({
   name: 'ledger_writes_total',
-  help: 'Network transactions (and offchain-only writes) recorded by this process\'s worker, by operation and final status.',
+  help: "Network transactions (and offchain-only writes) recorded by this process's worker, by operation and final status.",
   labelNames: ['operation', 'status'] as const,
   registers: [registry],
 });

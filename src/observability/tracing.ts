@@ -68,12 +68,15 @@ export async function startTracing(options: TracingOptions): Promise<Tracing> {
     import('@temporalio/interceptors-opentelemetry'),
   ]);
   // OTEL_RESOURCE_ATTRIBUTES adds to the resource; OTEL_SERVICE_NAME (config) names the service.
-  const resource = resources.Resource.default().merge(resources.envDetectorSync.detect()).merge(new resources.Resource({ 'service.name': options.serviceName }));
+  const resource = resources.Resource.default()
+    .merge(resources.envDetectorSync.detect())
+    .merge(new resources.Resource({ 'service.name': options.serviceName }));
   const processor: SpanProcessor = options.batch === false ? new base.SimpleSpanProcessor(options.exporter) : new base.BatchSpanProcessor(options.exporter);
   const provider = new sdk.NodeTracerProvider({ resource, spanProcessors: [processor] });
   provider.register();
   const registered = api.trace.getTracerProvider();
-  if (!(registered instanceof api.ProxyTracerProvider) || registered.getDelegate() !== provider) throw new Error('tracing: another tracer provider is already registered in this process');
+  if (!(registered instanceof api.ProxyTracerProvider) || registered.getDelegate() !== provider)
+    throw new Error('tracing: another tracer provider is already registered in this process');
 
   const instrumentations: InstrumentationBase[] = [
     // Incoming requests only: outbound HTTP here goes through fetch (undici), traced below.
@@ -81,7 +84,10 @@ export async function startTracing(options: TracingOptions): Promise<Tracing> {
     new undici.UndiciInstrumentation({ requireParentforSpans: true, startSpanHook: outboundUrlAttributes }),
     // Only inside a traced operation (no root spans for background queries). MikroORM inlines values
     // into its SQL (sealed keys, webhook credentials, signed messages): the statement is kept without them.
-    new pg.PgInstrumentation({ requireParentSpan: true, requestHook: (span, { query }) => query.text && span.setAttribute('db.statement', withoutLiterals(query.text)) }),
+    new pg.PgInstrumentation({
+      requireParentSpan: true,
+      requestHook: (span, { query }) => query.text && span.setAttribute('db.statement', withoutLiterals(query.text)),
+    }),
   ];
   const unregister = instrumentation.registerInstrumentations({ tracerProvider: provider, instrumentations });
   await patchLoadedModules(instrumentations);
@@ -94,7 +100,12 @@ export async function startTracing(options: TracingOptions): Promise<Tracing> {
     worker: {
       interceptors: {
         workflowModules: [require.resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors')],
-        activity: [(ctx) => ({ inbound: new temporal.OpenTelemetryActivityInboundInterceptor(ctx), outbound: new temporal.OpenTelemetryActivityOutboundInterceptor(ctx) })],
+        activity: [
+          (ctx) => ({
+            inbound: new temporal.OpenTelemetryActivityInboundInterceptor(ctx),
+            outbound: new temporal.OpenTelemetryActivityOutboundInterceptor(ctx),
+          }),
+        ],
       },
       // Workflow spans are made in the sandbox and leave it through this sink, into the same processor.
       sinks: { exporter: temporal.makeWorkflowExporter(processor, resource) },
@@ -119,7 +130,11 @@ export async function startTracing(options: TracingOptions): Promise<Tracing> {
 export function outboundUrlAttributes(request: { origin: string; path: string }): Record<string, string> {
   const [path, query] = request.path.split('?', 2);
   const hidden = (part: string | undefined) => (part && part !== '/' ? 'REDACTED' : '');
-  return { 'url.full': `${request.origin}${hidden(path) ? '/REDACTED' : '/'}${hidden(query) ? '?REDACTED' : ''}`, 'url.path': hidden(path) || '/', 'url.query': hidden(query) ? '?REDACTED' : '' };
+  return {
+    'url.full': `${request.origin}${hidden(path) ? '/REDACTED' : '/'}${hidden(query) ? '?REDACTED' : ''}`,
+    'url.path': hidden(path) || '/',
+    'url.query': hidden(query) ? '?REDACTED' : '',
+  };
 }
 
 /**

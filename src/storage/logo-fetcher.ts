@@ -20,7 +20,12 @@ export interface FetchedLogo {
 
 export async function fetchLogo(url: string, policy: LogoPolicy, field: string, fetchImpl: typeof fetch = fetch): Promise<FetchedLogo> {
   // Logos may come over plain http (public images often do); the address rule is the webhooks' too.
-  const target = await checkOutboundUrl(url, { allowPrivateAddresses: policy.allowPrivateAddresses, allowHttp: true }, field, 'logos are copied only from public addresses');
+  const target = await checkOutboundUrl(
+    url,
+    { allowPrivateAddresses: policy.allowPrivateAddresses, allowHttp: true },
+    field,
+    'logos are copied only from public addresses',
+  );
   let response: Response;
   try {
     response = await fetchImpl(target, { redirect: 'manual', signal: AbortSignal.timeout(5000) });
@@ -30,7 +35,8 @@ export async function fetchLogo(url: string, policy: LogoPolicy, field: string, 
   if (response.status >= 300 && response.status < 400) throw validationError(field, `${field} redirects; give the final URL`);
   if (!response.ok) throw validationError(field, `${field} answered HTTP ${response.status}`);
   const contentType = (response.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
-  if (!(logoContentTypes as readonly string[]).includes(contentType)) throw validationError(field, `${field} is ${contentType || 'of no content type'}; a logo is one of ${logoContentTypes.join(', ')}`);
+  if (!(logoContentTypes as readonly string[]).includes(contentType))
+    throw validationError(field, `${field} is ${contentType || 'of no content type'}; a logo is one of ${logoContentTypes.join(', ')}`);
   const declared = Number(response.headers.get('content-length') ?? 0);
   if (declared > policy.maxBytes) throw validationError(field, `${field} is ${declared} bytes; at most ${policy.maxBytes} are accepted`);
   const chunks: Buffer[] = [];

@@ -12,7 +12,9 @@ export const loanKeys = {
 };
 
 /** LedgerOrganization holds the organization's external id, as on writes (the one operators know). */
-export function loanSearchAttributes(input: Pick<LoanLifecycleInput, 'organizationExternalId' | 'escrow' | 'borrower' | 'status' | 'maturityAt'>): SearchAttributePair[] {
+export function loanSearchAttributes(
+  input: Pick<LoanLifecycleInput, 'organizationExternalId' | 'escrow' | 'borrower' | 'status' | 'maturityAt'>,
+): SearchAttributePair[] {
   return [
     { key: loanKeys.organization, value: input.organizationExternalId },
     { key: loanKeys.escrow, value: input.escrow },

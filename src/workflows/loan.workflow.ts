@@ -34,7 +34,20 @@ import {
 } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { createActivities } from '../activities';
-import { liquidationWorkflowId, rolloverWorkflowId, LOAN_ITERATIONS_BEFORE_CONTINUE, loanChangedSignal, loanMovementUpdate, loanQueries, movementRefusal, restingRefusal, type LoanLifecycleInput, type LoanMovement, type LoanNextAction, type LoanSnapshot } from '../domain/loan-lifecycle';
+import {
+  liquidationWorkflowId,
+  rolloverWorkflowId,
+  LOAN_ITERATIONS_BEFORE_CONTINUE,
+  loanChangedSignal,
+  loanMovementUpdate,
+  loanQueries,
+  movementRefusal,
+  restingRefusal,
+  type LoanLifecycleInput,
+  type LoanMovement,
+  type LoanNextAction,
+  type LoanSnapshot,
+} from '../domain/loan-lifecycle';
 import type { WriteRequest, WriteResult } from '../domain/write';
 import { organizationSegment } from '../domain/workflow-ids';
 import { loanSearchAttributes, movementSearchAttributes } from './loan-search-attributes';
@@ -59,7 +72,12 @@ export const moveLoan = defineUpdate<WriteResult | null, [LoanMovement]>(loanMov
 const settled = (status: string) => status === 'REPAID' || status === 'LIQUIDATED' || status === 'CLOSED';
 
 /** A write the loan's own workflow starts (fixed id), acting for the API key that created the loan. */
-function loanWrite(input: LoanLifecycleInput, operation: 'LIQUIDATE_LOAN' | 'REFINANCE_LOAN', workflowId: string, extra: Record<string, unknown> = {}): WriteRequest {
+function loanWrite(
+  input: LoanLifecycleInput,
+  operation: 'LIQUIDATE_LOAN' | 'REFINANCE_LOAN',
+  workflowId: string,
+  extra: Record<string, unknown> = {},
+): WriteRequest {
   return {
     operation,
     transactionId: uuid4(),
@@ -77,7 +95,10 @@ function loanWrite(input: LoanLifecycleInput, operation: 'LIQUIDATE_LOAN' | 'REF
 }
 
 /** The organization in the ids of the loan's writes: its external id (the internal one in runs from before the patch). */
-const organizationPart = (input: LoanLifecycleInput) => (patched('workflow-ids-external-organization') ? organizationSegment({ id: input.organizationId, externalId: input.organizationExternalId }) : input.organizationId);
+const organizationPart = (input: LoanLifecycleInput) =>
+  patched('workflow-ids-external-organization')
+    ? organizationSegment({ id: input.organizationId, externalId: input.organizationExternalId })
+    : input.organizationId;
 
 /**
  * The workflow's own write (liquidation, rollover) in its turn, if `still` holds when the turn comes (a
@@ -87,7 +108,11 @@ async function runChild(request: WriteRequest, own: Turn, still: () => boolean):
   const ran = await own(async () => {
     if (!still()) return true;
     try {
-      const result = await executeChild<typeof ledgerWrite>('ledgerWrite', { workflowId: request.workflowId, args: [request], taskQueue: workflowInfo().taskQueue });
+      const result = await executeChild<typeof ledgerWrite>('ledgerWrite', {
+        workflowId: request.workflowId,
+        args: [request],
+        taskQueue: workflowInfo().taskQueue,
+      });
       return !result.refusal;
     } catch {
       // Failed, or refused by a write from before `write-refusal-completes` (it failed the child).
@@ -126,7 +151,8 @@ async function runMovement({ request, workflowTaskTimeoutSeconds }: LoanMovement
 }
 
 /** A movement's refusal: 409 CONFLICT naming the escrow. */
-const conflictFailure = (why: string) => ApplicationFailure.create({ type: 'CONFLICT', message: why, nonRetryable: true, details: [{ field: 'itemData.escrow', context: {} }] });
+const conflictFailure = (why: string) =>
+  ApplicationFailure.create({ type: 'CONFLICT', message: why, nonRetryable: true, details: [{ field: 'itemData.escrow', context: {} }] });
 
 /** The validator's refusal: the loan's state refuses the movement. */
 function refuseMovement(status: string, { request }: LoanMovement): void {
@@ -139,7 +165,8 @@ export async function loanLifecycle(input: LoanLifecycleInput): Promise<string> 
   let changed = false;
   const next = (): LoanNextAction => {
     if (state.status === 'OPEN') return { action: 'MARK_OVERDUE', at: state.maturityAt, status: state.status };
-    if (state.status === 'OVERDUE') return { action: 'LIQUIDATE', at: new Date(Date.parse(state.maturityAt) + state.graceMs).toISOString(), status: state.status };
+    if (state.status === 'OVERDUE')
+      return { action: 'LIQUIDATE', at: new Date(Date.parse(state.maturityAt) + state.graceMs).toISOString(), status: state.status };
     return { action: 'NONE', at: null, status: state.status };
   };
   setHandler(nextActionQuery, next);
@@ -232,7 +259,11 @@ export async function loanLifecycle(input: LoanLifecycleInput): Promise<string> 
     if (state.status === 'OPEN' && snapshot.rollover && patched('loan-rollover')) {
       // The strategy rolls its loans over: a new term (a child refinance write), interest capitalised.
       const term = state.maturityAt;
-      await runChild(loanWrite(state, 'REFINANCE_LOAN', rolloverWorkflowId(organizationPart(state), state.loanId, term), { durationIndex: snapshot.durationIndex ?? 0 }), own, () => state.status === 'OPEN' && state.maturityAt === term);
+      await runChild(
+        loanWrite(state, 'REFINANCE_LOAN', rolloverWorkflowId(organizationPart(state), state.loanId, term), { durationIndex: snapshot.durationIndex ?? 0 }),
+        own,
+        () => state.status === 'OPEN' && state.maturityAt === term,
+      );
       const after = await records.loanSnapshot(state.loanId);
       if (after) show(after);
     } else if (state.status === 'OPEN') {

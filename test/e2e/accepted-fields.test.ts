@@ -18,7 +18,8 @@ let stranger: Ref;
 beforeAll(async () => {
   stack = await startStack();
   rpc = createSolanaRpc(stack.node.url);
-  authority = (await stack.call('POST', '/api/v1/accounts', { itemData: { managed: true, offchainReferences: { type: 'TOKEN_MANAGEMENT_AUTHORITY' } } })).body.newAccount;
+  authority = (await stack.call('POST', '/api/v1/accounts', { itemData: { managed: true, offchainReferences: { type: 'TOKEN_MANAGEMENT_AUTHORITY' } } })).body
+    .newAccount;
   stranger = (await stack.call('POST', '/api/v1/accounts', { itemData: { managed: true } })).body.newAccount;
 });
 afterAll(async () => {
@@ -26,7 +27,10 @@ afterAll(async () => {
 });
 
 const createInstrument = (itemData: Record<string, unknown>, svmTransactionConfig?: unknown) =>
-  stack.call('POST', '/api/v1/financial-instruments', { itemData: { mintAuthority: { offchainId: authority.offchainId }, ...itemData }, ...(svmTransactionConfig ? { svmTransactionConfig } : {}) });
+  stack.call('POST', '/api/v1/financial-instruments', {
+    itemData: { mintAuthority: { offchainId: authority.offchainId }, ...itemData },
+    ...(svmTransactionConfig ? { svmTransactionConfig } : {}),
+  });
 const instrumentCount = async () => (await stack.call('POST', '/api/v1/financial-instruments/bulk/identifiers', {})).body.count as number;
 const details = async (offchainId: string) => (await stack.call('POST', '/api/v1/transactions/single', { itemData: { transaction: { offchainId } } })).body;
 const newAlId = { financialInstrumentType: 'STOCK' };
@@ -60,11 +64,15 @@ describe('Create Financial Instrument: mintAccount', () => {
   });
 
   it('points mintAccount.alreadyOnchain to itemData.alreadyOnChain, which onboards a mint', async () => {
-    const refused = await createInstrument({ version: 'SPL', onchainData: { decimals: 0 }, mintAccount: { alreadyOnchain: true, offchainReferences: { newAlId } } });
+    const refused = await createInstrument({
+      version: 'SPL',
+      onchainData: { decimals: 0 },
+      mintAccount: { alreadyOnchain: true, offchainReferences: { newAlId } },
+    });
     expect(refused.body.errors[0]).toMatchObject({ field: 'itemData.mintAccount.alreadyOnchain', message: expect.stringContaining('itemData.alreadyOnChain') });
   });
 
-  it('keeps on the mint\'s account record what applies to it, with the default key location', async () => {
+  it("keeps on the mint's account record what applies to it, with the default key location", async () => {
     const created = await createInstrument({
       version: 'SPL',
       onchainData: { decimals: 0 },
@@ -99,11 +107,25 @@ describe('Create Financial Instrument: mintAccount', () => {
   });
 
   it('puts the labels of mintAccount.offchainReferences on a pre-created mint account, and refuses its other fields', async () => {
-    const account = (await stack.call('POST', '/api/v1/accounts', { itemData: { managed: true, dataLength: 82, seed: { amount: 0.01 }, offchainReferences: { type: 'ASSET_TOKEN', code: 'OLD' } } })).body.newAccount as Ref;
-    const refused = await createInstrument({ version: 'SPL', onchainData: { decimals: 0 }, existingMintAccount: { offchainId: account.offchainId }, mintAccount: { offchainReferences: { newAlId }, comments: 'x' } });
+    const account = (
+      await stack.call('POST', '/api/v1/accounts', {
+        itemData: { managed: true, dataLength: 82, seed: { amount: 0.01 }, offchainReferences: { type: 'ASSET_TOKEN', code: 'OLD' } },
+      })
+    ).body.newAccount as Ref;
+    const refused = await createInstrument({
+      version: 'SPL',
+      onchainData: { decimals: 0 },
+      existingMintAccount: { offchainId: account.offchainId },
+      mintAccount: { offchainReferences: { newAlId }, comments: 'x' },
+    });
     expect(refused.status).toBe(400);
     expect(refused.body.errors[0].field).toBe('itemData.mintAccount.comments');
-    const created = await createInstrument({ version: 'SPL', onchainData: { decimals: 0 }, existingMintAccount: { offchainId: account.offchainId }, mintAccount: { offchainReferences: { newAlId, code: 'NEW', name: 'Pre-created' } } });
+    const created = await createInstrument({
+      version: 'SPL',
+      onchainData: { decimals: 0 },
+      existingMintAccount: { offchainId: account.offchainId },
+      mintAccount: { offchainReferences: { newAlId, code: 'NEW', name: 'Pre-created' } },
+    });
     expect(created.status).toBe(201);
     const mint = await stack.call('POST', '/api/v1/accounts/single', { itemData: { account: { offchainId: account.offchainId } } });
     expect(mint.body.offchain).toMatchObject({ code: 'NEW', name: 'Pre-created' });
@@ -114,7 +136,10 @@ describe('svmTransactionConfig.computeUnitConfig', () => {
   const COMPUTE_BUDGET = 'ComputeBudget111111111111111111111111111111';
   /** The compute budget instructions of a serialized message: [kind, value]. */
   const budgetOf = (serializedMessage: string) => {
-    const message = getCompiledTransactionMessageDecoder().decode(getBase64Encoder().encode(serializedMessage)) as unknown as { staticAccounts: string[]; instructions: { programAddressIndex: number; data?: Uint8Array }[] };
+    const message = getCompiledTransactionMessageDecoder().decode(getBase64Encoder().encode(serializedMessage)) as unknown as {
+      staticAccounts: string[];
+      instructions: { programAddressIndex: number; data?: Uint8Array }[];
+    };
     return message.instructions
       .filter((ix) => message.staticAccounts[ix.programAddressIndex] === COMPUTE_BUDGET)
       .map((ix) => {
@@ -132,17 +157,30 @@ describe('svmTransactionConfig.computeUnitConfig', () => {
       ['price', 1_000_000],
     ]);
     // Two signatures (fee payer, new account) plus 100,000 units at 1 lamport each.
-    const landed = await rpc.getTransaction(created.body.svmTransaction.onchainId as Signature, { commitment: 'confirmed', encoding: 'json', maxSupportedTransactionVersion: 0 }).send();
+    const landed = await rpc
+      .getTransaction(created.body.svmTransaction.onchainId as Signature, { commitment: 'confirmed', encoding: 'json', maxSupportedTransactionVersion: 0 })
+      .send();
     expect(landed?.meta?.fee).toBe(10_000n + 100_000n);
-    expect((await details(created.body.svmTransaction.offchainId)).computeUnitConfig).toEqual({ limit: 100_000, limitSource: 'GIVEN', simulatedUnits: null, price: '1000000', priceEstimate: null });
+    expect((await details(created.body.svmTransaction.offchainId)).computeUnitConfig).toEqual({
+      limit: 100_000,
+      limitSource: 'GIVEN',
+      simulatedUnits: null,
+      price: '1000000',
+      priceEstimate: null,
+    });
   });
 
-  it('records the price estimate\'s provider beside the price it used', async () => {
-    const created = await createAccount({ computeUnitConfig: { enable: true, priceEstimate: { provider: 'CLUSTER_RPC', calculationStrategy: 'DEFAULT', priorityLevel: 'HIGH' } } });
+  it("records the price estimate's provider beside the price it used", async () => {
+    const created = await createAccount({
+      computeUnitConfig: { enable: true, priceEstimate: { provider: 'CLUSTER_RPC', calculationStrategy: 'DEFAULT', priorityLevel: 'HIGH' } },
+    });
     expect(created.status).toBe(201);
     const recorded = (await details(created.body.svmTransaction.offchainId)).computeUnitConfig;
     // No limit given: simulated (test/e2e/compute-budget.test.ts checks the margin).
-    expect(budgetOf(created.body.svmTransaction.serializedMessage)).toEqual([['limit', recorded.limit], ['price', 0]]);
+    expect(budgetOf(created.body.svmTransaction.serializedMessage)).toEqual([
+      ['limit', recorded.limit],
+      ['price', 0],
+    ]);
     expect(recorded).toEqual({
       limit: expect.any(Number),
       limitSource: 'SIMULATED',
@@ -185,23 +223,36 @@ describe('Update Financial Instrument: the logo', () => {
   afterAll(async () => {
     await new Promise((resolve) => server.close(resolve));
   });
-  const logoOf = async (offchainId: string) => (await stack.call('POST', '/api/v1/financial-instruments/single', { itemData: { financialInstrument: { offchainId } } })).body.offchainData.logo;
+  const logoOf = async (offchainId: string) =>
+    (await stack.call('POST', '/api/v1/financial-instruments/single', { itemData: { financialInstrument: { offchainId } } })).body.offchainData.logo;
   const served = async (url: string) => {
     const response = await fetch(stack.api.url + url, { headers: { authorization: `Bearer ${stack.apiKey}` } });
     return { status: response.status, type: response.headers.get('content-type'), bytes: Buffer.from(await response.arrayBuffer()) };
   };
 
   it('copies an updated logo and serves it from /files, keeps it when the patch has none or the same one', async () => {
-    const created = await createInstrument({ version: 'SPL', onchainData: { decimals: 0 }, mintAccount: { offchainReferences: { newAlId } }, offchainData: { logo: { copyFromUri: `${base}/first.png`, fileName: 'first.png' } } });
+    const created = await createInstrument({
+      version: 'SPL',
+      onchainData: { decimals: 0 },
+      mintAccount: { offchainReferences: { newAlId } },
+      offchainData: { logo: { copyFromUri: `${base}/first.png`, fileName: 'first.png' } },
+    });
     expect(created.status).toBe(201);
     const id = created.body.newFinancialInstrument.offchainId;
     const original = await logoOf(id);
-    const update = (offchainData: Record<string, unknown>) => stack.call('PATCH', '/api/v1/financial-instruments', { itemData: { financialInstrument: { offchainId: id }, offchainData } });
+    const update = (offchainData: Record<string, unknown>) =>
+      stack.call('PATCH', '/api/v1/financial-instruments', { itemData: { financialInstrument: { offchainId: id }, offchainData } });
 
     const updated = await update({ logo: { copyFromUri: `${base}/second.png`, fileName: 'second.png', contentType: 'image/png', type: 'LOGO' } });
     expect(updated.status).toBe(200);
     const logo = await logoOf(id);
-    expect(logo).toMatchObject({ copyFromUri: `${base}/second.png`, fileName: 'second.png', contentType: 'image/png', size: second.length, url: expect.stringMatching(/^\/api\/v1\/files\//) });
+    expect(logo).toMatchObject({
+      copyFromUri: `${base}/second.png`,
+      fileName: 'second.png',
+      contentType: 'image/png',
+      size: second.length,
+      url: expect.stringMatching(/^\/api\/v1\/files\//),
+    });
     expect(logo.url).not.toBe(original.url);
     expect(await served(logo.url)).toEqual({ status: 200, type: 'image/png', bytes: second });
     // The first logo's file stays where it was.
@@ -224,14 +275,22 @@ describe('Position lookups: mintAuthority and freezeAuthority', () => {
   let mint: string;
   beforeAll(async () => {
     const byAuthority = { offchainId: authority.offchainId };
-    const created = await createInstrument({ version: 'TOKEN_2022', onchainData: { decimals: 2 }, freezeAuthority: byAuthority, mintAccount: { offchainReferences: { newAlId } } });
+    const created = await createInstrument({
+      version: 'TOKEN_2022',
+      onchainData: { decimals: 2 },
+      freezeAuthority: byAuthority,
+      mintAccount: { offchainReferences: { newAlId } },
+    });
     expect(created.status).toBe(201);
     mint = created.body.newFinancialInstrument.onchainId;
   });
   const owner = async () => (await stack.call('POST', '/api/v1/accounts', { itemData: { managed: true } })).body.newAccount as Ref;
-  const initialize = (who: Ref, extra: Record<string, unknown>) => stack.call('POST', '/api/v1/positions', { itemData: { positionToInitialize: { owner: { offchainId: who.offchainId }, financialInstrument: { onchainId: mint }, ...extra } } });
+  const initialize = (who: Ref, extra: Record<string, unknown>) =>
+    stack.call('POST', '/api/v1/positions', {
+      itemData: { positionToInitialize: { owner: { offchainId: who.offchainId }, financialInstrument: { onchainId: mint }, ...extra } },
+    });
 
-  it('Initialize Position refuses a freeze or mint authority that is not the instrument\'s, naming it, and takes the right ones', async () => {
+  it("Initialize Position refuses a freeze or mint authority that is not the instrument's, naming it, and takes the right ones", async () => {
     const who = await owner();
     const wrongFreeze = await initialize(who, { freezeAuthority: { offchainId: stranger.offchainId } });
     expect(wrongFreeze.status).toBe(400);
@@ -250,17 +309,27 @@ describe('Position lookups: mintAuthority and freezeAuthority', () => {
   it('a movement refuses a wrong freeze authority in its lookup even without a freeze option', async () => {
     const who = await owner();
     expect((await initialize(who, {})).status).toBe(201);
-    const refused = await stack.call('POST', '/api/v1/positions/mint', { itemData: { mintTo: { owner: { offchainId: who.offchainId }, financialInstrument: { onchainId: mint }, freezeAuthority: { offchainId: stranger.offchainId } }, value: { amount: 1 } } });
+    const refused = await stack.call('POST', '/api/v1/positions/mint', {
+      itemData: {
+        mintTo: { owner: { offchainId: who.offchainId }, financialInstrument: { onchainId: mint }, freezeAuthority: { offchainId: stranger.offchainId } },
+        value: { amount: 1 },
+      },
+    });
     expect(refused.status).toBe(400);
     expect(refused.body.errors[0]).toMatchObject({ code: 'FREEZE_AUTHORITY_NOT_FOUND', field: 'itemData.mintTo.freezeAuthority' });
-    const read = await stack.call('POST', '/api/v1/positions/single', { itemData: { position: { owner: { offchainId: who.offchainId }, financialInstrument: { onchainId: mint }, mintAuthority: { offchainId: stranger.offchainId } } } });
+    const read = await stack.call('POST', '/api/v1/positions/single', {
+      itemData: {
+        position: { owner: { offchainId: who.offchainId }, financialInstrument: { onchainId: mint }, mintAuthority: { offchainId: stranger.offchainId } },
+      },
+    });
     expect(read.status).toBe(400);
     expect(read.body.errors[0].field).toBe('itemData.position.mintAuthority');
   });
 });
 
 describe('The Idempotency-Key header', () => {
-  const create = (headers: Record<string, string>) => stack.call('POST', '/api/v1/accounts', { itemData: { managed: true, seed: { amount: 0.001 } } }, { headers });
+  const create = (headers: Record<string, string>) =>
+    stack.call('POST', '/api/v1/accounts', { itemData: { managed: true, seed: { amount: 0.001 } } }, { headers });
 
   it('makes a repeated create answer the first account (whatever x-request-id says), bare or quoted', async () => {
     const key = `key-${randomUUID()}`;
@@ -273,7 +342,12 @@ describe('The Idempotency-Key header', () => {
     const other = await create({ 'Idempotency-Key': `key-${randomUUID()}` });
     expect(other.body.newAccount.onchainId).not.toBe(first.body.newAccount.onchainId);
     // Another body under the same key is a conflict naming the header.
-    const conflicting = await stack.call('POST', '/api/v1/accounts', { itemData: { managed: true, seed: { amount: 0.002 } } }, { headers: { 'Idempotency-Key': key } });
+    const conflicting = await stack.call(
+      'POST',
+      '/api/v1/accounts',
+      { itemData: { managed: true, seed: { amount: 0.002 } } },
+      { headers: { 'Idempotency-Key': key } },
+    );
     expect(conflicting.status).toBe(409);
     expect(conflicting.body.errors[0].field).toBe('Idempotency-Key');
   });
@@ -282,7 +356,12 @@ describe('The Idempotency-Key header', () => {
     const source = (await stack.call('POST', '/api/v1/accounts', { itemData: { managed: true, seed: { amount: 1 } } })).body.newAccount as Ref;
     const idempotencyId = randomUUID();
     const transfer = (headers: Record<string, string>) =>
-      stack.call('POST', '/api/v1/accounts/transfer-network-currency', { itemData: { source: { offchainId: source.offchainId }, destination: { offchainId: stranger.offchainId }, value: { amount: 0.01 }, idempotencyId } }, { headers });
+      stack.call(
+        'POST',
+        '/api/v1/accounts/transfer-network-currency',
+        { itemData: { source: { offchainId: source.offchainId }, destination: { offchainId: stranger.offchainId }, value: { amount: 0.01 }, idempotencyId } },
+        { headers },
+      );
     const differs = await transfer({ 'Idempotency-Key': randomUUID() });
     expect(differs.status).toBe(400);
     expect(differs.body.errors[0]).toMatchObject({ code: 'VALIDATION_ERROR', field: 'Idempotency-Key' });

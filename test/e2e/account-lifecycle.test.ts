@@ -50,7 +50,8 @@ const create = async (itemData: Record<string, unknown>): Promise<Ref> => {
 const details = async (ref: Ref) => (await stack.call('POST', '/api/v1/accounts/single', { itemData: { account: { offchainId: ref.offchainId } } })).body;
 const balances = async (ref: Ref) => (await stack.call('POST', '/api/v1/accounts/balance', { itemData: { account: { offchainId: ref.offchainId } } })).body;
 const update = (itemData: Record<string, unknown>, apiKey?: string) => stack.call('PATCH', '/api/v1/accounts', { itemData }, { apiKey });
-const inactivate = (itemData: Record<string, unknown>, svmTransactionConfig?: Record<string, unknown>) => stack.call('PATCH', '/api/v1/accounts/inactivate', { itemData, svmTransactionConfig });
+const inactivate = (itemData: Record<string, unknown>, svmTransactionConfig?: Record<string, unknown>) =>
+  stack.call('PATCH', '/api/v1/accounts/inactivate', { itemData, svmTransactionConfig });
 const freshAddress = async () => getAddressFromPublicKey((await generateKeyPair()).publicKey);
 const onchainLamports = async (addr: string) => (await rpc.getBalance(address(addr), { commitment: 'confirmed' }).send()).value;
 const byId = (ref: Ref) => ({ offchainId: ref.offchainId });
@@ -58,12 +59,24 @@ const byId = (ref: Ref) => ({ offchainId: ref.offchainId });
 describe('Update Account', () => {
   it('changes the offchain references, comments and domain, answering the account and no transaction', async () => {
     const wallet = await create({ managed: true, offchainReferences: { type: 'WALLET', code: 'L-1', name: 'Before' }, comments: 'before' });
-    const updated = await update({ account: byId(wallet), offchainReferences: { code: 'L-2', name: 'After', accountNumber: 'AN-9', organizationExternalId: 'ext-9' }, comments: 'after', domain: 'desk.example' });
+    const updated = await update({
+      account: byId(wallet),
+      offchainReferences: { code: 'L-2', name: 'After', accountNumber: 'AN-9', organizationExternalId: 'ext-9' },
+      comments: 'after',
+      domain: 'desk.example',
+    });
     expect(updated.status).toBe(200);
     expect(updated.body).toEqual({ updatedAccount: wallet, svmTransaction: null });
-    expect(await details(wallet)).toMatchObject({ offchain: { type: 'WALLET', code: 'L-2', name: 'After', accountNumber: 'AN-9', organizationExternalId: 'ext-9' }, comments: 'after', domain: 'desk.example', status: 'ACTIVE' });
+    expect(await details(wallet)).toMatchObject({
+      offchain: { type: 'WALLET', code: 'L-2', name: 'After', accountNumber: 'AN-9', organizationExternalId: 'ext-9' },
+      comments: 'after',
+      domain: 'desk.example',
+      status: 'ACTIVE',
+    });
     // The new references find the account; the old ones no longer do.
-    expect((await stack.call('POST', '/api/v1/accounts/single', { itemData: { account: { offchainReferences: { code: 'L-2' } } } })).body.offchain.id).toBe(wallet.offchainId);
+    expect((await stack.call('POST', '/api/v1/accounts/single', { itemData: { account: { offchainReferences: { code: 'L-2' } } } })).body.offchain.id).toBe(
+      wallet.offchainId,
+    );
     expect((await stack.call('POST', '/api/v1/accounts/single', { itemData: { account: { offchainReferences: { code: 'L-1' } } } })).status).toBe(404);
 
     // unsetFields empties nullable fields; what is not named stays.
@@ -73,24 +86,58 @@ describe('Update Account', () => {
 
   it('changes the flags and the organizations lists', async () => {
     const wallet = await create({ managed: true });
-    const updated = await update({ account: byId(wallet), canPayFees: true, subscribeToNetworkEvents: true, shareAcrossTenants: true, globalFeePayerForOrgs: ['org-a'], orgsAllowedToSignWithPrivateKey: ['org-b', 'org-c'] });
+    const updated = await update({
+      account: byId(wallet),
+      canPayFees: true,
+      subscribeToNetworkEvents: true,
+      shareAcrossTenants: true,
+      globalFeePayerForOrgs: ['org-a'],
+      orgsAllowedToSignWithPrivateKey: ['org-b', 'org-c'],
+    });
     expect(updated.status).toBe(200);
-    expect(await details(wallet)).toMatchObject({ canPayFees: true, subscribeToNetworkEvents: true, sharedAcrossTenants: true, globalFeePayerForOrgs: ['org-a'], orgsAllowedToSignWithPrivateKey: ['org-b', 'org-c'] });
+    expect(await details(wallet)).toMatchObject({
+      canPayFees: true,
+      subscribeToNetworkEvents: true,
+      sharedAcrossTenants: true,
+      globalFeePayerForOrgs: ['org-a'],
+      orgsAllowedToSignWithPrivateKey: ['org-b', 'org-c'],
+    });
     expect((await update({ account: byId(wallet), canPayFees: false, orgsAllowedToSignWithPrivateKey: [] })).status).toBe(200);
     expect(await details(wallet)).toMatchObject({ canPayFees: false, subscribeToNetworkEvents: true, orgsAllowedToSignWithPrivateKey: [] });
 
     // Shared or not, only the owning organization may change it (403 naming the lookup).
     const other = `other-${randomBytes(4).toString('hex')}`;
-    const foreign = await update({ account: { ...byId(wallet), otherTenantOrganizationExternalId: stack.organizationExternalId }, comments: 'theirs' }, await stack.newApiKey(other, ['READ', 'WRITE']));
+    const foreign = await update(
+      { account: { ...byId(wallet), otherTenantOrganizationExternalId: stack.organizationExternalId }, comments: 'theirs' },
+      await stack.newApiKey(other, ['READ', 'WRITE']),
+    );
     expect(foreign.status).toBe(403);
     expect(foreign.body.errors[0]).toMatchObject({ code: 'FORBIDDEN', field: 'itemData.account' });
   });
 
   it('replaces the webhooks, sealing their credentials as Create Account does', async () => {
     const wallet = await create({ managed: true });
-    const hook = { endpointUrl: 'https://hooks.example.com/pre', name: 'risk', apiKeyAuthConfig: { httpHeaderName: 'x-key', keyValue: 's3cret-key' }, timeout: 2000, doNotSubmitTransactionOnFailure: true };
-    const oauth = { endpointUrl: 'https://hooks.example.com/post', oauth2AuthConfig: { accessTokenUrl: 'https://auth.example.com/token', flowType: 'CLIENT_CREDENTIALS', clientId: 'ledger', clientSecret: 'client-s3cret' } };
-    expect((await update({ account: byId(wallet), preTransactionSubmitWebhooks: [hook], postTransactionSubmitWebhooks: [oauth], missingSignatureWebhooks: [{ endpointUrl: 'https://hooks.example.com/sign' }] })).status).toBe(200);
+    const hook = {
+      endpointUrl: 'https://hooks.example.com/pre',
+      name: 'risk',
+      apiKeyAuthConfig: { httpHeaderName: 'x-key', keyValue: 's3cret-key' },
+      timeout: 2000,
+      doNotSubmitTransactionOnFailure: true,
+    };
+    const oauth = {
+      endpointUrl: 'https://hooks.example.com/post',
+      oauth2AuthConfig: { accessTokenUrl: 'https://auth.example.com/token', flowType: 'CLIENT_CREDENTIALS', clientId: 'ledger', clientSecret: 'client-s3cret' },
+    };
+    expect(
+      (
+        await update({
+          account: byId(wallet),
+          preTransactionSubmitWebhooks: [hook],
+          postTransactionSubmitWebhooks: [oauth],
+          missingSignatureWebhooks: [{ endpointUrl: 'https://hooks.example.com/sign' }],
+        })
+      ).status,
+    ).toBe(200);
     expect(await details(wallet)).toMatchObject({
       preTransactionSubmitWebhooks: [{ ...hook, apiKeyAuthConfig: { httpHeaderName: 'x-key', keyValue: '***' } }],
       postTransactionSubmitWebhooks: [{ endpointUrl: oauth.endpointUrl, oauth2AuthConfig: { clientId: 'ledger', clientSecret: '***' } }],
@@ -108,10 +155,20 @@ describe('Update Account', () => {
 
   it('sets debit limits on wallets only, and unsetFields brings back the defaults', async () => {
     const limits = [{ destination: 'NON_MANAGED', maxAllowedDebit: { limitType: 'PER_TRANSACTION', limitAmount: 2.5 } }];
-    const tokenLimits = [{ operationType: 'ANY', destination: 'ANY', mintAuthority: 'ANY', maxAllowedDebit: { limitType: 'DURATION', limitAmount: 100, duration: { code: 'DAYS', unit: 1 } } }];
+    const tokenLimits = [
+      {
+        operationType: 'ANY',
+        destination: 'ANY',
+        mintAuthority: 'ANY',
+        maxAllowedDebit: { limitType: 'DURATION', limitAmount: 100, duration: { code: 'DAYS', unit: 1 } },
+      },
+    ];
     const wallet = await create({ managed: true, offchainReferences: { type: 'ASSETS_WALLET' } });
     expect((await update({ account: byId(wallet), networkCurrencyDebitLimits: limits, tokenDebitLimits: tokenLimits })).status).toBe(200);
-    expect(await details(wallet)).toMatchObject({ networkCurrencyDebitLimits: [{ destination: 'NON_MANAGED', maxAllowedDebit: { limitType: 'PER_TRANSACTION', limitAmount: '2.5' } }], tokenDebitLimits: [{ maxAllowedDebit: { limitType: 'DURATION', limitAmount: '100' } }] });
+    expect(await details(wallet)).toMatchObject({
+      networkCurrencyDebitLimits: [{ destination: 'NON_MANAGED', maxAllowedDebit: { limitType: 'PER_TRANSACTION', limitAmount: '2.5' } }],
+      tokenDebitLimits: [{ maxAllowedDebit: { limitType: 'DURATION', limitAmount: '100' } }],
+    });
     expect((await update({ account: byId(wallet), unsetFields: ['networkCurrencyDebitLimits', 'tokenDebitLimits'] })).status).toBe(200);
     expect(await details(wallet)).toMatchObject({ networkCurrencyDebitLimits: null, tokenDebitLimits: null });
 
@@ -169,10 +226,14 @@ describe('Inactivate Account', () => {
     expect(tx.body.accountOffchainIds).toContain(vault.offchainId);
 
     // A closed account neither sends, pays fees, changes nor closes again.
-    const source = await stack.call('POST', '/api/v1/accounts/transfer-network-currency', { itemData: { source: byId(wallet), destination: byId(vault), value: { lamports: 1 } } });
+    const source = await stack.call('POST', '/api/v1/accounts/transfer-network-currency', {
+      itemData: { source: byId(wallet), destination: byId(vault), value: { lamports: 1 } },
+    });
     expect(source.status).toBe(400);
     expect(source.body.errors[0]).toMatchObject({ code: 'VALIDATION_ERROR', field: 'itemData.source', message: expect.stringContaining('CLOSED') });
-    const toClosed = await stack.call('POST', '/api/v1/accounts/transfer-network-currency', { itemData: { source: byId(vault), destination: byId(wallet), value: { lamports: 1 } } });
+    const toClosed = await stack.call('POST', '/api/v1/accounts/transfer-network-currency', {
+      itemData: { source: byId(vault), destination: byId(wallet), value: { lamports: 1 } },
+    });
     expect(toClosed.body.errors[0]).toMatchObject({ code: 'VALIDATION_ERROR', field: 'itemData.destination', message: expect.stringContaining('CLOSED') });
     const payer = await stack.call('POST', '/api/v1/accounts', { itemData: { managed: true }, svmTransactionConfig: { feePayer: byId(wallet) } });
     expect(payer.status).toBe(400);
@@ -182,7 +243,11 @@ describe('Inactivate Account', () => {
     expect(changed.body.errors[0]).toMatchObject({ code: 'VALIDATION_ERROR', field: 'itemData.account' });
     const again = await inactivate({ accountToInactivate: byId(wallet), transferRemainingNetworkCurrencyTo: byId(vault) });
     expect(again.status).toBe(400);
-    expect(again.body.errors[0]).toMatchObject({ code: 'VALIDATION_ERROR', field: 'itemData.accountToInactivate', message: expect.stringContaining('already CLOSED') });
+    expect(again.body.errors[0]).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      field: 'itemData.accountToInactivate',
+      message: expect.stringContaining('already CLOSED'),
+    });
     expect((await balances(vault)).onchain.balance.lamports).toBe(2_000_000_000 + RENT_EXEMPT_MINIMUM);
   });
 
@@ -196,7 +261,14 @@ describe('Inactivate Account', () => {
     expect(limited.body.errors[0]).toMatchObject({ code: 'LIMIT_EXCEEDED', limit: { destination: 'OFF_PLATFORM' } });
     expect((await details(wallet)).status).toBe('ACTIVE');
 
-    expect((await update({ account: byId(wallet), networkCurrencyDebitLimits: [{ destination: 'OFF_PLATFORM', maxAllowedDebit: { limitType: 'PER_TRANSACTION', limitAmount: 5 } }] })).status).toBe(200);
+    expect(
+      (
+        await update({
+          account: byId(wallet),
+          networkCurrencyDebitLimits: [{ destination: 'OFF_PLATFORM', maxAllowedDebit: { limitType: 'PER_TRANSACTION', limitAmount: 5 } }],
+        })
+      ).status,
+    ).toBe(200);
     const noAddress = await inactivate({ accountToInactivate: byId(wallet), transferRemainingNetworkCurrencyTo: { offPlatform: true } });
     expect(noAddress.body.errors[0].field).toBe('itemData.transferRemainingNetworkCurrencyTo.onchainId');
     const closed = await inactivate({ accountToInactivate: byId(wallet), transferRemainingNetworkCurrencyTo: destination });
@@ -211,10 +283,17 @@ describe('Inactivate Account', () => {
     const wallet = await create({ managed: true, seed: { amount: 0.5 }, canPayFees: true });
     const refused = await inactivate({ accountToInactivate: byId(wallet) });
     expect(refused.status).toBe(400);
-    expect(refused.body.errors[0]).toMatchObject({ code: 'VALIDATION_ERROR', field: 'itemData.transferRemainingNetworkCurrencyTo', message: expect.stringContaining('500000000 lamports') });
+    expect(refused.body.errors[0]).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      field: 'itemData.transferRemainingNetworkCurrencyTo',
+      message: expect.stringContaining('500000000 lamports'),
+    });
     const itself = await inactivate({ accountToInactivate: byId(wallet), transferRemainingNetworkCurrencyTo: { onchainId: wallet.onchainId } });
     expect(itself.body.errors[0].field).toBe('itemData.transferRemainingNetworkCurrencyTo');
-    const payingItself = await inactivate({ accountToInactivate: byId(wallet), transferRemainingNetworkCurrencyTo: byId(await create({ managed: true })) }, { feePayer: byId(wallet) });
+    const payingItself = await inactivate(
+      { accountToInactivate: byId(wallet), transferRemainingNetworkCurrencyTo: byId(await create({ managed: true })) },
+      { feePayer: byId(wallet) },
+    );
     expect(payingItself.status).toBe(400);
     expect(payingItself.body.errors[0]).toMatchObject({ field: 'svmTransactionConfig.feePayer', message: expect.stringContaining('its own sweep') });
     expect(await details(wallet)).toMatchObject({ status: 'ACTIVE', offchain: { balance: { lamports: 500_000_000 } } });
@@ -226,9 +305,15 @@ describe('Inactivate Account', () => {
     await rpc.requestAirdrop(address(addr), lamports(1_000_000_000n)).send();
     await waitFor(async () => (await onchainLamports(addr)) > 0n);
     const outsider = await create({ managed: false, alreadyOnchain: true, onchainId: addr });
-    const withDestination = await inactivate({ accountToInactivate: byId(outsider), transferRemainingNetworkCurrencyTo: byId(await create({ managed: true })) });
+    const withDestination = await inactivate({
+      accountToInactivate: byId(outsider),
+      transferRemainingNetworkCurrencyTo: byId(await create({ managed: true })),
+    });
     expect(withDestination.status).toBe(400);
-    expect(withDestination.body.errors[0]).toMatchObject({ field: 'itemData.transferRemainingNetworkCurrencyTo', message: expect.stringContaining('not managed') });
+    expect(withDestination.body.errors[0]).toMatchObject({
+      field: 'itemData.transferRemainingNetworkCurrencyTo',
+      message: expect.stringContaining('not managed'),
+    });
 
     const closed = await inactivate({ accountToInactivate: { onchainId: addr } });
     expect(closed.status).toBe(200);
@@ -239,9 +324,16 @@ describe('Inactivate Account', () => {
 
   it('refuses an account holding data, or owned by another program, explaining why', async () => {
     const withData = await create({ managed: true, dataLength: 100 });
-    const refused = await inactivate({ accountToInactivate: byId(withData), transferRemainingNetworkCurrencyTo: { onchainId: await freshAddress(), offPlatform: true } });
+    const refused = await inactivate({
+      accountToInactivate: byId(withData),
+      transferRemainingNetworkCurrencyTo: { onchainId: await freshAddress(), offPlatform: true },
+    });
     expect(refused.status).toBe(400);
-    expect(refused.body.errors[0]).toMatchObject({ code: 'VALIDATION_ERROR', field: 'itemData.accountToInactivate', message: expect.stringContaining('100 bytes of data') });
+    expect(refused.body.errors[0]).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      field: 'itemData.accountToInactivate',
+      message: expect.stringContaining('100 bytes of data'),
+    });
 
     // A key the service holds, for an account the Token program owns (made outside the service, then imported).
     const seed = randomBytes(32);
@@ -255,7 +347,11 @@ describe('Inactivate Account', () => {
         createTransactionMessage({ version: 0 }),
         (m) => setTransactionMessageFeePayerSigner(payer, m),
         (m) => setTransactionMessageLifetimeUsingBlockhash(blockhash, m),
-        (m) => appendTransactionMessageInstruction(getCreateAccountInstruction({ payer, newAccount: owned, lamports: RENT_EXEMPT_MINIMUM, space: 0, programAddress: TOKEN_PROGRAM_ADDRESS }), m),
+        (m) =>
+          appendTransactionMessageInstruction(
+            getCreateAccountInstruction({ payer, newAccount: owned, lamports: RENT_EXEMPT_MINIMUM, space: 0, programAddress: TOKEN_PROGRAM_ADDRESS }),
+            m,
+          ),
       ),
     );
     await rpc.sendTransaction(getBase64EncodedWireTransaction(signed), { encoding: 'base64' }).send();
@@ -264,19 +360,30 @@ describe('Inactivate Account', () => {
     const imported = await create({ managed: true, alreadyOnchain: true, privateKeyDetails: { privateKey: getBase58Decoder().decode(seed) } });
     const programOwned = await inactivate({ accountToInactivate: byId(imported), transferRemainingNetworkCurrencyTo: byId(await create({ managed: true })) });
     expect(programOwned.status).toBe(400);
-    expect(programOwned.body.errors[0]).toMatchObject({ field: 'itemData.accountToInactivate', message: expect.stringContaining(`owned by program ${TOKEN_PROGRAM_ADDRESS}`) });
+    expect(programOwned.body.errors[0]).toMatchObject({
+      field: 'itemData.accountToInactivate',
+      message: expect.stringContaining(`owned by program ${TOKEN_PROGRAM_ADDRESS}`),
+    });
     expect((await details(imported)).status).toBe('ACTIVE');
   });
 
   it('refuses an account with active positions until they are inactivated, and the mint of an active instrument', async () => {
     const authority = await create({ managed: true, offchainReferences: { type: 'TOKEN_MANAGEMENT_AUTHORITY' } });
     const instrument = await stack.call('POST', '/api/v1/financial-instruments', {
-      itemData: { version: 'SPL', onchainData: { decimals: 2 }, mintAuthority: byId(authority), mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: 'STOCK' } } } },
+      itemData: {
+        version: 'SPL',
+        onchainData: { decimals: 2 },
+        mintAuthority: byId(authority),
+        mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: 'STOCK' } } },
+      },
     });
     expect(instrument.status).toBe(201);
     const mint = instrument.body.newFinancialInstrument.onchainId as string;
     const owner = await create({ managed: true, seed: { amount: 0.1 } });
-    expect((await stack.call('POST', '/api/v1/positions', { itemData: { positionToInitialize: { owner: byId(owner), financialInstrument: { onchainId: mint } } } })).status).toBe(201);
+    expect(
+      (await stack.call('POST', '/api/v1/positions', { itemData: { positionToInitialize: { owner: byId(owner), financialInstrument: { onchainId: mint } } } }))
+        .status,
+    ).toBe(201);
 
     const withPosition = await inactivate({ accountToInactivate: byId(owner), transferRemainingNetworkCurrencyTo: byId(authority) });
     expect(withPosition.status).toBe(400);
@@ -287,7 +394,9 @@ describe('Inactivate Account', () => {
     expect(await onchainLamports(owner.onchainId)).toBe(100_000_000n);
 
     // Once its position is inactive (the token account's rent refunded to the owner), the owner can go.
-    const position = await stack.call('PATCH', '/api/v1/positions/inactivate', { itemData: { positionToInactivate: { owner: byId(owner), financialInstrument: { onchainId: mint } }, refundNetworkCurrrencyDestination: byId(owner) } });
+    const position = await stack.call('PATCH', '/api/v1/positions/inactivate', {
+      itemData: { positionToInactivate: { owner: byId(owner), financialInstrument: { onchainId: mint } }, refundNetworkCurrrencyDestination: byId(owner) },
+    });
     expect(position.body).toMatchObject({ success: true });
     const owned = await onchainLamports(owner.onchainId);
     expect(owned).toBeGreaterThan(100_000_000n);

@@ -1,5 +1,14 @@
 /** Accounts through the real app: PostgreSQL, Temporal, the worker and the local SVM node over JSON-RPC. */
-import { createSolanaRpc, devnet, address, generateKeyPair, getAddressFromPublicKey, lamports, createKeyPairFromPrivateKeyBytes, getBase58Decoder } from '@solana/kit';
+import {
+  createSolanaRpc,
+  devnet,
+  address,
+  generateKeyPair,
+  getAddressFromPublicKey,
+  lamports,
+  createKeyPairFromPrivateKeyBytes,
+  getBase58Decoder,
+} from '@solana/kit';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { startStack, type Stack } from '../support/stack';
 import { waitFor } from '../support/wait';
@@ -28,7 +37,14 @@ async function onchainAccount(addr: string) {
 
 describe('Create Account', () => {
   it('creates a managed, seeded account onchain and records it with every status change', async () => {
-    const created = await create({ managed: true, seed: { amount: 0.5 }, offchainReferences: { type: 'WALLET', code: 'W-1', name: 'Treasury', accountNumber: 'AC-1' }, comments: 'first', canPayFees: true, domain: 'treasury.example' });
+    const created = await create({
+      managed: true,
+      seed: { amount: 0.5 },
+      offchainReferences: { type: 'WALLET', code: 'W-1', name: 'Treasury', accountNumber: 'AC-1' },
+      comments: 'first',
+      canPayFees: true,
+      domain: 'treasury.example',
+    });
     expect(created.status).toBe(201);
     expect(created.body.svmTransaction).toMatchObject({ success: true, status: 'CONFIRMED', errorMessage: null });
     const { onchainId, offchainId } = created.body.newAccount;
@@ -42,7 +58,15 @@ describe('Create Account', () => {
     const details = await stack.call('POST', '/api/v1/accounts/single', { itemData: { account: { onchainId } } });
     expect(details.body).toMatchObject({
       onchain: { id: onchainId, creationTransactionId: created.body.svmTransaction.onchainId, lastTransactionId: created.body.svmTransaction.onchainId },
-      offchain: { id: offchainId, type: 'WALLET', code: 'W-1', name: 'Treasury', accountNumber: 'AC-1', balance: { amount: 0.5, lamports: 500_000_000 }, tokenDecimals: 9 },
+      offchain: {
+        id: offchainId,
+        type: 'WALLET',
+        code: 'W-1',
+        name: 'Treasury',
+        accountNumber: 'AC-1',
+        balance: { amount: 0.5, lamports: 500_000_000 },
+        tokenDecimals: 9,
+      },
       managed: true,
       status: 'ACTIVE',
       privateKeyLocation: ['DATABASE'],
@@ -52,10 +76,18 @@ describe('Create Account', () => {
       domain: 'treasury.example',
     });
 
-    const status = await stack.call('POST', '/api/v1/transactions/status', { itemData: { transaction: { offchainId: created.body.svmTransaction.offchainId } } });
+    const status = await stack.call('POST', '/api/v1/transactions/status', {
+      itemData: { transaction: { offchainId: created.body.svmTransaction.offchainId } },
+    });
     expect(status.body.statusHistory.map((s: { status: string }) => s.status)).toEqual(['BUILT', 'SIGNED', 'SUBMITTED', 'CONFIRMED']);
-    const byOnchainId = await stack.call('POST', '/api/v1/transactions/single', { itemData: { transaction: { onchainId: created.body.svmTransaction.onchainId } } });
-    expect(byOnchainId.body).toMatchObject({ offchainId: created.body.svmTransaction.offchainId, operation: 'CREATE_ACCOUNT', accountOffchainIds: [offchainId] });
+    const byOnchainId = await stack.call('POST', '/api/v1/transactions/single', {
+      itemData: { transaction: { onchainId: created.body.svmTransaction.onchainId } },
+    });
+    expect(byOnchainId.body).toMatchObject({
+      offchainId: created.body.svmTransaction.offchainId,
+      operation: 'CREATE_ACCOUNT',
+      accountOffchainIds: [offchainId],
+    });
   });
 
   it('reserves dataLength bytes and keeps the account rent-exempt (seed below the minimum is raised to it)', async () => {
@@ -96,10 +128,14 @@ describe('Create Account', () => {
     expect((await onchainAccount(addr))?.lamports).toBe(250_000_000n);
   });
 
-  it('imports a private key: the account gets the key\'s address and the service can sign with it', async () => {
+  it("imports a private key: the account gets the key's address and the service can sign with it", async () => {
     const seed = randomBytes(32);
     const expected = await getAddressFromPublicKey((await createKeyPairFromPrivateKeyBytes(seed)).publicKey);
-    const created = await create({ managed: true, privateKeyDetails: { location: ['DATABASE'], privateKey: getBase58Decoder().decode(seed), publickKey: expected }, seed: { amount: 0.01 } });
+    const created = await create({
+      managed: true,
+      privateKeyDetails: { location: ['DATABASE'], privateKey: getBase58Decoder().decode(seed), publickKey: expected },
+      seed: { amount: 0.01 },
+    });
     expect(created.status).toBe(201);
     expect(created.body.newAccount.onchainId).toBe(expected);
     expect((await onchainAccount(expected))?.lamports).toBe(10_000_000n);
@@ -111,7 +147,9 @@ describe('Create Account', () => {
     const again = await create({ managed: false, alreadyOnchain: true, onchainId: addr, skipBlockchainExistenceVerification: true });
     expect(again.status).toBe(409);
     expect(again.body.errors[0].code).toBe('CONFLICT');
-    const listed = await stack.call('POST', '/api/v1/accounts/bulk/identifiers', { itemQuery: { filter: [{ fieldName: 'wasAlreadyOnchain', filterValues: [{ filterType: 'EQUALS', valueBoolean: true }] }] } });
+    const listed = await stack.call('POST', '/api/v1/accounts/bulk/identifiers', {
+      itemQuery: { filter: [{ fieldName: 'wasAlreadyOnchain', filterValues: [{ filterType: 'EQUALS', valueBoolean: true }] }] },
+    });
     expect(listed.body.items.filter((i: any) => i.onchain.id === addr)).toHaveLength(1);
   });
 
@@ -152,7 +190,9 @@ describe('Create Account', () => {
     expect(b.body).toEqual(a.body);
     expect(c.body).toEqual(a.body);
     expect(a.headers.get('x-request-id')).toBe(requestId);
-    const transactions = await stack.call('POST', '/api/v1/transactions/bulk/identifiers', { itemQuery: { filter: [{ fieldName: 'idempotencyId', filterValues: [{ filterType: 'EQUALS', valueString: requestId }] }] } });
+    const transactions = await stack.call('POST', '/api/v1/transactions/bulk/identifiers', {
+      itemQuery: { filter: [{ fieldName: 'idempotencyId', filterValues: [{ filterType: 'EQUALS', valueString: requestId }] }] },
+    });
     expect(transactions.body.count).toBe(1);
   });
 
@@ -169,7 +209,10 @@ describe('Create Account', () => {
   });
 
   it('ends an async write with nothing to send (an onboarding) FINALIZED, not PENDING', async () => {
-    const accepted = await create({ managed: false, alreadyOnchain: true, onchainId: await freshAddress(), skipBlockchainExistenceVerification: true }, { headers: { prefer: 'respond-async' } });
+    const accepted = await create(
+      { managed: false, alreadyOnchain: true, onchainId: await freshAddress(), skipBlockchainExistenceVerification: true },
+      { headers: { prefer: 'respond-async' } },
+    );
     expect(accepted.status).toBe(202);
     const final = await waitFor(async () => {
       const s = await stack.call('POST', '/api/v1/transactions/status', { itemData: { transaction: { offchainId: accepted.body.transaction.offchainId } } });
@@ -179,11 +222,17 @@ describe('Create Account', () => {
   });
 
   it('records a refused async write as FAILED with the reason', async () => {
-    const accepted = await create({ managed: true, seed: { amount: 0.001 }, privateKeyDetails: undefined, offchainReferences: { type: 'WALLET' } }, { headers: { prefer: 'respond-async' } });
+    const accepted = await create(
+      { managed: true, seed: { amount: 0.001 }, privateKeyDetails: undefined, offchainReferences: { type: 'WALLET' } },
+      { headers: { prefer: 'respond-async' } },
+    );
     expect(accepted.status).toBe(202);
     const duplicateAddress = await freshAddress();
     await create({ managed: false, alreadyOnchain: true, onchainId: duplicateAddress, skipBlockchainExistenceVerification: true });
-    const refused = await create({ managed: false, alreadyOnchain: true, onchainId: duplicateAddress, skipBlockchainExistenceVerification: true }, { headers: { prefer: 'respond-async' } });
+    const refused = await create(
+      { managed: false, alreadyOnchain: true, onchainId: duplicateAddress, skipBlockchainExistenceVerification: true },
+      { headers: { prefer: 'respond-async' } },
+    );
     expect(refused.status).toBe(202);
     const final = await waitFor(async () => {
       const s = await stack.call('POST', '/api/v1/transactions/status', { itemData: { transaction: { offchainId: refused.body.transaction.offchainId } } });
@@ -199,10 +248,27 @@ describe('Fetch Accounts', () => {
     // A tenant of its own, so the counts below are exact.
     orgKey = await stack.newApiKey(`fetch-${randomBytes(3).toString('hex')}`, ['READ', 'WRITE']);
     for (const [i, type] of (['WALLET', 'ASSETS_WALLET', 'WALLET'] as const).entries()) {
-      const r = await create({ managed: true, seed: { lamports: String(1_000_000 * (i + 1)) }, offchainReferences: { type, code: `CODE-${i}`, name: `Name ${i}` }, ...(i === 0 ? { comments: 'has comment' } : {}) }, { apiKey: orgKey });
+      const r = await create(
+        {
+          managed: true,
+          seed: { lamports: String(1_000_000 * (i + 1)) },
+          offchainReferences: { type, code: `CODE-${i}`, name: `Name ${i}` },
+          ...(i === 0 ? { comments: 'has comment' } : {}),
+        },
+        { apiKey: orgKey },
+      );
       expect(r.status).toBe(201);
     }
-    const nonManaged = await create({ managed: false, alreadyOnchain: true, onchainId: await freshAddress(), skipBlockchainExistenceVerification: true, offchainReferences: { type: 'DEFI_SETTLEMENT_WALLET' } }, { apiKey: orgKey });
+    const nonManaged = await create(
+      {
+        managed: false,
+        alreadyOnchain: true,
+        onchainId: await freshAddress(),
+        skipBlockchainExistenceVerification: true,
+        offchainReferences: { type: 'DEFI_SETTLEMENT_WALLET' },
+      },
+      { apiKey: orgKey },
+    );
     expect(nonManaged.status).toBe(201);
   });
   const fetchAccounts = (level: string, itemQuery: unknown) => stack.call('POST', `/api/v1/accounts/bulk/${level}`, { itemQuery }, { apiKey: orgKey });
@@ -214,25 +280,56 @@ describe('Fetch Accounts', () => {
     const page1 = await fetchAccounts('identifiers', { limit: 2, skip: 0 });
     const page2 = await fetchAccounts('identifiers', { limit: 2, skip: 2 });
     expect(page1.body.count).toBe(4);
-    expect([...page1.body.items, ...page2.body.items].map((i: any) => i.offchain.id)).toEqual((await fetchAccounts('identifiers', {})).body.items.map((i: any) => i.offchain.id));
+    expect([...page1.body.items, ...page2.body.items].map((i: any) => i.offchain.id)).toEqual(
+      (await fetchAccounts('identifiers', {})).body.items.map((i: any) => i.offchain.id),
+    );
   });
 
   it('filters by type, text, number range, null and list fields, and sorts by balance', async () => {
-    const wallets = await fetchAccounts('compact', { filter: [{ fieldName: 'type', filterValues: [{ dataType: 'OFFCHAIN_REFRENCE_TYPE', filterType: 'EQUALS', valueString: 'WALLET' }] }] });
+    const wallets = await fetchAccounts('compact', {
+      filter: [{ fieldName: 'type', filterValues: [{ dataType: 'OFFCHAIN_REFRENCE_TYPE', filterType: 'EQUALS', valueString: 'WALLET' }] }],
+    });
     expect(wallets.body.items.map((i: any) => i.offchain.code).sort()).toEqual(['CODE-0', 'CODE-2']);
-    const either = await fetchAccounts('compact', { filter: [{ fieldName: 'code', operator: 'OR', filterValues: [{ filterType: 'EQUALS', valueString: 'CODE-0' }, { filterType: 'EQUALS', valueString: 'CODE-1' }] }] });
+    const either = await fetchAccounts('compact', {
+      filter: [
+        {
+          fieldName: 'code',
+          operator: 'OR',
+          filterValues: [
+            { filterType: 'EQUALS', valueString: 'CODE-0' },
+            { filterType: 'EQUALS', valueString: 'CODE-1' },
+          ],
+        },
+      ],
+    });
     expect(either.body.count).toBe(2);
-    const contains = await fetchAccounts('identifiers', { filter: [{ fieldName: 'offchainReferenceName', filterValues: [{ filterType: 'CONTAINS', valueString: 'name 1' }] }] });
+    const contains = await fetchAccounts('identifiers', {
+      filter: [{ fieldName: 'offchainReferenceName', filterValues: [{ filterType: 'CONTAINS', valueString: 'name 1' }] }],
+    });
     expect(contains.body.count).toBe(1);
-    const range = await fetchAccounts('detailed', { filter: [{ fieldName: 'lamportsBalance', filterValues: [{ filterType: 'RANGE', valueFromNumber: 1_500_000, valueToNumber: 3_000_000 }] }], sort: [{ fieldName: 'lamportsBalance', sortDirection: 'DESC' }] });
+    const range = await fetchAccounts('detailed', {
+      filter: [{ fieldName: 'lamportsBalance', filterValues: [{ filterType: 'RANGE', valueFromNumber: 1_500_000, valueToNumber: 3_000_000 }] }],
+      sort: [{ fieldName: 'lamportsBalance', sortDirection: 'DESC' }],
+    });
     expect(range.body.items.map((i: any) => i.offchain.balance.lamports)).toEqual([3_000_000, 2_000_000]);
     const withComment = await fetchAccounts('detailed', { filter: [{ fieldName: 'comments', filterValues: [{ filterType: 'IS_NOT_NULL' }] }] });
     expect(withComment.body.items.map((i: any) => i.comments)).toEqual(['has comment']);
-    const inDatabase = await fetchAccounts('identifiers', { filter: [{ fieldName: 'privateKeyLocation', filterValues: [{ filterType: 'EQUALS', valueString: 'DATABASE' }] }] });
+    const inDatabase = await fetchAccounts('identifiers', {
+      filter: [{ fieldName: 'privateKeyLocation', filterValues: [{ filterType: 'EQUALS', valueString: 'DATABASE' }] }],
+    });
     expect(inDatabase.body.count).toBe(3);
-    const nonManaged = await fetchAccounts('identifiers', { filter: [{ fieldName: 'managed', filterValues: [{ filterType: 'EQUALS', valueBoolean: false }] }, { fieldName: 'privateKeyLocation', filterValues: [{ filterType: 'IN', valuesString: ['DATABASE', 'SECRETS'] }] }] });
+    const nonManaged = await fetchAccounts('identifiers', {
+      filter: [
+        { fieldName: 'managed', filterValues: [{ filterType: 'EQUALS', valueBoolean: false }] },
+        { fieldName: 'privateKeyLocation', filterValues: [{ filterType: 'IN', valuesString: ['DATABASE', 'SECRETS'] }] },
+      ],
+    });
     expect(nonManaged.body.count).toBe(0);
-    const recent = await fetchAccounts('identifiers', { filter: [{ fieldName: 'creationTransactionAt', filterValues: [{ filterType: 'RANGE', valueFromString: new Date(Date.now() - 3_600_000).toISOString() }] }] });
+    const recent = await fetchAccounts('identifiers', {
+      filter: [
+        { fieldName: 'creationTransactionAt', filterValues: [{ filterType: 'RANGE', valueFromString: new Date(Date.now() - 3_600_000).toISOString() }] },
+      ],
+    });
     expect(recent.body.count).toBe(3);
   });
 
@@ -265,7 +362,10 @@ describe('Authentication and tenancy', () => {
   it("lets only an ADMIN key of the operators' organization act inside another organization", async () => {
     const other = `tenant-${randomBytes(3).toString('hex')}`;
     await stack.newApiKey(other, ['READ']);
-    const body = { itemData: { managed: false, alreadyOnchain: true, onchainId: await freshAddress(), skipBlockchainExistenceVerification: true }, tenancyConfig: { overrideOrganizationExternalId: other } };
+    const body = {
+      itemData: { managed: false, alreadyOnchain: true, onchainId: await freshAddress(), skipBlockchainExistenceVerification: true },
+      tenancyConfig: { overrideOrganizationExternalId: other },
+    };
     expect((await stack.call('POST', '/api/v1/accounts', body)).status).toBe(403);
     // An ADMIN key of an organization that is not the operators' is refused too.
     expect((await stack.call('POST', '/api/v1/accounts', body, { apiKey: await stack.newApiKey(stack.organizationExternalId, ['ADMIN']) })).status).toBe(403);
@@ -273,7 +373,12 @@ describe('Authentication and tenancy', () => {
     const admin = await stack.newApiKey(OPERATORS, ['ADMIN', 'READ', 'WRITE']);
     const created = await stack.call('POST', '/api/v1/accounts', body, { apiKey: admin });
     expect(created.status).toBe(201);
-    const asOther = await stack.call('POST', '/api/v1/accounts/bulk/identifiers', { tenancyConfig: { overrideOrganizationExternalId: other } }, { apiKey: admin });
+    const asOther = await stack.call(
+      'POST',
+      '/api/v1/accounts/bulk/identifiers',
+      { tenancyConfig: { overrideOrganizationExternalId: other } },
+      { apiKey: admin },
+    );
     expect(asOther.body.items.map((i: any) => i.offchain.id)).toEqual([created.body.newAccount.offchainId]);
   });
 

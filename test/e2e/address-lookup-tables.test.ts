@@ -22,12 +22,18 @@ afterAll(async () => {
 });
 
 const account = async () => (await stack.call('POST', '/api/v1/accounts', { itemData: { managed: true } })).body.newAccount as Ref;
-const offPlatform = async (count: number) => Promise.all(Array.from({ length: count }, async () => ({ onchainId: (await generateKeyPairSigner()).address, offPlatform: true })));
+const offPlatform = async (count: number) =>
+  Promise.all(Array.from({ length: count }, async () => ({ onchainId: (await generateKeyPairSigner()).address, offPlatform: true })));
 const create = (componentAddresses: unknown[], extra: Record<string, unknown> = {}) =>
-  stack.call('POST', '/api/v1/address-lookup-tables', { itemData: { addressLookupTable: { offchainReferences: { code: 'ALT' } }, authority: { offchainId: authority.offchainId }, componentAddresses, ...extra } });
-const details = (table: Ref) => stack.call('POST', '/api/v1/address-lookup-tables/single', { itemData: { addressLookupTable: { offchainId: table.offchainId } } });
-const update = (table: Ref, change: Record<string, unknown>) => stack.call('PATCH', '/api/v1/address-lookup-tables', { itemData: { addressLookupTable: { offchainId: table.offchainId }, ...change } });
-const extend = (table: Ref, componentAddresses: unknown[]) => stack.call('PATCH', '/api/v1/address-lookup-tables/extend', { itemData: { addressLookupTable: { onchainId: table.onchainId }, componentAddresses } });
+  stack.call('POST', '/api/v1/address-lookup-tables', {
+    itemData: { addressLookupTable: { offchainReferences: { code: 'ALT' } }, authority: { offchainId: authority.offchainId }, componentAddresses, ...extra },
+  });
+const details = (table: Ref) =>
+  stack.call('POST', '/api/v1/address-lookup-tables/single', { itemData: { addressLookupTable: { offchainId: table.offchainId } } });
+const update = (table: Ref, change: Record<string, unknown>) =>
+  stack.call('PATCH', '/api/v1/address-lookup-tables', { itemData: { addressLookupTable: { offchainId: table.offchainId }, ...change } });
+const extend = (table: Ref, componentAddresses: unknown[]) =>
+  stack.call('PATCH', '/api/v1/address-lookup-tables/extend', { itemData: { addressLookupTable: { onchainId: table.onchainId }, componentAddresses } });
 const bulk = (filter: unknown[]) => stack.call('POST', '/api/v1/address-lookup-tables/bulk', { itemQuery: { filter } });
 const where = (fieldName: string, value: Record<string, unknown>) => ({ fieldName, operator: 'AND', filterValues: [{ filterType: 'EQUALS', ...value }] });
 const onchainAddresses = async (table: Ref) => (await fetchAddressLookupTable(rpc, address(table.onchainId))).data.addresses.map(String);
@@ -49,14 +55,25 @@ it('creates a table of 40 addresses in a create and an extend transaction; the r
 
   const read = await details(big);
   expect(read.status).toBe(200);
-  expect(read.body).toMatchObject({ onchain: { id: big.onchainId }, offchain: { id: big.offchainId, code: 'ALT' }, authority: { onchain: { id: authority.onchainId }, offchain: { id: authority.offchainId }, managed: true }, managed: true, wasAlreadyOnchain: false, frozen: false, deactivated: false, closed: false });
+  expect(read.body).toMatchObject({
+    onchain: { id: big.onchainId },
+    offchain: { id: big.offchainId, code: 'ALT' },
+    authority: { onchain: { id: authority.onchainId }, offchain: { id: authority.offchainId }, managed: true },
+    managed: true,
+    wasAlreadyOnchain: false,
+    frozen: false,
+    deactivated: false,
+    closed: false,
+  });
   expect(read.body.componentAddresses.map((c: any) => c.onchain.id)).toEqual(bigAddresses);
   expect(read.body.componentAddresses[0].offchain.id).toBe(owners[0].offchainId);
   const listed = await bulk([where('authorityOffchainId', { dataType: 'OFFCHAIN_ID', valueString: authority.offchainId })]);
   expect(listed.body.items.find((t: any) => t.offchain.id === big.offchainId).componentAddresses.map((c: any) => c.onchain.id)).toEqual(bigAddresses);
 
   // The write was two network transactions, both on record.
-  const txs = await stack.call('POST', '/api/v1/transactions/bulk/compact', { itemQuery: { filter: [where('operation', { dataType: 'TEXT', valueString: 'CREATE_ADDRESS_LOOKUP_TABLE' })] } });
+  const txs = await stack.call('POST', '/api/v1/transactions/bulk/compact', {
+    itemQuery: { filter: [where('operation', { dataType: 'TEXT', valueString: 'CREATE_ADDRESS_LOOKUP_TABLE' })] },
+  });
   expect(txs.body.count).toBe(2);
 });
 
@@ -74,18 +91,35 @@ it('extends a table with the addresses it does not hold yet, and refuses an exte
 
 it('refuses a trade too large for one transaction naming the lookup table workaround, then lands it through a table holding its accounts', async () => {
   const mintAuthority = await account();
-  const instrument = (await stack.call('POST', '/api/v1/financial-instruments', { itemData: { version: 'SPL', onchainData: { decimals: 0 }, mintAuthority: { offchainId: mintAuthority.offchainId }, mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: 'STOCK' } } } } })).body
-    .newFinancialInstrument.onchainId;
+  const instrument = (
+    await stack.call('POST', '/api/v1/financial-instruments', {
+      itemData: {
+        version: 'SPL',
+        onchainData: { decimals: 0 },
+        mintAuthority: { offchainId: mintAuthority.offchainId },
+        mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: 'STOCK' } } },
+      },
+    })
+  ).body.newFinancialInstrument.onchainId;
   const owners: Ref[] = [];
   const positions: string[] = [];
   for (let i = 0; i < 26; i++) {
     const owner = await account();
-    const opened = await stack.call('POST', '/api/v1/positions', { itemData: { positionToInitialize: { owner: { offchainId: owner.offchainId }, financialInstrument: { onchainId: instrument } } } });
+    const opened = await stack.call('POST', '/api/v1/positions', {
+      itemData: { positionToInitialize: { owner: { offchainId: owner.offchainId }, financialInstrument: { onchainId: instrument } } },
+    });
     expect(opened.status).toBe(201);
     owners.push(owner);
     positions.push(opened.body.newPosition.onchainId);
   }
-  const trade = () => stack.call('POST', '/api/v1/positions/trade', { itemData: { operations: owners.map((o) => ({ mint: { mintTo: { owner: { offchainId: o.offchainId }, financialInstrument: { onchainId: instrument } }, value: { lamports: '1' } } })) } });
+  const trade = () =>
+    stack.call('POST', '/api/v1/positions/trade', {
+      itemData: {
+        operations: owners.map((o) => ({
+          mint: { mintTo: { owner: { offchainId: o.offchainId }, financialInstrument: { onchainId: instrument } }, value: { lamports: '1' } },
+        })),
+      },
+    });
   const tooLarge = await trade();
   expect(tooLarge.status).toBe(400);
   expect(tooLarge.body.errors[0]).toMatchObject({ code: 'TRANSACTION_TOO_LARGE', message: expect.stringContaining('address lookup table') });
@@ -99,7 +133,11 @@ it('refuses a trade too large for one transaction naming the lookup table workar
   const lookups = 'addressTableLookups' in message ? (message.addressTableLookups ?? []) : [];
   expect(lookups.map((l) => String(l.lookupTableAddress))).toContain(table.body.newAddressLookupTable.onchainId);
   for (const owner of owners.slice(0, 3)) {
-    const balance = (await stack.call('POST', '/api/v1/positions/balance', { itemData: { position: { owner: { offchainId: owner.offchainId }, financialInstrument: { onchainId: instrument } } } })).body;
+    const balance = (
+      await stack.call('POST', '/api/v1/positions/balance', {
+        itemData: { position: { owner: { offchainId: owner.offchainId }, financialInstrument: { onchainId: instrument } } },
+      })
+    ).body;
     expect(balance.onchain.balance.lamports).toBe(1);
     expect(balance.offchain.balance).toEqual(balance.onchain.balance);
   }
@@ -124,11 +162,15 @@ it('freezes a table for good: extending it is then refused before anything is si
 it('deactivates a table, refuses to close it before the cool-down, then closes it and refunds its lamports', async () => {
   const small = (await create(await offPlatform(2))).body.newAddressLookupTable as Ref;
   const refund = await account();
-  const balance = async () => BigInt((await stack.call('POST', '/api/v1/accounts/balance', { itemData: { account: { offchainId: refund.offchainId } } })).body.onchain.balance.lamports);
+  const balance = async () =>
+    BigInt((await stack.call('POST', '/api/v1/accounts/balance', { itemData: { account: { offchainId: refund.offchainId } } })).body.onchain.balance.lamports);
   const rent = (await rpc.getBalance(address(small.onchainId)).send()).value;
   expect(rent).toBeGreaterThan(0n);
 
-  expect((await update(small, { close: true, refundDestination: { offchainId: refund.offchainId } })).body.errors[0]).toMatchObject({ field: 'itemData.close', message: expect.stringContaining('deactivate') });
+  expect((await update(small, { close: true, refundDestination: { offchainId: refund.offchainId } })).body.errors[0]).toMatchObject({
+    field: 'itemData.close',
+    message: expect.stringContaining('deactivate'),
+  });
   expect((await update(small, { deactivate: true })).status).toBe(200);
   expect((await details(small)).body).toMatchObject({ deactivated: true, closed: false });
   const early = await update(small, { close: true, refundDestination: { offchainId: refund.offchainId } });
@@ -165,25 +207,47 @@ it('onboards an existing table with alreadyOnchain, as the network holds it, wit
   const other = await stack.newApiKey(`alt-other-${Date.now()}`, ['READ', 'WRITE']);
   const call = (method: string, url: string, body: unknown) => stack.call(method, url, body, { apiKey: other });
   // The other organization knows the authority only by address (its key is not theirs).
-  const theirAuthority = (await call('POST', '/api/v1/accounts', { itemData: { managed: false, alreadyOnchain: true, onchainId: authority.onchainId, skipBlockchainExistenceVerification: true } })).body.newAccount;
-  const onboarded = await call('POST', '/api/v1/address-lookup-tables', { itemData: { addressLookupTable: { alreadyOnchain: true, onchainId: big.onchainId }, authority: { offchainId: theirAuthority.offchainId }, componentAddresses: [{ onchainId: bigAddresses[3], offPlatform: true }] } });
+  const theirAuthority = (
+    await call('POST', '/api/v1/accounts', {
+      itemData: { managed: false, alreadyOnchain: true, onchainId: authority.onchainId, skipBlockchainExistenceVerification: true },
+    })
+  ).body.newAccount;
+  const onboarded = await call('POST', '/api/v1/address-lookup-tables', {
+    itemData: {
+      addressLookupTable: { alreadyOnchain: true, onchainId: big.onchainId },
+      authority: { offchainId: theirAuthority.offchainId },
+      componentAddresses: [{ onchainId: bigAddresses[3], offPlatform: true }],
+    },
+  });
   expect(onboarded.status).toBe(201);
   expect(onboarded.body).toMatchObject({ newAddressLookupTable: { onchainId: big.onchainId }, svmTransaction: null });
   const read = await call('POST', '/api/v1/address-lookup-tables/single', { itemData: { addressLookupTable: { onchainId: big.onchainId } } });
   expect(read.body).toMatchObject({ wasAlreadyOnchain: true, managed: false, frozen: true });
   expect(read.body.componentAddresses.map((c: any) => c.onchain.id)).toEqual(bigAddresses);
-  const listed = await call('POST', '/api/v1/address-lookup-tables/bulk', { itemQuery: { filter: [where('wasAlreadyOnchain', { dataType: 'BOOLEAN', valueBoolean: true })] } });
+  const listed = await call('POST', '/api/v1/address-lookup-tables/bulk', {
+    itemQuery: { filter: [where('wasAlreadyOnchain', { dataType: 'BOOLEAN', valueBoolean: true })] },
+  });
   expect(listed.body.count).toBe(1);
 });
 
 it('answers 404 for a table not on record, 409 for onboarding one already on record, and 400 for a non-managed authority', async () => {
-  const missing = await stack.call('POST', '/api/v1/address-lookup-tables/single', { itemData: { addressLookupTable: { offchainId: '00000000-0000-4000-8000-000000000000' } } });
+  const missing = await stack.call('POST', '/api/v1/address-lookup-tables/single', {
+    itemData: { addressLookupTable: { offchainId: '00000000-0000-4000-8000-000000000000' } },
+  });
   expect(missing.status).toBe(404);
   expect(missing.body.errors[0].field).toBe('itemData.addressLookupTable');
-  const again = await stack.call('POST', '/api/v1/address-lookup-tables', { itemData: { addressLookupTable: { alreadyOnchain: true, onchainId: big.onchainId }, authority: { offchainId: authority.offchainId } } });
+  const again = await stack.call('POST', '/api/v1/address-lookup-tables', {
+    itemData: { addressLookupTable: { alreadyOnchain: true, onchainId: big.onchainId }, authority: { offchainId: authority.offchainId } },
+  });
   expect(again.status).toBe(409);
-  const outsider = (await stack.call('POST', '/api/v1/accounts', { itemData: { managed: false, alreadyOnchain: true, onchainId: (await generateKeyPairSigner()).address, skipBlockchainExistenceVerification: true } })).body.newAccount;
-  const nonManaged = await stack.call('POST', '/api/v1/address-lookup-tables', { itemData: { addressLookupTable: {}, authority: { offchainId: outsider.offchainId }, componentAddresses: [] } });
+  const outsider = (
+    await stack.call('POST', '/api/v1/accounts', {
+      itemData: { managed: false, alreadyOnchain: true, onchainId: (await generateKeyPairSigner()).address, skipBlockchainExistenceVerification: true },
+    })
+  ).body.newAccount;
+  const nonManaged = await stack.call('POST', '/api/v1/address-lookup-tables', {
+    itemData: { addressLookupTable: {}, authority: { offchainId: outsider.offchainId }, componentAddresses: [] },
+  });
   expect(nonManaged.status).toBe(400);
   expect(nonManaged.body.errors[0].field).toBe('itemData.authority');
 });

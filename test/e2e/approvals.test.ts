@@ -31,13 +31,17 @@ afterAll(async () => {
 });
 
 const LAMPORTS = 1_000_000_000;
-const account = async (itemData: Record<string, unknown>) => (await stack.call('POST', '/api/v1/accounts', { itemData })).body.newAccount as { onchainId: string; offchainId: string };
-const balance = async (offchainId: string) => (await stack.call('POST', '/api/v1/accounts/balance', { itemData: { account: { offchainId } } })).body.onchain.balance.lamports as number;
+const account = async (itemData: Record<string, unknown>) =>
+  (await stack.call('POST', '/api/v1/accounts', { itemData })).body.newAccount as { onchainId: string; offchainId: string };
+const balance = async (offchainId: string) =>
+  (await stack.call('POST', '/api/v1/accounts/balance', { itemData: { account: { offchainId } } })).body.onchain.balance.lamports as number;
 const status = async (offchainId: string) => (await stack.call('POST', '/api/v1/transactions/status', { itemData: { transaction: { offchainId } } })).body;
 const decide = (kind: 'approve' | 'reject', approval: string, apiKey: string, comment?: string) =>
   stack.call('PATCH', `/api/v1/approvals/${kind}`, { itemData: { approval: { offchainId: approval }, ...(comment ? { comment } : {}) } }, { apiKey });
 const approvalOf = async (transaction: string) => {
-  const answer = await stack.call('POST', '/api/v1/approvals/bulk', { itemQuery: { filter: [{ fieldName: 'transactionOffchainId', filterValues: [{ filterType: 'EQUALS', valueString: transaction }] }] } });
+  const answer = await stack.call('POST', '/api/v1/approvals/bulk', {
+    itemQuery: { filter: [{ fieldName: 'transactionOffchainId', filterValues: [{ filterType: 'EQUALS', valueString: transaction }] }] },
+  });
   expect(answer.status).toBe(200);
   return answer.body.items[0];
 };
@@ -58,7 +62,12 @@ async function walletAndVault(seed = 5) {
     managed: true,
     seed: { amount: seed },
     offchainReferences: { type: 'WALLET' },
-    networkCurrencyDebitLimits: [{ destination: 'ANY', maxAllowedDebit: { limitType: 'PER_TRANSACTION', limitAmount: 1, approversForOverride: approvers.map((a) => a.id), requiredApproversCount: 2 } }],
+    networkCurrencyDebitLimits: [
+      {
+        destination: 'ANY',
+        maxAllowedDebit: { limitType: 'PER_TRANSACTION', limitAmount: 1, approversForOverride: approvers.map((a) => a.id), requiredApproversCount: 2 },
+      },
+    ],
   });
   return { wallet, vault: await account({ managed: true, offchainReferences: { type: 'ASSETS_WALLET' } }) };
 }
@@ -66,7 +75,9 @@ async function walletAndVault(seed = 5) {
 /** A 2 SOL transfer from such a wallet (a new one unless given) to its vault: it waits for approval. */
 async function transferOverLimit(pair?: { wallet: { offchainId: string; onchainId: string }; vault: { offchainId: string; onchainId: string } }) {
   const { wallet, vault } = pair ?? (await walletAndVault());
-  const answer = await stack.call('POST', '/api/v1/accounts/transfer-network-currency', { itemData: { source: { offchainId: wallet.offchainId }, destination: { offchainId: vault.offchainId }, value: { amount: 2 } } });
+  const answer = await stack.call('POST', '/api/v1/accounts/transfer-network-currency', {
+    itemData: { source: { offchainId: wallet.offchainId }, destination: { offchainId: vault.offchainId }, value: { amount: 2 } },
+  });
   expect(answer.status).toBe(202);
   expect(answer.body).toEqual({ transaction: { offchainId: expect.any(String), status: 'AWAITING_APPROVAL' } });
   const transaction = answer.body.transaction.offchainId as string;
@@ -92,7 +103,10 @@ it('lands a transfer over the limit once two of three approvers approve; a non-a
 
   const first = await decide('approve', approval.offchainId, approvers[0].apiKey, 'checked with the desk');
   expect(first.status).toBe(200);
-  expect(first.body.approval).toMatchObject({ status: 'PENDING', decisions: [{ apiKeyId: approvers[0].id, decision: 'APPROVE', comment: 'checked with the desk' }] });
+  expect(first.body.approval).toMatchObject({
+    status: 'PENDING',
+    decisions: [{ apiKeyId: approvers[0].id, decision: 'APPROVE', comment: 'checked with the desk' }],
+  });
   expect((await decide('approve', approval.offchainId, approvers[0].apiKey)).status).toBe(409);
   // One approval of two: nothing is built or moved yet.
   expect((await status(transaction)).status).toBe('AWAITING_APPROVAL');
@@ -112,7 +126,10 @@ it('one rejection ends the write REJECTED with nothing moved', async () => {
   const { wallet, transaction, approval } = await transferOverLimit();
   expect((await decide('approve', approval.offchainId, approvers[0].apiKey)).status).toBe(200);
   const rejected = await decide('reject', approval.offchainId, approvers[2].apiKey, 'not planned');
-  expect(rejected.body.approval).toMatchObject({ status: 'REJECTED', decisions: [{ decision: 'APPROVE' }, { apiKeyId: approvers[2].id, decision: 'REJECT', comment: 'not planned' }] });
+  expect(rejected.body.approval).toMatchObject({
+    status: 'REJECTED',
+    decisions: [{ decision: 'APPROVE' }, { apiKeyId: approvers[2].id, decision: 'REJECT', comment: 'not planned' }],
+  });
   expect(await until(() => status(transaction), ended)).toMatchObject({ status: 'REJECTED', success: false });
   expect(await balance(wallet.offchainId)).toBe(5 * LAMPORTS);
 });
@@ -123,7 +140,14 @@ it('cancel while awaiting approval ends the write CANCELLED and the approval CAN
   expect(cancelled.status).toBe(200);
   expect(cancelled.body).toEqual({ transaction: { offchainId: transaction, status: 'CANCELLED' } });
   expect((await status(transaction)).status).toBe('CANCELLED');
-  expect((await until(() => approvalOf(transaction), (a) => a.status !== 'PENDING')).status).toBe('CANCELLED');
+  expect(
+    (
+      await until(
+        () => approvalOf(transaction),
+        (a) => a.status !== 'PENDING',
+      )
+    ).status,
+  ).toBe('CANCELLED');
   expect((await decide('approve', approval.offchainId, approvers[0].apiKey)).status).toBe(409);
   expect(await balance(wallet.offchainId)).toBe(5 * LAMPORTS);
 });
@@ -139,7 +163,12 @@ it('an approval nobody decides expires: the write ends REJECTED, nothing moved',
 it('Fetch Approvals lists pending and decided approvals by status (roles READ or APPROVE)', async () => {
   const pending = await transferOverLimit();
   const list = (statusValue: string, apiKey?: string) =>
-    stack.call('POST', '/api/v1/approvals/bulk', { itemQuery: { filter: [{ fieldName: 'status', filterValues: [{ filterType: 'EQUALS', valueString: statusValue }] }] } }, apiKey ? { apiKey } : {});
+    stack.call(
+      'POST',
+      '/api/v1/approvals/bulk',
+      { itemQuery: { filter: [{ fieldName: 'status', filterValues: [{ filterType: 'EQUALS', valueString: statusValue }] }] } },
+      apiKey ? { apiKey } : {},
+    );
   const pendingList = await list('PENDING', approvers[0].apiKey);
   expect(pendingList.status).toBe(200);
   expect(pendingList.body.items.map((a: { offchainId: string }) => a.offchainId)).toContain(pending.approval.offchainId);
@@ -156,16 +185,26 @@ it('racing 20 debits under one window: those that pass never overrun it, each he
     managed: true,
     seed: { amount: 9 },
     offchainReferences: { type: 'WALLET' },
-    networkCurrencyDebitLimits: [{ destination: 'ANY', maxAllowedDebit: { limitType: 'DURATION', limitAmount: 1, duration: { code: 'DAYS', unit: 1 }, approversForOverride: [approvers[0].id] } }],
+    networkCurrencyDebitLimits: [
+      {
+        destination: 'ANY',
+        maxAllowedDebit: { limitType: 'DURATION', limitAmount: 1, duration: { code: 'DAYS', unit: 1 }, approversForOverride: [approvers[0].id] },
+      },
+    ],
   });
   const vault = await account({ managed: true, offchainReferences: { type: 'ASSETS_WALLET' } });
   const vaultBefore = await balance(vault.offchainId);
-  const send = (amount: number) => stack.call('POST', '/api/v1/accounts/transfer-network-currency', { itemData: { source: { offchainId: wallet.offchainId }, destination: { offchainId: vault.offchainId }, value: { amount } } });
+  const send = (amount: number) =>
+    stack.call('POST', '/api/v1/accounts/transfer-network-currency', {
+      itemData: { source: { offchainId: wallet.offchainId }, destination: { offchainId: vault.offchainId }, value: { amount } },
+    });
   const answers = await Promise.all(Array.from({ length: 20 }, () => send(0.4)));
   // 0.4 + 0.4 fit the 1 SOL window: whichever order they ran in, what passes without approval stays within it.
   const passed = answers.filter((a) => a.status === 201);
   expect(passed.map((a) => a.body.success)).toEqual([true, true]);
-  const waiting = answers.filter((a) => a.status === 202 && a.body.transaction.status === 'AWAITING_APPROVAL').map((a) => a.body.transaction.offchainId as string);
+  const waiting = answers
+    .filter((a) => a.status === 202 && a.body.transaction.status === 'AWAITING_APPROVAL')
+    .map((a) => a.body.transaction.offchainId as string);
   expect(waiting).toHaveLength(18);
   // Each held debit counts every debit held before it: 0.8, 1.2, ... 7.6 SOL already in the window.
   const held = await Promise.all(waiting.map(approvalOf));
@@ -193,10 +232,18 @@ it('an approved debit counts in the window from its approval, not from when it w
     managed: true,
     seed: { amount: 5 },
     offchainReferences: { type: 'WALLET' },
-    networkCurrencyDebitLimits: [{ destination: 'ANY', maxAllowedDebit: { limitType: 'DURATION', limitAmount: 1, duration: { code: 'SECONDS', unit: 6 }, approversForOverride: [approvers[0].id] } }],
+    networkCurrencyDebitLimits: [
+      {
+        destination: 'ANY',
+        maxAllowedDebit: { limitType: 'DURATION', limitAmount: 1, duration: { code: 'SECONDS', unit: 6 }, approversForOverride: [approvers[0].id] },
+      },
+    ],
   });
   const vault = await account({ managed: true, offchainReferences: { type: 'ASSETS_WALLET' } });
-  const send = (amount: number) => stack.call('POST', '/api/v1/accounts/transfer-network-currency', { itemData: { source: { offchainId: wallet.offchainId }, destination: { offchainId: vault.offchainId }, value: { amount } } });
+  const send = (amount: number) =>
+    stack.call('POST', '/api/v1/accounts/transfer-network-currency', {
+      itemData: { source: { offchainId: wallet.offchainId }, destination: { offchainId: vault.offchainId }, value: { amount } },
+    });
   const sleepUntil = (at: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, at - Date.now())));
   const held = await send(2);
   const heldBy = Date.now();
@@ -218,12 +265,18 @@ it('signals the write again when the settling decision is sent again after its s
   const vaultBefore = await balance(vault.offchainId);
   expect((await decide('approve', approval.offchainId, approvers[0].apiKey)).status).toBe(200);
   // The settling decision stored and its signal never sent: the API died (or Temporal was away) right after storing it.
-  const stored = await storeDecision(forkEm(stack.runtime.orm), { id: approval.offchainId, organizationId }, { apiKeyId: approvers[1].id, decision: 'APPROVE', comment: null, at: new Date().toISOString() }, () => undefined);
+  const stored = await storeDecision(
+    forkEm(stack.runtime.orm),
+    { id: approval.offchainId, organizationId },
+    { apiKeyId: approvers[1].id, decision: 'APPROVE', comment: null, at: new Date().toISOString() },
+    () => undefined,
+  );
   expect(stored?.approval.status).toBe('APPROVED');
   // The approver's client sends its Approve again, its first answer having been lost.
   const repeat = await decide('approve', approval.offchainId, approvers[1].apiKey);
   expect(repeat.status).toBe(409);
-  const workflowId = (await stack.call('POST', '/api/v1/transactions/single', { itemData: { transaction: { offchainId: transaction } } })).body.workflowId as string;
+  const workflowId = (await stack.call('POST', '/api/v1/transactions/single', { itemData: { transaction: { offchainId: transaction } } })).body
+    .workflowId as string;
   const connection = await Connection.connect({ address: temporalTarget().address });
   try {
     const history = await new Client({ connection, namespace: temporalTarget().namespace }).workflow.getHandle(workflowId).fetchHistory();
@@ -248,7 +301,12 @@ describe('Cancel racing the decision that settles the approval', () => {
     const vaultBefore = await balance(vault.offchainId);
     expect((await decide('approve', approval.offchainId, approvers[0].apiKey)).status).toBe(200);
     // The Approve route's first half: the settling decision is on the record, its signal not sent yet.
-    const stored = await storeDecision(forkEm(stack.runtime.orm), { id: approval.offchainId, organizationId }, { apiKeyId: approvers[1].id, decision: 'APPROVE', comment: null, at: new Date().toISOString() }, () => undefined);
+    const stored = await storeDecision(
+      forkEm(stack.runtime.orm),
+      { id: approval.offchainId, organizationId },
+      { apiKeyId: approvers[1].id, decision: 'APPROVE', comment: null, at: new Date().toISOString() },
+      () => undefined,
+    );
     expect(stored?.approval.status).toBe('APPROVED');
     const refused = await cancel(transaction);
     expect(refused.status).toBe(400);
@@ -266,12 +324,16 @@ describe('Cancel racing the decision that settles the approval', () => {
         expect((await decide('approve', approval.offchainId, approvers[0].apiKey)).status).toBe(200);
         // Approve 0 to 132 ms after Cancel: from Approve first to Cancel first, through the moments
         // Cancel is already in the workflow but has not reached the approval record yet.
-        const [approved, cancelled] = await Promise.all([new Promise((resolve) => setTimeout(resolve, 12 * i)).then(() => decide('approve', approval.offchainId, approvers[1].apiKey)), cancel(transaction)]);
+        const [approved, cancelled] = await Promise.all([
+          new Promise((resolve) => setTimeout(resolve, 12 * i)).then(() => decide('approve', approval.offchainId, approvers[1].apiKey)),
+          cancel(transaction),
+        ]);
         return { approve: approved.status, cancel: cancelled.status, ...(await outcome(transaction)) };
       }),
     );
     for (const race of races) {
-      if (race.approval === 'APPROVED') expect(race).toEqual({ approve: 200, cancel: 400, write: expect.stringMatching(/CONFIRMED|FINALIZED/), approval: 'APPROVED' });
+      if (race.approval === 'APPROVED')
+        expect(race).toEqual({ approve: 200, cancel: 400, write: expect.stringMatching(/CONFIRMED|FINALIZED/), approval: 'APPROVED' });
       else expect(race).toEqual({ approve: 409, cancel: 200, write: 'CANCELLED', approval: 'CANCELLED' });
     }
     // What landed moved, what was cancelled did not.
@@ -286,8 +348,17 @@ describe('token debits', () => {
   beforeAll(async () => {
     const authority = await account({ managed: true, offchainReferences: { type: 'TOKEN_MANAGEMENT_AUTHORITY' } });
     const byAuthority = { offchainId: authority.offchainId };
-    spl = (await stack.call('POST', '/api/v1/financial-instruments', { itemData: { version: 'SPL', onchainData: { decimals: 6 }, mintAuthority: byAuthority, freezeAuthority: byAuthority, mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: 'STOCK' } } } } })).body
-      .newFinancialInstrument.onchainId;
+    spl = (
+      await stack.call('POST', '/api/v1/financial-instruments', {
+        itemData: {
+          version: 'SPL',
+          onchainData: { decimals: 6 },
+          mintAuthority: byAuthority,
+          freezeAuthority: byAuthority,
+          mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: 'STOCK' } } },
+        },
+      })
+    ).body.newFinancialInstrument.onchainId;
   });
   const at = (owner: Ref) => ({ owner: { offchainId: owner.offchainId }, financialInstrument: { onchainId: spl } });
   /** Base units, after checking the chain and the records agree. */
@@ -301,14 +372,24 @@ describe('token debits', () => {
     const wallet = await account({
       managed: true,
       offchainReferences: { type: 'WALLET' },
-      tokenDebitLimits: [{ destination: 'ANY', operationType: 'ANY', maxAllowedDebit: { limitType: 'PER_TRANSACTION', limitAmount: 10, approversForOverride: approvers.map((a) => a.id), requiredApproversCount: 2 } }],
+      tokenDebitLimits: [
+        {
+          destination: 'ANY',
+          operationType: 'ANY',
+          maxAllowedDebit: { limitType: 'PER_TRANSACTION', limitAmount: 10, approversForOverride: approvers.map((a) => a.id), requiredApproversCount: 2 },
+        },
+      ],
     });
     const holder = await account({ managed: true });
-    for (const owner of [wallet, holder]) expect((await stack.call('POST', '/api/v1/positions', { itemData: { positionToInitialize: at(owner) } })).status).toBe(201);
-    expect((await stack.call('POST', '/api/v1/positions/mint', { itemData: { mintTo: at(wallet), value: { amount: 100 } } })).body).toMatchObject({ success: true });
+    for (const owner of [wallet, holder])
+      expect((await stack.call('POST', '/api/v1/positions', { itemData: { positionToInitialize: at(owner) } })).status).toBe(201);
+    expect((await stack.call('POST', '/api/v1/positions/mint', { itemData: { mintTo: at(wallet), value: { amount: 100 } } })).body).toMatchObject({
+      success: true,
+    });
     return { wallet, holder };
   }
-  const transfer = (from: Ref, to: Ref, amount: number) => stack.call('POST', '/api/v1/positions/transfer', { itemData: { source: at(from), destination: at(to), value: { amount } } });
+  const transfer = (from: Ref, to: Ref, amount: number) =>
+    stack.call('POST', '/api/v1/positions/transfer', { itemData: { source: at(from), destination: at(to), value: { amount } } });
   const burn = (from: Ref, amount: number) => stack.call('POST', '/api/v1/positions/burn', { itemData: { burnFrom: at(from), value: { amount } } });
   const awaiting = async (answer: { status: number; body: any }) => {
     expect(answer.status).toBe(202);
@@ -321,14 +402,20 @@ describe('token debits', () => {
     const { wallet, holder } = await holders();
     expect((await transfer(wallet, holder, 5)).body).toMatchObject({ success: true });
     const sent = await awaiting(await transfer(wallet, holder, 20));
-    expect(sent.approval).toMatchObject({ status: 'PENDING', account: { offchainId: wallet.offchainId }, requiredApproversCount: 2, rule: { amount: '20000000', headroom: '10000000', limit: { operationType: 'ANY' } } });
+    expect(sent.approval).toMatchObject({
+      status: 'PENDING',
+      account: { offchainId: wallet.offchainId },
+      requiredApproversCount: 2,
+      rule: { amount: '20000000', headroom: '10000000', limit: { operationType: 'ANY' } },
+    });
     const burnt = await awaiting(await burn(wallet, 15));
     expect(burnt.approval.rule).toMatchObject({ amount: '15000000', headroom: '10000000' });
     // Nothing moves on one approval of two.
     for (const { approval } of [sent, burnt]) expect((await decide('approve', approval.offchainId, approvers[0].apiKey)).body.approval.status).toBe('PENDING');
     expect(await units(wallet)).toBe(95_000_000);
     for (const { approval } of [sent, burnt]) expect((await decide('approve', approval.offchainId, approvers[2].apiKey)).body.approval.status).toBe('APPROVED');
-    for (const { transaction } of [sent, burnt]) expect(await until(() => status(transaction), ended)).toMatchObject({ status: expect.stringMatching(/CONFIRMED|FINALIZED/), success: true });
+    for (const { transaction } of [sent, burnt])
+      expect(await until(() => status(transaction), ended)).toMatchObject({ status: expect.stringMatching(/CONFIRMED|FINALIZED/), success: true });
     expect(await units(wallet)).toBe(100_000_000 - 5_000_000 - 20_000_000 - 15_000_000);
     expect(await units(holder)).toBe(25_000_000);
   });

@@ -155,7 +155,15 @@ beforeAll(async () => {
         const pathParams = (op.parameters ?? []).filter((p: any) => p.in === 'path').map((p: any) => ({ name: p.name, values: p.schema?.enum ?? [] }));
         const url = pathParams.reduce((u: string, p: { name: string; values: string[] }) => u.replace(`{${p.name}}`, p.values[0] ?? 'x'), template);
         const clusterParam = (op.parameters ?? []).some((p: any) => p.in === 'query' && p.name === 'svmCluster');
-        return { method: method.toUpperCase(), template, url, pathParams, body: op.requestBody?.content?.['application/json']?.schema, write: Boolean(op.responses?.['202']), clusterParam };
+        return {
+          method: method.toUpperCase(),
+          template,
+          url,
+          pathParams,
+          body: op.requestBody?.content?.['application/json']?.schema,
+          write: Boolean(op.responses?.['202']),
+          clusterParam,
+        };
       }),
   );
 });
@@ -206,7 +214,9 @@ function send(c: Case, agent: http.Agent = pool): Promise<Answer> {
       },
     );
     // An answer may come before the whole body is sent (413): a later EPIPE is not a second answer.
-    request.on('error', (error) => resolve({ status: 0, text: error.name === 'AbortError' ? `no answer within ${deadlineMs} ms` : `no answer: ${error.message}`, body: undefined }));
+    request.on('error', (error) =>
+      resolve({ status: 0, text: error.name === 'AbortError' ? `no answer within ${deadlineMs} ms` : `no answer: ${error.message}`, body: undefined }),
+    );
     request.end(body);
   });
 }
@@ -222,7 +232,8 @@ function envelopeProblems(c: Case, a: Answer): string[] {
   if (a.status >= 400) {
     if (!Array.isArray(a.body?.errors) || typeof firstError(a).code !== 'string') problems.push('no errors[0].code');
     if (typeof a.body?.requestId !== 'string') problems.push('no requestId');
-    else if (!c.headers?.['x-request-id'] && !a.body.requestId.startsWith('bad-input-')) problems.push(`requestId ${a.body.requestId} is not the x-request-id sent`);
+    else if (!c.headers?.['x-request-id'] && !a.body.requestId.startsWith('bad-input-'))
+      problems.push(`requestId ${a.body.requestId} is not the x-request-id sent`);
   }
   return problems;
 }
@@ -265,14 +276,17 @@ const refused = (field: string, status = 400, code = 'VALIDATION_ERROR') => ({ s
 const okOrRefusedNaming =
   (...fields: string[]) =>
   (a: Answer) =>
-    a.status < 300 || (a.status < 500 && fields.includes(firstError(a).field)) ? undefined : `expected a 2xx or a 4xx naming ${fields.join(' or ')}, got ${a.status} ${JSON.stringify(firstError(a))}`;
+    a.status < 300 || (a.status < 500 && fields.includes(firstError(a).field))
+      ? undefined
+      : `expected a 2xx or a 4xx naming ${fields.join(' or ')}, got ${a.status} ${JSON.stringify(firstError(a))}`;
 
 /** Both bulk reads of `organization` answer count 0. */
 async function nothingWritten(apiKey: string): Promise<string[]> {
   const problems: string[] = [];
   for (const url of ['/api/v1/accounts/bulk/identifiers', '/api/v1/transactions/bulk/detailed', '/api/v1/address-lookup-tables/bulk']) {
     const r = await stack.call('POST', url, {}, { apiKey });
-    if (r.status !== 200 || r.body.count !== 0) problems.push(`${url} answers ${r.status} count ${r.body?.count}: ${clip(JSON.stringify(r.body?.items ?? r.body), 300)}`);
+    if (r.status !== 200 || r.body.count !== 0)
+      problems.push(`${url} answers ${r.status} count ${r.body?.count}: ${clip(JSON.stringify(r.body?.items ?? r.body), 300)}`);
   }
   return problems;
 }
@@ -295,7 +309,9 @@ const typeOf = (s: Schema) => (Array.isArray(s.type) ? s.type.find((t) => t !== 
 function sampleString(s: Schema): string {
   if (s.format === 'uuid') return randomUUID();
   if (s.format === 'uri') return 'https://hooks.example.com/ledger';
-  const candidates = s.pattern ? [ADDRESS, 'x', '2020-01-01T00:00:00.000Z'].filter((c) => new RegExp(s.pattern!).test(c)) : ['x'.repeat(Math.max(1, s.minLength ?? 1))];
+  const candidates = s.pattern
+    ? [ADDRESS, 'x', '2020-01-01T00:00:00.000Z'].filter((c) => new RegExp(s.pattern!).test(c))
+    : ['x'.repeat(Math.max(1, s.minLength ?? 1))];
   if (!candidates.length) throw new Error(`no sample string matches ${s.pattern}; teach sampleString one`);
   return candidates[0];
 }
@@ -364,7 +380,11 @@ function mutations(schema: Schema, segments: string[], depth = 0): Mutation[] {
     case 'array':
       bad({}, 'an object');
       bad('not an array', 'a string');
-      if (s.maxItems !== undefined) bad(Array.from({ length: s.maxItems + 1 }, () => minimal(s.items!)), `${s.maxItems + 1} items (maxItems ${s.maxItems})`);
+      if (s.maxItems !== undefined)
+        bad(
+          Array.from({ length: s.maxItems + 1 }, () => minimal(s.items!)),
+          `${s.maxItems + 1} items (maxItems ${s.maxItems})`,
+        );
       if (depth < MAX_DEPTH && s.items) out.push(...mutations(s.items, [...segments, '0'], depth + 1));
       break;
     case 'string':
@@ -406,7 +426,8 @@ function stringPaths(schema: Schema, segments: string[] = [], depth = 0): string
 }
 
 /** The schema at a property path, or undefined. */
-const propertyAt = (schema: Schema | undefined, ...names: string[]) => names.reduce<Schema | undefined>((s, name) => (s ? resolve(s).properties?.[name] : undefined), schema);
+const propertyAt = (schema: Schema | undefined, ...names: string[]) =>
+  names.reduce<Schema | undefined>((s, name) => (s ? resolve(s).properties?.[name] : undefined), schema);
 
 const withBody = () => operations.filter((op) => op.body);
 /** Reads whose itemData names one object (an account, a transaction) by a lookup. */
@@ -424,7 +445,8 @@ describe('Bad input on every route, generated from the OpenAPI document', () => 
       .map(([p]) => p);
     expect(publicPaths.filter((p) => !PUBLIC_BY_BUG.includes(p)).sort()).toEqual([...PUBLIC_PATHS].sort());
     expect(operations.map(opName)).toEqual(expect.arrayContaining(ROUTES_THAT_MUST_BE_SWEPT));
-    for (const op of operations.filter((o) => o.method !== 'GET')) expect({ op: opName(op), body: typeOf(resolve(op.body ?? {})) }).toEqual({ op: opName(op), body: 'object' });
+    for (const op of operations.filter((o) => o.method !== 'GET'))
+      expect({ op: opName(op), body: typeOf(resolve(op.body ?? {})) }).toEqual({ op: opName(op), body: 'object' });
   });
 
   it('answers 401 UNAUTHENTICATED without a key, with an unknown key, or with a malformed Authorization header', async () => {
@@ -435,7 +457,16 @@ describe('Bad input on every route, generated from the OpenAPI document', () => 
       ['Bearer with no key', null, { authorization: 'Bearer' }],
     ];
     const cases = operations.flatMap((op) =>
-      variants.map(([what, apiKey, headers]): Case => ({ label: `${opName(op)} with ${what}`, method: op.method, url: op.url, body: validBody(op), apiKey, headers, write: op.write, expect: { status: 401, code: 'UNAUTHENTICATED' } })),
+      variants.map(([what, apiKey, headers]): Case => ({
+        label: `${opName(op)} with ${what}`,
+        method: op.method,
+        url: op.url,
+        body: validBody(op),
+        apiKey,
+        headers,
+        write: op.write,
+        expect: { status: 401, code: 'UNAUTHENTICATED' },
+      })),
     );
     expect(await run(cases)).toEqual([]);
   });
@@ -452,12 +483,28 @@ describe('Bad input on every route, generated from the OpenAPI document', () => 
       ['a key given twice with different values', '{"itemData":{"managed":true},"itemData":{"managed":false}}'],
       ['JSON nested 50,000 deep', '['.repeat(50_000) + ']'.repeat(50_000)],
     ];
-    const cases = withBody().flatMap((op) => bodies.map(([what, body]): Case => ({ label: `${opName(op)} with ${what}`, method: op.method, url: op.url, body, write: op.write, expect: { status: 400, code: 'VALIDATION_ERROR', field: '(body)' } })));
+    const cases = withBody().flatMap((op) =>
+      bodies.map(([what, body]): Case => ({
+        label: `${opName(op)} with ${what}`,
+        method: op.method,
+        url: op.url,
+        body,
+        write: op.write,
+        expect: { status: 400, code: 'VALIDATION_ERROR', field: '(body)' },
+      })),
+    );
     expect(await run(cases)).toEqual([]);
   });
 
   it('answers 413 PAYLOAD_TOO_LARGE to a body over 1 MiB', async () => {
-    const cases = withBody().map((op): Case => ({ label: `${opName(op)} with a 1.5 MiB body`, method: op.method, url: op.url, body: HUGE_BODY, write: op.write, expect: { status: 413, code: 'PAYLOAD_TOO_LARGE' } }));
+    const cases = withBody().map((op): Case => ({
+      label: `${opName(op)} with a 1.5 MiB body`,
+      method: op.method,
+      url: op.url,
+      body: HUGE_BODY,
+      write: op.write,
+      expect: { status: 413, code: 'PAYLOAD_TOO_LARGE' },
+    }));
     // Connections of their own: after a 413 the server leaves the connection stuck (known bug B6).
     const agent = new http.Agent({ keepAlive: true });
     try {
@@ -469,7 +516,14 @@ describe('Bad input on every route, generated from the OpenAPI document', () => 
 
   it('answers 400 naming svmCluster or the path parameter when it is not an allowed value', async () => {
     const cases = operations.flatMap((op): Case[] => [
-      ...(op.clusterParam ? ['NOPE', ''] : []).map((cluster): Case => ({ label: `${opName(op)} ?svmCluster=${cluster}`, method: op.method, url: `${op.url}?svmCluster=${cluster}`, body: validBody(op), write: op.write, expect: { status: 400, code: 'VALIDATION_ERROR', field: 'svmCluster' } })),
+      ...(op.clusterParam ? ['NOPE', ''] : []).map((cluster): Case => ({
+        label: `${opName(op)} ?svmCluster=${cluster}`,
+        method: op.method,
+        url: `${op.url}?svmCluster=${cluster}`,
+        body: validBody(op),
+        write: op.write,
+        expect: { status: 400, code: 'VALIDATION_ERROR', field: 'svmCluster' },
+      })),
       ...op.pathParams.flatMap((param) =>
         ['NOPE', '%00', param.values[0]?.toUpperCase()]
           .filter((v): v is string => Boolean(v) && !param.values.includes(v!))
@@ -490,12 +544,25 @@ describe('Bad input on every route, generated from the OpenAPI document', () => 
     const cases = withBody().flatMap((op) =>
       mutations(op.body!, []).map((m): Case => {
         const field = m.segments.join('.');
-        return { label: `${opName(op)} ${field}: ${m.what}`, method: op.method, url: op.url, body: build(op.body!, m.segments, m.value), write: op.write, expect: { status: 400, code: 'VALIDATION_ERROR', field } };
+        return {
+          label: `${opName(op)} ${field}: ${m.what}`,
+          method: op.method,
+          url: op.url,
+          body: build(op.body!, m.segments, m.value),
+          write: op.write,
+          expect: { status: 400, code: 'VALIDATION_ERROR', field },
+        };
       }),
     );
     // The sweep is only as good as its reach: every route with a body, down to nested items.
-    for (const op of withBody()) expect({ op: opName(op), cases: cases.filter((c) => c.label.startsWith(`${opName(op)} `)).length > 5 }).toEqual({ op: opName(op), cases: true });
-    expect(cases.map((c) => c.label)).toEqual(expect.arrayContaining([expect.stringContaining('itemData.seed.lamports: a fraction'), expect.stringContaining('itemQuery.filter.0.fieldName: a number')]));
+    for (const op of withBody())
+      expect({ op: opName(op), cases: cases.filter((c) => c.label.startsWith(`${opName(op)} `)).length > 5 }).toEqual({ op: opName(op), cases: true });
+    expect(cases.map((c) => c.label)).toEqual(
+      expect.arrayContaining([
+        expect.stringContaining('itemData.seed.lamports: a fraction'),
+        expect.stringContaining('itemQuery.filter.0.fieldName: a number'),
+      ]),
+    );
     expect(await run(cases)).toEqual([]);
   });
 
@@ -504,11 +571,37 @@ describe('Bad input on every route, generated from the OpenAPI document', () => 
     // request hung ~27 s into a 500 with no account record; on reads it was a 500. The final
     // "nothing half-written" check covers the write side.
     const cases = withBody().flatMap((op) => [
-      ...stringPaths(op.body!).map((segments): Case => ({ label: `${opName(op)} ${segments.join('.')}: a NUL byte`, method: op.method, url: op.url, body: build(op.body!, segments, NUL), write: op.write, expect: refused(segments.join('.')) })),
-      { label: `${opName(op)} a property name with a NUL byte`, method: op.method, url: op.url, body: build(op.body!, [NUL], 1), write: op.write, expect: refused(NUL) },
+      ...stringPaths(op.body!).map((segments): Case => ({
+        label: `${opName(op)} ${segments.join('.')}: a NUL byte`,
+        method: op.method,
+        url: op.url,
+        body: build(op.body!, segments, NUL),
+        write: op.write,
+        expect: refused(segments.join('.')),
+      })),
+      {
+        label: `${opName(op)} a property name with a NUL byte`,
+        method: op.method,
+        url: op.url,
+        body: build(op.body!, [NUL], 1),
+        write: op.write,
+        expect: refused(NUL),
+      },
     ]);
     expect(cases.length).toBeGreaterThan(50);
-    expect(await run([...cases, { label: 'an operator\'s ADMIN override naming an organization with a NUL byte', method: 'POST', url: '/api/v1/accounts/bulk/compact', body: { tenancyConfig: { overrideOrganizationExternalId: NUL } }, apiKey: keys.admin, expect: refused('tenancyConfig.overrideOrganizationExternalId') }])).toEqual([]);
+    expect(
+      await run([
+        ...cases,
+        {
+          label: "an operator's ADMIN override naming an organization with a NUL byte",
+          method: 'POST',
+          url: '/api/v1/accounts/bulk/compact',
+          body: { tenancyConfig: { overrideOrganizationExternalId: NUL } },
+          apiKey: keys.admin,
+          expect: refused('tenancyConfig.overrideOrganizationExternalId'),
+        },
+      ]),
+    ).toEqual([]);
   });
 });
 
@@ -553,7 +646,11 @@ describe('Create Account: refusals the codecs cannot see', () => {
       return (await createApiKey(em, await em.findOneOrFail(Organization, { externalId }), roles, stack.config.platformName)).id;
     };
     const approvers = (ids: string[]) => [{ destination: 'ANY', maxAllowedDebit: { limitType: 'PER_TRANSACTION', limitAmount: 1, approversForOverride: ids } }];
-    const [ownApprover, foreignApprover, ownWriter] = [await keyIdOf(refusedOrg), await keyIdOf(stack.organizationExternalId), await keyIdOf(refusedOrg, ['READ', 'WRITE'])];
+    const [ownApprover, foreignApprover, ownWriter] = [
+      await keyIdOf(refusedOrg),
+      await keyIdOf(stack.organizationExternalId),
+      await keyIdOf(refusedOrg, ['READ', 'WRITE']),
+    ];
     expect(
       await run([
         item('a non-managed account without onchainId', { managed: false }, 'itemData.onchainId'),
@@ -561,28 +658,98 @@ describe('Create Account: refusals the codecs cannot see', () => {
         item('a kind created by its own operation', { offchainReferences: { type: 'FUNDS_TOKEN_ACCOUNT' } }, 'itemData.offchainReferences.type'),
         item('a key in two locations', { privateKeyDetails: { location: ['DATABASE', 'SECRETS'] } }, 'itemData.privateKeyDetails.location'),
         item('dkgKeys without session.threshold', { privateKeyDetails: { dkgKeys: [{}] } }, 'itemData.privateKeyDetails.dkgKeys[0].session.threshold'),
-        item('dkgKeys with threshold 1', { privateKeyDetails: { dkgKeys: [{ session: { threshold: 1 } }] } }, 'itemData.privateKeyDetails.dkgKeys[0].session.threshold'),
-        item('dkgKeys with an unknown keyUsage', { privateKeyDetails: { dkgKeys: [{ keyUsage: 'ENCRYPTION', session: { threshold: 2 } }] } }, 'itemData.privateKeyDetails.dkgKeys[0].keyUsage'),
-        item('dkgKeys whose only key is not the default', { privateKeyDetails: { dkgKeys: [{ isDefault: false, session: { threshold: 2 } }] } }, 'itemData.privateKeyDetails.dkgKeys[0].isDefault'),
-        item('two default dkgKeys entries', { privateKeyDetails: { dkgKeys: [{ keyUsage: 'SIGNING', isDefault: true, session: { threshold: 2 } }, { keyUsage: 'SIGNING', isDefault: true, session: { threshold: 2 } }] } }, 'itemData.privateKeyDetails.dkgKeys'),
-        item('two dkgKeys entries', { privateKeyDetails: { dkgKeys: [{ session: { threshold: 2 } }, { session: { threshold: 2 } }] } }, 'itemData.privateKeyDetails.dkgKeys'),
-        item('dkgKeys on a non-managed account', { managed: false, onchainId: ADDRESS, privateKeyDetails: { dkgKeys: [{ session: { threshold: 2 } }] } }, 'itemData.privateKeyDetails.dkgKeys'),
-        item('dkgKeys with an unknown backend player', { privateKeyDetails: { dkgKeys: [{ useBackendPlayersCodes: ['player-1', 'nobody'], session: { threshold: 2 } }] } }, 'itemData.privateKeyDetails.dkgKeys[0].useBackendPlayersCodes'),
+        item(
+          'dkgKeys with threshold 1',
+          { privateKeyDetails: { dkgKeys: [{ session: { threshold: 1 } }] } },
+          'itemData.privateKeyDetails.dkgKeys[0].session.threshold',
+        ),
+        item(
+          'dkgKeys with an unknown keyUsage',
+          { privateKeyDetails: { dkgKeys: [{ keyUsage: 'ENCRYPTION', session: { threshold: 2 } }] } },
+          'itemData.privateKeyDetails.dkgKeys[0].keyUsage',
+        ),
+        item(
+          'dkgKeys whose only key is not the default',
+          { privateKeyDetails: { dkgKeys: [{ isDefault: false, session: { threshold: 2 } }] } },
+          'itemData.privateKeyDetails.dkgKeys[0].isDefault',
+        ),
+        item(
+          'two default dkgKeys entries',
+          {
+            privateKeyDetails: {
+              dkgKeys: [
+                { keyUsage: 'SIGNING', isDefault: true, session: { threshold: 2 } },
+                { keyUsage: 'SIGNING', isDefault: true, session: { threshold: 2 } },
+              ],
+            },
+          },
+          'itemData.privateKeyDetails.dkgKeys',
+        ),
+        item(
+          'two dkgKeys entries',
+          { privateKeyDetails: { dkgKeys: [{ session: { threshold: 2 } }, { session: { threshold: 2 } }] } },
+          'itemData.privateKeyDetails.dkgKeys',
+        ),
+        item(
+          'dkgKeys on a non-managed account',
+          { managed: false, onchainId: ADDRESS, privateKeyDetails: { dkgKeys: [{ session: { threshold: 2 } }] } },
+          'itemData.privateKeyDetails.dkgKeys',
+        ),
+        item(
+          'dkgKeys with an unknown backend player',
+          { privateKeyDetails: { dkgKeys: [{ useBackendPlayersCodes: ['player-1', 'nobody'], session: { threshold: 2 } }] } },
+          'itemData.privateKeyDetails.dkgKeys[0].useBackendPlayersCodes',
+        ),
         item('a private key that is not base58', { privateKeyDetails: { privateKey: '0OIl' } }, 'itemData.privateKeyDetails.privateKey'),
         item('a private key of 16 bytes', { privateKeyDetails: { privateKey: '1'.repeat(16) } }, 'itemData.privateKeyDetails.privateKey'),
-        item('a private key whose publickKey differs', { privateKeyDetails: { privateKey: privateKey(), publickKey: ADDRESS } }, 'itemData.privateKeyDetails.publickKey'),
-        item('a private key on a non-managed account', { managed: false, onchainId: ADDRESS, privateKeyDetails: { privateKey: privateKey() } }, 'itemData.privateKeyDetails.privateKey'),
+        item(
+          'a private key whose publickKey differs',
+          { privateKeyDetails: { privateKey: privateKey(), publickKey: ADDRESS } },
+          'itemData.privateKeyDetails.publickKey',
+        ),
+        item(
+          'a private key on a non-managed account',
+          { managed: false, onchainId: ADDRESS, privateKeyDetails: { privateKey: privateKey() } },
+          'itemData.privateKeyDetails.privateKey',
+        ),
         item('a managed account already onchain without its key', { managed: true, alreadyOnchain: true }, 'itemData.privateKeyDetails.privateKey'),
         item('dataLength on a non-managed new account', { managed: false, onchainId: ADDRESS, dataLength: 10 }, 'itemData.dataLength'),
         item('a seed for an account already onchain', { managed: false, alreadyOnchain: true, onchainId: ADDRESS, seed: { amount: 1 } }, 'itemData.seed'),
         item('dataLength for an account already onchain', { managed: false, alreadyOnchain: true, onchainId: ADDRESS, dataLength: 10 }, 'itemData.dataLength'),
-        item('debit limits on a kind that is not a wallet', { offchainReferences: { type: 'FUNDS_TOKEN' }, networkCurrencyDebitLimits: [{ destination: 'ANY', maxAllowedDebit: { limitType: 'PER_TRANSACTION', limitAmount: 1 } }] }, 'itemData.networkCurrencyDebitLimits'),
-        item('a DURATION debit limit without a duration', { networkCurrencyDebitLimits: [{ destination: 'ANY', maxAllowedDebit: { limitType: 'DURATION', limitAmount: 1 } }] }, 'itemData.networkCurrencyDebitLimits.0.maxAllowedDebit.duration'),
+        item(
+          'debit limits on a kind that is not a wallet',
+          {
+            offchainReferences: { type: 'FUNDS_TOKEN' },
+            networkCurrencyDebitLimits: [{ destination: 'ANY', maxAllowedDebit: { limitType: 'PER_TRANSACTION', limitAmount: 1 } }],
+          },
+          'itemData.networkCurrencyDebitLimits',
+        ),
+        item(
+          'a DURATION debit limit without a duration',
+          { networkCurrencyDebitLimits: [{ destination: 'ANY', maxAllowedDebit: { limitType: 'DURATION', limitAmount: 1 } }] },
+          'itemData.networkCurrencyDebitLimits.0.maxAllowedDebit.duration',
+        ),
         // Refused inside the workflow (the lookup step), not by the API: must write nothing either.
-        item('an approver id that is no API key', { networkCurrencyDebitLimits: approvers([randomUUID()]) }, 'itemData.networkCurrencyDebitLimits.0.maxAllowedDebit.approversForOverride.0'),
-        item("another organization's API key as the second approver", { tokenDebitLimits: approvers([ownApprover, foreignApprover]) }, 'itemData.tokenDebitLimits.0.maxAllowedDebit.approversForOverride.1'),
-        item('an own API key without role APPROVE as an approver', { tokenDebitLimits: approvers([ownApprover, ownWriter]) }, 'itemData.tokenDebitLimits.0.maxAllowedDebit.approversForOverride.1'),
-        item('onboarding an address that is not onchain', { managed: false, alreadyOnchain: true, onchainId: ADDRESS.slice(0, -1) + '2' }, 'itemData.onchainId'),
+        item(
+          'an approver id that is no API key',
+          { networkCurrencyDebitLimits: approvers([randomUUID()]) },
+          'itemData.networkCurrencyDebitLimits.0.maxAllowedDebit.approversForOverride.0',
+        ),
+        item(
+          "another organization's API key as the second approver",
+          { tokenDebitLimits: approvers([ownApprover, foreignApprover]) },
+          'itemData.tokenDebitLimits.0.maxAllowedDebit.approversForOverride.1',
+        ),
+        item(
+          'an own API key without role APPROVE as an approver',
+          { tokenDebitLimits: approvers([ownApprover, ownWriter]) },
+          'itemData.tokenDebitLimits.0.maxAllowedDebit.approversForOverride.1',
+        ),
+        item(
+          'onboarding an address that is not onchain',
+          { managed: false, alreadyOnchain: true, onchainId: ADDRESS.slice(0, -1) + '2' },
+          'itemData.onchainId',
+        ),
       ]),
     ).toEqual([]);
   });
@@ -590,12 +757,40 @@ describe('Create Account: refusals the codecs cannot see', () => {
   it('refuses a missing fee payer, missing roles and foreign organizations with 403/404 naming the field', async () => {
     expect(
       await run([
-        createAccount('a fee payer that does not exist', { itemData: {}, svmTransactionConfig: { feePayer: { offchainId: randomUUID() } } }, refused('svmTransactionConfig.feePayer', 404, 'NOT_FOUND')),
-        createAccount('debit API keys without UPDATE_DEBIT_API_KEYS', { itemData: { networkCurrencyDebitApiKeys: ['k1'] } }, refused('itemData.networkCurrencyDebitApiKeys', 403, 'FORBIDDEN'), { apiKey: keys.writeOnly }),
-        createAccount('token debit API keys without UPDATE_DEBIT_API_KEYS', { itemData: { tokenDebitApiKeys: ['k1'] } }, refused('itemData.tokenDebitApiKeys', 403, 'FORBIDDEN'), { apiKey: keys.writeOnly }),
-        createAccount('another organization without ADMIN', { itemData: {}, tenancyConfig: { overrideOrganizationExternalId: 'someone-else' } }, refused('tenancyConfig.overrideOrganizationExternalId', 403, 'FORBIDDEN')),
-        createAccount('another organization with ADMIN of an organization that is not the operators\'', { itemData: {}, tenancyConfig: { overrideOrganizationExternalId: stack.organizationExternalId } }, refused('tenancyConfig.overrideOrganizationExternalId', 403, 'FORBIDDEN'), { apiKey: keys.notOperatorAdmin }),
-        createAccount('an organization that does not exist (an operator\'s ADMIN key)', { itemData: {}, tenancyConfig: { overrideOrganizationExternalId: `nobody-${randomBytes(4).toString('hex')}` } }, refused('tenancyConfig.overrideOrganizationExternalId', 404, 'NOT_FOUND'), { apiKey: keys.admin }),
+        createAccount(
+          'a fee payer that does not exist',
+          { itemData: {}, svmTransactionConfig: { feePayer: { offchainId: randomUUID() } } },
+          refused('svmTransactionConfig.feePayer', 404, 'NOT_FOUND'),
+        ),
+        createAccount(
+          'debit API keys without UPDATE_DEBIT_API_KEYS',
+          { itemData: { networkCurrencyDebitApiKeys: ['k1'] } },
+          refused('itemData.networkCurrencyDebitApiKeys', 403, 'FORBIDDEN'),
+          { apiKey: keys.writeOnly },
+        ),
+        createAccount(
+          'token debit API keys without UPDATE_DEBIT_API_KEYS',
+          { itemData: { tokenDebitApiKeys: ['k1'] } },
+          refused('itemData.tokenDebitApiKeys', 403, 'FORBIDDEN'),
+          { apiKey: keys.writeOnly },
+        ),
+        createAccount(
+          'another organization without ADMIN',
+          { itemData: {}, tenancyConfig: { overrideOrganizationExternalId: 'someone-else' } },
+          refused('tenancyConfig.overrideOrganizationExternalId', 403, 'FORBIDDEN'),
+        ),
+        createAccount(
+          "another organization with ADMIN of an organization that is not the operators'",
+          { itemData: {}, tenancyConfig: { overrideOrganizationExternalId: stack.organizationExternalId } },
+          refused('tenancyConfig.overrideOrganizationExternalId', 403, 'FORBIDDEN'),
+          { apiKey: keys.notOperatorAdmin },
+        ),
+        createAccount(
+          "an organization that does not exist (an operator's ADMIN key)",
+          { itemData: {}, tenancyConfig: { overrideOrganizationExternalId: `nobody-${randomBytes(4).toString('hex')}` } },
+          refused('tenancyConfig.overrideOrganizationExternalId', 404, 'NOT_FOUND'),
+          { apiKey: keys.admin },
+        ),
         createAccount('without the WRITE role', { itemData: {} }, { status: 403, code: 'FORBIDDEN' }, { apiKey: keys.readOnly }),
       ]),
     ).toEqual([]);
@@ -615,10 +810,19 @@ describe('Create Account: refusals the codecs cannot see', () => {
 });
 
 describe('Address lookup tables: refusals the codecs cannot see', () => {
-  const call = (method: string, url: string, label: string, itemData: unknown, expect: Expectation): Case => ({ label: `${method} ${url} ${label}`, method, url, body: { itemData }, expect, write: method === 'PATCH' || url === '/api/v1/address-lookup-tables' });
-  const create = (label: string, itemData: unknown, expect: Expectation) => call('POST', '/api/v1/address-lookup-tables', label, { addressLookupTable: {}, authority: { offchainId: randomUUID() }, ...(itemData as object) }, expect);
+  const call = (method: string, url: string, label: string, itemData: unknown, expect: Expectation): Case => ({
+    label: `${method} ${url} ${label}`,
+    method,
+    url,
+    body: { itemData },
+    expect,
+    write: method === 'PATCH' || url === '/api/v1/address-lookup-tables',
+  });
+  const create = (label: string, itemData: unknown, expect: Expectation) =>
+    call('POST', '/api/v1/address-lookup-tables', label, { addressLookupTable: {}, authority: { offchainId: randomUUID() }, ...(itemData as object) }, expect);
   const table = { addressLookupTable: { offchainId: randomUUID() } };
-  const update = (label: string, itemData: unknown, expect: Expectation) => call('PATCH', '/api/v1/address-lookup-tables', label, { ...table, ...(itemData as object) }, expect);
+  const update = (label: string, itemData: unknown, expect: Expectation) =>
+    call('PATCH', '/api/v1/address-lookup-tables', label, { ...table, ...(itemData as object) }, expect);
 
   it('refuses repeats, too many addresses, a misplaced onchainId, unknown tables and authorities and conflicting changes, naming the field', async () => {
     const twice = { onchainId: ADDRESS, offPlatform: true };
@@ -629,12 +833,28 @@ describe('Address lookup tables: refusals the codecs cannot see', () => {
         create('onchainId without alreadyOnchain', { addressLookupTable: { onchainId: ADDRESS } }, refused('itemData.addressLookupTable.onchainId')),
         create('alreadyOnchain without onchainId', { addressLookupTable: { alreadyOnchain: true } }, refused('itemData.addressLookupTable.onchainId')),
         create('an authority that does not exist', { componentAddresses: [twice] }, refused('itemData.authority', 404, 'NOT_FOUND')),
-        call('PATCH', '/api/v1/address-lookup-tables/extend', 'a table that does not exist', { ...table, componentAddresses: [twice] }, refused('itemData.addressLookupTable', 404, 'NOT_FOUND')),
-        call('PATCH', '/api/v1/address-lookup-tables/extend', 'an empty table lookup', { addressLookupTable: {}, componentAddresses: [twice] }, refused('itemData.addressLookupTable')),
+        call(
+          'PATCH',
+          '/api/v1/address-lookup-tables/extend',
+          'a table that does not exist',
+          { ...table, componentAddresses: [twice] },
+          refused('itemData.addressLookupTable', 404, 'NOT_FOUND'),
+        ),
+        call(
+          'PATCH',
+          '/api/v1/address-lookup-tables/extend',
+          'an empty table lookup',
+          { addressLookupTable: {}, componentAddresses: [twice] },
+          refused('itemData.addressLookupTable'),
+        ),
         call('POST', '/api/v1/address-lookup-tables/single', 'a table that does not exist', table, refused('itemData.addressLookupTable', 404, 'NOT_FOUND')),
         update('no change asked', {}, refused('itemData')),
         update('freeze and deactivate at once', { freeze: true, deactivate: true }, refused('itemData.deactivate')),
-        update('refundDestination without close', { deactivate: true, refundDestination: { onchainId: ADDRESS, offPlatform: true } }, refused('itemData.refundDestination')),
+        update(
+          'refundDestination without close',
+          { deactivate: true, refundDestination: { onchainId: ADDRESS, offPlatform: true } },
+          refused('itemData.refundDestination'),
+        ),
         update('freeze: false (one-way)', { freeze: false }, refused('itemData.freeze')),
         update('close on a table that does not exist', { close: true }, refused('itemData.addressLookupTable', 404, 'NOT_FOUND')),
       ]),
@@ -648,7 +868,15 @@ describe('Loans: refusals the codecs cannot see', () => {
     label: `POST /api/v1/loans/strategies ${label}`,
     method: 'POST',
     url: '/api/v1/loans/strategies',
-    body: { itemData: { strategy: {}, lender: { offchainId: randomUUID() }, principal: { financialInstrument: { onchainId: ADDRESS } }, collateral: [terms], ...itemData } },
+    body: {
+      itemData: {
+        strategy: {},
+        lender: { offchainId: randomUUID() },
+        principal: { financialInstrument: { onchainId: ADDRESS } },
+        collateral: [terms],
+        ...itemData,
+      },
+    },
     expect,
     write: true,
   });
@@ -673,7 +901,11 @@ describe('Loans: refusals the codecs cannot see', () => {
   it('refuses strategy terms and vaults a loan cannot live by, unknown strategies, lenders and escrows, naming the field', async () => {
     expect(
       await run([
-        strategy('a liquidation ratio at the loan-to-value limit', { collateral: [{ ...terms, liquidationRatio: 500_000 }] }, refused('itemData.collateral[0].liquidationRatio')),
+        strategy(
+          'a liquidation ratio at the loan-to-value limit',
+          { collateral: [{ ...terms, liquidationRatio: 500_000 }] },
+          refused('itemData.collateral[0].liquidationRatio'),
+        ),
         strategy('a loan-to-value limit of 0', { collateral: [{ ...terms, loanToValueRatio: 0 }] }, refused('itemData.collateral[0].loanToValueRatio')),
         strategy('no rate', { collateral: [{ ...terms, apy: [] }] }, refused('itemData.collateral[0].apy')),
         strategy('no collateral', { collateral: [] }, refused('itemData.collateral')),
@@ -682,12 +914,64 @@ describe('Loans: refusals the codecs cannot see', () => {
         strategy('a vault seed with too many decimals', { strategy: { seed: { amount: '0.0000000001' } } }, refused('itemData.strategy.seed.amount')),
         strategy('a lender that does not exist', {}, refused('itemData.lender', 404, 'NOT_FOUND')),
         loan('a strategy that does not exist', {}, refused('itemData.protocolDetails.loanStrategyAddress', 404, 'NOT_FOUND')),
-        { label: 'PATCH /api/v1/loans/repay an escrow that does not exist', method: 'PATCH', url: '/api/v1/loans/repay', body: { itemData: { defiProtocol: 'LEDGER_ESCROW', escrow: { onchainId: ADDRESS }, itemsToRepay: [{ positionLookup: { position: { onchainId: ADDRESS } }, repayAll: true }] } }, expect: refused('itemData.escrow', 404, 'NOT_FOUND'), write: true },
-        { label: 'PATCH /api/v1/loans/swap-collateral an escrow that does not exist', method: 'PATCH', url: '/api/v1/loans/swap-collateral', body: { itemData: { defiProtocol: 'LEDGER_ESCROW', escrow: { onchainId: ADDRESS }, itemsToWithdraw: [{ positionLookup: { position: { onchainId: ADDRESS } }, value: { amount: 1 } }] } }, expect: refused('itemData.escrow', 404, 'NOT_FOUND'), write: true },
-        { label: 'PATCH /api/v1/loans/refinance an escrow that does not exist', method: 'PATCH', url: '/api/v1/loans/refinance', body: { itemData: { defiProtocol: 'LEDGER_ESCROW', escrow: { onchainId: ADDRESS }, durationIndex: 0 } }, expect: refused('itemData.escrow', 404, 'NOT_FOUND'), write: true },
-        { label: 'PATCH /api/v1/loans/close an escrow that does not exist', method: 'PATCH', url: '/api/v1/loans/close', body: { itemData: { defiProtocol: 'LEDGER_ESCROW', escrow: { onchainId: ADDRESS } } }, expect: refused('itemData.escrow', 404, 'NOT_FOUND'), write: true },
-        { label: 'POST /api/v1/loans/single an escrow that does not exist', method: 'POST', url: '/api/v1/loans/single', body: { itemData: { escrow: { onchainId: ADDRESS } } }, expect: refused('itemData.escrow', 404, 'NOT_FOUND') },
-        { label: 'POST /api/v1/loans/single a date without a time zone', method: 'POST', url: '/api/v1/loans/single', body: { itemData: { escrow: { onchainId: ADDRESS }, computeEstimatedInterestUntil: '2026-01-01T00:00:00' } }, expect: refused('itemData.computeEstimatedInterestUntil') },
+        {
+          label: 'PATCH /api/v1/loans/repay an escrow that does not exist',
+          method: 'PATCH',
+          url: '/api/v1/loans/repay',
+          body: {
+            itemData: {
+              defiProtocol: 'LEDGER_ESCROW',
+              escrow: { onchainId: ADDRESS },
+              itemsToRepay: [{ positionLookup: { position: { onchainId: ADDRESS } }, repayAll: true }],
+            },
+          },
+          expect: refused('itemData.escrow', 404, 'NOT_FOUND'),
+          write: true,
+        },
+        {
+          label: 'PATCH /api/v1/loans/swap-collateral an escrow that does not exist',
+          method: 'PATCH',
+          url: '/api/v1/loans/swap-collateral',
+          body: {
+            itemData: {
+              defiProtocol: 'LEDGER_ESCROW',
+              escrow: { onchainId: ADDRESS },
+              itemsToWithdraw: [{ positionLookup: { position: { onchainId: ADDRESS } }, value: { amount: 1 } }],
+            },
+          },
+          expect: refused('itemData.escrow', 404, 'NOT_FOUND'),
+          write: true,
+        },
+        {
+          label: 'PATCH /api/v1/loans/refinance an escrow that does not exist',
+          method: 'PATCH',
+          url: '/api/v1/loans/refinance',
+          body: { itemData: { defiProtocol: 'LEDGER_ESCROW', escrow: { onchainId: ADDRESS }, durationIndex: 0 } },
+          expect: refused('itemData.escrow', 404, 'NOT_FOUND'),
+          write: true,
+        },
+        {
+          label: 'PATCH /api/v1/loans/close an escrow that does not exist',
+          method: 'PATCH',
+          url: '/api/v1/loans/close',
+          body: { itemData: { defiProtocol: 'LEDGER_ESCROW', escrow: { onchainId: ADDRESS } } },
+          expect: refused('itemData.escrow', 404, 'NOT_FOUND'),
+          write: true,
+        },
+        {
+          label: 'POST /api/v1/loans/single an escrow that does not exist',
+          method: 'POST',
+          url: '/api/v1/loans/single',
+          body: { itemData: { escrow: { onchainId: ADDRESS } } },
+          expect: refused('itemData.escrow', 404, 'NOT_FOUND'),
+        },
+        {
+          label: 'POST /api/v1/loans/single a date without a time zone',
+          method: 'POST',
+          url: '/api/v1/loans/single',
+          body: { itemData: { escrow: { onchainId: ADDRESS }, computeEstimatedInterestUntil: '2026-01-01T00:00:00' } },
+          expect: refused('itemData.computeEstimatedInterestUntil'),
+        },
       ]),
     ).toEqual([]);
   });
@@ -695,7 +979,14 @@ describe('Loans: refusals the codecs cannot see', () => {
 
 describe('Oracle data sources: refusals the codecs cannot see', () => {
   const path = '/api/v1/market-data/onchain-data-source';
-  const call = (method: string, url: string, label: string, itemData: unknown, expect: Expectation): Case => ({ label: `${method} ${url} ${label}`, method, url, body: { itemData }, expect, write: method === 'PATCH' || url === path });
+  const call = (method: string, url: string, label: string, itemData: unknown, expect: Expectation): Case => ({
+    label: `${method} ${url} ${label}`,
+    method,
+    url,
+    body: { itemData },
+    expect,
+    write: method === 'PATCH' || url === path,
+  });
   const job = (tasks: unknown[]) => JSON.stringify({ tasks });
   const valid = {
     defiProtocol: 'LEDGER_FEED',
@@ -713,9 +1004,17 @@ describe('Oracle data sources: refusals the codecs cannot see', () => {
     const provider = (jobDefinition: string) => ({ providerDetails: { kind: 'QUOTES', jobDefinition } });
     expect(
       await run([
-        create('a host not in ORACLE_ALLOWED_HOSTS', provider(job([{ httpTask: { url: 'https://evil.example/p' } }])), refused(`${definition}.tasks[0].httpTask.url`)),
+        create(
+          'a host not in ORACLE_ALLOWED_HOSTS',
+          provider(job([{ httpTask: { url: 'https://evil.example/p' } }])),
+          refused(`${definition}.tasks[0].httpTask.url`),
+        ),
         create('a task outside the subset', provider(job([{ valueTask: { big: '1' } }, { cronParseTask: {} }])), refused(`${definition}.tasks[1]`)),
-        create('an httpTask POST', provider(job([{ httpTask: { url: 'http://127.0.0.1/p', method: 'METHOD_POST' } }])), refused(`${definition}.tasks[0].httpTask.method`)),
+        create(
+          'an httpTask POST',
+          provider(job([{ httpTask: { url: 'http://127.0.0.1/p', method: 'METHOD_POST' } }])),
+          refused(`${definition}.tasks[0].httpTask.method`),
+        ),
         create('a definition that is not JSON', provider('{"tasks": ['), refused(definition)),
         create('a definition without tasks', provider('{"jobs": []}'), refused(`${definition}.jobs`)),
         create('a RATING without ratingProvider', { dataDetails: { kind: 'RATING' } }, refused('itemData.dataDetails.ratingProvider')),
@@ -724,20 +1023,44 @@ describe('Oracle data sources: refusals the codecs cannot see', () => {
         create('an unknown defiProtocol', { defiProtocol: 'SWITCHBOARD' }, refused('itemData.defiProtocol')),
         create('an instrument that does not exist', {}, refused('itemData.financialInstrument', 404, 'NOT_FOUND')),
         call('PATCH', path, 'nothing to change', source, refused('itemData')),
-        call('PATCH', path, 'a definition naming a host not allowed', { ...source, providerDetails: { jobDefinition: job([{ httpTask: { url: 'https://evil.example/p' } }]) } }, refused(`${definition}.tasks[0].httpTask.url`)),
-        call('PATCH', path, 'a data source that does not exist', { ...source, refreshEverySeconds: 0 }, refused('itemData.onchainDataSource', 404, 'NOT_FOUND')),
+        call(
+          'PATCH',
+          path,
+          'a definition naming a host not allowed',
+          { ...source, providerDetails: { jobDefinition: job([{ httpTask: { url: 'https://evil.example/p' } }]) } },
+          refused(`${definition}.tasks[0].httpTask.url`),
+        ),
+        call(
+          'PATCH',
+          path,
+          'a data source that does not exist',
+          { ...source, refreshEverySeconds: 0 },
+          refused('itemData.onchainDataSource', 404, 'NOT_FOUND'),
+        ),
         call('PATCH', `${path}/refresh`, 'a data source that does not exist', source, refused('itemData.onchainDataSource', 404, 'NOT_FOUND')),
         call('PATCH', `${path}/refresh`, 'an empty lookup', { onchainDataSource: {} }, refused('itemData.onchainDataSource')),
         call('POST', `${path}/single`, 'a data source that does not exist', source, refused('itemData.onchainDataSource', 404, 'NOT_FOUND')),
         call('POST', `${path}/single`, 'an empty lookup', { onchainDataSource: {} }, refused('itemData.onchainDataSource')),
-        { label: `POST ${path}/bulk a dataType outside its values`, method: 'POST', url: `${path}/bulk`, body: { itemQuery: { filter: [{ fieldName: 'dataType', filterValues: [{ filterType: 'EQUALS', valueString: 'VOLUME' }] }] } }, expect: refused('itemQuery.filter.0.filterValues.0.valueString') },
+        {
+          label: `POST ${path}/bulk a dataType outside its values`,
+          method: 'POST',
+          url: `${path}/bulk`,
+          body: { itemQuery: { filter: [{ fieldName: 'dataType', filterValues: [{ filterType: 'EQUALS', valueString: 'VOLUME' }] }] } },
+          expect: refused('itemQuery.filter.0.filterValues.0.valueString'),
+        },
       ]),
     ).toEqual([]);
   });
 });
 
 describe('Lookups', () => {
-  const post = (op: Operation, label: string, body: unknown, expect: Expectation): Case => ({ label: `${opName(op)} ${label}`, method: op.method, url: op.url, body, expect });
+  const post = (op: Operation, label: string, body: unknown, expect: Expectation): Case => ({
+    label: `${opName(op)} ${label}`,
+    method: op.method,
+    url: op.url,
+    body,
+    expect,
+  });
 
   it('name itemData.account for a bad, empty or missing account lookup, on every read that takes one', async () => {
     const ops = lookupReads('account');
@@ -751,8 +1074,18 @@ describe('Lookups', () => {
       post(op, 'an empty offchainReferences', account({ offchainReferences: {} }), refused('itemData.account')),
       post(op, 'an account that does not exist (offchainId)', account({ offchainId: randomUUID() }), refused('itemData.account', 404, 'NOT_FOUND')),
       post(op, 'an account that does not exist (onchainId)', account({ onchainId: ADDRESS }), refused('itemData.account', 404, 'NOT_FOUND')),
-      post(op, 'an account that does not exist (offchainReferences)', account({ offchainReferences: { code: 'no-such-code' } }), refused('itemData.account', 404, 'NOT_FOUND')),
-      post(op, 'an organization that does not exist', account({ onchainId: ADDRESS, otherTenantOrganizationExternalId: 'no-such-org' }), refused('itemData.account.otherTenantOrganizationExternalId', 404, 'NOT_FOUND')),
+      post(
+        op,
+        'an account that does not exist (offchainReferences)',
+        account({ offchainReferences: { code: 'no-such-code' } }),
+        refused('itemData.account', 404, 'NOT_FOUND'),
+      ),
+      post(
+        op,
+        'an organization that does not exist',
+        account({ onchainId: ADDRESS, otherTenantOrganizationExternalId: 'no-such-org' }),
+        refused('itemData.account.otherTenantOrganizationExternalId', 404, 'NOT_FOUND'),
+      ),
     ]);
     expect(await run(cases)).toEqual([]);
   });
@@ -772,7 +1105,13 @@ describe('Lookups', () => {
 });
 
 describe('Item queries', () => {
-  const query = (url: string, label: string, itemQuery: unknown, field: string): Case => ({ label: `${url} ${label}`, method: 'POST', url, body: { itemQuery }, expect: refused(field) });
+  const query = (url: string, label: string, itemQuery: unknown, field: string): Case => ({
+    label: `${url} ${label}`,
+    method: 'POST',
+    url,
+    body: { itemQuery },
+    expect: refused(field),
+  });
   const filter = (fieldName: string, ...filterValues: unknown[]) => ({ filter: [{ fieldName, filterValues }] });
   const at = 'itemQuery.filter.0.filterValues.0';
 
@@ -795,17 +1134,46 @@ describe('Item queries', () => {
     const accounts = '/api/v1/accounts/bulk/compact';
     const transactions = '/api/v1/transactions/bulk/compact';
     // A filter entry each resource accepts, and a value of its status field.
-    const valid: Record<string, { entry: unknown; status: string }> = { [accounts]: { entry: filter('managed', { filterType: 'EQUALS', valueBoolean: true }).filter[0], status: 'ACTIVE' }, [transactions]: { entry: filter('success', { filterType: 'EQUALS', valueBoolean: true }).filter[0], status: 'CONFIRMED' } };
+    const valid: Record<string, { entry: unknown; status: string }> = {
+      [accounts]: { entry: filter('managed', { filterType: 'EQUALS', valueBoolean: true }).filter[0], status: 'ACTIVE' },
+      [transactions]: { entry: filter('success', { filterType: 'EQUALS', valueBoolean: true }).filter[0], status: 'CONFIRMED' },
+    };
     const cases = [
       ...[accounts, transactions].flatMap((url) => [
-        query(url, 'an unknown field in the second filter', { filter: [valid[url].entry, { fieldName: 'noSuchField', filterValues: [{ filterType: 'IS_NULL' }] }] }, 'itemQuery.filter.1.fieldName'),
+        query(
+          url,
+          'an unknown field in the second filter',
+          { filter: [valid[url].entry, { fieldName: 'noSuchField', filterValues: [{ filterType: 'IS_NULL' }] }] },
+          'itemQuery.filter.1.fieldName',
+        ),
         query(url, 'no filter values', filter('status'), 'itemQuery.filter.0.filterValues'),
         query(url, 'a status outside its values', filter('status', { filterType: 'EQUALS', valueString: 'NOPE' }), `${at}.valueString`),
-        query(url, 'a bad value in the second filter value', { filter: [{ fieldName: 'status', operator: 'OR', filterValues: [{ filterType: 'EQUALS', valueString: valid[url].status }, { filterType: 'IN', valuesString: ['NOPE'] }] }] }, 'itemQuery.filter.0.filterValues.1.valuesString.0'),
+        query(
+          url,
+          'a bad value in the second filter value',
+          {
+            filter: [
+              {
+                fieldName: 'status',
+                operator: 'OR',
+                filterValues: [
+                  { filterType: 'EQUALS', valueString: valid[url].status },
+                  { filterType: 'IN', valuesString: ['NOPE'] },
+                ],
+              },
+            ],
+          },
+          'itemQuery.filter.0.filterValues.1.valuesString.0',
+        ),
       ]),
       query(accounts, 'valueString on the boolean managed', filter('managed', { filterType: 'EQUALS', valueString: 'true' }), `${at}.valueBoolean`),
       query(accounts, 'IS_NULL on the non-nullable managed', filter('managed', { filterType: 'IS_NULL' }), `${at}.filterType`),
-      query(accounts, 'dataType NUMBER on the boolean managed', filter('managed', { filterType: 'EQUALS', dataType: 'NUMBER', valueBoolean: true }), `${at}.dataType`),
+      query(
+        accounts,
+        'dataType NUMBER on the boolean managed',
+        filter('managed', { filterType: 'EQUALS', dataType: 'NUMBER', valueBoolean: true }),
+        `${at}.dataType`,
+      ),
       query(accounts, 'RANGE on the text code', filter('code', { filterType: 'RANGE', valueFromString: 'a' }), `${at}.filterType`),
       query(accounts, 'CONTAINS on a list', filter('solDebitApiKeys', { filterType: 'CONTAINS', valueString: 'a' }), `${at}.filterType`),
       query(accounts, 'IN without valuesString', filter('code', { filterType: 'IN' }), `${at}.valuesString`),
@@ -813,7 +1181,12 @@ describe('Item queries', () => {
       query(accounts, 'a word for a number', filter('lamportsBalance', { filterType: 'EQUALS', valueString: 'many' }), `${at}.valueNumber`),
       query(accounts, 'a date that is not a date', filter('lastTransactionAt', { filterType: 'EQUALS', valueString: '2020-13-45' }), `${at}.valueString`),
       query(accounts, 'a UUID field given a non-UUID', filter('tenantOrganizationId', { filterType: 'EQUALS', valueString: 'nope' }), `${at}.valueString`),
-      query(accounts, 'IN on a UUID field with a non-UUID', filter('tenantOrganizationId', { filterType: 'IN', valuesString: ['nope'] }), `${at}.valuesString.0`),
+      query(
+        accounts,
+        'IN on a UUID field with a non-UUID',
+        filter('tenantOrganizationId', { filterType: 'IN', valuesString: ['nope'] }),
+        `${at}.valuesString.0`,
+      ),
       query(accounts, 'sorting by a list field', { sort: [{ fieldName: 'orgsIsGlobalFeePayerFor' }] }, 'itemQuery.sort.0.fieldName'),
       query(transactions, 'CONTAINS on the UUID offchainId', filter('offchainId', { filterType: 'CONTAINS', valueString: 'x' }), `${at}.filterType`),
       query(transactions, 'valueString on the boolean success', filter('success', { filterType: 'EQUALS', valueString: 'true' }), `${at}.valueBoolean`),
@@ -863,8 +1236,16 @@ const knownBugs: { title: string; make?: () => Promise<Case>; problems?: () => P
   })),
   ...(
     [
-      ['/api/v1/accounts/bulk/compact', { filter: [{ fieldName: 'constructor', filterValues: [{ filterType: 'EQUALS', valueString: 'x' }] }] }, 'itemQuery.filter.0.fieldName'],
-      ['/api/v1/transactions/bulk/compact', { filter: [{ fieldName: 'hasOwnProperty', filterValues: [{ filterType: 'IS_NULL' }] }] }, 'itemQuery.filter.0.fieldName'],
+      [
+        '/api/v1/accounts/bulk/compact',
+        { filter: [{ fieldName: 'constructor', filterValues: [{ filterType: 'EQUALS', valueString: 'x' }] }] },
+        'itemQuery.filter.0.fieldName',
+      ],
+      [
+        '/api/v1/transactions/bulk/compact',
+        { filter: [{ fieldName: 'hasOwnProperty', filterValues: [{ filterType: 'IS_NULL' }] }] },
+        'itemQuery.filter.0.fieldName',
+      ],
       ['/api/v1/accounts/bulk/compact', { sort: [{ fieldName: '__proto__' }] }, 'itemQuery.sort.0.fieldName'],
       ['/api/v1/transactions/bulk/compact', { sort: [{ fieldName: 'toString' }] }, 'itemQuery.sort.0.fieldName'],
     ] as const
@@ -873,21 +1254,36 @@ const knownBugs: { title: string; make?: () => Promise<Case>; problems?: () => P
     make: async () => read(url, { itemQuery }, refused(field)),
   })),
   {
-    title: 'B4 POST /api/v1/accounts/bulk/compact?svmCluster=NOPE&svmCluster=NOPE answers 200 on the default cluster (a repeated svmCluster is an array and is ignored)',
+    title:
+      'B4 POST /api/v1/accounts/bulk/compact?svmCluster=NOPE&svmCluster=NOPE answers 200 on the default cluster (a repeated svmCluster is an array and is ignored)',
     make: async () => read('/api/v1/accounts/bulk/compact?svmCluster=NOPE&svmCluster=NOPE', {}, refused('svmCluster')),
   },
   {
     title: 'B4 POST /api/v1/accounts?svmCluster=NOPE&svmCluster=NOPE creates the account on the default cluster (201) instead of 400 svmCluster',
     make: async () => {
       const apiKey = await ownOrganization();
-      return { ...createAccount('a repeated unknown svmCluster', { itemData: {} }, refused('svmCluster'), { apiKey, url: '/api/v1/accounts?svmCluster=NOPE&svmCluster=NOPE' }), after: () => nothingWritten(apiKey) };
+      return {
+        ...createAccount('a repeated unknown svmCluster', { itemData: {} }, refused('svmCluster'), {
+          apiKey,
+          url: '/api/v1/accounts?svmCluster=NOPE&svmCluster=NOPE',
+        }),
+        after: () => nothingWritten(apiKey),
+      };
     },
   },
   {
-    title: 'B5 POST /api/v1/accounts with an x-request-id of 960 characters answers 500 (the workflow id built from it exceeds Temporal\'s 1000-byte limit)',
+    title: "B5 POST /api/v1/accounts with an x-request-id of 960 characters answers 500 (the workflow id built from it exceeds Temporal's 1000-byte limit)",
     make: async () => {
       const apiKey = await ownOrganization();
-      return createAccount('a 960-character x-request-id', { itemData: {} }, (a) => (a.status === 201 || (a.status === 400 && firstError(a).field === 'x-request-id') ? undefined : `expected 201, or 400 naming x-request-id; got ${a.status}`), { apiKey, headers: { 'x-request-id': 'r'.repeat(960) } });
+      return createAccount(
+        'a 960-character x-request-id',
+        { itemData: {} },
+        (a) =>
+          a.status === 201 || (a.status === 400 && firstError(a).field === 'x-request-id')
+            ? undefined
+            : `expected 201, or 400 naming x-request-id; got ${a.status}`,
+        { apiKey, headers: { 'x-request-id': 'r'.repeat(960) } },
+      );
     },
   },
   {
@@ -895,21 +1291,42 @@ const knownBugs: { title: string; make?: () => Promise<Case>; problems?: () => P
     make: async () => {
       const apiKey = await ownOrganization();
       return {
-        ...createAccount('async, a 960-character x-request-id', { itemData: {} }, (a) => (a.status === 202 || (a.status === 400 && firstError(a).field === 'x-request-id') ? undefined : `expected 202, or 400 naming x-request-id; got ${a.status}`), { apiKey, headers: { 'x-request-id': 'q'.repeat(960), prefer: 'respond-async' } }),
+        ...createAccount(
+          'async, a 960-character x-request-id',
+          { itemData: {} },
+          (a) =>
+            a.status === 202 || (a.status === 400 && firstError(a).field === 'x-request-id')
+              ? undefined
+              : `expected 202, or 400 naming x-request-id; got ${a.status}`,
+          { apiKey, headers: { 'x-request-id': 'q'.repeat(960), prefer: 'respond-async' } },
+        ),
         // Refused or not, nothing may stay behind in PENDING.
         after: async (a) => (a.status === 202 ? [] : nothingWritten(apiKey)),
       };
     },
   },
   {
-    title: 'B6 after a 413 the server keeps the connection alive without reading the rest of the body, so the next request on that connection never gets an answer',
+    title:
+      'B6 after a 413 the server keeps the connection alive without reading the rest of the body, so the next request on that connection never gets an answer',
     problems: async () => {
       const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
       try {
         const url = '/api/v1/accounts/bulk/compact';
         return [
           ...(await run([{ label: 'a 1.5 MiB body', method: 'POST', url, body: HUGE_BODY, expect: { status: 413, code: 'PAYLOAD_TOO_LARGE' } }], agent)),
-          ...(await run([{ label: 'the next request on the same connection', method: 'POST', url, body: {}, deadlineMs: 2000, expect: (a) => (a.status === 200 ? undefined : `expected 200, got ${a.status}`) }], agent)),
+          ...(await run(
+            [
+              {
+                label: 'the next request on the same connection',
+                method: 'POST',
+                url,
+                body: {},
+                deadlineMs: 2000,
+                expect: (a) => (a.status === 200 ? undefined : `expected 200, got ${a.status}`),
+              },
+            ],
+            agent,
+          )),
         ];
       } finally {
         agent.destroy();
@@ -920,18 +1337,35 @@ const knownBugs: { title: string; make?: () => Promise<Case>; problems?: () => P
     title: 'B7 Create Account accepts preTransactionSubmitWebhooks[0].endpointUrl "not a url" (201) instead of 400 naming it',
     make: async () => {
       const apiKey = await ownOrganization();
-      return { ...createAccount('a webhook endpointUrl that is not a URL', { itemData: { preTransactionSubmitWebhooks: [{ endpointUrl: 'not a url', doNotSubmitTransactionOnFailure: true }] } }, refused('itemData.preTransactionSubmitWebhooks.0.endpointUrl'), { apiKey }), after: () => nothingWritten(apiKey) };
+      return {
+        ...createAccount(
+          'a webhook endpointUrl that is not a URL',
+          { itemData: { preTransactionSubmitWebhooks: [{ endpointUrl: 'not a url', doNotSubmitTransactionOnFailure: true }] } },
+          refused('itemData.preTransactionSubmitWebhooks.0.endpointUrl'),
+          { apiKey },
+        ),
+        after: () => nothingWritten(apiKey),
+      };
     },
   },
   {
     title: 'B7 Create Account with privateKeyDetails.publickKey but no privateKey ignores it (201, a different address) instead of 400 naming it',
     make: async () => {
       const apiKey = await ownOrganization();
-      return { ...createAccount('a publickKey without its private key', { itemData: { managed: true, privateKeyDetails: { publickKey: ADDRESS } } }, refused('itemData.privateKeyDetails.publickKey'), { apiKey }), after: () => nothingWritten(apiKey) };
+      return {
+        ...createAccount(
+          'a publickKey without its private key',
+          { itemData: { managed: true, privateKeyDetails: { publickKey: ADDRESS } } },
+          refused('itemData.privateKeyDetails.publickKey'),
+          { apiKey },
+        ),
+        after: () => nothingWritten(apiKey),
+      };
     },
   },
   {
-    title: 'B8 GET /metrics answers 200 without Authorization, and the document marks it public (docs/behaviour/conventions.md: only health, ready, the OpenAPI document and docs are)',
+    title:
+      'B8 GET /metrics answers 200 without Authorization, and the document marks it public (docs/behaviour/conventions.md: only health, ready, the OpenAPI document and docs are)',
     make: async () => ({ label: 'GET /metrics without a key', method: 'GET', url: '/metrics', apiKey: null, expect: { status: 401, code: 'UNAUTHENTICATED' } }),
   },
 ];

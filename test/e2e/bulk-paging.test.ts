@@ -110,9 +110,16 @@ it('walks accounts and positions in a sort of their own with a cursor, every rec
 
 it('every bulk read answers with a cursor when its page has records, and takes it back', async () => {
   const reads = [
-    '/api/v1/accounts/bulk/identifiers', '/api/v1/financial-instruments/bulk/identifiers', '/api/v1/positions/bulk/identifiers',
-    '/api/v1/transactions/bulk/identifiers', '/api/v1/loans/bulk/identifiers', '/api/v1/loans/strategies/bulk', '/api/v1/approvals/bulk',
-    '/api/v1/durable-nonce-accounts/bulk', '/api/v1/address-lookup-tables/bulk', '/api/v1/market-data/onchain-data-source/bulk',
+    '/api/v1/accounts/bulk/identifiers',
+    '/api/v1/financial-instruments/bulk/identifiers',
+    '/api/v1/positions/bulk/identifiers',
+    '/api/v1/transactions/bulk/identifiers',
+    '/api/v1/loans/bulk/identifiers',
+    '/api/v1/loans/strategies/bulk',
+    '/api/v1/approvals/bulk',
+    '/api/v1/durable-nonce-accounts/bulk',
+    '/api/v1/address-lookup-tables/bulk',
+    '/api/v1/market-data/onchain-data-source/bulk',
   ];
   for (const route of reads) {
     const first = await stack.call('POST', route, { itemQuery: { limit: 1 } });

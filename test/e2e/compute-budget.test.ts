@@ -34,7 +34,10 @@ afterAll(async () => {
 const COMPUTE_BUDGET = 'ComputeBudget111111111111111111111111111111';
 /** The compute budget instructions of a serialized message, as `{limit, price}` (undefined: not set). */
 function budgetOf(serializedMessage: string): { limit?: number; price?: bigint } {
-  const message = getCompiledTransactionMessageDecoder().decode(getBase64Encoder().encode(serializedMessage)) as unknown as { staticAccounts: string[]; instructions: { programAddressIndex: number; data?: Uint8Array }[] };
+  const message = getCompiledTransactionMessageDecoder().decode(getBase64Encoder().encode(serializedMessage)) as unknown as {
+    staticAccounts: string[];
+    instructions: { programAddressIndex: number; data?: Uint8Array }[];
+  };
   const budget: { limit?: number; price?: bigint } = {};
   for (const ix of message.instructions) {
     if (message.staticAccounts[ix.programAddressIndex] !== COMPUTE_BUDGET) continue;
@@ -46,10 +49,12 @@ function budgetOf(serializedMessage: string): { limit?: number; price?: bigint }
 }
 
 /** A managed account that pays its own fees, seeded with `sol`. */
-const wallet = async (sol = 2): Promise<Ref> => (await stack.call('POST', '/api/v1/accounts', { itemData: { managed: true, canPayFees: true, seed: { amount: sol } } })).body.newAccount;
+const wallet = async (sol = 2): Promise<Ref> =>
+  (await stack.call('POST', '/api/v1/accounts', { itemData: { managed: true, canPayFees: true, seed: { amount: sol } } })).body.newAccount;
 const lamportsOf = async (ref: Ref) => (await rpc.getBalance(ref.onchainId as Address, { commitment: 'confirmed' }).send()).value;
 const details = async (offchainId: string) => (await stack.call('POST', '/api/v1/transactions/single', { itemData: { transaction: { offchainId } } })).body;
-const landedMeta = async (signature: string) => (await rpc.getTransaction(signature as Signature, { commitment: 'confirmed', encoding: 'json', maxSupportedTransactionVersion: 0 }).send())!.meta!;
+const landedMeta = async (signature: string) =>
+  (await rpc.getTransaction(signature as Signature, { commitment: 'confirmed', encoding: 'json', maxSupportedTransactionVersion: 0 }).send())!.meta!;
 /** 1,000 lamports from `from` (which pays the fee) to `to`, with this svmTransactionConfig. */
 const transfer = (from: Ref, to: Ref, svmTransactionConfig: Record<string, unknown>) =>
   stack.call('POST', '/api/v1/accounts/transfer-network-currency', {
@@ -60,7 +65,7 @@ const transfer = (from: Ref, to: Ref, svmTransactionConfig: Record<string, unkno
 // First in the file: a block's lowest fee counts for every account, so the priced transactions of
 // the tests below would be among the recent fees of the next 150 blocks (15 s here).
 describe('the price estimate', () => {
-  it('takes the priority level\'s percentile of the recent prioritization fees of the message\'s writable accounts', async () => {
+  it("takes the priority level's percentile of the recent prioritization fees of the message's writable accounts", async () => {
     const [payer, vault] = [await wallet(), await wallet(0.01)];
     // Three landed transactions writing payer and vault, each in its own block, at 100, 300 and 200 micro-lamports.
     for (const price of [100, 300, 200]) expect((await transfer(payer, vault, { computeUnitConfig: { limit: 10_000, price } })).status).toBe(201);
@@ -84,7 +89,10 @@ describe('the price estimate', () => {
     });
     expect((await estimated({ calculationStrategy: 'EXCLUDE_ZEROES', priorityLevel: 'UNSAFE_MAX' })).price).toBe('300');
     // DEFAULT counts the quiet slots of the last 150: the median is 0; provider and level default.
-    expect(await estimated({})).toMatchObject({ price: '0', priceEstimate: { provider: 'CLUSTER_RPC', calculationStrategy: 'DEFAULT', priorityLevel: 'RECOMMENDED' } });
+    expect(await estimated({})).toMatchObject({
+      price: '0',
+      priceEstimate: { provider: 'CLUSTER_RPC', calculationStrategy: 'DEFAULT', priorityLevel: 'RECOMMENDED' },
+    });
   });
 });
 
@@ -99,7 +107,13 @@ describe('the compute unit limit', () => {
     const meta = await landedMeta(sent.body.onchainId);
 
     // The message carries the limit the margin rule gives for what the simulation consumed, and no price.
-    expect(shown.computeUnitConfig).toEqual({ limit: budget.limit, limitSource: 'SIMULATED', simulatedUnits: expect.any(Number), price: null, priceEstimate: null });
+    expect(shown.computeUnitConfig).toEqual({
+      limit: budget.limit,
+      limitSource: 'SIMULATED',
+      simulatedUnits: expect.any(Number),
+      price: null,
+      priceEstimate: null,
+    });
     expect(budget).toEqual({ limit: computeUnitLimitFor(shown.computeUnitConfig.simulatedUnits) });
     // A transfer consumes what its simulation did; the landed transaction stayed within the limit.
     expect(shown.computeUnitsConsumed).toBe(Number(meta.computeUnitsConsumed));

@@ -47,7 +47,9 @@ async function lamports(ref: Ref, apiKey?: string): Promise<number> {
 }
 
 const sendLamports = (source: Record<string, unknown>, destination: Ref, amount: number, apiKey?: string) =>
-  as(apiKey)('POST', '/api/v1/accounts/transfer-network-currency', { itemData: { source, destination: { offchainId: destination.offchainId }, value: { lamports: String(amount) } } });
+  as(apiKey)('POST', '/api/v1/accounts/transfer-network-currency', {
+    itemData: { source, destination: { offchainId: destination.offchainId }, value: { lamports: String(amount) } },
+  });
 
 describe('debit API keys', () => {
   it('lets only the listed API key debit network currency; another key gets 403 naming the source and nothing moves', async () => {
@@ -71,14 +73,25 @@ describe('debit API keys', () => {
     const allowed = await ownKey();
     const authority = await account({ managed: true, offchainReferences: { type: 'TOKEN_MANAGEMENT_AUTHORITY' } });
     const mint = (
-      await stack.call('POST', '/api/v1/financial-instruments', { itemData: { version: 'SPL', onchainData: { decimals: 2 }, mintAuthority: { offchainId: authority.offchainId }, mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: 'STOCK' } } } } })
+      await stack.call('POST', '/api/v1/financial-instruments', {
+        itemData: {
+          version: 'SPL',
+          onchainData: { decimals: 2 },
+          mintAuthority: { offchainId: authority.offchainId },
+          mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: 'STOCK' } } },
+        },
+      })
     ).body.newFinancialInstrument.onchainId as string;
     const holder = await account({ managed: true, seed: { lamports: 20_000_000 }, tokenDebitApiKeys: [allowed.id] });
     const other = await account({ managed: true });
     const at = (owner: Ref) => ({ owner: { offchainId: owner.offchainId }, financialInstrument: { onchainId: mint } });
-    for (const owner of [holder, other]) expect((await stack.call('POST', '/api/v1/positions', { itemData: { positionToInitialize: at(owner) } })).status).toBe(201);
-    expect((await stack.call('POST', '/api/v1/positions/mint', { itemData: { mintTo: at(holder), value: { lamports: '1000' } } })).body).toMatchObject({ success: true });
-    const units = async (owner: Ref) => (await stack.call('POST', '/api/v1/positions/balance', { itemData: { position: at(owner) } })).body.onchain.balance.lamports as number;
+    for (const owner of [holder, other])
+      expect((await stack.call('POST', '/api/v1/positions', { itemData: { positionToInitialize: at(owner) } })).status).toBe(201);
+    expect((await stack.call('POST', '/api/v1/positions/mint', { itemData: { mintTo: at(holder), value: { lamports: '1000' } } })).body).toMatchObject({
+      success: true,
+    });
+    const units = async (owner: Ref) =>
+      (await stack.call('POST', '/api/v1/positions/balance', { itemData: { position: at(owner) } })).body.onchain.balance.lamports as number;
 
     const transfer = { source: at(holder), destination: at(other), value: { lamports: '300' } };
     const refused = await stack.call('POST', '/api/v1/positions/transfer', { itemData: transfer });
@@ -120,7 +133,10 @@ describe('fee payers', () => {
     expect((await as(yKey)('POST', '/api/v1/accounts', { itemData: { managed: true, seed: { lamports: 1_000_000 } } })).status).toBe(201);
     expect(await lamports(notPayer)).toBe(before);
 
-    const refused = await stack.call('POST', '/api/v1/accounts', { itemData: { managed: true }, svmTransactionConfig: { feePayer: { offchainId: notPayer.offchainId } } });
+    const refused = await stack.call('POST', '/api/v1/accounts', {
+      itemData: { managed: true },
+      svmTransactionConfig: { feePayer: { offchainId: notPayer.offchainId } },
+    });
     expect(refused.status).toBe(400);
     expect(refused.body.errors[0].field).toBe('svmTransactionConfig.feePayer');
   });
@@ -132,11 +148,22 @@ describe('sharing across tenants', () => {
     const bKey = await stack.newApiKey(b, [...writer]);
     const home = stack.organizationExternalId;
     // The authority is shared with b and b may sign with its key.
-    const authority = await account({ managed: true, offchainReferences: { type: 'TOKEN_MANAGEMENT_AUTHORITY' }, shareAcrossTenants: true, orgsAllowedToSignWithPrivateKey: [b] });
+    const authority = await account({
+      managed: true,
+      offchainReferences: { type: 'TOKEN_MANAGEMENT_AUTHORITY' },
+      shareAcrossTenants: true,
+      orgsAllowedToSignWithPrivateKey: [b],
+    });
     const instrument = async (shareAcrossTenants: boolean) =>
       (
         await stack.call('POST', '/api/v1/financial-instruments', {
-          itemData: { version: 'SPL', onchainData: { decimals: 0 }, mintAuthority: { offchainId: authority.offchainId }, shareAcrossTenants, mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: 'STOCK' } } } },
+          itemData: {
+            version: 'SPL',
+            onchainData: { decimals: 0 },
+            mintAuthority: { offchainId: authority.offchainId },
+            shareAcrossTenants,
+            mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: 'STOCK' } } },
+          },
         })
       ).body.newFinancialInstrument as Ref;
     const shared = await instrument(true);
@@ -144,8 +171,12 @@ describe('sharing across tenants', () => {
 
     const alice = await account({ managed: true }, bKey);
     const bob = await account({ managed: true }, bKey);
-    const at = (owner: Ref, mint: Ref, tenant?: string) => ({ owner: { offchainId: owner.offchainId }, financialInstrument: { onchainId: mint.onchainId, ...(tenant ? { otherTenantOrganizationExternalId: tenant } : {}) } });
-    const open = (owner: Ref, mint: Ref, tenant?: string) => as(bKey)('POST', '/api/v1/positions', { itemData: { positionToInitialize: at(owner, mint, tenant) } });
+    const at = (owner: Ref, mint: Ref, tenant?: string) => ({
+      owner: { offchainId: owner.offchainId },
+      financialInstrument: { onchainId: mint.onchainId, ...(tenant ? { otherTenantOrganizationExternalId: tenant } : {}) },
+    });
+    const open = (owner: Ref, mint: Ref, tenant?: string) =>
+      as(bKey)('POST', '/api/v1/positions', { itemData: { positionToInitialize: at(owner, mint, tenant) } });
 
     // Without naming the other tenant nothing is found; the unshared instrument is invisible even when named.
     for (const refused of [await open(alice, shared), await open(alice, own, home)]) {
@@ -158,13 +189,18 @@ describe('sharing across tenants', () => {
     // b mints with the shared authority's key and moves the units between its own positions.
     const minted = await as(bKey)('POST', '/api/v1/positions/mint', { itemData: { mintTo: at(alice, shared, home), value: { lamports: '10' } } });
     expect(minted.body).toMatchObject({ success: true });
-    const moved = await as(bKey)('POST', '/api/v1/positions/transfer', { itemData: { source: at(alice, shared, home), destination: at(bob, shared, home), value: { lamports: '4' } } });
+    const moved = await as(bKey)('POST', '/api/v1/positions/transfer', {
+      itemData: { source: at(alice, shared, home), destination: at(bob, shared, home), value: { lamports: '4' } },
+    });
     expect(moved.body).toMatchObject({ success: true });
-    const units = async (owner: Ref) => (await as(bKey)('POST', '/api/v1/positions/balance', { itemData: { position: at(owner, shared, home) } })).body.onchain.balance.lamports as number;
+    const units = async (owner: Ref) =>
+      (await as(bKey)('POST', '/api/v1/positions/balance', { itemData: { position: at(owner, shared, home) } })).body.onchain.balance.lamports as number;
     expect([await units(alice), await units(bob)]).toEqual([6, 4]);
 
     // Shared is usable, not b's to change: Update Financial Instrument (offchain fields need no signature) is 403, nothing changed.
-    const changed = await as(bKey)('PATCH', '/api/v1/financial-instruments', { itemData: { financialInstrument: { onchainId: shared.onchainId, otherTenantOrganizationExternalId: home }, comments: 'changed by b' } });
+    const changed = await as(bKey)('PATCH', '/api/v1/financial-instruments', {
+      itemData: { financialInstrument: { onchainId: shared.onchainId, otherTenantOrganizationExternalId: home }, comments: 'changed by b' },
+    });
     expect(changed.status).toBe(403);
     expect(changed.body.errors[0]).toMatchObject({ code: 'FORBIDDEN', field: 'itemData.financialInstrument' });
     const details = await stack.call('POST', '/api/v1/financial-instruments/single', { itemData: { financialInstrument: { offchainId: shared.offchainId } } });
@@ -172,7 +208,9 @@ describe('sharing across tenants', () => {
 
     // The home organization's records stay invisible to b: its unshared account and b's view of the instrument's owner.
     const payee = await account({ managed: true });
-    const seen = await as(bKey)('POST', '/api/v1/accounts/single', { itemData: { account: { offchainId: payee.offchainId, otherTenantOrganizationExternalId: home } } });
+    const seen = await as(bKey)('POST', '/api/v1/accounts/single', {
+      itemData: { account: { offchainId: payee.offchainId, otherTenantOrganizationExternalId: home } },
+    });
     expect(seen.status).toBe(404);
     const plain = await as(bKey)('POST', '/api/v1/accounts/single', { itemData: { account: { offchainId: payee.offchainId } } });
     expect(plain.status).toBe(404);
@@ -191,7 +229,7 @@ describe('sharing across tenants', () => {
   });
 });
 
-describe("what another tenant sees of a shared account", () => {
+describe('what another tenant sees of a shared account', () => {
   it("leaves the owner's configuration out of the account record, wherever it is shown to another organization", async () => {
     const b = org();
     const third = org();
@@ -214,13 +252,24 @@ describe("what another tenant sees of a shared account", () => {
     });
     const shared = (
       await stack.call('POST', '/api/v1/financial-instruments', {
-        itemData: { version: 'SPL', onchainData: { decimals: 0 }, mintAuthority: { offchainId: authority.offchainId }, shareAcrossTenants: true, mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: 'STOCK' } } } },
+        itemData: {
+          version: 'SPL',
+          onchainData: { decimals: 0 },
+          mintAuthority: { offchainId: authority.offchainId },
+          shareAcrossTenants: true,
+          mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: 'STOCK' } } },
+        },
       })
     ).body.newFinancialInstrument as Ref;
 
     // The owner sees everything.
     const own = (await stack.call('POST', '/api/v1/accounts/single', { itemData: { account: { offchainId: authority.offchainId } } })).body;
-    expect(own).toMatchObject({ orgsAllowedToSignWithPrivateKey: [b, third], globalFeePayerForOrgs: [third], solDebitApiKeys: [approver.id], tokenDebitApiKeys: [approver.id] });
+    expect(own).toMatchObject({
+      orgsAllowedToSignWithPrivateKey: [b, third],
+      globalFeePayerForOrgs: [third],
+      solDebitApiKeys: [approver.id],
+      tokenDebitApiKeys: [approver.id],
+    });
     expect(own.networkCurrencyDebitLimits[0].maxAllowedDebit.approversForOverride).toEqual([approver.id]);
     for (const field of accountOwnerOnlyFields) expect(own).toHaveProperty(field);
 
@@ -228,7 +277,9 @@ describe("what another tenant sees of a shared account", () => {
     const named = { offchainId: authority.offchainId, otherTenantOrganizationExternalId: home };
     const seen = await as(bKey)('POST', '/api/v1/accounts/single', { itemData: { account: named } });
     expect(seen.status).toBe(200);
-    const instrument = await as(bKey)('POST', '/api/v1/financial-instruments/single', { itemData: { financialInstrument: { offchainId: shared.offchainId, otherTenantOrganizationExternalId: home } } });
+    const instrument = await as(bKey)('POST', '/api/v1/financial-instruments/single', {
+      itemData: { financialInstrument: { offchainId: shared.offchainId, otherTenantOrganizationExternalId: home } },
+    });
     expect(instrument.status).toBe(200);
     const records = { 'Fetch Account Details': seen.body, mintAuthority: instrument.body.mintAuthority, mintAccount: instrument.body.mintAccount };
     for (const [where, record] of Object.entries(records)) {
@@ -242,11 +293,18 @@ describe("what another tenant sees of a shared account", () => {
 
     // An instrument of b's own whose authority is the shared account (b may sign with it): b's bulk read nests the record, without the owner's configuration.
     const bInstrument = await as(bKey)('POST', '/api/v1/financial-instruments', {
-      itemData: { version: 'SPL', onchainData: { decimals: 0 }, mintAuthority: named, mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: 'STOCK' } } } },
+      itemData: {
+        version: 'SPL',
+        onchainData: { decimals: 0 },
+        mintAuthority: named,
+        mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: 'STOCK' } } },
+      },
     });
     expect(bInstrument.status).toBe(201);
     const page = await as(bKey)('POST', '/api/v1/financial-instruments/bulk/detailed', { itemQuery: { limit: 10 } });
-    const nested = page.body.items.find((i: { offchain: { id: string } }) => i.offchain.id === bInstrument.body.newFinancialInstrument.offchainId).mintAuthority;
+    const nested = page.body.items.find(
+      (i: { offchain: { id: string } }) => i.offchain.id === bInstrument.body.newFinancialInstrument.offchainId,
+    ).mintAuthority;
     expect(nested.onchain.id).toBe(authority.onchainId);
     expect(accountOwnerOnlyFields.filter((field) => field in nested)).toEqual([]);
   });
@@ -264,13 +322,21 @@ describe('approvers for override', () => {
 
     const created = await stack.call('POST', '/api/v1/accounts', { itemData: { managed: true, networkCurrencyDebitLimits: limits([approver.id, foreignId]) } });
     expect(created.status).toBe(400);
-    expect(created.body.errors[0]).toMatchObject({ code: 'VALIDATION_ERROR', field: 'itemData.networkCurrencyDebitLimits.0.maxAllowedDebit.approversForOverride.1' });
+    expect(created.body.errors[0]).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      field: 'itemData.networkCurrencyDebitLimits.0.maxAllowedDebit.approversForOverride.1',
+    });
 
     const wallet = await account({ managed: true, networkCurrencyDebitLimits: limits([approver.id]) });
     for (const ids of [[foreignId], [approver.id, '3f2504e0-4f89-11d3-9a0c-0305e82c3301']]) {
-      const updated = await stack.call('PATCH', '/api/v1/accounts', { itemData: { account: { offchainId: wallet.offchainId }, tokenDebitLimits: limits(ids) } });
+      const updated = await stack.call('PATCH', '/api/v1/accounts', {
+        itemData: { account: { offchainId: wallet.offchainId }, tokenDebitLimits: limits(ids) },
+      });
       expect(updated.status).toBe(400);
-      expect(updated.body.errors[0]).toMatchObject({ code: 'VALIDATION_ERROR', field: `itemData.tokenDebitLimits.0.maxAllowedDebit.approversForOverride.${ids.length - 1}` });
+      expect(updated.body.errors[0]).toMatchObject({
+        code: 'VALIDATION_ERROR',
+        field: `itemData.tokenDebitLimits.0.maxAllowedDebit.approversForOverride.${ids.length - 1}`,
+      });
     }
     const kept = (await stack.call('POST', '/api/v1/accounts/single', { itemData: { account: { offchainId: wallet.offchainId } } })).body;
     expect(kept.tokenDebitLimits).toBeNull();
@@ -286,28 +352,43 @@ describe("another tenant's position at the same address", () => {
     const authority = await account({ managed: true, offchainReferences: { type: 'TOKEN_MANAGEMENT_AUTHORITY' } });
     const shared = (
       await stack.call('POST', '/api/v1/financial-instruments', {
-        itemData: { version: 'SPL', onchainData: { decimals: 0 }, mintAuthority: { offchainId: authority.offchainId }, shareAcrossTenants: true, mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: 'STOCK' } } } },
+        itemData: {
+          version: 'SPL',
+          onchainData: { decimals: 0 },
+          mintAuthority: { offchainId: authority.offchainId },
+          shareAcrossTenants: true,
+          mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: 'STOCK' } } },
+        },
       })
     ).body.newFinancialInstrument as Ref;
     const holder = await account({ managed: true });
     const payee = await account({ managed: true });
     const at = (owner: Ref) => ({ owner: { offchainId: owner.offchainId }, financialInstrument: { onchainId: shared.onchainId } });
-    for (const owner of [holder, payee]) expect((await stack.call('POST', '/api/v1/positions', { itemData: { positionToInitialize: at(owner) } })).status).toBe(201);
+    for (const owner of [holder, payee])
+      expect((await stack.call('POST', '/api/v1/positions', { itemData: { positionToInitialize: at(owner) } })).status).toBe(201);
     // b keeps a record of the same token account: the holder's address is public, the instrument shared.
-    const bAt = { owner: { offPlatform: true, onchainId: holder.onchainId }, financialInstrument: { onchainId: shared.onchainId, otherTenantOrganizationExternalId: home } };
+    const bAt = {
+      owner: { offPlatform: true, onchainId: holder.onchainId },
+      financialInstrument: { onchainId: shared.onchainId, otherTenantOrganizationExternalId: home },
+    };
     const opened = await as(bKey)('POST', '/api/v1/positions', { itemData: { positionToInitialize: bAt } });
     expect(opened.status).toBe(201);
     const bPosition = opened.body.newPosition as Ref;
     expect(bPosition.onchainId).toBe((await stack.call('POST', '/api/v1/positions/single', { itemData: { position: at(holder) } })).body.onchain.id);
-    const bRecord = async () => (await as(bKey)('POST', '/api/v1/positions/single', { itemData: { position: { position: { offchainId: bPosition.offchainId } } } })).body;
+    const bRecord = async () =>
+      (await as(bKey)('POST', '/api/v1/positions/single', { itemData: { position: { position: { offchainId: bPosition.offchainId } } } })).body;
     const initial = await bRecord();
 
-    expect((await stack.call('POST', '/api/v1/positions/mint', { itemData: { mintTo: at(holder), value: { lamports: '10' } } })).body).toMatchObject({ success: true });
+    expect((await stack.call('POST', '/api/v1/positions/mint', { itemData: { mintTo: at(holder), value: { lamports: '10' } } })).body).toMatchObject({
+      success: true,
+    });
     const afterMint = await bRecord();
     expect(afterMint.offchain.balance.lamports).toBe(10);
     expect(afterMint.onchain.lastTransactionAt > initial.onchain.lastTransactionAt).toBe(true);
 
-    expect((await stack.call('POST', '/api/v1/positions/transfer', { itemData: { source: at(holder), destination: at(payee), value: { lamports: '4' } } })).body).toMatchObject({ success: true });
+    expect(
+      (await stack.call('POST', '/api/v1/positions/transfer', { itemData: { source: at(holder), destination: at(payee), value: { lamports: '4' } } })).body,
+    ).toMatchObject({ success: true });
     const afterTransfer = await bRecord();
     expect(afterTransfer.offchain.balance.lamports).toBe(6);
     // The writer's transactions are not b's to see: b's record still names its own last transaction.
@@ -315,7 +396,8 @@ describe("another tenant's position at the same address", () => {
     const balance = (await as(bKey)('POST', '/api/v1/positions/balance', { itemData: { position: { position: { offchainId: bPosition.offchainId } } } })).body;
     expect(balance.offchain.balance.lamports).toBe(balance.onchain.balance.lamports);
     // The owner's records moved as before.
-    const units = async (owner: Ref) => (await stack.call('POST', '/api/v1/positions/single', { itemData: { position: at(owner) } })).body.offchain.balance.lamports as number;
+    const units = async (owner: Ref) =>
+      (await stack.call('POST', '/api/v1/positions/single', { itemData: { position: at(owner) } })).body.offchain.balance.lamports as number;
     expect([await units(holder), await units(payee)]).toEqual([6, 4]);
   });
 });

@@ -8,7 +8,16 @@
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { address, createSolanaRpc, generateKeyPair, getAddressFromPublicKey, getBase64Encoder, getCompiledTransactionMessageDecoder, type Rpc, type SolanaRpcApi } from '@solana/kit';
+import {
+  address,
+  createSolanaRpc,
+  generateKeyPair,
+  getAddressFromPublicKey,
+  getBase64Encoder,
+  getCompiledTransactionMessageDecoder,
+  type Rpc,
+  type SolanaRpcApi,
+} from '@solana/kit';
 import { getNonceDecoder, SYSTEM_PROGRAM_ADDRESS } from '@solana-program/system';
 import type { Steps } from '../../src/activities';
 import { roleNames } from '../../src/domain/roles';
@@ -59,7 +68,10 @@ type Call = (method: string, path: string, body?: unknown, headers?: Record<stri
 
 /** A fresh organization with its own key, a funded managed wallet and a managed authority. */
 async function tenant() {
-  const key = await stack.newApiKey(`nonce-${randomBytes(4).toString('hex')}`, roleNames.filter((r) => r !== 'ADMIN'));
+  const key = await stack.newApiKey(
+    `nonce-${randomBytes(4).toString('hex')}`,
+    roleNames.filter((r) => r !== 'ADMIN'),
+  );
   const call: Call = (method, path, body, headers) => stack.call(method, path, body, { apiKey: key, headers });
   const account = async (itemData: Record<string, unknown>) => {
     const created = await call('POST', '/api/v1/accounts', { itemData });
@@ -69,7 +81,13 @@ async function tenant() {
   const wallet = await account({ managed: true, seed: { amount: 5 } });
   const authority = await account({ managed: true });
   const createNonces = (count: number, extra: Record<string, unknown> = {}) =>
-    call('POST', '/api/v1/durable-nonce-accounts', { itemData: { nonceAccount: { offchainReferences: { type: 'NONCE', code: 'DESK' }, ...extra }, numberOfNonceAccounts: count, nonceAuthority: { offchainId: authority.offchainId } } });
+    call('POST', '/api/v1/durable-nonce-accounts', {
+      itemData: {
+        nonceAccount: { offchainReferences: { type: 'NONCE', code: 'DESK' }, ...extra },
+        numberOfNonceAccounts: count,
+        nonceAuthority: { offchainId: authority.offchainId },
+      },
+    });
   const nonces = async (itemQuery: Record<string, unknown> = {}) => {
     const page = await call('POST', '/api/v1/durable-nonce-accounts/bulk', { itemQuery });
     expect(page.status).toBe(200);
@@ -119,10 +137,23 @@ describe('Create Durable Nonce Accounts', () => {
     expect(created.body.transactions).toHaveLength(1);
     expect(created.body.transactions[0]).toMatchObject({ success: true, status: 'CONFIRMED' });
 
-    const page = await org.nonces({ filter: [{ fieldName: 'nonceAuthorityOnchainId', filterValues: [{ filterType: 'EQUALS', dataType: 'ADDRESS_ONCHAIN_ID', valueString: org.authority.onchainId }] }] });
+    const page = await org.nonces({
+      filter: [
+        {
+          fieldName: 'nonceAuthorityOnchainId',
+          filterValues: [{ filterType: 'EQUALS', dataType: 'ADDRESS_ONCHAIN_ID', valueString: org.authority.onchainId }],
+        },
+      ],
+    });
     expect(page.count).toBe(3);
     for (const item of page.items) {
-      expect(item.nonceAccount).toMatchObject({ managed: true, status: 'ACTIVE', privateKeyLocation: ['DATABASE'], offchain: { type: 'NONCE', code: 'DESK' }, dataLength: 80 });
+      expect(item.nonceAccount).toMatchObject({
+        managed: true,
+        status: 'ACTIVE',
+        privateKeyLocation: ['DATABASE'],
+        offchain: { type: 'NONCE', code: 'DESK' },
+        dataLength: 80,
+      });
       expect(item.nonceAuthority).toMatchObject({ onchain: { id: org.authority.onchainId }, offchain: { id: org.authority.offchainId }, managed: true });
       expect(item.inUse).toBeNull();
       const chain = await onchainNonce(item.nonceAccount.onchain.id);
@@ -150,8 +181,17 @@ describe('Create Durable Nonce Accounts', () => {
     expect(taken.body.errors[0]).toMatchObject({ code: 'CONFLICT', field: 'itemData.nonceAccount.onchainId' });
     expect((await org.createNonces(21)).body.errors[0]).toMatchObject({ code: 'VALIDATION_ERROR', field: 'itemData.numberOfNonceAccounts' });
     expect((await org.createNonces(0)).body.errors[0]).toMatchObject({ code: 'VALIDATION_ERROR', field: 'itemData.numberOfNonceAccounts' });
-    expect((await org.createNonces(1, { seed: { amount: 1 } })).body.errors[0]).toMatchObject({ code: 'VALIDATION_ERROR', field: 'itemData.nonceAccount.seed' });
-    const wrongType = await org.call('POST', '/api/v1/durable-nonce-accounts', { itemData: { nonceAccount: { offchainReferences: { type: 'WALLET' } }, numberOfNonceAccounts: 1, nonceAuthority: { offchainId: org.authority.offchainId } } });
+    expect((await org.createNonces(1, { seed: { amount: 1 } })).body.errors[0]).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      field: 'itemData.nonceAccount.seed',
+    });
+    const wrongType = await org.call('POST', '/api/v1/durable-nonce-accounts', {
+      itemData: {
+        nonceAccount: { offchainReferences: { type: 'WALLET' } },
+        numberOfNonceAccounts: 1,
+        nonceAuthority: { offchainId: org.authority.offchainId },
+      },
+    });
     expect(wrongType.body.errors[0]).toMatchObject({ field: 'itemData.nonceAccount.offchainReferences.type' });
     expect((await org.nonces()).count).toBe(0);
   });
@@ -191,7 +231,9 @@ describe('Fetch Durable Nonce Accounts and Details', () => {
     const detail = await org.details(inUse.nonceAccount.onchain.id);
     expect(detail.body.inUse.transactionOffchainId).toBe(held.body.offchainId);
     expect((await org.details(org.wallet.onchainId)).status).toBe(404);
-    const unknown = await org.call('POST', '/api/v1/durable-nonce-accounts/single', { itemData: { nonceAccount: { offchainId: '00000000-0000-4000-8000-000000000000' } } });
+    const unknown = await org.call('POST', '/api/v1/durable-nonce-accounts/single', {
+      itemData: { nonceAccount: { offchainId: '00000000-0000-4000-8000-000000000000' } },
+    });
     expect(unknown.status).toBe(404);
   });
 });
@@ -205,7 +247,12 @@ describe('messageLifetimeStrategy DURABLE_NONCE', () => {
     expect(sent.status).toBe(201);
     expect(sent.body).toMatchObject({ success: true, status: 'CONFIRMED' });
     const first = firstInstruction(sent.body.serializedMessage);
-    expect(first).toMatchObject({ program: SYSTEM_PROGRAM_ADDRESS, discriminator: 4, nonceAccount: before.nonceAccount.onchain.id, lifetimeToken: before.nonceHash });
+    expect(first).toMatchObject({
+      program: SYSTEM_PROGRAM_ADDRESS,
+      discriminator: 4,
+      nonceAccount: before.nonceAccount.onchain.id,
+      lifetimeToken: before.nonceHash,
+    });
 
     const after = (await org.details(before.nonceAccount.onchain.id)).body;
     expect(after.inUse).toBeNull();
@@ -253,7 +300,11 @@ describe('messageLifetimeStrategy DURABLE_NONCE', () => {
     const org = await tenant();
     expect((await org.createNonces(1)).status).toBe(201);
     const [nonce] = (await org.nonces()).items;
-    const guarded = await org.account({ managed: true, seed: { amount: 1 }, preTransactionSubmitWebhooks: [{ endpointUrl: vetoUrl, doNotSubmitTransactionOnFailure: true }] });
+    const guarded = await org.account({
+      managed: true,
+      seed: { amount: 1 },
+      preTransactionSubmitWebhooks: [{ endpointUrl: vetoUrl, doNotSubmitTransactionOnFailure: true }],
+    });
     const vetoed = await org.call('POST', '/api/v1/accounts/transfer-network-currency', {
       itemData: { source: { offchainId: guarded.offchainId }, destination: { offchainId: org.authority.offchainId }, value: { lamports: '1000' } },
       svmTransactionConfig: { messageLifetimeStrategy: 'DURABLE_NONCE' },
@@ -282,7 +333,9 @@ describe('messageLifetimeStrategy DURABLE_NONCE', () => {
     const org = await tenant();
     const outside = await getAddressFromPublicKey((await generateKeyPair()).publicKey);
     const authority = await org.account({ managed: false, alreadyOnchain: true, onchainId: outside, skipBlockchainExistenceVerification: true });
-    const created = await org.call('POST', '/api/v1/durable-nonce-accounts', { itemData: { nonceAccount: {}, numberOfNonceAccounts: 1, nonceAuthority: { offchainId: authority.offchainId } } });
+    const created = await org.call('POST', '/api/v1/durable-nonce-accounts', {
+      itemData: { nonceAccount: {}, numberOfNonceAccounts: 1, nonceAuthority: { offchainId: authority.offchainId } },
+    });
     expect(created.status).toBe(201);
     const refused = await org.transfer('1000');
     expect(refused.status).toBe(400);
@@ -304,7 +357,10 @@ describe('messageLifetimeStrategy DURABLE_NONCE', () => {
     const control = await org.call(
       'POST',
       '/api/v1/accounts/transfer-network-currency',
-      { itemData: { source: { offchainId: org.wallet.offchainId }, destination: { offchainId: org.authority.offchainId }, value: { lamports: '1000' } }, svmTransactionConfig: { messageLifetimeStrategy: 'RECENT_BLOCKHASH' } },
+      {
+        itemData: { source: { offchainId: org.wallet.offchainId }, destination: { offchainId: org.authority.offchainId }, value: { lamports: '1000' } },
+        svmTransactionConfig: { messageLifetimeStrategy: 'RECENT_BLOCKHASH' },
+      },
       { 'Idempotency-Key': `${LATE}${randomBytes(4).toString('hex')}` },
     );
     const controlStatus = await org.call('POST', '/api/v1/transactions/status', { itemData: { transaction: { offchainId: control.body.offchainId } } });

@@ -29,7 +29,10 @@ async function balance(offchainId: string) {
 it('pays with the named fee payer', async () => {
   const payer = await feePayerWith({ seed: { amount: 0.1 } });
   const before = await balance(payer.offchainId);
-  const created = await stack.call('POST', '/api/v1/accounts', { itemData: { managed: true, seed: { lamports: 2_000_000 } }, svmTransactionConfig: { feePayer: { offchainId: payer.offchainId } } });
+  const created = await stack.call('POST', '/api/v1/accounts', {
+    itemData: { managed: true, seed: { lamports: 2_000_000 } },
+    svmTransactionConfig: { feePayer: { offchainId: payer.offchainId } },
+  });
   expect(created.status).toBe(201);
   expect(await balance(payer.offchainId)).toBe(before - 2_000_000 - 2 * 5000);
   const details = await stack.call('POST', '/api/v1/accounts/single', { itemData: { account: { offchainId: payer.offchainId } } });
@@ -40,7 +43,10 @@ it('pays with the named fee payer', async () => {
 
 it('refuses a fee payer that may not pay fees, naming it', async () => {
   const notPayer = await stack.call('POST', '/api/v1/accounts', { itemData: { managed: true, seed: { amount: 0.01 } } });
-  const refused = await stack.call('POST', '/api/v1/accounts', { itemData: { managed: true }, svmTransactionConfig: { feePayer: { offchainId: notPayer.body.newAccount.offchainId } } });
+  const refused = await stack.call('POST', '/api/v1/accounts', {
+    itemData: { managed: true },
+    svmTransactionConfig: { feePayer: { offchainId: notPayer.body.newAccount.offchainId } },
+  });
   expect(refused.status).toBe(400);
   expect(refused.body.errors[0].field).toBe('svmTransactionConfig.feePayer');
 });
@@ -48,7 +54,10 @@ it('refuses a fee payer that may not pay fees, naming it', async () => {
 it('reports a transaction the network refuses as success false, and records no account', async () => {
   const payer = await feePayerWith({ seed: { lamports: 5_000_000 } });
   const before = await stack.call('POST', '/api/v1/accounts/bulk/identifiers', {});
-  const refused = await stack.call('POST', '/api/v1/accounts', { itemData: { managed: true, seed: { amount: 1 } }, svmTransactionConfig: { feePayer: { offchainId: payer.offchainId } } });
+  const refused = await stack.call('POST', '/api/v1/accounts', {
+    itemData: { managed: true, seed: { amount: 1 } },
+    svmTransactionConfig: { feePayer: { offchainId: payer.offchainId } },
+  });
   expect(refused.status).toBe(201);
   expect(refused.body.newAccount).toBeNull();
   expect(refused.body.svmTransaction).toMatchObject({ success: false, status: 'FAILED', errorMessage: expect.stringContaining('insufficient lamports') });

@@ -16,7 +16,9 @@ let splMint: string;
 beforeAll(async () => {
   stack = await startStack();
   rpc = createSolanaRpc(stack.node.url);
-  const created = await stack.call('POST', '/api/v1/accounts', { itemData: { managed: true, offchainReferences: { type: 'TOKEN_MANAGEMENT_AUTHORITY', code: 'AUTH' }, seed: { amount: 0.01 } } });
+  const created = await stack.call('POST', '/api/v1/accounts', {
+    itemData: { managed: true, offchainReferences: { type: 'TOKEN_MANAGEMENT_AUTHORITY', code: 'AUTH' }, seed: { amount: 0.01 } },
+  });
   authority = created.body.newAccount;
 });
 afterAll(async () => {
@@ -42,7 +44,9 @@ it('creates an SPL mint with its authorities and a generated AL ID', async () =>
   expect(mint.data.mintAuthority).toEqual({ __option: 'Some', value: authority.onchainId });
   expect(mint.data.freezeAuthority).toEqual({ __option: 'Some', value: authority.onchainId });
 
-  const details = await stack.call('POST', '/api/v1/financial-instruments/single', { itemData: { financialInstrument: { offchainId: created.body.newFinancialInstrument.offchainId } } });
+  const details = await stack.call('POST', '/api/v1/financial-instruments/single', {
+    itemData: { financialInstrument: { offchainId: created.body.newFinancialInstrument.offchainId } },
+  });
   expect(details.body).toMatchObject({
     version: 'SPL',
     offchain: { alId: expect.stringMatching(/^ALFICBD\d{8}$/), financialInstrumentType: 'CORPORATE_BOND' },
@@ -93,8 +97,15 @@ it('creates a Token-2022 mint with metadata and every extension it configures, e
   expect(byKind.ConfidentialTransferMint).toMatchObject({ authority: { __option: 'Some', value: authority.onchainId }, autoApproveNewAccounts: false });
 
   // The record matches the chain, and the calculator predicted the size the chain holds.
-  const details = await stack.call('POST', '/api/v1/financial-instruments/single', { itemData: { financialInstrument: { onchainId: created.body.newFinancialInstrument.onchainId } } });
-  expect(details.body).toMatchObject({ paused: true, scaledUiAmountMultiplier: 1.5, defaultPositionState: 'FROZEN', offchain: { alId: expect.stringMatching(/^ALFIMBD\d{8}$/) } });
+  const details = await stack.call('POST', '/api/v1/financial-instruments/single', {
+    itemData: { financialInstrument: { onchainId: created.body.newFinancialInstrument.onchainId } },
+  });
+  expect(details.body).toMatchObject({
+    paused: true,
+    scaledUiAmountMultiplier: 1.5,
+    defaultPositionState: 'FROZEN',
+    offchain: { alId: expect.stringMatching(/^ALFIMBD\d{8}$/) },
+  });
   const account = (await rpc.getAccountInfo(address(created.body.newFinancialInstrument.onchainId), { encoding: 'base64' }).send()).value!;
   const calculated = await stack.call('POST', '/api/v1/financial-instruments/token-extensions-calculator', {
     extensions: details.body.extensions,
@@ -108,7 +119,13 @@ it('answers 400 TRANSACTION_TOO_LARGE naming the workarounds when the creation d
   const before = (await stack.call('POST', '/api/v1/financial-instruments/bulk/identifiers', {})).body.count;
   const tooLarge = await createInstrument({
     version: 'TOKEN_2022',
-    onchainData: { decimals: 2, name: 'N'.repeat(32), symbol: 'S'.repeat(10), uri: `https://example.com/${'u'.repeat(150)}`, simpleCustomMetadata: Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`field${i}`, 'v'.repeat(40)])) },
+    onchainData: {
+      decimals: 2,
+      name: 'N'.repeat(32),
+      symbol: 'S'.repeat(10),
+      uri: `https://example.com/${'u'.repeat(150)}`,
+      simpleCustomMetadata: Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`field${i}`, 'v'.repeat(40)])),
+    },
     mintAuthority: byAuthority,
     permanentDelegateAuthority: byAuthority,
     closingAuthority: byAuthority,
@@ -122,20 +139,41 @@ it('answers 400 TRANSACTION_TOO_LARGE naming the workarounds when the creation d
 });
 
 it('answers 404 for an authority that does not exist and 409 for an AL ID already taken, naming the field', async () => {
-  const missing = await createInstrument({ version: 'SPL', onchainData: { decimals: 0 }, mintAuthority: { offchainId: '00000000-0000-4000-8000-000000000000' }, mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: 'STOCK' } } } });
+  const missing = await createInstrument({
+    version: 'SPL',
+    onchainData: { decimals: 0 },
+    mintAuthority: { offchainId: '00000000-0000-4000-8000-000000000000' },
+    mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: 'STOCK' } } },
+  });
   expect(missing.status).toBe(404);
   expect(missing.body.errors[0].field).toBe('itemData.mintAuthority');
-  const taken = (await stack.call('POST', '/api/v1/financial-instruments/single', { itemData: { financialInstrument: { onchainId: splMint } } })).body.offchain.alId;
-  const duplicate = await createInstrument({ version: 'SPL', onchainData: { decimals: 0 }, mintAuthority: { offchainId: authority.offchainId }, mintAccount: { offchainReferences: { alId: taken } } });
+  const taken = (await stack.call('POST', '/api/v1/financial-instruments/single', { itemData: { financialInstrument: { onchainId: splMint } } })).body.offchain
+    .alId;
+  const duplicate = await createInstrument({
+    version: 'SPL',
+    onchainData: { decimals: 0 },
+    mintAuthority: { offchainId: authority.offchainId },
+    mintAccount: { offchainReferences: { alId: taken } },
+  });
   expect(duplicate.status).toBe(409);
   expect(duplicate.body.errors[0].field).toBe('itemData.mintAccount.offchainReferences.alId');
 });
 
 it('refuses Token-2022-only fields on an SPL instrument and a category that does not fit its reference type, naming the field', async () => {
-  const spl = await createInstrument({ version: 'SPL', onchainData: { decimals: 0 }, mintAuthority: { offchainId: authority.offchainId }, permanentDelegateAuthority: { offchainId: authority.offchainId } });
+  const spl = await createInstrument({
+    version: 'SPL',
+    onchainData: { decimals: 0 },
+    mintAuthority: { offchainId: authority.offchainId },
+    permanentDelegateAuthority: { offchainId: authority.offchainId },
+  });
   expect(spl.status).toBe(400);
   expect(spl.body.errors[0].field).toBe('itemData.permanentDelegateAuthority');
-  const pair = await createInstrument({ version: 'SPL', onchainData: { decimals: 0 }, mintAuthority: { offchainId: authority.offchainId }, mintAccount: { offchainReferences: { type: 'ASSET_TOKEN', newAlId: { financialInstrumentType: 'STABLECOIN' } } } });
+  const pair = await createInstrument({
+    version: 'SPL',
+    onchainData: { decimals: 0 },
+    mintAuthority: { offchainId: authority.offchainId },
+    mintAccount: { offchainReferences: { type: 'ASSET_TOKEN', newAlId: { financialInstrumentType: 'STABLECOIN' } } },
+  });
   expect(pair.status).toBe(400);
   expect(pair.body.errors[0].field).toBe('itemData.mintAccount.offchainReferences.type');
 });
@@ -149,11 +187,21 @@ describe('Fetch Financial Instruments', () => {
     expect(all.body.count).toBe(2);
     expect(all.body.items.map((i: any) => i.version)).toEqual(['TOKEN_2022', 'SPL']);
     expect((await fetchInstruments('identifiers', { filter: [eq('version', { valueString: 'SPL' })] })).body.count).toBe(1);
-    expect((await fetchInstruments('identifiers', { filter: [eq('mintAuthorityOnchainId', { dataType: 'ONCHAIN_ADDRESS_ID', valueString: authority.onchainId })] })).body.count).toBe(2);
+    expect(
+      (await fetchInstruments('identifiers', { filter: [eq('mintAuthorityOnchainId', { dataType: 'ONCHAIN_ADDRESS_ID', valueString: authority.onchainId })] }))
+        .body.count,
+    ).toBe(2);
     // Only the Token-2022 mint has an update authority (its metadata's); an SPL mint has none onchain.
-    expect((await fetchInstruments('identifiers', { filter: [eq('udpateAuthorityOffchainId', { dataType: 'OFFCHAIN_ID', valueString: authority.offchainId })] })).body.count).toBe(1);
-    expect((await fetchInstruments('identifiers', { filter: [eq('permanentDelegateAuthorityOnchainId', { valueString: authority.onchainId })] })).body.count).toBe(1);
-    const noDelegate = await fetchInstruments('compact', { filter: [{ fieldName: 'permanentDelegateAuthorityOnchainId', filterValues: [{ filterType: 'IS_NULL' }] }] });
+    expect(
+      (await fetchInstruments('identifiers', { filter: [eq('udpateAuthorityOffchainId', { dataType: 'OFFCHAIN_ID', valueString: authority.offchainId })] }))
+        .body.count,
+    ).toBe(1);
+    expect(
+      (await fetchInstruments('identifiers', { filter: [eq('permanentDelegateAuthorityOnchainId', { valueString: authority.onchainId })] })).body.count,
+    ).toBe(1);
+    const noDelegate = await fetchInstruments('compact', {
+      filter: [{ fieldName: 'permanentDelegateAuthorityOnchainId', filterValues: [{ filterType: 'IS_NULL' }] }],
+    });
     expect(noDelegate.body.items.map((i: any) => i.version)).toEqual(['SPL']);
     const paused = await fetchInstruments('detailed', { filter: [eq('paused', { valueBoolean: true })] });
     expect(paused.body.items.map((i: any) => i.onchainData.symbol)).toEqual(['MB31']);
@@ -164,12 +212,21 @@ describe('Fetch Financial Instruments', () => {
     const detailed = (await fetchInstruments('detailed', {})).body.items;
     for (const item of detailed) {
       expect(item.mintAccount).toMatchObject({ onchain: { id: item.onchain.id }, offchain: { balance: { lamports: expect.any(Number) } }, managed: true });
-      expect(item.mintAuthority).toMatchObject({ onchain: { id: authority.onchainId }, offchain: { id: authority.offchainId, type: 'TOKEN_MANAGEMENT_AUTHORITY' }, managed: true });
+      expect(item.mintAuthority).toMatchObject({
+        onchain: { id: authority.onchainId },
+        offchain: { id: authority.offchainId, type: 'TOKEN_MANAGEMENT_AUTHORITY' },
+        managed: true,
+      });
       // An SPL mint has no update authority onchain.
       if (item.version === 'TOKEN_2022') expect(item.updateAuthority).toMatchObject({ onchain: { id: authority.onchainId }, managed: true });
       else expect(item.updateAuthority).toBeNull();
     }
-    expect(detailed[0].permanentDelegateAuthority).toMatchObject({ onchain: { id: authority.onchainId }, offchain: { id: authority.offchainId }, managed: true, tenantOrganizationId: expect.any(String) });
+    expect(detailed[0].permanentDelegateAuthority).toMatchObject({
+      onchain: { id: authority.onchainId },
+      offchain: { id: authority.offchainId },
+      managed: true,
+      tenantOrganizationId: expect.any(String),
+    });
   });
 });
 
@@ -179,7 +236,8 @@ describe('Pause / Unpause and the circulating supply', () => {
     const extensions = mint.data.extensions.__option === 'Some' ? mint.data.extensions.value : [];
     return (extensions.find((e) => e.__kind === 'PausableConfig') as { paused: boolean }).paused;
   };
-  const details = async () => (await stack.call('POST', '/api/v1/financial-instruments/single', { itemData: { financialInstrument: { onchainId: token2022Mint } } })).body;
+  const details = async () =>
+    (await stack.call('POST', '/api/v1/financial-instruments/single', { itemData: { financialInstrument: { onchainId: token2022Mint } } })).body;
 
   it('unpauses and pauses on the chain and in the record, and refuses a move to the state it is in', async () => {
     const unpaused = await stack.call('PATCH', '/api/v1/financial-instruments/unpause', { itemData: { financialInstrument: { onchainId: token2022Mint } } });
@@ -205,13 +263,16 @@ describe('Pause / Unpause and the circulating supply', () => {
   it('reads the circulating supply from the chain, with the UI amount where Scaled UI Amount applies', async () => {
     const spl = await stack.call('POST', '/api/v1/financial-instruments/circulating-supply', { itemData: { financialInstrument: { onchainId: splMint } } });
     expect(spl.body).toMatchObject({ decimals: 6, circulatingSupply: { amount: 0, lamports: 0 }, uiAmount: null });
-    const scaled = await stack.call('POST', '/api/v1/financial-instruments/circulating-supply', { itemData: { financialInstrument: { onchainId: token2022Mint } } });
+    const scaled = await stack.call('POST', '/api/v1/financial-instruments/circulating-supply', {
+      itemData: { financialInstrument: { onchainId: token2022Mint } },
+    });
     expect(scaled.body).toMatchObject({ decimals: 2, circulatingSupply: { amount: 0, lamports: 0 }, uiAmount: 0 });
   });
 });
 
 describe('Update Financial Instrument', () => {
-  const update = (itemData: Record<string, unknown>) => stack.call('PATCH', '/api/v1/financial-instruments', { itemData: { financialInstrument: { onchainId: token2022Mint }, ...itemData } });
+  const update = (itemData: Record<string, unknown>) =>
+    stack.call('PATCH', '/api/v1/financial-instruments', { itemData: { financialInstrument: { onchainId: token2022Mint }, ...itemData } });
   const onChain = async () => {
     const mint = await fetchMint(rpc, address(token2022Mint));
     const extensions = mint.data.extensions.__option === 'Some' ? mint.data.extensions.value : [];
@@ -228,7 +289,8 @@ describe('Update Financial Instrument', () => {
     const account = (await rpc.getAccountInfo(address(token2022Mint), { encoding: 'base64', commitment: 'confirmed' }).send()).value!;
     const size = Buffer.from(account.data[0], 'base64').length;
     expect(account.lamports).toBeGreaterThanOrEqual((128n + BigInt(size)) * 6960n);
-    const details = (await stack.call('POST', '/api/v1/financial-instruments/single', { itemData: { financialInstrument: { onchainId: token2022Mint } } })).body;
+    const details = (await stack.call('POST', '/api/v1/financial-instruments/single', { itemData: { financialInstrument: { onchainId: token2022Mint } } }))
+      .body;
     expect(details.onchainData).toMatchObject({ name: 'Muni Bond 2031 Series A', symbol: 'MB31', simpleCustomMetadata: { cusip: '123456AB7', rating: 'AA+' } });
   });
 
@@ -241,8 +303,13 @@ describe('Update Financial Instrument', () => {
     await em.flush();
     const updated = await update({ onchainData: { simpleCustomMetadata: { sector: 'munis' } } });
     expect(updated.body.svmTransaction).toMatchObject({ success: true });
-    const details = (await stack.call('POST', '/api/v1/financial-instruments/single', { itemData: { financialInstrument: { onchainId: token2022Mint } } })).body;
-    expect(details).toMatchObject({ paused: true, onchainData: { symbol: 'MB31', simpleCustomMetadata: { sector: 'munis' } }, permanentDelegateAuthority: { onchain: { id: authority.onchainId } } });
+    const details = (await stack.call('POST', '/api/v1/financial-instruments/single', { itemData: { financialInstrument: { onchainId: token2022Mint } } }))
+      .body;
+    expect(details).toMatchObject({
+      paused: true,
+      onchainData: { symbol: 'MB31', simpleCustomMetadata: { sector: 'munis' } },
+      permanentDelegateAuthority: { onchain: { id: authority.onchainId } },
+    });
     expect(details.extensions).toEqual(expect.arrayContaining(['PAUSABLE', 'PERMANENT_DELEGATE', 'TOKEN_METADATA']));
   });
 
@@ -250,7 +317,8 @@ describe('Update Financial Instrument', () => {
     const updated = await update({ scaledUiAmountMultiplier: 2 });
     expect(updated.body.svmTransaction).toMatchObject({ success: true });
     expect((await onChain()).ScaledUiAmountConfig).toMatchObject({ newMultiplier: 2 });
-    const details = (await stack.call('POST', '/api/v1/financial-instruments/single', { itemData: { financialInstrument: { onchainId: token2022Mint } } })).body;
+    const details = (await stack.call('POST', '/api/v1/financial-instruments/single', { itemData: { financialInstrument: { onchainId: token2022Mint } } }))
+      .body;
     expect(details.scaledUiAmountMultiplier).toBe(2);
   });
 
@@ -258,13 +326,17 @@ describe('Update Financial Instrument', () => {
     const updated = await update({ offchainData: { description: 'Series A of the 2031 muni bond' }, comments: 'reviewed' });
     expect(updated.status).toBe(200);
     expect(updated.body).toEqual({ updatedFinancialInstrument: { onchainId: token2022Mint, offchainId: expect.any(String) }, svmTransaction: null });
-    const details = (await stack.call('POST', '/api/v1/financial-instruments/single', { itemData: { financialInstrument: { onchainId: token2022Mint } } })).body;
+    const details = (await stack.call('POST', '/api/v1/financial-instruments/single', { itemData: { financialInstrument: { onchainId: token2022Mint } } }))
+      .body;
     expect(details).toMatchObject({ offchainData: { description: 'Series A of the 2031 muni bond' }, comments: 'reviewed' });
   });
 
   it('rotates authorities, signed by the current ones, onchain and in the record', async () => {
-    const next = (await stack.call('POST', '/api/v1/accounts', { itemData: { managed: true, offchainReferences: { type: 'TOKEN_MANAGEMENT_AUTHORITY' } } })).body.newAccount;
-    const spl = await stack.call('PATCH', '/api/v1/financial-instruments', { itemData: { financialInstrument: { onchainId: splMint }, mintAuthority: { offchainId: next.offchainId }, freezeAuthority: { onchainId: next.onchainId } } });
+    const next = (await stack.call('POST', '/api/v1/accounts', { itemData: { managed: true, offchainReferences: { type: 'TOKEN_MANAGEMENT_AUTHORITY' } } }))
+      .body.newAccount;
+    const spl = await stack.call('PATCH', '/api/v1/financial-instruments', {
+      itemData: { financialInstrument: { onchainId: splMint }, mintAuthority: { offchainId: next.offchainId }, freezeAuthority: { onchainId: next.onchainId } },
+    });
     expect(spl.body.svmTransaction).toMatchObject({ success: true });
     const splMintState = await fetchSplMint(rpc, address(splMint));
     expect(splMintState.data.mintAuthority).toEqual({ __option: 'Some', value: next.onchainId });
@@ -281,15 +353,21 @@ describe('Update Financial Instrument', () => {
     expect((await update({ onchainData: { uri: 'https://example.com/mb31-v2.json' } })).body.svmTransaction).toMatchObject({ success: true });
     expect((await onChain()).TokenMetadata.uri).toBe('https://example.com/mb31-v2.json');
 
-    const refused = await stack.call('PATCH', '/api/v1/financial-instruments', { itemData: { financialInstrument: { onchainId: splMint }, closingAuthority: { offchainId: next.offchainId } } });
+    const refused = await stack.call('PATCH', '/api/v1/financial-instruments', {
+      itemData: { financialInstrument: { onchainId: splMint }, closingAuthority: { offchainId: next.offchainId } },
+    });
     expect(refused.status).toBe(400);
     expect(refused.body.errors[0].field).toBe('itemData.closingAuthority');
   });
 
   it('refuses what cannot change, naming the field', async () => {
     expect((await update({ onchainData: { decimals: 4 } })).body.errors[0].field).toBe('itemData.onchainData.decimals');
-    expect((await update({ confidentialMintBurnAuthority: { offchainId: authority.offchainId } })).body.errors[0].field).toBe('itemData.confidentialMintBurnAuthority');
-    const spl = await stack.call('PATCH', '/api/v1/financial-instruments', { itemData: { financialInstrument: { onchainId: splMint }, onchainData: { name: 'x' } } });
+    expect((await update({ confidentialMintBurnAuthority: { offchainId: authority.offchainId } })).body.errors[0].field).toBe(
+      'itemData.confidentialMintBurnAuthority',
+    );
+    const spl = await stack.call('PATCH', '/api/v1/financial-instruments', {
+      itemData: { financialInstrument: { onchainId: splMint }, onchainData: { name: 'x' } },
+    });
     expect(spl.status).toBe(400);
     expect(spl.body.errors[0].field).toBe('itemData.onchainData');
   });
@@ -300,18 +378,39 @@ describe('Onboarding a mint that is already onchain', () => {
   beforeAll(async () => {
     otherTenant = await stack.newApiKey(`onboarder-${Date.now()}`, ['READ', 'WRITE']);
   });
-  const onboard = (itemData: Record<string, unknown>) => stack.call('POST', '/api/v1/financial-instruments', { itemData: { alreadyOnChain: true, ...itemData } }, { apiKey: otherTenant });
+  const onboard = (itemData: Record<string, unknown>) =>
+    stack.call('POST', '/api/v1/financial-instruments', { itemData: { alreadyOnChain: true, ...itemData } }, { apiKey: otherTenant });
 
-  it('reads a Token-2022 mint\'s extensions, authorities and metadata from the chain into the record', async () => {
-    const onboarded = await onboard({ version: 'TOKEN_2022', onchainData: { decimals: 2 }, existingMintAccount: { onchainId: token2022Mint, offPlatform: true }, mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: 'MUNI_BOND' } } } });
+  it("reads a Token-2022 mint's extensions, authorities and metadata from the chain into the record", async () => {
+    const onboarded = await onboard({
+      version: 'TOKEN_2022',
+      onchainData: { decimals: 2 },
+      existingMintAccount: { onchainId: token2022Mint, offPlatform: true },
+      mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: 'MUNI_BOND' } } },
+    });
     expect(onboarded.status).toBe(201);
     expect(onboarded.body).toEqual({ newFinancialInstrument: { onchainId: token2022Mint, offchainId: expect.any(String) }, svmTransaction: null });
-    const details = (await stack.call('POST', '/api/v1/financial-instruments/single', { itemData: { financialInstrument: { onchainId: token2022Mint } } }, { apiKey: otherTenant })).body;
+    const details = (
+      await stack.call(
+        'POST',
+        '/api/v1/financial-instruments/single',
+        { itemData: { financialInstrument: { onchainId: token2022Mint } } },
+        { apiKey: otherTenant },
+      )
+    ).body;
     expect(details).toMatchObject({
       version: 'TOKEN_2022',
       managed: false,
       wasOnchainAlready: true,
-      extensions: expect.arrayContaining(['METADATA_POINTER', 'TOKEN_METADATA', 'DEFAULT_ACCOUNT_STATE', 'PERMANENT_DELEGATE', 'CLOSE_MINT', 'PAUSABLE', 'SCALED_UI_AMOUNT']),
+      extensions: expect.arrayContaining([
+        'METADATA_POINTER',
+        'TOKEN_METADATA',
+        'DEFAULT_ACCOUNT_STATE',
+        'PERMANENT_DELEGATE',
+        'CLOSE_MINT',
+        'PAUSABLE',
+        'SCALED_UI_AMOUNT',
+      ]),
       onchainData: { decimals: 2, name: 'Muni Bond 2031 Series A', symbol: 'MB31', simpleCustomMetadata: { cusip: '123456AB7', rating: 'AA+' } },
       defaultPositionState: 'FROZEN',
       paused: true,
@@ -323,14 +422,32 @@ describe('Onboarding a mint that is already onchain', () => {
   });
 
   it('reads an SPL mint, and refuses a second onboarding, an address that is not a mint and authorities given in the request, naming the field', async () => {
-    const onboarded = await onboard({ version: 'SPL', onchainData: { decimals: 6 }, mintAccount: { onchainId: splMint, offchainReferences: { newAlId: { financialInstrumentType: 'STOCK' } } } });
+    const onboarded = await onboard({
+      version: 'SPL',
+      onchainData: { decimals: 6 },
+      mintAccount: { onchainId: splMint, offchainReferences: { newAlId: { financialInstrumentType: 'STOCK' } } },
+    });
     expect(onboarded.status).toBe(201);
-    const again = await onboard({ version: 'SPL', onchainData: { decimals: 6 }, mintAccount: { onchainId: splMint, offchainReferences: { newAlId: { financialInstrumentType: 'STOCK' } } } });
+    const again = await onboard({
+      version: 'SPL',
+      onchainData: { decimals: 6 },
+      mintAccount: { onchainId: splMint, offchainReferences: { newAlId: { financialInstrumentType: 'STOCK' } } },
+    });
     expect(again.status).toBe(409);
-    const notAMint = await onboard({ version: 'TOKEN_2022', onchainData: { decimals: 6 }, existingMintAccount: { onchainId: authority.onchainId, offPlatform: true }, mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: 'STOCK' } } } });
+    const notAMint = await onboard({
+      version: 'TOKEN_2022',
+      onchainData: { decimals: 6 },
+      existingMintAccount: { onchainId: authority.onchainId, offPlatform: true },
+      mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: 'STOCK' } } },
+    });
     expect(notAMint.status).toBe(400);
     expect(notAMint.body.errors[0].field).toBe('itemData.existingMintAccount.onchainId');
-    const authorityGiven = await onboard({ version: 'SPL', onchainData: { decimals: 6 }, mintAccount: { onchainId: splMint }, mintAuthority: { offchainId: authority.offchainId } });
+    const authorityGiven = await onboard({
+      version: 'SPL',
+      onchainData: { decimals: 6 },
+      mintAccount: { onchainId: splMint },
+      mintAuthority: { offchainId: authority.offchainId },
+    });
     expect(authorityGiven.status).toBe(400);
     expect(authorityGiven.body.errors[0].field).toBe('itemData.mintAuthority');
   });
@@ -341,14 +458,17 @@ describe('Close Financial Instrument', () => {
     const balanceOf = async (offchainId: string) => (await stack.call('POST', '/api/v1/accounts/balance', { itemData: { account: { offchainId } } })).body;
     const before = await balanceOf(authority.offchainId);
     const rent = (await rpc.getBalance(address(token2022Mint), { commitment: 'confirmed' }).send()).value;
-    const closed = await stack.call('PATCH', '/api/v1/financial-instruments/close', { itemData: { financialInstrument: { onchainId: token2022Mint }, refundDestination: { offchainId: authority.offchainId } } });
+    const closed = await stack.call('PATCH', '/api/v1/financial-instruments/close', {
+      itemData: { financialInstrument: { onchainId: token2022Mint }, refundDestination: { offchainId: authority.offchainId } },
+    });
     expect(closed.status).toBe(200);
     expect(closed.body).toMatchObject({ success: true, status: 'CONFIRMED' });
     expect((await rpc.getAccountInfo(address(token2022Mint), { encoding: 'base64', commitment: 'confirmed' }).send()).value).toBeNull();
     const after = await balanceOf(authority.offchainId);
     expect(BigInt(after.onchain.balance.lamports) - BigInt(before.onchain.balance.lamports)).toBe(rent);
     expect(after.offchain.balance).toEqual(after.onchain.balance);
-    const details = (await stack.call('POST', '/api/v1/financial-instruments/single', { itemData: { financialInstrument: { onchainId: token2022Mint } } })).body;
+    const details = (await stack.call('POST', '/api/v1/financial-instruments/single', { itemData: { financialInstrument: { onchainId: token2022Mint } } }))
+      .body;
     expect(details.status).toBe('CLOSED');
     expect(details.mintAccount.status).toBe('CLOSED');
     const again = await stack.call('PATCH', '/api/v1/financial-instruments/close', { itemData: { financialInstrument: { onchainId: token2022Mint } } });
@@ -393,8 +513,17 @@ describe('The logo', () => {
   it('is copied into the service and served back with its content type', async () => {
     const created = await withLogo(`${base}/logo.png`);
     expect(created.status).toBe(201);
-    const details = (await stack.call('POST', '/api/v1/financial-instruments/single', { itemData: { financialInstrument: { offchainId: created.body.newFinancialInstrument.offchainId } } })).body;
-    expect(details.offchainData.logo).toMatchObject({ copyFromUri: `${base}/logo.png`, contentType: 'image/png', size: png.length, url: expect.stringMatching(/^\/api\/v1\/files\//) });
+    const details = (
+      await stack.call('POST', '/api/v1/financial-instruments/single', {
+        itemData: { financialInstrument: { offchainId: created.body.newFinancialInstrument.offchainId } },
+      })
+    ).body;
+    expect(details.offchainData.logo).toMatchObject({
+      copyFromUri: `${base}/logo.png`,
+      contentType: 'image/png',
+      size: png.length,
+      url: expect.stringMatching(/^\/api\/v1\/files\//),
+    });
     const response = await fetch(stack.api.url + details.offchainData.logo.url, { headers: { authorization: `Bearer ${stack.apiKey}` } });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('image/png');
@@ -418,13 +547,24 @@ describe('The logo', () => {
 });
 
 describe('The pre-created mint workaround (spec 8)', () => {
-  it('initializes a Token-2022 mint in an account pre-created with Create Account at the calculator\'s size', async () => {
+  it("initializes a Token-2022 mint in an account pre-created with Create Account at the calculator's size", async () => {
     const metadata = { name: 'Pre-created', symbol: 'PRE', uri: 'https://example.com/pre.json' };
     // The account is the mint without its metadata (the program grows it for metadata); the seed pays for the whole.
-    const initial = (await stack.call('POST', '/api/v1/financial-instruments/token-extensions-calculator', { extensions: ['METADATA_POINTER', 'PERMANENT_DELEGATE', 'PAUSABLE'] })).body;
-    const full = (await stack.call('POST', '/api/v1/financial-instruments/token-extensions-calculator', { extensions: ['PERMANENT_DELEGATE', 'PAUSABLE'], metadata })).body;
+    const initial = (
+      await stack.call('POST', '/api/v1/financial-instruments/token-extensions-calculator', {
+        extensions: ['METADATA_POINTER', 'PERMANENT_DELEGATE', 'PAUSABLE'],
+      })
+    ).body;
+    const full = (
+      await stack.call('POST', '/api/v1/financial-instruments/token-extensions-calculator', { extensions: ['PERMANENT_DELEGATE', 'PAUSABLE'], metadata })
+    ).body;
     const account = await stack.call('POST', '/api/v1/accounts', {
-      itemData: { managed: true, dataLength: initial.mintAccountSize, seed: { lamports: full.estimatedRent.lamports }, offchainReferences: { type: 'ASSET_TOKEN', code: 'PRE-MINT' } },
+      itemData: {
+        managed: true,
+        dataLength: initial.mintAccountSize,
+        seed: { lamports: full.estimatedRent.lamports },
+        offchainReferences: { type: 'ASSET_TOKEN', code: 'PRE-MINT' },
+      },
     });
     expect(account.status).toBe(201);
     const created = await createInstrument({
@@ -444,13 +584,24 @@ describe('The pre-created mint workaround (spec 8)', () => {
     expect(kinds).toEqual(expect.arrayContaining(['PermanentDelegate', 'PausableConfig', 'MetadataPointer', 'TokenMetadata']));
     const data = (await rpc.getAccountInfo(address(account.body.newAccount.onchainId), { encoding: 'base64', commitment: 'confirmed' }).send()).value!;
     expect(Buffer.from(data.data[0], 'base64').length).toBe(full.mintAccountSize);
-    const details = (await stack.call('POST', '/api/v1/financial-instruments/single', { itemData: { financialInstrument: { onchainId: account.body.newAccount.onchainId } } })).body;
-    expect(details.mintAccount).toMatchObject({ offchain: { id: account.body.newAccount.offchainId, code: 'PRE-MINT', type: 'ASSET_TOKEN', alId: details.offchain.alId } });
+    const details = (
+      await stack.call('POST', '/api/v1/financial-instruments/single', { itemData: { financialInstrument: { onchainId: account.body.newAccount.onchainId } } })
+    ).body;
+    expect(details.mintAccount).toMatchObject({
+      offchain: { id: account.body.newAccount.offchainId, code: 'PRE-MINT', type: 'ASSET_TOKEN', alId: details.offchain.alId },
+    });
   });
 
   it('refuses an account too small for the mint, naming the field', async () => {
     const small = await stack.call('POST', '/api/v1/accounts', { itemData: { managed: true, dataLength: 100, offchainReferences: { type: 'ASSET_TOKEN' } } });
-    const refused = await createInstrument({ version: 'TOKEN_2022', onchainData: { decimals: 0 }, existingMintAccount: { offchainId: small.body.newAccount.offchainId }, mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: 'ETF' } } }, mintAuthority: { offchainId: authority.offchainId }, permanentDelegateAuthority: { offchainId: authority.offchainId } });
+    const refused = await createInstrument({
+      version: 'TOKEN_2022',
+      onchainData: { decimals: 0 },
+      existingMintAccount: { offchainId: small.body.newAccount.offchainId },
+      mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: 'ETF' } } },
+      mintAuthority: { offchainId: authority.offchainId },
+      permanentDelegateAuthority: { offchainId: authority.offchainId },
+    });
     expect(refused.status).toBe(400);
     expect(refused.body.errors[0].field).toBe('itemData.existingMintAccount');
   });

@@ -36,7 +36,11 @@ const status = async (offchainId: string) => stack.call('POST', '/api/v1/transac
 it('repeats a write carrying a secret (an imported key) with the first result, not a conflict', async () => {
   const seed = randomBytes(32);
   const address = await getAddressFromPublicKey((await createKeyPairFromPrivateKeyBytes(seed)).publicKey);
-  const itemData = { managed: true, privateKeyDetails: { location: ['DATABASE'], privateKey: getBase58Decoder().decode(seed), publickKey: address }, seed: { amount: 0.01 } };
+  const itemData = {
+    managed: true,
+    privateKeyDetails: { location: ['DATABASE'], privateKey: getBase58Decoder().decode(seed), publickKey: address },
+    seed: { amount: 0.01 },
+  };
   const headers = { 'x-request-id': randomUUID() };
   const first = await stack.call('POST', '/api/v1/accounts', { itemData }, { headers });
   const again = await stack.call('POST', '/api/v1/accounts', { itemData }, { headers });
@@ -58,9 +62,13 @@ it('an async repeat of a write whose run has ended answers from that run, leavin
   const refusedBody = { itemData: { source: { offchainId: wallet.offchainId }, destination: { offchainId: randomUUID() }, value: { amount: 1 } } };
   const refusedHeaders = { 'x-request-id': randomUUID() };
   expect((await stack.call('POST', '/api/v1/accounts/transfer-network-currency', refusedBody, { headers: refusedHeaders })).status).toBe(404);
-  const refusedAgain = await stack.call('POST', '/api/v1/accounts/transfer-network-currency', refusedBody, { headers: { ...refusedHeaders, prefer: 'respond-async' } });
+  const refusedAgain = await stack.call('POST', '/api/v1/accounts/transfer-network-currency', refusedBody, {
+    headers: { ...refusedHeaders, prefer: 'respond-async' },
+  });
   expect(refusedAgain.status).toBe(404);
-  const pending = await stack.call('POST', '/api/v1/transactions/bulk/identifiers', { itemQuery: { filter: [{ fieldName: 'status', filterValues: [{ filterType: 'EQUALS', valueString: 'PENDING' }] }] } });
+  const pending = await stack.call('POST', '/api/v1/transactions/bulk/identifiers', {
+    itemQuery: { filter: [{ fieldName: 'status', filterValues: [{ filterType: 'EQUALS', valueString: 'PENDING' }] }] },
+  });
   expect(pending.body.count).toBe(0);
   // The key is claimed by the offchain write: another body under it is refused.
   const other = await stack.call('PATCH', '/api/v1/accounts', { itemData: { account: { offchainId: wallet.offchainId }, comments: 'second' } }, { headers });
@@ -71,7 +79,12 @@ it('an async repeat of a write whose run has ended answers from that run, leavin
 it('a repeat after the first run is gone from Temporal answers from the record and sends nothing again', async () => {
   const wallet = await account({ managed: true, seed: { amount: 3 } });
   const vault = await account({ managed: true });
-  const itemData = { source: { offchainId: wallet.offchainId }, destination: { offchainId: vault.offchainId }, value: { amount: 1 }, idempotencyId: randomUUID() };
+  const itemData = {
+    source: { offchainId: wallet.offchainId },
+    destination: { offchainId: vault.offchainId },
+    value: { amount: 1 },
+    idempotencyId: randomUUID(),
+  };
   const first = await stack.call('POST', '/api/v1/accounts/transfer-network-currency', { itemData });
   expect(first.body).toMatchObject({ success: true });
   // What retention does to a closed run.
@@ -97,7 +110,10 @@ it('a write that only signs holds its debit (Submit Transaction may send it late
   const wallet = await account({ managed: true, seed: { amount: 2 }, networkCurrencyDebitLimits: limits });
   const vault = await account({ managed: true });
   const send = (submitTransaction: boolean) =>
-    stack.call('POST', '/api/v1/accounts/transfer-network-currency', { itemData: { source: { offchainId: wallet.offchainId }, destination: { offchainId: vault.offchainId }, value: { amount: 0.6 } }, svmTransactionConfig: { submitTransaction } });
+    stack.call('POST', '/api/v1/accounts/transfer-network-currency', {
+      itemData: { source: { offchainId: wallet.offchainId }, destination: { offchainId: vault.offchainId }, value: { amount: 0.6 } },
+      svmTransactionConfig: { submitTransaction },
+    });
   const signed = await send(false);
   expect(signed.body).toMatchObject({ status: 'SIGNED' });
   expect((await send(true)).body.errors[0].code).toBe('LIMIT_EXCEEDED');
@@ -106,16 +122,33 @@ it('a write that only signs holds its debit (Submit Transaction may send it late
 
 it('records a landed write once when two attempts of its record step run at once: offchain balances move once, as onchain (found by the checker)', async () => {
   const authority = await account({ managed: true, offchainReferences: { type: 'TOKEN_MANAGEMENT_AUTHORITY' } });
-  const created = await stack.call('POST', '/api/v1/financial-instruments', { itemData: { version: 'SPL', onchainData: { decimals: 0 }, mintAuthority: { offchainId: authority.offchainId }, mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: 'STOCK' } } } } });
-  const position = { owner: { offchainId: (await account({ managed: true })).offchainId }, financialInstrument: { onchainId: created.body.newFinancialInstrument.onchainId as string } };
+  const created = await stack.call('POST', '/api/v1/financial-instruments', {
+    itemData: {
+      version: 'SPL',
+      onchainData: { decimals: 0 },
+      mintAuthority: { offchainId: authority.offchainId },
+      mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: 'STOCK' } } },
+    },
+  });
+  const position = {
+    owner: { offchainId: (await account({ managed: true })).offchainId },
+    financialInstrument: { onchainId: created.body.newFinancialInstrument.onchainId as string },
+  };
   expect((await stack.call('POST', '/api/v1/positions', { itemData: { positionToInitialize: position } })).status).toBe(201);
   const [from, to] = [await account({ managed: true, seed: { amount: 0.01 } }), await account({ managed: true, seed: { amount: 0.01 } })];
   for (let i = 1; i <= 2; i++) {
     const headers = { 'Idempotency-Key': `${RECORD_TWICE}${randomUUID()}` };
-    expect((await stack.call('POST', '/api/v1/positions/mint', { itemData: { mintTo: position, value: { lamports: '5' } } }, { headers })).body).toMatchObject({ success: true });
+    expect((await stack.call('POST', '/api/v1/positions/mint', { itemData: { mintTo: position, value: { lamports: '5' } } }, { headers })).body).toMatchObject({
+      success: true,
+    });
     const units = (await stack.call('POST', '/api/v1/positions/balance', { itemData: { position } })).body;
     expect([units.onchain.balance.lamports, units.offchain.balance.lamports]).toEqual([5 * i, 5 * i]);
-    const sent = await stack.call('POST', '/api/v1/accounts/transfer-network-currency', { itemData: { source: { offchainId: from.offchainId }, destination: { offchainId: to.offchainId }, value: { lamports: '1000' } } }, { headers: { 'Idempotency-Key': `${RECORD_TWICE}${randomUUID()}` } });
+    const sent = await stack.call(
+      'POST',
+      '/api/v1/accounts/transfer-network-currency',
+      { itemData: { source: { offchainId: from.offchainId }, destination: { offchainId: to.offchainId }, value: { lamports: '1000' } } },
+      { headers: { 'Idempotency-Key': `${RECORD_TWICE}${randomUUID()}` } },
+    );
     expect(sent.body).toMatchObject({ success: true });
     for (const ref of [from, to]) {
       const lamports = await balances(ref);

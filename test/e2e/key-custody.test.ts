@@ -38,11 +38,12 @@ let tokenServer: http.Server;
 let receiver: http.Server;
 let tokenUrl: string;
 let receiverUrl: string;
-const readBody = (req: http.IncomingMessage) => new Promise<string>((resolve) => {
-  let body = '';
-  req.on('data', (c) => (body += c));
-  req.on('end', () => resolve(body));
-});
+const readBody = (req: http.IncomingMessage) =>
+  new Promise<string>((resolve) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => resolve(body));
+  });
 const listen = async (server: http.Server) => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -55,7 +56,9 @@ beforeAll(async () => {
     const granted = clientSecret === CLIENT_SECRET;
     tokenRequests.push({ clientSecret, granted });
     if (!granted) return res.writeHead(401).end();
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ access_token: `token-${tokenRequests.length}`, token_type: 'Bearer', expires_in: 3600 }));
+    res
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ access_token: `token-${tokenRequests.length}`, token_type: 'Bearer', expires_in: 3600 }));
   });
   tokenUrl = `${await listen(tokenServer)}/token`;
   receiver = http.createServer(async (req, res) => {
@@ -92,9 +95,11 @@ const privateKey = async (account: { offchainId: string }, call: Call = viaStack
   expect(fetched.status).toBe(200);
   return fetched.body as { privateKey: string; privateKeyLocation: string[] };
 };
-const lamports = async (account: { offchainId: string }) => BigInt((await stack.call('POST', '/api/v1/accounts/balance', { itemData: { account } })).body.onchain.balance.lamports);
+const lamports = async (account: { offchainId: string }) =>
+  BigInt((await stack.call('POST', '/api/v1/accounts/balance', { itemData: { account } })).body.onchain.balance.lamports);
 /** The post-submit delivery of one transaction at the receiver. */
-const deliveryOf = (transaction: { offchainId: string }) => waitFor(async () => deliveries.find((d) => JSON.parse(d.body).transaction?.offchainId === transaction.offchainId), 30_000);
+const deliveryOf = (transaction: { offchainId: string }) =>
+  waitFor(async () => deliveries.find((d) => JSON.parse(d.body).transaction?.offchainId === transaction.offchainId), 30_000);
 
 /** A key sealed in the format before key ids and AAD (v1), as rows written before this change hold it. */
 function sealV1(kek: string, plain: Uint8Array): string {
@@ -107,7 +112,9 @@ function sealV1(kek: string, plain: Uint8Array): string {
 /** Every table's rows as text: what a database dump would hold. */
 async function databaseText(): Promise<string> {
   const connection = forkEm(stack.runtime.orm).getConnection();
-  const tables = await connection.execute<{ table_name: string }[]>(`select table_name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE'`);
+  const tables = await connection.execute<{ table_name: string }[]>(
+    `select table_name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE'`,
+  );
   const texts: string[] = [];
   for (const { table_name } of tables) texts.push(JSON.stringify(await connection.execute(`select * from "${table_name}"`)));
   return texts.join('\n');
@@ -116,15 +123,21 @@ async function databaseText(): Promise<string> {
 /** The key ids of every threshold share file, per player. */
 function shareKeyIds(): Record<string, string[]> {
   const root = path.join(stack.config.dataDir, 'dkg-players');
-  return Object.fromEntries(stack.config.dkgPlayers.map((code) => {
-    const dir = path.join(root, code);
-    const files = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.share')) : [];
-    return [code, files.map((f) => JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')).sealedShare.split(':')[1] as string)];
-  }));
+  return Object.fromEntries(
+    stack.config.dkgPlayers.map((code) => {
+      const dir = path.join(root, code);
+      const files = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.share')) : [];
+      return [code, files.map((f) => JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')).sealedShare.split(':')[1] as string)];
+    }),
+  );
 }
 /** The key ids of the sealed webhook credentials stored on account records. */
 async function webhookCredentialKeyIds(): Promise<string[]> {
-  const rows = await forkEm(stack.runtime.orm).getConnection().execute<{ hooks: { oauth2AuthConfig?: { clientSecret?: string } }[] }[]>(`select post_transaction_submit_webhooks hooks from account where post_transaction_submit_webhooks <> '[]'::jsonb`);
+  const rows = await forkEm(stack.runtime.orm)
+    .getConnection()
+    .execute<{ hooks: { oauth2AuthConfig?: { clientSecret?: string } }[] }[]>(
+      `select post_transaction_submit_webhooks hooks from account where post_transaction_submit_webhooks <> '[]'::jsonb`,
+    );
   return rows.flatMap((r) => r.hooks.map((h) => h.oauth2AuthConfig!.clientSecret!.split(':')[1]!));
 }
 
@@ -137,7 +150,13 @@ it('signs with DATABASE, SECRETS and threshold keys and delivers an OAuth2 webho
   accounts.secrets = await createAccount({ privateKeyDetails: { location: ['SECRETS'] } });
   accounts.threshold = await createAccount({ privateKeyDetails: { dkgKeys: [{ keyUsage: 'SIGNING', isDefault: true, session: { threshold: 2 } }] } });
   accounts.hooked = await createAccount({
-    postTransactionSubmitWebhooks: [{ name: 'oauth', endpointUrl: `${receiverUrl}/hook`, oauth2AuthConfig: { accessTokenUrl: tokenUrl, flowType: 'CLIENT_CREDENTIALS', clientId: 'ledger', clientSecret: CLIENT_SECRET } }],
+    postTransactionSubmitWebhooks: [
+      {
+        name: 'oauth',
+        endpointUrl: `${receiverUrl}/hook`,
+        oauth2AuthConfig: { accessTokenUrl: tokenUrl, flowType: 'CLIENT_CREDENTIALS', clientId: 'ledger', clientSecret: CLIENT_SECRET },
+      },
+    ],
   });
   accounts.sink = await createAccount({ seed: { amount: 0.01 } });
   for (const source of [accounts.database, accounts.secrets, accounts.threshold]) await transfer(source, accounts.sink);
@@ -149,10 +168,24 @@ it('signs with DATABASE, SECRETS and threshold keys and delivers an OAuth2 webho
   expect(keys.secrets.privateKeyLocation).toEqual(['SECRETS']);
   const secretsSeed = getBase58Encoder().encode(before.secrets).slice(0, 32);
   const dump = await databaseText();
-  for (const text of [before.secrets, getBase58Decoder().decode(secretsSeed), Buffer.from(secretsSeed).toString('base64'), Buffer.from(secretsSeed).toString('hex')]) expect(dump).not.toContain(text);
+  for (const text of [
+    before.secrets,
+    getBase58Decoder().decode(secretsSeed),
+    Buffer.from(secretsSeed).toString('base64'),
+    Buffer.from(secretsSeed).toString('hex'),
+  ])
+    expect(dump).not.toContain(text);
   expect(dump).not.toContain(CLIENT_SECRET);
-  const rows = await forkEm(stack.runtime.orm).getConnection().execute<{ address: string; location: string; sealed_secret: string | null }[]>(`select address, location, sealed_secret from custody_key where address in (?, ?)`, [accounts.database.onchainId, accounts.secrets.onchainId]);
-  expect(Object.fromEntries(rows.map((r) => [r.address, r.location]))).toEqual({ [accounts.database.onchainId]: 'DATABASE', [accounts.secrets.onchainId]: 'SECRETS' });
+  const rows = await forkEm(stack.runtime.orm)
+    .getConnection()
+    .execute<{ address: string; location: string; sealed_secret: string | null }[]>(
+      `select address, location, sealed_secret from custody_key where address in (?, ?)`,
+      [accounts.database.onchainId, accounts.secrets.onchainId],
+    );
+  expect(Object.fromEntries(rows.map((r) => [r.address, r.location]))).toEqual({
+    [accounts.database.onchainId]: 'DATABASE',
+    [accounts.secrets.onchainId]: 'SECRETS',
+  });
   expect(rows.find((r) => r.address === accounts.secrets.onchainId)!.sealed_secret).toBeNull();
   expect(rows.find((r) => r.address === accounts.database.onchainId)!.sealed_secret!.startsWith(`v2:${oldId}:`)).toBe(true);
   expect(shareKeyIds()).toEqual({ 'player-1': [oldId], 'player-2': [oldId], 'player-3': [oldId] });
@@ -160,15 +193,28 @@ it('signs with DATABASE, SECRETS and threshold keys and delivers an OAuth2 webho
 
   // A DATABASE key sealed before key ids and AAD (v1) still signs, and the rotation upgrades it.
   const databaseSeed = getBase58Encoder().encode(before.database).slice(0, 32);
-  await forkEm(stack.runtime.orm).getConnection().execute(`update custody_key set sealed_secret = ? where address = ?`, [sealV1(oldKek, databaseSeed), accounts.database.onchainId]);
+  await forkEm(stack.runtime.orm)
+    .getConnection()
+    .execute(`update custody_key set sealed_secret = ? where address = ?`, [sealV1(oldKek, databaseSeed), accounts.database.onchainId]);
   await transfer(accounts.database, accounts.sink);
 });
 
 it('leaves every key readable with old and new KEK when a rotation stops halfway', async () => {
   const sealer = createSealer(newKek, [oldKek]);
   // The rotation dies at the second player's share store: keys and the first player's shares are re-wrapped, the rest are not.
-  const shares = thresholdShareStores(stack.config, sealer).map((store) => (store.playerCode === 'player-2' ? { ...store, rewrapAll: () => { throw new Error('killed mid-rotation'); } } : store));
-  await expect(rotateKek(forkEm(stack.runtime.orm), sealer, { secrets: createKeystoreDirectory(path.join(stack.config.dataDir, 'secrets'), sealer), shares })).rejects.toThrow('killed mid-rotation');
+  const shares = thresholdShareStores(stack.config, sealer).map((store) =>
+    store.playerCode === 'player-2'
+      ? {
+          ...store,
+          rewrapAll: () => {
+            throw new Error('killed mid-rotation');
+          },
+        }
+      : store,
+  );
+  await expect(
+    rotateKek(forkEm(stack.runtime.orm), sealer, { secrets: createKeystoreDirectory(path.join(stack.config.dataDir, 'secrets'), sealer), shares }),
+  ).rejects.toThrow('killed mid-rotation');
   expect(shareKeyIds()).toEqual({ 'player-1': [newId], 'player-2': [oldId], 'player-3': [oldId] });
   expect(await webhookCredentialKeyIds()).toEqual([oldId]);
 
@@ -178,32 +224,66 @@ it('leaves every key readable with old and new KEK when a rotation stops halfway
 });
 
 it('re-wraps every key, share and credential with the admin CLI, so a service with only the new KEK signs and delivers', async () => {
-  const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', path.join(__dirname, '../../src/cli/main.ts'), 'keys', 'rotate-kek', '--new-key-env', 'NEW_KEK'], {
-    env: { ...process.env, NODE_OPTIONS: '', DATABASE_URL: stack.config.databaseUrl, DATA_DIR: stack.config.dataDir, KEY_ENCRYPTION_KEY: oldKek, NEW_KEK: newKek },
-  });
+  const { stdout, stderr } = await run(
+    process.execPath,
+    ['--import', 'tsx', path.join(__dirname, '../../src/cli/main.ts'), 'keys', 'rotate-kek', '--new-key-env', 'NEW_KEK'],
+    {
+      env: {
+        ...process.env,
+        NODE_OPTIONS: '',
+        DATABASE_URL: stack.config.databaseUrl,
+        DATA_DIR: stack.config.dataDir,
+        KEY_ENCRYPTION_KEY: oldKek,
+        NEW_KEK: newKek,
+      },
+    },
+  );
   if (!stdout) throw new Error(stderr);
   const rotation = JSON.parse(stdout);
   // What the stopped rotation left: two players' shares, the signing secrets and the webhook's client secret.
   expect(rotation).toMatchObject({ keyId: newId, databaseKeys: 0, secretsKeys: 0, thresholdShares: 2, webhookCredentials: 1 });
   expect(rotation.webhookSigningSecrets).toBeGreaterThanOrEqual(1);
   expect(stdout).not.toContain(newKek);
-  const sealed = await forkEm(stack.runtime.orm).getConnection().execute<{ sealed_secret: string }[]>(`select sealed_secret from custody_key where sealed_secret is not null`);
+  const sealed = await forkEm(stack.runtime.orm)
+    .getConnection()
+    .execute<{ sealed_secret: string }[]>(`select sealed_secret from custody_key where sealed_secret is not null`);
   for (const row of sealed) expect(row.sealed_secret.startsWith(`v2:${newId}:`)).toBe(true);
   expect(() => createSealer(oldKek).unseal(sealed[0]!.sealed_secret)).toThrow('not in the keyring');
   expect(shareKeyIds()).toEqual({ 'player-1': [newId], 'player-2': [newId], 'player-3': [newId] });
   expect(await webhookCredentialKeyIds()).toEqual([newId]);
   // Run again, it finds nothing left to do.
-  const again = JSON.parse((await run(process.execPath, ['--import', 'tsx', path.join(__dirname, '../../src/cli/main.ts'), 'keys', 'rotate-kek', '--new-key-env', 'NEW_KEK'], {
-    env: { ...process.env, NODE_OPTIONS: '', DATABASE_URL: stack.config.databaseUrl, DATA_DIR: stack.config.dataDir, KEY_ENCRYPTION_KEY: newKek, NEW_KEK: newKek },
-  })).stdout);
+  const again = JSON.parse(
+    (
+      await run(process.execPath, ['--import', 'tsx', path.join(__dirname, '../../src/cli/main.ts'), 'keys', 'rotate-kek', '--new-key-env', 'NEW_KEK'], {
+        env: {
+          ...process.env,
+          NODE_OPTIONS: '',
+          DATABASE_URL: stack.config.databaseUrl,
+          DATA_DIR: stack.config.dataDir,
+          KEY_ENCRYPTION_KEY: newKek,
+          NEW_KEK: newKek,
+        },
+      })
+    ).stdout,
+  );
   expect(again).toEqual({ keyId: newId, databaseKeys: 0, secretsKeys: 0, thresholdShares: 0, webhookSigningSecrets: 0, webhookCredentials: 0 });
 
   // The service after the rotation's last step: the new KEK only, the old one gone from the keyring.
-  const config = { ...stack.config, databaseUrl: stack.config.databaseUrl!, keyEncryptionKey: newKek, previousKeyEncryptionKeys: [], temporal: { ...stack.config.temporal, taskQueue: uniqueTaskQueue('new-kek') } };
+  const config = {
+    ...stack.config,
+    databaseUrl: stack.config.databaseUrl!,
+    keyEncryptionKey: newKek,
+    previousKeyEncryptionKeys: [],
+    temporal: { ...stack.config.temporal, taskQueue: uniqueTaskQueue('new-kek') },
+  };
   const runtime = await openRuntime(config, () => {});
   newKekOnly = { runtime, api: await startApi(config, runtime, temporalTarget(), () => {}, { port: 0, hostWorker: true }) };
   const viaNewKek: Call = async (method, urlPath, body) => {
-    const response = await fetch(newKekOnly!.api.url + urlPath, { method, headers: { 'content-type': 'application/json', authorization: `Bearer ${stack.apiKey}` }, body: JSON.stringify(body) });
+    const response = await fetch(newKekOnly!.api.url + urlPath, {
+      method,
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${stack.apiKey}` },
+      body: JSON.stringify(body),
+    });
     return { status: response.status, body: await response.json() };
   };
 

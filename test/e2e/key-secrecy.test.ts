@@ -23,7 +23,13 @@ afterAll(async () => {
 /** Every way the 32-byte seed could be written down. */
 function encodings(seed: Uint8Array): string[] {
   const bytes = Buffer.from(seed);
-  return [getBase58Decoder().decode(seed), bytes.toString('base64'), bytes.toString('base64url'), bytes.toString('hex'), JSON.stringify([...bytes]).slice(1, 40)];
+  return [
+    getBase58Decoder().decode(seed),
+    bytes.toString('base64'),
+    bytes.toString('base64url'),
+    bytes.toString('hex'),
+    JSON.stringify([...bytes]).slice(1, 40),
+  ];
 }
 
 /** The history as an operator's tools show it: every payload decoded to its JSON text. */
@@ -44,13 +50,20 @@ it('keeps an imported private key out of the workflow history, the response and 
   const seed = randomBytes(32);
   const secretKey = getBase58Decoder().decode(seed);
   const headers = { 'webhook-secret': 'unused' };
-  const created = await stack.call('POST', '/api/v1/accounts', {
-    itemData: {
-      managed: true,
-      privateKeyDetails: { privateKey: secretKey },
-      postTransactionSubmitWebhooks: [{ endpointUrl: 'http://127.0.0.1:9/hook', apiKeyAuthConfig: { httpHeaderName: 'x-key', keyValue: 'webhook-credential-123' } }],
+  const created = await stack.call(
+    'POST',
+    '/api/v1/accounts',
+    {
+      itemData: {
+        managed: true,
+        privateKeyDetails: { privateKey: secretKey },
+        postTransactionSubmitWebhooks: [
+          { endpointUrl: 'http://127.0.0.1:9/hook', apiKeyAuthConfig: { httpHeaderName: 'x-key', keyValue: 'webhook-credential-123' } },
+        ],
+      },
     },
-  }, { headers });
+    { headers },
+  );
   expect(created.status).toBe(201);
   const history = await historyText(created.body.svmTransaction.offchainId);
   expect(history).toContain(created.body.newAccount.onchainId);
@@ -80,7 +93,9 @@ it('keeps a generated private key out of the workflow history and the response',
 describe('Fetch Account Private Key', () => {
   it('gives the 64-byte secret key of a managed account to a key with the role, and only to it', async () => {
     const seed = randomBytes(32);
-    const created = await stack.call('POST', '/api/v1/accounts', { itemData: { managed: true, privateKeyDetails: { privateKey: getBase58Decoder().decode(seed) } } });
+    const created = await stack.call('POST', '/api/v1/accounts', {
+      itemData: { managed: true, privateKeyDetails: { privateKey: getBase58Decoder().decode(seed) } },
+    });
     const account = { onchainId: created.body.newAccount.onchainId };
     const writer = await stack.newApiKey(stack.organizationExternalId, ['READ', 'WRITE']);
     expect((await stack.call('POST', '/api/v1/accounts/private-key', { itemData: { account } }, { apiKey: writer })).status).toBe(403);
@@ -94,13 +109,24 @@ describe('Fetch Account Private Key', () => {
   });
 
   it('refuses non-managed accounts and other tenants', async () => {
-    const nonManaged = await stack.call('POST', '/api/v1/accounts', { itemData: { managed: false, alreadyOnchain: true, onchainId: '11111111111111111111111111111111', skipBlockchainExistenceVerification: true } });
+    const nonManaged = await stack.call('POST', '/api/v1/accounts', {
+      itemData: { managed: false, alreadyOnchain: true, onchainId: '11111111111111111111111111111111', skipBlockchainExistenceVerification: true },
+    });
     expect(nonManaged.status).toBe(201);
     const refused = await stack.call('POST', '/api/v1/accounts/private-key', { itemData: { account: { offchainId: nonManaged.body.newAccount.offchainId } } });
     expect(refused.status).toBe(400);
     expect(refused.body.errors[0].field).toBe('itemData.account');
     const managed = await stack.call('POST', '/api/v1/accounts', { itemData: { managed: true } });
     const otherTenant = await stack.newApiKey(`other-${randomBytes(3).toString('hex')}`, ['FETCH_PRIVATE_KEY', 'READ']);
-    expect((await stack.call('POST', '/api/v1/accounts/private-key', { itemData: { account: { offchainId: managed.body.newAccount.offchainId } } }, { apiKey: otherTenant })).status).toBe(404);
+    expect(
+      (
+        await stack.call(
+          'POST',
+          '/api/v1/accounts/private-key',
+          { itemData: { account: { offchainId: managed.body.newAccount.offchainId } } },
+          { apiKey: otherTenant },
+        )
+      ).status,
+    ).toBe(404);
   });
 });

@@ -24,27 +24,43 @@ let connection: Connection;
 let usd: Ref;
 let lender: Ref;
 
-const account = async (itemData: Record<string, unknown> = { managed: true }) => (await stack.call('POST', '/api/v1/accounts', { itemData })).body.newAccount as Ref;
+const account = async (itemData: Record<string, unknown> = { managed: true }) =>
+  (await stack.call('POST', '/api/v1/accounts', { itemData })).body.newAccount as Ref;
 const at = (owner: Ref, mint: Ref) => ({ owner: { offchainId: owner.offchainId }, financialInstrument: { onchainId: mint.onchainId } });
 const mint = async (owner: Ref, amount: number) => {
   await stack.call('POST', '/api/v1/positions', { itemData: { positionToInitialize: at(owner, usd) } });
-  expect((await stack.call('POST', '/api/v1/positions/mint', { itemData: { mintTo: at(owner, usd), value: { amount } } })).body).toMatchObject({ success: true });
+  expect((await stack.call('POST', '/api/v1/positions/mint', { itemData: { mintTo: at(owner, usd), value: { amount } } })).body).toMatchObject({
+    success: true,
+  });
 };
 const holding = async (owner: Ref): Promise<string> => {
   const body = (await stack.call('POST', '/api/v1/positions/balance', { itemData: { position: at(owner, usd) } })).body;
   expect(body.offchain.balance).toEqual(body.onchain.balance);
   return String(body.onchain.balance.amount);
 };
-const status = async (escrow: string) => (await stack.call('POST', '/api/v1/loans/single', { itemData: { escrow: { onchainId: escrow } } })).body.status as string;
+const status = async (escrow: string) =>
+  (await stack.call('POST', '/api/v1/loans/single', { itemData: { escrow: { onchainId: escrow } } })).body.status as string;
 
 /** A funded strategy and a one-"day" loan: 20 pledged, 10 borrowed. */
 async function openLoan(rollover = false) {
   const vault = (
     await stack.call('POST', '/api/v1/loans/strategies', {
-      itemData: { strategy: {}, lender: { offchainId: lender.offchainId }, principal: { financialInstrument: { onchainId: usd.onchainId } }, collateral: [{ financialInstrument: { onchainId: usd.onchainId }, apy: [100_000, 200_000], loanToValueRatio: 800_000, liquidationRatio: 900_000 }], rollover },
+      itemData: {
+        strategy: {},
+        lender: { offchainId: lender.offchainId },
+        principal: { financialInstrument: { onchainId: usd.onchainId } },
+        collateral: [{ financialInstrument: { onchainId: usd.onchainId }, apy: [100_000, 200_000], loanToValueRatio: 800_000, liquidationRatio: 900_000 }],
+        rollover,
+      },
     })
   ).body.newLoanStrategy as Ref;
-  expect((await stack.call('POST', '/api/v1/positions/transfer', { itemData: { source: at(lender, usd), destination: at(vault, usd), value: { amount: 100 }, initializeDestinationPositionIfNeeded: true } })).body).toMatchObject({ success: true });
+  expect(
+    (
+      await stack.call('POST', '/api/v1/positions/transfer', {
+        itemData: { source: at(lender, usd), destination: at(vault, usd), value: { amount: 100 }, initializeDestinationPositionIfNeeded: true },
+      })
+    ).body,
+  ).toMatchObject({ success: true });
   const borrower = await account({ managed: true, canPayFees: true, seed: { amount: 1 } });
   await mint(borrower, 20);
   const { escrow, loanId } = await createLoan(stack, vault, borrower, usd, { borrow: 10, pledge: 20 });
@@ -55,8 +71,18 @@ beforeAll(async () => {
   stack = await startStack({ loanSecondsPerDay: 2 });
   connection = await Connection.connect({ address: temporalTarget().address });
   client = new Client({ connection, namespace: temporalTarget().namespace });
-  const authority = (await stack.call('POST', '/api/v1/accounts', { itemData: { managed: true, offchainReferences: { type: 'TOKEN_MANAGEMENT_AUTHORITY' } } })).body.newAccount;
-  usd = (await stack.call('POST', '/api/v1/financial-instruments', { itemData: { version: 'SPL', onchainData: { decimals: 6 }, mintAuthority: { offchainId: authority.offchainId }, mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: 'STABLECOIN' } } } } })).body.newFinancialInstrument;
+  const authority = (await stack.call('POST', '/api/v1/accounts', { itemData: { managed: true, offchainReferences: { type: 'TOKEN_MANAGEMENT_AUTHORITY' } } }))
+    .body.newAccount;
+  usd = (
+    await stack.call('POST', '/api/v1/financial-instruments', {
+      itemData: {
+        version: 'SPL',
+        onchainData: { decimals: 6 },
+        mintAuthority: { offchainId: authority.offchainId },
+        mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: 'STABLECOIN' } } },
+      },
+    })
+  ).body.newFinancialInstrument;
   lender = await account();
   await mint(lender, 1000);
 });
@@ -73,7 +99,12 @@ it('marks a loan OVERDUE at maturity and LIQUIDATED after the grace period, the 
   const first = await handle.query<{ action: string; at: string; status: string }>('nextAction');
   expect(first).toMatchObject({ action: 'MARK_OVERDUE', status: 'OPEN' });
   const described = await handle.describe();
-  expect(described.searchAttributes).toMatchObject({ LedgerOrganization: [stack.organizationExternalId], LedgerEscrow: [escrow], LedgerBorrower: [borrower.onchainId], LedgerLoanStatus: ['OPEN'] });
+  expect(described.searchAttributes).toMatchObject({
+    LedgerOrganization: [stack.organizationExternalId],
+    LedgerEscrow: [escrow],
+    LedgerBorrower: [borrower.onchainId],
+    LedgerLoanStatus: ['OPEN'],
+  });
 
   await waitFor(async () => (await status(escrow)) === 'OVERDUE', 10_000, 200);
   expect(await handle.query('nextAction')).toMatchObject({ action: 'LIQUIDATE', status: 'OVERDUE' });
@@ -82,14 +113,18 @@ it('marks a loan OVERDUE at maturity and LIQUIDATED after the grace period, the 
   // 100 funded, 10 lent, 20 of collateral taken: 110, and the borrower keeps what was lent.
   expect(await holding(vault)).toBe('110');
   expect(await holding(borrower)).toBe('10');
-  const closed = await stack.call('PATCH', '/api/v1/loans/close', { itemData: { defiProtocol: 'LEDGER_ESCROW', escrow: { onchainId: escrow } }, svmTransactionConfig: { feePayer: { offchainId: borrower.offchainId } } });
+  const closed = await stack.call('PATCH', '/api/v1/loans/close', {
+    itemData: { defiProtocol: 'LEDGER_ESCROW', escrow: { onchainId: escrow } },
+    svmTransactionConfig: { feePayer: { offchainId: borrower.offchainId } },
+  });
   expect(closed.body).toMatchObject({ success: true });
   expect(await status(escrow)).toBe('CLOSED');
 
   // The run's history replays on today's workflow code; LOAN_HISTORY_FIXTURE=1 stores it for the replay test of later releases.
   const history = await handle.fetchHistory();
   await Worker.runReplayHistory({ workflowsPath: require.resolve('../../src/workflows') }, history, handle.workflowId);
-  if (process.env.LOAN_HISTORY_FIXTURE) fs.writeFileSync(path.join(__dirname, '../fixtures/loan-liquidation-history.pb'), temporal.api.history.v1.History.encode(history).finish());
+  if (process.env.LOAN_HISTORY_FIXTURE)
+    fs.writeFileSync(path.join(__dirname, '../fixtures/loan-liquidation-history.pb'), temporal.api.history.v1.History.encode(history).finish());
 });
 
 it('ends the workflow of a loan repaid before maturity, and nothing is liquidated', async () => {
@@ -109,25 +144,37 @@ it('rolls a loan over at maturity when its strategy says so: a new term, interes
   const { borrower, escrow, loanId } = await openLoan(true);
   const details = async () => (await stack.call('POST', '/api/v1/loans/single', { itemData: { escrow: { onchainId: escrow } } })).body;
   const first = await details();
-  const rolled = await waitFor(async () => {
-    const now = await details();
-    return now.termStartAt !== first.termStartAt ? now : undefined;
-  }, 10_000, 200);
+  const rolled = await waitFor(
+    async () => {
+      const now = await details();
+      return now.termStartAt !== first.termStartAt ? now : undefined;
+    },
+    10_000,
+    200,
+  );
   expect(rolled.status).toBe('OPEN');
   expect(Date.parse(rolled.termStartAt)).toBeGreaterThanOrEqual(Date.parse(first.maturityAt));
   expect(Date.parse(rolled.maturityAt) - Date.parse(rolled.termStartAt)).toBe(2_000);
   // 10 at 10 % for about 2 s is far below a base unit: principalDue stays 10, and the interest clock restarted.
   expect(rolled.borrowedItems[0]).toMatchObject({ principalDue: 10, interestOutstanding: 0, lastInterestUpdateTime: rolled.termStartAt });
-  const transactions = await stack.call('POST', '/api/v1/transactions/bulk/compact', { itemQuery: { filter: [{ fieldName: 'operation', filterValues: [{ filterType: 'EQUALS', valueString: 'REFINANCE_LOAN' }] }] } });
+  const transactions = await stack.call('POST', '/api/v1/transactions/bulk/compact', {
+    itemQuery: { filter: [{ fieldName: 'operation', filterValues: [{ filterType: 'EQUALS', valueString: 'REFINANCE_LOAN' }] }] },
+  });
   expect(transactions.body.count).toBeGreaterThanOrEqual(1);
 
   // The loan rolls over every 2 s here; a Refinance Loan that meets a rollover waits for it in the loan's workflow (one movement at a time), never a 409.
   for (let i = 0; i < 4; i++) {
-    const again = await stack.call('PATCH', '/api/v1/loans/refinance', { itemData: { defiProtocol: 'LEDGER_ESCROW', escrow: { onchainId: escrow }, durationIndex: 0 }, svmTransactionConfig: { feePayer: { offchainId: borrower.offchainId } } });
+    const again = await stack.call('PATCH', '/api/v1/loans/refinance', {
+      itemData: { defiProtocol: 'LEDGER_ESCROW', escrow: { onchainId: escrow }, durationIndex: 0 },
+      svmTransactionConfig: { feePayer: { offchainId: borrower.offchainId } },
+    });
     expect(again.status).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 600));
   }
-  const refinanced = await stack.call('PATCH', '/api/v1/loans/refinance', { itemData: { defiProtocol: 'LEDGER_ESCROW', escrow: { onchainId: escrow }, durationIndex: 1 }, svmTransactionConfig: { feePayer: { offchainId: borrower.offchainId } } });
+  const refinanced = await stack.call('PATCH', '/api/v1/loans/refinance', {
+    itemData: { defiProtocol: 'LEDGER_ESCROW', escrow: { onchainId: escrow }, durationIndex: 1 },
+    svmTransactionConfig: { feePayer: { offchainId: borrower.offchainId } },
+  });
   expect(refinanced.status).toBe(200);
   expect(refinanced.body).toMatchObject({ escrow: { onchainId: escrow }, svmTransaction: null });
   const weekly = await details();
@@ -136,9 +183,15 @@ it('rolls a loan over at maturity when its strategy says so: a new term, interes
   const organizationId = (await forkEm(stack.runtime.orm).findOneOrFail(Loan, { id: loanId })).organizationId;
   const handle = client.workflow.getHandle(loanWorkflowId({ id: organizationId, externalId: stack.organizationExternalId }, escrow));
   expect(await handle.query('nextAction')).toEqual({ action: 'MARK_OVERDUE', at: weekly.maturityAt, status: 'OPEN' });
-  const otherLender = await stack.call('PATCH', '/api/v1/loans/refinance', { itemData: { defiProtocol: 'LEDGER_ESCROW', escrow: { onchainId: escrow }, durationIndex: 1, toLender: { offchainId: borrower.offchainId } }, svmTransactionConfig: { feePayer: { offchainId: borrower.offchainId } } });
+  const otherLender = await stack.call('PATCH', '/api/v1/loans/refinance', {
+    itemData: { defiProtocol: 'LEDGER_ESCROW', escrow: { onchainId: escrow }, durationIndex: 1, toLender: { offchainId: borrower.offchainId } },
+    svmTransactionConfig: { feePayer: { offchainId: borrower.offchainId } },
+  });
   expect(otherLender.body.errors[0]).toMatchObject({ code: 'VALIDATION_ERROR', field: 'itemData.toLender' });
-  const repaid = await stack.call('PATCH', '/api/v1/loans/repay', { itemData: { defiProtocol: 'LEDGER_ESCROW', escrow: { onchainId: escrow }, itemsToRepay: [{ positionLookup: at(borrower, usd), repayAll: true }] }, svmTransactionConfig: { feePayer: { offchainId: borrower.offchainId } } });
+  const repaid = await stack.call('PATCH', '/api/v1/loans/repay', {
+    itemData: { defiProtocol: 'LEDGER_ESCROW', escrow: { onchainId: escrow }, itemsToRepay: [{ positionLookup: at(borrower, usd), repayAll: true }] },
+    svmTransactionConfig: { feePayer: { offchainId: borrower.offchainId } },
+  });
   expect(repaid.body).toMatchObject({ success: true });
   expect(await handle.result()).toBe('REPAID');
   // Every movement the API sent (five refinances, the refused one to another lender, the repayment) is in the
@@ -157,7 +210,11 @@ it('never lets a repayment race the liquidation: Repay All sent as the grace per
   // The grace period (48 h of 2-second days: 4 s) ends 4 s after maturity: repayments land around that moment.
   const graceEnd = Date.parse(details.maturityAt) + 4_000;
   await new Promise((resolve) => setTimeout(resolve, Math.max(0, graceEnd - 150 - Date.now())));
-  const repayAll = () => stack.call('PATCH', '/api/v1/loans/repay', { itemData: { defiProtocol: 'LEDGER_ESCROW', escrow: { onchainId: escrow }, itemsToRepay: [{ positionLookup: at(borrower, usd), repayAll: true }] }, svmTransactionConfig: { feePayer: { offchainId: borrower.offchainId } } });
+  const repayAll = () =>
+    stack.call('PATCH', '/api/v1/loans/repay', {
+      itemData: { defiProtocol: 'LEDGER_ESCROW', escrow: { onchainId: escrow }, itemsToRepay: [{ positionLookup: at(borrower, usd), repayAll: true }] },
+      svmTransactionConfig: { feePayer: { offchainId: borrower.offchainId } },
+    });
   const answers: Promise<Awaited<ReturnType<typeof repayAll>>>[] = [];
   for (let i = 0; i < 4; i++) {
     answers.push(repayAll());
@@ -167,7 +224,8 @@ it('never lets a repayment race the liquidation: Repay All sent as the grace per
   const organizationId = (await forkEm(stack.runtime.orm).findOneOrFail(Loan, { id: loanId })).organizationId;
   const outcome = await client.workflow.getHandle(loanWorkflowId({ id: organizationId, externalId: stack.organizationExternalId }, escrow)).result();
   // Each repayment waited for its turn: paid, or refused because the loan was settled, never "in progress".
-  for (const answer of settled.filter((a) => a.status !== 200)) expect(answer.body.errors[0]).toMatchObject({ code: 'CONFLICT', field: 'itemData.escrow', message: expect.stringMatching(/REPAID|LIQUIDATED/) });
+  for (const answer of settled.filter((a) => a.status !== 200))
+    expect(answer.body.errors[0]).toMatchObject({ code: 'CONFLICT', field: 'itemData.escrow', message: expect.stringMatching(/REPAID|LIQUIDATED/) });
   const paid = settled.filter((a) => a.status === 200 && a.body.success === true).length;
   if (outcome === 'REPAID') {
     // Repaid first: 100 funded, 10 lent, 10 and some interest back; the collateral stays in the escrow.

@@ -16,7 +16,16 @@ beforeAll(async () => {
   stack = await startStack({ worker: false });
   await stack.restartWorker();
   const authority = await createAccount(stack, { managed: true, offchainReferences: { type: 'TOKEN_MANAGEMENT_AUTHORITY' } });
-  usd = (await stack.call('POST', '/api/v1/financial-instruments', { itemData: { version: 'SPL', onchainData: { decimals: 6 }, mintAuthority: { offchainId: authority.offchainId }, mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: 'STABLECOIN' } } } } })).body.newFinancialInstrument;
+  usd = (
+    await stack.call('POST', '/api/v1/financial-instruments', {
+      itemData: {
+        version: 'SPL',
+        onchainData: { decimals: 6 },
+        mintAuthority: { offchainId: authority.offchainId },
+        mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: 'STABLECOIN' } } },
+      },
+    })
+  ).body.newFinancialInstrument;
 });
 afterAll(async () => {
   await stack?.close();
@@ -33,7 +42,15 @@ it('answers 503 when no worker takes a repayment in time, then the outcome to th
 
   await stack.stopWorker();
   const repay = () =>
-    stack.call('PATCH', '/api/v1/loans/repay', { itemData: { defiProtocol: 'LEDGER_ESCROW', escrow: { onchainId: escrow }, itemsToRepay: [{ positionLookup: at(borrower, usd), value: { amount: 4 } }] }, svmTransactionConfig: { feePayer: { offchainId: borrower.offchainId } } }, { headers: { 'idempotency-key': `repay-${escrow}` } });
+    stack.call(
+      'PATCH',
+      '/api/v1/loans/repay',
+      {
+        itemData: { defiProtocol: 'LEDGER_ESCROW', escrow: { onchainId: escrow }, itemsToRepay: [{ positionLookup: at(borrower, usd), value: { amount: 4 } }] },
+        svmTransactionConfig: { feePayer: { offchainId: borrower.offchainId } },
+      },
+      { headers: { 'idempotency-key': `repay-${escrow}` } },
+    );
   const started = Date.now();
   const unanswered = await repay();
   expect({ status: unanswered.status, code: unanswered.body.errors?.[0]?.code }).toEqual({ status: 503, code: 'UNAVAILABLE' });

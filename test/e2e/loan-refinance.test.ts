@@ -44,7 +44,8 @@ const loanRecord = (escrow: string) => forkEm(stack.runtime.orm).findOneOrFail(L
 const details = async (escrow: string) => (await stack.call('POST', '/api/v1/loans/single', { itemData: { escrow: { onchainId: escrow } } })).body;
 
 /** A strategy of `lender` lending usd against `collateral` (default usd), at rates for all five duration indexes by default. */
-const strategy = (lender: Ref, options: Parameters<typeof createStrategy>[3] = {}) => createStrategy(stack, lender, usd, { apy: [100_000, 120_000, 150_000, 200_000, 250_000], ...options });
+const strategy = (lender: Ref, options: Parameters<typeof createStrategy>[3] = {}) =>
+  createStrategy(stack, lender, usd, { apy: [100_000, 120_000, 150_000, 200_000, 250_000], ...options });
 
 /** A new borrower with `pledge` of `collateral` and a loan from `vault` of `borrow` usd pledging all of it. */
 async function openLoan(vault: Ref, pledge: number, borrow: number, options: { collateral?: Ref; durationIndex?: number; expectedApy: number }) {
@@ -54,7 +55,11 @@ async function openLoan(vault: Ref, pledge: number, borrow: number, options: { c
   const created = await stack.call('POST', '/api/v1/loans', {
     itemData: {
       defiProtocol: 'LEDGER_ESCROW',
-      protocolDetails: { loanStrategyAddress: vault.onchainId, expectedLoanValues: { expectedApy: options.expectedApy, expectedLqt: [900_000] }, durationIndex: options.durationIndex ?? 4 },
+      protocolDetails: {
+        loanStrategyAddress: vault.onchainId,
+        expectedLoanValues: { expectedApy: options.expectedApy, expectedLqt: [900_000] },
+        durationIndex: options.durationIndex ?? 4,
+      },
       itemsToBorrow: [{ positionLookup: at(borrower, usd), value: { amount: borrow } }],
       itemsToPledge: [{ positionLookup: at(borrower, collateral), value: { amount: pledge } }],
     },
@@ -65,7 +70,13 @@ async function openLoan(vault: Ref, pledge: number, borrow: number, options: { c
 }
 
 /** A Refinance Loan request of the loan in `escrow` from lender A to `toLender`, paid by `feePayer`. */
-const refinanceBody = (escrow: Ref, borrower: Ref, toLender: Ref | undefined, durationIndex: number, options: { fromLender?: Ref; feePayer?: Ref | null; borrowedItem?: object } = {}) => ({
+const refinanceBody = (
+  escrow: Ref,
+  borrower: Ref,
+  toLender: Ref | undefined,
+  durationIndex: number,
+  options: { fromLender?: Ref; feePayer?: Ref | null; borrowedItem?: object } = {},
+) => ({
   itemData: {
     defiProtocol: 'LEDGER_ESCROW',
     escrow: { onchainId: escrow.onchainId },
@@ -96,8 +107,16 @@ beforeAll(async () => {
   await stack.restartWorker();
   const authority = await account({ managed: true, offchainReferences: { type: 'TOKEN_MANAGEMENT_AUTHORITY' } });
   const instrument = async (type: string, decimals: number) =>
-    (await stack.call('POST', '/api/v1/financial-instruments', { itemData: { version: 'SPL', onchainData: { decimals }, mintAuthority: { offchainId: authority.offchainId }, mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: type } } } } })).body
-      .newFinancialInstrument as Ref;
+    (
+      await stack.call('POST', '/api/v1/financial-instruments', {
+        itemData: {
+          version: 'SPL',
+          onchainData: { decimals },
+          mintAuthority: { offchainId: authority.offchainId },
+          mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: type } } },
+        },
+      })
+    ).body.newFinancialInstrument as Ref;
   usd = await instrument('STABLECOIN', 6);
   bond = await instrument('CORPORATE_BOND', 2);
   lenderA = await account();
@@ -118,7 +137,13 @@ describe('Refinance Loan to another lender', () => {
     const vaultB = await strategy(lenderB, { apy: [10_000, 20_000, 30_000, 40_000, 50_000], funds: 3_000_000 });
     const { borrower, escrow } = await openLoan(vaultA, 1_500_000, 1_000_000, { durationIndex: 3, expectedApy: 1_000_000 });
     const opened = await loanRecord(escrow.onchainId);
-    const [a, b, own, held, fees] = [await units(vaultA, usd), await units(vaultB, usd), await units(borrower, usd), await units(escrow, usd), await lamportsOf(borrower)];
+    const [a, b, own, held, fees] = [
+      await units(vaultA, usd),
+      await units(vaultB, usd),
+      await units(borrower, usd),
+      await units(escrow, usd),
+      await lamportsOf(borrower),
+    ];
     // Two seconds of interest at least (it accrues per whole second).
     await new Promise((r) => setTimeout(r, 2000));
 
@@ -126,25 +151,44 @@ describe('Refinance Loan to another lender', () => {
     const moved = await refinance(escrow, borrower, vaultB, 4, { borrowedItem: at(borrower, usd) });
     const answered = Date.now();
     expect(moved.status).toBe(200);
-    expect(moved.body).toMatchObject({ escrow: { onchainId: escrow.onchainId, offchainId: escrow.offchainId }, svmTransaction: { success: true, status: 'CONFIRMED' } });
+    expect(moved.body).toMatchObject({
+      escrow: { onchainId: escrow.onchainId, offchainId: escrow.offchainId },
+      svmTransaction: { success: true, status: 'CONFIRMED' },
+    });
 
     // A got principal and interest (whole seconds of 100 %, rounded down) exactly, B paid exactly that.
     const paid = (await units(vaultA, usd)) - a;
     expect(b - (await units(vaultB, usd))).toBe(paid);
     const principal = 1_000_000n * USD;
-    expectInterestOfSeconds(principal, 1_000_000, paid - principal, (sent - opened.lastInterestUpdateTime.getTime()) / 1000, (answered - opened.lastInterestUpdateTime.getTime()) / 1000);
+    expectInterestOfSeconds(
+      principal,
+      1_000_000,
+      paid - principal,
+      (sent - opened.lastInterestUpdateTime.getTime()) / 1000,
+      (answered - opened.lastInterestUpdateTime.getTime()) / 1000,
+    );
     expect(paid - principal).toBeGreaterThan(interestFor(principal, 1_000_000, 1n));
     // Neither the borrower's principal nor the collateral moved; the borrower paid the fees of one transaction (its and B's vault's signatures).
     expect(await units(borrower, usd)).toBe(own);
     expect(await units(escrow, usd)).toBe(held);
     expect(fees - (await lamportsOf(borrower))).toBe(2n * FEE);
-    const record = (await stack.call('POST', '/api/v1/transactions/single', { itemData: { transaction: { offchainId: moved.body.svmTransaction.offchainId } } })).body;
+    const record = (
+      await stack.call('POST', '/api/v1/transactions/single', { itemData: { transaction: { offchainId: moved.body.svmTransaction.offchainId } } })
+    ).body;
     expect(record).toMatchObject({ onchainId: moved.body.svmTransaction.onchainId, operation: 'REFINANCE_LOAN' });
     expect((await rpc.getSignatureStatuses([moved.body.svmTransaction.onchainId], { searchTransactionHistory: true }).send()).value[0]?.err).toBeNull();
 
     // The loan is B's: lender, strategy, B's rate for 6 months, owing what B paid, from the landing on.
     const loan = await loanRecord(escrow.onchainId);
-    expect({ strategyAddress: loan.strategyAddress, lenderAddress: loan.lenderAddress, principalDue: loan.principalDue, interestOutstanding: loan.interestOutstanding, apy: loan.apy, durationIndex: loan.durationIndex, status: loan.status }).toEqual({
+    expect({
+      strategyAddress: loan.strategyAddress,
+      lenderAddress: loan.lenderAddress,
+      principalDue: loan.principalDue,
+      interestOutstanding: loan.interestOutstanding,
+      apy: loan.apy,
+      durationIndex: loan.durationIndex,
+      status: loan.status,
+    }).toEqual({
       strategyAddress: vaultB.onchainId,
       lenderAddress: lenderB.onchainId,
       principalDue: paid.toString(),
@@ -157,8 +201,18 @@ describe('Refinance Loan to another lender', () => {
     expect(loan.lastInterestUpdateTime).toEqual(loan.termStartAt);
     expect(loan.maturityAt.getTime() - loan.termStartAt.getTime()).toBe(180 * SECONDS_PER_DAY * 1000);
     expect(loan.inUseByTransactionId).toBeNull();
-    expect(await details(escrow.onchainId)).toMatchObject({ loanStrategy: { onchainId: vaultB.onchainId }, lender: { onchain: { id: lenderB.onchainId } }, durationIndex: 4, borrowedItems: [{ apy: 50_000, duration: { code: 'DAYS', unit: 180 } }] });
-    const outstanding = async (vault: Ref) => (await stack.call('POST', '/api/v1/loans/strategies/bulk', { itemQuery: { filter: [{ fieldName: 'loanStrategyOnchainId', filterValues: [{ filterType: 'EQUALS', valueString: vault.onchainId }] }] } })).body.items[0].outstandingPrincipal;
+    expect(await details(escrow.onchainId)).toMatchObject({
+      loanStrategy: { onchainId: vaultB.onchainId },
+      lender: { onchain: { id: lenderB.onchainId } },
+      durationIndex: 4,
+      borrowedItems: [{ apy: 50_000, duration: { code: 'DAYS', unit: 180 } }],
+    });
+    const outstanding = async (vault: Ref) =>
+      (
+        await stack.call('POST', '/api/v1/loans/strategies/bulk', {
+          itemQuery: { filter: [{ fieldName: 'loanStrategyOnchainId', filterValues: [{ filterType: 'EQUALS', valueString: vault.onchainId }] }] },
+        })
+      ).body.items[0].outstandingPrincipal;
     expect(await outstanding(vaultA)).toBe(0);
     expect(await outstanding(vaultB)).toBeCloseTo(Number(paid) / 1e6, 6);
 
@@ -244,7 +298,8 @@ describe('Refinance Loan to another lender', () => {
     // fromLender, is no longer its lender (400). Nothing was refused for a write "in progress".
     const movedIt = answers.filter((x) => x.body.svmTransaction);
     expect(movedIt).toHaveLength(1);
-    for (const other of answers.filter((x) => !x.body.svmTransaction)) expect({ status: other.status, ...other.body.errors?.[0] }).toMatchObject({ status: 400, code: 'VALIDATION_ERROR', field: 'itemData.fromLender' });
+    for (const other of answers.filter((x) => !x.body.svmTransaction))
+      expect({ status: other.status, ...other.body.errors?.[0] }).toMatchObject({ status: 400, code: 'VALIDATION_ERROR', field: 'itemData.fromLender' });
     const paid = (await units(vaultA, usd)) - a;
     expect(paid).toBeGreaterThanOrEqual(50n * USD);
     expect(b - (await units(vaultB, usd))).toBe(paid);
@@ -256,7 +311,11 @@ describe('Refinance Loan to another lender', () => {
     const { borrower, escrow } = await openLoan(vaultA, 100, 50, { expectedApy: 250_000 });
     const [a, b] = [await units(vaultA, usd), await units(vaultB, usd)];
     const body = refinanceBody(escrow, borrower, vaultB, 4);
-    const both = await stack.call('PATCH', '/api/v1/loans/refinance', { ...body, itemData: { ...body.itemData, submitTransaction: false }, svmTransactionConfig: { ...body.svmTransactionConfig, submitTransaction: true } });
+    const both = await stack.call('PATCH', '/api/v1/loans/refinance', {
+      ...body,
+      itemData: { ...body.itemData, submitTransaction: false },
+      svmTransactionConfig: { ...body.svmTransactionConfig, submitTransaction: true },
+    });
     expect({ status: both.status, field: both.body.errors?.[0]?.field }).toEqual({ status: 400, field: 'itemData.submitTransaction' });
 
     const resting = await stack.call('PATCH', '/api/v1/loans/refinance', { ...body, itemData: { ...body.itemData, submitTransaction: false } });
@@ -267,7 +326,9 @@ describe('Refinance Loan to another lender', () => {
     const meanwhile = await refinance(escrow, borrower, vaultB, 4);
     expect({ status: meanwhile.status, field: meanwhile.body.errors?.[0]?.field }).toEqual({ status: 409, field: 'itemData.escrow' });
 
-    const submitted = await stack.call('POST', '/api/v1/transactions/submit', { itemData: { transaction: { offchainId: resting.body.svmTransaction.offchainId } } });
+    const submitted = await stack.call('POST', '/api/v1/transactions/submit', {
+      itemData: { transaction: { offchainId: resting.body.svmTransaction.offchainId } },
+    });
     expect(submitted.body).toMatchObject({ success: true, onchainId: resting.body.svmTransaction.onchainId });
     const paid = (await units(vaultA, usd)) - a;
     expect(paid).toBeGreaterThanOrEqual(50n * USD);
@@ -313,13 +374,21 @@ describe.each(['held-send', 'after:record'] as const)('a worker killed mid-refin
     expect(b - (await units(vaultB, usd))).toBe(paid);
     // One transaction: the borrower paid two signatures' fees once.
     expect(fees - (await lamportsOf(borrower))).toBe(2n * FEE);
-    const record = (await stack.call('POST', '/api/v1/transactions/single', { itemData: { transaction: { offchainId: moved.body.svmTransaction.offchainId } } })).body;
+    const record = (
+      await stack.call('POST', '/api/v1/transactions/single', { itemData: { transaction: { offchainId: moved.body.svmTransaction.offchainId } } })
+    ).body;
     expect(record).toMatchObject({ onchainId: moved.body.svmTransaction.onchainId, operation: 'REFINANCE_LOAN', status: moved.body.svmTransaction.status });
     expect((await rpc.getSignatureStatuses([moved.body.svmTransaction.onchainId], { searchTransactionHistory: true }).send()).value[0]?.err).toBeNull();
     const loan = await loanRecord(escrow.onchainId);
-    expect({ strategy: loan.strategyAddress, principalDue: loan.principalDue, held: loan.inUseByTransactionId }).toEqual({ strategy: vaultB.onchainId, principalDue: paid.toString(), held: null });
+    expect({ strategy: loan.strategyAddress, principalDue: loan.principalDue, held: loan.inUseByTransactionId }).toEqual({
+      strategy: vaultB.onchainId,
+      principalDue: paid.toString(),
+      held: null,
+    });
     for (const status of ['PENDING', 'BUILT', 'SIGNED', 'SUBMITTED']) {
-      const open = await stack.call('POST', '/api/v1/transactions/bulk/identifiers', { itemQuery: { filter: [{ fieldName: 'status', filterValues: [{ filterType: 'EQUALS', valueString: status }] }] } });
+      const open = await stack.call('POST', '/api/v1/transactions/bulk/identifiers', {
+        itemQuery: { filter: [{ fieldName: 'status', filterValues: [{ filterType: 'EQUALS', valueString: status }] }] },
+      });
       expect({ status, count: open.body.count }).toEqual({ status, count: 0 });
     }
   });

@@ -28,7 +28,11 @@ const account = (itemData?: Record<string, unknown>) => createAccount(stack, ite
 const mint = (owner: Ref, token: Ref, amount: number) => mintInto(stack, owner, token, amount);
 /** UI amount held, after checking the chain and the record agree. */
 const holding = async (owner: Ref, token: Ref): Promise<string> => String((await agreedBalance(stack, owner, token)).amount);
-const escrowHolding = async (escrow: string, token: Ref): Promise<string> => holding({ onchainId: escrow, offchainId: (await stack.call('POST', '/api/v1/accounts/single', { itemData: { account: { onchainId: escrow } } })).body.offchain.id }, token);
+const escrowHolding = async (escrow: string, token: Ref): Promise<string> =>
+  holding(
+    { onchainId: escrow, offchainId: (await stack.call('POST', '/api/v1/accounts/single', { itemData: { account: { onchainId: escrow } } })).body.offchain.id },
+    token,
+  );
 
 /** A strategy lending `usd` against `collateral` (default: usd itself), its vault funded with `funds`. */
 const strategy = (options: Parameters<typeof createStrategy>[3] = {}) => createStrategy(stack, lender, usd, options);
@@ -36,11 +40,21 @@ const strategy = (options: Parameters<typeof createStrategy>[3] = {}) => createS
 const borrower = () => account({ managed: true, canPayFees: true, seed: { amount: 1 } });
 
 /** A Create Loan body: pledge `pledge` of `collateral`, borrow `borrow` usd for a week. */
-function loanBody(vault: Ref, who: Ref, pledge: number, borrow: number, options: { collateral?: Ref; expectedApy?: number; feePayer?: Ref; pledgeOwner?: Ref } = {}) {
+function loanBody(
+  vault: Ref,
+  who: Ref,
+  pledge: number,
+  borrow: number,
+  options: { collateral?: Ref; expectedApy?: number; feePayer?: Ref; pledgeOwner?: Ref } = {},
+) {
   return {
     itemData: {
       defiProtocol: 'LEDGER_ESCROW',
-      protocolDetails: { loanStrategyAddress: vault.onchainId, expectedLoanValues: { expectedApy: options.expectedApy ?? 120_000, expectedLqt: [900_000] }, durationIndex: 1 },
+      protocolDetails: {
+        loanStrategyAddress: vault.onchainId,
+        expectedLoanValues: { expectedApy: options.expectedApy ?? 120_000, expectedLqt: [900_000] },
+        durationIndex: 1,
+      },
       itemsToBorrow: [{ positionLookup: at(who, usd), value: { amount: borrow } }],
       itemsToPledge: [{ positionLookup: at(options.pledgeOwner ?? who, options.collateral ?? usd), value: { amount: pledge } }],
     },
@@ -49,14 +63,24 @@ function loanBody(vault: Ref, who: Ref, pledge: number, borrow: number, options:
 }
 
 /** The loan's own workflow (docs/loans.md), by its escrow. */
-const loanWorkflow = async (escrow: string) => client.workflow.getHandle(loanWorkflowId({ id: (await forkEm(stack.runtime.orm).findOneOrFail(Loan, { escrowAddress: escrow })).organizationId, externalId: stack.organizationExternalId }, escrow));
+const loanWorkflow = async (escrow: string) =>
+  client.workflow.getHandle(
+    loanWorkflowId(
+      { id: (await forkEm(stack.runtime.orm).findOneOrFail(Loan, { escrowAddress: escrow })).organizationId, externalId: stack.organizationExternalId },
+      escrow,
+    ),
+  );
 const { EventType } = temporal.api.enums.v1;
 /** The ids of the updates the loan's workflow accepted and completed, from its history. */
 async function movementUpdates(handle: WorkflowHandle) {
   const events = (await handle.fetchHistory()).events ?? [];
   return {
-    accepted: events.filter((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED).map((e) => e.workflowExecutionUpdateAcceptedEventAttributes!.acceptedRequest!.meta!.updateId!),
-    completed: events.filter((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_COMPLETED).map((e) => e.workflowExecutionUpdateCompletedEventAttributes!.meta!.updateId!),
+    accepted: events
+      .filter((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED)
+      .map((e) => e.workflowExecutionUpdateAcceptedEventAttributes!.acceptedRequest!.meta!.updateId!),
+    completed: events
+      .filter((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_COMPLETED)
+      .map((e) => e.workflowExecutionUpdateCompletedEventAttributes!.meta!.updateId!),
   };
 }
 /** The workflow's `nextAction` agrees with the loan's record: its status, and the maturity it waits for. */
@@ -74,10 +98,19 @@ beforeAll(async () => {
   stack = await startStack({ prices });
   connection = await Connection.connect({ address: temporalTarget().address });
   client = new Client({ connection, namespace: temporalTarget().namespace });
-  const authority = (await stack.call('POST', '/api/v1/accounts', { itemData: { managed: true, offchainReferences: { type: 'TOKEN_MANAGEMENT_AUTHORITY' } } })).body.newAccount;
+  const authority = (await stack.call('POST', '/api/v1/accounts', { itemData: { managed: true, offchainReferences: { type: 'TOKEN_MANAGEMENT_AUTHORITY' } } }))
+    .body.newAccount;
   const instrument = async (type: string, decimals: number) =>
-    (await stack.call('POST', '/api/v1/financial-instruments', { itemData: { version: 'SPL', onchainData: { decimals }, mintAuthority: { offchainId: authority.offchainId }, mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: type } } } } })).body
-      .newFinancialInstrument as Ref;
+    (
+      await stack.call('POST', '/api/v1/financial-instruments', {
+        itemData: {
+          version: 'SPL',
+          onchainData: { decimals },
+          mintAuthority: { offchainId: authority.offchainId },
+          mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: type } } },
+        },
+      })
+    ).body.newFinancialInstrument as Ref;
   usd = await instrument('STABLECOIN', 6);
   bond = await instrument('CORPORATE_BOND', 2);
   lender = await account();
@@ -101,7 +134,10 @@ describe('Loan strategies', () => {
       loanStrategy: { onchain: { id: vault.onchainId }, offchain: { id: vault.offchainId, type: 'DEFI_SETTLEMENT_WALLET' }, managed: true },
       lender: { onchain: { id: lender.onchainId } },
       principal: { financialInstrument: { onchain: { id: usd.onchainId } } },
-      collateral: [{ financialInstrument: { onchain: { id: usd.onchainId } }, apy: [100_000, 120_000, 150_000], loanToValueRatio: 800_000, liquidationRatio: 900_000 }, { financialInstrument: { onchain: { id: bond.onchainId } } }],
+      collateral: [
+        { financialInstrument: { onchain: { id: usd.onchainId } }, apy: [100_000, 120_000, 150_000], loanToValueRatio: 800_000, liquidationRatio: 900_000 },
+        { financialInstrument: { onchain: { id: bond.onchainId } } },
+      ],
       originationsEnabled: true,
       originationCap: 400,
       liquidityBuffer: null,
@@ -116,12 +152,22 @@ describe('Loan strategies', () => {
 
   it('refuses terms a loan could not live by, naming the field, and creates nothing', async () => {
     const refused = await stack.call('POST', '/api/v1/loans/strategies', {
-      itemData: { strategy: {}, lender: { offchainId: lender.offchainId }, principal: { financialInstrument: { onchainId: usd.onchainId } }, collateral: [{ financialInstrument: { onchainId: usd.onchainId }, apy: [1], loanToValueRatio: 900_000, liquidationRatio: 800_000 }] },
+      itemData: {
+        strategy: {},
+        lender: { offchainId: lender.offchainId },
+        principal: { financialInstrument: { onchainId: usd.onchainId } },
+        collateral: [{ financialInstrument: { onchainId: usd.onchainId }, apy: [1], loanToValueRatio: 900_000, liquidationRatio: 800_000 }],
+      },
     });
     expect(refused.status).toBe(400);
     expect(refused.body.errors[0]).toMatchObject({ code: 'VALIDATION_ERROR', field: 'itemData.collateral[0].liquidationRatio' });
     const unmanaged = await stack.call('POST', '/api/v1/loans/strategies', {
-      itemData: { strategy: { managed: false }, lender: { offchainId: lender.offchainId }, principal: { financialInstrument: { onchainId: usd.onchainId } }, collateral: [{ financialInstrument: { onchainId: usd.onchainId }, apy: [1], loanToValueRatio: 1, liquidationRatio: 2 }] },
+      itemData: {
+        strategy: { managed: false },
+        lender: { offchainId: lender.offchainId },
+        principal: { financialInstrument: { onchainId: usd.onchainId } },
+        collateral: [{ financialInstrument: { onchainId: usd.onchainId }, apy: [1], loanToValueRatio: 1, liquidationRatio: 2 }],
+      },
     });
     expect(unmanaged.body.errors[0]).toMatchObject({ code: 'VALIDATION_ERROR', field: 'itemData.strategy.managed' });
   });
@@ -145,7 +191,9 @@ describe('Create Loan', () => {
     expect(open.status).toBe(200);
     const termStart = new Date(open.body.termStartAt);
     const inAYear = new Date(termStart.getTime() + 31_536_000_000).toISOString();
-    const details = await stack.call('POST', '/api/v1/loans/single', { itemData: { escrow: { offchainId: escrow.offchainId }, computeEstimatedInterestUntil: inAYear } });
+    const details = await stack.call('POST', '/api/v1/loans/single', {
+      itemData: { escrow: { offchainId: escrow.offchainId }, computeEstimatedInterestUntil: inAYear },
+    });
     expect(details.body).toMatchObject({
       offchainId,
       status: 'OPEN',
@@ -154,18 +202,44 @@ describe('Create Loan', () => {
       borrower: { onchain: { id: alice.onchainId } },
       lender: { onchain: { id: lender.onchainId } },
       pledgedItems: [{ pledgedAmount: 100, accountDetails: { onchain: { id: usd.onchainId } } }],
-      borrowedItems: [{ apy: 120_000, loanToValueRatio: 600_000, liquidationRatio: 900_000, duration: { code: 'DAYS', unit: 7 }, principalDue: 60, principalRepaid: 0, estimatedInterest: 7.2, accountDetails: { onchain: { id: usd.onchainId } } }],
+      borrowedItems: [
+        {
+          apy: 120_000,
+          loanToValueRatio: 600_000,
+          liquidationRatio: 900_000,
+          duration: { code: 'DAYS', unit: 7 },
+          principalDue: 60,
+          principalRepaid: 0,
+          estimatedInterest: 7.2,
+          accountDetails: { onchain: { id: usd.onchainId } },
+        },
+      ],
       marketData: [{ financialInstrument: { onchain: { id: usd.onchainId } }, price: null, dataSource: null }],
       durationIndex: 1,
     });
     expect(new Date(details.body.maturityAt).getTime() - termStart.getTime()).toBe(7 * 86_400_000);
     // One second of interest: 60 × 0.12 / 31,536,000 = 0.000000228310502… usd, exact to 15 places.
-    const text = await (await fetch(`${stack.api.url}/api/v1/loans/single`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${stack.apiKey}` }, body: JSON.stringify({ itemData: { escrow: { onchainId: escrow.onchainId } } }) })).text();
-    expect(String((parse(text) as { borrowedItems: { interestPerSecond: { value: string } }[] }).borrowedItems[0].interestPerSecond.value)).toBe('0.000000228310502');
+    const text = await (
+      await fetch(`${stack.api.url}/api/v1/loans/single`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${stack.apiKey}` },
+        body: JSON.stringify({ itemData: { escrow: { onchainId: escrow.onchainId } } }),
+      })
+    ).text();
+    expect(String((parse(text) as { borrowedItems: { interestPerSecond: { value: string } }[] }).borrowedItems[0].interestPerSecond.value)).toBe(
+      '0.000000228310502',
+    );
 
-    const page = await stack.call('POST', '/api/v1/loans/bulk/compact', { itemQuery: { filter: [{ fieldName: 'borrowerOnchainId', filterValues: [{ filterType: 'EQUALS', valueString: alice.onchainId }] }] } });
-    expect(page.body).toMatchObject({ count: 1, items: [{ onchain: { id: escrow.onchainId }, offchain: { id: offchainId }, status: 'OPEN', principalDue: 60 }] });
-    const strategies = await stack.call('POST', '/api/v1/loans/strategies/bulk', { itemQuery: { filter: [{ fieldName: 'loanStrategyOnchainId', filterValues: [{ filterType: 'EQUALS', valueString: vault.onchainId }] }] } });
+    const page = await stack.call('POST', '/api/v1/loans/bulk/compact', {
+      itemQuery: { filter: [{ fieldName: 'borrowerOnchainId', filterValues: [{ filterType: 'EQUALS', valueString: alice.onchainId }] }] },
+    });
+    expect(page.body).toMatchObject({
+      count: 1,
+      items: [{ onchain: { id: escrow.onchainId }, offchain: { id: offchainId }, status: 'OPEN', principalDue: 60 }],
+    });
+    const strategies = await stack.call('POST', '/api/v1/loans/strategies/bulk', {
+      itemQuery: { filter: [{ fieldName: 'loanStrategyOnchainId', filterValues: [{ filterType: 'EQUALS', valueString: vault.onchainId }] }] },
+    });
     expect(strategies.body.items[0].outstandingPrincipal).toBe(60);
   });
 
@@ -186,7 +260,10 @@ describe('Create Loan', () => {
     expect(created.status).toBe(201);
     const details = await stack.call('POST', '/api/v1/loans/single', { itemData: { escrow: { onchainId: created.body.newLoan.escrow.onchainId } } });
     expect(details.body.borrowedItems[0].loanToValueRatio).toBeGreaterThanOrEqual(800_000);
-    expect(details.body.marketData).toMatchObject([{ financialInstrument: { onchain: { id: usd.onchainId } }, price: 1 }, { financialInstrument: { onchain: { id: bond.onchainId } }, price: 2.5 }]);
+    expect(details.body.marketData).toMatchObject([
+      { financialInstrument: { onchain: { id: usd.onchainId } }, price: 1 },
+      { financialInstrument: { onchain: { id: bond.onchainId } }, price: 2.5 },
+    ]);
     expect(await holding(bob, bond)).toBe('50');
   });
 
@@ -222,7 +299,11 @@ describe('Create Loan', () => {
 });
 
 describe('Repay Loan and Close Loan', () => {
-  const repay = (escrow: string, who: Ref, itemData: Record<string, unknown>) => stack.call('PATCH', '/api/v1/loans/repay', { itemData: { defiProtocol: 'LEDGER_ESCROW', escrow: { onchainId: escrow }, ...itemData }, svmTransactionConfig: { feePayer: { offchainId: who.offchainId } } });
+  const repay = (escrow: string, who: Ref, itemData: Record<string, unknown>) =>
+    stack.call('PATCH', '/api/v1/loans/repay', {
+      itemData: { defiProtocol: 'LEDGER_ESCROW', escrow: { onchainId: escrow }, ...itemData },
+      svmTransactionConfig: { feePayer: { offchainId: who.offchainId } },
+    });
   const details = async (escrow: string) => (await stack.call('POST', '/api/v1/loans/single', { itemData: { escrow: { onchainId: escrow } } })).body;
 
   it('repays in part (interest first), releases collateral only within the ratio, repays all, then closes the escrow', async () => {
@@ -255,7 +336,10 @@ describe('Repay Loan and Close Loan', () => {
     expect(await escrowHolding(escrow, usd)).toBe('70');
     expect((await details(escrow)).pledgedItems[0].pledgedAmount).toBe(70);
 
-    const notRepaid = await stack.call('PATCH', '/api/v1/loans/close', { itemData: { defiProtocol: 'LEDGER_ESCROW', escrow: { onchainId: escrow } }, svmTransactionConfig: { feePayer: { offchainId: erin.offchainId } } });
+    const notRepaid = await stack.call('PATCH', '/api/v1/loans/close', {
+      itemData: { defiProtocol: 'LEDGER_ESCROW', escrow: { onchainId: escrow } },
+      svmTransactionConfig: { feePayer: { offchainId: erin.offchainId } },
+    });
     expect(notRepaid.status).toBe(409);
     const all = await repay(escrow, erin, { itemsToRepay: [{ positionLookup: at(erin, usd), repayAll: true }] });
     expect(all.body).toMatchObject({ success: true });
@@ -267,36 +351,52 @@ describe('Repay Loan and Close Loan', () => {
     const again = await repay(escrow, erin, { itemsToRepay: [{ positionLookup: at(erin, usd), value: { amount: 1 } }] });
     expect(again.status).toBe(409);
 
-    const escrowPosition = (await stack.call('POST', '/api/v1/positions/single', { itemData: { position: { owner: { onchainId: escrow }, financialInstrument: { onchainId: usd.onchainId } } } })).body.onchain.id as string;
-    const lamportsBefore = (await stack.call('POST', '/api/v1/accounts/balance', { itemData: { account: { offchainId: erin.offchainId } } })).body.onchain.balance.lamports;
-    const closed = await stack.call('PATCH', '/api/v1/loans/close', { itemData: { defiProtocol: 'LEDGER_ESCROW', escrow: { onchainId: escrow } }, svmTransactionConfig: { feePayer: { offchainId: erin.offchainId } } });
+    const escrowPosition = (
+      await stack.call('POST', '/api/v1/positions/single', {
+        itemData: { position: { owner: { onchainId: escrow }, financialInstrument: { onchainId: usd.onchainId } } },
+      })
+    ).body.onchain.id as string;
+    const lamportsBefore = (await stack.call('POST', '/api/v1/accounts/balance', { itemData: { account: { offchainId: erin.offchainId } } })).body.onchain
+      .balance.lamports;
+    const closed = await stack.call('PATCH', '/api/v1/loans/close', {
+      itemData: { defiProtocol: 'LEDGER_ESCROW', escrow: { onchainId: escrow } },
+      svmTransactionConfig: { feePayer: { offchainId: erin.offchainId } },
+    });
     expect(closed.status).toBe(200);
     expect(closed.body).toMatchObject({ success: true });
     // The collateral came back, the escrow's token account is gone and its rent went to the borrower (less the fee).
     expect(Number(await holding(erin, usd))).toBeCloseTo(200 - (vaultHolds - 200), 6);
     expect(await stack.runtime.networks.get('LOCAL')!.getAccount(escrowPosition)).toBeNull();
-    const lamportsAfter = (await stack.call('POST', '/api/v1/accounts/balance', { itemData: { account: { offchainId: erin.offchainId } } })).body.onchain.balance.lamports;
+    const lamportsAfter = (await stack.call('POST', '/api/v1/accounts/balance', { itemData: { account: { offchainId: erin.offchainId } } })).body.onchain
+      .balance.lamports;
     expect(lamportsAfter).toBeGreaterThan(lamportsBefore + 2_000_000 - 10_000);
     const final = await details(escrow);
     expect(final).toMatchObject({ status: 'CLOSED', escrow: { status: 'CLOSED' }, pledgedItems: [{ pledgedAmount: 0 }] });
-    const page = await stack.call('POST', '/api/v1/loans/bulk/identifiers', { itemQuery: { filter: [{ fieldName: 'status', filterValues: [{ filterType: 'EQUALS', valueString: 'CLOSED' }] }] } });
+    const page = await stack.call('POST', '/api/v1/loans/bulk/identifiers', {
+      itemQuery: { filter: [{ fieldName: 'status', filterValues: [{ filterType: 'EQUALS', valueString: 'CLOSED' }] }] },
+    });
     expect(page.body.items).toContainEqual({ onchain: { id: escrow }, offchain: { id: created.body.newLoan.offchainId } });
   });
 });
 
 describe('one movement of a loan at a time', () => {
-  it('pays once when three Repay All race: the loan\'s workflow runs them one after the other, the later ones find it repaid', async () => {
+  it("pays once when three Repay All race: the loan's workflow runs them one after the other, the later ones find it repaid", async () => {
     const vault = await strategy({ funds: 200 });
     const fay = await borrower();
     await mint(fay, usd, 200);
     const created = await stack.call('POST', '/api/v1/loans', loanBody(vault, fay, 100, 60));
     expect(created.status).toBe(201);
     const escrow = created.body.newLoan.escrow.onchainId as string;
-    const repayAll = () => stack.call('PATCH', '/api/v1/loans/repay', { itemData: { defiProtocol: 'LEDGER_ESCROW', escrow: { onchainId: escrow }, itemsToRepay: [{ positionLookup: at(fay, usd), repayAll: true }] }, svmTransactionConfig: { feePayer: { offchainId: fay.offchainId } } });
+    const repayAll = () =>
+      stack.call('PATCH', '/api/v1/loans/repay', {
+        itemData: { defiProtocol: 'LEDGER_ESCROW', escrow: { onchainId: escrow }, itemsToRepay: [{ positionLookup: at(fay, usd), repayAll: true }] },
+        svmTransactionConfig: { feePayer: { offchainId: fay.offchainId } },
+      });
     const answers = await Promise.all([repayAll(), repayAll(), repayAll()]);
     expect(answers.filter((a) => a.status === 200 && a.body.success === true)).toHaveLength(1);
     // Not the hold's "in progress": each waited for its turn, then found nothing owed (or was refused at once by the workflow).
-    for (const refused of answers.filter((a) => a.status !== 200)) expect(refused.body.errors[0]).toMatchObject({ code: 'CONFLICT', field: 'itemData.escrow', message: expect.stringMatching(/REPAID/) });
+    for (const refused of answers.filter((a) => a.status !== 200))
+      expect(refused.body.errors[0]).toMatchObject({ code: 'CONFLICT', field: 'itemData.escrow', message: expect.stringMatching(/REPAID/) });
     // 60 borrowed and a little interest paid back once: the vault holds about 200, not about 260.
     const vaultHolds = Number(await holding(vault, usd));
     expect(vaultHolds).toBeGreaterThanOrEqual(200);
@@ -324,15 +424,29 @@ describe("the loan's workflow takes its movements as updates", () => {
     const handle = await loanWorkflow(escrow);
     await expectWorkflowAgrees(escrow);
     const move = (path: string, itemData: Record<string, unknown>, headers: Record<string, string> = {}) =>
-      stack.call('PATCH', `/api/v1/loans/${path}`, { itemData: { defiProtocol: 'LEDGER_ESCROW', escrow: { onchainId: escrow }, ...itemData }, svmTransactionConfig: { feePayer: { offchainId: gil.offchainId } } }, { headers });
+      stack.call(
+        'PATCH',
+        `/api/v1/loans/${path}`,
+        {
+          itemData: { defiProtocol: 'LEDGER_ESCROW', escrow: { onchainId: escrow }, ...itemData },
+          svmTransactionConfig: { feePayer: { offchainId: gil.offchainId } },
+        },
+        { headers },
+      );
 
     // Prefer: respond-async: 202 at once, Fetch Transaction Status follows the write the workflow runs.
     const accepted = await move('repay', { itemsToRepay: [{ positionLookup: at(gil, usd), value: { amount: 10 } }] }, { prefer: 'respond-async' });
     expect(accepted.status).toBe(202);
-    const repaid = await waitFor(async () => {
-      const status = (await stack.call('POST', '/api/v1/transactions/single', { itemData: { transaction: { offchainId: accepted.body.transaction.offchainId } } })).body;
-      return status.status === 'CONFIRMED' || status.status === 'FINALIZED' ? status : undefined;
-    }, 20_000, 200);
+    const repaid = await waitFor(
+      async () => {
+        const status = (
+          await stack.call('POST', '/api/v1/transactions/single', { itemData: { transaction: { offchainId: accepted.body.transaction.offchainId } } })
+        ).body;
+        return status.status === 'CONFIRMED' || status.status === 'FINALIZED' ? status : undefined;
+      },
+      20_000,
+      200,
+    );
     expect(repaid.success).toBe(true);
     expect(await holding(vault, usd)).toBe('150');
     await waitFor(async () => ((await movementUpdates(handle)).completed.includes(repaid.workflowId) ? true : undefined), 10_000, 200);
@@ -347,7 +461,9 @@ describe("the loan's workflow takes its movements as updates", () => {
     const month = (await stack.call('POST', '/api/v1/loans/single', { itemData: { escrow: { onchainId: escrow } } })).body;
     expect(month).toMatchObject({ status: 'OPEN', durationIndex: 2 });
     await expectWorkflowAgrees(escrow);
-    const refinances = await stack.call('POST', '/api/v1/transactions/bulk/detailed', { itemQuery: { filter: [{ fieldName: 'operation', filterValues: [{ filterType: 'EQUALS', valueString: 'REFINANCE_LOAN' }] }] } });
+    const refinances = await stack.call('POST', '/api/v1/transactions/bulk/detailed', {
+      itemQuery: { filter: [{ fieldName: 'operation', filterValues: [{ filterType: 'EQUALS', valueString: 'REFINANCE_LOAN' }] }] },
+    });
     const ours = refinances.body.items.filter((t: { workflowId: string }) => t.workflowId.endsWith(`refinance-${escrow}`));
     expect(ours).toHaveLength(1);
 
@@ -365,7 +481,12 @@ describe("the loan's workflow takes its movements as updates", () => {
 
     // The workflow's validator refuses a close of an OPEN loan: 409, and nothing of it in the history or the records.
     const before = (await handle.fetchHistory()).events!.length;
-    const closeCount = async () => (await stack.call('POST', '/api/v1/transactions/bulk/compact', { itemQuery: { filter: [{ fieldName: 'operation', filterValues: [{ filterType: 'EQUALS', valueString: 'CLOSE_LOAN' }] }] } })).body.count as number;
+    const closeCount = async () =>
+      (
+        await stack.call('POST', '/api/v1/transactions/bulk/compact', {
+          itemQuery: { filter: [{ fieldName: 'operation', filterValues: [{ filterType: 'EQUALS', valueString: 'CLOSE_LOAN' }] }] },
+        })
+      ).body.count as number;
     const closesBefore = await closeCount();
     const close = await move('close', {});
     expect(close.status).toBe(409);
@@ -399,24 +520,39 @@ describe('Swap Collateral', () => {
     const created = await stack.call('POST', '/api/v1/loans', loanBody(vault, frank, 100, 60));
     expect(created.status).toBe(201);
     const escrow = created.body.newLoan.escrow.onchainId as string;
-    const swap = (itemData: Record<string, unknown>) => stack.call('PATCH', '/api/v1/loans/swap-collateral', { itemData: { defiProtocol: 'LEDGER_ESCROW', escrow: { onchainId: escrow }, ...itemData }, svmTransactionConfig: { feePayer: { offchainId: frank.offchainId } } });
+    const swap = (itemData: Record<string, unknown>) =>
+      stack.call('PATCH', '/api/v1/loans/swap-collateral', {
+        itemData: { defiProtocol: 'LEDGER_ESCROW', escrow: { onchainId: escrow }, ...itemData },
+        svmTransactionConfig: { feePayer: { offchainId: frank.offchainId } },
+      });
 
     // 60 owed: 60 usd and 20 bonds at 2.5 (110) is 55 %; 10 usd and the bonds (60) would be 100 %.
-    const tooMuch = await swap({ itemsToDeposit: [{ positionLookup: at(frank, bond), value: { amount: 20 } }], itemsToWithdraw: [{ positionLookup: at(frank, usd), value: { amount: 90 } }] });
+    const tooMuch = await swap({
+      itemsToDeposit: [{ positionLookup: at(frank, bond), value: { amount: 20 } }],
+      itemsToWithdraw: [{ positionLookup: at(frank, usd), value: { amount: 90 } }],
+    });
     expect(tooMuch.status).toBe(400);
     expect(tooMuch.body.errors[0]).toMatchObject({ code: 'VALIDATION_ERROR', field: 'itemData.itemsToWithdraw' });
     expect(await holding(frank, bond)).toBe('20');
 
-    const swapped = await swap({ itemsToDeposit: [{ positionLookup: at(frank, bond), value: { amount: 20 } }], itemsToWithdraw: [{ positionLookup: at(frank, usd), value: { amount: 40 } }] });
+    const swapped = await swap({
+      itemsToDeposit: [{ positionLookup: at(frank, bond), value: { amount: 20 } }],
+      itemsToWithdraw: [{ positionLookup: at(frank, usd), value: { amount: 40 } }],
+    });
     expect(swapped.status).toBe(200);
     expect(swapped.body).toMatchObject({ success: true });
     expect(await escrowHolding(escrow, usd)).toBe('60');
     expect(await escrowHolding(escrow, bond)).toBe('20');
     expect(await holding(frank, bond)).toBe('0');
     const details = (await stack.call('POST', '/api/v1/loans/single', { itemData: { escrow: { onchainId: escrow } } })).body;
-    expect(details.pledgedItems).toMatchObject([{ pledgedAmount: 60, accountDetails: { onchain: { id: usd.onchainId } } }, { pledgedAmount: 20, accountDetails: { onchain: { id: bond.onchainId } } }]);
+    expect(details.pledgedItems).toMatchObject([
+      { pledgedAmount: 60, accountDetails: { onchain: { id: usd.onchainId } } },
+      { pledgedAmount: 20, accountDetails: { onchain: { id: bond.onchainId } } },
+    ]);
     expect(details.marketData).toMatchObject([{ price: 1 }, { financialInstrument: { onchain: { id: bond.onchainId } }, price: 2.5 }]);
-    const byCollateral = await stack.call('POST', '/api/v1/loans/bulk/identifiers', { itemQuery: { filter: [{ fieldName: 'collateralFinancialInstrumentOnchainId', filterValues: [{ filterType: 'EQUALS', valueString: bond.onchainId }] }] } });
+    const byCollateral = await stack.call('POST', '/api/v1/loans/bulk/identifiers', {
+      itemQuery: { filter: [{ fieldName: 'collateralFinancialInstrumentOnchainId', filterValues: [{ filterType: 'EQUALS', valueString: bond.onchainId }] }] },
+    });
     expect(byCollateral.body.items).toContainEqual({ onchain: { id: escrow }, offchain: { id: created.body.newLoan.offchainId } });
   });
 });

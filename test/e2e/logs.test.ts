@@ -44,7 +44,14 @@ const accessLine = (requestId: string) => waitFor(async () => parsed().find((ent
 it('writes one JSON access line per request with its request id, route, status, time and organization', async () => {
   await stack.call('POST', '/api/v1/accounts/bulk/identifiers', {}, { headers: { 'x-request-id': 'log-ok-1' } });
   const entry = await accessLine('log-ok-1');
-  expect(entry).toMatchObject({ level: 30, name: 'api', req: { method: 'POST', url: '/api/v1/accounts/bulk/identifiers' }, res: { statusCode: 200 }, route: '/api/v1/accounts/bulk/:detailLevel', organization: stack.organizationExternalId });
+  expect(entry).toMatchObject({
+    level: 30,
+    name: 'api',
+    req: { method: 'POST', url: '/api/v1/accounts/bulk/identifiers' },
+    res: { statusCode: 200 },
+    route: '/api/v1/accounts/bulk/:detailLevel',
+    organization: stack.organizationExternalId,
+  });
   expect(typeof entry.time).toBe('number');
   expect(typeof entry.responseTime).toBe('number');
   expect(entry.req).not.toHaveProperty('headers');
@@ -60,7 +67,12 @@ it('logs a refusal once, at info, with its error code and no stack', async () =>
 
 it('audits a private-key read without the key, and never logs an API key', async () => {
   const account = (await stack.call('POST', '/api/v1/accounts', { itemData: { managed: true } })).body.newAccount;
-  const exported = await stack.call('POST', '/api/v1/accounts/private-key', { itemData: { account: { offchainId: account.offchainId } } }, { headers: { 'x-request-id': 'log-audit-1' } });
+  const exported = await stack.call(
+    'POST',
+    '/api/v1/accounts/private-key',
+    { itemData: { account: { offchainId: account.offchainId } } },
+    { headers: { 'x-request-id': 'log-audit-1' } },
+  );
   expect(exported.status).toBe(200);
   await accessLine('log-audit-1');
   const audit = parsed().find((entry) => entry.audit === true && String(entry.msg).includes(account.onchainId));
@@ -80,21 +92,43 @@ async function faultWarning() {
 }
 
 it('logs a business refusal inside a write at info with its code, activity and workflow, and nothing at warn or error', async () => {
-  const refused = await stack.call('POST', '/api/v1/accounts', { itemData: {}, svmTransactionConfig: { feePayer: { offchainId: randomUUID() } } }, { headers: { 'x-request-id': 'log-refused-write-1' } });
+  const refused = await stack.call(
+    'POST',
+    '/api/v1/accounts',
+    { itemData: {}, svmTransactionConfig: { feePayer: { offchainId: randomUUID() } } },
+    { headers: { 'x-request-id': 'log-refused-write-1' } },
+  );
   expect(refused).toMatchObject({ status: 404, body: { errors: [{ code: 'NOT_FOUND', field: 'svmTransactionConfig.feePayer' }] } });
   const refusal = await waitFor(async () => parsed().find((entry) => entry.errorCode === 'NOT_FOUND' && entry.activityType === 'prepare'));
-  expect(refusal).toMatchObject({ level: 30, errorCode: 'NOT_FOUND', field: 'svmTransactionConfig.feePayer', activityType: 'prepare', workflowType: 'ledgerWrite', workflowId: expect.stringContaining('log-refused-write-1') });
+  expect(refusal).toMatchObject({
+    level: 30,
+    errorCode: 'NOT_FOUND',
+    field: 'svmTransactionConfig.feePayer',
+    activityType: 'prepare',
+    workflowType: 'ledgerWrite',
+    workflowId: expect.stringContaining('log-refused-write-1'),
+  });
   expect(await accessLine('log-refused-write-1')).toMatchObject({ level: 30, res: { statusCode: 404 }, errorCode: 'NOT_FOUND' });
   // The SDK's lines leave in time order (buffered, sorted): once a later fault's warning is out, any line of the refusal is too.
   await faultWarning();
   // No warning or error of any write but the fault's, nor one naming the refusal (a process-wide SDK
   // warning, e.g. on a container's memory limit, is about no write).
   const aboutTheRefusal = (entry: Record<string, any>) => /NOT_FOUND|log-refused-write-1/.test(JSON.stringify(entry));
-  expect(parsed().filter((entry) => entry.level >= 40 && entry.workflowId !== faultWorkflowId && (entry.workflowId !== undefined || aboutTheRefusal(entry)))).toEqual([]);
+  expect(
+    parsed().filter((entry) => entry.level >= 40 && entry.workflowId !== faultWorkflowId && (entry.workflowId !== undefined || aboutTheRefusal(entry))),
+  ).toEqual([]);
 });
 
 it('still logs a fault inside a write at warn, with its error, activity and workflow', async () => {
-  const warning = await (faultWorkflowId ? waitFor(async () => parsed().find((entry) => entry.level === 40 && entry.workflowId === faultWorkflowId)) : faultWarning());
-  expect(warning).toMatchObject({ sdk: true, msg: 'Activity failed', activityType: 'prepare', workflowId: faultWorkflowId, err: { type: 'Error', message: 'log test: the database connection was lost' } });
+  const warning = await (faultWorkflowId
+    ? waitFor(async () => parsed().find((entry) => entry.level === 40 && entry.workflowId === faultWorkflowId))
+    : faultWarning());
+  expect(warning).toMatchObject({
+    sdk: true,
+    msg: 'Activity failed',
+    activityType: 'prepare',
+    workflowId: faultWorkflowId,
+    err: { type: 'Error', message: 'log test: the database connection was lost' },
+  });
   expect(warning.err.stack).toContain('log test');
 });

@@ -18,12 +18,30 @@ let bond: string;
 /** Transfer hook programs on the local node: one lets every transfer through, one refuses them all. */
 let hooks: { pass: string; refuse: string };
 beforeAll(async () => {
-  hooks = { pass: await getAddressFromPublicKey((await generateKeyPair()).publicKey), refuse: await getAddressFromPublicKey((await generateKeyPair()).publicKey) };
-  stack = await startStack({ programs: [{ programId: hooks.pass, elf: returnCodeProgramElf(0) }, { programId: hooks.refuse, elf: returnCodeProgramElf(0x7e57) }] });
-  authority = (await stack.call('POST', '/api/v1/accounts', { itemData: { managed: true, offchainReferences: { type: 'TOKEN_MANAGEMENT_AUTHORITY' } } })).body.newAccount;
+  hooks = {
+    pass: await getAddressFromPublicKey((await generateKeyPair()).publicKey),
+    refuse: await getAddressFromPublicKey((await generateKeyPair()).publicKey),
+  };
+  stack = await startStack({
+    programs: [
+      { programId: hooks.pass, elf: returnCodeProgramElf(0) },
+      { programId: hooks.refuse, elf: returnCodeProgramElf(0x7e57) },
+    ],
+  });
+  authority = (await stack.call('POST', '/api/v1/accounts', { itemData: { managed: true, offchainReferences: { type: 'TOKEN_MANAGEMENT_AUTHORITY' } } })).body
+    .newAccount;
   const byAuthority = { offchainId: authority.offchainId };
-  spl = (await stack.call('POST', '/api/v1/financial-instruments', { itemData: { version: 'SPL', onchainData: { decimals: 6 }, mintAuthority: byAuthority, freezeAuthority: byAuthority, mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: 'STOCK' } } } } })).body
-    .newFinancialInstrument.onchainId;
+  spl = (
+    await stack.call('POST', '/api/v1/financial-instruments', {
+      itemData: {
+        version: 'SPL',
+        onchainData: { decimals: 6 },
+        mintAuthority: byAuthority,
+        freezeAuthority: byAuthority,
+        mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: 'STOCK' } } },
+      },
+    })
+  ).body.newFinancialInstrument.onchainId;
   bond = (
     await stack.call('POST', '/api/v1/financial-instruments', {
       itemData: {
@@ -41,15 +59,23 @@ afterAll(async () => {
   await stack?.close();
 });
 
-const account = async (itemData: Record<string, unknown> = { managed: true }) => (await stack.call('POST', '/api/v1/accounts', { itemData })).body.newAccount as Ref;
-const nonManaged = async () => account({ managed: false, alreadyOnchain: true, onchainId: await getAddressFromPublicKey((await generateKeyPair()).publicKey), skipBlockchainExistenceVerification: true });
+const account = async (itemData: Record<string, unknown> = { managed: true }) =>
+  (await stack.call('POST', '/api/v1/accounts', { itemData })).body.newAccount as Ref;
+const nonManaged = async () =>
+  account({
+    managed: false,
+    alreadyOnchain: true,
+    onchainId: await getAddressFromPublicKey((await generateKeyPair()).publicKey),
+    skipBlockchainExistenceVerification: true,
+  });
 const at = (owner: Ref, mint: string) => ({ owner: { offchainId: owner.offchainId }, financialInstrument: { onchainId: mint } });
 const open = async (owner: Ref, mint: string) => {
   const created = await stack.call('POST', '/api/v1/positions', { itemData: { positionToInitialize: at(owner, mint) } });
   expect(created.status).toBe(201);
   return created.body.newPosition as Ref;
 };
-const mint = (owner: Ref, token: string, lamports: string) => stack.call('POST', '/api/v1/positions/mint', { itemData: { mintTo: at(owner, token), value: { lamports } } });
+const mint = (owner: Ref, token: string, lamports: string) =>
+  stack.call('POST', '/api/v1/positions/mint', { itemData: { mintTo: at(owner, token), value: { lamports } } });
 const trade = (itemData: Record<string, unknown>) => stack.call('POST', '/api/v1/positions/trade', { itemData });
 /** Balance in base units, after checking the chain and the record agree. */
 const units = async (owner: Ref, token: string): Promise<number> => {
@@ -127,7 +153,10 @@ describe('Trade', () => {
     const owner = await account();
     await open(owner, spl);
     await open(owner, bond);
-    const ops = (splFlags: Record<string, boolean>) => [{ mint: { mintTo: at(owner, spl), value: { amount: 1 }, ...splFlags } }, { mint: { mintTo: at(owner, bond), value: { amount: 1 } } }];
+    const ops = (splFlags: Record<string, boolean>) => [
+      { mint: { mintTo: at(owner, spl), value: { amount: 1 }, ...splFlags } },
+      { mint: { mintTo: at(owner, bond), value: { amount: 1 } } },
+    ];
     const refused = await trade({ freeze: true, operations: ops({}) });
     expect(refused.status).toBe(400);
     expect(refused.body.errors[0]).toMatchObject({ code: 'FREEZE_AUTHORITY_NOT_FOUND', field: 'itemData.freeze' });
@@ -146,8 +175,13 @@ describe('Trade', () => {
   it('thaws a position once and freezes it after the last operation that moves it', async () => {
     const [a, b, c] = [await account(), await account(), await account()];
     for (const owner of [a, b, c]) await open(owner, bond);
-    expect((await stack.call('POST', '/api/v1/positions/mint', { itemData: { mintTo: at(a, bond), value: { amount: 5 }, freeze: true } })).body).toMatchObject({ success: true });
-    const split = await trade({ unfreeze: true, operations: [b, c].map((to) => ({ transfer: { source: at(a, bond), destination: at(to, bond), value: { amount: 1 } } })) });
+    expect((await stack.call('POST', '/api/v1/positions/mint', { itemData: { mintTo: at(a, bond), value: { amount: 5 }, freeze: true } })).body).toMatchObject({
+      success: true,
+    });
+    const split = await trade({
+      unfreeze: true,
+      operations: [b, c].map((to) => ({ transfer: { source: at(a, bond), destination: at(to, bond), value: { amount: 1 } } })),
+    });
     expect(split.body).toMatchObject({ success: true });
     expect((await details(a, bond)).frozen).toBe(false);
     const twice = await trade({ freeze: true, operations: [0, 1].map(() => ({ mint: { mintTo: at(b, bond), value: { amount: 1 } } })) });
@@ -163,11 +197,15 @@ describe('Trade', () => {
   it('answers TRANSACTION_TOO_LARGE when the operations do not fit one transaction, and refuses entries holding two kinds', async () => {
     const owner = await account();
     await open(owner, spl);
-    const many = Array.from({ length: 40 }, (_, i) => ({ mint: { mintTo: at(owner, spl), value: { lamports: String(i + 1) }, memo: `lot ${i} of a long series of lots` } }));
+    const many = Array.from({ length: 40 }, (_, i) => ({
+      mint: { mintTo: at(owner, spl), value: { lamports: String(i + 1) }, memo: `lot ${i} of a long series of lots` },
+    }));
     const tooLarge = await trade({ operations: many });
     expect(tooLarge.status).toBe(400);
     expect(tooLarge.body.errors[0].code).toBe('TRANSACTION_TOO_LARGE');
-    const two = await trade({ operations: [{ mint: { mintTo: at(owner, spl), value: { amount: 1 } }, burn: { burnFrom: at(owner, spl), value: { amount: 1 } } }] });
+    const two = await trade({
+      operations: [{ mint: { mintTo: at(owner, spl), value: { amount: 1 } }, burn: { burnFrom: at(owner, spl), value: { amount: 1 } } }],
+    });
     expect(two.status).toBe(400);
     expect(two.body.errors[0].field).toBe('itemData.operations[0]');
     expect(await units(owner, spl)).toBe(0);
@@ -179,26 +217,41 @@ describe('paused instruments', () => {
     const byAuthority = { offchainId: authority.offchainId };
     const token = (
       await stack.call('POST', '/api/v1/financial-instruments', {
-        itemData: { version: 'TOKEN_2022', onchainData: { decimals: 0 }, mintAuthority: byAuthority, pausableAuthority: byAuthority, mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: 'ETF' } } } },
+        itemData: {
+          version: 'TOKEN_2022',
+          onchainData: { decimals: 0 },
+          mintAuthority: byAuthority,
+          pausableAuthority: byAuthority,
+          mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: 'ETF' } } },
+        },
       })
     ).body.newFinancialInstrument.onchainId as string;
     const [alice, bob] = [await account(), await account()];
     await open(alice, token);
     await open(bob, token);
     expect((await mint(alice, token, '10')).body).toMatchObject({ success: true });
-    expect((await stack.call('PATCH', '/api/v1/financial-instruments/pause', { itemData: { financialInstrument: { onchainId: token } } })).body).toMatchObject({ success: true });
+    expect((await stack.call('PATCH', '/api/v1/financial-instruments/pause', { itemData: { financialInstrument: { onchainId: token } } })).body).toMatchObject({
+      success: true,
+    });
     const refusedMint = await mint(alice, token, '1');
     expect(refusedMint.status).toBe(400);
     expect(refusedMint.body.errors[0].field).toBe('itemData.mintTo.financialInstrument');
-    const refusedTransfer = await stack.call('POST', '/api/v1/positions/transfer', { itemData: { source: at(alice, token), destination: at(bob, token), value: { amount: 1 } } });
+    const refusedTransfer = await stack.call('POST', '/api/v1/positions/transfer', {
+      itemData: { source: at(alice, token), destination: at(bob, token), value: { amount: 1 } },
+    });
     expect(refusedTransfer.body.errors[0].field).toBe('itemData.source.financialInstrument');
     const refusedBurn = await stack.call('POST', '/api/v1/positions/burn', { itemData: { burnFrom: at(alice, token), value: { amount: 1 } } });
     expect(refusedBurn.body.errors[0].field).toBe('itemData.burnFrom.financialInstrument');
     const refusedTrade = await trade({ operations: [{ transfer: { source: at(alice, token), destination: at(bob, token), value: { amount: 1 } } }] });
     expect(refusedTrade.body.errors[0].field).toBe('itemData.operations[0].transfer.source.financialInstrument');
     expect(await units(alice, token)).toBe(10);
-    expect((await stack.call('PATCH', '/api/v1/financial-instruments/unpause', { itemData: { financialInstrument: { onchainId: token } } })).body).toMatchObject({ success: true });
-    expect((await stack.call('POST', '/api/v1/positions/transfer', { itemData: { source: at(alice, token), destination: at(bob, token), value: { amount: 1 } } })).body).toMatchObject({ success: true });
+    expect(
+      (await stack.call('PATCH', '/api/v1/financial-instruments/unpause', { itemData: { financialInstrument: { onchainId: token } } })).body,
+    ).toMatchObject({ success: true });
+    expect(
+      (await stack.call('POST', '/api/v1/positions/transfer', { itemData: { source: at(alice, token), destination: at(bob, token), value: { amount: 1 } } }))
+        .body,
+    ).toMatchObject({ success: true });
     expect(await units(bob, token)).toBe(1);
   });
 });
@@ -208,7 +261,14 @@ describe('Scaled UI Amount', () => {
     const byAuthority = { offchainId: authority.offchainId };
     const token = (
       await stack.call('POST', '/api/v1/financial-instruments', {
-        itemData: { version: 'TOKEN_2022', onchainData: { decimals: 2 }, mintAuthority: byAuthority, scaledUiAmountAuthority: byAuthority, scaledUiAmountMultiplier: 1.5, mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: 'STOCK' } } } },
+        itemData: {
+          version: 'TOKEN_2022',
+          onchainData: { decimals: 2 },
+          mintAuthority: byAuthority,
+          scaledUiAmountAuthority: byAuthority,
+          scaledUiAmountMultiplier: 1.5,
+          mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: 'STOCK' } } },
+        },
       })
     ).body.newFinancialInstrument.onchainId as string;
     const owner = await account();
@@ -227,19 +287,38 @@ describe('permanent delegate and destination initialization', () => {
     await open(collector, bond);
     expect((await mint(holder, bond, '1000')).body).toMatchObject({ success: true });
     // As the owner: the service does not hold its key, so the write waits for its signature (docs/signatures.md); cancelled here.
-    const asOwner = await stack.call('POST', '/api/v1/positions/transfer', { itemData: { source: at(holder, bond), destination: at(collector, bond), value: { amount: 1 } } });
+    const asOwner = await stack.call('POST', '/api/v1/positions/transfer', {
+      itemData: { source: at(holder, bond), destination: at(collector, bond), value: { amount: 1 } },
+    });
     expect(asOwner.status).toBe(202);
     expect(asOwner.body.transaction.status).toBe('AWAITING_SIGNATURES');
-    expect((await stack.call('PATCH', '/api/v1/transactions/cancel', { itemData: { transaction: { offchainId: asOwner.body.transaction.offchainId } } })).status).toBe(200);
+    expect(
+      (await stack.call('PATCH', '/api/v1/transactions/cancel', { itemData: { transaction: { offchainId: asOwner.body.transaction.offchainId } } })).status,
+    ).toBe(200);
     const moved = await stack.call('POST', '/api/v1/positions/transfer', {
-      itemData: { source: at(holder, bond), destination: at(collector, bond), value: { amount: 4 }, signWithPermanentDelegate: true, permanentDelegateAuthority: { offchainId: authority.offchainId } },
+      itemData: {
+        source: at(holder, bond),
+        destination: at(collector, bond),
+        value: { amount: 4 },
+        signWithPermanentDelegate: true,
+        permanentDelegateAuthority: { offchainId: authority.offchainId },
+      },
     });
     expect(moved.body).toMatchObject({ success: true });
-    const burned = await stack.call('POST', '/api/v1/positions/burn', { itemData: { burnFrom: at(holder, bond), value: { amount: 1 }, signWithPermanentDelegate: true } });
+    const burned = await stack.call('POST', '/api/v1/positions/burn', {
+      itemData: { burnFrom: at(holder, bond), value: { amount: 1 }, signWithPermanentDelegate: true },
+    });
     expect(burned.body).toMatchObject({ success: true });
     expect(await units(holder, bond)).toBe(500);
     expect(await units(collector, bond)).toBe(400);
-    const wrongDelegate = await stack.call('POST', '/api/v1/positions/burn', { itemData: { burnFrom: at(holder, bond), value: { amount: 1 }, signWithPermanentDelegate: true, permanentDelegateAuthority: { offchainId: collector.offchainId } } });
+    const wrongDelegate = await stack.call('POST', '/api/v1/positions/burn', {
+      itemData: {
+        burnFrom: at(holder, bond),
+        value: { amount: 1 },
+        signWithPermanentDelegate: true,
+        permanentDelegateAuthority: { offchainId: collector.offchainId },
+      },
+    });
     expect(wrongDelegate.body.errors[0].field).toBe('itemData.permanentDelegateAuthority');
   });
 
@@ -262,7 +341,9 @@ describe('permanent delegate and destination initialization', () => {
   it('refuses the permanent delegate for an instrument without one', async () => {
     const owner = await account();
     await open(owner, spl);
-    const refused = await stack.call('POST', '/api/v1/positions/burn', { itemData: { burnFrom: at(owner, spl), burnEntireBalance: true, signWithPermanentDelegate: true } });
+    const refused = await stack.call('POST', '/api/v1/positions/burn', {
+      itemData: { burnFrom: at(owner, spl), burnEntireBalance: true, signWithPermanentDelegate: true },
+    });
     expect(refused.status).toBe(400);
     expect(refused.body.errors[0].field).toBe('itemData.signWithPermanentDelegate');
   });
@@ -271,7 +352,10 @@ describe('permanent delegate and destination initialization', () => {
     const [alice, newcomer] = [await account(), await account()];
     await open(alice, spl);
     expect((await mint(alice, spl, '2000000')).body).toMatchObject({ success: true });
-    const transfer = (extra: Record<string, unknown>) => stack.call('POST', '/api/v1/positions/transfer', { itemData: { source: at(alice, spl), destination: at(newcomer, spl), value: { amount: 0.75 }, ...extra } });
+    const transfer = (extra: Record<string, unknown>) =>
+      stack.call('POST', '/api/v1/positions/transfer', {
+        itemData: { source: at(alice, spl), destination: at(newcomer, spl), value: { amount: 0.75 }, ...extra },
+      });
     const missing = await transfer({});
     expect(missing.status).toBe(404);
     expect(missing.body.errors[0].field).toBe('itemData.destination');
@@ -284,7 +368,12 @@ describe('permanent delegate and destination initialization', () => {
     expect(await units(alice, spl)).toBe(500_000);
     // Only the owner's associated account is opened on the way: a named account that is not a position is 404.
     const named = await stack.call('POST', '/api/v1/positions/transfer', {
-      itemData: { source: at(alice, spl), destination: { position: { onchainId: newcomer.onchainId }, ...at(newcomer, spl) }, value: { amount: 0.1 }, initializeDestinationPositionIfNeeded: true },
+      itemData: {
+        source: at(alice, spl),
+        destination: { position: { onchainId: newcomer.onchainId }, ...at(newcomer, spl) },
+        value: { amount: 0.1 },
+        initializeDestinationPositionIfNeeded: true,
+      },
     });
     expect(named.status).toBe(404);
     expect(named.body.errors[0].field).toBe('itemData.destination');
@@ -296,7 +385,9 @@ describe('idempotency ids', () => {
     const owner = await account();
     await open(owner, spl);
     const idempotencyId = randomUUID();
-    expect((await stack.call('POST', '/api/v1/positions/mint', { itemData: { mintTo: at(owner, spl), value: { amount: 2 }, idempotencyId } })).body).toMatchObject({ success: true });
+    expect(
+      (await stack.call('POST', '/api/v1/positions/mint', { itemData: { mintTo: at(owner, spl), value: { amount: 2 }, idempotencyId } })).body,
+    ).toMatchObject({ success: true });
     const burn = await stack.call('POST', '/api/v1/positions/burn', { itemData: { burnFrom: at(owner, spl), value: { amount: 1 }, idempotencyId } });
     expect(burn.status).toBe(409);
     expect(burn.body.errors[0]).toMatchObject({ code: 'CONFLICT', field: 'itemData.idempotencyId' });
@@ -337,7 +428,11 @@ describe('racing writes that open one position', () => {
       expect((await mint(source, spl, '1000000')).body).toMatchObject({ success: true });
     }
     const results = await Promise.all(
-      sources.map((source) => stack.call('POST', '/api/v1/positions/transfer', { itemData: { source: at(source, spl), destination: at(newcomer, spl), value: { amount: 1 }, initializeDestinationPositionIfNeeded: true } })),
+      sources.map((source) =>
+        stack.call('POST', '/api/v1/positions/transfer', {
+          itemData: { source: at(source, spl), destination: at(newcomer, spl), value: { amount: 1 }, initializeDestinationPositionIfNeeded: true },
+        }),
+      ),
     );
     expect(results.map((r) => r.body.success)).toEqual([true, true, true, true]);
     expect(await units(newcomer, spl)).toBe(4_000_000);
@@ -350,7 +445,14 @@ describe('one trade opening one destination twice', () => {
     const byAuthority = { offchainId: authority.offchainId };
     const token = (
       await stack.call('POST', '/api/v1/financial-instruments', {
-        itemData: { version: 'TOKEN_2022', onchainData: { decimals: 0 }, mintAuthority: byAuthority, freezeAuthority: byAuthority, defaultPositionState: 'FROZEN', mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: 'LOAN' } } } },
+        itemData: {
+          version: 'TOKEN_2022',
+          onchainData: { decimals: 0 },
+          mintAuthority: byAuthority,
+          freezeAuthority: byAuthority,
+          defaultPositionState: 'FROZEN',
+          mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: 'LOAN' } } },
+        },
       })
     ).body.newFinancialInstrument.onchainId as string;
     const [a, b, newcomer] = [await account(), await account(), await account()];
@@ -358,7 +460,15 @@ describe('one trade opening one destination twice', () => {
       expect((await stack.call('POST', '/api/v1/positions', { itemData: { positionToInitialize: at(owner, token), unfreeze: true } })).status).toBe(201);
       expect((await mint(owner, token, '5')).body).toMatchObject({ success: true });
     }
-    const legs = [a, b].map((from) => ({ transfer: { source: at(from, token), destination: at(newcomer, token), value: { amount: 2 }, initializeDestinationPositionIfNeeded: true, unfreezeDestination: true } }));
+    const legs = [a, b].map((from) => ({
+      transfer: {
+        source: at(from, token),
+        destination: at(newcomer, token),
+        value: { amount: 2 },
+        initializeDestinationPositionIfNeeded: true,
+        unfreezeDestination: true,
+      },
+    }));
     expect((await trade({ operations: legs })).body).toMatchObject({ success: true });
     expect(await units(newcomer, token)).toBe(4);
     expect((await details(newcomer, token)).frozen).toBe(false);
@@ -385,7 +495,9 @@ describe('transfer-hook instruments', () => {
     const [alice, bob] = [await account(), await account()];
     await open(alice, token);
     expect((await mint(alice, token, '10')).body).toMatchObject({ success: true });
-    const moved = await stack.call('POST', '/api/v1/positions/transfer', { itemData: { source: at(alice, token), destination: at(bob, token), value: { amount: 3 }, initializeDestinationPositionIfNeeded: true } });
+    const moved = await stack.call('POST', '/api/v1/positions/transfer', {
+      itemData: { source: at(alice, token), destination: at(bob, token), value: { amount: 3 }, initializeDestinationPositionIfNeeded: true },
+    });
     expect(moved.body).toMatchObject({ success: true });
     expect(await units(alice, token)).toBe(7);
     expect(await units(bob, token)).toBe(3);
@@ -397,7 +509,9 @@ describe('transfer-hook instruments', () => {
     await open(alice, token);
     await open(bob, token);
     expect((await mint(alice, token, '10')).body).toMatchObject({ success: true });
-    const refused = await stack.call('POST', '/api/v1/positions/transfer', { itemData: { source: at(alice, token), destination: at(bob, token), value: { amount: 3 } } });
+    const refused = await stack.call('POST', '/api/v1/positions/transfer', {
+      itemData: { source: at(alice, token), destination: at(bob, token), value: { amount: 3 } },
+    });
     expect(refused.body).toMatchObject({ success: false, status: 'FAILED' });
     expect(await units(alice, token)).toBe(10);
     expect(await units(bob, token)).toBe(0);
@@ -406,7 +520,8 @@ describe('transfer-hook instruments', () => {
 
 describe('Inactivate Position', () => {
   const inactivate = (itemData: Record<string, unknown>) => stack.call('PATCH', '/api/v1/positions/inactivate', { itemData });
-  const lamportsOf = async (ref: Ref) => (await stack.call('POST', '/api/v1/accounts/balance', { itemData: { account: { offchainId: ref.offchainId } } })).body.onchain.balance.lamports as number;
+  const lamportsOf = async (ref: Ref) =>
+    (await stack.call('POST', '/api/v1/accounts/balance', { itemData: { account: { offchainId: ref.offchainId } } })).body.onchain.balance.lamports as number;
 
   it('needs the remaining balance burned or moved; burns it, closes the account and refunds the rent to the destination', async () => {
     const [owner, refund] = [await account(), await account()];
@@ -416,7 +531,11 @@ describe('Inactivate Position', () => {
     expect(refused.status).toBe(400);
     expect(refused.body.errors[0].field).toBe('itemData.burnRemainingTokenBalance');
     const before = await lamportsOf(refund);
-    const closed = await inactivate({ positionToInactivate: at(owner, spl), burnRemainingTokenBalance: true, refundNetworkCurrrencyDestination: { offchainId: refund.offchainId } });
+    const closed = await inactivate({
+      positionToInactivate: at(owner, spl),
+      burnRemainingTokenBalance: true,
+      refundNetworkCurrrencyDestination: { offchainId: refund.offchainId },
+    });
     expect(closed.status).toBe(200);
     expect(closed.body).toMatchObject({ success: true });
     expect((await lamportsOf(refund)) - before).toBe((128 + 165) * 6960);
@@ -438,11 +557,18 @@ describe('Inactivate Position', () => {
     const [owner, heir] = [await account(), await account()];
     await open(owner, bond);
     await open(heir, bond);
-    expect((await stack.call('POST', '/api/v1/positions/mint', { itemData: { mintTo: at(owner, bond), value: { amount: 3 }, freeze: true } })).body).toMatchObject({ success: true });
+    expect(
+      (await stack.call('POST', '/api/v1/positions/mint', { itemData: { mintTo: at(owner, bond), value: { amount: 3 }, freeze: true } })).body,
+    ).toMatchObject({ success: true });
     expect((await details(owner, bond)).frozen).toBe(true);
     const frozen = await inactivate({ positionToInactivate: at(owner, bond), transferRemainingTokenBalanceTo: at(heir, bond) });
     expect(frozen.body.errors[0]).toMatchObject({ code: 'POSITION_FROZEN', field: 'itemData.unfreezeIfNeeded' });
-    const done = await inactivate({ positionToInactivate: at(owner, bond), transferRemainingTokenBalanceTo: at(heir, bond), unfreezeIfNeeded: true, refundNetworkCurrrencyToFeePayer: true });
+    const done = await inactivate({
+      positionToInactivate: at(owner, bond),
+      transferRemainingTokenBalanceTo: at(heir, bond),
+      unfreezeIfNeeded: true,
+      refundNetworkCurrrencyToFeePayer: true,
+    });
     expect(done.body).toMatchObject({ success: true });
     expect(await units(heir, bond)).toBe(300);
     expect(await details(owner, bond)).toMatchObject({ status: 'INACTIVE', frozen: false });
@@ -466,38 +592,57 @@ describe('token debit limits (spec 8, per instrument in its units)', () => {
     await open(managed, spl);
     await open(holder, spl);
     expect((await mint(wallet, spl, '100000000')).body).toMatchObject({ success: true });
-    const send = (to: Ref, lamports: string) => stack.call('POST', '/api/v1/positions/transfer', { itemData: { source: at(wallet, spl), destination: at(to, spl), value: { lamports } } });
+    const send = (to: Ref, lamports: string) =>
+      stack.call('POST', '/api/v1/positions/transfer', { itemData: { source: at(wallet, spl), destination: at(to, spl), value: { lamports } } });
     expect((await send(holder, '1000000')).body).toMatchObject({ success: true });
     const over = await send(holder, '1000001');
     expect(over.status).toBe(400);
-    expect(over.body.errors[0]).toMatchObject({ code: 'LIMIT_EXCEEDED', limit: { destination: 'NON_MANAGED', maxAllowedDebit: { limitType: 'PER_TRANSACTION', limitAmount: '1' } } });
+    expect(over.body.errors[0]).toMatchObject({
+      code: 'LIMIT_EXCEEDED',
+      limit: { destination: 'NON_MANAGED', maxAllowedDebit: { limitType: 'PER_TRANSACTION', limitAmount: '1' } },
+    });
     // Two transfers in one trade count together against the per-transaction limit.
-    const split = await trade({ operations: [0, 1].map(() => ({ transfer: { source: at(wallet, spl), destination: at(holder, spl), value: { amount: 0.6 } } })) });
+    const split = await trade({
+      operations: [0, 1].map(() => ({ transfer: { source: at(wallet, spl), destination: at(holder, spl), value: { amount: 0.6 } } })),
+    });
     expect(split.body.errors[0].code).toBe('LIMIT_EXCEEDED');
     // NON_MANAGED has no 24-hour limit: a second full transfer in the same day passes.
     expect((await send(holder, '1000000')).body).toMatchObject({ success: true });
     expect((await send(managed, '50000000')).body).toMatchObject({ success: true });
 
     const stranger = { onchainId: await getAddressFromPublicKey((await generateKeyPair()).publicKey), offPlatform: true };
-    const opened = await stack.call('POST', '/api/v1/positions', { itemData: { positionToInitialize: { owner: stranger, financialInstrument: { onchainId: spl } } } });
+    const opened = await stack.call('POST', '/api/v1/positions', {
+      itemData: { positionToInitialize: { owner: stranger, financialInstrument: { onchainId: spl } } },
+    });
     expect(opened.status).toBe(201);
-    const offPlatform = await stack.call('POST', '/api/v1/positions/transfer', { itemData: { source: at(wallet, spl), destination: { position: { offchainId: opened.body.newPosition.offchainId } }, value: { lamports: '1' } } });
+    const offPlatform = await stack.call('POST', '/api/v1/positions/transfer', {
+      itemData: { source: at(wallet, spl), destination: { position: { offchainId: opened.body.newPosition.offchainId } }, value: { lamports: '1' } },
+    });
     expect(offPlatform.body.errors[0]).toMatchObject({ code: 'LIMIT_EXCEEDED', limit: { destination: 'OFF_PLATFORM' } });
-    expect((await stack.call('POST', '/api/v1/positions/burn', { itemData: { burnFrom: at(wallet, spl), value: { amount: 20 } } })).body).toMatchObject({ success: true });
+    expect((await stack.call('POST', '/api/v1/positions/burn', { itemData: { burnFrom: at(wallet, spl), value: { amount: 20 } } })).body).toMatchObject({
+      success: true,
+    });
     expect(await units(wallet, spl)).toBe(100_000_000 - 2_000_000 - 50_000_000 - 20_000_000);
     expect(await units(holder, spl)).toBe(2_000_000);
   });
 
   it('a configured rolling window holds against concurrent transfers', async () => {
-    const wallet = await account({ managed: true, tokenDebitLimits: [{ destination: 'ANY', maxAllowedDebit: { limitType: 'DURATION', limitAmount: '10', duration: { code: 'DAYS', unit: 1 } } }] });
+    const wallet = await account({
+      managed: true,
+      tokenDebitLimits: [{ destination: 'ANY', maxAllowedDebit: { limitType: 'DURATION', limitAmount: '10', duration: { code: 'DAYS', unit: 1 } } }],
+    });
     const [a, b, c] = [await account(), await account(), await account()];
     for (const owner of [wallet, a, b, c]) await open(owner, spl);
     expect((await mint(wallet, spl, '100000000')).body).toMatchObject({ success: true });
-    const send = (to: Ref, amount: number) => stack.call('POST', '/api/v1/positions/transfer', { itemData: { source: at(wallet, spl), destination: at(to, spl), value: { amount } } });
+    const send = (to: Ref, amount: number) =>
+      stack.call('POST', '/api/v1/positions/transfer', { itemData: { source: at(wallet, spl), destination: at(to, spl), value: { amount } } });
     const results = await Promise.all([send(a, 4), send(b, 4), send(c, 4)]);
     expect(results.filter((r) => r.status === 201 && r.body.success)).toHaveLength(2);
     const refused = results.find((r) => r.status === 400)!;
-    expect(refused.body.errors[0]).toMatchObject({ code: 'LIMIT_EXCEEDED', limit: { destination: 'ANY', maxAllowedDebit: { limitType: 'DURATION', limitAmount: '10' } } });
+    expect(refused.body.errors[0]).toMatchObject({
+      code: 'LIMIT_EXCEEDED',
+      limit: { destination: 'ANY', maxAllowedDebit: { limitType: 'DURATION', limitAmount: '10' } },
+    });
     // 8 of 10 used: 2 more pass, 2.000001 does not.
     expect((await send(a, 2.000001)).body.errors[0].code).toBe('LIMIT_EXCEEDED');
     expect((await send(a, 2)).body).toMatchObject({ success: true });
@@ -509,10 +654,13 @@ describe('token debit limits (spec 8, per instrument in its units)', () => {
     await open(wallet, spl);
     await open(to, spl);
     expect((await mint(wallet, spl, '100000000')).body).toMatchObject({ success: true });
-    const send = (amount: number) => stack.call('POST', '/api/v1/positions/transfer', { itemData: { source: at(wallet, spl), destination: at(to, spl), value: { amount } } });
+    const send = (amount: number) =>
+      stack.call('POST', '/api/v1/positions/transfer', { itemData: { source: at(wallet, spl), destination: at(to, spl), value: { amount } } });
     expect((await send(5)).body).toMatchObject({ success: true });
     const limits = [{ destination: 'ANY', maxAllowedDebit: { limitType: 'DURATION', limitAmount: 10, duration: { code: 'DAYS', unit: 1 } } }];
-    expect((await stack.call('PATCH', '/api/v1/accounts', { itemData: { account: { offchainId: wallet.offchainId }, tokenDebitLimits: limits } })).status).toBe(200);
+    expect((await stack.call('PATCH', '/api/v1/accounts', { itemData: { account: { offchainId: wallet.offchainId }, tokenDebitLimits: limits } })).status).toBe(
+      200,
+    );
     expect((await send(5.000001)).body.errors[0].code).toBe('LIMIT_EXCEEDED');
     expect((await send(5)).body).toMatchObject({ success: true });
   });
@@ -527,7 +675,10 @@ describe('token debit limits (spec 8, per instrument in its units)', () => {
     const record = await em.findOneOrFail(Position, { ownerAddress: wallet.onchainId, mintAddress: spl });
     record.balance = '100000000';
     await em.flush();
-    const send = (amount: number) => stack.call('POST', '/api/v1/positions/transfer', { itemData: { source: at(wallet, spl), destination: at(to, spl), value: { amount }, offchainBalanceAvailabilityPrecheck: true } });
+    const send = (amount: number) =>
+      stack.call('POST', '/api/v1/positions/transfer', {
+        itemData: { source: at(wallet, spl), destination: at(to, spl), value: { amount }, offchainBalanceAvailabilityPrecheck: true },
+      });
     // Passes the limit (2 of 10) and the offchain precheck, but the chain holds only 1.
     expect((await send(2)).body).toMatchObject({ success: false });
     expect((await mint(wallet, spl, '99000000')).body).toMatchObject({ success: true });

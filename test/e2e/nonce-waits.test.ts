@@ -22,12 +22,20 @@ const account = async (itemData: Record<string, unknown>): Promise<Ref> => {
 };
 const nonceConfig = (extra: Record<string, unknown> = {}) => ({ messageLifetimeStrategy: 'DURABLE_NONCE', ...extra });
 const transfer = (source: Record<string, unknown>, destination: Ref, lamports: string, svmTransactionConfig: Record<string, unknown>) =>
-  stack.call('POST', '/api/v1/accounts/transfer-network-currency', { itemData: { source, destination: { offchainId: destination.offchainId }, value: { lamports } }, svmTransactionConfig });
+  stack.call('POST', '/api/v1/accounts/transfer-network-currency', {
+    itemData: { source, destination: { offchainId: destination.offchainId }, value: { lamports } },
+    svmTransactionConfig,
+  });
 const status = async (offchainId: string) => (await stack.call('POST', '/api/v1/transactions/status', { itemData: { transaction: { offchainId } } })).body;
-const nonceDetails = async (nonce: Ref) => (await stack.call('POST', '/api/v1/durable-nonce-accounts/single', { itemData: { nonceAccount: { offchainId: nonce.offchainId } } })).body;
+const nonceDetails = async (nonce: Ref) =>
+  (await stack.call('POST', '/api/v1/durable-nonce-accounts/single', { itemData: { nonceAccount: { offchainId: nonce.offchainId } } })).body;
 /** The nonce account a transaction holds (Fetch Durable Nonce Accounts by inUseByTransactionId), or null. */
 async function heldBy(transactionOffchainId: string): Promise<Ref | null> {
-  const page = await stack.call('POST', '/api/v1/durable-nonce-accounts/bulk', { itemQuery: { filter: [{ fieldName: 'inUseByTransactionId', filterValues: [{ dataType: 'OFFCHAIN_ID', filterType: 'EQUALS', valueString: transactionOffchainId }] }] } });
+  const page = await stack.call('POST', '/api/v1/durable-nonce-accounts/bulk', {
+    itemQuery: {
+      filter: [{ fieldName: 'inUseByTransactionId', filterValues: [{ dataType: 'OFFCHAIN_ID', filterType: 'EQUALS', valueString: transactionOffchainId }] }],
+    },
+  });
   expect(page.status).toBe(200);
   const record = page.body.items[0]?.nonceAccount;
   return record ? { onchainId: record.onchain.id, offchainId: record.offchain.id } : null;
@@ -41,9 +49,15 @@ async function lamports(ref: Ref): Promise<number> {
 /** Adds one nonce account to the organization's pool. */
 async function oneNonceAccount(): Promise<void> {
   const authority = await account({ managed: true });
-  const created = await stack.call('POST', '/api/v1/durable-nonce-accounts', { itemData: { nonceAccount: { offchainReferences: { type: 'NONCE' } }, numberOfNonceAccounts: 1, nonceAuthority: { offchainId: authority.offchainId } } });
+  const created = await stack.call('POST', '/api/v1/durable-nonce-accounts', {
+    itemData: { nonceAccount: { offchainReferences: { type: 'NONCE' } }, numberOfNonceAccounts: 1, nonceAuthority: { offchainId: authority.offchainId } },
+  });
   expect(created.status).toBe(201);
-  const page = await stack.call('POST', '/api/v1/durable-nonce-accounts/bulk', { itemQuery: { filter: [{ fieldName: 'nonceAuthorityOffchainId', filterValues: [{ dataType: 'OFFCHAIN_ID', filterType: 'EQUALS', valueString: authority.offchainId }] }] } });
+  const page = await stack.call('POST', '/api/v1/durable-nonce-accounts/bulk', {
+    itemQuery: {
+      filter: [{ fieldName: 'nonceAuthorityOffchainId', filterValues: [{ dataType: 'OFFCHAIN_ID', filterType: 'EQUALS', valueString: authority.offchainId }] }],
+    },
+  });
   expect(page.body.count).toBe(1);
 }
 
@@ -72,7 +86,9 @@ it('waits an hour of slots for an outside signature with a durable nonce, holdin
 
   const details = (await stack.call('POST', '/api/v1/transactions/single', { itemData: { transaction: { offchainId } } })).body;
   const signature = getBase58Decoder().decode(await signBytes(keys.privateKey, getBase64Encoder().encode(details.serializedMessage)));
-  const landed = await stack.call('POST', '/api/v1/transactions/sign', { itemData: { transaction: { offchainId }, signatures: [{ signer: outside, signature }] } });
+  const landed = await stack.call('POST', '/api/v1/transactions/sign', {
+    itemData: { transaction: { offchainId }, signatures: [{ signer: outside, signature }] },
+  });
   expect(landed.status).toBe(200);
   expect(landed.body).toMatchObject({ success: true, status: 'CONFIRMED', offchainId });
   expect(await lamports(source)).toBeLessThanOrEqual(sourceBefore - 123456);
@@ -99,7 +115,9 @@ it('cancels a nonce write resting at SIGNED for Submit and gives its nonce to th
   expect((await status(resting.body.offchainId)).status).toBe('CANCELLED');
   expect((await nonceDetails(nonce)).inUse).toBeNull();
   // Submit after Cancel answers the cancelled record; nothing moved.
-  expect((await stack.call('POST', '/api/v1/transactions/submit', { itemData: { transaction: { offchainId: resting.body.offchainId } } })).body).toMatchObject({ status: 'CANCELLED' });
+  expect((await stack.call('POST', '/api/v1/transactions/submit', { itemData: { transaction: { offchainId: resting.body.offchainId } } })).body).toMatchObject({
+    status: 'CANCELLED',
+  });
   expect(await lamports(from)).toBe(fromBefore);
 
   const next = await transfer({ offchainId: from.offchainId }, to, '7000', nonceConfig());

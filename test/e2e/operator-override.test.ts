@@ -31,8 +31,16 @@ async function keyOf(organization: string, roles: Role[]) {
 
 const asA = { tenancyConfig: { overrideOrganizationExternalId: '' } };
 const exportKey = (apiKey: string, requestId: string, override?: string) =>
-  stack.call('POST', '/api/v1/accounts/private-key', { itemData: { account: { offchainId: account.offchainId } }, ...(override ? { tenancyConfig: { overrideOrganizationExternalId: override } } : {}) }, { apiKey, headers: { 'x-request-id': requestId } });
-const auditLine = (requestId: string) => waitFor(async () => lines.map((line) => JSON.parse(line) as Record<string, any>).find((entry) => entry.audit === true && String(entry.msg).includes(requestId)));
+  stack.call(
+    'POST',
+    '/api/v1/accounts/private-key',
+    { itemData: { account: { offchainId: account.offchainId } }, ...(override ? { tenancyConfig: { overrideOrganizationExternalId: override } } : {}) },
+    { apiKey, headers: { 'x-request-id': requestId } },
+  );
+const auditLine = (requestId: string) =>
+  waitFor(async () =>
+    lines.map((line) => JSON.parse(line) as Record<string, any>).find((entry) => entry.audit === true && String(entry.msg).includes(requestId)),
+  );
 const refusal = (r: { status: number; body: any }) => ({ status: r.status, code: r.body?.errors?.[0]?.code, field: r.body?.errors?.[0]?.field });
 
 beforeAll(async () => {
@@ -75,9 +83,13 @@ describe("An operator's key export for another organization", () => {
     expect(exported.body.account).toMatchObject({ offchain: { id: account.offchainId } });
 
     const audit = await auditLine('op-export-operator');
-    expect(audit.msg).toBe(`private key of ${account.onchainId} (${account.offchainId}) fetched by API key ${keys.exporter.id} of organization ${OPERATORS} for organization ${A}, request op-export-operator`);
+    expect(audit.msg).toBe(
+      `private key of ${account.onchainId} (${account.offchainId}) fetched by API key ${keys.exporter.id} of organization ${OPERATORS} for organization ${A}, request op-export-operator`,
+    );
     // A's own export names its organization once.
-    expect((await auditLine('op-export-own')).msg).toBe(`private key of ${account.onchainId} (${account.offchainId}) fetched by API key ${keys.ownExporter.id} of organization ${A}, request op-export-own`);
+    expect((await auditLine('op-export-own')).msg).toBe(
+      `private key of ${account.onchainId} (${account.offchainId}) fetched by API key ${keys.ownExporter.id} of organization ${A}, request op-export-own`,
+    );
     expect(lines.join('\n')).not.toContain(exported.body.privateKey);
   });
 });
@@ -85,23 +97,46 @@ describe("An operator's key export for another organization", () => {
 describe('Overriding the organization', () => {
   it("is 403 naming the field for an operator organization's key without ADMIN, even one holding every other role", async () => {
     expect(refusal(await exportKey(keys.operatorWithoutAdmin.apiKey, 'op-no-admin', A))).toEqual({ status: 403, code: 'FORBIDDEN', field: FIELD });
-    expect(refusal(await stack.call('POST', '/api/v1/accounts/bulk/identifiers', asA, { apiKey: keys.operatorWithoutAdmin.apiKey }))).toEqual({ status: 403, code: 'FORBIDDEN', field: FIELD });
+    expect(refusal(await stack.call('POST', '/api/v1/accounts/bulk/identifiers', asA, { apiKey: keys.operatorWithoutAdmin.apiKey }))).toEqual({
+      status: 403,
+      code: 'FORBIDDEN',
+      field: FIELD,
+    });
   });
 
   it("is 403 naming the field for another organization's ADMIN key, and answers alike whether the organization exists", async () => {
     const existing = await stack.call('POST', '/api/v1/accounts/bulk/identifiers', asA, { apiKey: keys.otherAdmin.apiKey });
-    const missing = await stack.call('POST', '/api/v1/accounts/bulk/identifiers', { tenancyConfig: { overrideOrganizationExternalId: `nobody-${randomBytes(4).toString('hex')}` } }, { apiKey: keys.otherAdmin.apiKey });
+    const missing = await stack.call(
+      'POST',
+      '/api/v1/accounts/bulk/identifiers',
+      { tenancyConfig: { overrideOrganizationExternalId: `nobody-${randomBytes(4).toString('hex')}` } },
+      { apiKey: keys.otherAdmin.apiKey },
+    );
     expect(refusal(existing)).toEqual({ status: 403, code: 'FORBIDDEN', field: FIELD });
     expect(refusal(missing)).toEqual(refusal(existing));
     expect(missing.body.errors[0].message).toBe(existing.body.errors[0].message);
     expect(refusal(await exportKey(keys.otherAdmin.apiKey, 'op-other-admin', A))).toEqual({ status: 403, code: 'FORBIDDEN', field: FIELD });
     // Naming the key's own organization changes nothing.
-    expect((await stack.call('POST', '/api/v1/accounts/bulk/identifiers', { tenancyConfig: { overrideOrganizationExternalId: OPERATORS } }, { apiKey: keys.operatorWithoutAdmin.apiKey })).status).toBe(200);
+    expect(
+      (
+        await stack.call(
+          'POST',
+          '/api/v1/accounts/bulk/identifiers',
+          { tenancyConfig: { overrideOrganizationExternalId: OPERATORS } },
+          { apiKey: keys.operatorWithoutAdmin.apiKey },
+        )
+      ).status,
+    ).toBe(200);
   });
 
   it("lets an operator with READ and WRITE read and write inside A: A's accounts listed, a new account A's", async () => {
     const onchainId = await getAddressFromPublicKey((await generateKeyPair()).publicKey);
-    const created = await stack.call('POST', '/api/v1/accounts', { itemData: { managed: false, alreadyOnchain: true, onchainId, skipBlockchainExistenceVerification: true }, ...asA }, { apiKey: keys.readerWriter.apiKey });
+    const created = await stack.call(
+      'POST',
+      '/api/v1/accounts',
+      { itemData: { managed: false, alreadyOnchain: true, onchainId, skipBlockchainExistenceVerification: true }, ...asA },
+      { apiKey: keys.readerWriter.apiKey },
+    );
     expect(created.status).toBe(201);
     const listed = await stack.call('POST', '/api/v1/accounts/bulk/identifiers', asA, { apiKey: keys.readerWriter.apiKey });
     expect(listed.status).toBe(200);
@@ -112,14 +147,27 @@ describe('Overriding the organization', () => {
     expect((await stack.call('POST', '/api/v1/accounts/bulk/identifiers', {}, { apiKey: keys.readerWriter.apiKey })).body.count).toBe(0);
   });
 
-  it('needs a role a handler checks itself held explicitly too (UPDATE_DEBIT_API_KEYS), and the route\'s role (no READ: 403)', async () => {
-    const refused = await stack.call('POST', '/api/v1/accounts', { itemData: { managed: true, networkCurrencyDebitApiKeys: ['k1'] }, ...asA }, { apiKey: keys.readerWriter.apiKey });
+  it("needs a role a handler checks itself held explicitly too (UPDATE_DEBIT_API_KEYS), and the route's role (no READ: 403)", async () => {
+    const refused = await stack.call(
+      'POST',
+      '/api/v1/accounts',
+      { itemData: { managed: true, networkCurrencyDebitApiKeys: ['k1'] }, ...asA },
+      { apiKey: keys.readerWriter.apiKey },
+    );
     expect(refusal(refused)).toEqual({ status: 403, code: 'FORBIDDEN', field: 'itemData.networkCurrencyDebitApiKeys' });
-    expect(refusal(await stack.call('POST', '/api/v1/accounts/bulk/identifiers', asA, { apiKey: keys.exporter.apiKey }))).toMatchObject({ status: 403, code: 'FORBIDDEN' });
+    expect(refusal(await stack.call('POST', '/api/v1/accounts/bulk/identifiers', asA, { apiKey: keys.exporter.apiKey }))).toMatchObject({
+      status: 403,
+      code: 'FORBIDDEN',
+    });
   });
 
   it('answers 404 naming the field to an operator naming an organization that does not exist', async () => {
-    const missing = await stack.call('POST', '/api/v1/accounts/bulk/identifiers', { tenancyConfig: { overrideOrganizationExternalId: `nobody-${randomBytes(4).toString('hex')}` } }, { apiKey: keys.readerWriter.apiKey });
+    const missing = await stack.call(
+      'POST',
+      '/api/v1/accounts/bulk/identifiers',
+      { tenancyConfig: { overrideOrganizationExternalId: `nobody-${randomBytes(4).toString('hex')}` } },
+      { apiKey: keys.readerWriter.apiKey },
+    );
     expect(refusal(missing)).toEqual({ status: 404, code: 'NOT_FOUND', field: FIELD });
   });
 });

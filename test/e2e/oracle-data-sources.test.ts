@@ -45,13 +45,18 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   // A hook after sign: the crash test makes the worker fail there once (the step's activity is retried from lookup).
-  stack = await startStack({ wrapSteps: (steps) => ({ ...steps, sign: async (...args) => {
-    const signed = await steps.sign(...args);
-    const crash = afterSign;
-    afterSign = null;
-    crash?.();
-    return signed;
-  } }) });
+  stack = await startStack({
+    wrapSteps: (steps) => ({
+      ...steps,
+      sign: async (...args) => {
+        const signed = await steps.sign(...args);
+        const crash = afterSign;
+        afterSign = null;
+        crash?.();
+        return signed;
+      },
+    }),
+  });
   rpc = createSolanaRpc(stack.node.url);
   authority = (await stack.call('POST', '/api/v1/accounts', { itemData: { managed: true } })).body.newAccount;
   instrument = await newInstrument();
@@ -62,12 +67,20 @@ afterAll(async () => {
 });
 
 async function newInstrument(): Promise<Ref> {
-  const created = await stack.call('POST', '/api/v1/financial-instruments', { itemData: { version: 'SPL', onchainData: { decimals: 0 }, mintAuthority: { offchainId: authority.offchainId }, mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: 'STOCK' } } } } });
+  const created = await stack.call('POST', '/api/v1/financial-instruments', {
+    itemData: {
+      version: 'SPL',
+      onchainData: { decimals: 0 },
+      mintAuthority: { offchainId: authority.offchainId },
+      mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: 'STOCK' } } },
+    },
+  });
   expect(created.status).toBe(201);
   return created.body.newFinancialInstrument;
 }
 
-const priceJob = (path: string, jsonPath = '$.data.usd') => JSON.stringify({ tasks: [{ httpTask: { url: `${base}${path}` } }, { jsonParseTask: { path: jsonPath } }] });
+const priceJob = (path: string, jsonPath = '$.data.usd') =>
+  JSON.stringify({ tasks: [{ httpTask: { url: `${base}${path}` } }, { jsonParseTask: { path: jsonPath } }] });
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 const create = (jobDefinition: string, extra: Record<string, unknown> = {}, dataDetails: Record<string, unknown> = { kind: 'PRICE' }, on: Ref = instrument) =>
@@ -82,8 +95,10 @@ const create = (jobDefinition: string, extra: Record<string, unknown> = {}, data
       ...extra,
     },
   });
-const update = (feed: Ref, patch: Record<string, unknown>) => stack.call('PATCH', '/api/v1/market-data/onchain-data-source', { itemData: { onchainDataSource: { offchainId: feed.offchainId }, ...patch } });
-const refresh = (feed: Ref) => stack.call('PATCH', '/api/v1/market-data/onchain-data-source/refresh', { itemData: { onchainDataSource: { onchainId: feed.onchainId } } });
+const update = (feed: Ref, patch: Record<string, unknown>) =>
+  stack.call('PATCH', '/api/v1/market-data/onchain-data-source', { itemData: { onchainDataSource: { offchainId: feed.offchainId }, ...patch } });
+const refresh = (feed: Ref) =>
+  stack.call('PATCH', '/api/v1/market-data/onchain-data-source/refresh', { itemData: { onchainDataSource: { onchainId: feed.onchainId } } });
 const bulk = (itemQuery: Record<string, unknown>) => stack.call('POST', '/api/v1/market-data/onchain-data-source/bulk', { itemQuery });
 const where = (fieldName: string, value: Record<string, unknown>) => ({ fieldName, operator: 'AND', filterValues: [{ filterType: 'EQUALS', ...value }] });
 
@@ -99,14 +114,19 @@ async function details(feed: Ref): Promise<{ status: number; body: any }> {
 }
 
 const onchain = async (feed: Ref) => (await readOnchainFeed(rpc, feed.onchainId))!;
-const allRefreshes = async () => (await stack.call('POST', '/api/v1/transactions/bulk/detailed', { itemQuery: { limit: 1000, filter: [where('operation', { dataType: 'TEXT', valueString: 'REFRESH_ORACLE_DATA_SOURCE' })] } })).body.items;
+const allRefreshes = async () =>
+  (
+    await stack.call('POST', '/api/v1/transactions/bulk/detailed', {
+      itemQuery: { limit: 1000, filter: [where('operation', { dataType: 'TEXT', valueString: 'REFRESH_ORACLE_DATA_SOURCE' })] },
+    })
+  ).body.items;
 /** The refresh transactions that wrote to this feed. */
 const refreshes = async (feed: Ref) => (await allRefreshes()).filter((t: any) => JSON.stringify(t).includes(feed.offchainId));
 
 let feed: Ref;
 let firstJob: string;
 
-it('creates a PRICE feed whose first value, computed by the job in the same write, is in the mint\'s metadata with every digit', async () => {
+it("creates a PRICE feed whose first value, computed by the job in the same write, is in the mint's metadata with every digit", async () => {
   source.bodies.set('/sol', '{"data":{"usd":123.456789012345678901}}');
   firstJob = priceJob('/sol');
   const created = await create(firstJob);
@@ -115,7 +135,14 @@ it('creates a PRICE feed whose first value, computed by the job in the same writ
   feed = created.body.newOnchainDataSource;
 
   const read = await onchain(feed);
-  expect(read).toMatchObject({ kind: 'PRICE', value: '123.456789012345678901', decimals: 18, feedHash: sha256(firstJob), ratingProvider: null, updateAuthority: authority.onchainId });
+  expect(read).toMatchObject({
+    kind: 'PRICE',
+    value: '123.456789012345678901',
+    decimals: 18,
+    feedHash: sha256(firstJob),
+    ratingProvider: null,
+    updateAuthority: authority.onchainId,
+  });
   expect(BigInt(read.slot)).toBeGreaterThan(0n);
 
   const record = await details(feed);
@@ -147,7 +174,12 @@ it('Update (patch) writes the new feedHash at once and keeps the rest; the value
   const after = await onchain(feed);
   expect(after).toMatchObject({ feedHash: sha256(nextJob), value: before.value, updatedAt: before.updatedAt, kind: 'PRICE' });
   const record = (await details(feed)).body;
-  expect(record).toMatchObject({ providerDetails: { kind: 'QUOTES', jobDefinition: nextJob }, feedHash: sha256(nextJob), dataDetails: { kind: 'PRICE' }, onchainDataSourceAuthority: { onchain: { id: authority.onchainId } } });
+  expect(record).toMatchObject({
+    providerDetails: { kind: 'QUOTES', jobDefinition: nextJob },
+    feedHash: sha256(nextJob),
+    dataDetails: { kind: 'PRICE' },
+    onchainDataSourceAuthority: { onchain: { id: authority.onchainId } },
+  });
 
   const refreshed = await refresh(feed);
   expect(refreshed.status).toBe(200);
@@ -199,18 +231,30 @@ it('Update hands the feed to a new authority (metadata, pointer, mint) and relin
   expect(moved.status).toBe(200);
   expect(moved.body.svmTransaction).toMatchObject({ success: true });
   expect((await onchain(feed)).updateAuthority).toBe(next.onchainId);
-  expect((await details(feed)).body).toMatchObject({ onchainDataSourceAuthority: { onchain: { id: next.onchainId }, offchain: { id: next.offchainId } }, financialInstrument: { offchain: { id: other.offchainId } } });
+  expect((await details(feed)).body).toMatchObject({
+    onchainDataSourceAuthority: { onchain: { id: next.onchainId }, offchain: { id: next.offchainId } },
+    financialInstrument: { offchain: { id: other.offchainId } },
+  });
   source.bodies.set('/sol', '{"data":{"eur":"201"}}');
   expect((await refresh(feed)).status).toBe(200);
   expect((await onchain(feed)).value).toBe('201');
   // Back as it was, for the tests after this one.
-  expect((await update(feed, { onchainDataSourceAuthority: { offchainId: authority.offchainId }, financialInstrument: { offchainId: instrument.offchainId } })).status).toBe(200);
+  expect(
+    (await update(feed, { onchainDataSourceAuthority: { offchainId: authority.offchainId }, financialInstrument: { offchainId: instrument.offchainId } }))
+      .status,
+  ).toBe(200);
   expect((await onchain(feed)).updateAuthority).toBe(authority.onchainId);
 });
 
 it('a boundTask out of range is a failure too: the value stays', async () => {
   source.bodies.set('/bounded', '{"data":{"usd":"5000"}}');
-  const job = JSON.stringify({ tasks: [{ httpTask: { url: `${base}/bounded` } }, { jsonParseTask: { path: '$.data.usd' } }, { boundTask: { lowerBoundValue: '1', upperBoundValue: '10000' } }] });
+  const job = JSON.stringify({
+    tasks: [
+      { httpTask: { url: `${base}/bounded` } },
+      { jsonParseTask: { path: '$.data.usd' } },
+      { boundTask: { lowerBoundValue: '1', upperBoundValue: '10000' } },
+    ],
+  });
   const created = await create(job);
   expect(created.status).toBe(201);
   const bounded = created.body.newOnchainDataSource;
@@ -255,11 +299,18 @@ it('a RATING source carries its provider onchain; a RATING without one, or a PRI
   ];
   for (const [fieldName, dataType, valueString] of fields) {
     const found = await bulk({ filter: [where(fieldName, { dataType, valueString })], sort: [{ fieldName, sortDirection: 'DESC' }] });
-    expect({ fieldName, status: found.status, ids: found.body.items?.map((x: any) => x.onchainDataSource.offchain.id) }).toEqual({ fieldName, status: 200, ids: expect.arrayContaining([rating.offchainId]) });
+    expect({ fieldName, status: found.status, ids: found.body.items?.map((x: any) => x.onchainDataSource.offchain.id) }).toEqual({
+      fieldName,
+      status: 200,
+      ids: expect.arrayContaining([rating.offchainId]),
+    });
   }
   const none = await bulk({ filter: [{ fieldName: 'ratingAgency', filterValues: [{ filterType: 'IS_NULL' }] }] });
   expect(none.body.items.every((x: any) => x.dataDetails.kind === 'PRICE')).toBe(true);
-  const byAuthority = await bulk({ filter: [where('onchainDataSourceAuthorityOnchainId', { dataType: 'ADDRESS_ONCHAIN_ID', valueString: authority.onchainId })], sort: [{ fieldName: 'dataType', sortDirection: 'DESC' }] });
+  const byAuthority = await bulk({
+    filter: [where('onchainDataSourceAuthorityOnchainId', { dataType: 'ADDRESS_ONCHAIN_ID', valueString: authority.onchainId })],
+    sort: [{ fieldName: 'dataType', sortDirection: 'DESC' }],
+  });
   expect(byAuthority.body.items[0].dataDetails.kind).toBe('RATING');
 });
 
@@ -267,7 +318,11 @@ it('refuses a job naming a host not allowed or a task outside the subset, before
   const count = (await bulk({})).body.count;
   const evil = await create(JSON.stringify({ tasks: [{ httpTask: { url: 'https://evil.example/price' } }, { jsonParseTask: { path: '$.p' } }] }));
   expect(evil.status).toBe(400);
-  expect(evil.body.errors[0]).toMatchObject({ code: 'VALIDATION_ERROR', field: 'itemData.providerDetails.jobDefinition.tasks[0].httpTask.url', message: expect.stringContaining('evil.example') });
+  expect(evil.body.errors[0]).toMatchObject({
+    code: 'VALIDATION_ERROR',
+    field: 'itemData.providerDetails.jobDefinition.tasks[0].httpTask.url',
+    message: expect.stringContaining('evil.example'),
+  });
   const unsupported = await create(JSON.stringify({ tasks: [{ valueTask: { big: '1' } }, { twapTask: {} }] }));
   expect(unsupported.body.errors[0]).toMatchObject({ field: 'itemData.providerDetails.jobDefinition.tasks[1]', message: expect.stringContaining('twapTask') });
   const badUpdate = await update(feed, { providerDetails: { jobDefinition: '{"tasks": [{"httpTask": {"url": "https://evil.example/x"}}]}' } });
@@ -308,7 +363,8 @@ it('refreshes on its schedule at the cadence, and stops when refreshEverySeconds
     expect(landed.length).toBeGreaterThanOrEqual(2);
     expect(landed.length).toBeLessThanOrEqual(4);
     // The schedule's writes are named by the organization's external id, not its internal one.
-    for (const t of landed) expect(t.workflowId).toMatch(new RegExp(`^refresh_oracle_data_source-${stack.organizationExternalId.replace(/-/g, '_')}-scheduled-`));
+    for (const t of landed)
+      expect(t.workflowId).toMatch(new RegExp(`^refresh_oracle_data_source-${stack.organizationExternalId.replace(/-/g, '_')}-scheduled-`));
     const value = await onchain(scheduled);
     expect(Date.parse(value.updatedAt)).toBeGreaterThan(startedAt);
     expect(value.value).toMatch(/^\d+\.5$/);
@@ -319,7 +375,9 @@ it('refreshes on its schedule at the cadence, and stops when refreshEverySeconds
     expect((await details(scheduled)).body.refreshEverySeconds).toBeNull();
     const connection = await Connection.connect({ address: stack.config.temporal.address! });
     try {
-      const schedule = await new Client({ connection, namespace: stack.config.temporal.namespace }).schedule.getHandle(`oracle-refresh-${scheduled.offchainId}`).describe();
+      const schedule = await new Client({ connection, namespace: stack.config.temporal.namespace }).schedule
+        .getHandle(`oracle-refresh-${scheduled.offchainId}`)
+        .describe();
       expect(schedule.state.paused).toBe(true);
     } finally {
       await connection.close();

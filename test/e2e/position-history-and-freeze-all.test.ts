@@ -14,17 +14,30 @@ let spl: string;
 let t22: string;
 
 const createInstrument = async (itemData: Record<string, unknown>) => {
-  const created = await stack.call('POST', '/api/v1/financial-instruments', { itemData: { mintAuthority: { offchainId: authority.offchainId }, mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: 'STOCK' } } }, ...itemData } });
+  const created = await stack.call('POST', '/api/v1/financial-instruments', {
+    itemData: {
+      mintAuthority: { offchainId: authority.offchainId },
+      mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: 'STOCK' } } },
+      ...itemData,
+    },
+  });
   expect(created.body.svmTransaction).toMatchObject({ success: true });
   return created.body.newFinancialInstrument.onchainId as string;
 };
 
 beforeAll(async () => {
   stack = await startStack();
-  authority = (await stack.call('POST', '/api/v1/accounts', { itemData: { managed: true, offchainReferences: { type: 'TOKEN_MANAGEMENT_AUTHORITY' } } })).body.newAccount;
+  authority = (await stack.call('POST', '/api/v1/accounts', { itemData: { managed: true, offchainReferences: { type: 'TOKEN_MANAGEMENT_AUTHORITY' } } })).body
+    .newAccount;
   const byAuthority = { offchainId: authority.offchainId };
   spl = await createInstrument({ version: 'SPL', onchainData: { decimals: 6 }, freezeAuthority: byAuthority });
-  t22 = await createInstrument({ version: 'TOKEN_2022', onchainData: { decimals: 2 }, freezeAuthority: byAuthority, pausableAuthority: byAuthority, defaultPositionState: 'FROZEN' });
+  t22 = await createInstrument({
+    version: 'TOKEN_2022',
+    onchainData: { decimals: 2 },
+    freezeAuthority: byAuthority,
+    pausableAuthority: byAuthority,
+    defaultPositionState: 'FROZEN',
+  });
 });
 afterAll(async () => {
   await stack?.close();
@@ -36,9 +49,11 @@ const newAccount = async (itemData: Record<string, unknown> = {}) => {
   return created.body.newAccount as { onchainId: string; offchainId: string };
 };
 const randomAddress = () => getBase58Decoder().decode(randomBytes(32));
-const initialize = (positionToInitialize: Record<string, unknown>, extra: Record<string, unknown> = {}) => stack.call('POST', '/api/v1/positions', { itemData: { positionToInitialize, ...extra } });
+const initialize = (positionToInitialize: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+  stack.call('POST', '/api/v1/positions', { itemData: { positionToInitialize, ...extra } });
 const onchain = async (position: Record<string, unknown>) => (await stack.call('POST', '/api/v1/positions/balance', { itemData: { position } })).body.onchain;
-const history = (position: Record<string, unknown>, itemQuery?: Record<string, unknown>) => stack.call('POST', '/api/v1/positions/history', { itemData: { position }, ...(itemQuery ? { itemQuery } : {}) });
+const history = (position: Record<string, unknown>, itemQuery?: Record<string, unknown>) =>
+  stack.call('POST', '/api/v1/positions/history', { itemData: { position }, ...(itemQuery ? { itemQuery } : {}) });
 const operationsOf = (answer: { body: { items: { operation: string }[] } }) => answer.body.items.map((item) => item.operation);
 
 describe('Fetch Position History', () => {
@@ -97,7 +112,16 @@ describe('Fetch Position History', () => {
     expect(tooMany.status).toBe(400);
     expect(tooMany.body.errors[0].field).toBe('itemQuery.limit');
     const otherOrganization = await stack.newApiKey(`other-${randomBytes(3).toString('hex')}`, ['READ']);
-    const foreign = await stack.call('POST', '/api/v1/positions/history', { itemData: { position: { position: { onchainId: (await stack.call('POST', '/api/v1/positions/single', { itemData: { position: a } })).body.onchain.id } } } }, { apiKey: otherOrganization });
+    const foreign = await stack.call(
+      'POST',
+      '/api/v1/positions/history',
+      {
+        itemData: {
+          position: { position: { onchainId: (await stack.call('POST', '/api/v1/positions/single', { itemData: { position: a } })).body.onchain.id } },
+        },
+      },
+      { apiKey: otherOrganization },
+    );
     expect(foreign.status).toBe(404);
   });
 });
@@ -123,7 +147,12 @@ describe('Freeze / Unfreeze all positions of an SPL instrument', () => {
     expect(frozen.body.svmTransactions.every((tx: { success: boolean; status: string }) => tx.success && tx.status === 'CONFIRMED')).toBe(true);
     for (const position of positions) expect((await onchain(position)).frozen).toBe(true);
     const frozenRecords = await stack.call('POST', '/api/v1/positions/bulk/identifiers', {
-      itemQuery: { filter: [{ fieldName: 'financialInstrumentOnchainId', filterValues: [{ filterType: 'EQUALS', valueString: mint }] }, { fieldName: 'frozen', filterValues: [{ filterType: 'EQUALS', valueBoolean: true }] }] },
+      itemQuery: {
+        filter: [
+          { fieldName: 'financialInstrumentOnchainId', filterValues: [{ filterType: 'EQUALS', valueString: mint }] },
+          { fieldName: 'frozen', filterValues: [{ filterType: 'EQUALS', valueBoolean: true }] },
+        ],
+      },
     });
     expect(frozenRecords.body.count).toBe(22);
 
@@ -180,15 +209,26 @@ describe('Initialize Position with an explicit (non-associated) account', () => 
 
     const position = { position: { offchainId: account.offchainId } };
     const details = await stack.call('POST', '/api/v1/positions/single', { itemData: { position } });
-    expect(details.body).toMatchObject({ status: 'ACTIVE', associated: false, frozen: false, owner: { onchain: { id: owner.onchainId } }, financialInstrument: { onchain: { id: t22 } } });
+    expect(details.body).toMatchObject({
+      status: 'ACTIVE',
+      associated: false,
+      frozen: false,
+      owner: { onchain: { id: owner.onchainId } },
+      financialInstrument: { onchain: { id: t22 } },
+    });
     expect(await onchain(position)).toMatchObject({ exists: true, frozen: false });
 
-    expect((await stack.call('POST', '/api/v1/positions/mint', { itemData: { mintTo: { position: { onchainId: account.onchainId } }, value: { amount: 5.25 } } })).body).toMatchObject({ success: true });
+    expect(
+      (await stack.call('POST', '/api/v1/positions/mint', { itemData: { mintTo: { position: { onchainId: account.onchainId } }, value: { amount: 5.25 } } }))
+        .body,
+    ).toMatchObject({ success: true });
     const balance = (await stack.call('POST', '/api/v1/positions/balance', { itemData: { position } })).body;
     expect(balance.onchain.balance).toEqual({ amount: 5.25, lamports: 525 });
     expect(balance.offchain.balance).toEqual(balance.onchain.balance);
     // The owner's associated position is a different one, and does not exist.
-    expect((await stack.call('POST', '/api/v1/positions/single', { itemData: { position: { owner, financialInstrument: { onchainId: t22 } } } })).status).toBe(404);
+    expect((await stack.call('POST', '/api/v1/positions/single', { itemData: { position: { owner, financialInstrument: { onchainId: t22 } } } })).status).toBe(
+      404,
+    );
 
     // The account record is a token account now; its offchain lamports follow the rent top-up exactly.
     const record = (await stack.call('POST', '/api/v1/accounts/single', { itemData: { account: { offchainId: account.offchainId } } })).body;
@@ -206,14 +246,17 @@ describe('Initialize Position with an explicit (non-associated) account', () => 
     expect(created.body.svmTransaction).toMatchObject({ success: true });
     const position = { position: { onchainId: account.onchainId } };
     expect(await onchain(position)).toMatchObject({ exists: true, frozen: false, balance: { lamports: 0 } });
-    expect((await stack.call('POST', '/api/v1/positions/mint', { itemData: { mintTo: position, value: { amount: 1 } } })).body).toMatchObject({ success: true });
+    expect((await stack.call('POST', '/api/v1/positions/mint', { itemData: { mintTo: position, value: { amount: 1 } } })).body).toMatchObject({
+      success: true,
+    });
     expect((await onchain(position)).balance).toEqual({ amount: 1, lamports: 1_000_000 });
   });
 
   it('refuses accounts that are not managed, hold data, are the owner or are already a position, naming the field', async () => {
     const field = 'itemData.positionToInitialize.position';
     const owner = await newAccount();
-    const explicit = (position: Record<string, unknown>, extra: Record<string, unknown> = {}) => initialize({ position, owner, financialInstrument: { onchainId: spl }, ...extra });
+    const explicit = (position: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+      initialize({ position, owner, financialInstrument: { onchainId: spl }, ...extra });
 
     const taken = await newAccount();
     expect((await explicit({ offchainId: taken.offchainId })).status).toBe(201);

@@ -28,8 +28,16 @@ afterAll(async () => {
 
 const counter = async (metric: typeof apiKeyLookups) => (await metric.get()).values[0]?.value ?? 0;
 async function call(base: string, apiKey: string | null, headers: Record<string, string> = {}) {
-  const response = await fetch(`${base}/api/v1/accounts/bulk/identifiers`, { method: 'POST', headers: { 'content-type': 'application/json', ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}), ...headers }, body: '{}' });
-  return { status: response.status, body: (await response.json()) as { errors?: { code: string; message: string }[] }, retryAfter: response.headers.get('retry-after') };
+  const response = await fetch(`${base}/api/v1/accounts/bulk/identifiers`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}), ...headers },
+    body: '{}',
+  });
+  return {
+    status: response.status,
+    body: (await response.json()) as { errors?: { code: string; message: string }[] },
+    retryAfter: response.headers.get('retry-after'),
+  };
 }
 
 it('lets a key through its burst once across two API processes, not once per process', async () => {
@@ -80,7 +88,11 @@ it('refuses failed authentications per address with 429 once over the limit; a v
 it('serves a key no process has seen from an address over its failed-authentication limit, by its own limit, also after a restart', async () => {
   // Windows of 50 min or more (the key: 3 requests; the address: 5 failures), so nothing here depends on
   // the machine's speed; the client's address comes through a trusted proxy, apart from the other tests'.
-  const config = { ...stack.config, trustProxyHops: 1, rateLimit: { ...stack.config.rateLimit, perSecond: 0.001, burst: 3, unknownKeys: { points: UNKNOWN_KEYS, seconds: 3600 } } };
+  const config = {
+    ...stack.config,
+    trustProxyHops: 1,
+    rateLimit: { ...stack.config.rateLimit, perSecond: 0.001, burst: 3, unknownKeys: { points: UNKNOWN_KEYS, seconds: 3600 } },
+  };
   const client = { 'x-forwarded-for': '203.0.113.60' };
   const start = () => startApi(config, stack.runtime, temporalTarget(), () => {}, { port: 0, hostWorker: false });
   let api = await start();

@@ -46,8 +46,12 @@ const account = async (itemData: Record<string, unknown>): Promise<Ref> => {
 };
 const wallet = (amount: number) => account({ managed: true, seed: { amount }, offchainReferences: { type: 'WALLET' } });
 const transfer = (source: Record<string, unknown>, destination: Ref, value: Record<string, unknown>, svmTransactionConfig?: Record<string, unknown>) =>
-  stack.call('POST', '/api/v1/accounts/transfer-network-currency', { itemData: { source, destination: { offchainId: destination.offchainId }, value }, ...(svmTransactionConfig ? { svmTransactionConfig } : {}) });
-const sign = (offchainId: string, signatures?: { signer: string; signature: string }[]) => stack.call('POST', '/api/v1/transactions/sign', { itemData: { transaction: { offchainId }, ...(signatures ? { signatures } : {}) } });
+  stack.call('POST', '/api/v1/accounts/transfer-network-currency', {
+    itemData: { source, destination: { offchainId: destination.offchainId }, value },
+    ...(svmTransactionConfig ? { svmTransactionConfig } : {}),
+  });
+const sign = (offchainId: string, signatures?: { signer: string; signature: string }[]) =>
+  stack.call('POST', '/api/v1/transactions/sign', { itemData: { transaction: { offchainId }, ...(signatures ? { signatures } : {}) } });
 const submit = (offchainId: string) => stack.call('POST', '/api/v1/transactions/submit', { itemData: { transaction: { offchainId } } });
 const cancel = (offchainId: string) => stack.call('PATCH', '/api/v1/transactions/cancel', { itemData: { transaction: { offchainId } } });
 const status = async (offchainId: string) => (await stack.call('POST', '/api/v1/transactions/status', { itemData: { transaction: { offchainId } } })).body;
@@ -99,7 +103,12 @@ it('answers Submit with Prefer: respond-async at once (202), and the write lands
   const to = await wallet(0.01);
   const signed = await transfer({ offchainId: from.offchainId }, to, { lamports: '7000' }, { submitTransaction: false });
   expect(signed.body).toMatchObject({ status: 'SIGNED' });
-  const accepted = await stack.call('POST', '/api/v1/transactions/submit', { itemData: { transaction: { offchainId: signed.body.offchainId } } }, { headers: { prefer: 'respond-async' } });
+  const accepted = await stack.call(
+    'POST',
+    '/api/v1/transactions/submit',
+    { itemData: { transaction: { offchainId: signed.body.offchainId } } },
+    { headers: { prefer: 'respond-async' } },
+  );
   expect(accepted.status).toBe(202);
   expect(accepted.body.transaction.offchainId).toBe(signed.body.offchainId);
   const landed = await waitFor(async () => {
@@ -114,7 +123,13 @@ it('answers Submit with Prefer: respond-async at once (202), and the write lands
 
 it('waits in AWAITING_SIGNATURES for a key the service does not hold, calls the missing-signature webhook, refuses a wrong signature, and lands once signed', async () => {
   const key = await outsideKey();
-  const source = await account({ managed: false, alreadyOnchain: true, onchainId: key.address, skipBlockchainExistenceVerification: true, missingSignatureWebhooks: [{ endpointUrl: `${receiverUrl}/missing` }] });
+  const source = await account({
+    managed: false,
+    alreadyOnchain: true,
+    onchainId: key.address,
+    skipBlockchainExistenceVerification: true,
+    missingSignatureWebhooks: [{ endpointUrl: `${receiverUrl}/missing` }],
+  });
   const funder = await wallet(2);
   expect((await transfer({ offchainId: funder.offchainId }, source, { amount: 1 })).body).toMatchObject({ success: true });
   const to = await wallet(0.01);
@@ -127,11 +142,17 @@ it('waits in AWAITING_SIGNATURES for a key the service does not hold, calls the 
 
   const delivery = await waitFor(async () => deliveries.find((d) => JSON.parse(d.body).transaction?.offchainId === offchainId));
   const payload = JSON.parse(delivery.body);
-  expect(payload).toMatchObject({ eventType: 'TRANSACTION_MISSING_SIGNATURE', organizationExternalId: stack.organizationExternalId, transaction: { status: 'AWAITING_SIGNATURES' } });
+  expect(payload).toMatchObject({
+    eventType: 'TRANSACTION_MISSING_SIGNATURE',
+    organizationExternalId: stack.organizationExternalId,
+    transaction: { status: 'AWAITING_SIGNATURES' },
+  });
   expect(payload.accounts.map((a: Ref) => a.onchainId)).toEqual([key.address]);
   const org = await forkEm(stack.runtime.orm).findOneOrFail(Organization, { externalId: stack.organizationExternalId });
   const secret = stack.runtime.sealer.unseal(org.webhookSigningSecret).toString('utf8');
-  expect(delivery.headers['x-ledger-signature']).toBe(createHmac('sha256', secret).update(`${delivery.headers['x-ledger-timestamp']}.${delivery.body}`).digest('hex'));
+  expect(delivery.headers['x-ledger-signature']).toBe(
+    createHmac('sha256', secret).update(`${delivery.headers['x-ledger-timestamp']}.${delivery.body}`).digest('hex'),
+  );
 
   const message = (await details(offchainId)).serializedMessage as string;
   expect(message).toBe(payload.transaction.serializedMessage);
@@ -216,12 +237,18 @@ it('ends EXPIRED when the blockhash of a write waiting for signatures expired, a
   const offchainId = waiting.body.transaction.offchainId as string;
   expect((await submit(offchainId)).status).toBe(400);
   // 150 blocks of 100 ms, then finalized, then the next check of the wait.
-  const ended = await waitFor(async () => {
-    const now = await status(offchainId);
-    return now.status === 'EXPIRED' && now;
-  }, 90_000, 500);
+  const ended = await waitFor(
+    async () => {
+      const now = await status(offchainId);
+      return now.status === 'EXPIRED' && now;
+    },
+    90_000,
+    500,
+  );
   expect(ended).toMatchObject({ success: false });
-  expect((await sign(offchainId, [{ signer: key.address, signature: await key.signatureOf((await details(offchainId)).serializedMessage) }])).body).toMatchObject({ status: 'EXPIRED' });
+  expect(
+    (await sign(offchainId, [{ signer: key.address, signature: await key.signatureOf((await details(offchainId)).serializedMessage) }])).body,
+  ).toMatchObject({ status: 'EXPIRED' });
 }, 120_000);
 
 it("waits for an authority's signature the service does not hold (an SPL freeze authority), and freezes once signed", async () => {
@@ -229,7 +256,13 @@ it("waits for an authority's signature the service does not hold (an SPL freeze 
   const freezer = await account({ managed: false, alreadyOnchain: true, onchainId: key.address, skipBlockchainExistenceVerification: true });
   const issuer = await account({ managed: true, offchainReferences: { type: 'TOKEN_MANAGEMENT_AUTHORITY' } });
   const created = await stack.call('POST', '/api/v1/financial-instruments', {
-    itemData: { version: 'SPL', onchainData: { decimals: 0 }, mintAuthority: { offchainId: issuer.offchainId }, freezeAuthority: { offchainId: freezer.offchainId }, mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: 'STOCK' } } } },
+    itemData: {
+      version: 'SPL',
+      onchainData: { decimals: 0 },
+      mintAuthority: { offchainId: issuer.offchainId },
+      freezeAuthority: { offchainId: freezer.offchainId },
+      mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: 'STOCK' } } },
+    },
   });
   expect(created.status).toBe(201);
   const mint = created.body.newFinancialInstrument.onchainId as string;

@@ -26,8 +26,17 @@ it('serves an OpenAPI document built from the request codecs, and a docs page', 
   expect(itemData.properties.dataLength).toMatchObject({ type: 'integer', minimum: 0 });
   expect(itemData.properties.privateKeyDetails).toEqual({ $ref: '#/components/schemas/PrivateKeyDetails' });
   expect(doc.body.components.schemas.PrivateKeyDetails.properties).toHaveProperty('publickKey');
-  expect(doc.body.components.schemas.ErrorBody.properties.errors.items.properties.code.enum).toEqual(expect.arrayContaining(['VALIDATION_ERROR', 'LIMIT_EXCEEDED', 'TRANSACTION_TOO_LARGE']));
-  expect(Object.keys(doc.body.paths)).toEqual(expect.arrayContaining(['/api/v1/accounts/bulk/{detailLevel}', '/api/v1/transactions/status', '/api/v1/transactions/single', '/api/v1/transactions/bulk/{detailLevel}']));
+  expect(doc.body.components.schemas.ErrorBody.properties.errors.items.properties.code.enum).toEqual(
+    expect.arrayContaining(['VALIDATION_ERROR', 'LIMIT_EXCEEDED', 'TRANSACTION_TOO_LARGE']),
+  );
+  expect(Object.keys(doc.body.paths)).toEqual(
+    expect.arrayContaining([
+      '/api/v1/accounts/bulk/{detailLevel}',
+      '/api/v1/transactions/status',
+      '/api/v1/transactions/single',
+      '/api/v1/transactions/bulk/{detailLevel}',
+    ]),
+  );
 });
 
 it('serves /docs as Swagger UI from its own files (offline), set up on this document with Try it out', async () => {
@@ -83,7 +92,10 @@ function parseMetrics(text: string): Map<string, number> {
 
 it('exposes Prometheus metrics at /metrics: requests, latency histograms, refusals, writes, confirm latency, Node runtime', async () => {
   // Its own keys: the file's rate limit is a burst of 5 per key.
-  const [admin, writer] = [await stack.newApiKey(stack.organizationExternalId, ['ADMIN']), await stack.newApiKey(stack.organizationExternalId, ['READ', 'WRITE'])];
+  const [admin, writer] = [
+    await stack.newApiKey(stack.organizationExternalId, ['ADMIN']),
+    await stack.newApiKey(stack.organizationExternalId, ['READ', 'WRITE']),
+  ];
   const scrape = async () => {
     const answer = await stack.call('GET', '/metrics', undefined, { apiKey: admin });
     expect(answer.status).toBe(200);
@@ -100,7 +112,9 @@ it('exposes Prometheus metrics at /metrics: requests, latency histograms, refusa
 
   expect(delta('ledger_http_requests_total{method="POST",route="/api/v1/accounts",status="201"}')).toBe(1);
   expect(delta('ledger_http_request_duration_seconds_count{method="POST",route="/api/v1/accounts"}')).toBe(1);
-  expect(after.get('ledger_http_request_duration_seconds_bucket{le="+Inf",method="POST",route="/api/v1/accounts"}')).toBe(after.get('ledger_http_request_duration_seconds_count{method="POST",route="/api/v1/accounts"}'));
+  expect(after.get('ledger_http_request_duration_seconds_bucket{le="+Inf",method="POST",route="/api/v1/accounts"}')).toBe(
+    after.get('ledger_http_request_duration_seconds_count{method="POST",route="/api/v1/accounts"}'),
+  );
   expect(delta('ledger_api_errors_total{code="UNAUTHENTICATED"}')).toBeGreaterThanOrEqual(1);
   expect(delta('ledger_writes_total{operation="CREATE_ACCOUNT",status="CONFIRMED"}')).toBe(1);
   expect(delta('ledger_write_confirm_seconds_count{cluster="LOCAL",commitment="confirmed"}')).toBe(1);

@@ -90,7 +90,8 @@ const a = {} as {
 /** B's own objects, for the slots a probe does not name A's in. */
 const b = {} as { wallet: Ref; vault: Ref; instrument: Ref; position: Ref };
 
-const as = (apiKey: string) => (method: string, path: string, body?: unknown, headers?: Record<string, string>) => stack.call(method, path, body, { apiKey, headers });
+const as = (apiKey: string) => (method: string, path: string, body?: unknown, headers?: Record<string, string>) =>
+  stack.call(method, path, body, { apiKey, headers });
 
 async function created(apiKey: string, path: string, itemData: unknown, answer: string): Promise<Ref> {
   const r = await as(apiKey)('POST', path, { itemData });
@@ -123,7 +124,14 @@ beforeAll(async () => {
   const { organization } = await ensureOrganization(forkEm(stack.runtime.orm), stack.runtime.sealer, B.org);
   ({ apiKey: B.key } = await createApiKey(forkEm(stack.runtime.orm), organization, ROLES, stack.config.platformName));
   ({ apiKey: B.admin } = await createApiKey(forkEm(stack.runtime.orm), organization, [...roleNames], stack.config.platformName));
-  aApproverKeyId = (await createApiKey(forkEm(stack.runtime.orm), await forkEm(stack.runtime.orm).findOneOrFail(Organization, { id: A.orgId }), ['APPROVE'], stack.config.platformName)).id;
+  aApproverKeyId = (
+    await createApiKey(
+      forkEm(stack.runtime.orm),
+      await forkEm(stack.runtime.orm).findOneOrFail(Organization, { id: A.orgId }),
+      ['APPROVE'],
+      stack.config.platformName,
+    )
+  ).id;
 
   const doc = (await stack.call('GET', '/api/v1/openapi.json', undefined, { apiKey: null })).body;
   operations = new Map(
@@ -149,11 +157,26 @@ beforeAll(async () => {
 async function makeObjectsOfA() {
   const A_ = as(A.key);
   [a.authority, a.wallet] = await Promise.all([
-    created(A.key, '/api/v1/accounts', { managed: true, canPayFees: true, seed: { amount: 0.5 }, postTransactionSubmitWebhooks: [{ endpointUrl: `${base}/hook`, name: 'a-hook' }] }, 'newAccount'),
     created(
       A.key,
       '/api/v1/accounts',
-      { managed: true, seed: { amount: 0.1 }, offchainReferences: { code: A_WALLET_CODE }, networkCurrencyDebitLimits: [{ destination: 'ANY', maxAllowedDebit: { limitType: 'PER_TRANSACTION', limitAmount: 0.001, approversForOverride: [aApproverKeyId], requiredApproversCount: 1 } }] },
+      { managed: true, canPayFees: true, seed: { amount: 0.5 }, postTransactionSubmitWebhooks: [{ endpointUrl: `${base}/hook`, name: 'a-hook' }] },
+      'newAccount',
+    ),
+    created(
+      A.key,
+      '/api/v1/accounts',
+      {
+        managed: true,
+        seed: { amount: 0.1 },
+        offchainReferences: { code: A_WALLET_CODE },
+        networkCurrencyDebitLimits: [
+          {
+            destination: 'ANY',
+            maxAllowedDebit: { limitType: 'PER_TRANSACTION', limitAmount: 0.001, approversForOverride: [aApproverKeyId], requiredApproversCount: 1 },
+          },
+        ],
+      },
       'newAccount',
     ),
   ]);
@@ -178,14 +201,43 @@ async function makeObjectsOfA() {
       const aAt = { owner: { offchainId: a.wallet.offchainId }, financialInstrument: { offchainId: a.instrument.offchainId } };
       a.position = await created(A.key, '/api/v1/positions', { positionToInitialize: aAt }, 'newPosition');
       const onInstrument = { offchainId: a.instrument.offchainId };
-      a.feed = await created(A.key, '/api/v1/market-data/onchain-data-source', { defiProtocol: 'LEDGER_FEED', onchainDataSource: {}, financialInstrument: onInstrument, onchainDataSourceAuthority: authority, dataDetails: { kind: 'PRICE' }, providerDetails: { kind: 'QUOTES', jobDefinition: FEED_JOB } }, 'newOnchainDataSource');
-      a.vault = await created(A.key, '/api/v1/loans/strategies', { strategy: {}, lender: { offchainId: a.wallet.offchainId }, principal: { financialInstrument: onInstrument }, collateral: [{ financialInstrument: onInstrument, apy: [1], loanToValueRatio: 500_000, liquidationRatio: 800_000 }] }, 'newLoanStrategy');
+      a.feed = await created(
+        A.key,
+        '/api/v1/market-data/onchain-data-source',
+        {
+          defiProtocol: 'LEDGER_FEED',
+          onchainDataSource: {},
+          financialInstrument: onInstrument,
+          onchainDataSourceAuthority: authority,
+          dataDetails: { kind: 'PRICE' },
+          providerDetails: { kind: 'QUOTES', jobDefinition: FEED_JOB },
+        },
+        'newOnchainDataSource',
+      );
+      a.vault = await created(
+        A.key,
+        '/api/v1/loans/strategies',
+        {
+          strategy: {},
+          lender: { offchainId: a.wallet.offchainId },
+          principal: { financialInstrument: onInstrument },
+          collateral: [{ financialInstrument: onInstrument, apy: [1], loanToValueRatio: 500_000, liquidationRatio: 800_000 }],
+        },
+        'newLoanStrategy',
+      );
       return A_('POST', '/api/v1/positions/mint', { itemData: { mintTo: aAt, value: { lamports: '1000' } } });
     })(),
     A_('POST', '/api/v1/durable-nonce-accounts', { itemData: { nonceAccount: {}, numberOfNonceAccounts: 1, nonceAuthority: authority } }),
-    A_('POST', '/api/v1/accounts/transfer-network-currency', { itemData: { source: { offchainId: a.wallet.offchainId }, destination: authority, value: { amount: 0.01 } } }),
+    A_('POST', '/api/v1/accounts/transfer-network-currency', {
+      itemData: { source: { offchainId: a.wallet.offchainId }, destination: authority, value: { amount: 0.01 } },
+    }),
     (async () => {
-      a.table = await created(A.key, '/api/v1/address-lookup-tables', { addressLookupTable: {}, authority, componentAddresses: [{ offchainId: a.wallet.offchainId }] }, 'newAddressLookupTable');
+      a.table = await created(
+        A.key,
+        '/api/v1/address-lookup-tables',
+        { addressLookupTable: {}, authority, componentAddresses: [{ offchainId: a.wallet.offchainId }] },
+        'newAddressLookupTable',
+      );
     })(),
   ]);
   expect(minted.body).toMatchObject({ success: true });
@@ -222,11 +274,28 @@ async function makeObjectsOfB() {
   b.instrument = await created(
     B.key,
     '/api/v1/financial-instruments',
-    { version: 'SPL', onchainData: { decimals: 2 }, mintAuthority: { offchainId: b.wallet.offchainId }, freezeAuthority: { offchainId: b.wallet.offchainId }, mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: 'STOCK' } } } },
+    {
+      version: 'SPL',
+      onchainData: { decimals: 2 },
+      mintAuthority: { offchainId: b.wallet.offchainId },
+      freezeAuthority: { offchainId: b.wallet.offchainId },
+      mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: 'STOCK' } } },
+    },
     'newFinancialInstrument',
   );
-  b.position = await created(B.key, '/api/v1/positions', { positionToInitialize: { owner: { offchainId: b.wallet.offchainId }, financialInstrument: { offchainId: b.instrument.offchainId } } }, 'newPosition');
-  expect((await as(B.key)('POST', '/api/v1/positions/mint', { itemData: { mintTo: { position: { offchainId: b.position.offchainId } }, value: { lamports: '100' } } })).body).toMatchObject({ success: true });
+  b.position = await created(
+    B.key,
+    '/api/v1/positions',
+    { positionToInitialize: { owner: { offchainId: b.wallet.offchainId }, financialInstrument: { offchainId: b.instrument.offchainId } } },
+    'newPosition',
+  );
+  expect(
+    (
+      await as(B.key)('POST', '/api/v1/positions/mint', {
+        itemData: { mintTo: { position: { offchainId: b.position.offchainId } }, value: { lamports: '100' } },
+      })
+    ).body,
+  ).toMatchObject({ success: true });
 }
 
 afterAll(async () => {
@@ -255,32 +324,65 @@ const ownPosition = () => ({ position: own(b.position) });
 /** Position lookups naming A's position, or A's owner or instrument beside B's, with the field each must be refused on. */
 function positions(field: string): [string, Lookup, string][] {
   return [
-    ['A\'s position by offchainId', { position: { offchainId: a.position.offchainId } }, field],
-    ['A\'s position by onchainId', { position: { onchainId: a.position.onchainId } }, field],
-    ...named(a.wallet).slice(0, 2).map(([how, owner]): [string, Lookup, string] => [`A's owner ${how} with B's instrument`, { owner, financialInstrument: own(b.instrument) }, `${field}.owner`]),
-    ...named(a.instrument).map(([how, financialInstrument]): [string, Lookup, string] => [`A's instrument ${how} with B's owner`, { owner: own(b.wallet), financialInstrument }, `${field}.financialInstrument`]),
+    ["A's position by offchainId", { position: { offchainId: a.position.offchainId } }, field],
+    ["A's position by onchainId", { position: { onchainId: a.position.onchainId } }, field],
+    ...named(a.wallet)
+      .slice(0, 2)
+      .map(([how, owner]): [string, Lookup, string] => [
+        `A's owner ${how} with B's instrument`,
+        { owner, financialInstrument: own(b.instrument) },
+        `${field}.owner`,
+      ]),
+    ...named(a.instrument).map(([how, financialInstrument]): [string, Lookup, string] => [
+      `A's instrument ${how} with B's owner`,
+      { owner: own(b.wallet), financialInstrument },
+      `${field}.financialInstrument`,
+    ]),
     // B's own position, naming A's account as the instrument's freeze authority.
-    ...named(a.authority).slice(0, 2).map(([how, freezeAuthority]): [string, Lookup, string] => [`B's position, A's account ${how} as its freeze authority`, { position: own(b.position), freezeAuthority }, `${field}.freezeAuthority`]),
+    ...named(a.authority)
+      .slice(0, 2)
+      .map(([how, freezeAuthority]): [string, Lookup, string] => [
+        `B's position, A's account ${how} as its freeze authority`,
+        { position: own(b.position), freezeAuthority },
+        `${field}.freezeAuthority`,
+      ]),
   ];
 }
 
 /** Probes for one slot: `make` builds the body around each lookup naming A's object. */
-const slot = (lookups: [string, Lookup][], field: string, make: (lookup: Lookup) => unknown): Probe[] => lookups.map(([label, lookup]) => ({ label: `${field} ${label}`, body: make(lookup), field }));
-const positionSlot = (field: string, make: (lookup: Lookup) => unknown): Probe[] => positions(field).map(([label, lookup, f]) => ({ label: `${field}: ${label}`, body: make(lookup), field: f }));
+const slot = (lookups: [string, Lookup][], field: string, make: (lookup: Lookup) => unknown): Probe[] =>
+  lookups.map(([label, lookup]) => ({ label: `${field} ${label}`, body: make(lookup), field }));
+const positionSlot = (field: string, make: (lookup: Lookup) => unknown): Probe[] =>
+  positions(field).map(([label, lookup, f]) => ({ label: `${field}: ${label}`, body: make(lookup), field: f }));
 const transactions = (ids: Ref | string): [string, Lookup][] =>
-  typeof ids === 'string' ? [['by offchainId', { offchainId: ids }]] : [['by offchainId', { offchainId: ids.offchainId }], ['by onchainId', { onchainId: ids.onchainId }]];
-const transactionSlot = (make: (lookup: Lookup) => unknown) => [...slot(transactions(a.transaction), 'itemData.transaction', make), ...slot(transactions(a.waiting), 'itemData.transaction', make)];
+  typeof ids === 'string'
+    ? [['by offchainId', { offchainId: ids }]]
+    : [
+        ['by offchainId', { offchainId: ids.offchainId }],
+        ['by onchainId', { onchainId: ids.onchainId }],
+      ];
+const transactionSlot = (make: (lookup: Lookup) => unknown) => [
+  ...slot(transactions(a.transaction), 'itemData.transaction', make),
+  ...slot(transactions(a.waiting), 'itemData.transaction', make),
+];
 const value = { lamports: '1' };
 const FEED_JOB = JSON.stringify({ tasks: [{ valueTask: { big: '1' } }] });
 const filters = (pairs: [string, string][]): Filter[] => pairs.map(([fieldName, valueString]) => ({ fieldName, valueString }));
 
 const table: Record<string, Row> = {
-  createAccount: { probes: () => slot(named(a.authority), 'svmTransactionConfig.feePayer', (feePayer) => ({ itemData: { managed: true }, svmTransactionConfig: { feePayer } })) },
+  createAccount: {
+    probes: () =>
+      slot(named(a.authority), 'svmTransactionConfig.feePayer', (feePayer) => ({ itemData: { managed: true }, svmTransactionConfig: { feePayer } })),
+  },
   updateAccount: { probes: () => slot(named(a.wallet), 'itemData.account', (account) => ({ itemData: { account, comments: 'B was here' } })) },
   inactivateAccount: {
     probes: () => [
-      ...slot(named(a.wallet), 'itemData.accountToInactivate', (accountToInactivate) => ({ itemData: { accountToInactivate, transferRemainingNetworkCurrencyTo: own(b.vault) } })),
-      ...slot(named(a.wallet), 'itemData.transferRemainingNetworkCurrencyTo', (transferRemainingNetworkCurrencyTo) => ({ itemData: { accountToInactivate: own(b.vault), transferRemainingNetworkCurrencyTo } })),
+      ...slot(named(a.wallet), 'itemData.accountToInactivate', (accountToInactivate) => ({
+        itemData: { accountToInactivate, transferRemainingNetworkCurrencyTo: own(b.vault) },
+      })),
+      ...slot(named(a.wallet), 'itemData.transferRemainingNetworkCurrencyTo', (transferRemainingNetworkCurrencyTo) => ({
+        itemData: { accountToInactivate: own(b.vault), transferRemainingNetworkCurrencyTo },
+      })),
     ],
   },
   fetchAccounts: { bulk: () => filters([['tenantOrganizationId', A.orgId]]) },
@@ -291,9 +393,17 @@ const table: Record<string, Row> = {
     probes: () => [
       ...slot(named(a.wallet), 'itemData.source', (source) => ({ itemData: { source, destination: own(b.vault), value } })),
       ...slot(named(a.wallet), 'itemData.destination', (destination) => ({ itemData: { source: own(b.wallet), destination, value } })),
-      ...slot(named(a.authority), 'svmTransactionConfig.feePayer', (feePayer) => ({ itemData: { source: own(b.wallet), destination: own(b.vault), value }, svmTransactionConfig: { feePayer } })),
+      ...slot(named(a.authority), 'svmTransactionConfig.feePayer', (feePayer) => ({
+        itemData: { source: own(b.wallet), destination: own(b.vault), value },
+        svmTransactionConfig: { feePayer },
+      })),
       // A's free nonce account is not B's to use: B has none.
-      { label: 'a durable nonce lifetime', body: { itemData: { source: own(b.wallet), destination: own(b.vault), value }, svmTransactionConfig: { messageLifetimeStrategy: 'DURABLE_NONCE' } }, status: 409, code: 'CONFLICT' },
+      {
+        label: 'a durable nonce lifetime',
+        body: { itemData: { source: own(b.wallet), destination: own(b.vault), value }, svmTransactionConfig: { messageLifetimeStrategy: 'DURABLE_NONCE' } },
+        status: 409,
+        code: 'CONFLICT',
+      },
     ],
   },
   createFinancialInstrument: {
@@ -301,9 +411,13 @@ const table: Record<string, Row> = {
       const item = { version: 'SPL', onchainData: { decimals: 0 }, mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: 'STOCK' } } } };
       return [
         ...slot(named(a.authority), 'itemData.mintAuthority', (mintAuthority) => ({ itemData: { ...item, mintAuthority } })),
-        ...slot(named(a.authority), 'itemData.freezeAuthority', (freezeAuthority) => ({ itemData: { ...item, mintAuthority: own(b.wallet), freezeAuthority } })),
+        ...slot(named(a.authority), 'itemData.freezeAuthority', (freezeAuthority) => ({
+          itemData: { ...item, mintAuthority: own(b.wallet), freezeAuthority },
+        })),
         // A's account as the pre-created mint account.
-        ...slot(named(a.wallet), 'itemData.existingMintAccount', (existingMintAccount) => ({ itemData: { version: 'SPL', onchainData: { decimals: 0 }, mintAuthority: own(b.wallet), existingMintAccount } })),
+        ...slot(named(a.wallet), 'itemData.existingMintAccount', (existingMintAccount) => ({
+          itemData: { version: 'SPL', onchainData: { decimals: 0 }, mintAuthority: own(b.wallet), existingMintAccount },
+        })),
       ];
     },
   },
@@ -314,22 +428,54 @@ const table: Record<string, Row> = {
       ...slot(named(a.authority), 'itemData.freezeAuthority', (freezeAuthority) => ({ itemData: { financialInstrument: own(b.instrument), freezeAuthority } })),
     ],
   },
-  fetchFinancialInstruments: { bulk: () => filters([['tenantOrganizationId', A.orgId], ['mintAuthorityOffchainId', a.authority.offchainId], ['mintAuthorityOnchainId', a.authority.onchainId]]) },
-  fetchFinancialInstrumentDetails: { probes: () => slot(named(a.instrument), 'itemData.financialInstrument', (financialInstrument) => ({ itemData: { financialInstrument } })) },
-  pauseFinancialInstrument: { probes: () => slot(named(a.instrument), 'itemData.financialInstrument', (financialInstrument) => ({ itemData: { financialInstrument } })) },
-  unpauseFinancialInstrument: { probes: () => slot(named(a.instrument), 'itemData.financialInstrument', (financialInstrument) => ({ itemData: { financialInstrument } })) },
-  closeFinancialInstrument: { probes: () => slot(named(a.instrument), 'itemData.financialInstrument', (financialInstrument) => ({ itemData: { financialInstrument, refundDestination: own(b.vault) } })) },
-  fetchFinancialInstrumentCirculatingSupply: { probes: () => slot(named(a.instrument), 'itemData.financialInstrument', (financialInstrument) => ({ itemData: { financialInstrument } })) },
+  fetchFinancialInstruments: {
+    bulk: () =>
+      filters([
+        ['tenantOrganizationId', A.orgId],
+        ['mintAuthorityOffchainId', a.authority.offchainId],
+        ['mintAuthorityOnchainId', a.authority.onchainId],
+      ]),
+  },
+  fetchFinancialInstrumentDetails: {
+    probes: () => slot(named(a.instrument), 'itemData.financialInstrument', (financialInstrument) => ({ itemData: { financialInstrument } })),
+  },
+  pauseFinancialInstrument: {
+    probes: () => slot(named(a.instrument), 'itemData.financialInstrument', (financialInstrument) => ({ itemData: { financialInstrument } })),
+  },
+  unpauseFinancialInstrument: {
+    probes: () => slot(named(a.instrument), 'itemData.financialInstrument', (financialInstrument) => ({ itemData: { financialInstrument } })),
+  },
+  closeFinancialInstrument: {
+    probes: () =>
+      slot(named(a.instrument), 'itemData.financialInstrument', (financialInstrument) => ({
+        itemData: { financialInstrument, refundDestination: own(b.vault) },
+      })),
+  },
+  fetchFinancialInstrumentCirculatingSupply: {
+    probes: () => slot(named(a.instrument), 'itemData.financialInstrument', (financialInstrument) => ({ itemData: { financialInstrument } })),
+  },
   tokenExtensionsCalculator: { namesNoObject: 'a calculation over the extensions named', expect: 200 },
   initializePosition: {
     probes: () => [
       // Owner and instrument (the associated account); and an explicit account pre-created with Create Account.
-      ...positionSlot('itemData.positionToInitialize', (positionToInitialize) => ({ itemData: { positionToInitialize } })).filter((p) => !('position' in (p.body as any).itemData.positionToInitialize)),
-      ...slot(named(a.wallet), 'itemData.positionToInitialize.position', (position) => ({ itemData: { positionToInitialize: { position, owner: own(b.wallet), financialInstrument: own(b.instrument) } } })),
+      ...positionSlot('itemData.positionToInitialize', (positionToInitialize) => ({ itemData: { positionToInitialize } })).filter(
+        (p) => !('position' in (p.body as any).itemData.positionToInitialize),
+      ),
+      ...slot(named(a.wallet), 'itemData.positionToInitialize.position', (position) => ({
+        itemData: { positionToInitialize: { position, owner: own(b.wallet), financialInstrument: own(b.instrument) } },
+      })),
     ],
   },
   updatePosition: { probes: () => positionSlot('itemData.position', (position) => ({ itemData: { position, comments: 'B was here' } })) },
-  fetchPositions: { bulk: () => filters([['tenantOrganizationId', A.orgId], ['ownerOffchainId', a.wallet.offchainId], ['financialInstrumentOnchainId', a.instrument.onchainId], ['positionOnchainId', a.position.onchainId]]) },
+  fetchPositions: {
+    bulk: () =>
+      filters([
+        ['tenantOrganizationId', A.orgId],
+        ['ownerOffchainId', a.wallet.offchainId],
+        ['financialInstrumentOnchainId', a.instrument.onchainId],
+        ['positionOnchainId', a.position.onchainId],
+      ]),
+  },
   freezePosition: {
     probes: () => [
       ...positionSlot('itemData.position', (position) => ({ itemData: { position } })),
@@ -347,83 +493,212 @@ const table: Record<string, Row> = {
   transferFinancialInstrument: {
     probes: () => [
       ...positionSlot('itemData.source', (source) => ({ itemData: { source, destination: ownPosition(), value } })),
-      ...positionSlot('itemData.destination', (destination) => ({ itemData: { source: ownPosition(), destination, value, initializeDestinationPositionIfNeeded: true } })),
+      ...positionSlot('itemData.destination', (destination) => ({
+        itemData: { source: ownPosition(), destination, value, initializeDestinationPositionIfNeeded: true },
+      })),
     ],
   },
   trade: {
     probes: () => [
       ...positionSlot('itemData.operations[0].mint.mintTo', (mintTo) => ({ itemData: { operations: [{ mint: { mintTo, value } }] } })),
       ...positionSlot('itemData.operations[0].burn.burnFrom', (burnFrom) => ({ itemData: { operations: [{ burn: { burnFrom, value } }] } })),
-      ...positionSlot('itemData.operations[1].transfer.source', (source) => ({ itemData: { operations: [{ mint: { mintTo: ownPosition(), value } }, { transfer: { source, destination: ownPosition(), value } }] } })),
+      ...positionSlot('itemData.operations[1].transfer.source', (source) => ({
+        itemData: { operations: [{ mint: { mintTo: ownPosition(), value } }, { transfer: { source, destination: ownPosition(), value } }] },
+      })),
     ],
   },
-  inactivatePosition: { probes: () => positionSlot('itemData.positionToInactivate', (positionToInactivate) => ({ itemData: { positionToInactivate, burnRemainingTokenBalance: true } })) },
+  inactivatePosition: {
+    probes: () =>
+      positionSlot('itemData.positionToInactivate', (positionToInactivate) => ({ itemData: { positionToInactivate, burnRemainingTokenBalance: true } })),
+  },
   fetchPositionDetails: { probes: () => positionSlot('itemData.position', (position) => ({ itemData: { position } })) },
   fetchPositionBalance: { probes: () => positionSlot('itemData.position', (position) => ({ itemData: { position } })) },
   fetchPositionHistory: { probes: () => positionSlot('itemData.position', (position) => ({ itemData: { position } })) },
   fetchTransactionStatus: { probes: () => transactionSlot((transaction) => ({ itemData: { transaction } })) },
   fetchTransactionDetails: { probes: () => transactionSlot((transaction) => ({ itemData: { transaction } })) },
-  fetchTransactions: { bulk: () => filters([['offchainId', a.transaction.offchainId], ['onchainId', a.transaction.onchainId], ['offchainId', a.waiting], ['feePayer', a.authority.onchainId]]) },
+  fetchTransactions: {
+    bulk: () =>
+      filters([
+        ['offchainId', a.transaction.offchainId],
+        ['onchainId', a.transaction.onchainId],
+        ['offchainId', a.waiting],
+        ['feePayer', a.authority.onchainId],
+      ]),
+  },
   signTransaction: { probes: () => transactionSlot((transaction) => ({ itemData: { transaction } })) },
   submitTransaction: { probes: () => transactionSlot((transaction) => ({ itemData: { transaction } })) },
   cancelTransaction: { probes: () => transactionSlot((transaction) => ({ itemData: { transaction } })) },
   fetchWebhookDeliveries: { probes: () => transactionSlot((transaction) => ({ itemData: { transaction } })) },
-  replayWebhookDelivery: { probes: () => [{ label: 'A\'s post-submit event', body: { itemData: { eventId: a.eventId } }, field: 'itemData.eventId' }] },
-  fetchApprovals: { bulk: () => filters([['transactionOffchainId', a.waiting], ['accountOffchainId', a.wallet.offchainId]]) },
-  approve: { probes: () => [{ label: 'A\'s approval', body: { itemData: { approval: { offchainId: a.approval } } }, field: 'itemData.approval.offchainId' }] },
-  reject: { probes: () => [{ label: 'A\'s approval', body: { itemData: { approval: { offchainId: a.approval } } }, field: 'itemData.approval.offchainId' }] },
-  fetchFile: { probes: () => [{ label: 'A\'s instrument logo', url: `/api/v1/files/${a.fileId}`, field: 'fileId' }] },
+  replayWebhookDelivery: { probes: () => [{ label: "A's post-submit event", body: { itemData: { eventId: a.eventId } }, field: 'itemData.eventId' }] },
+  fetchApprovals: {
+    bulk: () =>
+      filters([
+        ['transactionOffchainId', a.waiting],
+        ['accountOffchainId', a.wallet.offchainId],
+      ]),
+  },
+  approve: { probes: () => [{ label: "A's approval", body: { itemData: { approval: { offchainId: a.approval } } }, field: 'itemData.approval.offchainId' }] },
+  reject: { probes: () => [{ label: "A's approval", body: { itemData: { approval: { offchainId: a.approval } } }, field: 'itemData.approval.offchainId' }] },
+  fetchFile: { probes: () => [{ label: "A's instrument logo", url: `/api/v1/files/${a.fileId}`, field: 'fileId' }] },
   createAddressLookupTable: {
     probes: () => [
-      ...slot(named(a.authority), 'itemData.authority', (authority) => ({ itemData: { addressLookupTable: {}, authority, componentAddresses: [own(b.vault)] } })),
-      ...slot(named(a.wallet), 'itemData.componentAddresses.0', (component) => ({ itemData: { addressLookupTable: {}, authority: own(b.wallet), componentAddresses: [component] } })),
+      ...slot(named(a.authority), 'itemData.authority', (authority) => ({
+        itemData: { addressLookupTable: {}, authority, componentAddresses: [own(b.vault)] },
+      })),
+      ...slot(named(a.wallet), 'itemData.componentAddresses.0', (component) => ({
+        itemData: { addressLookupTable: {}, authority: own(b.wallet), componentAddresses: [component] },
+      })),
     ],
   },
-  extendAddressLookupTable: { probes: () => slot(named(a.table), 'itemData.addressLookupTable', (addressLookupTable) => ({ itemData: { addressLookupTable, componentAddresses: [own(b.vault)] } })) },
-  updateAddressLookupTable: { probes: () => slot(named(a.table), 'itemData.addressLookupTable', (addressLookupTable) => ({ itemData: { addressLookupTable, deactivate: true } })) },
-  fetchAddressLookupTables: { bulk: () => filters([['authorityOffchainId', a.authority.offchainId], ['authorityOnchainId', a.authority.onchainId], ['componentAddressOnchainId', a.wallet.onchainId]]) },
-  fetchAddressLookupTableDetails: { probes: () => slot(named(a.table), 'itemData.addressLookupTable', (addressLookupTable) => ({ itemData: { addressLookupTable } })) },
-  createDurableNonceAccounts: { probes: () => slot(named(a.authority), 'itemData.nonceAuthority', (nonceAuthority) => ({ itemData: { nonceAccount: {}, numberOfNonceAccounts: 1, nonceAuthority } })) },
-  fetchDurableNonceAccounts: { bulk: () => filters([['nonceAccountOffchainId', a.nonce.offchainId], ['nonceAccountOnchainId', a.nonce.onchainId], ['nonceAuthorityOnchainId', a.authority.onchainId]]) },
+  extendAddressLookupTable: {
+    probes: () =>
+      slot(named(a.table), 'itemData.addressLookupTable', (addressLookupTable) => ({ itemData: { addressLookupTable, componentAddresses: [own(b.vault)] } })),
+  },
+  updateAddressLookupTable: {
+    probes: () => slot(named(a.table), 'itemData.addressLookupTable', (addressLookupTable) => ({ itemData: { addressLookupTable, deactivate: true } })),
+  },
+  fetchAddressLookupTables: {
+    bulk: () =>
+      filters([
+        ['authorityOffchainId', a.authority.offchainId],
+        ['authorityOnchainId', a.authority.onchainId],
+        ['componentAddressOnchainId', a.wallet.onchainId],
+      ]),
+  },
+  fetchAddressLookupTableDetails: {
+    probes: () => slot(named(a.table), 'itemData.addressLookupTable', (addressLookupTable) => ({ itemData: { addressLookupTable } })),
+  },
+  createDurableNonceAccounts: {
+    probes: () =>
+      slot(named(a.authority), 'itemData.nonceAuthority', (nonceAuthority) => ({ itemData: { nonceAccount: {}, numberOfNonceAccounts: 1, nonceAuthority } })),
+  },
+  fetchDurableNonceAccounts: {
+    bulk: () =>
+      filters([
+        ['nonceAccountOffchainId', a.nonce.offchainId],
+        ['nonceAccountOnchainId', a.nonce.onchainId],
+        ['nonceAuthorityOnchainId', a.authority.onchainId],
+      ]),
+  },
   fetchDurableNonceAccountDetails: { probes: () => slot(named(a.nonce), 'itemData.nonceAccount', (nonceAccount) => ({ itemData: { nonceAccount } })) },
-  fetchMetrics: { namesNoObject: 'the process\'s metrics, for ADMIN keys only', expect: 403 },
+  fetchMetrics: { namesNoObject: "the process's metrics, for ADMIN keys only", expect: 403 },
   createLoanStrategy: {
     probes: () => [
-      ...slot(named(a.wallet), 'itemData.lender', (lender) => ({ itemData: { strategy: {}, lender, principal: { financialInstrument: own(b.instrument) }, collateral: [{ financialInstrument: own(b.instrument), apy: [1], loanToValueRatio: 500_000, liquidationRatio: 800_000 }] } })),
-      ...slot(named(a.instrument), 'itemData.principal.financialInstrument', (financialInstrument) => ({ itemData: { strategy: {}, lender: own(b.wallet), principal: { financialInstrument }, collateral: [{ financialInstrument: own(b.instrument), apy: [1], loanToValueRatio: 500_000, liquidationRatio: 800_000 }] } })),
+      ...slot(named(a.wallet), 'itemData.lender', (lender) => ({
+        itemData: {
+          strategy: {},
+          lender,
+          principal: { financialInstrument: own(b.instrument) },
+          collateral: [{ financialInstrument: own(b.instrument), apy: [1], loanToValueRatio: 500_000, liquidationRatio: 800_000 }],
+        },
+      })),
+      ...slot(named(a.instrument), 'itemData.principal.financialInstrument', (financialInstrument) => ({
+        itemData: {
+          strategy: {},
+          lender: own(b.wallet),
+          principal: { financialInstrument },
+          collateral: [{ financialInstrument: own(b.instrument), apy: [1], loanToValueRatio: 500_000, liquidationRatio: 800_000 }],
+        },
+      })),
     ],
   },
-  fetchLoanStrategies: { bulk: () => filters([['loanStrategyOffchainId', a.vault.offchainId], ['loanStrategyOnchainId', a.vault.onchainId], ['lenderOnchainId', a.wallet.onchainId]]) },
-  fetchLoans: { bulk: () => filters([['loanStrategyOnchainId', a.vault.onchainId], ['lenderOnchainId', a.wallet.onchainId], ['principalFinancialInstrumentOnchainId', a.instrument.onchainId]]) },
+  fetchLoanStrategies: {
+    bulk: () =>
+      filters([
+        ['loanStrategyOffchainId', a.vault.offchainId],
+        ['loanStrategyOnchainId', a.vault.onchainId],
+        ['lenderOnchainId', a.wallet.onchainId],
+      ]),
+  },
+  fetchLoans: {
+    bulk: () =>
+      filters([
+        ['loanStrategyOnchainId', a.vault.onchainId],
+        ['lenderOnchainId', a.wallet.onchainId],
+        ['principalFinancialInstrumentOnchainId', a.instrument.onchainId],
+      ]),
+  },
   createLoan: {
-    probes: () => [{
-      label: 'A\'s strategy as loanStrategyAddress',
-      body: { itemData: { defiProtocol: 'LEDGER_ESCROW', protocolDetails: { loanStrategyAddress: a.vault.onchainId, expectedLoanValues: { expectedApy: 1, expectedLqt: [800_000] }, durationIndex: 0 }, itemsToBorrow: [{ positionLookup: ownPosition(), value }], itemsToPledge: [{ positionLookup: ownPosition(), value }] }, svmTransactionConfig: { feePayer: own(b.wallet) } },
-      field: 'itemData.protocolDetails.loanStrategyAddress',
-    }],
+    probes: () => [
+      {
+        label: "A's strategy as loanStrategyAddress",
+        body: {
+          itemData: {
+            defiProtocol: 'LEDGER_ESCROW',
+            protocolDetails: { loanStrategyAddress: a.vault.onchainId, expectedLoanValues: { expectedApy: 1, expectedLqt: [800_000] }, durationIndex: 0 },
+            itemsToBorrow: [{ positionLookup: ownPosition(), value }],
+            itemsToPledge: [{ positionLookup: ownPosition(), value }],
+          },
+          svmTransactionConfig: { feePayer: own(b.wallet) },
+        },
+        field: 'itemData.protocolDetails.loanStrategyAddress',
+      },
+    ],
   },
   fetchLoanDetails: { probes: () => slot(named(a.vault), 'itemData.escrow', (escrow) => ({ itemData: { escrow } })) },
-  repayLoan: { probes: () => slot(named(a.vault), 'itemData.escrow', (escrow) => ({ itemData: { defiProtocol: 'LEDGER_ESCROW', escrow, itemsToRepay: [{ positionLookup: ownPosition(), repayAll: true }] } })) },
-  swapCollateral: { probes: () => slot(named(a.vault), 'itemData.escrow', (escrow) => ({ itemData: { defiProtocol: 'LEDGER_ESCROW', escrow, itemsToDeposit: [{ positionLookup: ownPosition(), value }], itemsToWithdraw: [] } })) },
-  refinanceLoan: { probes: () => slot(named(a.vault), 'itemData.escrow', (escrow) => ({ itemData: { defiProtocol: 'LEDGER_ESCROW', escrow, durationIndex: 0 } })) },
+  repayLoan: {
+    probes: () =>
+      slot(named(a.vault), 'itemData.escrow', (escrow) => ({
+        itemData: { defiProtocol: 'LEDGER_ESCROW', escrow, itemsToRepay: [{ positionLookup: ownPosition(), repayAll: true }] },
+      })),
+  },
+  swapCollateral: {
+    probes: () =>
+      slot(named(a.vault), 'itemData.escrow', (escrow) => ({
+        itemData: { defiProtocol: 'LEDGER_ESCROW', escrow, itemsToDeposit: [{ positionLookup: ownPosition(), value }], itemsToWithdraw: [] },
+      })),
+  },
+  refinanceLoan: {
+    probes: () => slot(named(a.vault), 'itemData.escrow', (escrow) => ({ itemData: { defiProtocol: 'LEDGER_ESCROW', escrow, durationIndex: 0 } })),
+  },
   closeLoan: { probes: () => slot(named(a.vault), 'itemData.escrow', (escrow) => ({ itemData: { defiProtocol: 'LEDGER_ESCROW', escrow } })) },
   createOnchainDataSource: {
     probes: () => [
-      ...slot(named(a.instrument), 'itemData.financialInstrument', (financialInstrument) => ({ itemData: { defiProtocol: 'LEDGER_FEED', onchainDataSource: {}, financialInstrument, onchainDataSourceAuthority: own(b.wallet), dataDetails: { kind: 'PRICE' }, providerDetails: { kind: 'QUOTES', jobDefinition: FEED_JOB } } })),
-      ...slot(named(a.authority), 'itemData.onchainDataSourceAuthority', (onchainDataSourceAuthority) => ({ itemData: { defiProtocol: 'LEDGER_FEED', onchainDataSource: {}, financialInstrument: own(b.instrument), onchainDataSourceAuthority, dataDetails: { kind: 'PRICE' }, providerDetails: { kind: 'QUOTES', jobDefinition: FEED_JOB } } })),
+      ...slot(named(a.instrument), 'itemData.financialInstrument', (financialInstrument) => ({
+        itemData: {
+          defiProtocol: 'LEDGER_FEED',
+          onchainDataSource: {},
+          financialInstrument,
+          onchainDataSourceAuthority: own(b.wallet),
+          dataDetails: { kind: 'PRICE' },
+          providerDetails: { kind: 'QUOTES', jobDefinition: FEED_JOB },
+        },
+      })),
+      ...slot(named(a.authority), 'itemData.onchainDataSourceAuthority', (onchainDataSourceAuthority) => ({
+        itemData: {
+          defiProtocol: 'LEDGER_FEED',
+          onchainDataSource: {},
+          financialInstrument: own(b.instrument),
+          onchainDataSourceAuthority,
+          dataDetails: { kind: 'PRICE' },
+          providerDetails: { kind: 'QUOTES', jobDefinition: FEED_JOB },
+        },
+      })),
     ],
   },
-  fetchOracleDataSources: { bulk: () => filters([['onchainDataSourceOffchainId', a.feed.offchainId], ['onchainDataSourceOnchainId', a.feed.onchainId], ['financialInstrumentOffchainId', a.instrument.offchainId]]) },
-  fetchOnchainDataSourceDetails: { probes: () => slot(named(a.feed), 'itemData.onchainDataSource', (onchainDataSource) => ({ itemData: { onchainDataSource } })) },
+  fetchOracleDataSources: {
+    bulk: () =>
+      filters([
+        ['onchainDataSourceOffchainId', a.feed.offchainId],
+        ['onchainDataSourceOnchainId', a.feed.onchainId],
+        ['financialInstrumentOffchainId', a.instrument.offchainId],
+      ]),
+  },
+  fetchOnchainDataSourceDetails: {
+    probes: () => slot(named(a.feed), 'itemData.onchainDataSource', (onchainDataSource) => ({ itemData: { onchainDataSource } })),
+  },
   refreshOracleDataSource: { probes: () => slot(named(a.feed), 'itemData.onchainDataSource', (onchainDataSource) => ({ itemData: { onchainDataSource } })) },
-  updateOracleDataSourceDefinition: { probes: () => slot(named(a.feed), 'itemData.onchainDataSource', (onchainDataSource) => ({ itemData: { onchainDataSource, refreshEverySeconds: 0 } })) },
+  updateOracleDataSourceDefinition: {
+    probes: () => slot(named(a.feed), 'itemData.onchainDataSource', (onchainDataSource) => ({ itemData: { onchainDataSource, refreshEverySeconds: 0 } })),
+  },
 };
 
 // ---------------------------------------------------------------------------------------------
 // Sending and judging
 
 let sequence = 0;
-const send = (method: string, url: string, body: unknown, apiKey = B.key) => as(apiKey)(method, url, body, { 'x-request-id': `tenancy-${++sequence}-${randomBytes(3).toString('hex')}` });
+const send = (method: string, url: string, body: unknown, apiKey = B.key) =>
+  as(apiKey)(method, url, body, { 'x-request-id': `tenancy-${++sequence}-${randomBytes(3).toString('hex')}` });
 const clip = (text: string, max = 300) => (text.length > max ? `${text.slice(0, max)}…` : text);
 const urlOf = (operationId: string, level = 'detailed') => operations.get(operationId)!.path.replace('{detailLevel}', level);
 
@@ -434,7 +709,13 @@ async function inBatches<T>(items: T[], each: (item: T) => Promise<string[]>): P
 }
 
 /** Every identifier of A's: none may show in an answer to B. */
-const aIdentifiers = () => [...new Set([A.orgId, a.authority, a.wallet, a.instrument, a.position, a.nonce, a.table, a.transaction, a.feed, a.vault].flatMap((r) => (typeof r === 'string' ? [r] : [r.onchainId, r.offchainId])).concat(a.waiting, a.approval, a.fileId, a.eventId, ...[...references.values()].flatMap(Object.values)))];
+const aIdentifiers = () => [
+  ...new Set(
+    [A.orgId, a.authority, a.wallet, a.instrument, a.position, a.nonce, a.table, a.transaction, a.feed, a.vault]
+      .flatMap((r) => (typeof r === 'string' ? [r] : [r.onchainId, r.offchainId]))
+      .concat(a.waiting, a.approval, a.fileId, a.eventId, ...[...references.values()].flatMap(Object.values)),
+  ),
+];
 
 /** What A sees of its objects, records and chain state alike: equal before and after the sweep when nothing moved. */
 async function stateOf(apiKey: string, objects: { accounts: Ref[]; instrument: Ref; position: Ref; table?: Ref; nonce?: Ref; transaction?: Ref }) {
@@ -454,7 +735,15 @@ async function stateOf(apiKey: string, objects: { accounts: Ref[]; instrument: R
     ...(objects.transaction ? [read('/api/v1/transactions/webhook-deliveries', { itemData: { transaction: own(objects.transaction) } })] : []),
   ]);
 }
-const stateOfA = () => stateOf(A.key, { accounts: [a.authority, a.wallet], instrument: a.instrument, position: a.position, table: a.table, nonce: a.nonce, transaction: a.transaction });
+const stateOfA = () =>
+  stateOf(A.key, {
+    accounts: [a.authority, a.wallet],
+    instrument: a.instrument,
+    position: a.position,
+    table: a.table,
+    nonce: a.nonce,
+    transaction: a.transaction,
+  });
 const stateOfB = () => stateOf(B.key, { accounts: [b.wallet, b.vault], instrument: b.instrument, position: b.position });
 
 async function probe(operationId: string, p: Probe): Promise<string[]> {
@@ -469,7 +758,11 @@ async function probe(operationId: string, p: Probe): Promise<string[]> {
   const sent = JSON.stringify(p.body ?? p.url);
   const leaked = aIdentifiers().filter((id) => text.includes(id) && !sent.includes(id));
   if (leaked.length) problems.push(`the answer holds A's ${leaked.join(', ')}`);
-  return problems.length ? [`${operationId} ${p.label}\n  request: ${op.method} ${p.url ?? urlOf(operationId)} ${clip(sent)}\n  answer:  ${r.status} ${clip(text)}\n  wrong:   ${problems.join('; ')}`] : [];
+  return problems.length
+    ? [
+        `${operationId} ${p.label}\n  request: ${op.method} ${p.url ?? urlOf(operationId)} ${clip(sent)}\n  answer:  ${r.status} ${clip(text)}\n  wrong:   ${problems.join('; ')}`,
+      ]
+    : [];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -481,7 +774,7 @@ describe('Another tenant, on every route', () => {
 
   beforeAll(async () => {
     // A's own writes' post-submit deliveries (their own workflows) are over: the receiver stays quiet.
-    for (let last = -1, deadline = Date.now() + 15_000; last !== webhookCalls && Date.now() < deadline; ) {
+    for (let last = -1, deadline = Date.now() + 15_000; last !== webhookCalls && Date.now() < deadline;) {
       last = webhookCalls;
       await new Promise((resolve) => setTimeout(resolve, 1000));
     }
@@ -494,9 +787,12 @@ describe('Another tenant, on every route', () => {
   });
 
   it("shares none of A's objects: the sharing rules (custody-policy.test.ts) play no part here", () => {
-    const [accounts, instruments] = ['/api/v1/accounts/bulk/detailed', '/api/v1/financial-instruments/bulk/detailed'].map((path) => before.find((r) => r.path === path)!.body.items);
+    const [accounts, instruments] = ['/api/v1/accounts/bulk/detailed', '/api/v1/financial-instruments/bulk/detailed'].map(
+      (path) => before.find((r) => r.path === path)!.body.items,
+    );
     expect(accounts.length).toBeGreaterThanOrEqual(4);
-    for (const account of accounts) expect(account).toMatchObject({ sharedAcrossTenants: false, orgsAllowedToSignWithPrivateKey: [], globalFeePayerForOrgs: [] });
+    for (const account of accounts)
+      expect(account).toMatchObject({ sharedAcrossTenants: false, orgsAllowedToSignWithPrivateKey: [], globalFeePayerForOrgs: [] });
     expect(instruments).toEqual([expect.objectContaining({ sharedAcrossTenants: false })]);
   });
 
@@ -510,36 +806,67 @@ describe('Another tenant, on every route', () => {
     const reads = Object.entries(table).flatMap(([operationId, row]) => {
       if (!('bulk' in row)) return [];
       const levels = operations.get(operationId)!.path.includes('{detailLevel}') ? ['identifiers', 'compact', 'detailed'] : ['detailed'];
-      const queries: [string, unknown][] = [['unfiltered', {}], ...row.bulk().map((f): [string, unknown] => [`${f.fieldName} = A's`, { itemQuery: { filter: [{ fieldName: f.fieldName, filterValues: [{ filterType: 'EQUALS', valueString: f.valueString }] }] } }])];
+      const queries: [string, unknown][] = [
+        ['unfiltered', {}],
+        ...row
+          .bulk()
+          .map((f): [string, unknown] => [
+            `${f.fieldName} = A's`,
+            { itemQuery: { filter: [{ fieldName: f.fieldName, filterValues: [{ filterType: 'EQUALS', valueString: f.valueString }] }] } },
+          ]),
+      ];
       return levels.flatMap((level) => queries.map(([label, body]) => ({ operationId, level, label, body, filtered: label !== 'unfiltered' })));
     });
     const problems = await inBatches(reads, async ({ operationId, level, label, body, filtered }) => {
       const r = await send('POST', urlOf(operationId, level), body);
       const text = JSON.stringify(r.body);
       const leaked = aIdentifiers().filter((id) => text.includes(id));
-      const wrong = [...(r.status === 200 ? [] : [`status ${r.status}`]), ...(filtered && r.body?.count !== 0 ? [`count ${r.body?.count}`] : []), ...(leaked.length ? [`A's ${leaked.join(', ')}`] : [])];
+      const wrong = [
+        ...(r.status === 200 ? [] : [`status ${r.status}`]),
+        ...(filtered && r.body?.count !== 0 ? [`count ${r.body?.count}`] : []),
+        ...(leaked.length ? [`A's ${leaked.join(', ')}`] : []),
+      ];
       return wrong.length ? [`${operationId} ${level} ${label}: ${wrong.join('; ')}\n  answer: ${clip(text)}`] : [];
     });
     expect(problems).toEqual([]);
   });
 
   it('refuses an override naming A with 403 FORBIDDEN on every route that takes tenancyConfig (B has no ADMIN)', async () => {
-    const cases = [...operations.entries()].filter(([, op]) => op.tenancyConfig).map(([operationId]) => {
-      const row = table[operationId];
-      const body = 'probes' in row ? (row.probes()[0].body as object) : {};
-      return { operationId, label: 'tenancyConfig naming A', body: { ...body, tenancyConfig: { overrideOrganizationExternalId: A.org } }, status: 403, code: 'FORBIDDEN', field: 'tenancyConfig.overrideOrganizationExternalId' };
-    });
+    const cases = [...operations.entries()]
+      .filter(([, op]) => op.tenancyConfig)
+      .map(([operationId]) => {
+        const row = table[operationId];
+        const body = 'probes' in row ? (row.probes()[0].body as object) : {};
+        return {
+          operationId,
+          label: 'tenancyConfig naming A',
+          body: { ...body, tenancyConfig: { overrideOrganizationExternalId: A.org } },
+          status: 403,
+          code: 'FORBIDDEN',
+          field: 'tenancyConfig.overrideOrganizationExternalId',
+        };
+      });
     expect(cases.length).toBeGreaterThan(40);
     expect(await inBatches(cases, (c) => probe(c.operationId, c))).toEqual([]);
   });
 
   it("refuses B's ADMIN key an override with 403 FORBIDDEN on every route that takes tenancyConfig (B is not the operators' organization), naming A or an organization that does not exist alike", async () => {
     const nobody = `nobody-${randomBytes(4).toString('hex')}`;
-    const cases = [...operations.entries()].filter(([, op]) => op.tenancyConfig).flatMap(([operationId]) => {
-      const row = table[operationId];
-      const body = 'probes' in row ? (row.probes()[0].body as object) : {};
-      return [A.org, nobody].map((target) => ({ operationId, label: `B's ADMIN key, tenancyConfig naming ${target === A.org ? 'A' : 'no organization'}`, apiKey: B.admin, body: { ...body, tenancyConfig: { overrideOrganizationExternalId: target } }, status: 403, code: 'FORBIDDEN', field: 'tenancyConfig.overrideOrganizationExternalId' }));
-    });
+    const cases = [...operations.entries()]
+      .filter(([, op]) => op.tenancyConfig)
+      .flatMap(([operationId]) => {
+        const row = table[operationId];
+        const body = 'probes' in row ? (row.probes()[0].body as object) : {};
+        return [A.org, nobody].map((target) => ({
+          operationId,
+          label: `B's ADMIN key, tenancyConfig naming ${target === A.org ? 'A' : 'no organization'}`,
+          apiKey: B.admin,
+          body: { ...body, tenancyConfig: { overrideOrganizationExternalId: target } },
+          status: 403,
+          code: 'FORBIDDEN',
+          field: 'tenancyConfig.overrideOrganizationExternalId',
+        }));
+      });
     expect(cases.length).toBeGreaterThan(80);
     expect(await inBatches(cases, (c) => probe(c.operationId, c))).toEqual([]);
   });
@@ -574,7 +901,9 @@ describe("Another tenant's write that touches A's address", () => {
     // B onboards A's (public) address as a non-managed account of its own and pays it.
     const payee = await created(B.key, '/api/v1/accounts', { managed: false, alreadyOnchain: true, onchainId: a.wallet.onchainId }, 'newAccount');
     expect(payee.offchainId).not.toBe(a.wallet.offchainId);
-    const paid = await as(B.key)('POST', '/api/v1/accounts/transfer-network-currency', { itemData: { source: own(b.wallet), destination: own(payee), value: { lamports: '1000' } } });
+    const paid = await as(B.key)('POST', '/api/v1/accounts/transfer-network-currency', {
+      itemData: { source: own(b.wallet), destination: own(payee), value: { lamports: '1000' } },
+    });
     expect(paid.body).toMatchObject({ success: true });
 
     const after = await walletOf();
@@ -587,6 +916,8 @@ describe("Another tenant's write that touches A's address", () => {
     // B's record of the address moved too, and B's transaction lists it (and none of A's).
     const details = await as(B.key)('POST', '/api/v1/transactions/single', { itemData: { transaction: { offchainId: paid.body.offchainId } } });
     expect(JSON.stringify(details.body)).not.toContain(a.wallet.offchainId);
-    expect((await as(B.key)('POST', '/api/v1/accounts/single', { itemData: { account: own(payee) } })).body.offchain.lastTransactionId).toBe(paid.body.offchainId);
+    expect((await as(B.key)('POST', '/api/v1/accounts/single', { itemData: { account: own(payee) } })).body.offchain.lastTransactionId).toBe(
+      paid.body.offchainId,
+    );
   });
 });

@@ -27,7 +27,11 @@ const players = ['player-1', 'player-2', 'player-3'];
 const playerDir = (code: string) => path.join(stack.config.dataDir, 'dkg-players', code);
 const createThresholdAccount = () =>
   stack.call('POST', '/api/v1/accounts', {
-    itemData: { managed: true, seed: { amount: 2 }, privateKeyDetails: { dkgKeys: [{ keyUsage: 'SIGNING', useBackendPlayersCodes: players, isDefault: true, session: { threshold: 2 } }] } },
+    itemData: {
+      managed: true,
+      seed: { amount: 2 },
+      privateKeyDetails: { dkgKeys: [{ keyUsage: 'SIGNING', useBackendPlayersCodes: players, isDefault: true, session: { threshold: 2 } }] },
+    },
   });
 
 async function historyText(transactionOffchainId: string): Promise<string> {
@@ -57,7 +61,9 @@ it('creates a 2-of-3 dkgKeys account whose transfer, signed by two players, is C
   expect(created.status).toBe(201);
   const account = created.body.newAccount as { onchainId: string; offchainId: string };
   const vault = (await stack.call('POST', '/api/v1/accounts', { itemData: { managed: true } })).body.newAccount as { offchainId: string };
-  const sent = await stack.call('POST', '/api/v1/accounts/transfer-network-currency', { itemData: { source: { offchainId: account.offchainId }, destination: { offchainId: vault.offchainId }, value: { amount: 1 } } });
+  const sent = await stack.call('POST', '/api/v1/accounts/transfer-network-currency', {
+    itemData: { source: { offchainId: account.offchainId }, destination: { offchainId: vault.offchainId }, value: { amount: 1 } },
+  });
   expect(sent.status).toBe(201);
   expect(sent.body).toMatchObject({ success: true, status: 'CONFIRMED' });
   const balance = (await stack.call('POST', '/api/v1/accounts/balance', { itemData: { account: { offchainId: account.offchainId } } })).body;
@@ -73,11 +79,23 @@ it('creates a 2-of-3 dkgKeys account whose transfer, signed by two players, is C
   expect(ed25519.verify(ed25519_FROST.sign(message, secret), message, groupKey)).toBe(true);
 
   // The whole secret scalar, in any encoding, appears in no store, row, response or history.
-  const encodings = [Buffer.from(secret).toString('hex'), Buffer.from(secret).toString('base64'), Buffer.from(secret).toString('base64url'), getBase58Decoder().decode(secret), Buffer.from(secret).reverse().toString('hex')];
+  const encodings = [
+    Buffer.from(secret).toString('hex'),
+    Buffer.from(secret).toString('base64'),
+    Buffer.from(secret).toString('base64url'),
+    getBase58Decoder().decode(secret),
+    Buffer.from(secret).reverse().toString('hex'),
+  ];
   const storeText = players.flatMap((code) => fs.readdirSync(playerDir(code)).map((f) => fs.readFileSync(path.join(playerDir(code), f), 'utf8'))).join('\n');
-  const texts = { stores: storeText, database: await databaseText(), responses: JSON.stringify([created.body, sent.body]), history: (await historyText(created.body.svmTransaction.offchainId)) + (await historyText(sent.body.offchainId)) };
+  const texts = {
+    stores: storeText,
+    database: await databaseText(),
+    responses: JSON.stringify([created.body, sent.body]),
+    history: (await historyText(created.body.svmTransaction.offchainId)) + (await historyText(sent.body.offchainId)),
+  };
   expect(texts.database).toContain(account.onchainId);
-  for (const [where, text] of Object.entries(texts)) for (const encoded of encodings) expect({ where, found: text.includes(encoded) }).toEqual({ where, found: false });
+  for (const [where, text] of Object.entries(texts))
+    for (const encoded of encodings) expect({ where, found: text.includes(encoded) }).toEqual({ where, found: false });
 
   // Nor can it be fetched: no one holds it whole.
   const fetched = await stack.call('POST', '/api/v1/accounts/private-key', { itemData: { account: { offchainId: account.offchainId } } });
@@ -90,7 +108,9 @@ it('signs with any 2 of the 3 players, reuses its signature over a message alrea
   const signer = account.onchainId as Address;
   const em = forkEm(stack.runtime.orm);
   const sign = async (text: string) => {
-    const transaction = { messageBytes: new TextEncoder().encode(text), signatures: { [signer]: null } } as unknown as Parameters<typeof stack.runtime.keyStore.signTransaction>[2];
+    const transaction = { messageBytes: new TextEncoder().encode(text), signatures: { [signer]: null } } as unknown as Parameters<
+      typeof stack.runtime.keyStore.signTransaction
+    >[2];
     const { transaction: signed, missing } = await stack.runtime.keyStore.signTransaction(em, [signer], transaction);
     expect(missing).toEqual([]);
     return new Uint8Array(signed.signatures[signer]!);
@@ -108,10 +128,14 @@ it('signs with any 2 of the 3 players, reuses its signature over a message alrea
 });
 
 it('refuses a threshold above the players or a player that is not configured, naming the field', async () => {
-  const over = await stack.call('POST', '/api/v1/accounts', { itemData: { managed: true, privateKeyDetails: { dkgKeys: [{ useBackendPlayersCodes: ['player-1', 'player-2'], session: { threshold: 3 } }] } } });
+  const over = await stack.call('POST', '/api/v1/accounts', {
+    itemData: { managed: true, privateKeyDetails: { dkgKeys: [{ useBackendPlayersCodes: ['player-1', 'player-2'], session: { threshold: 3 } }] } },
+  });
   expect(over.status).toBe(400);
   expect(JSON.stringify(over.body.errors[0])).toContain('session.threshold');
-  const stranger = await stack.call('POST', '/api/v1/accounts', { itemData: { managed: true, privateKeyDetails: { dkgKeys: [{ useBackendPlayersCodes: ['player-1', 'player-9'], session: { threshold: 2 } }] } } });
+  const stranger = await stack.call('POST', '/api/v1/accounts', {
+    itemData: { managed: true, privateKeyDetails: { dkgKeys: [{ useBackendPlayersCodes: ['player-1', 'player-9'], session: { threshold: 2 } }] } },
+  });
   expect(stranger.status).toBe(400);
   expect(JSON.stringify(stranger.body.errors[0])).toContain('useBackendPlayersCodes');
 });

@@ -22,7 +22,10 @@ it('answers the mint size and the rent the network charges for it', async () => 
 
 it('sizes metadata with its custom fields, and grows with them', async () => {
   const base = await calculate({ extensions: ['PAUSABLE'], metadata: { name: 'Muni 2031', symbol: 'MUNI', uri: 'https://example.com/muni.json' } });
-  const more = await calculate({ extensions: ['PAUSABLE'], metadata: { name: 'Muni 2031', symbol: 'MUNI', uri: 'https://example.com/muni.json', simpleCustomMetadata: { cusip: '123456AB7' } } });
+  const more = await calculate({
+    extensions: ['PAUSABLE'],
+    metadata: { name: 'Muni 2031', symbol: 'MUNI', uri: 'https://example.com/muni.json', simpleCustomMetadata: { cusip: '123456AB7' } },
+  });
   expect(more.body.mintAccountSize - base.body.mintAccountSize).toBe(4 + 5 + 4 + 9);
   const networkRent = await createSolanaRpc(stack.node.url).getMinimumBalanceForRentExemption(BigInt(more.body.mintAccountSize)).send();
   expect(BigInt(more.body.estimatedRent.lamports)).toBe(networkRent);

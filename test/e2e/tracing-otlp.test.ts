@@ -42,7 +42,8 @@ afterAll(async () => {
   receiver.close();
 });
 
-const spansOf = (name: string) => exports.flatMap((e) => e.body.resourceSpans.flatMap((r) => r.scopeSpans.flatMap((s) => s.spans))).filter((s) => s.name === name);
+const spansOf = (name: string) =>
+  exports.flatMap((e) => e.body.resourceSpans.flatMap((r) => r.scopeSpans.flatMap((s) => s.spans))).filter((s) => s.name === name);
 
 it('exports the spans of a write to the configured OTLP endpoint', async () => {
   expect(tracing).toBeDefined();
@@ -52,7 +53,9 @@ it('exports the spans of a write to the configured OTLP endpoint', async () => {
   await waitFor(async () => spansOf('sendTransaction').length > 0 && spansOf('RunWorkflow:ledgerWrite').length > 0, 20_000);
 
   expect(exports.every((e) => e.path === '/v1/traces' && e.contentType === 'application/json')).toBe(true);
-  const services = exports.flatMap((e) => e.body.resourceSpans.flatMap((r) => r.resource.attributes.filter((a) => a.key === 'service.name').map((a) => a.value.stringValue)));
+  const services = exports.flatMap((e) =>
+    e.body.resourceSpans.flatMap((r) => r.resource.attributes.filter((a) => a.key === 'service.name').map((a) => a.value.stringValue)),
+  );
   expect(new Set(services)).toEqual(new Set(['ledger-otlp-test']));
   // Linked across the sandbox: the workflow run's parent is the client's start, in the request's trace.
   const [request] = spansOf('POST /api/v1/accounts');

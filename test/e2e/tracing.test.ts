@@ -41,7 +41,9 @@ function tree(spans: ReadableSpan[]): string {
   const ids = new Set(spans.map(id));
   const lines: string[] = [];
   const walk = (parent: string | undefined, depth: number) => {
-    for (const span of spans.filter((s) => (parent ? s.parentSpanId === parent : !s.parentSpanId || !ids.has(s.parentSpanId))).sort((a, b) => a.startTime[0] - b.startTime[0] || a.startTime[1] - b.startTime[1])) {
+    for (const span of spans
+      .filter((s) => (parent ? s.parentSpanId === parent : !s.parentSpanId || !ids.has(s.parentSpanId)))
+      .sort((a, b) => a.startTime[0] - b.startTime[0] || a.startTime[1] - b.startTime[1])) {
       lines.push(`${'  '.repeat(depth)}${span.name}`);
       walk(id(span), depth + 1);
     }
@@ -58,7 +60,9 @@ it('follows one write from the HTTP request to the sendTransaction call in one t
     itemData: {
       managed: true,
       privateKeyDetails: { privateKey },
-      postTransactionSubmitWebhooks: [{ endpointUrl: 'http://127.0.0.1:9/hook', apiKeyAuthConfig: { httpHeaderName: 'x-key', keyValue: 'webhook-credential-123' } }],
+      postTransactionSubmitWebhooks: [
+        { endpointUrl: 'http://127.0.0.1:9/hook', apiKeyAuthConfig: { httpHeaderName: 'x-key', keyValue: 'webhook-credential-123' } },
+      ],
     },
   });
   expect(created.status).toBe(201);
@@ -68,7 +72,10 @@ it('follows one write from the HTTP request to the sendTransaction call in one t
   const traceId = server.spanContext().traceId;
   // Workflow spans leave the sandbox through a sink once their workflow task completes.
   const inTrace = () => exporter.getFinishedSpans().filter((s) => s.spanContext().traceId === traceId);
-  await waitFor(async () => inTrace().some((s) => s.name.startsWith('RunWorkflow:')) && inTrace().some((s) => s.name === 'sendTransaction') || undefined, 10_000);
+  await waitFor(
+    async () => (inTrace().some((s) => s.name.startsWith('RunWorkflow:')) && inTrace().some((s) => s.name === 'sendTransaction')) || undefined,
+    10_000,
+  );
   const spans = inTrace();
   const names = spans.map((s) => s.name);
   if (process.env.TRACE_DUMP) console.log(tree(spans));
@@ -86,7 +93,14 @@ it('follows one write from the HTTP request to the sendTransaction call in one t
   expect(send.kind).toBe(SpanKind.CLIENT);
   expect(send.attributes).toMatchObject({ 'rpc.system': 'jsonrpc', 'rpc.method': 'sendTransaction', 'server.address': '127.0.0.1' });
   const chain = ancestry(send, spans);
-  expect(chain.map((s) => s.name)).toEqual(['sendTransaction', 'RunActivity:deliver', 'StartActivity:deliver', 'RunWorkflow:ledgerWrite', 'StartWorkflow:ledgerWrite', 'POST /api/v1/accounts']);
+  expect(chain.map((s) => s.name)).toEqual([
+    'sendTransaction',
+    'RunActivity:deliver',
+    'StartActivity:deliver',
+    'RunWorkflow:ledgerWrite',
+    'StartWorkflow:ledgerWrite',
+    'POST /api/v1/accounts',
+  ]);
   // The request's span is the root: the chain ends there, not at a missing parent.
   expect(chain[chain.length - 1]).toBe(server);
   expect(server.parentSpanId).toBeUndefined();
@@ -95,5 +109,6 @@ it('follows one write from the HTTP request to the sendTransaction call in one t
   const row = await forkEm(stack.runtime.orm).findOneOrFail(CustodyKey, { address: created.body.newAccount.onchainId });
   expect(row.sealedSecret).toBeTruthy();
   const attributes = JSON.stringify(exporter.getFinishedSpans().map((s) => [s.name, s.attributes, s.events]));
-  for (const secret of [privateKey, seed.toString('base64'), seed.toString('hex'), 'webhook-credential-123', stack.apiKey, row.sealedSecret!]) expect(attributes).not.toContain(secret);
+  for (const secret of [privateKey, seed.toString('base64'), seed.toString('hex'), 'webhook-credential-123', stack.apiKey, row.sealedSecret!])
+    expect(attributes).not.toContain(secret);
 });

@@ -10,7 +10,8 @@ afterAll(async () => {
   await stack?.close();
 });
 
-const account = async (itemData: Record<string, unknown>) => (await stack.call('POST', '/api/v1/accounts', { itemData })).body.newAccount as { onchainId: string; offchainId: string };
+const account = async (itemData: Record<string, unknown>) =>
+  (await stack.call('POST', '/api/v1/accounts', { itemData })).body.newAccount as { onchainId: string; offchainId: string };
 const freshAddress = async () => getAddressFromPublicKey((await generateKeyPair()).publicKey);
 const send = (source: { offchainId: string }, destination: Record<string, unknown>, value: Record<string, unknown>) =>
   stack.call('POST', '/api/v1/accounts/transfer-network-currency', { itemData: { source, destination, value } });
@@ -36,7 +37,10 @@ it('applies the default limits: NON_MANAGED 1 per transaction, OFF_PLATFORM 0', 
   expect((await send(wallet, { offchainId: nonManaged.offchainId }, { amount: 1 })).body).toMatchObject({ success: true });
   const over = await send(wallet, { offchainId: nonManaged.offchainId }, { lamports: '1000000001' });
   expect(over.status).toBe(400);
-  expect(over.body.errors[0]).toMatchObject({ code: 'LIMIT_EXCEEDED', limit: { destination: 'NON_MANAGED', maxAllowedDebit: { limitType: 'PER_TRANSACTION', limitAmount: '1' } } });
+  expect(over.body.errors[0]).toMatchObject({
+    code: 'LIMIT_EXCEEDED',
+    limit: { destination: 'NON_MANAGED', maxAllowedDebit: { limitType: 'PER_TRANSACTION', limitAmount: '1' } },
+  });
   // NON_MANAGED has no 24-hour limit: another full 1 in the same day passes.
   expect((await send(wallet, { offchainId: nonManaged.offchainId }, { amount: 1 })).body).toMatchObject({ success: true });
   const offPlatform = await send(wallet, { onchainId: await freshAddress(), offPlatform: true }, { lamports: '1' });
@@ -45,7 +49,7 @@ it('applies the default limits: NON_MANAGED 1 per transaction, OFF_PLATFORM 0', 
   expect((await balances(wallet.offchainId)).onchain.balance.lamports).toBe(3_000_000_000);
 });
 
-it('replaces the defaults with the account\'s own limits', async () => {
+it("replaces the defaults with the account's own limits", async () => {
   const wallet = await account({
     managed: true,
     seed: { amount: 5 },

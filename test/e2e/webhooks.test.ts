@@ -44,11 +44,12 @@ const listen = async (server: http.Server) => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 };
-const readBody = (req: http.IncomingMessage) => new Promise<string>((resolve) => {
-  let body = '';
-  req.on('data', (c) => (body += c));
-  req.on('end', () => resolve(body));
-});
+const readBody = (req: http.IncomingMessage) =>
+  new Promise<string>((resolve) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => resolve(body));
+  });
 
 beforeAll(async () => {
   stack = await startStack();
@@ -66,11 +67,19 @@ beforeAll(async () => {
     tokenRequests.push({ clientId, form });
     if (clientId === 'flaky' && flakyTokenFailures-- > 0) return res.writeHead(500).end();
     const n = tokenRequests.filter((r) => r.clientId === clientId).length;
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ access_token: `${clientId}-token-${n}`, token_type: 'Bearer', expires_in: tokenLife[clientId] }));
+    res
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ access_token: `${clientId}-token-${n}`, token_type: 'Bearer', expires_in: tokenLife[clientId] }));
   });
   tokenUrl = `${await listen(tokenServer)}/token`;
   // The same service configured as in production: webhooks only to public https receivers.
-  strictApi = await startApi({ ...stack.config, webhookUrlPolicy: { allowPrivateAddresses: false, allowHttp: false } }, stack.runtime, temporalTarget(), () => {}, { port: 0, hostWorker: false });
+  strictApi = await startApi(
+    { ...stack.config, webhookUrlPolicy: { allowPrivateAddresses: false, allowHttp: false } },
+    stack.runtime,
+    temporalTarget(),
+    () => {},
+    { port: 0, hostWorker: false },
+  );
 });
 afterAll(async () => {
   await strictApi?.close();
@@ -104,30 +113,55 @@ async function balance(offchainId: string) {
 }
 
 const transfer = (source: string, destination: string, lamports = 1000) =>
-  stack.call('POST', '/api/v1/accounts/transfer-network-currency', { itemData: { source: { offchainId: source }, destination: { offchainId: destination }, value: { lamports: String(lamports) } } });
+  stack.call('POST', '/api/v1/accounts/transfer-network-currency', {
+    itemData: { source: { offchainId: source }, destination: { offchainId: destination }, value: { lamports: String(lamports) } },
+  });
 
 const deliveryLog = async (offchainId: string) => {
   const answer = await stack.call('POST', '/api/v1/transactions/webhook-deliveries', { itemData: { transaction: { offchainId } } });
   expect(answer.status).toBe(200);
-  return answer.body.items as { eventId: string; eventType: string; webhookName: string | null; attempt: number; at: string; httpStatus: number | null; error: string | null }[];
+  return answer.body.items as {
+    eventId: string;
+    eventType: string;
+    webhookName: string | null;
+    attempt: number;
+    at: string;
+    httpStatus: number | null;
+    error: string | null;
+  }[];
 };
 
-const payloadsOf = (path: string, transactionOffchainId: string) => deliveries.filter((d) => d.path === path && JSON.parse(d.body).transaction?.offchainId === transactionOffchainId);
+const payloadsOf = (path: string, transactionOffchainId: string) =>
+  deliveries.filter((d) => d.path === path && JSON.parse(d.body).transaction?.offchainId === transactionOffchainId);
 
 describe('pre-submit', () => {
-  it('receives the fully signed transaction: every signature verifies, and the fee payer\'s is the one that landed', async () => {
-    const payer = await managed({ seed: { amount: 0.05 }, preTransactionSubmitWebhooks: [{ name: 'approver', endpointUrl: `${receiverUrl}/ok`, doNotSubmitTransactionOnFailure: true }] });
-    const created = await stack.call('POST', '/api/v1/accounts', { itemData: { managed: true, seed: { lamports: 1_000_000 } }, svmTransactionConfig: { feePayer: { offchainId: payer.offchainId } } });
+  it("receives the fully signed transaction: every signature verifies, and the fee payer's is the one that landed", async () => {
+    const payer = await managed({
+      seed: { amount: 0.05 },
+      preTransactionSubmitWebhooks: [{ name: 'approver', endpointUrl: `${receiverUrl}/ok`, doNotSubmitTransactionOnFailure: true }],
+    });
+    const created = await stack.call('POST', '/api/v1/accounts', {
+      itemData: { managed: true, seed: { lamports: 1_000_000 } },
+      svmTransactionConfig: { feePayer: { offchainId: payer.offchainId } },
+    });
     expect(created.body.svmTransaction).toMatchObject({ success: true, status: 'CONFIRMED' });
 
     const [delivery] = payloadsOf('/ok', created.body.svmTransaction.offchainId);
     const payload = JSON.parse(delivery.body);
-    expect(payload).toMatchObject({ eventType: 'TRANSACTION_PRE_SUBMIT', eventId: delivery.headers['x-ledger-event-id'], transaction: { status: 'SIGNED', onchainId: created.body.svmTransaction.onchainId } });
+    expect(payload).toMatchObject({
+      eventType: 'TRANSACTION_PRE_SUBMIT',
+      eventId: delivery.headers['x-ledger-event-id'],
+      transaction: { status: 'SIGNED', onchainId: created.body.svmTransaction.onchainId },
+    });
     const transaction = getTransactionDecoder().decode(getBase64Encoder().encode(payload.signedTransaction));
     const signers = Object.keys(transaction.signatures);
     expect(signers).toEqual([payer.onchainId, created.body.newAccount.onchainId]);
     for (const signer of signers) {
-      const key = createPublicKey({ key: Buffer.concat([Buffer.from('302a300506032b6570032100', 'hex'), Buffer.from(getAddressEncoder().encode(signer as Address))]), format: 'der', type: 'spki' });
+      const key = createPublicKey({
+        key: Buffer.concat([Buffer.from('302a300506032b6570032100', 'hex'), Buffer.from(getAddressEncoder().encode(signer as Address))]),
+        format: 'der',
+        type: 'spki',
+      });
       expect(verify(null, Buffer.from(transaction.messageBytes), key, Buffer.from(transaction.signatures[signer as Address]!))).toBe(true);
     }
     expect(getBase58Decoder().decode(transaction.signatures[payer.onchainId as Address]!)).toBe(created.body.svmTransaction.onchainId);
@@ -143,14 +177,27 @@ describe('pre-submit', () => {
     expect(await balance(source.offchainId)).toBeLessThanOrEqual(before - 1000);
 
     const details = await stack.call('POST', '/api/v1/transactions/single', { itemData: { transaction: { offchainId: sent.body.offchainId } } });
-    expect(details.body.webhookFailures).toEqual([{ webhookName: 'risk', eventType: 'TRANSACTION_PRE_SUBMIT', httpStatus: 500, error: 'the receiver answered HTTP 500', at: expect.any(String) }]);
+    expect(details.body.webhookFailures).toEqual([
+      { webhookName: 'risk', eventType: 'TRANSACTION_PRE_SUBMIT', httpStatus: 500, error: 'the receiver answered HTTP 500', at: expect.any(String) },
+    ]);
     expect(await deliveryLog(sent.body.offchainId)).toEqual([
-      { eventId: `${sent.body.offchainId}:TRANSACTION_PRE_SUBMIT:${sent.body.onchainId}`, eventType: 'TRANSACTION_PRE_SUBMIT', webhookName: 'risk', attempt: 1, at: expect.any(String), httpStatus: 500, error: 'the receiver answered HTTP 500' },
+      {
+        eventId: `${sent.body.offchainId}:TRANSACTION_PRE_SUBMIT:${sent.body.onchainId}`,
+        eventType: 'TRANSACTION_PRE_SUBMIT',
+        webhookName: 'risk',
+        attempt: 1,
+        at: expect.any(String),
+        httpStatus: 500,
+        error: 'the receiver answered HTTP 500',
+      },
     ]);
   });
 
   it('a failure of a webhook that may veto stops the transaction (REJECTED): nothing moves', async () => {
-    const source = await managed({ seed: { amount: 0.05 }, preTransactionSubmitWebhooks: [{ name: 'veto', endpointUrl: `${receiverUrl}/veto`, doNotSubmitTransactionOnFailure: true }] });
+    const source = await managed({
+      seed: { amount: 0.05 },
+      preTransactionSubmitWebhooks: [{ name: 'veto', endpointUrl: `${receiverUrl}/veto`, doNotSubmitTransactionOnFailure: true }],
+    });
     const destination = await managed();
     const [before, destinationBefore] = [await balance(source.offchainId), await balance(destination.offchainId)];
     const vetoed = await transfer(source.offchainId, destination.offchainId, 1000);
@@ -163,7 +210,10 @@ describe('pre-submit', () => {
   });
 
   it('asks a webhook once per message: asked again (a run resumed after a crash), it answers from the delivery log', async () => {
-    const source = await managed({ seed: { amount: 0.05 }, preTransactionSubmitWebhooks: [{ name: 'veto-once', endpointUrl: `${receiverUrl}/veto`, doNotSubmitTransactionOnFailure: true }] });
+    const source = await managed({
+      seed: { amount: 0.05 },
+      preTransactionSubmitWebhooks: [{ name: 'veto-once', endpointUrl: `${receiverUrl}/veto`, doNotSubmitTransactionOnFailure: true }],
+    });
     const destination = await managed();
     const vetoed = await transfer(source.offchainId, destination.offchainId, 1000);
     expect(vetoed.body.status).toBe('REJECTED');
@@ -171,14 +221,36 @@ describe('pre-submit', () => {
     const record = await forkEm(stack.runtime.orm).findOneOrFail(LedgerTransaction, { id: vetoed.body.offchainId });
     const { runtime, config } = stack;
     const activities = createWebhookActivities({
-      orm: runtime.orm, networks: runtime.networks, keyStore: runtime.keyStore, sealer: runtime.sealer, feePayerAddress: runtime.feePayerAddress,
-      logoPolicy: config.logoPolicy, webhookUrlPolicy: config.webhookUrlPolicy, fetch: globalThis.fetch, now: () => new Date(), deliveries: { start: async () => {} },
+      orm: runtime.orm,
+      networks: runtime.networks,
+      keyStore: runtime.keyStore,
+      sealer: runtime.sealer,
+      feePayerAddress: runtime.feePayerAddress,
+      logoPolicy: config.logoPolicy,
+      webhookUrlPolicy: config.webhookUrlPolicy,
+      fetch: globalThis.fetch,
+      now: () => new Date(),
+      deliveries: { start: async () => {} },
     });
     const request: WriteRequest = {
-      operation: 'TRANSFER_NETWORK_CURRENCY', transactionId: record.id, workflowId: record.workflowId, organizationId: record.organizationId, organizationExternalId: stack.organizationExternalId,
-      apiKeyId: 'unused', cluster: record.cluster, idempotencyKey: null, commitment: 'confirmed', submit: true, itemData: {}, svmTransactionConfig: {},
+      operation: 'TRANSFER_NETWORK_CURRENCY',
+      transactionId: record.id,
+      workflowId: record.workflowId,
+      organizationId: record.organizationId,
+      organizationExternalId: stack.organizationExternalId,
+      apiKeyId: 'unused',
+      cluster: record.cluster,
+      idempotencyKey: null,
+      commitment: 'confirmed',
+      submit: true,
+      itemData: {},
+      svmTransactionConfig: {},
     };
-    const again = await activities.callPreSubmitWebhooks(request, { messageBase64: '', signers: record.signers, lifetime: record.lifetime!, size: 0 }, { signature: record.signature!, wireBase64: JSON.parse(asked.body).signedTransaction });
+    const again = await activities.callPreSubmitWebhooks(
+      request,
+      { messageBase64: '', signers: record.signers, lifetime: record.lifetime!, size: 0 },
+      { signature: record.signature!, wireBase64: JSON.parse(asked.body).signedTransaction },
+    );
     expect(again).toBe('VETO');
     expect(payloadsOf('/veto', vetoed.body.offchainId)).toHaveLength(1);
     expect((await deliveryLog(vetoed.body.offchainId)).map((d) => d.attempt)).toEqual([1]);
@@ -214,19 +286,29 @@ describe('post-submit', () => {
   });
 
   it('answers 404 for the deliveries of an unknown transaction and the replay of an unknown or pre-submit event', async () => {
-    const unknown = await stack.call('POST', '/api/v1/transactions/webhook-deliveries', { itemData: { transaction: { offchainId: '00000000-0000-4000-8000-000000000000' } } });
+    const unknown = await stack.call('POST', '/api/v1/transactions/webhook-deliveries', {
+      itemData: { transaction: { offchainId: '00000000-0000-4000-8000-000000000000' } },
+    });
     expect(unknown.status).toBe(404);
     expect(unknown.body.errors[0]).toMatchObject({ code: 'NOT_FOUND', field: 'itemData.transaction' });
     const noEvent = await stack.call('PATCH', '/api/v1/transactions/webhook-deliveries/replay', { itemData: { eventId: 'no-such-event' } });
     expect(noEvent.status).toBe(404);
     expect(noEvent.body.errors[0]).toMatchObject({ code: 'NOT_FOUND', field: 'itemData.eventId' });
     const pre = deliveries.find((d) => JSON.parse(d.body).eventType === 'TRANSACTION_PRE_SUBMIT')!;
-    expect((await stack.call('PATCH', '/api/v1/transactions/webhook-deliveries/replay', { itemData: { eventId: pre.headers['x-ledger-event-id'] } })).status).toBe(404);
+    expect(
+      (await stack.call('PATCH', '/api/v1/transactions/webhook-deliveries/replay', { itemData: { eventId: pre.headers['x-ledger-event-id'] } })).status,
+    ).toBe(404);
   });
 
   it('signs each delivery with the organization secret (HMAC-SHA256 over timestamp.body) and sends the configured API key', async () => {
     const created = await stack.call('POST', '/api/v1/accounts', {
-      itemData: { managed: true, seed: { lamports: 1_000_000 }, postTransactionSubmitWebhooks: [{ endpointUrl: `${receiverUrl}/post`, apiKeyAuthConfig: { httpHeaderName: 'X-Receiver-Key', keyValue: 'receiver-secret' } }] },
+      itemData: {
+        managed: true,
+        seed: { lamports: 1_000_000 },
+        postTransactionSubmitWebhooks: [
+          { endpointUrl: `${receiverUrl}/post`, apiKeyAuthConfig: { httpHeaderName: 'X-Receiver-Key', keyValue: 'receiver-secret' } },
+        ],
+      },
     });
     expect(created.status).toBe(201);
     const delivery = await waitFor(async () => payloadsOf('/post', created.body.svmTransaction.offchainId)[0]);
@@ -245,12 +327,26 @@ describe('post-submit', () => {
     const expected = createHmac('sha256', secret).update(`${delivery.headers['x-ledger-timestamp']}.${delivery.body}`).digest('hex');
     expect(delivery.headers['x-ledger-signature']).toBe(expected);
     // A forged body does not verify.
-    expect(createHmac('sha256', secret).update(`${delivery.headers['x-ledger-timestamp']}.${delivery.body.replace('CONFIRMED', 'FAILED')}`).digest('hex')).not.toBe(delivery.headers['x-ledger-signature']);
+    expect(
+      createHmac('sha256', secret)
+        .update(`${delivery.headers['x-ledger-timestamp']}.${delivery.body.replace('CONFIRMED', 'FAILED')}`)
+        .digest('hex'),
+    ).not.toBe(delivery.headers['x-ledger-signature']);
   });
 });
 
 describe('OAuth2 client credentials', () => {
-  const oauthHook = (clientId: string) => ({ name: `oauth-${clientId}`, endpointUrl: `${receiverUrl}/oauth`, oauth2AuthConfig: { accessTokenUrl: tokenUrl, audience: 'https://receiver.example', flowType: 'CLIENT_CREDENTIALS', clientId, clientSecret: `${clientId}-secret` } });
+  const oauthHook = (clientId: string) => ({
+    name: `oauth-${clientId}`,
+    endpointUrl: `${receiverUrl}/oauth`,
+    oauth2AuthConfig: {
+      accessTokenUrl: tokenUrl,
+      audience: 'https://receiver.example',
+      flowType: 'CLIENT_CREDENTIALS',
+      clientId,
+      clientSecret: `${clientId}-secret`,
+    },
+  });
   const bearersFor = (offchainId: string) => payloadsOf('/oauth', offchainId).map((d) => d.headers.authorization);
 
   it('fetches one token for several deliveries, sends it as a bearer, and fetches anew once it expired', async () => {
@@ -262,7 +358,12 @@ describe('OAuth2 client credentials', () => {
     }
     const requests = tokenRequests.filter((r) => r.clientId === 'cached');
     expect(requests).toHaveLength(1);
-    expect(Object.fromEntries(requests[0].form)).toEqual({ grant_type: 'client_credentials', client_id: 'cached', client_secret: 'cached-secret', audience: 'https://receiver.example' });
+    expect(Object.fromEntries(requests[0].form)).toEqual({
+      grant_type: 'client_credentials',
+      client_id: 'cached',
+      client_secret: 'cached-secret',
+      audience: 'https://receiver.example',
+    });
 
     const short = await fundedWithWebhooks({ postTransactionSubmitWebhooks: [oauthHook('short')] });
     const first = await transfer(short.offchainId, destination.offchainId);
@@ -293,22 +394,57 @@ describe('OAuth2 client credentials', () => {
 
 describe('where webhooks may point', () => {
   const create = (itemData: Record<string, unknown>) =>
-    fetch(`${strictApi.url}/api/v1/accounts`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${stack.apiKey}` }, body: JSON.stringify({ itemData: { managed: true, ...itemData } }) }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
+    fetch(`${strictApi.url}/api/v1/accounts`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${stack.apiKey}` },
+      body: JSON.stringify({ itemData: { managed: true, ...itemData } }),
+    }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
 
   it('refuses private, loopback and link-local receivers and plain http at account create, naming the field; nothing is created', async () => {
     const before = (await stack.call('POST', '/api/v1/accounts/bulk/identifiers', {})).body.count;
     const cases: [Record<string, unknown>, string][] = [
-      [{ postTransactionSubmitWebhooks: [{ endpointUrl: 'https://8.8.8.8/x' }, { endpointUrl: 'https://127.0.0.1:8443/hook' }] }, 'itemData.postTransactionSubmitWebhooks.1.endpointUrl'],
+      [
+        { postTransactionSubmitWebhooks: [{ endpointUrl: 'https://8.8.8.8/x' }, { endpointUrl: 'https://127.0.0.1:8443/hook' }] },
+        'itemData.postTransactionSubmitWebhooks.1.endpointUrl',
+      ],
       [{ preTransactionSubmitWebhooks: [{ endpointUrl: 'https://169.254.169.254/latest/meta-data' }] }, 'itemData.preTransactionSubmitWebhooks.0.endpointUrl'],
       [{ missingSignatureWebhooks: [{ endpointUrl: 'https://[::1]/hook' }] }, 'itemData.missingSignatureWebhooks.0.endpointUrl'],
       [{ postTransactionSubmitWebhooks: [{ endpointUrl: 'http://8.8.8.8/hook' }] }, 'itemData.postTransactionSubmitWebhooks.0.endpointUrl'],
-      [{ postTransactionSubmitWebhooks: [{ endpointUrl: 'https://8.8.8.8/hook', oauth2AuthConfig: { accessTokenUrl: 'https://10.0.0.7/token', clientId: 'c', clientSecret: 's' } }] }, 'itemData.postTransactionSubmitWebhooks.0.oauth2AuthConfig.accessTokenUrl'],
-      [{ postTransactionSubmitWebhooks: [{ endpointUrl: 'https://8.8.8.8/hook', oauth2AuthConfig: { accessTokenUrl: 'https://8.8.4.4/token', clientSecret: 's' } }] }, 'itemData.postTransactionSubmitWebhooks.0.oauth2AuthConfig.clientId'],
-      [{ postTransactionSubmitWebhooks: [{ endpointUrl: 'https://8.8.8.8/hook', oauth2AuthConfig: { accessTokenUrl: 'https://8.8.4.4/token', flowType: 'PASSWORD', clientId: 'c', clientSecret: 's' } }] }, 'itemData.postTransactionSubmitWebhooks.0.oauth2AuthConfig.flowType'],
+      [
+        {
+          postTransactionSubmitWebhooks: [
+            { endpointUrl: 'https://8.8.8.8/hook', oauth2AuthConfig: { accessTokenUrl: 'https://10.0.0.7/token', clientId: 'c', clientSecret: 's' } },
+          ],
+        },
+        'itemData.postTransactionSubmitWebhooks.0.oauth2AuthConfig.accessTokenUrl',
+      ],
+      [
+        {
+          postTransactionSubmitWebhooks: [
+            { endpointUrl: 'https://8.8.8.8/hook', oauth2AuthConfig: { accessTokenUrl: 'https://8.8.4.4/token', clientSecret: 's' } },
+          ],
+        },
+        'itemData.postTransactionSubmitWebhooks.0.oauth2AuthConfig.clientId',
+      ],
+      [
+        {
+          postTransactionSubmitWebhooks: [
+            {
+              endpointUrl: 'https://8.8.8.8/hook',
+              oauth2AuthConfig: { accessTokenUrl: 'https://8.8.4.4/token', flowType: 'PASSWORD', clientId: 'c', clientSecret: 's' },
+            },
+          ],
+        },
+        'itemData.postTransactionSubmitWebhooks.0.oauth2AuthConfig.flowType',
+      ],
     ];
     for (const [itemData, field] of cases) {
       const refused = await create(itemData);
-      expect({ field, status: refused.status, error: refused.body.errors?.[0] }).toMatchObject({ field, status: 400, error: { code: 'VALIDATION_ERROR', field } });
+      expect({ field, status: refused.status, error: refused.body.errors?.[0] }).toMatchObject({
+        field,
+        status: 400,
+        error: { code: 'VALIDATION_ERROR', field },
+      });
     }
     expect((await stack.call('POST', '/api/v1/accounts/bulk/identifiers', {})).body.count).toBe(before);
   });

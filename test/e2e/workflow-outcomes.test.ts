@@ -30,22 +30,34 @@ afterAll(async () => {
 /** The workflow ids a visibility query lists (the dev server's visibility catches up within moments). */
 async function listed(query: string, expected: number): Promise<string[]> {
   let ids: string[] = [];
-  await waitFor(async () => {
-    ids = [];
-    for await (const execution of client.workflow.list({ query })) ids.push(execution.workflowId);
-    return ids.length >= expected;
-  }, 10_000, 200);
+  await waitFor(
+    async () => {
+      ids = [];
+      for await (const execution of client.workflow.list({ query })) ids.push(execution.workflowId);
+      return ids.length >= expected;
+    },
+    10_000,
+    200,
+  );
   return ids;
 }
 
 /** An external id as workflow ids hold it: `-` as `_`, the rest of what is not a letter, digit or `.` percent-encoded. */
-const segment = (externalId: string) => encodeURIComponent(externalId).replace(/[_!~*'()]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`).replace(/-/g, '_');
+const segment = (externalId: string) =>
+  encodeURIComponent(externalId)
+    .replace(/[_!~*'()]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
+    .replace(/-/g, '_');
 const internalId = async (externalId: string) => (await forkEm(stack.runtime.orm).findOneOrFail(Organization, { externalId })).id;
 
 it('a refused write answers the same 4xx, and its workflow completes with LedgerStatus REFUSED', async () => {
   const key = `refused-${randomUUID()}`;
   const feePayer = randomUUID();
-  const refused = await stack.call('POST', '/api/v1/accounts', { itemData: { managed: true }, svmTransactionConfig: { feePayer: { offchainId: feePayer } } }, { headers: { 'Idempotency-Key': key } });
+  const refused = await stack.call(
+    'POST',
+    '/api/v1/accounts',
+    { itemData: { managed: true }, svmTransactionConfig: { feePayer: { offchainId: feePayer } } },
+    { headers: { 'Idempotency-Key': key } },
+  );
   expect(refused.status).toBe(404);
   expect(refused.body.errors[0]).toMatchObject({ code: 'NOT_FOUND', field: 'svmTransactionConfig.feePayer' });
 
@@ -56,7 +68,12 @@ it('a refused write answers the same 4xx, and its workflow completes with Ledger
   expect(await listed(`WorkflowId = "${workflowId}" AND LedgerStatus = "REFUSED" AND ExecutionStatus = "Completed"`, 1)).toEqual([workflowId]);
 
   // The same key again is answered from the completed run: the same refusal.
-  const again = await stack.call('POST', '/api/v1/accounts', { itemData: { managed: true }, svmTransactionConfig: { feePayer: { offchainId: feePayer } } }, { headers: { 'Idempotency-Key': key } });
+  const again = await stack.call(
+    'POST',
+    '/api/v1/accounts',
+    { itemData: { managed: true }, svmTransactionConfig: { feePayer: { offchainId: feePayer } } },
+    { headers: { 'Idempotency-Key': key } },
+  );
   expect(again.status).toBe(404);
   expect(again.body.errors).toEqual(refused.body.errors);
 });
@@ -64,7 +81,12 @@ it('a refused write answers the same 4xx, and its workflow completes with Ledger
 it('a write with no network transaction (Update Account) ends with LedgerStatus FINALIZED', async () => {
   const wallet = (await stack.call('POST', '/api/v1/accounts', { itemData: { managed: true } })).body.newAccount;
   const key = `update-${randomUUID()}`;
-  const updated = await stack.call('PATCH', '/api/v1/accounts', { itemData: { account: { offchainId: wallet.offchainId }, comments: 'renamed' } }, { headers: { 'Idempotency-Key': key } });
+  const updated = await stack.call(
+    'PATCH',
+    '/api/v1/accounts',
+    { itemData: { account: { offchainId: wallet.offchainId }, comments: 'renamed' } },
+    { headers: { 'Idempotency-Key': key } },
+  );
   expect(updated.status).toBe(200);
   const workflowId = `update_account-${segment(stack.organizationExternalId)}-${key}`;
   expect((await client.workflow.getHandle(workflowId).describe()).status.name).toBe('COMPLETED');
@@ -74,19 +96,35 @@ it('a write with no network transaction (Update Account) ends with LedgerStatus 
 it('names the organization by its external id in workflow ids, escaped so that no two organizations share one', async () => {
   // Free text: a `-` (the separator of an id's parts), a slash, a space, a non-ASCII letter.
   const externalId = `acme-x/ü ${randomBytes(3).toString('hex')}`;
-  const apiKey = await stack.newApiKey(externalId, roleNames.filter((r) => r !== 'ADMIN'));
+  const apiKey = await stack.newApiKey(
+    externalId,
+    roleNames.filter((r) => r !== 'ADMIN'),
+  );
   const created = await stack.call('POST', '/api/v1/accounts', { itemData: { managed: true } }, { apiKey, headers: { 'Idempotency-Key': 'k-1' } });
   expect(created.status).toBe(201);
-  const details = await stack.call('POST', '/api/v1/transactions/single', { itemData: { transaction: { offchainId: created.body.svmTransaction.offchainId } } }, { apiKey });
+  const details = await stack.call(
+    'POST',
+    '/api/v1/transactions/single',
+    { itemData: { transaction: { offchainId: created.body.svmTransaction.offchainId } } },
+    { apiKey },
+  );
   expect(details.body.workflowId).toBe(`create_account-acme_x%2F%C3%BC%20${externalId.slice(-6)}-k-1`);
   expect(details.body.workflowId).not.toContain(await internalId(externalId));
   expect((await client.workflow.getHandle(details.body.workflowId).describe()).status.name).toBe('COMPLETED');
 
   // An external id too long for an id is named by the internal id (`~`, no dashes).
   const long = `long-${'x'.repeat(120)}-${randomBytes(3).toString('hex')}`;
-  const longKey = await stack.newApiKey(long, roleNames.filter((r) => r !== 'ADMIN'));
+  const longKey = await stack.newApiKey(
+    long,
+    roleNames.filter((r) => r !== 'ADMIN'),
+  );
   const other = await stack.call('POST', '/api/v1/accounts', { itemData: { managed: true } }, { apiKey: longKey, headers: { 'Idempotency-Key': 'k-1' } });
   expect(other.status).toBe(201);
-  const otherDetails = await stack.call('POST', '/api/v1/transactions/single', { itemData: { transaction: { offchainId: other.body.svmTransaction.offchainId } } }, { apiKey: longKey });
+  const otherDetails = await stack.call(
+    'POST',
+    '/api/v1/transactions/single',
+    { itemData: { transaction: { offchainId: other.body.svmTransaction.offchainId } } },
+    { apiKey: longKey },
+  );
   expect(otherDetails.body.workflowId).toBe(`create_account-~${(await internalId(long)).replace(/-/g, '')}-k-1`);
 });

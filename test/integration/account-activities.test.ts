@@ -52,7 +52,14 @@ let dir: string;
 beforeAll(async () => {
   database = await createTestDatabase();
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ledger-account-activities-'));
-  const config = { ...loadConfig({}), databaseUrl: database.url, dataDir: dir, feePayerKeyFile: path.join(dir, 'fee-payer.json'), keyEncryptionKey: randomBytes(32).toString('base64'), clusters: [{ name: 'LOCAL', rpcUrl: 'http://127.0.0.1:9', allowsAirdrop: false }] };
+  const config = {
+    ...loadConfig({}),
+    databaseUrl: database.url,
+    dataDir: dir,
+    feePayerKeyFile: path.join(dir, 'fee-payer.json'),
+    keyEncryptionKey: randomBytes(32).toString('base64'),
+    clusters: [{ name: 'LOCAL', rpcUrl: 'http://127.0.0.1:9', allowsAirdrop: false }],
+  };
   runtime = await openRuntime(config, () => {}, { migrate: true });
   organizationId = (await ensureOrganization(forkEm(runtime.orm), runtime.sealer, 'acme')).organization.id;
 });
@@ -81,13 +88,25 @@ function activitiesOver(network: SvmNetwork) {
 function request(operation: WriteRequest['operation'], itemData: unknown, newRecordId?: string): WriteRequest {
   const transactionId = randomUUID();
   return {
-    operation, transactionId, newRecordId, workflowId: `test-${transactionId}`, organizationId, organizationExternalId: 'acme', apiKeyId: randomUUID(),
-    cluster: 'LOCAL', idempotencyKey: null, commitment: 'confirmed', submit: true, itemData, svmTransactionConfig: {},
+    operation,
+    transactionId,
+    newRecordId,
+    workflowId: `test-${transactionId}`,
+    organizationId,
+    organizationExternalId: 'acme',
+    apiKeyId: randomUUID(),
+    cluster: 'LOCAL',
+    idempotencyKey: null,
+    commitment: 'confirmed',
+    submit: true,
+    itemData,
+    svmTransactionConfig: {},
   };
 }
 
 /** Runs an activity as the worker would, typed as it answers. */
-const run = <A extends unknown[], R>(activity: (...args: A) => Promise<R>, ...args: A): Promise<R> => new MockActivityEnvironment().run(activity, ...args) as Promise<R>;
+const run = <A extends unknown[], R>(activity: (...args: A) => Promise<R>, ...args: A): Promise<R> =>
+  new MockActivityEnvironment().run(activity, ...args) as Promise<R>;
 
 describe('Create Account under replay', () => {
   it('a replayed prepare answers the same new account and the same signed message; a repeated delivery resends those bytes and records once', async () => {
@@ -129,10 +148,16 @@ describe('Transfer Network Currency', () => {
       return create.newRecordId!;
     };
     const [source, destination] = [await opened(), await opened()];
-    const transfer = request('TRANSFER_NETWORK_CURRENCY', { source: { offchainId: source }, destination: { offchainId: destination }, value: { lamports: '2500' } });
+    const transfer = request('TRANSFER_NETWORK_CURRENCY', {
+      source: { offchainId: source },
+      destination: { offchainId: destination },
+      value: { lamports: '2500' },
+    });
 
     const first = await run(activities.prepare, transfer);
-    expect(first.resolved.debits).toEqual([expect.objectContaining({ amount: '2500', asset: 'NETWORK_CURRENCY', destination: expect.objectContaining({ class: 'MANAGED' }) })]);
+    expect(first.resolved.debits).toEqual([
+      expect.objectContaining({ amount: '2500', asset: 'NETWORK_CURRENCY', destination: expect.objectContaining({ class: 'MANAGED' }) }),
+    ]);
     const replayed = await run(activities.prepare, transfer);
     expect(replayed.prepared?.signed).toEqual(first.prepared!.signed);
     const before = sent.length;
@@ -148,7 +173,11 @@ describe('Transfer Network Currency', () => {
     await run(activities.deliver, create, prepared.resolved, prepared.prepared!.built, prepared.prepared!.signed!, 0, false);
     const self = { offchainId: create.newRecordId! };
     const refused = request('TRANSFER_NETWORK_CURRENCY', { source: self, destination: self, value: { lamports: '1' } });
-    await expect(run(activities.prepare, refused)).rejects.toMatchObject({ type: 'VALIDATION_ERROR', nonRetryable: true, details: [{ field: 'itemData.destination' }] });
+    await expect(run(activities.prepare, refused)).rejects.toMatchObject({
+      type: 'VALIDATION_ERROR',
+      nonRetryable: true,
+      details: [{ field: 'itemData.destination' }],
+    });
     expect(sent).toHaveLength(1);
     expect(await forkEm(runtime.orm).count(LedgerTransaction, { id: refused.transactionId })).toBe(0);
   });

@@ -29,7 +29,11 @@ beforeAll(async () => {
   const pg = new Client({ connectionString: db.url });
   await pg.connect();
   try {
-    organizationId = (await pg.query<{ id: string }>(`insert into organization (id, external_id, webhook_signing_secret, created_at) values (gen_random_uuid(), 'indexes', 'x', now()) returning id`)).rows[0]!.id;
+    organizationId = (
+      await pg.query<{ id: string }>(
+        `insert into organization (id, external_id, webhook_signing_secret, created_at) values (gen_random_uuid(), 'indexes', 'x', now()) returning id`,
+      )
+    ).rows[0]!.id;
     await fillReadData(pg, organizationId, cluster, { accounts: 30_000, positions: 30_000, transactions: 60_000 });
   } finally {
     await pg.end();
@@ -56,7 +60,14 @@ const nodes = (plan: PlanNode): PlanNode[] => [plan, ...(plan.Plans ?? []).flatM
 async function planOf<E extends object>(entity: EntityName<E>, resource: QueryResource, itemQuery: ItemQuery): Promise<{ sql: string; plan: PlanNode }> {
   const em = orm.em.fork();
   const query = translateItemQuery(resource, itemQuery, { organizationId, cluster });
-  const sql = em.createQueryBuilder(entity).select('*').where(pageWhere(em, entity, query) as never).orderBy(query.orderBy as never).limit(query.limit).offset(query.offset).getFormattedQuery();
+  const sql = em
+    .createQueryBuilder(entity)
+    .select('*')
+    .where(pageWhere(em, entity, query) as never)
+    .orderBy(query.orderBy as never)
+    .limit(query.limit)
+    .offset(query.offset)
+    .getFormattedQuery();
   const [row] = await em.getConnection().execute<{ 'QUERY PLAN': [{ Plan: PlanNode }] }[]>(`explain (format json) ${sql}`);
   return { sql, plan: row!['QUERY PLAN'][0].Plan };
 }
@@ -72,14 +83,19 @@ async function cursorAfterFirstPage<E extends object>(entity: EntityName<E>, res
 async function sampleFilter<E extends object>(entity: EntityName<E>, resource: QueryResource, fieldName: string): Promise<FilterValue[]> {
   const field = resource.fields[fieldName]!;
   const property = field.property;
-  const row = (await orm.em.fork().findOne(entity, { organizationId, cluster, [property]: field.array ? { $ne: [] } : { $ne: null } } as never, { orderBy: { id: 'asc' } as never })) as Record<string, unknown> | null;
+  const row = (await orm.em.fork().findOne(entity, { organizationId, cluster, [property]: field.array ? { $ne: [] } : { $ne: null } } as never, {
+    orderBy: { id: 'asc' } as never,
+  })) as Record<string, unknown> | null;
   const value = row?.[property];
   if (value === undefined || value === null) throw new Error(`no ${fieldName} in the data`);
   const equals: FilterValue =
-    field.kind === 'BOOLEAN' ? { filterType: 'EQUALS', valueBoolean: value as boolean }
-    : field.kind === 'NUMBER' ? { filterType: 'EQUALS', valueNumber: String(value) }
-    : field.kind === 'TIMESTAMP' ? { filterType: 'EQUALS', valueString: (value as Date).toISOString() }
-    : { filterType: 'EQUALS', valueString: field.array ? (value as string[])[0]! : String(value) };
+    field.kind === 'BOOLEAN'
+      ? { filterType: 'EQUALS', valueBoolean: value as boolean }
+      : field.kind === 'NUMBER'
+        ? { filterType: 'EQUALS', valueNumber: String(value) }
+        : field.kind === 'TIMESTAMP'
+          ? { filterType: 'EQUALS', valueString: (value as Date).toISOString() }
+          : { filterType: 'EQUALS', valueString: field.array ? (value as string[])[0]! : String(value) };
   if (field.kind === 'NUMBER') return [equals, { filterType: 'RANGE', valueFromNumber: String(value), valueToNumber: String(BigInt(String(value)) + 1000n) }];
   if (field.kind === 'TIMESTAMP') {
     const from = value as Date;
@@ -102,12 +118,21 @@ function casesOf<E extends object>(name: string, entity: EntityName<E>, resource
         for (const direction of ['ASC', 'DESC'] as const) {
           const sort = [{ fieldName, sortDirection: direction }];
           queries.push([`sort ${direction}`, async () => ({ sort, limit: 100 })]);
-          queries.push([`sort ${direction}, page after a cursor`, async () => ({ sort, limit: 100, cursor: await cursorAfterFirstPage(entity, resource, { sort }) })]);
+          queries.push([
+            `sort ${direction}, page after a cursor`,
+            async () => ({ sort, limit: 100, cursor: await cursorAfterFirstPage(entity, resource, { sort }) }),
+          ]);
         }
       }
-      queries.push(['equality filter, default sort', async () => ({ filter: [{ fieldName, filterValues: (await sampleFilter(entity, resource, fieldName)).slice(0, 1) }], limit: 100 })]);
+      queries.push([
+        'equality filter, default sort',
+        async () => ({ filter: [{ fieldName, filterValues: (await sampleFilter(entity, resource, fieldName)).slice(0, 1) }], limit: 100 }),
+      ]);
       if (field.kind === 'NUMBER' || field.kind === 'TIMESTAMP') {
-        queries.push(['range filter, default sort', async () => ({ filter: [{ fieldName, filterValues: (await sampleFilter(entity, resource, fieldName)).slice(1) }], limit: 100 })]);
+        queries.push([
+          'range filter, default sort',
+          async () => ({ filter: [{ fieldName, filterValues: (await sampleFilter(entity, resource, fieldName)).slice(1) }], limit: 100 }),
+        ]);
       }
       return queries.map(([what, query]): Case => [name, fieldName, what, table, async () => planOf(entity, resource, await query())]);
     });
@@ -129,12 +154,22 @@ it('a page deep into a sort by a field of few values (accounts, managed first) s
   // 50 pages in: 5,000 accounts of the same `managed` value come before the cursor.
   let cursor: string | undefined;
   for (let i = 0; i < 50; i++) {
-    const page = await findPage(orm.em.fork(), Account, translateItemQuery(accountQuery, { limit: 100, ...(cursor ? { cursor } : {}) }, { organizationId, cluster }));
+    const page = await findPage(
+      orm.em.fork(),
+      Account,
+      translateItemQuery(accountQuery, { limit: 100, ...(cursor ? { cursor } : {}) }, { organizationId, cluster }),
+    );
     cursor = page.cursor;
   }
   const em = orm.em.fork();
   const query = translateItemQuery(accountQuery, { limit: 100, cursor }, { organizationId, cluster });
-  const sql = em.createQueryBuilder(Account).select('*').where(pageWhere(em, Account, query) as never).orderBy(query.orderBy as never).limit(100).getFormattedQuery();
+  const sql = em
+    .createQueryBuilder(Account)
+    .select('*')
+    .where(pageWhere(em, Account, query) as never)
+    .orderBy(query.orderBy as never)
+    .limit(100)
+    .getFormattedQuery();
   const [row] = await em.getConnection().execute<{ 'QUERY PLAN': [{ Plan: PlanNode }] }[]>(`explain (analyze, buffers, format json) ${sql}`);
   const plan = nodes(row!['QUERY PLAN'][0].Plan);
   const removed = plan.reduce((sum, n) => sum + (n['Rows Removed by Filter'] ?? 0), 0);
@@ -147,7 +182,9 @@ it('a page deep into a sort by a field of few values (accounts, managed first) s
 function propertiesRead<E extends object>(entity: EntityName<E>, record: E, present: (record: E) => unknown): Set<string> {
   const mapped = new Set(Object.keys(orm.getMetadata().find(entity)!.properties));
   const read = new Set<string>();
-  present(new Proxy(record, { get: (target, key, receiver) => (typeof key === 'string' && mapped.has(key) && read.add(key), Reflect.get(target, key, receiver)) }));
+  present(
+    new Proxy(record, { get: (target, key, receiver) => (typeof key === 'string' && mapped.has(key) && read.add(key), Reflect.get(target, key, receiver)) }),
+  );
   return read;
 }
 
@@ -158,24 +195,31 @@ const levelFields: LevelFields[] = [
   ['transactions', LedgerTransaction as never, transactionQuery, transactionFields, (record: LedgerTransaction, level) => presentTransaction(record, level)],
 ];
 
-it.each(levelFields)('%s: a bulk read below detailed loads every property its answer shows, and answers as with the whole record', async (_name, entity, resource, fields, present) => {
-  const meta = orm.getMetadata().find(entity)!;
-  const nullable = (Object.values(meta.properties) as { name: string; nullable?: boolean }[]).filter((p) => p.nullable).map((p) => p.name);
-  for (const level of ['identifiers', 'compact'] as const) {
-    const query = translateItemQuery(resource, { limit: 50 }, { organizationId, cluster });
-    const whole = await findPage(orm.em.fork(), entity, query);
-    const partial = await findPage(orm.em.fork(), entity, query, fields[level]);
-    expect(partial.items.map((r) => present(r as never, level))).toEqual(whole.items.map((r) => present(r as never, level)));
-    // Every branch: each record as read, and with its nullable properties NULL (`a ?? b` reads b only then).
-    const read = new Set<string>();
-    for (const record of whole.items) {
-      propertiesRead(entity, record, (r) => present(r as never, level)).forEach((p) => read.add(p));
-      const nulled = Object.assign(Object.create(Object.getPrototypeOf(record) as object) as object, record, Object.fromEntries(nullable.map((p) => [p, null])));
-      propertiesRead(entity, nulled, (r) => present(r as never, level)).forEach((p) => read.add(p));
+it.each(levelFields)(
+  '%s: a bulk read below detailed loads every property its answer shows, and answers as with the whole record',
+  async (_name, entity, resource, fields, present) => {
+    const meta = orm.getMetadata().find(entity)!;
+    const nullable = (Object.values(meta.properties) as { name: string; nullable?: boolean }[]).filter((p) => p.nullable).map((p) => p.name);
+    for (const level of ['identifiers', 'compact'] as const) {
+      const query = translateItemQuery(resource, { limit: 50 }, { organizationId, cluster });
+      const whole = await findPage(orm.em.fork(), entity, query);
+      const partial = await findPage(orm.em.fork(), entity, query, fields[level]);
+      expect(partial.items.map((r) => present(r as never, level))).toEqual(whole.items.map((r) => present(r as never, level)));
+      // Every branch: each record as read, and with its nullable properties NULL (`a ?? b` reads b only then).
+      const read = new Set<string>();
+      for (const record of whole.items) {
+        propertiesRead(entity, record, (r) => present(r as never, level)).forEach((p) => read.add(p));
+        const nulled = Object.assign(
+          Object.create(Object.getPrototypeOf(record) as object) as object,
+          record,
+          Object.fromEntries(nullable.map((p) => [p, null])),
+        );
+        propertiesRead(entity, nulled, (r) => present(r as never, level)).forEach((p) => read.add(p));
+      }
+      expect([...read].filter((p) => !fields[level]!.includes(p))).toEqual([]);
     }
-    expect([...read].filter((p) => !fields[level]!.includes(p))).toEqual([]);
-  }
-});
+  },
+);
 
 it('walks every transaction once with cursors, newest first', async () => {
   const seen = new Set<string>();
@@ -184,7 +228,11 @@ it('walks every transaction once with cursors, newest first', async () => {
   for (;;) {
     const query = translateItemQuery(transactionQuery, { limit: 1000, ...(cursor ? { cursor } : {}) }, { organizationId, cluster });
     const em = orm.em.fork();
-    const rows = await em.find(LedgerTransaction, pageWhere(em, LedgerTransaction, query) as never, { orderBy: query.orderBy as never, limit: query.limit, fields: ['id', 'createdAt'] });
+    const rows = await em.find(LedgerTransaction, pageWhere(em, LedgerTransaction, query) as never, {
+      orderBy: query.orderBy as never,
+      limit: query.limit,
+      fields: ['id', 'createdAt'],
+    });
     rows.forEach((row) => seen.add(row.id));
     pages++;
     if (rows.length < query.limit) break;
@@ -199,7 +247,17 @@ it('counts exactly up to 10,000 matching records, and says when more match', asy
   const all = await findPage(em, LedgerTransaction, translateItemQuery(transactionQuery, { limit: 5 }, { organizationId, cluster }));
   expect(all).toMatchObject({ count: EXACT_COUNT_LIMIT, countIsLowerBound: true });
   expect(all.items).toHaveLength(5);
-  const mints = translateItemQuery(transactionQuery, { limit: 5, filter: [{ fieldName: 'operation', filterValues: [{ filterType: 'EQUALS', valueString: 'BURN' }] }, { fieldName: 'status', filterValues: [{ filterType: 'EQUALS', valueString: 'FAILED' }] }] }, { organizationId, cluster });
+  const mints = translateItemQuery(
+    transactionQuery,
+    {
+      limit: 5,
+      filter: [
+        { fieldName: 'operation', filterValues: [{ filterType: 'EQUALS', valueString: 'BURN' }] },
+        { fieldName: 'status', filterValues: [{ filterType: 'EQUALS', valueString: 'FAILED' }] },
+      ],
+    },
+    { organizationId, cluster },
+  );
   const exact = await em.count(LedgerTransaction, mints.where as never);
   expect(exact).toBeGreaterThan(0);
   expect(exact).toBeLessThan(EXACT_COUNT_LIMIT);

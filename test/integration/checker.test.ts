@@ -36,7 +36,16 @@ it('runs every kind of write from three clients through faults with no divergenc
     // Its own process group, so that everything it started can be ended with it.
     detached: true,
     // Every fault kind, the whole stack's restart included.
-    env: { ...process.env, NODE_OPTIONS: '', CHAOS_SECONDS: '45', CHAOS_CLIENTS: '3', CHAOS_SEED: '20261127', CHAOS_FAULT_EVERY_MS: '5000', CHAOS_TARGETS: 'worker,api,temporal,node,postgres,postgres-outage,stack', CHAOS_DATABASE: database },
+    env: {
+      ...process.env,
+      NODE_OPTIONS: '',
+      CHAOS_SECONDS: '45',
+      CHAOS_CLIENTS: '3',
+      CHAOS_SEED: '20261127',
+      CHAOS_FAULT_EVERY_MS: '5000',
+      CHAOS_TARGETS: 'worker,api,temporal,node,postgres,postgres-outage,stack',
+      CHAOS_DATABASE: database,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   for (const stream of [checker.stdout!, checker.stderr!]) stream.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -46,10 +55,18 @@ it('runs every kind of write from three clients through faults with no divergenc
   clearTimeout(timer);
 
   expect({ code, end: output.slice(-6000) }).toEqual({ code: 0, end: expect.stringContaining('checker: no divergence (seed 20261127)') });
-  for (const kind of ['create-account', 'transfer-network-currency', 'mint', 'burn', 'transfer', 'trade', 'create-loan', 'repay']) expect(output).toMatch(new RegExp(`^ +\\d+  ${kind}$`, 'm'));
+  for (const kind of ['create-account', 'transfer-network-currency', 'mint', 'burn', 'transfer', 'trade', 'create-loan', 'repay'])
+    expect(output).toMatch(new RegExp(`^ +\\d+  ${kind}$`, 'm'));
   expect(output).toMatch(/^ +\d+  rests (AWAITING_APPROVAL|SIGNED|AWAITING_SIGNATURES)$/m);
   expect(output).toMatch(/^ +\d+  refused 400 INSUFFICIENT_BALANCE$/m);
   const faults = [...output.matchAll(/^\[checker \+[\d.]+s\] (SIGKILL|PostgreSQL|whole stack)/gm)].length;
   expect(faults).toBeGreaterThanOrEqual(4);
-  for (const line of ['every object read once more agrees with the model', 'every write answered as landed is on chain', 'no record landed on chain that the model does not know', 'no record left PENDING', 'the fee payer paid exactly']) expect(output).toContain(`ok     ${line}`);
+  for (const line of [
+    'every object read once more agrees with the model',
+    'every write answered as landed is on chain',
+    'no record landed on chain that the model does not know',
+    'no record left PENDING',
+    'the fee payer paid exactly',
+  ])
+    expect(output).toContain(`ok     ${line}`);
 }, 200_000);

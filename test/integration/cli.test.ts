@@ -29,7 +29,10 @@ it('migrates, creates organizations and API keys, and refuses unknown roles', as
   expect(JSON.parse((await cli('organizations', 'create', '--external-id', 'acme')).stdout).created).toBe(false);
 
   // A typo in --organization does not make a new organization: it must exist unless --create.
-  await expect(cli('api-keys', 'create', '--organization', 'acmee', '--roles', 'LEDGER_READ')).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('no organization "acmee"') });
+  await expect(cli('api-keys', 'create', '--organization', 'acmee', '--roles', 'LEDGER_READ')).rejects.toMatchObject({
+    code: 1,
+    stderr: expect.stringContaining('no organization "acmee"'),
+  });
   const { stdout } = await cli('api-keys', 'create', '--organization', 'newco', '--create', '--roles', 'LEDGER_READ,LEDGER_WRITE');
   expect(stdout.trim().split('\n')).toHaveLength(1);
   const key = JSON.parse(stdout);
@@ -42,7 +45,10 @@ it('migrates, creates organizations and API keys, and refuses unknown roles', as
   expect(JSON.stringify(stored)).not.toContain(key.apiKey);
   await orm.close();
 
-  await expect(cli('api-keys', 'create', '--organization', 'newco', '--roles', 'LEDGER_BOGUS')).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('unknown role "LEDGER_BOGUS"') });
+  await expect(cli('api-keys', 'create', '--organization', 'newco', '--roles', 'LEDGER_BOGUS')).rejects.toMatchObject({
+    code: 1,
+    stderr: expect.stringContaining('unknown role "LEDGER_BOGUS"'),
+  });
   const listed = JSON.parse((await cli('organizations', 'list')).stdout).organizations.map((o: { externalId: string }) => o.externalId);
   expect(listed).toEqual(['acme', 'newco']);
 });
@@ -50,7 +56,9 @@ it('migrates, creates organizations and API keys, and refuses unknown roles', as
 it('lists, revokes and rotates API keys without ever printing a stored key', async () => {
   const first = JSON.parse((await cli('api-keys', 'create', '--organization', 'listco', '--create', '--roles', 'LEDGER_READ')).stdout);
   const listed = JSON.parse((await cli('api-keys', 'list', '--organization', 'listco')).stdout);
-  expect(listed.apiKeys).toEqual([expect.objectContaining({ id: first.id, organization: 'listco', roles: ['LEDGER_READ'], keyPrefix: first.apiKey.slice(0, 10), revokedAt: null })]);
+  expect(listed.apiKeys).toEqual([
+    expect.objectContaining({ id: first.id, organization: 'listco', roles: ['LEDGER_READ'], keyPrefix: first.apiKey.slice(0, 10), revokedAt: null }),
+  ]);
   expect(JSON.stringify(listed)).not.toContain(first.apiKey);
 
   const rotated = JSON.parse((await cli('api-keys', 'rotate', '--id', first.id)).stdout);
@@ -60,14 +68,23 @@ it('lists, revokes and rotates API keys without ever printing a stored key', asy
   // Idempotent: the first revocation time stays.
   expect(JSON.parse((await cli('api-keys', 'revoke', '--id', rotated.id)).stdout).revokedAt).toBe(revoked.revokedAt);
   expect(JSON.parse((await cli('api-keys', 'list', '--organization', 'listco')).stdout).apiKeys).toEqual([]);
-  expect(JSON.parse((await cli('api-keys', 'list', '--organization', 'listco', '--include-revoked')).stdout).apiKeys.map((k: { id: string }) => k.id)).toEqual([first.id, rotated.id]);
-  await expect(cli('api-keys', 'revoke', '--id', '00000000-0000-4000-8000-000000000000')).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('no API key') });
+  expect(JSON.parse((await cli('api-keys', 'list', '--organization', 'listco', '--include-revoked')).stdout).apiKeys.map((k: { id: string }) => k.id)).toEqual([
+    first.id,
+    rotated.id,
+  ]);
+  await expect(cli('api-keys', 'revoke', '--id', '00000000-0000-4000-8000-000000000000')).rejects.toMatchObject({
+    code: 1,
+    stderr: expect.stringContaining('no API key'),
+  });
 });
 
 it('prints help on stdout with exit 0, and usage errors on stderr with exit 2', async () => {
   const help = await cli('api-keys', '--help');
   expect(help.stdout).toContain('revoke');
   await expect(cli('nonsense')).rejects.toMatchObject({ code: 2, stdout: '', stderr: expect.stringContaining("unknown command 'nonsense'") });
-  await expect(cli('api-keys', 'create', '--organization', 'acme')).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining("required option '--roles <roles>'") });
+  await expect(cli('api-keys', 'create', '--organization', 'acme')).rejects.toMatchObject({
+    code: 2,
+    stderr: expect.stringContaining("required option '--roles <roles>'"),
+  });
   await expect(cli('api-keys')).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('Usage: cli api-keys') });
 });

@@ -97,7 +97,8 @@ describe('the node and PostgreSQL away for longer than the old retries', () => {
   });
 
   const lamportsOf = async (addr: string) => (await rpc.getBalance(address(addr), { commitment: 'confirmed' }).send()).value;
-  const createAccount = (key: string) => stack.call('POST', '/api/v1/accounts', { itemData: { managed: true, seed: { lamports: SEED.toString() } } }, { headers: { 'Idempotency-Key': key } });
+  const createAccount = (key: string) =>
+    stack.call('POST', '/api/v1/accounts', { itemData: { managed: true, seed: { lamports: SEED.toString() } } }, { headers: { 'Idempotency-Key': key } });
 
   it('answers 503 while the node is down, keeps every write going, and answers each key with its one landed write once the node is back', async () => {
     const [source, destination] = await Promise.all([createAccount(randomUUID()), createAccount(randomUUID())]);
@@ -106,21 +107,30 @@ describe('the node and PostgreSQL away for longer than the old retries', () => {
     const destinationBefore = await lamportsOf(destination.body.newAccount.onchainId);
     const keys = { first: randomUUID(), second: randomUUID(), transfer: randomUUID() };
     const lookup = (answer: Answer) => ({ offchainId: answer.body.newAccount.offchainId });
-    const transfer = () => stack.call('POST', '/api/v1/accounts/transfer-network-currency', { itemData: { source: lookup(source), destination: lookup(destination), value: { lamports: '1000' }, idempotencyId: keys.transfer } });
+    const transfer = () =>
+      stack.call('POST', '/api/v1/accounts/transfer-network-currency', {
+        itemData: { source: lookup(source), destination: lookup(destination), value: { lamports: '1000' }, idempotencyId: keys.transfer },
+      });
 
     node.setUnreachable(true);
     const during = await Promise.all([createAccount(keys.first), createAccount(keys.second), transfer()]);
     for (const answer of during) expectOutageAnswer(answer);
     // The answer names the held transaction, whose record says it has not ended.
     const transactionId = during[0].body.errors[0].message.match(/transaction ([0-9a-f-]{36})/i)?.[1];
-    expect((await stack.call('POST', '/api/v1/transactions/status', { itemData: { transaction: { offchainId: transactionId } } })).body).toMatchObject({ status: 'PENDING' });
+    expect((await stack.call('POST', '/api/v1/transactions/status', { itemData: { transaction: { offchainId: transactionId } } })).body).toMatchObject({
+      status: 'PENDING',
+    });
 
     // Down for longer than the 10 attempts that once ended each write; a repeat meanwhile joins it.
     await waitFor(async () => node.refused > during.length * (OLD_ATTEMPTS + 1), 120_000, 200);
     expectOutageAnswer(await createAccount(keys.first));
     node.setUnreachable(false);
 
-    const [first, second, moved] = await Promise.all([untilDefinite(() => createAccount(keys.first)), untilDefinite(() => createAccount(keys.second)), untilDefinite(transfer)]);
+    const [first, second, moved] = await Promise.all([
+      untilDefinite(() => createAccount(keys.first)),
+      untilDefinite(() => createAccount(keys.second)),
+      untilDefinite(transfer),
+    ]);
     for (const created of [first, second]) {
       expect(created.status).toBe(201);
       expect(await lamportsOf(created.body.newAccount.onchainId)).toBe(SEED);
@@ -181,7 +191,8 @@ describe('a write whose deadline passes while the node is away', () => {
   it('ends with a definite answer that nothing was sent, and the same key then starts it afresh and lands it once', async () => {
     const feePayerBefore = (await rpc.getBalance(address(stack.runtime.feePayerAddress), { commitment: 'confirmed' }).send()).value;
     const key = randomUUID();
-    const createAccount = () => stack.call('POST', '/api/v1/accounts', { itemData: { managed: true, seed: { lamports: SEED.toString() } } }, { headers: { 'Idempotency-Key': key } });
+    const createAccount = () =>
+      stack.call('POST', '/api/v1/accounts', { itemData: { managed: true, seed: { lamports: SEED.toString() } } }, { headers: { 'Idempotency-Key': key } });
 
     node.setUnreachable(true);
     const givenUp = await createAccount();
@@ -200,8 +211,15 @@ describe('a write whose deadline passes while the node is away', () => {
 
   it('reopens the record of an async write that gave up: its key starts it afresh, and the history keeps the attempt that failed', async () => {
     const key = randomUUID();
-    const createAccount = (headers: Record<string, string> = {}) => stack.call('POST', '/api/v1/accounts', { itemData: { managed: true, seed: { lamports: SEED.toString() } } }, { headers: { 'Idempotency-Key': key, ...headers } });
-    const statusOf = async (offchainId: string) => (await stack.call('POST', '/api/v1/transactions/status', { itemData: { transaction: { offchainId } } })).body;
+    const createAccount = (headers: Record<string, string> = {}) =>
+      stack.call(
+        'POST',
+        '/api/v1/accounts',
+        { itemData: { managed: true, seed: { lamports: SEED.toString() } } },
+        { headers: { 'Idempotency-Key': key, ...headers } },
+      );
+    const statusOf = async (offchainId: string) =>
+      (await stack.call('POST', '/api/v1/transactions/status', { itemData: { transaction: { offchainId } } })).body;
 
     node.setUnreachable(true);
     const accepted = await createAccount({ prefer: 'respond-async' });

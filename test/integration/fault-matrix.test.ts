@@ -30,15 +30,22 @@ beforeAll(async () => {
   proxy = await startRpcProxy(stack.node.url);
   rpc = createSolanaRpc(stack.node.url);
   await stack.restartWorker();
-  const account = async (itemData: Record<string, unknown> = {}) => (await stack.call('POST', '/api/v1/accounts', { itemData: { managed: true, ...itemData } })).body.newAccount as { onchainId: string; offchainId: string };
+  const account = async (itemData: Record<string, unknown> = {}) =>
+    (await stack.call('POST', '/api/v1/accounts', { itemData: { managed: true, ...itemData } })).body.newAccount as { onchainId: string; offchainId: string };
   const authority = await account({ offchainReferences: { type: 'TOKEN_MANAGEMENT_AUTHORITY' } });
   const created = await stack.call('POST', '/api/v1/financial-instruments', {
-    itemData: { version: 'SPL', onchainData: { decimals: 2 }, mintAuthority: { offchainId: authority.offchainId }, mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: 'STOCK' } } } },
+    itemData: {
+      version: 'SPL',
+      onchainData: { decimals: 2 },
+      mintAuthority: { offchainId: authority.offchainId },
+      mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: 'STOCK' } } },
+    },
   });
   mint = created.body.newFinancialInstrument.onchainId;
   alice = { owner: { offchainId: (await account()).offchainId }, financialInstrument: { onchainId: mint } };
   bob = { owner: { offchainId: (await account()).offchainId }, financialInstrument: { onchainId: mint } };
-  for (const position of [alice, bob]) expect((await stack.call('POST', '/api/v1/positions', { itemData: { positionToInitialize: position } })).status).toBe(201);
+  for (const position of [alice, bob])
+    expect((await stack.call('POST', '/api/v1/positions', { itemData: { positionToInitialize: position } })).status).toBe(201);
   expect((await stack.call('POST', '/api/v1/positions/mint', { itemData: { mintTo: alice, value: { lamports: '1000' } } })).body.success).toBe(true);
   await stack.stopWorker();
 });
@@ -54,12 +61,18 @@ const balances = async (position: PositionLookup) => {
   const { body } = await stack.call('POST', '/api/v1/positions/balance', { itemData: { position } });
   return { onchain: BigInt(body.onchain.balance.lamports), offchain: BigInt(body.offchain.balance.lamports) };
 };
-const supply = async () => BigInt((await stack.call('POST', '/api/v1/financial-instruments/circulating-supply', { itemData: { financialInstrument: { onchainId: mint } } })).body.circulatingSupply.lamports);
+const supply = async () =>
+  BigInt(
+    (await stack.call('POST', '/api/v1/financial-instruments/circulating-supply', { itemData: { financialInstrument: { onchainId: mint } } })).body
+      .circulatingSupply.lamports,
+  );
 
 /** No record of any write is left where a user would wait on it forever. */
 async function expectNoOpenRecords() {
   for (const status of ['PENDING', 'BUILT', 'SIGNED', 'SUBMITTED']) {
-    const open = await stack.call('POST', '/api/v1/transactions/bulk/identifiers', { itemQuery: { filter: [{ fieldName: 'status', filterValues: [{ filterType: 'EQUALS', valueString: status }] }] } });
+    const open = await stack.call('POST', '/api/v1/transactions/bulk/identifiers', {
+      itemQuery: { filter: [{ fieldName: 'status', filterValues: [{ filterType: 'EQUALS', valueString: status }] }] },
+    });
     expect({ status, count: open.body.count }).toEqual({ status, count: 0 });
   }
 }
@@ -95,7 +108,17 @@ async function underFault<T>(point: string, write: () => Promise<T>): Promise<T>
   }
 }
 
-const everyBoundary = ['after:lookup', 'after:checkLimits', 'after:build', 'after:sign', 'held-send', 'after:submit', 'before:confirm', 'after:confirm', 'after:record'];
+const everyBoundary = [
+  'after:lookup',
+  'after:checkLimits',
+  'after:build',
+  'after:sign',
+  'held-send',
+  'after:submit',
+  'before:confirm',
+  'after:confirm',
+  'after:record',
+];
 const whereItHurts = ['after:sign', 'held-send', 'after:record'];
 
 describe.each(everyBoundary)('the worker killed at %s', (point) => {
@@ -116,7 +139,9 @@ describe.each(everyBoundary)('the worker killed at %s', (point) => {
 
   it('Mint lands once: supply and the position grow by the amount, once', async () => {
     const [before, supplyBefore, position] = [await feePayerBalance(), await supply(), await balances(bob)];
-    const minted = await underFault(point, () => stack.call('POST', '/api/v1/positions/mint', { itemData: { mintTo: bob, value: { lamports: '7' }, idempotencyId: randomUUID() } }));
+    const minted = await underFault(point, () =>
+      stack.call('POST', '/api/v1/positions/mint', { itemData: { mintTo: bob, value: { lamports: '7' }, idempotencyId: randomUUID() } }),
+    );
     expect(minted.status).toBe(201);
     expect(minted.body).toMatchObject({ success: true, status: landedStatus });
     expect(await supply()).toBe(supplyBefore + 7n);
@@ -131,7 +156,11 @@ describe.each(everyBoundary)('the worker killed at %s', (point) => {
 describe.each(whereItHurts)('the worker killed at %s', (point) => {
   it('Transfer moves the amount once, records equal to the chain', async () => {
     const [before, from, to] = [await feePayerBalance(), await balances(alice), await balances(bob)];
-    const moved = await underFault(point, () => stack.call('POST', '/api/v1/positions/transfer', { itemData: { source: alice, destination: bob, value: { lamports: '3' }, idempotencyId: randomUUID() } }));
+    const moved = await underFault(point, () =>
+      stack.call('POST', '/api/v1/positions/transfer', {
+        itemData: { source: alice, destination: bob, value: { lamports: '3' }, idempotencyId: randomUUID() },
+      }),
+    );
     expect(moved.body).toMatchObject({ success: true, status: landedStatus });
     expect(await balances(alice)).toEqual({ onchain: from.onchain - 3n, offchain: from.onchain - 3n });
     expect(await balances(bob)).toEqual({ onchain: to.onchain + 3n, offchain: to.onchain + 3n });
@@ -144,7 +173,10 @@ describe.each(whereItHurts)('the worker killed at %s', (point) => {
     const [before, from] = [await feePayerBalance(), await balances(alice)];
     const computeUnitConfig = { enable: true, priceEstimate: { priorityLevel: 'HIGH' } };
     const moved = await underFault(point, () =>
-      stack.call('POST', '/api/v1/positions/transfer', { itemData: { source: alice, destination: bob, value: { lamports: '1' }, idempotencyId: randomUUID() }, svmTransactionConfig: { computeUnitConfig } }),
+      stack.call('POST', '/api/v1/positions/transfer', {
+        itemData: { source: alice, destination: bob, value: { lamports: '1' }, idempotencyId: randomUUID() },
+        svmTransactionConfig: { computeUnitConfig },
+      }),
     );
     // At least confirmed: a resumed confirm may first see it finalized (32 blocks of 100 ms here).
     expect(moved.body).toMatchObject({ success: true, status: landedStatus });
@@ -164,7 +196,10 @@ describe.each(whereItHurts)('the worker killed at %s', (point) => {
     const [before, supplyBefore, a, b] = [await feePayerBalance(), await supply(), await balances(alice), await balances(bob)];
     const traded = await underFault(point, () =>
       stack.call('POST', '/api/v1/positions/trade', {
-        itemData: { operations: [{ mint: { mintTo: bob, value: { lamports: '5' } } }, { transfer: { source: bob, destination: alice, value: { lamports: '2' } } }], idempotencyId: randomUUID() },
+        itemData: {
+          operations: [{ mint: { mintTo: bob, value: { lamports: '5' } } }, { transfer: { source: bob, destination: alice, value: { lamports: '2' } } }],
+          idempotencyId: randomUUID(),
+        },
       }),
     );
     expect(traded.body).toMatchObject({ success: true, status: landedStatus });
@@ -182,7 +217,10 @@ it('keeps two identical writes (same instructions, same block, different keys) t
   await stack.restartWorker();
   try {
     const [from, to] = [await balances(alice), await balances(bob)];
-    const transfer = () => stack.call('POST', '/api/v1/positions/transfer', { itemData: { source: alice, destination: bob, value: { lamports: '4' }, idempotencyId: randomUUID() } });
+    const transfer = () =>
+      stack.call('POST', '/api/v1/positions/transfer', {
+        itemData: { source: alice, destination: bob, value: { lamports: '4' }, idempotencyId: randomUUID() },
+      });
     const answers = await Promise.all([transfer(), transfer(), transfer()]);
     expect(answers.map((a) => a.body.success)).toEqual([true, true, true]);
     // Three signatures: identical bytes would have been one transaction, answered three times.

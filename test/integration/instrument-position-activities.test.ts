@@ -61,13 +61,29 @@ afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-const run = <A extends unknown[], R>(activity: (...args: A) => Promise<R>, ...args: A): Promise<R> => new MockActivityEnvironment().run(activity, ...args) as Promise<R>;
+const run = <A extends unknown[], R>(activity: (...args: A) => Promise<R>, ...args: A): Promise<R> =>
+  new MockActivityEnvironment().run(activity, ...args) as Promise<R>;
 
-function request(operation: WriteRequest['operation'], itemData: unknown, ids: Partial<Pick<WriteRequest, 'newRecordId' | 'extraRecordIds'>> = {}): WriteRequest {
+function request(
+  operation: WriteRequest['operation'],
+  itemData: unknown,
+  ids: Partial<Pick<WriteRequest, 'newRecordId' | 'extraRecordIds'>> = {},
+): WriteRequest {
   const transactionId = randomUUID();
   return {
-    operation, transactionId, workflowId: `test-${transactionId}`, organizationId, organizationExternalId: 'acme', apiKeyId: randomUUID(),
-    cluster: 'LOCAL', idempotencyKey: null, commitment: 'confirmed', submit: true, itemData, svmTransactionConfig: {}, ...ids,
+    operation,
+    transactionId,
+    workflowId: `test-${transactionId}`,
+    organizationId,
+    organizationExternalId: 'acme',
+    apiKeyId: randomUUID(),
+    cluster: 'LOCAL',
+    idempotencyKey: null,
+    commitment: 'confirmed',
+    submit: true,
+    itemData,
+    svmTransactionConfig: {},
+    ...ids,
   };
 }
 
@@ -83,12 +99,19 @@ async function write(req: WriteRequest) {
 }
 
 it('creates an instrument, opens two positions, mints and transfers: the chain and the records agree', async () => {
-  const authority = (await write(request('CREATE_ACCOUNT', { managed: true, offchainReferences: { type: 'TOKEN_MANAGEMENT_AUTHORITY' } }, { newRecordId: randomUUID() }))).created!;
+  const authority = (
+    await write(request('CREATE_ACCOUNT', { managed: true, offchainReferences: { type: 'TOKEN_MANAGEMENT_AUTHORITY' } }, { newRecordId: randomUUID() }))
+  ).created!;
   const instrument = (
     await write(
       request(
         'CREATE_FINANCIAL_INSTRUMENT',
-        { version: 'SPL', onchainData: { decimals: 2 }, mintAuthority: { offchainId: authority.offchainId }, mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: 'STOCK' } } } },
+        {
+          version: 'SPL',
+          onchainData: { decimals: 2 },
+          mintAuthority: { offchainId: authority.offchainId },
+          mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: 'STOCK' } } },
+        },
         { newRecordId: randomUUID(), extraRecordIds: { mintAccount: randomUUID(), logo: randomUUID() } },
       ),
     )

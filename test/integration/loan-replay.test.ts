@@ -11,12 +11,19 @@ import { temporal } from '@temporalio/proto';
 import { Worker } from '@temporalio/worker';
 
 const stored = (file = 'loan-liquidation-history.pb') => temporal.api.history.v1.History.decode(fs.readFileSync(path.join(__dirname, '../fixtures', file)));
-const replay = (history: temporal.api.history.v1.IHistory) => Worker.runReplayHistory({ workflowsPath: require.resolve('../../src/workflows') }, history, 'loan-stored-history');
+const replay = (history: temporal.api.history.v1.IHistory) =>
+  Worker.runReplayHistory({ workflowsPath: require.resolve('../../src/workflows') }, history, 'loan-stored-history');
 const { EventType } = temporal.api.enums.v1;
 
 it('replays a stored liquidation history of a loan without non-determinism', async () => {
   const history = stored();
-  expect(history.events.map((e) => e.eventType)).toEqual(expect.arrayContaining([EventType.EVENT_TYPE_TIMER_FIRED, EventType.EVENT_TYPE_START_CHILD_WORKFLOW_EXECUTION_INITIATED, EventType.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED]));
+  expect(history.events.map((e) => e.eventType)).toEqual(
+    expect.arrayContaining([
+      EventType.EVENT_TYPE_TIMER_FIRED,
+      EventType.EVENT_TYPE_START_CHILD_WORKFLOW_EXECUTION_INITIATED,
+      EventType.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED,
+    ]),
+  );
   await replay(history);
 });
 

@@ -23,7 +23,10 @@ afterAll(async () => {
 });
 
 const organization = () => ({ id: randomUUID(), externalId: `org-${randomBytes(3).toString('hex')}` });
-const signals = async (workflowId: string) => (await client.workflow.getHandle(workflowId).fetchHistory()).events!.filter((e) => e.workflowExecutionSignaledEventAttributes?.signalName === loanChangedSignal).length;
+const signals = async (workflowId: string) =>
+  (await client.workflow.getHandle(workflowId).fetchHistory()).events!.filter(
+    (e) => e.workflowExecutionSignaledEventAttributes?.signalName === loanChangedSignal,
+  ).length;
 
 it('signals an old loan under its old id, and a new loan under the new one', async () => {
   const org = organization();
@@ -38,7 +41,9 @@ it('signals an old loan under its old id, and a new loan under the new one', asy
   expect(await signals(legacyLoanWorkflowId(org.id, oldEscrow))).toBe(1);
   expect(await signals(loanWorkflowId(org, newEscrow))).toBe(1);
   // A loan with no workflow under either id: the last attempt's WorkflowNotFoundError.
-  await expect(onLoanWorkflow(client, org, `None${randomBytes(8).toString('hex')}`, (handle) => handle.signal(loanChangedSignal))).rejects.toThrow(/not found/i);
+  await expect(onLoanWorkflow(client, org, `None${randomBytes(8).toString('hex')}`, (handle) => handle.signal(loanChangedSignal))).rejects.toThrow(
+    /not found/i,
+  );
 
   for (const id of [legacyLoanWorkflowId(org.id, oldEscrow), loanWorkflowId(org, newEscrow)]) await client.workflow.getHandle(id).terminate('test over');
 });

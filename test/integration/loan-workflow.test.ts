@@ -37,7 +37,13 @@ beforeAll(async () => {
   connection = await Connection.connect({ address });
   client = new Client({ connection, namespace });
   workerConnection = await NativeConnection.connect({ address });
-  const snapshot = async (loanId: string): Promise<LoanSnapshot> => ({ status: statusOf.get(loanId) ?? 'OPEN', maturityAt: farMaturity, rollover: false, durationIndex: 0, pastLiquidationRatio: false });
+  const snapshot = async (loanId: string): Promise<LoanSnapshot> => ({
+    status: statusOf.get(loanId) ?? 'OPEN',
+    maturityAt: farMaturity,
+    rollover: false,
+    durationIndex: 0,
+    pastLiquidationRatio: false,
+  });
   worker = await Worker.create({
     connection: workerConnection,
     namespace,
@@ -60,7 +66,18 @@ afterAll(async () => {
 let loans = 0;
 async function startLoan() {
   const loanId = `${taskQueue}-loan${++loans}`;
-  const input: LoanLifecycleInput = { organizationId: 'org', organizationExternalId: 'org-ext', apiKeyId: 'key', cluster: 'LOCAL', loanId, escrow: `escrow-${loanId}`, borrower: 'borrower', maturityAt: farMaturity, status: 'OPEN', graceMs: 1000 };
+  const input: LoanLifecycleInput = {
+    organizationId: 'org',
+    organizationExternalId: 'org-ext',
+    apiKeyId: 'key',
+    cluster: 'LOCAL',
+    loanId,
+    escrow: `escrow-${loanId}`,
+    borrower: 'borrower',
+    maturityAt: farMaturity,
+    status: 'OPEN',
+    graceMs: 1000,
+  };
   const handle = await client.workflow.start('loanLifecycle', { taskQueue, workflowId: `loan-${loanId}`, args: [input] });
   return { handle, loanId };
 }
@@ -68,14 +85,40 @@ async function startLoan() {
 let writes = 0;
 function movement(operation: WriteRequest['operation'], block: boolean): LoanMovement {
   const workflowId = `${taskQueue}-write${++writes}`;
-  const request: WriteRequest = { operation, transactionId: `tx-${writes}`, workflowId, organizationId: 'org', organizationExternalId: 'org-ext', apiKeyId: 'key', cluster: 'LOCAL', idempotencyKey: null, commitment: 'confirmed', submit: true, itemData: { block }, svmTransactionConfig: {} };
+  const request: WriteRequest = {
+    operation,
+    transactionId: `tx-${writes}`,
+    workflowId,
+    organizationId: 'org',
+    organizationExternalId: 'org-ext',
+    apiKeyId: 'key',
+    cluster: 'LOCAL',
+    idempotencyKey: null,
+    commitment: 'confirmed',
+    submit: true,
+    itemData: { block },
+    svmTransactionConfig: {},
+  };
   return { request, workflowTaskTimeoutSeconds: 10 };
 }
-const move = (handle: WorkflowHandle, m: LoanMovement) => handle.startUpdate<WriteResult | null, [LoanMovement]>(loanMovementUpdate, { args: [m], updateId: m.request.workflowId, waitForStage: WorkflowUpdateStage.ACCEPTED });
-const runs = (workflowId: string) => client.workflow.getHandle(workflowId).describe().then((d) => d, (error) => (error instanceof WorkflowNotFoundError ? null : Promise.reject(error)));
+const move = (handle: WorkflowHandle, m: LoanMovement) =>
+  handle.startUpdate<WriteResult | null, [LoanMovement]>(loanMovementUpdate, {
+    args: [m],
+    updateId: m.request.workflowId,
+    waitForStage: WorkflowUpdateStage.ACCEPTED,
+  });
+const runs = (workflowId: string) =>
+  client.workflow
+    .getHandle(workflowId)
+    .describe()
+    .then(
+      (d) => d,
+      (error) => (error instanceof WorkflowNotFoundError ? null : Promise.reject(error)),
+    );
 const untilRunning = (workflowId: string) => waitFor(async () => ((await runs(workflowId))?.status.name === 'RUNNING' ? true : undefined), 10_000, 100);
 const finish = (workflowId: string, how: { refuse?: string } = {}) => client.workflow.getHandle(workflowId).signal('finishWrite', how);
-const eventsOf = async (handle: WorkflowHandle, type: number, runId?: string) => ((await client.workflow.getHandle(handle.workflowId, runId).fetchHistory()).events ?? []).filter((e) => e.eventType === type);
+const eventsOf = async (handle: WorkflowHandle, type: number, runId?: string) =>
+  ((await client.workflow.getHandle(handle.workflowId, runId).fetchHistory()).events ?? []).filter((e) => e.eventType === type);
 
 it("runs movements one at a time, answers each write's result or refusal, and refuses at once a movement of a loan settled meanwhile", async () => {
   const { handle, loanId } = await startLoan();
@@ -98,7 +141,8 @@ it("runs movements one at a time, answers each write's result or refusal, and re
   await untilRunning(b.request.workflowId);
   const c = movement('REPAY_LOAN', false);
   const third = await move(handle, c).catch((error: unknown) => error);
-  const rejected = third instanceof WorkflowUpdateFailedError ? third : await (third as { result(): Promise<unknown> }).result().catch((error: unknown) => error);
+  const rejected =
+    third instanceof WorkflowUpdateFailedError ? third : await (third as { result(): Promise<unknown> }).result().catch((error: unknown) => error);
   expect(rejected).toBeInstanceOf(WorkflowUpdateFailedError);
   expect((rejected as WorkflowUpdateFailedError).cause).toMatchObject({ type: 'CONFLICT', message: expect.stringMatching(/REPAID/) });
   // The second write refuses (the loan is repaid): the update answers the refusal.
@@ -109,7 +153,10 @@ it("runs movements one at a time, answers each write's result or refusal, and re
   expect(((refusal as WorkflowUpdateFailedError).cause as ApplicationFailure).details).toEqual([{ field: 'itemData.escrow', context: {} }]);
   expect(await handle.result()).toBe('REPAID');
   const accepted = await eventsOf(handle, EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED);
-  expect(accepted.map((e) => e.workflowExecutionUpdateAcceptedEventAttributes!.acceptedRequest!.meta!.updateId)).toEqual([a.request.workflowId, b.request.workflowId]);
+  expect(accepted.map((e) => e.workflowExecutionUpdateAcceptedEventAttributes!.acceptedRequest!.meta!.updateId)).toEqual([
+    a.request.workflowId,
+    b.request.workflowId,
+  ]);
   expect(await eventsOf(handle, EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_COMPLETED)).toHaveLength(2);
   expect(await runs(c.request.workflowId)).toBeNull();
 });
@@ -123,14 +170,22 @@ it('continues as new only once the movement in flight has ended; a repeat in the
   // 50 wake-ups (one loan read each) bring the run to its end: it must wait for the movement in flight.
   for (let turn = 1; turn <= 50; turn++) {
     await handle.signal('loanChanged');
-    await waitFor(async () => ((await eventsOf(handle, EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLETED, firstRunId)).length >= turn ? true : undefined), 10_000, 20);
+    await waitFor(
+      async () => ((await eventsOf(handle, EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLETED, firstRunId)).length >= turn ? true : undefined),
+      10_000,
+      20,
+    );
   }
   await new Promise((resolve) => setTimeout(resolve, 500));
   expect((await client.workflow.getHandle(handle.workflowId, firstRunId).describe()).status.name).toBe('RUNNING');
 
   await finish(x.request.workflowId);
   expect(await update.result()).toMatchObject({ created: { onchainId: x.request.workflowId } });
-  await waitFor(async () => ((await client.workflow.getHandle(handle.workflowId, firstRunId).describe()).status.name === 'CONTINUED_AS_NEW' ? true : undefined), 10_000, 100);
+  await waitFor(
+    async () => ((await client.workflow.getHandle(handle.workflowId, firstRunId).describe()).status.name === 'CONTINUED_AS_NEW' ? true : undefined),
+    10_000,
+    100,
+  );
   const write = await runs(x.request.workflowId);
 
   // The same movement again (an API retry) meets the new run, which does not know its update id: the write's id dedups it.

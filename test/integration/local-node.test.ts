@@ -67,7 +67,12 @@ async function waitForStatus(client: Rpc, signature: Signature, level: Confirmat
   }, `${signature} to be ${level}`);
 }
 
-async function signedTransaction(client: Rpc, payer: TransactionSigner, instructions: Instruction[], blockhash?: { blockhash: Blockhash; lastValidBlockHeight: bigint }) {
+async function signedTransaction(
+  client: Rpc,
+  payer: TransactionSigner,
+  instructions: Instruction[],
+  blockhash?: { blockhash: Blockhash; lastValidBlockHeight: bigint },
+) {
   const lifetime = blockhash ?? (await client.getLatestBlockhash({ commitment: 'confirmed' }).send()).value;
   const message = pipe(
     createTransactionMessage({ version: 0 }),
@@ -161,13 +166,17 @@ describe('local SVM node', () => {
 
     const encoded = await rpc.getTransaction(transferSignature, { maxSupportedTransactionVersion: 0, encoding: 'base64' }).send();
     expect(encoded!.transaction[1]).toBe('base64');
-    const unknown = await rpc.getTransaction('1111111111111111111111111111111111111111111111111111111111111111' as Signature, { maxSupportedTransactionVersion: 0, encoding: 'json' }).send();
+    const unknown = await rpc
+      .getTransaction('1111111111111111111111111111111111111111111111111111111111111111' as Signature, { maxSupportedTransactionVersion: 0, encoding: 'json' })
+      .send();
     expect(unknown).toBeNull();
   });
 
   test('a failing transaction is refused by preflight with the program error, and charges nothing', async () => {
     const before = (await rpc.getBalance(payer.address, { commitment: 'processed' }).send()).value;
-    const error = await preflightFailure(send(rpc, payer, [getTransferSolInstruction({ source: payer, destination: recipient, amount: lamports(100n * SOL) })]));
+    const error = await preflightFailure(
+      send(rpc, payer, [getTransferSolInstruction({ source: payer, destination: recipient, amount: lamports(100n * SOL) })]),
+    );
     expect(isSolanaError(error.cause, SOLANA_ERROR__INSTRUCTION_ERROR__CUSTOM)).toBe(true);
     expect((error.cause as { context: { code: number } }).context.code).toBe(1);
     expect(error.context.logs?.some((line: string) => line.includes('insufficient lamports'))).toBe(true);
@@ -186,7 +195,12 @@ describe('local SVM node', () => {
 
   test('an unknown blockhash is refused as BlockhashNotFound', async () => {
     const bogus = { blockhash: '4vJ9JU1bJJE96FWSJKvHsmmFADCg4gpZQff4P3bkLKi' as Blockhash, lastValidBlockHeight: 10_000n };
-    const transaction = await signedTransaction(rpc, payer, [getTransferSolInstruction({ source: payer, destination: recipient, amount: lamports(1n) })], bogus);
+    const transaction = await signedTransaction(
+      rpc,
+      payer,
+      [getTransferSolInstruction({ source: payer, destination: recipient, amount: lamports(1n) })],
+      bogus,
+    );
     const error = await preflightFailure(rpc.sendTransaction(getBase64EncodedWireTransaction(transaction), { encoding: 'base64' }).send());
     expect(isSolanaError(error.cause, SOLANA_ERROR__TRANSACTION_ERROR__BLOCKHASH_NOT_FOUND)).toBe(true);
     expect((await rpc.isBlockhashValid(bogus.blockhash, { commitment: 'processed' }).send()).value).toBe(false);
@@ -199,7 +213,12 @@ describe('local SVM node', () => {
       const fastRpc = createSolanaRpc(fastNode.url);
       const signer = await fundedSigner(fastRpc);
       const lifetime = (await fastRpc.getLatestBlockhash({ commitment: 'confirmed' }).send()).value;
-      const transaction = await signedTransaction(fastRpc, signer, [getTransferSolInstruction({ source: signer, destination: recipient, amount: lamports(1n) })], lifetime);
+      const transaction = await signedTransaction(
+        fastRpc,
+        signer,
+        [getTransferSolInstruction({ source: signer, destination: recipient, amount: lamports(1n) })],
+        lifetime,
+      );
       await waitFor(async () => (await fastRpc.getBlockHeight({ commitment: 'processed' }).send()) > lifetime.lastValidBlockHeight, 'the blockhash to expire');
       expect((await fastRpc.isBlockhashValid(lifetime.blockhash, { commitment: 'processed' }).send()).value).toBe(false);
       const wire = getBase64EncodedWireTransaction(transaction);
@@ -240,7 +259,12 @@ describe('local SVM node', () => {
     const transaction = await rpc.getTransaction(signature, { maxSupportedTransactionVersion: 0, commitment: 'confirmed', encoding: 'json' }).send();
     expect(transaction!.meta!.preTokenBalances).toEqual([]);
     expect(transaction!.meta!.postTokenBalances).toEqual([
-      expect.objectContaining({ mint: mint.address, owner: owner.address, programId: tokenProgram, uiTokenAmount: expect.objectContaining({ amount: '1500000' }) }),
+      expect.objectContaining({
+        mint: mint.address,
+        owner: owner.address,
+        programId: tokenProgram,
+        uiTokenAmount: expect.objectContaining({ amount: '1500000' }),
+      }),
     ]);
   });
 

@@ -21,7 +21,11 @@ const root = path.resolve(__dirname, '../..');
 const bin = (file: string) => path.join(root, 'node_modules', file);
 
 const doc = openApiDocument('LEDGER') as { paths: Record<string, Record<string, any>>; components: { schemas: Record<string, any> } };
-const routes: RouteSpec[] = apiRoutes({ platformName: 'LEDGER' } as Pick<ApiDeps, 'platformName'> as ApiDeps, () => ({}), async () => '');
+const routes: RouteSpec[] = apiRoutes(
+  { platformName: 'LEDGER' } as Pick<ApiDeps, 'platformName'> as ApiDeps,
+  () => ({}),
+  async () => '',
+);
 const operations = Object.entries(doc.paths).flatMap(([p, methods]) => Object.entries(methods).map(([method, op]) => ({ path: p, method, op })));
 const isCodec = (response: RouteSpec['response']): response is t.Mixed => response instanceof t.Type;
 const problemsOf = (result: t.Validation<unknown>) => (result._tag === 'Left' ? reportErrors(result.left).map((e) => `${e.field} ${e.message}`) : []);
@@ -43,18 +47,45 @@ describe('the document', () => {
     expect(new Set(ids).size).toBe(ids.length);
     // The spec's operations are named first in their summaries ("Fetch Account Details: ...").
     for (const { op } of operations.filter(({ op }) => op.tags[0] !== 'System' && op.tags[0] !== 'Files')) {
-      expect({ id: op.operationId, summary: op.summary.toLowerCase().replace(/[^a-z0-9]/g, '').startsWith(op.operationId.toLowerCase()) }).toEqual({ id: op.operationId, summary: true });
+      expect({
+        id: op.operationId,
+        summary: op.summary
+          .toLowerCase()
+          .replace(/[^a-z0-9]/g, '')
+          .startsWith(op.operationId.toLowerCase()),
+      }).toEqual({ id: op.operationId, summary: true });
     }
-    expect(ids).toEqual(expect.arrayContaining(['createAccount', 'fetchAccounts', 'fetchAccountDetails', 'transferNetworkCurrency', 'initializePosition', 'mint', 'transferFinancialInstrument', 'trade', 'fetchTransactionStatus']));
+    expect(ids).toEqual(
+      expect.arrayContaining([
+        'createAccount',
+        'fetchAccounts',
+        'fetchAccountDetails',
+        'transferNetworkCurrency',
+        'initializePosition',
+        'mint',
+        'transferFinancialInstrument',
+        'trade',
+        'fetchTransactionStatus',
+      ]),
+    );
   });
 
   it('types every success answer, and every error with the error body', () => {
     for (const { path: p, method, op } of operations) {
       const [status, success] = Object.entries(op.responses).find(([s]) => s.startsWith('2'))! as [string, any];
       const [mediaType, content] = Object.entries(success.content)[0] as [string, any];
-      expect({ op: op.operationId, status, mediaType, schema: Object.keys(content.schema).length > 0 }).toEqual({ op: op.operationId, status, mediaType, schema: true });
+      expect({ op: op.operationId, status, mediaType, schema: Object.keys(content.schema).length > 0 }).toEqual({
+        op: op.operationId,
+        status,
+        mediaType,
+        schema: true,
+      });
       for (const [code, answer] of Object.entries(op.responses) as [string, any][]) {
-        if (Number(code) >= 400 && !(p === '/ready' && code === '503')) expect({ op: `${method} ${p} ${code}`, ref: answer.$ref }).toEqual({ op: `${method} ${p} ${code}`, ref: expect.stringMatching(/^#\/components\/responses\//) });
+        if (Number(code) >= 400 && !(p === '/ready' && code === '503'))
+          expect({ op: `${method} ${p} ${code}`, ref: answer.$ref }).toEqual({
+            op: `${method} ${p} ${code}`,
+            ref: expect.stringMatching(/^#\/components\/responses\//),
+          });
       }
     }
     const ready = doc.paths['/ready'].get.responses['503'].content['application/json'].schema;
@@ -65,10 +96,15 @@ describe('the document', () => {
 
   it('gives bulk items the record type of each detail level', () => {
     const page = doc.components.schemas.AccountPage;
-    expect(page.properties.items.items.anyOf).toEqual([{ $ref: '#/components/schemas/RecordIdentifiers' }, { $ref: '#/components/schemas/AccountCompact' }, { $ref: '#/components/schemas/AccountDetailed' }]);
+    expect(page.properties.items.items.anyOf).toEqual([
+      { $ref: '#/components/schemas/RecordIdentifiers' },
+      { $ref: '#/components/schemas/AccountCompact' },
+      { $ref: '#/components/schemas/AccountDetailed' },
+    ]);
     const fetchAccounts = doc.paths['/api/v1/accounts/bulk/{detailLevel}'].post;
     expect(fetchAccounts.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/AccountPage' });
-    for (const name of ['FinancialInstrumentPage', 'PositionPage', 'TransactionPage']) expect(doc.components.schemas[name].properties.items.items.anyOf).toHaveLength(3);
+    for (const name of ['FinancialInstrumentPage', 'PositionPage', 'TransactionPage'])
+      expect(doc.components.schemas[name].properties.items.items.anyOf).toHaveLength(3);
   });
 
   it('declares every path parameter (GET /api/v1/files/{fileId})', () => {
@@ -76,7 +112,12 @@ describe('the document', () => {
       const declared = op.parameters.filter((q: any) => q.in === 'path').map((q: any) => q.name);
       expect({ p, declared }).toEqual({ p, declared: [...p.matchAll(/\{(\w+)\}/g)].map((m) => m[1]) });
     }
-    expect(doc.paths['/api/v1/files/{fileId}'].get.parameters[0]).toMatchObject({ name: 'fileId', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } });
+    expect(doc.paths['/api/v1/files/{fileId}'].get.parameters[0]).toMatchObject({
+      name: 'fileId',
+      in: 'path',
+      required: true,
+      schema: { type: 'string', format: 'uuid' },
+    });
   });
 
   it('documents amounts as exact decimals that may be sent as strings, and answers them as numbers', () => {
@@ -92,18 +133,24 @@ describe('examples', () => {
     for (const { op } of operations) {
       const success = Object.entries(op.responses).find(([s]) => s.startsWith('2'))![1] as any;
       const body = op.requestBody?.content['application/json'];
-      expect({ op: op.operationId, request: body ? body.example !== undefined : 'no body', response: (Object.values(success.content)[0] as any).example !== undefined }).toEqual({ op: op.operationId, request: body ? true : 'no body', response: true });
+      expect({
+        op: op.operationId,
+        request: body ? body.example !== undefined : 'no body',
+        response: (Object.values(success.content)[0] as any).example !== undefined,
+      }).toEqual({ op: op.operationId, request: body ? true : 'no body', response: true });
     }
     expect(Object.keys(operationExamples).sort()).toEqual(routes.map((r) => r.operationId).sort());
   });
 
-  it('decodes every request example with the route\'s body codec and every response example with its response codec', () => {
+  it("decodes every request example with the route's body codec and every response example with its response codec", () => {
     const problems = routes.flatMap((route) => {
       const example = operationExamples[route.operationId];
       return [
         ...(route.body ? problemsOf(route.body.decode(example.request)).map((p) => `${route.operationId} request: ${p}`) : []),
         ...(isCodec(route.response) ? problemsOf(route.response.decode(example.response)).map((p) => `${route.operationId} response: ${p}`) : []),
-        ...Object.entries(route.otherResponses ?? {}).flatMap(([status, other]) => problemsOf(other.body.decode(example.otherResponses?.[status])).map((p) => `${route.operationId} ${status}: ${p}`)),
+        ...Object.entries(route.otherResponses ?? {}).flatMap(([status, other]) =>
+          problemsOf(other.body.decode(example.otherResponses?.[status])).map((p) => `${route.operationId} ${status}: ${p}`),
+        ),
       ];
     });
     expect(problems).toEqual([]);
@@ -112,18 +159,25 @@ describe('examples', () => {
 
 describe('tools a client developer uses', () => {
   it('passes the OpenAPI linter (Redocly, recommended-strict) with no error and no warning', async () => {
-    const { stdout } = await run(process.execPath, [bin('@redocly/cli/bin/cli.js'), 'lint', path.join(dir, 'openapi.json'), '--config', path.join(root, 'redocly.yaml'), '--format=json'], {
-      cwd: dir,
-      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NODE_OPTIONS: '' },
-      maxBuffer: 64 * 1024 * 1024,
-    }).catch((error: { stdout?: string; message: string }) => ({ stdout: error.stdout ?? error.message }));
+    const { stdout } = await run(
+      process.execPath,
+      [bin('@redocly/cli/bin/cli.js'), 'lint', path.join(dir, 'openapi.json'), '--config', path.join(root, 'redocly.yaml'), '--format=json'],
+      {
+        cwd: dir,
+        env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NODE_OPTIONS: '' },
+        maxBuffer: 64 * 1024 * 1024,
+      },
+    ).catch((error: { stdout?: string; message: string }) => ({ stdout: error.stdout ?? error.message }));
     const report = JSON.parse(stdout) as { totals: { errors: number; warnings: number }; problems: { ruleId: string; message: string }[] };
     expect(report.problems.map((p) => `${p.ruleId}: ${p.message}`)).toEqual([]);
     expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
   });
 
   it('generates a client (openapi-typescript) whose create-and-list round trip type-checks, and whose types catch a wrong request', async () => {
-    await run(process.execPath, [bin('openapi-typescript/bin/cli.js'), path.join(dir, 'openapi.json'), '-o', path.join(dir, 'generated', 'ledger-api.ts')], { cwd: dir, env: { ...process.env, NODE_OPTIONS: '' } });
+    await run(process.execPath, [bin('openapi-typescript/bin/cli.js'), path.join(dir, 'openapi.json'), '-o', path.join(dir, 'generated', 'ledger-api.ts')], {
+      cwd: dir,
+      env: { ...process.env, NODE_OPTIONS: '' },
+    });
     fs.copyFileSync(path.join(root, 'test/client/round-trip.ts'), path.join(dir, 'round-trip.ts'));
     fs.symlinkSync(path.join(root, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
     // Each line below must be a type error; were the generated types loose (any), the directives would be unused: an error too.
@@ -146,9 +200,24 @@ export async function wrong() {
     );
     fs.writeFileSync(
       path.join(dir, 'tsconfig.json'),
-      JSON.stringify({ compilerOptions: { strict: true, noEmit: true, target: 'ES2023', lib: ['ES2023', 'DOM'], module: 'preserve', moduleResolution: 'bundler', types: [], skipLibCheck: true }, files: ['round-trip.ts', 'wrong.ts'] }),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          noEmit: true,
+          target: 'ES2023',
+          lib: ['ES2023', 'DOM'],
+          module: 'preserve',
+          moduleResolution: 'bundler',
+          types: [],
+          skipLibCheck: true,
+        },
+        files: ['round-trip.ts', 'wrong.ts'],
+      }),
     );
-    const checked = await run(process.execPath, [bin('typescript/bin/tsc'), '-p', path.join(dir, 'tsconfig.json')], { cwd: dir, env: { ...process.env, NODE_OPTIONS: '' } }).then(
+    const checked = await run(process.execPath, [bin('typescript/bin/tsc'), '-p', path.join(dir, 'tsconfig.json')], {
+      cwd: dir,
+      env: { ...process.env, NODE_OPTIONS: '' },
+    }).then(
       () => '',
       (error: { stdout?: string; message: string }) => error.stdout || error.message,
     );

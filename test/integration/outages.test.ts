@@ -53,7 +53,8 @@ afterAll(async () => {
 });
 
 const lamportsOf = async (addr: string) => (await rpc.getBalance(address(addr), { commitment: 'confirmed' }).send()).value;
-const createAccount = (requestId = randomUUID()) => stack.call('POST', '/api/v1/accounts', { itemData: { managed: true, seed: { lamports: '2000000' } } }, { headers: { 'x-request-id': requestId } });
+const createAccount = (requestId = randomUUID()) =>
+  stack.call('POST', '/api/v1/accounts', { itemData: { managed: true, seed: { lamports: '2000000' } } }, { headers: { 'x-request-id': requestId } });
 
 /** The answer is a landed Create Account; the fee payer paid for exactly one transaction; no record is left open. */
 async function expectLandedOnce(answer: { status: number; body: any }, feePayerBefore: bigint) {
@@ -65,7 +66,9 @@ async function expectLandedOnce(answer: { status: number; body: any }, feePayerB
   const record = await stack.call('POST', '/api/v1/transactions/single', { itemData: { transaction: { offchainId: answer.body.svmTransaction.offchainId } } });
   expect(record.body).toMatchObject({ status: answer.body.svmTransaction.status, onchainId: answer.body.svmTransaction.onchainId });
   for (const status of ['PENDING', 'BUILT', 'SIGNED', 'SUBMITTED']) {
-    const open = await stack.call('POST', '/api/v1/transactions/bulk/identifiers', { itemQuery: { filter: [{ fieldName: 'status', filterValues: [{ filterType: 'EQUALS', valueString: status }] }] } });
+    const open = await stack.call('POST', '/api/v1/transactions/bulk/identifiers', {
+      itemQuery: { filter: [{ fieldName: 'status', filterValues: [{ filterType: 'EQUALS', valueString: status }] }] },
+    });
     expect({ status, count: open.body.count }).toEqual({ status, count: 0 });
   }
 }
@@ -123,7 +126,9 @@ it('reconciles a write whose run was terminated after its transaction was sent, 
   const connection = await Connection.connect({ address: temporal.address });
   try {
     const runs = new Client({ connection, namespace: temporal.namespace }).workflow;
-    const workflowId = (await stack.call('POST', '/api/v1/transactions/bulk/detailed', {})).body.items.find((t: { status: string }) => t.status === 'SIGNED')?.workflowId;
+    const workflowId = (await stack.call('POST', '/api/v1/transactions/bulk/detailed', {})).body.items.find(
+      (t: { status: string }) => t.status === 'SIGNED',
+    )?.workflowId;
     expect(workflowId).toBeDefined();
     await runs.getHandle(workflowId).terminate('operator');
   } finally {
@@ -152,45 +157,62 @@ it('reconciles a write whose run was terminated after its transaction was sent, 
 it.each([
   { update: 'Submit', path: '/api/v1/transactions/submit', source: {}, config: { submitTransaction: false }, rests: 'SIGNED' },
   { update: 'Sign', path: '/api/v1/transactions/sign', source: { autoSign: false }, config: {}, rests: 'AWAITING_SIGNATURES' },
-])('lands a durable-nonce write once and answers it CONFIRMED when its $update died with the Temporal server and the worker after the node took the message', async ({ path, source, config, rests }) => {
-  worker = await startFaultWorker(stack, 'none', proxy.url);
-  const account = async (itemData: Record<string, unknown>) => (await stack.call('POST', '/api/v1/accounts', { itemData })).body.newAccount as { onchainId: string; offchainId: string };
-  const from = await account({ managed: true, seed: { amount: 1 } });
-  const to = await account({ managed: true, seed: { amount: 0.01 } });
-  const authority = await account({ managed: true });
-  expect((await stack.call('POST', '/api/v1/durable-nonce-accounts', { itemData: { nonceAccount: {}, numberOfNonceAccounts: 1, nonceAuthority: { offchainId: authority.offchainId } } })).status).toBe(201);
-  const before = await lamportsOf(from.onchainId);
-  const key = `lost-${path}`;
-  const write = () =>
-    stack.call(
-      'POST',
-      '/api/v1/accounts/transfer-network-currency',
-      { itemData: { source: { offchainId: from.offchainId, ...source }, destination: { offchainId: to.offchainId }, value: { lamports: '7000' } }, svmTransactionConfig: { messageLifetimeStrategy: 'DURABLE_NONCE', ...config } },
-      { headers: { 'Idempotency-Key': key } },
-    );
-  const waiting = await write();
-  const offchainId = (waiting.body.offchainId ?? waiting.body.transaction?.offchainId) as string;
-  expect((await stack.call('POST', '/api/v1/transactions/status', { itemData: { transaction: { offchainId } } })).body.status).toBe(rests);
-  const resume = () => stack.call('POST', path, { itemData: { transaction: { offchainId } } });
+])(
+  'lands a durable-nonce write once and answers it CONFIRMED when its $update died with the Temporal server and the worker after the node took the message',
+  async ({ path, source, config, rests }) => {
+    worker = await startFaultWorker(stack, 'none', proxy.url);
+    const account = async (itemData: Record<string, unknown>) =>
+      (await stack.call('POST', '/api/v1/accounts', { itemData })).body.newAccount as { onchainId: string; offchainId: string };
+    const from = await account({ managed: true, seed: { amount: 1 } });
+    const to = await account({ managed: true, seed: { amount: 0.01 } });
+    const authority = await account({ managed: true });
+    expect(
+      (
+        await stack.call('POST', '/api/v1/durable-nonce-accounts', {
+          itemData: { nonceAccount: {}, numberOfNonceAccounts: 1, nonceAuthority: { offchainId: authority.offchainId } },
+        })
+      ).status,
+    ).toBe(201);
+    const before = await lamportsOf(from.onchainId);
+    const key = `lost-${path}`;
+    const write = () =>
+      stack.call(
+        'POST',
+        '/api/v1/accounts/transfer-network-currency',
+        {
+          itemData: { source: { offchainId: from.offchainId, ...source }, destination: { offchainId: to.offchainId }, value: { lamports: '7000' } },
+          svmTransactionConfig: { messageLifetimeStrategy: 'DURABLE_NONCE', ...config },
+        },
+        { headers: { 'Idempotency-Key': key } },
+      );
+    const waiting = await write();
+    const offchainId = (waiting.body.offchainId ?? waiting.body.transaction?.offchainId) as string;
+    expect((await stack.call('POST', '/api/v1/transactions/status', { itemData: { transaction: { offchainId } } })).body.status).toBe(rests);
+    const resume = () => stack.call('POST', path, { itemData: { transaction: { offchainId } } });
 
-  // The node takes the message; its answer is held while the Temporal server and the worker die.
-  const held = proxy.holdNextSend();
-  const first = resume();
-  await held;
-  await temporal.kill();
-  await worker.kill();
-  proxy.releaseHeld();
-  expect((await first).status).toBe(503);
-  temporal = await startTemporal();
-  worker = await startFaultWorker(stack, 'none', proxy.url);
+    // The node takes the message; its answer is held while the Temporal server and the worker die.
+    const held = proxy.holdNextSend();
+    const first = resume();
+    await held;
+    await temporal.kill();
+    await worker.kill();
+    proxy.releaseHeld();
+    expect((await first).status).toBe(503);
+    temporal = await startTemporal();
+    worker = await startFaultWorker(stack, 'none', proxy.url);
 
-  // A careful client sends the same request again until a definite answer.
-  let answer = await resume();
-  for (let tries = 0; tries < 60 && (answer.status >= 500 || answer.status === 202); tries++) {
-    await sleep(1000);
-    answer = await resume();
-  }
-  expect(before - (await lamportsOf(from.onchainId))).toBe(7000n);
-  expect({ status: answer.status, body: answer.body }).toMatchObject({ status: 200, body: { success: true, status: expect.stringMatching(/CONFIRMED|FINALIZED/) } });
-  expect((await write()).body).toMatchObject({ success: true, status: expect.stringMatching(/CONFIRMED|FINALIZED/) });
-}, 120_000);
+    // A careful client sends the same request again until a definite answer.
+    let answer = await resume();
+    for (let tries = 0; tries < 60 && (answer.status >= 500 || answer.status === 202); tries++) {
+      await sleep(1000);
+      answer = await resume();
+    }
+    expect(before - (await lamportsOf(from.onchainId))).toBe(7000n);
+    expect({ status: answer.status, body: answer.body }).toMatchObject({
+      status: 200,
+      body: { success: true, status: expect.stringMatching(/CONFIRMED|FINALIZED/) },
+    });
+    expect((await write()).body).toMatchObject({ success: true, status: expect.stringMatching(/CONFIRMED|FINALIZED/) });
+  },
+  120_000,
+);

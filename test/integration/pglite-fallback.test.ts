@@ -23,7 +23,13 @@ it('runs migrations on PGlite and keeps data under .data/pglite across restarts'
   let orm = await createOrm({ databaseUrl: first.url, poolSize: 1 });
   expect(await migrate(orm)).toEqual(migrationNames);
   const em = orm.em.fork();
-  em.create(Organization, { id: '7b0f3c1e-8a43-4b8e-9c55-0a1d5a0e2f11', externalId: 'pglite-org', name: 'On PGlite', webhookSigningSecret: 'x', createdAt: new Date() });
+  em.create(Organization, {
+    id: '7b0f3c1e-8a43-4b8e-9c55-0a1d5a0e2f11',
+    externalId: 'pglite-org',
+    name: 'On PGlite',
+    webhookSigningSecret: 'x',
+    createdAt: new Date(),
+  });
   await em.flush();
   await orm.close();
   await first.close();

@@ -35,7 +35,13 @@ import * as token2022 from '@solana-program/token-2022';
 import { programsFromSpec, startLocalNode, type LocalNode } from '../../dev/local-node';
 import { createJsonRpcNetwork } from '../../src/network/json-rpc-network';
 import type { SvmNetwork } from '../../src/network/svm-network';
-import { EXECUTE_DISCRIMINATOR, resolveTransferHookAccounts, toAccountMetas, transferHookValidationAddress, type TransferHookAccountMeta } from '../../src/network/transfer-hook';
+import {
+  EXECUTE_DISCRIMINATOR,
+  resolveTransferHookAccounts,
+  toAccountMetas,
+  transferHookValidationAddress,
+  type TransferHookAccountMeta,
+} from '../../src/network/transfer-hook';
 import { returnCodeProgramElf } from '../support/sbpf-program';
 
 const BLOCK_TIME_MS = 40;
@@ -121,7 +127,8 @@ async function hookedMint(program: Address) {
     const transfer = token2022.getTransferCheckedInstruction({ source, mint: mint.address, destination, authority: owner, amount, decimals: DECIMALS });
     return { ...transfer, accounts: [...transfer.accounts, ...toAccountMetas(extraAccounts)] };
   };
-  const resolve = (amount: bigint) => resolveTransferHookAccounts(network, { hookProgram: program, mint: mint.address, source, destination, authority: owner.address, amount });
+  const resolve = (amount: bigint) =>
+    resolveTransferHookAccounts(network, { hookProgram: program, mint: mint.address, source, destination, authority: owner.address, amount });
   return { mint: mint.address, source, destination, transferChecked, resolve };
 }
 
@@ -176,7 +183,17 @@ describe('transfer hook instruments on the local node', () => {
     const extras: token2022.ExtraAccountMeta[] = [
       { config: { __kind: 'Literal', address: fixed }, isSigner: false, isWritable: false },
       // ["counter", destination] of the hook program, writable.
-      { config: { __kind: 'ProgramPda', seeds: [{ __kind: 'Literal', bytes: new TextEncoder().encode('counter') }, { __kind: 'AccountKey', index: 2 }] }, isSigner: false, isWritable: true },
+      {
+        config: {
+          __kind: 'ProgramPda',
+          seeds: [
+            { __kind: 'Literal', bytes: new TextEncoder().encode('counter') },
+            { __kind: 'AccountKey', index: 2 },
+          ],
+        },
+        isSigner: false,
+        isWritable: true,
+      },
     ];
     // The encoder leaves the TLV header (discriminator, length) to the caller.
     const data = new Uint8Array(token2022.getExtraAccountMetasEncoder().encode(extras));
@@ -212,7 +229,15 @@ describe('transfer hook instruments on the local node', () => {
     // Same port, so the clients made in beforeAll keep working.
     const port = node.port;
     await node.close();
-    node = await startLocalNode({ port, dataDir, blockTimeMs: BLOCK_TIME_MS, programs: [{ programId: hook, elf: returnCodeProgramElf(0) }, { programId: refusingHook, elf: returnCodeProgramElf(REFUSAL_CODE) }] });
+    node = await startLocalNode({
+      port,
+      dataDir,
+      blockTimeMs: BLOCK_TIME_MS,
+      programs: [
+        { programId: hook, elf: returnCodeProgramElf(0) },
+        { programId: refusingHook, elf: returnCodeProgramElf(REFUSAL_CODE) },
+      ],
+    });
     const accounts = await resolve(5n);
     expect(accounts).toEqual([
       { address: hook, role: 'readonly' },

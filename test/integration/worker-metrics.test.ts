@@ -21,12 +21,13 @@ afterAll(async () => {
   await db?.drop();
 });
 
-const freePort = () => new Promise<number>((resolve) => {
-  const server = net.createServer().listen(0, '127.0.0.1', () => {
-    const { port } = server.address() as net.AddressInfo;
-    server.close(() => resolve(port));
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
   });
-});
 const env = (extra: Record<string, string>) => ({
   ...process.env,
   NODE_OPTIONS: '',
@@ -39,21 +40,34 @@ const env = (extra: Record<string, string>) => ({
   ...extra,
 });
 
-it('serves the SDK\'s worker metrics at TEMPORAL_METRICS_ADDRESS', async () => {
+it("serves the SDK's worker metrics at TEMPORAL_METRICS_ADDRESS", async () => {
   const address = `127.0.0.1:${await freePort()}`;
   worker = spawn(process.execPath, ['--import', 'tsx', workerMain], { env: env({ TEMPORAL_METRICS_ADDRESS: address }), stdio: 'ignore' });
-  const text = await waitFor(async () => {
-    const body = await fetch(`http://${address}/metrics`).then((r) => r.text(), () => '');
-    // Pollers report once the worker runs.
-    return /temporal_num_pollers\{/.test(body) && body;
-  }, 60_000, 250);
+  const text = await waitFor(
+    async () => {
+      const body = await fetch(`http://${address}/metrics`).then(
+        (r) => r.text(),
+        () => '',
+      );
+      // Pollers report once the worker runs.
+      return /temporal_num_pollers\{/.test(body) && body;
+    },
+    60_000,
+    250,
+  );
   expect(text).toMatch(/temporal_worker_task_slots_available\{[^}]*worker_type="WorkflowWorker"/);
 }, 90_000);
 
 it('refuses a malformed TEMPORAL_METRICS_ADDRESS naming the variable', async () => {
-  const failed = await promisify(execFile)(process.execPath, ['--import', 'tsx', workerMain], { env: env({ TEMPORAL_METRICS_ADDRESS: '9464' }) }).catch((e: { code: number; stdout: string; stderr: string }) => e);
+  const failed = await promisify(execFile)(process.execPath, ['--import', 'tsx', workerMain], { env: env({ TEMPORAL_METRICS_ADDRESS: '9464' }) }).catch(
+    (e: { code: number; stdout: string; stderr: string }) => e,
+  );
   expect(failed).toMatchObject({ code: 1 });
   // The worker's log (JSON lines) says why, at fatal.
-  const fatal = (failed as { stdout: string }).stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line)).find((entry) => entry.level === 60);
+  const fatal = (failed as { stdout: string }).stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line))
+    .find((entry) => entry.level === 60);
   expect(fatal).toMatchObject({ name: 'worker', msg: expect.stringContaining('TEMPORAL_METRICS_ADDRESS "9464" is not host:port') });
 });

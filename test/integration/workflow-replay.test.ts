@@ -11,19 +11,32 @@ import { Worker } from '@temporalio/worker';
 import { installSdkLogger } from '../../src/main/worker';
 
 const dir = path.join(__dirname, '../fixtures/workflow-histories');
-const files = fs.readdirSync(dir).filter((name) => name.endsWith('.pb')).sort();
+const files = fs
+  .readdirSync(dir)
+  .filter((name) => name.endsWith('.pb'))
+  .sort();
 
 beforeAll(() => installSdkLogger());
 
 it('has stored histories of every kind of wait, of a refusal, and of a loan taking its movements as updates', () => {
-  for (const kind of ['create-account', 'approved-transfer', 'cancelled-signature-wait', 'submitted-after-signed', 'multi-part-nonce-accounts', 'refused-write', 'loan-movements']) {
+  for (const kind of [
+    'create-account',
+    'approved-transfer',
+    'cancelled-signature-wait',
+    'submitted-after-signed',
+    'multi-part-nonce-accounts',
+    'refused-write',
+    'loan-movements',
+  ]) {
     expect(files.some((name) => name.endsWith(`-${kind}.pb`))).toBe(true);
   }
 });
 
 it('keeps a refusal of each kind: one that failed its run (before write-refusal-completes), one that completed it', () => {
   const { EventType } = temporal.api.enums.v1;
-  const ends = files.filter((name) => name.endsWith('-refused-write.pb')).map((name) => temporal.api.history.v1.History.decode(fs.readFileSync(path.join(dir, name))).events.at(-1)!.eventType);
+  const ends = files
+    .filter((name) => name.endsWith('-refused-write.pb'))
+    .map((name) => temporal.api.history.v1.History.decode(fs.readFileSync(path.join(dir, name))).events.at(-1)!.eventType);
   expect(ends).toEqual(expect.arrayContaining([EventType.EVENT_TYPE_WORKFLOW_EXECUTION_FAILED, EventType.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED]));
 });
 

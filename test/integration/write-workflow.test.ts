@@ -7,7 +7,16 @@
 import { ApplicationFailure, Client, Connection, WorkflowFailedError } from '@temporalio/client';
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
-import { approvalDecidedSignal, DEFAULT_WRITE_DEADLINE_MS, searchAttributeNames, writeOutageMemo, writeUpdates, type Outcome, type WriteOutage, type WriteRequest } from '../../src/domain/write';
+import {
+  approvalDecidedSignal,
+  DEFAULT_WRITE_DEADLINE_MS,
+  searchAttributeNames,
+  writeOutageMemo,
+  writeUpdates,
+  type Outcome,
+  type WriteOutage,
+  type WriteRequest,
+} from '../../src/domain/write';
 import { waitFor } from '../support/wait';
 import type { ledgerWrite, scheduledOracleRefresh } from '../../src/workflows';
 import { temporalTarget, uniqueTaskQueue } from '../support/temporal';
@@ -159,7 +168,13 @@ describe('ledgerWrite on a real worker with fake activities', () => {
     it('skips the limit check, puts the reused message to the pre-submit webhook (which answers from its log), and sends it again', async () => {
       const fakes = fakeActivities({
         lookup: async () => resolved({ resumed: true, webhooks: { preSubmit: true, postSubmit: false } }),
-        build: async () => ({ messageBase64: 'message-1', signers: ['FeePayer1111', 'NewAccount1111'], lifetime: { kind: 'BLOCKHASH', blockhash: 'hash-1', lastValidBlockHeight: '100' }, size: 200, reused: true }),
+        build: async () => ({
+          messageBase64: 'message-1',
+          signers: ['FeePayer1111', 'NewAccount1111'],
+          lifetime: { kind: 'BLOCKHASH', blockhash: 'hash-1', lastValidBlockHeight: '100' },
+          size: 200,
+          reused: true,
+        }),
       });
       const { handle } = await startWrite(fakes);
       const result = await handle.result();
@@ -218,9 +233,23 @@ describe('ledgerWrite on a real worker with fake activities', () => {
         lookup: async () => resolved({ transactionCount: 2 }),
         build: async () => {
           if (++builds === 2) throw ApplicationFailure.create({ type: 'TRANSACTION_TOO_LARGE', nonRetryable: true, message: 'too large' });
-          return { messageBase64: 'message-1', signers: ['FeePayer1111'], lifetime: { kind: 'BLOCKHASH', blockhash: 'h', lastValidBlockHeight: '1' }, size: 200 };
+          return {
+            messageBase64: 'message-1',
+            signers: ['FeePayer1111'],
+            lifetime: { kind: 'BLOCKHASH', blockhash: 'h', lastValidBlockHeight: '1' },
+            size: 200,
+          };
         },
-        recordFailure: async (request: WriteRequest) => ({ success: false, offchainId: `${request.transactionId}-1`, status: 'FAILED', onchainId: null, confirmationsCount: null, serializedMessage: null, errorMessage: 'too large', txnTimestamp: null }),
+        recordFailure: async (request: WriteRequest) => ({
+          success: false,
+          offchainId: `${request.transactionId}-1`,
+          status: 'FAILED',
+          onchainId: null,
+          confirmationsCount: null,
+          serializedMessage: null,
+          errorMessage: 'too large',
+          txnTimestamp: null,
+        }),
       });
       const { handle, request } = await startWrite(fakes);
       const result = await handle.result();
@@ -316,7 +345,12 @@ describe('ledgerWrite on a real worker with fake activities', () => {
   it('completes with a business refusal (its code, message and field), after recording the failure, LedgerStatus REFUSED', async () => {
     const fakes = fakeActivities({
       lookup: async () => {
-        throw ApplicationFailure.create({ type: 'CONFLICT', nonRetryable: true, message: 'dup', details: [{ field: 'itemData.onchainId', context: { holder: 'x' } }] });
+        throw ApplicationFailure.create({
+          type: 'CONFLICT',
+          nonRetryable: true,
+          message: 'dup',
+          details: [{ field: 'itemData.onchainId', context: { holder: 'x' } }],
+        });
       },
     });
     const { handle, request } = await startWrite(fakes);
@@ -351,7 +385,7 @@ describe('ledgerWrite on a real worker with fake activities', () => {
   });
 
   describe('a fault before anything is sent (a service the write needs is away)', () => {
-    it('is no outcome: the write retries past the step\'s own retries (and the 10 attempts that once ended it), says so in its outage memo, and completes once the service is back', async () => {
+    it("is no outcome: the write retries past the step's own retries (and the 10 attempts that once ended it), says so in its outage memo, and completes once the service is back", async () => {
       let down = true;
       let failedAttempts = 0;
       const fakes = fakeActivities({
@@ -376,13 +410,18 @@ describe('ledgerWrite on a real worker with fake activities', () => {
       expect((await handle.describe()).memo?.[writeOutageMemo]).toBeUndefined();
     }, 60_000);
 
-    it('counts the deadline from the step\'s start: a write approved after longer than the deadline still rides out a fault in build', async () => {
+    it("counts the deadline from the step's start: a write approved after longer than the deadline still rides out a fault in build", async () => {
       let builds = 0;
       const fakes = fakeActivities({
         checkLimits: async () => ({ approvalId: 'approval-1', timeoutMs: 60_000 }),
         build: async () => {
           if (++builds <= 4) throw new TypeError('fetch failed');
-          return { messageBase64: 'message-1', signers: ['FeePayer1111', 'NewAccount1111'], lifetime: { kind: 'BLOCKHASH', blockhash: 'hash-1', lastValidBlockHeight: '100' }, size: 200 };
+          return {
+            messageBase64: 'message-1',
+            signers: ['FeePayer1111', 'NewAccount1111'],
+            lifetime: { kind: 'BLOCKHASH', blockhash: 'hash-1', lastValidBlockHeight: '100' },
+            size: 200,
+          };
         },
       });
       const { handle } = await startWrite(fakes, { deadlineMs: 2000 });
@@ -397,7 +436,7 @@ describe('ledgerWrite on a real worker with fake activities', () => {
       expect(fakes.argsOf('recordFailure')).toEqual([]);
     }, 60_000);
 
-    it('past the write\'s deadline ends it with nothing sent: recorded FAILED as UNAVAILABLE, the run failed (so the key may start afresh), LedgerStatus FAILED', async () => {
+    it("past the write's deadline ends it with nothing sent: recorded FAILED as UNAVAILABLE, the run failed (so the key may start afresh), LedgerStatus FAILED", async () => {
       const fakes = fakeActivities({
         lookup: async () => {
           throw new TypeError('fetch failed');
@@ -439,7 +478,11 @@ describe('ledgerWrite on a real worker with fake activities', () => {
     });
     fakesByWorkflowId.set(`refresh_oracle_data_source-sched_${cases}-`, fakes);
     const target = { dataSourceId: 'source-1', organizationId: 'internal-1', organizationExternalId, apiKeyId: 'key-1', cluster: 'LOCAL' };
-    const run = await client.workflow.start<typeof scheduledOracleRefresh>('scheduledOracleRefresh', { taskQueue, workflowId: `${taskQueue}-refresh-${cases}`, args: [target] });
+    const run = await client.workflow.start<typeof scheduledOracleRefresh>('scheduledOracleRefresh', {
+      taskQueue,
+      workflowId: `${taskQueue}-refresh-${cases}`,
+      args: [target],
+    });
 
     expect(await run.result()).toEqual({ refused: 'the job gave no value' });
     const [child] = fakes.argsOf('recordFailure')[0] as [WriteRequest];
@@ -452,7 +495,16 @@ describe('ledgerWrite on a real worker with fake activities', () => {
       lookup: async () => {
         throw ApplicationFailure.create({ type: 'VALIDATION_ERROR', nonRetryable: true, message: 'no longer valid' });
       },
-      recordFailure: async () => ({ success: false, offchainId: 'txn', status: 'SUBMITTED' as const, onchainId: 'sig', confirmationsCount: null, serializedMessage: null, errorMessage: null, txnTimestamp: null }),
+      recordFailure: async () => ({
+        success: false,
+        offchainId: 'txn',
+        status: 'SUBMITTED' as const,
+        onchainId: 'sig',
+        confirmationsCount: null,
+        serializedMessage: null,
+        errorMessage: null,
+        txnTimestamp: null,
+      }),
     });
     const { handle } = await startWrite(fakes);
     const error = await handle.result().then(
@@ -522,7 +574,12 @@ describe('ledgerWrite on a real worker with fake activities', () => {
       },
       // As the real step does: a client start under the fixed id, from a local activity.
       startPostSubmitDelivery: async (request: WriteRequest) => {
-        await client.workflow.start('deliverPostSubmitWebhooks', { taskQueue, workflowId: `${request.workflowId}-post-submit`, args: [request], workflowIdConflictPolicy: 'USE_EXISTING' });
+        await client.workflow.start('deliverPostSubmitWebhooks', {
+          taskQueue,
+          workflowId: `${request.workflowId}-post-submit`,
+          args: [request],
+          workflowIdConflictPolicy: 'USE_EXISTING',
+        });
       },
     });
     const started = Date.now();

@@ -24,10 +24,15 @@ export async function startFaultWorker(stack: Stack, point: string, rpcUrl = sta
     NODE_OPTIONS: '',
   };
   // Node itself with tsx's loader, not the tsx wrapper (a SIGKILL to the wrapper leaves its child running).
-  const proc: ChildProcess = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'fault-worker.ts')], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const proc: ChildProcess = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'fault-worker.ts')], {
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let output = '';
   const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
-  const reached = new Promise<void>((resolve) => proc.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()).includes('FAULT_POINT_REACHED') && resolve()));
+  const reached = new Promise<void>((resolve) =>
+    proc.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()).includes('FAULT_POINT_REACHED') && resolve()),
+  );
   await new Promise<void>((resolve, reject) => {
     proc.stdout!.on('data', () => output.includes('WORKER_READY') && resolve());
     proc.once('exit', (code) => reject(new Error(`fault worker exited with ${code}: ${output}`)));

@@ -9,7 +9,14 @@ export function fixedPrices(table: Map<string, string>): PriceSource {
   return {
     async priceOf(_organizationId, financialInstrumentId): Promise<InstrumentPrice | null> {
       const value = table.get(financialInstrumentId);
-      return value ? { value, updatedAt: new Date().toISOString(), slot: null, dataSource: { onchainId: '11111111111111111111111111111111', offchainId: '00000000-0000-0000-0000-000000000000' } } : null;
+      return value
+        ? {
+            value,
+            updatedAt: new Date().toISOString(),
+            slot: null,
+            dataSource: { onchainId: '11111111111111111111111111111111', offchainId: '00000000-0000-0000-0000-000000000000' },
+          }
+        : null;
     },
   };
 }
@@ -42,13 +49,23 @@ export async function agreedBalance(stack: Stack, owner: Ref, token: Ref): Promi
  * A strategy of `lender` lending `principal` against `collateral` (default: the principal) at `apy`
  * per duration index, its vault funded by the lender with `funds` of the principal.
  */
-export async function createStrategy(stack: Stack, lender: Ref, principal: Ref, options: { collateral?: Ref[]; apy?: number[]; loanToValueRatio?: number; funds?: number; extra?: Record<string, unknown> } = {}): Promise<Ref> {
+export async function createStrategy(
+  stack: Stack,
+  lender: Ref,
+  principal: Ref,
+  options: { collateral?: Ref[]; apy?: number[]; loanToValueRatio?: number; funds?: number; extra?: Record<string, unknown> } = {},
+): Promise<Ref> {
   const created = await stack.call('POST', '/api/v1/loans/strategies', {
     itemData: {
       strategy: { comments: 'vault' },
       lender: { offchainId: lender.offchainId },
       principal: { financialInstrument: { onchainId: principal.onchainId } },
-      collateral: (options.collateral ?? [principal]).map((c) => ({ financialInstrument: { onchainId: c.onchainId }, apy: options.apy ?? [100_000, 120_000, 150_000], loanToValueRatio: options.loanToValueRatio ?? 800_000, liquidationRatio: 900_000 })),
+      collateral: (options.collateral ?? [principal]).map((c) => ({
+        financialInstrument: { onchainId: c.onchainId },
+        apy: options.apy ?? [100_000, 120_000, 150_000],
+        loanToValueRatio: options.loanToValueRatio ?? 800_000,
+        liquidationRatio: 900_000,
+      })),
       ...options.extra,
     },
   });
@@ -56,7 +73,12 @@ export async function createStrategy(stack: Stack, lender: Ref, principal: Ref, 
   const vault = created.body.newLoanStrategy as Ref;
   if (options.funds) {
     const funded = await stack.call('POST', '/api/v1/positions/transfer', {
-      itemData: { source: at(lender, principal), destination: at(vault, principal), value: { amount: options.funds }, initializeDestinationPositionIfNeeded: true },
+      itemData: {
+        source: at(lender, principal),
+        destination: at(vault, principal),
+        value: { amount: options.funds },
+        initializeDestinationPositionIfNeeded: true,
+      },
     });
     expect(funded.body).toMatchObject({ success: true });
   }
@@ -67,11 +89,21 @@ export async function createStrategy(stack: Stack, lender: Ref, principal: Ref, 
  * `borrower` borrows `borrow` of `principal` from the strategy `vault` against `pledge` of `collateral`
  * (default: the principal), paying the fees; expects 201 and returns the loan's escrow and id.
  */
-export async function createLoan(stack: Stack, vault: Ref, borrower: Ref, principal: Ref, amounts: { borrow: number; pledge: number; collateral?: Ref; apy?: number; liquidationRatio?: number; durationIndex?: number }): Promise<{ escrow: string; loanId: string }> {
+export async function createLoan(
+  stack: Stack,
+  vault: Ref,
+  borrower: Ref,
+  principal: Ref,
+  amounts: { borrow: number; pledge: number; collateral?: Ref; apy?: number; liquidationRatio?: number; durationIndex?: number },
+): Promise<{ escrow: string; loanId: string }> {
   const created = await stack.call('POST', '/api/v1/loans', {
     itemData: {
       defiProtocol: 'LEDGER_ESCROW',
-      protocolDetails: { loanStrategyAddress: vault.onchainId, expectedLoanValues: { expectedApy: amounts.apy ?? 100_000, expectedLqt: [amounts.liquidationRatio ?? 900_000] }, durationIndex: amounts.durationIndex ?? 0 },
+      protocolDetails: {
+        loanStrategyAddress: vault.onchainId,
+        expectedLoanValues: { expectedApy: amounts.apy ?? 100_000, expectedLqt: [amounts.liquidationRatio ?? 900_000] },
+        durationIndex: amounts.durationIndex ?? 0,
+      },
       itemsToBorrow: [{ positionLookup: at(borrower, principal), value: { amount: amounts.borrow } }],
       itemsToPledge: [{ positionLookup: at(borrower, amounts.collateral ?? principal), value: { amount: amounts.pledge } }],
     },

@@ -32,7 +32,12 @@ export interface Stack {
   /** Makes another organization's key (or this one's with other roles). */
   newApiKey(organizationExternalId: string, roles: Role[]): Promise<string>;
   /** Calls the API; returns status, parsed body and headers. */
-  call(method: string, path: string, body?: unknown, options?: { apiKey?: string | null; headers?: Record<string, string> }): Promise<{ status: number; body: any; headers: Headers }>;
+  call(
+    method: string,
+    path: string,
+    body?: unknown,
+    options?: { apiKey?: string | null; headers?: Record<string, string> },
+  ): Promise<{ status: number; body: any; headers: Headers }>;
   restartWorker(wrap?: Parameters<typeof createLedgerWorker>[0]['wrapSteps']): Promise<void>;
   stopWorker(): Promise<void>;
   close(): Promise<void>;
@@ -96,7 +101,13 @@ export async function startStack(
     keyEncryptionKey: options.keyEncryptionKey ?? randomBytes(32).toString('base64'),
     previousKeyEncryptionKeys: options.previousKeyEncryptionKeys ?? [],
     clusters: [{ name: 'LOCAL', rpcUrl, allowsAirdrop: true }],
-    temporal: { address: temporal.address, namespace: temporal.namespace, taskQueue: uniqueTaskQueue('ledger'), apiHostsWorker: options.worker !== false, writeTaskTimeoutSeconds: options.writeTaskTimeoutSeconds ?? 10 },
+    temporal: {
+      address: temporal.address,
+      namespace: temporal.namespace,
+      taskQueue: uniqueTaskQueue('ledger'),
+      apiHostsWorker: options.worker !== false,
+      writeTaskTimeoutSeconds: options.writeTaskTimeoutSeconds ?? 10,
+    },
     rateLimit: { perSecond: 10000, burst: 10000, store: 'postgresql', unknownKeys: { points: 10000, seconds: 60 }, ...options.rateLimit },
     writeWaitMs: options.writeWaitMs ?? 60_000,
     ...(options.writeDeadlineMs ? { writeDeadlineMs: options.writeDeadlineMs } : {}),
@@ -113,10 +124,28 @@ export async function startStack(
   };
   const runtime = await openRuntime({ ...config, databaseUrl }, log, { migrate: true, tracing: options.tracing });
   await fundFeePayer(runtime, config, log);
-  const workerOptions = { namespace: temporal.namespace, taskQueue: config.temporal.taskQueue, runtime, logoPolicy: config.logoPolicy, webhookUrlPolicy: config.webhookUrlPolicy, approvalTimeoutMs: config.approvalTimeoutMs, oraclePolicy: config.oraclePolicy, loanSecondsPerDay: config.loanSecondsPerDay, prices: options.prices, tracing: options.tracing };
+  const workerOptions = {
+    namespace: temporal.namespace,
+    taskQueue: config.temporal.taskQueue,
+    runtime,
+    logoPolicy: config.logoPolicy,
+    webhookUrlPolicy: config.webhookUrlPolicy,
+    approvalTimeoutMs: config.approvalTimeoutMs,
+    oraclePolicy: config.oraclePolicy,
+    loanSecondsPerDay: config.loanSecondsPerDay,
+    prices: options.prices,
+    tracing: options.tracing,
+  };
   // As in production, the API hosts a worker and starts writes eagerly on it; `worker: false` leaves
   // the task queue to workers the test starts (restartWorker, or its own processes).
-  const api = await startApi(config, runtime, temporal, log, { port: 0, hostWorker: config.temporal.apiHostsWorker, wrapSteps: options.wrapSteps, logger: options.logger, prices: options.prices, tracing: options.tracing });
+  const api = await startApi(config, runtime, temporal, log, {
+    port: 0,
+    hostWorker: config.temporal.apiHostsWorker,
+    wrapSteps: options.wrapSteps,
+    logger: options.logger,
+    prices: options.prices,
+    tracing: options.tracing,
+  });
   let worker: Worker | undefined;
   let workerConnection: NativeConnection | undefined;
   let running: Promise<void> = Promise.resolve();
@@ -127,7 +156,10 @@ export async function startStack(
     return (await createApiKey(forkEm(runtime.orm), organization, roles, config.platformName)).apiKey;
   };
   await ensureOrganization(em, runtime.sealer, organizationExternalId, 'Test organization');
-  const apiKey = await newApiKey(organizationExternalId, roleNames.filter((r) => r !== 'ADMIN'));
+  const apiKey = await newApiKey(
+    organizationExternalId,
+    roleNames.filter((r) => r !== 'ADMIN'),
+  );
 
   const stopWorker = async () => {
     if (worker?.getState() === 'RUNNING') worker.shutdown();

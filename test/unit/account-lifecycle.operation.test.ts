@@ -34,12 +34,17 @@ describe('Update Account body', () => {
     expect(refused(updateAccountBody, '{"itemData":{"account":{},"offchainReferences":{"type":"WALLET"}}}')[0].field).toBe('itemData.offchainReferences.type');
     expect(refused(updateAccountBody, '{"itemData":{"account":{},"managed":false}}')[0].field).toBe('itemData.managed');
     expect(refused(updateAccountBody, '{"itemData":{"account":{},"unsetFields":["managed"]}}')[0].field).toBe('itemData.unsetFields.0');
-    expect(refused(updateAccountBody, '{"itemData":{"account":{},"postTransactionSubmitWebhooks":[{"endpointUrl":"not a url"}]}}')[0].field).toBe('itemData.postTransactionSubmitWebhooks.0.endpointUrl');
+    expect(refused(updateAccountBody, '{"itemData":{"account":{},"postTransactionSubmitWebhooks":[{"endpointUrl":"not a url"}]}}')[0].field).toBe(
+      'itemData.postTransactionSubmitWebhooks.0.endpointUrl',
+    );
     expect(refused(updateAccountBody, '{"itemData":{"comments":"x"}}')[0].field).toBe('itemData.account');
   });
 
   it('Inactivate Account takes accountToInactivate and an optional destination', () => {
-    accepted(inactivateAccountBody, JSON.stringify({ itemData: { accountToInactivate: ACCOUNT, transferRemainingNetworkCurrencyTo: { onchainId: ADDRESS, offPlatform: true } } }));
+    accepted(
+      inactivateAccountBody,
+      JSON.stringify({ itemData: { accountToInactivate: ACCOUNT, transferRemainingNetworkCurrencyTo: { onchainId: ADDRESS, offPlatform: true } } }),
+    );
     expect(refused(inactivateAccountBody, '{"itemData":{}}')[0].field).toBe('itemData.accountToInactivate');
   });
 });
@@ -64,12 +69,16 @@ describe('validateUpdateAccount', () => {
 
   it('refuses a field both set and unset, naming the unsetFields entry', () => {
     expect(refusal(() => validateUpdateAccount(update({ comments: 'x', unsetFields: ['domain', 'comments'] }), writer)).field).toBe('itemData.unsetFields.1');
-    expect(refusal(() => validateUpdateAccount(update({ offchainReferences: { code: 'x' }, unsetFields: ['offchainReferences.code'] }), writer)).field).toBe('itemData.unsetFields.0');
+    expect(refusal(() => validateUpdateAccount(update({ offchainReferences: { code: 'x' }, unsetFields: ['offchainReferences.code'] }), writer)).field).toBe(
+      'itemData.unsetFields.0',
+    );
     expect(() => validateUpdateAccount(update({ offchainReferences: { name: 'x' }, unsetFields: ['offchainReferences.code'] }), writer)).not.toThrow();
   });
 
   it('refuses a DURATION limit without its duration, as Create Account does', () => {
-    const error = refusal(() => validateUpdateAccount(update({ tokenDebitLimits: [{ destination: 'ANY', maxAllowedDebit: { limitType: 'DURATION', limitAmount: '5' } }] }), writer));
+    const error = refusal(() =>
+      validateUpdateAccount(update({ tokenDebitLimits: [{ destination: 'ANY', maxAllowedDebit: { limitType: 'DURATION', limitAmount: '5' } }] }), writer),
+    );
     expect(error.field).toBe('itemData.tokenDebitLimits.0.maxAllowedDebit.duration');
   });
 });

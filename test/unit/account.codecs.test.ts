@@ -86,7 +86,9 @@ describe('Create Account body (spec 2.3)', () => {
   it('takes the spec spelling publickKey and refuses publicKey', () => {
     const key = 'So11111111111111111111111111111111111111112';
     expect(accepted(itemData(`"privateKeyDetails": {"publickKey": "${key}"}`)).itemData.privateKeyDetails).toEqual({ publickKey: key });
-    expect(refused(itemData(`"privateKeyDetails": {"publicKey": "${key}"}`))).toEqual([{ field: 'itemData.privateKeyDetails.publicKey', message: 'is not a known field' }]);
+    expect(refused(itemData(`"privateKeyDetails": {"publicKey": "${key}"}`))).toEqual([
+      { field: 'itemData.privateKeyDetails.publicKey', message: 'is not a known field' },
+    ]);
   });
 
   it('refuses an unknown private key location by position', () => {
@@ -103,7 +105,9 @@ describe('Create Account body (spec 2.3)', () => {
   });
 
   it('names the bad debit limit destination by position', () => {
-    const issues = refused(itemData('"networkCurrencyDebitLimits": [{"destination": "EVERYWHERE", "maxAllowedDebit": {"limitType": "PER_TRANSACTION", "limitAmount": 1}}]'));
+    const issues = refused(
+      itemData('"networkCurrencyDebitLimits": [{"destination": "EVERYWHERE", "maxAllowedDebit": {"limitType": "PER_TRANSACTION", "limitAmount": 1}}]'),
+    );
     expect(issues).toEqual([{ field: 'itemData.networkCurrencyDebitLimits.0.destination', message: 'must be one of ANY, OFF_PLATFORM, NON_MANAGED, MANAGED' }]);
   });
 
@@ -115,9 +119,9 @@ describe('Create Account body (spec 2.3)', () => {
   });
 
   it('names the bad field of a webhook inside the list', () => {
-    expect(refused(itemData('"postTransactionSubmitWebhooks": [{"endpointUrl": "https://example.com/a"}, {"endpointUrl": "https://example.com/b", "timeout": 0}]'))).toEqual([
-      { field: 'itemData.postTransactionSubmitWebhooks.1.timeout', message: 'must be between 1 and 30000' },
-    ]);
+    expect(
+      refused(itemData('"postTransactionSubmitWebhooks": [{"endpointUrl": "https://example.com/a"}, {"endpointUrl": "https://example.com/b", "timeout": 0}]')),
+    ).toEqual([{ field: 'itemData.postTransactionSubmitWebhooks.1.timeout', message: 'must be between 1 and 30000' }]);
   });
 
   it('reports one issue per bad field, all at once', () => {

@@ -41,7 +41,14 @@ const fieldOf = (fn: () => void) => {
   }
   return 'accepted';
 };
-const table = (over: Partial<TableState> = {}): TableState => ({ authority: 'A', deactivationSlot: null, lastExtendedSlot: 10n, lastExtendedSlotStartIndex: 2, addresses: ['a', 'b', 'c', 'd'], ...over });
+const table = (over: Partial<TableState> = {}): TableState => ({
+  authority: 'A',
+  deactivationSlot: null,
+  lastExtendedSlot: 10n,
+  lastExtendedSlotStartIndex: 2,
+  addresses: ['a', 'b', 'c', 'd'],
+  ...over,
+});
 
 /** The worst-case size of one transaction of the write: own fee payer, separate authority, compute budget limit and price. */
 async function worstSize(instructions: ReturnType<typeof createAddressLookupTableHandler.instructions>, feePayer: string) {
@@ -49,7 +56,11 @@ async function worstSize(instructions: ReturnType<typeof createAddressLookupTabl
     createTransactionMessage({ version: 0 }),
     (m) => setTransactionMessageFeePayer(address(feePayer), m),
     (m) => setTransactionMessageLifetimeUsingBlockhash({ blockhash: '11111111111111111111111111111111' as Blockhash, lastValidBlockHeight: 1n }, m),
-    (m) => appendTransactionMessageInstructions([getSetComputeUnitLimitInstruction({ units: 1_400_000 }), getSetComputeUnitPriceInstruction({ microLamports: 2n ** 63n }), ...instructions], m),
+    (m) =>
+      appendTransactionMessageInstructions(
+        [getSetComputeUnitLimitInstruction({ units: 1_400_000 }), getSetComputeUnitPriceInstruction({ microLamports: 2n ** 63n }), ...instructions],
+        m,
+      ),
   );
   return getTransactionSize(compileTransaction(message));
 }
@@ -61,7 +72,10 @@ describe('Address lookup tables: batches fit one network transaction', () => {
     const components = await Promise.all(Array.from({ length: 256 }, async () => ({ address: await newAddress(), accountId: null })));
     const tableAddress = await newAddress();
     const base = { needsTransaction: true, feePayer, signers: [feePayer, authority], debits: [], webhooks: { preSubmit: false, postSubmit: false } };
-    const create: OperationResolved<any> = { ...base, data: { tableId: 't', address: tableAddress, recentSlot: '100', bump: 255, authority, authorityAccountId: 'x', managed: true, components } };
+    const create: OperationResolved<any> = {
+      ...base,
+      data: { tableId: 't', address: tableAddress, recentSlot: '100', bump: 255, authority, authorityAccountId: 'x', managed: true, components },
+    };
     const first = createAddressLookupTableHandler.instructions({} as OperationRequest<any>, create, 0);
     expect(first).toHaveLength(2);
     expect(await worstSize(first, feePayer)).toBeLessThanOrEqual(1232 - 80);

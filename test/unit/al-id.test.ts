@@ -166,7 +166,18 @@ describe('parseAlId', () => {
   });
 
   it('returns undefined for garbage', () => {
-    for (const text of ['', 'AL', 'ALFI00000001', 'alficbd00000001', 'XXFICBD00000001', ' ALFICBD00000001', 'ALFXCBD00000001', 'ALEQYPF00000001', 'ALFICBD٠٠٠٠٠٠٠١', 'US0378331005']) {
+    for (const text of [
+      '',
+      'AL',
+      'ALFI00000001',
+      'alficbd00000001',
+      'XXFICBD00000001',
+      ' ALFICBD00000001',
+      'ALFXCBD00000001',
+      'ALEQYPF00000001',
+      'ALFICBD٠٠٠٠٠٠٠١',
+      'US0378331005',
+    ]) {
       expect(parseAlId(text)).toBeUndefined();
     }
   });

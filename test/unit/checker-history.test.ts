@@ -10,7 +10,17 @@ import type { Operation } from '../../bench/checker/operations';
 import { Random } from '../../bench/checker/random';
 import { checkReads, newTally, runClient, type ClientRun, type ClientSystem } from '../../bench/checker/runner';
 
-const shape: Shape = { rentMin: 890_880n, guardedWallet: 'GW', lamportsLimit: 10_000_000n, guardedHolder: 'GH', unitsLimit: 10n, borrower: 'B', vault: 'V', nonceAccounts: 2, loanToValue: 800_000n };
+const shape: Shape = {
+  rentMin: 890_880n,
+  guardedWallet: 'GW',
+  lamportsLimit: 10_000_000n,
+  guardedHolder: 'GH',
+  unitsLimit: 10n,
+  borrower: 'B',
+  vault: 'V',
+  nonceAccounts: 2,
+  loanToValue: 800_000n,
+};
 
 function start(): State {
   const state = initialState();
@@ -46,7 +56,17 @@ function fakeSystem(fault: (op: Operation, n: number) => 'double' | 'succeed' | 
 async function run(system: ClientSystem, operations = 400) {
   const history = new History(Date.now());
   let left = operations;
-  const client: ClientRun = { client: 0, shape, state: start(), random: new Random(11), system, history, keyPrefix: 'k', more: () => left-- > 0, tally: newTally() };
+  const client: ClientRun = {
+    client: 0,
+    shape,
+    state: start(),
+    random: new Random(11),
+    system,
+    history,
+    keyPrefix: 'k',
+    more: () => left-- > 0,
+    tally: newTally(),
+  };
   const objects = [...Object.keys(client.state.units).map(position)];
   expect(await checkReads(client, history.begin(0, 'setup', objects, []), objects)).toBeUndefined();
   return { divergence: await runClient(client), history, client };

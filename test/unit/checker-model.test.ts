@@ -4,7 +4,17 @@ import { apply, busyObjects, expectationOf, initialState, modelValues, outcomeTe
 import type { Operation } from '../../bench/checker/operations';
 import { Random } from '../../bench/checker/random';
 
-const shape: Shape = { rentMin: 890_880n, guardedWallet: 'GW', lamportsLimit: 10_000_000n, guardedHolder: 'GH', unitsLimit: 10n, borrower: 'B', vault: 'V', nonceAccounts: 2, loanToValue: 800_000n };
+const shape: Shape = {
+  rentMin: 890_880n,
+  guardedWallet: 'GW',
+  lamportsLimit: 10_000_000n,
+  guardedHolder: 'GH',
+  unitsLimit: 10n,
+  borrower: 'B',
+  vault: 'V',
+  nonceAccounts: 2,
+  loanToValue: 800_000n,
+};
 
 function start(): State {
   const state = initialState();
@@ -20,7 +30,8 @@ function only(state: State, op: Operation): { state: State; answer: string } {
   expect(allowed).toHaveLength(1);
   return { state: apply(state, op, allowed[0]!), answer: outcomeText(allowed[0]!.outcome) };
 }
-const answers = (state: State, op: Operation) => expectationOf(state, shape, op).allowed.map((a) => `${a.primary ? `${outcomeText(a.primary)} / ` : ''}${outcomeText(a.outcome)}`);
+const answers = (state: State, op: Operation) =>
+  expectationOf(state, shape, op).allowed.map((a) => `${a.primary ? `${outcomeText(a.primary)} / ` : ''}${outcomeText(a.outcome)}`);
 
 it('moves units on a transfer that fits, refuses one over the balance (INSUFFICIENT_BALANCE) and moves nothing', () => {
   const fits = only(start(), { key: 'k1', kind: 'transfer', from: 'H0', to: 'H1', units: 40n, lifetime: 'BLOCKHASH', rest: 'NONE' });
@@ -83,10 +94,21 @@ it('keeps a durable nonce while a write rests, refuses a write when none is free
 });
 
 it('allows a recent-blockhash rest to have expired by the time it is submitted, signed or cancelled', () => {
-  const state = only(start(), { key: 'r', kind: 'transfer-network-currency', from: 'W0', to: 'W1', lamports: 1_000n, lifetime: 'BLOCKHASH', rest: 'AWAITING_SIGNATURES' }).state;
+  const state = only(start(), {
+    key: 'r',
+    kind: 'transfer-network-currency',
+    from: 'W0',
+    to: 'W1',
+    lamports: 1_000n,
+    lifetime: 'BLOCKHASH',
+    rest: 'AWAITING_SIGNATURES',
+  }).state;
   expect(modelValues(state, 'transaction:r')).toEqual({ status: ['AWAITING_SIGNATURES', 'EXPIRED'] });
   expect(answers(state, { key: 's', kind: 'sign', write: 'r' })).toEqual(['landed / landed', 'ended EXPIRED / ended EXPIRED']);
-  expect(answers(state, { key: 'c', kind: 'cancel', write: 'r' })).toEqual(['ended CANCELLED / ended CANCELLED', 'refused 400 VALIDATION_ERROR / ended EXPIRED']);
+  expect(answers(state, { key: 'c', kind: 'cancel', write: 'r' })).toEqual([
+    'ended CANCELLED / ended CANCELLED',
+    'refused 400 VALIDATION_ERROR / ended EXPIRED',
+  ]);
 });
 
 it('follows a loan: created within its loan-to-value, repaid in part and in full, closed; refuses what its state does not allow', () => {
@@ -113,7 +135,8 @@ it('generates the same operations from the same seed, never touches what a resti
       const op = nextOperation(state, shape, random, `k${n}`);
       const busy = busyObjects(state);
       const { objects, allowed } = expectationOf(state, shape, op);
-      if (!('write' in op)) for (const object of objects.filter((o) => o.startsWith('position:') || o.startsWith('wallet:'))) expect(busy.has(object)).toBe(false);
+      if (!('write' in op))
+        for (const object of objects.filter((o) => o.startsWith('position:') || o.startsWith('wallet:'))) expect(busy.has(object)).toBe(false);
       state = apply(state, op, allowed[random.int(0, allowed.length - 1)]!);
       ops.push(op);
     }
@@ -127,5 +150,23 @@ it('generates the same operations from the same seed, never touches what a resti
   expect(state.noncesHeld).toBeLessThanOrEqual(shape.nonceAccounts);
   // Every kind of operation came up.
   const kinds = new Set(ops.map((o) => o.kind));
-  for (const kind of ['create-account', 'transfer-network-currency', 'mint', 'burn', 'transfer', 'trade', 'transfer-to-unknown', 'malformed-transfer', 'approve', 'reject', 'cancel', 'submit', 'sign', 'create-loan', 'repay', 'close-loan']) expect(kinds).toContain(kind);
+  for (const kind of [
+    'create-account',
+    'transfer-network-currency',
+    'mint',
+    'burn',
+    'transfer',
+    'trade',
+    'transfer-to-unknown',
+    'malformed-transfer',
+    'approve',
+    'reject',
+    'cancel',
+    'submit',
+    'sign',
+    'create-loan',
+    'repay',
+    'close-loan',
+  ])
+    expect(kinds).toContain(kind);
 });

@@ -15,7 +15,11 @@ describe('checkClosable: which instruments can be closed', () => {
   it.each([
     ['a closed instrument', { ...closable, status: 'CLOSED' }, 'the instrument is already CLOSED'],
     ['an SPL instrument', { ...closable, version: 'SPL' }, 'only a TOKEN_2022 instrument with a closingAuthority (Close Mint) can be closed'],
-    ['one without a closing authority', { ...closable, hasClosingAuthority: false }, 'only a TOKEN_2022 instrument with a closingAuthority (Close Mint) can be closed'],
+    [
+      'one without a closing authority',
+      { ...closable, hasClosingAuthority: false },
+      'only a TOKEN_2022 instrument with a closingAuthority (Close Mint) can be closed',
+    ],
   ])('refuses %s, naming itemData.financialInstrument', (_name, instrument, message) => {
     const error = refusal(() => checkClosable(instrument));
     expect(error.code).toBe('VALIDATION_ERROR');

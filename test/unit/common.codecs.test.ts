@@ -34,7 +34,15 @@ describe('account lookup (spec 2.1)', () => {
     expect(accepted(accountLookup, json)).toEqual({
       onchainId: 'So11111111111111111111111111111111111111112',
       offchainId: '3f2504e0-4f89-11d3-9a0c-0305e82c3301',
-      offchainReferences: { alId: 'AL-1', organizationExternalId: 'ACME', accountNumber: '42', code: 'C1', type: 'ASSETS_WALLET', name: 'Treasury', newAlId: { financialInstrumentType: 'STABLECOIN' } },
+      offchainReferences: {
+        alId: 'AL-1',
+        organizationExternalId: 'ACME',
+        accountNumber: '42',
+        code: 'C1',
+        type: 'ASSETS_WALLET',
+        name: 'Treasury',
+        newAlId: { financialInstrumentType: 'STABLECOIN' },
+      },
       autoSign: true,
       otherTenantOrganizationExternalId: 'OTHER',
       offPlatform: false,
@@ -56,7 +64,9 @@ describe('account lookup (spec 2.1)', () => {
   });
 
   it('refuses an unknown financial instrument type for a new AL ID', () => {
-    expect(refused(accountLookup, '{"offchainReferences": {"newAlId": {"financialInstrumentType": "BEANIE_BABY"}}}')[0].field).toBe('offchainReferences.newAlId.financialInstrumentType');
+    expect(refused(accountLookup, '{"offchainReferences": {"newAlId": {"financialInstrumentType": "BEANIE_BABY"}}}')[0].field).toBe(
+      'offchainReferences.newAlId.financialInstrumentType',
+    );
   });
 });
 
@@ -104,7 +114,11 @@ describe('itemQuery (spec 2.1, docs/behaviour/conventions.md)', () => {
       bulkBody,
       '{"itemQuery": {"filter": [{"fieldName": "code", "operator": "XOR", "filterValues": [{"filterType": "LIKE"}]}], "sort": [{"fieldName": "code", "sortDirection": "UP"}]}}',
     );
-    expect(issues.map((i) => i.field).sort()).toEqual(['itemQuery.filter.0.filterValues.0.filterType', 'itemQuery.filter.0.operator', 'itemQuery.sort.0.sortDirection']);
+    expect(issues.map((i) => i.field).sort()).toEqual([
+      'itemQuery.filter.0.filterValues.0.filterType',
+      'itemQuery.filter.0.operator',
+      'itemQuery.sort.0.sortDirection',
+    ]);
   });
 
   it('requires fieldName and filterValues on a filter entry', () => {
@@ -121,9 +135,9 @@ describe('itemQuery (spec 2.1, docs/behaviour/conventions.md)', () => {
   });
 
   it('refuses a data type the spec does not name', () => {
-    expect(refused(bulkBody, '{"itemQuery": {"filter": [{"fieldName": "code", "filterValues": [{"filterType": "EQUALS", "dataType": "STRING"}]}]}}')[0].field).toBe(
-      'itemQuery.filter.0.filterValues.0.dataType',
-    );
+    expect(
+      refused(bulkBody, '{"itemQuery": {"filter": [{"fieldName": "code", "filterValues": [{"filterType": "EQUALS", "dataType": "STRING"}]}]}}')[0].field,
+    ).toBe('itemQuery.filter.0.filterValues.0.dataType');
   });
 });
 
@@ -132,18 +146,29 @@ describe('svmTransactionConfig (spec 2.1)', () => {
     const json = `{"computeUnitConfig": {"enable": true, "limit": 200000, "price": 1000,
                      "priceEstimate": {"provider": "CLUSTER_RPC", "calculationStrategy": "DEFAULT", "priorityLevel": "RECOMMENDED"}},
                    "commitmentConfig": {"commitmentLevel": "processed"}, "messageLifetimeStrategy": "RECENT_BLOCKHASH", "transactionVersion": "V0"}`;
-    expect(accepted(svmTransactionConfig, json)).toMatchObject({ computeUnitConfig: { limit: 200000, price: 1000 }, commitmentConfig: { commitmentLevel: 'processed' } });
+    expect(accepted(svmTransactionConfig, json)).toMatchObject({
+      computeUnitConfig: { limit: 200000, price: 1000 },
+      commitmentConfig: { commitmentLevel: 'processed' },
+    });
   });
 
   it('refuses a price estimate provider, strategy or level outside the enumerations, naming the field', () => {
-    expect(refused(svmTransactionConfig, '{"computeUnitConfig": {"priceEstimate": {"provider": "HELIUS"}}}')).toEqual([{ field: 'computeUnitConfig.priceEstimate.provider', message: 'must be one of CLUSTER_RPC' }]);
-    expect(refused(svmTransactionConfig, '{"computeUnitConfig": {"priceEstimate": {"calculationStrategy": "AVERAGE"}}}')).toEqual([{ field: 'computeUnitConfig.priceEstimate.calculationStrategy', message: 'must be one of DEFAULT, EXCLUDE_ZEROES' }]);
-    expect(refused(svmTransactionConfig, '{"computeUnitConfig": {"priceEstimate": {"priorityLevel": "URGENT"}}}')[0].field).toBe('computeUnitConfig.priceEstimate.priorityLevel');
+    expect(refused(svmTransactionConfig, '{"computeUnitConfig": {"priceEstimate": {"provider": "HELIUS"}}}')).toEqual([
+      { field: 'computeUnitConfig.priceEstimate.provider', message: 'must be one of CLUSTER_RPC' },
+    ]);
+    expect(refused(svmTransactionConfig, '{"computeUnitConfig": {"priceEstimate": {"calculationStrategy": "AVERAGE"}}}')).toEqual([
+      { field: 'computeUnitConfig.priceEstimate.calculationStrategy', message: 'must be one of DEFAULT, EXCLUDE_ZEROES' },
+    ]);
+    expect(refused(svmTransactionConfig, '{"computeUnitConfig": {"priceEstimate": {"priorityLevel": "URGENT"}}}')[0].field).toBe(
+      'computeUnitConfig.priceEstimate.priorityLevel',
+    );
     expect(refused(svmTransactionConfig, '{"commitmentConfig": {"commitmentLevel": "final"}}')[0].field).toBe('commitmentConfig.commitmentLevel');
   });
 
   it('refuses a compute unit limit above the network maximum', () => {
-    expect(refused(svmTransactionConfig, '{"computeUnitConfig": {"limit": 1400001}}')).toEqual([{ field: 'computeUnitConfig.limit', message: 'must be between 1 and 1400000' }]);
+    expect(refused(svmTransactionConfig, '{"computeUnitConfig": {"limit": 1400001}}')).toEqual([
+      { field: 'computeUnitConfig.limit', message: 'must be between 1 and 1400000' },
+    ]);
   });
 
   it('refuses an unknown lifetime strategy', () => {
@@ -157,8 +182,13 @@ describe('webhook configuration (spec 6, docs/webhooks.md)', () => {
   });
 
   it('allows a timeout of at most 30000 ms', () => {
-    expect(accepted(webhookConfig, '{"endpointUrl": "https://example.com/h", "timeout": 30000}')).toEqual({ endpointUrl: 'https://example.com/h', timeout: 30000 });
-    expect(refused(webhookConfig, '{"endpointUrl": "https://example.com/h", "timeout": 30001}')).toEqual([{ field: 'timeout', message: 'must be between 1 and 30000' }]);
+    expect(accepted(webhookConfig, '{"endpointUrl": "https://example.com/h", "timeout": 30000}')).toEqual({
+      endpointUrl: 'https://example.com/h',
+      timeout: 30000,
+    });
+    expect(refused(webhookConfig, '{"endpointUrl": "https://example.com/h", "timeout": 30001}')).toEqual([
+      { field: 'timeout', message: 'must be between 1 and 30000' },
+    ]);
   });
 
   it('needs both header name and key value for API-key auth', () => {

@@ -6,13 +6,29 @@ import { loadConfig } from '../../src/config/config';
 
 it('starts from documented defaults', () => {
   const config = loadConfig({});
-  expect(config).toMatchObject({ host: '127.0.0.1', port: 8080, databasePoolSize: 10, rateLimit: { perSecond: 100, burst: 200 }, defaultCommitment: 'confirmed', logLevel: 'info', logFormat: 'json', shutdown: { drainDelayMs: 0, graceMs: 30_000 } });
+  expect(config).toMatchObject({
+    host: '127.0.0.1',
+    port: 8080,
+    databasePoolSize: 10,
+    rateLimit: { perSecond: 100, burst: 200 },
+    defaultCommitment: 'confirmed',
+    logLevel: 'info',
+    logFormat: 'json',
+    shutdown: { drainDelayMs: 0, graceMs: 30_000 },
+  });
   expect(config.temporal).toMatchObject({ namespace: 'default', taskQueue: 'ledger-writes', apiHostsWorker: true, writeTaskTimeoutSeconds: 10 });
   expect(config.databaseUrl).toBeUndefined();
 });
 
 it('reads what is given', () => {
-  const config = loadConfig({ PORT: '9000', API_HOSTS_WORKER: 'false', SVM_CLUSTERS: 'devnet=https://api.devnet.solana.com', DKG_PLAYERS: 'a, b', LOG_LEVEL: 'debug', WRITE_WAIT_SECONDS: '5' });
+  const config = loadConfig({
+    PORT: '9000',
+    API_HOSTS_WORKER: 'false',
+    SVM_CLUSTERS: 'devnet=https://api.devnet.solana.com',
+    DKG_PLAYERS: 'a, b',
+    LOG_LEVEL: 'debug',
+    WRITE_WAIT_SECONDS: '5',
+  });
   expect(config).toMatchObject({ port: 9000, dkgPlayers: ['a', 'b'], logLevel: 'debug', writeWaitMs: 5000 });
   expect(config.temporal.apiHostsWorker).toBe(false);
   expect(config.clusters).toEqual([{ name: 'DEVNET', rpcUrl: 'https://api.devnet.solana.com', allowsAirdrop: true }]);
@@ -57,7 +73,12 @@ describe('a secured Temporal cluster', () => {
   });
 
   it('reads a client certificate pair, a private CA and a server name for mutual TLS', () => {
-    const env = { TEMPORAL_TLS_CERT_FILE: file('client.pem', 'CERT'), TEMPORAL_TLS_KEY_FILE: file('client.key', 'KEY'), TEMPORAL_TLS_CA_FILE: file('ca.pem', 'CA'), TEMPORAL_TLS_SERVER_NAME: 'temporal.internal' };
+    const env = {
+      TEMPORAL_TLS_CERT_FILE: file('client.pem', 'CERT'),
+      TEMPORAL_TLS_KEY_FILE: file('client.key', 'KEY'),
+      TEMPORAL_TLS_CA_FILE: file('ca.pem', 'CA'),
+      TEMPORAL_TLS_SERVER_NAME: 'temporal.internal',
+    };
     const { tls } = loadConfig(env).temporal.connection!;
     expect(tls!.clientCertPair!.crt.toString()).toBe('CERT');
     expect(tls!.clientCertPair!.key.toString()).toBe('KEY');
@@ -96,9 +117,18 @@ describe('traces', () => {
     expect(loadConfig({ OTEL_SERVICE_NAME: 'ledger-eu' }).tracing).toBeUndefined();
   });
 
-  it('go to the endpoint\'s /v1/traces, or the traces endpoint as given, under OTEL_SERVICE_NAME', () => {
-    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/' }).tracing).toEqual({ serviceName: 'ledger-asset-service', tracesUrl: 'http://collector:4318/v1/traces' });
-    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://traces.example/otlp', OTEL_SERVICE_NAME: 'ledger-eu' }).tracing).toEqual({ serviceName: 'ledger-eu', tracesUrl: 'https://traces.example/otlp' });
+  it("go to the endpoint's /v1/traces, or the traces endpoint as given, under OTEL_SERVICE_NAME", () => {
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/' }).tracing).toEqual({
+      serviceName: 'ledger-asset-service',
+      tracesUrl: 'http://collector:4318/v1/traces',
+    });
+    expect(
+      loadConfig({
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318',
+        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://traces.example/otlp',
+        OTEL_SERVICE_NAME: 'ledger-eu',
+      }).tracing,
+    ).toEqual({ serviceName: 'ledger-eu', tracesUrl: 'https://traces.example/otlp' });
   });
 
   it('stay off with OTEL_SDK_DISABLED=true', () => {

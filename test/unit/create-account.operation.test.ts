@@ -44,9 +44,12 @@ describe('validateCreateAccount: what a customer may create (spec 2.3)', () => {
     expect(error.message).not.toMatch(/\/api\/v1\/|Create Address Lookup Table|Create Durable Nonce Accounts/);
   });
 
-  it.each(['FUNDS_TOKEN_ACCOUNT', 'ASSET_TOKEN_ACCOUNT', 'ADDRESS_LOOKUP_TABLE', 'NONCE'] as const)('onboards an existing %s account (alreadyOnchain)', (type) => {
-    expect(() => validateCreateAccount({ offchainReferences: { type }, managed: false, alreadyOnchain: true, onchainId: EXISTING }, writer)).not.toThrow();
-  });
+  it.each(['FUNDS_TOKEN_ACCOUNT', 'ASSET_TOKEN_ACCOUNT', 'ADDRESS_LOOKUP_TABLE', 'NONCE'] as const)(
+    'onboards an existing %s account (alreadyOnchain)',
+    (type) => {
+      expect(() => validateCreateAccount({ offchainReferences: { type }, managed: false, alreadyOnchain: true, onchainId: EXISTING }, writer)).not.toThrow();
+    },
+  );
 
   it('refuses a key kept in two locations (DATABASE and SECRETS)', () => {
     const error = refusal(() => validateCreateAccount({ privateKeyDetails: { location: ['DATABASE', 'SECRETS'] } }, writer));
@@ -57,11 +60,18 @@ describe('validateCreateAccount: what a customer may create (spec 2.3)', () => {
   it('accepts the DATABASE key location', () => {
     expect(() => validateCreateAccount({ privateKeyDetails: { location: ['DATABASE'] } }, writer)).not.toThrow();
     expect(() => validateCreateAccount({ privateKeyDetails: { location: ['SECRETS'] } }, writer)).not.toThrow();
-    expect(refusal(() => validateCreateAccount({ managed: false, onchainId: EXISTING, privateKeyDetails: { location: ['SECRETS'] } }, writer)).field).toBe('itemData.privateKeyDetails.location');
+    expect(refusal(() => validateCreateAccount({ managed: false, onchainId: EXISTING, privateKeyDetails: { location: ['SECRETS'] } }, writer)).field).toBe(
+      'itemData.privateKeyDetails.location',
+    );
   });
 
   it('accepts dkgKeys with a threshold of at least 2 and no more than its players', () => {
-    expect(() => validateCreateAccount({ privateKeyDetails: { dkgKeys: [{ keyUsage: 'SIGNING', useBackendPlayersCodes: ['a', 'b', 'c'], isDefault: true, session: { threshold: 2 } }] } }, writer)).not.toThrow();
+    expect(() =>
+      validateCreateAccount(
+        { privateKeyDetails: { dkgKeys: [{ keyUsage: 'SIGNING', useBackendPlayersCodes: ['a', 'b', 'c'], isDefault: true, session: { threshold: 2 } }] } },
+        writer,
+      ),
+    ).not.toThrow();
     // keyUsage and isDefault may be left out: SIGNING, the default key.
     expect(() => validateCreateAccount({ privateKeyDetails: { dkgKeys: [{ session: { threshold: 2 } }] } }, writer)).not.toThrow();
   });
@@ -71,11 +81,37 @@ describe('validateCreateAccount: what a customer may create (spec 2.3)', () => {
     ['an unknown keyUsage', { dkgKeys: [{ keyUsage: 'ENCRYPTION', session: { threshold: 2 } }] }, 'itemData.privateKeyDetails.dkgKeys[0].keyUsage'],
     ['keyUsage in other case', { dkgKeys: [{ keyUsage: 'signing', session: { threshold: 2 } }] }, 'itemData.privateKeyDetails.dkgKeys[0].keyUsage'],
     ['isDefault false on the only key', { dkgKeys: [{ isDefault: false, session: { threshold: 2 } }] }, 'itemData.privateKeyDetails.dkgKeys[0].isDefault'],
-    ['two default entries', { dkgKeys: [{ isDefault: true, session: { threshold: 2 } }, { isDefault: true, session: { threshold: 2 } }] }, 'itemData.privateKeyDetails.dkgKeys'],
-    ['entries that differ in keyUsage', { dkgKeys: [{ keyUsage: 'SIGNING', isDefault: true, session: { threshold: 2 } }, { keyUsage: 'BACKUP', isDefault: false, session: { threshold: 2 } }] }, 'itemData.privateKeyDetails.dkgKeys'],
+    [
+      'two default entries',
+      {
+        dkgKeys: [
+          { isDefault: true, session: { threshold: 2 } },
+          { isDefault: true, session: { threshold: 2 } },
+        ],
+      },
+      'itemData.privateKeyDetails.dkgKeys',
+    ],
+    [
+      'entries that differ in keyUsage',
+      {
+        dkgKeys: [
+          { keyUsage: 'SIGNING', isDefault: true, session: { threshold: 2 } },
+          { keyUsage: 'BACKUP', isDefault: false, session: { threshold: 2 } },
+        ],
+      },
+      'itemData.privateKeyDetails.dkgKeys',
+    ],
     ['threshold 1', { dkgKeys: [{ session: { threshold: 1 } }] }, 'itemData.privateKeyDetails.dkgKeys[0].session.threshold'],
-    ['threshold above the players', { dkgKeys: [{ useBackendPlayersCodes: ['a', 'b'], session: { threshold: 3 } }] }, 'itemData.privateKeyDetails.dkgKeys[0].session.threshold'],
-    ['a repeated player', { dkgKeys: [{ useBackendPlayersCodes: ['a', 'a'], session: { threshold: 2 } }] }, 'itemData.privateKeyDetails.dkgKeys[0].useBackendPlayersCodes'],
+    [
+      'threshold above the players',
+      { dkgKeys: [{ useBackendPlayersCodes: ['a', 'b'], session: { threshold: 3 } }] },
+      'itemData.privateKeyDetails.dkgKeys[0].session.threshold',
+    ],
+    [
+      'a repeated player',
+      { dkgKeys: [{ useBackendPlayersCodes: ['a', 'a'], session: { threshold: 2 } }] },
+      'itemData.privateKeyDetails.dkgKeys[0].useBackendPlayersCodes',
+    ],
     ['two entries', { dkgKeys: [{ session: { threshold: 2 } }, { session: { threshold: 2 } }] }, 'itemData.privateKeyDetails.dkgKeys'],
     ['an imported key too', { privateKey: '11111111111111111111111111111111', dkgKeys: [{ session: { threshold: 2 } }] }, 'itemData.privateKeyDetails.dkgKeys'],
   ])('refuses dkgKeys with %s, naming the field', (_label, privateKeyDetails, field) => {
@@ -163,7 +199,9 @@ describe('validateCreateAccount: what a customer may create (spec 2.3)', () => {
   const perTransaction = (limitAmount: string) => ({ destination: 'ANY' as const, maxAllowedDebit: { limitType: 'PER_TRANSACTION' as const, limitAmount } });
 
   it('refuses debit limits on an account that is not a wallet (spec 8)', () => {
-    const error = refusal(() => validateCreateAccount({ offchainReferences: { type: 'TOKEN_MANAGEMENT_AUTHORITY' }, networkCurrencyDebitLimits: [perTransaction('1')] }, writer));
+    const error = refusal(() =>
+      validateCreateAccount({ offchainReferences: { type: 'TOKEN_MANAGEMENT_AUTHORITY' }, networkCurrencyDebitLimits: [perTransaction('1')] }, writer),
+    );
     expect(error.code).toBe('VALIDATION_ERROR');
     expect(error.field).toBe('itemData.networkCurrencyDebitLimits');
     const token = refusal(() => validateCreateAccount({ offchainReferences: { type: 'FUNDS_TOKEN' }, tokenDebitLimits: [perTransaction('1')] }, writer));
@@ -171,11 +209,18 @@ describe('validateCreateAccount: what a customer may create (spec 2.3)', () => {
   });
 
   it.each(['WALLET', 'ASSETS_WALLET', 'CURRENCIES_WALLET', 'DEFI_SETTLEMENT_WALLET'] as const)('accepts debit limits on a %s account', (type) => {
-    expect(() => validateCreateAccount({ offchainReferences: { type }, networkCurrencyDebitLimits: [perTransaction('1')], tokenDebitLimits: [perTransaction('5')] }, writer)).not.toThrow();
+    expect(() =>
+      validateCreateAccount(
+        { offchainReferences: { type }, networkCurrencyDebitLimits: [perTransaction('1')], tokenDebitLimits: [perTransaction('5')] },
+        writer,
+      ),
+    ).not.toThrow();
   });
 
   it('refuses a DURATION limit without a duration', () => {
-    const error = refusal(() => validateCreateAccount({ networkCurrencyDebitLimits: [{ destination: 'ANY', maxAllowedDebit: { limitType: 'DURATION', limitAmount: '5' } }] }, writer));
+    const error = refusal(() =>
+      validateCreateAccount({ networkCurrencyDebitLimits: [{ destination: 'ANY', maxAllowedDebit: { limitType: 'DURATION', limitAmount: '5' } }] }, writer),
+    );
     expect(error.code).toBe('VALIDATION_ERROR');
     expect(error.field).toMatch(/maxAllowedDebit\.duration$/);
   });
@@ -197,7 +242,12 @@ describe('validateCreateAccount: what a customer may create (spec 2.3)', () => {
   });
 
   it('names the network-currency debit limit that lacks its duration', () => {
-    const error = refusal(() => validateCreateAccount({ networkCurrencyDebitLimits: [perTransaction('1'), { destination: 'ANY', maxAllowedDebit: { limitType: 'DURATION', limitAmount: '5' } }] }, writer));
+    const error = refusal(() =>
+      validateCreateAccount(
+        { networkCurrencyDebitLimits: [perTransaction('1'), { destination: 'ANY', maxAllowedDebit: { limitType: 'DURATION', limitAmount: '5' } }] },
+        writer,
+      ),
+    );
     expect(error.field).toBe('itemData.networkCurrencyDebitLimits.1.maxAllowedDebit.duration');
   });
 });

@@ -1,16 +1,25 @@
 import type { CreateFinancialInstrumentItemData } from '../../src/domain/operations/financial-instruments/financial-instrument.inputs';
-import { finalMintSize, initialMintSize, requestedExtensions, validateCreateFinancialInstrument } from '../../src/domain/operations/financial-instruments/create-financial-instrument.rules';
+import {
+  finalMintSize,
+  initialMintSize,
+  requestedExtensions,
+  validateCreateFinancialInstrument,
+} from '../../src/domain/operations/financial-instruments/create-financial-instrument.rules';
 import { validateInput } from '../../src/domain/operations/registry';
 import { refusal } from '../support/expectations';
 
 const authority = { offchainId: '5d1f8a4c-2b7e-4c3d-9f6a-1e2b3c4d5e6f' };
-const spl = (extra: Partial<CreateFinancialInstrumentItemData> = {}) => ({ version: 'SPL', onchainData: { decimals: 2 }, mintAuthority: authority, ...extra }) as CreateFinancialInstrumentItemData;
-const token2022 = (extra: Partial<CreateFinancialInstrumentItemData> = {}) => ({ version: 'TOKEN_2022', onchainData: { decimals: 2 }, mintAuthority: authority, ...extra }) as CreateFinancialInstrumentItemData;
+const spl = (extra: Partial<CreateFinancialInstrumentItemData> = {}) =>
+  ({ version: 'SPL', onchainData: { decimals: 2 }, mintAuthority: authority, ...extra }) as CreateFinancialInstrumentItemData;
+const token2022 = (extra: Partial<CreateFinancialInstrumentItemData> = {}) =>
+  ({ version: 'TOKEN_2022', onchainData: { decimals: 2 }, mintAuthority: authority, ...extra }) as CreateFinancialInstrumentItemData;
 
 describe('validateCreateFinancialInstrument: the rules of spec 2.4 that need no records', () => {
   it('accepts a plain SPL mint and a Token-2022 mint with extensions', () => {
     expect(() => validateCreateFinancialInstrument(spl())).not.toThrow();
-    expect(() => validateCreateFinancialInstrument(token2022({ pausableAuthority: authority, paused: true, onchainData: { decimals: 2, name: 'Bond', symbol: 'BND' } }))).not.toThrow();
+    expect(() =>
+      validateCreateFinancialInstrument(token2022({ pausableAuthority: authority, paused: true, onchainData: { decimals: 2, name: 'Bond', symbol: 'BND' } })),
+    ).not.toThrow();
   });
 
   it.each([
@@ -29,14 +38,19 @@ describe('validateCreateFinancialInstrument: the rules of spec 2.4 that need no 
   });
 
   it('runs through the registry, as the API runs it before any lookup', () => {
-    expect(refusal(() => validateInput('CREATE_FINANCIAL_INSTRUMENT', spl({ mintAuthority: undefined }), { updateDebitApiKeys: false }))).toMatchObject({ field: 'itemData.mintAuthority' });
+    expect(refusal(() => validateInput('CREATE_FINANCIAL_INSTRUMENT', spl({ mintAuthority: undefined }), { updateDebitApiKeys: false }))).toMatchObject({
+      field: 'itemData.mintAuthority',
+    });
   });
 });
 
 describe('extensions and sizes', () => {
   it('switches an extension on by the field that configures it, and none for SPL', () => {
     expect(requestedExtensions(spl())).toEqual([]);
-    expect(requestedExtensions(token2022({ permanentDelegateAuthority: authority, closingAuthority: authority }))).toEqual(['PERMANENT_DELEGATE', 'CLOSE_MINT']);
+    expect(requestedExtensions(token2022({ permanentDelegateAuthority: authority, closingAuthority: authority }))).toEqual([
+      'PERMANENT_DELEGATE',
+      'CLOSE_MINT',
+    ]);
     expect(requestedExtensions(token2022({ onchainData: { decimals: 2, symbol: 'X' } }))).toEqual(['METADATA_POINTER', 'TOKEN_METADATA']);
   });
 

@@ -18,7 +18,10 @@ function debit(lamports: bigint, destination: DestinationClass): Debit {
 /** One debit checked alone; `recent` is what every DURATION window already holds. */
 const checkPerTransaction = (limits: DebitLimit[], d: Debit, decimals = 9, recent = 0n) => checkDebits(limits, [d], decimals, () => recent);
 
-const perTransaction = (destination: DebitLimit['destination'], limitAmount: string): DebitLimit => ({ destination, maxAllowedDebit: { limitType: 'PER_TRANSACTION', limitAmount } });
+const perTransaction = (destination: DebitLimit['destination'], limitAmount: string): DebitLimit => ({
+  destination,
+  maxAllowedDebit: { limitType: 'PER_TRANSACTION', limitAmount },
+});
 
 describe('default network currency limits (spec 8)', () => {
   it('refuses any positive debit to an off-platform address, saying which limit fired', () => {
@@ -26,7 +29,11 @@ describe('default network currency limits (spec 8)', () => {
     expect(error.code).toBe('LIMIT_EXCEEDED');
     expect(error.status).toBe(400);
     expect(error.context.limit).toEqual({ destination: 'OFF_PLATFORM', maxAllowedDebit: { limitType: 'PER_TRANSACTION', limitAmount: '0' } });
-    expect(error.context.debit).toEqual({ address: 'So11111111111111111111111111111111111111112', amount: '1', destination: { address: 'MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr', class: 'OFF_PLATFORM' } });
+    expect(error.context.debit).toEqual({
+      address: 'So11111111111111111111111111111111111111112',
+      amount: '1',
+      destination: { address: 'MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr', class: 'OFF_PLATFORM' },
+    });
     expect(error.message).toContain('0.000000001');
   });
 
@@ -104,12 +111,16 @@ describe('which limits govern a debit', () => {
     expect(refusal(() => checkPerTransaction([transferOnly], debit(1n, 'MANAGED'))).code).toBe('LIMIT_EXCEEDED');
     const forOneMint: DebitLimit = { ...perTransaction('ANY', '0'), mintAuthority: 'Auth1111111111111111111111111111111111111111' };
     expect(() => checkDebits([forOneMint], [debit(1n, 'MANAGED')], 9, () => 0n, 'Other111111111111111111111111111111111111111')).not.toThrow();
-    expect(refusal(() => checkDebits([forOneMint], [debit(1n, 'MANAGED')], 9, () => 0n, 'Auth1111111111111111111111111111111111111111')).code).toBe('LIMIT_EXCEEDED');
+    expect(refusal(() => checkDebits([forOneMint], [debit(1n, 'MANAGED')], 9, () => 0n, 'Auth1111111111111111111111111111111111111111')).code).toBe(
+      'LIMIT_EXCEEDED',
+    );
   });
   it("sums one transaction's debits a limit governs", () => {
     const limits = [perTransaction('NON_MANAGED', '1')];
     expect(() => checkDebits(limits, [debit(ONE_SOL / 2n, 'NON_MANAGED'), debit(ONE_SOL / 2n, 'NON_MANAGED')], 9, () => 0n)).not.toThrow();
-    expect(refusal(() => checkDebits(limits, [debit(ONE_SOL / 2n, 'NON_MANAGED'), debit(ONE_SOL / 2n + 1n, 'NON_MANAGED')], 9, () => 0n)).context.debit).toMatchObject({ amount: (ONE_SOL + 1n).toString() });
+    expect(
+      refusal(() => checkDebits(limits, [debit(ONE_SOL / 2n, 'NON_MANAGED'), debit(ONE_SOL / 2n + 1n, 'NON_MANAGED')], 9, () => 0n)).context.debit,
+    ).toMatchObject({ amount: (ONE_SOL + 1n).toString() });
   });
 });
 
@@ -125,12 +136,23 @@ describe('limits in the asset units', () => {
 describe('limits that name approvers (approversForOverride)', () => {
   const withApprovers = (limitType: 'PER_TRANSACTION' | 'DURATION', limitAmount: string): DebitLimit => ({
     destination: 'ANY',
-    maxAllowedDebit: { limitType, limitAmount, approversForOverride: ['key-1', 'key-2'], requiredApproversCount: 2, ...(limitType === 'DURATION' ? { duration: { code: 'DAYS', unit: 1 } } : {}) },
+    maxAllowedDebit: {
+      limitType,
+      limitAmount,
+      approversForOverride: ['key-1', 'key-2'],
+      requiredApproversCount: 2,
+      ...(limitType === 'DURATION' ? { duration: { code: 'DAYS', unit: 1 } } : {}),
+    },
   });
 
   it('answers the rule that fired and the headroom left in the window instead of refusing', () => {
-    const needed = checkPerTransaction([withApprovers('DURATION', '2')], debit(ONE_SOL, 'MANAGED'), 9, 3n * ONE_SOL / 2n);
-    expect(needed).toMatchObject({ limit: withApprovers('DURATION', '2'), amount: String(ONE_SOL), alreadyInWindow: String(3n * ONE_SOL / 2n), headroom: String(ONE_SOL / 2n) });
+    const needed = checkPerTransaction([withApprovers('DURATION', '2')], debit(ONE_SOL, 'MANAGED'), 9, (3n * ONE_SOL) / 2n);
+    expect(needed).toMatchObject({
+      limit: withApprovers('DURATION', '2'),
+      amount: String(ONE_SOL),
+      alreadyInWindow: String((3n * ONE_SOL) / 2n),
+      headroom: String(ONE_SOL / 2n),
+    });
   });
 
   it('answers nothing within the limit, and a zero headroom once the window is over it', () => {
@@ -147,18 +169,27 @@ describe('limits that name approvers (approversForOverride)', () => {
 
 describe('approvers for override', () => {
   const own = ['3f2504e0-4f89-11d3-9a0c-0305e82c3301', '3f2504e0-4f89-11d3-9a0c-0305e82c3302'];
-  const limit = (approversForOverride: string[]) => ({ destination: 'ANY' as const, maxAllowedDebit: { limitType: 'PER_TRANSACTION' as const, limitAmount: '1', approversForOverride } });
+  const limit = (approversForOverride: string[]) => ({
+    destination: 'ANY' as const,
+    maxAllowedDebit: { limitType: 'PER_TRANSACTION' as const, limitAmount: '1', approversForOverride },
+  });
 
   it("accepts the organization's own usable API key ids, and limits naming none", () => {
-    expect(() => checkApprovers({ networkCurrencyDebitLimits: [limit(own)], tokenDebitLimits: [limit([]), perTransaction('ANY', '1')] }, new Set(own))).not.toThrow();
+    expect(() =>
+      checkApprovers({ networkCurrencyDebitLimits: [limit(own)], tokenDebitLimits: [limit([]), perTransaction('ANY', '1')] }, new Set(own)),
+    ).not.toThrow();
     expect(() => checkApprovers({}, new Set())).not.toThrow();
   });
 
   it('refuses an id that is not a usable key of the organization, naming its entry', () => {
     const foreign = '3f2504e0-4f89-11d3-9a0c-0305e82c3399';
-    const error = refusal(() => checkApprovers({ networkCurrencyDebitLimits: [limit([own[0]])], tokenDebitLimits: [limit([own[1]]), limit([own[0], foreign])] }, new Set(own)));
+    const error = refusal(() =>
+      checkApprovers({ networkCurrencyDebitLimits: [limit([own[0]])], tokenDebitLimits: [limit([own[1]]), limit([own[0], foreign])] }, new Set(own)),
+    );
     expect(error).toMatchObject({ code: 'VALIDATION_ERROR', field: 'itemData.tokenDebitLimits.1.maxAllowedDebit.approversForOverride.1' });
     expect(error.message).toContain(foreign);
-    expect(refusal(() => checkApprovers({ networkCurrencyDebitLimits: [limit(['not-a-key'])] }, new Set(own))).field).toBe('itemData.networkCurrencyDebitLimits.0.maxAllowedDebit.approversForOverride.0');
+    expect(refusal(() => checkApprovers({ networkCurrencyDebitLimits: [limit(['not-a-key'])] }, new Set(own))).field).toBe(
+      'itemData.networkCurrencyDebitLimits.0.maxAllowedDebit.approversForOverride.0',
+    );
   });
 });

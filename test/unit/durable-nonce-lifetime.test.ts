@@ -9,8 +9,19 @@ const newAddress = async () => (await generateKeyPairSigner()).address;
 async function setup() {
   const [nonceAccount, nonceAuthority, hash1, hash2] = await Promise.all([newAddress(), newAddress(), newAddress(), newAddress()]);
   const chain = { nonce: hash1 as Address };
-  const data = () => new Uint8Array(getNonceEncoder().encode({ version: NonceVersion.Current, state: NonceState.Initialized, authority: nonceAuthority, blockhash: chain.nonce, lamportsPerSignature: 5000 }));
-  const network = { getAccount: async (a: string) => (a === nonceAccount ? { owner: SYSTEM_PROGRAM_ADDRESS, lamports: 1n, data: data() } : null) } as unknown as SvmNetwork;
+  const data = () =>
+    new Uint8Array(
+      getNonceEncoder().encode({
+        version: NonceVersion.Current,
+        state: NonceState.Initialized,
+        authority: nonceAuthority,
+        blockhash: chain.nonce,
+        lamportsPerSignature: 5000,
+      }),
+    );
+  const network = {
+    getAccount: async (a: string) => (a === nonceAccount ? { owner: SYSTEM_PROGRAM_ADDRESS, lamports: 1n, data: data() } : null),
+  } as unknown as SvmNetwork;
   const held = new Map<string, string>();
   const noted: string[] = [];
   const reservations: NonceReservations = {
@@ -40,7 +51,10 @@ describe('the durable-nonce lifetime', () => {
   it('puts advance-nonce first, signed by the authority, with the nonce as the lifetime', async () => {
     const s = await setup();
     const lifetime = await s.lifetime.acquire('tx-1');
-    const message = s.lifetime.apply(pipe(createTransactionMessage({ version: 0 }), (m) => setTransactionMessageFeePayer(address(s.nonceAuthority), m)), lifetime);
+    const message = s.lifetime.apply(
+      pipe(createTransactionMessage({ version: 0 }), (m) => setTransactionMessageFeePayer(address(s.nonceAuthority), m)),
+      lifetime,
+    );
     expect(message.instructions[0].programAddress).toBe(SYSTEM_PROGRAM_ADDRESS);
     expect(message.instructions[0].accounts?.[0].address).toBe(s.nonceAccount);
     expect((message as unknown as { lifetimeConstraint: { nonce: string } }).lifetimeConstraint.nonce).toBe(s.hash1);

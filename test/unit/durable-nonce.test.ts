@@ -12,7 +12,13 @@ import {
   setTransactionMessageLifetimeUsingDurableNonce,
   type Nonce,
 } from '@solana/kit';
-import { MAX_NONCE_ACCOUNTS_PER_REQUEST, NONCE_ACCOUNTS_PER_TRANSACTION, nonceBatch, nonceLifetimeOver, nonceTransactionCount } from '../../src/domain/durable-nonce';
+import {
+  MAX_NONCE_ACCOUNTS_PER_REQUEST,
+  NONCE_ACCOUNTS_PER_TRANSACTION,
+  nonceBatch,
+  nonceLifetimeOver,
+  nonceTransactionCount,
+} from '../../src/domain/durable-nonce';
 import { planNonceAccounts, validateCreateDurableNonceAccounts } from '../../src/domain/operations/durable-nonces/create-durable-nonce-accounts.rules';
 import { LedgerError } from '../../src/domain/errors';
 import type { CreateDurableNonceAccountsItemData } from '../../src/domain/operations/durable-nonces/durable-nonce.inputs';
@@ -50,14 +56,16 @@ describe('Create Durable Nonce Accounts', () => {
     const message = pipe(
       createTransactionMessage({ version: 0 }),
       (m) => setTransactionMessageFeePayer(address(feePayer), m),
-      (m) => setTransactionMessageLifetimeUsingDurableNonce({ nonce: '11111111111111111111111111111111' as Nonce, nonceAccountAddress, nonceAuthorityAddress }, m),
+      (m) =>
+        setTransactionMessageLifetimeUsingDurableNonce({ nonce: '11111111111111111111111111111111' as Nonce, nonceAccountAddress, nonceAuthorityAddress }, m),
       (m) => appendTransactionMessageInstructions(instructions, m),
     );
     const size = getTransactionSize(compileTransaction(message));
     expect(size).toBeLessThanOrEqual(1232);
   });
 
-  const item = (nonceAccount: Record<string, unknown>): CreateDurableNonceAccountsItemData => ({ nonceAccount, numberOfNonceAccounts: 2, nonceAuthority: { offchainId: 'x' } }) as CreateDurableNonceAccountsItemData;
+  const item = (nonceAccount: Record<string, unknown>): CreateDurableNonceAccountsItemData =>
+    ({ nonceAccount, numberOfNonceAccounts: 2, nonceAuthority: { offchainId: 'x' } }) as CreateDurableNonceAccountsItemData;
   const fieldOf = (run: () => void) => {
     try {
       run();
@@ -68,10 +76,29 @@ describe('Create Durable Nonce Accounts', () => {
   };
 
   it('accepts the labels of spec 2.3 and refuses, naming the field, what a nonce account cannot take', () => {
-    expect(fieldOf(() => validateCreateDurableNonceAccounts(item({ offchainReferences: { type: 'NONCE', code: 'DESK', name: 'Desk' }, comments: 'c', shareAcrossTenants: true })))).toBeUndefined();
-    for (const field of ['seed', 'dataLength', 'privateKeyDetails', 'managed', 'alreadyOnchain', 'canPayFees', 'networkCurrencyDebitLimits', 'postTransactionSubmitWebhooks']) {
-      expect(fieldOf(() => validateCreateDurableNonceAccounts(item({ [field]: field === 'seed' ? { amount: '1' } : true })))).toBe(`itemData.nonceAccount.${field}`);
+    expect(
+      fieldOf(() =>
+        validateCreateDurableNonceAccounts(
+          item({ offchainReferences: { type: 'NONCE', code: 'DESK', name: 'Desk' }, comments: 'c', shareAcrossTenants: true }),
+        ),
+      ),
+    ).toBeUndefined();
+    for (const field of [
+      'seed',
+      'dataLength',
+      'privateKeyDetails',
+      'managed',
+      'alreadyOnchain',
+      'canPayFees',
+      'networkCurrencyDebitLimits',
+      'postTransactionSubmitWebhooks',
+    ]) {
+      expect(fieldOf(() => validateCreateDurableNonceAccounts(item({ [field]: field === 'seed' ? { amount: '1' } : true })))).toBe(
+        `itemData.nonceAccount.${field}`,
+      );
     }
-    expect(fieldOf(() => validateCreateDurableNonceAccounts(item({ offchainReferences: { type: 'WALLET' } })))).toBe('itemData.nonceAccount.offchainReferences.type');
+    expect(fieldOf(() => validateCreateDurableNonceAccounts(item({ offchainReferences: { type: 'WALLET' } })))).toBe(
+      'itemData.nonceAccount.offchainReferences.type',
+    );
   });
 });

@@ -28,7 +28,14 @@ describe('Freeze all positions: one batch fits one network transaction', () => {
       tokenProgram: TOKEN_PROGRAM_ADDRESS,
     };
     const feePayer = await newAddress();
-    const resolved: OperationResolved<FreezeData> = { needsTransaction: true, feePayer, signers: [feePayer, data.authority], debits: [], webhooks: { preSubmit: false, postSubmit: false }, data };
+    const resolved: OperationResolved<FreezeData> = {
+      needsTransaction: true,
+      feePayer,
+      signers: [feePayer, data.authority],
+      debits: [],
+      webhooks: { preSubmit: false, postSubmit: false },
+      data,
+    };
     for (const freeze of [true, false]) {
       const instructions = [
         getSetComputeUnitLimitInstruction({ units: 1_400_000 }),

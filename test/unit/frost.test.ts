@@ -8,7 +8,11 @@ describe('threshold Ed25519 (FROST)', () => {
     const dkg = runDkg(['p1', 'p2', 'p3'], 2);
     expect(dkg.groupPublicKey).toHaveLength(32);
     const [a, b, c] = dkg.shares;
-    for (const pair of [[a!, b!], [b!, c!], [a!, c!]]) {
+    for (const pair of [
+      [a!, b!],
+      [b!, c!],
+      [a!, c!],
+    ]) {
       const signature = thresholdSign(dkg.public, pair, message);
       expect(signature).toHaveLength(64);
       expect(ed25519.verify(signature, message, dkg.groupPublicKey)).toBe(true);

@@ -36,7 +36,13 @@ function conditionFor(fieldName: string, value: FilterValue) {
 describe('translateItemQuery: without a query', () => {
   it('returns the first 100 rows of the caller tenant, in the default order with the id tie-breaker in the same direction', () => {
     const { cursorAfter, ...query } = translateItemQuery(gadgets, undefined, scope);
-    expect(query).toEqual({ where: scope, orderBy: [{ isActive: 'desc' }, { gadgetId: 'desc' }], keyProperties: ['isActive', 'gadgetId'], limit: 100, offset: 0 });
+    expect(query).toEqual({
+      where: scope,
+      orderBy: [{ isActive: 'desc' }, { gadgetId: 'desc' }],
+      keyProperties: ['isActive', 'gadgetId'],
+      limit: 100,
+      offset: 0,
+    });
     expect(typeof cursorAfter).toBe('function');
   });
 
@@ -68,7 +74,9 @@ describe('translateItemQuery: filter types', () => {
   });
 
   it('NOT_EQUALS on a nullable text field also finds the records with no value', () => {
-    expect(conditionFor('name', { filterType: 'NOT_EQUALS', valueString: 'Alice' })).toEqual({ $or: [{ displayName: { $ne: 'Alice' } }, { displayName: null }] });
+    expect(conditionFor('name', { filterType: 'NOT_EQUALS', valueString: 'Alice' })).toEqual({
+      $or: [{ displayName: { $ne: 'Alice' } }, { displayName: null }],
+    });
   });
 
   it('EQUALS on a boolean, including false', () => {
@@ -77,11 +85,15 @@ describe('translateItemQuery: filter types', () => {
   });
 
   it('EQUALS on a number keeps the exact decimal text', () => {
-    expect(conditionFor('weight', { filterType: 'EQUALS', valueNumber: '123456789012345678.000001' })).toEqual({ weight: { $eq: '123456789012345678.000001' } });
+    expect(conditionFor('weight', { filterType: 'EQUALS', valueNumber: '123456789012345678.000001' })).toEqual({
+      weight: { $eq: '123456789012345678.000001' },
+    });
   });
 
   it('EQUALS on a timestamp compares with a date', () => {
-    expect(conditionFor('seenAt', { filterType: 'EQUALS', valueString: '2025-01-02T03:04:05.678Z' })).toEqual({ lastSeenAt: { $eq: new Date('2025-01-02T03:04:05.678Z') } });
+    expect(conditionFor('seenAt', { filterType: 'EQUALS', valueString: '2025-01-02T03:04:05.678Z' })).toEqual({
+      lastSeenAt: { $eq: new Date('2025-01-02T03:04:05.678Z') },
+    });
   });
 
   it('IN on text uses valuesString', () => {
@@ -207,7 +219,9 @@ describe('translateItemQuery: operators', () => {
 
 describe('translateItemQuery: fields, types and values that do not fit', () => {
   it('refuses an unknown field, naming itemQuery.filter.0.fieldName', () => {
-    const error = refusal(() => translateItemQuery(accountQuery, { filter: [{ fieldName: 'balance', filterValues: [{ filterType: 'EQUALS', valueNumber: '1' }] }] }, scope));
+    const error = refusal(() =>
+      translateItemQuery(accountQuery, { filter: [{ fieldName: 'balance', filterValues: [{ filterType: 'EQUALS', valueNumber: '1' }] }] }, scope),
+    );
     expect(error.code).toBe('VALIDATION_ERROR');
     expect(error.field).toBe('itemQuery.filter.0.fieldName');
     expect(error.message).toContain('balance');
@@ -230,12 +244,18 @@ describe('translateItemQuery: fields, types and values that do not fit', () => {
   });
 
   it('accepts the spec spelling OFFCHAIN_REFRENCE_TYPE for the account type', () => {
-    const where = translateItemQuery(accountQuery, { filter: [{ fieldName: 'type', filterValues: [{ filterType: 'EQUALS', dataType: 'OFFCHAIN_REFRENCE_TYPE', valueString: 'WALLET' }] }] }, scope).where;
+    const where = translateItemQuery(
+      accountQuery,
+      { filter: [{ fieldName: 'type', filterValues: [{ filterType: 'EQUALS', dataType: 'OFFCHAIN_REFRENCE_TYPE', valueString: 'WALLET' }] }] },
+      scope,
+    ).where;
     expect(where).toEqual({ $and: [scope, { type: { $eq: 'WALLET' } }] });
   });
 
   it('refuses valueString on a BOOLEAN field, asking for valueBoolean', () => {
-    const error = refusal(() => translateItemQuery(accountQuery, { filter: [{ fieldName: 'managed', filterValues: [{ filterType: 'EQUALS', valueString: 'true' }] }] }, scope));
+    const error = refusal(() =>
+      translateItemQuery(accountQuery, { filter: [{ fieldName: 'managed', filterValues: [{ filterType: 'EQUALS', valueString: 'true' }] }] }, scope),
+    );
     expect(error.code).toBe('VALIDATION_ERROR');
     expect(error.field).toBe('itemQuery.filter.0.filterValues.0.valueBoolean');
   });
@@ -246,19 +266,29 @@ describe('translateItemQuery: fields, types and values that do not fit', () => {
   });
 
   it('refuses a value outside an enumeration', () => {
-    const error = refusal(() => translateItemQuery(accountQuery, { filter: [{ fieldName: 'status', filterValues: [{ filterType: 'EQUALS', valueString: 'OPEN' }] }] }, scope));
+    const error = refusal(() =>
+      translateItemQuery(accountQuery, { filter: [{ fieldName: 'status', filterValues: [{ filterType: 'EQUALS', valueString: 'OPEN' }] }] }, scope),
+    );
     expect(error.code).toBe('VALIDATION_ERROR');
     expect(error.field).toBe('itemQuery.filter.0.filterValues.0.valueString');
     expect(error.message).toContain('ACTIVE');
   });
 
   it('refuses an account type that does not exist', () => {
-    const error = refusal(() => translateItemQuery(accountQuery, { filter: [{ fieldName: 'type', filterValues: [{ filterType: 'EQUALS', valueString: 'WALET' }] }] }, scope));
+    const error = refusal(() =>
+      translateItemQuery(accountQuery, { filter: [{ fieldName: 'type', filterValues: [{ filterType: 'EQUALS', valueString: 'WALET' }] }] }, scope),
+    );
     expect(error.field).toBe('itemQuery.filter.0.filterValues.0.valueString');
   });
 
   it('refuses an organization id that is not a UUID', () => {
-    const error = refusal(() => translateItemQuery(accountQuery, { filter: [{ fieldName: 'tenantOrganizationId', filterValues: [{ filterType: 'EQUALS', valueString: 'acme' }] }] }, scope));
+    const error = refusal(() =>
+      translateItemQuery(
+        accountQuery,
+        { filter: [{ fieldName: 'tenantOrganizationId', filterValues: [{ filterType: 'EQUALS', valueString: 'acme' }] }] },
+        scope,
+      ),
+    );
     expect(error.field).toBe('itemQuery.filter.0.filterValues.0.valueString');
   });
 
@@ -269,12 +299,17 @@ describe('translateItemQuery: fields, types and values that do not fit', () => {
 });
 
 describe('translateItemQuery: account fields (spec 4.1)', () => {
-  const accountWhere = (fieldName: string, value: FilterValue) => translateItemQuery(accountQuery, { filter: [{ fieldName, filterValues: [value] }] }, scope).where;
+  const accountWhere = (fieldName: string, value: FilterValue) =>
+    translateItemQuery(accountQuery, { filter: [{ fieldName, filterValues: [value] }] }, scope).where;
 
   it('maps the spec names to the stored properties', () => {
-    expect(accountWhere('externalOrganizationId', { filterType: 'EQUALS', valueString: 'ACME' })).toEqual({ $and: [scope, { referenceOrganizationExternalId: { $eq: 'ACME' } }] });
+    expect(accountWhere('externalOrganizationId', { filterType: 'EQUALS', valueString: 'ACME' })).toEqual({
+      $and: [scope, { referenceOrganizationExternalId: { $eq: 'ACME' } }],
+    });
     expect(accountWhere('wasAlreadyOnchain', { filterType: 'EQUALS', valueBoolean: true })).toEqual({ $and: [scope, { wasOnchainAlready: { $eq: true } }] });
-    expect(accountWhere('sharedAccrossTenants', { filterType: 'EQUALS', valueBoolean: false })).toEqual({ $and: [scope, { sharedAcrossTenants: { $eq: false } }] });
+    expect(accountWhere('sharedAccrossTenants', { filterType: 'EQUALS', valueBoolean: false })).toEqual({
+      $and: [scope, { sharedAcrossTenants: { $eq: false } }],
+    });
   });
 
   it('finds accounts with no debit API keys (a nullable list)', () => {
@@ -305,7 +340,10 @@ describe('translateItemQuery: sorting', () => {
   });
 
   it('sorts by the stored property of a renamed field', () => {
-    expect(translateItemQuery(accountQuery, { sort: [{ fieldName: 'offchainReferenceName', sortDirection: 'ASC' }] }, scope).orderBy).toEqual([{ name: 'asc' }, { id: 'asc' }]);
+    expect(translateItemQuery(accountQuery, { sort: [{ fieldName: 'offchainReferenceName', sortDirection: 'ASC' }] }, scope).orderBy).toEqual([
+      { name: 'asc' },
+      { id: 'asc' },
+    ]);
   });
 
   it('an empty sort list falls back to the default sort', () => {
@@ -332,7 +370,11 @@ describe('translateItemQuery: fields inside a JSON column', () => {
   };
 
   it('nests a dotted property as a JSON path, in filters and in sorts', () => {
-    const query = translateItemQuery(resource, { filter: [{ fieldName: 'mintAuthorityOnchainId', filterValues: [{ filterType: 'IS_NULL' }] }] }, { organizationId: 'o' });
+    const query = translateItemQuery(
+      resource,
+      { filter: [{ fieldName: 'mintAuthorityOnchainId', filterValues: [{ filterType: 'IS_NULL' }] }] },
+      { organizationId: 'o' },
+    );
     expect(query.where).toEqual({ $and: [{ organizationId: 'o' }, { authorities: { mintAuthority: { address: null } } }] });
     expect(query.orderBy).toEqual([{ authorities: { mintAuthority: { address: 'asc' } } }, { id: 'asc' }]);
   });

@@ -45,8 +45,17 @@ it('re-wraps the SECRETS keystore files, keeping each bound to its address', asy
 });
 
 it('changes exactly the secret fields of a webhook: API key value, OAuth2 client secret and password', () => {
-  const hook = { endpointUrl: 'https://hooks.example.com', name: 'n', apiKeyAuthConfig: { httpHeaderName: 'x-key', keyValue: 'k' }, oauth2AuthConfig: { accessTokenUrl: 'https://t.example.com', clientId: 'id', clientSecret: 's', password: 'p' } };
-  expect(mapWebhookSecrets(hook, (v) => `<${v}>`)).toEqual({ ...hook, apiKeyAuthConfig: { httpHeaderName: 'x-key', keyValue: '<k>' }, oauth2AuthConfig: { ...hook.oauth2AuthConfig, clientSecret: '<s>', password: '<p>' } });
+  const hook = {
+    endpointUrl: 'https://hooks.example.com',
+    name: 'n',
+    apiKeyAuthConfig: { httpHeaderName: 'x-key', keyValue: 'k' },
+    oauth2AuthConfig: { accessTokenUrl: 'https://t.example.com', clientId: 'id', clientSecret: 's', password: 'p' },
+  };
+  expect(mapWebhookSecrets(hook, (v) => `<${v}>`)).toEqual({
+    ...hook,
+    apiKeyAuthConfig: { httpHeaderName: 'x-key', keyValue: '<k>' },
+    oauth2AuthConfig: { ...hook.oauth2AuthConfig, clientSecret: '<s>', password: '<p>' },
+  });
   const sealer = createSealer(oldKek);
   const sealed = sealWebhookSecrets(sealer, { postTransactionSubmitWebhooks: [hook] }).postTransactionSubmitWebhooks![0]!;
   expect(JSON.stringify(sealed)).not.toMatch(/"(k|s|p)"/);

@@ -31,7 +31,8 @@ const rows: Thing[] = Array.from({ length: 60 }, (_, i) => ({
 }));
 
 type Value = string | boolean | bigint | Date | null;
-const comparable = (v: unknown) => (v instanceof Date ? v.getTime() : typeof v === 'bigint' ? Number(v) : typeof v === 'string' && /^-?\d+$/.test(v) ? Number(v) : v);
+const comparable = (v: unknown) =>
+  v instanceof Date ? v.getTime() : typeof v === 'bigint' ? Number(v) : typeof v === 'string' && /^-?\d+$/.test(v) ? Number(v) : v;
 
 /** PostgreSQL's comparison with NULLs greater than every value. */
 function compare(a: Value, b: Value): number {
@@ -84,7 +85,10 @@ function rowCompares(row: Thing, bound: RowBound): boolean {
 /** One page as the database would answer it: the row comparison when the translation gives one (findPage prefers it). */
 function page(query: ReturnType<typeof translateItemQuery>, from: Thing[]): Thing[] {
   const after = (r: Thing) => (query.afterRow ? rowCompares(r, query.afterRow) : query.after ? matches(r, query.after) : true);
-  return ordered(query, from.filter((r) => matches(r, query.where) && after(r))).slice(query.offset, query.offset + query.limit);
+  return ordered(
+    query,
+    from.filter((r) => matches(r, query.where) && after(r)),
+  ).slice(query.offset, query.offset + query.limit);
 }
 
 /** Walks every page with cursors; `between` may change the table before each next page. */
@@ -106,7 +110,13 @@ const sorts: [string, ItemQuery['sort']][] = [
   ['the default sort', undefined],
   ['a nullable text ascending (NULLs last)', [{ fieldName: 'name', sortDirection: 'ASC' }]],
   ['a nullable text descending (NULLs first)', [{ fieldName: 'name', sortDirection: 'DESC' }]],
-  ['a nullable timestamp, then a number the other way', [{ fieldName: 'seenAt', sortDirection: 'DESC' }, { fieldName: 'weight', sortDirection: 'ASC' }]],
+  [
+    'a nullable timestamp, then a number the other way',
+    [
+      { fieldName: 'seenAt', sortDirection: 'DESC' },
+      { fieldName: 'weight', sortDirection: 'ASC' },
+    ],
+  ],
   ['three fields in mixed directions', [{ fieldName: 'active' }, { fieldName: 'name', sortDirection: 'DESC' }, { fieldName: 'seenAt' }]],
 ];
 
@@ -157,20 +167,39 @@ describe('keyset paging', () => {
     const named = rows.find((r) => r.name !== null && r.seenAt !== null)!;
     // The default sort (managed-like boolean, DESC): the case that read every earlier row of its value again.
     expect(after(undefined, named)).toEqual({ properties: ['active', 'id'], operator: '<', values: [named.active, named.id] });
-    expect(after([{ fieldName: 'weight', sortDirection: 'ASC' }], named)).toEqual({ properties: ['weight', 'id'], operator: '>', values: [String(named.weight), named.id] });
+    expect(after([{ fieldName: 'weight', sortDirection: 'ASC' }], named)).toEqual({
+      properties: ['weight', 'id'],
+      operator: '>',
+      values: [String(named.weight), named.id],
+    });
     // Descending over a nullable field: NULLs come first, so a non-NULL position never has them after it.
     expect(after([{ fieldName: 'name', sortDirection: 'DESC' }], named)?.operator).toBe('<');
     // Ascending over a nullable field: NULLs come after every value, and a comparison with NULL selects nothing.
     expect(after([{ fieldName: 'name', sortDirection: 'ASC' }], named)).toBeUndefined();
-    expect(after([{ fieldName: 'name', sortDirection: 'DESC' }], rows.find((r) => r.name === null)!)).toBeUndefined();
-    expect(after([{ fieldName: 'seenAt', sortDirection: 'DESC' }, { fieldName: 'weight', sortDirection: 'ASC' }], named)).toBeUndefined();
+    expect(
+      after(
+        [{ fieldName: 'name', sortDirection: 'DESC' }],
+        rows.find((r) => r.name === null)!,
+      ),
+    ).toBeUndefined();
+    expect(
+      after(
+        [
+          { fieldName: 'seenAt', sortDirection: 'DESC' },
+          { fieldName: 'weight', sortDirection: 'ASC' },
+        ],
+        named,
+      ),
+    ).toBeUndefined();
   });
 
   it('leads with a bound on the first sort field that the index can start from', () => {
     const first = translateItemQuery(things, { sort: [{ fieldName: 'weight', sortDirection: 'DESC' }], limit: 5 }, { organizationId: 'org' });
     const cursor = first.cursorAfter(rows[3]!);
     const next = translateItemQuery(things, { sort: [{ fieldName: 'weight', sortDirection: 'DESC' }], limit: 5, cursor }, { organizationId: 'org' });
-    expect(next.after).toEqual({ $and: [{ weight: { $lte: '3' } }, { $or: [{ weight: { $lt: '3' } }, { $and: [{ weight: { $eq: '3' } }, { id: { $lt: rows[3]!.id } }] }] }] });
+    expect(next.after).toEqual({
+      $and: [{ weight: { $lte: '3' } }, { $or: [{ weight: { $lt: '3' } }, { $and: [{ weight: { $eq: '3' } }, { id: { $lt: rows[3]!.id } }] }] }],
+    });
   });
 
   it('refuses a cursor of another query, naming itemQuery.cursor', () => {
@@ -179,7 +208,13 @@ describe('keyset paging', () => {
     const error = refusal(() => translateItemQuery(things, { sort: [{ fieldName: 'weight', sortDirection: 'DESC' }], cursor }, { organizationId: 'org' }));
     expect(error.code).toBe('VALIDATION_ERROR');
     expect(error.field).toBe('itemQuery.cursor');
-    const filtered = refusal(() => translateItemQuery(things, { sort: [{ fieldName: 'weight' }], cursor, filter: [{ fieldName: 'active', filterValues: [{ filterType: 'EQUALS', valueBoolean: true }] }] }, { organizationId: 'org' }));
+    const filtered = refusal(() =>
+      translateItemQuery(
+        things,
+        { sort: [{ fieldName: 'weight' }], cursor, filter: [{ fieldName: 'active', filterValues: [{ filterType: 'EQUALS', valueBoolean: true }] }] },
+        { organizationId: 'org' },
+      ),
+    );
     expect(filtered.field).toBe('itemQuery.cursor');
   });
 
@@ -197,10 +232,14 @@ describe('keyset paging', () => {
     const decoded = JSON.parse(Buffer.from(cursor, 'base64url').toString()) as { k: unknown[] };
     decoded.k[0] = 'heavy';
     const forged = Buffer.from(JSON.stringify(decoded)).toString('base64url');
-    expect(refusal(() => translateItemQuery(things, { sort: [{ fieldName: 'weight' }], cursor: forged }, { organizationId: 'org' })).field).toBe('itemQuery.cursor');
+    expect(refusal(() => translateItemQuery(things, { sort: [{ fieldName: 'weight' }], cursor: forged }, { organizationId: 'org' })).field).toBe(
+      'itemQuery.cursor',
+    );
     decoded.k[0] = '1';
     decoded.k[1] = "x' or 1=1";
     const notAnId = Buffer.from(JSON.stringify(decoded)).toString('base64url');
-    expect(refusal(() => translateItemQuery(things, { sort: [{ fieldName: 'weight' }], cursor: notAnId }, { organizationId: 'org' })).field).toBe('itemQuery.cursor');
+    expect(refusal(() => translateItemQuery(things, { sort: [{ fieldName: 'weight' }], cursor: notAnId }, { organizationId: 'org' })).field).toBe(
+      'itemQuery.cursor',
+    );
   });
 });

@@ -40,7 +40,9 @@ describe('nothing below the API imports src/api', () => {
   });
 
   it('lets src/api and src/main import src/api', async () => {
-    expect(await problems("import { tenancyConfig } from './common.codecs';\nexport const t = tenancyConfig;\n", 'src/api/codecs/example.codecs.ts')).toEqual([]);
+    expect(await problems("import { tenancyConfig } from './common.codecs';\nexport const t = tenancyConfig;\n", 'src/api/codecs/example.codecs.ts')).toEqual(
+      [],
+    );
     expect(await problems("import { createApp } from '../api/app';\nexport const a = createApp;\n", 'src/main/example.ts')).toEqual([]);
   });
 });
@@ -55,8 +57,12 @@ describe('src/domain imports no src/db', () => {
   });
 
   it('is quiet on the domain itself, and lets the layers above import src/db', async () => {
-    expect(await problems("import { validationError } from '../errors';\nexport const v = validationError;\n", 'src/domain/operations/example.operation.ts')).toEqual([]);
-    expect(await problems("import { Account } from '../../db/entities';\nexport const a = Account;\n", 'src/activities/operations/example.handler.ts')).toEqual([]);
+    expect(
+      await problems("import { validationError } from '../errors';\nexport const v = validationError;\n", 'src/domain/operations/example.operation.ts'),
+    ).toEqual([]);
+    expect(await problems("import { Account } from '../../db/entities';\nexport const a = Account;\n", 'src/activities/operations/example.handler.ts')).toEqual(
+      [],
+    );
     expect(await problems("import { Account } from '../db/entities';\nexport const a = Account;\n", 'src/api/example.ts')).toEqual([]);
   });
 });
@@ -96,30 +102,56 @@ describe('src/ never imports dev/', () => {
   });
 
   it('lets dev/, test/ and bench/ import src/ and dev/', async () => {
-    expect(await problems("import { startApi } from '../src/main/api';\nimport { startLocalNode } from './local-node';\nexport const s = [startApi, startLocalNode];\n", 'dev/example.ts')).toEqual([]);
-    expect(await problems("import { startLocalNode } from '../../dev/local-node';\nexport const s = startLocalNode;\n", 'test/integration/example.test.ts')).toEqual([]);
-    expect(await problems("import { startTemporalDevServer } from '../dev/temporal/dev-server';\nexport const s = startTemporalDevServer;\n", 'bench/example.ts')).toEqual([]);
+    expect(
+      await problems(
+        "import { startApi } from '../src/main/api';\nimport { startLocalNode } from './local-node';\nexport const s = [startApi, startLocalNode];\n",
+        'dev/example.ts',
+      ),
+    ).toEqual([]);
+    expect(
+      await problems("import { startLocalNode } from '../../dev/local-node';\nexport const s = startLocalNode;\n", 'test/integration/example.test.ts'),
+    ).toEqual([]);
+    expect(
+      await problems("import { startTemporalDevServer } from '../dev/temporal/dev-server';\nexport const s = startTemporalDevServer;\n", 'bench/example.ts'),
+    ).toEqual([]);
   });
 });
 
 it('holds for the code the project has', async () => {
   const results = await eslint.lintFiles(['src', 'dev', 'test', 'bench']);
-  expect(results.flatMap((r) => r.messages.filter((m) => m.ruleId === '@typescript-eslint/no-restricted-imports').map((m) => `${path.relative(root, r.filePath)}: ${m.message}`))).toEqual([]);
+  expect(
+    results.flatMap((r) =>
+      r.messages.filter((m) => m.ruleId === '@typescript-eslint/no-restricted-imports').map((m) => `${path.relative(root, r.filePath)}: ${m.message}`),
+    ),
+  ).toEqual([]);
 });
 
 describe('src/api reaches Temporal only through the write client', () => {
   it('refuses @temporalio/client in a route, a value or a type', async () => {
-    expect((await problems("import { WorkflowNotFoundError } from '@temporalio/client';\nexport const e = WorkflowNotFoundError;\n", 'src/api/routes/example.routes.ts')).join(' ')).toContain('only through the write client');
-    expect((await problems("import type { WorkflowHandle } from '@temporalio/client';\nexport type H = WorkflowHandle;\n", 'src/api/example.ts')).join(' ')).toContain('only through the write client');
+    expect(
+      (
+        await problems(
+          "import { WorkflowNotFoundError } from '@temporalio/client';\nexport const e = WorkflowNotFoundError;\n",
+          'src/api/routes/example.routes.ts',
+        )
+      ).join(' '),
+    ).toContain('only through the write client');
+    expect(
+      (await problems("import type { WorkflowHandle } from '@temporalio/client';\nexport type H = WorkflowHandle;\n", 'src/api/example.ts')).join(' '),
+    ).toContain('only through the write client');
   });
 
   it('refuses it everywhere in src/api: the deps wiring, the error middleware, the approval and webhook routes', async () => {
     for (const file of ['src/api/context.ts', 'src/api/middleware.ts', 'src/api/routes/approvals.routes.ts', 'src/api/routes/webhook-deliveries.routes.ts']) {
-      expect((await problems("import type { Client } from '@temporalio/client';\nexport type C = Client;\n", file)).join(' ')).toContain('only through the write client');
+      expect((await problems("import type { Client } from '@temporalio/client';\nexport type C = Client;\n", file)).join(' ')).toContain(
+        'only through the write client',
+      );
     }
   });
 
   it('lets the write client name it', async () => {
-    expect(await problems("import { WorkflowNotFoundError } from '@temporalio/client';\nexport const e = WorkflowNotFoundError;\n", 'src/client/example.ts')).toEqual([]);
+    expect(
+      await problems("import { WorkflowNotFoundError } from '@temporalio/client';\nexport const e = WorkflowNotFoundError;\n", 'src/client/example.ts'),
+    ).toEqual([]);
   });
 });

@@ -6,21 +6,41 @@ import { checkCollateralTerms } from '../../src/domain/operations/loans/loan-str
 import { refusal } from '../support/expectations';
 import { movementRefusal } from '../../src/domain/loan-lifecycle';
 
-const terms = (apy: number[], ltv: number, lqt: number) => ({ financialInstrumentId: 'x', mintAddress: 'm', apy, loanToValueRatio: ltv, liquidationRatio: lqt });
+const terms = (apy: number[], ltv: number, lqt: number) => ({
+  financialInstrumentId: 'x',
+  mintAddress: 'm',
+  apy,
+  loanToValueRatio: ltv,
+  liquidationRatio: lqt,
+});
 
 describe('quotes', () => {
-  it('takes the highest APY and the lowest ratios of the pledged items (the lender\'s side)', () => {
-    expect(quoteFor([terms([10, 20], 800_000, 900_000), terms([15, 25], 700_000, 850_000)], 1, 'f')).toEqual({ apy: 25, liquidationRatios: [900_000, 850_000], loanToValueRatio: 700_000, liquidationRatio: 850_000 });
+  it("takes the highest APY and the lowest ratios of the pledged items (the lender's side)", () => {
+    expect(quoteFor([terms([10, 20], 800_000, 900_000), terms([15, 25], 700_000, 850_000)], 1, 'f')).toEqual({
+      apy: 25,
+      liquidationRatios: [900_000, 850_000],
+      loanToValueRatio: 700_000,
+      liquidationRatio: 850_000,
+    });
   });
   it('refuses a duration the strategy does not lend for, naming the field', () => {
-    expect(refusal(() => quoteFor([terms([10], 1, 2)], 2, 'itemData.protocolDetails.durationIndex'))).toMatchObject({ code: 'VALIDATION_ERROR', field: 'itemData.protocolDetails.durationIndex' });
+    expect(refusal(() => quoteFor([terms([10], 1, 2)], 2, 'itemData.protocolDetails.durationIndex'))).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      field: 'itemData.protocolDetails.durationIndex',
+    });
   });
   it('answers 409 naming the value that moved', () => {
     const quote = quoteFor([terms([10], 1, 2), terms([5], 1, 3)], 0, 'f');
     expect(() => checkExpectedValues(quote, { expectedApy: 10, expectedLqt: [2, 3] }, 'e')).not.toThrow();
     expect(refusal(() => checkExpectedValues(quote, { expectedApy: 9, expectedLqt: [2, 3] }, 'e'))).toMatchObject({ code: 'CONFLICT', field: 'e.expectedApy' });
-    expect(refusal(() => checkExpectedValues(quote, { expectedApy: 10, expectedLqt: [2, 4] }, 'e'))).toMatchObject({ code: 'CONFLICT', field: 'e.expectedLqt[1]' });
-    expect(refusal(() => checkExpectedValues(quote, { expectedApy: 10, expectedLqt: [2] }, 'e'))).toMatchObject({ code: 'VALIDATION_ERROR', field: 'e.expectedLqt' });
+    expect(refusal(() => checkExpectedValues(quote, { expectedApy: 10, expectedLqt: [2, 4] }, 'e'))).toMatchObject({
+      code: 'CONFLICT',
+      field: 'e.expectedLqt[1]',
+    });
+    expect(refusal(() => checkExpectedValues(quote, { expectedApy: 10, expectedLqt: [2] }, 'e'))).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      field: 'e.expectedLqt',
+    });
   });
   it('refuses terms a loan cannot live by', () => {
     expect(refusal(() => checkCollateralTerms({ apy: [], loanToValueRatio: 1, liquidationRatio: 2 }, 'c'))).toMatchObject({ field: 'c.apy' });
@@ -47,7 +67,12 @@ describe('loan-to-value', () => {
   it('values each instrument at its exact price and decimals', () => {
     // 100 usd (6 decimals, 1) against 50 bonds (2 decimals, 2.5) = 125: 80 %.
     expect(loanToValue({ units: 100_000_000n, decimals: 6, price: '1' }, [{ units: 5_000n, decimals: 2, price: '2.5' }])).toBe(800_000n);
-    expect(loanToValue({ units: 1n, decimals: 0, price: '0.1' }, [{ units: 1n, decimals: 0, price: '0.3' }, { units: 0n, decimals: 9, price: '7' }])).toBe(333_334n);
+    expect(
+      loanToValue({ units: 1n, decimals: 0, price: '0.1' }, [
+        { units: 1n, decimals: 0, price: '0.3' },
+        { units: 0n, decimals: 9, price: '7' },
+      ]),
+    ).toBe(333_334n);
   });
   it('is past any ratio when the collateral is worth nothing', () => {
     expect(loanToValue({ units: 1n, decimals: 0, price: '1' }, [{ units: 1n, decimals: 0, price: '0' }])).toBe(10_000_000n);

@@ -2,7 +2,21 @@ import { fetchLogo } from '../../src/storage/logo-fetcher';
 import { isPrivateAddress } from '../../src/network/outbound-url';
 
 describe('isPrivateAddress', () => {
-  it.each(['127.0.0.1', '10.1.2.3', '172.16.0.1', '172.31.255.255', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', '::', 'fd00::1', 'fe80::1', '::ffff:127.0.0.1'])('%s is not public', (ip) => {
+  it.each([
+    '127.0.0.1',
+    '10.1.2.3',
+    '172.16.0.1',
+    '172.31.255.255',
+    '192.168.1.1',
+    '169.254.169.254',
+    '100.64.0.1',
+    '0.0.0.0',
+    '::1',
+    '::',
+    'fd00::1',
+    'fe80::1',
+    '::ffff:127.0.0.1',
+  ])('%s is not public', (ip) => {
     expect(isPrivateAddress(ip)).toBe(true);
   });
   it.each(['8.8.8.8', '172.32.0.1', '192.169.0.1', '2606:4700:4700::1111'])('%s is public', (ip) => {
@@ -36,7 +50,8 @@ describe('fetchLogo', () => {
   });
 
   it('keeps the bytes and content type of an image', async () => {
-    const png = (async () => new Response(new Uint8Array([137, 80, 78, 71]), { headers: { 'content-type': 'image/png; charset=binary' } })) as unknown as typeof fetch;
+    const png = (async () =>
+      new Response(new Uint8Array([137, 80, 78, 71]), { headers: { 'content-type': 'image/png; charset=binary' } })) as unknown as typeof fetch;
     const logo = await fetchLogo('http://8.8.8.8/logo.png', { allowPrivateAddresses: false, maxBytes: 1000 }, field, png);
     expect(logo).toEqual({ bytes: Buffer.from([137, 80, 78, 71]), contentType: 'image/png' });
   });

@@ -95,7 +95,7 @@ describe('resolveValue: the value input (amount or lamports)', () => {
     expect(resolveValue({ lamports: '42' }, 9, field)).toBe(42n);
   });
 
-  it('takes lamports larger than any double can hold exactly, up to the network\'s u64 maximum', () => {
+  it("takes lamports larger than any double can hold exactly, up to the network's u64 maximum", () => {
     expect(resolveValue({ lamports: '18446744073709551615' }, 9, field)).toBe(18446744073709551615n);
     expect(() => resolveValue({ lamports: '18446744073709551616' }, 9, field)).toThrow(/larger than the network can hold/);
   });

@@ -1,11 +1,29 @@
 import { ASSOCIATED_TOKEN_PROGRAM_ADDRESS, TOKEN_2022_PROGRAM_ADDRESS } from '@solana-program/token-2022';
 import { generateKeyPairSigner } from '@solana/kit';
 import { legInstructions, MEMO_PROGRAM_V3 } from '../../src/domain/operations/positions/movement-instructions';
-import { amountToMove, BalanceBook, freezeOption, frozenAfter, settleFreezes, type AmountRequest, type BookPosition, type Leg, type MintLeg, type TransferLeg } from '../../src/domain/operations/positions/movement.rules';
+import {
+  amountToMove,
+  BalanceBook,
+  freezeOption,
+  frozenAfter,
+  settleFreezes,
+  type AmountRequest,
+  type BookPosition,
+  type Leg,
+  type MintLeg,
+  type TransferLeg,
+} from '../../src/domain/operations/positions/movement.rules';
 import { refusal } from '../support/expectations';
 
 const newAddress = async () => (await generateKeyPairSigner()).address;
-const transferOf = (value: string, fields: Partial<AmountRequest> = {}): AmountRequest => ({ value: { amount: value }, entire: undefined, entireName: 'transferEntireBalance', verb: 'transfer', precheckOffchain: undefined, ...fields });
+const transferOf = (value: string, fields: Partial<AmountRequest> = {}): AmountRequest => ({
+  value: { amount: value },
+  entire: undefined,
+  entireName: 'transferEntireBalance',
+  verb: 'transfer',
+  precheckOffchain: undefined,
+  ...fields,
+});
 
 let A: string, B: string, MINT: string, AUTHORITY: string, FREEZER: string, FEE_PAYER: string;
 beforeAll(async () => {
@@ -34,7 +52,15 @@ describe('The balance book: a trade’s later legs see what the earlier ones lea
     book.move('a', 50n); // an earlier leg minted 50
     expect(amountToMove(book, source, 0, transferOf('', { value: undefined, entire: true }), 'itemData')).toBe(300n);
     book.move('a', -300n);
-    const error = refusal(() => amountToMove(book, source, 0, { value: undefined, entire: true, entireName: 'burnEntireBalance', verb: 'burn', precheckOffchain: undefined }, 'itemData.operations[2].burn'));
+    const error = refusal(() =>
+      amountToMove(
+        book,
+        source,
+        0,
+        { value: undefined, entire: true, entireName: 'burnEntireBalance', verb: 'burn', precheckOffchain: undefined },
+        'itemData.operations[2].burn',
+      ),
+    );
     expect(error.code).toBe('VALIDATION_ERROR');
     expect(error.field).toBe('itemData.operations[2].burn.burnEntireBalance');
   });
@@ -70,7 +96,10 @@ describe('The balance book: a trade’s later legs see what the earlier ones lea
 
 describe('Freeze options', () => {
   it('take the operation’s own flag over the trade’s default, naming the field that set them', () => {
-    expect(freezeOption({ freeze: true }, { freezeSource: false }, 'itemData.operations[0].transfer', 'freezeSource')).toEqual(['itemData.operations[0].transfer.freezeSource', false]);
+    expect(freezeOption({ freeze: true }, { freezeSource: false }, 'itemData.operations[0].transfer', 'freezeSource')).toEqual([
+      'itemData.operations[0].transfer.freezeSource',
+      false,
+    ]);
     expect(freezeOption({ freeze: true }, {}, 'itemData.operations[0].transfer', 'freezeDestination')).toEqual(['itemData.freeze', true]);
     expect(freezeOption({}, {}, 'itemData', 'unfreezeSource')).toEqual(['itemData.unfreeze', undefined]);
   });
@@ -78,7 +107,18 @@ describe('Freeze options', () => {
 
 describe('Freeze settlement', () => {
   const around = { tokenProgram: TOKEN_2022_PROGRAM_ADDRESS, decimals: 0, memo: null, thaw: [] as string[] };
-  const mint = (to: string, fields: Partial<MintLeg> = {}): MintLeg => ({ ...around, kind: 'mint', mint: MINT, amount: '1', positionId: to, position: to, mintAuthority: AUTHORITY, freezeAuthority: null, freeze: [], ...fields });
+  const mint = (to: string, fields: Partial<MintLeg> = {}): MintLeg => ({
+    ...around,
+    kind: 'mint',
+    mint: MINT,
+    amount: '1',
+    positionId: to,
+    position: to,
+    mintAuthority: AUTHORITY,
+    freezeAuthority: null,
+    freeze: [],
+    ...fields,
+  });
   const transfer = (from: string, to: string, fields: Partial<TransferLeg> = {}): TransferLeg => ({
     ...around,
     kind: 'transfer',
@@ -153,7 +193,20 @@ describe('The instructions of a leg', () => {
   });
 
   it('is the movement alone for a leg with no freeze options or memo', () => {
-    const leg: MintLeg = { kind: 'mint', tokenProgram: TOKEN_2022_PROGRAM_ADDRESS, mint: MINT, decimals: 0, amount: '5', positionId: 'a', position: A, mintAuthority: AUTHORITY, freezeAuthority: null, thaw: [], freeze: [], memo: null };
+    const leg: MintLeg = {
+      kind: 'mint',
+      tokenProgram: TOKEN_2022_PROGRAM_ADDRESS,
+      mint: MINT,
+      decimals: 0,
+      amount: '5',
+      positionId: 'a',
+      position: A,
+      mintAuthority: AUTHORITY,
+      freezeAuthority: null,
+      thaw: [],
+      freeze: [],
+      memo: null,
+    };
     const instructions = legInstructions(leg, FEE_PAYER);
     expect(instructions).toHaveLength(1);
     expect(instructions[0].data![0]).toBe(14); // MintToChecked

@@ -30,7 +30,9 @@ describe('oracle job tasks, one by one (exact decimals, never a float)', () => {
 
   it('httpTask + jsonParseTask read a number from the response with every digit', async () => {
     const http = sources({ [price]: '{"data":{"prices":[{"usd":123456789012345678.000000000001}]}}' });
-    expect(await run({ tasks: [{ httpTask: { url: price } }, { jsonParseTask: { path: '$.data.prices[0].usd' } }] }, http)).toBe('123456789012345678.000000000001');
+    expect(await run({ tasks: [{ httpTask: { url: price } }, { jsonParseTask: { path: '$.data.prices[0].usd' } }] }, http)).toBe(
+      '123456789012345678.000000000001',
+    );
     expect(http.calls).toEqual([price]);
   });
 
@@ -58,7 +60,13 @@ describe('oracle job tasks, one by one (exact decimals, never a float)', () => {
 
   it('an operand may be a job of its own (a second source)', async () => {
     const http = sources({ [price]: '{"p":3}', 'https://prices.example/fx': '{"rate":"0.5"}' });
-    const definition = { tasks: [{ httpTask: { url: price } }, { jsonParseTask: { path: '$.p' } }, { multiplyTask: { job: { tasks: [{ httpTask: { url: 'https://prices.example/fx' } }, { jsonParseTask: { path: '$.rate' } }] } } }] };
+    const definition = {
+      tasks: [
+        { httpTask: { url: price } },
+        { jsonParseTask: { path: '$.p' } },
+        { multiplyTask: { job: { tasks: [{ httpTask: { url: 'https://prices.example/fx' } }, { jsonParseTask: { path: '$.rate' } }] } } },
+      ],
+    };
     expect(await run(definition, http)).toBe('1.5');
   });
 
@@ -69,17 +77,22 @@ describe('oracle job tasks, one by one (exact decimals, never a float)', () => {
   });
 
   it('medianTask and meanTask over tasks and jobs; the median of an even count is the mean of the middle two', async () => {
-    expect(await run({ tasks: [{ medianTask: { tasks: [{ valueTask: { big: '3' } }, { valueTask: { big: '1' } }, { valueTask: { big: '2' } }] } }] })).toBe('2');
+    expect(await run({ tasks: [{ medianTask: { tasks: [{ valueTask: { big: '3' } }, { valueTask: { big: '1' } }, { valueTask: { big: '2' } }] } }] })).toBe(
+      '2',
+    );
     expect(await run({ tasks: [{ medianTask: { jobs: [{ tasks: [{ valueTask: { big: '1' } }] }, { tasks: [{ valueTask: { big: '4' } }] }] } }] })).toBe('2.5');
     expect(await run({ tasks: [{ meanTask: { tasks: [{ valueTask: { big: '1' } }, { valueTask: { big: '2' } }] } }] })).toBe('1.5');
   });
 
   it('the median across jobs of a {"jobs": [...]} definition', async () => {
-    expect(await run({ jobs: [{ tasks: [{ valueTask: { big: '10' } }] }, { tasks: [{ valueTask: { big: '30' } }] }, { tasks: [{ valueTask: { big: '11' } }] }] })).toBe('11');
+    expect(
+      await run({ jobs: [{ tasks: [{ valueTask: { big: '10' } }] }, { tasks: [{ valueTask: { big: '30' } }] }, { tasks: [{ valueTask: { big: '11' } }] }] }),
+    ).toBe('11');
   });
 
   it('boundTask passes a value in range, replaces one out of range when told, fails otherwise', async () => {
-    const bounded = (value: string, extra: object = {}) => run({ tasks: [{ valueTask: { big: value } }, { boundTask: { lowerBoundValue: '1', upperBoundValue: '100', ...extra } }] });
+    const bounded = (value: string, extra: object = {}) =>
+      run({ tasks: [{ valueTask: { big: value } }, { boundTask: { lowerBoundValue: '1', upperBoundValue: '100', ...extra } }] });
     expect(await bounded('50')).toBe('50');
     expect(await bounded('500', { onExceedsUpperBoundValue: '100' })).toBe('100');
     await expect(bounded('500')).rejects.toThrow('above its upper bound');
@@ -88,13 +101,18 @@ describe('oracle job tasks, one by one (exact decimals, never a float)', () => {
 
   it('a source that fails, or a path not in the response, fails the job (JobFailure)', async () => {
     await expect(run({ tasks: [{ httpTask: { url: price } }, { jsonParseTask: { path: '$.p' } }] })).rejects.toBeInstanceOf(JobFailure);
-    await expect(run({ tasks: [{ httpTask: { url: price } }, { jsonParseTask: { path: '$.missing' } }] }, sources({ [price]: '{"p":1}' }))).rejects.toThrow('$.missing not found');
-    await expect(run({ tasks: [{ httpTask: { url: price } }, { jsonParseTask: { path: '$.p' } }] }, sources({ [price]: '{"p":"abc"}' }))).rejects.toThrow('is not a number');
+    await expect(run({ tasks: [{ httpTask: { url: price } }, { jsonParseTask: { path: '$.missing' } }] }, sources({ [price]: '{"p":1}' }))).rejects.toThrow(
+      '$.missing not found',
+    );
+    await expect(run({ tasks: [{ httpTask: { url: price } }, { jsonParseTask: { path: '$.p' } }] }, sources({ [price]: '{"p":"abc"}' }))).rejects.toThrow(
+      'is not a number',
+    );
   });
 });
 
 describe('a job definition is checked before it is stored, naming the task at fault', () => {
-  const field = (definition: unknown) => refusal(() => parseJobDefinition(typeof definition === 'string' ? definition : JSON.stringify(definition), HOSTS, FIELD));
+  const field = (definition: unknown) =>
+    refusal(() => parseJobDefinition(typeof definition === 'string' ? definition : JSON.stringify(definition), HOSTS, FIELD));
 
   it('a task outside the subset is named with its index', () => {
     const error = field({ tasks: [{ valueTask: { big: '1' } }, { addTask: { big: '1' } }, { cronParseTask: {} }] });
@@ -103,9 +121,14 @@ describe('a job definition is checked before it is stored, naming the task at fa
   });
 
   it('a host not in ORACLE_ALLOWED_HOSTS, a POST, headers, a wrong port', () => {
-    expect(field({ tasks: [{ httpTask: { url: 'https://evil.example/x' } }] })).toMatchObject({ field: `${FIELD}.tasks[0].httpTask.url`, message: expect.stringContaining('evil.example') });
+    expect(field({ tasks: [{ httpTask: { url: 'https://evil.example/x' } }] })).toMatchObject({
+      field: `${FIELD}.tasks[0].httpTask.url`,
+      message: expect.stringContaining('evil.example'),
+    });
     expect(field({ tasks: [{ httpTask: { url: 'https://prices.example/x', method: 'METHOD_POST' } }] }).field).toBe(`${FIELD}.tasks[0].httpTask.method`);
-    expect(field({ tasks: [{ httpTask: { url: 'https://prices.example/x', headers: [{ key: 'a', value: 'b' }] } }] }).field).toBe(`${FIELD}.tasks[0].httpTask.headers`);
+    expect(field({ tasks: [{ httpTask: { url: 'https://prices.example/x', headers: [{ key: 'a', value: 'b' }] } }] }).field).toBe(
+      `${FIELD}.tasks[0].httpTask.headers`,
+    );
     expect(field({ tasks: [{ httpTask: { url: 'http://127.0.0.1:9999/x' } }] }).field).toBe(`${FIELD}.tasks[0].httpTask.url`);
   });
 

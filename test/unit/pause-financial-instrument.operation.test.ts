@@ -14,7 +14,11 @@ describe('checkPauseChange: which instruments can be paused and unpaused', () =>
 
   it.each([
     ['an SPL instrument', { ...pausable, version: 'SPL' }, 'only a TOKEN_2022 instrument with the Pausable extension can be paused and unpaused'],
-    ['one without the Pausable extension', { ...pausable, extensions: ['TOKEN_METADATA'] }, 'only a TOKEN_2022 instrument with the Pausable extension can be paused and unpaused'],
+    [
+      'one without the Pausable extension',
+      { ...pausable, extensions: ['TOKEN_METADATA'] },
+      'only a TOKEN_2022 instrument with the Pausable extension can be paused and unpaused',
+    ],
     ['a closed instrument', { ...pausable, status: 'CLOSED' }, 'the instrument is CLOSED'],
     ['one already paused', { ...pausable, paused: true }, 'the instrument is already paused'],
   ])('refuses to pause %s, naming itemData.financialInstrument', (_name, instrument, message) => {

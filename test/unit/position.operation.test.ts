@@ -1,7 +1,18 @@
 import { LedgerError } from '../../src/domain/errors';
 import type { InactivatePositionItemData, InitializePositionItemData } from '../../src/domain/operations/positions/position.inputs';
-import { checkFreezeAllInstrument, checkFreezeTarget, FREEZE_ALL_BATCH, freezeBatch, freezeTransactionCount } from '../../src/domain/operations/positions/freeze-position.rules';
-import { asInactivationError, remainderDisposal, thawBeforeClose, validateInactivatePosition } from '../../src/domain/operations/positions/inactivate-position.rules';
+import {
+  checkFreezeAllInstrument,
+  checkFreezeTarget,
+  FREEZE_ALL_BATCH,
+  freezeBatch,
+  freezeTransactionCount,
+} from '../../src/domain/operations/positions/freeze-position.rules';
+import {
+  asInactivationError,
+  remainderDisposal,
+  thawBeforeClose,
+  validateInactivatePosition,
+} from '../../src/domain/operations/positions/inactivate-position.rules';
 import { explicitAccountPreparation, validateInitializePosition } from '../../src/domain/operations/positions/initialize-position.rules';
 import { validateInput } from '../../src/domain/operations/registry';
 import { rentExemptMinimum } from '../../src/domain/token-extensions';
@@ -20,7 +31,9 @@ describe('Initialize Position', () => {
 
   it('needs the owner and the instrument, naming the missing one before any lookup', () => {
     expect(refusal(() => validateInitializePosition(item({ financialInstrument: INSTRUMENT }))).field).toBe('itemData.positionToInitialize.owner');
-    expect(refusal(() => validateInput('INITIALIZE_POSITION', item({ owner: OWNER }), permissions)).field).toBe('itemData.positionToInitialize.financialInstrument');
+    expect(refusal(() => validateInput('INITIALIZE_POSITION', item({ owner: OWNER }), permissions)).field).toBe(
+      'itemData.positionToInitialize.financialInstrument',
+    );
     expect(() => validateInput('INITIALIZE_POSITION', item({ owner: OWNER, financialInstrument: INSTRUMENT }), permissions)).not.toThrow();
   });
 
@@ -29,11 +42,19 @@ describe('Initialize Position', () => {
     const field = 'itemData.positionToInitialize.position';
 
     it('is allocated, assigned and topped up to rent-exempt when it holds no data', () => {
-      expect(explicitAccountPreparation(ADDRESS, { owner: SYSTEM_PROGRAM, lamports: 1_000n, dataLength: 0 }, mint, field)).toEqual({ topUp: rentExemptMinimum(165) - 1_000n, allocate: true, size: 165 });
+      expect(explicitAccountPreparation(ADDRESS, { owner: SYSTEM_PROGRAM, lamports: 1_000n, dataLength: 0 }, mint, field)).toEqual({
+        topUp: rentExemptMinimum(165) - 1_000n,
+        allocate: true,
+        size: 165,
+      });
     });
 
     it('is only assigned when it holds exactly the token account’s size, and gets no top-up when it is funded', () => {
-      expect(explicitAccountPreparation(ADDRESS, { owner: SYSTEM_PROGRAM, lamports: 10_000_000n, dataLength: 165 }, mint, field)).toEqual({ topUp: 0n, allocate: false, size: 165 });
+      expect(explicitAccountPreparation(ADDRESS, { owner: SYSTEM_PROGRAM, lamports: 10_000_000n, dataLength: 165 }, mint, field)).toEqual({
+        topUp: 0n,
+        allocate: false,
+        size: 165,
+      });
     });
 
     it('is refused when missing, owned by a program or holding other data, naming the position; a missing mint names the instrument', () => {
@@ -64,8 +85,12 @@ describe('Freeze / Unfreeze Position', () => {
 
   it('changes every position of an active SPL instrument only, naming allPositions for a Token-2022 one', () => {
     expect(() => checkFreezeAllInstrument({ version: 'SPL', status: 'ACTIVE' }, 'itemData.financialInstrument')).not.toThrow();
-    expect(refusal(() => checkFreezeAllInstrument({ version: 'TOKEN_2022', status: 'ACTIVE' }, 'itemData.financialInstrument')).field).toBe('itemData.allPositions');
-    expect(refusal(() => checkFreezeAllInstrument({ version: 'SPL', status: 'CLOSED' }, 'itemData.financialInstrument')).field).toBe('itemData.financialInstrument');
+    expect(refusal(() => checkFreezeAllInstrument({ version: 'TOKEN_2022', status: 'ACTIVE' }, 'itemData.financialInstrument')).field).toBe(
+      'itemData.allPositions',
+    );
+    expect(refusal(() => checkFreezeAllInstrument({ version: 'SPL', status: 'CLOSED' }, 'itemData.financialInstrument')).field).toBe(
+      'itemData.financialInstrument',
+    );
   });
 
   it('cuts all positions into transactions of FREEZE_ALL_BATCH, each position in exactly one', () => {
@@ -82,8 +107,13 @@ describe('Inactivate Position (spec 3, 4.3)', () => {
   const item = (fields: Partial<InactivatePositionItemData> = {}): InactivatePositionItemData => ({ positionToInactivate: POSITION, ...fields });
 
   it('refuses burning and transferring the remainder, or refunding to the fee payer and a destination, before any lookup', () => {
-    expect(refusal(() => validateInput('INACTIVATE_POSITION', item({ burnRemainingTokenBalance: true, transferRemainingTokenBalanceTo: POSITION }), permissions)).field).toBe('itemData.transferRemainingTokenBalanceTo');
-    expect(refusal(() => validateInactivatePosition(item({ refundNetworkCurrrencyToFeePayer: true, refundNetworkCurrrencyDestination: OWNER }))).field).toBe('itemData.refundNetworkCurrrencyDestination');
+    expect(
+      refusal(() => validateInput('INACTIVATE_POSITION', item({ burnRemainingTokenBalance: true, transferRemainingTokenBalanceTo: POSITION }), permissions))
+        .field,
+    ).toBe('itemData.transferRemainingTokenBalanceTo');
+    expect(refusal(() => validateInactivatePosition(item({ refundNetworkCurrrencyToFeePayer: true, refundNetworkCurrrencyDestination: OWNER }))).field).toBe(
+      'itemData.refundNetworkCurrrencyDestination',
+    );
     expect(() => validateInactivatePosition(item({ burnRemainingTokenBalance: true, refundNetworkCurrrencyDestination: OWNER }))).not.toThrow();
   });
 

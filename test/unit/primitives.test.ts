@@ -128,10 +128,11 @@ describe('reportErrors: one issue per field', () => {
     const picky = new t.Type<string, string, unknown>(
       'Picky',
       t.string.is,
-      (u, c) => t.failures([
-        { value: u, context: c, message: 'is too short' },
-        { value: u, context: c, message: 'has no digits' },
-      ]),
+      (u, c) =>
+        t.failures([
+          { value: u, context: c, message: 'is too short' },
+          { value: u, context: c, message: 'has no digits' },
+        ]),
       t.identity,
     );
     expect(refused(strictObject('Body', { a: picky, b: picky }, {}), '{"a": "x", "b": "y"}')).toEqual([
@@ -161,10 +162,14 @@ describe('other building blocks', () => {
   it('address accepts a base58 network address and refuses others', () => {
     expect(accepted(field(address), '{"v": "So11111111111111111111111111111111111111112"}')).toEqual({ v: 'So11111111111111111111111111111111111111112' });
     // 0, O, I and l are not base58.
-    expect(refused(field(address), '{"v": "0o11111111111111111111111111111111111111112"}')).toEqual([{ field: 'v', message: 'must be a base58 network address' }]);
+    expect(refused(field(address), '{"v": "0o11111111111111111111111111111111111111112"}')).toEqual([
+      { field: 'v', message: 'must be a base58 network address' },
+    ]);
   });
 
   it('jsonValue keeps a number a double cannot hold as its exact text, ordinary numbers as numbers', () => {
-    expect(accepted(field(jsonValue), '{"v": {"big": 12345678901234567890, "small": 0.1, "n": 7}}')).toEqual({ v: { big: '12345678901234567890', small: 0.1, n: 7 } });
+    expect(accepted(field(jsonValue), '{"v": {"big": 12345678901234567890, "small": 0.1, "n": 7}}')).toEqual({
+      v: { big: '12345678901234567890', small: 0.1, n: 7 },
+    });
   });
 });

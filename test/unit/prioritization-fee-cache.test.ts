@@ -3,8 +3,8 @@ import { PrioritizationFeeCache } from '../../dev/local-node/prioritization-fees
 const key = (n: number) => new Uint8Array(32).fill(n);
 const [a, b, c] = [key(1), key(2), key(3)];
 
-describe('the local node\'s prioritization fee cache (getRecentPrioritizationFees like Agave)', () => {
-  it('answers a slot\'s lowest price, raised to the highest lowest among the asked accounts\' write locks', () => {
+describe("the local node's prioritization fee cache (getRecentPrioritizationFees like Agave)", () => {
+  it("answers a slot's lowest price, raised to the highest lowest among the asked accounts' write locks", () => {
     const cache = new PrioritizationFeeCache();
     cache.record(10, 500n, [a, b]);
     cache.record(10, 100n, [c]);

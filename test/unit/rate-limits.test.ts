@@ -35,18 +35,29 @@ function authenticator(options: { failNext?: boolean } = {}) {
           options.failNext = false;
           throw new Error('connection refused');
         }
-        return where.keyHash.$in.filter((hash) => hash === hashApiKey(VALID)).map((keyHash) => ({ id: 'k1', organizationId: 'o1', keyHash, roles: ['LEDGER_READ'] }));
+        return where.keyHash.$in
+          .filter((hash) => hash === hashApiKey(VALID))
+          .map((keyHash) => ({ id: 'k1', organizationId: 'o1', keyHash, roles: ['LEDGER_READ'] }));
       } finally {
         reads.inFlight--;
       }
     },
   };
-  const deps = { orm: { em: { fork: () => em } }, callers: createCallerCache(60_000), rateLimits: createRateLimits(settings, { kind: 'memory' }) } as unknown as ApiDeps;
+  const deps = {
+    orm: { em: { fork: () => em } },
+    callers: createCallerCache(60_000),
+    rateLimits: createRateLimits(settings, { kind: 'memory' }),
+  } as unknown as ApiDeps;
   const middleware = authenticate(deps);
   /** key null: no Authorization header. */
   const attempt = async (key: string | null, ip: string) => {
     const headers: Record<string, string> = {};
-    const ctx = { get: () => (key === null ? '' : `Bearer ${key}`), set: (name: string, value: string) => (headers[name] = value), ip, state: {} } as unknown as LedgerContext;
+    const ctx = {
+      get: () => (key === null ? '' : `Bearer ${key}`),
+      set: (name: string, value: string) => (headers[name] = value),
+      ip,
+      state: {},
+    } as unknown as LedgerContext;
     try {
       await middleware(ctx, async () => undefined);
       return { code: 'ok', headers, message: '' };

@@ -16,11 +16,15 @@ function environment() {
   const refusals: { fields: Record<string, unknown>; message: string }[] = [];
   const env = new MockActivityEnvironment(
     { activityType: 'prepare', isLocal: true, workflowType: 'ledgerWrite', workflowExecution: { workflowId: 'create_account-org-1-req-1', runId: 'run-1' } },
-    { logger: new DefaultLogger('TRACE', (entry) => sdk.push(entry)), interceptors: [refusalLogging(() => (fields, message) => refusals.push({ fields, message }))] },
+    {
+      logger: new DefaultLogger('TRACE', (entry) => sdk.push(entry)),
+      interceptors: [refusalLogging(() => (fields, message) => refusals.push({ fields, message }))],
+    },
   );
-  const failWith = (error: unknown) => env.run(async () => {
-    throw toActivityFailure(error);
-  });
+  const failWith = (error: unknown) =>
+    env.run(async () => {
+      throw toActivityFailure(error);
+    });
   return { sdk, refusals, failWith };
 }
 
@@ -28,10 +32,25 @@ it('logs a business refusal once at info with its code, field, activity and work
   const { sdk, refusals, failWith } = environment();
   const thrown = await failWith(notFound('svmTransactionConfig.feePayer', 'no such fee payer')).catch((e: unknown) => e);
   expect(thrown).toBeInstanceOf(ApplicationFailure);
-  expect(thrown).toMatchObject({ type: 'NOT_FOUND', message: 'no such fee payer', nonRetryable: true, category: ApplicationFailureCategory.BENIGN, details: [{ field: 'svmTransactionConfig.feePayer', context: {} }] });
+  expect(thrown).toMatchObject({
+    type: 'NOT_FOUND',
+    message: 'no such fee payer',
+    nonRetryable: true,
+    category: ApplicationFailureCategory.BENIGN,
+    details: [{ field: 'svmTransactionConfig.feePayer', context: {} }],
+  });
   expect(refusals).toEqual([
     {
-      fields: { errorCode: 'NOT_FOUND', field: 'svmTransactionConfig.feePayer', activityType: 'prepare', workflowId: 'create_account-org-1-req-1', workflowRunId: 'run-1', workflowType: 'ledgerWrite', isLocal: true, attempt: 1 },
+      fields: {
+        errorCode: 'NOT_FOUND',
+        field: 'svmTransactionConfig.feePayer',
+        activityType: 'prepare',
+        workflowId: 'create_account-org-1-req-1',
+        workflowRunId: 'run-1',
+        workflowType: 'ledgerWrite',
+        isLocal: true,
+        attempt: 1,
+      },
       message: 'prepare refused (NOT_FOUND): no such fee payer',
     },
   ]);

@@ -41,9 +41,15 @@ describe('verifiedSignature', () => {
   it('refuses a signer the message does not need, and a signature that is not 64 base58 bytes', async () => {
     const [source, stranger] = [await signer(), await signer()];
     const transaction = { messageBytes: message, signatures: { [source.address]: null } } as unknown as Transaction;
-    expect(await refusal(verifiedSignature(transaction, stranger.address, await stranger.sign(message), 'itemData.signatures[0]'))).toMatchObject({ field: 'itemData.signatures[0].signer' });
-    expect(await refusal(verifiedSignature(transaction, source.address, '0OIl', 'itemData.signatures[0]'))).toMatchObject({ field: 'itemData.signatures[0].signature' });
-    expect(await refusal(verifiedSignature(transaction, source.address, '3yZe7d', 'itemData.signatures[0]'))).toMatchObject({ field: 'itemData.signatures[0].signature' });
+    expect(await refusal(verifiedSignature(transaction, stranger.address, await stranger.sign(message), 'itemData.signatures[0]'))).toMatchObject({
+      field: 'itemData.signatures[0].signer',
+    });
+    expect(await refusal(verifiedSignature(transaction, source.address, '0OIl', 'itemData.signatures[0]'))).toMatchObject({
+      field: 'itemData.signatures[0].signature',
+    });
+    expect(await refusal(verifiedSignature(transaction, source.address, '3yZe7d', 'itemData.signatures[0]'))).toMatchObject({
+      field: 'itemData.signatures[0].signature',
+    });
   });
 });
 
@@ -51,7 +57,10 @@ describe('signatureMap', () => {
   it('keeps each signer with its base58 signature, null where one is missing', async () => {
     const [payer, source] = [await signer(), await signer()];
     const signature = await payer.sign(message);
-    const transaction = { messageBytes: message, signatures: { [payer.address]: getBase58Encoder().encode(signature), [source.address]: null } } as unknown as Transaction;
+    const transaction = {
+      messageBytes: message,
+      signatures: { [payer.address]: getBase58Encoder().encode(signature), [source.address]: null },
+    } as unknown as Transaction;
     expect(signatureMap(transaction)).toEqual({ [payer.address]: signature, [source.address]: null });
   });
 });

@@ -17,7 +17,12 @@ const resolved = (overrides: Partial<Resolved> = {}): Resolved => ({
   data: {},
   ...overrides,
 });
-const built: BuiltTransaction = { messageBase64: 'message', signers: ['FeePayer1111'], lifetime: { kind: 'BLOCKHASH', blockhash: 'hash', lastValidBlockHeight: '100' }, size: 200 };
+const built: BuiltTransaction = {
+  messageBase64: 'message',
+  signers: ['FeePayer1111'],
+  lifetime: { kind: 'BLOCKHASH', blockhash: 'hash', lastValidBlockHeight: '100' },
+  size: 200,
+};
 const signed = { signature: 'sig', wireBase64: 'wire' };
 const confirmed: Outcome = { status: 'CONFIRMED', slot: '7', confirmations: 1 };
 
@@ -31,7 +36,20 @@ function fakeSteps(overrides: Partial<Steps> = {}) {
     sign: async () => signed,
     submit: async () => ({ rejected: null }),
     confirm: async () => confirmed,
-    record: async (_request, _resolved, outcome) => ({ transaction: outcome ? { success: outcome.status !== 'FAILED', offchainId: 'txn-1', status: outcome.status, onchainId: 'sig', confirmationsCount: 1, serializedMessage: null, errorMessage: null, txnTimestamp: null } : null }),
+    record: async (_request, _resolved, outcome) => ({
+      transaction: outcome
+        ? {
+            success: outcome.status !== 'FAILED',
+            offchainId: 'txn-1',
+            status: outcome.status,
+            onchainId: 'sig',
+            confirmationsCount: 1,
+            serializedMessage: null,
+            errorMessage: null,
+            txnTimestamp: null,
+          }
+        : null,
+    }),
   };
   const steps = Object.fromEntries(
     Object.entries({ ...base, ...overrides }).map(([name, fn]) => [
@@ -46,7 +64,8 @@ function fakeSteps(overrides: Partial<Steps> = {}) {
 }
 
 /** Runs a stage as an activity of the SDK's mock environment, typed as the stage answers. */
-const run = <A extends unknown[], R>(stage: (...args: A) => Promise<R>, ...args: A): Promise<R> => new MockActivityEnvironment().run(stage, ...args) as Promise<R>;
+const run = <A extends unknown[], R>(stage: (...args: A) => Promise<R>, ...args: A): Promise<R> =>
+  new MockActivityEnvironment().run(stage, ...args) as Promise<R>;
 
 describe('prepare', () => {
   it('runs lookup → limit check → build → sign and answers the signed message with the resolution', async () => {

@@ -8,7 +8,10 @@ import { loadConfig } from '../../src/config/config';
 
 describe('withoutLiterals', () => {
   it.each([
-    [`insert into custody_key (address, sealed_secret) values ('7Bd', 'v2:xa:c7') on conflict do nothing`, 'insert into custody_key (address, sealed_secret) values (?, ?) on conflict do nothing'],
+    [
+      `insert into custody_key (address, sealed_secret) values ('7Bd', 'v2:xa:c7') on conflict do nothing`,
+      'insert into custody_key (address, sealed_secret) values (?, ?) on conflict do nothing',
+    ],
     [`select * from "a0" where "name" = 'it''s' and "n" = 3 limit 1`, 'select * from "a0" where "name" = ? and "n" = 3 limit 1'],
     [`select E'a\\'b', 'c\\' from t`, 'select ?, ? from t'],
     ['select $tag$secret$tag$, $$x$$, $1 from t', 'select ?, ?, $1 from t'],
@@ -20,8 +23,16 @@ describe('withoutLiterals', () => {
 
 describe('outboundUrlAttributes', () => {
   it('keeps the origin and hides a path or query that may hold a token', () => {
-    expect(outboundUrlAttributes({ origin: 'https://rpc.example', path: '/abc123token/?api-key=SECRET' })).toEqual({ 'url.full': 'https://rpc.example/REDACTED?REDACTED', 'url.path': 'REDACTED', 'url.query': '?REDACTED' });
-    expect(outboundUrlAttributes({ origin: 'http://127.0.0.1:8899', path: '/' })).toEqual({ 'url.full': 'http://127.0.0.1:8899/', 'url.path': '/', 'url.query': '' });
+    expect(outboundUrlAttributes({ origin: 'https://rpc.example', path: '/abc123token/?api-key=SECRET' })).toEqual({
+      'url.full': 'https://rpc.example/REDACTED?REDACTED',
+      'url.path': 'REDACTED',
+      'url.query': '?REDACTED',
+    });
+    expect(outboundUrlAttributes({ origin: 'http://127.0.0.1:8899', path: '/' })).toEqual({
+      'url.full': 'http://127.0.0.1:8899/',
+      'url.path': '/',
+      'url.query': '',
+    });
   });
 });
 

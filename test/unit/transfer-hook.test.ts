@@ -152,30 +152,42 @@ describe('transfer hook extra accounts', () => {
     const other = tlvEntry(new Uint8Array([1, 2, 3, 4, 5, 6, 7, 8]), new Uint8Array([9, 9, 9]));
     const data = concat(other, validationData([literalMeta(LITERAL)]));
     expect(decodeExtraAccountMetaList(data)).toEqual([{ config: { __kind: 'Literal', address: LITERAL }, isSigner: false, isWritable: false }]);
-    expect((await resolveTransferHookAccounts(fakeNetwork({ [validation]: concat(data, new Uint8Array(16)) }), transfer))[0]).toEqual({ address: LITERAL, role: 'readonly' });
+    expect((await resolveTransferHookAccounts(fakeNetwork({ [validation]: concat(data, new Uint8Array(16)) }), transfer))[0]).toEqual({
+      address: LITERAL,
+      role: 'readonly',
+    });
   });
 
   it('refuses validation data it cannot use, naming the problem', async () => {
     const refusal = (data: Uint8Array) => resolveTransferHookAccounts(fakeNetwork({ [validation]: data }), transfer);
-    await expect(refusal(new Uint8Array(64))).rejects.toThrow(new TransferHookResolutionError(`transfer hook validation account ${validation} holds no ExtraAccountMetaList for Execute`));
+    await expect(refusal(new Uint8Array(64))).rejects.toThrow(
+      new TransferHookResolutionError(`transfer hook validation account ${validation} holds no ExtraAccountMetaList for Execute`),
+    );
     await expect(refusal(tlvEntry(new Uint8Array(8).fill(7), new Uint8Array(4)))).rejects.toThrow(/holds no ExtraAccountMetaList for Execute/);
     // Declares two entries, holds one.
     const short = tlvEntry(EXECUTE_DISCRIMINATOR, concat(new Uint8Array([2, 0, 0, 0]), literalMeta(LITERAL)));
     await expect(refusal(short)).rejects.toThrow(/unreadable ExtraAccountMetaList: the list declares 2 entries in 39 bytes/);
     await expect(refusal(validationData([literalMeta(LITERAL)]).subarray(0, 30))).rejects.toThrow(/truncated/);
     // Seed kind 9 does not exist; address config discriminator 5 neither.
-    await expect(refusal(validationData([programPdaMeta([[9, 1]])]))).rejects.toThrow(/unreadable ExtraAccountMetaList: Invalid transfer hook seed: unknown discriminator 9/);
+    await expect(refusal(validationData([programPdaMeta([[9, 1]])]))).rejects.toThrow(
+      /unreadable ExtraAccountMetaList: Invalid transfer hook seed: unknown discriminator 9/,
+    );
     await expect(refusal(validationData([meta(5, [], false, false)]))).rejects.toThrow(/unknown discriminator 5/);
   });
 
   it('refuses extras that cannot be resolved, naming the extra', async () => {
-    const refusal = (data: Uint8Array, accounts: Record<string, Uint8Array> = {}) => resolveTransferHookAccounts(fakeNetwork({ [validation]: data, ...accounts }), transfer);
+    const refusal = (data: Uint8Array, accounts: Record<string, Uint8Array> = {}) =>
+      resolveTransferHookAccounts(fakeNetwork({ [validation]: data, ...accounts }), transfer);
     // Account 6 does not exist yet when extra 0 (account 5) is resolved.
     await expect(refusal(validationData([programPdaMeta([accountKeySeed(6)])]))).rejects.toThrow(
       `transfer hook extra account 0 of ${validation} cannot be resolved: Invalid transfer hook seed: account-key seed references an out-of-bounds account index.`,
     );
-    await expect(refusal(validationData([literalMeta(LITERAL), programPdaMeta([accountDataSeed(0, 0, 8)])]))).rejects.toThrow(/extra account 1 .* account .* required by an account-data seed was not found/);
-    await expect(refusal(validationData([programPdaMeta([accountDataSeed(0, 160, 8)])]), { [SOURCE]: new Uint8Array(165) })).rejects.toThrow(/account data is shorter/);
+    await expect(refusal(validationData([literalMeta(LITERAL), programPdaMeta([accountDataSeed(0, 0, 8)])]))).rejects.toThrow(
+      /extra account 1 .* account .* required by an account-data seed was not found/,
+    );
+    await expect(refusal(validationData([programPdaMeta([accountDataSeed(0, 160, 8)])]), { [SOURCE]: new Uint8Array(165) })).rejects.toThrow(
+      /account data is shorter/,
+    );
     await expect(refusal(validationData([programPdaMeta([instructionDataSeed(8, 9)])]))).rejects.toThrow(/instruction data is shorter/);
   });
 

@@ -1,11 +1,20 @@
 import type { TransferNetworkCurrencyItemData } from '../../src/domain/operations/accounts/account.inputs';
 import { validateInput } from '../../src/domain/operations/registry';
-import { offPlatformDestination, onboardedDestination, transferLamports, validateTransferNetworkCurrency } from '../../src/domain/operations/accounts/transfer-network-currency.rules';
+import {
+  offPlatformDestination,
+  onboardedDestination,
+  transferLamports,
+  validateTransferNetworkCurrency,
+} from '../../src/domain/operations/accounts/transfer-network-currency.rules';
 import { refusal } from '../support/expectations';
 
 const SOURCE = { offchainId: '396197e3-ae95-48d1-868d-6342ea9dc71e' };
 const ADDRESS = 'MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr';
-const transfer = (value: TransferNetworkCurrencyItemData['value']): TransferNetworkCurrencyItemData => ({ source: SOURCE, destination: { onchainId: ADDRESS, offPlatform: true }, value });
+const transfer = (value: TransferNetworkCurrencyItemData['value']): TransferNetworkCurrencyItemData => ({
+  source: SOURCE,
+  destination: { onchainId: ADDRESS, offPlatform: true },
+  value,
+});
 const writer = { updateDebitApiKeys: false };
 
 describe('transferLamports: how much network currency moves', () => {
@@ -34,7 +43,7 @@ describe('transferLamports: how much network currency moves', () => {
     expect(error.field).toMatch(/^itemData\.value/);
   });
 
-  it('is the operation\'s request-only rule: the registry runs it before any lookup', () => {
+  it("is the operation's request-only rule: the registry runs it before any lookup", () => {
     expect(() => validateTransferNetworkCurrency(transfer({ lamports: '1' }))).not.toThrow();
     expect(refusal(() => validateInput('TRANSFER_NETWORK_CURRENCY', transfer({ lamports: '0' }), writer)).field).toBe('itemData.value');
   });
@@ -43,7 +52,10 @@ describe('transferLamports: how much network currency moves', () => {
 describe('destination classes (spec 8 limits are chosen by them)', () => {
   it('an onboarded account is MANAGED when the service holds its key, NON_MANAGED otherwise', () => {
     expect(onboardedDestination({ address: ADDRESS, managed: true, status: 'ACTIVE' }, 'itemData.destination')).toEqual({ address: ADDRESS, class: 'MANAGED' });
-    expect(onboardedDestination({ address: ADDRESS, managed: false, status: 'ACTIVE' }, 'itemData.destination')).toEqual({ address: ADDRESS, class: 'NON_MANAGED' });
+    expect(onboardedDestination({ address: ADDRESS, managed: false, status: 'ACTIVE' }, 'itemData.destination')).toEqual({
+      address: ADDRESS,
+      class: 'NON_MANAGED',
+    });
   });
 
   it('an address outside the platform is OFF_PLATFORM', () => {

@@ -22,7 +22,16 @@ const FEE_PAYER = 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA';
 const OLD = 'MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr';
 const NEW = 'Memo1UhkJRfHyvLMcVucJwxXeuD728EqVDDwQDxFMNo';
 const update = (fields: Partial<UpdateFinancialInstrumentItemData>): UpdateFinancialInstrumentItemData => ({ financialInstrument: INSTRUMENT, ...fields });
-const withMetadata: StoredInstrument = { version: 'TOKEN_2022', decimals: 6, extensions: ['METADATA_POINTER', 'TOKEN_METADATA', 'SCALED_UI_AMOUNT'], name: 'Bond', symbol: 'BND', uri: 'https://x.example/b.json', onchainCustomMetadata: { isin: 'X1' }, scaledUiAmountMultiplier: '1' };
+const withMetadata: StoredInstrument = {
+  version: 'TOKEN_2022',
+  decimals: 6,
+  extensions: ['METADATA_POINTER', 'TOKEN_METADATA', 'SCALED_UI_AMOUNT'],
+  name: 'Bond',
+  symbol: 'BND',
+  uri: 'https://x.example/b.json',
+  onchainCustomMetadata: { isin: 'X1' },
+  scaledUiAmountMultiplier: '1',
+};
 const writer = { updateDebitApiKeys: false };
 
 describe('validateUpdateFinancialInstrument: the rules on the request alone', () => {
@@ -115,25 +124,50 @@ describe('metadataTopUp: the rent the longer metadata needs', () => {
     const value = 'x'.repeat(100);
     const needed = rentExemptMinimum(mintAccountSize([...extensions], { ...chainMetadata, additionalMetadata: { note: value } }));
     expect(needed).toBeGreaterThan(rentNow);
-    expect(metadataTopUp({ extensions: [...extensions], metadata: chainMetadata, lamports: rentNow }, [{ kind: 'Key', key: 'note', value }])).toBe(needed - rentNow);
+    expect(metadataTopUp({ extensions: [...extensions], metadata: chainMetadata, lamports: rentNow }, [{ kind: 'Key', key: 'note', value }])).toBe(
+      needed - rentNow,
+    );
   });
 });
 
 describe('planUpdateFinancialInstrument: the instructions, in order', () => {
-  const plan: UpdateFinancialInstrumentPlan = { mint: MINT, version: 'TOKEN_2022', fields: [], updateAuthority: null, multiplier: null, scaledUiAuthority: null, topUp: '0', rotations: [] };
+  const plan: UpdateFinancialInstrumentPlan = {
+    mint: MINT,
+    version: 'TOKEN_2022',
+    fields: [],
+    updateAuthority: null,
+    multiplier: null,
+    scaledUiAuthority: null,
+    topUp: '0',
+    rotations: [],
+  };
 
   it('tops up first, writes metadata, then rotates the update authority (metadata and pointer)', () => {
     const instructions = planUpdateFinancialInstrument(
-      { ...plan, topUp: '5000', fields: [{ kind: 'Name', value: 'New' }], updateAuthority: OLD, rotations: [{ field: 'updateAuthority', type: 12, current: OLD, next: { address: NEW, accountId: null } }] },
+      {
+        ...plan,
+        topUp: '5000',
+        fields: [{ kind: 'Name', value: 'New' }],
+        updateAuthority: OLD,
+        rotations: [{ field: 'updateAuthority', type: 12, current: OLD, next: { address: NEW, accountId: null } }],
+      },
       FEE_PAYER,
     );
-    expect(instructions.map((i) => i.programAddress)).toEqual([SYSTEM_PROGRAM_ADDRESS, TOKEN_2022_PROGRAM_ADDRESS, TOKEN_2022_PROGRAM_ADDRESS, TOKEN_2022_PROGRAM_ADDRESS]);
+    expect(instructions.map((i) => i.programAddress)).toEqual([
+      SYSTEM_PROGRAM_ADDRESS,
+      TOKEN_2022_PROGRAM_ADDRESS,
+      TOKEN_2022_PROGRAM_ADDRESS,
+      TOKEN_2022_PROGRAM_ADDRESS,
+    ]);
     expect(getTransferSolInstructionDataDecoder().decode(instructions[0].data!).amount).toBe(5000n);
     expect(instructions[0].accounts?.map((a) => a.address)).toEqual([FEE_PAYER, MINT]);
   });
 
   it('rotates an SPL authority with the SPL Token program', () => {
-    const instructions = planUpdateFinancialInstrument({ ...plan, version: 'SPL', rotations: [{ field: 'mintAuthority', type: 0, current: OLD, next: { address: NEW, accountId: null } }] }, FEE_PAYER);
+    const instructions = planUpdateFinancialInstrument(
+      { ...plan, version: 'SPL', rotations: [{ field: 'mintAuthority', type: 0, current: OLD, next: { address: NEW, accountId: null } }] },
+      FEE_PAYER,
+    );
     expect(instructions.map((i) => i.programAddress)).toEqual([TOKEN_PROGRAM_ADDRESS]);
   });
 

@@ -21,7 +21,14 @@ export interface FeePayer {
 
 /** A write that moves nothing under a debit limit (a rent or an authority's change): the fee payer signs first, then `signers`; pure. */
 export function paidBy<Data>(feePayer: FeePayer, data: Data, ...signers: (string | readonly string[])[]): OperationResolved<Data> {
-  return { needsTransaction: true, feePayer: feePayer.address, signers: signerSet(feePayer.address, ...signers), debits: [], webhooks: feePayer.webhooks, data };
+  return {
+    needsTransaction: true,
+    feePayer: feePayer.address,
+    signers: signerSet(feePayer.address, ...signers),
+    debits: [],
+    webhooks: feePayer.webhooks,
+    data,
+  };
 }
 
 export async function resolveFeePayer(em: EntityManager, deps: ActivityDeps, request: WriteRequest, config: SvmTransactionConfigInput): Promise<FeePayer> {

@@ -28,7 +28,15 @@ export interface OperationHandler<Input = unknown, Data = unknown> {
    * Writes the operation's records inside the record step's database transaction. `tx` is the
    * transaction record of `part`; returns the created object's reference.
    */
-  record(em: EntityManager, request: OperationRequest<Input>, resolved: OperationResolved<Data>, outcome: Outcome | null, tx: LedgerTransaction | null, at: Date, part: number): Promise<WriteResult['created']>;
+  record(
+    em: EntityManager,
+    request: OperationRequest<Input>,
+    resolved: OperationResolved<Data>,
+    outcome: Outcome | null,
+    tx: LedgerTransaction | null,
+    at: Date,
+    part: number,
+  ): Promise<WriteResult['created']>;
   /** After the records of a landed transaction: bring them in line with what the chain now says. */
   reconcile?(em: EntityManager, deps: ActivityDeps, request: OperationRequest<Input>, resolved: OperationResolved<Data>): Promise<void>;
   /** Also reconcile after an offchain-only write (outcome null): e.g. a schedule that follows the record. */
@@ -36,7 +44,8 @@ export interface OperationHandler<Input = unknown, Data = unknown> {
 }
 
 /** The transaction reached the network (its record step writes what it did); other outcomes change nothing. */
-export const landed = (outcome: Outcome | { status: string } | null): boolean => outcome !== null && ['CONFIRMED', 'FINALIZED', 'SUBMITTED'].includes(outcome.status);
+export const landed = (outcome: Outcome | { status: string } | null): boolean =>
+  outcome !== null && ['CONFIRMED', 'FINALIZED', 'SUBMITTED'].includes(outcome.status);
 
 /** A handler per operation, each typed by the operation's input. */
 export type OperationHandlers = { [O in Operation]: OperationHandler<InputOf<O>, unknown> };
@@ -51,4 +60,7 @@ export function handlerOf(handlers: OperationHandlers, operation: Operation): Op
 }
 
 /** The tenant a write's lookups search: its organization on its cluster. */
-export const scopeOf = (request: Pick<WriteRequest, 'organizationId' | 'cluster'>): TenantScope => ({ organizationId: request.organizationId, cluster: request.cluster });
+export const scopeOf = (request: Pick<WriteRequest, 'organizationId' | 'cluster'>): TenantScope => ({
+  organizationId: request.organizationId,
+  cluster: request.cluster,
+});

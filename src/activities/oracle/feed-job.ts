@@ -17,7 +17,8 @@ import { createHttpGet, noOracleHosts } from './http-source';
 export const JOB_DEFINITION_FIELD = 'itemData.providerDetails.jobDefinition';
 
 /** A definition checked against the configured hosts; VALIDATION_ERROR naming the task at fault. */
-export const checkedDefinition = (deps: ActivityDeps, text: string, field = JOB_DEFINITION_FIELD): JobDefinition => parseJobDefinition(text, (deps.oraclePolicy ?? noOracleHosts).allowedHosts, field);
+export const checkedDefinition = (deps: ActivityDeps, text: string, field = JOB_DEFINITION_FIELD): JobDefinition =>
+  parseJobDefinition(text, (deps.oraclePolicy ?? noOracleHosts).allowedHosts, field);
 
 /** Runs the job now. A job that gives no value is NETWORK_ERROR with the reason (nothing is written). */
 export async function runFeedJob(deps: ActivityDeps, network: SvmNetwork, definition: JobDefinition): Promise<FeedValue> {

@@ -39,7 +39,12 @@ export function createHttpGet(policy: OraclePolicy, fetchFn: typeof fetch): Http
       if (!hostAllowed(target, policy.allowedHosts)) throw new JobFailure(`GET ${where}: host ${target.host} is not in ORACLE_ALLOWED_HOSTS`);
       let response: Response;
       try {
-        response = await fetchFn(target, { method: 'GET', redirect: 'manual', signal: AbortSignal.timeout(policy.timeoutMs), headers: { accept: 'application/json' } });
+        response = await fetchFn(target, {
+          method: 'GET',
+          redirect: 'manual',
+          signal: AbortSignal.timeout(policy.timeoutMs),
+          headers: { accept: 'application/json' },
+        });
       } catch (error) {
         const reason = (error as Error).name === 'TimeoutError' ? `no answer within ${policy.timeoutMs} ms` : (error as Error).message;
         throw new JobFailure(`GET ${where}: ${reason}`);

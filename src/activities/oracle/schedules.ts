@@ -24,13 +24,31 @@ export function temporalOracleSchedules(client: Client, taskQueue: string): Orac
         return;
       }
       const spec = { intervals: [{ every: `${seconds}s` }] };
-      const action = { type: 'startWorkflow' as const, workflowType: scheduledRefreshWorkflow, args: [target], taskQueue, workflowId: `oracle-refresh-${target.dataSourceId}` };
+      const action = {
+        type: 'startWorkflow' as const,
+        workflowType: scheduledRefreshWorkflow,
+        args: [target],
+        taskQueue,
+        workflowId: `oracle-refresh-${target.dataSourceId}`,
+      };
       const policies = { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: `${Math.max(seconds, 60)}s` };
       try {
-        await client.schedule.create({ scheduleId: refreshScheduleId(target.dataSourceId), spec, action, policies, state: { note: `refresh every ${seconds}s` } });
+        await client.schedule.create({
+          scheduleId: refreshScheduleId(target.dataSourceId),
+          spec,
+          action,
+          policies,
+          state: { note: `refresh every ${seconds}s` },
+        });
       } catch (error) {
         if (!(error instanceof ScheduleAlreadyRunning)) throw error;
-        await handle.update((previous) => ({ ...previous, spec, action, policies, state: { ...previous.state, paused: false, note: `refresh every ${seconds}s` } }));
+        await handle.update((previous) => ({
+          ...previous,
+          spec,
+          action,
+          policies,
+          state: { ...previous.state, paused: false, note: `refresh every ${seconds}s` },
+        }));
       }
     },
   };

@@ -81,8 +81,14 @@ export function createBuild(ctx: PipelineContext) {
         );
       // The limit is settled once per build (a twin retry keeps it): given, or simulated from this very message.
       if (pending && !budget) {
-        const simulated = pending.limit === undefined ? await simulatedLimit(network, wireOf(compile(budgetInstructions(MAX_COMPUTE_UNIT_LIMIT, pending.price)))) : null;
-        budget = { limit: simulated?.limit ?? pending.limit!, limitSource: simulated ? 'SIMULATED' : 'GIVEN', simulatedUnits: simulated?.simulatedUnits ?? null, ...pending.record };
+        const simulated =
+          pending.limit === undefined ? await simulatedLimit(network, wireOf(compile(budgetInstructions(MAX_COMPUTE_UNIT_LIMIT, pending.price)))) : null;
+        budget = {
+          limit: simulated?.limit ?? pending.limit!,
+          limitSource: simulated ? 'SIMULATED' : 'GIVEN',
+          simulatedUnits: simulated?.simulatedUnits ?? null,
+          ...pending.record,
+        };
       }
       const transaction = compile(budget ? budgetInstructions(budget.limit!, pending?.price) : []);
       const built: BuiltTransaction = {
@@ -172,7 +178,9 @@ function compileSmallest(request: WriteRequest, message: Message, tables: Addres
   };
   const plain = attempt(message);
   // The write's message is always v0 (createTransactionMessage({ version: 0 }) above).
-  const compressed = attempt(compressTransactionMessageUsingAddressLookupTables(message as Parameters<typeof compressTransactionMessageUsingAddressLookupTables>[0], tables) as Message);
+  const compressed = attempt(
+    compressTransactionMessageUsingAddressLookupTables(message as Parameters<typeof compressTransactionMessageUsingAddressLookupTables>[0], tables) as Message,
+  );
   if (!compressed.transaction) {
     if (plain.transaction) return plain.transaction;
     throw plain.error;
@@ -189,10 +197,15 @@ function compileWithinLimits(request: WriteRequest, message: Message): ReturnTyp
     transaction = compileTransaction(message);
   } catch (error) {
     // Over the network's count of instructions or accounts per transaction: too large as well.
-    if (isSolanaError(error) && /maximum/i.test(error.message)) throw new LedgerError('TRANSACTION_TOO_LARGE', `${error.message}. ${hint}`, undefined, { limit: MAX_TRANSACTION_SIZE });
+    if (isSolanaError(error) && /maximum/i.test(error.message))
+      throw new LedgerError('TRANSACTION_TOO_LARGE', `${error.message}. ${hint}`, undefined, { limit: MAX_TRANSACTION_SIZE });
     throw error;
   }
   const size = getTransactionSize(transaction);
-  if (size > MAX_TRANSACTION_SIZE) throw new LedgerError('TRANSACTION_TOO_LARGE', `the transaction is ${size} bytes; the network allows ${MAX_TRANSACTION_SIZE}. ${hint}`, undefined, { size, limit: MAX_TRANSACTION_SIZE });
+  if (size > MAX_TRANSACTION_SIZE)
+    throw new LedgerError('TRANSACTION_TOO_LARGE', `the transaction is ${size} bytes; the network allows ${MAX_TRANSACTION_SIZE}. ${hint}`, undefined, {
+      size,
+      limit: MAX_TRANSACTION_SIZE,
+    });
   return transaction;
 }

@@ -29,19 +29,31 @@ export function budgetInstructions(limit: number | undefined, price: bigint | un
 }
 
 /** null: no compute budget instructions. Asks the network for recent fees when a priceEstimate is asked for. */
-export async function pendingBudget(request: WriteRequest, feePayer: string, instructions: readonly Instruction[], network: SvmNetwork): Promise<PendingBudget | null> {
+export async function pendingBudget(
+  request: WriteRequest,
+  feePayer: string,
+  instructions: readonly Instruction[],
+  network: SvmNetwork,
+): Promise<PendingBudget | null> {
   const cu = request.svmTransactionConfig?.computeUnitConfig;
   if (!cu || !computeBudgetEnabled(cu)) return null;
   const estimate = cu.priceEstimate;
   const strategy = estimate?.calculationStrategy ?? 'DEFAULT';
   const level = estimate?.priorityLevel ?? 'RECOMMENDED';
-  const price = cu.price !== undefined ? BigInt(cu.price) : estimate ? estimateComputeUnitPrice(await network.getRecentPrioritizationFees(writableAccounts(feePayer, instructions)), level, strategy) : undefined;
+  const price =
+    cu.price !== undefined
+      ? BigInt(cu.price)
+      : estimate
+        ? estimateComputeUnitPrice(await network.getRecentPrioritizationFees(writableAccounts(feePayer, instructions)), level, strategy)
+        : undefined;
   return {
     limit: cu.limit,
     price,
     record: {
       price: price === undefined ? null : price.toString(),
-      priceEstimate: estimate ? { provider: estimate.provider ?? 'CLUSTER_RPC', calculationStrategy: strategy, priorityLevel: level, source: 'CLUSTER_RPC' } : null,
+      priceEstimate: estimate
+        ? { provider: estimate.provider ?? 'CLUSTER_RPC', calculationStrategy: strategy, priorityLevel: level, source: 'CLUSTER_RPC' }
+        : null,
     },
   };
 }

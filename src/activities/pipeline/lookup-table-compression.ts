@@ -13,7 +13,12 @@ import type { WriteRequest } from '../../domain/write';
 import type { SvmNetwork } from '../../network/svm-network';
 import { readLookupTable, readSlotHashes } from '../../network/lookup-tables';
 
-export async function lookupTablesFor(em: EntityManager, request: WriteRequest, network: SvmNetwork, instructions: readonly Instruction[]): Promise<AddressesByLookupTableAddress> {
+export async function lookupTablesFor(
+  em: EntityManager,
+  request: WriteRequest,
+  network: SvmNetwork,
+  instructions: readonly Instruction[],
+): Promise<AddressesByLookupTableAddress> {
   const tables = await activeTables(em, { organizationId: request.organizationId, cluster: request.cluster });
   if (tables.length === 0) return {};
   const touched = new Set<string>(instructions.flatMap((i) => (i.accounts ?? []).map((a) => a.address)));

@@ -13,7 +13,10 @@ import { handlerOf } from '../operations/operation-handler';
 import { possiblySent, type PipelineContext } from './context';
 
 /** What the lookup step reads of each signer's records. */
-type SignerRecord = Pick<Account, 'address' | 'organizationId' | 'managed' | 'status' | 'orgsAllowedToSignWithPrivateKey' | 'preTransactionSubmitWebhooks' | 'postTransactionSubmitWebhooks'>;
+type SignerRecord = Pick<
+  Account,
+  'address' | 'organizationId' | 'managed' | 'status' | 'orgsAllowedToSignWithPrivateKey' | 'preTransactionSubmitWebhooks' | 'postTransactionSubmitWebhooks'
+>;
 
 export function createLookup(ctx: PipelineContext) {
   /** Idempotent; fails with NOT_FOUND, FORBIDDEN, CONFLICT or VALIDATION_ERROR before anything is sent. */
@@ -25,7 +28,21 @@ export function createLookup(ctx: PipelineContext) {
     const handler = handlerOf(operationHandlers, request.operation);
     const resolved = await handler.lookup(em, ctx.deps, request);
     await enforceDebitApiKeys(em, request, resolved.debits);
-    const signers = await em.find(Account, { cluster: request.cluster, address: { $in: resolved.signers } }, { fields: ['address', 'organizationId', 'managed', 'status', 'orgsAllowedToSignWithPrivateKey', 'preTransactionSubmitWebhooks', 'postTransactionSubmitWebhooks'] });
+    const signers = await em.find(
+      Account,
+      { cluster: request.cluster, address: { $in: resolved.signers } },
+      {
+        fields: [
+          'address',
+          'organizationId',
+          'managed',
+          'status',
+          'orgsAllowedToSignWithPrivateKey',
+          'preTransactionSubmitWebhooks',
+          'postTransactionSubmitWebhooks',
+        ],
+      },
+    );
     return { ...resolved, webhooks: signersWebhooks(request, resolved, signers), awaitedSigners: awaitedSigners(request, resolved, signers) };
   };
 }
@@ -52,7 +69,12 @@ function awaitedSigners(request: WriteRequest, resolved: Resolved, signers: Sign
   const awaited = new Set(resolved.awaitedSigners ?? []);
   for (const signer of resolved.signers) {
     const records = signers.filter((a) => a.address === signer);
-    if (signer !== resolved.feePayer && records.length && !records.some((a) => a.status === 'ACTIVE' && maySign(a, request.organizationId, request.organizationExternalId))) awaited.add(signer);
+    if (
+      signer !== resolved.feePayer &&
+      records.length &&
+      !records.some((a) => a.status === 'ACTIVE' && maySign(a, request.organizationId, request.organizationExternalId))
+    )
+      awaited.add(signer);
   }
   return [...awaited];
 }

@@ -19,9 +19,15 @@ export function nonceReservations(deps: ActivityDeps, request: WriteRequest): No
       const reserved = await reserveNonceAccount(em, scope, transactionId, deps.now());
       if (reserved) return { nonceAccount: reserved.address, nonceAuthority: reserved.authorityAddress };
       if ((await countFreeNonceAccounts(em, scope)) > 0) {
-        throw validationError(FIELD, `DURABLE_NONCE: no free durable nonce account on ${request.cluster} has an authority that is a managed account this organization may sign with (the missing-signature flow is not available for nonce authorities)`);
+        throw validationError(
+          FIELD,
+          `DURABLE_NONCE: no free durable nonce account on ${request.cluster} has an authority that is a managed account this organization may sign with (the missing-signature flow is not available for nonce authorities)`,
+        );
       }
-      throw conflict(FIELD, `DURABLE_NONCE: there is no free durable nonce account on ${request.cluster} (every one is in use by another transaction); create more with Create Durable Nonce Accounts (POST /api/v1/durable-nonce-accounts) or retry once one is released`);
+      throw conflict(
+        FIELD,
+        `DURABLE_NONCE: there is no free durable nonce account on ${request.cluster} (every one is in use by another transaction); create more with Create Durable Nonce Accounts (POST /api/v1/durable-nonce-accounts) or retry once one is released`,
+      );
     },
     release: (transactionId) => releaseNonceAccount(deps.orm.em.fork(), transactionId),
     noted: (nonceAccount, nonceHash) => storeNonceHash(deps.orm.em.fork(), nonceAccount, request.cluster, nonceHash),

@@ -114,7 +114,14 @@ export function createRecord(ctx: PipelineContext) {
  * Records this transaction created (the write's own, or the several a Create Durable Nonce Accounts
  * makes) start at the balance the handler gave them from the same transaction: they are not moved again.
  */
-async function applyBalanceChanges(em: EntityManager, request: WriteRequest, tx: LedgerTransaction, balances: LandedTransaction['balances'], createdId: string | undefined, at: Date): Promise<void> {
+async function applyBalanceChanges(
+  em: EntityManager,
+  request: WriteRequest,
+  tx: LedgerTransaction,
+  balances: LandedTransaction['balances'],
+  createdId: string | undefined,
+  at: Date,
+): Promise<void> {
   const addresses = [...new Set(balances.map((b) => b.address))];
   // Every tenant's record of a touched address moves (a shared account, an organization's fee payer
   // held by another, an address another tenant paid); the transaction lists only the caller's own,
@@ -137,7 +144,11 @@ async function applyBalanceChanges(em: EntityManager, request: WriteRequest, tx:
  */
 async function moveOtherTenantsPositions(em: EntityManager, request: WriteRequest, tokenBalances: LandedTransaction['tokenBalances'], at: Date): Promise<void> {
   if (!tokenBalances.length) return;
-  const found = await em.find(Position, { cluster: request.cluster, address: { $in: tokenBalances.map((b) => b.address) }, organizationId: { $ne: request.organizationId } });
+  const found = await em.find(Position, {
+    cluster: request.cluster,
+    address: { $in: tokenBalances.map((b) => b.address) },
+    organizationId: { $ne: request.organizationId },
+  });
   for (const position of found) {
     const change = tokenBalances.find((b) => b.address === position.address)!;
     await movePositionBalance(em, position.id, change.post - change.pre);

@@ -21,7 +21,8 @@ export function createSign(ctx: PipelineContext) {
     // A durable nonce's authority signs too: build reserved the nonce only for an authority this organization may use.
     const nonceAuthority = built.lifetime.kind === 'DURABLE_NONCE' ? [built.lifetime.nonceAuthority] : [];
     const unexpected = built.signers.filter((s) => !allowed.includes(s) && !nonceAuthority.includes(s));
-    if (unexpected.length) throw new LedgerError('FORBIDDEN', `the transaction needs signatures this request may not give: ${unexpected.join(', ')}`, undefined, { unexpected });
+    if (unexpected.length)
+      throw new LedgerError('FORBIDDEN', `the transaction needs signatures this request may not give: ${unexpected.join(', ')}`, undefined, { unexpected });
     const own = built.signers.filter((s) => !awaited.includes(s));
     const em = ctx.fork();
     const transaction = getTransactionDecoder().decode(base64Bytes.encode(built.messageBase64));

@@ -39,7 +39,8 @@ export function createSignatureWait(ctx: PipelineContext) {
       const missing = Object.keys(signatures).filter((signer) => !signatures[signer as keyof typeof signatures]);
       const accounts = await em.find(Account, { cluster: request.cluster, address: { $in: missing } });
       const usable = accounts.filter((a) => a.status === 'ACTIVE' && maySign(a, request.organizationId, request.organizationExternalId)).map((a) => a.address);
-      if (!usable.length) throw validationError('itemData.signatures', `the service holds no key this organization may use for ${missing.join(', ')}: send their signatures`);
+      if (!usable.length)
+        throw validationError('itemData.signatures', `the service holds no key this organization may use for ${missing.join(', ')}: send their signatures`);
       const { transaction: signed } = await ctx.deps.keyStore.signTransaction(em, usable, { ...transaction, signatures });
       return awaitSignatures(ctx, em, id, signed);
     },
@@ -50,7 +51,13 @@ export function createSignatureWait(ctx: PipelineContext) {
       // Proven over only when the network does not know the message either, as build and confirm
       // prove it: a durable nonce advances when the message itself lands (a Submit whose workflow
       // task was lost after deliver sent it), and the write then waits for that Submit again.
-      const records = await ctx.fork().find(LedgerTransaction, { $or: [{ id: request.transactionId }, { writeTransactionId: request.transactionId }] }, { fields: ['signature', 'lifetime'] });
+      const records = await ctx
+        .fork()
+        .find(
+          LedgerTransaction,
+          { $or: [{ id: request.transactionId }, { writeTransactionId: request.transactionId }] },
+          { fields: ['signature', 'lifetime'] },
+        );
       const message = records.find((record) => record.signature && sameLifetime(record.lifetime, lifetime));
       return !message || (await ctx.network(request.cluster).getSignatureStatus(message.signature!)) === null;
     },
@@ -73,5 +80,7 @@ export function createSignatureWait(ctx: PipelineContext) {
 /** Whether a record's lifetime is the message's (the same blockhash, or the same nonce of the same account). */
 function sameLifetime(recorded: MessageLifetime | null | undefined, lifetime: MessageLifetime): boolean {
   if (!recorded || recorded.kind !== lifetime.kind) return false;
-  return recorded.kind === 'BLOCKHASH' ? recorded.blockhash === (lifetime as typeof recorded).blockhash : recorded.nonceAccount === (lifetime as typeof recorded).nonceAccount && recorded.nonce === (lifetime as typeof recorded).nonce;
+  return recorded.kind === 'BLOCKHASH'
+    ? recorded.blockhash === (lifetime as typeof recorded).blockhash
+    : recorded.nonceAccount === (lifetime as typeof recorded).nonceAccount && recorded.nonce === (lifetime as typeof recorded).nonce;
 }

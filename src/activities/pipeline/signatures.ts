@@ -44,7 +44,9 @@ export function transactionOf(record: LedgerTransaction): Transaction {
 
 /** The answer of a message signed so far: its fee payer's signature, the wire bytes, and who is still missing. */
 export function signedSoFar(transaction: Transaction): SignedTransaction {
-  const missing = Object.entries(transaction.signatures).filter(([, bytes]) => !bytes).map(([signer]) => signer);
+  const missing = Object.entries(transaction.signatures)
+    .filter(([, bytes]) => !bytes)
+    .map(([signer]) => signer);
   return {
     signature: getSignatureFromTransaction(transaction),
     wireBase64: getBase64EncodedWireTransaction(transaction),
@@ -61,7 +63,12 @@ export async function awaitSignatures(ctx: PipelineContext, em: EntityManager, i
   const record = await em.findOne(LedgerTransaction, { id });
   const sameMessage = record?.serializedMessage === base64.text.decode(signed.messageBytes);
   const kept = sameMessage ? (record!.signatures ?? {}) : {};
-  const signatures = Object.fromEntries(Object.entries(signed.signatures).map(([signer, bytes]) => [signer, bytes ?? (kept[signer] ? (base58.bytes.encode(kept[signer]) as SignatureBytes) : null)]));
+  const signatures = Object.fromEntries(
+    Object.entries(signed.signatures).map(([signer, bytes]) => [
+      signer,
+      bytes ?? (kept[signer] ? (base58.bytes.encode(kept[signer]) as SignatureBytes) : null),
+    ]),
+  );
   const transaction = { ...signed, signatures } as Transaction;
   const answer = signedSoFar(transaction);
   await em.nativeUpdate(LedgerTransaction, { id }, { signatures: signatureMap(transaction) });
@@ -72,7 +79,11 @@ export async function awaitSignatures(ctx: PipelineContext, em: EntityManager, i
 /** A signature Sign Transaction supplied, checked against the message: VALIDATION_ERROR naming `itemData.signatures[i]` otherwise. */
 export async function verifiedSignature(transaction: Transaction, signer: string, signature: string, field: string): Promise<SignatureBytes> {
   if (!isAddress(signer)) throw validationError(`${field}.signer`, `${field}.signer is not an address`);
-  if (!(signer in transaction.signatures)) throw validationError(`${field}.signer`, `${field}.signer ${signer} is not a signer this transaction needs (it needs ${Object.keys(transaction.signatures).join(', ')})`);
+  if (!(signer in transaction.signatures))
+    throw validationError(
+      `${field}.signer`,
+      `${field}.signer ${signer} is not a signer this transaction needs (it needs ${Object.keys(transaction.signatures).join(', ')})`,
+    );
   let bytes: Uint8Array;
   try {
     bytes = base58.bytes.encode(signature) as Uint8Array;

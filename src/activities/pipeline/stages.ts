@@ -69,7 +69,14 @@ export function createStages(steps: Steps) {
      * the last lifetime (`lastLifetime`); otherwise the workflow builds anew. It never gives up:
      * every failure is retried (the network may have moved value).
      */
-    async deliver(request: WriteRequest, resolved: Resolved, built: BuiltTransaction, signed: SignedTransaction, part: number, lastLifetime: boolean): Promise<Delivered> {
+    async deliver(
+      request: WriteRequest,
+      resolved: Resolved,
+      built: BuiltTransaction,
+      signed: SignedTransaction,
+      part: number,
+      lastLifetime: boolean,
+    ): Promise<Delivered> {
       let rejected: string | null = null;
       const sent = confirmDuration.startTimer({ cluster: request.cluster, commitment: request.commitment });
       for (let attempt = 1; ; attempt++) {

@@ -24,7 +24,8 @@ export function createTokenCache(deps: { fetch: typeof fetch; now: () => Date; p
   const cache = new Map<string, Promise<{ token: string; until: number }>>();
 
   async function fetchToken(config: OAuth2Config): Promise<{ token: string; until: number }> {
-    if (!config.accessTokenUrl || !config.clientId || !config.clientSecret) throw new TokenError('oauth2AuthConfig needs accessTokenUrl, clientId and clientSecret');
+    if (!config.accessTokenUrl || !config.clientId || !config.clientSecret)
+      throw new TokenError('oauth2AuthConfig needs accessTokenUrl, clientId and clientSecret');
     try {
       await checkOutboundUrl(config.accessTokenUrl, deps.policy, 'oauth2AuthConfig.accessTokenUrl', 'tokens are fetched only from public addresses');
     } catch (error) {
@@ -34,7 +35,13 @@ export function createTokenCache(deps: { fetch: typeof fetch; now: () => Date; p
     if (config.audience) form.set('audience', config.audience);
     let response: Response;
     try {
-      response = await deps.fetch(config.accessTokenUrl, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' }, body: form, redirect: 'manual', signal: AbortSignal.timeout(10_000) });
+      response = await deps.fetch(config.accessTokenUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+        body: form,
+        redirect: 'manual',
+        signal: AbortSignal.timeout(10_000),
+      });
     } catch (error) {
       throw new TokenError(`token endpoint did not answer: ${(error as Error).message}`);
     }

@@ -50,12 +50,21 @@ export function createWebhookSender(deps: SenderDeps) {
       }
     }
     try {
-      const response = await deps.fetch(hook.endpointUrl, { method: 'POST', headers, body, redirect: 'manual', signal: AbortSignal.timeout(Math.min(hook.timeout ?? 5000, 30000)) });
+      const response = await deps.fetch(hook.endpointUrl, {
+        method: 'POST',
+        headers,
+        body,
+        redirect: 'manual',
+        signal: AbortSignal.timeout(Math.min(hook.timeout ?? 5000, 30000)),
+      });
       await response.arrayBuffer().catch(() => undefined);
       return { httpStatus: response.status, error: response.ok ? null : `the receiver answered HTTP ${response.status}` };
     } catch (error) {
       const timedOut = (error as Error).name === 'TimeoutError';
-      return { httpStatus: null, error: timedOut ? `no answer within ${Math.min(hook.timeout ?? 5000, 30000)} ms` : `the receiver could not be reached: ${(error as Error).message}` };
+      return {
+        httpStatus: null,
+        error: timedOut ? `no answer within ${Math.min(hook.timeout ?? 5000, 30000)} ms` : `the receiver could not be reached: ${(error as Error).message}`,
+      };
     }
   };
 }

@@ -3,4 +3,8 @@ import { accountLookup } from '../../domain/inputs/common.inputs';
 import { strictObject } from '../../domain/inputs/primitives';
 import { tenancyConfig } from './common.codecs';
 
-export const singleAccountBody = strictObject('SingleAccountRequest', { itemData: strictObject('SingleAccountItemData', { account: accountLookup }, {}) }, { tenancyConfig });
+export const singleAccountBody = strictObject(
+  'SingleAccountRequest',
+  { itemData: strictObject('SingleAccountItemData', { account: accountLookup }, {}) },
+  { tenancyConfig },
+);

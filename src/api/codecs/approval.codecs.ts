@@ -4,6 +4,12 @@ import { tenancyConfig } from './common.codecs';
 
 export const approvalDecisionBody = strictObject(
   'ApprovalDecisionRequest',
-  { itemData: strictObject('ApprovalDecisionItemData', { approval: strictObject('ApprovalLookup', { offchainId: uuid }, {}) }, { comment: nonEmptyString(2000) }) },
+  {
+    itemData: strictObject(
+      'ApprovalDecisionItemData',
+      { approval: strictObject('ApprovalLookup', { offchainId: uuid }, {}) },
+      { comment: nonEmptyString(2000) },
+    ),
+  },
   { tenancyConfig },
 );

@@ -3,4 +3,8 @@ import { durableNonceAccountDetailsItemData } from '../../domain/operations/dura
 import { strictObject } from '../../domain/inputs/primitives';
 import { tenancyConfig } from './common.codecs';
 
-export const durableNonceAccountDetailsBody = strictObject('DurableNonceAccountDetailsRequest', { itemData: durableNonceAccountDetailsItemData }, { tenancyConfig });
+export const durableNonceAccountDetailsBody = strictObject(
+  'DurableNonceAccountDetailsRequest',
+  { itemData: durableNonceAccountDetailsItemData },
+  { tenancyConfig },
+);

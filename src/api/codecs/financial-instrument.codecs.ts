@@ -5,15 +5,26 @@ import { accountLookup } from '../../domain/inputs/common.inputs';
 import { arrayOf, nonEmptyString, oneOf, strictObject } from '../../domain/inputs/primitives';
 import { tenancyConfig } from './common.codecs';
 
-export const tokenMetadata = strictObject('TokenMetadataInput', {}, {
-  name: nonEmptyString(32),
-  symbol: nonEmptyString(10),
-  uri: nonEmptyString(200),
-  simpleCustomMetadata: stringMap,
-});
+export const tokenMetadata = strictObject(
+  'TokenMetadataInput',
+  {},
+  {
+    name: nonEmptyString(32),
+    symbol: nonEmptyString(10),
+    uri: nonEmptyString(200),
+    simpleCustomMetadata: stringMap,
+  },
+);
 
 /** Token Extensions Calculator (spec 4.2). No x-request-id, no svmTransactionConfig: it builds nothing. */
-export const tokenExtensionsCalculatorBody = strictObject('TokenExtensionsCalculatorRequest', { extensions: arrayOf(oneOf(mintExtensions, 'MintExtension'), 20) }, { metadata: tokenMetadata });
+export const tokenExtensionsCalculatorBody = strictObject(
+  'TokenExtensionsCalculatorRequest',
+  { extensions: arrayOf(oneOf(mintExtensions, 'MintExtension'), 20) },
+  { metadata: tokenMetadata },
+);
 
-export const singleFinancialInstrumentBody = strictObject('SingleFinancialInstrumentRequest', { itemData: strictObject('SingleFinancialInstrumentItemData', { financialInstrument: accountLookup }, {}) }, { tenancyConfig });
-
+export const singleFinancialInstrumentBody = strictObject(
+  'SingleFinancialInstrumentRequest',
+  { itemData: strictObject('SingleFinancialInstrumentItemData', { financialInstrument: accountLookup }, {}) },
+  { tenancyConfig },
+);

@@ -3,7 +3,15 @@ import { positionLookup } from '../../domain/operations/positions/position.input
 import { strictObject } from '../../domain/inputs/primitives';
 import { itemQuery, tenancyConfig } from './common.codecs';
 
-export const singlePositionBody = strictObject('SinglePositionRequest', { itemData: strictObject('SinglePositionItemData', { position: positionLookup }, {}) }, { tenancyConfig });
+export const singlePositionBody = strictObject(
+  'SinglePositionRequest',
+  { itemData: strictObject('SinglePositionItemData', { position: positionLookup }, {}) },
+  { tenancyConfig },
+);
 
 /** Fetch Position History: the position, and the usual itemQuery over its transactions. */
-export const positionHistoryBody = strictObject('PositionHistoryRequest', { itemData: strictObject('PositionHistoryItemData', { position: positionLookup }, {}) }, { itemQuery, tenancyConfig });
+export const positionHistoryBody = strictObject(
+  'PositionHistoryRequest',
+  { itemData: strictObject('PositionHistoryItemData', { position: positionLookup }, {}) },
+  { itemQuery, tenancyConfig },
+);

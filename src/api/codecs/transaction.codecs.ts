@@ -3,11 +3,24 @@ import { address, arrayOf, strictObject, nonEmptyString, uuid } from '../../doma
 import { tenancyConfig } from './common.codecs';
 
 export const transactionLookup = strictObject('TransactionLookup', {}, { offchainId: uuid, onchainId: nonEmptyString(100) });
-export const singleTransactionBody = strictObject('SingleTransactionRequest', { itemData: strictObject('SingleTransactionItemData', { transaction: transactionLookup }, {}) }, { tenancyConfig });
+export const singleTransactionBody = strictObject(
+  'SingleTransactionRequest',
+  { itemData: strictObject('SingleTransactionItemData', { transaction: transactionLookup }, {}) },
+  { tenancyConfig },
+);
 
 /** Replay Webhook Delivery (docs/webhooks.md): one event, by the eventId its deliveries carry. */
-export const replayWebhookDeliveryBody = strictObject('ReplayWebhookDeliveryRequest', { itemData: strictObject('ReplayWebhookDeliveryItemData', { eventId: nonEmptyString(300) }, {}) }, { tenancyConfig });
-const suppliedSignature = strictObject('SuppliedSignature', { signer: address, signature: nonEmptyString(100) }, {}, 'A signer the transaction needs and its ed25519 signature of the transaction\'s message (serializedMessage, base64-decoded), base58.');
+export const replayWebhookDeliveryBody = strictObject(
+  'ReplayWebhookDeliveryRequest',
+  { itemData: strictObject('ReplayWebhookDeliveryItemData', { eventId: nonEmptyString(300) }, {}) },
+  { tenancyConfig },
+);
+const suppliedSignature = strictObject(
+  'SuppliedSignature',
+  { signer: address, signature: nonEmptyString(100) },
+  {},
+  "A signer the transaction needs and its ed25519 signature of the transaction's message (serializedMessage, base64-decoded), base58.",
+);
 
 /** Sign Transaction: signatures to add, or none for the managed keys this organization may use. */
 export const signTransactionBody = strictObject(

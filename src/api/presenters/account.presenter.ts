@@ -2,7 +2,15 @@
 import { LosslessNumber } from 'lossless-json';
 import type { Account, WebhookConfig } from '../../db/entities';
 import { fromBaseUnits, NETWORK_CURRENCY_DECIMALS } from '../../domain/money';
-import { accountOwnerOnlyFields, type AccountCompactBody, type AccountDetailedBody, type NetworkCurrencyAmountBody, type NetworkCurrencyDebitLimitBody, type RecordIdentifiersBody, type TokenDebitLimitBody } from '../../domain/responses/account.responses';
+import {
+  accountOwnerOnlyFields,
+  type AccountCompactBody,
+  type AccountDetailedBody,
+  type NetworkCurrencyAmountBody,
+  type NetworkCurrencyDebitLimitBody,
+  type RecordIdentifiersBody,
+  type TokenDebitLimitBody,
+} from '../../domain/responses/account.responses';
 
 export const detailLevels = ['detailed', 'compact', 'identifiers'] as const;
 export type DetailLevel = (typeof detailLevels)[number];
@@ -17,13 +25,32 @@ export function lamportsBalance(lamports: bigint): NetworkCurrencyAmountBody {
 const maskWebhook = (hook: WebhookConfig) => ({
   ...hook,
   ...(hook.apiKeyAuthConfig ? { apiKeyAuthConfig: { httpHeaderName: hook.apiKeyAuthConfig.httpHeaderName, keyValue: '***' } } : {}),
-  ...(hook.oauth2AuthConfig ? { oauth2AuthConfig: { ...hook.oauth2AuthConfig, clientSecret: hook.oauth2AuthConfig.clientSecret ? '***' : undefined, password: hook.oauth2AuthConfig.password ? '***' : undefined } } : {}),
+  ...(hook.oauth2AuthConfig
+    ? {
+        oauth2AuthConfig: {
+          ...hook.oauth2AuthConfig,
+          clientSecret: hook.oauth2AuthConfig.clientSecret ? '***' : undefined,
+          password: hook.oauth2AuthConfig.password ? '***' : undefined,
+        },
+      }
+    : {}),
 });
 
 /** What presentAccount reads at the levels below detailed (bulk reads load only these). */
 export const accountFields = {
   identifiers: ['id', 'address'],
-  compact: ['id', 'address', 'lastTransactionSignature', 'lastTransactionAt', 'type', 'code', 'alId', 'referenceOrganizationExternalId', 'accountNumber', 'lastTransactionId'],
+  compact: [
+    'id',
+    'address',
+    'lastTransactionSignature',
+    'lastTransactionAt',
+    'type',
+    'code',
+    'alId',
+    'referenceOrganizationExternalId',
+    'accountNumber',
+    'lastTransactionId',
+  ],
 } as const satisfies Partial<Record<DetailLevel, readonly (keyof Account)[]>>;
 
 /**
@@ -35,13 +62,29 @@ export const accountFields = {
 export function presentAccount(a: Account, level: 'identifiers', viewerOrganizationId?: string): RecordIdentifiersBody;
 export function presentAccount(a: Account, level: 'compact', viewerOrganizationId?: string): AccountCompactBody;
 export function presentAccount(a: Account, level: 'detailed', viewerOrganizationId: string | undefined): AccountDetailedBody;
-export function presentAccount(a: Account, level: DetailLevel, viewerOrganizationId: string | undefined): RecordIdentifiersBody | AccountCompactBody | AccountDetailedBody;
-export function presentAccount(a: Account, level: DetailLevel, viewerOrganizationId?: string): RecordIdentifiersBody | AccountCompactBody | AccountDetailedBody {
+export function presentAccount(
+  a: Account,
+  level: DetailLevel,
+  viewerOrganizationId: string | undefined,
+): RecordIdentifiersBody | AccountCompactBody | AccountDetailedBody;
+export function presentAccount(
+  a: Account,
+  level: DetailLevel,
+  viewerOrganizationId?: string,
+): RecordIdentifiersBody | AccountCompactBody | AccountDetailedBody {
   if (level === 'identifiers') return { onchain: { id: a.address }, offchain: { id: a.id } };
   if (level === 'compact') {
     return {
       onchain: { id: a.address, lastTransactionId: a.lastTransactionSignature ?? null, lastTransactionAt: a.lastTransactionAt ?? null },
-      offchain: { id: a.id, type: a.type, code: a.code ?? null, alId: a.alId ?? null, organizationExternalId: a.referenceOrganizationExternalId ?? null, accountNumber: a.accountNumber ?? null, lastTransactionId: a.lastTransactionId ?? null },
+      offchain: {
+        id: a.id,
+        type: a.type,
+        code: a.code ?? null,
+        alId: a.alId ?? null,
+        organizationExternalId: a.referenceOrganizationExternalId ?? null,
+        accountNumber: a.accountNumber ?? null,
+        lastTransactionId: a.lastTransactionId ?? null,
+      },
     };
   }
   const detailed: AccountDetailedBody = {

@@ -15,11 +15,23 @@ export interface TableView {
 export function presentAddressLookupTable(table: AddressLookupTable, accounts: Map<string, Account>, view?: TableView): AddressLookupTableRecordBody {
   const reference = (addr: string): AuthorityReferenceBody => {
     const account = accounts.get(addr);
-    return { onchain: { id: addr }, offchain: { id: account?.id ?? null }, managed: account?.managed ?? false, tenantOrganizationId: account?.organizationId ?? null };
+    return {
+      onchain: { id: addr },
+      offchain: { id: account?.id ?? null },
+      managed: account?.managed ?? false,
+      tenantOrganizationId: account?.organizationId ?? null,
+    };
   };
   return {
     onchain: { id: table.address, lastTransactionAt: table.lastTransactionAt ?? null },
-    offchain: { id: table.id, code: table.code ?? null, name: table.name ?? null, comments: table.comments ?? null, lastTransactionId: table.lastTransactionId ?? null, creationTransactionId: table.creationTransactionId ?? null },
+    offchain: {
+      id: table.id,
+      code: table.code ?? null,
+      name: table.name ?? null,
+      comments: table.comments ?? null,
+      lastTransactionId: table.lastTransactionId ?? null,
+      creationTransactionId: table.creationTransactionId ?? null,
+    },
     authority: reference(table.authorityAddress),
     componentAddresses: (view?.addresses ?? table.componentAddresses).map(reference),
     managed: table.managed,

@@ -9,7 +9,12 @@ export function presentDurableNonceAccount(row: DurableNonceAccount, accounts: M
   return {
     // The nonce account is always the record's organization's own.
     nonceAccount: presentAccount(accounts.get(row.id)!, 'detailed', row.organizationId),
-    nonceAuthority: { onchain: { id: row.authorityAddress }, offchain: { id: row.authorityAccountId ?? null }, managed: authority?.managed ?? false, tenantOrganizationId: authority?.organizationId ?? null },
+    nonceAuthority: {
+      onchain: { id: row.authorityAddress },
+      offchain: { id: row.authorityAccountId ?? null },
+      managed: authority?.managed ?? false,
+      tenantOrganizationId: authority?.organizationId ?? null,
+    },
     nonceHash,
     inUse: row.inUseByTransactionId && row.inUseAt ? { transactionOffchainId: row.inUseByTransactionId, transactionAt: row.inUseAt.toISOString() } : null,
   };

@@ -19,7 +19,12 @@ export interface LoanRelated {
 }
 
 const amount = (units: bigint, decimals: number) => exactNumber(fromBaseUnits(units, decimals));
-const instrumentReference = (i: FinancialInstrument) => ({ onchain: { id: i.mintAddress }, offchain: { id: i.id }, managed: i.managed, tenantOrganizationId: i.organizationId });
+const instrumentReference = (i: FinancialInstrument) => ({
+  onchain: { id: i.mintAddress },
+  offchain: { id: i.id },
+  managed: i.managed,
+  tenantOrganizationId: i.organizationId,
+});
 
 const settled = (loan: Loan) => loan.status === 'REPAID' || loan.status === 'CLOSED' || loan.status === 'LIQUIDATED';
 
@@ -27,7 +32,12 @@ const settled = (loan: Loan) => loan.status === 'REPAID' || loan.status === 'CLO
 export async function loanRelated(em: EntityManager, loans: Loan[], prices: PriceSource, until: Date, now: Date): Promise<LoanRelated> {
   const instrumentIds = [...new Set(loans.flatMap((l) => [l.principalInstrumentId, ...l.collateralInstrumentIds]))];
   const instruments = new Map((await em.find(FinancialInstrument, { id: { $in: instrumentIds } })).map((i) => [i.id, i]));
-  const accountIds = [...new Set([...loans.flatMap((l) => [l.escrowAccountId, l.borrowerAccountId, l.lenderAccountId]), ...[...instruments.values()].map((i) => i.mintAccountId)])];
+  const accountIds = [
+    ...new Set([
+      ...loans.flatMap((l) => [l.escrowAccountId, l.borrowerAccountId, l.lenderAccountId]),
+      ...[...instruments.values()].map((i) => i.mintAccountId),
+    ]),
+  ];
   const accounts = new Map((await em.find(Account, { id: { $in: accountIds } })).map((a) => [a.id, a]));
   const priceMap = new Map<string, InstrumentPrice | null>();
   for (const loan of loans) {
@@ -46,9 +56,18 @@ function currentLoanToValue(loan: Loan, related: LoanRelated, owed: bigint): num
   const priceOf = (id: string) => (needsPrices ? (related.prices.get(id)?.value ?? undefined) : null);
   const principal = related.instruments.get(loan.principalInstrumentId)!;
   const principalPrice = priceOf(principal.id);
-  const collateral = loan.pledged.map((p) => ({ units: BigInt(p.amount), decimals: related.instruments.get(p.financialInstrumentId)!.decimals, price: priceOf(p.financialInstrumentId) }));
+  const collateral = loan.pledged.map((p) => ({
+    units: BigInt(p.amount),
+    decimals: related.instruments.get(p.financialInstrumentId)!.decimals,
+    price: priceOf(p.financialInstrumentId),
+  }));
   if (principalPrice === undefined || collateral.some((c) => c.price === undefined)) return null;
-  return Number(loanToValue({ units: owed, decimals: principal.decimals, price: principalPrice }, collateral as { units: bigint; decimals: number; price: string | null }[]));
+  return Number(
+    loanToValue(
+      { units: owed, decimals: principal.decimals, price: principalPrice },
+      collateral as { units: bigint; decimals: number; price: string | null }[],
+    ),
+  );
 }
 
 export function presentLoan(loan: Loan, level: DetailLevel, related?: LoanRelated): RecordIdentifiersBody | LoanCompactBody | LoanDetailedBody {
@@ -97,7 +116,12 @@ export function presentLoan(loan: Loan, level: DetailLevel, related?: LoanRelate
     ],
     marketData: [loan.principalInstrumentId, ...loan.collateralInstrumentIds.filter((id) => id !== loan.principalInstrumentId)].map((id) => {
       const price = related.prices.get(id) ?? null;
-      return { financialInstrument: instrumentReference(related.instruments.get(id)!), price: price ? exactNumber(price.value) : null, dataSource: price?.dataSource ?? null, updatedAt: price?.updatedAt ?? null };
+      return {
+        financialInstrument: instrumentReference(related.instruments.get(id)!),
+        price: price ? exactNumber(price.value) : null,
+        dataSource: price?.dataSource ?? null,
+        updatedAt: price?.updatedAt ?? null,
+      };
     }),
     durationIndex: loan.durationIndex,
     termStartAt: loan.termStartAt,
@@ -106,15 +130,30 @@ export function presentLoan(loan: Loan, level: DetailLevel, related?: LoanRelate
 }
 
 /** A strategy's record: `accounts` holds the vault's and the lender's, `instruments` its principal and collateral, `outstanding` base units. */
-export function presentLoanStrategy(strategy: LoanStrategy, accounts: Map<string, Account>, instruments: Map<string, FinancialInstrument>, outstanding: bigint): LoanStrategyBody {
+export function presentLoanStrategy(
+  strategy: LoanStrategy,
+  accounts: Map<string, Account>,
+  instruments: Map<string, FinancialInstrument>,
+  outstanding: bigint,
+): LoanStrategyBody {
   const principal = instruments.get(strategy.principalInstrumentId)!;
   const lender = accounts.get(strategy.lenderAccountId);
   const optional = (units: string | null | undefined) => (units == null ? null : amount(BigInt(units), principal.decimals));
   return {
     loanStrategy: presentAccount(accounts.get(strategy.id)!, 'detailed', strategy.organizationId),
-    lender: { onchain: { id: strategy.lenderAddress }, offchain: { id: strategy.lenderAccountId }, managed: lender?.managed ?? false, tenantOrganizationId: lender?.organizationId ?? null },
+    lender: {
+      onchain: { id: strategy.lenderAddress },
+      offchain: { id: strategy.lenderAccountId },
+      managed: lender?.managed ?? false,
+      tenantOrganizationId: lender?.organizationId ?? null,
+    },
     principal: { financialInstrument: instrumentReference(principal) },
-    collateral: strategy.collateral.map((c) => ({ financialInstrument: instrumentReference(instruments.get(c.financialInstrumentId)!), apy: c.apy, loanToValueRatio: c.loanToValueRatio, liquidationRatio: c.liquidationRatio })),
+    collateral: strategy.collateral.map((c) => ({
+      financialInstrument: instrumentReference(instruments.get(c.financialInstrumentId)!),
+      apy: c.apy,
+      loanToValueRatio: c.loanToValueRatio,
+      liquidationRatio: c.liquidationRatio,
+    })),
     originationsEnabled: strategy.originationsEnabled,
     originationCap: optional(strategy.originationCap),
     liquidityBuffer: optional(strategy.liquidityBuffer),

@@ -8,13 +8,34 @@ import type { PositionCompactBody, PositionDetailedBody } from '../../domain/res
 /** What presentPosition reads at the levels below detailed (bulk reads load only these). */
 export const positionFields = {
   identifiers: ['id', 'address'],
-  compact: ['id', 'address', 'lastTransactionAt', 'lastTransactionId', 'balance', 'ownerAddress', 'ownerAccountId', 'mintAddress', 'financialInstrumentId', 'status', 'frozen', 'associated'],
+  compact: [
+    'id',
+    'address',
+    'lastTransactionAt',
+    'lastTransactionId',
+    'balance',
+    'ownerAddress',
+    'ownerAccountId',
+    'mintAddress',
+    'financialInstrumentId',
+    'status',
+    'frozen',
+    'associated',
+  ],
 } as const satisfies Partial<Record<DetailLevel, readonly (keyof Position)[]>>;
 
 export function presentPosition(position: Position, level: 'identifiers'): RecordIdentifiersBody;
 export function presentPosition(position: Position, level: 'detailed', instrument: FinancialInstrument): PositionDetailedBody;
-export function presentPosition(position: Position, level: DetailLevel, instrument?: FinancialInstrument): RecordIdentifiersBody | PositionCompactBody | PositionDetailedBody;
-export function presentPosition(position: Position, level: DetailLevel, instrument?: FinancialInstrument): RecordIdentifiersBody | PositionCompactBody | PositionDetailedBody {
+export function presentPosition(
+  position: Position,
+  level: DetailLevel,
+  instrument?: FinancialInstrument,
+): RecordIdentifiersBody | PositionCompactBody | PositionDetailedBody;
+export function presentPosition(
+  position: Position,
+  level: DetailLevel,
+  instrument?: FinancialInstrument,
+): RecordIdentifiersBody | PositionCompactBody | PositionDetailedBody {
   if (level === 'identifiers') return { onchain: { id: position.address }, offchain: { id: position.id } };
   const units = BigInt(position.balance);
   return {
@@ -30,7 +51,14 @@ export function presentPosition(position: Position, level: DetailLevel, instrume
     frozen: position.frozen,
     associated: position.associated,
     ...(level === 'detailed'
-      ? { comments: position.comments ?? null, code: position.code ?? null, name: position.name ?? null, creationTransactionId: position.creationTransactionId ?? null, creationTransactionAt: position.creationTransactionAt ?? null, tenantOrganizationId: position.organizationId }
+      ? {
+          comments: position.comments ?? null,
+          code: position.code ?? null,
+          name: position.name ?? null,
+          creationTransactionId: position.creationTransactionId ?? null,
+          creationTransactionAt: position.creationTransactionAt ?? null,
+          tenantOrganizationId: position.organizationId,
+        }
       : {}),
   };
 }

@@ -30,15 +30,20 @@ export async function importedKey(item: CreateAccountItemData, at = 'itemData'):
   }
   if (bytes.length !== 32 && bytes.length !== 64) throw validationError(field, `${field} must decode to 32 or 64 bytes, not ${bytes.length}`);
   const addr = await addressOfSeed(bytes.subarray(0, 32));
-  if (bytes.length === 64 && getBase58Decoder().decode(bytes.subarray(32)) !== addr) throw validationError(field, `${field}: its public half does not match its private half`);
-  if (item.privateKeyDetails?.publickKey && item.privateKeyDetails.publickKey !== addr) throw validationError(`${at}.privateKeyDetails.publickKey`, 'publickKey does not match the private key');
+  if (bytes.length === 64 && getBase58Decoder().decode(bytes.subarray(32)) !== addr)
+    throw validationError(field, `${field}: its public half does not match its private half`);
+  if (item.privateKeyDetails?.publickKey && item.privateKeyDetails.publickKey !== addr)
+    throw validationError(`${at}.privateKeyDetails.publickKey`, 'publickKey does not match the private key');
   if (item.onchainId && item.onchainId !== addr) throw validationError(`${at}.onchainId`, 'onchainId does not match the private key');
   return bytes;
 }
 
 export function accountRoutes(deps: ApiDeps): RouteSpec[] {
   /** The account a single-account read names, within the acting tenant. */
-  const lookedUp = async (ctx: LedgerContext, body: { itemData: { account: AccountLookupInput }; tenancyConfig?: { overrideOrganizationExternalId?: string } }) => {
+  const lookedUp = async (
+    ctx: LedgerContext,
+    body: { itemData: { account: AccountLookupInput }; tenancyConfig?: { overrideOrganizationExternalId?: string } },
+  ) => {
     const { em, caller, scope } = await actingScope(ctx, deps, body.tenancyConfig);
     return { em, caller, account: await findAccountByLookup(em, scope, body.itemData.account, 'itemData.account') };
   };
@@ -64,7 +69,17 @@ export function accountRoutes(deps: ApiDeps): RouteSpec[] {
         },
       },
     }),
-    bulkRoute(deps, { operationId: 'fetchAccounts', levels: accountLevels, path: '/api/v1/accounts/bulk', tag: 'Accounts', summary: 'Fetch Accounts with filter, sort and paging.', entity: Account, query: accountQuery, fields: accountFields, present: (a, level, _related, viewer) => presentAccount(a, level, viewer) }),
+    bulkRoute(deps, {
+      operationId: 'fetchAccounts',
+      levels: accountLevels,
+      path: '/api/v1/accounts/bulk',
+      tag: 'Accounts',
+      summary: 'Fetch Accounts with filter, sort and paging.',
+      entity: Account,
+      query: accountQuery,
+      fields: accountFields,
+      present: (a, level, _related, viewer) => presentAccount(a, level, viewer),
+    }),
     route({
       operationId: 'fetchAccountDetails',
       method: 'post',
@@ -105,7 +120,8 @@ export function accountRoutes(deps: ApiDeps): RouteSpec[] {
       method: 'post',
       path: '/api/v1/accounts/private-key',
       tag: 'Accounts',
-      summary: 'Fetch Account Private Key of a managed account (base58 of the 64-byte secret key, the Solana CLI layout). Every call is logged, without the key. An account with a threshold key (dkgKeys) answers 400: no one holds that key whole.',
+      summary:
+        'Fetch Account Private Key of a managed account (base58 of the 64-byte secret key, the Solana CLI layout). Every call is logged, without the key. An account with a threshold key (dkgKeys) answers 400: no one holds that key whole.',
       role: 'FETCH_PRIVATE_KEY',
       body: singleAccountBody,
       successStatus: 200,
@@ -113,13 +129,24 @@ export function accountRoutes(deps: ApiDeps): RouteSpec[] {
       async handler(ctx, body) {
         const { em, caller, account } = await lookedUp(ctx, body);
         if (account.organizationId !== caller.organizationId) throw forbidden('only the owning organization may fetch a private key', 'itemData.account');
-        if (await deps.keyStore.isThresholdKey(em, account.address)) throw validationError('itemData.account', 'the account has a threshold key (dkgKeys): its backend players each hold a share and no one holds the whole key, so it cannot be fetched');
+        if (await deps.keyStore.isThresholdKey(em, account.address))
+          throw validationError(
+            'itemData.account',
+            'the account has a threshold key (dkgKeys): its backend players each hold a share and no one holds the whole key, so it cannot be fetched',
+          );
         const seed = account.managed ? await deps.keyStore.exportPrivateKey(em, account.address) : undefined;
         if (!seed) throw validationError('itemData.account', 'the account is not managed: the service holds no private key for it');
-        const by = caller.apiKeyOrganizationExternalId === undefined ? `of organization ${caller.organizationExternalId}` : `of organization ${caller.apiKeyOrganizationExternalId} for organization ${caller.organizationExternalId}`;
+        const by =
+          caller.apiKeyOrganizationExternalId === undefined
+            ? `of organization ${caller.organizationExternalId}`
+            : `of organization ${caller.apiKeyOrganizationExternalId} for organization ${caller.organizationExternalId}`;
         deps.audit(`private key of ${account.address} (${account.id}) fetched by API key ${caller.apiKeyId} ${by}, request ${ctx.state.requestId}`);
         const secretKey = new Uint8Array([...seed, ...getBase58Encoder().encode(account.address)]);
-        return { account: presentAccount(account, 'identifiers'), privateKey: getBase58Decoder().decode(secretKey), privateKeyLocation: account.privateKeyLocation };
+        return {
+          account: presentAccount(account, 'identifiers'),
+          privateKey: getBase58Decoder().decode(secretKey),
+          privateKeyLocation: account.privateKeyLocation,
+        };
       },
     }),
   ];

@@ -20,7 +20,13 @@ import { addressLookupTableOperations } from '../../domain/operations/address-lo
 const tag = 'Address lookup tables';
 
 /** The onboarded accounts among the tables' authorities and components, by address. */
-async function accountsOf(em: EntityManager, organizationId: string, cluster: string, tables: AddressLookupTable[], extra: string[] = []): Promise<Map<string, Account>> {
+async function accountsOf(
+  em: EntityManager,
+  organizationId: string,
+  cluster: string,
+  tables: AddressLookupTable[],
+  extra: string[] = [],
+): Promise<Map<string, Account>> {
   const addresses = [...new Set([...tables.flatMap((t) => [t.authorityAddress, ...t.componentAddresses]), ...extra])];
   if (addresses.length === 0) return new Map();
   const accounts = await em.find(Account, { organizationId, cluster, address: { $in: addresses } });
@@ -35,7 +41,8 @@ export function addressLookupTableRoutes(deps: ApiDeps): RouteSpec[] {
       method: 'post',
       path: '/api/v1/address-lookup-tables/bulk',
       tag,
-      summary: 'Fetch Address Lookup Tables with filter, sort and paging (spec 4.1 fields; default sort managed DESC); detailed records as the service\'s writes left them.',
+      summary:
+        "Fetch Address Lookup Tables with filter, sort and paging (spec 4.1 fields; default sort managed DESC); detailed records as the service's writes left them.",
       role: 'READ',
       body: bulkBody,
       successStatus: 200,
@@ -55,7 +62,8 @@ export function addressLookupTableRoutes(deps: ApiDeps): RouteSpec[] {
       method: 'post',
       path: '/api/v1/address-lookup-tables/single',
       tag,
-      summary: 'Fetch Address Lookup Table Details: the record with its addresses and flags read from the network (frozen: no authority onchain; deactivated: a deactivation slot is set; closed: the account is gone). 404 when the table is not on record.',
+      summary:
+        'Fetch Address Lookup Table Details: the record with its addresses and flags read from the network (frozen: no authority onchain; deactivated: a deactivation slot is set; closed: the account is gone). 404 when the table is not on record.',
       role: 'READ',
       body: singleAddressLookupTableBody,
       successStatus: 200,

@@ -54,8 +54,9 @@ export function approvalRoutes(deps: ApiDeps): RouteSpec[] {
     let decided: Awaited<ReturnType<typeof decide>>;
     try {
       decided = await decide(em, approvalId, { apiKeyId, decision: kind, comment: body.itemData.comment ?? null, at: deps.now().toISOString() }, (approval) => {
-        if (!approval.approversForOverride.includes(apiKeyId)) throw forbidden('this API key is not among the approval\'s approversForOverride', field);
-        if (approval.decisions.some((d) => d.apiKeyId === apiKeyId)) throw conflict(field, 'this API key already decided on this approval (one decision per approver)');
+        if (!approval.approversForOverride.includes(apiKeyId)) throw forbidden("this API key is not among the approval's approversForOverride", field);
+        if (approval.decisions.some((d) => d.apiKeyId === apiKeyId))
+          throw conflict(field, 'this API key already decided on this approval (one decision per approver)');
         if (approval.status !== 'PENDING') throw conflict(field, `the approval is ${approval.status}`);
       });
     } catch (error) {

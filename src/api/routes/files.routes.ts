@@ -16,9 +16,19 @@ export function fileRoutes(deps: ApiDeps): RouteSpec[] {
       summary: 'A stored file (an instrument logo copied by Create or Update Financial Instrument), with its content type.',
       role: 'READ',
       usesCluster: false,
-      pathParamSchemas: { fileId: { type: 'string', format: 'uuid', description: 'The file id, from a record (e.g. offchainData.logo.storedFileId of a financial instrument, whose logo.url is this path).' } },
+      pathParamSchemas: {
+        fileId: {
+          type: 'string',
+          format: 'uuid',
+          description: 'The file id, from a record (e.g. offchainData.logo.storedFileId of a financial instrument, whose logo.url is this path).',
+        },
+      },
       successStatus: 200,
-      response: { mediaType: 'image/*', schema: { type: 'string', contentMediaType: 'image/*' }, description: 'The file\'s bytes, with its content type (image/png, image/jpeg, image/gif, image/webp or image/svg+xml).' },
+      response: {
+        mediaType: 'image/*',
+        schema: { type: 'string', contentMediaType: 'image/*' },
+        description: "The file's bytes, with its content type (image/png, image/jpeg, image/gif, image/webp or image/svg+xml).",
+      },
       async handler(ctx) {
         const id = ctx.params.fileId;
         if (!UUID.test(id)) throw validationError('fileId', 'fileId must be a UUID');

@@ -28,7 +28,10 @@ async function relatedAccounts(em: EntityManager, instruments: FinancialInstrume
 
 export function financialInstrumentRoutes(deps: ApiDeps): RouteSpec[] {
   /** The instrument a single-instrument read names, within the acting tenant. */
-  const lookedUp = async (ctx: LedgerContext, body: { itemData: { financialInstrument: AccountLookupInput }; tenancyConfig?: { overrideOrganizationExternalId?: string } }) => {
+  const lookedUp = async (
+    ctx: LedgerContext,
+    body: { itemData: { financialInstrument: AccountLookupInput }; tenancyConfig?: { overrideOrganizationExternalId?: string } },
+  ) => {
     const { em, caller, scope } = await actingScope(ctx, deps, body.tenancyConfig);
     return { em, caller, instrument: await findInstrumentByLookup(em, scope, body.itemData.financialInstrument, 'itemData.financialInstrument') };
   };
@@ -105,7 +108,12 @@ export function financialInstrumentRoutes(deps: ApiDeps): RouteSpec[] {
       successStatus: 200,
       response: tokenExtensionsCalculatorResponse,
       async handler(_ctx, body) {
-        const metadata = body.metadata && { name: body.metadata.name, symbol: body.metadata.symbol, uri: body.metadata.uri, additionalMetadata: body.metadata.simpleCustomMetadata };
+        const metadata = body.metadata && {
+          name: body.metadata.name,
+          symbol: body.metadata.symbol,
+          uri: body.metadata.uri,
+          additionalMetadata: body.metadata.simpleCustomMetadata,
+        };
         const size = mintAccountSize(body.extensions, metadata);
         return { mintAccountSize: size, estimatedRent: lamportsBalance(rentExemptMinimum(size)) };
       },

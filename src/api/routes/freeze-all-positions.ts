@@ -16,7 +16,12 @@ import type { AcceptedWriteBody } from '../../domain/responses/write.responses';
 export async function freezeAllPositions(
   ctx: LedgerContext,
   deps: ApiDeps,
-  input: { operation: 'FREEZE_POSITION' | 'UNFREEZE_POSITION'; caller: Caller; itemData: FreezePositionItemData; svmTransactionConfig?: SvmTransactionConfigInput },
+  input: {
+    operation: 'FREEZE_POSITION' | 'UNFREEZE_POSITION';
+    caller: Caller;
+    itemData: FreezePositionItemData;
+    svmTransactionConfig?: SvmTransactionConfigInput;
+  },
 ): Promise<FreezeAllPositionsBody | AcceptedWriteBody> {
   const answer = await runWrite(ctx, deps, input);
   if (answer.async) {
@@ -33,7 +38,7 @@ export async function freezeAllPositions(
 }
 
 /** The Freeze / Unfreeze routes' `instead` hook: an `allPositions` body runs freezeAllPositions, one position the usual write. */
-export const freezeAllInstead =
-  (deps: ApiDeps, operation: 'FREEZE_POSITION' | 'UNFREEZE_POSITION') =>
-  (body: { itemData: FreezePositionItemData }) =>
-    body.itemData.allPositions ? (ctx: LedgerContext, input: WriteInput) => freezeAllPositions(ctx, deps, { ...input, operation, itemData: body.itemData }) : undefined;
+export const freezeAllInstead = (deps: ApiDeps, operation: 'FREEZE_POSITION' | 'UNFREEZE_POSITION') => (body: { itemData: FreezePositionItemData }) =>
+  body.itemData.allPositions
+    ? (ctx: LedgerContext, input: WriteInput) => freezeAllPositions(ctx, deps, { ...input, operation, itemData: body.itemData })
+    : undefined;

@@ -22,8 +22,14 @@ import { throughLoanWorkflow } from '../../client/loan-movements';
 /** The accounts and instruments a page of strategies shows, and the principal owed on each one's unsettled loans. */
 async function strategyRelated(em: EntityManager, rows: LoanStrategy[]) {
   const accounts = new Map((await em.find(Account, { id: { $in: rows.flatMap((r) => [r.id, r.lenderAccountId]) } })).map((a) => [a.id, a]));
-  const instruments = new Map((await em.find(FinancialInstrument, { id: { $in: rows.flatMap((r) => [r.principalInstrumentId, ...r.collateral.map((c) => c.financialInstrumentId)]) } })).map((i) => [i.id, i]));
-  const loans = rows.length ? await em.find(Loan, { strategyId: { $in: rows.map((r) => r.id) }, status: { $in: ['OPEN', 'OVERDUE'] } }, { fields: ['strategyId', 'principalDue'] }) : [];
+  const instruments = new Map(
+    (
+      await em.find(FinancialInstrument, { id: { $in: rows.flatMap((r) => [r.principalInstrumentId, ...r.collateral.map((c) => c.financialInstrumentId)]) } })
+    ).map((i) => [i.id, i]),
+  );
+  const loans = rows.length
+    ? await em.find(Loan, { strategyId: { $in: rows.map((r) => r.id) }, status: { $in: ['OPEN', 'OVERDUE'] } }, { fields: ['strategyId', 'principalDue'] })
+    : [];
   const outstanding = (id: string) => loans.filter((l) => l.strategyId === id).reduce((sum, l) => sum + BigInt(l.principalDue), 0n);
   return { accounts, instruments, outstanding };
 }
@@ -54,7 +60,8 @@ export function loanRoutes(deps: ApiDeps): RouteSpec[] {
       method: 'post',
       path: '/api/v1/loans/strategies/bulk',
       tag: 'Loans',
-      summary: 'Fetch Loan Strategies with filter, sort and paging; items are detailed records. Fields: loanStrategyOnchainId, loanStrategyOffchainId, lenderOnchainId, lenderOffchainId, principalFinancialInstrumentOnchainId, principalFinancialInstrumentOffchainId, collateralFinancialInstrumentOnchainId, originationsEnabled, rollover, createdAt (default sort, newest first).',
+      summary:
+        'Fetch Loan Strategies with filter, sort and paging; items are detailed records. Fields: loanStrategyOnchainId, loanStrategyOffchainId, lenderOnchainId, lenderOffchainId, principalFinancialInstrumentOnchainId, principalFinancialInstrumentOffchainId, collateralFinancialInstrumentOnchainId, originationsEnabled, rollover, createdAt (default sort, newest first).',
       role: 'READ',
       body: bulkBody,
       successStatus: 200,
@@ -72,7 +79,8 @@ export function loanRoutes(deps: ApiDeps): RouteSpec[] {
       method: 'post',
       path: '/api/v1/loans/single',
       tag: 'Loans',
-      summary: "Fetch Loan Details (spec 2.6): the loan of the escrow, with interestOutstanding accrued until now and estimatedInterest until computeEstimatedInterestUntil (default now); loanToValueRatio is the loan's current ratio (principal due and interest over the collateral) at the prices in marketData. 404 when the account is not a loan's escrow.",
+      summary:
+        "Fetch Loan Details (spec 2.6): the loan of the escrow, with interestOutstanding accrued until now and estimatedInterest until computeEstimatedInterestUntil (default now); loanToValueRatio is the loan's current ratio (principal due and interest over the collateral) at the prices in marketData. 404 when the account is not a loan's escrow.",
       role: 'READ',
       body: loanDetailsBody,
       successStatus: 200,
@@ -93,7 +101,8 @@ export function loanRoutes(deps: ApiDeps): RouteSpec[] {
       levels: loanLevels,
       path: '/api/v1/loans/bulk',
       tag: 'Loans',
-      summary: 'Fetch Loans with filter, sort and paging. Fields: status, escrowOnchainId, escrowOffchainId, borrowerOnchainId, borrowerOffchainId, lenderOnchainId, lenderOffchainId, loanStrategyOnchainId, loanStrategyOffchainId, principalFinancialInstrumentOnchainId, principalFinancialInstrumentOffchainId, collateralFinancialInstrumentOnchainId, collateralFinancialInstrumentOffchainId, durationIndex, termStartAt, maturityAt, createdAt (default sort, newest first). Detailed items are the record of Fetch Loan Details, interest until now.',
+      summary:
+        'Fetch Loans with filter, sort and paging. Fields: status, escrowOnchainId, escrowOffchainId, borrowerOnchainId, borrowerOffchainId, lenderOnchainId, lenderOffchainId, loanStrategyOnchainId, loanStrategyOffchainId, principalFinancialInstrumentOnchainId, principalFinancialInstrumentOffchainId, collateralFinancialInstrumentOnchainId, collateralFinancialInstrumentOffchainId, durationIndex, termStartAt, maturityAt, createdAt (default sort, newest first). Detailed items are the record of Fetch Loan Details, interest until now.',
       entity: Loan,
       query: loanQuery,
       present: (loan, level, related?: LoanRelated) => presentLoan(loan, level, related) as never,

@@ -77,7 +77,8 @@ export function oracleDataSourceRoutes(deps: ApiDeps): RouteSpec[] {
       method: 'post',
       path: '/api/v1/market-data/onchain-data-source/single',
       tag,
-      summary: 'Fetch Onchain Data Source Details: the record (spec 2.7) with latestValue {value, updatedAt, slot} and the last refresh failure. 404 when the data source is not on record.',
+      summary:
+        'Fetch Onchain Data Source Details: the record (spec 2.7) with latestValue {value, updatedAt, slot} and the last refresh failure. 404 when the data source is not on record.',
       role: 'READ',
       body: singleOnchainDataSourceBody,
       successStatus: 200,

@@ -18,7 +18,10 @@ import { positionBalanceResponse, positionLevels } from '../../domain/responses/
 import { positionOperations } from '../../domain/operations/positions/positions.operations';
 
 export function positionRoutes(deps: ApiDeps): RouteSpec[] {
-  const lookedUp = async (ctx: LedgerContext, body: { itemData: { position: PositionLookupInput }; tenancyConfig?: { overrideOrganizationExternalId?: string } }) => {
+  const lookedUp = async (
+    ctx: LedgerContext,
+    body: { itemData: { position: PositionLookupInput }; tenancyConfig?: { overrideOrganizationExternalId?: string } },
+  ) => {
     const { em, scope } = await actingScope(ctx, deps, body.tenancyConfig);
     const position = await findPositionByLookup(em, scope, body.itemData.position, 'itemData.position');
     const instrument = await em.findOneOrFail(FinancialInstrument, { id: position.financialInstrumentId });
@@ -40,7 +43,8 @@ export function positionRoutes(deps: ApiDeps): RouteSpec[] {
       query: positionQuery,
       fields: positionFields,
       present: (position, level, instruments) => presentPosition(position, level, instruments?.get(position.financialInstrumentId)),
-      related: async (em, positions) => new Map((await em.find(FinancialInstrument, { id: { $in: [...new Set(positions.map((p) => p.financialInstrumentId))] } })).map((fi) => [fi.id, fi])),
+      related: async (em, positions) =>
+        new Map((await em.find(FinancialInstrument, { id: { $in: [...new Set(positions.map((p) => p.financialInstrumentId))] } })).map((fi) => [fi.id, fi])),
     }),
     route({
       operationId: 'fetchPositionDetails',
@@ -75,11 +79,17 @@ export function positionRoutes(deps: ApiDeps): RouteSpec[] {
         const offchain = BigInt(position.balance);
         // Scaled UI Amount: what wallets show is the balance times the instrument's multiplier.
         const multiplier = instrument.scaledUiAmountMultiplier;
-        const ui = (value: bigint) => (multiplier === null || multiplier === undefined ? null : exactNumber(scaleAmount(value, instrument.decimals, Number(multiplier))));
+        const ui = (value: bigint) =>
+          multiplier === null || multiplier === undefined ? null : exactNumber(scaleAmount(value, instrument.decimals, Number(multiplier)));
         return {
           position: presentPosition(position, 'identifiers'),
           decimals: instrument.decimals,
-          onchain: { exists: !!onchain, frozen: onchain ? onchain.state === 2 : null, balance: { amount: exactNumber(fromBaseUnits(units, instrument.decimals)), lamports: units }, uiAmount: ui(units) },
+          onchain: {
+            exists: !!onchain,
+            frozen: onchain ? onchain.state === 2 : null,
+            balance: { amount: exactNumber(fromBaseUnits(units, instrument.decimals)), lamports: units },
+            uiAmount: ui(units),
+          },
           offchain: { balance: { amount: exactNumber(fromBaseUnits(offchain, instrument.decimals)), lamports: offchain }, uiAmount: ui(offchain) },
         };
       },

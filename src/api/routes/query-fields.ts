@@ -41,11 +41,26 @@ export const accountQuery: QueryResource = {
 /** Each authority of an instrument filters by `<name>OnchainId` and `<name>OffchainId` (spec 4.1, spellings as given). */
 const authorityQueryFields = Object.fromEntries(
   [
-    'transferHookProgram', 'mintAuthority', 'updateAuthority', 'freezeAuthority', 'permanentDelegateAuthority', 'closingAuthority',
-    'pausableAuthority', 'scaledUiAmountAuthority', 'transferHookAuthority', 'confidentialTransferAuthority', 'confidentialMintBurnAuthority',
+    'transferHookProgram',
+    'mintAuthority',
+    'updateAuthority',
+    'freezeAuthority',
+    'permanentDelegateAuthority',
+    'closingAuthority',
+    'pausableAuthority',
+    'scaledUiAmountAuthority',
+    'transferHookAuthority',
+    'confidentialTransferAuthority',
+    'confidentialMintBurnAuthority',
   ].flatMap((name): [string, QueryField][] => [
-    [`${name}OnchainId`, { property: `authorities.${name}.address`, kind: 'TEXT', dataTypes: ['ONCHAIN_ADDRESS_ID', 'ADDRESS_ONCHAIN_ID', 'TEXT'], nullable: true }],
-    [name === 'updateAuthority' ? 'udpateAuthorityOffchainId' : `${name}OffchainId`, { property: `authorities.${name}.accountId`, kind: 'UUID', dataTypes: ['OFFCHAIN_ID', 'TEXT'], nullable: true }],
+    [
+      `${name}OnchainId`,
+      { property: `authorities.${name}.address`, kind: 'TEXT', dataTypes: ['ONCHAIN_ADDRESS_ID', 'ADDRESS_ONCHAIN_ID', 'TEXT'], nullable: true },
+    ],
+    [
+      name === 'updateAuthority' ? 'udpateAuthorityOffchainId' : `${name}OffchainId`,
+      { property: `authorities.${name}.accountId`, kind: 'UUID', dataTypes: ['OFFCHAIN_ID', 'TEXT'], nullable: true },
+    ],
   ]),
 );
 
@@ -175,7 +190,12 @@ export const approvalQuery: QueryResource = {
   idProperty: 'id',
 };
 
-const onchain = (property: string, extra: Partial<QueryField> = {}): QueryField => ({ property, kind: 'TEXT', dataTypes: ['ONCHAIN_ADDRESS_ID', 'ADDRESS_ONCHAIN_ID', 'TEXT'], ...extra });
+const onchain = (property: string, extra: Partial<QueryField> = {}): QueryField => ({
+  property,
+  kind: 'TEXT',
+  dataTypes: ['ONCHAIN_ADDRESS_ID', 'ADDRESS_ONCHAIN_ID', 'TEXT'],
+  ...extra,
+});
 const offchain = (property: string, extra: Partial<QueryField> = {}): QueryField => ({ property, kind: 'UUID', dataTypes: ['OFFCHAIN_ID', 'TEXT'], ...extra });
 
 /** Loan strategies (chosen by the product). */

@@ -30,9 +30,15 @@ export function signatureRoutes(deps: ApiDeps): RouteSpec[] {
   }
 
   /** The answer of the write a request continued (202 while it waits for signatures, with Prefer: respond-async, or when the wait is over). */
-  const continued = async (ctx: LedgerContext, record: LedgerTransaction): Promise<TransactionResult | AcceptedWriteBody> => transactionAnswer(ctx, applied(ctx, await continuedAnswer(deps, record, respondsAsync(ctx))));
+  const continued = async (ctx: LedgerContext, record: LedgerTransaction): Promise<TransactionResult | AcceptedWriteBody> =>
+    transactionAnswer(ctx, applied(ctx, await continuedAnswer(deps, record, respondsAsync(ctx))));
   /** Sign's and Submit's answer: an ended write as it is; else `step` when `due` (a write it ends is answered with that end), then the write's progress. */
-  const moveOn = async (ctx: LedgerContext, record: LedgerTransaction, due: () => boolean | Promise<boolean>, step: () => Promise<LedgerTransaction | null | undefined>): Promise<TransactionResult | AcceptedWriteBody> => {
+  const moveOn = async (
+    ctx: LedgerContext,
+    record: LedgerTransaction,
+    due: () => boolean | Promise<boolean>,
+    step: () => Promise<LedgerTransaction | null | undefined>,
+  ): Promise<TransactionResult | AcceptedWriteBody> => {
     if (ended.includes(record.status as TransactionStatus)) return transactionResult(record);
     if (await due()) {
       const over = await step();
@@ -48,7 +54,7 @@ export function signatureRoutes(deps: ApiDeps): RouteSpec[] {
       path: '/api/v1/transactions/sign',
       tag: 'Transactions',
       summary:
-        'Sign Transaction: add the signatures a write waiting in AWAITING_SIGNATURES lacks (each an ed25519 signature of the transaction\'s serializedMessage by a signer it needs; a wrong one is 400 naming itemData.signatures[i]), or, without signatures, have the managed keys this organization may use sign (for a lookup that said autoSign: false). Once no signature is missing the write goes on (submitted, or resting at SIGNED with submitTransaction: false) and the answer is its transaction result; while some are still missing it is 202 with status AWAITING_SIGNATURES. Repeating it is harmless: a write no longer waiting is answered as it is.',
+        "Sign Transaction: add the signatures a write waiting in AWAITING_SIGNATURES lacks (each an ed25519 signature of the transaction's serializedMessage by a signer it needs; a wrong one is 400 naming itemData.signatures[i]), or, without signatures, have the managed keys this organization may use sign (for a lookup that said autoSign: false). Once no signature is missing the write goes on (submitted, or resting at SIGNED with submitTransaction: false) and the answer is its transaction result; while some are still missing it is 202 with status AWAITING_SIGNATURES. Repeating it is harmless: a write no longer waiting is answered as it is.",
       role: 'WRITE',
       write: true,
       body: signTransactionBody,
@@ -56,10 +62,16 @@ export function signatureRoutes(deps: ApiDeps): RouteSpec[] {
       response: transactionResultResponse,
       async handler(ctx, body) {
         const record = await transactionOf(ctx, body);
-        if (beforeSigned.includes(record.status as TransactionStatus)) throw validationError('itemData.transaction', `the transaction is ${record.status}, not waiting for signatures`);
+        if (beforeSigned.includes(record.status as TransactionStatus))
+          throw validationError('itemData.transaction', `the transaction is ${record.status}, not waiting for signatures`);
         const signatures: SuppliedSignature[] | null = body.itemData.signatures ?? null;
         // A write that ended meanwhile (its lifetime ran out as the signatures came) is answered as it is.
-        return moveOn(ctx, record, async () => record.status === 'AWAITING_SIGNATURES' || (await stillAwaitsSignatures(deps, record)), () => signWrite(deps, record, signatures));
+        return moveOn(
+          ctx,
+          record,
+          async () => record.status === 'AWAITING_SIGNATURES' || (await stillAwaitsSignatures(deps, record)),
+          () => signWrite(deps, record, signatures),
+        );
       },
     }),
     route({
@@ -76,9 +88,16 @@ export function signatureRoutes(deps: ApiDeps): RouteSpec[] {
       response: transactionResultResponse,
       async handler(ctx, body) {
         const record = await transactionOf(ctx, body);
-        if (record.status === 'AWAITING_SIGNATURES') throw validationError('itemData.transaction', 'the transaction is waiting for signatures: add them with Sign Transaction first');
-        if (beforeSigned.includes(record.status as TransactionStatus)) throw validationError('itemData.transaction', `the transaction is ${record.status}: only a signed transaction is submitted`);
-        return moveOn(ctx, record, () => record.status === 'SIGNED', () => submitWrite(deps, record));
+        if (record.status === 'AWAITING_SIGNATURES')
+          throw validationError('itemData.transaction', 'the transaction is waiting for signatures: add them with Sign Transaction first');
+        if (beforeSigned.includes(record.status as TransactionStatus))
+          throw validationError('itemData.transaction', `the transaction is ${record.status}: only a signed transaction is submitted`);
+        return moveOn(
+          ctx,
+          record,
+          () => record.status === 'SIGNED',
+          () => submitWrite(deps, record),
+        );
       },
     }),
     route({
@@ -95,7 +114,11 @@ export function signatureRoutes(deps: ApiDeps): RouteSpec[] {
       async handler(ctx, body) {
         const record = await transactionOf(ctx, body);
         // SIGNED: the workflow's validator refuses unless the write rests for Submit (never sent).
-        if (record.status !== 'CANCELLED' && !waiting.includes(record.status as TransactionStatus) && record.status !== 'SIGNED') throw validationError('itemData.transaction', `the transaction is ${record.status}: only a write waiting for signatures, approval or Submit can be cancelled`);
+        if (record.status !== 'CANCELLED' && !waiting.includes(record.status as TransactionStatus) && record.status !== 'SIGNED')
+          throw validationError(
+            'itemData.transaction',
+            `the transaction is ${record.status}: only a write waiting for signatures, approval or Submit can be cancelled`,
+          );
         await cancelWrite(deps, record);
         return { transaction: { offchainId: record.id, status: 'CANCELLED' as const } };
       },

@@ -7,7 +7,17 @@ import { healthResponse, openApiDocumentResponse, readinessResponse } from '../.
 
 export function systemRoutes(deps: ApiDeps, openApi: () => unknown, metrics: () => Promise<string>): RouteSpec[] {
   return [
-    route({ operationId: 'fetchHealth', method: 'get', path: '/health', tag: 'System', summary: 'Liveness: the process answers.', role: null, successStatus: 200, response: healthResponse, handler: async () => ({ status: 'ok' as const }) }),
+    route({
+      operationId: 'fetchHealth',
+      method: 'get',
+      path: '/health',
+      tag: 'System',
+      summary: 'Liveness: the process answers.',
+      role: null,
+      successStatus: 200,
+      response: healthResponse,
+      handler: async () => ({ status: 'ok' as const }),
+    }),
     route({
       operationId: 'fetchReadiness',
       method: 'get',
@@ -34,7 +44,17 @@ export function systemRoutes(deps: ApiDeps, openApi: () => unknown, metrics: () 
       description: 'Prometheus text exposition format 0.0.4.',
       render: metrics,
     }),
-    route({ operationId: 'fetchOpenApiDocument', method: 'get', path: '/api/v1/openapi.json', tag: 'System', summary: 'This OpenAPI document.', role: null, successStatus: 200, response: openApiDocumentResponse, handler: async () => openApi() as Record<string, unknown> }),
+    route({
+      operationId: 'fetchOpenApiDocument',
+      method: 'get',
+      path: '/api/v1/openapi.json',
+      tag: 'System',
+      summary: 'This OpenAPI document.',
+      role: null,
+      successStatus: 200,
+      response: openApiDocumentResponse,
+      handler: async () => openApi() as Record<string, unknown>,
+    }),
     textRoute({
       operationId: 'fetchApiDocs',
       path: '/docs',
@@ -66,7 +86,11 @@ export function systemRoutes(deps: ApiDeps, openApi: () => unknown, metrics: () 
 }
 
 /** Swagger UI's files, served from the swagger-ui-dist package: the docs work offline, nothing comes from a CDN. */
-const docsAssets: Record<string, string> = { 'swagger-ui.css': 'text/css; charset=utf-8', 'swagger-ui-bundle.js': 'application/javascript; charset=utf-8', 'docs.js': 'application/javascript; charset=utf-8' };
+const docsAssets: Record<string, string> = {
+  'swagger-ui.css': 'text/css; charset=utf-8',
+  'swagger-ui-bundle.js': 'application/javascript; charset=utf-8',
+  'docs.js': 'application/javascript; charset=utf-8',
+};
 const swaggerUiDir = path.dirname(require.resolve('swagger-ui-dist/package.json'));
 const assetCache = new Map<string, Buffer>();
 
@@ -90,7 +114,13 @@ function docsPage(): string {
 }
 
 /** A GET of the System tag answered with a text document (`contentType`; its media type without parameters in the document). */
-function textRoute(spec: Pick<RouteSpec, 'operationId' | 'path' | 'summary' | 'role' | 'usesCluster'> & { contentType: string; description: string; render: () => string | Promise<string> }): RouteSpec {
+function textRoute(
+  spec: Pick<RouteSpec, 'operationId' | 'path' | 'summary' | 'role' | 'usesCluster'> & {
+    contentType: string;
+    description: string;
+    render: () => string | Promise<string>;
+  },
+): RouteSpec {
   const { contentType, description, render, ...rest } = spec;
   return route({
     ...rest,

@@ -24,7 +24,10 @@ export async function findTransaction(em: EntityManager, caller: Caller, lookup:
 
 export function transactionRoutes(deps: ApiDeps): RouteSpec[] {
   const fork = () => deps.orm.em.fork();
-  const lookedUp = async (ctx: LedgerContext, body: { itemData: { transaction: { offchainId?: string; onchainId?: string } }; tenancyConfig?: { overrideOrganizationExternalId?: string } }) => {
+  const lookedUp = async (
+    ctx: LedgerContext,
+    body: { itemData: { transaction: { offchainId?: string; onchainId?: string } }; tenancyConfig?: { overrideOrganizationExternalId?: string } },
+  ) => {
     const em = fork();
     return findTransaction(em, await actingCaller(ctx, deps, em, body.tenancyConfig), body.itemData.transaction);
   };
@@ -41,7 +44,14 @@ export function transactionRoutes(deps: ApiDeps): RouteSpec[] {
       response: transactionStatusResponse,
       async handler(ctx, body) {
         const tx = await lookedUp(ctx, body);
-        return { offchainId: tx.id, onchainId: tx.signature ?? null, status: tx.status, success: tx.success ?? null, errorMessage: tx.errorMessage ?? null, statusHistory: tx.statusHistory };
+        return {
+          offchainId: tx.id,
+          onchainId: tx.signature ?? null,
+          status: tx.status,
+          success: tx.success ?? null,
+          errorMessage: tx.errorMessage ?? null,
+          statusHistory: tx.statusHistory,
+        };
       },
     }),
     route({
@@ -58,6 +68,16 @@ export function transactionRoutes(deps: ApiDeps): RouteSpec[] {
         return presentTransaction(await lookedUp(ctx, body), 'detailed');
       },
     }),
-    bulkRoute(deps, { operationId: 'fetchTransactions', levels: transactionLevels, path: '/api/v1/transactions/bulk', tag: 'Transactions', summary: 'Fetch Transactions with filter, sort and paging.', entity: LedgerTransaction, query: transactionQuery, fields: transactionFields, present: presentTransaction }),
+    bulkRoute(deps, {
+      operationId: 'fetchTransactions',
+      levels: transactionLevels,
+      path: '/api/v1/transactions/bulk',
+      tag: 'Transactions',
+      summary: 'Fetch Transactions with filter, sort and paging.',
+      entity: LedgerTransaction,
+      query: transactionQuery,
+      fields: transactionFields,
+      present: presentTransaction,
+    }),
   ];
 }

@@ -16,7 +16,15 @@ const POLL_MS = 100;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const present = (rows: WebhookDelivery[]): WebhookDeliveriesBody => ({
-  items: rows.map((r) => ({ eventId: r.eventId, eventType: r.eventType, webhookName: r.webhookName ?? null, attempt: r.attempt, at: r.at, httpStatus: r.httpStatus ?? null, error: r.error ?? null })),
+  items: rows.map((r) => ({
+    eventId: r.eventId,
+    eventType: r.eventType,
+    webhookName: r.webhookName ?? null,
+    attempt: r.attempt,
+    at: r.at,
+    httpStatus: r.httpStatus ?? null,
+    error: r.error ?? null,
+  })),
 });
 
 const ordered = { orderBy: { at: 'asc', attempt: 'asc' } } as const;

@@ -22,7 +22,8 @@ export async function checkWebhookUrls(policy: OutboundUrlPolicy, item: HookHold
       if (!oauth2) continue;
       // Only the client-credentials flow exists (the codec refuses another flowType): it needs these three.
       for (const name of ['accessTokenUrl', 'clientId', 'clientSecret'] as const) {
-        if (!oauth2[name]) throw validationError(`${field}.oauth2AuthConfig.${name}`, `${field}.oauth2AuthConfig.${name} is required for the CLIENT_CREDENTIALS flow`);
+        if (!oauth2[name])
+          throw validationError(`${field}.oauth2AuthConfig.${name}`, `${field}.oauth2AuthConfig.${name} is required for the CLIENT_CREDENTIALS flow`);
       }
       await checkOutboundUrl(oauth2.accessTokenUrl!, policy, `${field}.oauth2AuthConfig.accessTokenUrl`, PURPOSE);
     }

@@ -63,7 +63,11 @@ export interface WriteRouteSpec<B extends WriteBody> extends Omit<RouteSpec<B, u
 function withOwnSubmit(itemData: object, config: SvmTransactionConfigInput | undefined): SvmTransactionConfigInput | undefined {
   const own = (itemData as { submitTransaction?: unknown }).submitTransaction;
   if (typeof own !== 'boolean') return config;
-  if (config?.submitTransaction !== undefined && config.submitTransaction !== own) throw validationError('itemData.submitTransaction', 'itemData.submitTransaction differs from svmTransactionConfig.submitTransaction; send one, or the same in both');
+  if (config?.submitTransaction !== undefined && config.submitTransaction !== own)
+    throw validationError(
+      'itemData.submitTransaction',
+      'itemData.submitTransaction differs from svmTransactionConfig.submitTransaction; send one, or the same in both',
+    );
   return { ...config, submitTransaction: own };
 }
 
@@ -113,7 +117,11 @@ export function writeBody<C extends t.Mixed>(name: string, input: C) {
   return body;
 }
 
-type BodyOf<C extends t.Mixed> = { itemData: t.TypeOf<C>; svmTransactionConfig?: SvmTransactionConfigInput; tenancyConfig?: { overrideOrganizationExternalId?: string } };
+type BodyOf<C extends t.Mixed> = {
+  itemData: t.TypeOf<C>;
+  svmTransactionConfig?: SvmTransactionConfigInput;
+  tenancyConfig?: { overrideOrganizationExternalId?: string };
+};
 
 /** What only the API adds to a declared operation's route: steps that need its dependencies or the request. */
 export type WriteHooks<C extends t.Mixed> = Pick<WriteRouteSpec<BodyOf<C>>, 'prepare' | 'start' | 'instead'> & {
@@ -125,12 +133,27 @@ export type WriteHooks<C extends t.Mixed> = Pick<WriteRouteSpec<BodyOf<C>>, 'pre
  * The write routes of a family of operations, derived from their declarations (route, body,
  * response, example) with the API's hooks; operations run only by workflows have none.
  */
-export function writeRoutes<F extends Record<string, OperationDeclaration>>(deps: ApiDeps, family: F, hooks: { [O in keyof F]?: WriteHooks<F[O]['input']> } = {}): RouteSpec[] {
+export function writeRoutes<F extends Record<string, OperationDeclaration>>(
+  deps: ApiDeps,
+  family: F,
+  hooks: { [O in keyof F]?: WriteHooks<F[O]['input']> } = {},
+): RouteSpec[] {
   return Object.entries(family).flatMap(([operation, { input, route: declared }]) => {
     if (!('operationId' in declared)) return [];
     const { body, example, answer, ...route } = declared;
     const hook: WriteHooks<t.Mixed> = hooks[operation] ?? {};
-    return [writeRoute(deps, { ...route, examples: example, body: writeBody(body, input), operation: operation as Operation, answer: hook.answer ?? answer, prepare: hook.prepare, start: hook.start, instead: hook.instead })];
+    return [
+      writeRoute(deps, {
+        ...route,
+        examples: example,
+        body: writeBody(body, input),
+        operation: operation as Operation,
+        answer: hook.answer ?? answer,
+        prepare: hook.prepare,
+        start: hook.start,
+        instead: hook.instead,
+      }),
+    ];
   });
 }
 

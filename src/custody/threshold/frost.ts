@@ -34,10 +34,19 @@ export function runDkg(playerCodes: string[], threshold: number): DkgResult {
   const signers = { min: threshold, max: playerCodes.length };
   const players = playerCodes.map((code) => ({ code, id: identifierOf(code), ...ed25519_FROST.DKG.round1(identifierOf(code), signers) }));
   const broadcasts = players.map((p) => p.public);
-  const sent = players.map((p) => ed25519_FROST.DKG.round2(p.secret, broadcasts.filter((b) => b.identifier !== p.id)));
+  const sent = players.map((p) =>
+    ed25519_FROST.DKG.round2(
+      p.secret,
+      broadcasts.filter((b) => b.identifier !== p.id),
+    ),
+  );
   const keys = players.map((p) => {
     const received = sent.flatMap((messages, from) => (players[from]!.id === p.id ? [] : [messages[p.id]!]));
-    const key = ed25519_FROST.DKG.round3(p.secret, broadcasts.filter((b) => b.identifier !== p.id), received);
+    const key = ed25519_FROST.DKG.round3(
+      p.secret,
+      broadcasts.filter((b) => b.identifier !== p.id),
+      received,
+    );
     ed25519_FROST.DKG.clean(p.secret);
     return { code: p.code, key };
   });
@@ -60,12 +69,16 @@ export function runDkg(playerCodes: string[], threshold: number): DkgResult {
  */
 export function thresholdSign(pub: ThresholdPublic, shares: PlayerShare[], message: Uint8Array): Uint8Array {
   if (shares.length < pub.signers.min) throw new Error(`signing needs ${pub.signers.min} players, ${shares.length} available`);
-  const signing = shares.slice(0, pub.signers.min).map((s) => ({ secret: { identifier: s.identifier, signingShare: s.signingShare }, ...ed25519_FROST.commit({ identifier: s.identifier, signingShare: s.signingShare }) }));
+  const signing = shares.slice(0, pub.signers.min).map((s) => ({
+    secret: { identifier: s.identifier, signingShare: s.signingShare },
+    ...ed25519_FROST.commit({ identifier: s.identifier, signingShare: s.signingShare }),
+  }));
   const commitmentList = signing.map((s) => s.commitments);
   const sigShares: Record<string, Uint8Array> = {};
   for (const s of signing) {
     const share = ed25519_FROST.signShare(s.secret, pub, s.nonces, commitmentList, message);
-    if (!ed25519_FROST.verifyShare(pub, commitmentList, message, s.secret.identifier, share)) throw new Error(`player ${s.secret.identifier} gave an invalid signature share`);
+    if (!ed25519_FROST.verifyShare(pub, commitmentList, message, s.secret.identifier, share))
+      throw new Error(`player ${s.secret.identifier} gave an invalid signature share`);
     sigShares[s.secret.identifier] = share;
   }
   return ed25519_FROST.aggregate(pub, commitmentList, message, sigShares);

@@ -43,7 +43,10 @@ export function createDirectoryShareStore(dir: string, playerCode: string, seale
         const stored = read(name);
         if (next.keyIdOf(stored.sealedShare) === next.currentKeyId) continue;
         // Each file is replaced whole: a rotation stopped here leaves every share readable by old or new KEK.
-        writeFileAtomically(path.join(dir, name), JSON.stringify({ identifier: stored.identifier, sealedShare: next.rewrap(stored.sealedShare) } satisfies ShareFile));
+        writeFileAtomically(
+          path.join(dir, name),
+          JSON.stringify({ identifier: stored.identifier, sealedShare: next.rewrap(stored.sealedShare) } satisfies ShareFile),
+        );
         count++;
       }
       return count;

@@ -6,7 +6,13 @@
 import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { getAddressDecoder, getBase58Decoder, getBase58Encoder } from '@solana/kit';
-import { insertThresholdKey, recordThresholdSignature, recordedThresholdSignature, thresholdKeyByRequest, thresholdKeys } from '../../db/repositories/threshold-keys.repository';
+import {
+  insertThresholdKey,
+  recordThresholdSignature,
+  recordedThresholdSignature,
+  thresholdKeyByRequest,
+  thresholdKeys,
+} from '../../db/repositories/threshold-keys.repository';
 import { runDkg, thresholdSign, type PlayerShare, type ThresholdPublic } from './frost';
 import type { ShareStore } from './share-store';
 
@@ -30,8 +36,16 @@ export interface ThresholdKeys {
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 const bytes = (h: string) => new Uint8Array(Buffer.from(h, 'hex'));
 type StoredPublic = { signers: { min: number; max: number }; commitments: string[]; verifyingShares: Record<string, string> };
-const storePublic = (p: ThresholdPublic): StoredPublic => ({ signers: p.signers, commitments: p.commitments.map(hex), verifyingShares: Object.fromEntries(Object.entries(p.verifyingShares).map(([k, v]) => [k, hex(v)])) });
-const loadPublic = (p: StoredPublic): ThresholdPublic => ({ signers: p.signers, commitments: p.commitments.map(bytes), verifyingShares: Object.fromEntries(Object.entries(p.verifyingShares).map(([k, v]) => [k, bytes(v)])) });
+const storePublic = (p: ThresholdPublic): StoredPublic => ({
+  signers: p.signers,
+  commitments: p.commitments.map(hex),
+  verifyingShares: Object.fromEntries(Object.entries(p.verifyingShares).map(([k, v]) => [k, hex(v)])),
+});
+const loadPublic = (p: StoredPublic): ThresholdPublic => ({
+  signers: p.signers,
+  commitments: p.commitments.map(bytes),
+  verifyingShares: Object.fromEntries(Object.entries(p.verifyingShares).map(([k, v]) => [k, bytes(v)])),
+});
 
 export function createThresholdKeys(stores: ShareStore[]): ThresholdKeys {
   const byCode = new Map(stores.map((s) => [s.playerCode, s]));
@@ -47,7 +61,16 @@ export function createThresholdKeys(stores: ShareStore[]): ThresholdKeys {
       const address = getAddressDecoder().decode(dkg.groupPublicKey);
       // Shares first: a key row without its shares could never sign; shares without a row are inert.
       for (const share of dkg.shares) byCode.get(share.playerCode)!.save(address, share);
-      await insertThresholdKey(em, { address, organizationId, requestKey, threshold: spec.threshold, playerCodes: codes, keyUsage: spec.keyUsage ?? null, isDefault: spec.isDefault ?? false, publicPackage: storePublic(dkg.public) });
+      await insertThresholdKey(em, {
+        address,
+        organizationId,
+        requestKey,
+        threshold: spec.threshold,
+        playerCodes: codes,
+        keyUsage: spec.keyUsage ?? null,
+        isDefault: spec.isDefault ?? false,
+        publicPackage: storePublic(dkg.public),
+      });
       return (await thresholdKeyByRequest(em, requestKey))!.address;
     },
     async held(em, addresses) {

@@ -8,7 +8,9 @@ export class Migration0011WriteEngine extends Migration {
   override name = '0011-write-engine';
 
   override up(): void {
-    this.addSql(`alter table ledger_transaction add column resolved jsonb, add column lifetime jsonb, add column write_transaction_id uuid, add column part integer not null default 0;`);
+    this.addSql(
+      `alter table ledger_transaction add column resolved jsonb, add column lifetime jsonb, add column write_transaction_id uuid, add column part integer not null default 0;`,
+    );
     this.addSql(`create index ledger_transaction_write on ledger_transaction (write_transaction_id, part) where write_transaction_id is not null;`);
     // Two writes must never hold the same message: identical bytes are one transaction to the
     // network, so the second write would be answered with the first one's landing.

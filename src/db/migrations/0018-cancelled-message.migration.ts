@@ -10,6 +10,8 @@ export class Migration0018CancelledMessage extends Migration {
 
   override up(): void {
     this.addSql(`drop index ledger_transaction_message;`);
-    this.addSql(`create unique index ledger_transaction_message on ledger_transaction (md5(serialized_message)) where serialized_message is not null and status <> 'CANCELLED';`);
+    this.addSql(
+      `create unique index ledger_transaction_message on ledger_transaction (md5(serialized_message)) where serialized_message is not null and status <> 'CANCELLED';`,
+    );
   }
 }

@@ -19,7 +19,11 @@ export async function accountsWithWebhooks(em: EntityManager): Promise<({ id: st
 
 /** Replaces an account's webhooks only if they are still `before` (compare-and-set: a concurrent Update Account wins); true when replaced. */
 export async function replaceAccountWebhooks(em: EntityManager, id: string, before: AccountWebhooks, after: AccountWebhooks): Promise<boolean> {
-  const json = (w: AccountWebhooks) => [JSON.stringify(w.missingSignatureWebhooks), JSON.stringify(w.preTransactionSubmitWebhooks), JSON.stringify(w.postTransactionSubmitWebhooks)];
+  const json = (w: AccountWebhooks) => [
+    JSON.stringify(w.missingSignatureWebhooks),
+    JSON.stringify(w.preTransactionSubmitWebhooks),
+    JSON.stringify(w.postTransactionSubmitWebhooks),
+  ];
   const result = await em.getConnection().execute<{ affectedRows: number }>(
     `update account set missing_signature_webhooks = ?::jsonb, pre_transaction_submit_webhooks = ?::jsonb, post_transaction_submit_webhooks = ?::jsonb
      where id = ? and missing_signature_webhooks = ?::jsonb and pre_transaction_submit_webhooks = ?::jsonb and post_transaction_submit_webhooks = ?::jsonb`,

@@ -56,13 +56,18 @@ export async function findAccountByLookup(em: EntityManager, scope: TenantScope,
 }
 
 /** Whether the organization may sign with a managed account's key (owner, or listed in orgsAllowedToSignWithPrivateKey). */
-export function maySign(account: Pick<Account, 'managed' | 'organizationId' | 'orgsAllowedToSignWithPrivateKey'>, organizationId: string, organizationExternalId: string): boolean {
+export function maySign(
+  account: Pick<Account, 'managed' | 'organizationId' | 'orgsAllowedToSignWithPrivateKey'>,
+  organizationId: string,
+  organizationExternalId: string,
+): boolean {
   return account.managed && (account.organizationId === organizationId || account.orgsAllowedToSignWithPrivateKey.includes(organizationExternalId));
 }
 
 /** The account may sign for this organization: managed, usable by it, and not CLOSED (a closed account neither signs nor is debited). */
 export function assertMaySign(account: Account, organizationId: string, organizationExternalId: string, field: string): void {
-  if (account.status !== 'ACTIVE') throw validationError(field, `${field} (account ${account.address}) is ${account.status}: a closed account no longer signs or pays`);
+  if (account.status !== 'ACTIVE')
+    throw validationError(field, `${field} (account ${account.address}) is ${account.status}: a closed account no longer signs or pays`);
   if (!account.managed) throw new LedgerError('VALIDATION_ERROR', `${field} is not managed: the service holds no key to sign with`, field);
   if (!maySign(account, organizationId, organizationExternalId)) throw forbidden(`this organization may not sign with ${field}`, field);
 }
@@ -72,8 +77,15 @@ export function assertMaySign(account: Account, organizationId: string, organiza
  * that signature (docs/webhooks.md, missing signature): a key the service does not hold or this organization
  * may not use, or a lookup with `autoSign: false`. A closed account is still refused (VALIDATION_ERROR).
  */
-export function signerMode(account: Account, organizationId: string, organizationExternalId: string, autoSign: boolean | undefined, field: string): 'SIGNS' | 'AWAITED' {
-  if (account.status !== 'ACTIVE') throw validationError(field, `${field} (account ${account.address}) is ${account.status}: a closed account no longer signs or pays`);
+export function signerMode(
+  account: Account,
+  organizationId: string,
+  organizationExternalId: string,
+  autoSign: boolean | undefined,
+  field: string,
+): 'SIGNS' | 'AWAITED' {
+  if (account.status !== 'ACTIVE')
+    throw validationError(field, `${field} (account ${account.address}) is ${account.status}: a closed account no longer signs or pays`);
   return autoSign !== false && maySign(account, organizationId, organizationExternalId) ? 'SIGNS' : 'AWAITED';
 }
 
@@ -164,7 +176,8 @@ export function createAccountRecord(em: EntityManager, fields: NewAccount, at: D
 export async function requireSigner(em: EntityManager, accountId: string | null | undefined, field: string, what: string): Promise<string> {
   const account = accountId ? await em.findOne(Account, { id: accountId }) : null;
   if (!account) throw validationError(field, `the ${what} is not onboarded, so the service cannot ask for its signature`);
-  if (account.status !== 'ACTIVE') throw validationError(field, `${field} (account ${account.address}) is ${account.status}: a closed account no longer signs or pays`);
+  if (account.status !== 'ACTIVE')
+    throw validationError(field, `${field} (account ${account.address}) is ${account.status}: a closed account no longer signs or pays`);
   return account.address;
 }
 
@@ -173,7 +186,15 @@ export async function requireSigner(em: EntityManager, accountId: string | null 
  * the write waits for it through Sign Transaction (AWAITED: a key it does not hold or may not use,
  * or `autoSign: false` in the request's lookup). It must be onboarded (VALIDATION_ERROR naming `field`).
  */
-export async function ownerSignature(em: EntityManager, accountId: string | null | undefined, organizationId: string, organizationExternalId: string, autoSign: boolean | undefined, field: string, what: string): Promise<{ address: string; mode: 'SIGNS' | 'AWAITED' }> {
+export async function ownerSignature(
+  em: EntityManager,
+  accountId: string | null | undefined,
+  organizationId: string,
+  organizationExternalId: string,
+  autoSign: boolean | undefined,
+  field: string,
+  what: string,
+): Promise<{ address: string; mode: 'SIGNS' | 'AWAITED' }> {
   const account = accountId ? await em.findOne(Account, { id: accountId }) : null;
   if (!account) throw validationError(field, `the ${what} is not onboarded`);
   return { address: account.address, mode: signerMode(account, organizationId, organizationExternalId, autoSign, field) };
@@ -189,12 +210,14 @@ type LastTransaction = Pick<LedgerTransaction, 'id' | 'signature'>;
  * the transaction record is not that tenant's to see, so its offchain last transaction stays its own.
  */
 export async function moveAccountLamports(em: EntityManager, accountId: string, delta: bigint, tx: LastTransaction, at: Date, ownRecord = true): Promise<void> {
-  await em.getConnection().execute(
-    'update account set lamports_balance = lamports_balance + ?, last_transaction_id = coalesce(?, last_transaction_id), last_transaction_signature = ?, last_transaction_at = ?, updated_at = ? where id = ?',
-    [delta.toString(), ownRecord ? tx.id : null, tx.signature, at, at, accountId],
-    'run',
-    em.getTransactionContext(),
-  );
+  await em
+    .getConnection()
+    .execute(
+      'update account set lamports_balance = lamports_balance + ?, last_transaction_id = coalesce(?, last_transaction_id), last_transaction_signature = ?, last_transaction_at = ?, updated_at = ? where id = ?',
+      [delta.toString(), ownRecord ? tx.id : null, tx.signature, at, at, accountId],
+      'run',
+      em.getTransactionContext(),
+    );
 }
 
 /** Marks an account CLOSED, less the `lamports` swept out of it, in one statement; `tx` (when given) becomes its last transaction. */
@@ -220,10 +243,12 @@ export interface TokenAccountFields {
 
 /** Makes an account's record a token account and adds its top-up, in one statement; `tx` becomes its last transaction. */
 export async function markTokenAccount(em: EntityManager, accountId: string, fields: TokenAccountFields, tx: LastTransaction | null, at: Date): Promise<void> {
-  await em.getConnection().execute(
-    'update account set type = ?, data_length = ?, token_version = ?, token_decimals = ?, lamports_balance = lamports_balance + ?, last_transaction_id = ?, last_transaction_signature = ?, last_transaction_at = ?, updated_at = ? where id = ?',
-    [fields.type, fields.dataLength, fields.tokenVersion, fields.tokenDecimals, fields.topUp, tx?.id ?? null, tx?.signature ?? null, at, at, accountId],
-    'run',
-    em.getTransactionContext(),
-  );
+  await em
+    .getConnection()
+    .execute(
+      'update account set type = ?, data_length = ?, token_version = ?, token_decimals = ?, lamports_balance = lamports_balance + ?, last_transaction_id = ?, last_transaction_signature = ?, last_transaction_at = ?, updated_at = ? where id = ?',
+      [fields.type, fields.dataLength, fields.tokenVersion, fields.tokenDecimals, fields.topUp, tx?.id ?? null, tx?.signature ?? null, at, at, accountId],
+      'run',
+      em.getTransactionContext(),
+    );
 }

@@ -18,5 +18,9 @@ export async function findTableByLookup(em: EntityManager, scope: TenantScope, l
 
 /** Tables that may compress this organization's transactions: not deactivated, not closed, on the cluster; oldest first so the choice is stable. */
 export function activeTables(em: EntityManager, scope: TenantScope): Promise<AddressLookupTable[]> {
-  return em.find(AddressLookupTable, { organizationId: scope.organizationId, cluster: scope.cluster, deactivated: false, closed: false }, { orderBy: { createdAt: 'asc', id: 'asc' }, limit: 20 });
+  return em.find(
+    AddressLookupTable,
+    { organizationId: scope.organizationId, cluster: scope.cluster, deactivated: false, closed: false },
+    { orderBy: { createdAt: 'asc', id: 'asc' }, limit: 20 },
+  );
 }

@@ -20,8 +20,14 @@ export interface Page<E> {
  * limit's worth, so every page answers in the same few milliseconds however many records match.
  */
 async function countUpTo<E extends object>(em: EntityManager, entity: EntityName<E>, where: unknown): Promise<{ count: number; countIsLowerBound: boolean }> {
-  const matching = em.createQueryBuilder(entity).select(raw('1')).where(where as never).limit(EXACT_COUNT_LIMIT + 1);
-  const [row] = await em.getConnection().execute<{ n: number }[]>(`select count(*)::int as n from (${matching.getQuery()}) as matching`, [...matching.getParams()]);
+  const matching = em
+    .createQueryBuilder(entity)
+    .select(raw('1'))
+    .where(where as never)
+    .limit(EXACT_COUNT_LIMIT + 1);
+  const [row] = await em
+    .getConnection()
+    .execute<{ n: number }[]>(`select count(*)::int as n from (${matching.getQuery()}) as matching`, [...matching.getParams()]);
   const n = row?.n ?? 0;
   return n > EXACT_COUNT_LIMIT ? { count: EXACT_COUNT_LIMIT, countIsLowerBound: true } : { count: n, countIsLowerBound: false };
 }
@@ -31,7 +37,10 @@ function rowCondition<E extends object>(em: EntityManager, entity: EntityName<E>
   const properties = em.getMetadata().find(entity)!.properties as Record<string, { fieldNames: string[] }>;
   const columns = bound.properties.map((property) => properties[property]!.fieldNames[0]!);
   const placeholders = columns.map(() => '?').join(', ');
-  const fragment = raw((alias: string) => `(${columns.map((column) => `"${alias}"."${column}"`).join(', ')}) ${bound.operator} (${placeholders})`, bound.values);
+  const fragment = raw(
+    (alias: string) => `(${columns.map((column) => `"${alias}"."${column}"`).join(', ')}) ${bound.operator} (${placeholders})`,
+    bound.values,
+  );
   return { [fragment]: [] };
 }
 
@@ -49,7 +58,12 @@ export function pageWhere<E extends object>(em: EntityManager, entity: EntityNam
  * collections it caused were most of the slowest pages (docs/bulk-reads.md). Columns keep the
  * driver's types (a bigint as its decimal text), which the presenters of those levels accept.
  */
-export async function findPage<E extends object>(em: EntityManager, entity: EntityName<E>, query: TranslatedQuery, fields?: readonly string[]): Promise<Page<E>> {
+export async function findPage<E extends object>(
+  em: EntityManager,
+  entity: EntityName<E>,
+  query: TranslatedQuery,
+  fields?: readonly string[],
+): Promise<Page<E>> {
   const where = pageWhere(em, entity, query);
   const page = fields
     ? (em
@@ -61,7 +75,9 @@ export async function findPage<E extends object>(em: EntityManager, entity: Enti
         .offset(query.offset)
         .execute('all', true) as Promise<E[]>)
     : // Read-only records: kept out of the identity map, which would track each of them for a flush that never comes.
-      (em.find(entity, where as never, { orderBy: query.orderBy as never, limit: query.limit, offset: query.offset, disableIdentityMap: true }) as Promise<E[]>);
+      (em.find(entity, where as never, { orderBy: query.orderBy as never, limit: query.limit, offset: query.offset, disableIdentityMap: true }) as Promise<
+        E[]
+      >);
   const [items, counted] = await Promise.all([page, countUpTo(em, entity, query.where)]);
   const last = items[items.length - 1];
   return { items, ...counted, ...(last ? { cursor: query.cursorAfter(last) } : {}) };

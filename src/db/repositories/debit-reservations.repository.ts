@@ -11,7 +11,10 @@ import type { Debit } from '../../domain/write';
 export const assetKey = (debit: Debit) => (debit.asset === 'NETWORK_CURRENCY' ? 'NETWORK_CURRENCY' : debit.asset.financialInstrumentId);
 
 type Exec = <T>(sql: string, params: unknown[]) => Promise<T>;
-const exec = (em: EntityManager): Exec => (sql, params) => em.getConnection().execute(sql, params, 'all', em.getTransactionContext()) as never;
+const exec =
+  (em: EntityManager): Exec =>
+  (sql, params) =>
+    em.getConnection().execute(sql, params, 'all', em.getTransactionContext()) as never;
 
 /** Serializes limit checks per account until the surrounding transaction ends (sorted: no deadlocks). */
 export async function lockAccounts(em: EntityManager, accountIds: string[]): Promise<void> {
@@ -19,7 +22,15 @@ export async function lockAccounts(em: EntityManager, accountIds: string[]): Pro
 }
 
 /** What `limit`'s window already holds for one account and asset, other than this write's own rows. */
-export async function debitedInWindow(em: EntityManager, accountId: string, asset: string, limit: DebitLimit, ownTransactionIds: string[], now: Date, mintAuthority?: string | null): Promise<bigint> {
+export async function debitedInWindow(
+  em: EntityManager,
+  accountId: string,
+  asset: string,
+  limit: DebitLimit,
+  ownTransactionIds: string[],
+  now: Date,
+  mintAuthority?: string | null,
+): Promise<bigint> {
   const since = new Date(now.getTime() - windowMs(limit));
   const rows = await exec(em)<{ operation_type: string; destination_class: string | null; amount: string }[]>(
     `select operation_type, destination_class, sum(amount)::text as amount from debit_reservation
@@ -28,25 +39,34 @@ export async function debitedInWindow(em: EntityManager, accountId: string, asse
     [accountId, asset, since, ownTransactionIds],
   );
   return rows
-    .filter((r) => governs(limit, { operationType: r.operation_type as Debit['operationType'], destination: r.destination_class ? { address: '', class: r.destination_class as never } : null }, mintAuthority))
+    .filter((r) =>
+      governs(
+        limit,
+        {
+          operationType: r.operation_type as Debit['operationType'],
+          destination: r.destination_class ? { address: '', class: r.destination_class as never } : null,
+        },
+        mintAuthority,
+      ),
+    )
     .reduce((sum, r) => sum + BigInt(r.amount), 0n);
 }
 
 /** Holds a write's debits, each under the id of the transaction that moves it (replacing any an earlier attempt held). */
-export async function reserveDebits(em: EntityManager, writeTransactionId: string, transactionIdOf: (debit: Debit) => string, debits: Debit[], now: Date): Promise<void> {
+export async function reserveDebits(
+  em: EntityManager,
+  writeTransactionId: string,
+  transactionIdOf: (debit: Debit) => string,
+  debits: Debit[],
+  now: Date,
+): Promise<void> {
   const ids = [...new Set(debits.map(transactionIdOf))];
   if (ids.length) await exec(em)(`delete from debit_reservation where transaction_id in (?)`, [ids]);
   for (const d of debits) {
-    await exec(em)(`insert into debit_reservation (write_transaction_id, transaction_id, account_id, asset, operation_type, destination_class, amount, created_at) values (?, ?, ?, ?, ?, ?, ?, ?)`, [
-      writeTransactionId,
-      transactionIdOf(d),
-      d.accountId,
-      assetKey(d),
-      d.operationType ?? 'TRANSFER',
-      d.destination?.class ?? null,
-      d.amount,
-      now,
-    ]);
+    await exec(em)(
+      `insert into debit_reservation (write_transaction_id, transaction_id, account_id, asset, operation_type, destination_class, amount, created_at) values (?, ?, ?, ?, ?, ?, ?, ?)`,
+      [writeTransactionId, transactionIdOf(d), d.accountId, assetKey(d), d.operationType ?? 'TRANSFER', d.destination?.class ?? null, d.amount, now],
+    );
   }
 }
 

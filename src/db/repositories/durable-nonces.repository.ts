@@ -7,7 +7,10 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { DurableNonceAccount } from '../entities';
 
 type Exec = <T>(sql: string, params: unknown[]) => Promise<T>;
-const exec = (em: EntityManager): Exec => (sql, params) => em.getConnection().execute(sql, params, 'all', em.getTransactionContext()) as never;
+const exec =
+  (em: EntityManager): Exec =>
+  (sql, params) =>
+    em.getConnection().execute(sql, params, 'all', em.getTransactionContext()) as never;
 
 export interface NonceReservation {
   id: string;
@@ -45,13 +48,18 @@ export async function reserveNonceAccount(em: EntityManager, scope: NonceScope, 
 
 /** How many nonce accounts of the organization on the cluster are free, whatever their authority. */
 export async function countFreeNonceAccounts(em: EntityManager, scope: NonceScope): Promise<number> {
-  const [row] = await exec(em)<{ n: string }[]>(`select count(*)::text as n from durable_nonce_account where organization_id = ? and cluster = ? and not is_in_use`, [scope.organizationId, scope.cluster]);
+  const [row] = await exec(em)<{ n: string }[]>(
+    `select count(*)::text as n from durable_nonce_account where organization_id = ? and cluster = ? and not is_in_use`,
+    [scope.organizationId, scope.cluster],
+  );
   return Number(row?.n ?? 0);
 }
 
 /** Gives back the nonce account `transactionId` holds, if any. Idempotent. */
 export async function releaseNonceAccount(em: EntityManager, transactionId: string): Promise<void> {
-  await exec(em)(`update durable_nonce_account set is_in_use = false, in_use_by_transaction_id = null, in_use_at = null where in_use_by_transaction_id = ?`, [transactionId]);
+  await exec(em)(`update durable_nonce_account set is_in_use = false, in_use_by_transaction_id = null, in_use_at = null where in_use_by_transaction_id = ?`, [
+    transactionId,
+  ]);
 }
 
 /** Keeps the nonce value last read from the chain (bulk filters and sorts on it). */

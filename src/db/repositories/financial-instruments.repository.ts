@@ -25,7 +25,11 @@ export async function findInstrumentByLookup(em: EntityManager, scope: TenantSco
 /** Authorities a request may name beside an instrument, checked against the instrument's own. */
 export type NamedAuthority = 'mintAuthority' | 'freezeAuthority' | 'permanentDelegateAuthority';
 
-const authorityWords: Record<NamedAuthority, string> = { mintAuthority: 'mint authority', freezeAuthority: 'freeze authority', permanentDelegateAuthority: 'permanent delegate' };
+const authorityWords: Record<NamedAuthority, string> = {
+  mintAuthority: 'mint authority',
+  freezeAuthority: 'freeze authority',
+  permanentDelegateAuthority: 'permanent delegate',
+};
 
 /**
  * An authority named in a request (a position lookup's `mintAuthority`/`freezeAuthority`, a movement's
@@ -33,7 +37,14 @@ const authorityWords: Record<NamedAuthority, string> = { mintAuthority: 'mint au
  * whether or not the operation signs with it: FREEZE_AUTHORITY_NOT_FOUND for the freeze authority,
  * VALIDATION_ERROR for the others, naming `field`. An offPlatform lookup is compared by address.
  */
-export async function checkNamedAuthority(em: EntityManager, scope: TenantScope, instrument: FinancialInstrument, name: NamedAuthority, given: AccountLookupInput, field: string): Promise<void> {
+export async function checkNamedAuthority(
+  em: EntityManager,
+  scope: TenantScope,
+  instrument: FinancialInstrument,
+  name: NamedAuthority,
+  given: AccountLookupInput,
+  field: string,
+): Promise<void> {
   const code = name === 'freezeAuthority' ? 'FREEZE_AUTHORITY_NOT_FOUND' : 'VALIDATION_ERROR';
   const ref = instrument.authorities[name];
   const named = given.offPlatform ? offPlatformAddress(given, field) : (await findAccountByLookup(em, scope, given, field)).address;

@@ -18,5 +18,9 @@ export async function findDataSourceByLookup(em: EntityManager, scope: TenantSco
 
 /** The newest PRICE data source of an instrument in this organization that holds a value. */
 export function newestPriceSource(em: EntityManager, organizationId: string, financialInstrumentId: string): Promise<OracleDataSource | null> {
-  return em.findOne(OracleDataSource, { organizationId, financialInstrumentId, kind: 'PRICE', latestValue: { $ne: null } }, { orderBy: { createdAt: 'desc', id: 'desc' } });
+  return em.findOne(
+    OracleDataSource,
+    { organizationId, financialInstrumentId, kind: 'PRICE', latestValue: { $ne: null } },
+    { orderBy: { createdAt: 'desc', id: 'desc' } },
+  );
 }

@@ -17,10 +17,12 @@ export interface NewOrganization {
 
 /** Inserts an organization unless its external id is taken (a concurrent create wins), then returns the stored one. Idempotent by external id. */
 export async function insertOrganization(em: EntityManager, row: NewOrganization): Promise<Organization> {
-  await em.getConnection().execute(
-    `insert into organization (id, external_id, name, webhook_signing_secret, created_at) values (?, ?, ?, ?, now()) on conflict (external_id) do nothing`,
-    [randomUUID(), row.externalId, row.name, row.webhookSigningSecret],
-  );
+  await em
+    .getConnection()
+    .execute(
+      `insert into organization (id, external_id, name, webhook_signing_secret, created_at) values (?, ?, ?, ?, now()) on conflict (external_id) do nothing`,
+      [randomUUID(), row.externalId, row.name, row.webhookSigningSecret],
+    );
   return em.findOneOrFail(Organization, { externalId: row.externalId }, { refresh: true });
 }
 
@@ -55,7 +57,11 @@ export function listOrganizations(em: EntityManager): Promise<Organization[]> {
 
 /** API keys, oldest first: of one organization or all; revoked ones only when asked. */
 export function listApiKeys(em: EntityManager, filter: { organizationId?: string; includeRevoked: boolean }): Promise<ApiKey[]> {
-  return em.find(ApiKey, { ...(filter.organizationId ? { organizationId: filter.organizationId } : {}), ...(filter.includeRevoked ? {} : { revokedAt: null }) }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+  return em.find(
+    ApiKey,
+    { ...(filter.organizationId ? { organizationId: filter.organizationId } : {}), ...(filter.includeRevoked ? {} : { revokedAt: null }) },
+    { orderBy: { createdAt: 'asc', id: 'asc' } },
+  );
 }
 
 /** Revokes a key (idempotent: a revoked key keeps its first revocation time) and announces it. Null when no such key. */

@@ -24,7 +24,13 @@ export async function findPositionByLookup(em: EntityManager, scope: TenantScope
   if (!found) throw notFound(field, `${field}: no such position`);
   // Authorities the lookup names must be the instrument's (every operation that takes a position lookup).
   if (lookup.mintAuthority || lookup.freezeAuthority) {
-    await checkPositionLookupAuthorities(em, scope, instrument ?? (await em.findOneOrFail(FinancialInstrument, { id: found.financialInstrumentId })), lookup, field);
+    await checkPositionLookupAuthorities(
+      em,
+      scope,
+      instrument ?? (await em.findOneOrFail(FinancialInstrument, { id: found.financialInstrumentId })),
+      lookup,
+      field,
+    );
   }
   return found;
 }
@@ -55,8 +61,26 @@ export async function insertPosition(em: EntityManager, row: NewPosition): Promi
        last_transaction_id, last_transaction_at, creation_transaction_id, creation_transaction_at, created_at, updated_at)
      values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
      on conflict (organization_id, cluster, address) do nothing returning id`,
-    [row.id, row.organizationId, row.cluster, row.address, row.ownerAddress, row.ownerAccountId, row.financialInstrumentId, row.mintAddress, row.associated, row.status, row.frozen, row.balance,
-      row.lastTransactionId, row.at, row.creationTransactionId, row.at, row.at, row.at],
+    [
+      row.id,
+      row.organizationId,
+      row.cluster,
+      row.address,
+      row.ownerAddress,
+      row.ownerAccountId,
+      row.financialInstrumentId,
+      row.mintAddress,
+      row.associated,
+      row.status,
+      row.frozen,
+      row.balance,
+      row.lastTransactionId,
+      row.at,
+      row.creationTransactionId,
+      row.at,
+      row.at,
+      row.at,
+    ],
     'all',
     em.getTransactionContext(),
   );

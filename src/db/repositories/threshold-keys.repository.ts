@@ -22,9 +22,25 @@ export async function insertThresholdKey(em: EntityManager, row: ThresholdKeyRow
   );
 }
 
-type Raw = { address: string; organization_id: string; request_key: string; threshold: number; player_codes: string[]; key_usage: string | null; is_default: boolean; public_package: unknown };
+type Raw = {
+  address: string;
+  organization_id: string;
+  request_key: string;
+  threshold: number;
+  player_codes: string[];
+  key_usage: string | null;
+  is_default: boolean;
+  public_package: unknown;
+};
 const fromRaw = (r: Raw): ThresholdKeyRow => ({
-  address: r.address, organizationId: r.organization_id, requestKey: r.request_key, threshold: r.threshold, playerCodes: r.player_codes, keyUsage: r.key_usage, isDefault: r.is_default, publicPackage: r.public_package,
+  address: r.address,
+  organizationId: r.organization_id,
+  requestKey: r.request_key,
+  threshold: r.threshold,
+  playerCodes: r.player_codes,
+  keyUsage: r.key_usage,
+  isDefault: r.is_default,
+  publicPackage: r.public_package,
 });
 
 export async function thresholdKeyByRequest(em: EntityManager, requestKey: string): Promise<ThresholdKeyRow | undefined> {
@@ -40,12 +56,16 @@ export async function thresholdKeys(em: EntityManager, addresses: string[]): Pro
 
 /** The signature already given over a message, so a replayed sign step sends the same transaction. */
 export async function recordedThresholdSignature(em: EntityManager, address: string, messageHash: string): Promise<string | undefined> {
-  const rows = await em.getConnection().execute<{ signature: string }[]>(`select signature from threshold_signature where address = ? and message_hash = ?`, [address, messageHash]);
+  const rows = await em
+    .getConnection()
+    .execute<{ signature: string }[]>(`select signature from threshold_signature where address = ? and message_hash = ?`, [address, messageHash]);
   return rows[0]?.signature;
 }
 
 /** Keeps the first signature over a message; returns the one that is recorded. */
 export async function recordThresholdSignature(em: EntityManager, address: string, messageHash: string, signature: string): Promise<string> {
-  await em.getConnection().execute(`insert into threshold_signature (address, message_hash, signature) values (?, ?, ?) on conflict do nothing`, [address, messageHash, signature]);
+  await em
+    .getConnection()
+    .execute(`insert into threshold_signature (address, message_hash, signature) values (?, ?, ?) on conflict do nothing`, [address, messageHash, signature]);
   return (await recordedThresholdSignature(em, address, messageHash))!;
 }

@@ -60,7 +60,18 @@ export async function insertPendingRecord(em: EntityManager, request: WriteReque
   await em.getConnection().execute(
     `insert into ledger_transaction (id, organization_id, operation, cluster, status, status_history, idempotency_key, request_digest, workflow_id, created_at, updated_at)
      values (?, ?, ?, ?, 'PENDING', ?, ?, ?, ?, ?, ?) on conflict do nothing`,
-    [request.transactionId, request.organizationId, request.operation, request.cluster, JSON.stringify([{ status: 'PENDING', at: at.toISOString() }]), request.idempotencyKey, request.requestDigest ?? null, request.workflowId, at, at],
+    [
+      request.transactionId,
+      request.organizationId,
+      request.operation,
+      request.cluster,
+      JSON.stringify([{ status: 'PENDING', at: at.toISOString() }]),
+      request.idempotencyKey,
+      request.requestDigest ?? null,
+      request.workflowId,
+      at,
+      at,
+    ],
   );
 }
 
@@ -103,7 +114,16 @@ export function newTransactionRecord(em: EntityManager, request: WriteRequest, a
   });
 }
 
-const successful = new Set<TransactionStatus>(['PENDING', 'SIGNED', 'SUBMITTED', 'CONFIRMED', 'FINALIZED', 'BUILT', 'AWAITING_APPROVAL', 'AWAITING_SIGNATURES']);
+const successful = new Set<TransactionStatus>([
+  'PENDING',
+  'SIGNED',
+  'SUBMITTED',
+  'CONFIRMED',
+  'FINALIZED',
+  'BUILT',
+  'AWAITING_APPROVAL',
+  'AWAITING_SIGNATURES',
+]);
 
 /** The spec's transaction result (2.2) from a record. */
 export function transactionResult(record: LedgerTransaction): TransactionResult {
@@ -122,7 +142,11 @@ export function transactionResult(record: LedgerTransaction): TransactionResult 
 /** The record a write created (an account or a position), for answering a repeat from the records. */
 export async function createdReference(em: EntityManager, id: string | undefined): Promise<WriteResult['created']> {
   if (!id) return undefined;
-  const record = (await em.findOne(Account, { id })) ?? (await em.findOne(Position, { id })) ?? (await em.findOne(AddressLookupTable, { id })) ?? (await em.findOne(OracleDataSource, { id }));
+  const record =
+    (await em.findOne(Account, { id })) ??
+    (await em.findOne(Position, { id })) ??
+    (await em.findOne(AddressLookupTable, { id })) ??
+    (await em.findOne(OracleDataSource, { id }));
   return record ? { onchainId: record.address, offchainId: record.id } : undefined;
 }
 

@@ -20,11 +20,16 @@ export const accountExamples: Record<string, OperationExample> = {
     response: { newAccount: ids.investor, svmTransaction: confirmedTransaction },
   },
   updateAccount: {
-    request: { itemData: { account: { offchainId: ids.treasury.offchainId }, comments: 'Pays fees for the bond desk', offchainReferences: { code: 'TREASURY-01' } } },
+    request: {
+      itemData: { account: { offchainId: ids.treasury.offchainId }, comments: 'Pays fees for the bond desk', offchainReferences: { code: 'TREASURY-01' } },
+    },
     response: { updatedAccount: ids.treasury, svmTransaction: null },
   },
   inactivateAccount: {
-    request: { itemData: { accountToInactivate: { offchainId: ids.investor.offchainId }, transferRemainingNetworkCurrencyTo: { offchainId: ids.treasury.offchainId } }, ...feePayer },
+    request: {
+      itemData: { accountToInactivate: { offchainId: ids.investor.offchainId }, transferRemainingNetworkCurrencyTo: { offchainId: ids.treasury.offchainId } },
+      ...feePayer,
+    },
     response: { inactivatedAccount: ids.investor, svmTransaction: confirmedTransaction },
   },
   fetchAccounts: {
@@ -44,13 +49,26 @@ export const accountExamples: Record<string, OperationExample> = {
   },
   fetchAccountBalance: {
     request: { itemData: { account: { offchainReferences: { code: 'TREASURY-01' } } } },
-    response: { account: identifiers(ids.treasury), onchain: { balance: { amount: 2.000005, lamports: 2000005000 } }, offchain: { balance: { amount: 2.000005, lamports: 2000005000 } } },
+    response: {
+      account: identifiers(ids.treasury),
+      onchain: { balance: { amount: 2.000005, lamports: 2000005000 } },
+      offchain: { balance: { amount: 2.000005, lamports: 2000005000 } },
+    },
   },
   transferNetworkCurrency: {
     request: {
-      itemData: { source: { offchainId: ids.treasury.offchainId }, destination: { onchainId: ids.investor.onchainId }, value: { amount: '0.250000001' }, idempotencyId: '7b3e1f9c-2d4a-4c8e-9f6b-1a5d3c7e9b20', memo: 'Coupon float' },
+      itemData: {
+        source: { offchainId: ids.treasury.offchainId },
+        destination: { onchainId: ids.investor.onchainId },
+        value: { amount: '0.250000001' },
+        idempotencyId: '7b3e1f9c-2d4a-4c8e-9f6b-1a5d3c7e9b20',
+        memo: 'Coupon float',
+      },
       // A simulated limit and the median recent priority fee of the message's writable accounts (docs/compute-budget.md).
-      svmTransactionConfig: { ...feePayer.svmTransactionConfig, computeUnitConfig: { enable: true, priceEstimate: { provider: 'CLUSTER_RPC', calculationStrategy: 'DEFAULT', priorityLevel: 'RECOMMENDED' } } },
+      svmTransactionConfig: {
+        ...feePayer.svmTransactionConfig,
+        computeUnitConfig: { enable: true, priceEstimate: { provider: 'CLUSTER_RPC', calculationStrategy: 'DEFAULT', priorityLevel: 'RECOMMENDED' } },
+      },
     },
     response: confirmedTransaction,
   },

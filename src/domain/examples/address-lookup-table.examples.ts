@@ -3,13 +3,28 @@ import { at, confirmedTransaction, ids } from './example-values';
 import type { OperationExample } from './operation-examples';
 
 const table = { onchainId: '2qGyrQ8RKKSJxFFgbRwp2vtwb3z2xQ4w5hSgFGvT6eWx', offchainId: '3c7e1a9f-5b2d-4f8e-a1c6-9d4b2e7f3a58' };
-const reference = (ref: { onchainId: string; offchainId: string }) => ({ onchain: { id: ref.onchainId }, offchain: { id: ref.offchainId }, managed: true, tenantOrganizationId: ids.organization });
+const reference = (ref: { onchainId: string; offchainId: string }) => ({
+  onchain: { id: ref.onchainId },
+  offchain: { id: ref.offchainId },
+  managed: true,
+  tenantOrganizationId: ids.organization,
+});
 
 const record = {
   onchain: { id: table.onchainId, lastTransactionAt: at },
-  offchain: { id: table.offchainId, code: 'ALT-BONDS', name: 'Bond desk accounts', comments: null, lastTransactionId: ids.transaction, creationTransactionId: ids.transaction },
+  offchain: {
+    id: table.offchainId,
+    code: 'ALT-BONDS',
+    name: 'Bond desk accounts',
+    comments: null,
+    lastTransactionId: ids.transaction,
+    creationTransactionId: ids.transaction,
+  },
   authority: reference(ids.authority),
-  componentAddresses: [reference(ids.treasury), { onchain: { id: ids.treasuryPosition.onchainId }, offchain: { id: null }, managed: false, tenantOrganizationId: null }],
+  componentAddresses: [
+    reference(ids.treasury),
+    { onchain: { id: ids.treasuryPosition.onchainId }, offchain: { id: null }, managed: false, tenantOrganizationId: null },
+  ],
   managed: true,
   wasAlreadyOnchain: false,
   frozen: false,
@@ -37,7 +52,13 @@ export const addressLookupTableExamples: Record<string, OperationExample> = {
     response: { updatedAddressLookupTable: table, svmTransaction: confirmedTransaction },
   },
   fetchAddressLookupTables: {
-    request: { itemQuery: { limit: 50, skip: 0, filter: [{ fieldName: 'frozen', operator: 'AND', filterValues: [{ dataType: 'BOOLEAN', filterType: 'EQUALS', valueBoolean: false }] }] } },
+    request: {
+      itemQuery: {
+        limit: 50,
+        skip: 0,
+        filter: [{ fieldName: 'frozen', operator: 'AND', filterValues: [{ dataType: 'BOOLEAN', filterType: 'EQUALS', valueBoolean: false }] }],
+      },
+    },
     response: { count: 1, items: [record] },
   },
   fetchAddressLookupTableDetails: {

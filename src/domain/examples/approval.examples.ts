@@ -13,7 +13,10 @@ const approval = {
   approversForOverride: approvers,
   decisions: [{ apiKeyId: approvers[0], decision: 'APPROVE', comment: 'quarter-end rebalancing', at }],
   rule: {
-    limit: { destination: 'ANY', maxAllowedDebit: { limitType: 'PER_TRANSACTION', limitAmount: '100', approversForOverride: approvers, requiredApproversCount: 2 } },
+    limit: {
+      destination: 'ANY',
+      maxAllowedDebit: { limitType: 'PER_TRANSACTION', limitAmount: '100', approversForOverride: approvers, requiredApproversCount: 2 },
+    },
     address: ids.treasury.onchainId,
     amount: '250000000000',
     alreadyInWindow: '0',
@@ -30,10 +33,22 @@ export const approvalExamples: Record<string, OperationExample> = {
   },
   approve: {
     request: { itemData: { approval: { offchainId: approval.offchainId }, comment: 'confirmed with the desk' } },
-    response: { approval: { ...approval, status: 'APPROVED', decisions: [...approval.decisions, { apiKeyId: approvers[1], decision: 'APPROVE', comment: 'confirmed with the desk', at: '2026-03-02T10:20:00.000Z' }] } },
+    response: {
+      approval: {
+        ...approval,
+        status: 'APPROVED',
+        decisions: [...approval.decisions, { apiKeyId: approvers[1], decision: 'APPROVE', comment: 'confirmed with the desk', at: '2026-03-02T10:20:00.000Z' }],
+      },
+    },
   },
   reject: {
     request: { itemData: { approval: { offchainId: approval.offchainId }, comment: 'not planned' } },
-    response: { approval: { ...approval, status: 'REJECTED', decisions: [...approval.decisions, { apiKeyId: approvers[2], decision: 'REJECT', comment: 'not planned', at: '2026-03-02T10:20:00.000Z' }] } },
+    response: {
+      approval: {
+        ...approval,
+        status: 'REJECTED',
+        decisions: [...approval.decisions, { apiKeyId: approvers[2], decision: 'REJECT', comment: 'not planned', at: '2026-03-02T10:20:00.000Z' }],
+      },
+    },
   },
 };

@@ -8,7 +8,15 @@ const nonceHash = 'F8kZ3rTq9WmXbR5sLdG4hJ7tYp2vQ6eK1oNcU4aPiBx';
 const nonceDetailed = {
   ...treasuryDetailed,
   onchain: { id: nonce.onchainId, lastTransactionId: signature, lastTransactionAt: at, creationTransactionId: signature, creationTransactionAt: at },
-  offchain: { ...treasuryDetailed.offchain, id: nonce.offchainId, type: 'NONCE', code: 'NONCE-DESK', accountNumber: null, name: null, balance: { amount: 0.00144768, lamports: 1447680 } },
+  offchain: {
+    ...treasuryDetailed.offchain,
+    id: nonce.offchainId,
+    type: 'NONCE',
+    code: 'NONCE-DESK',
+    accountNumber: null,
+    name: null,
+    balance: { amount: 0.00144768, lamports: 1447680 },
+  },
   comments: null,
   canPayFees: false,
   networkCurrencyDebitLimits: null,
@@ -26,7 +34,11 @@ const nonceRecord = {
 export const durableNonceExamples: Record<string, OperationExample> = {
   createDurableNonceAccounts: {
     request: {
-      itemData: { nonceAccount: { offchainReferences: { type: 'NONCE', code: 'NONCE-DESK' } }, numberOfNonceAccounts: 3, nonceAuthority: { offchainId: ids.authority.offchainId } },
+      itemData: {
+        nonceAccount: { offchainReferences: { type: 'NONCE', code: 'NONCE-DESK' } },
+        numberOfNonceAccounts: 3,
+        nonceAuthority: { offchainId: ids.authority.offchainId },
+      },
       svmTransactionConfig: { feePayer: { offchainId: ids.treasury.offchainId } },
     },
     response: { transactions: [confirmedTransaction] },
@@ -35,7 +47,12 @@ export const durableNonceExamples: Record<string, OperationExample> = {
     request: {
       itemQuery: {
         limit: 20,
-        filter: [{ fieldName: 'nonceAuthorityOnchainId', filterValues: [{ dataType: 'ADDRESS_ONCHAIN_ID', filterType: 'EQUALS', valueString: ids.authority.onchainId }] }],
+        filter: [
+          {
+            fieldName: 'nonceAuthorityOnchainId',
+            filterValues: [{ dataType: 'ADDRESS_ONCHAIN_ID', filterType: 'EQUALS', valueString: ids.authority.onchainId }],
+          },
+        ],
         sort: [{ fieldName: 'isInUse', sortDirection: 'ASC' }],
       },
     },

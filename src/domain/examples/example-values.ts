@@ -38,7 +38,13 @@ export const identifiers = (ref: { onchainId: string; offchainId: string }) => (
 
 /** The treasury wallet's account record at the detailed level. */
 export const treasuryDetailed = {
-  onchain: { id: ids.treasury.onchainId, lastTransactionId: signature, lastTransactionAt: at, creationTransactionId: signature, creationTransactionAt: earlier },
+  onchain: {
+    id: ids.treasury.onchainId,
+    lastTransactionId: signature,
+    lastTransactionAt: at,
+    creationTransactionId: signature,
+    creationTransactionAt: earlier,
+  },
   offchain: {
     id: ids.treasury.offchainId,
     type: 'WALLET',
@@ -70,7 +76,9 @@ export const treasuryDetailed = {
   tokenDebitLimits: null,
   missingSignatureWebhooks: [],
   preTransactionSubmitWebhooks: [],
-  postTransactionSubmitWebhooks: [{ endpointUrl: 'https://hooks.acme.example/ledger', name: 'settlement', apiKeyAuthConfig: { httpHeaderName: 'x-api-key', keyValue: '***' }, timeout: 5000 }],
+  postTransactionSubmitWebhooks: [
+    { endpointUrl: 'https://hooks.acme.example/ledger', name: 'settlement', apiKeyAuthConfig: { httpHeaderName: 'x-api-key', keyValue: '***' }, timeout: 5000 },
+  ],
   dataLength: 0,
   tokenVersion: null,
   domain: null,
@@ -79,10 +87,23 @@ export const treasuryDetailed = {
 
 export const treasuryCompact = {
   onchain: { id: ids.treasury.onchainId, lastTransactionId: signature, lastTransactionAt: at },
-  offchain: { id: ids.treasury.offchainId, type: 'WALLET', code: 'TREASURY-01', alId: null, organizationExternalId: 'acme-capital', accountNumber: '100-200-300', lastTransactionId: ids.transaction },
+  offchain: {
+    id: ids.treasury.offchainId,
+    type: 'WALLET',
+    code: 'TREASURY-01',
+    alId: null,
+    organizationExternalId: 'acme-capital',
+    accountNumber: '100-200-300',
+    lastTransactionId: ids.transaction,
+  },
 };
 
-export const authorityReference = (ref: { onchainId: string; offchainId: string }) => ({ onchain: { id: ref.onchainId }, offchain: { id: ref.offchainId }, managed: true, tenantOrganizationId: ids.organization });
+export const authorityReference = (ref: { onchainId: string; offchainId: string }) => ({
+  onchain: { id: ref.onchainId },
+  offchain: { id: ref.offchainId },
+  managed: true,
+  tenantOrganizationId: ids.organization,
+});
 
 export const instrumentCompact = {
   onchain: { id: ids.instrument.onchainId, lastTransactionAt: at },
@@ -114,7 +135,11 @@ export const instrumentDetailed = {
   tenantOrganizationId: ids.organization,
 };
 
-const positionCompactOf = (ref: { onchainId: string; offchainId: string }, owner: { onchainId: string; offchainId: string }, balance: Record<string, number>) => ({
+const positionCompactOf = (
+  ref: { onchainId: string; offchainId: string },
+  owner: { onchainId: string; offchainId: string },
+  balance: Record<string, number>,
+) => ({
   onchain: { id: ref.onchainId, lastTransactionAt: at },
   offchain: { id: ref.offchainId, lastTransactionId: ids.transaction, balance },
   owner: { onchain: { id: owner.onchainId }, offchain: { id: owner.offchainId } },

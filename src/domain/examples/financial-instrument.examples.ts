@@ -10,7 +10,10 @@ export const financialInstrumentExamples: Record<string, OperationExample> = {
     request: {
       itemData: {
         version: 'TOKEN_2022',
-        mintAccount: { managed: true, offchainReferences: { type: 'ASSET_TOKEN', name: 'Acme 2029 notes', newAlId: { financialInstrumentType: 'CORPORATE_BOND' } } },
+        mintAccount: {
+          managed: true,
+          offchainReferences: { type: 'ASSET_TOKEN', name: 'Acme 2029 notes', newAlId: { financialInstrumentType: 'CORPORATE_BOND' } },
+        },
         mintAuthority: authority,
         updateAuthority: authority,
         freezeAuthority: authority,
@@ -24,7 +27,9 @@ export const financialInstrumentExamples: Record<string, OperationExample> = {
     response: { newFinancialInstrument: ids.instrument, svmTransaction: confirmedTransaction },
   },
   fetchFinancialInstruments: {
-    request: { itemQuery: { limit: 20, filter: [{ fieldName: 'version', filterValues: [{ dataType: 'TEXT', filterType: 'EQUALS', valueString: 'TOKEN_2022' }] }] } },
+    request: {
+      itemQuery: { limit: 20, filter: [{ fieldName: 'version', filterValues: [{ dataType: 'TEXT', filterType: 'EQUALS', valueString: 'TOKEN_2022' }] }] },
+    },
     response: { count: 1, items: [instrumentCompact] },
   },
   fetchFinancialInstrumentDetails: {
@@ -40,19 +45,37 @@ export const financialInstrumentExamples: Record<string, OperationExample> = {
     response: confirmedTransaction,
   },
   updateFinancialInstrument: {
-    request: { itemData: { financialInstrument: { offchainId: ids.instrument.offchainId }, onchainData: { simpleCustomMetadata: { couponDates: '03-01,09-01' } }, comments: 'Coupon dates added' }, ...config },
+    request: {
+      itemData: {
+        financialInstrument: { offchainId: ids.instrument.offchainId },
+        onchainData: { simpleCustomMetadata: { couponDates: '03-01,09-01' } },
+        comments: 'Coupon dates added',
+      },
+      ...config,
+    },
     response: { updatedFinancialInstrument: ids.instrument, svmTransaction: confirmedTransaction },
   },
   closeFinancialInstrument: {
-    request: { itemData: { financialInstrument: { offchainId: ids.instrument.offchainId }, refundDestination: { offchainId: ids.treasury.offchainId } }, ...config },
+    request: {
+      itemData: { financialInstrument: { offchainId: ids.instrument.offchainId }, refundDestination: { offchainId: ids.treasury.offchainId } },
+      ...config,
+    },
     response: confirmedTransaction,
   },
   fetchFinancialInstrumentCirculatingSupply: {
     request: { itemData: { financialInstrument: { offchainId: ids.instrument.offchainId } } },
-    response: { financialInstrument: identifiers(ids.instrument), decimals: 6, circulatingSupply: { amount: 1000000.000001, lamports: 1000000000001 }, uiAmount: null },
+    response: {
+      financialInstrument: identifiers(ids.instrument),
+      decimals: 6,
+      circulatingSupply: { amount: 1000000.000001, lamports: 1000000000001 },
+      uiAmount: null,
+    },
   },
   tokenExtensionsCalculator: {
-    request: { extensions: ['PERMANENT_DELEGATE', 'PAUSABLE'], metadata: { name: 'Acme Corp 4.25% 2029', symbol: 'ACB29', uri: 'https://assets.acme.example/acb29.json' } },
+    request: {
+      extensions: ['PERMANENT_DELEGATE', 'PAUSABLE'],
+      metadata: { name: 'Acme Corp 4.25% 2029', symbol: 'ACB29', uri: 'https://assets.acme.example/acb29.json' },
+    },
     response: { mintAccountSize: 555, estimatedRent: { amount: 0.00475416, lamports: 4754160 } },
   },
 };

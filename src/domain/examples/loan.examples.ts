@@ -13,7 +13,12 @@ const accountOf = (ref: { onchainId: string; offchainId: string }, type: string)
   offchain: { ...treasuryDetailed.offchain, id: ref.offchainId, type, code: null, accountNumber: null, name: null },
 });
 
-const bondTerms = { financialInstrument: { onchainId: ids.instrument.onchainId }, apy: [40_000, 45_000, 50_000, 60_000, 70_000], loanToValueRatio: 800_000, liquidationRatio: 900_000 };
+const bondTerms = {
+  financialInstrument: { onchainId: ids.instrument.onchainId },
+  apy: [40_000, 45_000, 50_000, 60_000, 70_000],
+  loanToValueRatio: 800_000,
+  liquidationRatio: 900_000,
+};
 
 const loanDetailedExample = {
   offchainId: loanId,
@@ -60,7 +65,13 @@ export const loanExamples: Record<string, OperationExample> = {
     response: { newLoanStrategy: vault, svmTransaction: confirmedTransaction },
   },
   fetchLoanStrategies: {
-    request: { itemQuery: { filter: [{ fieldName: 'lenderOnchainId', filterValues: [{ dataType: 'ADDRESS_ONCHAIN_ID', filterType: 'EQUALS', valueString: ids.treasury.onchainId }] }] } },
+    request: {
+      itemQuery: {
+        filter: [
+          { fieldName: 'lenderOnchainId', filterValues: [{ dataType: 'ADDRESS_ONCHAIN_ID', filterType: 'EQUALS', valueString: ids.treasury.onchainId }] },
+        ],
+      },
+    },
     response: {
       count: 1,
       items: [
@@ -83,8 +94,18 @@ export const loanExamples: Record<string, OperationExample> = {
       itemData: {
         defiProtocol: 'LEDGER_ESCROW',
         protocolDetails: { loanStrategyAddress: vault.onchainId, expectedLoanValues: { expectedApy: 50_000, expectedLqt: [900_000] }, durationIndex: 2 },
-        itemsToBorrow: [{ positionLookup: { owner: { offchainId: ids.investor.offchainId }, financialInstrument: { onchainId: ids.instrument.onchainId } }, value: { amount: 60 } }],
-        itemsToPledge: [{ positionLookup: { owner: { offchainId: ids.investor.offchainId }, financialInstrument: { onchainId: ids.instrument.onchainId } }, value: { amount: '100' } }],
+        itemsToBorrow: [
+          {
+            positionLookup: { owner: { offchainId: ids.investor.offchainId }, financialInstrument: { onchainId: ids.instrument.onchainId } },
+            value: { amount: 60 },
+          },
+        ],
+        itemsToPledge: [
+          {
+            positionLookup: { owner: { offchainId: ids.investor.offchainId }, financialInstrument: { onchainId: ids.instrument.onchainId } },
+            value: { amount: '100' },
+          },
+        ],
       },
       svmTransactionConfig: { feePayer: { offchainId: ids.investor.offchainId } },
     },
@@ -95,7 +116,13 @@ export const loanExamples: Record<string, OperationExample> = {
       itemData: {
         defiProtocol: 'LEDGER_ESCROW',
         escrow: { onchainId: escrow.onchainId },
-        itemsToDeposit: [{ positionLookup: { owner: { offchainId: ids.investor.offchainId }, financialInstrument: { onchainId: ids.instrument.onchainId } }, value: { amount: 5 }, mintAsset: true }],
+        itemsToDeposit: [
+          {
+            positionLookup: { owner: { offchainId: ids.investor.offchainId }, financialInstrument: { onchainId: ids.instrument.onchainId } },
+            value: { amount: 5 },
+            mintAsset: true,
+          },
+        ],
       },
       svmTransactionConfig: { feePayer: { offchainId: ids.investor.offchainId } },
     },
@@ -106,19 +133,40 @@ export const loanExamples: Record<string, OperationExample> = {
       itemData: {
         defiProtocol: 'LEDGER_ESCROW',
         escrow: { onchainId: escrow.onchainId },
-        itemsToRepay: [{ positionLookup: { owner: { offchainId: ids.investor.offchainId }, financialInstrument: { onchainId: ids.instrument.onchainId } }, value: { amount: 20 } }],
-        itemsToRelease: [{ positionLookup: { owner: { offchainId: ids.investor.offchainId }, financialInstrument: { onchainId: ids.instrument.onchainId } }, value: { amount: 10 } }],
+        itemsToRepay: [
+          {
+            positionLookup: { owner: { offchainId: ids.investor.offchainId }, financialInstrument: { onchainId: ids.instrument.onchainId } },
+            value: { amount: 20 },
+          },
+        ],
+        itemsToRelease: [
+          {
+            positionLookup: { owner: { offchainId: ids.investor.offchainId }, financialInstrument: { onchainId: ids.instrument.onchainId } },
+            value: { amount: 10 },
+          },
+        ],
       },
       svmTransactionConfig: { feePayer: { offchainId: ids.investor.offchainId } },
     },
     response: confirmedTransaction,
   },
   refinanceLoan: {
-    request: { itemData: { defiProtocol: 'LEDGER_ESCROW', escrow: { onchainId: escrow.onchainId }, durationIndex: 2, fromLender: { offchainId: ids.treasury.offchainId } }, svmTransactionConfig: { feePayer: { offchainId: ids.investor.offchainId } } },
+    request: {
+      itemData: {
+        defiProtocol: 'LEDGER_ESCROW',
+        escrow: { onchainId: escrow.onchainId },
+        durationIndex: 2,
+        fromLender: { offchainId: ids.treasury.offchainId },
+      },
+      svmTransactionConfig: { feePayer: { offchainId: ids.investor.offchainId } },
+    },
     response: { escrow, svmTransaction: null },
   },
   closeLoan: {
-    request: { itemData: { defiProtocol: 'LEDGER_ESCROW', escrow: { onchainId: escrow.onchainId } }, svmTransactionConfig: { feePayer: { offchainId: ids.investor.offchainId } } },
+    request: {
+      itemData: { defiProtocol: 'LEDGER_ESCROW', escrow: { onchainId: escrow.onchainId } },
+      svmTransactionConfig: { feePayer: { offchainId: ids.investor.offchainId } },
+    },
     response: confirmedTransaction,
   },
   fetchLoanDetails: {
@@ -126,7 +174,12 @@ export const loanExamples: Record<string, OperationExample> = {
     response: loanDetailedExample,
   },
   fetchLoans: {
-    request: { itemQuery: { filter: [{ fieldName: 'status', filterValues: [{ filterType: 'EQUALS', valueString: 'OPEN' }] }], sort: [{ fieldName: 'maturityAt', sortDirection: 'ASC' }] } },
+    request: {
+      itemQuery: {
+        filter: [{ fieldName: 'status', filterValues: [{ filterType: 'EQUALS', valueString: 'OPEN' }] }],
+        sort: [{ fieldName: 'maturityAt', sortDirection: 'ASC' }],
+      },
+    },
     response: { count: 1, items: [{ ...identifiers(escrow), offchain: { id: loanId } }] },
   },
 };

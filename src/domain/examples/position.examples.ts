@@ -1,5 +1,14 @@
 /** Examples of the position operations: amounts as exact decimals, sent as numbers or as text. */
-import { confirmedTransaction, identifiers, ids, investorPositionCompact, investorPositionDetailed, investorPositionLookup, transactionDetailed, treasuryPositionLookup } from './example-values';
+import {
+  confirmedTransaction,
+  identifiers,
+  ids,
+  investorPositionCompact,
+  investorPositionDetailed,
+  investorPositionLookup,
+  transactionDetailed,
+  treasuryPositionLookup,
+} from './example-values';
 import type { OperationExample } from './operation-examples';
 
 const config = { svmTransactionConfig: { feePayer: { offchainId: ids.treasury.offchainId } } };
@@ -11,7 +20,18 @@ export const positionExamples: Record<string, OperationExample> = {
     response: { newPosition: ids.investorPosition, svmTransaction: confirmedTransaction },
   },
   fetchPositions: {
-    request: { itemQuery: { limit: 100, filter: [{ fieldName: 'financialInstrumentOnchainId', filterValues: [{ dataType: 'ONCHAIN_ADDRESS_ID', filterType: 'EQUALS', valueString: ids.instrument.onchainId }] }], sort: [{ fieldName: 'balance', sortDirection: 'DESC' }] } },
+    request: {
+      itemQuery: {
+        limit: 100,
+        filter: [
+          {
+            fieldName: 'financialInstrumentOnchainId',
+            filterValues: [{ dataType: 'ONCHAIN_ADDRESS_ID', filterType: 'EQUALS', valueString: ids.instrument.onchainId }],
+          },
+        ],
+        sort: [{ fieldName: 'balance', sortDirection: 'DESC' }],
+      },
+    },
     response: { count: 1, items: [investorPositionCompact] },
   },
   updatePosition: {
@@ -31,12 +51,21 @@ export const positionExamples: Record<string, OperationExample> = {
     response: confirmedTransaction,
   },
   burn: {
-    request: { itemData: { burnFrom: investorPositionLookup, value: { amount: '250.5' }, idempotencyId: '3d8f2b15-6c4e-4a9f-b2d7-0e5c3f8a4b69', memo: 'Redemption' }, ...config },
+    request: {
+      itemData: { burnFrom: investorPositionLookup, value: { amount: '250.5' }, idempotencyId: '3d8f2b15-6c4e-4a9f-b2d7-0e5c3f8a4b69', memo: 'Redemption' },
+      ...config,
+    },
     response: confirmedTransaction,
   },
   transferFinancialInstrument: {
     request: {
-      itemData: { source: treasuryPositionLookup, destination: investorPositionLookup, value: { amount: '123456789012.000001' }, idempotencyId: '4e9a3c26-7d5f-4b1a-8c3e-1f6d4a9b5c72', initializeDestinationPositionIfNeeded: true },
+      itemData: {
+        source: treasuryPositionLookup,
+        destination: investorPositionLookup,
+        value: { amount: '123456789012.000001' },
+        idempotencyId: '4e9a3c26-7d5f-4b1a-8c3e-1f6d4a9b5c72',
+        initializeDestinationPositionIfNeeded: true,
+      },
       ...config,
     },
     response: confirmedTransaction,

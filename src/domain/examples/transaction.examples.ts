@@ -3,8 +3,24 @@ import { at, confirmedTransaction, ids, signature, statusHistory, transactionDet
 import type { OperationExample } from './operation-examples';
 
 const webhookDeliveries = [
-  { eventId: `${ids.transaction}:TRANSACTION_POST_SUBMIT`, eventType: 'TRANSACTION_POST_SUBMIT', webhookName: 'settlement', attempt: 1, at: earlier, httpStatus: 503, error: 'the receiver answered HTTP 503' },
-  { eventId: `${ids.transaction}:TRANSACTION_POST_SUBMIT`, eventType: 'TRANSACTION_POST_SUBMIT', webhookName: 'settlement', attempt: 2, at, httpStatus: 200, error: null },
+  {
+    eventId: `${ids.transaction}:TRANSACTION_POST_SUBMIT`,
+    eventType: 'TRANSACTION_POST_SUBMIT',
+    webhookName: 'settlement',
+    attempt: 1,
+    at: earlier,
+    httpStatus: 503,
+    error: 'the receiver answered HTTP 503',
+  },
+  {
+    eventId: `${ids.transaction}:TRANSACTION_POST_SUBMIT`,
+    eventType: 'TRANSACTION_POST_SUBMIT',
+    webhookName: 'settlement',
+    attempt: 2,
+    at,
+    httpStatus: 200,
+    error: null,
+  },
 ];
 
 export const transactionExamples: Record<string, OperationExample> = {
@@ -37,7 +53,12 @@ export const transactionExamples: Record<string, OperationExample> = {
     response: { transaction: { offchainId: ids.transaction, status: 'CANCELLED' } },
   },
   fetchTransactions: {
-    request: { itemQuery: { limit: 25, filter: [{ fieldName: 'status', filterValues: [{ dataType: 'TEXT', filterType: 'IN', valuesString: ['CONFIRMED', 'FINALIZED'] }] }] } },
+    request: {
+      itemQuery: {
+        limit: 25,
+        filter: [{ fieldName: 'status', filterValues: [{ dataType: 'TEXT', filterType: 'IN', valuesString: ['CONFIRMED', 'FINALIZED'] }] }],
+      },
+    },
     response: { count: 1, items: [{ ...confirmedTransaction, operation: 'MINT', createdAt: earlier }] },
   },
 };

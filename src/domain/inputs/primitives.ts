@@ -20,7 +20,8 @@ export function schemaOf(codec: t.Mixed): JsonSchema | undefined {
   return schemas.get(codec);
 }
 
-const numberText = (u: unknown): string | undefined => (isLosslessNumber(u) ? (u as LosslessNumber).value : typeof u === 'number' && Number.isFinite(u) ? String(u) : undefined);
+const numberText = (u: unknown): string | undefined =>
+  isLosslessNumber(u) ? (u as LosslessNumber).value : typeof u === 'number' && Number.isFinite(u) ? String(u) : undefined;
 
 /** A decimal amount, kept as its exact text ("123456789012345678.000001"). */
 export const decimalText = describe(
@@ -36,7 +37,8 @@ export const decimalText = describe(
   {
     type: ['number', 'string'],
     pattern: '^\\s*-?\\d+(\\.\\d+)?([eE][+-]?\\d+)?\\s*$',
-    description: 'An exact decimal, never rounded: bodies are parsed losslessly, so a JSON number keeps its exact decimal text (123456789012345678.000001 stays as written). It may also be sent as a string of decimal text ("123456789012345678.000001").',
+    description:
+      'An exact decimal, never rounded: bodies are parsed losslessly, so a JSON number keeps its exact decimal text (123456789012345678.000001 stays as written). It may also be sent as a string of decimal text ("123456789012345678.000001").',
   },
 );
 
@@ -52,7 +54,11 @@ export const amountText = describe(
     },
     (a) => a,
   ),
-  { ...schemaOf(decimalText), pattern: '^\\s*\\d+(\\.\\d+)?([eE][+-]?\\d+)?\\s*$', description: 'A non-negative exact decimal, never rounded: a JSON number keeps its exact decimal text, or send a string of decimal text.' },
+  {
+    ...schemaOf(decimalText),
+    pattern: '^\\s*\\d+(\\.\\d+)?([eE][+-]?\\d+)?\\s*$',
+    description: 'A non-negative exact decimal, never rounded: a JSON number keeps its exact decimal text, or send a string of decimal text.',
+  },
 );
 
 /** A non-negative integer of base units (lamports), kept as its exact text; large values are fine. */
@@ -66,7 +72,13 @@ export const integerText = describe(
     },
     (a) => a,
   ),
-  { type: ['integer', 'string'], minimum: 0, pattern: '^\\s*\\d+\\s*$', description: 'Integer base units (lamports, or the token\'s smallest unit), up to 2^64 − 1: a JSON integer (parsed losslessly, never through a double) or a string of digits.' },
+  {
+    type: ['integer', 'string'],
+    minimum: 0,
+    pattern: '^\\s*\\d+\\s*$',
+    description:
+      "Integer base units (lamports, or the token's smallest unit), up to 2^64 − 1: a JSON integer (parsed losslessly, never through a double) or a string of digits.",
+  },
 );
 
 /** A safe integer within [min, max]. */
@@ -117,7 +129,10 @@ export const jsonObject = describe(
   new t.Type<Record<string, unknown>, Record<string, unknown>, unknown>(
     'JsonObject',
     (u): u is Record<string, unknown> => typeof u === 'object' && u !== null && !Array.isArray(u),
-    (u, c) => (typeof u === 'object' && u !== null && !Array.isArray(u) && !isLosslessNumber(u) ? t.success(plainJson(u) as Record<string, unknown>) : t.failure(u, c, 'must be an object')),
+    (u, c) =>
+      typeof u === 'object' && u !== null && !Array.isArray(u) && !isLosslessNumber(u)
+        ? t.success(plainJson(u) as Record<string, unknown>)
+        : t.failure(u, c, 'must be an object'),
     (a) => a,
   ),
   { type: 'object', additionalProperties: true },
@@ -135,14 +150,24 @@ export function plainJson(u: unknown): unknown {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const uuid = describe(
-  new t.Type<string, string, unknown>('Uuid', (u): u is string => typeof u === 'string' && UUID.test(u), (u, c) => (typeof u === 'string' && UUID.test(u) ? t.success(u.toLowerCase()) : t.failure(u, c, 'must be a UUID')), (a) => a),
+  new t.Type<string, string, unknown>(
+    'Uuid',
+    (u): u is string => typeof u === 'string' && UUID.test(u),
+    (u, c) => (typeof u === 'string' && UUID.test(u) ? t.success(u.toLowerCase()) : t.failure(u, c, 'must be a UUID')),
+    (a) => a,
+  ),
   { type: 'string', format: 'uuid' },
 );
 
 const BASE58 = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
 /** A network address (base58 of 32 bytes). */
 export const address = describe(
-  new t.Type<string, string, unknown>('Address', (u): u is string => typeof u === 'string' && BASE58.test(u), (u, c) => (typeof u === 'string' && BASE58.test(u) ? t.success(u) : t.failure(u, c, 'must be a base58 network address')), (a) => a),
+  new t.Type<string, string, unknown>(
+    'Address',
+    (u): u is string => typeof u === 'string' && BASE58.test(u),
+    (u, c) => (typeof u === 'string' && BASE58.test(u) ? t.success(u) : t.failure(u, c, 'must be a base58 network address')),
+    (a) => a,
+  ),
   { type: 'string', pattern: BASE58.source, description: 'Network address (base58).' },
 );
 
@@ -151,7 +176,8 @@ export function nonEmptyString(maxLength = 1000) {
     new t.Type<string, string, unknown>(
       'NonEmptyString',
       (u): u is string => typeof u === 'string',
-      (u, c) => (typeof u === 'string' && u.length > 0 && u.length <= maxLength ? t.success(u) : t.failure(u, c, `must be a string of 1 to ${maxLength} characters`)),
+      (u, c) =>
+        typeof u === 'string' && u.length > 0 && u.length <= maxLength ? t.success(u) : t.failure(u, c, `must be a string of 1 to ${maxLength} characters`),
       (a) => a,
     ),
     { type: 'string', minLength: 1, maxLength },
@@ -182,7 +208,12 @@ export const httpUrl = describe(
 export function oneOf<const V extends string>(values: readonly V[], name = 'Enum') {
   const set = new Set<string>(values);
   return describe(
-    new t.Type<V, V, unknown>(name, (u): u is V => typeof u === 'string' && set.has(u), (u, c) => (typeof u === 'string' && set.has(u) ? t.success(u as V) : t.failure(u, c, `must be one of ${values.join(', ')}`)), (a) => a),
+    new t.Type<V, V, unknown>(
+      name,
+      (u): u is V => typeof u === 'string' && set.has(u),
+      (u, c) => (typeof u === 'string' && set.has(u) ? t.success(u as V) : t.failure(u, c, `must be one of ${values.join(', ')}`)),
+      (a) => a,
+    ),
     { type: 'string', enum: [...values] },
   );
 }
@@ -230,7 +261,12 @@ export function strictObject<R extends Props, O extends Props>(name: string, req
       }
       for (const [key, codec] of Object.entries(required)) {
         const result = codec.validate(input[key], [...c, { key, type: codec, actual: input[key] }]);
-        if (result._tag === 'Left') errors.push(...(input[key] === undefined ? [{ value: undefined, context: [...c, { key, type: codec, actual: undefined }], message: 'is required' }] : result.left));
+        if (result._tag === 'Left')
+          errors.push(
+            ...(input[key] === undefined
+              ? [{ value: undefined, context: [...c, { key, type: codec, actual: undefined }], message: 'is required' }]
+              : result.left),
+          );
         else out[key] = result.right;
       }
       for (const [key, codec] of Object.entries(optional)) {

@@ -1,7 +1,23 @@
 /** Account records at the three detail levels (spec 2.2, docs/behaviour/conventions.md) and the account reads' answers. */
 import * as t from 'io-ts';
 import { accountTypes } from '../account-types';
-import { address, baseUnits, boolean, decimalString, exactAmount, integer, listOf, nullable, oneOfShapes, signature, strictObject, textEnum, textWith, timestamp, uuid } from './building-blocks';
+import {
+  address,
+  baseUnits,
+  boolean,
+  decimalString,
+  exactAmount,
+  integer,
+  listOf,
+  nullable,
+  oneOfShapes,
+  signature,
+  strictObject,
+  textEnum,
+  textWith,
+  timestamp,
+  uuid,
+} from './building-blocks';
 import { referenceAnswer } from './write.responses';
 
 /** `identifiers` of every record kept beside an onchain object (accounts, instruments, positions). */
@@ -19,7 +35,12 @@ export const recordIdentifiers = strictObject(
 export type RecordIdentifiersBody = t.TypeOf<typeof recordIdentifiers>;
 
 /** A network-currency amount: the exact decimal and its lamports. */
-export const networkCurrencyAmount = strictObject('NetworkCurrencyAmount', { amount: exactAmount, lamports: baseUnits }, {}, 'Network currency: amount (exact decimal, 9 decimals) and lamports (integer), the same value twice.');
+export const networkCurrencyAmount = strictObject(
+  'NetworkCurrencyAmount',
+  { amount: exactAmount, lamports: baseUnits },
+  {},
+  'Network currency: amount (exact decimal, 9 decimals) and lamports (integer), the same value twice.',
+);
 export type NetworkCurrencyAmountBody = t.TypeOf<typeof networkCurrencyAmount>;
 
 const accountType = textEnum(accountTypes);
@@ -29,7 +50,19 @@ const optionalText = nullable(t.string);
 
 const compactProps = {
   onchain: strictObject('AccountCompactOnchain', { id: address, lastTransactionId: nullable(signature), lastTransactionAt: nullable(timestamp) }, {}),
-  offchain: strictObject('AccountCompactOffchain', { id: uuid, type: accountType, code: optionalText, alId: optionalText, organizationExternalId: optionalText, accountNumber: optionalText, lastTransactionId: nullable(uuid) }, {}),
+  offchain: strictObject(
+    'AccountCompactOffchain',
+    {
+      id: uuid,
+      type: accountType,
+      code: optionalText,
+      alId: optionalText,
+      organizationExternalId: optionalText,
+      accountNumber: optionalText,
+      lastTransactionId: nullable(uuid),
+    },
+    {},
+  ),
 };
 export const accountCompact = strictObject('AccountCompact', compactProps, {}, 'The compact detail level of an account record (spec 2.2 reduced form).');
 export type AccountCompactBody = t.TypeOf<typeof accountCompact>;
@@ -45,7 +78,11 @@ const maxAllowedDebit = strictObject(
   },
 );
 const networkCurrencyDebitLimit = strictObject('NetworkCurrencyDebitLimitRecord', { destination: debitDestination, maxAllowedDebit }, {});
-const tokenDebitLimit = strictObject('TokenDebitLimitRecord', { destination: debitDestination, maxAllowedDebit }, { operationType: textEnum(['ANY', 'MINT', 'BURN', 'TRANSFER']), mintAuthority: t.string });
+const tokenDebitLimit = strictObject(
+  'TokenDebitLimitRecord',
+  { destination: debitDestination, maxAllowedDebit },
+  { operationType: textEnum(['ANY', 'MINT', 'BURN', 'TRANSFER']), mintAuthority: t.string },
+);
 
 /** A webhook as an account keeps it: credentials masked as "***". */
 const webhook = strictObject(
@@ -54,7 +91,19 @@ const webhook = strictObject(
   {
     name: t.string,
     apiKeyAuthConfig: strictObject('ApiKeyAuthRecord', { httpHeaderName: t.string, keyValue: textWith('Always "***".') }, {}),
-    oauth2AuthConfig: strictObject('OAuth2AuthRecord', {}, { accessTokenUrl: t.string, audience: t.string, flowType: t.string, clientId: t.string, clientSecret: textWith('"***" when set.'), userName: t.string, password: textWith('"***" when set.') }),
+    oauth2AuthConfig: strictObject(
+      'OAuth2AuthRecord',
+      {},
+      {
+        accessTokenUrl: t.string,
+        audience: t.string,
+        flowType: t.string,
+        clientId: t.string,
+        clientSecret: textWith('"***" when set.'),
+        userName: t.string,
+        password: textWith('"***" when set.'),
+      },
+    ),
     timeout: integer,
     doNotSubmitTransactionOnFailure: boolean,
   },
@@ -71,7 +120,9 @@ const ownerOnlyProps = {
   orgsAllowedToSignWithPrivateKey: listOf(t.string, 'Owner only (left out for another organization).'),
   solDebitApiKeys: listOf(t.string, 'Owner only (left out for another organization).'),
   tokenDebitApiKeys: listOf(t.string, 'Owner only (left out for another organization).'),
-  networkCurrencyDebitLimits: nullable(listOf(networkCurrencyDebitLimit, 'null: the defaults of spec 8 apply. Owner only (left out for another organization).')),
+  networkCurrencyDebitLimits: nullable(
+    listOf(networkCurrencyDebitLimit, 'null: the defaults of spec 8 apply. Owner only (left out for another organization).'),
+  ),
   tokenDebitLimits: nullable(listOf(tokenDebitLimit, 'null: the defaults apply. Owner only (left out for another organization).')),
   missingSignatureWebhooks: listOf(webhook, 'Owner only (left out for another organization).'),
   preTransactionSubmitWebhooks: listOf(webhook, 'Owner only (left out for another organization).'),
@@ -85,7 +136,13 @@ export const accountDetailed = strictObject(
   {
     onchain: strictObject(
       'AccountDetailedOnchain',
-      { id: address, lastTransactionId: nullable(signature), lastTransactionAt: nullable(timestamp), creationTransactionId: nullable(signature), creationTransactionAt: nullable(timestamp) },
+      {
+        id: address,
+        lastTransactionId: nullable(signature),
+        lastTransactionAt: nullable(timestamp),
+        creationTransactionId: nullable(signature),
+        creationTransactionAt: nullable(timestamp),
+      },
       {},
     ),
     offchain: strictObject(
@@ -121,18 +178,33 @@ export const accountDetailed = strictObject(
     tenantOrganizationId: uuid,
   },
   ownerOnlyProps,
-  'The detailed level of an account record: everything (spec 2.2). A shared account seen by another organization leaves out the owner\'s configuration (docs/custody-policy.md).',
+  "The detailed level of an account record: everything (spec 2.2). A shared account seen by another organization leaves out the owner's configuration (docs/custody-policy.md).",
 );
 export type AccountDetailedBody = t.TypeOf<typeof accountDetailed>;
 export type NetworkCurrencyDebitLimitBody = t.TypeOf<typeof networkCurrencyDebitLimit>;
 export type TokenDebitLimitBody = t.TypeOf<typeof tokenDebitLimit>;
 
 export const accountLevels = { identifiers: recordIdentifiers, compact: accountCompact, detailed: accountDetailed };
-export const accountRecord = oneOfShapes([recordIdentifiers, accountCompact, accountDetailed], 'An account record at the detail level asked for: identifiers, compact or detailed.');
+export const accountRecord = oneOfShapes(
+  [recordIdentifiers, accountCompact, accountDetailed],
+  'An account record at the detail level asked for: identifiers, compact or detailed.',
+);
 
-export const createAccountResponse = referenceAnswer('newAccount', 'CreateAccountResponse', 'The new account and the transaction that created it (svmTransaction null when it was onboarded without one, alreadyOnchain or non-managed).');
-export const updateAccountResponse = referenceAnswer('updatedAccount', 'UpdateAccountResponse', 'The updated account; no network transaction (svmTransaction null).');
-export const inactivateAccountResponse = referenceAnswer('inactivatedAccount', 'InactivateAccountResponse', 'The closed account and the sweep transaction (null when no lamports were left or the account is not managed).');
+export const createAccountResponse = referenceAnswer(
+  'newAccount',
+  'CreateAccountResponse',
+  'The new account and the transaction that created it (svmTransaction null when it was onboarded without one, alreadyOnchain or non-managed).',
+);
+export const updateAccountResponse = referenceAnswer(
+  'updatedAccount',
+  'UpdateAccountResponse',
+  'The updated account; no network transaction (svmTransaction null).',
+);
+export const inactivateAccountResponse = referenceAnswer(
+  'inactivatedAccount',
+  'InactivateAccountResponse',
+  'The closed account and the sweep transaction (null when no lamports were left or the account is not managed).',
+);
 
 export const accountBalanceResponse = strictObject(
   'AccountBalanceResponse',
@@ -149,4 +221,3 @@ export const accountPrivateKeyResponse = strictObject(
   { account: recordIdentifiers, privateKey: textWith('base58 of the 64-byte secret key (seed then public key), the Solana CLI layout.'), privateKeyLocation },
   {},
 );
-

@@ -8,7 +8,18 @@ export const addressLookupTableRecord = strictObject(
   'AddressLookupTableRecord',
   {
     onchain: strictObject('AddressLookupTableOnchain', { id: address, lastTransactionAt: nullable(timestamp) }, {}),
-    offchain: strictObject('AddressLookupTableOffchain', { id: uuid, code: nullable(t.string), name: nullable(t.string), comments: nullable(t.string), lastTransactionId: nullable(uuid), creationTransactionId: nullable(uuid) }, {}),
+    offchain: strictObject(
+      'AddressLookupTableOffchain',
+      {
+        id: uuid,
+        code: nullable(t.string),
+        name: nullable(t.string),
+        comments: nullable(t.string),
+        lastTransactionId: nullable(uuid),
+        creationTransactionId: nullable(uuid),
+      },
+      {},
+    ),
     authority: authorityReference,
     componentAddresses: listOf(authorityReference, 'The addresses the table holds, in table order (an address, once added, is never removed).'),
     managed: boolean,
@@ -18,12 +29,29 @@ export const addressLookupTableRecord = strictObject(
     closed: boolean,
   },
   {},
-  'An address lookup table (spec 2.9). `managed`: the service holds the authority\'s key. `frozen`: the authority was removed, the addresses can no longer change. `deactivated`: no longer usable by new transactions; closable once the deactivation cooled down. `closed`: the account is gone (a boolean, as the filter treats it). Fetch Address Lookup Table Details reads the flags and addresses from the network; Fetch Address Lookup Tables shows the record as the service\'s writes left it.',
+  "An address lookup table (spec 2.9). `managed`: the service holds the authority's key. `frozen`: the authority was removed, the addresses can no longer change. `deactivated`: no longer usable by new transactions; closable once the deactivation cooled down. `closed`: the account is gone (a boolean, as the filter treats it). Fetch Address Lookup Table Details reads the flags and addresses from the network; Fetch Address Lookup Tables shows the record as the service's writes left it.",
 );
 export type AddressLookupTableRecordBody = t.TypeOf<typeof addressLookupTableRecord>;
 
-export const addressLookupTablePage = strictObject('AddressLookupTablePage', { count: integer, items: listOf(addressLookupTableRecord) }, { cursor: pageCursor, countIsLowerBound }, 'Fetch Address Lookup Tables: the detailed records of the page, and how many match.');
+export const addressLookupTablePage = strictObject(
+  'AddressLookupTablePage',
+  { count: integer, items: listOf(addressLookupTableRecord) },
+  { cursor: pageCursor, countIsLowerBound },
+  'Fetch Address Lookup Tables: the detailed records of the page, and how many match.',
+);
 
-export const createAddressLookupTableResponse = referenceAnswer('newAddressLookupTable', 'CreateAddressLookupTableResponse', 'The new (or onboarded) table and the write\'s last network transaction (null when onboarded with alreadyOnchain).');
-export const extendAddressLookupTableResponse = referenceAnswer('extendedAddressLookupTable', 'ExtendAddressLookupTableResponse', 'The extended table and the write\'s last network transaction.');
-export const updateAddressLookupTableResponse = referenceAnswer('updatedAddressLookupTable', 'UpdateAddressLookupTableResponse', 'The updated table and its network transaction.');
+export const createAddressLookupTableResponse = referenceAnswer(
+  'newAddressLookupTable',
+  'CreateAddressLookupTableResponse',
+  "The new (or onboarded) table and the write's last network transaction (null when onboarded with alreadyOnchain).",
+);
+export const extendAddressLookupTableResponse = referenceAnswer(
+  'extendedAddressLookupTable',
+  'ExtendAddressLookupTableResponse',
+  "The extended table and the write's last network transaction.",
+);
+export const updateAddressLookupTableResponse = referenceAnswer(
+  'updatedAddressLookupTable',
+  'UpdateAddressLookupTableResponse',
+  'The updated table and its network transaction.',
+);

@@ -19,18 +19,28 @@ export const approval = strictObject(
   'Approval',
   {
     offchainId: uuid,
-    status: textEnum(approvalStatuses, 'PENDING until requiredApproversCount approvals (APPROVED: the write goes on to build), one rejection (REJECTED), the timeout (EXPIRED) or Cancel (CANCELLED); the write ends REJECTED on the last three (CANCELLED on Cancel).'),
+    status: textEnum(
+      approvalStatuses,
+      'PENDING until requiredApproversCount approvals (APPROVED: the write goes on to build), one rejection (REJECTED), the timeout (EXPIRED) or Cancel (CANCELLED); the write ends REJECTED on the last three (CANCELLED on Cancel).',
+    ),
     transaction: strictObject('ApprovalTransaction', { offchainId: uuid }, {}),
     account: strictObject('ApprovalAccount', { onchainId: textWith('The debited wallet.'), offchainId: uuid }, {}),
     requiredApproversCount: integer,
     approversForOverride: listOf(textWith('An API key id.')),
     decisions: listOf(approvalDecision, 'In the order they were made; one per API key.'),
-    rule: freeObjectWith('The limit that fired ({limit}: destination, maxAllowedDebit), the debit (address, amount in base units, alreadyInWindow) and the headroom the limit had left (base units), with the message LIMIT_EXCEEDED would have given.'),
+    rule: freeObjectWith(
+      'The limit that fired ({limit}: destination, maxAllowedDebit), the debit (address, amount in base units, alreadyInWindow) and the headroom the limit had left (base units), with the message LIMIT_EXCEEDED would have given.',
+    ),
     createdAt: timestamp,
   },
   {},
 );
 
-export const approvalsResponse = strictObject('Approvals', { count: integer, items: listOf(approval) }, { cursor: pageCursor, countIsLowerBound }, "The organization's approvals matching the itemQuery.");
+export const approvalsResponse = strictObject(
+  'Approvals',
+  { count: integer, items: listOf(approval) },
+  { cursor: pageCursor, countIsLowerBound },
+  "The organization's approvals matching the itemQuery.",
+);
 export const approvalResponse = strictObject('ApprovalDecisionAnswer', { approval }, {}, 'The approval after the decision.');
 export type ApprovalBody = t.TypeOf<typeof approval>;

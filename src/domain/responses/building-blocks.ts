@@ -62,21 +62,38 @@ export function listOf<C extends t.Mixed>(item: C, description?: string) {
 
 /** An object whose keys are free and whose values have one shape. */
 export function mapOf<C extends t.Mixed>(value: C, description?: string) {
-  return composed(t.record(t.string, value), (schemaOf) => ({ type: 'object', additionalProperties: schemaOf(value), ...(description ? { description } : {}) }));
+  return composed(t.record(t.string, value), (schemaOf) => ({
+    type: 'object',
+    additionalProperties: schemaOf(value),
+    ...(description ? { description } : {}),
+  }));
 }
 
 /** Text from a documented set. Typed as string (records keep text columns); decoding checks the set. */
 export function textEnum(values: readonly string[], description?: string) {
   const set = new Set(values);
   return describe(
-    new t.Type<string, string, unknown>('TextEnum', (u): u is string => typeof u === 'string' && set.has(u), (u, c) => (typeof u === 'string' && set.has(u) ? t.success(u) : t.failure(u, c, `must be one of ${values.join(', ')}`)), (a) => a),
+    new t.Type<string, string, unknown>(
+      'TextEnum',
+      (u): u is string => typeof u === 'string' && set.has(u),
+      (u, c) => (typeof u === 'string' && set.has(u) ? t.success(u) : t.failure(u, c, `must be one of ${values.join(', ')}`)),
+      (a) => a,
+    ),
     { type: 'string', enum: [...values], ...(description ? { description } : {}) },
   );
 }
 
 /** One fixed text. */
 export function constant<const V extends string>(value: V, description?: string) {
-  return describe(new t.Type<V, V, unknown>(`Constant<${value}>`, (u): u is V => u === value, (u, c) => (u === value ? t.success(value) : t.failure(u, c, `must be ${value}`)), (a) => a), { type: 'string', const: value, ...(description ? { description } : {}) });
+  return describe(
+    new t.Type<V, V, unknown>(
+      `Constant<${value}>`,
+      (u): u is V => u === value,
+      (u, c) => (u === value ? t.success(value) : t.failure(u, c, `must be ${value}`)),
+      (a) => a,
+    ),
+    { type: 'string', const: value, ...(description ? { description } : {}) },
+  );
 }
 
 export function textWith(description: string) {
@@ -87,21 +104,32 @@ export const boolean = t.boolean;
 
 /** A safe integer (sizes, counts, decimals). */
 export const integer = describe(
-  new t.Type<number, number, unknown>('Integer', (u): u is number => Number.isSafeInteger(u), (u, c) => {
-    const n = isLosslessNumber(u) ? Number((u as LosslessNumber).value) : u;
-    return Number.isSafeInteger(n) ? t.success(n as number) : t.failure(u, c, 'must be an integer');
-  }, (a) => a),
+  new t.Type<number, number, unknown>(
+    'Integer',
+    (u): u is number => Number.isSafeInteger(u),
+    (u, c) => {
+      const n = isLosslessNumber(u) ? Number((u as LosslessNumber).value) : u;
+      return Number.isSafeInteger(n) ? t.success(n as number) : t.failure(u, c, 'must be an integer');
+    },
+    (a) => a,
+  ),
   { type: 'integer' },
 );
 
-export const EXACT_DECIMAL = 'An exact decimal in UI units, written as a JSON number with its exact decimal text (never rounded through a binary float): read it with a lossless JSON parser or as a decimal to keep every digit.';
+export const EXACT_DECIMAL =
+  'An exact decimal in UI units, written as a JSON number with its exact decimal text (never rounded through a binary float): read it with a lossless JSON parser or as a decimal to keep every digit.';
 
 /** A decimal amount: a JSON number whose text is exact. */
 export const exactAmount = describe(
   new t.Type<LosslessNumber, LosslessNumber, unknown>(
     'ExactAmount',
     (u): u is LosslessNumber => isLosslessNumber(u),
-    (u, c) => (isLosslessNumber(u) ? t.success(u as LosslessNumber) : typeof u === 'number' && Number.isFinite(u) ? t.success(new LosslessNumber(String(u))) : t.failure(u, c, 'must be a decimal number')),
+    (u, c) =>
+      isLosslessNumber(u)
+        ? t.success(u as LosslessNumber)
+        : typeof u === 'number' && Number.isFinite(u)
+          ? t.success(new LosslessNumber(String(u)))
+          : t.failure(u, c, 'must be a decimal number'),
     (a) => a,
   ),
   { type: 'number', description: EXACT_DECIMAL },
@@ -109,11 +137,17 @@ export const exactAmount = describe(
 
 /** A decimal kept as text in a stored setting (debit limits keep the text they were given). */
 export const decimalString = describe(
-  new t.Type<string, string, unknown>('DecimalString', (u): u is string => typeof u === 'string', (u, c) => (typeof u === 'string' && /^-?\d+(\.\d+)?$/.test(u) ? t.success(u) : t.failure(u, c, 'must be decimal text')), (a) => a),
+  new t.Type<string, string, unknown>(
+    'DecimalString',
+    (u): u is string => typeof u === 'string',
+    (u, c) => (typeof u === 'string' && /^-?\d+(\.\d+)?$/.test(u) ? t.success(u) : t.failure(u, c, 'must be decimal text')),
+    (a) => a,
+  ),
   { type: 'string', pattern: '^-?\\d+(\\.\\d+)?$', description: 'An exact decimal as text, as it was given.' },
 );
 
-export const BASE_UNITS = 'Integer base units (lamports, or the token\'s smallest unit), up to 2^64 − 1: read it with a lossless JSON parser or as a big integer, a double loses digits above 2^53.';
+export const BASE_UNITS =
+  "Integer base units (lamports, or the token's smallest unit), up to 2^64 − 1: read it with a lossless JSON parser or as a big integer, a double loses digits above 2^53.";
 
 /** Base units (u64), written as a JSON integer. */
 export const baseUnits = describe(
@@ -121,7 +155,14 @@ export const baseUnits = describe(
     'BaseUnits',
     (u): u is bigint => typeof u === 'bigint',
     (u, c) => {
-      const text = typeof u === 'bigint' ? String(u) : isLosslessNumber(u) ? (u as LosslessNumber).value : typeof u === 'number' && Number.isInteger(u) ? String(u) : undefined;
+      const text =
+        typeof u === 'bigint'
+          ? String(u)
+          : isLosslessNumber(u)
+            ? (u as LosslessNumber).value
+            : typeof u === 'number' && Number.isInteger(u)
+              ? String(u)
+              : undefined;
       return text !== undefined && /^\d+$/.test(text) ? t.success(BigInt(text)) : t.failure(u, c, 'must be a non-negative integer');
     },
     (a) => a,
@@ -134,7 +175,12 @@ export const timestamp = describe(
   new t.Type<Date | string, string, unknown>(
     'Timestamp',
     (u): u is Date | string => u instanceof Date || typeof u === 'string',
-    (u, c) => (u instanceof Date ? t.success(u) : typeof u === 'string' && /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/.test(u) && !Number.isNaN(Date.parse(u)) ? t.success(u) : t.failure(u, c, 'must be an ISO 8601 timestamp')),
+    (u, c) =>
+      u instanceof Date
+        ? t.success(u)
+        : typeof u === 'string' && /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/.test(u) && !Number.isNaN(Date.parse(u))
+          ? t.success(u)
+          : t.failure(u, c, 'must be an ISO 8601 timestamp'),
     (a) => (a instanceof Date ? a.toISOString() : a),
   ),
   { type: 'string', format: 'date-time' },
@@ -143,19 +189,33 @@ export const timestamp = describe(
 const SIGNATURE = /^[1-9A-HJ-NP-Za-km-z]{64,88}$/;
 /** A transaction signature (base58 of 64 bytes): the transaction's onchain id. */
 export const signature = describe(
-  new t.Type<string, string, unknown>('Signature', (u): u is string => typeof u === 'string' && SIGNATURE.test(u), (u, c) => (typeof u === 'string' && SIGNATURE.test(u) ? t.success(u) : t.failure(u, c, 'must be a base58 transaction signature')), (a) => a),
-  { type: 'string', pattern: SIGNATURE.source, description: 'Transaction signature (base58), the transaction\'s onchain id.' },
+  new t.Type<string, string, unknown>(
+    'Signature',
+    (u): u is string => typeof u === 'string' && SIGNATURE.test(u),
+    (u, c) => (typeof u === 'string' && SIGNATURE.test(u) ? t.success(u) : t.failure(u, c, 'must be a base58 transaction signature')),
+    (a) => a,
+  ),
+  { type: 'string', pattern: SIGNATURE.source, description: "Transaction signature (base58), the transaction's onchain id." },
 );
 
 /** Any JSON object (free-form metadata). */
 export const freeObject = describe(
-  new t.Type<Record<string, unknown>, Record<string, unknown>, unknown>('FreeObject', (u): u is Record<string, unknown> => typeof u === 'object' && u !== null && !Array.isArray(u), (u, c) => (typeof u === 'object' && u !== null && !Array.isArray(u) ? t.success(u as Record<string, unknown>) : t.failure(u, c, 'must be an object')), (a) => a),
+  new t.Type<Record<string, unknown>, Record<string, unknown>, unknown>(
+    'FreeObject',
+    (u): u is Record<string, unknown> => typeof u === 'object' && u !== null && !Array.isArray(u),
+    (u, c) => (typeof u === 'object' && u !== null && !Array.isArray(u) ? t.success(u as Record<string, unknown>) : t.failure(u, c, 'must be an object')),
+    (a) => a,
+  ),
   { type: 'object', additionalProperties: true },
 );
 
 /** A free-form object with its own description. */
 export function freeObjectWith(description: string) {
-  return describe(new t.Type<Record<string, unknown>, Record<string, unknown>, unknown>('FreeObject', freeObject.is, freeObject.validate, (a) => a), { type: 'object', additionalProperties: true, description });
+  return describe(new t.Type<Record<string, unknown>, Record<string, unknown>, unknown>('FreeObject', freeObject.is, freeObject.validate, (a) => a), {
+    type: 'object',
+    additionalProperties: true,
+    description,
+  });
 }
 
 /** A string map (onchain custom metadata). */
@@ -163,11 +223,21 @@ export const stringMap = mapOf(t.string);
 
 /** The `cursor` of a bulk answer (keyset paging; see domain/keyset.ts). */
 export const pageCursor = textWith(
-  'Present when the page has records: send it back as itemQuery.cursor (same filter and sort) for the records after this page\'s last one. A page with fewer records than limit is the last one for now.',
+  "Present when the page has records: send it back as itemQuery.cursor (same filter and sort) for the records after this page's last one. A page with fewer records than limit is the last one for now.",
 );
 
 /** A bulk answer's `countIsLowerBound` (count is exact up to 10,000 matching records). */
 export const countIsLowerBound = describe(
-  new t.Type<true, true, unknown>('CountIsLowerBound', (u): u is true => u === true, (u, c) => (u === true ? t.success(true) : t.failure(u, c, 'must be true')), (a) => a),
-  { type: 'boolean', const: true, description: 'Present (true) when more than 10,000 records match: count then stops at 10,000 and is a lower bound, so that every page answers in the same few milliseconds however many records match. Absent: count is exact.' },
+  new t.Type<true, true, unknown>(
+    'CountIsLowerBound',
+    (u): u is true => u === true,
+    (u, c) => (u === true ? t.success(true) : t.failure(u, c, 'must be true')),
+    (a) => a,
+  ),
+  {
+    type: 'boolean',
+    const: true,
+    description:
+      'Present (true) when more than 10,000 records match: count then stops at 10,000 and is a lower bound, so that every page answers in the same few milliseconds however many records match. Absent: count is exact.',
+  },
 );

@@ -35,7 +35,10 @@ function build<L extends BulkLevels>(levels: L) {
     {
       count: integer,
       items: listOf(
-        oneOfShapes([levels.identifiers, levels.compact, levels.detailed], `A ${name} record at the detail level of the path: identifiers → ${levels.identifiers.name}, compact → ${levels.compact.name}, detailed → ${detailed} (each refuses the others' properties, so exactly one matches).`) as t.Type<LevelRecord<L>, unknown, unknown>,
+        oneOfShapes(
+          [levels.identifiers, levels.compact, levels.detailed],
+          `A ${name} record at the detail level of the path: identifiers → ${levels.identifiers.name}, compact → ${levels.compact.name}, detailed → ${detailed} (each refuses the others' properties, so exactly one matches).`,
+        ) as t.Type<LevelRecord<L>, unknown, unknown>,
       ),
     },
     { cursor: pageCursor, countIsLowerBound },

@@ -9,7 +9,7 @@ export const createDurableNonceAccountsResponse = strictObject(
   'CreateDurableNonceAccountsAnswer',
   { transactions: listOf(transactionResult, 'Every network transaction of the request, in order (four nonce accounts each).') },
   {},
-  'The spec\'s empty object plus the transactions that created the nonce accounts (list them with Fetch Durable Nonce Accounts, e.g. by nonceAuthorityOnchainId).',
+  "The spec's empty object plus the transactions that created the nonce accounts (list them with Fetch Durable Nonce Accounts, e.g. by nonceAuthorityOnchainId).",
 );
 
 export const durableNonceAccountRecord = strictObject(
@@ -17,9 +17,18 @@ export const durableNonceAccountRecord = strictObject(
   {
     nonceAccount: accountDetailed,
     nonceAuthority: authorityReference,
-    nonceHash: nullable(textWith('The nonce value (base58): read from the chain by Fetch Durable Nonce Account Details; in bulk, the value last read (at creation and at each reservation).')),
+    nonceHash: nullable(
+      textWith(
+        'The nonce value (base58): read from the chain by Fetch Durable Nonce Account Details; in bulk, the value last read (at creation and at each reservation).',
+      ),
+    ),
     inUse: nullable(
-      strictObject('DurableNonceInUse', { transactionOffchainId: uuid, transactionAt: timestamp }, {}, 'The transaction whose message holds the nonce, and when it reserved it; null when the account is free.'),
+      strictObject(
+        'DurableNonceInUse',
+        { transactionOffchainId: uuid, transactionAt: timestamp },
+        {},
+        'The transaction whose message holds the nonce, and when it reserved it; null when the account is free.',
+      ),
     ),
   },
   {},

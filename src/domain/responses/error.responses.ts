@@ -7,11 +7,19 @@ export const errorBody = strictObject(
   'ErrorBody',
   {
     errors: listOf(
-      inline(strictObject(
-        'ErrorEntry',
-        { code: textEnum(errorCodes, 'A stable code; never renamed or reused.'), message: textWith('What went wrong; for 5xx a generic text (never a stack trace or a secret).') },
-        { field: textWith('The request field at fault, e.g. itemData.value.amount (or svmCluster, x-request-id, a path parameter, "(body)").'), limit: freeObjectWith('LIMIT_EXCEEDED: the debit limit that was hit.') },
-      )),
+      inline(
+        strictObject(
+          'ErrorEntry',
+          {
+            code: textEnum(errorCodes, 'A stable code; never renamed or reused.'),
+            message: textWith('What went wrong; for 5xx a generic text (never a stack trace or a secret).'),
+          },
+          {
+            field: textWith('The request field at fault, e.g. itemData.value.amount (or svmCluster, x-request-id, a path parameter, "(body)").'),
+            limit: freeObjectWith('LIMIT_EXCEEDED: the debit limit that was hit.'),
+          },
+        ),
+      ),
     ),
     requestId: textWith('The x-request-id of the request (sent or generated), also in the x-request-id header.'),
   },

@@ -2,7 +2,22 @@
 import * as t from 'io-ts';
 import { authorityFields } from '../instrument-authorities';
 import { accountDetailed, networkCurrencyAmount, onchainIdentifier, optionalOffchainIdentifier, recordIdentifiers } from './account.responses';
-import { address, baseUnits, boolean, exactAmount, freeObjectWith, integer, listOf, nullable, oneOfShapes, stringMap, strictObject, textEnum, timestamp, uuid } from './building-blocks';
+import {
+  address,
+  baseUnits,
+  boolean,
+  exactAmount,
+  freeObjectWith,
+  integer,
+  listOf,
+  nullable,
+  oneOfShapes,
+  stringMap,
+  strictObject,
+  textEnum,
+  timestamp,
+  uuid,
+} from './building-blocks';
 import { referenceAnswer } from './write.responses';
 
 const version = textEnum(['SPL', 'TOKEN_2022']);
@@ -18,7 +33,7 @@ export const authorityReference = strictObject(
     tenantOrganizationId: nullable(uuid),
   },
   {},
-  'An authority: its address, its account record\'s offchain id (null when not onboarded), whether the service holds its key.',
+  "An authority: its address, its account record's offchain id (null when not onboarded), whether the service holds its key.",
 );
 export type AuthorityReferenceBody = t.TypeOf<typeof authorityReference>;
 
@@ -35,20 +50,32 @@ export type FinancialInstrumentCompactBody = t.TypeOf<typeof financialInstrument
 
 /** Mint and update authorities are shown as account records when onboarded (spec 2.4), else as references. */
 const authorityRecord = nullable(oneOfShapes([accountDetailed, authorityReference]));
-const otherAuthorities = Object.fromEntries([...authorityFields.filter((f) => f !== 'mintAuthority' && f !== 'updateAuthority'), 'transferHookProgram'].map((f) => [f, authorityReference])) as Record<string, typeof authorityReference>;
+const otherAuthorities = Object.fromEntries(
+  [...authorityFields.filter((f) => f !== 'mintAuthority' && f !== 'updateAuthority'), 'transferHookProgram'].map((f) => [f, authorityReference]),
+) as Record<string, typeof authorityReference>;
 
 export const financialInstrumentDetailed = strictObject(
   'FinancialInstrumentDetailed',
   {
     onchain: compactOnchain,
-    offchain: strictObject('InstrumentDetailedOffchain', { ...compactOffchainProps, financialInstrumentType: nullable(t.string), creationTransactionId: nullable(uuid) }, {}),
+    offchain: strictObject(
+      'InstrumentDetailedOffchain',
+      { ...compactOffchainProps, financialInstrumentType: nullable(t.string), creationTransactionId: nullable(uuid) },
+      {},
+    ),
     version,
     status: instrumentStatus,
-    mintAccount: oneOfShapes([accountDetailed, recordIdentifiers], 'The mint account\'s record (identifiers when it is not onboarded as an account).'),
+    mintAccount: oneOfShapes([accountDetailed, recordIdentifiers], "The mint account's record (identifiers when it is not onboarded as an account)."),
     mintAuthority: authorityRecord,
     updateAuthority: authorityRecord,
-    onchainData: strictObject('InstrumentOnchainDataRecord', { decimals: integer, symbol: nullable(t.string), name: nullable(t.string), uri: nullable(t.string), simpleCustomMetadata: stringMap }, {}),
-    offchainData: freeObjectWith('As given at creation or update (description, simpleCustomMetadata, complexCustomMetadata); logo: the stored copy, served at GET /api/v1/files/{fileId}.'),
+    onchainData: strictObject(
+      'InstrumentOnchainDataRecord',
+      { decimals: integer, symbol: nullable(t.string), name: nullable(t.string), uri: nullable(t.string), simpleCustomMetadata: stringMap },
+      {},
+    ),
+    offchainData: freeObjectWith(
+      'As given at creation or update (description, simpleCustomMetadata, complexCustomMetadata); logo: the stored copy, served at GET /api/v1/files/{fileId}.',
+    ),
     extensions: listOf(t.string, 'Token-2022 extensions the mint has.'),
     defaultPositionState: nullable(textEnum(['INITIALIZED', 'FROZEN'])),
     paused: nullable(boolean),
@@ -69,7 +96,12 @@ export type FinancialInstrumentDetailedBody = t.TypeOf<typeof financialInstrumen
 export const financialInstrumentLevels = { identifiers: recordIdentifiers, compact: financialInstrumentCompact, detailed: financialInstrumentDetailed };
 
 /** A token amount: the exact decimal in UI units and the base units. */
-export const tokenAmount = strictObject('TokenAmount', { amount: exactAmount, lamports: baseUnits }, {}, 'A token amount: amount (exact decimal in UI units) and lamports (integer base units), the same value twice.');
+export const tokenAmount = strictObject(
+  'TokenAmount',
+  { amount: exactAmount, lamports: baseUnits },
+  {},
+  'A token amount: amount (exact decimal in UI units) and lamports (integer base units), the same value twice.',
+);
 
 export const circulatingSupplyResponse = strictObject(
   'CirculatingSupplyResponse',
@@ -85,5 +117,13 @@ export const tokenExtensionsCalculatorResponse = strictObject(
   'mintAccountSize: bytes (use it as dataLength with Create Account); estimatedRent: its rent-exempt minimum.',
 );
 
-export const createFinancialInstrumentResponse = referenceAnswer('newFinancialInstrument', 'CreateFinancialInstrumentResponse', 'The new instrument (its mint) and the transaction that created it (null when onboarded alreadyOnchain).');
-export const updateFinancialInstrumentResponse = referenceAnswer('updatedFinancialInstrument', 'UpdateFinancialInstrumentResponse', 'The updated instrument and its transaction (null for offchain-only changes).');
+export const createFinancialInstrumentResponse = referenceAnswer(
+  'newFinancialInstrument',
+  'CreateFinancialInstrumentResponse',
+  'The new instrument (its mint) and the transaction that created it (null when onboarded alreadyOnchain).',
+);
+export const updateFinancialInstrumentResponse = referenceAnswer(
+  'updatedFinancialInstrument',
+  'UpdateFinancialInstrumentResponse',
+  'The updated instrument and its transaction (null for offchain-only changes).',
+);

@@ -2,13 +2,30 @@
 import type * as t from 'io-ts';
 import { accountDetailed, offchainIdentifier, onchainIdentifier, recordIdentifiers } from './account.responses';
 import { authorityReference } from './financial-instrument.responses';
-import { boolean, constant, exactAmount, integer, listOf, pageCursor, countIsLowerBound, nullable, strictObject, textEnum, timestamp, uuid } from './building-blocks';
+import {
+  boolean,
+  constant,
+  exactAmount,
+  integer,
+  listOf,
+  pageCursor,
+  countIsLowerBound,
+  nullable,
+  strictObject,
+  textEnum,
+  timestamp,
+  uuid,
+} from './building-blocks';
 import { recordReference, referenceAnswer, transactionResult } from './write.responses';
 import { loanStatuses } from '../loans';
 
 const cbps = integer;
 
-export const createLoanStrategyResponse = referenceAnswer('newLoanStrategy', 'CreateLoanStrategyResponse', "The new strategy (its vault's address and offchain id) and the transaction that created the vault. Fund the vault with a transfer of the principal into the vault's position.");
+export const createLoanStrategyResponse = referenceAnswer(
+  'newLoanStrategy',
+  'CreateLoanStrategyResponse',
+  "The new strategy (its vault's address and offchain id) and the transaction that created the vault. Fund the vault with a transfer of the principal into the vault's position.",
+);
 
 export const loanStrategyRecord = strictObject(
   'LoanStrategy',
@@ -17,7 +34,11 @@ export const loanStrategyRecord = strictObject(
     lender: authorityReference,
     principal: strictObject('LoanStrategyPrincipal', { financialInstrument: authorityReference }, {}),
     collateral: listOf(
-      strictObject('LoanStrategyCollateral', { financialInstrument: authorityReference, apy: listOf(cbps, 'cBPS per duration index.'), loanToValueRatio: cbps, liquidationRatio: cbps }, {}),
+      strictObject(
+        'LoanStrategyCollateral',
+        { financialInstrument: authorityReference, apy: listOf(cbps, 'cBPS per duration index.'), loanToValueRatio: cbps, liquidationRatio: cbps },
+        {},
+      ),
     ),
     originationsEnabled: boolean,
     originationCap: nullable(exactAmount),
@@ -30,7 +51,12 @@ export const loanStrategyRecord = strictObject(
 );
 export type LoanStrategyBody = t.TypeOf<typeof loanStrategyRecord>;
 
-export const loanStrategyPage = strictObject('LoanStrategyPage', { count: integer, items: listOf(loanStrategyRecord) }, { cursor: pageCursor, countIsLowerBound }, 'One page of loan strategies: count is the number that match the filter (all pages).');
+export const loanStrategyPage = strictObject(
+  'LoanStrategyPage',
+  { count: integer, items: listOf(loanStrategyRecord) },
+  { cursor: pageCursor, countIsLowerBound },
+  'One page of loan strategies: count is the number that match the filter (all pages).',
+);
 
 export const createLoanResponse = strictObject(
   'CreateLoanResponse',
@@ -42,7 +68,10 @@ export const createLoanResponse = strictObject(
   'The new loan (its offchain id and escrow wallet) and the transaction that opened it (newLoan null when the transaction failed onchain).',
 );
 
-const loanStatus = textEnum(loanStatuses, 'OPEN → REPAID → CLOSED; OPEN → OVERDUE (term over, not rolled over) → REPAID or LIQUIDATED; LIQUIDATED also past the liquidation ratio.');
+const loanStatus = textEnum(
+  loanStatuses,
+  'OPEN → REPAID → CLOSED; OPEN → OVERDUE (term over, not rolled over) → REPAID or LIQUIDATED; LIQUIDATED also past the liquidation ratio.',
+);
 
 export const loanDetailed = strictObject(
   'LoanDetailed',
@@ -53,7 +82,14 @@ export const loanDetailed = strictObject(
     escrow: accountDetailed,
     borrower: accountDetailed,
     lender: accountDetailed,
-    pledgedItems: listOf(strictObject('PledgedItem', { pledgedAmount: exactAmount, accountDetails: accountDetailed }, {}, "The escrow's units of one collateral; accountDetails is the instrument's mint account.")),
+    pledgedItems: listOf(
+      strictObject(
+        'PledgedItem',
+        { pledgedAmount: exactAmount, accountDetails: accountDetailed },
+        {},
+        "The escrow's units of one collateral; accountDetails is the instrument's mint account.",
+      ),
+    ),
     borrowedItems: listOf(
       strictObject(
         'BorrowedItem',
@@ -93,7 +129,16 @@ export type LoanDetailedBody = t.TypeOf<typeof loanDetailed>;
 
 export const loanCompact = strictObject(
   'LoanCompact',
-  { onchain: onchainIdentifier, offchain: offchainIdentifier, status: loanStatus, loanStrategy: recordReference, borrower: recordReference, lender: recordReference, principalDue: exactAmount, maturityAt: timestamp },
+  {
+    onchain: onchainIdentifier,
+    offchain: offchainIdentifier,
+    status: loanStatus,
+    loanStrategy: recordReference,
+    borrower: recordReference,
+    lender: recordReference,
+    principalDue: exactAmount,
+    maturityAt: timestamp,
+  },
   {},
   'The compact detail level of a loan: its escrow (onchain.id) and offchain id, status, parties, principal due and maturity.',
 );
@@ -101,4 +146,8 @@ export type LoanCompactBody = t.TypeOf<typeof loanCompact>;
 
 export const loanLevels = { identifiers: recordIdentifiers, compact: loanCompact, detailed: loanDetailed };
 
-export const refinanceLoanResponse = referenceAnswer('escrow', 'RefinanceLoanResponse', 'The refinanced loan\'s escrow, and the network transaction in which the new strategy\'s vault paid the old one off; a rollover with the same lender moves no value, so svmTransaction is null (read the new term with Fetch Loan Details).');
+export const refinanceLoanResponse = referenceAnswer(
+  'escrow',
+  'RefinanceLoanResponse',
+  "The refinanced loan's escrow, and the network transaction in which the new strategy's vault paid the old one off; a rollover with the same lender moves no value, so svmTransaction is null (read the new term with Fetch Loan Details).",
+);

@@ -17,31 +17,77 @@ export const onchainDataSourceRecord = strictObject(
   'OnchainDataSourceRecord',
   {
     defiProtocol: textEnum(['LEDGER_FEED']),
-    onchainDataSource: strictObject('OnchainDataSourceAccount', {
-      onchain: strictObject('OnchainDataSourceOnchain', { id: address, lastTransactionAt: nullable(timestamp) }, {}),
-      offchain: strictObject('OnchainDataSourceOffchain', { id: uuid, accountId: uuid, code: nullable(t.string), name: nullable(t.string), comments: nullable(t.string), lastTransactionId: nullable(uuid), creationTransactionId: nullable(uuid) }, {}),
-    }, {}, 'The feed mint: its address, the data source\'s offchain id (accountId: the mint\'s account record).'),
-    financialInstrument: strictObject('OnchainDataSourceInstrument', { onchain: onchainIdentifier, offchain: strictObject('OnchainDataSourceInstrumentOffchain', { id: uuid }, {}) }, {}),
+    onchainDataSource: strictObject(
+      'OnchainDataSourceAccount',
+      {
+        onchain: strictObject('OnchainDataSourceOnchain', { id: address, lastTransactionAt: nullable(timestamp) }, {}),
+        offchain: strictObject(
+          'OnchainDataSourceOffchain',
+          {
+            id: uuid,
+            accountId: uuid,
+            code: nullable(t.string),
+            name: nullable(t.string),
+            comments: nullable(t.string),
+            lastTransactionId: nullable(uuid),
+            creationTransactionId: nullable(uuid),
+          },
+          {},
+        ),
+      },
+      {},
+      "The feed mint: its address, the data source's offchain id (accountId: the mint's account record).",
+    ),
+    financialInstrument: strictObject(
+      'OnchainDataSourceInstrument',
+      { onchain: onchainIdentifier, offchain: strictObject('OnchainDataSourceInstrumentOffchain', { id: uuid }, {}) },
+      {},
+    ),
     onchainDataSourceAuthority: authorityReference,
     dataDetails: strictObject('OracleDataDetailsRecord', { kind: textEnum(['PRICE', 'RATING']), ratingProvider: nullable(t.string) }, {}),
-    providerDetails: strictObject('OracleProviderDetailsRecord', { kind: textEnum(['QUOTES']), jobDefinition: t.string }, {}, 'The job definition as JSON text; feedHash is its SHA-256.'),
+    providerDetails: strictObject(
+      'OracleProviderDetailsRecord',
+      { kind: textEnum(['QUOTES']), jobDefinition: t.string },
+      {},
+      'The job definition as JSON text; feedHash is its SHA-256.',
+    ),
     feedHash: t.string,
     refreshEverySeconds: nullable(integer),
     latestValue: nullable(latestValue),
-    lastRefreshFailure: nullable(strictObject('OracleRefreshFailure', { reason: t.string, at: timestamp }, {}, 'The last refresh that gave no value (the value onchain stayed); null once a refresh succeeds.')),
+    lastRefreshFailure: nullable(
+      strictObject(
+        'OracleRefreshFailure',
+        { reason: t.string, at: timestamp },
+        {},
+        'The last refresh that gave no value (the value onchain stayed); null once a refresh succeeds.',
+      ),
+    ),
   },
   {},
   'An onchain data source (spec 2.7): a LEDGER_FEED feed mint whose Token-2022 metadata holds kind, value, decimals, updatedAt, slot, feedHash and ratingProvider (docs/oracle-data-sources.md).',
 );
 export type OnchainDataSourceRecordBody = t.TypeOf<typeof onchainDataSourceRecord>;
 
-export const onchainDataSourcePage = strictObject('OnchainDataSourcePage', { count: integer, items: listOf(onchainDataSourceRecord) }, { cursor: pageCursor, countIsLowerBound }, 'Fetch Oracle Data Sources: the detailed records of the page, and how many match.');
+export const onchainDataSourcePage = strictObject(
+  'OnchainDataSourcePage',
+  { count: integer, items: listOf(onchainDataSourceRecord) },
+  { cursor: pageCursor, countIsLowerBound },
+  'Fetch Oracle Data Sources: the detailed records of the page, and how many match.',
+);
 
-export const createOnchainDataSourceResponse = referenceAnswer('newOnchainDataSource', 'CreateOnchainDataSourceResponse', 'The new data source (its feed mint\'s address and the data source\'s offchain id) and the network transaction that created it with its first value.');
-export const updateOracleDataSourceResponse = referenceAnswer('updatedOnchainDataSource', 'UpdateOracleDataSourceResponse', 'The updated data source and its network transaction (null when only offchain fields changed: the instrument link, refreshEverySeconds).');
+export const createOnchainDataSourceResponse = referenceAnswer(
+  'newOnchainDataSource',
+  'CreateOnchainDataSourceResponse',
+  "The new data source (its feed mint's address and the data source's offchain id) and the network transaction that created it with its first value.",
+);
+export const updateOracleDataSourceResponse = referenceAnswer(
+  'updatedOnchainDataSource',
+  'UpdateOracleDataSourceResponse',
+  'The updated data source and its network transaction (null when only offchain fields changed: the instrument link, refreshEverySeconds).',
+);
 export const refreshOracleDataSourceResponse = strictObject(
   'RefreshOracleDataSourceResponse',
   { svmTransaction: nullable(transactionResult), latestValue: nullable(latestValue) },
   {},
-  'The refresh\'s network transaction and the value the feed now holds.',
+  "The refresh's network transaction and the value the feed now holds.",
 );

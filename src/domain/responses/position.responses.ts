@@ -6,7 +6,12 @@ import { tokenAmount } from './financial-instrument.responses';
 import { referenceAnswer, transactionResult } from './write.responses';
 
 /** A position's balance: lamports always; amount when the instrument is read with it (details, detailed lists). */
-const positionBalance = strictObject('PositionBalance', { lamports: baseUnits }, { amount: exactAmount }, 'lamports: integer base units; amount: the same in UI units (exact decimal), shown where the instrument is read with the position (details and the detailed level).');
+const positionBalance = strictObject(
+  'PositionBalance',
+  { lamports: baseUnits },
+  { amount: exactAmount },
+  'lamports: integer base units; amount: the same in UI units (exact decimal), shown where the instrument is read with the position (details and the detailed level).',
+);
 
 const compactProps = {
   onchain: strictObject('PositionOnchain', { id: address, lastTransactionAt: nullable(timestamp) }, {}),
@@ -23,7 +28,15 @@ export type PositionCompactBody = t.TypeOf<typeof positionCompact>;
 
 export const positionDetailed = strictObject(
   'PositionDetailed',
-  { ...compactProps, comments: nullable(t.string), code: nullable(t.string), name: nullable(t.string), creationTransactionId: nullable(uuid), creationTransactionAt: nullable(timestamp), tenantOrganizationId: uuid },
+  {
+    ...compactProps,
+    comments: nullable(t.string),
+    code: nullable(t.string),
+    name: nullable(t.string),
+    creationTransactionId: nullable(uuid),
+    creationTransactionAt: nullable(timestamp),
+    tenantOrganizationId: uuid,
+  },
   {},
   'The detailed level of a position.',
 );
@@ -39,14 +52,22 @@ export const positionBalanceResponse = strictObject(
   {
     position: recordIdentifiers,
     decimals: integer,
-    onchain: positionBalanceSide('OnchainPositionBalance', { exists: boolean, frozen: nullable(boolean) }, 'Read live from the network; uiAmount under Scaled UI Amount (null without it).'),
+    onchain: positionBalanceSide(
+      'OnchainPositionBalance',
+      { exists: boolean, frozen: nullable(boolean) },
+      'Read live from the network; uiAmount under Scaled UI Amount (null without it).',
+    ),
     offchain: positionBalanceSide('OffchainPositionBalance', {}, 'As the record keeps it.'),
   },
   {},
 );
 
 export const initializePositionResponse = referenceAnswer('newPosition', 'InitializePositionResponse', 'The position and the transaction that initialized it.');
-export const updatePositionResponse = referenceAnswer('updatedPosition', 'UpdatePositionResponse', 'The updated position; no network transaction (svmTransaction null).');
+export const updatePositionResponse = referenceAnswer(
+  'updatedPosition',
+  'UpdatePositionResponse',
+  'The updated position; no network transaction (svmTransaction null).',
+);
 
 /** Freeze / Unfreeze with allPositions (SPL): every transaction it sent, and how many positions are left. */
 export const freezeAllPositionsResponse = strictObject(
@@ -56,4 +77,7 @@ export const freezeAllPositionsResponse = strictObject(
   'allPositions: the transactions sent (at most 20 positions each); remainingPositions > 0: repeat with a new idempotency key to go on.',
 );
 export type FreezeAllPositionsBody = t.TypeOf<typeof freezeAllPositionsResponse>;
-export const freezePositionResponse = oneOfShapes([transactionResult, freezeAllPositionsResponse], 'The transaction result; with allPositions, FreezeAllPositionsResponse.');
+export const freezePositionResponse = oneOfShapes(
+  [transactionResult, freezeAllPositionsResponse],
+  'The transaction result; with allPositions, FreezeAllPositionsResponse.',
+);

@@ -1,20 +1,44 @@
 /** Transaction records at the three detail levels, and Fetch Transaction Status (docs/behaviour/transactions.md). */
 import * as t from 'io-ts';
-import { address, baseUnits, boolean, constant, integer, listOf, pageCursor, countIsLowerBound, nullable, signature, strictObject, textEnum, textWith, timestamp, uuid } from './building-blocks';
+import {
+  address,
+  baseUnits,
+  boolean,
+  constant,
+  integer,
+  listOf,
+  pageCursor,
+  countIsLowerBound,
+  nullable,
+  signature,
+  strictObject,
+  textEnum,
+  textWith,
+  timestamp,
+  uuid,
+} from './building-blocks';
 import { operations } from '../operations/registry';
 import { offchainIdentifier } from './account.responses';
 import { transactionResultProps, transactionStatus } from './write.responses';
 
 export const transactionIdentifiers = strictObject(
   'TransactionIdentifiers',
-  { onchain: strictObject('TransactionOnchainIdentifier', { id: nullable(signature) }, {}, 'id: null before the transaction is signed.'), offchain: offchainIdentifier },
+  {
+    onchain: strictObject('TransactionOnchainIdentifier', { id: nullable(signature) }, {}, 'id: null before the transaction is signed.'),
+    offchain: offchainIdentifier,
+  },
   {},
   'The identifiers detail level of a transaction.',
 );
 
 const operation = textEnum(operations, 'The write that made the transaction.');
 
-export const transactionCompact = strictObject('TransactionCompact', { ...transactionResultProps, operation, createdAt: timestamp }, {}, 'The compact detail level: the transaction result, its operation and when it was made.');
+export const transactionCompact = strictObject(
+  'TransactionCompact',
+  { ...transactionResultProps, operation, createdAt: timestamp },
+  {},
+  'The compact detail level: the transaction result, its operation and when it was made.',
+);
 
 const statusChange = strictObject('StatusChange', { status: transactionStatus, at: timestamp }, { signature }, 'One status change, in order.');
 
@@ -33,11 +57,21 @@ export const transactionDetailed = strictObject(
         'ComputeUnitConfigBuilt',
         {
           limit: nullable(integer),
-          limitSource: nullable(textEnum(['GIVEN', 'SIMULATED'], 'GIVEN: computeUnitConfig.limit; SIMULATED: the units a simulation of the message consumed plus 10 % (at least 1,000 units), capped at 1,400,000.')),
+          limitSource: nullable(
+            textEnum(
+              ['GIVEN', 'SIMULATED'],
+              'GIVEN: computeUnitConfig.limit; SIMULATED: the units a simulation of the message consumed plus 10 % (at least 1,000 units), capped at 1,400,000.',
+            ),
+          ),
           simulatedUnits: nullable(integer),
           price: nullable(textWith('Compute unit price in micro-lamports, as decimal text: given, or estimated.')),
           priceEstimate: nullable(
-            strictObject('PriceEstimateBuilt', { provider: nullable(t.string), calculationStrategy: t.string, priorityLevel: t.string, source: constant('CLUSTER_RPC') }, {}, 'The estimate asked for (provider, calculationStrategy, priorityLevel); its price comes from the cluster\'s getRecentPrioritizationFees for the message\'s writable accounts.'),
+            strictObject(
+              'PriceEstimateBuilt',
+              { provider: nullable(t.string), calculationStrategy: t.string, priorityLevel: t.string, source: constant('CLUSTER_RPC') },
+              {},
+              "The estimate asked for (provider, calculationStrategy, priorityLevel); its price comes from the cluster's getRecentPrioritizationFees for the message's writable accounts.",
+            ),
           ),
         },
         {},
@@ -64,7 +98,7 @@ export const transactionDetailed = strictObject(
     updatedAt: timestamp,
   },
   {},
-  'The detailed level of a transaction record. computeUnitsConsumed and fee (lamports) are the landed transaction\'s own (its meta), null before it landed, or when the network kept no confirmed record of it (a write answered at processed waits up to 20 s for one).',
+  "The detailed level of a transaction record. computeUnitsConsumed and fee (lamports) are the landed transaction's own (its meta), null before it landed, or when the network kept no confirmed record of it (a write answered at processed waits up to 20 s for one).",
 );
 export type TransactionDetailedBody = t.TypeOf<typeof transactionDetailed>;
 
@@ -72,14 +106,26 @@ export const transactionLevels = { identifiers: transactionIdentifiers, compact:
 
 export const transactionStatusResponse = strictObject(
   'TransactionStatusResponse',
-  { offchainId: uuid, onchainId: nullable(signature), status: transactionStatus, success: nullable(boolean), errorMessage: nullable(t.string), statusHistory: listOf(statusChange) },
+  {
+    offchainId: uuid,
+    onchainId: nullable(signature),
+    status: transactionStatus,
+    success: nullable(boolean),
+    errorMessage: nullable(t.string),
+    statusHistory: listOf(statusChange),
+  },
   {},
-  'The transaction\'s status now and every change before it.',
+  "The transaction's status now and every change before it.",
 );
 
 export { transactionResult } from './write.responses';
 
-export const positionHistoryResponse = strictObject('PositionHistoryPage', { count: integer, items: listOf(transactionDetailed) }, { cursor: pageCursor, countIsLowerBound }, 'The transactions that touched the position, as detailed records: count matches the filter (all pages), items are this page.');
+export const positionHistoryResponse = strictObject(
+  'PositionHistoryPage',
+  { count: integer, items: listOf(transactionDetailed) },
+  { cursor: pageCursor, countIsLowerBound },
+  'The transactions that touched the position, as detailed records: count matches the filter (all pages), items are this page.',
+);
 
 /** Cancel (docs/signatures.md): the cancelled write's transaction. */
 export const cancelledTransactionResponse = strictObject(

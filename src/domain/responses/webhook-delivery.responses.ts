@@ -11,11 +11,16 @@ export const webhookDelivery = strictObject(
     attempt: integer,
     at: timestamp,
     httpStatus: nullable(integer),
-    error: nullable(textWith('Why the attempt failed (the receiver\'s status, a timeout, a refused address, the OAuth2 token endpoint); null on a 2xx.')),
+    error: nullable(textWith("Why the attempt failed (the receiver's status, a timeout, a refused address, the OAuth2 token endpoint); null on a 2xx.")),
   },
   {},
   'One delivery attempt of one webhook: attempts count per webhook and event.',
 );
 
-export const webhookDeliveriesResponse = strictObject('WebhookDeliveries', { items: listOf(webhookDelivery) }, {}, 'Every delivery attempt of the transaction\'s webhook events, oldest first.');
+export const webhookDeliveriesResponse = strictObject(
+  'WebhookDeliveries',
+  { items: listOf(webhookDelivery) },
+  {},
+  "Every delivery attempt of the transaction's webhook events, oldest first.",
+);
 export type WebhookDeliveriesBody = t.TypeOf<typeof webhookDeliveriesResponse>;

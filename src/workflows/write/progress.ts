@@ -15,10 +15,7 @@ export type Progress = { step: string; outage?: WriteOutage };
 
 /** One search-attribute update per write, at its end (each is a history event and a visibility write). */
 export function finish(progress: Progress, result: WriteResult, status: LedgerStatus, signature?: string): WriteResult {
-  upsertSearchAttributes([
-    ...(signature ? [{ key: signatureKey, value: signature }] : []),
-    { key: statusKey, value: status },
-  ]);
+  upsertSearchAttributes([...(signature ? [{ key: signatureKey, value: signature }] : []), { key: statusKey, value: status }]);
   progress.step = 'done';
   return result;
 }

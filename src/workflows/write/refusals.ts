@@ -10,7 +10,11 @@ export function refusalOf(error: unknown): ApplicationFailure {
   const cause = error instanceof ActivityFailure ? error.cause : error;
   if (cause instanceof ApplicationFailure && cause.type && (isErrorCode(cause.type) || !patched('faults-retried-until-deadline'))) return cause;
   const reason = cause instanceof Error ? cause.message : String(cause);
-  return ApplicationFailure.create({ type: 'UNAVAILABLE', message: `nothing was sent: a service the write needs did not answer until the write's deadline (${reason})`, nonRetryable: true });
+  return ApplicationFailure.create({
+    type: 'UNAVAILABLE',
+    message: `nothing was sent: a service the write needs did not answer until the write's deadline (${reason})`,
+    nonRetryable: true,
+  });
 }
 
 /**

@@ -64,7 +64,8 @@ const LIFETIME_CHECK_INTERVAL = '10s';
 /** Checks in one run before it continues as new (a durable nonce waits without end; history must not grow without bound). */
 const MAX_CHECKS_PER_RUN = 500;
 
-const refused = (message: string, field = 'itemData.transaction') => ApplicationFailure.create({ type: 'VALIDATION_ERROR', message, nonRetryable: true, details: [{ field, context: {} }] });
+const refused = (message: string, field = 'itemData.transaction') =>
+  ApplicationFailure.create({ type: 'VALIDATION_ERROR', message, nonRetryable: true, details: [{ field, context: {} }] });
 
 /** Registers Sign, Submit and Cancel (free until one arrives: nothing runs on the common path). Sign and Cancel run one at a time. */
 export function waitHandlers(request: WriteRequest): Waits {
@@ -77,46 +78,61 @@ export function waitHandlers(request: WriteRequest): Waits {
   const notOver = () => {
     if (waits.current.kind === 'ENDED' || waits.cancelling) throw refused('the transaction is not waiting (for signatures or for Submit)');
   };
-  setHandler(signUpdate, (signatures) => inTurn(async () => {
-    await reachedWait();
-    const wait = waits.current;
-    if (wait.kind !== 'SIGNATURES' || waits.cancelling) throw refused('the transaction is not waiting for signatures');
-    try {
-      wait.signed = await local.addSignatures(request, wait.part, signatures);
-    } catch (error) {
-      throw refusalOf(error);
-    }
-    return wait.signed.missing ?? [];
-  }), {
-    validator: (_signatures) => {
-      notOver();
-      if (waits.current.kind === 'SUBMIT') throw refused('the transaction is already signed: submit it with Submit Transaction');
+  setHandler(
+    signUpdate,
+    (signatures) =>
+      inTurn(async () => {
+        await reachedWait();
+        const wait = waits.current;
+        if (wait.kind !== 'SIGNATURES' || waits.cancelling) throw refused('the transaction is not waiting for signatures');
+        try {
+          wait.signed = await local.addSignatures(request, wait.part, signatures);
+        } catch (error) {
+          throw refusalOf(error);
+        }
+        return wait.signed.missing ?? [];
+      }),
+    {
+      validator: (_signatures) => {
+        notOver();
+        if (waits.current.kind === 'SUBMIT') throw refused('the transaction is already signed: submit it with Submit Transaction');
+      },
     },
-  });
-  setHandler(submitUpdate, () => {
-    waits.submitted = true;
-  }, {
-    validator: () => {
-      if (waits.current.kind === 'SIGNATURES') throw refused('the transaction is waiting for signatures (Sign Transaction) before it can be submitted');
-      if (waits.cancelling) throw refused('the transaction was cancelled');
+  );
+  setHandler(
+    submitUpdate,
+    () => {
+      waits.submitted = true;
     },
-  });
+    {
+      validator: () => {
+        if (waits.current.kind === 'SIGNATURES') throw refused('the transaction is waiting for signatures (Sign Transaction) before it can be submitted');
+        if (waits.cancelling) throw refused('the transaction was cancelled');
+      },
+    },
+  );
   // A write waiting for approval or signatures, or resting at SIGNED before Submit (never sent), may be cancelled.
-  setHandler(cancelUpdate, () => inTurn(async () => {
-    await reachedWait();
-    const wait = waits.current;
-    if (!(wait.kind === 'APPROVAL' || wait.kind === 'SIGNATURES' || (wait.kind === 'SUBMIT' && !waits.submitted)) || waits.cancelling) throw refused('the transaction is not waiting (for approval, signatures or Submit)');
-    if (wait.kind === 'APPROVAL') await closeApprovalFirst(waits, wait);
-    waits.cancelling = true;
-    // An approval comes before build: its cancel records the first transaction.
-    waits.cancelled = await untilDone.recordCancellation(request, wait.kind === 'APPROVAL' ? 0 : wait.part);
-    return waits.cancelled;
-  }), {
-    validator: () => {
-      notOver();
-      if (waits.current.kind === 'SUBMIT' && waits.submitted) throw refused('the transaction was submitted');
+  setHandler(
+    cancelUpdate,
+    () =>
+      inTurn(async () => {
+        await reachedWait();
+        const wait = waits.current;
+        if (!(wait.kind === 'APPROVAL' || wait.kind === 'SIGNATURES' || (wait.kind === 'SUBMIT' && !waits.submitted)) || waits.cancelling)
+          throw refused('the transaction is not waiting (for approval, signatures or Submit)');
+        if (wait.kind === 'APPROVAL') await closeApprovalFirst(waits, wait);
+        waits.cancelling = true;
+        // An approval comes before build: its cancel records the first transaction.
+        waits.cancelled = await untilDone.recordCancellation(request, wait.kind === 'APPROVAL' ? 0 : wait.part);
+        return waits.cancelled;
+      }),
+    {
+      validator: () => {
+        notOver();
+        if (waits.current.kind === 'SUBMIT' && waits.submitted) throw refused('the transaction was submitted');
+      },
     },
-  });
+  );
   setHandler(approvalDecided, (status) => {
     waits.approval ??= status;
   });
@@ -146,7 +162,12 @@ async function closeApprovalFirst(waits: Waits, wait: ApprovalWait): Promise<voi
  * approval, Cancel, or the timeout (EXPIRED unless a decision reached the record first). Answers
  * the write's end, or nothing when it was approved and goes on to build.
  */
-export async function awaitApproval(request: WriteRequest, awaiting: { approvalId: string; timeoutMs: number }, progress: Progress, waits: Waits): Promise<WriteResult | undefined> {
+export async function awaitApproval(
+  request: WriteRequest,
+  awaiting: { approvalId: string; timeoutMs: number },
+  progress: Progress,
+  waits: Waits,
+): Promise<WriteResult | undefined> {
   progress.step = 'awaitApproval';
   const wait: ApprovalWait = { kind: 'APPROVAL', approvalId: awaiting.approvalId, closing: false };
   waits.current = wait;
@@ -172,7 +193,15 @@ export async function awaitApproval(request: WriteRequest, awaiting: { approvalI
  * AWAITING_SIGNATURES: the missing-signature webhooks are called, then the write waits until Sign
  * Transaction supplied every signature, Cancel, or the lifetime is proven over (EXPIRED).
  */
-export async function awaitSignatures(request: WriteRequest, resolved: Resolved, built: BuiltTransaction, signed: SignedTransaction, part: number, progress: Progress, waits: Waits): Promise<{ signed: SignedTransaction } | WaitEnd> {
+export async function awaitSignatures(
+  request: WriteRequest,
+  resolved: Resolved,
+  built: BuiltTransaction,
+  signed: SignedTransaction,
+  part: number,
+  progress: Progress,
+  waits: Waits,
+): Promise<{ signed: SignedTransaction } | WaitEnd> {
   progress.step = 'awaitSignatures';
   const wait: SignaturesWait = { kind: 'SIGNATURES', part, signed };
   waits.current = wait;
@@ -190,7 +219,14 @@ export async function awaitSignatures(request: WriteRequest, resolved: Resolved,
  * Resting at SIGNED (recorded first) until Submit Transaction, Cancel, or the lifetime is proven over
  * (EXPIRED). Answers how it ended the write, or nothing when it was submitted.
  */
-export async function awaitSubmit(request: WriteRequest, resolved: Resolved, built: BuiltTransaction, part: number, progress: Progress, waits: Waits): Promise<WaitEnd | undefined> {
+export async function awaitSubmit(
+  request: WriteRequest,
+  resolved: Resolved,
+  built: BuiltTransaction,
+  part: number,
+  progress: Progress,
+  waits: Waits,
+): Promise<WaitEnd | undefined> {
   progress.step = 'record';
   await untilDone.record(request, resolved, { status: 'SIGNED' }, part);
   progress.step = 'awaitSubmit';

@@ -83,9 +83,17 @@ function defaults(): Fakeable {
     checkLimits: async () => undefined,
     build: async (): Promise<BuiltTransaction> => {
       builds += 1;
-      return { messageBase64: `message-${builds}`, signers: ['FeePayer1111', 'NewAccount1111'], lifetime: { kind: 'BLOCKHASH', blockhash: `hash-${builds}`, lastValidBlockHeight: String(100 * builds) }, size: 200 };
+      return {
+        messageBase64: `message-${builds}`,
+        signers: ['FeePayer1111', 'NewAccount1111'],
+        lifetime: { kind: 'BLOCKHASH', blockhash: `hash-${builds}`, lastValidBlockHeight: String(100 * builds) },
+        size: 200,
+      };
     },
-    sign: async (_request: WriteRequest, built: BuiltTransaction) => ({ signature: `sig-of-${built.messageBase64}`, wireBase64: `wire-of-${built.messageBase64}` }),
+    sign: async (_request: WriteRequest, built: BuiltTransaction) => ({
+      signature: `sig-of-${built.messageBase64}`,
+      wireBase64: `wire-of-${built.messageBase64}`,
+    }),
     submit: async () => ({ rejected: null }),
     confirm: async (): Promise<Outcome> => ({ status: 'CONFIRMED', slot: '42', confirmations: 1 }),
     record: async (request: WriteRequest, _resolved: Resolved, outcome: Outcome | null): Promise<WriteResult> => ({

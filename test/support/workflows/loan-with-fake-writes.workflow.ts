@@ -16,6 +16,7 @@ export async function ledgerWrite(request: WriteRequest): Promise<WriteResult> {
     finished = how;
   });
   if ((request.itemData as { block?: boolean }).block) await condition(() => finished !== undefined);
-  if (finished?.refuse) throw ApplicationFailure.create({ type: 'CONFLICT', message: finished.refuse, nonRetryable: true, details: [{ field: 'itemData.escrow', context: {} }] });
+  if (finished?.refuse)
+    throw ApplicationFailure.create({ type: 'CONFLICT', message: finished.refuse, nonRetryable: true, details: [{ field: 'itemData.escrow', context: {} }] });
   return { transaction: null, created: { onchainId: request.workflowId, offchainId: request.transactionId } };
 }

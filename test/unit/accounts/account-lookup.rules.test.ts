@@ -16,7 +16,10 @@ describe('Create Account', () => {
   });
 
   it('wants an onboarded account on chain unless the check is skipped, and a new one not yet there', () => {
-    expect(refusal(() => checkOnchainExistence({ alreadyOnchain: true }, A, 'LOCAL', false))).toMatchObject({ code: 'VALIDATION_ERROR', field: 'itemData.onchainId' });
+    expect(refusal(() => checkOnchainExistence({ alreadyOnchain: true }, A, 'LOCAL', false))).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      field: 'itemData.onchainId',
+    });
     expect(() => checkOnchainExistence({ alreadyOnchain: true }, A, 'LOCAL', true)).not.toThrow();
     expect(() => checkOnchainExistence({ alreadyOnchain: true, skipBlockchainExistenceVerification: true }, A, 'LOCAL', false)).not.toThrow();
     expect(refusal(() => checkOnchainExistence({}, A, 'LOCAL', true))).toMatchObject({ code: 'CONFLICT', field: 'itemData.onchainId' });
@@ -25,8 +28,14 @@ describe('Create Account', () => {
 
   it('takes only configured backend players, enough for the threshold', () => {
     const key = (players: string[] | undefined, threshold: number) => ({ useBackendPlayersCodes: players, session: { threshold } });
-    expect(refusal(() => thresholdPlayers(key(['p1', 'p9'], 2), ['p1', 'p2', 'p3']))).toMatchObject({ code: 'VALIDATION_ERROR', field: 'itemData.privateKeyDetails.dkgKeys[0].useBackendPlayersCodes' });
-    expect(refusal(() => thresholdPlayers(key(['p1', 'p2'], 3), ['p1', 'p2', 'p3']))).toMatchObject({ code: 'VALIDATION_ERROR', field: 'itemData.privateKeyDetails.dkgKeys[0].session.threshold' });
+    expect(refusal(() => thresholdPlayers(key(['p1', 'p9'], 2), ['p1', 'p2', 'p3']))).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      field: 'itemData.privateKeyDetails.dkgKeys[0].useBackendPlayersCodes',
+    });
+    expect(refusal(() => thresholdPlayers(key(['p1', 'p2'], 3), ['p1', 'p2', 'p3']))).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      field: 'itemData.privateKeyDetails.dkgKeys[0].session.threshold',
+    });
     expect(thresholdPlayers(key(undefined, 3), ['p1', 'p2', 'p3'])).toEqual({ players: ['p1', 'p2', 'p3'], threshold: 3 });
   });
 
@@ -49,8 +58,16 @@ describe('Inactivate Account', () => {
   it("inactivates only this organization's ACTIVE account with no active position and no active instrument's mint", () => {
     expect(refusal(() => checkInactivatable(own, 'org-b', 0, false))).toMatchObject({ code: 'FORBIDDEN', field: f });
     expect(refusal(() => checkInactivatable({ ...own, status: 'CLOSED' }, 'org-a', 0, false))).toMatchObject({ code: 'VALIDATION_ERROR', field: f });
-    expect(refusal(() => checkInactivatable(own, 'org-a', 1, false))).toMatchObject({ code: 'VALIDATION_ERROR', field: f, message: expect.stringContaining('1 active position') });
-    expect(refusal(() => checkInactivatable(own, 'org-a', 0, true))).toMatchObject({ code: 'VALIDATION_ERROR', field: f, message: expect.stringContaining('mint of an active financial instrument') });
+    expect(refusal(() => checkInactivatable(own, 'org-a', 1, false))).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      field: f,
+      message: expect.stringContaining('1 active position'),
+    });
+    expect(refusal(() => checkInactivatable(own, 'org-a', 0, true))).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      field: f,
+      message: expect.stringContaining('mint of an active financial instrument'),
+    });
     expect(() => checkInactivatable(own, 'org-a', 0, false)).not.toThrow();
   });
 

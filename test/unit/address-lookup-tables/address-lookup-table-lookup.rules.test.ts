@@ -1,17 +1,40 @@
 /** The address lookup table rules over looked-up state (the handlers look up, these decide): each refusal's code and field, the good case, and a new table's record. */
-import { checkNotOnRecord, checkOnboardedTable, checkOnboarding, componentsToAppend, newTableRecord, requireFreeSlot, type TableState } from '../../../src/domain/operations/address-lookup-tables/address-lookup-table.rules';
+import {
+  checkNotOnRecord,
+  checkOnboardedTable,
+  checkOnboarding,
+  componentsToAppend,
+  newTableRecord,
+  requireFreeSlot,
+  type TableState,
+} from '../../../src/domain/operations/address-lookup-tables/address-lookup-table.rules';
 import { refusal } from '../../support/expectations';
 
 const A = 'Addr1111111111111111111111111111111111111111';
 const B = 'Addr2222222222222222222222222222222222222222';
 const T = 'Tab11111111111111111111111111111111111111111';
 const ONCHAIN_ID = 'itemData.addressLookupTable.onchainId';
-const state = (over: Partial<TableState> = {}): TableState => ({ authority: A, deactivationSlot: null, lastExtendedSlot: 0n, lastExtendedSlotStartIndex: 0, addresses: [A, B], ...over });
+const state = (over: Partial<TableState> = {}): TableState => ({
+  authority: A,
+  deactivationSlot: null,
+  lastExtendedSlot: 0n,
+  lastExtendedSlotStartIndex: 0,
+  addresses: [A, B],
+  ...over,
+});
 
 describe('Create Address Lookup Table', () => {
   it('takes onchainId only with alreadyOnchain, and alreadyOnchain only with onchainId', () => {
-    expect(refusal(() => checkOnboarding({ onchainId: T }))).toMatchObject({ code: 'VALIDATION_ERROR', field: ONCHAIN_ID, message: expect.stringContaining('goes with alreadyOnchain') });
-    expect(refusal(() => checkOnboarding({ alreadyOnchain: true }))).toMatchObject({ code: 'VALIDATION_ERROR', field: ONCHAIN_ID, message: expect.stringContaining('names the existing table') });
+    expect(refusal(() => checkOnboarding({ onchainId: T }))).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      field: ONCHAIN_ID,
+      message: expect.stringContaining('goes with alreadyOnchain'),
+    });
+    expect(refusal(() => checkOnboarding({ alreadyOnchain: true }))).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      field: ONCHAIN_ID,
+      message: expect.stringContaining('names the existing table'),
+    });
     expect(() => checkOnboarding({ alreadyOnchain: true, onchainId: T })).not.toThrow();
     expect(() => checkOnboarding({})).not.toThrow();
   });
@@ -22,9 +45,19 @@ describe('Create Address Lookup Table', () => {
   });
 
   it('onboards an existing table of the named authority holding every component named', () => {
-    expect(refusal(() => checkOnboardedTable(null, T, 'LOCAL', A, [], ONCHAIN_ID))).toMatchObject({ code: 'VALIDATION_ERROR', field: ONCHAIN_ID, message: `no address lookup table at ${T} on LOCAL` });
-    expect(refusal(() => checkOnboardedTable(state({ authority: B }), T, 'LOCAL', A, [], ONCHAIN_ID))).toMatchObject({ code: 'VALIDATION_ERROR', field: 'itemData.authority' });
-    expect(refusal(() => checkOnboardedTable(state({ addresses: [A] }), T, 'LOCAL', A, [{ address: A }, { address: B }], ONCHAIN_ID))).toMatchObject({ code: 'VALIDATION_ERROR', field: 'itemData.componentAddresses.1' });
+    expect(refusal(() => checkOnboardedTable(null, T, 'LOCAL', A, [], ONCHAIN_ID))).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      field: ONCHAIN_ID,
+      message: `no address lookup table at ${T} on LOCAL`,
+    });
+    expect(refusal(() => checkOnboardedTable(state({ authority: B }), T, 'LOCAL', A, [], ONCHAIN_ID))).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      field: 'itemData.authority',
+    });
+    expect(refusal(() => checkOnboardedTable(state({ addresses: [A] }), T, 'LOCAL', A, [{ address: A }, { address: B }], ONCHAIN_ID))).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      field: 'itemData.componentAddresses.1',
+    });
     expect(checkOnboardedTable(state(), T, 'LOCAL', A, [{ address: B }], ONCHAIN_ID).addresses).toEqual([A, B]);
     // A frozen table has no authority: any authority named onboards it.
     expect(() => checkOnboardedTable(state({ authority: null }), T, 'LOCAL', B, [], ONCHAIN_ID)).not.toThrow();
@@ -40,11 +73,33 @@ describe('Create Address Lookup Table', () => {
     const at = new Date('2026-01-01T00:00:00Z');
     const scope = { organizationId: 'org', cluster: 'LOCAL' };
     expect(newTableRecord(table, scope, { offchainReferences: { code: 'ALT', name: 'Desk' }, comments: 'c' }, { transactionId: 'tx', at })).toEqual({
-      id: 'id', organizationId: 'org', cluster: 'LOCAL', address: T, authorityAddress: A, authorityAccountId: 'acc', managed: true,
-      componentAddresses: [], componentAccountIds: [], wasOnchainAlready: false, frozen: false, deactivated: false, closed: false,
-      code: 'ALT', name: 'Desk', comments: 'c', creationTransactionId: 'tx', creationTransactionAt: at,
+      id: 'id',
+      organizationId: 'org',
+      cluster: 'LOCAL',
+      address: T,
+      authorityAddress: A,
+      authorityAccountId: 'acc',
+      managed: true,
+      componentAddresses: [],
+      componentAccountIds: [],
+      wasOnchainAlready: false,
+      frozen: false,
+      deactivated: false,
+      closed: false,
+      code: 'ALT',
+      name: 'Desk',
+      comments: 'c',
+      creationTransactionId: 'tx',
+      creationTransactionAt: at,
     });
-    expect(newTableRecord({ ...table, recentSlot: null }, scope, {}, null)).toMatchObject({ wasOnchainAlready: true, code: null, name: null, comments: null, creationTransactionId: null, creationTransactionAt: null });
+    expect(newTableRecord({ ...table, recentSlot: null }, scope, {}, null)).toMatchObject({
+      wasOnchainAlready: true,
+      code: null,
+      name: null,
+      comments: null,
+      creationTransactionId: null,
+      creationTransactionAt: null,
+    });
   });
 });
 

@@ -6,20 +6,30 @@ const A = 'MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr';
 
 describe('Create Durable Nonce Accounts', () => {
   it('refuses a given nonceAccount.onchainId: 409 when on record, 400 otherwise', () => {
-    expect(refusal(() => checkNoOnchainId(A, true))).toMatchObject({ code: 'CONFLICT', field: 'itemData.nonceAccount.onchainId', message: `account ${A} is already on record` });
+    expect(refusal(() => checkNoOnchainId(A, true))).toMatchObject({
+      code: 'CONFLICT',
+      field: 'itemData.nonceAccount.onchainId',
+      message: `account ${A} is already on record`,
+    });
     expect(refusal(() => checkNoOnchainId(A, false))).toMatchObject({ code: 'VALIDATION_ERROR', field: 'itemData.nonceAccount.onchainId' });
     expect(() => checkNoOnchainId(undefined, false)).not.toThrow();
   });
 
   it('takes an ACTIVE onboarded authority or an off-platform one', () => {
-    expect(refusal(() => checkNonceAuthority({ address: A, status: 'CLOSED' }))).toMatchObject({ code: 'VALIDATION_ERROR', field: 'itemData.nonceAuthority', message: `the nonce authority ${A} is CLOSED` });
+    expect(refusal(() => checkNonceAuthority({ address: A, status: 'CLOSED' }))).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      field: 'itemData.nonceAuthority',
+      message: `the nonce authority ${A} is CLOSED`,
+    });
     expect(() => checkNonceAuthority({ address: A, status: 'ACTIVE' })).not.toThrow();
     expect(() => checkNonceAuthority({ address: A })).not.toThrow();
   });
 
   it('records a new nonce account free, its nonce not read yet', () => {
     const at = new Date('2026-01-02T03:04:05Z');
-    expect(nonceAccountRow({ organizationId: 'org-a', cluster: 'LOCAL' }, { id: 'n-1', address: A }, 'NONCE-DESK', { address: A, accountId: null }, at)).toEqual({
+    expect(
+      nonceAccountRow({ organizationId: 'org-a', cluster: 'LOCAL' }, { id: 'n-1', address: A }, 'NONCE-DESK', { address: A, accountId: null }, at),
+    ).toEqual({
       id: 'n-1',
       organizationId: 'org-a',
       cluster: 'LOCAL',

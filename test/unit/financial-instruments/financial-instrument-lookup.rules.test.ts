@@ -32,21 +32,51 @@ const MINT = 'So11111111111111111111111111111111111111112';
 const AUTHORITY = 'MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr';
 const SYSTEM_PROGRAM = '11111111111111111111111111111111';
 const lookup = { offchainId: '5d1f8a4c-2b7e-4c3d-9f6a-1e2b3c4d5e6f' };
-const item = (extra: Partial<CreateFinancialInstrumentItemData> = {}) => ({ version: 'TOKEN_2022', onchainData: { decimals: 2 }, mintAuthority: lookup, ...extra }) as CreateFinancialInstrumentItemData;
-const onboarding = (extra: Partial<CreateFinancialInstrumentItemData> = {}) => ({ version: 'SPL', onchainData: { decimals: 2 }, alreadyOnChain: true, existingMintAccount: { onchainId: MINT }, ...extra }) as CreateFinancialInstrumentItemData;
-const mintBytes = (decimals = 2) => new Uint8Array(getMintEncoder().encode({ mintAuthority: some(address(AUTHORITY)), supply: 0n, decimals, isInitialized: true, freezeAuthority: none(), extensions: none() }));
+const item = (extra: Partial<CreateFinancialInstrumentItemData> = {}) =>
+  ({ version: 'TOKEN_2022', onchainData: { decimals: 2 }, mintAuthority: lookup, ...extra }) as CreateFinancialInstrumentItemData;
+const onboarding = (extra: Partial<CreateFinancialInstrumentItemData> = {}) =>
+  ({
+    version: 'SPL',
+    onchainData: { decimals: 2 },
+    alreadyOnChain: true,
+    existingMintAccount: { onchainId: MINT },
+    ...extra,
+  }) as CreateFinancialInstrumentItemData;
+const mintBytes = (decimals = 2) =>
+  new Uint8Array(
+    getMintEncoder().encode({
+      mintAuthority: some(address(AUTHORITY)),
+      supply: 0n,
+      decimals,
+      isInitialized: true,
+      freezeAuthority: none(),
+      extensions: none(),
+    }),
+  );
 
 describe('the authority an instrument write is signed by (Pause, Unpause, Close)', () => {
   it('must be onboarded', () => {
-    expect(refusal(() => onboardedAuthority(null, 'pausable authority'))).toMatchObject({ code: 'VALIDATION_ERROR', field: 'itemData.financialInstrument', message: 'the pausable authority is not onboarded, so the service cannot sign for it' });
-    expect(refusal(() => onboardedAuthority(undefined, 'closing authority'))).toMatchObject({ code: 'VALIDATION_ERROR', field: 'itemData.financialInstrument', message: 'the closing authority is not onboarded, so the service cannot sign for it' });
+    expect(refusal(() => onboardedAuthority(null, 'pausable authority'))).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      field: 'itemData.financialInstrument',
+      message: 'the pausable authority is not onboarded, so the service cannot sign for it',
+    });
+    expect(refusal(() => onboardedAuthority(undefined, 'closing authority'))).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      field: 'itemData.financialInstrument',
+      message: 'the closing authority is not onboarded, so the service cannot sign for it',
+    });
     expect(onboardedAuthority({ address: AUTHORITY }, 'pausable authority')).toEqual({ address: AUTHORITY });
   });
 });
 
 describe('Close Financial Instrument: the mint on the chain', () => {
   it('must be there, with no supply', () => {
-    expect(refusal(() => checkClosableMint(MINT, 'LOCAL', null))).toMatchObject({ code: 'VALIDATION_ERROR', field: 'itemData.financialInstrument', message: `the mint ${MINT} is not on LOCAL` });
+    expect(refusal(() => checkClosableMint(MINT, 'LOCAL', null))).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      field: 'itemData.financialInstrument',
+      message: `the mint ${MINT} is not on LOCAL`,
+    });
     expect(refusal(() => checkClosableMint(MINT, 'LOCAL', 5n))).toMatchObject({ code: 'VALIDATION_ERROR', field: 'itemData.financialInstrument' });
     expect(() => checkClosableMint(MINT, 'LOCAL', 0n)).not.toThrow();
   });
@@ -56,21 +86,43 @@ describe('Update Financial Instrument over the stored instrument and the chain',
   it("changes only this organization's ACTIVE instrument", () => {
     const own = { organizationId: 'org-a', status: 'ACTIVE' };
     expect(refusal(() => checkUpdatable(own, 'org-b'))).toMatchObject({ code: 'FORBIDDEN', field: 'itemData.financialInstrument' });
-    expect(refusal(() => checkUpdatable({ ...own, status: 'CLOSED' }, 'org-a'))).toMatchObject({ code: 'VALIDATION_ERROR', field: 'itemData.financialInstrument', message: 'the instrument is CLOSED' });
+    expect(refusal(() => checkUpdatable({ ...own, status: 'CLOSED' }, 'org-a'))).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      field: 'itemData.financialInstrument',
+      message: 'the instrument is CLOSED',
+    });
     expect(() => checkUpdatable(own, 'org-a')).not.toThrow();
   });
 
   it('rotates only an authority the instrument has', () => {
     const ref = { address: AUTHORITY, accountId: null };
-    expect(refusal(() => currentAuthority({}, 'freezeAuthority'))).toMatchObject({ code: 'VALIDATION_ERROR', field: 'itemData.freezeAuthority', message: 'the instrument has no freezeAuthority to rotate' });
+    expect(refusal(() => currentAuthority({}, 'freezeAuthority'))).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      field: 'itemData.freezeAuthority',
+      message: 'the instrument has no freezeAuthority to rotate',
+    });
     expect(currentAuthority({ freezeAuthority: ref }, 'freezeAuthority')).toBe(ref);
   });
 
   it('sizes the top-up from Token Metadata the chain holds', () => {
     const metadata = { name: 'Bond', symbol: 'BND', uri: 'https://example.test/bond.json', additional: {} };
-    const chain = { version: 'TOKEN_2022' as const, decimals: 2, supply: 0n, authorities: {}, extensions: ['METADATA_POINTER' as const, 'TOKEN_METADATA' as const], metadata, defaultPositionState: null, paused: null, scaledUiAmountMultiplier: null };
+    const chain = {
+      version: 'TOKEN_2022' as const,
+      decimals: 2,
+      supply: 0n,
+      authorities: {},
+      extensions: ['METADATA_POINTER' as const, 'TOKEN_METADATA' as const],
+      metadata,
+      defaultPositionState: null,
+      paused: null,
+      scaledUiAmountMultiplier: null,
+    };
     for (const onchain of [null, { lamports: 10n, instrument: undefined }, { lamports: 10n, instrument: { ...chain, metadata: null } }]) {
-      expect(refusal(() => chainMetadata(MINT, 'LOCAL', onchain))).toMatchObject({ code: 'VALIDATION_ERROR', field: 'itemData.financialInstrument', message: `the mint ${MINT} has no Token Metadata on LOCAL` });
+      expect(refusal(() => chainMetadata(MINT, 'LOCAL', onchain))).toMatchObject({
+        code: 'VALIDATION_ERROR',
+        field: 'itemData.financialInstrument',
+        message: `the mint ${MINT} has no Token Metadata on LOCAL`,
+      });
     }
     expect(chainMetadata(MINT, 'LOCAL', { lamports: 10n, instrument: chain })).toEqual({ extensions: chain.extensions, metadata, lamports: 10n });
   });
@@ -88,7 +140,10 @@ describe('Create Financial Instrument: the AL ID', () => {
 
   it('generates one only for a given financialInstrumentType', () => {
     expect(refusal(() => newAlIdType({}))).toMatchObject({ code: 'VALIDATION_ERROR', field: `${refs}.newAlId.financialInstrumentType` });
-    expect(refusal(() => newAlIdType({ newAlId: { financialInstrumentType: 'STOCK' }, type: 'CURRENCY_TOKEN' }))).toMatchObject({ code: 'VALIDATION_ERROR', field: `${refs}.type` });
+    expect(refusal(() => newAlIdType({ newAlId: { financialInstrumentType: 'STOCK' }, type: 'CURRENCY_TOKEN' }))).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      field: `${refs}.type`,
+    });
     expect(newAlIdType({ newAlId: { financialInstrumentType: 'STOCK' } })).toEqual({ type: 'STOCK', referenceType: 'ASSET_TOKEN' });
   });
 });
@@ -97,16 +152,33 @@ describe('Create Financial Instrument: onboarding a mint already onchain', () =>
   const field = 'itemData.existingMintAccount.onchainId';
   it('onboards a mint once, naming the field the request gave it in', () => {
     expect(refusal(() => checkMintNotOnboarded(onboarding(), MINT, true))).toMatchObject({ code: 'CONFLICT', field });
-    expect(refusal(() => checkMintNotOnboarded(onboarding({ existingMintAccount: undefined, mintAccount: { onchainId: MINT } }), MINT, true))).toMatchObject({ code: 'CONFLICT', field: 'itemData.mintAccount.onchainId' });
+    expect(refusal(() => checkMintNotOnboarded(onboarding({ existingMintAccount: undefined, mintAccount: { onchainId: MINT } }), MINT, true))).toMatchObject({
+      code: 'CONFLICT',
+      field: 'itemData.mintAccount.onchainId',
+    });
     expect(() => checkMintNotOnboarded(onboarding(), MINT, false)).not.toThrow();
   });
 
   it('reads an initialized mint of the request’s version and decimals from the chain', () => {
     const account = { owner: TOKEN_PROGRAM_ADDRESS, data: mintBytes(), lamports: 1_461_600n };
-    expect(refusal(() => onboardedMint(onboarding(), MINT, 'LOCAL', null))).toMatchObject({ code: 'VALIDATION_ERROR', field, message: `there is no account ${MINT} on LOCAL` });
-    expect(refusal(() => onboardedMint(onboarding(), MINT, 'LOCAL', { ...account, owner: SYSTEM_PROGRAM }))).toMatchObject({ code: 'VALIDATION_ERROR', field, message: `${MINT} is not an initialized SPL or Token-2022 mint` });
-    expect(refusal(() => onboardedMint(onboarding(), MINT, 'LOCAL', { ...account, owner: TOKEN_2022_PROGRAM_ADDRESS }))).toMatchObject({ code: 'VALIDATION_ERROR', field: 'itemData.version' });
-    expect(refusal(() => onboardedMint(onboarding(), MINT, 'LOCAL', { ...account, data: mintBytes(6) }))).toMatchObject({ code: 'VALIDATION_ERROR', field: 'itemData.onchainData.decimals' });
+    expect(refusal(() => onboardedMint(onboarding(), MINT, 'LOCAL', null))).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      field,
+      message: `there is no account ${MINT} on LOCAL`,
+    });
+    expect(refusal(() => onboardedMint(onboarding(), MINT, 'LOCAL', { ...account, owner: SYSTEM_PROGRAM }))).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      field,
+      message: `${MINT} is not an initialized SPL or Token-2022 mint`,
+    });
+    expect(refusal(() => onboardedMint(onboarding(), MINT, 'LOCAL', { ...account, owner: TOKEN_2022_PROGRAM_ADDRESS }))).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      field: 'itemData.version',
+    });
+    expect(refusal(() => onboardedMint(onboarding(), MINT, 'LOCAL', { ...account, data: mintBytes(6) }))).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      field: 'itemData.onchainData.decimals',
+    });
     const read = onboardedMint(onboarding(), MINT, 'LOCAL', account);
     expect(read.account).toBe(account);
     expect(read.onchain).toMatchObject({ version: 'SPL', decimals: 2, authorities: { mintAuthority: AUTHORITY } });
@@ -114,14 +186,23 @@ describe('Create Financial Instrument: onboarding a mint already onchain', () =>
 
   it('leaves an existing account record of the mint as it is', () => {
     const labelled = onboarding({ mintAccount: { offchainReferences: { code: 'BOND' } } });
-    expect(refusal(() => checkMintRecordUnchanged(labelled, MINT, true))).toMatchObject({ code: 'VALIDATION_ERROR', field: 'itemData.mintAccount.offchainReferences.code' });
-    expect(refusal(() => checkMintRecordUnchanged(onboarding({ mintAccount: { comments: 'x' } }), MINT, true))).toMatchObject({ code: 'VALIDATION_ERROR', field: 'itemData.mintAccount.comments' });
+    expect(refusal(() => checkMintRecordUnchanged(labelled, MINT, true))).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      field: 'itemData.mintAccount.offchainReferences.code',
+    });
+    expect(refusal(() => checkMintRecordUnchanged(onboarding({ mintAccount: { comments: 'x' } }), MINT, true))).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      field: 'itemData.mintAccount.comments',
+    });
     expect(() => checkMintRecordUnchanged(labelled, MINT, false)).not.toThrow();
     expect(() => checkMintRecordUnchanged(onboarding({ mintAccount: { offchainReferences: { name: 'Bond' } } }), MINT, true)).not.toThrow();
   });
 
   it('references the onchain authorities the tenant has records of', () => {
-    expect(authorityReferences({ mintAuthority: AUTHORITY, freezeAuthority: MINT }, [{ address: AUTHORITY, id: 'acc-1' }])).toEqual({ mintAuthority: { address: AUTHORITY, accountId: 'acc-1' }, freezeAuthority: { address: MINT, accountId: null } });
+    expect(authorityReferences({ mintAuthority: AUTHORITY, freezeAuthority: MINT }, [{ address: AUTHORITY, id: 'acc-1' }])).toEqual({
+      mintAuthority: { address: AUTHORITY, accountId: 'acc-1' },
+      freezeAuthority: { address: MINT, accountId: null },
+    });
   });
 });
 
@@ -137,7 +218,11 @@ describe('Create Financial Instrument: a new mint', () => {
   });
 
   it('needs every signing authority onboarded', () => {
-    expect(refusal(() => signingAuthority('itemData.mintAuthority', undefined))).toMatchObject({ code: 'VALIDATION_ERROR', field: 'itemData.mintAuthority', message: 'itemData.mintAuthority must sign and is not onboarded' });
+    expect(refusal(() => signingAuthority('itemData.mintAuthority', undefined))).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      field: 'itemData.mintAuthority',
+      message: 'itemData.mintAuthority must sign and is not onboarded',
+    });
     expect(signingAuthority('itemData.mintAuthority', { address: AUTHORITY })).toEqual({ address: AUTHORITY });
   });
 
@@ -152,8 +237,15 @@ describe('Create Financial Instrument: a new mint', () => {
     expect(refusal(() => checkNotAMint(MINT, true))).toMatchObject({ code: 'CONFLICT', field: f });
     expect(() => checkNotAMint(MINT, false)).not.toThrow();
     expect(refusal(() => preCreatedMintTopUp(spl, MINT, null, 100n))).toMatchObject({ code: 'VALIDATION_ERROR', field: f });
-    expect(refusal(() => preCreatedMintTopUp(spl, MINT, { owner: TOKEN_PROGRAM_ADDRESS, lamports: 0n, dataLength: 82 }, 100n))).toMatchObject({ code: 'VALIDATION_ERROR', field: f });
-    expect(refusal(() => preCreatedMintTopUp(spl, MINT, { owner: SYSTEM_PROGRAM, lamports: 0n, dataLength: 165 }, 100n))).toMatchObject({ code: 'VALIDATION_ERROR', field: f, message: expect.stringContaining('needs exactly 82') });
+    expect(refusal(() => preCreatedMintTopUp(spl, MINT, { owner: TOKEN_PROGRAM_ADDRESS, lamports: 0n, dataLength: 82 }, 100n))).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      field: f,
+    });
+    expect(refusal(() => preCreatedMintTopUp(spl, MINT, { owner: SYSTEM_PROGRAM, lamports: 0n, dataLength: 165 }, 100n))).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      field: f,
+      message: expect.stringContaining('needs exactly 82'),
+    });
     expect(preCreatedMintTopUp(spl, MINT, { owner: SYSTEM_PROGRAM, lamports: 40n, dataLength: 82 }, 100n)).toBe(60n);
     expect(preCreatedMintTopUp(spl, MINT, { owner: SYSTEM_PROGRAM, lamports: 140n, dataLength: 82 }, 100n)).toBe(0n);
     const token2022 = item({ closingAuthority: lookup, existingMintAccount: lookup });
@@ -164,22 +256,94 @@ describe('Create Financial Instrument: a new mint', () => {
 describe('Create Financial Instrument: the records', () => {
   const tenant = { organizationId: 'org-a', cluster: 'LOCAL' };
   const at = new Date('2026-01-02T03:04:05Z');
-  const created: CreatedInstrument = { mint: MINT, mintAccountId: 'acc-mint', instrumentId: 'fi-1', alId: 'ALEQYSTC12345678', referenceType: 'ASSET_TOKEN', lamports: '1461600', authorities: { mintAuthority: { address: AUTHORITY, accountId: 'acc-1' } } };
-  const request = item({ mintAccount: { offchainReferences: { code: 'BOND', name: 'Bond' }, comments: 'c' }, onchainData: { decimals: 2, name: 'Bond', symbol: 'BND' }, scaledUiAmountAuthority: lookup, comments: 'x' });
+  const created: CreatedInstrument = {
+    mint: MINT,
+    mintAccountId: 'acc-mint',
+    instrumentId: 'fi-1',
+    alId: 'ALEQYSTC12345678',
+    referenceType: 'ASSET_TOKEN',
+    lamports: '1461600',
+    authorities: { mintAuthority: { address: AUTHORITY, accountId: 'acc-1' } },
+  };
+  const request = item({
+    mintAccount: { offchainReferences: { code: 'BOND', name: 'Bond' }, comments: 'c' },
+    onchainData: { decimals: 2, name: 'Bond', symbol: 'BND' },
+    scaledUiAmountAuthority: lookup,
+    comments: 'x',
+  });
 
   it('records a new mint as a managed account of its size', () => {
-    expect(mintAccountRecord(request, tenant, created)).toMatchObject({ id: 'acc-mint', organizationId: 'org-a', cluster: 'LOCAL', address: MINT, type: 'ASSET_TOKEN', managed: true, code: 'BOND', name: 'Bond', alId: created.alId, comments: 'c', wasOnchainAlready: false, dataLength: finalMintSize(request), tokenVersion: 'TOKEN_2022', lamportsBalance: 1_461_600n, tokenDecimals: 2 });
+    expect(mintAccountRecord(request, tenant, created)).toMatchObject({
+      id: 'acc-mint',
+      organizationId: 'org-a',
+      cluster: 'LOCAL',
+      address: MINT,
+      type: 'ASSET_TOKEN',
+      managed: true,
+      code: 'BOND',
+      name: 'Bond',
+      alId: created.alId,
+      comments: 'c',
+      wasOnchainAlready: false,
+      dataLength: finalMintSize(request),
+      tokenVersion: 'TOKEN_2022',
+      lamportsBalance: 1_461_600n,
+      tokenDecimals: 2,
+    });
   });
 
   it('records an onboarded mint as non-managed, sharing no key', () => {
-    const onchain = { version: 'SPL' as const, decimals: 2, supply: '0', authorities: {}, extensions: [], metadata: null, defaultPositionState: null, paused: null, scaledUiAmountMultiplier: 3 };
-    expect(mintAccountRecord(request, tenant, { ...created, onchain })).toMatchObject({ managed: false, wasOnchainAlready: true, dataLength: 0, orgsAllowedToSignWithPrivateKey: [] });
-    expect(instrumentRecord(request, tenant, { ...created, onchain }, null, at)).toMatchObject({ managed: false, wasOnchainAlready: true, name: null, symbol: null, extensions: [], paused: null, scaledUiAmountMultiplier: '3', lastTransactionId: null, lastTransactionAt: null });
+    const onchain = {
+      version: 'SPL' as const,
+      decimals: 2,
+      supply: '0',
+      authorities: {},
+      extensions: [],
+      metadata: null,
+      defaultPositionState: null,
+      paused: null,
+      scaledUiAmountMultiplier: 3,
+    };
+    expect(mintAccountRecord(request, tenant, { ...created, onchain })).toMatchObject({
+      managed: false,
+      wasOnchainAlready: true,
+      dataLength: 0,
+      orgsAllowedToSignWithPrivateKey: [],
+    });
+    expect(instrumentRecord(request, tenant, { ...created, onchain }, null, at)).toMatchObject({
+      managed: false,
+      wasOnchainAlready: true,
+      name: null,
+      symbol: null,
+      extensions: [],
+      paused: null,
+      scaledUiAmountMultiplier: '3',
+      lastTransactionId: null,
+      lastTransactionAt: null,
+    });
   });
 
   it('gives a pre-created mint account the AL ID, the token fields and the labels sent', () => {
-    expect(preCreatedMintChanges(request, created, { id: 'tx-1', signature: 'sig' }, at)).toEqual({ type: 'ASSET_TOKEN', alId: created.alId, tokenVersion: 'TOKEN_2022', tokenDecimals: 2, lastTransactionId: 'tx-1', lastTransactionSignature: 'sig', lastTransactionAt: at, code: 'BOND', name: 'Bond' });
-    expect(preCreatedMintChanges(item(), created, null, at)).toEqual({ type: 'ASSET_TOKEN', alId: created.alId, tokenVersion: 'TOKEN_2022', tokenDecimals: 2, lastTransactionId: null, lastTransactionSignature: null, lastTransactionAt: null });
+    expect(preCreatedMintChanges(request, created, { id: 'tx-1', signature: 'sig' }, at)).toEqual({
+      type: 'ASSET_TOKEN',
+      alId: created.alId,
+      tokenVersion: 'TOKEN_2022',
+      tokenDecimals: 2,
+      lastTransactionId: 'tx-1',
+      lastTransactionSignature: 'sig',
+      lastTransactionAt: at,
+      code: 'BOND',
+      name: 'Bond',
+    });
+    expect(preCreatedMintChanges(item(), created, null, at)).toEqual({
+      type: 'ASSET_TOKEN',
+      alId: created.alId,
+      tokenVersion: 'TOKEN_2022',
+      tokenDecimals: 2,
+      lastTransactionId: null,
+      lastTransactionSignature: null,
+      lastTransactionAt: null,
+    });
   });
 
   it('records a new instrument from the request, its transaction and its logo', () => {

@@ -1,5 +1,13 @@
 /** Create Loan's rules over the request and the strategy, instruments and vault looked up. */
-import { checkExpectedValues, checkOpeningLoanToValue, checkPledge, openedLoanTerms, requireOneBorrow, requirePledges, requireStrategyPrincipal } from '../../../src/domain/operations/loans/create-loan.rules';
+import {
+  checkExpectedValues,
+  checkOpeningLoanToValue,
+  checkPledge,
+  openedLoanTerms,
+  requireOneBorrow,
+  requirePledges,
+  requireStrategyPrincipal,
+} from '../../../src/domain/operations/loans/create-loan.rules';
 import { quoteFor } from '../../../src/domain/operations/loans/lending.rules';
 import { BOND, expectRefusal, FROZEN, OTHER, START, strategy, terms, USD } from './fixtures';
 
@@ -15,9 +23,11 @@ describe('the borrowed item', () => {
     expectRefusal(() => requireOneBorrow([borrow, borrow]), 'VALIDATION_ERROR', 'itemData.itemsToBorrow');
   });
 
-  it('is the strategy\'s principal', () => {
+  it("is the strategy's principal", () => {
     expect(() => requireStrategyPrincipal(strategy(), USD)).not.toThrow();
-    expect(expectRefusal(() => requireStrategyPrincipal(strategy(), BOND), 'VALIDATION_ERROR', 'itemData.itemsToBorrow[0].positionLookup').message).toBe('the strategy lends UsdMint, not BondMint');
+    expect(expectRefusal(() => requireStrategyPrincipal(strategy(), BOND), 'VALIDATION_ERROR', 'itemData.itemsToBorrow[0].positionLookup').message).toBe(
+      'the strategy lends UsdMint, not BondMint',
+    );
   });
 });
 
@@ -37,7 +47,9 @@ describe('the pledged items', () => {
   });
 
   it('are each pledged once', () => {
-    expect(expectRefusal(() => checkPledge(strategy(), BOND, pledge(), P, [BOND.id]), 'VALIDATION_ERROR', `${P}.positionLookup`).message).toContain('pledged twice');
+    expect(expectRefusal(() => checkPledge(strategy(), BOND, pledge(), P, [BOND.id]), 'VALIDATION_ERROR', `${P}.positionLookup`).message).toContain(
+      'pledged twice',
+    );
   });
 
   it('are not topped up when frozen by default (naming the top-up)', () => {
@@ -56,7 +68,9 @@ describe('the quote the borrower accepted', () => {
   const E = 'itemData.protocolDetails.expectedLoanValues';
   it('must be the current one', () => {
     expect(() => checkExpectedValues(quote, { expectedApy: 10, expectedLqt: [2, 3] }, E)).not.toThrow();
-    expect(expectRefusal(() => checkExpectedValues(quote, { expectedApy: 9, expectedLqt: [2, 3] }, E), 'CONFLICT', `${E}.expectedApy`).message).toBe('the quote moved: the APY is now 10 cBPS, not 9');
+    expect(expectRefusal(() => checkExpectedValues(quote, { expectedApy: 9, expectedLqt: [2, 3] }, E), 'CONFLICT', `${E}.expectedApy`).message).toBe(
+      'the quote moved: the APY is now 10 cBPS, not 9',
+    );
     expectRefusal(() => checkExpectedValues(quote, { expectedApy: 10, expectedLqt: [2] }, E), 'VALIDATION_ERROR', `${E}.expectedLqt`);
     expectRefusal(() => checkExpectedValues(quote, { expectedApy: 10, expectedLqt: [2, 4] }, E), 'CONFLICT', `${E}.expectedLqt[1]`);
   });
@@ -64,10 +78,10 @@ describe('the quote the borrower accepted', () => {
 
 describe('the loan-to-value', () => {
   const quote = quoteFor([terms(BOND)], 0, 'f');
-  it('may be the strategy\'s limit exactly, not 1 cBPS more', () => {
+  it("may be the strategy's limit exactly, not 1 cBPS more", () => {
     expect(() => checkOpeningLoanToValue(600_000n, quote)).not.toThrow();
     const error = expectRefusal(() => checkOpeningLoanToValue(600_001n, quote), 'VALIDATION_ERROR', 'itemData.itemsToBorrow[0].value');
-    expect(error.message).toContain('600001 cBPS, above the strategy\'s limit of 600000');
+    expect(error.message).toContain("600001 cBPS, above the strategy's limit of 600000");
   });
 });
 

@@ -12,7 +12,13 @@ export const FROZEN: InstrumentFacts = { id: 'frozen', mintAddress: 'FrozenMint'
 /** An instrument no strategy accepts. */
 export const OTHER: InstrumentFacts = { id: 'other', mintAddress: 'OtherMint', decimals: 0 };
 
-export const terms = (instrument: InstrumentFacts, apy: number[] = [50_000, 60_000], loanToValueRatio = 600_000, liquidationRatio = 800_000) => ({ financialInstrumentId: instrument.id, mintAddress: instrument.mintAddress, apy, loanToValueRatio, liquidationRatio });
+export const terms = (instrument: InstrumentFacts, apy: number[] = [50_000, 60_000], loanToValueRatio = 600_000, liquidationRatio = 800_000) => ({
+  financialInstrumentId: instrument.id,
+  mintAddress: instrument.mintAddress,
+  apy,
+  loanToValueRatio,
+  liquidationRatio,
+});
 
 export const strategy = (fields: Partial<StrategyFacts> = {}): StrategyFacts => ({
   principalInstrumentId: USD.id,

@@ -6,11 +6,20 @@ const F = 'itemData.itemsToBorrow[0].value';
 
 describe('quoteFor', () => {
   it('takes the highest APY and the lowest ratios', () => {
-    expect(quoteFor([terms(BOND, [10, 20], 800_000, 900_000), terms(BOND, [15, 25], 700_000, 850_000)], 1, 'f')).toEqual({ apy: 25, liquidationRatios: [900_000, 850_000], loanToValueRatio: 700_000, liquidationRatio: 850_000 });
+    expect(quoteFor([terms(BOND, [10, 20], 800_000, 900_000), terms(BOND, [15, 25], 700_000, 850_000)], 1, 'f')).toEqual({
+      apy: 25,
+      liquidationRatios: [900_000, 850_000],
+      loanToValueRatio: 700_000,
+      liquidationRatio: 850_000,
+    });
   });
   it('refuses a duration one pledged item is not lent for, naming the field', () => {
     expect(quoteFor([terms(BOND, [10, 20])], 1, 'f').apy).toBe(20);
-    expectRefusal(() => quoteFor([terms(BOND, [10, 20]), terms(BOND, [10])], 1, 'itemData.protocolDetails.durationIndex'), 'VALIDATION_ERROR', 'itemData.protocolDetails.durationIndex');
+    expectRefusal(
+      () => quoteFor([terms(BOND, [10, 20]), terms(BOND, [10])], 1, 'itemData.protocolDetails.durationIndex'),
+      'VALIDATION_ERROR',
+      'itemData.protocolDetails.durationIndex',
+    );
   });
 });
 
@@ -32,7 +41,7 @@ describe('checkCapacity', () => {
     expect(needsOutstanding(capped)).toBe(true);
     expect(() => checkCapacity(capped, 0, 400n, 10_000n, 600n, F)).not.toThrow();
     const error = expectRefusal(() => checkCapacity(capped, 0, 401n, 10_000n, 600n, F), 'CONFLICT', F);
-    expect(error.message).toBe('the strategy\'s origination cap is 1000; 600 is lent already, so 401 more does not fit');
+    expect(error.message).toBe("the strategy's origination cap is 1000; 600 is lent already, so 401 more does not fit");
   });
 
   it('keeps the liquidity buffer exactly, not one unit less', () => {

@@ -25,6 +25,11 @@ describe('liquidation', () => {
 
   it('records the loan LIQUIDATED, the interest to then owed, nothing pledged', () => {
     const day = new Date(START.getTime() + 86_400_000);
-    expect(liquidatedLoanFields(loan(), day)).toEqual({ status: 'LIQUIDATED', interestOutstanding: interestFor(100_000_000n, 100_000, 86_400n).toString(), lastInterestUpdateTime: day, pledged: [{ ...loan().pledged[0], amount: '0' }] });
+    expect(liquidatedLoanFields(loan(), day)).toEqual({
+      status: 'LIQUIDATED',
+      interestOutstanding: interestFor(100_000_000n, 100_000, 86_400n).toString(),
+      lastInterestUpdateTime: day,
+      pledged: [{ ...loan().pledged[0], amount: '0' }],
+    });
   });
 });

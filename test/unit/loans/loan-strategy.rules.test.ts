@@ -1,6 +1,11 @@
 /** Create Loan Strategy's rules: the vault payload, the collateral terms, the lender, each instrument once. */
 import type { CreateLoanStrategyItemData } from '../../../src/domain/operations/loans/loan.inputs';
-import { checkCollateralTerms, requireActiveLender, requireListedOnce, validateCreateLoanStrategy } from '../../../src/domain/operations/loans/loan-strategy.rules';
+import {
+  checkCollateralTerms,
+  requireActiveLender,
+  requireListedOnce,
+  validateCreateLoanStrategy,
+} from '../../../src/domain/operations/loans/loan-strategy.rules';
 import { BOND, expectRefusal } from './fixtures';
 
 const can = { updateDebitApiKeys: false };
@@ -30,18 +35,38 @@ describe('validateCreateLoanStrategy', () => {
 
   it('refuses a vault the service does not make and manage', () => {
     expectRefusal(() => validateCreateLoanStrategy(request({ strategy: { managed: false } }), can), 'VALIDATION_ERROR', 'itemData.strategy.managed');
-    expectRefusal(() => validateCreateLoanStrategy(request({ strategy: { alreadyOnchain: true } }), can), 'VALIDATION_ERROR', 'itemData.strategy.alreadyOnchain');
-    expectRefusal(() => validateCreateLoanStrategy(request({ strategy: { offchainReferences: { type: 'FUNDS_TOKEN' } } }), can), 'VALIDATION_ERROR', 'itemData.strategy.offchainReferences.type');
+    expectRefusal(
+      () => validateCreateLoanStrategy(request({ strategy: { alreadyOnchain: true } }), can),
+      'VALIDATION_ERROR',
+      'itemData.strategy.alreadyOnchain',
+    );
+    expectRefusal(
+      () => validateCreateLoanStrategy(request({ strategy: { offchainReferences: { type: 'FUNDS_TOKEN' } } }), can),
+      'VALIDATION_ERROR',
+      'itemData.strategy.offchainReferences.type',
+    );
   });
 
-  it('names the account rules\' fields under itemData.strategy', () => {
-    const error = expectRefusal(() => validateCreateLoanStrategy(request({ strategy: { privateKeyDetails: { location: ['DATABASE', 'SECRETS'] } } }), can), 'VALIDATION_ERROR', 'itemData.strategy.privateKeyDetails.location');
+  it("names the account rules' fields under itemData.strategy", () => {
+    const error = expectRefusal(
+      () => validateCreateLoanStrategy(request({ strategy: { privateKeyDetails: { location: ['DATABASE', 'SECRETS'] } } }), can),
+      'VALIDATION_ERROR',
+      'itemData.strategy.privateKeyDetails.location',
+    );
     expect(error.message).not.toMatch(/(^|[^.])itemData\.privateKeyDetails/);
   });
 
   it('needs at least one collateral, each with terms a loan can live by', () => {
     expectRefusal(() => validateCreateLoanStrategy(request({ collateral: [] }), can), 'VALIDATION_ERROR', 'itemData.collateral');
-    expectRefusal(() => validateCreateLoanStrategy(request({ collateral: [{ financialInstrument: { offchainId: 'b' }, apy: [1], loanToValueRatio: 5, liquidationRatio: 4 }] }), can), 'VALIDATION_ERROR', 'itemData.collateral[0].liquidationRatio');
+    expectRefusal(
+      () =>
+        validateCreateLoanStrategy(
+          request({ collateral: [{ financialInstrument: { offchainId: 'b' }, apy: [1], loanToValueRatio: 5, liquidationRatio: 4 }] }),
+          can,
+        ),
+      'VALIDATION_ERROR',
+      'itemData.collateral[0].liquidationRatio',
+    );
   });
 });
 
@@ -53,6 +78,10 @@ describe('over what the lookup resolves', () => {
 
   it('lists a collateral instrument once', () => {
     expect(() => requireListedOnce(['usd'], BOND, 'f')).not.toThrow();
-    expectRefusal(() => requireListedOnce(['usd', BOND.id], BOND, 'itemData.collateral[2].financialInstrument'), 'VALIDATION_ERROR', 'itemData.collateral[2].financialInstrument');
+    expectRefusal(
+      () => requireListedOnce(['usd', BOND.id], BOND, 'itemData.collateral[2].financialInstrument'),
+      'VALIDATION_ERROR',
+      'itemData.collateral[2].financialInstrument',
+    );
   });
 });

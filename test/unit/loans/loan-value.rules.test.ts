@@ -15,12 +15,37 @@ describe('loanToValueAtPrices', () => {
   it('values both sides at their prices', () => {
     // 100 USD at 1 over 200 BOND at 1.25 = 40 %.
     expect(needsPrices(USD.id, [bond(20_000n)])).toBe(true);
-    expect(loanToValueAtPrices(owed(100_000_000n), [bond(20_000n)], new Map([[USD.id, '1'], [BOND.id, '1.25']]))).toBe(400_000n);
+    expect(
+      loanToValueAtPrices(
+        owed(100_000_000n),
+        [bond(20_000n)],
+        new Map([
+          [USD.id, '1'],
+          [BOND.id, '1.25'],
+        ]),
+      ),
+    ).toBe(400_000n);
   });
 
   it('refuses a missing price with 409, naming the principal first, then the collateral', () => {
-    expect(expectRefusal(() => loanToValueAtPrices(owed(1n), [bond(1n)], new Map([[BOND.id, '1']])), 'CONFLICT', 'itemData.itemsToBorrow[0].positionLookup').message).toContain('no price for UsdMint');
+    expect(
+      expectRefusal(() => loanToValueAtPrices(owed(1n), [bond(1n)], new Map([[BOND.id, '1']])), 'CONFLICT', 'itemData.itemsToBorrow[0].positionLookup').message,
+    ).toContain('no price for UsdMint');
     expectRefusal(() => loanToValueAtPrices(owed(1n), [bond(1n)], new Map()), 'CONFLICT', 'itemData.itemsToBorrow[0].positionLookup');
-    expect(expectRefusal(() => loanToValueAtPrices(owed(1n), [bond(1n)], new Map<string, string | null>([[USD.id, '1'], [BOND.id, null]])), 'CONFLICT', 'itemData.itemsToPledge[0].positionLookup').message).toContain('no price for BondMint');
+    expect(
+      expectRefusal(
+        () =>
+          loanToValueAtPrices(
+            owed(1n),
+            [bond(1n)],
+            new Map<string, string | null>([
+              [USD.id, '1'],
+              [BOND.id, null],
+            ]),
+          ),
+        'CONFLICT',
+        'itemData.itemsToPledge[0].positionLookup',
+      ).message,
+    ).toContain('no price for BondMint');
   });
 });

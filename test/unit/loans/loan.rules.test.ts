@@ -1,5 +1,16 @@
 /** The rules every loan write shares: borrower, hold, vault, positive amounts, items out of the escrow. */
-import { acceptedTerms, checkOutOfEscrow, positiveUnits, requireBorrowerOwns, requireFeePayer, requireHold, requireLoanBorrower, requireOwnerAndInstrument, requireUnsettled, requireVaultFunded } from '../../../src/domain/operations/loans/loan.rules';
+import {
+  acceptedTerms,
+  checkOutOfEscrow,
+  positiveUnits,
+  requireBorrowerOwns,
+  requireFeePayer,
+  requireHold,
+  requireLoanBorrower,
+  requireOwnerAndInstrument,
+  requireUnsettled,
+  requireVaultFunded,
+} from '../../../src/domain/operations/loans/loan.rules';
 import { BOND, expectRefusal, loan, OTHER, strategy, USD } from './fixtures';
 
 const at = { position: { offchainId: 'p' } };
@@ -11,14 +22,25 @@ describe('the borrower and the loan', () => {
   });
 
   it('needs a position lookup to name the position, or its owner and instrument', () => {
-    expect(requireOwnerAndInstrument({ owner: { offchainId: 'o' }, financialInstrument: { offchainId: 'i' } }, 'f')).toEqual({ owner: { offchainId: 'o' }, financialInstrument: { offchainId: 'i' } });
-    expectRefusal(() => requireOwnerAndInstrument({ owner: { offchainId: 'o' } }, 'itemData.itemsToPledge[0].positionLookup'), 'VALIDATION_ERROR', 'itemData.itemsToPledge[0].positionLookup');
+    expect(requireOwnerAndInstrument({ owner: { offchainId: 'o' }, financialInstrument: { offchainId: 'i' } }, 'f')).toEqual({
+      owner: { offchainId: 'o' },
+      financialInstrument: { offchainId: 'i' },
+    });
+    expectRefusal(
+      () => requireOwnerAndInstrument({ owner: { offchainId: 'o' } }, 'itemData.itemsToPledge[0].positionLookup'),
+      'VALIDATION_ERROR',
+      'itemData.itemsToPledge[0].positionLookup',
+    );
     expectRefusal(() => requireOwnerAndInstrument({ financialInstrument: { offchainId: 'i' } }, 'f'), 'VALIDATION_ERROR', 'f');
   });
 
   it('takes items of the borrower only', () => {
     expect(() => requireBorrowerOwns('Borrower', 'Borrower', 'f')).not.toThrow();
-    const error = expectRefusal(() => requireBorrowerOwns('Someone', 'Borrower', 'itemData.itemsToBorrow[0].positionLookup'), 'VALIDATION_ERROR', 'itemData.itemsToBorrow[0].positionLookup');
+    const error = expectRefusal(
+      () => requireBorrowerOwns('Someone', 'Borrower', 'itemData.itemsToBorrow[0].positionLookup'),
+      'VALIDATION_ERROR',
+      'itemData.itemsToBorrow[0].positionLookup',
+    );
     expect(error.message).toContain('belongs to Someone');
   });
 
@@ -36,13 +58,18 @@ describe('the borrower and the loan', () => {
   it('moves an OPEN or OVERDUE loan only', () => {
     expect(() => requireUnsettled('OPEN', 'm')).not.toThrow();
     expect(() => requireUnsettled('OVERDUE', 'm')).not.toThrow();
-    for (const status of ['REPAID', 'LIQUIDATED', 'CLOSED']) expect(expectRefusal(() => requireUnsettled(status, 'the loan is settled'), 'CONFLICT', 'itemData.escrow').message).toBe('the loan is settled');
+    for (const status of ['REPAID', 'LIQUIDATED', 'CLOSED'])
+      expect(expectRefusal(() => requireUnsettled(status, 'the loan is settled'), 'CONFLICT', 'itemData.escrow').message).toBe('the loan is settled');
   });
 
   it('lends from a funded vault only', () => {
     const position = { id: 'v' };
     expect(requireVaultFunded(position, 'Vault', USD.mintAddress, 'f')).toBe(position);
-    expectRefusal(() => requireVaultFunded(null, 'Vault', USD.mintAddress, 'itemData.protocolDetails.loanStrategyAddress'), 'CONFLICT', 'itemData.protocolDetails.loanStrategyAddress');
+    expectRefusal(
+      () => requireVaultFunded(null, 'Vault', USD.mintAddress, 'itemData.protocolDetails.loanStrategyAddress'),
+      'CONFLICT',
+      'itemData.protocolDetails.loanStrategyAddress',
+    );
   });
 });
 
@@ -53,9 +80,13 @@ describe('amounts and collateral', () => {
     expectRefusal(() => positiveUnits({ amount: '0' }, 6, 'itemData.itemsToBorrow[0].value'), 'VALIDATION_ERROR', 'itemData.itemsToBorrow[0].value');
   });
 
-  it('answers the strategy\'s terms for a collateral it accepts, and refuses one it does not', () => {
+  it("answers the strategy's terms for a collateral it accepts, and refuses one it does not", () => {
     expect(acceptedTerms(strategy(), BOND, 'f').financialInstrumentId).toBe(BOND.id);
-    expectRefusal(() => acceptedTerms(strategy(), OTHER, 'itemData.itemsToDeposit[0].positionLookup'), 'VALIDATION_ERROR', 'itemData.itemsToDeposit[0].positionLookup');
+    expectRefusal(
+      () => acceptedTerms(strategy(), OTHER, 'itemData.itemsToDeposit[0].positionLookup'),
+      'VALIDATION_ERROR',
+      'itemData.itemsToDeposit[0].positionLookup',
+    );
   });
 });
 
@@ -64,16 +95,34 @@ describe('an item out of the escrow (a release, a withdrawal)', () => {
   const p = 'itemData.itemsToRelease[0]';
 
   it('answers the pledged item, the value and its units, up to what the escrow holds exactly', () => {
-    expect(checkOutOfEscrow(loan(), BOND, { positionLookup: at, value: { amount: '200' } }, p, 'release', held)).toEqual({ pledged: loan().pledged[0], value: { amount: '200' }, amount: 20_000n });
+    expect(checkOutOfEscrow(loan(), BOND, { positionLookup: at, value: { amount: '200' } }, p, 'release', held)).toEqual({
+      pledged: loan().pledged[0],
+      value: { amount: '200' },
+      amount: 20_000n,
+    });
   });
 
-  it('refuses one unit more than the escrow holds (after the write\'s earlier items)', () => {
-    expect(expectRefusal(() => checkOutOfEscrow(loan(), BOND, { positionLookup: at, value: { lamports: '20001' } }, p, 'release', held), 'VALIDATION_ERROR', `${p}.value`).message).toBe('the escrow holds 200 of BondMint');
-    expectRefusal(() => checkOutOfEscrow(loan(), BOND, { positionLookup: at, value: { lamports: '1' } }, p, 'release', new Map()), 'VALIDATION_ERROR', `${p}.value`);
+  it("refuses one unit more than the escrow holds (after the write's earlier items)", () => {
+    expect(
+      expectRefusal(
+        () => checkOutOfEscrow(loan(), BOND, { positionLookup: at, value: { lamports: '20001' } }, p, 'release', held),
+        'VALIDATION_ERROR',
+        `${p}.value`,
+      ).message,
+    ).toBe('the escrow holds 200 of BondMint');
+    expectRefusal(
+      () => checkOutOfEscrow(loan(), BOND, { positionLookup: at, value: { lamports: '1' } }, p, 'release', new Map()),
+      'VALIDATION_ERROR',
+      `${p}.value`,
+    );
   });
 
   it('refuses an instrument the loan does not hold', () => {
-    expectRefusal(() => checkOutOfEscrow(loan(), USD, { positionLookup: at, value: { amount: '1' } }, p, 'release', held), 'VALIDATION_ERROR', `${p}.positionLookup`);
+    expectRefusal(
+      () => checkOutOfEscrow(loan(), USD, { positionLookup: at, value: { amount: '1' } }, p, 'release', held),
+      'VALIDATION_ERROR',
+      `${p}.positionLookup`,
+    );
   });
 
   it.each([
@@ -81,13 +130,24 @@ describe('an item out of the escrow (a release, a withdrawal)', () => {
     [{ transferFrom: at }, 'transferFrom'],
     [{ mintAsset: true }, 'mintAsset'],
   ])('takes positionLookup and value only (%o)', (extra, name) => {
-    const error = expectRefusal(() => checkOutOfEscrow(loan(), BOND, { positionLookup: at, value: { amount: '1' }, ...extra }, 'itemData.itemsToWithdraw[1]', 'withdrawal', held), 'VALIDATION_ERROR', `itemData.itemsToWithdraw[1].${name}`);
+    const error = expectRefusal(
+      () => checkOutOfEscrow(loan(), BOND, { positionLookup: at, value: { amount: '1' }, ...extra }, 'itemData.itemsToWithdraw[1]', 'withdrawal', held),
+      'VALIDATION_ERROR',
+      `itemData.itemsToWithdraw[1].${name}`,
+    );
     expect(error.message).toBe('a withdrawal takes positionLookup and value only');
   });
 
   it('needs a value more than zero', () => {
-    expect(expectRefusal(() => checkOutOfEscrow(loan(), BOND, { positionLookup: at }, p, 'release', held), 'VALIDATION_ERROR', `${p}.value`).message).toBe('give the value to release');
-    expect(expectRefusal(() => checkOutOfEscrow(loan(), BOND, { positionLookup: at }, p, 'withdrawal', held), 'VALIDATION_ERROR', `${p}.value`).message).toBe('give the value to withdraw');
-    expect(expectRefusal(() => checkOutOfEscrow(loan(), BOND, { positionLookup: at, value: { amount: '0' } }, p, 'release', held), 'VALIDATION_ERROR', `${p}.value`).message).toBe('the amount must be more than zero');
+    expect(expectRefusal(() => checkOutOfEscrow(loan(), BOND, { positionLookup: at }, p, 'release', held), 'VALIDATION_ERROR', `${p}.value`).message).toBe(
+      'give the value to release',
+    );
+    expect(expectRefusal(() => checkOutOfEscrow(loan(), BOND, { positionLookup: at }, p, 'withdrawal', held), 'VALIDATION_ERROR', `${p}.value`).message).toBe(
+      'give the value to withdraw',
+    );
+    expect(
+      expectRefusal(() => checkOutOfEscrow(loan(), BOND, { positionLookup: at, value: { amount: '0' } }, p, 'release', held), 'VALIDATION_ERROR', `${p}.value`)
+        .message,
+    ).toBe('the amount must be more than zero');
   });
 });

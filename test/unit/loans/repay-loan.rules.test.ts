@@ -1,6 +1,12 @@
 /** Repay Loan's rules: a loan that owes, something to do, a repayment of at most what is owed, the limit after a release. */
 import { interestFor } from '../../../src/domain/loans';
-import { checkReleaseLoanToValue, repaidLoanFields, repaymentUnits, requireOwing, requireRepayOrRelease } from '../../../src/domain/operations/loans/repay-loan.rules';
+import {
+  checkReleaseLoanToValue,
+  repaidLoanFields,
+  repaymentUnits,
+  requireOwing,
+  requireRepayOrRelease,
+} from '../../../src/domain/operations/loans/repay-loan.rules';
 import { BOND, expectRefusal, loan, START, USD } from './fixtures';
 
 const at = { position: { offchainId: 'p' } };
@@ -27,11 +33,20 @@ describe('repaymentUnits', () => {
 
   it('takes exactly what is owed as a value, not one base unit more', () => {
     expect(repaymentUnits(USD, USD, { positionLookup: at, value: { lamports: OWED.toString() } }, P, OWED)).toBe(OWED);
-    expect(expectRefusal(() => repaymentUnits(USD, USD, { positionLookup: at, value: { lamports: (OWED + 1n).toString() } }, P, OWED), 'VALIDATION_ERROR', `${P}.value`).message).toBe('the loan owes 100.5 (principal and interest until now); repay that much with repayAll');
+    expect(
+      expectRefusal(
+        () => repaymentUnits(USD, USD, { positionLookup: at, value: { lamports: (OWED + 1n).toString() } }, P, OWED),
+        'VALIDATION_ERROR',
+        `${P}.value`,
+      ).message,
+    ).toBe('the loan owes 100.5 (principal and interest until now); repay that much with repayAll');
   });
 
   it('is in the principal', () => {
-    expect(expectRefusal(() => repaymentUnits(USD, BOND, { positionLookup: at, value: { amount: '1' } }, P, OWED), 'VALIDATION_ERROR', `${P}.positionLookup`).message).toBe('the loan is repaid in its principal UsdMint');
+    expect(
+      expectRefusal(() => repaymentUnits(USD, BOND, { positionLookup: at, value: { amount: '1' } }, P, OWED), 'VALIDATION_ERROR', `${P}.positionLookup`)
+        .message,
+    ).toBe('the loan is repaid in its principal UsdMint');
   });
 
   it('gives value or repayAll, one of them', () => {
@@ -58,7 +73,14 @@ describe('repaidLoanFields', () => {
 
   it('pays interest first, then principal, and takes the released units out of the pledged items', () => {
     const fields = repaidLoanFields(loan(), interest + 1_000_000n, false, [{ financialInstrumentId: BOND.id, amount: '500' }], day);
-    expect(fields).toEqual({ principalDue: '99000000', principalRepaid: '1000000', interestOutstanding: '0', lastInterestUpdateTime: day, status: 'OPEN', pledged: [{ ...loan().pledged[0], amount: '19500' }] });
+    expect(fields).toEqual({
+      principalDue: '99000000',
+      principalRepaid: '1000000',
+      interestOutstanding: '0',
+      lastInterestUpdateTime: day,
+      status: 'OPEN',
+      pledged: [{ ...loan().pledged[0], amount: '19500' }],
+    });
   });
 
   it('settles the loan with repayAll whatever accrued since the quote', () => {
@@ -67,6 +89,10 @@ describe('repaidLoanFields', () => {
   });
 
   it('keeps unpaid interest owed', () => {
-    expect(repaidLoanFields(loan(), 1n, false, [], day)).toMatchObject({ principalDue: '100000000', interestOutstanding: (interest - 1n).toString(), status: 'OPEN' });
+    expect(repaidLoanFields(loan(), 1n, false, [], day)).toMatchObject({
+      principalDue: '100000000',
+      interestOutstanding: (interest - 1n).toString(),
+      status: 'OPEN',
+    });
   });
 });

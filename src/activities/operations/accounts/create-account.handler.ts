@@ -2,7 +2,15 @@
 import type { CreateAccountItemData } from '../../../domain/operations/accounts/account.inputs';
 import { Account } from '../../../db/entities';
 import { createAccountRecord, createdBy, payloadFields } from '../../../db/repositories/accounts.repository';
-import { accountTypeOf, checkNotOnboarded, checkOnchainExistence, keyLocationOf, lamportsForNewAccount, planCreateAccount, thresholdPlayers } from '../../../domain/operations/accounts/create-account.rules';
+import {
+  accountTypeOf,
+  checkNotOnboarded,
+  checkOnchainExistence,
+  keyLocationOf,
+  lamportsForNewAccount,
+  planCreateAccount,
+  thresholdPlayers,
+} from '../../../domain/operations/accounts/create-account.rules';
 import { linkRecords } from '../../../db/repositories/transaction-records.repository';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ActivityDeps } from '../../deps';
@@ -24,7 +32,14 @@ export const createAccountHandler: OperationHandler<CreateAccountItemData, Creat
     const managed = item.managed ?? true;
     const network = deps.networks.get(request.cluster)!;
     // Before a key is made: approvers that can never approve are refused.
-    checkApprovers(item, await usableApiKeyIds(em, request.organizationId, approversNamed(item).map((a) => a.id)));
+    checkApprovers(
+      item,
+      await usableApiKeyIds(
+        em,
+        request.organizationId,
+        approversNamed(item).map((a) => a.id),
+      ),
+    );
 
     let newAddress: string;
     const dkgKey = item.privateKeyDetails?.dkgKeys?.[0];
@@ -74,7 +89,13 @@ export const createAccountHandler: OperationHandler<CreateAccountItemData, Creat
   instructions(request, resolved) {
     const item = request.itemData;
     const data = resolved.data;
-    return planCreateAccount({ feePayer: resolved.feePayer, newAddress: data.newAddress, lamports: BigInt(data.lamports), dataLength: item.dataLength ?? 0, createWithKey: data.createWithKey });
+    return planCreateAccount({
+      feePayer: resolved.feePayer,
+      newAddress: data.newAddress,
+      lamports: BigInt(data.lamports),
+      dataLength: item.dataLength ?? 0,
+      createWithKey: data.createWithKey,
+    });
   },
 
   async record(em, request, resolved, outcome, tx, at) {
@@ -123,7 +144,12 @@ type DkgKey = NonNullable<NonNullable<CreateAccountItemData['privateKeyDetails']
 async function generateThresholdKey(em: EntityManager, deps: ActivityDeps, organizationId: string, requestKey: string, dkgKey: DkgKey): Promise<string> {
   const { players, threshold } = thresholdPlayers(dkgKey, deps.keyStore.dkgPlayers);
   // Validation allowed only SIGNING and the default key: what is stored is what the key does.
-  return deps.keyStore.generateThreshold(em, organizationId, requestKey, { threshold, playerCodes: players, keyUsage: dkgKey.keyUsage ?? 'SIGNING', isDefault: true });
+  return deps.keyStore.generateThreshold(em, organizationId, requestKey, {
+    threshold,
+    playerCodes: players,
+    keyUsage: dkgKey.keyUsage ?? 'SIGNING',
+    isDefault: true,
+  });
 }
 
 function hasItemWebhooks(item: CreateAccountItemData): boolean {

@@ -32,12 +32,22 @@ export const inactivateAccountHandler: OperationHandler<InactivateAccountItemDat
     const scope = scopeOf(request);
     const account = await findAccountByLookup(em, scope, item.accountToInactivate, f);
     const owned = account.organizationId === request.organizationId && account.status === 'ACTIVE';
-    const positions = owned ? await em.count(Position, { cluster: request.cluster, status: 'ACTIVE', $or: [{ ownerAccountId: account.id }, { organizationId: account.organizationId, ownerAddress: account.address }] }) : 0;
+    const positions = owned
+      ? await em.count(Position, {
+          cluster: request.cluster,
+          status: 'ACTIVE',
+          $or: [{ ownerAccountId: account.id }, { organizationId: account.organizationId, ownerAddress: account.address }],
+        })
+      : 0;
     const mintOfActiveInstrument = owned && positions === 0 && (await em.count(FinancialInstrument, { mintAccountId: account.id, status: 'ACTIVE' })) > 0;
     checkInactivatable(account, request.organizationId, positions, mintOfActiveInstrument);
 
     const onchain = account.managed ? await deps.networks.get(request.cluster)!.getAccount(account.address) : null;
-    const lamports = lamportsToSweep(account, onchain && { owner: onchain.owner, lamports: onchain.lamports, dataLength: onchain.data.length }, Boolean(item.transferRemainingNetworkCurrencyTo));
+    const lamports = lamportsToSweep(
+      account,
+      onchain && { owner: onchain.owner, lamports: onchain.lamports, dataLength: onchain.data.length },
+      Boolean(item.transferRemainingNetworkCurrencyTo),
+    );
 
     let destination: Debit['destination'] = null;
     if (item.transferRemainingNetworkCurrencyTo?.offPlatform) {
@@ -47,7 +57,12 @@ export const inactivateAccountHandler: OperationHandler<InactivateAccountItemDat
     }
     checkSweep(account.address, destination?.address);
 
-    const data: InactivateData = { accountId: account.id, address: account.address, destination: lamports > 0n ? destination!.address : null, lamports: lamports.toString() };
+    const data: InactivateData = {
+      accountId: account.id,
+      address: account.address,
+      destination: lamports > 0n ? destination!.address : null,
+      lamports: lamports.toString(),
+    };
     if (lamports === 0n) {
       return { needsTransaction: false, feePayer: deps.feePayerAddress, signers: [], debits: [], webhooks: { preSubmit: false, postSubmit: false }, data };
     }
@@ -58,7 +73,17 @@ export const inactivateAccountHandler: OperationHandler<InactivateAccountItemDat
       needsTransaction: true,
       feePayer: feePayer.address,
       signers: [feePayer.address, account.address],
-      debits: [{ accountId: account.id, address: account.address, asset: 'NETWORK_CURRENCY', amount: data.lamports, operationType: 'TRANSFER', destination: destination!, field: f }],
+      debits: [
+        {
+          accountId: account.id,
+          address: account.address,
+          asset: 'NETWORK_CURRENCY',
+          amount: data.lamports,
+          operationType: 'TRANSFER',
+          destination: destination!,
+          field: f,
+        },
+      ],
       webhooks: {
         preSubmit: feePayer.webhooks.preSubmit || account.preTransactionSubmitWebhooks.length > 0,
         postSubmit: feePayer.webhooks.postSubmit || account.postTransactionSubmitWebhooks.length > 0,

@@ -8,7 +8,12 @@ import { getAddMemoInstruction } from '@solana-program/memo';
 import { address, createNoopSigner, type Instruction } from '@solana/kit';
 import type { TransferNetworkCurrencyItemData } from '../../../domain/operations/accounts/account.inputs';
 import { findAccountByLookup, offPlatformAddress, signerMode } from '../../../db/repositories/accounts.repository';
-import { checkDistinct, offPlatformDestination, onboardedDestination, transferLamports } from '../../../domain/operations/accounts/transfer-network-currency.rules';
+import {
+  checkDistinct,
+  offPlatformDestination,
+  onboardedDestination,
+  transferLamports,
+} from '../../../domain/operations/accounts/transfer-network-currency.rules';
 import { signerSet, type Debit } from '../../../domain/write';
 import { resolveFeePayer } from '../fee-payer';
 import { MEMO_PROGRAM_V3 } from '../positions/token-movement';
@@ -51,7 +56,17 @@ export const transferNetworkCurrencyHandler: OperationHandler<TransferNetworkCur
       feePayer: feePayer.address,
       signers: signerSet(feePayer.address, source.address),
       awaitedSigners: source.awaited && source.address !== feePayer.address ? [source.address] : [],
-      debits: [{ accountId: source.id, address: source.address, asset: 'NETWORK_CURRENCY', amount: data.amount, operationType: 'TRANSFER', destination, field: 'itemData.source' }],
+      debits: [
+        {
+          accountId: source.id,
+          address: source.address,
+          asset: 'NETWORK_CURRENCY',
+          amount: data.amount,
+          operationType: 'TRANSFER',
+          destination,
+          field: 'itemData.source',
+        },
+      ],
       webhooks: feePayer.webhooks,
       data,
     };
@@ -59,7 +74,9 @@ export const transferNetworkCurrencyHandler: OperationHandler<TransferNetworkCur
 
   instructions(_request, resolved) {
     const d = resolved.data;
-    const out: Instruction[] = [getTransferSolInstruction({ source: createNoopSigner(address(d.source)), destination: address(d.destination), amount: BigInt(d.amount) })];
+    const out: Instruction[] = [
+      getTransferSolInstruction({ source: createNoopSigner(address(d.source)), destination: address(d.destination), amount: BigInt(d.amount) }),
+    ];
     if (d.memo) out.push(getAddMemoInstruction({ memo: d.memo }, { programAddress: address(MEMO_PROGRAM_V3) }));
     return out;
   },

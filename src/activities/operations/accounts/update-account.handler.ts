@@ -39,7 +39,9 @@ const referenceColumns: { [K in keyof Required<References>]: keyof Account } = {
 };
 
 function columnOf(name: UnsettableAccountField): keyof Account {
-  return name.startsWith('offchainReferences.') ? referenceColumns[name.slice('offchainReferences.'.length) as keyof References] : columns[name as keyof Fields];
+  return name.startsWith('offchainReferences.')
+    ? referenceColumns[name.slice('offchainReferences.'.length) as keyof References]
+    : columns[name as keyof Fields];
 }
 
 /** What Update Account's lookup resolves: the account to change. */
@@ -54,8 +56,22 @@ export const updateAccountHandler: OperationHandler<UpdateAccountItemData, Updat
     const account = await findAccountByLookup(em, scopeOf(request), item.account, f);
     checkUpdatable(account, request.organizationId);
     checkDebitLimitsApply(item, account.type);
-    checkApprovers(item, await usableApiKeyIds(em, account.organizationId, approversNamed(item).map((a) => a.id)));
-    return { needsTransaction: false, feePayer: deps.feePayerAddress, signers: [], debits: [], webhooks: { preSubmit: false, postSubmit: false }, data: { accountId: account.id } };
+    checkApprovers(
+      item,
+      await usableApiKeyIds(
+        em,
+        account.organizationId,
+        approversNamed(item).map((a) => a.id),
+      ),
+    );
+    return {
+      needsTransaction: false,
+      feePayer: deps.feePayerAddress,
+      signers: [],
+      debits: [],
+      webhooks: { preSubmit: false, postSubmit: false },
+      data: { accountId: account.id },
+    };
   },
   instructions: () => [],
   async record(em, request, resolved, _outcome, tx) {

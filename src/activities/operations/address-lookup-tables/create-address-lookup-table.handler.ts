@@ -11,7 +11,17 @@ import { findAccountByLookup, assertMaySign } from '../../../db/repositories/acc
 import { validationError } from '../../../domain/errors';
 import { partTransactionId } from '../../../domain/ids';
 import type { CreateAddressLookupTableItemData } from '../../../domain/operations/address-lookup-tables/address-lookup-table.inputs';
-import { checkCapacity, checkNotOnRecord, checkOnboardedTable, checkOnboarding, createBatch, createTransactionCount, newTableRecord, requireFreeSlot, type NewTable } from '../../../domain/operations/address-lookup-tables/address-lookup-table.rules';
+import {
+  checkCapacity,
+  checkNotOnRecord,
+  checkOnboardedTable,
+  checkOnboarding,
+  createBatch,
+  createTransactionCount,
+  newTableRecord,
+  requireFreeSlot,
+  type NewTable,
+} from '../../../domain/operations/address-lookup-tables/address-lookup-table.rules';
 import { linkRecords } from '../../../db/repositories/transaction-records.repository';
 import { paidBy, resolveFeePayer } from '../fee-payer';
 import { readLookupTable, readSlotHashes } from '../../../network/lookup-tables';
@@ -69,7 +79,10 @@ export const createAddressLookupTableHandler: OperationHandler<CreateAddressLook
     // Completed slots the network still lists in SlotHashes, as the program requires of recentSlot.
     for (const slot of (await readSlotHashes(network)).slice(0, SLOT_CANDIDATES)) {
       const [pda, bump] = await findAddressLookupTablePda({ authority, recentSlot: slot });
-      const taken = (await em.findOne(AddressLookupTable, { ...scope, address: pda })) || (await em.findOne(LedgerTransaction, { ...scope, reservedAddress: pda, success: null, id: { $ne: partTransactionId(request.transactionId, 0) } })) || (await network.accountExists(pda));
+      const taken =
+        (await em.findOne(AddressLookupTable, { ...scope, address: pda })) ||
+        (await em.findOne(LedgerTransaction, { ...scope, reservedAddress: pda, success: null, id: { $ne: partTransactionId(request.transactionId, 0) } })) ||
+        (await network.accountExists(pda));
       if (!taken) {
         found = { address: pda, bump, slot };
         break;
@@ -100,7 +113,16 @@ export const createAddressLookupTableHandler: OperationHandler<CreateAddressLook
     const addresses = createBatch(data.components, part).map((c) => address(c.address));
     const extend = addresses.length ? [getExtendLookupTableInstruction({ address: table, authority, payer, addresses })] : [];
     if (part > 0) return extend;
-    return [getCreateLookupTableInstruction({ address: [table, data.bump as ProgramDerivedAddressBump] as ProgramDerivedAddress, authority: authority.address, payer, recentSlot: BigInt(data.recentSlot!), bump: data.bump }), ...extend];
+    return [
+      getCreateLookupTableInstruction({
+        address: [table, data.bump as ProgramDerivedAddressBump] as ProgramDerivedAddress,
+        authority: authority.address,
+        payer,
+        recentSlot: BigInt(data.recentSlot!),
+        bump: data.bump,
+      }),
+      ...extend,
+    ];
   },
 
   async record(em, request, resolved, outcome, tx, at, part) {
@@ -108,7 +130,10 @@ export const createAddressLookupTableHandler: OperationHandler<CreateAddressLook
     if (outcome && !landed(outcome)) return undefined;
     let table = await em.findOne(AddressLookupTable, { id: data.tableId });
     if (!table) {
-      table = em.create(AddressLookupTable, newTableRecord(data, scopeOf(request), request.itemData.addressLookupTable, outcome ? { transactionId: tx?.id ?? null, at } : null));
+      table = em.create(
+        AddressLookupTable,
+        newTableRecord(data, scopeOf(request), request.itemData.addressLookupTable, outcome ? { transactionId: tx?.id ?? null, at } : null),
+      );
     }
     appendComponents(table, data.recentSlot === null ? data.components : createBatch(data.components, part), outcome ? tx : null, at);
     if (!outcome) linkRecords(tx, [table.id], true);

@@ -9,7 +9,14 @@ import { AddressLookupTable } from '../../../db/entities';
 import { requireSigner } from '../../../db/repositories/accounts.repository';
 import { findTableByLookup } from '../../../db/repositories/address-lookup-tables.repository';
 import type { ExtendAddressLookupTableItemData } from '../../../domain/operations/address-lookup-tables/address-lookup-table.inputs';
-import { checkCapacity, checkExtendable, componentsToAppend, extendBatch, extendTransactionCount, tableFlags } from '../../../domain/operations/address-lookup-tables/address-lookup-table.rules';
+import {
+  checkCapacity,
+  checkExtendable,
+  componentsToAppend,
+  extendBatch,
+  extendTransactionCount,
+  tableFlags,
+} from '../../../domain/operations/address-lookup-tables/address-lookup-table.rules';
 import { paidBy, resolveFeePayer } from '../fee-payer';
 import { readLookupTable } from '../../../network/lookup-tables';
 import { appendComponents, resolveComponents, type Component } from './lookup-table-components';
@@ -36,13 +43,23 @@ export const extendAddressLookupTableHandler: OperationHandler<ExtendAddressLook
     const components = componentsToAppend(await resolveComponents(em, scope, item.componentAddresses, 'itemData.componentAddresses'), state!.addresses);
     checkCapacity(state!.addresses.length, components.length, 'itemData.componentAddresses');
     const feePayer = await resolveFeePayer(em, deps, request, request.svmTransactionConfig ?? {});
-    return { ...paidBy(feePayer, { tableId: table.id, address: table.address, authority, components }, authority), transactionCount: extendTransactionCount(components.length) };
+    return {
+      ...paidBy(feePayer, { tableId: table.id, address: table.address, authority, components }, authority),
+      transactionCount: extendTransactionCount(components.length),
+    };
   },
 
   instructions(_request, resolved, part) {
     const data = resolved.data;
     const addresses = extendBatch(data.components, part).map((c) => address(c.address));
-    return [getExtendLookupTableInstruction({ address: address(data.address), authority: createNoopSigner(address(data.authority)), payer: createNoopSigner(address(resolved.feePayer)), addresses })];
+    return [
+      getExtendLookupTableInstruction({
+        address: address(data.address),
+        authority: createNoopSigner(address(data.authority)),
+        payer: createNoopSigner(address(resolved.feePayer)),
+        addresses,
+      }),
+    ];
   },
 
   async record(em, _request, resolved, outcome, tx, at, part) {

@@ -23,7 +23,10 @@ export async function resolveComponents(em: EntityManager, scope: TenantScope, l
       components.push({ address: account.address, accountId: account.id });
     }
   }
-  checkDistinct(components.map((c) => c.address), field);
+  checkDistinct(
+    components.map((c) => c.address),
+    field,
+  );
   return components;
 }
 
@@ -36,5 +39,3 @@ export function appendComponents(table: AddressLookupTable, components: readonly
   table.lastTransactionAt = at;
   linkRecords(tx, [table.id], true);
 }
-
-

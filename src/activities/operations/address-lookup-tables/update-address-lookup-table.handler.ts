@@ -42,7 +42,11 @@ export const updateAddressLookupTableHandler: OperationHandler<UpdateAddressLook
     if (change === 'close') {
       const destination = item.refundDestination;
       const at = 'itemData.refundDestination';
-      recipient = !destination ? feePayer.address : destination.offPlatform ? offPlatformAddress(destination, at) : (await findAccountByLookup(em, scope, destination, at)).address;
+      recipient = !destination
+        ? feePayer.address
+        : destination.offPlatform
+          ? offPlatformAddress(destination, at)
+          : (await findAccountByLookup(em, scope, destination, at)).address;
     }
     return paidBy(feePayer, { tableId: table.id, address: table.address, authority, change, recipient }, authority);
   },
@@ -60,7 +64,8 @@ export const updateAddressLookupTableHandler: OperationHandler<UpdateAddressLook
     const data = resolved.data;
     const table = await em.findOneOrFail(AddressLookupTable, { id: data.tableId });
     if (data.change === 'freeze') table.frozen = true;
-    if (data.change === 'deactivate') Object.assign(table, { deactivated: true, deactivationSlot: outcome && 'slot' in outcome ? (outcome.slot ?? null) : null });
+    if (data.change === 'deactivate')
+      Object.assign(table, { deactivated: true, deactivationSlot: outcome && 'slot' in outcome ? (outcome.slot ?? null) : null });
     if (data.change === 'close') table.closed = true;
     Object.assign(table, { lastTransactionId: tx?.id ?? null, lastTransactionAt: at });
     linkRecords(tx, [table.id], true);

@@ -8,7 +8,13 @@ import { Account, DurableNonceAccount } from '../../../db/entities';
 import { createAccountRecord, createdBy, payloadFields, findAccountByLookup, offPlatformAddress } from '../../../db/repositories/accounts.repository';
 import { uuidFromText } from '../../../domain/ids';
 import { NONCE_ACCOUNTS_PER_TRANSACTION, nonceBatch, nonceTransactionCount } from '../../../domain/durable-nonce';
-import { checkNoOnchainId, checkNonceAuthority, NONCE_ACCOUNT_SIZE, nonceAccountRow, planNonceAccounts } from '../../../domain/operations/durable-nonces/create-durable-nonce-accounts.rules';
+import {
+  checkNoOnchainId,
+  checkNonceAuthority,
+  NONCE_ACCOUNT_SIZE,
+  nonceAccountRow,
+  planNonceAccounts,
+} from '../../../domain/operations/durable-nonces/create-durable-nonce-accounts.rules';
 import { readNonce } from '../../../network/lifetime';
 import { resolveFeePayer } from '../fee-payer';
 import { landed, scopeOf, type OperationHandler } from '../operation-handler';
@@ -92,7 +98,16 @@ export const createDurableNonceAccountsHandler: OperationHandler<CreateDurableNo
         },
         at,
       );
-      em.create(DurableNonceAccount, nonceAccountRow(scopeOf(request), { id, address }, item.offchainReferences?.code ?? null, { address: data.authority, accountId: data.authorityAccountId }, at));
+      em.create(
+        DurableNonceAccount,
+        nonceAccountRow(
+          scopeOf(request),
+          { id, address },
+          item.offchainReferences?.code ?? null,
+          { address: data.authority, accountId: data.authorityAccountId },
+          at,
+        ),
+      );
       linkRecords(tx, [id]);
     }
     return undefined;

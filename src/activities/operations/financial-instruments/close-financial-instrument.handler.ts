@@ -7,7 +7,11 @@ import { Account, FinancialInstrument } from '../../../db/entities';
 import { assertMaySign, findAccountByLookup, offPlatformAddress } from '../../../db/repositories/accounts.repository';
 import { findInstrumentByLookup } from '../../../db/repositories/financial-instruments.repository';
 import { decodeMintState } from '../../../domain/mint-state';
-import { checkClosable, checkClosableMint, planCloseFinancialInstrument } from '../../../domain/operations/financial-instruments/close-financial-instrument.rules';
+import {
+  checkClosable,
+  checkClosableMint,
+  planCloseFinancialInstrument,
+} from '../../../domain/operations/financial-instruments/close-financial-instrument.rules';
 import { onboardedAuthority } from '../../../domain/operations/financial-instruments/instrument-authority.rules';
 import { signerSet } from '../../../domain/write';
 import { resolveFeePayer } from '../fee-payer';
@@ -39,8 +43,21 @@ export const closeFinancialInstrumentHandler: OperationHandler<CloseFinancialIns
         ? offPlatformAddress(item.refundDestination, 'itemData.refundDestination')
         : (await findAccountByLookup(em, scope, item.refundDestination, 'itemData.refundDestination')).address
       : feePayer.address;
-    const close: CloseData = { instrumentId: instrument.id, mintAccountId: instrument.mintAccountId, mint: instrument.mintAddress, authority: authority.address, destination };
-    return { needsTransaction: true, feePayer: feePayer.address, signers: signerSet(feePayer.address, authority.address), debits: [], webhooks: feePayer.webhooks, data: close };
+    const close: CloseData = {
+      instrumentId: instrument.id,
+      mintAccountId: instrument.mintAccountId,
+      mint: instrument.mintAddress,
+      authority: authority.address,
+      destination,
+    };
+    return {
+      needsTransaction: true,
+      feePayer: feePayer.address,
+      signers: signerSet(feePayer.address, authority.address),
+      debits: [],
+      webhooks: feePayer.webhooks,
+      data: close,
+    };
   },
 
   instructions: (_request, resolved) => planCloseFinancialInstrument(resolved.data),

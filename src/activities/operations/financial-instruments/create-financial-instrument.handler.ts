@@ -51,14 +51,22 @@ interface InstrumentData extends CreatedInstrument {
 }
 
 /** Resolves one authority lookup: an onboarded account of this tenant (or a shared one), or an off-platform address. */
-async function resolveAuthority(em: EntityManager, request: Request, lookup: AccountLookupInput, field: string): Promise<{ ref: AuthorityRef; account?: Account }> {
+async function resolveAuthority(
+  em: EntityManager,
+  request: Request,
+  lookup: AccountLookupInput,
+  field: string,
+): Promise<{ ref: AuthorityRef; account?: Account }> {
   if (lookup.offPlatform) return { ref: { address: offPlatformAddress(lookup, field), accountId: null } };
   const account = await findAccountByLookup(em, scopeOf(request), lookup, field);
   return { ref: { address: account.address, accountId: account.id }, account };
 }
 
 /** The AL ID: given (and well formed, and free) or generated from its type, with the category rule of spec 2.4. */
-async function resolveAlId(em: EntityManager, refs: Pick<OffchainReferencesInput, 'alId' | 'newAlId'> & { type?: string }): Promise<{ alId: string; referenceType: string }> {
+async function resolveAlId(
+  em: EntityManager,
+  refs: Pick<OffchainReferencesInput, 'alId' | 'newAlId'> & { type?: string },
+): Promise<{ alId: string; referenceType: string }> {
   if (refs.alId) {
     const given = givenAlId(refs.alId, refs.type);
     checkAlIdFree(refs.alId, !!(await em.findOne(FinancialInstrument, { alId: refs.alId })));
@@ -83,7 +91,11 @@ async function lookupOnboarding(em: EntityManager, deps: ActivityDeps, request: 
   const { account, onchain } = onboardedMint(item, mint, request.cluster, await deps.networks.get(request.cluster)!.getAccount(mint));
   const { alId, referenceType } = await resolveAlId(em, item.mintAccount?.offchainReferences ?? {});
   const known = await em.find(Account, { ...scope, address: { $in: [mint, ...Object.values(onchain.authorities)] } });
-  checkMintRecordUnchanged(item, mint, known.some((a) => a.address === mint));
+  checkMintRecordUnchanged(
+    item,
+    mint,
+    known.some((a) => a.address === mint),
+  );
   const authorities = authorityReferences(onchain.authorities, known);
   const data: InstrumentData = {
     mint,
@@ -102,7 +114,7 @@ async function lookupOnboarding(em: EntityManager, deps: ActivityDeps, request: 
 
 export const createFinancialInstrumentHandler: OperationHandler<CreateFinancialInstrumentItemData, InstrumentData> = {
   tooLargeHint:
-    'Pre-create the mint with Create Account (dataLength = the Token Extensions Calculator\'s mintAccountSize for the extensions without metadata, seed = the rent of the whole) and pass existingMintAccount; or create it with fewer metadata fields and add them later with Update Financial Instrument (PATCH /api/v1/financial-instruments).',
+    "Pre-create the mint with Create Account (dataLength = the Token Extensions Calculator's mintAccountSize for the extensions without metadata, seed = the rent of the whole) and pass existingMintAccount; or create it with fewer metadata fields and add them later with Update Financial Instrument (PATCH /api/v1/financial-instruments).",
 
   async lookup(em, deps, request) {
     const item = request.itemData;
@@ -140,7 +152,12 @@ export const createFinancialInstrumentHandler: OperationHandler<CreateFinancialI
       assertMaySign(account, request.organizationId, request.organizationExternalId, field);
       checkNotAMint(account.address, !!(await em.findOne(FinancialInstrument, { ...scopeOf(request), mintAddress: account.address })));
       const onchain = await network.getAccount(account.address);
-      const topUp = preCreatedMintTopUp(item, account.address, onchain && { owner: onchain.owner, lamports: onchain.lamports, dataLength: onchain.data.length }, lamports);
+      const topUp = preCreatedMintTopUp(
+        item,
+        account.address,
+        onchain && { owner: onchain.owner, lamports: onchain.lamports, dataLength: onchain.data.length },
+        lamports,
+      );
       mint = account.address;
       mintAccountId = account.id;
       preCreated = account;
@@ -152,7 +169,10 @@ export const createFinancialInstrumentHandler: OperationHandler<CreateFinancialI
       checkNewMint(mint, await network.accountExists(mint));
     }
     // A pre-created mint account may carry its AL ID from Create Account; the request's references win.
-    const { alId, referenceType } = await resolveAlId(em, item.mintAccount?.offchainReferences ?? (preCreated?.alId ? { alId: preCreated.alId, type: preCreated.type } : {}));
+    const { alId, referenceType } = await resolveAlId(
+      em,
+      item.mintAccount?.offchainReferences ?? (preCreated?.alId ? { alId: preCreated.alId, type: preCreated.type } : {}),
+    );
 
     const data: InstrumentData = {
       mint,
@@ -170,7 +190,15 @@ export const createFinancialInstrumentHandler: OperationHandler<CreateFinancialI
       needsTransaction: true,
       feePayer: feePayer.address,
       signers: signerSet(feePayer.address, mint, signing),
-      debits: [{ accountId: feePayer.accountId, address: feePayer.address, asset: 'NETWORK_CURRENCY', amount: data.existing?.topUp ?? data.lamports, destination: { address: mint, class: 'MANAGED' } }],
+      debits: [
+        {
+          accountId: feePayer.accountId,
+          address: feePayer.address,
+          asset: 'NETWORK_CURRENCY',
+          amount: data.existing?.topUp ?? data.lamports,
+          destination: { address: mint, class: 'MANAGED' },
+        },
+      ],
       webhooks: feePayer.webhooks,
       reservesAddress: mint,
       data,
@@ -198,7 +226,11 @@ export const createFinancialInstrumentHandler: OperationHandler<CreateFinancialI
     const item = request.itemData;
     const tenant = scopeOf(request);
     if (data.createsMintAccount) createAccountRecord(em, { ...mintAccountRecord(item, tenant, data), ...createdBy(tx, at) }, at);
-    if (data.existing) Object.assign(await em.findOneOrFail(Account, { id: data.mintAccountId }), preCreatedMintChanges(item, data, tx && { id: tx.id, signature: tx.signature ?? null }, at));
+    if (data.existing)
+      Object.assign(
+        await em.findOneOrFail(Account, { id: data.mintAccountId }),
+        preCreatedMintChanges(item, data, tx && { id: tx.id, signature: tx.signature ?? null }, at),
+      );
     // The instrument references the mint's account row: write that first.
     await em.flush();
     em.create(FinancialInstrument, instrumentRecord(item, tenant, data, tx?.id ?? null, at));

@@ -25,14 +25,23 @@ const field = 'itemData.offchainData.logo';
  * `current` (the logo the record holds) names a stored file with the same bytes, content type and
  * file name, that file and its url are kept instead of a copy. Returns the record's logo object.
  */
-export async function copyLogo(em: EntityManager, deps: ActivityDeps, organizationId: string, logo: LogoInput, fileId: string, current?: Record<string, unknown>): Promise<Record<string, unknown>> {
+export async function copyLogo(
+  em: EntityManager,
+  deps: ActivityDeps,
+  organizationId: string,
+  logo: LogoInput,
+  fileId: string,
+  current?: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
   const fetched = await fetchLogo(logo.copyFromUri, deps.logoPolicy, `${field}.copyFromUri`, deps.fetch);
   if (logo.contentType && logo.contentType.toLowerCase() !== fetched.contentType) {
     throw validationError(`${field}.contentType`, `the logo is ${fetched.contentType}, not ${logo.contentType}`);
   }
   const currentId = typeof current?.storedFileId === 'string' ? current.storedFileId : undefined;
   const sha256 = createHash('sha256').update(fetched.bytes).digest('hex');
-  const same = currentId ? await findSameStoredFile(em, { id: currentId, organizationId, sha256, contentType: fetched.contentType, fileName: logo.fileName ?? null }) : undefined;
+  const same = currentId
+    ? await findSameStoredFile(em, { id: currentId, organizationId, sha256, contentType: fetched.contentType, fileName: logo.fileName ?? null })
+    : undefined;
   const id = same ?? fileId;
   if (!same) await insertStoredFile(em, { id, organizationId, fileName: logo.fileName ?? null, contentType: fetched.contentType, bytes: fetched.bytes });
   return { ...logo, type: logo.type ?? 'LOGO', contentType: fetched.contentType, size: fetched.bytes.length, storedFileId: id, url: `/api/v1/files/${id}` };

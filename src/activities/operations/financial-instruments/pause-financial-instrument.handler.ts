@@ -28,7 +28,14 @@ export function pauseHandler(pause: boolean): OperationHandler<PauseFinancialIns
       assertMaySign(authority, request.organizationId, request.organizationExternalId, `${field}.pausableAuthority`);
       const feePayer = await resolveFeePayer(em, deps, request, request.svmTransactionConfig ?? {});
       const data: PauseData = { instrumentId: instrument.id, mint: instrument.mintAddress, authority: authority.address };
-      return { needsTransaction: true, feePayer: feePayer.address, signers: signerSet(feePayer.address, authority.address), debits: [], webhooks: feePayer.webhooks, data };
+      return {
+        needsTransaction: true,
+        feePayer: feePayer.address,
+        signers: signerSet(feePayer.address, authority.address),
+        debits: [],
+        webhooks: feePayer.webhooks,
+        data,
+      };
     },
 
     reconcile: (em, deps, request, resolved) => reconcileInstrument(em, deps.networks.get(request.cluster)!, resolved.data.instrumentId),

@@ -14,7 +14,11 @@ export async function reconcileInstrument(em: EntityManager, network: SvmNetwork
   const account = await network.getAccount(instrument.mintAddress);
   const chain = account && readOnchainInstrument(account.owner, account.data);
   if (!chain) return;
-  const known = await em.find(Account, { organizationId: instrument.organizationId, cluster: instrument.cluster, address: { $in: Object.values(chain.authorities) } });
+  const known = await em.find(Account, {
+    organizationId: instrument.organizationId,
+    cluster: instrument.cluster,
+    address: { $in: Object.values(chain.authorities) },
+  });
   const authorities: Record<string, AuthorityRef> = {};
   for (const [field, address] of Object.entries(chain.authorities)) {
     authorities[field] = { address, accountId: known.find((a) => a.address === address)?.id ?? null };
@@ -27,6 +31,8 @@ export async function reconcileInstrument(em: EntityManager, network: SvmNetwork
     paused: chain.paused,
     scaledUiAmountMultiplier: chain.scaledUiAmountMultiplier === null ? null : String(chain.scaledUiAmountMultiplier),
     defaultPositionState: chain.defaultPositionState,
-    ...(chain.metadata ? { name: chain.metadata.name, symbol: chain.metadata.symbol, uri: chain.metadata.uri, onchainCustomMetadata: chain.metadata.additional } : {}),
+    ...(chain.metadata
+      ? { name: chain.metadata.name, symbol: chain.metadata.symbol, uri: chain.metadata.uri, onchainCustomMetadata: chain.metadata.additional }
+      : {}),
   });
 }

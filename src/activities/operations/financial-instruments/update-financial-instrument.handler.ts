@@ -9,7 +9,17 @@ import { findAccountByLookup, offPlatformAddress, requireSigner } from '../../..
 import { authorityFields } from '../../../domain/instrument-authorities';
 import { findInstrumentByLookup } from '../../../db/repositories/financial-instruments.repository';
 import { readOnchainInstrument } from '../../../domain/mint-state';
-import { chainMetadata, checkUpdatable, currentAuthority, metadataChanges, metadataTopUp, multiplierChange, planUpdateFinancialInstrument, rotationType, type UpdateFinancialInstrumentPlan } from '../../../domain/operations/financial-instruments/update-financial-instrument.rules';
+import {
+  chainMetadata,
+  checkUpdatable,
+  currentAuthority,
+  metadataChanges,
+  metadataTopUp,
+  multiplierChange,
+  planUpdateFinancialInstrument,
+  rotationType,
+  type UpdateFinancialInstrumentPlan,
+} from '../../../domain/operations/financial-instruments/update-financial-instrument.rules';
 import { resolveFeePayer } from '../fee-payer';
 import { landed, scopeOf, type OperationHandler } from '../operation-handler';
 import { signerSet } from '../../../domain/write';
@@ -39,7 +49,17 @@ export const updateFinancialInstrumentHandler: OperationHandler<UpdateFinancialI
     const fields = metadataChanges(item, instrument);
     const multiplier = multiplierChange(item, instrument);
 
-    const data: UpdateData = { instrumentId: instrument.id, mint: instrument.mintAddress, fields, updateAuthority: null, multiplier: null, scaledUiAuthority: null, topUp: '0', rotations: [], version: instrument.version };
+    const data: UpdateData = {
+      instrumentId: instrument.id,
+      mint: instrument.mintAddress,
+      fields,
+      updateAuthority: null,
+      multiplier: null,
+      scaledUiAuthority: null,
+      topUp: '0',
+      rotations: [],
+      version: instrument.version,
+    };
     const signers: string[] = [];
     for (const field of authorityFields) {
       const lookup = item[field];
@@ -61,24 +81,45 @@ export const updateFinancialInstrumentHandler: OperationHandler<UpdateFinancialI
       // The program grows the account for longer metadata; the lamports for its new size must be there first.
       // Sized from the mint as the chain holds it, not from the record.
       const account = await deps.networks.get(request.cluster)!.getAccount(instrument.mintAddress);
-      const chain = chainMetadata(instrument.mintAddress, request.cluster, account && { lamports: account.lamports, instrument: readOnchainInstrument(account.owner, account.data) });
+      const chain = chainMetadata(
+        instrument.mintAddress,
+        request.cluster,
+        account && { lamports: account.lamports, instrument: readOnchainInstrument(account.owner, account.data) },
+      );
       data.topUp = metadataTopUp(chain, fields).toString();
     }
     if (multiplier !== null) {
       data.multiplier = multiplier;
-      data.scaledUiAuthority = await requireSigner(em, instrument.authorities.scaledUiAmountAuthority?.accountId, `${f}.scaledUiAmountAuthority`, 'scaled UI amount authority');
+      data.scaledUiAuthority = await requireSigner(
+        em,
+        instrument.authorities.scaledUiAmountAuthority?.accountId,
+        `${f}.scaledUiAmountAuthority`,
+        'scaled UI amount authority',
+      );
       signers.push(data.scaledUiAuthority);
     }
     const logo = item.offchainData?.logo;
     // Copied as at create; the file id derives from the write's, so a retried step stores one file.
-    if (logo) data.logo = await copyLogo(em, deps, request.organizationId, logo, uuidFromText(`${request.transactionId}\nlogo`), storedLogo(instrument.offchainData));
+    if (logo)
+      data.logo = await copyLogo(em, deps, request.organizationId, logo, uuidFromText(`${request.transactionId}\nlogo`), storedLogo(instrument.offchainData));
     const needsTransaction = fields.length > 0 || multiplier !== null || data.rotations.length > 0;
     const feePayer = await resolveFeePayer(em, deps, request, request.svmTransactionConfig ?? {});
     return {
       needsTransaction,
       feePayer: feePayer.address,
       signers: signerSet(feePayer.address, signers),
-      debits: BigInt(data.topUp) > 0n ? [{ accountId: feePayer.accountId, address: feePayer.address, asset: 'NETWORK_CURRENCY', amount: data.topUp, destination: { address: data.mint, class: 'MANAGED' } }] : [],
+      debits:
+        BigInt(data.topUp) > 0n
+          ? [
+              {
+                accountId: feePayer.accountId,
+                address: feePayer.address,
+                asset: 'NETWORK_CURRENCY',
+                amount: data.topUp,
+                destination: { address: data.mint, class: 'MANAGED' },
+              },
+            ]
+          : [],
       webhooks: feePayer.webhooks,
       data,
     };

@@ -27,7 +27,6 @@ interface CloseLoanData {
   closes: { positionId: string; address: string; tokenProgram: string }[];
 }
 
-
 export const closeLoanHandler: OperationHandler<CloseLoanItemData, CloseLoanData> = {
   async lookup(em, deps, request) {
     const item = request.itemData;
@@ -36,7 +35,9 @@ export const closeLoanHandler: OperationHandler<CloseLoanItemData, CloseLoanData
     let refundTo = feePayer.address;
     if (item.refundDestination) {
       const field = 'itemData.refundDestination';
-      refundTo = item.refundDestination.offPlatform ? offPlatformAddress(item.refundDestination, field) : (await findAccountByLookup(em, scope, item.refundDestination, field)).address;
+      refundTo = item.refundDestination.offPlatform
+        ? offPlatformAddress(item.refundDestination, field)
+        : (await findAccountByLookup(em, scope, item.refundDestination, field)).address;
       requireRefundElsewhere(refundTo, escrow.address);
     }
     // What is left goes back to the borrower (repaid) or to the lender's vault (liquidated).
@@ -46,16 +47,32 @@ export const closeLoanHandler: OperationHandler<CloseLoanItemData, CloseLoanData
     const { positions, planned } = await planEmptyEscrow(ctx, scope, escrow.address, toAccount.id);
     settleFreezes(planned.map((x) => x.leg));
     const closes = [];
-    for (const position of positions) closes.push({ positionId: position.id, address: position.address, tokenProgram: tokenProgramOf(await em.findOneOrFail(FinancialInstrument, { id: position.financialInstrumentId })) });
+    for (const position of positions)
+      closes.push({
+        positionId: position.id,
+        address: position.address,
+        tokenProgram: tokenProgramOf(await em.findOneOrFail(FinancialInstrument, { id: position.financialInstrumentId })),
+      });
     // The escrow signs its positions' closes; its legs carry no debits (withoutDebits).
-    return legsResolution(ctx, feePayer, planned, { legs: planned.map((x) => x.leg), loanId: loan.id, escrow: escrow.address, escrowAccountId: escrow.id, refundTo, closes }, [escrow.address]);
+    return legsResolution(
+      ctx,
+      feePayer,
+      planned,
+      { legs: planned.map((x) => x.leg), loanId: loan.id, escrow: escrow.address, escrowAccountId: escrow.id, refundTo, closes },
+      [escrow.address],
+    );
   },
 
   instructions(_request, resolved) {
     const d = resolved.data;
     return [
       ...d.legs.flatMap((leg) => legInstructions(leg, resolved.feePayer)),
-      ...d.closes.map((c) => getCloseAccountInstruction({ account: address(c.address), destination: address(d.refundTo), owner: createNoopSigner(address(d.escrow)) }, { programAddress: address(c.tokenProgram) as typeof TOKEN_2022_PROGRAM_ADDRESS })),
+      ...d.closes.map((c) =>
+        getCloseAccountInstruction(
+          { account: address(c.address), destination: address(d.refundTo), owner: createNoopSigner(address(d.escrow)) },
+          { programAddress: address(c.tokenProgram) as typeof TOKEN_2022_PROGRAM_ADDRESS },
+        ),
+      ),
     ];
   },
 

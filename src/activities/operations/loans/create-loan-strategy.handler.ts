@@ -39,10 +39,21 @@ export const createLoanStrategyHandler: OperationHandler<CreateLoanStrategyItemD
     for (const [i, terms] of item.collateral.entries()) {
       const field = `itemData.collateral[${i}].financialInstrument`;
       const instrument = await findInstrumentByLookup(em, scope, terms.financialInstrument, field);
-      requireListedOnce(collateral.map((c) => c.financialInstrumentId), instrument, field);
-      collateral.push({ financialInstrumentId: instrument.id, mintAddress: instrument.mintAddress, apy: terms.apy, loanToValueRatio: terms.loanToValueRatio, liquidationRatio: terms.liquidationRatio });
+      requireListedOnce(
+        collateral.map((c) => c.financialInstrumentId),
+        instrument,
+        field,
+      );
+      collateral.push({
+        financialInstrumentId: instrument.id,
+        mintAddress: instrument.mintAddress,
+        apy: terms.apy,
+        loanToValueRatio: terms.loanToValueRatio,
+        liquidationRatio: terms.liquidationRatio,
+      });
     }
-    const units = (value: CreateLoanStrategyItemData['originationCap'], field: string) => (value ? resolveValue(value, principal.decimals, field).toString() : null);
+    const units = (value: CreateLoanStrategyItemData['originationCap'], field: string) =>
+      value ? resolveValue(value, principal.decimals, field).toString() : null;
     const vault = await createAccountHandler.lookup(em, deps, vaultRequest(request));
     const data: CreateLoanStrategyData = {
       vault: vault.data,

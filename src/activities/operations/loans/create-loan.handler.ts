@@ -10,7 +10,15 @@ import { createAccountRecord, createdBy } from '../../../db/repositories/account
 import { notFound } from '../../../domain/errors';
 import type { CreateLoanItemData } from '../../../domain/operations/loans/loan.inputs';
 import { graceMsOf, type CollateralTerms } from '../../../domain/loans';
-import { checkExpectedValues, checkOpeningLoanToValue, checkPledge, openedLoanTerms, requireOneBorrow, requirePledges, requireStrategyPrincipal } from '../../../domain/operations/loans/create-loan.rules';
+import {
+  checkExpectedValues,
+  checkOpeningLoanToValue,
+  checkPledge,
+  openedLoanTerms,
+  requireOneBorrow,
+  requirePledges,
+  requireStrategyPrincipal,
+} from '../../../domain/operations/loans/create-loan.rules';
 import { quoteFor, requireOriginations, type LoanQuote } from '../../../domain/operations/loans/lending.rules';
 import { positiveUnits } from '../../../domain/operations/loans/loan.rules';
 import { settleFreezes, type Leg } from '../../../domain/operations/positions/movement.rules';
@@ -41,14 +49,25 @@ interface CreateLoanData {
 const P = 'itemData.protocolDetails';
 
 /** The cap, the buffer and the loan-to-value (docs/loans.md): refused before anything is signed. */
-async function checkGuards(em: EntityManager, deps: ActivityDeps, request: OperationRequest<CreateLoanItemData>, strategy: LoanStrategy, principal: FinancialInstrument, units: bigint, vaultUnits: bigint, pledged: { instrument: FinancialInstrument; units: bigint }[], quote: LoanQuote): Promise<void> {
+async function checkGuards(
+  em: EntityManager,
+  deps: ActivityDeps,
+  request: OperationRequest<CreateLoanItemData>,
+  strategy: LoanStrategy,
+  principal: FinancialInstrument,
+  units: bigint,
+  vaultUnits: bigint,
+  pledged: { instrument: FinancialInstrument; units: bigint }[],
+  quote: LoanQuote,
+): Promise<void> {
   await requireCapacity(em, strategy, principal, units, vaultUnits, 'itemData.itemsToBorrow[0].value');
   const collateral = pledged.map((p, i) => ({ instrument: p.instrument, units: p.units, field: `itemData.itemsToPledge[${i}].positionLookup` }));
   checkOpeningLoanToValue(await loanToValueAt(deps, request.organizationId, principal, units, 'itemData.itemsToBorrow[0].positionLookup', collateral), quote);
 }
 
 export const createLoanHandler: OperationHandler<CreateLoanItemData, CreateLoanData> = {
-  tooLargeHint: 'Pledge fewer items at once (a frozen-by-default collateral adds thaw instructions), prefund the borrower\'s positions instead of transferFrom or mintAsset, and add the rest with Swap Collateral.',
+  tooLargeHint:
+    "Pledge fewer items at once (a frozen-by-default collateral adds thaw instructions), prefund the borrower's positions instead of transferFrom or mintAsset, and add the rest with Swap Collateral.",
 
   async lookup(em, deps, request) {
     const item = request.itemData;
@@ -72,11 +91,21 @@ export const createLoanHandler: OperationHandler<CreateLoanItemData, CreateLoanD
       const p = `itemData.itemsToPledge[${i}]`;
       const instrument = await requireBorrowerOwns(em, scope, borrower.address, pledge.positionLookup, `${p}.positionLookup`);
       if (pledge.transferFrom) await requireBorrowerOwns(em, scope, borrower.address, pledge.transferFrom, `${p}.transferFrom`);
-      const { terms, units: amount } = checkPledge(strategy, instrument, pledge, p, pledged.map((x) => x.instrument.id));
+      const { terms, units: amount } = checkPledge(
+        strategy,
+        instrument,
+        pledge,
+        p,
+        pledged.map((x) => x.instrument.id),
+      );
       pledged.push({ instrument, units: amount, terms });
     }
 
-    const quote = quoteFor(pledged.map((p) => p.terms), item.protocolDetails.durationIndex, `${P}.durationIndex`);
+    const quote = quoteFor(
+      pledged.map((p) => p.terms),
+      item.protocolDetails.durationIndex,
+      `${P}.durationIndex`,
+    );
     checkExpectedValues(quote, item.protocolDetails.expectedLoanValues, `${P}.expectedLoanValues`);
 
     const vault = await vaultPosition(em, scope, strategy.vaultAddress, principal, `${P}.loanStrategyAddress`);
@@ -94,7 +123,12 @@ export const createLoanHandler: OperationHandler<CreateLoanItemData, CreateLoanD
       planned.push(await planIntoEscrow(ctx, pledge.positionLookup, escrow, pledged[i].instrument, pledge.value, p, source?.frozen ?? false));
     }
     const b = 'itemData.itemsToBorrow[0]';
-    planned.push(await planOutOf(ctx, vault, principal, borrow.transferTo ?? borrow.positionLookup, borrow.value, b, { source: `${P}.loanStrategyAddress`, destination: borrow.transferTo ? `${b}.transferTo` : `${b}.positionLookup` }));
+    planned.push(
+      await planOutOf(ctx, vault, principal, borrow.transferTo ?? borrow.positionLookup, borrow.value, b, {
+        source: `${P}.loanStrategyAddress`,
+        destination: borrow.transferTo ? `${b}.transferTo` : `${b}.positionLookup`,
+      }),
+    );
     settleFreezes(planned.map((x) => x.leg));
 
     const data: CreateLoanData = {
@@ -120,7 +154,19 @@ export const createLoanHandler: OperationHandler<CreateLoanItemData, CreateLoanD
     const d = resolved.data;
     await recordLegs(em, request, d.legs, tx, at);
     const escrowId = request.extraRecordIds!.escrow;
-    createAccountRecord(em, { id: escrowId, ...scopeOf(request), address: d.escrow, type: 'DEFI_SETTLEMENT_WALLET', managed: true, comments: `escrow of loan ${request.newRecordId}`, ...createdBy(tx, at) }, at);
+    createAccountRecord(
+      em,
+      {
+        id: escrowId,
+        ...scopeOf(request),
+        address: d.escrow,
+        type: 'DEFI_SETTLEMENT_WALLET',
+        managed: true,
+        comments: `escrow of loan ${request.newRecordId}`,
+        ...createdBy(tx, at),
+      },
+      at,
+    );
     await em.flush();
     // The escrow's positions were opened by the movements before its record existed.
     const escrowPositions = await em.find(Position, { ...scopeOf(request), ownerAddress: d.escrow });

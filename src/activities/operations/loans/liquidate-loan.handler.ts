@@ -6,7 +6,13 @@
  */
 import { Account, Loan, LoanStrategy } from '../../../db/entities';
 import type { LiquidateLoanItemData } from '../../../domain/operations/loans/loan.inputs';
-import { liquidatedLoanFields, pastGrace, requireLiquidatable, requirePastLiquidationRatio, type LiquidationReason } from '../../../domain/operations/loans/liquidate-loan.rules';
+import {
+  liquidatedLoanFields,
+  pastGrace,
+  requireLiquidatable,
+  requirePastLiquidationRatio,
+  type LiquidationReason,
+} from '../../../domain/operations/loans/liquidate-loan.rules';
 import { settleFreezes, type Leg } from '../../../domain/operations/positions/movement.rules';
 import { resolveFeePayer } from '../fee-payer';
 import { heldLoan, planEmptyEscrow } from './loan-legs';
@@ -21,7 +27,6 @@ interface LiquidateLoanData {
   loanId: string;
   reason: LiquidationReason;
 }
-
 
 export const liquidateLoanHandler: OperationHandler<LiquidateLoanItemData, LiquidateLoanData> = {
   async lookup(em, deps, request) {
@@ -40,7 +45,10 @@ export const liquidateLoanHandler: OperationHandler<LiquidateLoanItemData, Liqui
     return {
       needsTransaction: planned.length > 0,
       feePayer: feePayer.address,
-      signers: signerSet(feePayer.address, planned.flatMap((x) => x.signers)),
+      signers: signerSet(
+        feePayer.address,
+        planned.flatMap((x) => x.signers),
+      ),
       debits: [],
       webhooks: feePayer.webhooks,
       data: { legs: planned.map((x) => x.leg), loanId: loan.id, reason },

@@ -18,7 +18,15 @@ import type { AccountLookupInput } from '../../../domain/inputs/common.inputs';
 import type { PositionLookupInput, TransferOperation } from '../../../domain/operations/positions/position.inputs';
 import type { ValueInput } from '../../../domain/money';
 import type { LoanMovementItem } from '../../../domain/operations/loans/loan.inputs';
-import { checkOutOfEscrow, requireBorrowerOwns as checkBorrowerOwns, requireFeePayer, requireHold, requireLoanBorrower as checkLoanBorrower, requireOwnerAndInstrument, requireVaultFunded } from '../../../domain/operations/loans/loan.rules';
+import {
+  checkOutOfEscrow,
+  requireBorrowerOwns as checkBorrowerOwns,
+  requireFeePayer,
+  requireHold,
+  requireLoanBorrower as checkLoanBorrower,
+  requireOwnerAndInstrument,
+  requireVaultFunded,
+} from '../../../domain/operations/loans/loan.rules';
 import type { WriteRequest } from '../../../domain/write';
 import { onchainBalance, planMint, planTransfer, type PlanContext, type PlannedLeg } from '../positions/movement-legs';
 import { resolveFeePayer, type FeePayer } from '../fee-payer';
@@ -30,7 +38,9 @@ export async function renamed<T>(plan: () => Promise<T>, names: Record<string, s
     return await plan();
   } catch (error) {
     if (!(error instanceof LedgerError) || !error.field) throw error;
-    const from = Object.keys(names).sort((a, b) => b.length - a.length).find((name) => error.field === name || error.field!.startsWith(`${name}.`));
+    const from = Object.keys(names)
+      .sort((a, b) => b.length - a.length)
+      .find((name) => error.field === name || error.field!.startsWith(`${name}.`));
     if (!from) throw error;
     const field = names[from] + error.field.slice(from.length);
     // The movement rules' own refusal, its field renamed: no refusal of the loan's.
@@ -39,7 +49,12 @@ export async function renamed<T>(plan: () => Promise<T>, names: Record<string, s
 }
 
 /** The owner account of a position lookup's position (the position's, or the lookup's owner for a position not opened yet). */
-export async function ownerOfLookup(em: EntityManager, scope: TenantScope, lookup: PositionLookupInput, field: string): Promise<{ address: string; instrument: FinancialInstrument }> {
+export async function ownerOfLookup(
+  em: EntityManager,
+  scope: TenantScope,
+  lookup: PositionLookupInput,
+  field: string,
+): Promise<{ address: string; instrument: FinancialInstrument }> {
   if (lookup.position) {
     const position = await findPositionByLookup(em, scope, lookup, field);
     return { address: position.ownerAddress, instrument: await em.findOneOrFail(FinancialInstrument, { id: position.financialInstrumentId }) };
@@ -50,7 +65,13 @@ export async function ownerOfLookup(em: EntityManager, scope: TenantScope, looku
 }
 
 /** The instrument of a position lookup the borrower owns (spec 4.4 rule 4, checkBorrowerOwns). */
-export async function requireBorrowerOwns(em: EntityManager, scope: TenantScope, borrower: string, lookup: PositionLookupInput, field: string): Promise<FinancialInstrument> {
+export async function requireBorrowerOwns(
+  em: EntityManager,
+  scope: TenantScope,
+  borrower: string,
+  lookup: PositionLookupInput,
+  field: string,
+): Promise<FinancialInstrument> {
   const { address, instrument } = await ownerOfLookup(em, scope, lookup, field);
   checkBorrowerOwns(address, borrower, field);
   return instrument;
@@ -86,7 +107,15 @@ function thawOptions(instrument: FinancialInstrument, sourceFrozen: boolean): Pa
 }
 
 /** Units from a position of the borrower (`lookup`, field `p.positionLookup`) into the escrow's position of the instrument, opened on the way. */
-export async function planIntoEscrow(ctx: PlanContext, lookup: PositionLookupInput, escrow: string, instrument: FinancialInstrument, value: ValueInput, p: string, sourceFrozen: boolean): Promise<PlannedLeg> {
+export async function planIntoEscrow(
+  ctx: PlanContext,
+  lookup: PositionLookupInput,
+  escrow: string,
+  instrument: FinancialInstrument,
+  value: ValueInput,
+  p: string,
+  sourceFrozen: boolean,
+): Promise<PlannedLeg> {
   const item: TransferOperation = {
     source: lookup,
     destination: { owner: heldOwner(escrow), financialInstrument: { offchainId: instrument.id } },
@@ -101,17 +130,41 @@ export async function planIntoEscrow(ctx: PlanContext, lookup: PositionLookupInp
 }
 
 /** Units from a position the service holds (the vault's, the escrow's) to `destination`, opened on the way when it is an associated one. */
-export async function planOutOf(ctx: PlanContext, source: Position, instrument: FinancialInstrument, destination: PositionLookupInput, value: ValueInput, p: string, names: { source: string; destination: string }): Promise<PlannedLeg> {
-  const item: TransferOperation = { source: { position: { offchainId: source.id } }, destination, value, initializeDestinationPositionIfNeeded: true, ...thawOptions(instrument, source.frozen) };
+export async function planOutOf(
+  ctx: PlanContext,
+  source: Position,
+  instrument: FinancialInstrument,
+  destination: PositionLookupInput,
+  value: ValueInput,
+  p: string,
+  names: { source: string; destination: string },
+): Promise<PlannedLeg> {
+  const item: TransferOperation = {
+    source: { position: { offchainId: source.id } },
+    destination,
+    value,
+    initializeDestinationPositionIfNeeded: true,
+    ...thawOptions(instrument, source.frozen),
+  };
   return renamed(() => planTransfer(ctx, item, p), { [`${p}.source`]: names.source, [`${p}.destination`]: names.destination });
 }
 
 /** Spec 4.4 rule 5: units minted into the borrower's position, or moved into it from another of the borrower's, before they go on (same transaction). */
-export async function planTopUp(ctx: PlanContext, item: { positionLookup: PositionLookupInput; value: ValueInput; transferFrom?: PositionLookupInput; mintAsset?: boolean }, p: string): Promise<PlannedLeg[]> {
+export async function planTopUp(
+  ctx: PlanContext,
+  item: { positionLookup: PositionLookupInput; value: ValueInput; transferFrom?: PositionLookupInput; mintAsset?: boolean },
+  p: string,
+): Promise<PlannedLeg[]> {
   const legs: PlannedLeg[] = [];
-  if (item.mintAsset) legs.push(await renamed(() => planMint(ctx, { mintTo: item.positionLookup, value: item.value }, p), { [`${p}.mintTo`]: `${p}.positionLookup` }));
+  if (item.mintAsset)
+    legs.push(await renamed(() => planMint(ctx, { mintTo: item.positionLookup, value: item.value }, p), { [`${p}.mintTo`]: `${p}.positionLookup` }));
   if (item.transferFrom) {
-    const transfer: TransferOperation = { source: item.transferFrom, destination: item.positionLookup, value: item.value, initializeDestinationPositionIfNeeded: true };
+    const transfer: TransferOperation = {
+      source: item.transferFrom,
+      destination: item.positionLookup,
+      value: item.value,
+      initializeDestinationPositionIfNeeded: true,
+    };
     legs.push(await renamed(() => planTransfer(ctx, transfer, p), { [`${p}.source`]: `${p}.transferFrom`, [`${p}.destination`]: `${p}.positionLookup` }));
   }
   return legs;
@@ -136,7 +189,11 @@ export async function holdLoanFor(em: EntityManager, request: WriteRequest, loan
 }
 
 /** A write on an existing loan: the loan whose escrow `itemData.escrow` names (404), held for this write (409), then checked by `rule`. */
-export async function heldLoan(em: EntityManager, request: WriteRequest & { itemData: { escrow: AccountLookupInput } }, rule: (loan: Loan) => void): Promise<{ scope: TenantScope; loan: Loan }> {
+export async function heldLoan(
+  em: EntityManager,
+  request: WriteRequest & { itemData: { escrow: AccountLookupInput } },
+  rule: (loan: Loan) => void,
+): Promise<{ scope: TenantScope; loan: Loan }> {
   const scope = scopeOf(request);
   const loan = await loanOfEscrow(em, scope, request.itemData.escrow, 'itemData.escrow');
   await holdLoanFor(em, request, loan);
@@ -145,7 +202,12 @@ export async function heldLoan(em: EntityManager, request: WriteRequest & { item
 }
 
 /** A borrower's write on its loan (Repay, Swap, Close): heldLoan, then the fee payer, who must be the loan's borrower. */
-export async function borrowersLoan(em: EntityManager, deps: ActivityDeps, request: WriteRequest & { itemData: { escrow: AccountLookupInput } }, rule: (loan: Loan) => void): Promise<{ scope: TenantScope; loan: Loan; borrower: Account; feePayer: FeePayer }> {
+export async function borrowersLoan(
+  em: EntityManager,
+  deps: ActivityDeps,
+  request: WriteRequest & { itemData: { escrow: AccountLookupInput } },
+  rule: (loan: Loan) => void,
+): Promise<{ scope: TenantScope; loan: Loan; borrower: Account; feePayer: FeePayer }> {
   const { scope, loan } = await heldLoan(em, request, rule);
   const borrower = await requireLoanBorrower(em, scope, request, loan);
   const feePayer = await resolveFeePayer(em, deps, request, request.svmTransactionConfig);
@@ -156,7 +218,12 @@ export async function borrowersLoan(em: EntityManager, deps: ActivityDeps, reque
  * Everything the escrow's active positions hold on the network (in address order) to the associated
  * positions of `toAccountId`, as legs without debits (Close's leftovers, Liquidate's seizure).
  */
-export async function planEmptyEscrow(ctx: PlanContext, scope: TenantScope, escrowAddress: string, toAccountId: string): Promise<{ positions: Position[]; planned: PlannedLeg[] }> {
+export async function planEmptyEscrow(
+  ctx: PlanContext,
+  scope: TenantScope,
+  escrowAddress: string,
+  toAccountId: string,
+): Promise<{ positions: Position[]; planned: PlannedLeg[] }> {
   const positions = await ctx.em.find(Position, { ...scope, ownerAddress: escrowAddress, status: 'ACTIVE' }, { orderBy: { address: 'asc' } });
   const planned: PlannedLeg[] = [];
   for (const position of positions) {
@@ -164,7 +231,14 @@ export async function planEmptyEscrow(ctx: PlanContext, scope: TenantScope, escr
     if (units === 0n) continue;
     const instrument = await ctx.em.findOneOrFail(FinancialInstrument, { id: position.financialInstrumentId });
     const destination = { owner: { offchainId: toAccountId }, financialInstrument: { offchainId: instrument.id } };
-    planned.push(withoutDebits(await planOutOf(ctx, position, instrument, destination, { lamports: units.toString() }, 'itemData', { source: 'itemData.escrow', destination: 'itemData.escrow' })));
+    planned.push(
+      withoutDebits(
+        await planOutOf(ctx, position, instrument, destination, { lamports: units.toString() }, 'itemData', {
+          source: 'itemData.escrow',
+          destination: 'itemData.escrow',
+        }),
+      ),
+    );
   }
   return { positions, planned };
 }
@@ -184,11 +258,23 @@ export const withoutDebits = (planned: PlannedLeg): PlannedLeg => ({ ...planned,
  * checkOutOfEscrow (`held` is counted down), planned as a leg without debits (the escrow gives
  * collateral back, it is no debit of the borrower's).
  */
-export async function planOutOfEscrow(em: EntityManager, ctx: PlanContext, scope: TenantScope, loan: Loan, borrowerAddress: string, item: LoanMovementItem, p: string, what: 'release' | 'withdrawal', held: Map<string, bigint>): Promise<{ instrument: FinancialInstrument; amount: bigint; planned: PlannedLeg }> {
+export async function planOutOfEscrow(
+  em: EntityManager,
+  ctx: PlanContext,
+  scope: TenantScope,
+  loan: Loan,
+  borrowerAddress: string,
+  item: LoanMovementItem,
+  p: string,
+  what: 'release' | 'withdrawal',
+  held: Map<string, bigint>,
+): Promise<{ instrument: FinancialInstrument; amount: bigint; planned: PlannedLeg }> {
   const instrument = await requireBorrowerOwns(em, scope, borrowerAddress, item.positionLookup, `${p}.positionLookup`);
   const { pledged, value, amount } = checkOutOfEscrow(loan, instrument, item, p, what, held);
   held.set(instrument.id, (held.get(instrument.id) ?? 0n) - amount);
   const escrowPosition = await em.findOneOrFail(Position, { ...scope, address: pledged.escrowPosition });
-  const planned = withoutDebits(await planOutOf(ctx, escrowPosition, instrument, item.positionLookup, value, p, { source: 'itemData.escrow', destination: `${p}.positionLookup` }));
+  const planned = withoutDebits(
+    await planOutOf(ctx, escrowPosition, instrument, item.positionLookup, value, p, { source: 'itemData.escrow', destination: `${p}.positionLookup` }),
+  );
   return { instrument, amount, planned };
 }

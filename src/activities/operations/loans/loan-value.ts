@@ -12,7 +12,14 @@ import type { ActivityDeps } from '../../deps';
 export type HeldCollateral = ValuedItem & { instrument: FinancialInstrument };
 
 /** Loan-to-value in cBPS of `owed` base units of `principal` over `collateral`; reads prices only when some collateral is another instrument. */
-export async function loanToValueAt(deps: ActivityDeps, organizationId: string, principal: FinancialInstrument, owed: bigint, principalField: string, collateral: HeldCollateral[]): Promise<bigint> {
+export async function loanToValueAt(
+  deps: ActivityDeps,
+  organizationId: string,
+  principal: FinancialInstrument,
+  owed: bigint,
+  principalField: string,
+  collateral: HeldCollateral[],
+): Promise<bigint> {
   const prices = new Map<string, string | null>();
   if (needsPrices(principal.id, collateral)) {
     const port = deps.prices ?? noPrices;
@@ -27,6 +34,7 @@ export async function loanToValueAt(deps: ActivityDeps, organizationId: string, 
 export async function currentLoanToValue(em: EntityManager, deps: ActivityDeps, loan: Loan, now: Date, field: string): Promise<bigint> {
   const principal = await em.findOneOrFail(FinancialInstrument, { id: loan.principalInstrumentId });
   const collateral: HeldCollateral[] = [];
-  for (const p of loan.pledged) collateral.push({ instrument: await em.findOneOrFail(FinancialInstrument, { id: p.financialInstrumentId }), units: BigInt(p.amount), field });
+  for (const p of loan.pledged)
+    collateral.push({ instrument: await em.findOneOrFail(FinancialInstrument, { id: p.financialInstrumentId }), units: BigInt(p.amount), field });
   return loanToValueAt(deps, loan.organizationId, principal, BigInt(loan.principalDue) + interestAt(loan, now), field, collateral);
 }

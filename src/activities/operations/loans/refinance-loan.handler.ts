@@ -15,7 +15,20 @@ import { findAccountByLookup, type TenantScope } from '../../../db/repositories/
 import type { RefinanceLoanItemData } from '../../../domain/operations/loans/loan.inputs';
 import { interestAt } from '../../../domain/loans';
 import { requireOriginations, type LoanQuote } from '../../../domain/operations/loans/lending.rules';
-import { checkMoveLoanToValue, isSameLender, quoteOf, refinancedLoanFields, requireBorrowedItem, requireFromLender, requireNamedBorrower, requireRefinanceable, requireSamePrincipal, requireStrategyVault, TO_LENDER as T, type RefinancedTerms } from '../../../domain/operations/loans/refinance-loan.rules';
+import {
+  checkMoveLoanToValue,
+  isSameLender,
+  quoteOf,
+  refinancedLoanFields,
+  requireBorrowedItem,
+  requireFromLender,
+  requireNamedBorrower,
+  requireRefinanceable,
+  requireSamePrincipal,
+  requireStrategyVault,
+  TO_LENDER as T,
+  type RefinancedTerms,
+} from '../../../domain/operations/loans/refinance-loan.rules';
 import { legInstructions } from '../../../domain/operations/positions/movement-instructions';
 import type { Leg } from '../../../domain/operations/positions/movement.rules';
 import type { ActivityDeps } from '../../deps';
@@ -57,7 +70,15 @@ async function targetStrategy(em: EntityManager, scope: TenantScope, loan: Loan,
  * on, cap, buffer, loan-to-value at oracle prices within its limit), then the one movement, the
  * payoff from the new vault's position into the old vault's. The borrower pays the fees.
  */
-async function moveTo(em: EntityManager, deps: ActivityDeps, request: OperationRequest<RefinanceLoanItemData>, loan: Loan, strategy: LoanStrategy, principal: FinancialInstrument, base: Omit<RefinanceLoanData, 'to' | keyof LoanQuote | 'apy'>): Promise<OperationResolved<RefinanceLoanData>> {
+async function moveTo(
+  em: EntityManager,
+  deps: ActivityDeps,
+  request: OperationRequest<RefinanceLoanItemData>,
+  loan: Loan,
+  strategy: LoanStrategy,
+  principal: FinancialInstrument,
+  base: Omit<RefinanceLoanData, 'to' | keyof LoanQuote | 'apy'>,
+): Promise<OperationResolved<RefinanceLoanData>> {
   const scope = scopeOf(request);
   await requireLoanBorrower(em, scope, request, loan);
   const feePayer = await resolveFeePayer(em, deps, request, request.svmTransactionConfig);
@@ -74,7 +95,10 @@ async function moveTo(em: EntityManager, deps: ActivityDeps, request: OperationR
   await requireCapacity(em, strategy, principal, payoff, await onchainBalance(ctx, newVault), T);
   checkMoveLoanToValue(await currentLoanToValue(em, deps, loan, now, 'itemData.escrow'), quote);
 
-  const planned = await planOutOf(ctx, newVault, principal, { position: { offchainId: oldVault.id } }, { lamports: payoff.toString() }, T, { source: T, destination: 'itemData.fromLender' });
+  const planned = await planOutOf(ctx, newVault, principal, { position: { offchainId: oldVault.id } }, { lamports: payoff.toString() }, T, {
+    source: T,
+    destination: 'itemData.fromLender',
+  });
   return {
     needsTransaction: true,
     feePayer: feePayer.address,
@@ -87,7 +111,13 @@ async function moveTo(em: EntityManager, deps: ActivityDeps, request: OperationR
       apy: quote.apy,
       loanToValueRatio: quote.loanToValueRatio,
       liquidationRatio: quote.liquidationRatio,
-      to: { strategyId: strategy.id, vault: strategy.vaultAddress, lender: { address: strategy.lenderAddress, id: strategy.lenderAccountId }, interest: interest.toString(), legs: [planned.leg] },
+      to: {
+        strategyId: strategy.id,
+        vault: strategy.vaultAddress,
+        lender: { address: strategy.lenderAddress, id: strategy.lenderAccountId },
+        interest: interest.toString(),
+        legs: [planned.leg],
+      },
     },
   };
 }
@@ -104,7 +134,8 @@ export const refinanceLoanHandler: OperationHandler<RefinanceLoanItemData, Refin
     if (item.borrower) requireNamedBorrower(loan, (await findAccountByLookup(em, scope, item.borrower, 'itemData.borrower')).address);
     const principal = await em.findOneOrFail(FinancialInstrument, { id: loan.principalInstrumentId });
     // borrowedItem names the borrower's position of the principal; nothing moves to it.
-    if (item.borrowedItem) requireBorrowedItem(principal, await requireBorrowerOwns(em, scope, loan.borrowerAddress, item.borrowedItem, 'itemData.borrowedItem'));
+    if (item.borrowedItem)
+      requireBorrowedItem(principal, await requireBorrowerOwns(em, scope, loan.borrowerAddress, item.borrowedItem, 'itemData.borrowedItem'));
     const base = { loanId: loan.id, durationIndex: item.durationIndex, secondsPerDay: deps.loanSecondsPerDay ?? 86_400 };
     const target = await targetStrategy(em, scope, loan, item.toLender);
     if (target) return moveTo(em, deps, request, loan, target, principal, base);

@@ -7,7 +7,14 @@
 import { FinancialInstrument, Loan, LoanStrategy } from '../../../db/entities';
 import type { RepayLoanItemData } from '../../../domain/operations/loans/loan.inputs';
 import { interestAt } from '../../../domain/loans';
-import { balanceAfterRepayment, checkReleaseLoanToValue, repaidLoanFields, repaymentUnits, requireOwing, requireRepayOrRelease } from '../../../domain/operations/loans/repay-loan.rules';
+import {
+  balanceAfterRepayment,
+  checkReleaseLoanToValue,
+  repaidLoanFields,
+  repaymentUnits,
+  requireOwing,
+  requireRepayOrRelease,
+} from '../../../domain/operations/loans/repay-loan.rules';
 import { settleFreezes, type Leg } from '../../../domain/operations/positions/movement.rules';
 import { borrowersLoan, planOutOfEscrow, planTopUp, renamed, requireBorrowerOwns, vaultPosition } from './loan-legs';
 import { loanToValueAt } from './loan-value';
@@ -23,7 +30,6 @@ interface RepayLoanData {
   repayAll: boolean;
   released: { financialInstrumentId: string; amount: string }[];
 }
-
 
 export const repayLoanHandler: OperationHandler<RepayLoanItemData, RepayLoanData> = {
   async lookup(em, deps, request) {
@@ -48,7 +54,13 @@ export const repayLoanHandler: OperationHandler<RepayLoanItemData, RepayLoanData
       const value = { lamports: paid.toString() };
       planned.push(...(await planTopUp(ctx, { ...repay, value }, p)));
       const vault = await vaultPosition(em, scope, strategy.vaultAddress, principal, 'itemData.escrow');
-      planned.push(await renamed(() => planTransfer(ctx, { source: repay.positionLookup, destination: { position: { offchainId: vault.id } }, value }, p), { [`${p}.source`]: `${p}.positionLookup`, [`${p}.destination`]: 'itemData.escrow', [`${p}.value`]: repay.repayAll ? `${p}.repayAll` : `${p}.value` }));
+      planned.push(
+        await renamed(() => planTransfer(ctx, { source: repay.positionLookup, destination: { position: { offchainId: vault.id } }, value }, p), {
+          [`${p}.source`]: `${p}.positionLookup`,
+          [`${p}.destination`]: 'itemData.escrow',
+          [`${p}.value`]: repay.repayAll ? `${p}.repayAll` : `${p}.value`,
+        }),
+      );
     }
 
     const after = balanceAfterRepayment(loan, interest, paid, repayAll);
@@ -62,8 +74,12 @@ export const repayLoanHandler: OperationHandler<RepayLoanItemData, RepayLoanData
     }
     if (releases.length && !after.settled) {
       const collateral = [];
-      for (const [id, units] of remaining) collateral.push({ instrument: await em.findOneOrFail(FinancialInstrument, { id }), units, field: 'itemData.itemsToRelease' });
-      checkReleaseLoanToValue(loan, await loanToValueAt(deps, request.organizationId, principal, after.principalDue + after.interestOutstanding, 'itemData.itemsToRelease', collateral));
+      for (const [id, units] of remaining)
+        collateral.push({ instrument: await em.findOneOrFail(FinancialInstrument, { id }), units, field: 'itemData.itemsToRelease' });
+      checkReleaseLoanToValue(
+        loan,
+        await loanToValueAt(deps, request.organizationId, principal, after.principalDue + after.interestOutstanding, 'itemData.itemsToRelease', collateral),
+      );
     }
     settleFreezes(planned.map((x) => x.leg));
     return legsResolution(ctx, feePayer, planned, { legs: planned.map((x) => x.leg), loanId: loan.id, paid: paid.toString(), repayAll, released });

@@ -13,7 +13,14 @@ export async function outstandingPrincipal(em: EntityManager, strategyId: string
 }
 
 /** The vault lends `units` more (it holds `vaultUnits`): checkCapacity over the strategy's outstanding principal. */
-export async function requireCapacity(em: EntityManager, strategy: LoanStrategy, principal: FinancialInstrument, units: bigint, vaultUnits: bigint, field: string): Promise<void> {
+export async function requireCapacity(
+  em: EntityManager,
+  strategy: LoanStrategy,
+  principal: FinancialInstrument,
+  units: bigint,
+  vaultUnits: bigint,
+  field: string,
+): Promise<void> {
   const outstanding = needsOutstanding(strategy) ? await outstandingPrincipal(em, strategy.id) : 0n;
   checkCapacity(strategy, principal.decimals, units, vaultUnits, outstanding, field);
 }

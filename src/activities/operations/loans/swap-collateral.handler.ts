@@ -7,7 +7,13 @@
 import { FinancialInstrument, Loan, LoanStrategy, Position } from '../../../db/entities';
 import type { SwapCollateralItemData } from '../../../domain/operations/loans/loan.inputs';
 import { interestAt } from '../../../domain/loans';
-import { checkSwapLoanToValue, depositUnits, requireCollateralChangeable, requireDepositOrWithdraw, swappedCollateralFields } from '../../../domain/operations/loans/swap-collateral.rules';
+import {
+  checkSwapLoanToValue,
+  depositUnits,
+  requireCollateralChangeable,
+  requireDepositOrWithdraw,
+  swappedCollateralFields,
+} from '../../../domain/operations/loans/swap-collateral.rules';
 import { settleFreezes, type Leg } from '../../../domain/operations/positions/movement.rules';
 import { borrowersLoan, existingPosition, planIntoEscrow, planOutOfEscrow, planTopUp, requireBorrowerOwns } from './loan-legs';
 import { loanToValueAt } from './loan-value';
@@ -22,9 +28,9 @@ interface SwapCollateralData {
   changes: { financialInstrumentId: string; mintAddress: string; amount: string }[];
 }
 
-
 export const swapCollateralHandler: OperationHandler<SwapCollateralItemData, SwapCollateralData> = {
-  tooLargeHint: 'Swap fewer items at once (a frozen-by-default collateral adds thaw instructions), or prefund the borrower\'s positions instead of transferFrom or mintAsset.',
+  tooLargeHint:
+    "Swap fewer items at once (a frozen-by-default collateral adds thaw instructions), or prefund the borrower's positions instead of transferFrom or mintAsset.",
 
   async lookup(em, deps, request) {
     const item = request.itemData;
@@ -58,8 +64,12 @@ export const swapCollateralHandler: OperationHandler<SwapCollateralItemData, Swa
 
     const principal = await em.findOneOrFail(FinancialInstrument, { id: loan.principalInstrumentId });
     const collateral = [];
-    for (const [id, units] of held) collateral.push({ instrument: await em.findOneOrFail(FinancialInstrument, { id }), units, field: 'itemData.itemsToWithdraw' });
-    checkSwapLoanToValue(loan, await loanToValueAt(deps, request.organizationId, principal, BigInt(loan.principalDue) + interestAt(loan, deps.now()), 'itemData.escrow', collateral));
+    for (const [id, units] of held)
+      collateral.push({ instrument: await em.findOneOrFail(FinancialInstrument, { id }), units, field: 'itemData.itemsToWithdraw' });
+    checkSwapLoanToValue(
+      loan,
+      await loanToValueAt(deps, request.organizationId, principal, BigInt(loan.principalDue) + interestAt(loan, deps.now()), 'itemData.escrow', collateral),
+    );
     settleFreezes(planned.map((x) => x.leg));
     return legsResolution(ctx, feePayer, planned, { legs: planned.map((x) => x.leg), loanId: loan.id, changes });
   },

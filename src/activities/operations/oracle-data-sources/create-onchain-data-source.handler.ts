@@ -9,7 +9,16 @@ import { assertMaySign, createAccountRecord, createdBy, findAccountByLookup } fr
 import { findInstrumentByLookup } from '../../../db/repositories/financial-instruments.repository';
 import type { CreateOnchainDataSourceItemData } from '../../../domain/operations/oracle-data-sources/oracle-data-source.inputs';
 import { feedHash } from '../../../domain/oracle-job';
-import { createdDataSourceFields, feedAccountFields, feedFields, feedMintLamports, feedName, planCreateFeed, requireNewFeedAccount, type CreatedFeed } from '../../../domain/operations/oracle-data-sources/oracle-data-source.rules';
+import {
+  createdDataSourceFields,
+  feedAccountFields,
+  feedFields,
+  feedMintLamports,
+  feedName,
+  planCreateFeed,
+  requireNewFeedAccount,
+  type CreatedFeed,
+} from '../../../domain/operations/oracle-data-sources/oracle-data-source.rules';
 import { checkedDefinition, runFeedJob } from '../../oracle/feed-job';
 import { resolveFeePayer } from '../fee-payer';
 import { landed, scopeOf, type OperationHandler } from '../operation-handler';
@@ -28,7 +37,10 @@ export const createOnchainDataSourceHandler: OperationHandler<CreateOnchainDataS
     assertMaySign(authority, request.organizationId, request.organizationExternalId, 'itemData.onchainDataSourceAuthority');
     const feePayer = await resolveFeePayer(em, deps, request, request.svmTransactionConfig ?? {});
     const value = await runFeedJob(deps, network, definition);
-    const fields = feedFields({ kind: item.dataDetails.kind, ratingProvider: item.dataDetails.ratingProvider ?? null, feedHash: feedHash(item.providerDetails.jobDefinition) }, value);
+    const fields = feedFields(
+      { kind: item.dataDetails.kind, ratingProvider: item.dataDetails.ratingProvider ?? null, feedHash: feedHash(item.providerDetails.jobDefinition) },
+      value,
+    );
     const mint = await deps.keyStore.generate(em, request.organizationId, `${request.transactionId}:feed`);
     requireNewFeedAccount(await network.accountExists(mint), mint);
     const name = feedName(item.onchainDataSource.offchainReferences?.name, item.dataDetails.kind, instrument.symbol ?? null);
@@ -49,7 +61,15 @@ export const createOnchainDataSourceHandler: OperationHandler<CreateOnchainDataS
       needsTransaction: true,
       feePayer: feePayer.address,
       signers: signerSet(feePayer.address, mint, authority.address),
-      debits: [{ accountId: feePayer.accountId, address: feePayer.address, asset: 'NETWORK_CURRENCY', amount: data.lamports, destination: { address: mint, class: 'MANAGED' } }],
+      debits: [
+        {
+          accountId: feePayer.accountId,
+          address: feePayer.address,
+          asset: 'NETWORK_CURRENCY',
+          amount: data.lamports,
+          destination: { address: mint, class: 'MANAGED' },
+        },
+      ],
       webhooks: feePayer.webhooks,
       reservesAddress: mint,
       data,
@@ -91,5 +111,11 @@ export const createOnchainDataSourceHandler: OperationHandler<CreateOnchainDataS
 
 /** The schedule's target: the data source, written in the name of the organization and API key that created it. */
 export function refreshTarget(request: { organizationId: string; organizationExternalId: string; apiKeyId: string; cluster: string }, dataSourceId: string) {
-  return { dataSourceId, organizationId: request.organizationId, organizationExternalId: request.organizationExternalId, apiKeyId: request.apiKeyId, cluster: request.cluster };
+  return {
+    dataSourceId,
+    organizationId: request.organizationId,
+    organizationExternalId: request.organizationExternalId,
+    apiKeyId: request.apiKeyId,
+    cluster: request.cluster,
+  };
 }

@@ -8,7 +8,13 @@ import { Loan, OracleDataSource } from '../../../db/entities';
 import { requireSigner } from '../../../db/repositories/accounts.repository';
 import { findDataSourceByLookup } from '../../../db/repositories/oracle-data-sources.repository';
 import type { OnchainDataSourceItemData } from '../../../domain/operations/oracle-data-sources/oracle-data-source.inputs';
-import { changedFields, feedTopUp, planFeedWrite, refreshedDataSourceFields, type FeedValue } from '../../../domain/operations/oracle-data-sources/oracle-data-source.rules';
+import {
+  changedFields,
+  feedTopUp,
+  planFeedWrite,
+  refreshedDataSourceFields,
+  type FeedValue,
+} from '../../../domain/operations/oracle-data-sources/oracle-data-source.rules';
 import type { MetadataFieldChange } from '../../../domain/operations/financial-instruments/update-financial-instrument.rules';
 import { checkedDefinition, recordRefreshFailure, runFeedJob } from '../../oracle/feed-job';
 import { paidBy, resolveFeePayer } from '../fee-payer';
@@ -44,12 +50,23 @@ export const refreshOracleDataSourceHandler: OperationHandler<OnchainDataSourceI
     // updatedAt and slot change with every refresh, so there is always something to write.
     const fields = changedFields(chain, { value: value.value, decimals: String(value.decimals), updatedAt: value.updatedAt, slot: value.slot });
     const feePayer = await resolveFeePayer(em, deps, request, request.svmTransactionConfig ?? {});
-    return paidBy(feePayer, { dataSourceId: source.id, mint: source.address, authority, extensions: [...chain.extensions], topUp: feedTopUp(chain, fields), fields, value }, authority);
+    return paidBy(
+      feePayer,
+      { dataSourceId: source.id, mint: source.address, authority, extensions: [...chain.extensions], topUp: feedTopUp(chain, fields), fields, value },
+      authority,
+    );
   },
 
   instructions(_request, resolved) {
     const data = resolved.data;
-    return planFeedWrite({ feePayer: resolved.feePayer, mint: data.mint, authority: data.authority, extensions: data.extensions, topUp: data.topUp, fields: data.fields });
+    return planFeedWrite({
+      feePayer: resolved.feePayer,
+      mint: data.mint,
+      authority: data.authority,
+      extensions: data.extensions,
+      topUp: data.topUp,
+      fields: data.fields,
+    });
   },
 
   async record(em, _request, resolved, outcome, tx, at) {

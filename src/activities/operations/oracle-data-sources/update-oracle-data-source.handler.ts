@@ -11,7 +11,16 @@ import { findInstrumentByLookup } from '../../../db/repositories/financial-instr
 import { findDataSourceByLookup } from '../../../db/repositories/oracle-data-sources.repository';
 import type { UpdateOracleDataSourceItemData } from '../../../domain/operations/oracle-data-sources/oracle-data-source.inputs';
 import { feedHash } from '../../../domain/oracle-job';
-import { changedFields, dataSourcePatch, feedTopUp, newAuthorityOf, patchedDataSourceFields, patchedKind, planFeedWrite, type DataSourcePatch } from '../../../domain/operations/oracle-data-sources/oracle-data-source.rules';
+import {
+  changedFields,
+  dataSourcePatch,
+  feedTopUp,
+  newAuthorityOf,
+  patchedDataSourceFields,
+  patchedKind,
+  planFeedWrite,
+  type DataSourcePatch,
+} from '../../../domain/operations/oracle-data-sources/oracle-data-source.rules';
 import type { MetadataFieldChange } from '../../../domain/operations/financial-instruments/update-financial-instrument.rules';
 import { checkedDefinition } from '../../oracle/feed-job';
 import { refreshTarget } from './create-onchain-data-source.handler';
@@ -51,9 +60,22 @@ export const updateOracleDataSourceHandler: OperationHandler<UpdateOracleDataSou
       newAuthority = newAuthorityOf(account, source.authorityAddress);
     }
     const chain = await readFeedMint(network, source.address, field);
-    const fields = changedFields(chain, { kind, ratingProvider: ratingProvider ?? '', ...(definition !== undefined ? { feedHash: feedHash(definition) } : {}) });
+    const fields = changedFields(chain, {
+      kind,
+      ratingProvider: ratingProvider ?? '',
+      ...(definition !== undefined ? { feedHash: feedHash(definition) } : {}),
+    });
     const patch = dataSourcePatch(item, { kind, ratingProvider }, instrument);
-    const data = { dataSourceId: source.id, mint: source.address, authority: source.authorityAddress, extensions: [...chain.extensions], topUp: feedTopUp(chain, fields), fields, newAuthority, patch };
+    const data = {
+      dataSourceId: source.id,
+      mint: source.address,
+      authority: source.authorityAddress,
+      extensions: [...chain.extensions],
+      topUp: feedTopUp(chain, fields),
+      fields,
+      newAuthority,
+      patch,
+    };
     if (!fields.length && !newAuthority) {
       return { needsTransaction: false, feePayer: deps.feePayerAddress, signers: [], debits: [], webhooks: { preSubmit: false, postSubmit: false }, data };
     }
@@ -64,14 +86,25 @@ export const updateOracleDataSourceHandler: OperationHandler<UpdateOracleDataSou
 
   instructions(_request, resolved) {
     const data = resolved.data;
-    return planFeedWrite({ feePayer: resolved.feePayer, mint: data.mint, authority: data.authority, extensions: data.extensions, topUp: data.topUp, fields: data.fields, newAuthority: data.newAuthority });
+    return planFeedWrite({
+      feePayer: resolved.feePayer,
+      mint: data.mint,
+      authority: data.authority,
+      extensions: data.extensions,
+      topUp: data.topUp,
+      fields: data.fields,
+      newAuthority: data.newAuthority,
+    });
   },
 
   async record(em, _request, resolved, outcome, tx, at) {
     if (outcome && !landed(outcome)) return undefined;
     const data = resolved.data;
     const source = await em.findOneOrFail(OracleDataSource, { id: data.dataSourceId });
-    Object.assign(source, { ...patchedDataSourceFields(data.patch, data.newAuthority), ...(outcome ? { lastTransactionId: tx?.id ?? null, lastTransactionAt: at } : {}) });
+    Object.assign(source, {
+      ...patchedDataSourceFields(data.patch, data.newAuthority),
+      ...(outcome ? { lastTransactionId: tx?.id ?? null, lastTransactionAt: at } : {}),
+    });
     linkRecords(tx, [source.id], true);
     return { onchainId: data.mint, offchainId: data.dataSourceId };
   },

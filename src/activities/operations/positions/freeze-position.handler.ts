@@ -11,7 +11,16 @@ import { FinancialInstrument, Position } from '../../../db/entities';
 import { requireSigner } from '../../../db/repositories/accounts.repository';
 import { findInstrumentByLookup } from '../../../db/repositories/financial-instruments.repository';
 import { findPositionByLookup, positionsToFreeze } from '../../../db/repositories/positions.repository';
-import { checkFreezeAllInstrument, checkFreezeTarget, checkPositionsToChange, FREEZE_ALL_BATCH, freezeBatch, freezeTransactionCount, MAX_FREEZE_BATCHES, requireFreezeAuthority } from '../../../domain/operations/positions/freeze-position.rules';
+import {
+  checkFreezeAllInstrument,
+  checkFreezeTarget,
+  checkPositionsToChange,
+  FREEZE_ALL_BATCH,
+  freezeBatch,
+  freezeTransactionCount,
+  MAX_FREEZE_BATCHES,
+  requireFreezeAuthority,
+} from '../../../domain/operations/positions/freeze-position.rules';
 import { linkRecords } from '../../../db/repositories/transaction-records.repository';
 import { paidBy, resolveFeePayer } from '../fee-payer';
 import { landed, scopeOf, type OperationHandler } from '../operation-handler';
@@ -79,7 +88,10 @@ export function freezeHandler(freeze: boolean): OperationHandler<FreezePositionI
         Object.assign(position, { frozen: freeze, lastTransactionId: tx?.id ?? null, lastTransactionAt: at });
       }
       // Each position's history (Fetch Position History) finds this transaction by its id.
-      linkRecords(tx, positions.map((p) => p.id));
+      linkRecords(
+        tx,
+        positions.map((p) => p.id),
+      );
       const [first] = positions;
       return resolved.transactionCount === undefined ? { onchainId: first.address, offchainId: first.id } : undefined;
     },

@@ -10,7 +10,12 @@ import { FinancialInstrument, Position } from '../../../db/entities';
 import { findAccountByLookup, offPlatformAddress, requireSigner } from '../../../db/repositories/accounts.repository';
 import { findPositionByLookup } from '../../../db/repositories/positions.repository';
 import { LedgerError } from '../../../domain/errors';
-import { asInactivationError, checkRefundDestination, remainderDisposal, thawBeforeClose } from '../../../domain/operations/positions/inactivate-position.rules';
+import {
+  asInactivationError,
+  checkRefundDestination,
+  remainderDisposal,
+  thawBeforeClose,
+} from '../../../domain/operations/positions/inactivate-position.rules';
 import { checkPositionActive } from '../../../domain/operations/positions/position.rules';
 import { linkRecords } from '../../../db/repositories/transaction-records.repository';
 import { signerSet } from '../../../domain/write';
@@ -52,7 +57,14 @@ export const inactivatePositionHandler: OperationHandler<InactivatePositionItemD
     const instrument = await em.findOneOrFail(FinancialInstrument, { id: position.financialInstrumentId });
     // The request's own rules (validateInactivatePosition) ran before the write.
     const unfreeze = thawBeforeClose(position, item);
-    const freezeAuthority = await freezeOptionSigner(em, request, instrument, [['itemData.unfreezeIfNeeded', unfreeze]], item.freezeAuthority, 'itemData.freezeAuthority');
+    const freezeAuthority = await freezeOptionSigner(
+      em,
+      request,
+      instrument,
+      [['itemData.unfreezeIfNeeded', unfreeze]],
+      item.freezeAuthority,
+      'itemData.freezeAuthority',
+    );
 
     const ctx = newPlanContext(em, deps, request, {});
     const remaining = await onchainBalance(ctx, position);
@@ -61,13 +73,18 @@ export const inactivatePositionHandler: OperationHandler<InactivatePositionItemD
     const disposal = remainderDisposal(item, remaining, instrument.decimals);
     if (disposal.kind === 'burn') legs.push(await asThisPayload(planBurn(ctx, { burnFrom: self, burnEntireBalance: true, unfreeze }, 'itemData')));
     if (disposal.kind === 'transfer') {
-      legs.push(await asThisPayload(planTransfer(ctx, { source: self, destination: disposal.to, transferEntireBalance: true, unfreezeSource: unfreeze }, 'itemData')));
+      legs.push(
+        await asThisPayload(planTransfer(ctx, { source: self, destination: disposal.to, transferEntireBalance: true, unfreezeSource: unfreeze }, 'itemData')),
+      );
     }
     const owner = await requireSigner(em, position.ownerAccountId, `${f}.owner`, 'owner');
     const feePayer = await resolveFeePayer(em, deps, request, request.svmTransactionConfig ?? {});
     let refundTo = feePayer.address;
     const destination = item.refundNetworkCurrrencyDestination;
-    if (destination) refundTo = destination.offPlatform ? offPlatformAddress(destination, 'itemData.refundNetworkCurrrencyDestination') : (await findAccountByLookup(em, scope, destination, 'itemData.refundNetworkCurrrencyDestination')).address;
+    if (destination)
+      refundTo = destination.offPlatform
+        ? offPlatformAddress(destination, 'itemData.refundNetworkCurrrencyDestination')
+        : (await findAccountByLookup(em, scope, destination, 'itemData.refundNetworkCurrrencyDestination')).address;
     checkRefundDestination(refundTo, position.address);
 
     const data: InactivatePositionData = {
@@ -83,7 +100,12 @@ export const inactivatePositionHandler: OperationHandler<InactivatePositionItemD
     return {
       needsTransaction: true,
       feePayer: feePayer.address,
-      signers: signerSet(feePayer.address, owner, freezeAuthority ? [freezeAuthority] : [], legs.flatMap((l) => l.signers)),
+      signers: signerSet(
+        feePayer.address,
+        owner,
+        freezeAuthority ? [freezeAuthority] : [],
+        legs.flatMap((l) => l.signers),
+      ),
       debits: legs.flatMap((l) => l.debits),
       webhooks: feePayer.webhooks,
       data,
@@ -94,7 +116,8 @@ export const inactivatePositionHandler: OperationHandler<InactivatePositionItemD
     const d = resolved.data;
     const config = { programAddress: address(d.tokenProgram) as typeof TOKEN_2022_PROGRAM_ADDRESS };
     const out: Instruction[] = [];
-    if (d.thawWith) out.push(getThawAccountInstruction({ account: address(d.position), mint: address(d.mint), owner: createNoopSigner(address(d.thawWith)) }, config));
+    if (d.thawWith)
+      out.push(getThawAccountInstruction({ account: address(d.position), mint: address(d.mint), owner: createNoopSigner(address(d.thawWith)) }, config));
     out.push(...d.legs.flatMap((leg) => legInstructions(leg, resolved.feePayer)));
     out.push(getCloseAccountInstruction({ account: address(d.position), destination: address(d.refundTo), owner: createNoopSigner(address(d.owner)) }, config));
     return out;

@@ -7,7 +7,15 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { getAllocateInstruction, getAssignInstruction, getTransferSolInstruction } from '@solana-program/system';
-import { AccountState, TOKEN_2022_PROGRAM_ADDRESS, findAssociatedTokenPda, getTokenDecoder, getCreateAssociatedTokenIdempotentInstruction, getInitializeAccount3Instruction, getThawAccountInstruction } from '@solana-program/token-2022';
+import {
+  AccountState,
+  TOKEN_2022_PROGRAM_ADDRESS,
+  findAssociatedTokenPda,
+  getTokenDecoder,
+  getCreateAssociatedTokenIdempotentInstruction,
+  getInitializeAccount3Instruction,
+  getThawAccountInstruction,
+} from '@solana-program/token-2022';
 import { address, createNoopSigner, type Instruction } from '@solana/kit';
 import type { InitializePositionItemData } from '../../../domain/operations/positions/position.inputs';
 import { Account, FinancialInstrument, Position } from '../../../db/entities';
@@ -15,7 +23,13 @@ import { insertPosition } from '../../../db/repositories/positions.repository';
 import { assertMaySign, findAccountByLookup, markTokenAccount, offPlatformAddress } from '../../../db/repositories/accounts.repository';
 import { checkPositionLookupAuthorities, findInstrumentByLookup } from '../../../db/repositories/financial-instruments.repository';
 import { positionAccountSize } from '../../../domain/position-account';
-import { checkExplicitAccount, checkNotActive, explicitAccountPreparation, positionToInitialize, requireThawAuthority } from '../../../domain/operations/positions/initialize-position.rules';
+import {
+  checkExplicitAccount,
+  checkNotActive,
+  explicitAccountPreparation,
+  positionToInitialize,
+  requireThawAuthority,
+} from '../../../domain/operations/positions/initialize-position.rules';
 import { checkInstrumentActive, checkOwnerActive } from '../../../domain/operations/positions/position.rules';
 import { linkRecords } from '../../../db/repositories/transaction-records.repository';
 import type { ActivityDeps } from '../../deps';
@@ -65,7 +79,14 @@ export interface InitializePositionData {
  * owner itself, not a fee payer, and onchain a funded System Program account holding no data (or
  * exactly the token account's size). VALIDATION_ERROR, NOT_FOUND or FORBIDDEN naming `field`.
  */
-async function explicitAccount(em: EntityManager, deps: ActivityDeps, request: OperationRequest<InitializePositionItemData>, instrument: FinancialInstrument, owner: string, field: string): Promise<{ account: Account; explicit: ExplicitAccount }> {
+async function explicitAccount(
+  em: EntityManager,
+  deps: ActivityDeps,
+  request: OperationRequest<InitializePositionItemData>,
+  instrument: FinancialInstrument,
+  owner: string,
+  field: string,
+): Promise<{ account: Account; explicit: ExplicitAccount }> {
   const scope = scopeOf(request);
   const account = await findAccountByLookup(em, scope, request.itemData.positionToInitialize.position!, field);
   assertMaySign(account, request.organizationId, request.organizationExternalId, field);
@@ -74,7 +95,12 @@ async function explicitAccount(em: EntityManager, deps: ActivityDeps, request: O
   const network = deps.networks.get(request.cluster)!;
   const [onchain, mint] = await Promise.all([network.getAccount(account.address), network.getAccount(instrument.mintAddress)]);
   const mintSize = mint ? positionAccountSize(mint.owner, mint.data) : null;
-  const prepared = explicitAccountPreparation(account.address, onchain && { owner: onchain.owner, lamports: onchain.lamports, dataLength: onchain.data.length }, { address: instrument.mintAddress, size: mintSize }, field);
+  const prepared = explicitAccountPreparation(
+    account.address,
+    onchain && { owner: onchain.owner, lamports: onchain.lamports, dataLength: onchain.data.length },
+    { address: instrument.mintAddress, size: mintSize },
+    field,
+  );
   const mintAccount = await em.findOne(Account, { id: instrument.mintAccountId });
   return {
     account,
@@ -89,7 +115,12 @@ async function explicitAccount(em: EntityManager, deps: ActivityDeps, request: O
 }
 
 /** The token account at `address` when it exists onchain under `tokenProgram`: its amount and frozen state. */
-async function existingTokenAccount(deps: ActivityDeps, cluster: string, at: string, tokenProgram: string): Promise<{ amount: bigint; frozen: boolean } | null> {
+async function existingTokenAccount(
+  deps: ActivityDeps,
+  cluster: string,
+  at: string,
+  tokenProgram: string,
+): Promise<{ amount: bigint; frozen: boolean } | null> {
   const account = await deps.networks.get(cluster)!.getAccount(at);
   if (!account || account.owner !== tokenProgram || account.data.length < 165) return null;
   const state = getTokenDecoder().decode(account.data);
@@ -161,7 +192,10 @@ export const initializePositionHandler: OperationHandler<InitializePositionItemD
       balance: (onchain?.amount ?? 0n).toString(),
     };
     // The explicit account signs its own allocation and assignment to the token program.
-    return { ...paidBy(feePayer, data, explicit ? [positionAddress] : [], thawWith ? [thawWith] : []), reservesAddress: existing ? undefined : positionAddress };
+    return {
+      ...paidBy(feePayer, data, explicit ? [positionAddress] : [], thawWith ? [thawWith] : []),
+      reservesAddress: existing ? undefined : positionAddress,
+    };
   },
 
   instructions(_request, resolved) {
@@ -178,7 +212,15 @@ export const initializePositionHandler: OperationHandler<InitializePositionItemD
       out.push(getAssignInstruction({ account: self, programAddress }));
       out.push(getInitializeAccount3Instruction({ account, mint: address(data.mint), owner: address(data.owner) }, { programAddress }));
     } else {
-      out.push(getCreateAssociatedTokenIdempotentInstruction({ payer, ata: account, owner: address(data.owner), mint: address(data.mint), tokenProgram: programAddress }));
+      out.push(
+        getCreateAssociatedTokenIdempotentInstruction({
+          payer,
+          ata: account,
+          owner: address(data.owner),
+          mint: address(data.mint),
+          tokenProgram: programAddress,
+        }),
+      );
     }
     if (data.thawWith) {
       out.push(getThawAccountInstruction({ account, mint: address(data.mint), owner: createNoopSigner(address(data.thawWith)) }, { programAddress }));
@@ -212,12 +254,19 @@ export const initializePositionHandler: OperationHandler<InitializePositionItemD
     }
     // Reopening, or a racing transfer opened it first: the record takes this transaction's state.
     // A racing movement's record keeps the balance it moved; a reopened one starts from the chain's.
-    if (positionId !== data.positionId || data.existingPositionId) Object.assign(await em.findOneOrFail(Position, { id: positionId }), fields, data.existingPositionId ? { balance } : {});
+    if (positionId !== data.positionId || data.existingPositionId)
+      Object.assign(await em.findOneOrFail(Position, { id: positionId }), fields, data.existingPositionId ? { balance } : {});
     if (data.explicit) {
       // The account is a token account now. The pipeline moves no balance of the record a write
       // creates, and the position shares the account's id: its lamports move here, by the top-up.
       const topUp = data.positionId === data.explicit.accountId ? data.explicit.topUp : '0';
-      await markTokenAccount(em, data.explicit.accountId, { type: data.explicit.type, dataLength: data.explicit.size, tokenVersion: data.version, tokenDecimals: data.decimals, topUp }, tx, at);
+      await markTokenAccount(
+        em,
+        data.explicit.accountId,
+        { type: data.explicit.type, dataLength: data.explicit.size, tokenVersion: data.version, tokenDecimals: data.decimals, topUp },
+        tx,
+        at,
+      );
     }
     // The position's history (Fetch Position History) starts with this transaction; it leads the list.
     linkRecords(tx, [positionId], true);

@@ -19,7 +19,26 @@ import { findPositionByLookup, insertPosition } from '../../../db/repositories/p
 import { LedgerError, validationError } from '../../../domain/errors';
 import { checkOwnerActive, checkPositionActive } from '../../../domain/operations/positions/position.rules';
 import { resolveValue } from '../../../domain/money';
-import { amountToMove, BalanceBook, checkDistinctEnds, checkHookAccounts, checkInstrumentMovable, checkPermanentDelegate, checkPositiveAmount, checkSameInstrument, freezeOption, frozenAfter, transferDestinationState, type AmountRequest, type BookPosition, type BurnLeg, type Leg, type MintLeg, type TradeDefaults, type TransferLeg } from '../../../domain/operations/positions/movement.rules';
+import {
+  amountToMove,
+  BalanceBook,
+  checkDistinctEnds,
+  checkHookAccounts,
+  checkInstrumentMovable,
+  checkPermanentDelegate,
+  checkPositiveAmount,
+  checkSameInstrument,
+  freezeOption,
+  frozenAfter,
+  transferDestinationState,
+  type AmountRequest,
+  type BookPosition,
+  type BurnLeg,
+  type Leg,
+  type MintLeg,
+  type TradeDefaults,
+  type TransferLeg,
+} from '../../../domain/operations/positions/movement.rules';
 import { signerSet, type Debit, type DestinationClass, type WriteRequest } from '../../../domain/write';
 import type { ActivityDeps } from '../../deps';
 import { scopeOf, type OperationResolved } from '../operation-handler';
@@ -44,14 +63,31 @@ export interface PlanContext {
 }
 
 /** A new book for the legs of one transaction. */
-export const newPlanContext = (em: EntityManager, deps: ActivityDeps, request: WriteRequest, defaults: TradeDefaults): PlanContext => ({ em, deps, request, book: new BalanceBook(), defaults, awaited: new Set() });
+export const newPlanContext = (em: EntityManager, deps: ActivityDeps, request: WriteRequest, defaults: TradeDefaults): PlanContext => ({
+  em,
+  deps,
+  request,
+  book: new BalanceBook(),
+  defaults,
+  awaited: new Set(),
+});
 
 /** One network transaction of the planned legs paid by `feePayer` (signing first, then `alsoSigning`, then the legs' owners); pure. */
-export function legsResolution<Data>(ctx: PlanContext, feePayer: FeePayer, planned: readonly PlannedLeg[], data: Data, alsoSigning: readonly string[] = []): OperationResolved<Data> {
+export function legsResolution<Data>(
+  ctx: PlanContext,
+  feePayer: FeePayer,
+  planned: readonly PlannedLeg[],
+  data: Data,
+  alsoSigning: readonly string[] = [],
+): OperationResolved<Data> {
   return {
     needsTransaction: true,
     feePayer: feePayer.address,
-    signers: signerSet(feePayer.address, alsoSigning, planned.flatMap((x) => x.signers)),
+    signers: signerSet(
+      feePayer.address,
+      alsoSigning,
+      planned.flatMap((x) => x.signers),
+    ),
     // The fee payer is always one the service signs for (resolveFeePayer checks it).
     awaitedSigners: [...ctx.awaited].filter((signer) => signer !== feePayer.address),
     debits: planned.flatMap((x) => x.debits),
@@ -61,7 +97,8 @@ export function legsResolution<Data>(ctx: PlanContext, feePayer: FeePayer, plann
 }
 
 /** A movement write's instructions: its legs' in order, the fee payer paying for positions they open. */
-export const legsInstructions = (_request: unknown, resolved: { feePayer: string; data: { legs: readonly Leg[] } }): Instruction[] => resolved.data.legs.flatMap((leg) => legInstructions(leg, resolved.feePayer));
+export const legsInstructions = (_request: unknown, resolved: { feePayer: string; data: { legs: readonly Leg[] } }): Instruction[] =>
+  resolved.data.legs.flatMap((leg) => legInstructions(leg, resolved.feePayer));
 
 /** The position's onchain balance when the next leg runs: the network's (read once per transaction) moved by the earlier legs. */
 export async function onchainBalance(ctx: PlanContext, position: BookPosition): Promise<bigint> {
@@ -72,7 +109,8 @@ export async function onchainBalance(ctx: PlanContext, position: BookPosition): 
   return ctx.book.onchain(position.id);
 }
 
-const option = (ctx: PlanContext, item: Parameters<typeof freezeOption>[1], p: string, name: Parameters<typeof freezeOption>[3]) => freezeOption(ctx.defaults, item, p, name);
+const option = (ctx: PlanContext, item: Parameters<typeof freezeOption>[1], p: string, name: Parameters<typeof freezeOption>[3]) =>
+  freezeOption(ctx.defaults, item, p, name);
 
 async function movableInstrument(em: EntityManager, position: Position, field: string): Promise<FinancialInstrument> {
   checkPositionActive(position, field);
@@ -82,14 +120,27 @@ async function movableInstrument(em: EntityManager, position: Position, field: s
 }
 
 /** The owner moving units out of its position: the service signs, or the write waits for the owner's signature. */
-async function ownerSigner(ctx: PlanContext, accountId: string | null | undefined, autoSign: boolean | undefined, field: string, what: string): Promise<string> {
+async function ownerSigner(
+  ctx: PlanContext,
+  accountId: string | null | undefined,
+  autoSign: boolean | undefined,
+  field: string,
+  what: string,
+): Promise<string> {
   const owner = await ownerSignature(ctx.em, accountId, ctx.request.organizationId, ctx.request.organizationExternalId, autoSign, field, what);
   if (owner.mode === 'AWAITED') ctx.awaited.add(owner.address);
   return owner.address;
 }
 
 /** An authority named in a lookup must be the instrument's own; the service signs for it. */
-async function instrumentAuthority(ctx: PlanContext, instrument: FinancialInstrument, name: 'mintAuthority' | 'permanentDelegateAuthority', given: AccountLookupInput | undefined, field: string, what: string): Promise<string> {
+async function instrumentAuthority(
+  ctx: PlanContext,
+  instrument: FinancialInstrument,
+  name: 'mintAuthority' | 'permanentDelegateAuthority',
+  given: AccountLookupInput | undefined,
+  field: string,
+  what: string,
+): Promise<string> {
   const ref = instrument.authorities[name];
   if (given) await checkNamedAuthority(ctx.em, scopeOf(ctx.request), instrument, name, given, field);
   return requireSigner(ctx.em, ref?.accountId, field, what);
@@ -158,7 +209,19 @@ export async function planBurn(ctx: PlanContext, item: BurnOperation, p: string)
   // The lookup's named authorities were checked against the instrument by findPositionByLookup.
   const freezeAuthority = await freezeOptionSigner(ctx.em, ctx.request, instrument, [unfreeze, freeze], undefined, `${p}.burnFrom.freezeAuthority`);
   const thaw = ctx.book.thaw(position, unfreeze, `${p}.burnFrom`);
-  const amount = await amountOf(ctx, position, instrument.decimals, { value: item.value, entire: item.burnEntireBalance, entireName: 'burnEntireBalance', verb: 'burn', precheckOffchain: item.offchainBalanceAvailabilityPrecheck }, p);
+  const amount = await amountOf(
+    ctx,
+    position,
+    instrument.decimals,
+    {
+      value: item.value,
+      entire: item.burnEntireBalance,
+      entireName: 'burnEntireBalance',
+      verb: 'burn',
+      precheckOffchain: item.offchainBalanceAvailabilityPrecheck,
+    },
+    p,
+  );
   ctx.book.move(position.id, -amount);
   const leg: BurnLeg = {
     kind: 'burn',
@@ -170,12 +233,27 @@ export async function planBurn(ctx: PlanContext, item: BurnOperation, p: string)
     thaw,
     freeze: freeze[1] ? [position.address] : [],
   };
-  const debit: Debit = { accountId: position.ownerAccountId ?? null, address: position.ownerAddress, asset: { financialInstrumentId: instrument.id }, amount: leg.amount, operationType: 'BURN', destination: null, field: `${p}.burnFrom` };
+  const debit: Debit = {
+    accountId: position.ownerAccountId ?? null,
+    address: position.ownerAddress,
+    asset: { financialInstrumentId: instrument.id },
+    amount: leg.amount,
+    operationType: 'BURN',
+    destination: null,
+    field: `${p}.burnFrom`,
+  };
   return { leg, signers: [authority, ...(freezeAuthority ? [freezeAuthority] : [])], debits: [debit] };
 }
 
 /** The destination of a transfer: an existing active position, or (initializeDestinationPositionIfNeeded) the owner's associated one, made in the same transaction. */
-async function transferDestination(ctx: PlanContext, lookup: PositionLookupInput, source: Position, instrument: FinancialInstrument, initialize: boolean | undefined, p: string): Promise<{ position: BookPosition; create: TransferLeg['createDestination'] }> {
+async function transferDestination(
+  ctx: PlanContext,
+  lookup: PositionLookupInput,
+  source: Position,
+  instrument: FinancialInstrument,
+  initialize: boolean | undefined,
+  p: string,
+): Promise<{ position: BookPosition; create: TransferLeg['createDestination'] }> {
   const field = `${p}.destination`;
   let found: Position | null = null;
   try {
@@ -202,7 +280,11 @@ async function transferDestination(ctx: PlanContext, lookup: PositionLookupInput
       ownerAccountId = account.id;
     }
   }
-  const [ata] = await findAssociatedTokenPda({ owner: address(owner), mint: address(instrument.mintAddress), tokenProgram: address(tokenProgramOf(instrument)) });
+  const [ata] = await findAssociatedTokenPda({
+    owner: address(owner),
+    mint: address(instrument.mintAddress),
+    tokenProgram: address(tokenProgramOf(instrument)),
+  });
   // A record under this address that the lookup did not match (another owner lookup form) is the same position.
   const existing = found ?? (await ctx.em.findOne(Position, { ...scopeOf(ctx.request), address: ata }));
   if (existing?.status === 'ACTIVE') return { position: existing, create: null };
@@ -226,10 +308,29 @@ export async function planTransfer(ctx: PlanContext, item: TransferOperation, p:
   const unfreezeDestination = option(ctx, item, p, 'unfreezeDestination');
   const freezeDestination = option(ctx, item, p, 'freezeDestination');
   // The lookup's named authorities were checked against the instrument by findPositionByLookup.
-  const freezeAuthority = await freezeOptionSigner(ctx.em, ctx.request, instrument, [unfreezeSource, freezeSource, unfreezeDestination, freezeDestination], undefined, `${p}.source.freezeAuthority`);
+  const freezeAuthority = await freezeOptionSigner(
+    ctx.em,
+    ctx.request,
+    instrument,
+    [unfreezeSource, freezeSource, unfreezeDestination, freezeDestination],
+    undefined,
+    `${p}.source.freezeAuthority`,
+  );
   const thaw = [...ctx.book.thaw(source, unfreezeSource, `${p}.source`), ...ctx.book.thaw(destination, unfreezeDestination, `${p}.destination`)];
 
-  const amount = await amountOf(ctx, source, instrument.decimals, { value: item.value, entire: item.transferEntireBalance, entireName: 'transferEntireBalance', verb: 'transfer', precheckOffchain: item.offchainBalanceAvailabilityPrecheck }, p);
+  const amount = await amountOf(
+    ctx,
+    source,
+    instrument.decimals,
+    {
+      value: item.value,
+      entire: item.transferEntireBalance,
+      entireName: 'transferEntireBalance',
+      verb: 'transfer',
+      precheckOffchain: item.offchainBalanceAvailabilityPrecheck,
+    },
+    p,
+  );
   const authority = item.signWithPermanentDelegate
     ? await permanentDelegate(ctx, instrument, item.permanentDelegateAuthority, p)
     : await ownerSigner(ctx, source.ownerAccountId, item.source.owner?.autoSign, `${p}.source.owner`, 'source owner');
@@ -263,7 +364,12 @@ export async function planTransfer(ctx: PlanContext, item: TransferOperation, p:
 }
 
 /** A transfer-hook instrument's hook needs its program and the accounts its validation account lists. */
-async function hookAccounts(ctx: PlanContext, instrument: FinancialInstrument, transfer: { source: string; destination: string; authority: string; amount: bigint }, p: string): Promise<TransferLeg['extraAccounts']> {
+async function hookAccounts(
+  ctx: PlanContext,
+  instrument: FinancialInstrument,
+  transfer: { source: string; destination: string; authority: string; amount: bigint },
+  p: string,
+): Promise<TransferLeg['extraAccounts']> {
   const hookProgram = instrument.authorities.transferHookProgram?.address;
   if (!instrument.extensions.includes('TRANSFER_HOOK') || !hookProgram) return [];
   const field = `${p}.source.financialInstrument`;

@@ -5,7 +5,17 @@
 import type { BurnItemData, MintItemData, TradeItemData, TransferItemData } from '../../../domain/operations/positions/position.inputs';
 import { resolveFeePayer } from '../fee-payer';
 import { settleFreezes, tradeKinds, type Leg, type TradeDefaults } from '../../../domain/operations/positions/movement.rules';
-import { legsInstructions, legsResolution, newPlanContext, planBurn, type PlanContext, planMint, type PlannedLeg, planTransfer, recordLeg } from './movement-legs';
+import {
+  legsInstructions,
+  legsResolution,
+  newPlanContext,
+  planBurn,
+  type PlanContext,
+  planMint,
+  type PlannedLeg,
+  planTransfer,
+  recordLeg,
+} from './movement-legs';
 import { landed, type OperationHandler } from '../operation-handler';
 
 type Entry = { plan: (ctx: PlanContext) => Promise<PlannedLeg> };
@@ -13,7 +23,10 @@ type Entry = { plan: (ctx: PlanContext) => Promise<PlannedLeg> };
 /** What a movement's lookup resolves: its legs, in order (JSON-safe). */
 type MovementData = { legs: Leg[] };
 
-function movementsHandler<Input>(entriesOf: (item: Input) => { entries: Entry[]; defaults: TradeDefaults }, tooLargeHint?: string): OperationHandler<Input, MovementData> {
+function movementsHandler<Input>(
+  entriesOf: (item: Input) => { entries: Entry[]; defaults: TradeDefaults },
+  tooLargeHint?: string,
+): OperationHandler<Input, MovementData> {
   return {
     tooLargeHint,
     async lookup(em, deps, request) {

@@ -35,7 +35,10 @@ export async function freezeOptionSigner(
 ): Promise<string | null> {
   // A named freeze authority must be the instrument's, whether or not an option uses it.
   if (given) await checkNamedAuthority(em, scopeOf(request), instrument, 'freezeAuthority', given, field);
-  const ref = freezeOptionAuthority({ version: instrument.version, mintAddress: instrument.mintAddress, freezeAuthority: instrument.authorities.freezeAuthority }, options);
+  const ref = freezeOptionAuthority(
+    { version: instrument.version, mintAddress: instrument.mintAddress, freezeAuthority: instrument.authorities.freezeAuthority },
+    options,
+  );
   return ref ? requireSigner(em, ref.accountId, field, 'freeze authority') : null;
 }
 
@@ -44,7 +47,14 @@ export async function freezeOptionSigner(
  * movement. The balance moves in SQL (`balance + delta`): deltas commute, so concurrent record steps
  * of movements of one position never lose each other's update.
  */
-export async function moveBalance(em: EntityManager, positionId: string, delta: bigint, frozenAfter: (frozen: boolean) => boolean, tx: LedgerTransaction | null, at: Date): Promise<void> {
+export async function moveBalance(
+  em: EntityManager,
+  positionId: string,
+  delta: bigint,
+  frozenAfter: (frozen: boolean) => boolean,
+  tx: LedgerTransaction | null,
+  at: Date,
+): Promise<void> {
   const position = await em.findOneOrFail(Position, { id: positionId });
   await movePositionBalance(em, positionId, delta);
   Object.assign(position, { frozen: frozenAfter(position.frozen), lastTransactionId: tx?.id ?? null, lastTransactionAt: at });

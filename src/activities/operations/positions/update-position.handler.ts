@@ -13,7 +13,14 @@ export const updatePositionHandler: OperationHandler<UpdatePositionItemData, Upd
   async lookup(em, deps, request) {
     const item = request.itemData;
     const position = await findPositionByLookup(em, { organizationId: request.organizationId, cluster: request.cluster }, item.position, 'itemData.position');
-    return { needsTransaction: false, feePayer: deps.feePayerAddress, signers: [], debits: [], webhooks: { preSubmit: false, postSubmit: false }, data: { positionId: position.id } };
+    return {
+      needsTransaction: false,
+      feePayer: deps.feePayerAddress,
+      signers: [],
+      debits: [],
+      webhooks: { preSubmit: false, postSubmit: false },
+      data: { positionId: position.id },
+    };
   },
   instructions: () => [],
   async record(em, request, resolved, _outcome, tx) {

@@ -19,7 +19,8 @@ export const accountOperations = {
       method: 'post',
       path: '/api/v1/accounts',
       tag: 'Accounts',
-      summary: 'Create Account: a managed account with a new or imported key, or a non-managed one onboarded by address. networkCurrencyDebitApiKeys / tokenDebitApiKeys hold API key ids (as the admin CLI prints them): when not empty, only requests made with one of them may debit the account (network currency / tokens), others get 403 naming the debited account\'s field. globalFeePayerForOrgs lists organization external ids whose writes naming no fee payer this account pays (when managed, ACTIVE and canPayFees). See docs/custody-policy.md. privateKeyDetails.dkgKeys (one entry: keyUsage SIGNING, the default key) gives a new managed account a threshold Ed25519 key (FROST) generated among the backend players useBackendPlayersCodes (default: all configured), session.threshold (at least 2) of which sign; no one holds the whole key, so Fetch Account Private Key refuses it (docs/threshold-keys.md).',
+      summary:
+        "Create Account: a managed account with a new or imported key, or a non-managed one onboarded by address. networkCurrencyDebitApiKeys / tokenDebitApiKeys hold API key ids (as the admin CLI prints them): when not empty, only requests made with one of them may debit the account (network currency / tokens), others get 403 naming the debited account's field. globalFeePayerForOrgs lists organization external ids whose writes naming no fee payer this account pays (when managed, ACTIVE and canPayFees). See docs/custody-policy.md. privateKeyDetails.dkgKeys (one entry: keyUsage SIGNING, the default key) gives a new managed account a threshold Ed25519 key (FROST) generated among the backend players useBackendPlayersCodes (default: all configured), session.threshold (at least 2) of which sign; no one holds the whole key, so Fetch Account Private Key refuses it (docs/threshold-keys.md).",
       successStatus: 201,
       body: 'CreateAccountRequest',
       response: createAccountResponse,
@@ -37,7 +38,8 @@ export const accountOperations = {
       method: 'patch',
       path: '/api/v1/accounts',
       tag: 'Accounts',
-      summary: 'Update Account: the changeable fields of spec 2.3 (offchainReferences code/name/accountNumber/organizationExternalId, comments, domain, flags, fee-payer and signing organizations, webhooks, debit limits, debit API keys) with patch semantics: a field sent replaces the stored value (lists whole; webhook credentials must be sent in full again), a field left out stays, `unsetFields` empties nullable ones (debit limits back to the defaults). Debit API keys need the UPDATE_DEBIT_API_KEYS role. Only the owning organization; not a CLOSED account. No network transaction.',
+      summary:
+        'Update Account: the changeable fields of spec 2.3 (offchainReferences code/name/accountNumber/organizationExternalId, comments, domain, flags, fee-payer and signing organizations, webhooks, debit limits, debit API keys) with patch semantics: a field sent replaces the stored value (lists whole; webhook credentials must be sent in full again), a field left out stays, `unsetFields` empties nullable ones (debit limits back to the defaults). Debit API keys need the UPDATE_DEBIT_API_KEYS role. Only the owning organization; not a CLOSED account. No network transaction.',
       successStatus: 200,
       body: 'UpdateAccountRequest',
       response: updateAccountResponse,
@@ -53,7 +55,8 @@ export const accountOperations = {
       method: 'patch',
       path: '/api/v1/accounts/inactivate',
       tag: 'Accounts',
-      summary: "Inactivate Account: the record becomes CLOSED. A managed account's remaining network currency is swept to transferRemainingNetworkCurrencyTo (onboarded or offPlatform) in one transaction signed by the account, the fee payer paying the fee, so the account leaves the chain; the sweep is a debit under the account's limits like Transfer Network Currency. Refused: lamports left and no destination, an account with data or owned by another program, active positions, an already CLOSED account. A non-managed account only has its record closed. A closed account no longer signs, pays fees or is debited.",
+      summary:
+        "Inactivate Account: the record becomes CLOSED. A managed account's remaining network currency is swept to transferRemainingNetworkCurrencyTo (onboarded or offPlatform) in one transaction signed by the account, the fee payer paying the fee, so the account leaves the chain; the sweep is a debit under the account's limits like Transfer Network Currency. Refused: lamports left and no destination, an account with data or owned by another program, active positions, an already CLOSED account. A non-managed account only has its record closed. A closed account no longer signs, pays fees or is debited.",
       successStatus: 200,
       body: 'InactivateAccountRequest',
       response: inactivateAccountResponse,
@@ -70,7 +73,8 @@ export const accountOperations = {
       method: 'post',
       path: '/api/v1/accounts/transfer-network-currency',
       tag: 'Accounts',
-      summary: 'Transfer Network Currency from a managed account, signed by it; debit limits of spec 8 apply (per transaction: OFF_PLATFORM 0, NON_MANAGED 1, MANAGED unlimited, unless the account configures its own). A source the service may not sign for (off-platform, non-managed, another organization\'s key not shared with this one) or looked up with autoSign: false makes the write wait in AWAITING_SIGNATURES (202; its missingSignatureWebhooks are called) until Sign Transaction supplies the signature, Cancel, or its blockhash expires (EXPIRED); the fee payer must be a key the service may use.',
+      summary:
+        "Transfer Network Currency from a managed account, signed by it; debit limits of spec 8 apply (per transaction: OFF_PLATFORM 0, NON_MANAGED 1, MANAGED unlimited, unless the account configures its own). A source the service may not sign for (off-platform, non-managed, another organization's key not shared with this one) or looked up with autoSign: false makes the write wait in AWAITING_SIGNATURES (202; its missingSignatureWebhooks are called) until Sign Transaction supplies the signature, Cancel, or its blockhash expires (EXPIRED); the fee payer must be a key the service may use.",
       successStatus: 201,
       body: 'TransferNetworkCurrencyRequest',
       response: transactionResult,

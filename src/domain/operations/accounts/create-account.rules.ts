@@ -36,15 +36,23 @@ function validateDkgKeys(item: CreateAccountItemData): void {
   if (item.alreadyOnchain) throw validationError(f, 'dkgKeys generates a new key, so the account cannot already be onchain');
   const entry = dkgKeys[0]!;
   if (entry.keyUsage !== undefined && !(dkgKeyUsages as readonly string[]).includes(entry.keyUsage)) {
-    throw validationError(`${f}[0].keyUsage`, `keyUsage must be one of ${dkgKeyUsages.join(', ')}: the key is the account's address and signs its transactions`);
+    throw validationError(
+      `${f}[0].keyUsage`,
+      `keyUsage must be one of ${dkgKeyUsages.join(', ')}: the key is the account's address and signs its transactions`,
+    );
   }
-  if (entry.isDefault === false) throw validationError(`${f}[0].isDefault`, "the account's one key is its default key (it signs the account's transactions): omit isDefault or set it to true");
+  if (entry.isDefault === false)
+    throw validationError(
+      `${f}[0].isDefault`,
+      "the account's one key is its default key (it signs the account's transactions): omit isDefault or set it to true",
+    );
   const threshold = entry.session?.threshold;
   if (threshold === undefined) throw validationError(`${f}[0].session.threshold`, 'session.threshold (how many players must sign) is required');
   if (threshold < 2) throw validationError(`${f}[0].session.threshold`, 'a threshold key needs at least 2 signing players');
   const players = entry.useBackendPlayersCodes;
   if (players && new Set(players).size !== players.length) throw validationError(`${f}[0].useBackendPlayersCodes`, 'backend player codes must be distinct');
-  if (players && threshold > players.length) throw validationError(`${f}[0].session.threshold`, `threshold ${threshold} exceeds the ${players.length} players in useBackendPlayersCodes`);
+  if (players && threshold > players.length)
+    throw validationError(`${f}[0].session.threshold`, `threshold ${threshold} exceeds the ${players.length} players in useBackendPlayersCodes`);
 }
 
 /** Checks spec 2.3's rules; throws VALIDATION_ERROR or FORBIDDEN naming the field. */
@@ -54,21 +62,35 @@ export function validateCreateAccount(item: CreateAccountItemData, can: CreateAc
   const managed = item.managed ?? true;
   const pointer = createdByOwnOperation[type];
   if (pointer && !item.alreadyOnchain) throw validationError(`${f}.offchainReferences.type`, `accounts of type ${type} ${pointer}`);
-  if ((item.privateKeyDetails?.location?.length ?? 0) > 1) throw validationError(`${f}.privateKeyDetails.location`, 'a key is kept in one location: DATABASE or SECRETS');
-  if (item.privateKeyDetails?.location?.length && !managed) throw validationError(`${f}.privateKeyDetails.location`, 'a non-managed account has no private key in the service');
+  if ((item.privateKeyDetails?.location?.length ?? 0) > 1)
+    throw validationError(`${f}.privateKeyDetails.location`, 'a key is kept in one location: DATABASE or SECRETS');
+  if (item.privateKeyDetails?.location?.length && !managed)
+    throw validationError(`${f}.privateKeyDetails.location`, 'a non-managed account has no private key in the service');
   validateDkgKeys(item);
   const importsKey = item.privateKeyDetails?.privateKey !== undefined;
-  if (!managed && importsKey) throw validationError(`${f}.privateKeyDetails.privateKey`, 'a non-managed account has no private key in the service; set managed to true to import one');
-  if (managed && item.alreadyOnchain && !importsKey) throw validationError(`${f}.privateKeyDetails.privateKey`, 'onboarding a managed account that is already onchain needs its private key');
-  if (!importsKey && item.privateKeyDetails?.publickKey) throw validationError(`${f}.privateKeyDetails.publickKey`, 'publickKey is checked against an imported privateKey; a new managed account gets a new key');
-  if (managed && !importsKey && item.onchainId) throw validationError(`${f}.onchainId`, 'a new managed account gets a new key and address; omit onchainId or import the key with privateKeyDetails.privateKey');
+  if (!managed && importsKey)
+    throw validationError(`${f}.privateKeyDetails.privateKey`, 'a non-managed account has no private key in the service; set managed to true to import one');
+  if (managed && item.alreadyOnchain && !importsKey)
+    throw validationError(`${f}.privateKeyDetails.privateKey`, 'onboarding a managed account that is already onchain needs its private key');
+  if (!importsKey && item.privateKeyDetails?.publickKey)
+    throw validationError(`${f}.privateKeyDetails.publickKey`, 'publickKey is checked against an imported privateKey; a new managed account gets a new key');
+  if (managed && !importsKey && item.onchainId)
+    throw validationError(
+      `${f}.onchainId`,
+      'a new managed account gets a new key and address; omit onchainId or import the key with privateKeyDetails.privateKey',
+    );
   if (!managed && !item.onchainId) throw validationError(`${f}.onchainId`, 'a non-managed account is onboarded by address: onchainId is required');
-  if (!managed && !item.alreadyOnchain && (item.dataLength ?? 0) > 0) throw validationError(`${f}.dataLength`, 'reserving space needs the account to sign; a non-managed account can only be created with dataLength 0');
+  if (!managed && !item.alreadyOnchain && (item.dataLength ?? 0) > 0)
+    throw validationError(`${f}.dataLength`, 'reserving space needs the account to sign; a non-managed account can only be created with dataLength 0');
   if (item.alreadyOnchain && item.seed) throw validationError(`${f}.seed`, 'seed applies to accounts created by this request, not to accounts already onchain');
-  if (item.alreadyOnchain && item.dataLength) throw validationError(`${f}.dataLength`, 'dataLength applies to accounts created by this request, not to accounts already onchain');
+  if (item.alreadyOnchain && item.dataLength)
+    throw validationError(`${f}.dataLength`, 'dataLength applies to accounts created by this request, not to accounts already onchain');
   if (item.seed) resolveValue(item.seed, NETWORK_CURRENCY_DECIMALS, `${f}.seed`);
   if ((item.networkCurrencyDebitApiKeys?.length || item.tokenDebitApiKeys?.length) && !can.updateDebitApiKeys) {
-    throw forbidden('setting networkCurrencyDebitApiKeys or tokenDebitApiKeys needs the UPDATE_DEBIT_API_KEYS role', item.networkCurrencyDebitApiKeys?.length ? `${f}.networkCurrencyDebitApiKeys` : `${f}.tokenDebitApiKeys`);
+    throw forbidden(
+      'setting networkCurrencyDebitApiKeys or tokenDebitApiKeys needs the UPDATE_DEBIT_API_KEYS role',
+      item.networkCurrencyDebitApiKeys?.length ? `${f}.networkCurrencyDebitApiKeys` : `${f}.tokenDebitApiKeys`,
+    );
   }
   checkDebitLimitsApply(item, type);
   checkDebitLimitDurations(item);
@@ -79,7 +101,10 @@ type DebitLimitFields = Pick<CreateAccountItemData, 'networkCurrencyDebitLimits'
 /** Spec 8: debit limits apply only to wallet kinds (`type`: the request's, or a stored record's). VALIDATION_ERROR naming the list. */
 export function checkDebitLimitsApply(item: DebitLimitFields, type: string, f = 'itemData'): void {
   if ((item.networkCurrencyDebitLimits?.length || item.tokenDebitLimits?.length) && !walletTypes.some((wallet) => wallet === type)) {
-    throw validationError(item.networkCurrencyDebitLimits?.length ? `${f}.networkCurrencyDebitLimits` : `${f}.tokenDebitLimits`, `debit limits apply only to ${walletTypes.join(', ')} accounts`);
+    throw validationError(
+      item.networkCurrencyDebitLimits?.length ? `${f}.networkCurrencyDebitLimits` : `${f}.tokenDebitLimits`,
+      `debit limits apply only to ${walletTypes.join(', ')} accounts`,
+    );
   }
 }
 
@@ -87,7 +112,8 @@ export function checkDebitLimitsApply(item: DebitLimitFields, type: string, f = 
 export function checkDebitLimitDurations(item: DebitLimitFields, f = 'itemData'): void {
   for (const list of ['networkCurrencyDebitLimits', 'tokenDebitLimits'] as const) {
     (item[list] ?? []).forEach((limit, i) => {
-      if (limit.maxAllowedDebit.limitType === 'DURATION' && !limit.maxAllowedDebit.duration) throw validationError(`${f}.${list}.${i}.maxAllowedDebit.duration`, 'a DURATION limit needs a duration');
+      if (limit.maxAllowedDebit.limitType === 'DURATION' && !limit.maxAllowedDebit.duration)
+        throw validationError(`${f}.${list}.${i}.maxAllowedDebit.duration`, 'a DURATION limit needs a duration');
     });
   }
 }
@@ -136,9 +162,18 @@ export function checkNotOnboarded(address: string, onboarded: boolean): void {
  * What the chain must say of the new address: an account onboarded as `alreadyOnchain` exists
  * there (unless the check is skipped); a new one does not yet. `existsOnchain` undefined: not asked.
  */
-export function checkOnchainExistence(item: Pick<CreateAccountItemData, 'alreadyOnchain' | 'skipBlockchainExistenceVerification'>, address: string, cluster: string, existsOnchain: boolean): void {
+export function checkOnchainExistence(
+  item: Pick<CreateAccountItemData, 'alreadyOnchain' | 'skipBlockchainExistenceVerification'>,
+  address: string,
+  cluster: string,
+  existsOnchain: boolean,
+): void {
   if (item.alreadyOnchain) {
-    if (!item.skipBlockchainExistenceVerification && !existsOnchain) throw validationError('itemData.onchainId', `account ${address} does not exist on ${cluster}; set skipBlockchainExistenceVerification to onboard it anyway`);
+    if (!item.skipBlockchainExistenceVerification && !existsOnchain)
+      throw validationError(
+        'itemData.onchainId',
+        `account ${address} does not exist on ${cluster}; set skipBlockchainExistenceVerification to onboard it anyway`,
+      );
   } else if (existsOnchain) {
     throw conflict('itemData.onchainId', `account ${address} already exists onchain; onboard it with alreadyOnchain`);
   }
@@ -151,7 +186,11 @@ export function thresholdPlayers(dkgKey: DkgKey, configured: readonly string[]):
   const field = 'itemData.privateKeyDetails.dkgKeys[0]';
   const players = dkgKey.useBackendPlayersCodes ?? [...configured];
   const unknown = players.filter((p) => !configured.includes(p));
-  if (unknown.length) throw validationError(`${field}.useBackendPlayersCodes`, `unknown backend players ${unknown.join(', ')}; the configured players are ${configured.join(', ')}`);
+  if (unknown.length)
+    throw validationError(
+      `${field}.useBackendPlayersCodes`,
+      `unknown backend players ${unknown.join(', ')}; the configured players are ${configured.join(', ')}`,
+    );
   const threshold = dkgKey.session!.threshold!;
   if (threshold > players.length) throw validationError(`${field}.session.threshold`, `threshold ${threshold} exceeds the ${players.length} backend players`);
   return { players, threshold };

@@ -23,33 +23,57 @@ export function lamportsToSweep(account: { managed: boolean; address: string }, 
   const f = 'itemData.accountToInactivate';
   const destination = 'itemData.transferRemainingNetworkCurrencyTo';
   if (!account.managed) {
-    if (hasDestination) throw validationError(destination, 'the account is not managed: the service holds no key to move its network currency; only its record is closed, so omit transferRemainingNetworkCurrencyTo');
+    if (hasDestination)
+      throw validationError(
+        destination,
+        'the account is not managed: the service holds no key to move its network currency; only its record is closed, so omit transferRemainingNetworkCurrencyTo',
+      );
     return 0n;
   }
   if (!onchain || onchain.lamports === 0n) return 0n;
   if (onchain.owner !== SYSTEM_PROGRAM_ADDRESS) {
-    throw validationError(f, `account ${account.address} is owned by program ${onchain.owner}, not the System Program (a mint, a token account or another program's account): only that program can empty it (a mint closes with Close Financial Instrument)`);
+    throw validationError(
+      f,
+      `account ${account.address} is owned by program ${onchain.owner}, not the System Program (a mint, a token account or another program's account): only that program can empty it (a mint closes with Close Financial Instrument)`,
+    );
   }
   if (onchain.dataLength > 0) {
-    throw validationError(f, `account ${account.address} holds ${onchain.dataLength} bytes of data: the System Program moves lamports only out of accounts without data (spec 2.3 rule 2), so its ${onchain.lamports} lamports cannot be swept`);
+    throw validationError(
+      f,
+      `account ${account.address} holds ${onchain.dataLength} bytes of data: the System Program moves lamports only out of accounts without data (spec 2.3 rule 2), so its ${onchain.lamports} lamports cannot be swept`,
+    );
   }
   if (!hasDestination) {
-    throw validationError(destination, `account ${account.address} still holds ${fromBaseUnits(onchain.lamports, NETWORK_CURRENCY_DECIMALS)} of network currency (${onchain.lamports} lamports): name where they go in transferRemainingNetworkCurrencyTo`);
+    throw validationError(
+      destination,
+      `account ${account.address} still holds ${fromBaseUnits(onchain.lamports, NETWORK_CURRENCY_DECIMALS)} of network currency (${onchain.lamports} lamports): name where they go in transferRemainingNetworkCurrencyTo`,
+    );
   }
   return onchain.lamports;
 }
 
 /** What the stored records say of the account: this organization's, ACTIVE, owning no active position, the mint of no active instrument. */
-export function checkInactivatable(account: { organizationId: string; status: string }, organizationId: string, activePositions: number, mintOfActiveInstrument: boolean): void {
+export function checkInactivatable(
+  account: { organizationId: string; status: string },
+  organizationId: string,
+  activePositions: number,
+  mintOfActiveInstrument: boolean,
+): void {
   const f = 'itemData.accountToInactivate';
   checkOwnAccount(account, organizationId, f, 'inactivate it');
   if (account.status !== 'ACTIVE') throw validationError(f, `the account is already ${account.status}`);
-  if (activePositions > 0) throw validationError(f, `the account owns ${activePositions} active position(s): inactivate them first (Inactivate Position), so no token balance stays behind an account the service no longer signs for`);
-  if (mintOfActiveInstrument) throw validationError(f, 'the account is the mint of an active financial instrument: close the instrument with Close Financial Instrument instead');
+  if (activePositions > 0)
+    throw validationError(
+      f,
+      `the account owns ${activePositions} active position(s): inactivate them first (Inactivate Position), so no token balance stays behind an account the service no longer signs for`,
+    );
+  if (mintOfActiveInstrument)
+    throw validationError(f, 'the account is the mint of an active financial instrument: close the instrument with Close Financial Instrument instead');
 }
 
 /** The sweep goes elsewhere, and the fee payer is not the account emptied. */
 export function checkSweep(account: string, destination: string | undefined, feePayer?: string): void {
   if (destination === account) throw validationError('itemData.transferRemainingNetworkCurrencyTo', 'the destination is the account being inactivated');
-  if (feePayer === account) throw validationError('svmTransactionConfig.feePayer', 'the account being inactivated cannot pay the fee of its own sweep: its whole balance moves');
+  if (feePayer === account)
+    throw validationError('svmTransactionConfig.feePayer', 'the account being inactivated cannot pay the fee of its own sweep: its whole balance moves');
 }

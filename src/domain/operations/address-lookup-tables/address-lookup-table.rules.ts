@@ -113,7 +113,11 @@ export interface UpdateRequest {
 export function validateUpdateAddressLookupTable(item: UpdateRequest): void {
   const asked = (['freeze', 'deactivate', 'close'] as const).filter((f) => item[f]);
   if (asked.length === 0) throw validationError('itemData', 'send one of freeze, deactivate or close');
-  if (asked.length > 1) throw validationError(`itemData.${asked[1]}`, `send one of freeze, deactivate or close per request (a frozen table cannot be deactivated, a deactivated one cannot be frozen, and close waits for the deactivation to cool down)`);
+  if (asked.length > 1)
+    throw validationError(
+      `itemData.${asked[1]}`,
+      `send one of freeze, deactivate or close per request (a frozen table cannot be deactivated, a deactivated one cannot be frozen, and close waits for the deactivation to cool down)`,
+    );
   if (item.refundDestination && !item.close) throw validationError('itemData.refundDestination', 'refundDestination goes with close');
 }
 
@@ -132,15 +136,21 @@ export function checkUpdate(item: UpdateRequest, state: TableState | null, coole
   }
   if (item.close) {
     if (flags.frozen) throw validationError('itemData.close', 'a frozen table cannot be closed');
-    if (!flags.deactivated) throw validationError('itemData.close', 'deactivate the table first; it can be closed once the deactivation has cooled down (about 513 slots)');
-    if (!cooledDown) throw validationError('itemData.close', `the deactivation has not cooled down yet: the table can be closed once slot ${state!.deactivationSlot} has left the network's SlotHashes (about ${COOL_DOWN_SLOTS} slots after it)`);
+    if (!flags.deactivated)
+      throw validationError('itemData.close', 'deactivate the table first; it can be closed once the deactivation has cooled down (about 513 slots)');
+    if (!cooledDown)
+      throw validationError(
+        'itemData.close',
+        `the deactivation has not cooled down yet: the table can be closed once slot ${state!.deactivationSlot} has left the network's SlotHashes (about ${COOL_DOWN_SLOTS} slots after it)`,
+      );
   }
 }
 
 /** Create's payload: onchainId and alreadyOnchain go together (a new table's address is derived). VALIDATION_ERROR naming onchainId. */
 export function checkOnboarding(payload: { alreadyOnchain?: boolean; onchainId?: string }): void {
   const field = 'itemData.addressLookupTable.onchainId';
-  if (payload.onchainId && !payload.alreadyOnchain) throw validationError(field, "a new table's address is derived from its authority and a recent slot; onchainId goes with alreadyOnchain");
+  if (payload.onchainId && !payload.alreadyOnchain)
+    throw validationError(field, "a new table's address is derived from its authority and a recent slot; onchainId goes with alreadyOnchain");
   if (payload.alreadyOnchain && !payload.onchainId) throw validationError(field, 'onchainId names the existing table to onboard');
 }
 
@@ -153,11 +163,19 @@ export function checkNotOnRecord(onRecord: boolean, onchainId: string, field: st
  * An existing table onboarded as the network holds it: it exists, its authority (unless frozen) is
  * the one named, and it holds every component named. VALIDATION_ERROR naming the field at fault.
  */
-export function checkOnboardedTable(state: TableState | null, onchainId: string, cluster: string, authority: string, components: readonly { address: string }[], field: string): TableState {
+export function checkOnboardedTable(
+  state: TableState | null,
+  onchainId: string,
+  cluster: string,
+  authority: string,
+  components: readonly { address: string }[],
+  field: string,
+): TableState {
   if (!state) throw validationError(field, `no address lookup table at ${onchainId} on ${cluster}`);
   if (state.authority !== null && state.authority !== authority) throw validationError('itemData.authority', `the table's authority is ${state.authority}`);
   const missing = components.findIndex((c) => !state.addresses.includes(c.address));
-  if (missing >= 0) throw validationError(`itemData.componentAddresses.${missing}`, `${components[missing].address} is not in the table; onboard the table, then extend it`);
+  if (missing >= 0)
+    throw validationError(`itemData.componentAddresses.${missing}`, `${components[missing].address} is not in the table; onboard the table, then extend it`);
   return state;
 }
 

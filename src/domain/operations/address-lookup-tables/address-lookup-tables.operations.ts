@@ -1,6 +1,10 @@
 /** The address lookup table operations (the spec's 4.2): Create, Extend and Update Address Lookup Table. */
 import { addressLookupTableExamples } from '../../examples/address-lookup-table.examples';
-import { createAddressLookupTableResponse, extendAddressLookupTableResponse, updateAddressLookupTableResponse } from '../../responses/address-lookup-table.responses';
+import {
+  createAddressLookupTableResponse,
+  extendAddressLookupTableResponse,
+  updateAddressLookupTableResponse,
+} from '../../responses/address-lookup-table.responses';
 import { defineOperation } from '../define-operation';
 import { createAddressLookupTableItemData, extendAddressLookupTableItemData, updateAddressLookupTableItemData } from './address-lookup-table.inputs';
 import * as addressLookupTableRules from './address-lookup-table.rules';

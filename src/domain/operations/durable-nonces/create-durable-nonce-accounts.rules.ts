@@ -38,8 +38,10 @@ export function validateCreateDurableNonceAccounts(item: CreateDurableNonceAccou
     if ((item.nonceAccount as Record<string, unknown>)[field] !== undefined) throw validationError(`${f}.${field}`, `${f}.${field} is not accepted: ${why}`);
   }
   const type = item.nonceAccount.offchainReferences?.type;
-  if (type !== undefined && type !== 'NONCE') throw validationError(`${f}.offchainReferences.type`, `nonce accounts have offchain reference type NONCE, not ${type}`);
-  if (item.nonceAccount.offchainReferences?.newAlId) throw validationError(`${f}.offchainReferences.newAlId`, 'AL IDs are generated for financial instruments only');
+  if (type !== undefined && type !== 'NONCE')
+    throw validationError(`${f}.offchainReferences.type`, `nonce accounts have offchain reference type NONCE, not ${type}`);
+  if (item.nonceAccount.offchainReferences?.newAlId)
+    throw validationError(`${f}.offchainReferences.newAlId`, 'AL IDs are generated for financial instruments only');
 }
 
 /**
@@ -50,16 +52,26 @@ export function checkNoOnchainId(onchainId: string | undefined, onRecord: boolea
   if (!onchainId) return;
   const field = 'itemData.nonceAccount.onchainId';
   if (onRecord) throw conflict(field, `account ${onchainId} is already on record`);
-  throw validationError(field, 'new nonce accounts get generated keys and addresses; omit onchainId (onboard an existing nonce account with Create Account, alreadyOnchain and type NONCE)');
+  throw validationError(
+    field,
+    'new nonce accounts get generated keys and addresses; omit onchainId (onboard an existing nonce account with Create Account, alreadyOnchain and type NONCE)',
+  );
 }
 
 /** An onboarded nonce authority must be ACTIVE (an off-platform one has no record). VALIDATION_ERROR naming itemData.nonceAuthority. */
 export function checkNonceAuthority(authority: { address: string; status?: string }): void {
-  if (authority.status !== undefined && authority.status !== 'ACTIVE') throw validationError('itemData.nonceAuthority', `the nonce authority ${authority.address} is ${authority.status}`);
+  if (authority.status !== undefined && authority.status !== 'ACTIVE')
+    throw validationError('itemData.nonceAuthority', `the nonce authority ${authority.address} is ${authority.status}`);
 }
 
 /** The durable nonce record of a new nonce account: free, its nonce read from the chain once it is initialized. */
-export function nonceAccountRow(tenant: { organizationId: string; cluster: string }, account: { id: string; address: string }, code: string | null, authority: { address: string; accountId: string | null }, at: Date) {
+export function nonceAccountRow(
+  tenant: { organizationId: string; cluster: string },
+  account: { id: string; address: string },
+  code: string | null,
+  authority: { address: string; accountId: string | null },
+  at: Date,
+) {
   return {
     id: account.id,
     organizationId: tenant.organizationId,

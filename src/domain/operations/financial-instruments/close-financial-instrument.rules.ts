@@ -14,7 +14,8 @@ const field = 'itemData.financialInstrument';
  */
 export function checkClosable(instrument: { status: string; version: string; hasClosingAuthority: boolean }): void {
   if (instrument.status !== 'ACTIVE') throw validationError(field, `the instrument is already ${instrument.status}`);
-  if (instrument.version !== 'TOKEN_2022' || !instrument.hasClosingAuthority) throw validationError(field, 'only a TOKEN_2022 instrument with a closingAuthority (Close Mint) can be closed');
+  if (instrument.version !== 'TOKEN_2022' || !instrument.hasClosingAuthority)
+    throw validationError(field, 'only a TOKEN_2022 instrument with a closingAuthority (Close Mint) can be closed');
 }
 
 /** Only a mint without supply closes. Throws VALIDATION_ERROR naming itemData.financialInstrument. */
@@ -30,5 +31,7 @@ export function checkClosableMint(mint: string, cluster: string, supply: bigint 
 
 /** The instruction that closes `mint`, its rent going to `destination`, signed by the closing authority. */
 export function planCloseFinancialInstrument(plan: { mint: string; destination: string; authority: string }): Instruction[] {
-  return [getCloseAccountInstruction({ account: address(plan.mint), destination: address(plan.destination), owner: createNoopSigner(address(plan.authority)) })];
+  return [
+    getCloseAccountInstruction({ account: address(plan.mint), destination: address(plan.destination), owner: createNoopSigner(address(plan.authority)) }),
+  ];
 }

@@ -74,7 +74,8 @@ export function onboardedMintAddress(item: CreateFinancialInstrumentItemData): s
  */
 export const notForAMintAccount: Partial<Record<keyof CreateAccountItemData, string>> = {
   seed: 'a new mint receives exactly the rent-exempt minimum of its size from the fee payer; it holds no other network currency',
-  dataLength: "a mint's size follows from its extensions and metadata (the Token Extensions Calculator gives it); to reserve the space yourself, pre-create the account with Create Account and pass existingMintAccount",
+  dataLength:
+    "a mint's size follows from its extensions and metadata (the Token Extensions Calculator gives it); to reserve the space yourself, pre-create the account with Create Account and pass existingMintAccount",
   skipBlockchainExistenceVerification: 'a new mint is created by this request, and an onboarded one (alreadyOnChain) is always read from the chain',
   networkCurrencyDebitLimits: 'debit limits apply only to wallets; a mint account is not a wallet',
   tokenDebitLimits: 'debit limits apply only to wallets; a mint account is not a wallet',
@@ -89,7 +90,15 @@ export const notForAMintAccount: Partial<Record<keyof CreateAccountItemData, str
 };
 
 /** The mintAccount fields that only its account record keeps (refused when the onboarded mint already has a record). */
-export const mintAccountRecordFields = ['comments', 'domain', 'isDerived', 'isGenesis', 'subscribeToNetworkEvents', 'orgsAllowedToSignWithPrivateKey', 'tokenVersion'] as const;
+export const mintAccountRecordFields = [
+  'comments',
+  'domain',
+  'isDerived',
+  'isGenesis',
+  'subscribeToNetworkEvents',
+  'orgsAllowedToSignWithPrivateKey',
+  'tokenVersion',
+] as const;
 
 function validateMintAccount(item: CreateFinancialInstrumentItemData): void {
   const m = item.mintAccount;
@@ -100,28 +109,50 @@ function validateMintAccount(item: CreateFinancialInstrumentItemData): void {
   }
   if (item.existingMintAccount && !isOnboarding(item)) {
     const other = Object.keys(m).find((key) => key !== 'offchainReferences');
-    if (other) throw validationError(`${at}.${other}`, 'with existingMintAccount, mintAccount may carry only offchainReferences (the AL ID, type and labels); the pre-created account keeps its own record');
+    if (other)
+      throw validationError(
+        `${at}.${other}`,
+        'with existingMintAccount, mintAccount may carry only offchainReferences (the AL ID, type and labels); the pre-created account keeps its own record',
+      );
   }
-  if (m.tokenVersion !== undefined && m.tokenVersion !== item.version) throw validationError(`${at}.tokenVersion`, `the mint account's token version is the instrument's version (${item.version})`);
+  if (m.tokenVersion !== undefined && m.tokenVersion !== item.version)
+    throw validationError(`${at}.tokenVersion`, `the mint account's token version is the instrument's version (${item.version})`);
   if (isOnboarding(item)) {
     // An onboarded mint is recorded as non-managed: its key signs nothing once it is a mint.
     if (m.managed === true) throw validationError(`${at}.managed`, 'an onboarded mint is recorded as non-managed; the service does not take its key');
-    if (m.privateKeyDetails !== undefined) throw validationError(`${at}.privateKeyDetails`, 'an onboarded mint is recorded as non-managed; the service does not take its key');
-    if (m.orgsAllowedToSignWithPrivateKey !== undefined) throw validationError(`${at}.orgsAllowedToSignWithPrivateKey`, 'an onboarded mint is recorded as non-managed: there is no key to share');
+    if (m.privateKeyDetails !== undefined)
+      throw validationError(`${at}.privateKeyDetails`, 'an onboarded mint is recorded as non-managed; the service does not take its key');
+    if (m.orgsAllowedToSignWithPrivateKey !== undefined)
+      throw validationError(`${at}.orgsAllowedToSignWithPrivateKey`, 'an onboarded mint is recorded as non-managed: there is no key to share');
     if (m.alreadyOnchain === false) throw validationError(`${at}.alreadyOnchain`, 'contradicts itemData.alreadyOnChain');
-    if (m.onchainId && item.existingMintAccount?.onchainId && m.onchainId !== item.existingMintAccount.onchainId) throw validationError(`${at}.onchainId`, 'names another mint than existingMintAccount.onchainId');
+    if (m.onchainId && item.existingMintAccount?.onchainId && m.onchainId !== item.existingMintAccount.onchainId)
+      throw validationError(`${at}.onchainId`, 'names another mint than existingMintAccount.onchainId');
     return;
   }
   if (m.managed === false) throw validationError(`${at}.managed`, 'a new mint needs its key to sign its creation: it is always managed');
-  if (m.alreadyOnchain !== undefined) throw validationError(`${at}.alreadyOnchain`, 'to onboard a mint that is already onchain, set itemData.alreadyOnChain (and give its address in mintAccount.onchainId or existingMintAccount.onchainId)');
+  if (m.alreadyOnchain !== undefined)
+    throw validationError(
+      `${at}.alreadyOnchain`,
+      'to onboard a mint that is already onchain, set itemData.alreadyOnChain (and give its address in mintAccount.onchainId or existingMintAccount.onchainId)',
+    );
   const key = m.privateKeyDetails;
   if (key?.location && !(key.location.length === 1 && key.location[0] === 'DATABASE')) {
-    throw validationError(`${at}.privateKeyDetails.location`, key.location.includes('SECRETS') ? 'private key location SECRETS is not available yet; use DATABASE (the default)' : "a new mint's key is kept in DATABASE (the default)");
+    throw validationError(
+      `${at}.privateKeyDetails.location`,
+      key.location.includes('SECRETS')
+        ? 'private key location SECRETS is not available yet; use DATABASE (the default)'
+        : "a new mint's key is kept in DATABASE (the default)",
+    );
   }
   if (key?.dkgKeys !== undefined) throw validationError(`${at}.privateKeyDetails.dkgKeys`, 'distributed key generation (dkgKeys) is not available yet');
   if (key?.privateKey === undefined) {
-    if (key?.publickKey !== undefined) throw validationError(`${at}.privateKeyDetails.publickKey`, 'publickKey is checked against an imported privateKey; a new mint gets a new key');
-    if (m.onchainId !== undefined) throw validationError(`${at}.onchainId`, 'a new mint gets a new key and address; omit onchainId, import the key with privateKeyDetails.privateKey, or onboard an existing mint with itemData.alreadyOnChain');
+    if (key?.publickKey !== undefined)
+      throw validationError(`${at}.privateKeyDetails.publickKey`, 'publickKey is checked against an imported privateKey; a new mint gets a new key');
+    if (m.onchainId !== undefined)
+      throw validationError(
+        `${at}.onchainId`,
+        'a new mint gets a new key and address; omit onchainId, import the key with privateKeyDetails.privateKey, or onboard an existing mint with itemData.alreadyOnChain',
+      );
   }
 }
 
@@ -130,8 +161,14 @@ export function validateCreateFinancialInstrument(item: CreateFinancialInstrumen
   validateMintAccount(item);
   if (isOnboarding(item)) {
     // Onboarding reads the mint from the chain: authorities and extensions come from there, not from the request.
-    if (!onboardedMintAddress(item)) throw validationError(`${f}.existingMintAccount.onchainId`, 'onboarding an existing mint needs its address in existingMintAccount.onchainId or mintAccount.onchainId');
-    const given = [...authorityFields, 'transferHookProgram', 'defaultPositionState', 'paused', 'scaledUiAmountMultiplier'].find((field) => item[field as keyof CreateFinancialInstrumentItemData] !== undefined);
+    if (!onboardedMintAddress(item))
+      throw validationError(
+        `${f}.existingMintAccount.onchainId`,
+        'onboarding an existing mint needs its address in existingMintAccount.onchainId or mintAccount.onchainId',
+      );
+    const given = [...authorityFields, 'transferHookProgram', 'defaultPositionState', 'paused', 'scaledUiAmountMultiplier'].find(
+      (field) => item[field as keyof CreateFinancialInstrumentItemData] !== undefined,
+    );
     if (given) throw validationError(`${f}.${given}`, `${given} is read from the chain when onboarding an existing mint`);
     return;
   }
@@ -139,17 +176,26 @@ export function validateCreateFinancialInstrument(item: CreateFinancialInstrumen
   if (item.version === 'SPL') {
     for (const field of token2022Only) if (item[field] !== undefined) throw validationError(`${f}.${field}`, `${field} needs a TOKEN_2022 instrument`);
     for (const field of ['symbol', 'name', 'uri', 'simpleCustomMetadata'] as const) {
-      if (item.onchainData[field] !== undefined) throw validationError(`${f}.onchainData.${field}`, `onchain ${field} is Token Metadata, which needs a TOKEN_2022 instrument`);
+      if (item.onchainData[field] !== undefined)
+        throw validationError(`${f}.onchainData.${field}`, `onchain ${field} is Token Metadata, which needs a TOKEN_2022 instrument`);
     }
   }
   if (item.confidentialMintBurnAuthority) throw validationError(`${f}.confidentialMintBurnAuthority`, 'Confidential Mint and Burn is not available yet');
   if (item.paused !== undefined && !item.pausableAuthority) throw validationError(`${f}.paused`, 'paused needs a pausableAuthority (the Pausable extension)');
-  if (item.scaledUiAmountMultiplier !== undefined && !item.scaledUiAmountAuthority) throw validationError(`${f}.scaledUiAmountMultiplier`, 'scaledUiAmountMultiplier needs a scaledUiAmountAuthority (the Scaled UI Amount extension)');
-  if (item.scaledUiAmountMultiplier !== undefined && !(item.scaledUiAmountMultiplier > 0 && Number.isFinite(item.scaledUiAmountMultiplier))) throw validationError(`${f}.scaledUiAmountMultiplier`, 'scaledUiAmountMultiplier must be a positive number');
-  if (!!item.transferHookAuthority !== !!item.transferHookProgram) throw validationError(item.transferHookAuthority ? `${f}.transferHookProgram` : `${f}.transferHookAuthority`, 'a transfer hook needs both transferHookAuthority and transferHookProgram');
-  if (item.defaultPositionState === 'FROZEN' && !item.freezeAuthority) throw validationError(`${f}.defaultPositionState`, 'positions frozen by default need a freezeAuthority to thaw them');
+  if (item.scaledUiAmountMultiplier !== undefined && !item.scaledUiAmountAuthority)
+    throw validationError(`${f}.scaledUiAmountMultiplier`, 'scaledUiAmountMultiplier needs a scaledUiAmountAuthority (the Scaled UI Amount extension)');
+  if (item.scaledUiAmountMultiplier !== undefined && !(item.scaledUiAmountMultiplier > 0 && Number.isFinite(item.scaledUiAmountMultiplier)))
+    throw validationError(`${f}.scaledUiAmountMultiplier`, 'scaledUiAmountMultiplier must be a positive number');
+  if (!!item.transferHookAuthority !== !!item.transferHookProgram)
+    throw validationError(
+      item.transferHookAuthority ? `${f}.transferHookProgram` : `${f}.transferHookAuthority`,
+      'a transfer hook needs both transferHookAuthority and transferHookProgram',
+    );
+  if (item.defaultPositionState === 'FROZEN' && !item.freezeAuthority)
+    throw validationError(`${f}.defaultPositionState`, 'positions frozen by default need a freezeAuthority to thaw them');
   const type = item.mintAccount?.offchainReferences?.type ?? 'ASSET_TOKEN';
-  if (!(mintAccountTypes as readonly string[]).includes(type)) throw validationError(`${f}.mintAccount.offchainReferences.type`, `a mint account is of type ${mintAccountTypes.join(', ')}`);
+  if (!(mintAccountTypes as readonly string[]).includes(type))
+    throw validationError(`${f}.mintAccount.offchainReferences.type`, `a mint account is of type ${mintAccountTypes.join(', ')}`);
 }
 
 export interface InstrumentPlanInput {
@@ -198,14 +244,27 @@ export function mintExtensionArgs(item: CreateFinancialInstrumentItemData, plan:
         break;
       case 'SCALED_UI_AMOUNT': {
         const multiplier = item.scaledUiAmountMultiplier ?? 1;
-        args.push(extension('ScaledUiAmountConfig', { authority: a('scaledUiAmountAuthority'), multiplier, newMultiplierEffectiveTimestamp: 0n, newMultiplier: multiplier }));
+        args.push(
+          extension('ScaledUiAmountConfig', {
+            authority: a('scaledUiAmountAuthority'),
+            multiplier,
+            newMultiplierEffectiveTimestamp: 0n,
+            newMultiplier: multiplier,
+          }),
+        );
         break;
       }
       case 'TRANSFER_HOOK':
         args.push(extension('TransferHook', { authority: a('transferHookAuthority'), programId: a('transferHookProgram') }));
         break;
       case 'CONFIDENTIAL_TRANSFER':
-        args.push(extension('ConfidentialTransferMint', { authority: some(a('confidentialTransferAuthority')), autoApproveNewAccounts: false, auditorElgamalPubkey: none() }));
+        args.push(
+          extension('ConfidentialTransferMint', {
+            authority: some(a('confidentialTransferAuthority')),
+            autoApproveNewAccounts: false,
+            auditorElgamalPubkey: none(),
+          }),
+        );
         break;
       default:
         break;
@@ -242,7 +301,10 @@ export function planCreateFinancialInstrument(item: CreateFinancialInstrumentIte
         ]
       : [getCreateAccountInstruction({ payer, newAccount: createNoopSigner(mint), lamports: plan.lamports, space, programAddress })];
   if (item.version === 'SPL') {
-    return [...create(82, TOKEN_PROGRAM_ADDRESS), getSplInitializeMint2Instruction({ mint, decimals: item.onchainData.decimals, mintAuthority: address(plan.authorities.mintAuthority!), freezeAuthority })];
+    return [
+      ...create(82, TOKEN_PROGRAM_ADDRESS),
+      getSplInitializeMint2Instruction({ mint, decimals: item.onchainData.decimals, mintAuthority: address(plan.authorities.mintAuthority!), freezeAuthority }),
+    ];
   }
   const extensions = mintExtensionArgs(item, plan);
   const instructions: Instruction[] = [
@@ -253,7 +315,9 @@ export function planCreateFinancialInstrument(item: CreateFinancialInstrumentIte
   ];
   // The program initializes metadata with name, symbol and uri; each custom field is one more write by the update authority.
   for (const [key, value] of Object.entries(item.onchainData.simpleCustomMetadata ?? {})) {
-    instructions.push(getUpdateTokenMetadataFieldInstruction({ metadata: mint, updateAuthority: signer('updateAuthority'), field: tokenMetadataField('Key', [key]), value }));
+    instructions.push(
+      getUpdateTokenMetadataFieldInstruction({ metadata: mint, updateAuthority: signer('updateAuthority'), field: tokenMetadataField('Key', [key]), value }),
+    );
   }
   if (item.paused) instructions.push(getPauseInstruction({ mint, authority: signer('pausableAuthority') }));
   return instructions;
@@ -278,14 +342,22 @@ export function checkAlIdFree(alId: string, taken: boolean): void {
 }
 
 /** Without an AL ID, the type one is generated for (and the reference type it goes with). VALIDATION_ERROR naming the field. */
-export function newAlIdType(references: { newAlId?: { financialInstrumentType: FinancialInstrumentType }; type?: string }): { type: FinancialInstrumentType; referenceType: InstrumentReferenceType } {
+export function newAlIdType(references: { newAlId?: { financialInstrumentType: FinancialInstrumentType }; type?: string }): {
+  type: FinancialInstrumentType;
+  referenceType: InstrumentReferenceType;
+} {
   const type = references.newAlId?.financialInstrumentType;
-  if (!type) throw validationError(`${referencesField}.newAlId.financialInstrumentType`, 'an instrument without an alId needs newAlId.financialInstrumentType so one is generated');
+  if (!type)
+    throw validationError(
+      `${referencesField}.newAlId.financialInstrumentType`,
+      'an instrument without an alId needs newAlId.financialInstrumentType so one is generated',
+    );
   return { type, referenceType: checkTypeForReference(references.type, type, `${referencesField}.type`) };
 }
 
 /** The field an onboarding request names its mint by. */
-export const onboardedMintField = (item: CreateFinancialInstrumentItemData) => (item.existingMintAccount?.onchainId ? 'itemData.existingMintAccount.onchainId' : 'itemData.mintAccount.onchainId');
+export const onboardedMintField = (item: CreateFinancialInstrumentItemData) =>
+  item.existingMintAccount?.onchainId ? 'itemData.existingMintAccount.onchainId' : 'itemData.mintAccount.onchainId';
 
 /** A mint is onboarded once per tenant. CONFLICT naming the mint's field. */
 export function checkMintNotOnboarded(item: CreateFinancialInstrumentItemData, mint: string, onboarded: boolean): void {
@@ -296,13 +368,19 @@ export function checkMintNotOnboarded(item: CreateFinancialInstrumentItemData, m
  * The mint to onboard as the chain holds it (`account`: null when there is none): an initialized SPL
  * or Token-2022 mint of the request's version and decimals. VALIDATION_ERROR naming the field.
  */
-export function onboardedMint<A extends { owner: string; data: Uint8Array }>(item: CreateFinancialInstrumentItemData, mint: string, cluster: string, account: A | null): { account: A; onchain: OnchainInstrument } {
+export function onboardedMint<A extends { owner: string; data: Uint8Array }>(
+  item: CreateFinancialInstrumentItemData,
+  mint: string,
+  cluster: string,
+  account: A | null,
+): { account: A; onchain: OnchainInstrument } {
   const field = onboardedMintField(item);
   if (!account) throw validationError(field, `there is no account ${mint} on ${cluster}`);
   const onchain = readOnchainInstrument(account.owner, account.data);
   if (!onchain) throw validationError(field, `${mint} is not an initialized SPL or Token-2022 mint`);
   if (onchain.version !== item.version) throw validationError('itemData.version', `the mint on the chain is ${onchain.version}`);
-  if (onchain.decimals !== item.onchainData.decimals) throw validationError('itemData.onchainData.decimals', `the mint on the chain has ${onchain.decimals} decimals`);
+  if (onchain.decimals !== item.onchainData.decimals)
+    throw validationError('itemData.onchainData.decimals', `the mint on the chain has ${onchain.decimals} decimals`);
   return { account, onchain };
 }
 
@@ -317,7 +395,11 @@ export function checkMintRecordUnchanged(item: CreateFinancialInstrumentItemData
     ...mintAccountRecordFields.filter((name) => item.mintAccount?.[name] !== undefined),
     ...(['code', 'accountNumber', 'organizationExternalId'] as const).filter((name) => refs[name] !== undefined).map((name) => `offchainReferences.${name}`),
   ];
-  if (recordOnly.length) throw validationError(`itemData.mintAccount.${recordOnly[0]}`, `the mint ${mint} already has an account record in this organization; change it with Update Account`);
+  if (recordOnly.length)
+    throw validationError(
+      `itemData.mintAccount.${recordOnly[0]}`,
+      `the mint ${mint} already has an account record in this organization; change it with Update Account`,
+    );
 }
 
 /** An authority as an instrument record keeps it: its address, and its account record when onboarded. */
@@ -327,8 +409,13 @@ export interface AuthorityReference {
 }
 
 /** The onchain authorities of an onboarded mint, each with its account record when the tenant has one. */
-export function authorityReferences(authorities: Record<string, string>, known: readonly { address: string; id: string }[]): Record<string, AuthorityReference> {
-  return Object.fromEntries(Object.entries(authorities).map(([name, addr]) => [name, { address: addr, accountId: known.find((a) => a.address === addr)?.id ?? null }]));
+export function authorityReferences(
+  authorities: Record<string, string>,
+  known: readonly { address: string; id: string }[],
+): Record<string, AuthorityReference> {
+  return Object.fromEntries(
+    Object.entries(authorities).map(([name, addr]) => [name, { address: addr, accountId: known.find((a) => a.address === addr)?.id ?? null }]),
+  );
 }
 
 /**
@@ -357,12 +444,21 @@ export function checkNotAMint(address: string, isMint: boolean): void {
  * Token Metadata grows it afterwards). Returns the lamports it still needs for `lamports`.
  * VALIDATION_ERROR naming itemData.existingMintAccount.
  */
-export function preCreatedMintTopUp(item: CreateFinancialInstrumentItemData, address: string, onchain: { owner: string; lamports: bigint; dataLength: number } | null, lamports: bigint): bigint {
+export function preCreatedMintTopUp(
+  item: CreateFinancialInstrumentItemData,
+  address: string,
+  onchain: { owner: string; lamports: bigint; dataLength: number } | null,
+  lamports: bigint,
+): bigint {
   const field = 'itemData.existingMintAccount';
-  if (!onchain || onchain.owner !== '11111111111111111111111111111111') throw validationError(field, `${address} must be a pre-created account still owned by the System Program`);
+  if (!onchain || onchain.owner !== '11111111111111111111111111111111')
+    throw validationError(field, `${address} must be a pre-created account still owned by the System Program`);
   const needed = item.version === 'SPL' ? 82 : initialMintSize(item);
   if (onchain.dataLength !== needed) {
-    throw validationError(field, `${address} holds ${onchain.dataLength} bytes; this mint needs exactly ${needed}: the Token Extensions Calculator's mintAccountSize for its extensions without metadata (metadata is written after, with the rent topped up)`);
+    throw validationError(
+      field,
+      `${address} holds ${onchain.dataLength} bytes; this mint needs exactly ${needed}: the Token Extensions Calculator's mintAccountSize for its extensions without metadata (metadata is written after, with the rent topped up)`,
+    );
   }
   return lamports > onchain.lamports ? lamports - onchain.lamports : 0n;
 }
@@ -427,7 +523,12 @@ export function mintAccountRecord(item: CreateFinancialInstrumentItemData, tenan
  * What a pre-created mint's account record takes: the AL ID, type and token fields, the write's
  * transaction, and the labels given in mintAccount.offchainReferences (they replace its own).
  */
-export function preCreatedMintChanges(item: CreateFinancialInstrumentItemData, data: CreatedInstrument, tx: { id: string; signature: string | null } | null, at: Date) {
+export function preCreatedMintChanges(
+  item: CreateFinancialInstrumentItemData,
+  data: CreatedInstrument,
+  tx: { id: string; signature: string | null } | null,
+  at: Date,
+) {
   const refs = item.mintAccount?.offchainReferences ?? {};
   return {
     type: data.referenceType,

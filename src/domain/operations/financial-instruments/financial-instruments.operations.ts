@@ -5,7 +5,12 @@ import { transactionResult } from '../../responses/write.responses';
 import { defineOperation } from '../define-operation';
 import * as closeFinancialInstrumentRules from './close-financial-instrument.rules';
 import * as createFinancialInstrumentRules from './create-financial-instrument.rules';
-import { closeFinancialInstrumentItemData, createFinancialInstrumentItemData, pauseFinancialInstrumentItemData, updateFinancialInstrumentItemData } from './financial-instrument.inputs';
+import {
+  closeFinancialInstrumentItemData,
+  createFinancialInstrumentItemData,
+  pauseFinancialInstrumentItemData,
+  updateFinancialInstrumentItemData,
+} from './financial-instrument.inputs';
 import * as pauseFinancialInstrumentRules from './pause-financial-instrument.rules';
 import * as updateFinancialInstrumentRules from './update-financial-instrument.rules';
 
@@ -68,7 +73,8 @@ export const financialInstrumentOperations = {
       method: 'patch',
       path: '/api/v1/financial-instruments/close',
       tag: 'Financial instruments',
-      summary: 'Close Financial Instrument: a TOKEN_2022 mint with zero supply, by its closing authority; its rent goes to refundDestination (default: the fee payer) and the record becomes CLOSED.',
+      summary:
+        'Close Financial Instrument: a TOKEN_2022 mint with zero supply, by its closing authority; its rent goes to refundDestination (default: the fee payer) and the record becomes CLOSED.',
       successStatus: 200,
       body: 'CloseFinancialInstrumentRequest',
       response: transactionResult,

@@ -19,7 +19,8 @@ export interface PausableInstrument {
  */
 export function checkPauseChange(instrument: PausableInstrument, pause: boolean): void {
   const field = 'itemData.financialInstrument';
-  if (instrument.version !== 'TOKEN_2022' || !instrument.extensions.includes('PAUSABLE')) throw validationError(field, 'only a TOKEN_2022 instrument with the Pausable extension can be paused and unpaused');
+  if (instrument.version !== 'TOKEN_2022' || !instrument.extensions.includes('PAUSABLE'))
+    throw validationError(field, 'only a TOKEN_2022 instrument with the Pausable extension can be paused and unpaused');
   if (instrument.status !== 'ACTIVE') throw validationError(field, `the instrument is ${instrument.status}`);
   if (instrument.paused === pause) throw validationError(field, `the instrument is already ${pause ? 'paused' : 'unpaused'}`);
 }

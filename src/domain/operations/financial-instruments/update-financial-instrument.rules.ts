@@ -82,7 +82,8 @@ export interface UpdateFinancialInstrumentPlan {
 export function validateUpdateFinancialInstrument(item: UpdateFinancialInstrumentItemData): void {
   for (const field of authorityFields) if (item[field] && !rotations[field]) throw validationError(`${f}.${field}`, `${field} cannot be rotated`);
   const multiplier = item.scaledUiAmountMultiplier;
-  if (multiplier !== undefined && !(multiplier > 0 && Number.isFinite(multiplier))) throw validationError(`${f}.scaledUiAmountMultiplier`, 'scaledUiAmountMultiplier must be a positive number');
+  if (multiplier !== undefined && !(multiplier > 0 && Number.isFinite(multiplier)))
+    throw validationError(`${f}.scaledUiAmountMultiplier`, 'scaledUiAmountMultiplier must be a positive number');
 }
 
 /**
@@ -91,7 +92,8 @@ export function validateUpdateFinancialInstrument(item: UpdateFinancialInstrumen
  * Throws FORBIDDEN or VALIDATION_ERROR naming itemData.financialInstrument.
  */
 export function checkUpdatable(instrument: { organizationId: string; status: string }, organizationId: string): void {
-  if (instrument.organizationId !== organizationId) throw forbidden('only the organization that owns a financial instrument may change it', `${f}.financialInstrument`);
+  if (instrument.organizationId !== organizationId)
+    throw forbidden('only the organization that owns a financial instrument may change it', `${f}.financialInstrument`);
   if (instrument.status !== 'ACTIVE') throw validationError(`${f}.financialInstrument`, `the instrument is ${instrument.status}`);
 }
 
@@ -107,7 +109,11 @@ export function currentAuthority<R>(authorities: Partial<Record<string, R>>, fie
  * the account is not there; its instrument undefined when it is no mint). VALIDATION_ERROR naming
  * itemData.financialInstrument when there is none.
  */
-export function chainMetadata(mint: string, cluster: string, onchain: { lamports: bigint; instrument: OnchainInstrument | undefined } | null): Parameters<typeof metadataTopUp>[0] {
+export function chainMetadata(
+  mint: string,
+  cluster: string,
+  onchain: { lamports: bigint; instrument: OnchainInstrument | undefined } | null,
+): Parameters<typeof metadataTopUp>[0] {
   const chain = onchain?.instrument;
   if (!onchain || !chain?.metadata) throw validationError(`${f}.financialInstrument`, `the mint ${mint} has no Token Metadata on ${cluster}`);
   return { extensions: chain.extensions, metadata: chain.metadata, lamports: onchain.lamports };
@@ -119,13 +125,16 @@ export function chainMetadata(mint: string, cluster: string, onchain: { lamports
  */
 export function metadataChanges(item: UpdateFinancialInstrumentItemData, instrument: StoredInstrument): MetadataFieldChange[] {
   const on = item.onchainData ?? {};
-  if (on.decimals !== undefined && on.decimals !== instrument.decimals) throw validationError(`${f}.onchainData.decimals`, 'decimals cannot change after creation');
+  if (on.decimals !== undefined && on.decimals !== instrument.decimals)
+    throw validationError(`${f}.onchainData.decimals`, 'decimals cannot change after creation');
   const fields: MetadataFieldChange[] = [];
   if (on.name !== undefined && on.name !== instrument.name) fields.push({ kind: 'Name', value: on.name });
   if (on.symbol !== undefined && on.symbol !== instrument.symbol) fields.push({ kind: 'Symbol', value: on.symbol });
   if (on.uri !== undefined && on.uri !== instrument.uri) fields.push({ kind: 'Uri', value: on.uri });
-  for (const [key, value] of Object.entries(on.simpleCustomMetadata ?? {})) if (instrument.onchainCustomMetadata[key] !== value) fields.push({ kind: 'Key', key, value });
-  if (fields.length && !instrument.extensions.includes('TOKEN_METADATA')) throw validationError(`${f}.onchainData`, 'onchain metadata needs a TOKEN_2022 instrument created with Token Metadata');
+  for (const [key, value] of Object.entries(on.simpleCustomMetadata ?? {}))
+    if (instrument.onchainCustomMetadata[key] !== value) fields.push({ kind: 'Key', key, value });
+  if (fields.length && !instrument.extensions.includes('TOKEN_METADATA'))
+    throw validationError(`${f}.onchainData`, 'onchain metadata needs a TOKEN_2022 instrument created with Token Metadata');
   return fields;
 }
 
@@ -133,8 +142,10 @@ export function metadataChanges(item: UpdateFinancialInstrumentItemData, instrum
 export function multiplierChange(item: UpdateFinancialInstrumentItemData, instrument: StoredInstrument): number | null {
   const multiplier = item.scaledUiAmountMultiplier;
   if (multiplier === undefined || String(multiplier) === instrument.scaledUiAmountMultiplier) return null;
-  if (!instrument.extensions.includes('SCALED_UI_AMOUNT')) throw validationError(`${f}.scaledUiAmountMultiplier`, 'the instrument has no Scaled UI Amount extension');
-  if (!(multiplier > 0 && Number.isFinite(multiplier))) throw validationError(`${f}.scaledUiAmountMultiplier`, 'scaledUiAmountMultiplier must be a positive number');
+  if (!instrument.extensions.includes('SCALED_UI_AMOUNT'))
+    throw validationError(`${f}.scaledUiAmountMultiplier`, 'the instrument has no Scaled UI Amount extension');
+  if (!(multiplier > 0 && Number.isFinite(multiplier)))
+    throw validationError(`${f}.scaledUiAmountMultiplier`, 'scaledUiAmountMultiplier must be a positive number');
   return multiplier;
 }
 
@@ -144,7 +155,8 @@ export function rotationType(field: AuthorityField, instrument: Pick<StoredInstr
   const rotation = rotations[field];
   if (!rotation) throw validationError(at, `${field} cannot be rotated`);
   if (instrument.version === 'SPL' && rotation.type > 1) throw validationError(at, `${field} needs a TOKEN_2022 instrument`);
-  if (rotation.extension && !instrument.extensions.includes(rotation.extension)) throw validationError(at, `the instrument has no ${rotation.extension} extension`);
+  if (rotation.extension && !instrument.extensions.includes(rotation.extension))
+    throw validationError(at, `the instrument has no ${rotation.extension} extension`);
   return rotation.type;
 }
 
@@ -152,7 +164,14 @@ export function rotationType(field: AuthorityField, instrument: Pick<StoredInstr
  * The lamports the mint needs before its metadata grows: the rent of its size with the changed fields
  * over what it holds (0n when enough). `chain` is the mint as the network holds it, not the record.
  */
-export function metadataTopUp(chain: { extensions: readonly MintExtension[]; metadata: { name: string; symbol: string; uri: string; additional: Record<string, string> }; lamports: bigint }, fields: readonly MetadataFieldChange[]): bigint {
+export function metadataTopUp(
+  chain: {
+    extensions: readonly MintExtension[];
+    metadata: { name: string; symbol: string; uri: string; additional: Record<string, string> };
+    lamports: bigint;
+  },
+  fields: readonly MetadataFieldChange[],
+): bigint {
   const additionalMetadata = { ...chain.metadata.additional, ...Object.fromEntries(fields.filter((x) => x.kind === 'Key').map((x) => [x.key!, x.value])) };
   const metadata = {
     name: fields.find((x) => x.kind === 'Name')?.value ?? chain.metadata.name,
@@ -168,7 +187,8 @@ export function metadataTopUp(chain: { extensions: readonly MintExtension[]; met
 export function planUpdateFinancialInstrument(plan: UpdateFinancialInstrumentPlan, feePayer: string): Instruction[] {
   const mint = address(plan.mint);
   const out: Instruction[] = [];
-  if (BigInt(plan.topUp) > 0n) out.push(getTransferSolInstruction({ source: createNoopSigner(address(feePayer)), destination: mint, amount: BigInt(plan.topUp) }));
+  if (BigInt(plan.topUp) > 0n)
+    out.push(getTransferSolInstruction({ source: createNoopSigner(address(feePayer)), destination: mint, amount: BigInt(plan.topUp) }));
   for (const field of plan.fields) {
     out.push(
       getUpdateTokenMetadataFieldInstruction({
@@ -179,7 +199,15 @@ export function planUpdateFinancialInstrument(plan: UpdateFinancialInstrumentPla
       }),
     );
   }
-  if (plan.multiplier !== null) out.push(getUpdateMultiplierScaledUiMintInstruction({ mint, authority: createNoopSigner(address(plan.scaledUiAuthority!)), multiplier: plan.multiplier, effectiveTimestamp: 0n }));
+  if (plan.multiplier !== null)
+    out.push(
+      getUpdateMultiplierScaledUiMintInstruction({
+        mint,
+        authority: createNoopSigner(address(plan.scaledUiAuthority!)),
+        multiplier: plan.multiplier,
+        effectiveTimestamp: 0n,
+      }),
+    );
   // Rotations come last: earlier instructions are signed by the authorities as they were.
   for (const r of plan.rotations) {
     const owner = createNoopSigner(address(r.current));
@@ -188,7 +216,8 @@ export function planUpdateFinancialInstrument(plan: UpdateFinancialInstrumentPla
       out.push(getSplSetAuthorityInstruction({ owned: mint, owner, authorityType: r.type, newAuthority }));
       continue;
     }
-    if (r.field === 'updateAuthority') out.push(getUpdateTokenMetadataUpdateAuthorityInstruction({ metadata: mint, updateAuthority: owner, newUpdateAuthority: newAuthority }));
+    if (r.field === 'updateAuthority')
+      out.push(getUpdateTokenMetadataUpdateAuthorityInstruction({ metadata: mint, updateAuthority: owner, newUpdateAuthority: newAuthority }));
     out.push(getSetAuthorityInstruction({ owned: mint, owner, authorityType: r.type, newAuthority }));
   }
   return out;

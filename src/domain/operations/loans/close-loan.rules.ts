@@ -8,7 +8,8 @@ import type { LoanFacts, PledgedItem } from './loan.rules';
 
 /** Only a REPAID or LIQUIDATED loan is closed. */
 export function requireClosable(loan: Pick<LoanFacts, 'status'>): void {
-  if (loan.status !== 'REPAID' && loan.status !== 'LIQUIDATED') throw conflict('itemData.escrow', `the loan is ${loan.status}: only a REPAID or LIQUIDATED loan is closed`);
+  if (loan.status !== 'REPAID' && loan.status !== 'LIQUIDATED')
+    throw conflict('itemData.escrow', `the loan is ${loan.status}: only a REPAID or LIQUIDATED loan is closed`);
 }
 
 /** refundDestination (an address) is not the escrow being closed. */

@@ -16,13 +16,14 @@ type ItemToPledge = CreateLoanItemData['itemsToPledge'][number];
 /** A loan borrows one item (the strategy's principal); answers it. */
 export function requireOneBorrow(items: ItemToBorrow[]): ItemToBorrow {
   const borrow = items[0];
-  if (!borrow || items.length !== 1) throw validationError('itemData.itemsToBorrow', 'a loan borrows one item: the strategy\'s principal');
+  if (!borrow || items.length !== 1) throw validationError('itemData.itemsToBorrow', "a loan borrows one item: the strategy's principal");
   return borrow;
 }
 
 /** The borrowed item is the instrument the strategy lends. */
 export function requireStrategyPrincipal(strategy: Pick<StrategyFacts, 'principalInstrumentId' | 'principalMint'>, principal: InstrumentFacts): void {
-  if (principal.id !== strategy.principalInstrumentId) throw validationError('itemData.itemsToBorrow[0].positionLookup', `the strategy lends ${strategy.principalMint}, not ${principal.mintAddress}`);
+  if (principal.id !== strategy.principalInstrumentId)
+    throw validationError('itemData.itemsToBorrow[0].positionLookup', `the strategy lends ${strategy.principalMint}, not ${principal.mintAddress}`);
 }
 
 /** A loan pledges at least one item. */
@@ -35,11 +36,21 @@ export function requirePledges(items: ItemToPledge[]): void {
  * `pledgedIds`: a collateral the strategy accepts, pledged once, not topped up when frozen by default
  * (spec 4.4 rule 6: its thaw instructions leave no room), more than zero. Answers its terms and units.
  */
-export function checkPledge(strategy: Pick<StrategyFacts, 'collateral'>, instrument: InstrumentFacts, pledge: ItemToPledge, p: string, pledgedIds: string[]): { terms: CollateralTerms; units: bigint } {
+export function checkPledge(
+  strategy: Pick<StrategyFacts, 'collateral'>,
+  instrument: InstrumentFacts,
+  pledge: ItemToPledge,
+  p: string,
+  pledgedIds: string[],
+): { terms: CollateralTerms; units: bigint } {
   const terms = acceptedTerms(strategy, instrument, `${p}.positionLookup`);
-  if (pledgedIds.includes(instrument.id)) throw validationError(`${p}.positionLookup`, `${instrument.mintAddress} is pledged twice; pledge it once with the sum`);
+  if (pledgedIds.includes(instrument.id))
+    throw validationError(`${p}.positionLookup`, `${instrument.mintAddress} is pledged twice; pledge it once with the sum`);
   if (instrument.defaultPositionState === 'FROZEN' && (pledge.transferFrom || pledge.mintAsset)) {
-    throw validationError(pledge.transferFrom ? `${p}.transferFrom` : `${p}.mintAsset`, `${instrument.mintAddress} is frozen by default: its thaw instructions must fit the transaction, so it cannot be topped up with transferFrom or mintAsset here; prefund the position`);
+    throw validationError(
+      pledge.transferFrom ? `${p}.transferFrom` : `${p}.mintAsset`,
+      `${instrument.mintAddress} is frozen by default: its thaw instructions must fit the transaction, so it cannot be topped up with transferFrom or mintAsset here; prefund the position`,
+    );
   }
   return { terms, units: positiveUnits(pledge.value, instrument.decimals, `${p}.value`) };
 }
@@ -47,15 +58,24 @@ export function checkPledge(strategy: Pick<StrategyFacts, 'collateral'>, instrum
 /** expectedLoanValues must equal the current quote: otherwise 409, naming what moved (`p`: the expectedLoanValues field). */
 export function checkExpectedValues(quote: LoanQuote, expected: { expectedApy: number; expectedLqt: number[] }, p: string): void {
   if (expected.expectedApy !== quote.apy) throw conflict(`${p}.expectedApy`, `the quote moved: the APY is now ${quote.apy} cBPS, not ${expected.expectedApy}`);
-  if (expected.expectedLqt.length !== quote.liquidationRatios.length) throw validationError(`${p}.expectedLqt`, `${p}.expectedLqt holds one liquidation ratio per pledged item (${quote.liquidationRatios.length})`);
+  if (expected.expectedLqt.length !== quote.liquidationRatios.length)
+    throw validationError(`${p}.expectedLqt`, `${p}.expectedLqt holds one liquidation ratio per pledged item (${quote.liquidationRatios.length})`);
   expected.expectedLqt.forEach((lqt, i) => {
-    if (lqt !== quote.liquidationRatios[i]) throw conflict(`${p}.expectedLqt[${i}]`, `the quote moved: the liquidation ratio of pledged item ${i} is now ${quote.liquidationRatios[i]} cBPS, not ${lqt}`);
+    if (lqt !== quote.liquidationRatios[i])
+      throw conflict(
+        `${p}.expectedLqt[${i}]`,
+        `the quote moved: the liquidation ratio of pledged item ${i} is now ${quote.liquidationRatios[i]} cBPS, not ${lqt}`,
+      );
   });
 }
 
 /** The new loan's loan-to-value (`ltv`, cBPS) is at most the quote's limit. */
 export function checkOpeningLoanToValue(ltv: bigint, quote: Pick<LoanQuote, 'loanToValueRatio'>): void {
-  if (ltv > BigInt(quote.loanToValueRatio)) throw validationError('itemData.itemsToBorrow[0].value', `the loan-to-value would be ${ltv} cBPS, above the strategy's limit of ${quote.loanToValueRatio}: borrow less or pledge more`);
+  if (ltv > BigInt(quote.loanToValueRatio))
+    throw validationError(
+      'itemData.itemsToBorrow[0].value',
+      `the loan-to-value would be ${ltv} cBPS, above the strategy's limit of ${quote.loanToValueRatio}: borrow less or pledge more`,
+    );
 }
 
 /** The new loan's balances and term when its transaction lands at `at` (`secondsPerDay` shortens days for tests). */

@@ -21,7 +21,11 @@ export interface LoanQuote {
 export function quoteFor(terms: CollateralTerms[], durationIndex: number, field: string): LoanQuote {
   const rates = terms.map((t, i) => {
     const apy = t.apy[durationIndex];
-    if (apy === undefined) throw validationError(field, `the strategy does not lend for duration index ${durationIndex} against pledged item ${i} (it lends for indexes 0 to ${t.apy.length - 1})`);
+    if (apy === undefined)
+      throw validationError(
+        field,
+        `the strategy does not lend for duration index ${durationIndex} against pledged item ${i} (it lends for indexes 0 to ${t.apy.length - 1})`,
+      );
     return apy;
   });
   return {
@@ -42,13 +46,24 @@ export function requireOriginations(strategy: Pick<StrategyFacts, 'originationsE
  * loans owe, read only when there is a cap): within the origination cap, and keeping the liquidity
  * buffer. Each refusal is 409 naming `field`.
  */
-export function checkCapacity(strategy: Pick<StrategyFacts, 'originationCap' | 'liquidityBuffer'>, decimals: number, units: bigint, vaultUnits: bigint, outstanding: bigint, field: string): void {
+export function checkCapacity(
+  strategy: Pick<StrategyFacts, 'originationCap' | 'liquidityBuffer'>,
+  decimals: number,
+  units: bigint,
+  vaultUnits: bigint,
+  outstanding: bigint,
+  field: string,
+): void {
   const show = (n: bigint) => fromBaseUnits(n, decimals);
   const cap = strategy.originationCap == null ? null : BigInt(strategy.originationCap);
-  if (cap !== null && outstanding + units > cap) throw conflict(field, `the strategy's origination cap is ${show(cap)}; ${show(outstanding)} is lent already, so ${show(units)} more does not fit`);
+  if (cap !== null && outstanding + units > cap)
+    throw conflict(field, `the strategy's origination cap is ${show(cap)}; ${show(outstanding)} is lent already, so ${show(units)} more does not fit`);
   const buffer = strategy.liquidityBuffer == null ? null : BigInt(strategy.liquidityBuffer);
   if (buffer !== null && vaultUnits - units < buffer) {
-    throw conflict(field, `the vault keeps a liquidity buffer of ${show(buffer)}; it holds ${show(vaultUnits)}, so it lends at most ${show(vaultUnits > buffer ? vaultUnits - buffer : 0n)}`);
+    throw conflict(
+      field,
+      `the vault keeps a liquidity buffer of ${show(buffer)}; it holds ${show(vaultUnits)}, so it lends at most ${show(vaultUnits > buffer ? vaultUnits - buffer : 0n)}`,
+    );
   }
 }
 

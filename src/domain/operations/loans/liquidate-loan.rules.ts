@@ -20,10 +20,19 @@ export const pastGrace = (loan: Pick<LoanFacts, 'status' | 'maturityAt'>, now: D
 
 /** A loan within its grace period is liquidated only past its liquidation ratio (`ltv`, cBPS, at the latest prices). */
 export function requirePastLiquidationRatio(loan: Pick<LoanFacts, 'status' | 'liquidationRatio'>, ltv: bigint): void {
-  if (ltv <= BigInt(loan.liquidationRatio)) throw conflict('itemData.escrow', `the loan is ${loan.status}, within its grace period and at a loan-to-value of ${ltv} cBPS, not past its liquidation ratio ${loan.liquidationRatio}`);
+  if (ltv <= BigInt(loan.liquidationRatio))
+    throw conflict(
+      'itemData.escrow',
+      `the loan is ${loan.status}, within its grace period and at a loan-to-value of ${ltv} cBPS, not past its liquidation ratio ${loan.liquidationRatio}`,
+    );
 }
 
 /** The loan's record fields once liquidated at `at`: LIQUIDATED, interest accrued to then kept owed, nothing pledged. */
 export function liquidatedLoanFields(loan: LoanFacts, at: Date) {
-  return { status: 'LIQUIDATED', interestOutstanding: interestAt(loan, at).toString(), lastInterestUpdateTime: at, pledged: loan.pledged.map((p) => ({ ...p, amount: '0' })) };
+  return {
+    status: 'LIQUIDATED',
+    interestOutstanding: interestAt(loan, at).toString(),
+    lastInterestUpdateTime: at,
+    pledged: loan.pledged.map((p) => ({ ...p, amount: '0' })),
+  };
 }

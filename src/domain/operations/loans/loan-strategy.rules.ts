@@ -14,15 +14,24 @@ import type { InstrumentFacts } from './loan.rules';
  * 5 of them), a loan-to-value limit above 0 and a liquidation ratio above it, both at most 100 %.
  */
 export function checkCollateralTerms(terms: Pick<CollateralTerms, 'apy' | 'loanToValueRatio' | 'liquidationRatio'>, p: string): void {
-  if (terms.apy.length === 0 || terms.apy.length > durationDays.length) throw validationError(`${p}.apy`, `${p}.apy holds one rate (cBPS) per duration index, 1 to ${durationDays.length} of them (index 0 = 1 day … 4 = 180 days)`);
+  if (terms.apy.length === 0 || terms.apy.length > durationDays.length)
+    throw validationError(
+      `${p}.apy`,
+      `${p}.apy holds one rate (cBPS) per duration index, 1 to ${durationDays.length} of them (index 0 = 1 day … 4 = 180 days)`,
+    );
   if (terms.loanToValueRatio <= 0) throw validationError(`${p}.loanToValueRatio`, `${p}.loanToValueRatio must be more than 0`);
-  if (terms.liquidationRatio <= terms.loanToValueRatio) throw validationError(`${p}.liquidationRatio`, `${p}.liquidationRatio must be more than loanToValueRatio (a loan opened at the limit would be liquidated at once)`);
+  if (terms.liquidationRatio <= terms.loanToValueRatio)
+    throw validationError(
+      `${p}.liquidationRatio`,
+      `${p}.liquidationRatio must be more than loanToValueRatio (a loan opened at the limit would be liquidated at once)`,
+    );
 }
 
 /** The vault payload's own rules, their fields named under itemData.strategy. */
 function validateVault(item: CreateLoanStrategyItemData, can: CreateAccountPermissions): void {
   const vault = item.strategy;
-  if (vault.managed === false) throw validationError('itemData.strategy.managed', 'the vault is a managed account: the service moves the principal out of it by the loans\' rules');
+  if (vault.managed === false)
+    throw validationError('itemData.strategy.managed', "the vault is a managed account: the service moves the principal out of it by the loans' rules");
   if (vault.alreadyOnchain) throw validationError('itemData.strategy.alreadyOnchain', 'the vault is a new account made by this request');
   if (vault.offchainReferences?.type && vault.offchainReferences.type !== 'DEFI_SETTLEMENT_WALLET' && vault.offchainReferences.type !== 'WALLET') {
     throw validationError('itemData.strategy.offchainReferences.type', 'a vault is a WALLET or DEFI_SETTLEMENT_WALLET (the default)');

@@ -27,9 +27,16 @@ export function loanToValueAtPrices(principal: ValuedItem, collateral: ValuedIte
   const priceOf = (item: ValuedItem) => {
     if (!priced) return null;
     const price = prices.get(item.instrument.id);
-    if (price == null) throw conflict(item.field, `no price for ${item.instrument.mintAddress}: a loan whose collateral is another instrument than its principal values both at oracle prices, and this instrument has no price data source`);
+    if (price == null)
+      throw conflict(
+        item.field,
+        `no price for ${item.instrument.mintAddress}: a loan whose collateral is another instrument than its principal values both at oracle prices, and this instrument has no price data source`,
+      );
     return price;
   };
   const owed = { units: principal.units, decimals: principal.instrument.decimals, price: priceOf(principal) };
-  return loanToValue(owed, collateral.map((c) => ({ units: c.units, decimals: c.instrument.decimals, price: priceOf(c) })));
+  return loanToValue(
+    owed,
+    collateral.map((c) => ({ units: c.units, decimals: c.instrument.decimals, price: priceOf(c) })),
+  );
 }

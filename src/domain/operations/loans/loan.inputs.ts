@@ -8,7 +8,9 @@ import { durationDays, LEDGER_ESCROW } from '../../loans';
 
 const cbps = describe(integer(0, 1_000_000), { description: 'cBPS: 1,000,000 = 100 %.' });
 export const defiProtocol = oneOf([LEDGER_ESCROW] as const, 'DefiProtocol');
-const durationIndex = describe(integer(0, durationDays.length - 1), { description: 'Duration index: 0 = 1 day, 1 = 1 week, 2 = 1 month (30 days), 3 = 3 months (90 days), 4 = 6 months (180 days).' });
+const durationIndex = describe(integer(0, durationDays.length - 1), {
+  description: 'Duration index: 0 = 1 day, 1 = 1 week, 2 = 1 month (30 days), 3 = 3 months (90 days), 4 = 6 months (180 days).',
+});
 
 export const loanCollateralTerms = strictObject(
   'LoanCollateralTerms',
@@ -34,7 +36,12 @@ const protocolDetails = strictObject(
   'LoanProtocolDetails',
   {
     loanStrategyAddress: address,
-    expectedLoanValues: strictObject('ExpectedLoanValues', { expectedApy: cbps, expectedLqt: arrayOf(cbps, 16) }, {}, 'The quote the borrower accepts: the APY for the duration and the liquidation ratio of each pledged item, in order. A quote that moved is 409.'),
+    expectedLoanValues: strictObject(
+      'ExpectedLoanValues',
+      { expectedApy: cbps, expectedLqt: arrayOf(cbps, 16) },
+      {},
+      'The quote the borrower accepts: the APY for the duration and the liquidation ratio of each pledged item, in order. A quote that moved is 409.',
+    ),
     durationIndex,
   },
   {},
@@ -63,7 +70,15 @@ export const createLoanItemData = strictObject(
 export type CreateLoanItemData = t.TypeOf<typeof createLoanItemData>;
 
 const isoTimestamp = describe(
-  new t.Type<string, string, unknown>('Timestamp', (u): u is string => typeof u === 'string', (u, c) => (typeof u === 'string' && /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)$/.test(u) && !Number.isNaN(Date.parse(u)) ? t.success(u) : t.failure(u, c, 'must be an ISO 8601 timestamp with a time zone')), (a) => a),
+  new t.Type<string, string, unknown>(
+    'Timestamp',
+    (u): u is string => typeof u === 'string',
+    (u, c) =>
+      typeof u === 'string' && /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)$/.test(u) && !Number.isNaN(Date.parse(u))
+        ? t.success(u)
+        : t.failure(u, c, 'must be an ISO 8601 timestamp with a time zone'),
+    (a) => a,
+  ),
   { type: 'string', format: 'date-time' },
 );
 
@@ -75,7 +90,7 @@ export const loanMovementItem = strictObject(
   'LoanMovementItem',
   { positionLookup },
   { value: valueInput, repayAll: t.boolean, transferFrom: positionLookup, mintAsset: t.boolean },
-  'positionLookup: the borrower\'s position (of the principal for a repayment, of the collateral for a release); value, or repayAll on a repayment; transferFrom and mintAsset top the position up first in the same transaction (repayments only).',
+  "positionLookup: the borrower's position (of the principal for a repayment, of the collateral for a release); value, or repayAll on a repayment; transferFrom and mintAsset top the position up first in the same transaction (repayments only).",
 );
 export type LoanMovementItem = t.TypeOf<typeof loanMovementItem>;
 
@@ -88,7 +103,11 @@ export const repayLoanItemData = strictObject(
 export type RepayLoanItemData = t.TypeOf<typeof repayLoanItemData>;
 
 /** Close Loan itemData. */
-export const closeLoanItemData = strictObject('CloseLoanItemData', { defiProtocol, escrow: accountLookup }, { refundDestination: accountLookup, idempotencyId: uuid });
+export const closeLoanItemData = strictObject(
+  'CloseLoanItemData',
+  { defiProtocol, escrow: accountLookup },
+  { refundDestination: accountLookup, idempotencyId: uuid },
+);
 export type CloseLoanItemData = t.TypeOf<typeof closeLoanItemData>;
 
 /** The liquidation a loan's workflow runs (no route): the escrow's collateral to the lender's vault. */
@@ -107,7 +126,14 @@ export type SwapCollateralItemData = t.TypeOf<typeof swapCollateralItemData>;
 export const refinanceLoanItemData = strictObject(
   'RefinanceLoanItemData',
   { defiProtocol, escrow: accountLookup, durationIndex },
-  { borrowedItem: positionLookup, fromLender: accountLookup, toLender: accountLookup, borrower: accountLookup, submitTransaction: t.boolean, idempotencyId: uuid },
+  {
+    borrowedItem: positionLookup,
+    fromLender: accountLookup,
+    toLender: accountLookup,
+    borrower: accountLookup,
+    submitTransaction: t.boolean,
+    idempotencyId: uuid,
+  },
   "toLender: the vault account of the strategy to move the loan to (loanStrategy in Fetch Loan Strategies); its vault pays the loan's lender principal and interest in one network transaction. Omitted, the loan's lender or its strategy's vault: a rollover with the same lender. fromLender: the loan's lender (its account or its strategy's vault); borrower: the loan's borrower; borrowedItem: the borrower's position of the principal (nothing moves to it).",
 );
 export type RefinanceLoanItemData = t.TypeOf<typeof refinanceLoanItemData>;

@@ -77,22 +77,29 @@ export function requireOwnerAndInstrument(lookup: PositionLookupInput, field: st
 
 /** Spec 4.4 rule 4: every position of the loan's items belongs to the borrower. */
 export function requireBorrowerOwns(owner: string, borrower: string, field: string): void {
-  if (owner !== borrower) throw validationError(field, `${field} belongs to ${owner}; every item of a loan belongs to one owner, the borrower ${borrower} (the fee payer)`);
+  if (owner !== borrower)
+    throw validationError(field, `${field} belongs to ${owner}; every item of a loan belongs to one owner, the borrower ${borrower} (the fee payer)`);
 }
 
 /** The fee payer of a write on a loan is the loan's borrower (spec 4.4, "same fee payer rule"). */
 export function requireLoanBorrower(loan: Pick<LoanFacts, 'borrowerAddress'>, feePayer: string): void {
-  if (feePayer !== loan.borrowerAddress) throw validationError('svmTransactionConfig.feePayer', `the fee payer must be the loan's borrower ${loan.borrowerAddress}`);
+  if (feePayer !== loan.borrowerAddress)
+    throw validationError('svmTransactionConfig.feePayer', `the fee payer must be the loan's borrower ${loan.borrowerAddress}`);
 }
 
 /** The hold on the loan (`held`: this write got it) is this write's; another write on it in progress is 409. */
 export function requireHold(held: boolean, inUseByTransactionId: string | null | undefined): void {
-  if (!held) throw conflict('itemData.escrow', `another write on this loan is in progress (transaction ${inUseByTransactionId ?? 'unknown'}); retry once it has ended`);
+  if (!held)
+    throw conflict('itemData.escrow', `another write on this loan is in progress (transaction ${inUseByTransactionId ?? 'unknown'}); retry once it has ended`);
 }
 
 /** The vault's position of the principal (null: none yet) must exist: the lender funds it with a transfer. */
 export function requireVaultFunded<P>(position: P | null, vault: string, principalMint: string, field: string): P {
-  if (!position) throw conflict(field, `the vault ${vault} holds no ${principalMint} yet: the lender funds it with a transfer into the vault's position (initializeDestinationPositionIfNeeded)`);
+  if (!position)
+    throw conflict(
+      field,
+      `the vault ${vault} holds no ${principalMint} yet: the lender funds it with a transfer into the vault's position (initializeDestinationPositionIfNeeded)`,
+    );
   return position;
 }
 
@@ -115,10 +122,21 @@ export function acceptedTerms(strategy: Pick<StrategyFacts, 'collateral'>, instr
  * instrument, positionLookup and value only, more than zero and at most what the escrow still holds
  * (`held`, by instrument id, after the write's earlier items). Answers the pledged item, the value and its units.
  */
-export function checkOutOfEscrow(loan: Pick<LoanFacts, 'pledged'>, instrument: InstrumentFacts, item: LoanMovementItem, p: string, what: 'release' | 'withdrawal', held: ReadonlyMap<string, bigint>): { pledged: PledgedItem; value: ValueInput; amount: bigint } {
+export function checkOutOfEscrow(
+  loan: Pick<LoanFacts, 'pledged'>,
+  instrument: InstrumentFacts,
+  item: LoanMovementItem,
+  p: string,
+  what: 'release' | 'withdrawal',
+  held: ReadonlyMap<string, bigint>,
+): { pledged: PledgedItem; value: ValueInput; amount: bigint } {
   const pledged = loan.pledged.find((x) => x.financialInstrumentId === instrument.id);
   if (!pledged) throw validationError(`${p}.positionLookup`, `the loan holds no ${instrument.mintAddress}`);
-  if (item.repayAll || item.transferFrom || item.mintAsset) throw validationError(`${p}.${item.repayAll ? 'repayAll' : item.transferFrom ? 'transferFrom' : 'mintAsset'}`, `a ${what} takes positionLookup and value only`);
+  if (item.repayAll || item.transferFrom || item.mintAsset)
+    throw validationError(
+      `${p}.${item.repayAll ? 'repayAll' : item.transferFrom ? 'transferFrom' : 'mintAsset'}`,
+      `a ${what} takes positionLookup and value only`,
+    );
   if (!item.value) throw validationError(`${p}.value`, `give the value to ${what === 'release' ? 'release' : 'withdraw'}`);
   const amount = positiveUnits(item.value, instrument.decimals, `${p}.value`);
   const left = held.get(instrument.id) ?? 0n;

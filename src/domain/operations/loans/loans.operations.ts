@@ -7,7 +7,15 @@ import { defineOperation } from '../define-operation';
 import * as closeLoanRules from './close-loan.rules';
 import * as createLoanRules from './create-loan.rules';
 import * as liquidateLoanRules from './liquidate-loan.rules';
-import { closeLoanItemData, createLoanItemData, createLoanStrategyItemData, liquidateLoanItemData, refinanceLoanItemData, repayLoanItemData, swapCollateralItemData } from './loan.inputs';
+import {
+  closeLoanItemData,
+  createLoanItemData,
+  createLoanStrategyItemData,
+  liquidateLoanItemData,
+  refinanceLoanItemData,
+  repayLoanItemData,
+  swapCollateralItemData,
+} from './loan.inputs';
 import * as loanStrategyRules from './loan-strategy.rules';
 import * as refinanceLoanRules from './refinance-loan.rules';
 import * as repayLoanRules from './repay-loan.rules';
@@ -59,7 +67,8 @@ export const loanOperations = {
       method: 'patch',
       path: '/api/v1/loans/repay',
       tag: 'Loans',
-      summary: "Repay Loan (spec 4.4): itemsToRepay (one, in the principal) moves from the borrower's position (topped up first by transferFrom or mintAsset) into the strategy's vault, interest first (accrued to the landing of the transaction), then principal; repayAll pays everything owed when the request is looked up and settles the loan (REPAID). itemsToRelease move collateral from the escrow back to the borrower's positions, only while what remains keeps the loan's loan-to-value (principal due and interest over the collateral) within its limit (400 otherwise), any amount once repaid. One network transaction; the fee payer must be the borrower. A loan that is not OPEN or OVERDUE: 409.",
+      summary:
+        "Repay Loan (spec 4.4): itemsToRepay (one, in the principal) moves from the borrower's position (topped up first by transferFrom or mintAsset) into the strategy's vault, interest first (accrued to the landing of the transaction), then principal; repayAll pays everything owed when the request is looked up and settles the loan (REPAID). itemsToRelease move collateral from the escrow back to the borrower's positions, only while what remains keeps the loan's loan-to-value (principal due and interest over the collateral) within its limit (400 otherwise), any amount once repaid. One network transaction; the fee payer must be the borrower. A loan that is not OPEN or OVERDUE: 409.",
       successStatus: 200,
       body: 'RepayLoanRequest',
       response: transactionResult,
@@ -74,7 +83,8 @@ export const loanOperations = {
       method: 'patch',
       path: '/api/v1/loans/swap-collateral',
       tag: 'Loans',
-      summary: "Swap Collateral (spec 4.4): itemsToDeposit move from the borrower's positions into the escrow (collateral the strategy accepts; topped up first by transferFrom or mintAsset), itemsToWithdraw from the escrow back to the borrower's positions (positionLookup and value only), in one network transaction, only while the loan stays within its loan-to-value limit afterwards (400 naming itemData.itemsToWithdraw). The fee payer must be the borrower, who owns every position named. A loan that is not OPEN or OVERDUE: 409.",
+      summary:
+        "Swap Collateral (spec 4.4): itemsToDeposit move from the borrower's positions into the escrow (collateral the strategy accepts; topped up first by transferFrom or mintAsset), itemsToWithdraw from the escrow back to the borrower's positions (positionLookup and value only), in one network transaction, only while the loan stays within its loan-to-value limit afterwards (400 naming itemData.itemsToWithdraw). The fee payer must be the borrower, who owns every position named. A loan that is not OPEN or OVERDUE: 409.",
       successStatus: 200,
       body: 'SwapCollateralRequest',
       response: transactionResult,
@@ -89,7 +99,8 @@ export const loanOperations = {
       method: 'patch',
       path: '/api/v1/loans/refinance',
       tag: 'Loans',
-      summary: "Refinance Loan (spec 4.4) with the same lender (toLender omitted or the loan's lender): a new term of durationIndex from now at the strategy's current rate for the loan's collateral, the accrued interest added to principalDue; the loan is OPEN again. No value moves, so no network transaction (svmTransaction null). The fee payer, when named, must be the borrower. To another lender's strategy (toLender: its vault account): in one network transaction the new vault pays the old vault principal and interest accrued until the request is looked up, and the loan becomes the new strategy's (lender, rate for durationIndex, a new term from the landing, principalDue = what was paid), with Create Loan's guards on the new strategy (accepted collateral, originations on, cap, buffer, loan-to-value at oracle prices within its limit); the fee payer must be the borrower. A strategy with rollover: true does this at maturity on its own.",
+      summary:
+        "Refinance Loan (spec 4.4) with the same lender (toLender omitted or the loan's lender): a new term of durationIndex from now at the strategy's current rate for the loan's collateral, the accrued interest added to principalDue; the loan is OPEN again. No value moves, so no network transaction (svmTransaction null). The fee payer, when named, must be the borrower. To another lender's strategy (toLender: its vault account): in one network transaction the new vault pays the old vault principal and interest accrued until the request is looked up, and the loan becomes the new strategy's (lender, rate for durationIndex, a new term from the landing, principalDue = what was paid), with Create Loan's guards on the new strategy (accepted collateral, originations on, cap, buffer, loan-to-value at oracle prices within its limit); the fee payer must be the borrower. A strategy with rollover: true does this at maturity on its own.",
       successStatus: 200,
       body: 'RefinanceLoanRequest',
       response: refinanceLoanResponse,
@@ -105,7 +116,8 @@ export const loanOperations = {
       method: 'patch',
       path: '/api/v1/loans/close',
       tag: 'Loans',
-      summary: "Close Loan: a REPAID loan's remaining collateral goes back to the borrower's positions (a LIQUIDATED loan's, if any is left, to the lender's vault), the escrow's token accounts are closed with their rent refunded to refundDestination (default: the fee payer, who must be the borrower); the escrow account record becomes CLOSED and the loan CLOSED. Another status: 409.",
+      summary:
+        "Close Loan: a REPAID loan's remaining collateral goes back to the borrower's positions (a LIQUIDATED loan's, if any is left, to the lender's vault), the escrow's token accounts are closed with their rent refunded to refundDestination (default: the fee payer, who must be the borrower); the escrow account record becomes CLOSED and the loan CLOSED. Another status: 409.",
       successStatus: 200,
       body: 'CloseLoanRequest',
       response: transactionResult,

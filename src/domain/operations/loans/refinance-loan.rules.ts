@@ -20,7 +20,8 @@ export function requireRefinanceable(loan: Pick<LoanFacts, 'status'>): void {
 
 /** fromLender (an account's address) is the loan's lender: its account or its strategy's vault. */
 export function requireFromLender(loan: Pick<LoanFacts, 'lenderAddress' | 'strategyAddress'>, from: string): void {
-  if (from !== loan.lenderAddress && from !== loan.strategyAddress) throw validationError('itemData.fromLender', `the loan's lender is ${loan.lenderAddress} (strategy vault ${loan.strategyAddress})`);
+  if (from !== loan.lenderAddress && from !== loan.strategyAddress)
+    throw validationError('itemData.fromLender', `the loan's lender is ${loan.lenderAddress} (strategy vault ${loan.strategyAddress})`);
 }
 
 /** borrower (an account's address) is the loan's borrower. */
@@ -34,21 +35,35 @@ export function requireBorrowedItem(principal: InstrumentFacts, instrument: Inst
 }
 
 /** Whether `toLender` (an account's address) names the loan's own lender (its account or its strategy's vault): a rollover. */
-export const isSameLender = (loan: Pick<LoanFacts, 'lenderAddress' | 'strategyAddress'>, to: string) => to === loan.lenderAddress || to === loan.strategyAddress;
+export const isSameLender = (loan: Pick<LoanFacts, 'lenderAddress' | 'strategyAddress'>, to: string) =>
+  to === loan.lenderAddress || to === loan.strategyAddress;
 
 /** Another lender is named by its strategy's vault: the strategy whose vault is `to` (null: none) must exist. */
 export function requireStrategyVault<S>(strategy: S | null, to: string): S {
-  if (!strategy) throw validationError(TO_LENDER, `${to} is not a loan strategy's vault: to refinance to another lender, name the vault of its strategy (loanStrategy of Fetch Loan Strategies); to roll over with the same lender, omit toLender`);
+  if (!strategy)
+    throw validationError(
+      TO_LENDER,
+      `${to} is not a loan strategy's vault: to refinance to another lender, name the vault of its strategy (loanStrategy of Fetch Loan Strategies); to roll over with the same lender, omit toLender`,
+    );
   return strategy;
 }
 
 /** The strategy the loan moves to lends the loan's principal. */
-export function requireSamePrincipal(strategy: Pick<StrategyFacts, 'principalInstrumentId' | 'principalMint'>, loan: Pick<LoanFacts, 'principalInstrumentId' | 'principalMint'>): void {
-  if (strategy.principalInstrumentId !== loan.principalInstrumentId) throw validationError(TO_LENDER, `the strategy lends ${strategy.principalMint}; the loan's principal is ${loan.principalMint}`);
+export function requireSamePrincipal(
+  strategy: Pick<StrategyFacts, 'principalInstrumentId' | 'principalMint'>,
+  loan: Pick<LoanFacts, 'principalInstrumentId' | 'principalMint'>,
+): void {
+  if (strategy.principalInstrumentId !== loan.principalInstrumentId)
+    throw validationError(TO_LENDER, `the strategy lends ${strategy.principalMint}; the loan's principal is ${loan.principalMint}`);
 }
 
 /** The strategy's quote for the loan's collateral at the duration; a collateral it does not accept is 400 naming `field`. */
-export function quoteOf(strategy: Pick<StrategyFacts, 'collateral'>, loan: Pick<LoanFacts, 'collateralInstrumentIds' | 'collateralMints'>, durationIndex: number, field: string): LoanQuote {
+export function quoteOf(
+  strategy: Pick<StrategyFacts, 'collateral'>,
+  loan: Pick<LoanFacts, 'collateralInstrumentIds' | 'collateralMints'>,
+  durationIndex: number,
+  field: string,
+): LoanQuote {
   const terms = loan.collateralInstrumentIds.map((id, i) => {
     const found = strategy.collateral.find((c) => c.financialInstrumentId === id);
     if (!found) throw validationError(field, `the strategy does not accept ${loan.collateralMints[i]} (pledged item ${i}) as collateral`);
@@ -59,7 +74,11 @@ export function quoteOf(strategy: Pick<StrategyFacts, 'collateral'>, loan: Pick<
 
 /** The loan's loan-to-value now (`ltv`, principal and interest over its collateral) is within the new strategy's limit. */
 export function checkMoveLoanToValue(ltv: bigint, quote: Pick<LoanQuote, 'loanToValueRatio'>): void {
-  if (ltv > BigInt(quote.loanToValueRatio)) throw validationError(TO_LENDER, `the loan's loan-to-value is ${ltv} cBPS (principal and interest over its collateral), above the strategy's limit of ${quote.loanToValueRatio}: repay some or pledge more first`);
+  if (ltv > BigInt(quote.loanToValueRatio))
+    throw validationError(
+      TO_LENDER,
+      `the loan's loan-to-value is ${ltv} cBPS (principal and interest over its collateral), above the strategy's limit of ${quote.loanToValueRatio}: repay some or pledge more first`,
+    );
 }
 
 /** The new term's terms, as the handler carries them from lookup to record. */

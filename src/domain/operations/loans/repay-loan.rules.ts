@@ -30,18 +30,31 @@ export function repaymentUnits(principal: InstrumentFacts, instrument: Instrumen
   if (!!repay.repayAll === !!repay.value) throw validationError(`${p}.value`, 'give value or repayAll (one of them)');
   const paid = repay.repayAll ? owed : resolveValue(repay.value!, principal.decimals, `${p}.value`);
   if (paid === 0n) throw validationError(`${p}.value`, 'the amount must be more than zero');
-  if (paid > owed) throw validationError(`${p}.value`, `the loan owes ${fromBaseUnits(owed, principal.decimals)} (principal and interest until now); repay that much with repayAll`);
+  if (paid > owed)
+    throw validationError(
+      `${p}.value`,
+      `the loan owes ${fromBaseUnits(owed, principal.decimals)} (principal and interest until now); repay that much with repayAll`,
+    );
   return paid;
 }
 
 /** What remains pledged after the releases leaves the loan (still owing) at `ltv` cBPS, at most its limit. */
 export function checkReleaseLoanToValue(loan: Pick<LoanFacts, 'loanToValueRatio'>, ltv: bigint): void {
-  if (ltv > BigInt(loan.loanToValueRatio)) throw validationError('itemData.itemsToRelease', `what would remain pledged leaves the loan at a loan-to-value of ${ltv} cBPS, above its limit of ${loan.loanToValueRatio}: release less or repay more`);
+  if (ltv > BigInt(loan.loanToValueRatio))
+    throw validationError(
+      'itemData.itemsToRelease',
+      `what would remain pledged leaves the loan at a loan-to-value of ${ltv} cBPS, above its limit of ${loan.loanToValueRatio}: release less or repay more`,
+    );
 }
 
 /** The loan's balances after paying `paid` base units with `interest` accrued to then (interest first; repayAll settles it). */
 export function balanceAfterRepayment(loan: Pick<LoanFacts, 'principalDue' | 'principalRepaid'>, interest: bigint, paid: bigint, repayAll: boolean) {
-  return applyRepayment({ principalDue: BigInt(loan.principalDue), principalRepaid: BigInt(loan.principalRepaid), interestOutstanding: 0n }, interest, paid, repayAll);
+  return applyRepayment(
+    { principalDue: BigInt(loan.principalDue), principalRepaid: BigInt(loan.principalRepaid), interestOutstanding: 0n },
+    interest,
+    paid,
+    repayAll,
+  );
 }
 
 /**
@@ -56,6 +69,11 @@ export function repaidLoanFields(loan: LoanFacts, paid: bigint, repayAll: boolea
     interestOutstanding: after.interestOutstanding.toString(),
     lastInterestUpdateTime: at,
     status: after.settled ? 'REPAID' : loan.status,
-    pledged: loan.pledged.map((p) => ({ ...p, amount: (BigInt(p.amount) - released.filter((r) => r.financialInstrumentId === p.financialInstrumentId).reduce((sum, r) => sum + BigInt(r.amount), 0n)).toString() })),
+    pledged: loan.pledged.map((p) => ({
+      ...p,
+      amount: (
+        BigInt(p.amount) - released.filter((r) => r.financialInstrumentId === p.financialInstrumentId).reduce((sum, r) => sum + BigInt(r.amount), 0n)
+      ).toString(),
+    })),
   };
 }

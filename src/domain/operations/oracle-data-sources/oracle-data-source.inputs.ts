@@ -25,12 +25,17 @@ export const jobDefinitionText = describe(
     (u): u is string => typeof u === 'string',
     (u, c) => {
       const value = typeof u === 'string' ? u : typeof u === 'object' && u !== null && !Array.isArray(u) && !isLosslessNumber(u) ? stringify(u) : undefined;
-      if (value === undefined || value.length === 0 || value.length > MAX_DEFINITION_LENGTH) return t.failure(u, c, `must be an OracleJob as JSON text (or a JSON object) of at most ${MAX_DEFINITION_LENGTH} characters`);
+      if (value === undefined || value.length === 0 || value.length > MAX_DEFINITION_LENGTH)
+        return t.failure(u, c, `must be an OracleJob as JSON text (or a JSON object) of at most ${MAX_DEFINITION_LENGTH} characters`);
       return t.success(value);
     },
     (a) => a,
   ),
-  { type: ['string', 'object'], description: 'A Switchboard OracleJob in JSON: {"tasks": [...]} or {"jobs": [{"tasks": [...]}]} (the median across jobs); the supported tasks are listed in docs/oracle-data-sources.md. Sent as JSON text (spec 2.7) or as a JSON object (kept as its JSON text).' },
+  {
+    type: ['string', 'object'],
+    description:
+      'A Switchboard OracleJob in JSON: {"tasks": [...]} or {"jobs": [{"tasks": [...]}]} (the median across jobs); the supported tasks are listed in docs/oracle-data-sources.md. Sent as JSON text (spec 2.7) or as a JSON object (kept as its JSON text).',
+  },
 );
 
 const refreshEverySeconds = describe(integer(0, MAX_REFRESH_SECONDS), {
@@ -40,32 +45,54 @@ const refreshEverySeconds = describe(integer(0, MAX_REFRESH_SECONDS), {
   description: `Seconds between scheduled refreshes (at least ${MIN_REFRESH_SECONDS}); 0 or absent on create: no schedule. On update, 0 stops the schedule.`,
 });
 
-const dataDetails = strictObject('OracleDataDetails', { kind: oneOf(dataKinds, 'OracleDataKind') }, { ratingProvider: nonEmptyString(64) }, 'PRICE: the price of one whole token of the instrument; RATING: a number on ratingProvider\'s scale (ratingProvider required).');
+const dataDetails = strictObject(
+  'OracleDataDetails',
+  { kind: oneOf(dataKinds, 'OracleDataKind') },
+  { ratingProvider: nonEmptyString(64) },
+  "PRICE: the price of one whole token of the instrument; RATING: a number on ratingProvider's scale (ratingProvider required).",
+);
 const providerDetails = strictObject('OracleProviderDetails', { kind: oneOf(['QUOTES'] as const, 'OracleProviderKind'), jobDefinition: jobDefinitionText }, {});
 
 /** The feed mint's account payload (spec 2.3, the fields that apply): its labels. The key is generated and managed. */
-export const onchainDataSourcePayload = strictObject('OnchainDataSourcePayload', {}, { offchainReferences, comments: text }, 'The feed mint\'s account record: offchainReferences (code, name, accountNumber) and comments. The mint\'s key is generated and held by the service.');
+export const onchainDataSourcePayload = strictObject(
+  'OnchainDataSourcePayload',
+  {},
+  { offchainReferences, comments: text },
+  "The feed mint's account record: offchainReferences (code, name, accountNumber) and comments. The mint's key is generated and held by the service.",
+);
 
 /** Create Onchain Data Source itemData. */
-export const createOnchainDataSourceItemData = strictObject('CreateOnchainDataSourceItemData', {
-  defiProtocol: oneOf(oracleProtocols, 'OracleProtocol'),
-  onchainDataSource: onchainDataSourcePayload,
-  financialInstrument: accountLookup,
-  onchainDataSourceAuthority: accountLookup,
-  dataDetails,
-  providerDetails,
-}, { refreshEverySeconds });
+export const createOnchainDataSourceItemData = strictObject(
+  'CreateOnchainDataSourceItemData',
+  {
+    defiProtocol: oneOf(oracleProtocols, 'OracleProtocol'),
+    onchainDataSource: onchainDataSourcePayload,
+    financialInstrument: accountLookup,
+    onchainDataSourceAuthority: accountLookup,
+    dataDetails,
+    providerDetails,
+  },
+  { refreshEverySeconds },
+);
 export type CreateOnchainDataSourceItemData = t.TypeOf<typeof createOnchainDataSourceItemData>;
 
 /** Update Oracle Data Source Definition itemData (spec 4.5): provided fields replace, others stay. */
-export const updateOracleDataSourceItemData = strictObject('UpdateOracleDataSourceItemData', { onchainDataSource: accountLookup }, {
-  defiProtocol: oneOf(oracleProtocols, 'OracleProtocol'),
-  providerDetails: strictObject('OracleProviderDetailsPatch', {}, { kind: oneOf(['QUOTES'] as const, 'OracleProviderKind'), jobDefinition: jobDefinitionText }),
-  financialInstrument: accountLookup,
-  onchainDataSourceAuthority: accountLookup,
-  dataDetails: strictObject('OracleDataDetailsPatch', {}, { kind: oneOf(dataKinds, 'OracleDataKind'), ratingProvider: nonEmptyString(64) }),
-  refreshEverySeconds,
-});
+export const updateOracleDataSourceItemData = strictObject(
+  'UpdateOracleDataSourceItemData',
+  { onchainDataSource: accountLookup },
+  {
+    defiProtocol: oneOf(oracleProtocols, 'OracleProtocol'),
+    providerDetails: strictObject(
+      'OracleProviderDetailsPatch',
+      {},
+      { kind: oneOf(['QUOTES'] as const, 'OracleProviderKind'), jobDefinition: jobDefinitionText },
+    ),
+    financialInstrument: accountLookup,
+    onchainDataSourceAuthority: accountLookup,
+    dataDetails: strictObject('OracleDataDetailsPatch', {}, { kind: oneOf(dataKinds, 'OracleDataKind'), ratingProvider: nonEmptyString(64) }),
+    refreshEverySeconds,
+  },
+);
 export type UpdateOracleDataSourceItemData = t.TypeOf<typeof updateOracleDataSourceItemData>;
 
 /** Refresh Oracle Data Source and Fetch Onchain Data Source Details itemData. */

@@ -12,7 +12,13 @@ import { conflict, validationError } from '../../errors';
 import { feedHash } from '../../oracle-job';
 import type { MintExtension } from '../../token-extensions';
 import { finalMintSize, planCreateFinancialInstrument } from '../financial-instruments/create-financial-instrument.rules';
-import { metadataTopUp, planUpdateFinancialInstrument, rotationType, type AuthorityRotation, type MetadataFieldChange } from '../financial-instruments/update-financial-instrument.rules';
+import {
+  metadataTopUp,
+  planUpdateFinancialInstrument,
+  rotationType,
+  type AuthorityRotation,
+  type MetadataFieldChange,
+} from '../financial-instruments/update-financial-instrument.rules';
 import { mintAccountSize, rentExemptMinimum } from '../../token-extensions';
 
 /** The metadata fields of a feed, in the order they are written (docs/oracle-data-sources.md). */
@@ -72,7 +78,10 @@ export function feedName(name: string | undefined, kind: string, instrumentSymbo
 
 /** The feed mint as a Token-2022 instrument with metadata, so the instrument planners build and size it. */
 function feedMint(name: string, fields: FeedFields): CreateFinancialInstrumentItemData {
-  return { version: 'TOKEN_2022', onchainData: { decimals: 0, name, symbol: SYMBOL, uri: '', simpleCustomMetadata: fields } } as CreateFinancialInstrumentItemData;
+  return {
+    version: 'TOKEN_2022',
+    onchainData: { decimals: 0, name, symbol: SYMBOL, uri: '', simpleCustomMetadata: fields },
+  } as CreateFinancialInstrumentItemData;
 }
 
 /** Lamports the feed mint is created with: rent-exempt with its first value. */
@@ -110,25 +119,49 @@ export const feedTopUp = (chain: FeedMintState, fields: readonly MetadataFieldCh
  * current authority), then, when the authority changes, the metadata's update authority, the
  * Metadata Pointer's and the mint authority handed to the new one.
  */
-export function planFeedWrite(plan: { feePayer: string; mint: string; authority: string; extensions: readonly string[]; topUp: string; fields: MetadataFieldChange[]; newAuthority?: { address: string; accountId: string | null } | null }): Instruction[] {
+export function planFeedWrite(plan: {
+  feePayer: string;
+  mint: string;
+  authority: string;
+  extensions: readonly string[];
+  topUp: string;
+  fields: MetadataFieldChange[];
+  newAuthority?: { address: string; accountId: string | null } | null;
+}): Instruction[] {
   const instrument = { version: 'TOKEN_2022', extensions: plan.extensions };
   const rotations: AuthorityRotation[] = plan.newAuthority
-    ? (['updateAuthority', 'mintAuthority'] as const).map((field) => ({ field, type: rotationType(field, instrument), current: plan.authority, next: plan.newAuthority! }))
+    ? (['updateAuthority', 'mintAuthority'] as const).map((field) => ({
+        field,
+        type: rotationType(field, instrument),
+        current: plan.authority,
+        next: plan.newAuthority!,
+      }))
     : [];
   return planUpdateFinancialInstrument(
-    { mint: plan.mint, version: 'TOKEN_2022', fields: plan.fields, updateAuthority: plan.authority, multiplier: null, scaledUiAuthority: null, topUp: plan.topUp, rotations },
+    {
+      mint: plan.mint,
+      version: 'TOKEN_2022',
+      fields: plan.fields,
+      updateAuthority: plan.authority,
+      multiplier: null,
+      scaledUiAuthority: null,
+      topUp: plan.topUp,
+      rotations,
+    },
     plan.feePayer,
   );
 }
 
 /** RATING needs its provider; a PRICE has none. VALIDATION_ERROR naming the field. */
 function checkKind(kind: string | undefined, ratingProvider: string | undefined, field: string, storedProvider?: string | null): void {
-  if (kind === 'RATING' && !(ratingProvider ?? storedProvider)) throw validationError(`${field}.ratingProvider`, 'a RATING data source names its ratingProvider');
+  if (kind === 'RATING' && !(ratingProvider ?? storedProvider))
+    throw validationError(`${field}.ratingProvider`, 'a RATING data source names its ratingProvider');
   if (kind === 'PRICE' && ratingProvider) throw validationError(`${field}.ratingProvider`, 'ratingProvider goes with kind RATING');
 }
 
 function checkCadence(seconds: number | undefined, field: string): void {
-  if (seconds !== undefined && seconds !== 0 && seconds < MIN_REFRESH_SECONDS) throw validationError(field, `refreshEverySeconds is 0 (no schedule) or at least ${MIN_REFRESH_SECONDS}`);
+  if (seconds !== undefined && seconds !== 0 && seconds < MIN_REFRESH_SECONDS)
+    throw validationError(field, `refreshEverySeconds is 0 (no schedule) or at least ${MIN_REFRESH_SECONDS}`);
 }
 
 export function validateCreateOnchainDataSource(item: CreateOnchainDataSourceItemData): void {
@@ -144,7 +177,10 @@ export function validateUpdateOracleDataSource(item: UpdateOracleDataSourceItemD
 }
 
 /** The kind and provider after an update's patch, checked against each other. */
-export function patchedKind(item: UpdateOracleDataSourceItemData, stored: { kind: string; ratingProvider: string | null }): { kind: string; ratingProvider: string | null } {
+export function patchedKind(
+  item: UpdateOracleDataSourceItemData,
+  stored: { kind: string; ratingProvider: string | null },
+): { kind: string; ratingProvider: string | null } {
   const kind = item.dataDetails?.kind ?? stored.kind;
   const ratingProvider = kind === 'PRICE' ? (item.dataDetails?.ratingProvider ?? null) : (item.dataDetails?.ratingProvider ?? stored.ratingProvider);
   checkKind(kind, ratingProvider ?? undefined, 'itemData.dataDetails');
@@ -243,7 +279,11 @@ export interface DataSourcePatch {
   refreshEverySeconds?: number | null;
 }
 
-export function dataSourcePatch(item: UpdateOracleDataSourceItemData, kind: { kind: string; ratingProvider: string | null }, instrument?: { id: string; mintAddress: string }): DataSourcePatch {
+export function dataSourcePatch(
+  item: UpdateOracleDataSourceItemData,
+  kind: { kind: string; ratingProvider: string | null },
+  instrument?: { id: string; mintAddress: string },
+): DataSourcePatch {
   const definition = item.providerDetails?.jobDefinition;
   return {
     ...kind,

@@ -23,7 +23,9 @@ function freezeShapeFault(item: FreezePositionItemData): { key: keyof FreezePosi
     return extra && { key: extra, message: 'is not allowed with position: name one position, or financialInstrument with allPositions' };
   }
   if (!item.financialInstrument) {
-    return item.allPositions ? { key: 'financialInstrument', message: 'is required with allPositions (the instrument whose positions to change)' } : { key: 'position', message: 'is required (or financialInstrument with allPositions: true)' };
+    return item.allPositions
+      ? { key: 'financialInstrument', message: 'is required with allPositions (the instrument whose positions to change)' }
+      : { key: 'position', message: 'is required (or financialInstrument with allPositions: true)' };
   }
   if (!item.allPositions) return { key: 'allPositions', message: 'must be true with financialInstrument (every position of the instrument)' };
   return undefined;
@@ -46,7 +48,11 @@ export function checkFreezeTarget(position: { status: string; frozen: boolean },
 
 /** Every position of an instrument: SPL only (Token-2022 freezes per position; its instrument-wide stop is Pause), and an active instrument. */
 export function checkFreezeAllInstrument(instrument: { version: string; status: string }, field: string): void {
-  if (instrument.version !== 'SPL') throw validationError('itemData.allPositions', 'allPositions is for SPL instruments; a TOKEN_2022 instrument freezes per position (name one position), or stops all movements with Pause Financial Instrument');
+  if (instrument.version !== 'SPL')
+    throw validationError(
+      'itemData.allPositions',
+      'allPositions is for SPL instruments; a TOKEN_2022 instrument freezes per position (name one position), or stops all movements with Pause Financial Instrument',
+    );
   if (instrument.status !== 'ACTIVE') throw validationError(field, `the instrument is ${instrument.status}`);
 }
 

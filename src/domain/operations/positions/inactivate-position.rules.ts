@@ -9,8 +9,10 @@ import { fromBaseUnits } from '../../money';
 
 /** The request's own rules (the registry's validate): one way for the balance, one for the rent. */
 export function validateInactivatePosition(item: InactivatePositionItemData): void {
-  if (item.burnRemainingTokenBalance && item.transferRemainingTokenBalanceTo) throw validationError('itemData.transferRemainingTokenBalanceTo', 'burn the remaining balance or transfer it, not both');
-  if (item.refundNetworkCurrrencyToFeePayer && item.refundNetworkCurrrencyDestination) throw validationError('itemData.refundNetworkCurrrencyDestination', 'refund to the fee payer or to a destination, not both');
+  if (item.burnRemainingTokenBalance && item.transferRemainingTokenBalanceTo)
+    throw validationError('itemData.transferRemainingTokenBalanceTo', 'burn the remaining balance or transfer it, not both');
+  if (item.refundNetworkCurrrencyToFeePayer && item.refundNetworkCurrrencyDestination)
+    throw validationError('itemData.refundNetworkCurrrencyDestination', 'refund to the fee payer or to a destination, not both');
 }
 
 /** The closed account's rent goes elsewhere than into the account being closed (VALIDATION_ERROR naming the destination). */
@@ -21,16 +23,28 @@ export function checkRefundDestination(refundTo: string, positionAddress: string
 /** Whether the close thaws the position first: a frozen one only with unfreezeIfNeeded (POSITION_FROZEN naming it otherwise). */
 export function thawBeforeClose(position: { frozen: boolean; address: string }, item: InactivatePositionItemData): boolean {
   const unfreeze = position.frozen && !!item.unfreezeIfNeeded;
-  if (position.frozen && !unfreeze) throw new LedgerError('POSITION_FROZEN', `the position ${position.address} is frozen; set unfreezeIfNeeded (TOKEN_2022) to thaw it first`, 'itemData.unfreezeIfNeeded');
+  if (position.frozen && !unfreeze)
+    throw new LedgerError(
+      'POSITION_FROZEN',
+      `the position ${position.address} is frozen; set unfreezeIfNeeded (TOKEN_2022) to thaw it first`,
+      'itemData.unfreezeIfNeeded',
+    );
   return unfreeze;
 }
 
 /** What happens to the balance the position still holds onchain: nothing to do, burned, or transferred; VALIDATION_ERROR when the request says neither. */
-export function remainderDisposal(item: InactivatePositionItemData, remaining: bigint, decimals: number): { kind: 'none' } | { kind: 'burn' } | { kind: 'transfer'; to: PositionLookupInput } {
+export function remainderDisposal(
+  item: InactivatePositionItemData,
+  remaining: bigint,
+  decimals: number,
+): { kind: 'none' } | { kind: 'burn' } | { kind: 'transfer'; to: PositionLookupInput } {
   if (remaining <= 0n) return { kind: 'none' };
   if (item.burnRemainingTokenBalance) return { kind: 'burn' };
   if (item.transferRemainingTokenBalanceTo) return { kind: 'transfer', to: item.transferRemainingTokenBalanceTo };
-  throw validationError('itemData.burnRemainingTokenBalance', `the position still holds ${fromBaseUnits(remaining, decimals)}; set burnRemainingTokenBalance or transferRemainingTokenBalanceTo`);
+  throw validationError(
+    'itemData.burnRemainingTokenBalance',
+    `the position still holds ${fromBaseUnits(remaining, decimals)}; set burnRemainingTokenBalance or transferRemainingTokenBalanceTo`,
+  );
 }
 
 /** The movement legs name their own payload's fields; here they are this payload's. */

@@ -28,10 +28,16 @@ export function validateInitializePosition(item: InitializePositionItemData): vo
  * The account an explicit position names, as onboarded: not already an active position (CONFLICT),
  * not the owner itself, not a fee payer (VALIDATION_ERROR); each naming `field`.
  */
-export function checkExplicitAccount(account: { address: string; canPayFees: boolean; globalFeePayerForOrgs: readonly string[] }, alreadyActive: boolean, owner: string, field: string): void {
+export function checkExplicitAccount(
+  account: { address: string; canPayFees: boolean; globalFeePayerForOrgs: readonly string[] },
+  alreadyActive: boolean,
+  owner: string,
+  field: string,
+): void {
   if (alreadyActive) throw conflict(field, `the position ${account.address} is already active`);
   if (account.address === owner) throw validationError(field, 'a position cannot be its own owner: name another account as owner');
-  if (account.canPayFees || account.globalFeePayerForOrgs.length) throw validationError(field, `${account.address} pays fees; a fee payer cannot become a token account`);
+  if (account.canPayFees || account.globalFeePayerForOrgs.length)
+    throw validationError(field, `${account.address} pays fees; a fee payer cannot become a token account`);
 }
 
 /** The position's record, if any: an ACTIVE one is CONFLICT naming `field` (an inactive one is reopened). */
@@ -59,13 +65,22 @@ export interface OnchainSystemAccount {
  * missing, owned by a program, or holds another size of data, or naming the instrument when the mint
  * is missing.
  */
-export function explicitAccountPreparation(accountAddress: string, onchain: OnchainSystemAccount | null, mint: { address: string; size: number | null }, field: string): { topUp: bigint; allocate: boolean; size: number } {
+export function explicitAccountPreparation(
+  accountAddress: string,
+  onchain: OnchainSystemAccount | null,
+  mint: { address: string; size: number | null },
+  field: string,
+): { topUp: bigint; allocate: boolean; size: number } {
   if (!onchain) throw validationError(field, `${accountAddress} does not exist onchain; create it with Create Account first`);
-  if (onchain.owner !== SYSTEM_PROGRAM) throw validationError(field, `${accountAddress} is owned by ${onchain.owner}; an explicit position must be a System Program account holding no data`);
+  if (onchain.owner !== SYSTEM_PROGRAM)
+    throw validationError(field, `${accountAddress} is owned by ${onchain.owner}; an explicit position must be a System Program account holding no data`);
   const { size } = mint;
   if (size === null) throw validationError('itemData.positionToInitialize.financialInstrument', `the mint ${mint.address} does not exist onchain`);
   if (onchain.dataLength !== 0 && onchain.dataLength !== size) {
-    throw validationError(field, `${accountAddress} holds ${onchain.dataLength} bytes; an explicit position of this instrument needs none (they are allocated here) or exactly ${size}`);
+    throw validationError(
+      field,
+      `${accountAddress} holds ${onchain.dataLength} bytes; an explicit position of this instrument needs none (they are allocated here) or exactly ${size}`,
+    );
   }
   const rent = rentExemptMinimum(size);
   return { topUp: rent > onchain.lamports ? rent - onchain.lamports : 0n, allocate: onchain.dataLength === 0, size };

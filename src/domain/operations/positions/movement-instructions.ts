@@ -3,7 +3,15 @@
  * freeze → memo. Pure: everything comes from the leg the lookup planned.
  */
 import { getAddMemoInstruction } from '@solana-program/memo';
-import { getBurnCheckedInstruction, getCreateAssociatedTokenIdempotentInstruction, getFreezeAccountInstruction, getMintToCheckedInstruction, getThawAccountInstruction, getTransferCheckedInstruction, TOKEN_2022_PROGRAM_ADDRESS } from '@solana-program/token-2022';
+import {
+  getBurnCheckedInstruction,
+  getCreateAssociatedTokenIdempotentInstruction,
+  getFreezeAccountInstruction,
+  getMintToCheckedInstruction,
+  getThawAccountInstruction,
+  getTransferCheckedInstruction,
+  TOKEN_2022_PROGRAM_ADDRESS,
+} from '@solana-program/token-2022';
 import { AccountRole, address, createNoopSigner, type AccountMeta, type Address, type Instruction } from '@solana/kit';
 import type { AroundMovement, Leg, TransferHookAccountMeta, TransferHookAccountRole } from './movement.rules';
 
@@ -23,7 +31,10 @@ export function toAccountMetas(metas: readonly TransferHookAccountMeta[]): Accou
 }
 
 /** Thaw → the movement → freeze → memo, in one transaction. */
-export function aroundMovement(around: AroundMovement, movement: (config: { programAddress: typeof TOKEN_2022_PROGRAM_ADDRESS }) => Instruction): Instruction[] {
+export function aroundMovement(
+  around: AroundMovement,
+  movement: (config: { programAddress: typeof TOKEN_2022_PROGRAM_ADDRESS }) => Instruction,
+): Instruction[] {
   const config = { programAddress: address(around.tokenProgram) as typeof TOKEN_2022_PROGRAM_ADDRESS };
   const mint = address(around.mint);
   const owner = () => createNoopSigner(address(around.freezeAuthority!));
@@ -41,9 +52,13 @@ export function legInstructions(leg: Leg, feePayer: string): Instruction[] {
   const common = { mint: address(leg.mint), amount, decimals: leg.decimals };
   switch (leg.kind) {
     case 'mint':
-      return aroundMovement(leg, (config) => getMintToCheckedInstruction({ ...common, token: address(leg.position), mintAuthority: createNoopSigner(address(leg.mintAuthority)) }, config));
+      return aroundMovement(leg, (config) =>
+        getMintToCheckedInstruction({ ...common, token: address(leg.position), mintAuthority: createNoopSigner(address(leg.mintAuthority)) }, config),
+      );
     case 'burn':
-      return aroundMovement(leg, (config) => getBurnCheckedInstruction({ ...common, account: address(leg.position), authority: createNoopSigner(address(leg.authority)) }, config));
+      return aroundMovement(leg, (config) =>
+        getBurnCheckedInstruction({ ...common, account: address(leg.position), authority: createNoopSigner(address(leg.authority)) }, config),
+      );
     case 'transfer': {
       const create = leg.createDestination
         ? [
@@ -59,7 +74,10 @@ export function legInstructions(leg: Leg, feePayer: string): Instruction[] {
       return [
         ...create,
         ...aroundMovement(leg, (config) => {
-          const transfer = getTransferCheckedInstruction({ ...common, source: address(leg.source), destination: address(leg.destination), authority: createNoopSigner(address(leg.authority)) }, config);
+          const transfer = getTransferCheckedInstruction(
+            { ...common, source: address(leg.source), destination: address(leg.destination), authority: createNoopSigner(address(leg.authority)) },
+            config,
+          );
           if (leg.extraAccounts.length === 0) return transfer;
           return { ...transfer, accounts: [...transfer.accounts, ...toAccountMetas(leg.extraAccounts)] };
         }),

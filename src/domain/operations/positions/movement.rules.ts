@@ -66,7 +66,12 @@ export interface TradeDefaults {
 export type FreezeOption = 'unfreeze' | 'freeze' | 'unfreezeSource' | 'freezeSource' | 'unfreezeDestination' | 'freezeDestination';
 
 /** A leg's freeze option: its own flag, else the trade-level default; with the field path that set it. */
-export function freezeOption(defaults: TradeDefaults, item: Partial<Record<FreezeOption, boolean>>, p: string, name: FreezeOption): [field: string, on: boolean | undefined] {
+export function freezeOption(
+  defaults: TradeDefaults,
+  item: Partial<Record<FreezeOption, boolean>>,
+  p: string,
+  name: FreezeOption,
+): [field: string, on: boolean | undefined] {
   const own = item[name];
   const kind = name.startsWith('unfreeze') ? 'unfreeze' : 'freeze';
   return own !== undefined ? [`${p}.${name}`, own] : [`itemData.${kind}`, defaults[kind]];
@@ -74,7 +79,8 @@ export function freezeOption(defaults: TradeDefaults, item: Partial<Record<Freez
 
 /** A frozen position moves only when the request thaws it in the same transaction (`option` is the field path of the unfreeze flag). Throws POSITION_FROZEN naming `field`. */
 export function requireUnfrozen(position: { frozen: boolean; address: string }, unfreeze: boolean | undefined, option: string, field: string): void {
-  if (position.frozen && !unfreeze) throw new LedgerError('POSITION_FROZEN', `the position ${position.address} is frozen; set ${option} to thaw it in the same transaction`, field);
+  if (position.frozen && !unfreeze)
+    throw new LedgerError('POSITION_FROZEN', `the position ${position.address} is frozen; set ${option} to thaw it in the same transaction`, field);
 }
 
 /** A position as the balance book sees it: its record's offchain balance (decimal string of base units) and frozen state. */
@@ -168,7 +174,11 @@ export function amountToMove(book: BalanceBook, position: BookPosition, decimals
   if (amount === 0n) throw validationError(entire ? `${p}.${entireName}` : `${p}.value`, `there is nothing to ${verb}`);
   const available = request.precheckOffchain ? book.offchain(position) : onchain;
   if (amount > available) {
-    throw new LedgerError('INSUFFICIENT_BALANCE', `the position ${position.address} holds ${fromBaseUnits(available, decimals)}; ${fromBaseUnits(amount, decimals)} cannot be ${verb === 'burn' ? 'burned' : 'transferred'}`, `${p}.value`);
+    throw new LedgerError(
+      'INSUFFICIENT_BALANCE',
+      `the position ${position.address} holds ${fromBaseUnits(available, decimals)}; ${fromBaseUnits(amount, decimals)} cannot be ${verb === 'burn' ? 'burned' : 'transferred'}`,
+      `${p}.value`,
+    );
   }
   return amount;
 }
@@ -192,7 +202,8 @@ export function settleFreezes(legs: Leg[]): void {
 }
 
 /** The frozen state a leg leaves an account in, from the state it had. */
-export const frozenAfter = (leg: Leg, account: string) => (frozen: boolean) => (leg.freeze.includes(account) ? true : leg.thaw.includes(account) ? false : frozen);
+export const frozenAfter = (leg: Leg, account: string) => (frozen: boolean) =>
+  leg.freeze.includes(account) ? true : leg.thaw.includes(account) ? false : frozen;
 
 /** An instrument units move in: ACTIVE and not paused (VALIDATION_ERROR naming `field`, the lookup's financialInstrument). */
 export function checkInstrumentMovable(instrument: { status: string; paused?: boolean | null }, field: string): void {
@@ -226,9 +237,11 @@ export function transferDestinationState(
 ): 'active' | 'open' {
   if (found && found.financialInstrumentId !== sourceInstrumentId) throw validationError(field, 'both positions must hold the same instrument');
   if (found?.status === 'ACTIVE') return 'active';
-  if (!initialize) throw validationError(field, `the destination position is ${found?.status}; set initializeDestinationPositionIfNeeded to open it in the same transfer`);
+  if (!initialize)
+    throw validationError(field, `the destination position is ${found?.status}; set initializeDestinationPositionIfNeeded to open it in the same transfer`);
   if (found && !found.associated) throw validationError(field, 'an inactive explicit position cannot be reopened by a transfer; use Initialize Position');
-  if (!found && !lookup.owner) throw validationError(`${field}.owner`, 'initializeDestinationPositionIfNeeded needs the destination owner (and financialInstrument)');
+  if (!found && !lookup.owner)
+    throw validationError(`${field}.owner`, 'initializeDestinationPositionIfNeeded needs the destination owner (and financialInstrument)');
   return 'open';
 }
 
@@ -253,11 +266,18 @@ export function checkHookAccounts(metas: readonly TransferHookAccountMeta[], fie
  * (FREEZE_AUTHORITY_NOT_FOUND naming the first option set, spec 4.3 and its trade rule 2); returns the
  * freeze authority when an option is set, null when none is.
  */
-export function freezeOptionAuthority<A>(instrument: { version: string; mintAddress: string; freezeAuthority: A | null | undefined }, options: readonly [field: string, on: boolean | undefined][]): A | null {
+export function freezeOptionAuthority<A>(
+  instrument: { version: string; mintAddress: string; freezeAuthority: A | null | undefined },
+  options: readonly [field: string, on: boolean | undefined][],
+): A | null {
   const set = options.find(([, on]) => on);
   if (!set) return null;
   if (instrument.version !== 'TOKEN_2022' || !instrument.freezeAuthority) {
-    throw new LedgerError('FREEZE_AUTHORITY_NOT_FOUND', `${instrument.mintAddress}: freeze and unfreeze are supported only for TOKEN_2022 instruments with a freeze authority`, set[0]);
+    throw new LedgerError(
+      'FREEZE_AUTHORITY_NOT_FOUND',
+      `${instrument.mintAddress}: freeze and unfreeze are supported only for TOKEN_2022 instruments with a freeze authority`,
+      set[0],
+    );
   }
   return instrument.freezeAuthority;
 }

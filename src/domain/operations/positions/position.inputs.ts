@@ -16,7 +16,11 @@ export const initializePositionItemData = strictObject('InitializePositionItemDa
 export type InitializePositionItemData = t.TypeOf<typeof initializePositionItemData>;
 
 /** Update Position itemData: offchain fields only. */
-export const updatePositionItemData = strictObject('UpdatePositionItemData', { position: positionLookup }, { comments: text, code: nonEmptyString(200), name: nonEmptyString(500) });
+export const updatePositionItemData = strictObject(
+  'UpdatePositionItemData',
+  { position: positionLookup },
+  { comments: text, code: nonEmptyString(200), name: nonEmptyString(500) },
+);
 export type UpdatePositionItemData = t.TypeOf<typeof updatePositionItemData>;
 
 /** Freeze / Unfreeze Position itemData; its shape (one of the two forms) is validateFreezePosition's, checked after its fields. */
@@ -58,7 +62,12 @@ export const mintOperation = strictObject('MintOperation', { mintTo: positionLoo
 export type MintOperation = t.TypeOf<typeof mintOperation>;
 export const burnOperation = strictObject('BurnOperation', { burnFrom: positionLookup }, burnFields, 'value, or burnEntireBalance.');
 export type BurnOperation = t.TypeOf<typeof burnOperation>;
-export const transferOperation = strictObject('TransferOperation', { source: positionLookup, destination: positionLookup }, transferFields, 'value, or transferEntireBalance.');
+export const transferOperation = strictObject(
+  'TransferOperation',
+  { source: positionLookup, destination: positionLookup },
+  transferFields,
+  'value, or transferEntireBalance.',
+);
 export type TransferOperation = t.TypeOf<typeof transferOperation>;
 
 /** Mint itemData (spec 4.3). */
@@ -70,24 +79,38 @@ export const burnItemData = strictObject('BurnItemData', { burnFrom: positionLoo
 export type BurnItemData = t.TypeOf<typeof burnItemData>;
 
 /** Transfer Financial Instrument itemData (spec 4.3). */
-export const transferItemData = strictObject('TransferItemData', { source: positionLookup, destination: positionLookup }, { idempotencyId: uuid, ...transferFields });
+export const transferItemData = strictObject(
+  'TransferItemData',
+  { source: positionLookup, destination: positionLookup },
+  { idempotencyId: uuid, ...transferFields },
+);
 export type TransferItemData = t.TypeOf<typeof transferItemData>;
 
 /** Trade itemData (spec 4.3): operations each holding one of mint, burn, transfer; trade-level freeze/unfreeze (docs/behaviour/conventions.md). */
 export const tradeItemData = strictObject(
   'TradeItemData',
-  { operations: arrayOf(strictObject('TradeOperation', {}, { mint: mintOperation, burn: burnOperation, transfer: transferOperation }, 'Exactly one of mint, burn, transfer.'), 64) },
+  {
+    operations: arrayOf(
+      strictObject('TradeOperation', {}, { mint: mintOperation, burn: burnOperation, transfer: transferOperation }, 'Exactly one of mint, burn, transfer.'),
+      64,
+    ),
+  },
   { idempotencyId: uuid, freeze: t.boolean, unfreeze: t.boolean },
 );
 export type TradeItemData = t.TypeOf<typeof tradeItemData>;
 
 /** Inactivate Position itemData (spec 4.3; the spellings are the spec's). */
-export const inactivatePositionItemData = strictObject('InactivatePositionItemData', { positionToInactivate: positionLookup }, {
-  refundNetworkCurrrencyToFeePayer: t.boolean,
-  refundNetworkCurrrencyDestination: accountLookup,
-  burnRemainingTokenBalance: t.boolean,
-  transferRemainingTokenBalanceTo: positionLookup,
-  unfreezeIfNeeded: t.boolean,
-  freezeAuthority: accountLookup,
-}, 'The remaining balance must be burned or transferred; the rent goes to the fee payer unless refundNetworkCurrrencyDestination is given.');
+export const inactivatePositionItemData = strictObject(
+  'InactivatePositionItemData',
+  { positionToInactivate: positionLookup },
+  {
+    refundNetworkCurrrencyToFeePayer: t.boolean,
+    refundNetworkCurrrencyDestination: accountLookup,
+    burnRemainingTokenBalance: t.boolean,
+    transferRemainingTokenBalanceTo: positionLookup,
+    unfreezeIfNeeded: t.boolean,
+    freezeAuthority: accountLookup,
+  },
+  'The remaining balance must be burned or transferred; the rent goes to the fee payer unless refundNetworkCurrrencyDestination is given.',
+);
 export type InactivatePositionItemData = t.TypeOf<typeof inactivatePositionItemData>;

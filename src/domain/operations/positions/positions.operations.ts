@@ -7,7 +7,16 @@ import * as freezePositionRules from './freeze-position.rules';
 import * as inactivatePositionRules from './inactivate-position.rules';
 import * as initializePositionRules from './initialize-position.rules';
 import * as movementRules from './movement.rules';
-import { burnItemData, freezePositionItemData, inactivatePositionItemData, initializePositionItemData, mintItemData, tradeItemData, transferItemData, updatePositionItemData } from './position.inputs';
+import {
+  burnItemData,
+  freezePositionItemData,
+  inactivatePositionItemData,
+  initializePositionItemData,
+  mintItemData,
+  tradeItemData,
+  transferItemData,
+  updatePositionItemData,
+} from './position.inputs';
 
 /** Freeze and Unfreeze Position differ only in their verb. */
 const freezeOperation = (action: 'freeze' | 'unfreeze') =>
