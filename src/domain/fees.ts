@@ -77,3 +77,8 @@ export interface ComputeBudgetRecord {
   /** The estimate asked for: the price comes from the cluster's getRecentPrioritizationFees for the message's writable accounts. */
   priceEstimate: { provider: string | null; calculationStrategy: string; priorityLevel: PriorityLevel; source: 'CLUSTER_RPC' } | null;
 }
+
+/** A fee payer named by the request must be allowed to pay fees. VALIDATION_ERROR naming the field. */
+export function checkCanPayFees(account: { address: string; canPayFees: boolean }, field: string): void {
+  if (!account.canPayFees) throw validationError(field, `account ${account.address} is not allowed to pay fees (canPayFees is false)`);
+}

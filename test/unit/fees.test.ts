@@ -1,4 +1,5 @@
-import { checkComputeUnitConfig, computeBudgetEnabled, computeUnitLimitFor, estimateComputeUnitPrice } from '../../src/domain/fees';
+import { checkCanPayFees, checkComputeUnitConfig, computeBudgetEnabled, computeUnitLimitFor, estimateComputeUnitPrice } from '../../src/domain/fees';
+import { refusal } from '../support/expectations';
 import { LedgerError } from '../../src/domain/errors';
 
 describe('estimateComputeUnitPrice: a compute-unit price from recent prioritization fees', () => {
@@ -83,5 +84,15 @@ describe('computeUnitConfig: when a budget applies and what is refused', () => {
     expect(fieldOf({ computeUnitConfig: { enable: true } })).toBeNull();
     expect(fieldOf({ computeUnitConfig: { enable: false, price: 1 } })).toBe('svmTransactionConfig.computeUnitConfig.price');
     expect(fieldOf({ computeUnitConfig: { price: 1, priceEstimate: {} } })).toBe('svmTransactionConfig.computeUnitConfig.priceEstimate');
+  });
+});
+
+describe('checkCanPayFees: a named fee payer must be allowed to pay', () => {
+  it('refuses an account with canPayFees false, naming the field, and takes one with it true', () => {
+    expect(refusal(() => checkCanPayFees({ address: 'Payer1', canPayFees: false }, 'svmTransactionConfig.feePayer'))).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      field: 'svmTransactionConfig.feePayer',
+    });
+    expect(() => checkCanPayFees({ address: 'Payer1', canPayFees: true }, 'svmTransactionConfig.feePayer')).not.toThrow();
   });
 });

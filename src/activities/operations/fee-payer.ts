@@ -7,9 +7,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { SvmTransactionConfigInput } from '../../domain/inputs/common.inputs';
 import { Account } from '../../db/entities';
 import { assertMaySign, findAccountByLookup } from '../../db/repositories/accounts.repository';
-import { validationError } from '../../domain/errors';
+import { checkCanPayFees } from '../../domain/fees';
 import { signerSet, type WriteRequest } from '../../domain/write';
-import type { OperationResolved } from './operation-handler';
+import { scopeOf, type OperationResolved } from './operation-handler';
 import type { ActivityDeps } from '../deps';
 
 export interface FeePayer {
@@ -37,9 +37,9 @@ export async function resolveFeePayer(em: EntityManager, deps: ActivityDeps, req
     return orgPayer ? feePayerOf(orgPayer) : { address: deps.feePayerAddress, accountId: null, webhooks: { preSubmit: false, postSubmit: false } };
   }
   const field = 'svmTransactionConfig.feePayer';
-  const account = await findAccountByLookup(em, { organizationId: request.organizationId, cluster: request.cluster }, config.feePayer, field);
+  const account = await findAccountByLookup(em, scopeOf(request), config.feePayer, field);
   assertMaySign(account, request.organizationId, request.organizationExternalId, field);
-  if (!account.canPayFees) throw validationError(field, `account ${account.address} is not allowed to pay fees (canPayFees is false)`);
+  checkCanPayFees(account, field);
   return feePayerOf(account);
 }
 
