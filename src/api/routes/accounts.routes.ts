@@ -1,16 +1,16 @@
 /** Accounts: Create, Fetch (bulk, details, balance, private key), Update and Inactivate Account, Transfer Network Currency. */
 import { getBase58Decoder, getBase58Encoder } from '@solana/kit';
+import type * as t from 'io-ts';
 import { Account } from '../../db/entities';
 import { findAccountByLookup } from '../../db/repositories/accounts.repository';
 import { addressOfSeed } from '../../custody/key-store';
 import { forbidden, validationError } from '../../domain/errors';
 import { singleAccountBody } from '../codecs/account.codecs';
 import type { CreateAccountItemData } from '../../domain/operations/accounts/account.inputs';
-import type { AccountLookupInput } from '../../domain/inputs/common.inputs';
-import type { ApiDeps, LedgerContext } from '../context';
+import type { ApiDeps } from '../context';
 import { accountFields, lamportsBalance, presentAccount } from '../presenters/account.presenter';
-import { route, type RouteSpec } from '../route';
-import { actingScope } from '../tenancy';
+import type { RouteSpec } from '../route';
+import { singleRoute, type SingleRouteSpec } from './single-route';
 import { sealWebhookSecrets } from '../../custody/webhook-secrets';
 import { checkWebhookUrls } from './webhook-urls';
 import { accountQuery } from './query-fields';
@@ -39,14 +39,13 @@ export async function importedKey(item: CreateAccountItemData, at = 'itemData'):
 }
 
 export function accountRoutes(deps: ApiDeps): RouteSpec[] {
-  /** The account a single-account read names, within the acting tenant. */
-  const lookedUp = async (
-    ctx: LedgerContext,
-    body: { itemData: { account: AccountLookupInput }; tenancyConfig?: { overrideOrganizationExternalId?: string } },
-  ) => {
-    const { em, caller, scope } = await actingScope(ctx, deps, body.tenancyConfig);
-    return { em, caller, account: await findAccountByLookup(em, scope, body.itemData.account, 'itemData.account') };
-  };
+  /** The single-account reads: the account the body names, within the acting tenant. */
+  const accountRoute = <R>(spec: Omit<SingleRouteSpec<t.TypeOf<typeof singleAccountBody>, Account, R>, 'body' | 'find'>) =>
+    singleRoute(deps, {
+      ...spec,
+      body: singleAccountBody,
+      find: ({ em, scope, body }) => findAccountByLookup(em, scope, body.itemData.account, 'itemData.account'),
+    });
 
   return [
     ...writeRoutes(deps, accountOperations, {
@@ -80,34 +79,22 @@ export function accountRoutes(deps: ApiDeps): RouteSpec[] {
       fields: accountFields,
       present: (a, level, _related, viewer) => presentAccount(a, level, viewer),
     }),
-    route({
+    accountRoute({
       operationId: 'fetchAccountDetails',
-      method: 'post',
       path: '/api/v1/accounts/single',
       tag: 'Accounts',
       summary: 'Fetch Account Details.',
-      role: 'READ',
-      body: singleAccountBody,
-      successStatus: 200,
       response: accountLevels.detailed,
-      async handler(ctx, body) {
-        const { caller, account } = await lookedUp(ctx, body);
-        return presentAccount(account, 'detailed', caller.organizationId);
-      },
+      present: (account, { caller }) => presentAccount(account, 'detailed', caller.organizationId),
     }),
-    route({
+    accountRoute({
       operationId: 'fetchAccountBalance',
-      method: 'post',
       path: '/api/v1/accounts/balance',
       tag: 'Accounts',
       summary: 'Fetch Account Balance: live from the network, beside the offchain record.',
-      role: 'READ',
-      body: singleAccountBody,
-      successStatus: 200,
       response: accountBalanceResponse,
-      async handler(ctx, body) {
-        const { account } = await lookedUp(ctx, body);
-        const onchain = await deps.networks.get(ctx.state.cluster)!.getBalance(account.address);
+      async present(account, { scope }) {
+        const onchain = await deps.networks.get(scope.cluster)!.getBalance(account.address);
         return {
           account: presentAccount(account, 'identifiers'),
           onchain: { balance: lamportsBalance(onchain) },
@@ -115,19 +102,15 @@ export function accountRoutes(deps: ApiDeps): RouteSpec[] {
         };
       },
     }),
-    route({
+    accountRoute({
       operationId: 'fetchAccountPrivateKey',
-      method: 'post',
       path: '/api/v1/accounts/private-key',
       tag: 'Accounts',
       summary:
         'Fetch Account Private Key of a managed account (base58 of the 64-byte secret key, the Solana CLI layout). Every call is logged, without the key. An account with a threshold key (dkgKeys) answers 400: no one holds that key whole.',
       role: 'FETCH_PRIVATE_KEY',
-      body: singleAccountBody,
-      successStatus: 200,
       response: accountPrivateKeyResponse,
-      async handler(ctx, body) {
-        const { em, caller, account } = await lookedUp(ctx, body);
+      async present(account, { ctx, em, caller }) {
         if (account.organizationId !== caller.organizationId) throw forbidden('only the owning organization may fetch a private key', 'itemData.account');
         if (await deps.keyStore.isThresholdKey(em, account.address))
           throw validationError(

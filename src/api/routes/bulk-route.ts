@@ -1,14 +1,29 @@
-/** The bulk read every resource has: `{itemQuery, tenancyConfig}` → `{count, items}` at a detail level. */
+/** The bulk reads every resource has: `{itemQuery, tenancyConfig}` → `{count, items}`, at a detail level (bulkRoute) or at the one level a resource has (pageRoute). */
+import type * as t from 'io-ts';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { findPage, pageFields } from '../../db/repositories/bulk-pages.repository';
+import { findPage, pageFields, type Page } from '../../db/repositories/bulk-pages.repository';
 import type { EntityName } from '@mikro-orm/core';
 import { translateItemQuery, type QueryResource } from '../../domain/item-query';
 import { bulkBody } from '../codecs/common.codecs';
-import type { ApiDeps } from '../context';
+import type { ApiDeps, LedgerContext } from '../context';
 import { detailLevels, type DetailLevel } from '../presenters/account.presenter';
 import { route, type RouteSpec } from '../route';
 import { bulkResponse, type BulkLevels, type LevelRecord } from '../../domain/responses/bulk.responses';
-import { actingCaller } from '../tenancy';
+import { actingScope } from '../tenancy';
+
+/** One page of the acting tenant's records an itemQuery selects; `fields`: only those properties are loaded (findPage). */
+async function readPage<E extends object>(
+  ctx: LedgerContext,
+  deps: ApiDeps,
+  body: t.TypeOf<typeof bulkBody>,
+  entity: EntityName<E>,
+  resource: QueryResource,
+  fields?: readonly string[],
+): Promise<{ em: EntityManager; organizationId: string; page: Page<E> }> {
+  const { em, scope } = await actingScope(ctx, deps, body.tenancyConfig);
+  const page = await findPage(em, entity, translateItemQuery(resource, body.itemQuery, scope), fields);
+  return { em, organizationId: scope.organizationId, page };
+}
 
 export function bulkRoute<E extends object, C = undefined, L extends BulkLevels = BulkLevels>(
   deps: ApiDeps,
@@ -42,13 +57,44 @@ export function bulkRoute<E extends object, C = undefined, L extends BulkLevels 
     successStatus: 200,
     response: bulkResponse(spec.levels),
     async handler(ctx, body) {
-      const em = deps.orm.em.fork();
-      const caller = await actingCaller(ctx, deps, em, body.tenancyConfig);
-      const query = translateItemQuery(spec.query, body.itemQuery, { organizationId: caller.organizationId, cluster: ctx.state.cluster });
       const level = ctx.params.detailLevel as DetailLevel;
-      const page = await findPage(em, spec.entity, query, spec.fields?.[level]);
+      const { em, organizationId, page } = await readPage(ctx, deps, body, spec.entity, spec.query, spec.fields?.[level]);
       const related = level === 'detailed' && spec.related ? await spec.related(em, page.items) : undefined;
-      return { ...pageFields(page), items: page.items.map((item) => spec.present(item, level, related, caller.organizationId)) };
+      return { ...pageFields(page), items: page.items.map((item) => spec.present(item, level, related, organizationId)) };
+    },
+  });
+}
+
+/** A bulk read with one level (the path has no `{detailLevel}`): `related` loads what every item shows beside its record, in one go for the page. */
+export function pageRoute<E extends object, C, I>(
+  deps: ApiDeps,
+  spec: {
+    operationId: string;
+    path: string;
+    tag: string;
+    summary: string;
+    /** The page's codec: `{count, …, items}`. */
+    response: t.Mixed & t.Decoder<unknown, ReturnType<typeof pageFields> & { items: I[] }>;
+    entity: EntityName<E>;
+    query: QueryResource;
+    related: (em: EntityManager, records: E[], scope: { organizationId: string; cluster: string }) => Promise<C>;
+    present: (record: E, related: C) => I;
+  },
+): RouteSpec {
+  return route({
+    operationId: spec.operationId,
+    method: 'post',
+    path: spec.path,
+    tag: spec.tag,
+    summary: spec.summary,
+    role: 'READ',
+    body: bulkBody,
+    successStatus: 200,
+    response: spec.response,
+    async handler(ctx, body) {
+      const { em, organizationId, page } = await readPage(ctx, deps, body, spec.entity, spec.query);
+      const related = await spec.related(em, page.items, { organizationId, cluster: ctx.state.cluster });
+      return { ...pageFields(page), items: page.items.map((item) => spec.present(item, related)) };
     },
   });
 }

@@ -2,17 +2,15 @@
 import { Account, DurableNonceAccount } from '../../db/entities';
 import { findAccountByLookup } from '../../db/repositories/accounts.repository';
 import { notFound } from '../../domain/errors';
-import { translateItemQuery } from '../../domain/item-query';
 import { readNonce } from '../../network/lifetime';
-import { bulkBody } from '../codecs/common.codecs';
 import { durableNonceAccountDetailsBody } from '../codecs/durable-nonce.codecs';
 import type { ApiDeps } from '../context';
 import { presentDurableNonceAccount } from '../presenters/durable-nonce.presenter';
 import { durableNonceAccountPage, durableNonceAccountRecord } from '../../domain/responses/durable-nonce.responses';
-import { route, type RouteSpec } from '../route';
-import { actingScope } from '../tenancy';
+import type { RouteSpec } from '../route';
+import { pageRoute } from './bulk-route';
+import { singleRoute } from './single-route';
 import { durableNonceAccountQuery } from './query-fields';
-import { findPage, pageFields } from '../../db/repositories/bulk-pages.repository';
 import { writeRoutes } from './write-route';
 import { durableNonceOperations } from '../../domain/operations/durable-nonces/durable-nonces.operations';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -36,44 +34,35 @@ export function durableNonceAccountRoutes(deps: ApiDeps): RouteSpec[] {
         },
       },
     }),
-    route({
+    pageRoute(deps, {
       operationId: 'fetchDurableNonceAccounts',
-      method: 'post',
       path: '/api/v1/durable-nonce-accounts/bulk',
       tag: 'Durable nonce accounts',
       summary:
         'Fetch Durable Nonce Accounts with filter, sort and paging; items are detailed records (spec 2.8). Fields: nonceAuthorityOnchainId, nonceAccountOnchainId, nonceAuthorityOffchainId, nonceAccountOffchainId, inUseByTransactionId, nonceAccountCode, isInUse (default sort, free ones first), nonceHash (the value last read from the chain: at creation and at each reservation).',
-      role: 'READ',
-      body: bulkBody,
-      successStatus: 200,
       response: durableNonceAccountPage,
-      async handler(ctx, body) {
-        const { em, scope } = await actingScope(ctx, deps, body.tenancyConfig);
-        const query = translateItemQuery(durableNonceAccountQuery, body.itemQuery, scope);
-        const page = await findPage(em, DurableNonceAccount, query);
-        const rows = page.items;
-        const accounts = await accountsOf(em, rows);
-        return { ...pageFields(page), items: rows.map((row) => presentDurableNonceAccount(row, accounts, row.nonceHash ?? null)) };
-      },
+      entity: DurableNonceAccount,
+      query: durableNonceAccountQuery,
+      related: (em, rows) => accountsOf(em, rows),
+      present: (row, accounts) => presentDurableNonceAccount(row, accounts, row.nonceHash ?? null),
     }),
-    route({
+    singleRoute(deps, {
       operationId: 'fetchDurableNonceAccountDetails',
-      method: 'post',
       path: '/api/v1/durable-nonce-accounts/single',
       tag: 'Durable nonce accounts',
       summary:
         'Fetch Durable Nonce Account Details: the record of spec 2.8, with nonceHash read from the chain now (null when the account holds no initialized nonce) and inUse naming the transaction holding the nonce (null when free). 404 when the account is not a durable nonce account of the tenant.',
-      role: 'READ',
       body: durableNonceAccountDetailsBody,
-      successStatus: 200,
       response: durableNonceAccountRecord,
-      async handler(ctx, body) {
-        const { em, scope } = await actingScope(ctx, deps, body.tenancyConfig);
+      async find({ em, scope, body }) {
         const field = 'itemData.nonceAccount';
         const account = await findAccountByLookup(em, scope, body.itemData.nonceAccount, field);
         const row = await em.findOne(DurableNonceAccount, { id: account.id });
         if (!row) throw notFound(field, `account ${account.address} is not a durable nonce account`);
-        const onchain = await readNonce(deps.networks.get(ctx.state.cluster)!, row.address);
+        return row;
+      },
+      async present(row, { em, scope }) {
+        const onchain = await readNonce(deps.networks.get(scope.cluster)!, row.address);
         return presentDurableNonceAccount(row, await accountsOf(em, [row]), onchain?.nonce ?? null);
       },
     }),

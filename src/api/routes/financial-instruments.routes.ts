@@ -1,22 +1,22 @@
 /** Financial instruments: Create Financial Instrument, Fetch Financial Instrument Details, the Token Extensions Calculator. */
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type * as t from 'io-ts';
 import { Account, FinancialInstrument } from '../../db/entities';
 import { notFound } from '../../domain/errors';
 import { findInstrumentByLookup } from '../../db/repositories/financial-instruments.repository';
 import { mintAccountSize, rentExemptMinimum } from '../../domain/token-extensions';
 import { singleFinancialInstrumentBody, tokenExtensionsCalculatorBody } from '../codecs/financial-instrument.codecs';
-import type { ApiDeps, LedgerContext } from '../context';
-import type { AccountLookupInput } from '../../domain/inputs/common.inputs';
+import type { ApiDeps } from '../context';
 import { exactNumber, lamportsBalance } from '../presenters/account.presenter';
 import { decodeMintState } from '../../domain/mint-state';
 import { fromBaseUnits, scaleAmount } from '../../domain/money';
 import { presentFinancialInstrument } from '../presenters/financial-instrument.presenter';
 import { route, type RouteSpec } from '../route';
+import { singleRoute, type SingleRouteSpec } from './single-route';
 import { bulkRoute } from './bulk-route';
 import { writeRoutes } from './write-route';
 import { financialInstrumentOperations } from '../../domain/operations/financial-instruments/financial-instruments.operations';
 import { financialInstrumentQuery } from './query-fields';
-import { actingScope } from '../tenancy';
 import { importedKey } from './accounts.routes';
 import { circulatingSupplyResponse, financialInstrumentLevels, tokenExtensionsCalculatorResponse } from '../../domain/responses/financial-instrument.responses';
 
@@ -27,14 +27,13 @@ async function relatedAccounts(em: EntityManager, instruments: FinancialInstrume
 }
 
 export function financialInstrumentRoutes(deps: ApiDeps): RouteSpec[] {
-  /** The instrument a single-instrument read names, within the acting tenant. */
-  const lookedUp = async (
-    ctx: LedgerContext,
-    body: { itemData: { financialInstrument: AccountLookupInput }; tenancyConfig?: { overrideOrganizationExternalId?: string } },
-  ) => {
-    const { em, caller, scope } = await actingScope(ctx, deps, body.tenancyConfig);
-    return { em, caller, instrument: await findInstrumentByLookup(em, scope, body.itemData.financialInstrument, 'itemData.financialInstrument') };
-  };
+  /** The single-instrument reads: the instrument the body names, within the acting tenant. */
+  const instrumentRoute = <R>(spec: Omit<SingleRouteSpec<t.TypeOf<typeof singleFinancialInstrumentBody>, FinancialInstrument, R>, 'body' | 'find'>) =>
+    singleRoute(deps, {
+      ...spec,
+      body: singleFinancialInstrumentBody,
+      find: ({ em, scope, body }) => findInstrumentByLookup(em, scope, body.itemData.financialInstrument, 'itemData.financialInstrument'),
+    });
   return [
     ...writeRoutes(deps, financialInstrumentOperations, {
       CREATE_FINANCIAL_INSTRUMENT: {
@@ -57,35 +56,24 @@ export function financialInstrumentRoutes(deps: ApiDeps): RouteSpec[] {
       present: (fi, level, accounts, viewer) => presentFinancialInstrument(fi, level, viewer, accounts),
       related: (em, instruments) => relatedAccounts(em, instruments),
     }),
-    route({
+    instrumentRoute({
       operationId: 'fetchFinancialInstrumentDetails',
-      method: 'post',
       path: '/api/v1/financial-instruments/single',
       tag: 'Financial instruments',
       summary: 'Fetch Financial Instrument Details.',
-      role: 'READ',
-      body: singleFinancialInstrumentBody,
-      successStatus: 200,
       response: financialInstrumentLevels.detailed,
-      async handler(ctx, body) {
-        const { em, caller, instrument } = await lookedUp(ctx, body);
-        return presentFinancialInstrument(instrument, 'detailed', caller.organizationId, await relatedAccounts(em, [instrument]));
-      },
+      present: async (instrument, { em, caller }) =>
+        presentFinancialInstrument(instrument, 'detailed', caller.organizationId, await relatedAccounts(em, [instrument])),
     }),
-    route({
+    instrumentRoute({
       operationId: 'fetchFinancialInstrumentCirculatingSupply',
-      method: 'post',
       path: '/api/v1/financial-instruments/circulating-supply',
       tag: 'Financial instruments',
       summary: 'Fetch Financial Instrument Circulating Supply, read from the mint on the network (with the UI amount where Scaled UI Amount applies).',
-      role: 'READ',
-      body: singleFinancialInstrumentBody,
-      successStatus: 200,
       response: circulatingSupplyResponse,
-      async handler(ctx, body) {
-        const { instrument } = await lookedUp(ctx, body);
-        const data = await deps.networks.get(ctx.state.cluster)!.getAccount(instrument.mintAddress);
-        if (!data) throw notFound('itemData.financialInstrument', `the mint ${instrument.mintAddress} is not on ${ctx.state.cluster}`);
+      async present(instrument, { scope }) {
+        const data = await deps.networks.get(scope.cluster)!.getAccount(instrument.mintAddress);
+        if (!data) throw notFound('itemData.financialInstrument', `the mint ${instrument.mintAddress} is not on ${scope.cluster}`);
         const mint = decodeMintState(data.data, deps.now());
         return {
           financialInstrument: presentFinancialInstrument(instrument, 'identifiers'),

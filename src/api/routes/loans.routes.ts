@@ -3,17 +3,14 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Account, FinancialInstrument, Loan, LoanStrategy } from '../../db/entities';
 import { findAccountByLookup } from '../../db/repositories/accounts.repository';
 import { notFound } from '../../domain/errors';
-import { translateItemQuery } from '../../domain/item-query';
 import { noPrices } from '../../domain/prices';
-import { bulkBody } from '../codecs/common.codecs';
 import { loanDetailsBody } from '../codecs/loan.codecs';
 import type { ApiDeps } from '../context';
 import { loanRelated, presentLoan, presentLoanStrategy, type LoanRelated } from '../presenters/loan.presenter';
 import { loanDetailed, loanLevels, loanStrategyPage } from '../../domain/responses/loan.responses';
-import { route, type RouteSpec } from '../route';
-import { actingScope } from '../tenancy';
-import { bulkRoute } from './bulk-route';
-import { findPage, pageFields } from '../../db/repositories/bulk-pages.repository';
+import type { RouteSpec } from '../route';
+import { bulkRoute, pageRoute } from './bulk-route';
+import { singleRoute } from './single-route';
 import { loanQuery, loanStrategyQuery } from './query-fields';
 import { writeRoutes } from './write-route';
 import { loanOperations } from '../../domain/operations/loans/loans.operations';
@@ -55,42 +52,34 @@ export function loanRoutes(deps: ApiDeps): RouteSpec[] {
       REFINANCE_LOAN: { start: throughLoanWorkflow },
       CLOSE_LOAN: { start: throughLoanWorkflow },
     }),
-    route({
+    pageRoute(deps, {
       operationId: 'fetchLoanStrategies',
-      method: 'post',
       path: '/api/v1/loans/strategies/bulk',
       tag: 'Loans',
       summary:
         'Fetch Loan Strategies with filter, sort and paging; items are detailed records. Fields: loanStrategyOnchainId, loanStrategyOffchainId, lenderOnchainId, lenderOffchainId, principalFinancialInstrumentOnchainId, principalFinancialInstrumentOffchainId, collateralFinancialInstrumentOnchainId, originationsEnabled, rollover, createdAt (default sort, newest first).',
-      role: 'READ',
-      body: bulkBody,
-      successStatus: 200,
       response: loanStrategyPage,
-      async handler(ctx, body) {
-        const { em, scope } = await actingScope(ctx, deps, body.tenancyConfig);
-        const page = await findPage(em, LoanStrategy, translateItemQuery(loanStrategyQuery, body.itemQuery, scope));
-        const rows = page.items;
-        const { accounts, instruments, outstanding } = await strategyRelated(em, rows);
-        return { ...pageFields(page), items: rows.map((row) => presentLoanStrategy(row, accounts, instruments, outstanding(row.id))) };
-      },
+      entity: LoanStrategy,
+      query: loanStrategyQuery,
+      related: (em, rows) => strategyRelated(em, rows),
+      present: (row, { accounts, instruments, outstanding }) => presentLoanStrategy(row, accounts, instruments, outstanding(row.id)),
     }),
-    route({
+    singleRoute(deps, {
       operationId: 'fetchLoanDetails',
-      method: 'post',
       path: '/api/v1/loans/single',
       tag: 'Loans',
       summary:
         "Fetch Loan Details (spec 2.6): the loan of the escrow, with interestOutstanding accrued until now and estimatedInterest until computeEstimatedInterestUntil (default now); loanToValueRatio is the loan's current ratio (principal due and interest over the collateral) at the prices in marketData. 404 when the account is not a loan's escrow.",
-      role: 'READ',
       body: loanDetailsBody,
-      successStatus: 200,
       response: loanDetailed,
-      async handler(ctx, body) {
-        const { em, scope } = await actingScope(ctx, deps, body.tenancyConfig);
+      async find({ em, scope, body }) {
         const field = 'itemData.escrow';
         const escrow = await findAccountByLookup(em, scope, body.itemData.escrow, field);
         const loan = await em.findOne(Loan, { ...scope, escrowAccountId: escrow.id });
         if (!loan) throw notFound(field, `account ${escrow.address} is not the escrow of a loan`);
+        return loan;
+      },
+      async present(loan, { em, body }) {
         const now = deps.now();
         const until = body.itemData.computeEstimatedInterestUntil ? new Date(body.itemData.computeEstimatedInterestUntil) : now;
         return presentLoan(loan, 'detailed', await loanRelated(em, [loan], prices(), until, now)) as never;

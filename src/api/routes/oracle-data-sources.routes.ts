@@ -7,16 +7,14 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Account, OracleDataSource } from '../../db/entities';
 import { findDataSourceByLookup } from '../../db/repositories/oracle-data-sources.repository';
-import { translateItemQuery } from '../../domain/item-query';
 import { parseJobDefinition } from '../../domain/oracle-job';
-import { bulkBody } from '../codecs/common.codecs';
 import { singleOnchainDataSourceBody } from '../codecs/oracle-data-source.codecs';
 import type { ApiDeps } from '../context';
 import { presentLatestValue, presentOnchainDataSource } from '../presenters/oracle-data-source.presenter';
 import { onchainDataSourcePage, onchainDataSourceRecord } from '../../domain/responses/oracle-data-source.responses';
-import { route, type RouteSpec } from '../route';
-import { actingCaller, actingScope } from '../tenancy';
-import { findPage, pageFields } from '../../db/repositories/bulk-pages.repository';
+import type { RouteSpec } from '../route';
+import { pageRoute } from './bulk-route';
+import { singleRoute } from './single-route';
 import { onchainDataSourceQuery } from './query-fields';
 import { writeRoutes } from './write-route';
 import { oracleDataSourceOperations } from '../../domain/operations/oracle-data-sources/oracle-data-sources.operations';
@@ -52,42 +50,28 @@ export function oracleDataSourceRoutes(deps: ApiDeps): RouteSpec[] {
         },
       },
     }),
-    route({
+    pageRoute(deps, {
       operationId: 'fetchOracleDataSources',
-      method: 'post',
       path: '/api/v1/market-data/onchain-data-source/bulk',
       tag,
       summary: 'Fetch Oracle Data Sources with filter, sort and paging (spec 4.1 fields; default sort dataType ASC); detailed records with their latest value.',
-      role: 'READ',
-      body: bulkBody,
-      successStatus: 200,
       response: onchainDataSourcePage,
-      async handler(ctx, body) {
-        const em = deps.orm.em.fork();
-        const caller = await actingCaller(ctx, deps, em, body.tenancyConfig);
-        const query = translateItemQuery(onchainDataSourceQuery, body.itemQuery, { organizationId: caller.organizationId, cluster: ctx.state.cluster });
-        const page = await findPage(em, OracleDataSource, query);
-        const items = page.items;
-        const authorities = await authoritiesOf(em, caller.organizationId, ctx.state.cluster, items);
-        return { ...pageFields(page), items: items.map((s) => presentOnchainDataSource(s, authorities.get(s.authorityAddress))) };
-      },
+      entity: OracleDataSource,
+      query: onchainDataSourceQuery,
+      related: (em, sources, scope) => authoritiesOf(em, scope.organizationId, scope.cluster, sources),
+      present: (source, authorities) => presentOnchainDataSource(source, authorities.get(source.authorityAddress)),
     }),
-    route({
+    singleRoute(deps, {
       operationId: 'fetchOnchainDataSourceDetails',
-      method: 'post',
       path: '/api/v1/market-data/onchain-data-source/single',
       tag,
       summary:
         'Fetch Onchain Data Source Details: the record (spec 2.7) with latestValue {value, updatedAt, slot} and the last refresh failure. 404 when the data source is not on record.',
-      role: 'READ',
       body: singleOnchainDataSourceBody,
-      successStatus: 200,
       response: onchainDataSourceRecord,
-      async handler(ctx, body) {
-        const { em, scope } = await actingScope(ctx, deps, body.tenancyConfig);
-        const source = await findDataSourceByLookup(em, scope, body.itemData.onchainDataSource, 'itemData.onchainDataSource');
-        return presentOnchainDataSource(source, (await authoritiesOf(em, scope.organizationId, scope.cluster, [source])).get(source.authorityAddress));
-      },
+      find: ({ em, scope, body }) => findDataSourceByLookup(em, scope, body.itemData.onchainDataSource, 'itemData.onchainDataSource'),
+      present: async (source, { em, scope }) =>
+        presentOnchainDataSource(source, (await authoritiesOf(em, scope.organizationId, scope.cluster, [source])).get(source.authorityAddress)),
     }),
   ];
 }

@@ -1,32 +1,35 @@
 /** Positions: the writes (Initialize, Update, Freeze, Unfreeze, Inactivate Position, Mint, Burn, Transfer, Trade), Fetch Positions, Fetch Position Details, Fetch Position Balance. */
 import { getTokenDecoder } from '@solana-program/token-2022';
+import type * as t from 'io-ts';
 import { FinancialInstrument, Position } from '../../db/entities';
 import { findPositionByLookup } from '../../db/repositories/positions.repository';
 import { fromBaseUnits, scaleAmount } from '../../domain/money';
 import { singlePositionBody } from '../codecs/position.codecs';
-import type { PositionLookupInput } from '../../domain/operations/positions/position.inputs';
-import type { ApiDeps, LedgerContext } from '../context';
+import type { ApiDeps } from '../context';
 import { exactNumber } from '../presenters/account.presenter';
 import { positionFields, presentPosition } from '../presenters/position.presenter';
-import { route, type RouteSpec } from '../route';
+import type { RouteSpec } from '../route';
+import { singleRoute, type SingleRouteSpec } from './single-route';
 import { bulkRoute } from './bulk-route';
 import { writeRoutes } from './write-route';
 import { freezeAllInstead } from './freeze-all-positions';
 import { positionQuery } from './query-fields';
-import { actingScope } from '../tenancy';
 import { positionBalanceResponse, positionLevels } from '../../domain/responses/position.responses';
 import { positionOperations } from '../../domain/operations/positions/positions.operations';
 
 export function positionRoutes(deps: ApiDeps): RouteSpec[] {
-  const lookedUp = async (
-    ctx: LedgerContext,
-    body: { itemData: { position: PositionLookupInput }; tenancyConfig?: { overrideOrganizationExternalId?: string } },
-  ) => {
-    const { em, scope } = await actingScope(ctx, deps, body.tenancyConfig);
-    const position = await findPositionByLookup(em, scope, body.itemData.position, 'itemData.position');
-    const instrument = await em.findOneOrFail(FinancialInstrument, { id: position.financialInstrumentId });
-    return { position, instrument };
-  };
+  /** The single-position reads: the position the body names, within the acting tenant, and its instrument. */
+  const positionRoute = <R>(
+    spec: Omit<SingleRouteSpec<t.TypeOf<typeof singlePositionBody>, { position: Position; instrument: FinancialInstrument }, R>, 'body' | 'find'>,
+  ) =>
+    singleRoute(deps, {
+      ...spec,
+      body: singlePositionBody,
+      async find({ em, scope, body }) {
+        const position = await findPositionByLookup(em, scope, body.itemData.position, 'itemData.position');
+        return { position, instrument: await em.findOneOrFail(FinancialInstrument, { id: position.financialInstrumentId }) };
+      },
+    });
   return [
     ...writeRoutes(deps, positionOperations, {
       FREEZE_POSITION: { instead: freezeAllInstead(deps, 'FREEZE_POSITION') },
@@ -46,34 +49,22 @@ export function positionRoutes(deps: ApiDeps): RouteSpec[] {
       related: async (em, positions) =>
         new Map((await em.find(FinancialInstrument, { id: { $in: [...new Set(positions.map((p) => p.financialInstrumentId))] } })).map((fi) => [fi.id, fi])),
     }),
-    route({
+    positionRoute({
       operationId: 'fetchPositionDetails',
-      method: 'post',
       path: '/api/v1/positions/single',
       tag: 'Positions',
       summary: 'Fetch Position Details.',
-      role: 'READ',
-      body: singlePositionBody,
-      successStatus: 200,
       response: positionLevels.detailed,
-      async handler(ctx, body) {
-        const { position, instrument } = await lookedUp(ctx, body);
-        return presentPosition(position, 'detailed', instrument);
-      },
+      present: ({ position, instrument }) => presentPosition(position, 'detailed', instrument),
     }),
-    route({
+    positionRoute({
       operationId: 'fetchPositionBalance',
-      method: 'post',
       path: '/api/v1/positions/balance',
       tag: 'Positions',
       summary: 'Fetch Position Balance: live from the network (raw and UI amount; uiAmount under Scaled UI Amount), beside the offchain record.',
-      role: 'READ',
-      body: singlePositionBody,
-      successStatus: 200,
       response: positionBalanceResponse,
-      async handler(ctx, body) {
-        const { position, instrument } = await lookedUp(ctx, body);
-        const account = await deps.networks.get(ctx.state.cluster)!.getAccount(position.address);
+      async present({ position, instrument }, { scope }) {
+        const account = await deps.networks.get(scope.cluster)!.getAccount(position.address);
         const onchain = account ? getTokenDecoder().decode(account.data) : null;
         const units = onchain?.amount ?? 0n;
         const offchain = BigInt(position.balance);

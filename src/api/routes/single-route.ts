@@ -1,0 +1,56 @@
+/** The single-record read every resource has: look the record up within the acting tenant, then present it. */
+import type * as t from 'io-ts';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TenantScope } from '../../db/repositories/accounts.repository';
+import type { Role } from '../../domain/roles';
+import type { ApiDeps, Caller, LedgerContext } from '../context';
+import { route, type RouteSpec } from '../route';
+import { actingScope } from '../tenancy';
+
+/** What a single read's body always carries: the tenant to act for. */
+interface ActingBody {
+  tenancyConfig?: { overrideOrganizationExternalId?: string };
+}
+
+/** Where a single read runs: its request, EntityManager, acting caller and tenant scope. */
+export interface SingleRead<B> {
+  ctx: LedgerContext;
+  em: EntityManager;
+  caller: Caller;
+  scope: TenantScope;
+  body: B;
+}
+
+export interface SingleRouteSpec<B, F, R> {
+  operationId: string;
+  path: string;
+  tag: string;
+  summary: string;
+  /** READ unless said. */
+  role?: Role;
+  body: t.Mixed & t.Decoder<unknown, B>;
+  response: t.Mixed & t.Decoder<unknown, R>;
+  /** The record the body names; fails with the lookup's NOT_FOUND (or VALIDATION_ERROR) before anything is presented. */
+  find: (read: SingleRead<B>) => Promise<F>;
+  /** The answer: the record, with whatever it shows beside it (read from the database or the network). */
+  present: (found: F, read: SingleRead<B>) => R | Promise<R>;
+}
+
+/** A POST read answering 200; as idempotent as its find and present, which only read. */
+export function singleRoute<B extends ActingBody, F, R>(deps: ApiDeps, spec: SingleRouteSpec<B, F, R>): RouteSpec<B, R> {
+  return route({
+    operationId: spec.operationId,
+    method: 'post',
+    path: spec.path,
+    tag: spec.tag,
+    summary: spec.summary,
+    role: spec.role ?? 'READ',
+    body: spec.body,
+    successStatus: 200,
+    response: spec.response,
+    async handler(ctx, body) {
+      const read = { ctx, body, ...(await actingScope(ctx, deps, body.tenancyConfig)) };
+      return spec.present(await spec.find(read), read);
+    },
+  });
+}
