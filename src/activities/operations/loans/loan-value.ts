@@ -30,11 +30,20 @@ export async function loanToValueAt(
   return loanToValueAtPrices({ instrument: principal, units: owed, field: principalField }, collateral, prices);
 }
 
+/** The collateral records of held units by instrument id (reads only; fails if an instrument is gone), each valued item naming `field`. */
+export async function heldCollateral(em: EntityManager, held: Iterable<[string, bigint]>, field: string): Promise<HeldCollateral[]> {
+  const collateral: HeldCollateral[] = [];
+  for (const [id, units] of held) collateral.push({ instrument: await em.findOneOrFail(FinancialInstrument, { id }), units, field });
+  return collateral;
+}
+
 /** A loan's loan-to-value now: what it owes with interest to `now` over its pledged items, at the port's prices. */
 export async function currentLoanToValue(em: EntityManager, deps: ActivityDeps, loan: Loan, now: Date, field: string): Promise<bigint> {
   const principal = await em.findOneOrFail(FinancialInstrument, { id: loan.principalInstrumentId });
-  const collateral: HeldCollateral[] = [];
-  for (const p of loan.pledged)
-    collateral.push({ instrument: await em.findOneOrFail(FinancialInstrument, { id: p.financialInstrumentId }), units: BigInt(p.amount), field });
+  const collateral = await heldCollateral(
+    em,
+    loan.pledged.map((p): [string, bigint] => [p.financialInstrumentId, BigInt(p.amount)]),
+    field,
+  );
   return loanToValueAt(deps, loan.organizationId, principal, BigInt(loan.principalDue) + interestAt(loan, now), field, collateral);
 }

@@ -17,7 +17,7 @@ import {
 } from '../../../domain/operations/loans/repay-loan.rules';
 import { settleFreezes, type Leg } from '../../../domain/operations/positions/movement.rules';
 import { borrowersLoan, planOutOfEscrow, planTopUp, renamed, requireBorrowerOwns, vaultPosition } from './loan-legs';
-import { loanToValueAt } from './loan-value';
+import { heldCollateral, loanToValueAt } from './loan-value';
 import { legsInstructions, legsResolution, newPlanContext, type PlannedLeg, planTransfer, recordLegs } from '../positions/movement-legs';
 import { landed, type OperationHandler } from '../operation-handler';
 import { linkRecords } from '../../../db/repositories/transaction-records.repository';
@@ -73,9 +73,7 @@ export const repayLoanHandler: OperationHandler<RepayLoanItemData, RepayLoanData
       released.push({ financialInstrumentId: instrument.id, amount: amount.toString() });
     }
     if (releases.length && !after.settled) {
-      const collateral = [];
-      for (const [id, units] of remaining)
-        collateral.push({ instrument: await em.findOneOrFail(FinancialInstrument, { id }), units, field: 'itemData.itemsToRelease' });
+      const collateral = await heldCollateral(em, remaining, 'itemData.itemsToRelease');
       checkReleaseLoanToValue(
         loan,
         await loanToValueAt(deps, request.organizationId, principal, after.principalDue + after.interestOutstanding, 'itemData.itemsToRelease', collateral),

@@ -16,7 +16,7 @@ import {
 } from '../../../domain/operations/loans/swap-collateral.rules';
 import { settleFreezes, type Leg } from '../../../domain/operations/positions/movement.rules';
 import { borrowersLoan, existingPosition, planIntoEscrow, planOutOfEscrow, planTopUp, requireBorrowerOwns } from './loan-legs';
-import { loanToValueAt } from './loan-value';
+import { heldCollateral, loanToValueAt } from './loan-value';
 import { legsInstructions, legsResolution, newPlanContext, type PlannedLeg, recordLegs } from '../positions/movement-legs';
 import { landed, scopeOf, type OperationHandler } from '../operation-handler';
 import { linkRecords } from '../../../db/repositories/transaction-records.repository';
@@ -63,9 +63,7 @@ export const swapCollateralHandler: OperationHandler<SwapCollateralItemData, Swa
     }
 
     const principal = await em.findOneOrFail(FinancialInstrument, { id: loan.principalInstrumentId });
-    const collateral = [];
-    for (const [id, units] of held)
-      collateral.push({ instrument: await em.findOneOrFail(FinancialInstrument, { id }), units, field: 'itemData.itemsToWithdraw' });
+    const collateral = await heldCollateral(em, held, 'itemData.itemsToWithdraw');
     checkSwapLoanToValue(
       loan,
       await loanToValueAt(deps, request.organizationId, principal, BigInt(loan.principalDue) + interestAt(loan, deps.now()), 'itemData.escrow', collateral),
