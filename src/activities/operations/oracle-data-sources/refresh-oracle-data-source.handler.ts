@@ -8,27 +8,15 @@ import { Loan, OracleDataSource } from '../../../db/entities';
 import { requireSigner } from '../../../db/repositories/accounts.repository';
 import { findDataSourceByLookup } from '../../../db/repositories/oracle-data-sources.repository';
 import type { OnchainDataSourceItemData } from '../../../domain/operations/oracle-data-sources/oracle-data-source.inputs';
-import {
-  changedFields,
-  feedTopUp,
-  planFeedWrite,
-  refreshedDataSourceFields,
-  type FeedValue,
-} from '../../../domain/operations/oracle-data-sources/oracle-data-source.rules';
-import type { MetadataFieldChange } from '../../../domain/operations/financial-instruments/update-financial-instrument.rules';
+import { changedFields, feedTopUp, refreshedDataSourceFields, type FeedValue } from '../../../domain/operations/oracle-data-sources/oracle-data-source.rules';
+import { feedWriteInstructions, type FeedWriteData } from './feed-write';
 import { checkedDefinition, recordRefreshFailure, runFeedJob } from '../../oracle/feed-job';
 import { paidBy, resolveFeePayer } from '../fee-payer';
 import { readFeedMint } from '../../../network/feed-mint';
 import { landed, scopeOf, type OperationHandler } from '../operation-handler';
 import { linkRecords } from '../../../db/repositories/transaction-records.repository';
 
-interface RefreshData {
-  dataSourceId: string;
-  mint: string;
-  authority: string;
-  extensions: string[];
-  topUp: string;
-  fields: MetadataFieldChange[];
+interface RefreshData extends FeedWriteData {
   value: FeedValue;
 }
 
@@ -57,17 +45,7 @@ export const refreshOracleDataSourceHandler: OperationHandler<OnchainDataSourceI
     );
   },
 
-  instructions(_request, resolved) {
-    const data = resolved.data;
-    return planFeedWrite({
-      feePayer: resolved.feePayer,
-      mint: data.mint,
-      authority: data.authority,
-      extensions: data.extensions,
-      topUp: data.topUp,
-      fields: data.fields,
-    });
-  },
+  instructions: feedWriteInstructions,
 
   async record(em, _request, resolved, outcome, tx, at) {
     if (!landed(outcome)) return undefined;

@@ -18,10 +18,9 @@ import {
   newAuthorityOf,
   patchedDataSourceFields,
   patchedKind,
-  planFeedWrite,
   type DataSourcePatch,
 } from '../../../domain/operations/oracle-data-sources/oracle-data-source.rules';
-import type { MetadataFieldChange } from '../../../domain/operations/financial-instruments/update-financial-instrument.rules';
+import { feedWriteInstructions, type FeedWriteData } from './feed-write';
 import { checkedDefinition } from '../../oracle/feed-job';
 import { refreshTarget } from './create-onchain-data-source.handler';
 import { paidBy, resolveFeePayer } from '../fee-payer';
@@ -29,13 +28,7 @@ import { readFeedMint } from '../../../network/feed-mint';
 import { landed, scopeOf, type OperationHandler } from '../operation-handler';
 import { linkRecords } from '../../../db/repositories/transaction-records.repository';
 
-interface UpdateFeedData {
-  dataSourceId: string;
-  mint: string;
-  authority: string;
-  extensions: string[];
-  topUp: string;
-  fields: MetadataFieldChange[];
+interface UpdateFeedData extends FeedWriteData {
   newAuthority: { address: string; accountId: string } | null;
   /** The record after the patch. */
   patch: DataSourcePatch;
@@ -84,18 +77,7 @@ export const updateOracleDataSourceHandler: OperationHandler<UpdateOracleDataSou
     return paidBy(feePayer, data, authority);
   },
 
-  instructions(_request, resolved) {
-    const data = resolved.data;
-    return planFeedWrite({
-      feePayer: resolved.feePayer,
-      mint: data.mint,
-      authority: data.authority,
-      extensions: data.extensions,
-      topUp: data.topUp,
-      fields: data.fields,
-      newAuthority: data.newAuthority,
-    });
-  },
+  instructions: feedWriteInstructions,
 
   async record(em, _request, resolved, outcome, tx, at) {
     if (outcome && !landed(outcome)) return undefined;
