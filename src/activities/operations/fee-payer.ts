@@ -31,6 +31,11 @@ export function paidBy<Data>(feePayer: FeePayer, data: Data, ...signers: (string
   };
 }
 
+/** A write with nothing to do onchain (an offchain change, or a record already onchain): no transaction, no signers; pure. */
+export function offchainOnly<Data>(feePayerAddress: string, data: Data): OperationResolved<Data> {
+  return { needsTransaction: false, feePayer: feePayerAddress, signers: [], debits: [], webhooks: { preSubmit: false, postSubmit: false }, data };
+}
+
 export async function resolveFeePayer(em: EntityManager, deps: ActivityDeps, request: WriteRequest, config: SvmTransactionConfigInput): Promise<FeePayer> {
   if (!config.feePayer) {
     const orgPayer = await organizationFeePayer(em, request);

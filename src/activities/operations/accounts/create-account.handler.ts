@@ -15,7 +15,7 @@ import { linkRecords } from '../../../db/repositories/transaction-records.reposi
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ActivityDeps } from '../../deps';
 import { scopeOf, type OperationHandler } from '../operation-handler';
-import { resolveFeePayer } from '../fee-payer';
+import { resolveFeePayer, offchainOnly } from '../fee-payer';
 import { approversNamed, checkApprovers } from '../../../domain/debit-limits';
 import { usableApiKeyIds } from '../../../db/repositories/organizations.repository';
 
@@ -59,7 +59,7 @@ export const createAccountHandler: OperationHandler<CreateAccountItemData, Creat
 
     if (item.alreadyOnchain) {
       const data: CreateAccountData = { newAddress, lamports: '0', createWithKey: false, accountId: request.newRecordId! };
-      return { needsTransaction: false, feePayer: deps.feePayerAddress, signers: [], debits: [], webhooks: { preSubmit: false, postSubmit: false }, data };
+      return offchainOnly(deps.feePayerAddress, data);
     }
 
     const feePayer = await resolveFeePayer(em, deps, request, request.svmTransactionConfig ?? {});

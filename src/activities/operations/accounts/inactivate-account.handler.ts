@@ -13,7 +13,7 @@ import { assertMaySign, closeAccountRecord, findAccountByLookup, offPlatformAddr
 import { checkInactivatable, checkSweep, lamportsToSweep } from '../../../domain/operations/accounts/inactivate-account.rules';
 import { offPlatformDestination, onboardedDestination } from '../../../domain/operations/accounts/transfer-network-currency.rules';
 import type { Debit } from '../../../domain/write';
-import { resolveFeePayer } from '../fee-payer';
+import { resolveFeePayer, offchainOnly } from '../fee-payer';
 import { landed, scopeOf, type OperationHandler } from '../operation-handler';
 
 interface InactivateData {
@@ -64,7 +64,7 @@ export const inactivateAccountHandler: OperationHandler<InactivateAccountItemDat
       lamports: lamports.toString(),
     };
     if (lamports === 0n) {
-      return { needsTransaction: false, feePayer: deps.feePayerAddress, signers: [], debits: [], webhooks: { preSubmit: false, postSubmit: false }, data };
+      return offchainOnly(deps.feePayerAddress, data);
     }
     assertMaySign(account, request.organizationId, request.organizationExternalId, f);
     const feePayer = await resolveFeePayer(em, deps, request, request.svmTransactionConfig ?? {});

@@ -2,6 +2,7 @@
  * Update Account: the changeable offchain fields of spec 2.3 (patch semantics), recorded without a
  * network transaction. Only the owning organization may change an account, and not a CLOSED one.
  */
+import { offchainOnly } from '../fee-payer';
 import type { UnsettableAccountField, UpdateAccountItemData } from '../../../domain/operations/accounts/account.inputs';
 import { Account } from '../../../db/entities';
 import { findAccountByLookup } from '../../../db/repositories/accounts.repository';
@@ -64,14 +65,7 @@ export const updateAccountHandler: OperationHandler<UpdateAccountItemData, Updat
         approversNamed(item).map((a) => a.id),
       ),
     );
-    return {
-      needsTransaction: false,
-      feePayer: deps.feePayerAddress,
-      signers: [],
-      debits: [],
-      webhooks: { preSubmit: false, postSubmit: false },
-      data: { accountId: account.id },
-    };
+    return offchainOnly(deps.feePayerAddress, { accountId: account.id });
   },
   instructions: () => [],
   async record(em, request, resolved, _outcome, tx) {

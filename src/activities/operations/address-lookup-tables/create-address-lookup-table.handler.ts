@@ -23,7 +23,7 @@ import {
   type NewTable,
 } from '../../../domain/operations/address-lookup-tables/address-lookup-table.rules';
 import { linkRecords } from '../../../db/repositories/transaction-records.repository';
-import { paidBy, resolveFeePayer } from '../fee-payer';
+import { paidBy, resolveFeePayer, offchainOnly } from '../fee-payer';
 import { readLookupTable, readSlotHashes } from '../../../network/lookup-tables';
 import { appendComponents, resolveComponents, type Component } from './lookup-table-components';
 import { landed, scopeOf } from '../operation-handler';
@@ -67,7 +67,7 @@ export const createAddressLookupTableHandler: OperationHandler<CreateAddressLook
         managed: authorityAccount.managed,
         components: state.addresses.map((a) => ({ address: a, accountId: byAddress.get(a) ?? null })),
       };
-      return { needsTransaction: false, feePayer: deps.feePayerAddress, signers: [], debits: [], webhooks: { preSubmit: false, postSubmit: false }, data };
+      return offchainOnly(deps.feePayerAddress, data);
     }
 
     // The authority signs the creation and every later change: a managed key this organization may use.

@@ -13,8 +13,7 @@ import {
   planCloseFinancialInstrument,
 } from '../../../domain/operations/financial-instruments/close-financial-instrument.rules';
 import { onboardedAuthority } from '../../../domain/operations/financial-instruments/instrument-authority.rules';
-import { signerSet } from '../../../domain/write';
-import { resolveFeePayer } from '../fee-payer';
+import { resolveFeePayer, paidBy } from '../fee-payer';
 import { landed, scopeOf, type OperationHandler } from '../operation-handler';
 
 interface CloseData {
@@ -50,14 +49,7 @@ export const closeFinancialInstrumentHandler: OperationHandler<CloseFinancialIns
       authority: authority.address,
       destination,
     };
-    return {
-      needsTransaction: true,
-      feePayer: feePayer.address,
-      signers: signerSet(feePayer.address, authority.address),
-      debits: [],
-      webhooks: feePayer.webhooks,
-      data: close,
-    };
+    return paidBy(feePayer, close, authority.address);
   },
 
   instructions: (_request, resolved) => planCloseFinancialInstrument(resolved.data),

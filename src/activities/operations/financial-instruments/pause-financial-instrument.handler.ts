@@ -5,8 +5,7 @@ import { assertMaySign } from '../../../db/repositories/accounts.repository';
 import { findInstrumentByLookup } from '../../../db/repositories/financial-instruments.repository';
 import { onboardedAuthority } from '../../../domain/operations/financial-instruments/instrument-authority.rules';
 import { checkPauseChange, planPause } from '../../../domain/operations/financial-instruments/pause-financial-instrument.rules';
-import { signerSet } from '../../../domain/write';
-import { resolveFeePayer } from '../fee-payer';
+import { paidBy, resolveFeePayer } from '../fee-payer';
 import { landed, scopeOf, type OperationHandler } from '../operation-handler';
 import { reconcileInstrument } from './reconcile-instrument';
 
@@ -28,14 +27,7 @@ export function pauseHandler(pause: boolean): OperationHandler<PauseFinancialIns
       assertMaySign(authority, request.organizationId, request.organizationExternalId, `${field}.pausableAuthority`);
       const feePayer = await resolveFeePayer(em, deps, request, request.svmTransactionConfig ?? {});
       const data: PauseData = { instrumentId: instrument.id, mint: instrument.mintAddress, authority: authority.address };
-      return {
-        needsTransaction: true,
-        feePayer: feePayer.address,
-        signers: signerSet(feePayer.address, authority.address),
-        debits: [],
-        webhooks: feePayer.webhooks,
-        data,
-      };
+      return paidBy(feePayer, data, authority.address);
     },
 
     reconcile: (em, deps, request, resolved) => reconcileInstrument(em, deps.networks.get(request.cluster)!, resolved.data.instrumentId),

@@ -32,7 +32,7 @@ import {
 import { legInstructions } from '../../../domain/operations/positions/movement-instructions';
 import type { Leg } from '../../../domain/operations/positions/movement.rules';
 import type { ActivityDeps } from '../../deps';
-import { resolveFeePayer } from '../fee-payer';
+import { resolveFeePayer, offchainOnly } from '../fee-payer';
 import { heldLoan, planOutOf, requireBorrowerOwns, requireLoanBorrower, vaultPosition } from './loan-legs';
 import { currentLoanToValue } from './loan-value';
 import { newPlanContext, onchainBalance, recordLeg } from '../positions/movement-legs';
@@ -145,7 +145,7 @@ export const refinanceLoanHandler: OperationHandler<RefinanceLoanItemData, Refin
     const strategy = await em.findOneOrFail(LoanStrategy, { id: loan.strategyId });
     const quote = quoteOf(strategy, loan, item.durationIndex, 'itemData.escrow');
     const data: RefinanceLoanData = { ...base, apy: quote.apy, loanToValueRatio: quote.loanToValueRatio, liquidationRatio: quote.liquidationRatio };
-    return { needsTransaction: false, feePayer: deps.feePayerAddress, signers: [], debits: [], webhooks: { preSubmit: false, postSubmit: false }, data };
+    return offchainOnly(deps.feePayerAddress, data);
   },
 
   instructions(_request, resolved) {

@@ -23,7 +23,7 @@ import {
 import { feedWriteInstructions, type FeedWriteData } from './feed-write';
 import { checkedDefinition } from '../../oracle/feed-job';
 import { refreshTarget } from './create-onchain-data-source.handler';
-import { paidBy, resolveFeePayer } from '../fee-payer';
+import { paidBy, resolveFeePayer, offchainOnly } from '../fee-payer';
 import { readFeedMint } from '../../../network/feed-mint';
 import { landed, scopeOf, type OperationHandler } from '../operation-handler';
 import { linkRecords } from '../../../db/repositories/transaction-records.repository';
@@ -70,7 +70,7 @@ export const updateOracleDataSourceHandler: OperationHandler<UpdateOracleDataSou
       patch,
     };
     if (!fields.length && !newAuthority) {
-      return { needsTransaction: false, feePayer: deps.feePayerAddress, signers: [], debits: [], webhooks: { preSubmit: false, postSubmit: false }, data };
+      return offchainOnly(deps.feePayerAddress, data);
     }
     const authority = await requireSigner(em, source.authorityAccountId, field, "data source's authority");
     const feePayer = await resolveFeePayer(em, deps, request, request.svmTransactionConfig ?? {});

@@ -1,4 +1,5 @@
 /** Update Position: its offchain fields (comments, code, name); recorded without a network transaction. */
+import { offchainOnly } from '../fee-payer';
 import type { UpdatePositionItemData } from '../../../domain/operations/positions/position.inputs';
 import { Position } from '../../../db/entities';
 import { findPositionByLookup } from '../../../db/repositories/positions.repository';
@@ -13,14 +14,7 @@ export const updatePositionHandler: OperationHandler<UpdatePositionItemData, Upd
   async lookup(em, deps, request) {
     const item = request.itemData;
     const position = await findPositionByLookup(em, { organizationId: request.organizationId, cluster: request.cluster }, item.position, 'itemData.position');
-    return {
-      needsTransaction: false,
-      feePayer: deps.feePayerAddress,
-      signers: [],
-      debits: [],
-      webhooks: { preSubmit: false, postSubmit: false },
-      data: { positionId: position.id },
-    };
+    return offchainOnly(deps.feePayerAddress, { positionId: position.id });
   },
   instructions: () => [],
   async record(em, request, resolved, _outcome, tx) {
