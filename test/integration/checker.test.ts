@@ -35,15 +35,17 @@ it('runs every kind of write from three clients through faults with no divergenc
     cwd: path.join(__dirname, '../..'),
     // Its own process group, so that everything it started can be ended with it.
     detached: true,
-    // Every fault kind, the whole stack's restart included.
+    // Every fault kind but the whole stack's restart: each one stalls every client for the
+    // patience of its lost requests, so a run with it does not fit CI's time (it is in the long run,
+    // docs/checker.md); the lost Sign it found is tested deterministically in outages.test.ts.
     env: {
       ...process.env,
       NODE_OPTIONS: '',
-      CHAOS_SECONDS: '60',
+      CHAOS_SECONDS: '45',
       CHAOS_CLIENTS: '3',
       CHAOS_SEED: '20261127',
       CHAOS_FAULT_EVERY_MS: '5000',
-      CHAOS_TARGETS: 'worker,api,temporal,node,postgres,postgres-outage,stack',
+      CHAOS_TARGETS: 'worker,api,temporal,node,postgres,postgres-outage',
       CHAOS_DATABASE: database,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
