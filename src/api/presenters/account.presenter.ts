@@ -53,6 +53,16 @@ export const accountFields = {
   ],
 } as const satisfies Partial<Record<DetailLevel, readonly (keyof Account)[]>>;
 
+/** How the service and its owner's systems know the account offchain, at the compact and detailed levels. */
+const offchainReference = (a: Account) => ({
+  id: a.id,
+  type: a.type,
+  code: a.code ?? null,
+  alId: a.alId ?? null,
+  organizationExternalId: a.referenceOrganizationExternalId ?? null,
+  accountNumber: a.accountNumber ?? null,
+});
+
 /**
  * The account record at a detail level, typed by the response codecs (account.responses.ts), as
  * `viewerOrganizationId` sees it: another organization (a shared account, an authority of a shared
@@ -76,15 +86,7 @@ export function presentAccount(
   if (level === 'compact') {
     return {
       onchain: { id: a.address, lastTransactionId: a.lastTransactionSignature ?? null, lastTransactionAt: a.lastTransactionAt ?? null },
-      offchain: {
-        id: a.id,
-        type: a.type,
-        code: a.code ?? null,
-        alId: a.alId ?? null,
-        organizationExternalId: a.referenceOrganizationExternalId ?? null,
-        accountNumber: a.accountNumber ?? null,
-        lastTransactionId: a.lastTransactionId ?? null,
-      },
+      offchain: { ...offchainReference(a), lastTransactionId: a.lastTransactionId ?? null },
     };
   }
   const detailed: AccountDetailedBody = {
@@ -96,12 +98,7 @@ export function presentAccount(
       creationTransactionAt: a.creationTransactionAt ?? null,
     },
     offchain: {
-      id: a.id,
-      type: a.type,
-      code: a.code ?? null,
-      alId: a.alId ?? null,
-      organizationExternalId: a.referenceOrganizationExternalId ?? null,
-      accountNumber: a.accountNumber ?? null,
+      ...offchainReference(a),
       name: a.name ?? null,
       balance: lamportsBalance(a.lamportsBalance),
       tokenDecimals: a.tokenDecimals,

@@ -2,6 +2,7 @@
 import type { Account, AddressLookupTable } from '../../db/entities';
 import type { AddressLookupTableRecordBody } from '../../domain/responses/address-lookup-table.responses';
 import type { AuthorityReferenceBody } from '../../domain/responses/financial-instrument.responses';
+import { offchainDetails } from './offchain-details';
 
 /** What the chain says of the table, when read (details); the record's own values otherwise. */
 export interface TableView {
@@ -24,14 +25,7 @@ export function presentAddressLookupTable(table: AddressLookupTable, accounts: M
   };
   return {
     onchain: { id: table.address, lastTransactionAt: table.lastTransactionAt ?? null },
-    offchain: {
-      id: table.id,
-      code: table.code ?? null,
-      name: table.name ?? null,
-      comments: table.comments ?? null,
-      lastTransactionId: table.lastTransactionId ?? null,
-      creationTransactionId: table.creationTransactionId ?? null,
-    },
+    offchain: { id: table.id, ...offchainDetails(table) },
     authority: reference(table.authorityAddress),
     componentAddresses: (view?.addresses ?? table.componentAddresses).map(reference),
     managed: table.managed,

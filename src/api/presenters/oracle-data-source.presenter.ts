@@ -2,6 +2,7 @@
 import { LosslessNumber } from 'lossless-json';
 import type { Account, OracleDataSource } from '../../db/entities';
 import type { LatestValueBody, OnchainDataSourceRecordBody } from '../../domain/responses/oracle-data-source.responses';
+import { offchainDetails } from './offchain-details';
 
 export function presentLatestValue(source: Pick<OracleDataSource, 'latestValue' | 'latestValueAt' | 'latestSlot'>): LatestValueBody | null {
   if (source.latestValue == null || !source.latestValueAt) return null;
@@ -14,15 +15,7 @@ export function presentOnchainDataSource(source: OracleDataSource, authority: Ac
     defiProtocol: source.defiProtocol,
     onchainDataSource: {
       onchain: { id: source.address, lastTransactionAt: source.lastTransactionAt ?? null },
-      offchain: {
-        id: source.id,
-        accountId: source.accountId,
-        code: source.code ?? null,
-        name: source.name ?? null,
-        comments: source.comments ?? null,
-        lastTransactionId: source.lastTransactionId ?? null,
-        creationTransactionId: source.creationTransactionId ?? null,
-      },
+      offchain: { id: source.id, accountId: source.accountId, ...offchainDetails(source) },
     },
     financialInstrument: { onchain: { id: source.financialInstrumentAddress }, offchain: { id: source.financialInstrumentId } },
     onchainDataSourceAuthority: {

@@ -4,6 +4,7 @@ import type { QueryField, QueryResource } from '../../domain/item-query';
 import { transactionStatuses } from '../../domain/write';
 import { operations } from '../../domain/operations/registry';
 import { loanStatuses } from '../../domain/loans';
+import { authorityFields } from '../../domain/instrument-authorities';
 
 const text = (property: string, extra: Partial<QueryField> = {}): QueryField => ({ property, kind: 'TEXT', dataTypes: ['TEXT'], ...extra });
 const bool = (property: string, extra: Partial<QueryField> = {}): QueryField => ({ property, kind: 'BOOLEAN', dataTypes: ['BOOLEAN'], ...extra });
@@ -38,21 +39,9 @@ export const accountQuery: QueryResource = {
   idProperty: 'id',
 };
 
-/** Each authority of an instrument filters by `<name>OnchainId` and `<name>OffchainId` (spec 4.1, spellings as given). */
+/** Each authority of an instrument, and its transfer hook program, filters by `<name>OnchainId` and `<name>OffchainId` (spec 4.1, spellings as given). */
 const authorityQueryFields = Object.fromEntries(
-  [
-    'transferHookProgram',
-    'mintAuthority',
-    'updateAuthority',
-    'freezeAuthority',
-    'permanentDelegateAuthority',
-    'closingAuthority',
-    'pausableAuthority',
-    'scaledUiAmountAuthority',
-    'transferHookAuthority',
-    'confidentialTransferAuthority',
-    'confidentialMintBurnAuthority',
-  ].flatMap((name): [string, QueryField][] => [
+  ['transferHookProgram', ...authorityFields].flatMap((name): [string, QueryField][] => [
     [
       `${name}OnchainId`,
       { property: `authorities.${name}.address`, kind: 'TEXT', dataTypes: ['ONCHAIN_ADDRESS_ID', 'ADDRESS_ONCHAIN_ID', 'TEXT'], nullable: true },
