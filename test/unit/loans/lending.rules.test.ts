@@ -25,8 +25,17 @@ describe('quoteFor', () => {
 
 describe('requireOriginations', () => {
   it('refuses a strategy that takes no new loans with 409', () => {
-    expect(() => requireOriginations(strategy(), 'f')).not.toThrow();
-    expectRefusal(() => requireOriginations(strategy({ originationsEnabled: false }), 'itemData.toLender'), 'CONFLICT', 'itemData.toLender');
+    expect(() => requireOriginations(strategy(), 'V', 'f')).not.toThrow();
+    expectRefusal(() => requireOriginations(strategy({ originationsEnabled: false }), 'V', 'itemData.toLender'), 'CONFLICT', 'itemData.toLender');
+  });
+
+  it('refuses a vault that is no strategy of the organization with 404 naming it', () => {
+    expectRefusal(
+      () => requireOriginations(null, 'Vault111', 'itemData.protocolDetails.loanStrategyAddress'),
+      'NOT_FOUND',
+      'itemData.protocolDetails.loanStrategyAddress',
+    );
+    expect(() => requireOriginations(null, 'Vault111', 'f')).toThrow('Vault111 is not a loan strategy of the organization');
   });
 });
 

@@ -7,10 +7,13 @@ import {
   requireFeePayer,
   requireHold,
   requireLoanBorrower,
+  requireLoanOfEscrow,
   requireOwnerAndInstrument,
   requireUnsettled,
   requireVaultFunded,
+  withLoanFieldNames,
 } from '../../../src/domain/operations/loans/loan.rules';
+import { conflict, LedgerError, validationError } from '../../../src/domain/errors';
 import { BOND, expectRefusal, loan, OTHER, strategy, USD } from './fixtures';
 
 const at = { position: { offchainId: 'p' } };
@@ -149,5 +152,34 @@ describe('an item out of the escrow (a release, a withdrawal)', () => {
       expectRefusal(() => checkOutOfEscrow(loan(), BOND, { positionLookup: at, value: { amount: '0' } }, p, 'release', held), 'VALIDATION_ERROR', `${p}.value`)
         .message,
     ).toBe('the amount must be more than zero');
+  });
+});
+
+describe('a loan request names its own fields', () => {
+  it("answers the escrow's loan, or 404 naming the escrow when it is none", () => {
+    expect(requireLoanOfEscrow(loan(), 'E', 'itemData.escrow')).toEqual(loan());
+    expectRefusal(() => requireLoanOfEscrow(null, 'Escrow111', 'itemData.escrow'), 'NOT_FOUND', 'itemData.escrow');
+    expect(() => requireLoanOfEscrow(null, 'Escrow111', 'f')).toThrow('account Escrow111 is not the escrow of a loan');
+  });
+
+  it("renames a movement rule's refusal to the loan request's field, the longest name first, keeping code and message", () => {
+    const p = 'itemData.itemsToRepay[0]';
+    const names = { [`${p}.source`]: `${p}.positionLookup`, [`${p}.source.owner`]: `${p}.transferFrom` };
+    const renamed = withLoanFieldNames(validationError(`${p}.source.position`, `${p}.source.position is frozen`), names) as LedgerError;
+    expect([renamed.code, renamed.field, renamed.message]).toEqual([
+      'VALIDATION_ERROR',
+      `${p}.positionLookup.position`,
+      `${p}.positionLookup.position is frozen`,
+    ]);
+    expect((withLoanFieldNames(conflict(`${p}.source.owner`, 'x'), names) as LedgerError).field).toBe(`${p}.transferFrom`);
+  });
+
+  it('leaves alone what it does not name: another field, a refusal without field, any other error', () => {
+    const other = conflict('itemData.escrow', 'held');
+    expect(withLoanFieldNames(other, { 'itemData.items': 'x' })).toBe(other);
+    const plain = new Error('boom');
+    expect(withLoanFieldNames(plain, { 'itemData.items': 'x' })).toBe(plain);
+    const fieldless = new LedgerError('CONFLICT', 'no field');
+    expect(withLoanFieldNames(fieldless, { 'itemData.items': 'x' })).toBe(fieldless);
   });
 });

@@ -7,7 +7,6 @@
  */
 import { Loan, LoanStrategy, Position, type FinancialInstrument, type PledgedItemRecord } from '../../../db/entities';
 import { createAccountRecord, createdBy } from '../../../db/repositories/accounts.repository';
-import { notFound } from '../../../domain/errors';
 import type { CreateLoanItemData } from '../../../domain/operations/loans/loan.inputs';
 import { graceMsOf, type CollateralTerms } from '../../../domain/loans';
 import {
@@ -72,9 +71,8 @@ export const createLoanHandler: OperationHandler<CreateLoanItemData, CreateLoanD
   async lookup(em, deps, request) {
     const item = request.itemData;
     const scope = scopeOf(request);
-    const strategy = await em.findOne(LoanStrategy, { ...scope, vaultAddress: item.protocolDetails.loanStrategyAddress });
-    if (!strategy) throw notFound(`${P}.loanStrategyAddress`, `${item.protocolDetails.loanStrategyAddress} is not a loan strategy of the organization`);
-    requireOriginations(strategy, `${P}.loanStrategyAddress`);
+    const vaultAddress = item.protocolDetails.loanStrategyAddress;
+    const strategy = requireOriginations(await em.findOne(LoanStrategy, { ...scope, vaultAddress }), vaultAddress, `${P}.loanStrategyAddress`);
 
     const borrower = await borrowerOf(em, scope, request);
     const feePayer = await resolveFeePayer(em, deps, request, request.svmTransactionConfig);

@@ -11,7 +11,7 @@ import { Account, FinancialInstrument, Loan, Position } from '../../../db/entiti
 import { findAccountByLookup, type TenantScope } from '../../../db/repositories/accounts.repository';
 import { findInstrumentByLookup } from '../../../db/repositories/financial-instruments.repository';
 import { findPositionByLookup } from '../../../db/repositories/positions.repository';
-import { LedgerError, notFound } from '../../../domain/errors';
+import { LedgerError } from '../../../domain/errors';
 import { holdLoan } from '../../../db/repositories/loan-holds.repository';
 import { partTransactionId } from '../../../domain/ids';
 import type { AccountLookupInput } from '../../../domain/inputs/common.inputs';
@@ -25,26 +25,21 @@ import {
   requireHold,
   requireLoanBorrower as checkLoanBorrower,
   requireOwnerAndInstrument,
+  requireLoanOfEscrow,
   requireVaultFunded,
+  withLoanFieldNames,
 } from '../../../domain/operations/loans/loan.rules';
 import type { WriteRequest } from '../../../domain/write';
 import { onchainBalance, planMint, planTransfer, type PlanContext, type PlannedLeg } from '../positions/movement-legs';
 import { resolveFeePayer, type FeePayer } from '../fee-payer';
 import { scopeOf } from '../operation-handler';
 
-/** Runs `plan` with its refusals' fields renamed (`from` → `to`, longest first): a leg's `source` is the loan request's `positionLookup`. */
+/** Runs `plan` with its refusals' fields renamed as the loan request names them (withLoanFieldNames). */
 export async function renamed<T>(plan: () => Promise<T>, names: Record<string, string>): Promise<T> {
   try {
     return await plan();
   } catch (error) {
-    if (!(error instanceof LedgerError) || !error.field) throw error;
-    const from = Object.keys(names)
-      .sort((a, b) => b.length - a.length)
-      .find((name) => error.field === name || error.field!.startsWith(`${name}.`));
-    if (!from) throw error;
-    const field = names[from] + error.field.slice(from.length);
-    // The movement rules' own refusal, its field renamed: no refusal of the loan's.
-    throw new LedgerError(error.code, error.message.replaceAll(from, names[from]), field, error.context);
+    throw withLoanFieldNames(error, names);
   }
 }
 
@@ -178,9 +173,7 @@ export async function vaultPosition(em: EntityManager, scope: TenantScope, vault
 /** The loan whose escrow the lookup names (a lookup: 404 when the account is not a loan's escrow). */
 export async function loanOfEscrow(em: EntityManager, scope: TenantScope, lookup: AccountLookupInput, field: string): Promise<Loan> {
   const escrow = await findAccountByLookup(em, scope, lookup, field);
-  const loan = await em.findOne(Loan, { ...scope, escrowAccountId: escrow.id });
-  if (!loan) throw notFound(field, `account ${escrow.address} is not the escrow of a loan`);
-  return loan;
+  return requireLoanOfEscrow(await em.findOne(Loan, { ...scope, escrowAccountId: escrow.id }), escrow.address, field);
 }
 
 /** Holds the loan for this write (loan-holds.repository); another write on it in progress is 409. */

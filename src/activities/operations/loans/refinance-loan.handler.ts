@@ -84,7 +84,7 @@ async function moveTo(
   const feePayer = await resolveFeePayer(em, deps, request, request.svmTransactionConfig);
   requireSamePrincipal(strategy, loan);
   const quote = quoteOf(strategy, loan, request.itemData.durationIndex, T);
-  requireOriginations(strategy, T);
+  requireOriginations(strategy, strategy.vaultAddress, T);
 
   const now = deps.now();
   const interest = interestAt(loan, now);

@@ -3,7 +3,7 @@
  * Refinance to another strategy: a rate for the duration against every pledged item, originations
  * on, the origination cap and the liquidity buffer. Pure, over the strategy's looked-up state.
  */
-import { conflict, validationError } from '../../errors';
+import { conflict, notFound, validationError } from '../../errors';
 import type { CollateralTerms } from '../../loans';
 import { fromBaseUnits } from '../../money';
 import type { StrategyFacts } from './loan.rules';
@@ -37,8 +37,11 @@ export function quoteFor(terms: CollateralTerms[], durationIndex: number, field:
 }
 
 /** The strategy takes new loans; otherwise 409 naming `field`. */
-export function requireOriginations(strategy: Pick<StrategyFacts, 'originationsEnabled'>, field: string): void {
+/** The strategy a Create Loan names (404 when the organization has none at that vault) takes new loans (409). */
+export function requireOriginations<T extends Pick<StrategyFacts, 'originationsEnabled'>>(strategy: T | null, vaultAddress: string, field: string): T {
+  if (!strategy) throw notFound(field, `${vaultAddress} is not a loan strategy of the organization`);
   if (!strategy.originationsEnabled) throw conflict(field, 'the strategy takes no new loans (originationsEnabled is false)');
+  return strategy;
 }
 
 /**

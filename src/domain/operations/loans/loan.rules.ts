@@ -4,7 +4,7 @@
  * vault is funded, an item out of the escrow is one it holds. Pure: each throws the LedgerError the
  * write answers (the field it names is the request's) or returns what the handler needs.
  */
-import { conflict, validationError } from '../../errors';
+import { conflict, LedgerError, notFound, validationError } from '../../errors';
 import type { CollateralTerms } from '../../loans';
 import { fromBaseUnits, resolveValue, type ValueInput } from '../../money';
 import type { LoanMovementItem } from './loan.inputs';
@@ -142,4 +142,24 @@ export function checkOutOfEscrow(
   const left = held.get(instrument.id) ?? 0n;
   if (amount > left) throw validationError(`${p}.value`, `the escrow holds ${fromBaseUnits(left, instrument.decimals)} of ${instrument.mintAddress}`);
   return { pledged, value: item.value, amount };
+}
+
+/**
+ * A movement rule's refusal as the loan request names it (`from` → `to`, longest first): a leg's
+ * `source` is the loan request's `positionLookup`. Anything else is returned as it is.
+ */
+export function withLoanFieldNames(error: unknown, names: Record<string, string>): unknown {
+  if (!(error instanceof LedgerError) || !error.field) return error;
+  const field = error.field;
+  const from = Object.keys(names)
+    .sort((a, b) => b.length - a.length)
+    .find((name) => field === name || field.startsWith(`${name}.`));
+  if (!from) return error;
+  return new LedgerError(error.code, error.message.replaceAll(from, names[from]), names[from] + field.slice(from.length), error.context);
+}
+
+/** The loan an escrow lookup names: 404 when the account is not a loan's escrow. */
+export function requireLoanOfEscrow<T>(loan: T | null, escrowAddress: string, field: string): T {
+  if (!loan) throw notFound(field, `account ${escrowAddress} is not the escrow of a loan`);
+  return loan;
 }
