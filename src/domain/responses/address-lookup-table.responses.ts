@@ -1,7 +1,8 @@
 /** Address lookup table records (spec 2.9) and the answers of its writes. */
 import * as t from 'io-ts';
 import { authorityReference } from './financial-instrument.responses';
-import { address, boolean, integer, listOf, pageCursor, countIsLowerBound, nullable, strictObject, timestamp, uuid } from './building-blocks';
+import { address, boolean, listOf, nullable, strictObject, timestamp, uuid } from './building-blocks';
+import { recordPage } from './bulk.responses';
 import { referenceAnswer } from './write.responses';
 
 export const addressLookupTableRecord = strictObject(
@@ -33,10 +34,9 @@ export const addressLookupTableRecord = strictObject(
 );
 export type AddressLookupTableRecordBody = t.TypeOf<typeof addressLookupTableRecord>;
 
-export const addressLookupTablePage = strictObject(
+export const addressLookupTablePage = recordPage(
   'AddressLookupTablePage',
-  { count: integer, items: listOf(addressLookupTableRecord) },
-  { cursor: pageCursor, countIsLowerBound },
+  addressLookupTableRecord,
   'Fetch Address Lookup Tables: the detailed records of the page, and how many match.',
 );
 

@@ -1,6 +1,7 @@
 /** Fetch Approvals items (docs/approvals.md). */
 import * as t from 'io-ts';
-import { freeObjectWith, integer, listOf, pageCursor, countIsLowerBound, nullable, strictObject, textEnum, textWith, timestamp, uuid } from './building-blocks';
+import { freeObjectWith, integer, listOf, nullable, strictObject, textEnum, textWith, timestamp, uuid } from './building-blocks';
+import { recordPage } from './bulk.responses';
 
 export const approvalStatuses = ['PENDING', 'APPROVED', 'REJECTED', 'EXPIRED', 'CANCELLED'] as const;
 
@@ -36,11 +37,6 @@ export const approval = strictObject(
   {},
 );
 
-export const approvalsResponse = strictObject(
-  'Approvals',
-  { count: integer, items: listOf(approval) },
-  { cursor: pageCursor, countIsLowerBound },
-  "The organization's approvals matching the itemQuery.",
-);
+export const approvalsResponse = recordPage('Approvals', approval, "The organization's approvals matching the itemQuery.");
 export const approvalResponse = strictObject('ApprovalDecisionAnswer', { approval }, {}, 'The approval after the decision.');
 export type ApprovalBody = t.TypeOf<typeof approval>;

@@ -16,6 +16,11 @@ export interface BulkLevels {
 /** What `present` returns at any level. */
 export type LevelRecord<L extends BulkLevels> = t.TypeOf<L['identifiers']> | t.TypeOf<L['compact']> | t.TypeOf<L['detailed']>;
 
+/** `{count, items}` of one page of records (with cursor and countIsLowerBound when they apply): the envelope of every bulk read. */
+export function recordPage<C extends t.Mixed>(component: string, item: C, description: string) {
+  return strictObject(component, { count: integer, items: listOf(item) }, { cursor: pageCursor, countIsLowerBound }, description);
+}
+
 const made = new WeakMap<BulkLevels, t.Mixed>();
 
 /** `{count, items}` with the items of the detail level in the path. */
@@ -30,18 +35,12 @@ export function bulkResponse<L extends BulkLevels>(levels: L) {
 function build<L extends BulkLevels>(levels: L) {
   const detailed = levels.detailed.name;
   const name = detailed.replace(/Detailed$/, '');
-  return strictObject(
+  return recordPage(
     `${name}Page`,
-    {
-      count: integer,
-      items: listOf(
-        oneOfShapes(
-          [levels.identifiers, levels.compact, levels.detailed],
-          `A ${name} record at the detail level of the path: identifiers → ${levels.identifiers.name}, compact → ${levels.compact.name}, detailed → ${detailed} (each refuses the others' properties, so exactly one matches).`,
-        ) as t.Type<LevelRecord<L>, unknown, unknown>,
-      ),
-    },
-    { cursor: pageCursor, countIsLowerBound },
+    oneOfShapes(
+      [levels.identifiers, levels.compact, levels.detailed],
+      `A ${name} record at the detail level of the path: identifiers → ${levels.identifiers.name}, compact → ${levels.compact.name}, detailed → ${detailed} (each refuses the others' properties, so exactly one matches).`,
+    ) as t.Type<LevelRecord<L>, unknown, unknown>,
     `One page of ${name} records: count is the number of records that match the filter (all pages; exact up to 10,000, see countIsLowerBound); items are this page, at the detail level of the path; cursor continues after it.`,
   );
 }

@@ -2,7 +2,8 @@
 import * as t from 'io-ts';
 import { accountDetailed } from './account.responses';
 import { authorityReference } from './financial-instrument.responses';
-import { integer, listOf, pageCursor, countIsLowerBound, nullable, strictObject, textWith, timestamp, uuid } from './building-blocks';
+import { listOf, nullable, strictObject, textWith, timestamp, uuid } from './building-blocks';
+import { recordPage } from './bulk.responses';
 import { transactionResult } from './write.responses';
 
 export const createDurableNonceAccountsResponse = strictObject(
@@ -36,9 +37,8 @@ export const durableNonceAccountRecord = strictObject(
 );
 export type DurableNonceAccountBody = t.TypeOf<typeof durableNonceAccountRecord>;
 
-export const durableNonceAccountPage = strictObject(
+export const durableNonceAccountPage = recordPage(
   'DurableNonceAccountPage',
-  { count: integer, items: listOf(durableNonceAccountRecord) },
-  { cursor: pageCursor, countIsLowerBound },
+  durableNonceAccountRecord,
   'One page of durable nonce accounts: count is the number that match the filter (all pages).',
 );

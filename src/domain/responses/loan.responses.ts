@@ -2,20 +2,8 @@
 import type * as t from 'io-ts';
 import { accountDetailed, offchainIdentifier, onchainIdentifier, recordIdentifiers } from './account.responses';
 import { authorityReference } from './financial-instrument.responses';
-import {
-  boolean,
-  constant,
-  exactAmount,
-  integer,
-  listOf,
-  pageCursor,
-  countIsLowerBound,
-  nullable,
-  strictObject,
-  textEnum,
-  timestamp,
-  uuid,
-} from './building-blocks';
+import { boolean, constant, exactAmount, integer, listOf, nullable, strictObject, textEnum, timestamp, uuid } from './building-blocks';
+import { recordPage } from './bulk.responses';
 import { recordReference, referenceAnswer, transactionResult } from './write.responses';
 import { loanStatuses } from '../loans';
 
@@ -51,10 +39,9 @@ export const loanStrategyRecord = strictObject(
 );
 export type LoanStrategyBody = t.TypeOf<typeof loanStrategyRecord>;
 
-export const loanStrategyPage = strictObject(
+export const loanStrategyPage = recordPage(
   'LoanStrategyPage',
-  { count: integer, items: listOf(loanStrategyRecord) },
-  { cursor: pageCursor, countIsLowerBound },
+  loanStrategyRecord,
   'One page of loan strategies: count is the number that match the filter (all pages).',
 );
 

@@ -2,7 +2,8 @@
 import * as t from 'io-ts';
 import { authorityReference } from './financial-instrument.responses';
 import { onchainIdentifier } from './account.responses';
-import { address, exactAmount, integer, listOf, pageCursor, countIsLowerBound, nullable, strictObject, textEnum, timestamp, uuid } from './building-blocks';
+import { address, exactAmount, integer, nullable, strictObject, textEnum, timestamp, uuid } from './building-blocks';
+import { recordPage } from './bulk.responses';
 import { referenceAnswer, transactionResult } from './write.responses';
 
 export const latestValue = strictObject(
@@ -68,10 +69,9 @@ export const onchainDataSourceRecord = strictObject(
 );
 export type OnchainDataSourceRecordBody = t.TypeOf<typeof onchainDataSourceRecord>;
 
-export const onchainDataSourcePage = strictObject(
+export const onchainDataSourcePage = recordPage(
   'OnchainDataSourcePage',
-  { count: integer, items: listOf(onchainDataSourceRecord) },
-  { cursor: pageCursor, countIsLowerBound },
+  onchainDataSourceRecord,
   'Fetch Oracle Data Sources: the detailed records of the page, and how many match.',
 );
 

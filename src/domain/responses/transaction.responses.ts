@@ -7,8 +7,6 @@ import {
   constant,
   integer,
   listOf,
-  pageCursor,
-  countIsLowerBound,
   nullable,
   signature,
   strictObject,
@@ -17,6 +15,7 @@ import {
   timestamp,
   uuid,
 } from './building-blocks';
+import { recordPage } from './bulk.responses';
 import { operations } from '../operations/registry';
 import { offchainIdentifier } from './account.responses';
 import { transactionResultProps, transactionStatus } from './write.responses';
@@ -120,10 +119,9 @@ export const transactionStatusResponse = strictObject(
 
 export { transactionResult } from './write.responses';
 
-export const positionHistoryResponse = strictObject(
+export const positionHistoryResponse = recordPage(
   'PositionHistoryPage',
-  { count: integer, items: listOf(transactionDetailed) },
-  { cursor: pageCursor, countIsLowerBound },
+  transactionDetailed,
   'The transactions that touched the position, as detailed records: count matches the filter (all pages), items are this page.',
 );
 
