@@ -159,17 +159,21 @@ export const uuid = describe(
   { type: 'string', format: 'uuid' },
 );
 
-const BASE58 = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
+/** Text that matches a pattern, kept as written; `mustBe` completes the refusal ("must be …"). */
+export function patternText(name: string, pattern: RegExp, mustBe: string, description: string) {
+  return describe(
+    new t.Type<string, string, unknown>(
+      name,
+      (u): u is string => typeof u === 'string' && pattern.test(u),
+      (u, c) => (typeof u === 'string' && pattern.test(u) ? t.success(u) : t.failure(u, c, `must be ${mustBe}`)),
+      (a) => a,
+    ),
+    { type: 'string', pattern: pattern.source, description },
+  );
+}
+
 /** A network address (base58 of 32 bytes). */
-export const address = describe(
-  new t.Type<string, string, unknown>(
-    'Address',
-    (u): u is string => typeof u === 'string' && BASE58.test(u),
-    (u, c) => (typeof u === 'string' && BASE58.test(u) ? t.success(u) : t.failure(u, c, 'must be a base58 network address')),
-    (a) => a,
-  ),
-  { type: 'string', pattern: BASE58.source, description: 'Network address (base58).' },
-);
+export const address = patternText('Address', /^[1-9A-HJ-NP-Za-km-z]{32,44}$/, 'a base58 network address', 'Network address (base58).');
 
 export function nonEmptyString(maxLength = 1000) {
   return describe(

@@ -23,6 +23,14 @@ import { referenceAnswer } from './write.responses';
 /** `identifiers` of every record kept beside an onchain object (accounts, instruments, positions). */
 export const onchainIdentifier = strictObject('OnchainIdentifier', { id: address }, {});
 export const offchainIdentifier = strictObject('OffchainIdentifier', { id: uuid }, {});
+/** What the record of an onchain object keeps offchain beside its id: what its owner wrote on it, and the writes that created and last changed it. */
+export const offchainDetailsProps = {
+  code: nullable(t.string),
+  name: nullable(t.string),
+  comments: nullable(t.string),
+  lastTransactionId: nullable(uuid),
+  creationTransactionId: nullable(uuid),
+};
 /** An offchain id that may be missing (an authority or owner that is not onboarded). */
 export const optionalOffchainIdentifier = strictObject('OptionalOffchainIdentifier', { id: nullable(uuid) }, {}, 'id: null when the account is not onboarded.');
 
@@ -48,21 +56,19 @@ const accountStatus = textEnum(['ACTIVE', 'CLOSED']);
 const privateKeyLocation = listOf(textEnum(['DATABASE', 'SECRETS']));
 const optionalText = nullable(t.string);
 
+/** The offchain id and references of an account, at the compact and the detailed level alike. */
+const offchainReferenceProps = {
+  id: uuid,
+  type: accountType,
+  code: optionalText,
+  alId: optionalText,
+  organizationExternalId: optionalText,
+  accountNumber: optionalText,
+};
+
 const compactProps = {
   onchain: strictObject('AccountCompactOnchain', { id: address, lastTransactionId: nullable(signature), lastTransactionAt: nullable(timestamp) }, {}),
-  offchain: strictObject(
-    'AccountCompactOffchain',
-    {
-      id: uuid,
-      type: accountType,
-      code: optionalText,
-      alId: optionalText,
-      organizationExternalId: optionalText,
-      accountNumber: optionalText,
-      lastTransactionId: nullable(uuid),
-    },
-    {},
-  ),
+  offchain: strictObject('AccountCompactOffchain', { ...offchainReferenceProps, lastTransactionId: nullable(uuid) }, {}),
 };
 export const accountCompact = strictObject('AccountCompact', compactProps, {}, 'The compact detail level of an account record (spec 2.2 reduced form).');
 export type AccountCompactBody = t.TypeOf<typeof accountCompact>;
@@ -148,12 +154,7 @@ export const accountDetailed = strictObject(
     offchain: strictObject(
       'AccountDetailedOffchain',
       {
-        id: uuid,
-        type: accountType,
-        code: optionalText,
-        alId: optionalText,
-        organizationExternalId: optionalText,
-        accountNumber: optionalText,
+        ...offchainReferenceProps,
         name: optionalText,
         balance: networkCurrencyAmount,
         tokenDecimals: integer,

@@ -1,5 +1,6 @@
 /** Address lookup table records (spec 2.9) and the answers of its writes. */
 import * as t from 'io-ts';
+import { offchainDetailsProps } from './account.responses';
 import { authorityReference } from './financial-instrument.responses';
 import { address, boolean, listOf, nullable, strictObject, timestamp, uuid } from './building-blocks';
 import { recordPage } from './bulk.responses';
@@ -9,18 +10,7 @@ export const addressLookupTableRecord = strictObject(
   'AddressLookupTableRecord',
   {
     onchain: strictObject('AddressLookupTableOnchain', { id: address, lastTransactionAt: nullable(timestamp) }, {}),
-    offchain: strictObject(
-      'AddressLookupTableOffchain',
-      {
-        id: uuid,
-        code: nullable(t.string),
-        name: nullable(t.string),
-        comments: nullable(t.string),
-        lastTransactionId: nullable(uuid),
-        creationTransactionId: nullable(uuid),
-      },
-      {},
-    ),
+    offchain: strictObject('AddressLookupTableOffchain', { id: uuid, ...offchainDetailsProps }, {}),
     authority: authorityReference,
     componentAddresses: listOf(authorityReference, 'The addresses the table holds, in table order (an address, once added, is never removed).'),
     managed: boolean,

@@ -10,7 +10,7 @@
  */
 import * as t from 'io-ts';
 import { isLosslessNumber, LosslessNumber } from 'lossless-json';
-import { address, describe, objectShapes, reportErrors, schemaOf as ownSchema, strictObject, uuid, type JsonSchema } from '../inputs/primitives';
+import { address, describe, objectShapes, patternText, reportErrors, schemaOf as ownSchema, strictObject, uuid, type JsonSchema } from '../inputs/primitives';
 
 export { address, describe, reportErrors, strictObject, uuid, type JsonSchema };
 
@@ -186,16 +186,12 @@ export const timestamp = describe(
   { type: 'string', format: 'date-time' },
 );
 
-const SIGNATURE = /^[1-9A-HJ-NP-Za-km-z]{64,88}$/;
 /** A transaction signature (base58 of 64 bytes): the transaction's onchain id. */
-export const signature = describe(
-  new t.Type<string, string, unknown>(
-    'Signature',
-    (u): u is string => typeof u === 'string' && SIGNATURE.test(u),
-    (u, c) => (typeof u === 'string' && SIGNATURE.test(u) ? t.success(u) : t.failure(u, c, 'must be a base58 transaction signature')),
-    (a) => a,
-  ),
-  { type: 'string', pattern: SIGNATURE.source, description: "Transaction signature (base58), the transaction's onchain id." },
+export const signature = patternText(
+  'Signature',
+  /^[1-9A-HJ-NP-Za-km-z]{64,88}$/,
+  'a base58 transaction signature',
+  "Transaction signature (base58), the transaction's onchain id.",
 );
 
 /** Any JSON object (free-form metadata). */

@@ -1,7 +1,7 @@
 /** Onchain data source records (spec 2.7, docs/oracle-data-sources.md) and the answers of their writes. */
 import * as t from 'io-ts';
 import { authorityReference } from './financial-instrument.responses';
-import { onchainIdentifier } from './account.responses';
+import { offchainDetailsProps, onchainIdentifier } from './account.responses';
 import { address, exactAmount, integer, nullable, strictObject, textEnum, timestamp, uuid } from './building-blocks';
 import { recordPage } from './bulk.responses';
 import { referenceAnswer, transactionResult } from './write.responses';
@@ -22,19 +22,7 @@ export const onchainDataSourceRecord = strictObject(
       'OnchainDataSourceAccount',
       {
         onchain: strictObject('OnchainDataSourceOnchain', { id: address, lastTransactionAt: nullable(timestamp) }, {}),
-        offchain: strictObject(
-          'OnchainDataSourceOffchain',
-          {
-            id: uuid,
-            accountId: uuid,
-            code: nullable(t.string),
-            name: nullable(t.string),
-            comments: nullable(t.string),
-            lastTransactionId: nullable(uuid),
-            creationTransactionId: nullable(uuid),
-          },
-          {},
-        ),
+        offchain: strictObject('OnchainDataSourceOffchain', { id: uuid, accountId: uuid, ...offchainDetailsProps }, {}),
       },
       {},
       "The feed mint: its address, the data source's offchain id (accountId: the mint's account record).",
