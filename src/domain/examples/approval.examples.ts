@@ -26,29 +26,19 @@ const approval = {
   createdAt: '2026-03-02T10:00:00.000Z',
 };
 
+/** Approve or Reject by one more approver: the request with its comment, and the approval with the decision added. */
+function decided(apiKeyId: string, decision: 'APPROVE' | 'REJECT', status: 'APPROVED' | 'REJECTED', comment: string): OperationExample {
+  return {
+    request: { itemData: { approval: { offchainId: approval.offchainId }, comment } },
+    response: { approval: { ...approval, status, decisions: [...approval.decisions, { apiKeyId, decision, comment, at: '2026-03-02T10:20:00.000Z' }] } },
+  };
+}
+
 export const approvalExamples: Record<string, OperationExample> = {
   fetchApprovals: {
     request: { itemQuery: { filter: [{ fieldName: 'status', filterValues: [{ filterType: 'EQUALS', valueString: 'PENDING' }] }] } },
     response: { count: 1, items: [approval] },
   },
-  approve: {
-    request: { itemData: { approval: { offchainId: approval.offchainId }, comment: 'confirmed with the desk' } },
-    response: {
-      approval: {
-        ...approval,
-        status: 'APPROVED',
-        decisions: [...approval.decisions, { apiKeyId: approvers[1], decision: 'APPROVE', comment: 'confirmed with the desk', at: '2026-03-02T10:20:00.000Z' }],
-      },
-    },
-  },
-  reject: {
-    request: { itemData: { approval: { offchainId: approval.offchainId }, comment: 'not planned' } },
-    response: {
-      approval: {
-        ...approval,
-        status: 'REJECTED',
-        decisions: [...approval.decisions, { apiKeyId: approvers[2], decision: 'REJECT', comment: 'not planned', at: '2026-03-02T10:20:00.000Z' }],
-      },
-    },
-  },
+  approve: decided(approvers[1], 'APPROVE', 'APPROVED', 'confirmed with the desk'),
+  reject: decided(approvers[2], 'REJECT', 'REJECTED', 'not planned'),
 };

@@ -36,6 +36,16 @@ export const confirmedTransaction = {
 
 export const identifiers = (ref: { onchainId: string; offchainId: string }) => ({ onchain: { id: ref.onchainId }, offchain: { id: ref.offchainId } });
 
+/** The treasury wallet's offchain id and references, the same at every detail level. */
+const treasuryReferences = {
+  id: ids.treasury.offchainId,
+  type: 'WALLET',
+  code: 'TREASURY-01',
+  alId: null,
+  organizationExternalId: 'acme-capital',
+  accountNumber: '100-200-300',
+};
+
 /** The treasury wallet's account record at the detailed level. */
 export const treasuryDetailed = {
   onchain: {
@@ -46,12 +56,7 @@ export const treasuryDetailed = {
     creationTransactionAt: earlier,
   },
   offchain: {
-    id: ids.treasury.offchainId,
-    type: 'WALLET',
-    code: 'TREASURY-01',
-    alId: null,
-    organizationExternalId: 'acme-capital',
-    accountNumber: '100-200-300',
+    ...treasuryReferences,
     name: 'Treasury wallet',
     balance: { amount: 2.000005, lamports: 2000005000 },
     tokenDecimals: 9,
@@ -87,15 +92,7 @@ export const treasuryDetailed = {
 
 export const treasuryCompact = {
   onchain: { id: ids.treasury.onchainId, lastTransactionId: signature, lastTransactionAt: at },
-  offchain: {
-    id: ids.treasury.offchainId,
-    type: 'WALLET',
-    code: 'TREASURY-01',
-    alId: null,
-    organizationExternalId: 'acme-capital',
-    accountNumber: '100-200-300',
-    lastTransactionId: ids.transaction,
-  },
+  offchain: { ...treasuryReferences, lastTransactionId: ids.transaction },
 };
 
 export const authorityReference = (ref: { onchainId: string; offchainId: string }) => ({

@@ -7,6 +7,13 @@ const escrow = { onchainId: 'EscR8vQ3kJ7tYp2WmXbR5sLdG4hF9aZcU6eK1oTiPqa', offch
 const loanId = '6e1b9d3a-4c7f-4e2b-9a5d-8c3f1e7b2a46';
 const bond = authorityReference(ids.instrument);
 
+/** The investor's position of the bond: what it borrows into and pledges from. */
+const investorBondPosition = { owner: { offchainId: ids.investor.offchainId }, financialInstrument: { onchainId: ids.instrument.onchainId } };
+/** The investor (the borrower) pays the fees of the loan's writes. */
+const paidByInvestor = { feePayer: { offchainId: ids.investor.offchainId } };
+/** The loan a write on it names: its protocol and its escrow. */
+const theLoan = { defiProtocol: 'LEDGER_ESCROW', escrow: { onchainId: escrow.onchainId } };
+
 const accountOf = (ref: { onchainId: string; offchainId: string }, type: string) => ({
   ...treasuryDetailed,
   onchain: { ...treasuryDetailed.onchain, id: ref.onchainId },
@@ -94,79 +101,43 @@ export const loanExamples: Record<string, OperationExample> = {
       itemData: {
         defiProtocol: 'LEDGER_ESCROW',
         protocolDetails: { loanStrategyAddress: vault.onchainId, expectedLoanValues: { expectedApy: 50_000, expectedLqt: [900_000] }, durationIndex: 2 },
-        itemsToBorrow: [
-          {
-            positionLookup: { owner: { offchainId: ids.investor.offchainId }, financialInstrument: { onchainId: ids.instrument.onchainId } },
-            value: { amount: 60 },
-          },
-        ],
-        itemsToPledge: [
-          {
-            positionLookup: { owner: { offchainId: ids.investor.offchainId }, financialInstrument: { onchainId: ids.instrument.onchainId } },
-            value: { amount: '100' },
-          },
-        ],
+        itemsToBorrow: [{ positionLookup: investorBondPosition, value: { amount: 60 } }],
+        itemsToPledge: [{ positionLookup: investorBondPosition, value: { amount: '100' } }],
       },
-      svmTransactionConfig: { feePayer: { offchainId: ids.investor.offchainId } },
+      svmTransactionConfig: paidByInvestor,
     },
     response: { newLoan: { offchainId: loanId, escrow }, svmTransaction: confirmedTransaction },
   },
   swapCollateral: {
     request: {
       itemData: {
-        defiProtocol: 'LEDGER_ESCROW',
-        escrow: { onchainId: escrow.onchainId },
-        itemsToDeposit: [
-          {
-            positionLookup: { owner: { offchainId: ids.investor.offchainId }, financialInstrument: { onchainId: ids.instrument.onchainId } },
-            value: { amount: 5 },
-            mintAsset: true,
-          },
-        ],
+        ...theLoan,
+        itemsToDeposit: [{ positionLookup: investorBondPosition, value: { amount: 5 }, mintAsset: true }],
       },
-      svmTransactionConfig: { feePayer: { offchainId: ids.investor.offchainId } },
+      svmTransactionConfig: paidByInvestor,
     },
     response: confirmedTransaction,
   },
   repayLoan: {
     request: {
       itemData: {
-        defiProtocol: 'LEDGER_ESCROW',
-        escrow: { onchainId: escrow.onchainId },
-        itemsToRepay: [
-          {
-            positionLookup: { owner: { offchainId: ids.investor.offchainId }, financialInstrument: { onchainId: ids.instrument.onchainId } },
-            value: { amount: 20 },
-          },
-        ],
-        itemsToRelease: [
-          {
-            positionLookup: { owner: { offchainId: ids.investor.offchainId }, financialInstrument: { onchainId: ids.instrument.onchainId } },
-            value: { amount: 10 },
-          },
-        ],
+        ...theLoan,
+        itemsToRepay: [{ positionLookup: investorBondPosition, value: { amount: 20 } }],
+        itemsToRelease: [{ positionLookup: investorBondPosition, value: { amount: 10 } }],
       },
-      svmTransactionConfig: { feePayer: { offchainId: ids.investor.offchainId } },
+      svmTransactionConfig: paidByInvestor,
     },
     response: confirmedTransaction,
   },
   refinanceLoan: {
     request: {
-      itemData: {
-        defiProtocol: 'LEDGER_ESCROW',
-        escrow: { onchainId: escrow.onchainId },
-        durationIndex: 2,
-        fromLender: { offchainId: ids.treasury.offchainId },
-      },
-      svmTransactionConfig: { feePayer: { offchainId: ids.investor.offchainId } },
+      itemData: { ...theLoan, durationIndex: 2, fromLender: { offchainId: ids.treasury.offchainId } },
+      svmTransactionConfig: paidByInvestor,
     },
     response: { escrow, svmTransaction: null },
   },
   closeLoan: {
-    request: {
-      itemData: { defiProtocol: 'LEDGER_ESCROW', escrow: { onchainId: escrow.onchainId } },
-      svmTransactionConfig: { feePayer: { offchainId: ids.investor.offchainId } },
-    },
+    request: { itemData: theLoan, svmTransactionConfig: paidByInvestor },
     response: confirmedTransaction,
   },
   fetchLoanDetails: {

@@ -94,38 +94,37 @@ export const loanMovementItem = strictObject(
 );
 export type LoanMovementItem = t.TypeOf<typeof loanMovementItem>;
 
+/** The loan a write on an open loan is about: its protocol and its escrow. */
+const theLoan = { defiProtocol, escrow: accountLookup };
+
 /** Repay Loan itemData (spec 4.4). */
-export const repayLoanItemData = strictObject(
-  'RepayLoanItemData',
-  { defiProtocol, escrow: accountLookup },
-  { itemsToRepay: arrayOf(loanMovementItem, 1), itemsToRelease: arrayOf(loanMovementItem, 8), idempotencyId: uuid },
-);
+export const repayLoanItemData = strictObject('RepayLoanItemData', theLoan, {
+  itemsToRepay: arrayOf(loanMovementItem, 1),
+  itemsToRelease: arrayOf(loanMovementItem, 8),
+  idempotencyId: uuid,
+});
 export type RepayLoanItemData = t.TypeOf<typeof repayLoanItemData>;
 
 /** Close Loan itemData. */
-export const closeLoanItemData = strictObject(
-  'CloseLoanItemData',
-  { defiProtocol, escrow: accountLookup },
-  { refundDestination: accountLookup, idempotencyId: uuid },
-);
+export const closeLoanItemData = strictObject('CloseLoanItemData', theLoan, { refundDestination: accountLookup, idempotencyId: uuid });
 export type CloseLoanItemData = t.TypeOf<typeof closeLoanItemData>;
 
 /** The liquidation a loan's workflow runs (no route): the escrow's collateral to the lender's vault. */
-export const liquidateLoanItemData = strictObject('LiquidateLoanItemData', { defiProtocol, escrow: accountLookup }, {});
+export const liquidateLoanItemData = strictObject('LiquidateLoanItemData', theLoan, {});
 export type LiquidateLoanItemData = t.TypeOf<typeof liquidateLoanItemData>;
 
 /** Swap Collateral itemData (spec 4.4): collateral into the escrow and out of it, in one transaction. */
-export const swapCollateralItemData = strictObject(
-  'SwapCollateralItemData',
-  { defiProtocol, escrow: accountLookup },
-  { itemsToDeposit: arrayOf(loanMovementItem, 8), itemsToWithdraw: arrayOf(loanMovementItem, 8), idempotencyId: uuid },
-);
+export const swapCollateralItemData = strictObject('SwapCollateralItemData', theLoan, {
+  itemsToDeposit: arrayOf(loanMovementItem, 8),
+  itemsToWithdraw: arrayOf(loanMovementItem, 8),
+  idempotencyId: uuid,
+});
 export type SwapCollateralItemData = t.TypeOf<typeof swapCollateralItemData>;
 
 /** Refinance Loan itemData (spec 4.4): the same lender's rollover, or the move to another strategy that pays the first off (docs/loans.md). */
 export const refinanceLoanItemData = strictObject(
   'RefinanceLoanItemData',
-  { defiProtocol, escrow: accountLookup, durationIndex },
+  { ...theLoan, durationIndex },
   {
     borrowedItem: positionLookup,
     fromLender: accountLookup,
