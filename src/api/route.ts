@@ -58,6 +58,15 @@ export function route<B, R = unknown>(spec: RouteSpec<B, R>): RouteSpec<B, R> {
   return spec;
 }
 
+/** A read: POST (its body carries what to read), READ unless `role` says otherwise, answering 200. */
+export function readRoute<B, R>(
+  declared: Pick<RouteSpec, 'operationId' | 'path' | 'tag' | 'summary'>,
+  reading: Pick<RouteSpec<B, R>, 'body' | 'response' | 'handler' | 'pathParams'> & { role?: Role | readonly Role[] },
+): RouteSpec<B, R> {
+  const { operationId, path, tag, summary } = declared;
+  return route({ operationId, method: 'post', path, tag, summary, successStatus: 200, ...reading, role: reading.role ?? 'READ' });
+}
+
 /** Decodes a body with a codec; VALIDATION_ERROR naming the first field at fault. */
 export function decode<B>(codec: t.Type<B, unknown, unknown>, input: unknown): B {
   if (input === undefined) throw validationError('(body)', 'a JSON body is required');

@@ -1,6 +1,5 @@
 /** Accounts: Create, Fetch (bulk, details, balance, private key), Update and Inactivate Account, Transfer Network Currency. */
 import { getBase58Decoder, getBase58Encoder } from '@solana/kit';
-import type * as t from 'io-ts';
 import { Account } from '../../db/entities';
 import { findAccountByLookup } from '../../db/repositories/accounts.repository';
 import { addressOfSeed } from '../../custody/key-store';
@@ -10,7 +9,7 @@ import type { CreateAccountItemData } from '../../domain/operations/accounts/acc
 import type { ApiDeps } from '../context';
 import { accountFields, lamportsBalance, presentAccount } from '../presenters/account.presenter';
 import type { RouteSpec } from '../route';
-import { singleRoute, type SingleRouteSpec } from './single-route';
+import { singleReadsOf } from './single-route';
 import { sealWebhookSecrets } from '../../custody/webhook-secrets';
 import { checkWebhookUrls } from './webhook-urls';
 import { accountQuery } from './query-fields';
@@ -40,12 +39,9 @@ export async function importedKey(item: CreateAccountItemData, at = 'itemData'):
 
 export function accountRoutes(deps: ApiDeps): RouteSpec[] {
   /** The single-account reads: the account the body names, within the acting tenant. */
-  const accountRoute = <R>(spec: Omit<SingleRouteSpec<t.TypeOf<typeof singleAccountBody>, Account, R>, 'body' | 'find'>) =>
-    singleRoute(deps, {
-      ...spec,
-      body: singleAccountBody,
-      find: ({ em, scope, body }) => findAccountByLookup(em, scope, body.itemData.account, 'itemData.account'),
-    });
+  const accountRoute = singleReadsOf(deps, singleAccountBody, ({ em, scope, body }) =>
+    findAccountByLookup(em, scope, body.itemData.account, 'itemData.account'),
+  );
 
   return [
     ...writeRoutes(deps, accountOperations, {

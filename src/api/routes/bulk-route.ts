@@ -7,7 +7,7 @@ import { translateItemQuery, type QueryResource } from '../../domain/item-query'
 import { bulkBody } from '../codecs/common.codecs';
 import type { ApiDeps, LedgerContext } from '../context';
 import { detailLevels, type DetailLevel } from '../presenters/account.presenter';
-import { route, type RouteSpec } from '../route';
+import { readRoute, type RouteSpec } from '../route';
 import { bulkResponse, type BulkLevels, type LevelRecord } from '../../domain/responses/bulk.responses';
 import { actingScope } from '../tenancy';
 
@@ -45,24 +45,20 @@ export function bulkRoute<E extends object, C = undefined, L extends BulkLevels 
     related?: (em: EntityManager, records: E[]) => Promise<C>;
   },
 ): RouteSpec {
-  return route({
-    operationId: spec.operationId,
-    method: 'post',
-    path: `${spec.path}/{detailLevel}`,
-    tag: spec.tag,
-    summary: spec.summary,
-    role: 'READ',
-    pathParams: { detailLevel: detailLevels },
-    body: bulkBody,
-    successStatus: 200,
-    response: bulkResponse(spec.levels),
-    async handler(ctx, body) {
-      const level = ctx.params.detailLevel as DetailLevel;
-      const { em, organizationId, page } = await readPage(ctx, deps, body, spec.entity, spec.query, spec.fields?.[level]);
-      const related = level === 'detailed' && spec.related ? await spec.related(em, page.items) : undefined;
-      return { ...pageFields(page), items: page.items.map((item) => spec.present(item, level, related, organizationId)) };
+  return readRoute(
+    { ...spec, path: `${spec.path}/{detailLevel}` },
+    {
+      pathParams: { detailLevel: detailLevels },
+      body: bulkBody,
+      response: bulkResponse(spec.levels),
+      async handler(ctx, body) {
+        const level = ctx.params.detailLevel as DetailLevel;
+        const { em, organizationId, page } = await readPage(ctx, deps, body, spec.entity, spec.query, spec.fields?.[level]);
+        const related = level === 'detailed' && spec.related ? await spec.related(em, page.items) : undefined;
+        return { ...pageFields(page), items: page.items.map((item) => spec.present(item, level, related, organizationId)) };
+      },
     },
-  });
+  );
 }
 
 /** A bulk read with one level (the path has no `{detailLevel}`): `related` loads what every item shows beside its record, in one go for the page. */
@@ -81,15 +77,8 @@ export function pageRoute<E extends object, C, I>(
     present: (record: E, related: C) => I;
   },
 ): RouteSpec {
-  return route({
-    operationId: spec.operationId,
-    method: 'post',
-    path: spec.path,
-    tag: spec.tag,
-    summary: spec.summary,
-    role: 'READ',
+  return readRoute(spec, {
     body: bulkBody,
-    successStatus: 200,
     response: spec.response,
     async handler(ctx, body) {
       const { em, organizationId, page } = await readPage(ctx, deps, body, spec.entity, spec.query);

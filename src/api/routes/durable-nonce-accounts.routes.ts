@@ -1,7 +1,5 @@
 /** Durable nonce accounts: Create Durable Nonce Accounts, Fetch Durable Nonce Accounts (bulk, detailed records) and Details. */
 import { Account, DurableNonceAccount } from '../../db/entities';
-import { findAccountByLookup } from '../../db/repositories/accounts.repository';
-import { notFound } from '../../domain/errors';
 import { readNonce } from '../../network/lifetime';
 import { durableNonceAccountDetailsBody } from '../codecs/durable-nonce.codecs';
 import type { ApiDeps } from '../context';
@@ -9,7 +7,7 @@ import { presentDurableNonceAccount } from '../presenters/durable-nonce.presente
 import { durableNonceAccountPage, durableNonceAccountRecord } from '../../domain/responses/durable-nonce.responses';
 import type { RouteSpec } from '../route';
 import { pageRoute } from './bulk-route';
-import { singleRoute } from './single-route';
+import { recordOfAccount, singleRoute } from './single-route';
 import { durableNonceAccountQuery } from './query-fields';
 import { writeRoutes } from './write-route';
 import { durableNonceOperations } from '../../domain/operations/durable-nonces/durable-nonces.operations';
@@ -54,13 +52,10 @@ export function durableNonceAccountRoutes(deps: ApiDeps): RouteSpec[] {
         'Fetch Durable Nonce Account Details: the record of spec 2.8, with nonceHash read from the chain now (null when the account holds no initialized nonce) and inUse naming the transaction holding the nonce (null when free). 404 when the account is not a durable nonce account of the tenant.',
       body: durableNonceAccountDetailsBody,
       response: durableNonceAccountRecord,
-      async find({ em, scope, body }) {
-        const field = 'itemData.nonceAccount';
-        const account = await findAccountByLookup(em, scope, body.itemData.nonceAccount, field);
-        const row = await em.findOne(DurableNonceAccount, { id: account.id });
-        if (!row) throw notFound(field, `account ${account.address} is not a durable nonce account`);
-        return row;
-      },
+      find: (read) =>
+        recordOfAccount(read, read.body.itemData.nonceAccount, 'itemData.nonceAccount', 'a durable nonce account', (account) =>
+          read.em.findOne(DurableNonceAccount, { id: account.id }),
+        ),
       async present(row, { em, scope }) {
         const onchain = await readNonce(deps.networks.get(scope.cluster)!, row.address);
         return presentDurableNonceAccount(row, await accountsOf(em, [row]), onchain?.nonce ?? null);

@@ -1,6 +1,5 @@
 /** Financial instruments: Create Financial Instrument, Fetch Financial Instrument Details, the Token Extensions Calculator. */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type * as t from 'io-ts';
 import { Account, FinancialInstrument } from '../../db/entities';
 import { notFound } from '../../domain/errors';
 import { findInstrumentByLookup } from '../../db/repositories/financial-instruments.repository';
@@ -12,7 +11,7 @@ import { decodeMintState } from '../../domain/mint-state';
 import { fromBaseUnits, scaleAmount } from '../../domain/money';
 import { presentFinancialInstrument } from '../presenters/financial-instrument.presenter';
 import { route, type RouteSpec } from '../route';
-import { singleRoute, type SingleRouteSpec } from './single-route';
+import { singleReadsOf } from './single-route';
 import { bulkRoute } from './bulk-route';
 import { writeRoutes } from './write-route';
 import { financialInstrumentOperations } from '../../domain/operations/financial-instruments/financial-instruments.operations';
@@ -28,12 +27,9 @@ async function relatedAccounts(em: EntityManager, instruments: FinancialInstrume
 
 export function financialInstrumentRoutes(deps: ApiDeps): RouteSpec[] {
   /** The single-instrument reads: the instrument the body names, within the acting tenant. */
-  const instrumentRoute = <R>(spec: Omit<SingleRouteSpec<t.TypeOf<typeof singleFinancialInstrumentBody>, FinancialInstrument, R>, 'body' | 'find'>) =>
-    singleRoute(deps, {
-      ...spec,
-      body: singleFinancialInstrumentBody,
-      find: ({ em, scope, body }) => findInstrumentByLookup(em, scope, body.itemData.financialInstrument, 'itemData.financialInstrument'),
-    });
+  const instrumentRoute = singleReadsOf(deps, singleFinancialInstrumentBody, ({ em, scope, body }) =>
+    findInstrumentByLookup(em, scope, body.itemData.financialInstrument, 'itemData.financialInstrument'),
+  );
   return [
     ...writeRoutes(deps, financialInstrumentOperations, {
       CREATE_FINANCIAL_INSTRUMENT: {

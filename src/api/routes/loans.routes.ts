@@ -1,8 +1,6 @@
 /** Loans (spec 4.2 and 4.4, docs/loans.md): loan strategies, Create Loan, Fetch Loan Details, Fetch Loans. */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Account, FinancialInstrument, Loan, LoanStrategy } from '../../db/entities';
-import { findAccountByLookup } from '../../db/repositories/accounts.repository';
-import { notFound } from '../../domain/errors';
 import { noPrices } from '../../domain/prices';
 import { loanDetailsBody } from '../codecs/loan.codecs';
 import type { ApiDeps } from '../context';
@@ -10,7 +8,7 @@ import { loanRelated, presentLoan, presentLoanStrategy, type LoanRelated } from 
 import { loanDetailed, loanLevels, loanStrategyPage } from '../../domain/responses/loan.responses';
 import type { RouteSpec } from '../route';
 import { bulkRoute, pageRoute } from './bulk-route';
-import { singleRoute } from './single-route';
+import { recordOfAccount, singleRoute } from './single-route';
 import { loanQuery, loanStrategyQuery } from './query-fields';
 import { writeRoutes } from './write-route';
 import { loanOperations } from '../../domain/operations/loans/loans.operations';
@@ -72,13 +70,10 @@ export function loanRoutes(deps: ApiDeps): RouteSpec[] {
         "Fetch Loan Details (spec 2.6): the loan of the escrow, with interestOutstanding accrued until now and estimatedInterest until computeEstimatedInterestUntil (default now); loanToValueRatio is the loan's current ratio (principal due and interest over the collateral) at the prices in marketData. 404 when the account is not a loan's escrow.",
       body: loanDetailsBody,
       response: loanDetailed,
-      async find({ em, scope, body }) {
-        const field = 'itemData.escrow';
-        const escrow = await findAccountByLookup(em, scope, body.itemData.escrow, field);
-        const loan = await em.findOne(Loan, { ...scope, escrowAccountId: escrow.id });
-        if (!loan) throw notFound(field, `account ${escrow.address} is not the escrow of a loan`);
-        return loan;
-      },
+      find: (read) =>
+        recordOfAccount(read, read.body.itemData.escrow, 'itemData.escrow', 'the escrow of a loan', (escrow) =>
+          read.em.findOne(Loan, { ...read.scope, escrowAccountId: escrow.id }),
+        ),
       async present(loan, { em, body }) {
         const now = deps.now();
         const until = body.itemData.computeEstimatedInterestUntil ? new Date(body.itemData.computeEstimatedInterestUntil) : now;

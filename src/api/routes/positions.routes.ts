@@ -1,6 +1,5 @@
 /** Positions: the writes (Initialize, Update, Freeze, Unfreeze, Inactivate Position, Mint, Burn, Transfer, Trade), Fetch Positions, Fetch Position Details, Fetch Position Balance. */
 import { getTokenDecoder } from '@solana-program/token-2022';
-import type * as t from 'io-ts';
 import { FinancialInstrument, Position } from '../../db/entities';
 import { findPositionByLookup } from '../../db/repositories/positions.repository';
 import { fromBaseUnits, scaleAmount } from '../../domain/money';
@@ -9,7 +8,7 @@ import type { ApiDeps } from '../context';
 import { exactNumber } from '../presenters/account.presenter';
 import { positionFields, presentPosition } from '../presenters/position.presenter';
 import type { RouteSpec } from '../route';
-import { singleRoute, type SingleRouteSpec } from './single-route';
+import { singleReadsOf } from './single-route';
 import { bulkRoute } from './bulk-route';
 import { writeRoutes } from './write-route';
 import { freezeAllInstead } from './freeze-all-positions';
@@ -19,17 +18,10 @@ import { positionOperations } from '../../domain/operations/positions/positions.
 
 export function positionRoutes(deps: ApiDeps): RouteSpec[] {
   /** The single-position reads: the position the body names, within the acting tenant, and its instrument. */
-  const positionRoute = <R>(
-    spec: Omit<SingleRouteSpec<t.TypeOf<typeof singlePositionBody>, { position: Position; instrument: FinancialInstrument }, R>, 'body' | 'find'>,
-  ) =>
-    singleRoute(deps, {
-      ...spec,
-      body: singlePositionBody,
-      async find({ em, scope, body }) {
-        const position = await findPositionByLookup(em, scope, body.itemData.position, 'itemData.position');
-        return { position, instrument: await em.findOneOrFail(FinancialInstrument, { id: position.financialInstrumentId }) };
-      },
-    });
+  const positionRoute = singleReadsOf(deps, singlePositionBody, async ({ em, scope, body }) => {
+    const position = await findPositionByLookup(em, scope, body.itemData.position, 'itemData.position');
+    return { position, instrument: await em.findOneOrFail(FinancialInstrument, { id: position.financialInstrumentId }) };
+  });
   return [
     ...writeRoutes(deps, positionOperations, {
       FREEZE_POSITION: { instead: freezeAllInstead(deps, 'FREEZE_POSITION') },

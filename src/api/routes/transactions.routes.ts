@@ -3,10 +3,10 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { LedgerTransaction } from '../../db/entities';
 import { notFound, validationError } from '../../domain/errors';
 import { singleTransactionBody } from '../codecs/transaction.codecs';
-import type { ApiDeps, Caller, LedgerContext } from '../context';
+import type { ApiDeps, Caller } from '../context';
 import { presentTransaction, transactionFields } from '../presenters/transaction.presenter';
-import { route, type RouteSpec } from '../route';
-import { actingCaller } from '../tenancy';
+import type { RouteSpec } from '../route';
+import { singleReadsOf } from './single-route';
 import { transactionQuery } from './query-fields';
 import { bulkRoute } from './bulk-route';
 import { transactionLevels, transactionStatusResponse } from '../../domain/responses/transaction.responses';
@@ -22,51 +22,35 @@ export async function findTransaction(em: EntityManager, caller: Caller, lookup:
   return tx;
 }
 
+/** The reads of the one transaction a body names (itemData.transaction), within the acting tenant. */
+export const transactionReads = (deps: ApiDeps) =>
+  singleReadsOf(deps, singleTransactionBody, ({ em, caller, body }) => findTransaction(em, caller, body.itemData.transaction));
+
 export function transactionRoutes(deps: ApiDeps): RouteSpec[] {
-  const fork = () => deps.orm.em.fork();
-  const lookedUp = async (
-    ctx: LedgerContext,
-    body: { itemData: { transaction: { offchainId?: string; onchainId?: string } }; tenancyConfig?: { overrideOrganizationExternalId?: string } },
-  ) => {
-    const em = fork();
-    return findTransaction(em, await actingCaller(ctx, deps, em, body.tenancyConfig), body.itemData.transaction);
-  };
+  const transactionRead = transactionReads(deps);
   return [
-    route({
+    transactionRead({
       operationId: 'fetchTransactionStatus',
-      method: 'post',
       path: '/api/v1/transactions/status',
       tag: 'Transactions',
       summary: 'Fetch Transaction Status, with every status change and its time.',
-      role: 'READ',
-      body: singleTransactionBody,
-      successStatus: 200,
       response: transactionStatusResponse,
-      async handler(ctx, body) {
-        const tx = await lookedUp(ctx, body);
-        return {
-          offchainId: tx.id,
-          onchainId: tx.signature ?? null,
-          status: tx.status,
-          success: tx.success ?? null,
-          errorMessage: tx.errorMessage ?? null,
-          statusHistory: tx.statusHistory,
-        };
-      },
+      present: (tx) => ({
+        offchainId: tx.id,
+        onchainId: tx.signature ?? null,
+        status: tx.status,
+        success: tx.success ?? null,
+        errorMessage: tx.errorMessage ?? null,
+        statusHistory: tx.statusHistory,
+      }),
     }),
-    route({
+    transactionRead({
       operationId: 'fetchTransactionDetails',
-      method: 'post',
       path: '/api/v1/transactions/single',
       tag: 'Transactions',
       summary: 'Fetch Transaction Details.',
-      role: 'READ',
-      body: singleTransactionBody,
-      successStatus: 200,
       response: transactionLevels.detailed,
-      async handler(ctx, body) {
-        return presentTransaction(await lookedUp(ctx, body), 'detailed');
-      },
+      present: (tx) => presentTransaction(tx, 'detailed'),
     }),
     bulkRoute(deps, {
       operationId: 'fetchTransactions',

@@ -3,8 +3,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { WebhookDelivery } from '../../db/entities';
 import { startWebhookReplay } from '../../client/webhook-replays';
 import { notFound } from '../../domain/errors';
-import { replayWebhookDeliveryBody, singleTransactionBody } from '../codecs/transaction.codecs';
-import { findTransaction } from './transactions.routes';
+import { replayWebhookDeliveryBody } from '../codecs/transaction.codecs';
+import { transactionReads } from './transactions.routes';
 import type { ApiDeps } from '../context';
 import { route, type RouteSpec } from '../route';
 import { actingScope } from '../tenancy';
@@ -32,22 +32,14 @@ const ordered = { orderBy: { at: 'asc', attempt: 'asc' } } as const;
 export function webhookDeliveryRoutes(deps: ApiDeps): RouteSpec[] {
   const fork = (): EntityManager => deps.orm.em.fork();
   return [
-    route({
+    transactionReads(deps)({
       operationId: 'fetchWebhookDeliveries',
-      method: 'post',
       path: '/api/v1/transactions/webhook-deliveries',
       tag: 'Transactions',
       summary:
         'Fetch Webhook Deliveries: every delivery attempt of the pre- and post-submit webhooks of a transaction, named by offchainId (or onchainId, as Fetch Transaction Details) (the first transaction of a write carries its post-submit event), oldest first. Attempts count per webhook and event; a failed attempt says why (httpStatus null when the receiver never answered: timeout, network error, a private address refused after DNS, an OAuth2 token endpoint failure).',
-      role: 'READ',
-      body: singleTransactionBody,
-      successStatus: 200,
       response: webhookDeliveriesResponse,
-      async handler(ctx, body) {
-        const { em, caller } = await actingScope(ctx, deps, body.tenancyConfig);
-        const tx = await findTransaction(em, caller, body.itemData.transaction);
-        return present(await em.find(WebhookDelivery, { organizationId: caller.organizationId, transactionId: tx.id }, ordered));
-      },
+      present: async (tx, { em, caller }) => present(await em.find(WebhookDelivery, { organizationId: caller.organizationId, transactionId: tx.id }, ordered)),
     }),
     route({
       operationId: 'replayWebhookDelivery',
