@@ -8,11 +8,17 @@ const SLOT_HASHES_SYSVAR = 'SysvarS1otHashes111111111111111111111111111';
 /** The program's "never deactivated" slot. */
 const NOT_DEACTIVATED = 0xffff_ffff_ffff_ffffn;
 
+/** The account at the address belongs to another program: it is no table (a refusal, not an outage). */
+export class NotALookupTableError extends Error {
+  override readonly name = 'NotALookupTableError';
+}
+
 /** The table at `address` (null when no account is there); an account of another program is not a table. */
 export async function readLookupTable(network: SvmNetwork, address: string): Promise<TableState | null> {
   const account = await network.getAccount(address);
   if (!account || account.data.length === 0) return null;
-  if (account.owner !== ADDRESS_LOOKUP_TABLE_PROGRAM_ADDRESS) throw new Error(`${address} is not an address lookup table (owner ${account.owner})`);
+  if (account.owner !== ADDRESS_LOOKUP_TABLE_PROGRAM_ADDRESS)
+    throw new NotALookupTableError(`${address} is not an address lookup table (owner ${account.owner})`);
   const table = getAddressLookupTableDecoder().decode(account.data);
   return {
     authority: isSome(table.authority) ? table.authority.value : null,

@@ -59,6 +59,11 @@ describe('Create Address Lookup Table', () => {
       field: 'itemData.componentAddresses.1',
     });
     expect(checkOnboardedTable(state(), T, 'LOCAL', A, [{ address: B }], ONCHAIN_ID).addresses).toEqual([A, B]);
+    expect(refusal(() => checkOnboardedTable({ notATable: `${T} is not an address lookup table` }, T, 'LOCAL', A, [], ONCHAIN_ID))).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      field: ONCHAIN_ID,
+      message: `${T} is not an address lookup table`,
+    });
     // A frozen table has no authority: any authority named onboards it.
     expect(() => checkOnboardedTable(state({ authority: null }), T, 'LOCAL', B, [], ONCHAIN_ID)).not.toThrow();
   });

@@ -204,7 +204,16 @@ describe('Mint, Burn, Transfer, Trade', () => {
         ),
       ),
     ).toMatchObject({ code: 'VALIDATION_ERROR', field, message: expect.stringContaining(B) });
-    expect(() => checkHookAccounts([{ address: A, role: 'writable' }], field)).not.toThrow();
+    expect(checkHookAccounts([{ address: A, role: 'writable' }], field)).toEqual([{ address: A, role: 'writable' }]);
+  });
+
+  it('refuses a transfer hook whose accounts cannot be resolved, naming the instrument', () => {
+    const field = 'itemData.source.financialInstrument';
+    expect(refusal(() => checkHookAccounts({ unresolvable: 'no validation account' }, field))).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      field,
+      message: "the transfer hook's accounts cannot be resolved: no validation account",
+    });
   });
 
   it('freezes and thaws only Token-2022 instruments with a freeze authority, naming the first option set', () => {

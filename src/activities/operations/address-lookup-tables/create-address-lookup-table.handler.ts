@@ -8,7 +8,6 @@ import { address, createNoopSigner, type ProgramDerivedAddress, type ProgramDeri
 import { findAddressLookupTablePda, getCreateLookupTableInstruction, getExtendLookupTableInstruction } from '@solana-program/address-lookup-table';
 import { AddressLookupTable, LedgerTransaction } from '../../../db/entities';
 import { findAccountByLookup, assertMaySign } from '../../../db/repositories/accounts.repository';
-import { validationError } from '../../../domain/errors';
 import { partTransactionId } from '../../../domain/ids';
 import type { CreateAddressLookupTableItemData } from '../../../domain/operations/address-lookup-tables/address-lookup-table.inputs';
 import {
@@ -24,7 +23,7 @@ import {
 } from '../../../domain/operations/address-lookup-tables/address-lookup-table.rules';
 import { linkRecords } from '../../../db/repositories/transaction-records.repository';
 import { paidBy, resolveFeePayer, offchainOnly } from '../fee-payer';
-import { readLookupTable, readSlotHashes } from '../../../network/lookup-tables';
+import { NotALookupTableError, readLookupTable, readSlotHashes } from '../../../network/lookup-tables';
 import { appendComponents, resolveComponents, type Component } from './lookup-table-components';
 import { landed, scopeOf } from '../operation-handler';
 import type { OperationHandler } from '../operation-handler';
@@ -52,8 +51,10 @@ export const createAddressLookupTableHandler: OperationHandler<CreateAddressLook
     if (payload.alreadyOnchain) {
       const field = 'itemData.addressLookupTable.onchainId';
       checkNotOnRecord(!!(await em.findOne(AddressLookupTable, { ...scope, address: payload.onchainId! })), payload.onchainId!, field);
-      const read = await readLookupTable(network, payload.onchainId!).catch((error: Error) => {
-        throw validationError(field, error.message);
+      // Only "another program's account" is the client's to fix; an unreachable node stays an outage (retried, 503).
+      const read = await readLookupTable(network, payload.onchainId!).catch((error: unknown) => {
+        if (error instanceof NotALookupTableError) return { notATable: error.message };
+        throw error;
       });
       const state = checkOnboardedTable(read, payload.onchainId!, request.cluster, authorityAccount.address, components, field);
       const byAddress = new Map(components.map((c) => [c.address, c.accountId]));

@@ -7,18 +7,9 @@
 import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { findSameStoredFile, insertStoredFile } from '../../../db/repositories/stored-files.repository';
-import { validationError } from '../../../domain/errors';
+import { checkLogoContentType, LOGO_FIELD, logoRecord, type LogoInput } from '../../../domain/operations/financial-instruments/instrument-logo.rules';
 import { fetchLogo } from '../../../storage/logo-fetcher';
 import type { ActivityDeps } from '../../deps';
-
-export interface LogoInput {
-  copyFromUri: string;
-  fileName?: string;
-  contentType?: string;
-  type?: 'LOGO';
-}
-
-const field = 'itemData.offchainData.logo';
 
 /**
  * Fetches the logo and stores it under `fileId`, idempotently (a retried step finds its row). When
@@ -33,10 +24,8 @@ export async function copyLogo(
   fileId: string,
   current?: Record<string, unknown>,
 ): Promise<Record<string, unknown>> {
-  const fetched = await fetchLogo(logo.copyFromUri, deps.logoPolicy, `${field}.copyFromUri`, deps.fetch);
-  if (logo.contentType && logo.contentType.toLowerCase() !== fetched.contentType) {
-    throw validationError(`${field}.contentType`, `the logo is ${fetched.contentType}, not ${logo.contentType}`);
-  }
+  const fetched = await fetchLogo(logo.copyFromUri, deps.logoPolicy, `${LOGO_FIELD}.copyFromUri`, deps.fetch);
+  checkLogoContentType(logo, fetched.contentType);
   const currentId = typeof current?.storedFileId === 'string' ? current.storedFileId : undefined;
   const sha256 = createHash('sha256').update(fetched.bytes).digest('hex');
   const same = currentId
@@ -44,5 +33,5 @@ export async function copyLogo(
     : undefined;
   const id = same ?? fileId;
   if (!same) await insertStoredFile(em, { id, organizationId, fileName: logo.fileName ?? null, contentType: fetched.contentType, bytes: fetched.bytes });
-  return { ...logo, type: logo.type ?? 'LOGO', contentType: fetched.contentType, size: fetched.bytes.length, storedFileId: id, url: `/api/v1/files/${id}` };
+  return logoRecord(logo, { contentType: fetched.contentType, size: fetched.bytes.length, storedFileId: id });
 }

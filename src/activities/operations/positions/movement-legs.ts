@@ -16,7 +16,7 @@ import { Account, FinancialInstrument, Position, type LedgerTransaction } from '
 import { findAccountByLookup, offPlatformAddress, ownerSignature, requireSigner } from '../../../db/repositories/accounts.repository';
 import { checkNamedAuthority, checkPositionLookupAuthorities, findInstrumentByLookup } from '../../../db/repositories/financial-instruments.repository';
 import { findPositionByLookup, insertPosition } from '../../../db/repositories/positions.repository';
-import { LedgerError, validationError } from '../../../domain/errors';
+import { LedgerError } from '../../../domain/errors';
 import { checkOwnerActive, checkPositionActive } from '../../../domain/operations/positions/position.rules';
 import { resolveValue } from '../../../domain/money';
 import {
@@ -373,14 +373,12 @@ async function hookAccounts(
   const hookProgram = instrument.authorities.transferHookProgram?.address;
   if (!instrument.extensions.includes('TRANSFER_HOOK') || !hookProgram) return [];
   const field = `${p}.source.financialInstrument`;
-  try {
-    const metas = await resolveTransferHookAccounts(ctx.deps.networks.get(ctx.request.cluster)!, { hookProgram, mint: instrument.mintAddress, ...transfer });
-    checkHookAccounts(metas, field);
-    return metas;
-  } catch (error) {
-    if (error instanceof TransferHookResolutionError) throw validationError(field, `the transfer hook's accounts cannot be resolved: ${error.message}`);
+  const network = ctx.deps.networks.get(ctx.request.cluster)!;
+  const resolved = await resolveTransferHookAccounts(network, { hookProgram, mint: instrument.mintAddress, ...transfer }).catch((error: unknown) => {
+    if (error instanceof TransferHookResolutionError) return { unresolvable: error.message };
     throw error;
-  }
+  });
+  return checkHookAccounts(resolved, field);
 }
 
 /** The offchain side of every leg of a landed transaction, in order. */

@@ -164,7 +164,7 @@ export function checkNotOnRecord(onRecord: boolean, onchainId: string, field: st
  * the one named, and it holds every component named. VALIDATION_ERROR naming the field at fault.
  */
 export function checkOnboardedTable(
-  state: TableState | null,
+  state: TableState | null | { notATable: string },
   onchainId: string,
   cluster: string,
   authority: string,
@@ -172,6 +172,7 @@ export function checkOnboardedTable(
   field: string,
 ): TableState {
   if (!state) throw validationError(field, `no address lookup table at ${onchainId} on ${cluster}`);
+  if ('notATable' in state) throw validationError(field, state.notATable);
   if (state.authority !== null && state.authority !== authority) throw validationError('itemData.authority', `the table's authority is ${state.authority}`);
   const missing = components.findIndex((c) => !state.addresses.includes(c.address));
   if (missing >= 0)

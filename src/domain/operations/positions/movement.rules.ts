@@ -255,10 +255,12 @@ export function checkDistinctEnds(sourceId: string, destinationId: string, p: st
   if (sourceId === destinationId) throw validationError(`${p}.destination`, 'the destination is the source');
 }
 
-/** A transfer hook's extra accounts: the service signs none of them (VALIDATION_ERROR naming `field`). */
-export function checkHookAccounts(metas: readonly TransferHookAccountMeta[], field: string): void {
+/** A transfer hook's extra accounts: resolvable, and the service signs none of them (VALIDATION_ERROR naming `field`). */
+export function checkHookAccounts(metas: TransferHookAccountMeta[] | { unresolvable: string }, field: string): TransferHookAccountMeta[] {
+  if ('unresolvable' in metas) throw validationError(field, `the transfer hook's accounts cannot be resolved: ${metas.unresolvable}`);
   const signer = metas.find((m) => m.role.endsWith('_signer'));
   if (signer) throw validationError(field, `the transfer hook asks for a signature of ${signer.address}, which the service does not give`);
+  return metas;
 }
 
 /**
