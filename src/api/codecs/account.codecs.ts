@@ -1,10 +1,6 @@
 /** Account request bodies of the reads (the writes' derive from their declarations: src/api/routes/write-route.ts). */
 import { accountLookup } from '../../domain/inputs/common.inputs';
 import { strictObject } from '../../domain/inputs/primitives';
-import { tenancyConfig } from './common.codecs';
+import { itemDataBody } from './common.codecs';
 
-export const singleAccountBody = strictObject(
-  'SingleAccountRequest',
-  { itemData: strictObject('SingleAccountItemData', { account: accountLookup }, {}) },
-  { tenancyConfig },
-);
+export const singleAccountBody = itemDataBody('SingleAccountRequest', strictObject('SingleAccountItemData', { account: accountLookup }, {}));

@@ -1,6 +1,5 @@
 /** Address lookup table request bodies of the reads (the writes' derive from their declarations: src/api/routes/write-route.ts). */
 import { singleAddressLookupTableItemData } from '../../domain/operations/address-lookup-tables/address-lookup-table.inputs';
-import { strictObject } from '../../domain/inputs/primitives';
-import { tenancyConfig } from './common.codecs';
+import { itemDataBody } from './common.codecs';
 
-export const singleAddressLookupTableBody = strictObject('SingleAddressLookupTableRequest', { itemData: singleAddressLookupTableItemData }, { tenancyConfig });
+export const singleAddressLookupTableBody = itemDataBody('SingleAddressLookupTableRequest', singleAddressLookupTableItemData);

@@ -1,15 +1,8 @@
 /** Approve and Reject (docs/approvals.md): the approval by offchainId, an optional comment kept with the decision. */
 import { nonEmptyString, strictObject, uuid } from '../../domain/inputs/primitives';
-import { tenancyConfig } from './common.codecs';
+import { itemDataBody } from './common.codecs';
 
-export const approvalDecisionBody = strictObject(
+export const approvalDecisionBody = itemDataBody(
   'ApprovalDecisionRequest',
-  {
-    itemData: strictObject(
-      'ApprovalDecisionItemData',
-      { approval: strictObject('ApprovalLookup', { offchainId: uuid }, {}) },
-      { comment: nonEmptyString(2000) },
-    ),
-  },
-  { tenancyConfig },
+  strictObject('ApprovalDecisionItemData', { approval: strictObject('ApprovalLookup', { offchainId: uuid }, {}) }, { comment: nonEmptyString(2000) }),
 );

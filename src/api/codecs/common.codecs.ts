@@ -13,6 +13,9 @@ export const tenancyConfig = strictObject(
   },
 );
 
+/** Spec 2.1's envelope of a request about one item: its itemData, and the tenant to act for. */
+export const itemDataBody = <I extends t.Mixed>(name: string, itemData: I) => strictObject(name, { itemData }, { tenancyConfig });
+
 const filterTypes = ['EQUALS', 'NOT_EQUALS', 'IN', 'RANGE', 'CONTAINS', 'IS_NULL', 'IS_NOT_NULL'] as const;
 export const dataTypes = [
   'TEXT',

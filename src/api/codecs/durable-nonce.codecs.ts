@@ -1,10 +1,5 @@
 /** Durable nonce account request bodies of the reads (the write's derives from its declaration: src/api/routes/write-route.ts). */
 import { durableNonceAccountDetailsItemData } from '../../domain/operations/durable-nonces/durable-nonce.inputs';
-import { strictObject } from '../../domain/inputs/primitives';
-import { tenancyConfig } from './common.codecs';
+import { itemDataBody } from './common.codecs';
 
-export const durableNonceAccountDetailsBody = strictObject(
-  'DurableNonceAccountDetailsRequest',
-  { itemData: durableNonceAccountDetailsItemData },
-  { tenancyConfig },
-);
+export const durableNonceAccountDetailsBody = itemDataBody('DurableNonceAccountDetailsRequest', durableNonceAccountDetailsItemData);

@@ -3,7 +3,7 @@ import { mintExtensions } from '../../domain/token-extensions';
 import { stringMap } from '../../domain/operations/financial-instruments/financial-instrument.inputs';
 import { accountLookup } from '../../domain/inputs/common.inputs';
 import { arrayOf, nonEmptyString, oneOf, strictObject } from '../../domain/inputs/primitives';
-import { tenancyConfig } from './common.codecs';
+import { itemDataBody } from './common.codecs';
 
 export const tokenMetadata = strictObject(
   'TokenMetadataInput',
@@ -23,8 +23,7 @@ export const tokenExtensionsCalculatorBody = strictObject(
   { metadata: tokenMetadata },
 );
 
-export const singleFinancialInstrumentBody = strictObject(
+export const singleFinancialInstrumentBody = itemDataBody(
   'SingleFinancialInstrumentRequest',
-  { itemData: strictObject('SingleFinancialInstrumentItemData', { financialInstrument: accountLookup }, {}) },
-  { tenancyConfig },
+  strictObject('SingleFinancialInstrumentItemData', { financialInstrument: accountLookup }, {}),
 );

@@ -1,6 +1,5 @@
 /** Oracle data source request bodies of the reads (the writes' derive from their declarations: src/api/routes/write-route.ts). */
 import { onchainDataSourceItemData } from '../../domain/operations/oracle-data-sources/oracle-data-source.inputs';
-import { strictObject } from '../../domain/inputs/primitives';
-import { tenancyConfig } from './common.codecs';
+import { itemDataBody } from './common.codecs';
 
-export const singleOnchainDataSourceBody = strictObject('SingleOnchainDataSourceRequest', { itemData: onchainDataSourceItemData }, { tenancyConfig });
+export const singleOnchainDataSourceBody = itemDataBody('SingleOnchainDataSourceRequest', onchainDataSourceItemData);

@@ -1,19 +1,17 @@
 /** Transaction reads: a transaction named by offchainId or onchainId (signature). */
 import { address, arrayOf, strictObject, nonEmptyString, uuid } from '../../domain/inputs/primitives';
-import { tenancyConfig } from './common.codecs';
+import { itemDataBody } from './common.codecs';
 
 export const transactionLookup = strictObject('TransactionLookup', {}, { offchainId: uuid, onchainId: nonEmptyString(100) });
-export const singleTransactionBody = strictObject(
+export const singleTransactionBody = itemDataBody(
   'SingleTransactionRequest',
-  { itemData: strictObject('SingleTransactionItemData', { transaction: transactionLookup }, {}) },
-  { tenancyConfig },
+  strictObject('SingleTransactionItemData', { transaction: transactionLookup }, {}),
 );
 
 /** Replay Webhook Delivery (docs/webhooks.md): one event, by the eventId its deliveries carry. */
-export const replayWebhookDeliveryBody = strictObject(
+export const replayWebhookDeliveryBody = itemDataBody(
   'ReplayWebhookDeliveryRequest',
-  { itemData: strictObject('ReplayWebhookDeliveryItemData', { eventId: nonEmptyString(300) }, {}) },
-  { tenancyConfig },
+  strictObject('ReplayWebhookDeliveryItemData', { eventId: nonEmptyString(300) }, {}),
 );
 const suppliedSignature = strictObject(
   'SuppliedSignature',
@@ -23,10 +21,9 @@ const suppliedSignature = strictObject(
 );
 
 /** Sign Transaction: signatures to add, or none for the managed keys this organization may use. */
-export const signTransactionBody = strictObject(
+export const signTransactionBody = itemDataBody(
   'SignTransactionRequest',
-  { itemData: strictObject('SignTransactionItemData', { transaction: transactionLookup }, { signatures: arrayOf(suppliedSignature, 64) }) },
-  { tenancyConfig },
+  strictObject('SignTransactionItemData', { transaction: transactionLookup }, { signatures: arrayOf(suppliedSignature, 64) }),
 );
 /** Submit Transaction and Cancel: the waiting write's transaction, named as the transaction reads name it. */
 export const waitingTransactionBody = singleTransactionBody;
