@@ -66,22 +66,22 @@ function unmatched(): Koa.Middleware {
 
 /** Every route, in the order they are mounted and documented. Declaring them reads no dependency: handlers do. */
 export function apiRoutes(deps: ApiDeps, openApi: () => unknown, metrics: () => Promise<string>): RouteSpec[] {
-  const business: RouteSpec[] = [
-    ...accountRoutes(deps),
-    ...financialInstrumentRoutes(deps),
-    ...positionRoutes(deps),
-    ...positionHistoryRoutes(deps),
-    ...transactionRoutes(deps),
-    ...signatureRoutes(deps),
-    ...webhookDeliveryRoutes(deps),
-    ...approvalRoutes(deps),
-    ...fileRoutes(deps),
-    ...addressLookupTableRoutes(deps),
-    ...durableNonceAccountRoutes(deps),
-    ...oracleDataSourceRoutes(deps),
-    ...loanRoutes(deps),
+  const families = [
+    accountRoutes,
+    financialInstrumentRoutes,
+    positionRoutes,
+    positionHistoryRoutes,
+    transactionRoutes,
+    signatureRoutes,
+    webhookDeliveryRoutes,
+    approvalRoutes,
+    fileRoutes,
+    addressLookupTableRoutes,
+    durableNonceAccountRoutes,
+    oracleDataSourceRoutes,
+    loanRoutes,
   ];
-  return [...systemRoutes(deps, openApi, metrics), ...business];
+  return [...systemRoutes(deps, openApi, metrics), ...families.flatMap((routes) => routes(deps))];
 }
 
 /** The OpenAPI document without a running service (tests, tools): the routes' declarations are all it needs. */

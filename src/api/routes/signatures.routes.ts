@@ -3,10 +3,11 @@
  * continues, or ends, the waiting write's own `ledgerWrite` workflow through one of its updates
  * (never a second workflow), then answers like the write it continues.
  */
+import type * as t from 'io-ts';
 import { LedgerTransaction } from '../../db/entities';
 import { transactionResult } from '../../db/repositories/transaction-records.repository';
 import { validationError } from '../../domain/errors';
-import type { SuppliedSignature, TransactionResult, TransactionStatus } from '../../domain/write';
+import type { TransactionResult, TransactionStatus } from '../../domain/write';
 import { cancelWrite, continuedAnswer, endedStatuses as ended, signWrite, stillAwaitsSignatures, submitWrite } from '../../client/signatures';
 import { signTransactionBody, waitingTransactionBody } from '../codecs/transaction.codecs';
 import type { ApiDeps, LedgerContext } from '../context';
@@ -29,76 +30,72 @@ export function signatureRoutes(deps: ApiDeps): RouteSpec[] {
     return findTransaction(em, await actingCaller(ctx, deps, em, body.tenancyConfig), body.itemData.transaction);
   }
 
-  /** The answer of the write a request continued (202 while it waits for signatures, with Prefer: respond-async, or when the wait is over). */
-  const continued = async (ctx: LedgerContext, record: LedgerTransaction): Promise<TransactionResult | AcceptedWriteBody> =>
-    transactionAnswer(ctx, applied(ctx, await continuedAnswer(deps, record, respondsAsync(ctx))));
-  /** Sign's and Submit's answer: an ended write as it is; else `step` when `due` (a write it ends is answered with that end), then the write's progress. */
-  const moveOn = async (
-    ctx: LedgerContext,
-    record: LedgerTransaction,
-    due: () => boolean | Promise<boolean>,
-    step: () => Promise<LedgerTransaction | null | undefined>,
-  ): Promise<TransactionResult | AcceptedWriteBody> => {
-    if (ended.includes(record.status as TransactionStatus)) return transactionResult(record);
-    if (await due()) {
-      const over = await step();
-      if (over) return transactionResult(over);
-    }
-    return continued(ctx, record);
-  };
+  /**
+   * Sign and Submit: POST writes on a waiting write, answered like it. `refuse` throws when the write
+   * cannot take the step; an ended write is answered as it is; else `step` when `due` (a write it ends
+   * is answered with that end), then the write's progress.
+   */
+  const moveOnRoute = <B extends WaitingBody>(
+    spec: Pick<RouteSpec, 'operationId' | 'path' | 'summary'> & {
+      body: t.Mixed & t.Decoder<unknown, B>;
+      refuse: (record: LedgerTransaction) => void;
+      due: (record: LedgerTransaction) => boolean | Promise<boolean>;
+      step: (record: LedgerTransaction, body: B) => Promise<LedgerTransaction | null | undefined>;
+    },
+  ) =>
+    route({
+      operationId: spec.operationId,
+      method: 'post',
+      path: spec.path,
+      tag: 'Transactions',
+      summary: spec.summary,
+      role: 'WRITE',
+      write: true,
+      body: spec.body,
+      successStatus: 200,
+      response: transactionResultResponse,
+      async handler(ctx, body): Promise<TransactionResult | AcceptedWriteBody> {
+        const record = await transactionOf(ctx, body);
+        spec.refuse(record);
+        if (ended.includes(record.status as TransactionStatus)) return transactionResult(record);
+        if (await spec.due(record)) {
+          const over = await spec.step(record, body);
+          if (over) return transactionResult(over);
+        }
+        // 202 while it waits for signatures (with Prefer: respond-async, or once the wait is over).
+        return transactionAnswer(ctx, applied(ctx, await continuedAnswer(deps, record, respondsAsync(ctx))));
+      },
+    });
 
   return [
-    route({
+    moveOnRoute({
       operationId: 'signTransaction',
-      method: 'post',
       path: '/api/v1/transactions/sign',
-      tag: 'Transactions',
       summary:
         "Sign Transaction: add the signatures a write waiting in AWAITING_SIGNATURES lacks (each an ed25519 signature of the transaction's serializedMessage by a signer it needs; a wrong one is 400 naming itemData.signatures[i]), or, without signatures, have the managed keys this organization may use sign (for a lookup that said autoSign: false). Once no signature is missing the write goes on (submitted, or resting at SIGNED with submitTransaction: false) and the answer is its transaction result; while some are still missing it is 202 with status AWAITING_SIGNATURES. Repeating it is harmless: a write no longer waiting is answered as it is.",
-      role: 'WRITE',
-      write: true,
       body: signTransactionBody,
-      successStatus: 200,
-      response: transactionResultResponse,
-      async handler(ctx, body) {
-        const record = await transactionOf(ctx, body);
+      refuse(record) {
         if (beforeSigned.includes(record.status as TransactionStatus))
           throw validationError('itemData.transaction', `the transaction is ${record.status}, not waiting for signatures`);
-        const signatures: SuppliedSignature[] | null = body.itemData.signatures ?? null;
-        // A write that ended meanwhile (its lifetime ran out as the signatures came) is answered as it is.
-        return moveOn(
-          ctx,
-          record,
-          async () => record.status === 'AWAITING_SIGNATURES' || (await stillAwaitsSignatures(deps, record)),
-          () => signWrite(deps, record, signatures),
-        );
       },
+      // A write that ended meanwhile (its lifetime ran out as the signatures came) is answered as it is.
+      due: async (record) => record.status === 'AWAITING_SIGNATURES' || (await stillAwaitsSignatures(deps, record)),
+      step: (record, body) => signWrite(deps, record, body.itemData.signatures ?? null),
     }),
-    route({
+    moveOnRoute({
       operationId: 'submitTransaction',
-      method: 'post',
       path: '/api/v1/transactions/submit',
-      tag: 'Transactions',
       summary:
         'Submit Transaction: a write resting at SIGNED (svmTransactionConfig.submitTransaction: false) is submitted and answered like a write: its transaction result once it reached the requested commitment (202 with Prefer: respond-async). A write waiting for signatures, or not signed yet, is 400. Repeating it is harmless: a submitted or ended write is answered with its current result. A write resting with a recent blockhash ends EXPIRED once the blockhash expired, so Submit must come before.',
-      role: 'WRITE',
-      write: true,
       body: waitingTransactionBody,
-      successStatus: 200,
-      response: transactionResultResponse,
-      async handler(ctx, body) {
-        const record = await transactionOf(ctx, body);
+      refuse(record) {
         if (record.status === 'AWAITING_SIGNATURES')
           throw validationError('itemData.transaction', 'the transaction is waiting for signatures: add them with Sign Transaction first');
         if (beforeSigned.includes(record.status as TransactionStatus))
           throw validationError('itemData.transaction', `the transaction is ${record.status}: only a signed transaction is submitted`);
-        return moveOn(
-          ctx,
-          record,
-          () => record.status === 'SIGNED',
-          () => submitWrite(deps, record),
-        );
       },
+      due: (record) => record.status === 'SIGNED',
+      step: (record) => submitWrite(deps, record),
     }),
     route({
       operationId: 'cancelTransaction',
