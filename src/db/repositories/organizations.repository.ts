@@ -1,6 +1,7 @@
 /** Organizations (the tenants) and their API keys: the records behind the admin CLI and the launcher's dev key. */
 import { randomUUID } from 'node:crypto';
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
+import { approversNamed, type DebitLimitLists } from '../../domain/debit-limits';
 import { ApiKey, Organization } from '../entities';
 
 /** The organization with this external id, or null. */
@@ -79,12 +80,18 @@ export async function revokeApiKey(em: EntityManager, id: string, at: Date): Pro
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /**
- * Which of `ids` are unrevoked API keys of the organization that may approve: role APPROVE or ADMIN
+ * Which of the approvers the limits name (`approversForOverride`) are unrevoked API keys of the organization that may approve: role APPROVE or ADMIN
  * (ids that are not UUIDs are none). Roles are stored qualified (`<platform>_<ROLE>`) with the one
  * platform name of the installation, so the role's own name is the part after the last `_`.
  */
-export async function usableApiKeyIds(em: EntityManager, organizationId: string, ids: string[]): Promise<Set<string>> {
-  const candidates = [...new Set(ids.filter((id) => UUID.test(id)))];
+export async function usableApprovers(em: EntityManager, organizationId: string, limits: DebitLimitLists): Promise<Set<string>> {
+  const candidates = [
+    ...new Set(
+      approversNamed(limits)
+        .map((a) => a.id)
+        .filter((id) => UUID.test(id)),
+    ),
+  ];
   if (!candidates.length) return new Set();
   const keys = await em.find(ApiKey, { id: { $in: candidates }, organizationId, revokedAt: null }, { fields: ['id', 'roles'] });
   const mayApprove = (roles: string[]) => roles.some((role) => role.endsWith('_APPROVE') || role.endsWith('_ADMIN'));

@@ -16,8 +16,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ActivityDeps } from '../../deps';
 import { scopeOf, type OperationHandler } from '../operation-handler';
 import { resolveFeePayer, offchainOnly } from '../fee-payer';
-import { approversNamed, checkApprovers } from '../../../domain/debit-limits';
-import { usableApiKeyIds } from '../../../db/repositories/organizations.repository';
+import { checkApprovers } from '../../../domain/debit-limits';
+import { usableApprovers } from '../../../db/repositories/organizations.repository';
 
 interface CreateAccountData {
   newAddress: string;
@@ -32,14 +32,7 @@ export const createAccountHandler: OperationHandler<CreateAccountItemData, Creat
     const managed = item.managed ?? true;
     const network = deps.networks.get(request.cluster)!;
     // Before a key is made: approvers that can never approve are refused.
-    checkApprovers(
-      item,
-      await usableApiKeyIds(
-        em,
-        request.organizationId,
-        approversNamed(item).map((a) => a.id),
-      ),
-    );
+    checkApprovers(item, await usableApprovers(em, request.organizationId, item));
 
     let newAddress: string;
     const dkgKey = item.privateKeyDetails?.dkgKeys?.[0];

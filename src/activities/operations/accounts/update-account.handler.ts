@@ -8,8 +8,8 @@ import { Account } from '../../../db/entities';
 import { findAccountByLookup } from '../../../db/repositories/accounts.repository';
 import { checkDebitLimitsApply } from '../../../domain/operations/accounts/create-account.rules';
 import { checkUpdatable } from '../../../domain/operations/accounts/update-account.rules';
-import { approversNamed, checkApprovers } from '../../../domain/debit-limits';
-import { usableApiKeyIds } from '../../../db/repositories/organizations.repository';
+import { checkApprovers } from '../../../domain/debit-limits';
+import { usableApprovers } from '../../../db/repositories/organizations.repository';
 import { scopeOf, type OperationHandler } from '../operation-handler';
 
 type Fields = Omit<UpdateAccountItemData, 'account' | 'offchainReferences' | 'unsetFields'>;
@@ -57,14 +57,7 @@ export const updateAccountHandler: OperationHandler<UpdateAccountItemData, Updat
     const account = await findAccountByLookup(em, scopeOf(request), item.account, f);
     checkUpdatable(account, request.organizationId);
     checkDebitLimitsApply(item, account.type);
-    checkApprovers(
-      item,
-      await usableApiKeyIds(
-        em,
-        account.organizationId,
-        approversNamed(item).map((a) => a.id),
-      ),
-    );
+    checkApprovers(item, await usableApprovers(em, account.organizationId, item));
     return offchainOnly(deps.feePayerAddress, { accountId: account.id });
   },
   instructions: () => [],

@@ -6,14 +6,14 @@
  */
 import { getCloseAccountInstruction, type TOKEN_2022_PROGRAM_ADDRESS } from '@solana-program/token-2022';
 import { address, createNoopSigner } from '@solana/kit';
-import { Account, FinancialInstrument, LoanStrategy, Loan, Position } from '../../../db/entities';
+import { Account, FinancialInstrument, Loan, Position } from '../../../db/entities';
 import { closeAccountRecord, findAccountByLookup, offPlatformAddress } from '../../../db/repositories/accounts.repository';
 import type { CloseLoanItemData } from '../../../domain/operations/loans/loan.inputs';
 import { closedLoanFields, leftoverGoesToBorrower, requireClosable, requireRefundElsewhere } from '../../../domain/operations/loans/close-loan.rules';
 import { legInstructions } from '../../../domain/operations/positions/movement-instructions';
 import { settleFreezes, type Leg } from '../../../domain/operations/positions/movement.rules';
 import { borrowersLoan, planEmptyEscrow } from './loan-legs';
-import { legsResolution, newPlanContext, recordLegs } from '../positions/movement-legs';
+import { legsResolution, recordLegs } from '../positions/movement-legs';
 import { landed, type OperationHandler } from '../operation-handler';
 import { tokenProgramOf } from '../positions/token-movement';
 import { linkRecords } from '../../../db/repositories/transaction-records.repository';
@@ -30,7 +30,7 @@ interface CloseLoanData {
 export const closeLoanHandler: OperationHandler<CloseLoanItemData, CloseLoanData> = {
   async lookup(em, deps, request) {
     const item = request.itemData;
-    const { scope, loan, feePayer } = await borrowersLoan(em, deps, request, requireClosable);
+    const { scope, loan, strategy, feePayer, ctx } = await borrowersLoan(em, deps, request, requireClosable);
     const escrow = await em.findOneOrFail(Account, { id: loan.escrowAccountId });
     let refundTo = feePayer.address;
     if (item.refundDestination) {
@@ -41,9 +41,8 @@ export const closeLoanHandler: OperationHandler<CloseLoanItemData, CloseLoanData
       requireRefundElsewhere(refundTo, escrow.address);
     }
     // What is left goes back to the borrower (repaid) or to the lender's vault (liquidated).
-    const to = leftoverGoesToBorrower(loan) ? loan.borrowerAddress : (await em.findOneOrFail(LoanStrategy, { id: loan.strategyId })).vaultAddress;
+    const to = leftoverGoesToBorrower(loan) ? loan.borrowerAddress : strategy.vaultAddress;
     const toAccount = await em.findOneOrFail(Account, { ...scope, address: to });
-    const ctx = newPlanContext(em, deps, request, {});
     const { positions, planned } = await planEmptyEscrow(ctx, scope, escrow.address, toAccount.id);
     settleFreezes(planned.map((x) => x.leg));
     const closes = [];

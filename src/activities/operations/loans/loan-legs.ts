@@ -7,7 +7,7 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ActivityDeps } from '../../deps';
-import { Account, FinancialInstrument, Loan, Position } from '../../../db/entities';
+import { Account, FinancialInstrument, Loan, LoanStrategy, Position } from '../../../db/entities';
 import { findAccountByLookup, type TenantScope } from '../../../db/repositories/accounts.repository';
 import { findInstrumentByLookup } from '../../../db/repositories/financial-instruments.repository';
 import { findPositionByLookup } from '../../../db/repositories/positions.repository';
@@ -30,7 +30,7 @@ import {
   withLoanFieldNames,
 } from '../../../domain/operations/loans/loan.rules';
 import type { WriteRequest } from '../../../domain/write';
-import { onchainBalance, planMint, planTransfer, type PlanContext, type PlannedLeg } from '../positions/movement-legs';
+import { newPlanContext, onchainBalance, planMint, planTransfer, type PlanContext, type PlannedLeg } from '../positions/movement-legs';
 import { resolveFeePayer, type FeePayer } from '../fee-payer';
 import { scopeOf } from '../operation-handler';
 
@@ -200,11 +200,12 @@ export async function borrowersLoan(
   deps: ActivityDeps,
   request: WriteRequest & { itemData: { escrow: AccountLookupInput } },
   rule: (loan: Loan) => void,
-): Promise<{ scope: TenantScope; loan: Loan; borrower: Account; feePayer: FeePayer }> {
+): Promise<{ scope: TenantScope; loan: Loan; strategy: LoanStrategy; borrower: Account; feePayer: FeePayer; ctx: PlanContext }> {
   const { scope, loan } = await heldLoan(em, request, rule);
   const borrower = await requireLoanBorrower(em, scope, request, loan);
   const feePayer = await resolveFeePayer(em, deps, request, request.svmTransactionConfig);
-  return { scope, loan, borrower, feePayer };
+  const strategy = await em.findOneOrFail(LoanStrategy, { id: loan.strategyId });
+  return { scope, loan, strategy, borrower, feePayer, ctx: newPlanContext(em, deps, request, {}) };
 }
 
 /**

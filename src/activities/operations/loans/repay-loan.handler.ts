@@ -4,7 +4,7 @@
  * borrower's positions while what remains keeps the loan within its loan-to-value limit; one
  * network transaction. The loan's balances move in the record step, with interest to the landing.
  */
-import { FinancialInstrument, Loan, LoanStrategy } from '../../../db/entities';
+import { FinancialInstrument, Loan } from '../../../db/entities';
 import type { RepayLoanItemData } from '../../../domain/operations/loans/loan.inputs';
 import { interestAt } from '../../../domain/loans';
 import {
@@ -18,7 +18,7 @@ import {
 import { settleFreezes, type Leg } from '../../../domain/operations/positions/movement.rules';
 import { borrowersLoan, planOutOfEscrow, planTopUp, renamed, requireBorrowerOwns, vaultPosition } from './loan-legs';
 import { heldCollateral, loanToValueAt } from './loan-value';
-import { legsInstructions, legsResolution, newPlanContext, type PlannedLeg, planTransfer, recordLegs } from '../positions/movement-legs';
+import { legsInstructions, legsResolution, type PlannedLeg, planTransfer, recordLegs } from '../positions/movement-legs';
 import { landed, type OperationHandler } from '../operation-handler';
 import { linkRecords } from '../../../db/repositories/transaction-records.repository';
 
@@ -34,14 +34,12 @@ interface RepayLoanData {
 export const repayLoanHandler: OperationHandler<RepayLoanItemData, RepayLoanData> = {
   async lookup(em, deps, request) {
     const item = request.itemData;
-    const { scope, loan, borrower, feePayer } = await borrowersLoan(em, deps, request, requireOwing);
+    const { scope, loan, strategy, borrower, feePayer, ctx } = await borrowersLoan(em, deps, request, requireOwing);
     const repays = item.itemsToRepay ?? [];
     const releases = item.itemsToRelease ?? [];
     requireRepayOrRelease(repays, releases);
 
     const principal = await em.findOneOrFail(FinancialInstrument, { id: loan.principalInstrumentId });
-    const strategy = await em.findOneOrFail(LoanStrategy, { id: loan.strategyId });
-    const ctx = newPlanContext(em, deps, request, {});
     const planned: PlannedLeg[] = [];
     const interest = interestAt(loan, deps.now());
     const owed = BigInt(loan.principalDue) + interest;

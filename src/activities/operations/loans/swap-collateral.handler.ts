@@ -4,7 +4,7 @@
  * the escrow back to the borrower's positions, in one network transaction, only while the loan stays
  * within its loan-to-value limit afterwards. The loan's pledged items move in the record step.
  */
-import { FinancialInstrument, Loan, LoanStrategy, Position } from '../../../db/entities';
+import { FinancialInstrument, Loan, Position } from '../../../db/entities';
 import type { SwapCollateralItemData } from '../../../domain/operations/loans/loan.inputs';
 import { interestAt } from '../../../domain/loans';
 import {
@@ -17,7 +17,7 @@ import {
 import { settleFreezes, type Leg } from '../../../domain/operations/positions/movement.rules';
 import { borrowersLoan, existingPosition, planIntoEscrow, planOutOfEscrow, planTopUp, requireBorrowerOwns } from './loan-legs';
 import { heldCollateral, loanToValueAt } from './loan-value';
-import { legsInstructions, legsResolution, newPlanContext, type PlannedLeg, recordLegs } from '../positions/movement-legs';
+import { legsInstructions, legsResolution, type PlannedLeg, recordLegs } from '../positions/movement-legs';
 import { landed, scopeOf, type OperationHandler } from '../operation-handler';
 import { linkRecords } from '../../../db/repositories/transaction-records.repository';
 
@@ -34,13 +34,11 @@ export const swapCollateralHandler: OperationHandler<SwapCollateralItemData, Swa
 
   async lookup(em, deps, request) {
     const item = request.itemData;
-    const { scope, loan, borrower, feePayer } = await borrowersLoan(em, deps, request, requireCollateralChangeable);
+    const { scope, loan, strategy, borrower, feePayer, ctx } = await borrowersLoan(em, deps, request, requireCollateralChangeable);
     const deposits = item.itemsToDeposit ?? [];
     const withdrawals = item.itemsToWithdraw ?? [];
     requireDepositOrWithdraw(deposits, withdrawals);
-    const strategy = await em.findOneOrFail(LoanStrategy, { id: loan.strategyId });
     const held = new Map(loan.pledged.map((p) => [p.financialInstrumentId, BigInt(p.amount)]));
-    const ctx = newPlanContext(em, deps, request, {});
     const planned: PlannedLeg[] = [];
     const changes: SwapCollateralData['changes'] = [];
 

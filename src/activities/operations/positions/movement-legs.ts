@@ -165,7 +165,9 @@ async function destinationClass(em: EntityManager, ownerAccountId: string | null
   return !owner ? 'OFF_PLATFORM' : owner.managed ? 'MANAGED' : 'NON_MANAGED';
 }
 
-const movement = (instrument: FinancialInstrument, freezeAuthority: string | null, memo: string | undefined) => ({
+/** What every movement leg of `kind` carries of its instrument, freeze authority and memo. */
+const movement = <K extends Leg['kind']>(kind: K, instrument: FinancialInstrument, freezeAuthority: string | null, memo: string | undefined) => ({
+  kind,
   tokenProgram: tokenProgramOf(instrument),
   mint: instrument.mintAddress,
   decimals: instrument.decimals,
@@ -186,8 +188,7 @@ export async function planMint(ctx: PlanContext, item: MintOperation, p: string)
   const mintAuthority = await instrumentAuthority(ctx, instrument, 'mintAuthority', undefined, `${p}.mintTo.mintAuthority`, 'mint authority');
   ctx.book.move(position.id, amount);
   const leg: MintLeg = {
-    kind: 'mint',
-    ...movement(instrument, freezeAuthority, item.memo),
+    ...movement('mint', instrument, freezeAuthority, item.memo),
     positionId: position.id,
     position: position.address,
     amount: amount.toString(),
@@ -224,8 +225,7 @@ export async function planBurn(ctx: PlanContext, item: BurnOperation, p: string)
   );
   ctx.book.move(position.id, -amount);
   const leg: BurnLeg = {
-    kind: 'burn',
-    ...movement(instrument, freezeAuthority, item.memo),
+    ...movement('burn', instrument, freezeAuthority, item.memo),
     positionId: position.id,
     position: position.address,
     amount: amount.toString(),
@@ -338,8 +338,7 @@ export async function planTransfer(ctx: PlanContext, item: TransferOperation, p:
   ctx.book.move(source.id, -amount);
   ctx.book.move(destination.id, amount);
   const leg: TransferLeg = {
-    kind: 'transfer',
-    ...movement(instrument, freezeAuthority, item.memo),
+    ...movement('transfer', instrument, freezeAuthority, item.memo),
     sourceId: source.id,
     source: source.address,
     destinationId: destination.id,
