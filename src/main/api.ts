@@ -8,13 +8,13 @@ import { Pool } from 'pg';
 import { createCallerCache } from '../api/caller-cache';
 import { createRateLimits } from '../api/rate-limits';
 import { listen } from '../db/notifications';
-import { infoLog, type Logger } from '../observability/logger';
+import type { Logger } from '../observability/logger';
 import { API_KEY_CHANNEL } from '../db/repositories/organizations.repository';
 import { type Config } from '../config/config';
-import { openRuntime, runMain, type Log, type Runtime } from './runtime';
-import { connectTemporal, createLedgerWorker, installSdkLogger, type WorkerOptions } from './worker';
+import { runMain, type Log, type Runtime } from './runtime';
+import { connectTemporal, createLedgerWorker, startProcess, type WorkerOptions } from './worker';
 import { createOraclePriceSource } from '../activities/oracle/oracle-prices';
-import { tracingFromConfig, type Tracing } from '../observability/tracing';
+import type { Tracing } from '../observability/tracing';
 
 /** Opens all of `pool`'s connections, left idle in it; one that fails is opened by the first query needing it. */
 async function openAll(pool: Pool): Promise<void> {
@@ -166,17 +166,10 @@ export async function startApi(
   };
 }
 
-/** `npm run api`: needs DATABASE_URL, TEMPORAL_ADDRESS and SVM_CLUSTERS. */
+/** `npm run api`. */
 async function main(config: Config, logger: Logger) {
-  if (!config.databaseUrl || !config.temporal.address || config.clusters.length === 0) {
-    throw new Error('npm run api needs DATABASE_URL, TEMPORAL_ADDRESS and SVM_CLUSTERS (npm start runs everything with embedded defaults)');
-  }
-  const log = infoLog(logger);
-  installSdkLogger(logger);
-  const tracing = await tracingFromConfig(config.tracing);
-  if (tracing) log(`traces exported to ${config.tracing!.tracesUrl} as ${config.tracing!.serviceName}`);
-  const runtime = await openRuntime({ ...config, databaseUrl: config.databaseUrl }, log, { migrate: true, tracing });
-  const api = await startApi(config, runtime, { address: config.temporal.address, namespace: config.temporal.namespace }, log, { logger, tracing });
+  const { log, tracing, runtime, temporalAddress } = await startProcess('api', config, logger, { migrate: true });
+  const api = await startApi(config, runtime, { address: temporalAddress, namespace: config.temporal.namespace }, log, { logger, tracing });
   log(`API listening on ${api.url}`);
   const stop = async () => {
     log('stopping: draining requests in flight');

@@ -196,17 +196,28 @@ export async function createLedgerWorker(options: WorkerOptions): Promise<Worker
   });
 }
 
-/** `npm run worker`: needs DATABASE_URL, TEMPORAL_ADDRESS and SVM_CLUSTERS. */
-async function main(config: Config, logger: Logger) {
-  if (!config.databaseUrl || !config.temporal.address || config.clusters.length === 0) {
-    throw new Error('npm run worker needs DATABASE_URL, TEMPORAL_ADDRESS and SVM_CLUSTERS (npm start runs everything with embedded defaults)');
+/**
+ * How `npm run api` and `npm run worker` begin: they need DATABASE_URL, TEMPORAL_ADDRESS and
+ * SVM_CLUSTERS; the SDK's lines go to the process's logger, traces are exported when configured,
+ * and the runtime opens (`migrate`: the API applies the migrations).
+ */
+export async function startProcess(name: 'api' | 'worker', config: Config, logger: Logger, options: { migrate?: boolean } = {}) {
+  const { databaseUrl, temporal } = config;
+  if (!databaseUrl || !temporal.address || config.clusters.length === 0) {
+    throw new Error(`npm run ${name} needs DATABASE_URL, TEMPORAL_ADDRESS and SVM_CLUSTERS (npm start runs everything with embedded defaults)`);
   }
   const log = infoLog(logger);
   installSdkLogger(logger);
   const tracing = await tracingFromConfig(config.tracing);
   if (tracing) log(`traces exported to ${config.tracing!.tracesUrl} as ${config.tracing!.serviceName}`);
-  const runtime = await openRuntime({ ...config, databaseUrl: config.databaseUrl }, log, { tracing });
-  const connection = await connectTemporal(config.temporal.address, config.temporal.connection);
+  const runtime = await openRuntime({ ...config, databaseUrl }, log, { ...options, tracing });
+  return { log, tracing, runtime, temporalAddress: temporal.address };
+}
+
+/** `npm run worker`. */
+async function main(config: Config, logger: Logger) {
+  const { log, tracing, runtime, temporalAddress } = await startProcess('worker', config, logger);
+  const connection = await connectTemporal(temporalAddress, config.temporal.connection);
   const worker = await createLedgerWorker({
     connection,
     namespace: config.temporal.namespace,
@@ -220,7 +231,7 @@ async function main(config: Config, logger: Logger) {
     loanSecondsPerDay: config.loanSecondsPerDay,
     tracing,
   });
-  log(`worker polling ${config.temporal.taskQueue} on ${config.temporal.address}`);
+  log(`worker polling ${config.temporal.taskQueue} on ${temporalAddress}`);
   process.once('SIGINT', () => worker.shutdown());
   process.once('SIGTERM', () => worker.shutdown());
   await worker.run();
