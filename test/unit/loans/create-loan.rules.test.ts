@@ -3,6 +3,7 @@ import {
   checkExpectedValues,
   checkOpeningLoanToValue,
   checkPledge,
+  openedLoanRecord,
   openedLoanTerms,
   requireOneBorrow,
   requirePledges,
@@ -101,6 +102,47 @@ describe('the record', () => {
       maturityAt: new Date(START.getTime() + 7 * 60 * 1000),
       lastInterestUpdateTime: START,
       status: 'OPEN',
+    });
+  });
+
+  it('records the parties, each pledge at the escrow position of its instrument, the terms and the transaction', () => {
+    const quote = quoteFor([terms(BOND)], 1, 'f');
+    const opening = {
+      escrow: 'Escrow',
+      strategyId: 's',
+      strategyAddress: 'Vault',
+      borrower: { address: 'Carol', id: 'carol' },
+      lender: { address: 'Lena', id: 'lena' },
+      principal: { id: 'usd', mint: 'UsdMint', decimals: 6, units: '100' },
+      pledged: [{ financialInstrumentId: 'bond', mintAddress: 'BondMint', amount: '2000' }],
+      quote,
+      durationIndex: 1,
+      secondsPerDay: 60,
+    };
+    const positions = [
+      { financialInstrumentId: 'usd', address: 'EscrowUsd' },
+      { financialInstrumentId: 'bond', address: 'EscrowBond' },
+    ];
+    expect(openedLoanRecord(opening, 'escrow-id', positions, 'tx', START)).toEqual({
+      strategyId: 's',
+      strategyAddress: 'Vault',
+      escrowAddress: 'Escrow',
+      escrowAccountId: 'escrow-id',
+      borrowerAddress: 'Carol',
+      borrowerAccountId: 'carol',
+      lenderAddress: 'Lena',
+      lenderAccountId: 'lena',
+      principalInstrumentId: 'usd',
+      principalMint: 'UsdMint',
+      principalDecimals: 6,
+      pledged: [{ financialInstrumentId: 'bond', mintAddress: 'BondMint', amount: '2000', escrowPosition: 'EscrowBond' }],
+      collateralMints: ['BondMint'],
+      collateralInstrumentIds: ['bond'],
+      ...openedLoanTerms(quote, '100', 1, 60, START),
+      creationTransactionId: 'tx',
+      lastTransactionId: 'tx',
+      createdAt: START,
+      updatedAt: START,
     });
   });
 });

@@ -2,6 +2,7 @@
 import type { CreateLoanStrategyItemData } from '../../../src/domain/operations/loans/loan.inputs';
 import {
   checkCollateralTerms,
+  loanStrategyRecord,
   requireActiveLender,
   requireListedOnce,
   validateCreateLoanStrategy,
@@ -83,5 +84,40 @@ describe('over what the lookup resolves', () => {
       'VALIDATION_ERROR',
       'itemData.collateral[2].financialInstrument',
     );
+  });
+});
+
+describe('the record', () => {
+  const strategy = {
+    lender: { address: 'Lena', id: 'lena' },
+    principal: { id: 'usd', mint: 'UsdMint' },
+    collateral: [{ financialInstrumentId: 'bond', mintAddress: 'BondMint', apy: [50_000], loanToValueRatio: 600_000, liquidationRatio: 800_000 }],
+    originationCap: '1000',
+    liquidityBuffer: null,
+  };
+  const at = new Date('2026-01-01T00:00:00Z');
+
+  it('lends at once and rolls nothing over unless asked, on the vault that landed', () => {
+    expect(loanStrategyRecord({}, strategy, 'Vault', 'tx', at)).toEqual({
+      vaultAddress: 'Vault',
+      lenderAddress: 'Lena',
+      lenderAccountId: 'lena',
+      principalInstrumentId: 'usd',
+      principalMint: 'UsdMint',
+      collateral: strategy.collateral,
+      collateralMints: ['BondMint'],
+      originationsEnabled: true,
+      originationCap: '1000',
+      liquidityBuffer: null,
+      rollover: false,
+      creationTransactionId: 'tx',
+      createdAt: at,
+      updatedAt: at,
+    });
+    expect(loanStrategyRecord({ originationsEnabled: false, rollover: true }, strategy, 'Vault', null, at)).toMatchObject({
+      originationsEnabled: false,
+      rollover: true,
+      creationTransactionId: null,
+    });
   });
 });

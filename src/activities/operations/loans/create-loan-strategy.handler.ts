@@ -4,21 +4,16 @@
  * step. The lender funds the vault with an ordinary transfer into the vault's principal position.
  */
 import type { CreateLoanStrategyItemData } from '../../../domain/operations/loans/loan.inputs';
-import { LoanStrategy, type LoanCollateralTermsRecord } from '../../../db/entities';
+import { LoanStrategy } from '../../../db/entities';
 import { findAccountByLookup } from '../../../db/repositories/accounts.repository';
 import { findInstrumentByLookup } from '../../../db/repositories/financial-instruments.repository';
 import { resolveValue } from '../../../domain/money';
-import { requireActiveLender, requireListedOnce } from '../../../domain/operations/loans/loan-strategy.rules';
+import { loanStrategyRecord, requireActiveLender, requireListedOnce, type NewStrategy } from '../../../domain/operations/loans/loan-strategy.rules';
 import { createAccountHandler } from '../accounts/create-account.handler';
 import { scopeOf, type OperationHandler, type OperationRequest, type OperationResolved } from '../operation-handler';
 
-interface CreateLoanStrategyData {
+interface CreateLoanStrategyData extends NewStrategy {
   vault: unknown;
-  lender: { address: string; id: string };
-  principal: { id: string; mint: string };
-  collateral: LoanCollateralTermsRecord[];
-  originationCap: string | null;
-  liquidityBuffer: string | null;
 }
 
 /** The vault's part of the write, as Create Account sees it. */
@@ -35,7 +30,7 @@ export const createLoanStrategyHandler: OperationHandler<CreateLoanStrategyItemD
     const lender = await findAccountByLookup(em, scope, item.lender, 'itemData.lender');
     requireActiveLender(lender.status);
     const principal = await findInstrumentByLookup(em, scope, item.principal.financialInstrument, 'itemData.principal.financialInstrument');
-    const collateral: LoanCollateralTermsRecord[] = [];
+    const collateral: NewStrategy['collateral'] = [];
     for (const [i, terms] of item.collateral.entries()) {
       const field = `itemData.collateral[${i}].financialInstrument`;
       const instrument = await findInstrumentByLookup(em, scope, terms.financialInstrument, field);
@@ -73,26 +68,8 @@ export const createLoanStrategyHandler: OperationHandler<CreateLoanStrategyItemD
   async record(em, request, resolved, outcome, tx, at, part) {
     const created = await createAccountHandler.record(em, vaultRequest(request), vaultResolved(resolved), outcome, tx, at, part);
     if (!created) return undefined;
-    const item = request.itemData;
-    const d = resolved.data;
-    em.create(LoanStrategy, {
-      id: created.offchainId,
-      ...scopeOf(request),
-      vaultAddress: created.onchainId,
-      lenderAddress: d.lender.address,
-      lenderAccountId: d.lender.id,
-      principalInstrumentId: d.principal.id,
-      principalMint: d.principal.mint,
-      collateral: d.collateral,
-      collateralMints: d.collateral.map((c) => c.mintAddress),
-      originationsEnabled: item.originationsEnabled ?? true,
-      originationCap: d.originationCap,
-      liquidityBuffer: d.liquidityBuffer,
-      rollover: item.rollover ?? false,
-      creationTransactionId: tx?.id ?? null,
-      createdAt: at,
-      updatedAt: at,
-    });
+    const strategy = loanStrategyRecord(request.itemData, resolved.data, created.onchainId, tx?.id ?? null, at);
+    em.create(LoanStrategy, { id: created.offchainId, ...scopeOf(request), ...strategy });
     return created;
   },
 };

@@ -5,7 +5,7 @@
  * one network transaction signed by the borrower (the fee payer) and the vault. The guards run
  * before anything is signed; the loan's record is written with the movements' in the record step.
  */
-import { Loan, LoanStrategy, Position, type FinancialInstrument, type PledgedItemRecord } from '../../../db/entities';
+import { Loan, LoanStrategy, Position, type FinancialInstrument } from '../../../db/entities';
 import { createAccountRecord, createdBy } from '../../../db/repositories/accounts.repository';
 import type { CreateLoanItemData } from '../../../domain/operations/loans/loan.inputs';
 import { graceMsOf, type CollateralTerms } from '../../../domain/loans';
@@ -13,7 +13,8 @@ import {
   checkExpectedValues,
   checkOpeningLoanToValue,
   checkPledge,
-  openedLoanTerms,
+  openedLoanRecord,
+  type OpeningLoan,
   requireOneBorrow,
   requirePledges,
   requireStrategyPrincipal,
@@ -31,18 +32,8 @@ import { landed, scopeOf, type OperationHandler, type OperationRequest } from '.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { linkRecords } from '../../../db/repositories/transaction-records.repository';
 
-interface CreateLoanData {
+interface CreateLoanData extends OpeningLoan {
   legs: Leg[];
-  escrow: string;
-  strategyId: string;
-  strategyAddress: string;
-  borrower: { address: string; id: string };
-  lender: { address: string; id: string };
-  principal: { id: string; mint: string; decimals: number; units: string };
-  pledged: Omit<PledgedItemRecord, 'escrowPosition'>[];
-  quote: LoanQuote;
-  durationIndex: number;
-  secondsPerDay: number;
 }
 
 const P = 'itemData.protocolDetails';
@@ -169,29 +160,7 @@ export const createLoanHandler: OperationHandler<CreateLoanItemData, CreateLoanD
     // The escrow's positions were opened by the movements before its record existed.
     const escrowPositions = await em.find(Position, { ...scopeOf(request), ownerAddress: d.escrow });
     for (const position of escrowPositions) position.ownerAccountId = escrowId;
-    em.create(Loan, {
-      id: request.newRecordId!,
-      ...scopeOf(request),
-      strategyId: d.strategyId,
-      strategyAddress: d.strategyAddress,
-      escrowAddress: d.escrow,
-      escrowAccountId: escrowId,
-      borrowerAddress: d.borrower.address,
-      borrowerAccountId: d.borrower.id,
-      lenderAddress: d.lender.address,
-      lenderAccountId: d.lender.id,
-      principalInstrumentId: d.principal.id,
-      principalMint: d.principal.mint,
-      principalDecimals: d.principal.decimals,
-      pledged: d.pledged.map((p) => ({ ...p, escrowPosition: escrowPositions.find((x) => x.financialInstrumentId === p.financialInstrumentId)!.address })),
-      collateralMints: d.pledged.map((p) => p.mintAddress),
-      collateralInstrumentIds: d.pledged.map((p) => p.financialInstrumentId),
-      ...openedLoanTerms(d.quote, d.principal.units, d.durationIndex, d.secondsPerDay, at),
-      creationTransactionId: tx?.id ?? null,
-      lastTransactionId: tx?.id ?? null,
-      createdAt: at,
-      updatedAt: at,
-    });
+    em.create(Loan, { id: request.newRecordId!, ...scopeOf(request), ...openedLoanRecord(d, escrowId, escrowPositions, tx?.id ?? null, at) });
     linkRecords(tx, [escrowId], true);
     return { onchainId: d.escrow, offchainId: escrowId };
   },

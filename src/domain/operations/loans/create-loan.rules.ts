@@ -8,7 +8,7 @@ import { conflict, validationError } from '../../errors';
 import { durationDays, maturityOf, type CollateralTerms } from '../../loans';
 import type { CreateLoanItemData } from './loan.inputs';
 import type { LoanQuote } from './lending.rules';
-import { acceptedTerms, positiveUnits, type InstrumentFacts, type StrategyFacts } from './loan.rules';
+import { acceptedTerms, positiveUnits, type InstrumentFacts, type PledgedItem, type StrategyFacts } from './loan.rules';
 
 type ItemToBorrow = CreateLoanItemData['itemsToBorrow'][number];
 type ItemToPledge = CreateLoanItemData['itemsToPledge'][number];
@@ -94,5 +94,53 @@ export function openedLoanTerms(quote: LoanQuote, principalUnits: string, durati
     maturityAt: maturityOf(at, days, secondsPerDay),
     lastInterestUpdateTime: at,
     status: 'OPEN',
+  };
+}
+
+/** What Create Loan's lookup resolved of the loan it opens (the handler adds its legs). */
+export interface OpeningLoan {
+  escrow: string;
+  strategyId: string;
+  strategyAddress: string;
+  borrower: { address: string; id: string };
+  lender: { address: string; id: string };
+  principal: { id: string; mint: string; decimals: number; units: string };
+  pledged: Omit<PledgedItem, 'escrowPosition'>[];
+  quote: LoanQuote;
+  durationIndex: number;
+  secondsPerDay: number;
+}
+
+/**
+ * The loan's record once its transaction landed at `at`: the parties, each pledge at the escrow's
+ * position of its instrument (the movements opened them), and the terms from `at`.
+ */
+export function openedLoanRecord(
+  loan: OpeningLoan,
+  escrowAccountId: string,
+  escrowPositions: readonly { financialInstrumentId: string; address: string }[],
+  transactionId: string | null,
+  at: Date,
+) {
+  return {
+    strategyId: loan.strategyId,
+    strategyAddress: loan.strategyAddress,
+    escrowAddress: loan.escrow,
+    escrowAccountId,
+    borrowerAddress: loan.borrower.address,
+    borrowerAccountId: loan.borrower.id,
+    lenderAddress: loan.lender.address,
+    lenderAccountId: loan.lender.id,
+    principalInstrumentId: loan.principal.id,
+    principalMint: loan.principal.mint,
+    principalDecimals: loan.principal.decimals,
+    pledged: loan.pledged.map((p) => ({ ...p, escrowPosition: escrowPositions.find((x) => x.financialInstrumentId === p.financialInstrumentId)!.address })),
+    collateralMints: loan.pledged.map((p) => p.mintAddress),
+    collateralInstrumentIds: loan.pledged.map((p) => p.financialInstrumentId),
+    ...openedLoanTerms(loan.quote, loan.principal.units, loan.durationIndex, loan.secondsPerDay, at),
+    creationTransactionId: transactionId,
+    lastTransactionId: transactionId,
+    createdAt: at,
+    updatedAt: at,
   };
 }

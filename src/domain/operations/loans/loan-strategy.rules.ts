@@ -60,3 +60,38 @@ export function requireActiveLender(status: string): void {
 export function requireListedOnce(listed: string[], instrument: InstrumentFacts, field: string): void {
   if (listed.includes(instrument.id)) throw validationError(field, `the instrument ${instrument.mintAddress} is listed twice`);
 }
+
+/** What Create Loan Strategy's lookup resolved of the strategy (the vault's part is Create Account's). */
+export interface NewStrategy {
+  lender: { address: string; id: string };
+  principal: { id: string; mint: string };
+  collateral: CollateralTerms[];
+  originationCap: string | null;
+  liquidityBuffer: string | null;
+}
+
+/** The strategy's record once its vault landed at `at`: lending on by default, no rollover unless asked. */
+export function loanStrategyRecord(
+  item: Pick<CreateLoanStrategyItemData, 'originationsEnabled' | 'rollover'>,
+  strategy: NewStrategy,
+  vaultAddress: string,
+  transactionId: string | null,
+  at: Date,
+) {
+  return {
+    vaultAddress,
+    lenderAddress: strategy.lender.address,
+    lenderAccountId: strategy.lender.id,
+    principalInstrumentId: strategy.principal.id,
+    principalMint: strategy.principal.mint,
+    collateral: strategy.collateral,
+    collateralMints: strategy.collateral.map((c) => c.mintAddress),
+    originationsEnabled: item.originationsEnabled ?? true,
+    originationCap: strategy.originationCap,
+    liquidityBuffer: strategy.liquidityBuffer,
+    rollover: item.rollover ?? false,
+    creationTransactionId: transactionId,
+    createdAt: at,
+    updatedAt: at,
+  };
+}
