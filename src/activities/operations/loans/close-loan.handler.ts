@@ -12,11 +12,10 @@ import type { CloseLoanItemData } from '../../../domain/operations/loans/loan.in
 import { closedLoanFields, leftoverGoesToBorrower, requireClosable, requireRefundElsewhere } from '../../../domain/operations/loans/close-loan.rules';
 import { legInstructions } from '../../../domain/operations/positions/movement-instructions';
 import { settleFreezes, type Leg } from '../../../domain/operations/positions/movement.rules';
-import { borrowersLoan, planEmptyEscrow } from './loan-legs';
+import { borrowersLoan, changeLoan, planEmptyEscrow } from './loan-legs';
 import { legsResolution, recordLegs } from '../positions/movement-legs';
 import { landed, type OperationHandler } from '../operation-handler';
 import { tokenProgramOf } from '../positions/token-movement';
-import { linkRecords } from '../../../db/repositories/transaction-records.repository';
 
 interface CloseLoanData {
   legs: Leg[];
@@ -85,8 +84,7 @@ export const closeLoanHandler: OperationHandler<CloseLoanItemData, CloseLoanData
     }
     await closeAccountRecord(em, d.escrowAccountId, '0', tx, at);
     const loan = await em.findOneOrFail(Loan, { id: d.loanId });
-    Object.assign(loan, { ...closedLoanFields(loan), lastTransactionId: tx?.id ?? null, updatedAt: at });
-    linkRecords(tx, [d.escrowAccountId, ...d.closes.map((c) => c.positionId)]);
+    changeLoan(loan, closedLoanFields(loan), tx, at, [d.escrowAccountId, ...d.closes.map((c) => c.positionId)]);
     return undefined;
   },
 

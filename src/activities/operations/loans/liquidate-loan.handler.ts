@@ -15,11 +15,10 @@ import {
 } from '../../../domain/operations/loans/liquidate-loan.rules';
 import { settleFreezes, type Leg } from '../../../domain/operations/positions/movement.rules';
 import { resolveFeePayer } from '../fee-payer';
-import { heldLoan, planEmptyEscrow } from './loan-legs';
+import { changeLoan, heldLoan, planEmptyEscrow } from './loan-legs';
 import { currentLoanToValue } from './loan-value';
 import { legsInstructions, newPlanContext, recordLegs } from '../positions/movement-legs';
 import { landed, type OperationHandler } from '../operation-handler';
-import { linkRecords } from '../../../db/repositories/transaction-records.repository';
 import { signerSet } from '../../../domain/write';
 
 interface LiquidateLoanData {
@@ -63,12 +62,7 @@ export const liquidateLoanHandler: OperationHandler<LiquidateLoanItemData, Liqui
     const d = resolved.data;
     await recordLegs(em, request, d.legs, tx, at);
     const loan = await em.findOneOrFail(Loan, { id: d.loanId });
-    Object.assign(loan, {
-      ...liquidatedLoanFields(loan, at),
-      lastTransactionId: tx?.id ?? loan.lastTransactionId,
-      updatedAt: at,
-    });
-    linkRecords(tx, [loan.escrowAccountId]);
+    changeLoan(loan, liquidatedLoanFields(loan, at), tx, at);
     return undefined;
   },
 };

@@ -7,7 +7,8 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ActivityDeps } from '../../deps';
-import { Account, FinancialInstrument, Loan, LoanStrategy, Position } from '../../../db/entities';
+import { Account, FinancialInstrument, Loan, LoanStrategy, Position, type LedgerTransaction } from '../../../db/entities';
+import { linkRecords } from '../../../db/repositories/transaction-records.repository';
 import { findAccountByLookup, type TenantScope } from '../../../db/repositories/accounts.repository';
 import { findInstrumentByLookup } from '../../../db/repositories/financial-instruments.repository';
 import { findPositionByLookup } from '../../../db/repositories/positions.repository';
@@ -271,4 +272,20 @@ export async function planOutOfEscrow(
     await planOutOf(ctx, escrowPosition, instrument, item.positionLookup, value, p, { source: 'itemData.escrow', destination: `${p}.positionLookup` }),
   );
   return { instrument, amount, planned };
+}
+
+/**
+ * A landed write's change to the loan's record: its fields, the transaction that made it (the last
+ * one kept when there is none), and the records the transaction is linked to (the escrow by default).
+ */
+export function changeLoan(
+  loan: Loan,
+  fields: Partial<Loan>,
+  tx: LedgerTransaction | null,
+  at: Date,
+  linked: readonly string[] = [loan.escrowAccountId],
+  first = false,
+): void {
+  Object.assign(loan, { ...fields, lastTransactionId: tx?.id ?? loan.lastTransactionId, updatedAt: at });
+  linkRecords(tx, linked, first);
 }

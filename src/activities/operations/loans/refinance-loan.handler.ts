@@ -33,12 +33,11 @@ import { legInstructions } from '../../../domain/operations/positions/movement-i
 import type { Leg } from '../../../domain/operations/positions/movement.rules';
 import type { ActivityDeps } from '../../deps';
 import { resolveFeePayer, offchainOnly } from '../fee-payer';
-import { heldLoan, planOutOf, requireBorrowerOwns, requireLoanBorrower, vaultPosition } from './loan-legs';
+import { changeLoan, heldLoan, planOutOf, requireBorrowerOwns, requireLoanBorrower, vaultPosition } from './loan-legs';
 import { currentLoanToValue } from './loan-value';
 import { newPlanContext, onchainBalance, recordLeg } from '../positions/movement-legs';
 import { landed, scopeOf, type OperationHandler, type OperationRequest, type OperationResolved } from '../operation-handler';
 import { requireCapacity } from './strategy-guards';
-import { linkRecords } from '../../../db/repositories/transaction-records.repository';
 import { signerSet } from '../../../domain/write';
 
 interface RefinanceLoanData extends RefinancedTerms {
@@ -159,13 +158,10 @@ export const refinanceLoanHandler: OperationHandler<RefinanceLoanItemData, Refin
     const loan = await em.findOneOrFail(Loan, { id: d.loanId });
     // Moved: the new lender lent what the old one was paid (interest to the lookup); the same lender's: interest to now.
     const interest = d.to ? BigInt(d.to.interest) : interestAt(loan, at);
-    Object.assign(loan, {
-      ...(d.to ? { strategyId: d.to.strategyId, strategyAddress: d.to.vault, lenderAddress: d.to.lender.address, lenderAccountId: d.to.lender.id } : {}),
-      ...refinancedLoanFields(loan, d, interest, at),
-      lastTransactionId: tx?.id ?? loan.lastTransactionId,
-      updatedAt: at,
-    });
-    linkRecords(tx, [loan.escrowAccountId], true);
+    const lender = d.to
+      ? { strategyId: d.to.strategyId, strategyAddress: d.to.vault, lenderAddress: d.to.lender.address, lenderAccountId: d.to.lender.id }
+      : {};
+    changeLoan(loan, { ...lender, ...refinancedLoanFields(loan, d, interest, at) }, tx, at, [loan.escrowAccountId], true);
     return { onchainId: loan.escrowAddress, offchainId: loan.escrowAccountId };
   },
 

@@ -16,11 +16,10 @@ import {
   requireRepayOrRelease,
 } from '../../../domain/operations/loans/repay-loan.rules';
 import { settleFreezes, type Leg } from '../../../domain/operations/positions/movement.rules';
-import { borrowersLoan, planOutOfEscrow, planTopUp, renamed, requireBorrowerOwns, vaultPosition } from './loan-legs';
+import { borrowersLoan, changeLoan, planOutOfEscrow, planTopUp, renamed, requireBorrowerOwns, vaultPosition } from './loan-legs';
 import { heldCollateral, loanToValueAt } from './loan-value';
 import { legsInstructions, legsResolution, type PlannedLeg, planTransfer, recordLegs } from '../positions/movement-legs';
 import { landed, type OperationHandler } from '../operation-handler';
-import { linkRecords } from '../../../db/repositories/transaction-records.repository';
 
 interface RepayLoanData {
   legs: Leg[];
@@ -88,8 +87,7 @@ export const repayLoanHandler: OperationHandler<RepayLoanItemData, RepayLoanData
     const d = resolved.data;
     await recordLegs(em, request, d.legs, tx, at);
     const loan = await em.findOneOrFail(Loan, { id: d.loanId });
-    Object.assign(loan, { ...repaidLoanFields(loan, BigInt(d.paid), d.repayAll, d.released, at), lastTransactionId: tx?.id ?? null, updatedAt: at });
-    linkRecords(tx, [loan.escrowAccountId]);
+    changeLoan(loan, repaidLoanFields(loan, BigInt(d.paid), d.repayAll, d.released, at), tx, at);
     return undefined;
   },
 

@@ -15,11 +15,10 @@ import {
   swappedCollateralFields,
 } from '../../../domain/operations/loans/swap-collateral.rules';
 import { settleFreezes, type Leg } from '../../../domain/operations/positions/movement.rules';
-import { borrowersLoan, existingPosition, planIntoEscrow, planOutOfEscrow, planTopUp, requireBorrowerOwns } from './loan-legs';
+import { borrowersLoan, changeLoan, existingPosition, planIntoEscrow, planOutOfEscrow, planTopUp, requireBorrowerOwns } from './loan-legs';
 import { heldCollateral, loanToValueAt } from './loan-value';
 import { legsInstructions, legsResolution, type PlannedLeg, recordLegs } from '../positions/movement-legs';
 import { landed, scopeOf, type OperationHandler } from '../operation-handler';
-import { linkRecords } from '../../../db/repositories/transaction-records.repository';
 
 interface SwapCollateralData {
   legs: Leg[];
@@ -81,8 +80,7 @@ export const swapCollateralHandler: OperationHandler<SwapCollateralItemData, Swa
     // A deposit of a new instrument opened an escrow position before the loan's record named it.
     const escrowPositions = await em.find(Position, { ...scopeOf(request), ownerAddress: loan.escrowAddress });
     for (const position of escrowPositions) position.ownerAccountId = loan.escrowAccountId;
-    Object.assign(loan, { ...swappedCollateralFields(loan.pledged, d.changes, escrowPositions), lastTransactionId: tx?.id ?? null, updatedAt: at });
-    linkRecords(tx, [loan.escrowAccountId]);
+    changeLoan(loan, swappedCollateralFields(loan.pledged, d.changes, escrowPositions), tx, at);
     return undefined;
   },
 };

@@ -175,6 +175,15 @@ const movement = <K extends Leg['kind']>(kind: K, instrument: FinancialInstrumen
   memo: memo ?? null,
 });
 
+/** A mint's or a burn's fields on its one position: thawed first as `thaw` says, frozen after when the freeze option is on. */
+const onPosition = (position: Position, amount: bigint, thaw: string[], freeze: ReturnType<typeof option>) => ({
+  positionId: position.id,
+  position: position.address,
+  amount: amount.toString(),
+  thaw,
+  freeze: freeze[1] ? [position.address] : [],
+});
+
 export async function planMint(ctx: PlanContext, item: MintOperation, p: string): Promise<PlannedLeg> {
   const position = await findPositionByLookup(ctx.em, scopeOf(ctx.request), item.mintTo, `${p}.mintTo`);
   const instrument = await movableInstrument(ctx.em, position, `${p}.mintTo`);
@@ -189,12 +198,8 @@ export async function planMint(ctx: PlanContext, item: MintOperation, p: string)
   ctx.book.move(position.id, amount);
   const leg: MintLeg = {
     ...movement('mint', instrument, freezeAuthority, item.memo),
-    positionId: position.id,
-    position: position.address,
-    amount: amount.toString(),
+    ...onPosition(position, amount, thaw, freeze),
     mintAuthority,
-    thaw,
-    freeze: freeze[1] ? [position.address] : [],
   };
   return { leg, signers: [mintAuthority, ...(freezeAuthority ? [freezeAuthority] : [])], debits: [] };
 }
@@ -226,12 +231,8 @@ export async function planBurn(ctx: PlanContext, item: BurnOperation, p: string)
   ctx.book.move(position.id, -amount);
   const leg: BurnLeg = {
     ...movement('burn', instrument, freezeAuthority, item.memo),
-    positionId: position.id,
-    position: position.address,
-    amount: amount.toString(),
+    ...onPosition(position, amount, thaw, freeze),
     authority,
-    thaw,
-    freeze: freeze[1] ? [position.address] : [],
   };
   const debit: Debit = {
     accountId: position.ownerAccountId ?? null,
