@@ -12,7 +12,6 @@ import { recordOfAccount, singleRoute } from './single-route';
 import { loanQuery, loanStrategyQuery } from './query-fields';
 import { writeRoutes } from './write-route';
 import { loanOperations } from '../../domain/operations/loans/loans.operations';
-import { throughLoanWorkflow } from '../../client/loan-movements';
 
 /** The accounts and instruments a page of strategies shows, and the principal owed on each one's unsettled loans. */
 async function strategyRelated(em: EntityManager, rows: LoanStrategy[]) {
@@ -44,11 +43,6 @@ export function loanRoutes(deps: ApiDeps): RouteSpec[] {
           return { newLoan: loan && escrow ? { offchainId: loan.id, escrow } : null, svmTransaction: answer.transaction };
         },
       },
-      // A loan's movements go through its own workflow, one at a time (docs/loans.md).
-      SWAP_COLLATERAL: { start: throughLoanWorkflow },
-      REPAY_LOAN: { start: throughLoanWorkflow },
-      REFINANCE_LOAN: { start: throughLoanWorkflow },
-      CLOSE_LOAN: { start: throughLoanWorkflow },
     }),
     pageRoute(deps, {
       operationId: 'fetchLoanStrategies',

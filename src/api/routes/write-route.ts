@@ -18,6 +18,8 @@ import type { ApiDeps, Caller, LedgerContext } from '../context';
 import { route, type RouteSpec } from '../route';
 import { actingCaller } from '../tenancy';
 import type { StartWrite } from '../../client/write-client';
+import { throughLoanWorkflow } from '../../client/loan-movements';
+import { loanMovementOperations } from '../../domain/loan-lifecycle';
 import { referenceAnswer, runWrite, transactionAnswer, type WriteAnswer, type WriteInput } from '../writes';
 
 interface WriteBody {
@@ -150,7 +152,8 @@ export function writeRoutes<F extends Record<string, OperationDeclaration>>(
         operation: operation as Operation,
         answer: hook.answer ?? answer,
         prepare: hook.prepare,
-        start: hook.start,
+        // A loan's movements go through its own workflow, one at a time (docs/loans.md).
+        start: hook.start ?? (loanMovementOperations.includes(operation as Operation) ? throughLoanWorkflow : undefined),
         instead: hook.instead,
       }),
     ];
