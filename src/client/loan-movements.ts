@@ -18,7 +18,7 @@ import {
   type WorkflowUpdateHandle,
 } from '@temporalio/client';
 import { Loan } from '../db/entities';
-import { findAccountByLookup } from '../db/repositories/accounts.repository';
+import { findAccountByLookup, scopeOf } from '../db/repositories/accounts.repository';
 import { deletePendingRecord } from '../db/repositories/transaction-records.repository';
 import { conflict, LedgerError } from '../domain/errors';
 import type { AccountLookupInput } from '../domain/inputs/common.inputs';
@@ -45,7 +45,7 @@ async function loanOf(deps: WriteClientDeps, request: WriteRequest): Promise<Loa
   const lookup = (request.itemData as { escrow?: AccountLookupInput }).escrow;
   if (!lookup) return null;
   const em = deps.orm.em.fork();
-  const scope = { organizationId: request.organizationId, cluster: request.cluster };
+  const scope = scopeOf(request);
   try {
     const escrow = await findAccountByLookup(em, scope, lookup, 'itemData.escrow');
     const loan = await em.findOne(Loan, { ...scope, escrowAccountId: escrow.id });

@@ -2,7 +2,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Instruction } from '@solana/kit';
 import type { LedgerTransaction } from '../../db/entities';
-import type { TenantScope } from '../../db/repositories/accounts.repository';
+import { scopeOf } from '../../db/repositories/accounts.repository';
 import type { InputOf, Operation } from '../../domain/operations/registry';
 import type { Outcome, Resolved, WriteRequest, WriteResult } from '../../domain/write';
 import type { ActivityDeps } from '../deps';
@@ -59,8 +59,5 @@ export function handlerOf(handlers: OperationHandlers, operation: Operation): Op
   return handlers[operation] as OperationHandler;
 }
 
-/** The tenant a write's lookups search: its organization on its cluster. */
-export const scopeOf = (request: Pick<WriteRequest, 'organizationId' | 'cluster'>): TenantScope => ({
-  organizationId: request.organizationId,
-  cluster: request.cluster,
-});
+/** Handlers take the tenant scope from here with the rest of their kit. */
+export { scopeOf };

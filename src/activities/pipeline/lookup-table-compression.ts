@@ -7,6 +7,7 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AddressesByLookupTableAddress, Address, Instruction } from '@solana/kit';
+import { scopeOf } from '../../db/repositories/accounts.repository';
 import { activeTables } from '../../db/repositories/address-lookup-tables.repository';
 import { usableAddresses } from '../../domain/operations/address-lookup-tables/address-lookup-table.rules';
 import type { WriteRequest } from '../../domain/write';
@@ -19,7 +20,7 @@ export async function lookupTablesFor(
   network: SvmNetwork,
   instructions: readonly Instruction[],
 ): Promise<AddressesByLookupTableAddress> {
-  const tables = await activeTables(em, { organizationId: request.organizationId, cluster: request.cluster });
+  const tables = await activeTables(em, scopeOf(request));
   if (tables.length === 0) return {};
   const touched = new Set<string>(instructions.flatMap((i) => (i.accounts ?? []).map((a) => a.address)));
   // A transaction lands after the newest slot SlotHashes lists.

@@ -14,6 +14,9 @@ export interface TenantScope {
   cluster: string;
 }
 
+/** The tenant a write's (or a caller's) lookups search: its organization on its cluster. */
+export const scopeOf = (of: TenantScope): TenantScope => ({ organizationId: of.organizationId, cluster: of.cluster });
+
 /** The onchain address a lookup names when the account is not onboarded (offPlatform). */
 export function offPlatformAddress(lookup: AccountLookupInput, field: string): string {
   if (!lookup.onchainId) throw validationError(`${field}.onchainId`, `${field}.onchainId is required for an offPlatform account`);

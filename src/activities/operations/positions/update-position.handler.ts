@@ -3,7 +3,7 @@ import { offchainOnly } from '../fee-payer';
 import type { UpdatePositionItemData } from '../../../domain/operations/positions/position.inputs';
 import { Position } from '../../../db/entities';
 import { findPositionByLookup } from '../../../db/repositories/positions.repository';
-import type { OperationHandler } from '../operation-handler';
+import { scopeOf, type OperationHandler } from '../operation-handler';
 
 /** What Update Position's lookup resolves: the position's record id. */
 export interface UpdatePositionData {
@@ -13,7 +13,7 @@ export interface UpdatePositionData {
 export const updatePositionHandler: OperationHandler<UpdatePositionItemData, UpdatePositionData> = {
   async lookup(em, deps, request) {
     const item = request.itemData;
-    const position = await findPositionByLookup(em, { organizationId: request.organizationId, cluster: request.cluster }, item.position, 'itemData.position');
+    const position = await findPositionByLookup(em, scopeOf(request), item.position, 'itemData.position');
     return offchainOnly(deps.feePayerAddress, { positionId: position.id });
   },
   instructions: () => [],
