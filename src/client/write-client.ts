@@ -8,7 +8,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { WorkflowExecutionAlreadyStartedError, WorkflowFailedError, WorkflowUpdateFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
-import { ApplicationFailure, defineSearchAttributeKey, SearchAttributeType, TypedSearchAttributes } from '@temporalio/common';
+import { ApplicationFailure, defineSearchAttributeKey, fromPayloadsAtIndex, SearchAttributeType, TypedSearchAttributes } from '@temporalio/common';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { uuidFromText } from '../domain/ids';
 import {
@@ -112,6 +112,25 @@ async function requireSameWrite(em: EntityManager, request: WriteRequest, field:
 }
 
 /**
+ * A key whose run ended with no record (refused before building) names the request that run was
+ * started with, in its history's first event: another request under the key is a conflict, as
+ * against a record (a repeat of the same request gets the same refusal).
+ */
+async function requireSameRun(deps: WriteClientDeps, request: WriteRequest, field: string): Promise<void> {
+  const { client } = deps.temporal;
+  const { history } = await client.workflowService.getWorkflowExecutionHistory({
+    namespace: client.options.namespace,
+    execution: { workflowId: request.workflowId },
+    maximumPageSize: 1,
+  });
+  const payloads = history?.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads;
+  const first = fromPayloadsAtIndex<WriteRequest | undefined>(client.options.loadedDataConverter.payloadConverter, 0, payloads);
+  // Runs from before requests carried a digest compare nothing.
+  if (first?.requestDigest && first.requestDigest !== request.requestDigest)
+    throw conflict(field, `${field} was already used for another ${request.operation} request (refused, or ended before it was recorded); use a new one`);
+}
+
+/**
  * The same request gives the same digest, whatever the order of its properties. Sealed secrets (a
  * fresh IV each time) count as one value, so no digest depends on a secret.
  */
@@ -212,14 +231,25 @@ export async function runWrite(deps: WriteClientDeps, input: WriteInput): Promis
     svmTransactionConfig: input.svmTransactionConfig ?? {},
     ...(deps.writeDeadlineMs ? { deadlineMs: deps.writeDeadlineMs } : {}),
   };
+  // Whether the key's request can be compared with a record (else, with its run's request, once found ended).
+  let keyRecorded = false;
   if (input.idempotency) {
     const em = deps.orm.em.fork();
-    const recorded = await answerFromRecord(em, await requireSameWrite(em, request, input.idempotency.field));
+    const record = await requireSameWrite(em, request, input.idempotency.field);
+    keyRecorded = Boolean(record);
+    const recorded = await answerFromRecord(em, record);
     if (recorded) return recorded;
   }
   // An async write's record exists before the answer, so Fetch Transaction Status finds it at once.
   const accepted = input.respondAsync ? await acceptTransaction(deps, request) : undefined;
   let { handle, ended } = await (input.start ?? startWorkflow)(deps, request, input.caller.organizationExternalId);
+  // A key whose run ended without a record to compare with (refused): compared with that run's request.
+  if (ended && input.idempotency && !keyRecorded) {
+    await requireSameRun(deps, request, input.idempotency.field).catch(async (error: unknown) => {
+      if (accepted) await dropOrphan(deps, accepted.offchainId);
+      throw error;
+    });
+  }
   // A run that ended without recording the outcome of a message it may have sent (terminated, or
   // failed by a fault): a new run resumes from the record and reconciles it with the chain. One that
   // a fault ended before it sent anything (its deadline passed) starts afresh: nothing was sent.

@@ -76,6 +76,36 @@ it('an async repeat of a write whose run has ended answers from that run, leavin
   expect(other.body.errors[0].field).toBe('x-request-id');
 });
 
+it('a key whose write was refused by its lookup is claimed: another body is 409 naming the header, the same body the same refusal', async () => {
+  const wallet = await account({ managed: true });
+  const vault = await account({ managed: true });
+  const transfer = (destination: Ref, prefer?: string) =>
+    stack.call(
+      'POST',
+      '/api/v1/accounts/transfer-network-currency',
+      { itemData: { source: { offchainId: wallet.offchainId }, destination: { offchainId: destination.offchainId }, value: { amount: 1 } } },
+      { headers: { 'Idempotency-Key': key, ...(prefer ? { prefer } : {}) } },
+    );
+  const key = randomUUID();
+  // Refused after its lookup (the destination is the source): no record, only the ended run.
+  const refused = await transfer(wallet);
+  expect(refused.status).toBe(400);
+  expect(refused.body.errors[0].field).toBe('itemData.destination');
+  for (const prefer of [undefined, 'respond-async']) {
+    const other = await transfer(vault, prefer);
+    expect(other.status).toBe(409);
+    expect(other.body.errors[0]).toMatchObject({ code: 'CONFLICT', field: 'Idempotency-Key' });
+  }
+  const again = await transfer(wallet);
+  expect(again.status).toBe(400);
+  expect(again.body.errors[0]).toEqual(refused.body.errors[0]);
+  // The conflicting async request left no PENDING record under the key.
+  const pending = await stack.call('POST', '/api/v1/transactions/bulk/identifiers', {
+    itemQuery: { filter: [{ fieldName: 'status', filterValues: [{ filterType: 'EQUALS', valueString: 'PENDING' }] }] },
+  });
+  expect(pending.body.count).toBe(0);
+});
+
 it('a repeat after the first run is gone from Temporal answers from the record and sends nothing again', async () => {
   const wallet = await account({ managed: true, seed: { amount: 3 } });
   const vault = await account({ managed: true });
