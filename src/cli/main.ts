@@ -1,26 +1,33 @@
 /**
  * The admin CLI (commander). Scripts depend on this contract: each command prints one JSON object on
  * stdout; a failure prints its message on stderr with exit code 1; a usage error (unknown command or
- * option, missing argument) prints the command's usage on stderr with exit code 2; `--help` prints
+ * option, missing argument, an unknown role) prints the command's usage on stderr with exit code 2; `--help` prints
  * on stdout with exit code 0. See `npm run --silent cli -- --help` and docs/cli.md.
  */
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { loadConfig, type Config } from '../config/config';
-import { parseRoles } from '../domain/roles';
+import { parseRoles, type Role } from '../domain/roles';
 import { openRuntime, forkEm, keyEncryptionKey, secretsDirectory, thresholdShareStores, type Runtime } from '../main/runtime';
 import { createSealer } from '../custody/sealing';
 import { createKeystoreDirectory } from '../custody/secret-store';
 import { rotateKek } from '../custody/kek-rotation';
 import { resolveDatabase } from '../main/database';
-import { migrate } from '../db/orm';
+import { migrate, pendingMigrations } from '../db/orm';
 import { createApiKey, ensureOrganization } from '../custody/credentials';
 import { findOrganization, listApiKeys, listOrganizations, revokeApiKey } from '../db/repositories/organizations.repository';
 import type { ApiKey, Organization } from '../db/entities';
 
 type Action = (context: { config: Config; runtime: Runtime; em: ReturnType<typeof forkEm>; log: (m: string) => void }) => Promise<unknown>;
 
-/** Opens the database (migrating unless told not to), runs the action, prints its result. */
-async function withRuntime(action: Action, options: { migrate?: boolean } = {}): Promise<void> {
+/**
+ * What a command needs of the schema: one that writes brings it up to date first (`migrate`); one
+ * that only reads changes nothing and refuses (exit 1) when migrations are pending (`check`); the
+ * `migrate` command itself does its own (`none`).
+ */
+type SchemaNeed = 'migrate' | 'check' | 'none';
+
+/** Opens the database (its schema as `schema` says), runs the action, prints its result. */
+async function withRuntime(action: Action, schema: SchemaNeed = 'migrate'): Promise<void> {
   const config = loadConfig();
   const log = (m: string) => process.stderr.write(`${m}\n`);
   const database = await resolveDatabase(config, log);
@@ -33,9 +40,14 @@ async function withRuntime(action: Action, options: { migrate?: boolean } = {}):
       defaultCluster: 'NONE',
     },
     log,
-    { migrate: options.migrate ?? true },
+    { migrate: schema === 'migrate' },
   );
   try {
+    if (schema === 'check') {
+      const pending = await pendingMigrations(runtime.orm);
+      if (pending.length)
+        throw new Error(`the database schema is not current (${pending.length} migrations pending: ${pending.join(', ')}); apply them with: migrate`);
+    }
     const result = await action({ config, runtime, em: forkEm(runtime.orm), log });
     process.stdout.write(JSON.stringify(result) + '\n');
   } finally {
@@ -58,6 +70,16 @@ async function existingOrganization(em: ReturnType<typeof forkEm>, externalId: s
   const organization = await findOrganization(em, externalId);
   if (!organization) throw new Error(`no organization "${externalId}" (list them with: organizations list; create it with --create or organizations create)`);
   return organization;
+}
+
+/** `--roles`: an unknown role is a usage error (exit 2, with the command's usage), found before the database is opened. */
+function rolesArgument(text: string): Role[] {
+  const platform = loadConfig().platformName; // an invalid configuration stays a failure (exit 1)
+  try {
+    return parseRoles(platform, text);
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message);
+  }
 }
 
 export function program(): Command {
@@ -83,22 +105,21 @@ export function program(): Command {
   organizations
     .command('list')
     .description('every organization, oldest first')
-    .action(() => withRuntime(async ({ em }) => ({ organizations: (await listOrganizations(em)).map(organizationJson) })));
+    .action(() => withRuntime(async ({ em }) => ({ organizations: (await listOrganizations(em)).map(organizationJson) }), 'check'));
 
   const apiKeys = cli.command('api-keys').description('API keys (shown once; stored as a hash)');
   apiKeys
     .command('create')
     .description('a new API key of an organization')
     .requiredOption('--organization <externalId>', 'the organization (must exist unless --create)')
-    .requiredOption('--roles <roles>', 'comma-separated roles, e.g. LEDGER_READ,LEDGER_WRITE')
+    .addOption(new Option('--roles <roles>', 'comma-separated roles, e.g. LEDGER_READ,LEDGER_WRITE').argParser(rolesArgument).makeOptionMandatory())
     .option('--create', 'create the organization when it does not exist')
-    .action((o: { organization: string; roles: string; create?: boolean }) =>
+    .action((o: { organization: string; roles: Role[]; create?: boolean }) =>
       withRuntime(async ({ config, runtime, em }) => {
-        const roles = parseRoles(config.platformName, o.roles);
         const organization = o.create
           ? (await ensureOrganization(em, runtime.sealer, o.organization)).organization
           : await existingOrganization(em, o.organization);
-        const key = await createApiKey(em, organization, roles, config.platformName);
+        const key = await createApiKey(em, organization, o.roles, config.platformName);
         return { apiKey: key.apiKey, id: key.id, organization: organization.externalId, roles: key.roles };
       }),
     );
@@ -113,7 +134,7 @@ export function program(): Command {
         const byId = new Map((only ? [only] : await listOrganizations(em)).map((org) => [org.id, org.externalId]));
         const keys = await listApiKeys(em, { organizationId: only?.id, includeRevoked: Boolean(o.includeRevoked) });
         return { apiKeys: keys.map((k) => apiKeyJson(k, byId.get(k.organizationId) ?? k.organizationId)) };
-      }),
+      }, 'check'),
     );
   apiKeys
     .command('revoke')
@@ -144,7 +165,7 @@ export function program(): Command {
   cli
     .command('migrate')
     .description('applies pending database migrations')
-    .action(() => withRuntime(async ({ runtime }) => ({ applied: await migrate(runtime.orm) }), { migrate: false }));
+    .action(() => withRuntime(async ({ runtime }) => ({ applied: await migrate(runtime.orm) }), 'none'));
 
   const keys = cli.command('keys').description('key-encryption keys (docs/key-custody.md)');
   keys

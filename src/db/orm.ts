@@ -94,6 +94,18 @@ export async function migrate(orm: Orm): Promise<string[]> {
   return applied.map((m) => m.name);
 }
 
+/**
+ * The migrations not applied yet, read without changing anything: the migrator's own listing would
+ * create its bookkeeping table (and the database), which a read-only command must not do.
+ */
+export async function pendingMigrations(orm: Orm): Promise<string[]> {
+  const connection = orm.em.getConnection();
+  const [table] = await connection.execute<{ present: boolean }[]>(`select to_regclass('schema_migration') is not null as present`);
+  if (!table.present) return [...migrationNames];
+  const applied = new Set((await connection.execute<{ name: string }[]>('select name from schema_migration')).map((row) => row.name));
+  return migrationNames.filter((name) => !applied.has(name));
+}
+
 /** Readiness: resolves when PostgreSQL answers a trivial query; rejects with the driver's error otherwise. */
 export async function pingDatabase(orm: Orm): Promise<void> {
   await orm.em.getConnection().execute('select 1');

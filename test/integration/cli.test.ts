@@ -3,6 +3,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { createTestDatabase } from '../support/database';
+import { Client } from 'pg';
 import { createOrm, migrationNames } from '../../src/db/orm';
 import { ApiKey } from '../../src/db/entities';
 import { hashApiKey } from '../../src/custody/credentials';
@@ -18,9 +19,11 @@ afterAll(async () => {
   await db.drop();
 });
 
-const cli = (...args: string[]) => run(process.execPath, ['--import', 'tsx', path.join(__dirname, '../../src/cli/main.ts'), ...args], { env });
+const cli = (...args: string[]) => cliOn(env, ...args);
+const cliOn = (environment: NodeJS.ProcessEnv, ...args: string[]) =>
+  run(process.execPath, ['--import', 'tsx', path.join(__dirname, '../../src/cli/main.ts'), ...args], { env: environment });
 
-it('migrates, creates organizations and API keys, and refuses unknown roles', async () => {
+it('migrates, creates organizations and API keys, and refuses unknown roles as usage errors', async () => {
   expect(JSON.parse((await cli('migrate')).stdout)).toEqual({ applied: migrationNames });
   expect(JSON.parse((await cli('migrate')).stdout)).toEqual({ applied: [] });
 
@@ -46,8 +49,9 @@ it('migrates, creates organizations and API keys, and refuses unknown roles', as
   await orm.close();
 
   await expect(cli('api-keys', 'create', '--organization', 'newco', '--roles', 'LEDGER_BOGUS')).rejects.toMatchObject({
-    code: 1,
-    stderr: expect.stringContaining('unknown role "LEDGER_BOGUS"'),
+    code: 2,
+    stdout: '',
+    stderr: expect.stringMatching(/unknown role "LEDGER_BOGUS"[\s\S]*Usage: cli api-keys create/),
   });
   const listed = JSON.parse((await cli('organizations', 'list')).stdout).organizations.map((o: { externalId: string }) => o.externalId);
   expect(listed).toEqual(['acme', 'newco']);
@@ -87,4 +91,35 @@ it('prints help on stdout with exit 0, and usage errors on stderr with exit 2', 
     stderr: expect.stringContaining("required option '--roles <roles>'"),
   });
   await expect(cli('api-keys')).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('Usage: cli api-keys') });
+});
+
+it('lists without migrating: a read-only command on a schema with pending migrations refuses with exit 1 and changes nothing', async () => {
+  const fresh = await createTestDatabase();
+  const freshEnv = { ...env, DATABASE_URL: fresh.url };
+  const tables = async () => {
+    const client = new Client({ connectionString: fresh.url });
+    await client.connect();
+    try {
+      return (await client.query(`select tablename from pg_tables where schemaname = 'public'`)).rowCount;
+    } finally {
+      await client.end();
+    }
+  };
+  try {
+    for (const command of [
+      ['organizations', 'list'],
+      ['api-keys', 'list'],
+    ]) {
+      await expect(cliOn(freshEnv, ...command)).rejects.toMatchObject({
+        code: 1,
+        stdout: '',
+        stderr: expect.stringContaining(`the database schema is not current (${migrationNames.length} migrations pending`),
+      });
+    }
+    expect(await tables()).toBe(0);
+    await cliOn(freshEnv, 'migrate');
+    expect(JSON.parse((await cliOn(freshEnv, 'organizations', 'list')).stdout)).toEqual({ organizations: [] });
+  } finally {
+    await fresh.drop();
+  }
 });
