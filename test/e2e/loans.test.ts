@@ -456,6 +456,8 @@ describe("the loan's workflow takes its movements as updates", () => {
     const key = { 'idempotency-key': `refinance-${escrow}` };
     const first = await move('refinance', { durationIndex: 2 }, key);
     expect(first.status).toBe(200);
+    // The same lender's new term sends no network transaction: its answer is the write's record, like the other loan writes'.
+    expect(first.body).toMatchObject({ success: true, onchainId: null, status: 'FINALIZED', errorMessage: null });
     const again = await move('refinance', { durationIndex: 2 }, key);
     expect(again.body).toEqual(first.body);
     const month = (await stack.call('POST', '/api/v1/loans/single', { itemData: { escrow: { onchainId: escrow } } })).body;
@@ -466,6 +468,7 @@ describe("the loan's workflow takes its movements as updates", () => {
     });
     const ours = refinances.body.items.filter((t: { workflowId: string }) => t.workflowId.endsWith(`refinance-${escrow}`));
     expect(ours).toHaveLength(1);
+    expect(ours[0]).toMatchObject({ offchainId: first.body.offchainId, status: 'FINALIZED', success: true, onchainId: null });
 
     // The same repayment sent twice at once with one key (a client retrying): one update, one write, one payment.
     const repayKey = { 'idempotency-key': `repay-${escrow}` };

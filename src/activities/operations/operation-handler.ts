@@ -41,6 +41,8 @@ export interface OperationHandler<Input = unknown, Data = unknown> {
   reconcile?(em: EntityManager, deps: ActivityDeps, request: OperationRequest<Input>, resolved: OperationResolved<Data>): Promise<void>;
   /** Also reconcile after an offchain-only write (outcome null): e.g. a schedule that follows the record. */
   reconcilesOffchain?: boolean;
+  /** An offchain-only write answers its transaction record (FINALIZED, no onchainId) rather than no transaction. */
+  answersOffchainRecord?: boolean;
 }
 
 /** The transaction reached the network (its record step writes what it did); other outcomes change nothing. */

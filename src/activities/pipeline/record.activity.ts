@@ -52,6 +52,9 @@ export function createRecord(ctx: PipelineContext) {
     const id = partTransactionId(request.transactionId, part);
     const landed = outcome ? await landedTransaction(request, await ctx.fork().findOne(LedgerTransaction, { id }), outcome) : null;
     let recordedNow = false;
+    const handler = handlerOf(operationHandlers, request.operation);
+    // The write's answer: a network transaction's result, or the offchain record when the operation answers with it.
+    const answered = (tx: LedgerTransaction | null) => (tx && (outcome || handler.answersOffchainRecord) ? transactionResult(tx) : null);
     const result = await ctx.fork().transactional(async (em) => {
       recordedNow = false;
       // Locked: two attempts of one record may run at once (a workflow task retried while the first
@@ -59,10 +62,10 @@ export function createRecord(ctx: PipelineContext) {
       const found = await em.findOne(LedgerTransaction, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       if (found && found.success !== null && found.success !== undefined && recordedStatuses.includes(found.status)) {
         // Already recorded by an attempt whose completion was lost.
-        return { transaction: outcome ? transactionResult(found) : null, created: await createdReference(em, found.accountIds[0]) };
+        return { transaction: answered(found), created: await createdReference(em, found.accountIds[0]) };
       }
       // Offchain only: nothing goes onchain, the record ends FINALIZED at once and keeps the resolution
-      // (a replayed lookup then knows the write is done); the answer has no transaction.
+      // (a replayed lookup then knows the write is done); the answer has no transaction unless the operation answers its record.
       const tx = found ?? (outcome ? null : newTransactionRecord(em, request, now));
       if (!outcome && tx) {
         applyStatus(tx, 'FINALIZED', now);
@@ -90,7 +93,6 @@ export function createRecord(ctx: PipelineContext) {
       if (outcome && outcome.status !== 'SIGNED') await releaseNonceAccount(em, id);
       // The write's hold on a loan ends with it: landed, failed, expired, or recorded offchain only (a same-lender refinance).
       if (!outcome || outcome.status !== 'SIGNED') await releaseLoan(em, id);
-      const handler = handlerOf(operationHandlers, request.operation);
       const created = await handler.record(em, request, resolved, outcome, tx, now, part);
       if (tx && landed) {
         await applyBalanceChanges(em, request, tx, landed.balances, created?.offchainId, now);
@@ -101,7 +103,7 @@ export function createRecord(ctx: PipelineContext) {
         await handler.reconcile(em, ctx.deps, request, resolved);
       }
       recordedNow = true;
-      return { transaction: tx && outcome ? transactionResult(tx) : null, created };
+      return { transaction: answered(tx), created };
     });
     // Counted once committed, and not again when a replayed record finds it done.
     if (recordedNow) writesRecorded.inc({ operation: request.operation, status: outcome?.status ?? 'FINALIZED' });

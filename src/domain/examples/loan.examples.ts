@@ -134,7 +134,8 @@ export const loanExamples: Record<string, OperationExample> = {
       itemData: { ...theLoan, durationIndex: 2, fromLender: { offchainId: ids.treasury.offchainId } },
       svmTransactionConfig: paidByInvestor,
     },
-    response: { escrow, svmTransaction: null },
+    // The same lender's new term sends nothing: the write's record is its answer.
+    response: { ...confirmedTransaction, status: 'FINALIZED', onchainId: null, confirmationsCount: null, serializedMessage: null, txnTimestamp: null },
   },
   closeLoan: {
     request: { itemData: theLoan, svmTransactionConfig: paidByInvestor },

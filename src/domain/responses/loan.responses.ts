@@ -132,9 +132,3 @@ export const loanCompact = strictObject(
 export type LoanCompactBody = t.TypeOf<typeof loanCompact>;
 
 export const loanLevels = { identifiers: recordIdentifiers, compact: loanCompact, detailed: loanDetailed };
-
-export const refinanceLoanResponse = referenceAnswer(
-  'escrow',
-  'RefinanceLoanResponse',
-  "The refinanced loan's escrow, and the network transaction in which the new strategy's vault paid the old one off; a rollover with the same lender moves no value, so svmTransaction is null (read the new term with Fetch Loan Details).",
-);

@@ -165,6 +165,8 @@ export const refinanceLoanHandler: OperationHandler<RefinanceLoanItemData, Refin
     return { onchainId: loan.escrowAddress, offchainId: loan.escrowAccountId };
   },
 
+  /** The same lender's rollover sends nothing: it answers its record (FINALIZED, onchainId null), as the other loan writes answer theirs. */
+  answersOffchainRecord: true,
   /** The loan's workflow reads the loan again: its new term (and lender) set the next timer. */
   reconcilesOffchain: true,
   async reconcile(em, deps, request, resolved) {

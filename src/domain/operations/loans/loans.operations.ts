@@ -1,7 +1,7 @@
 /** The loan operations (spec 4.2 and 4.4, docs/loans.md): loan strategies, Create, Repay, Swap Collateral, Refinance, Close and Liquidate Loan. */
 import { loanExamples } from '../../examples/loan.examples';
 import { GRACE_HOURS, durationDays } from '../../loans';
-import { createLoanResponse, createLoanStrategyResponse, refinanceLoanResponse } from '../../responses/loan.responses';
+import { createLoanResponse, createLoanStrategyResponse } from '../../responses/loan.responses';
 import { transactionResult } from '../../responses/write.responses';
 import { defineOperation } from '../define-operation';
 import * as closeLoanRules from './close-loan.rules';
@@ -100,12 +100,11 @@ export const loanOperations = {
       path: '/api/v1/loans/refinance',
       tag: 'Loans',
       summary:
-        "Refinance Loan (spec 4.4) with the same lender (toLender omitted or the loan's lender): a new term of durationIndex from now at the strategy's current rate for the loan's collateral, the accrued interest added to principalDue; the loan is OPEN again. No value moves, so no network transaction (svmTransaction null). The fee payer, when named, must be the borrower. To another lender's strategy (toLender: its vault account): in one network transaction the new vault pays the old vault principal and interest accrued until the request is looked up, and the loan becomes the new strategy's (lender, rate for durationIndex, a new term from the landing, principalDue = what was paid), with Create Loan's guards on the new strategy (accepted collateral, originations on, cap, buffer, loan-to-value at oracle prices within its limit); the fee payer must be the borrower. A strategy with rollover: true does this at maturity on its own.",
+        "Refinance Loan (spec 4.4) with the same lender (toLender omitted or the loan's lender): a new term of durationIndex from now at the strategy's current rate for the loan's collateral, the accrued interest added to principalDue; the loan is OPEN again. No value moves, so no network transaction: the answer is the write's transaction record (success true, onchainId null, status FINALIZED). The fee payer, when named, must be the borrower. To another lender's strategy (toLender: its vault account): in one network transaction the new vault pays the old vault principal and interest accrued until the request is looked up, and the loan becomes the new strategy's (lender, rate for durationIndex, a new term from the landing, principalDue = what was paid), with Create Loan's guards on the new strategy (accepted collateral, originations on, cap, buffer, loan-to-value at oracle prices within its limit); the fee payer must be the borrower. A strategy with rollover: true does this at maturity on its own.",
       successStatus: 200,
       body: 'RefinanceLoanRequest',
-      response: refinanceLoanResponse,
+      response: transactionResult,
       example: loanExamples.refinanceLoan,
-      answer: 'escrow',
     },
   }),
   CLOSE_LOAN: defineOperation({
