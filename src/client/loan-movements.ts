@@ -17,7 +17,7 @@ import {
   WorkflowUpdateRPCTimeoutOrCancelledError,
   type WorkflowUpdateHandle,
 } from '@temporalio/client';
-import { Loan } from '../db/entities';
+import { Loan, LoanStrategy } from '../db/entities';
 import { findAccountByLookup, scopeOf } from '../db/repositories/accounts.repository';
 import { deletePendingRecord } from '../db/repositories/transaction-records.repository';
 import { conflict, LedgerError } from '../domain/errors';
@@ -51,7 +51,9 @@ async function loanOf(deps: WriteClientDeps, request: WriteRequest): Promise<Loa
     const loan = await em.findOne(Loan, { ...scope, escrowAccountId: escrow.id });
     if (!loan) return null;
     // A workflow started again acts for the movement's API key (the record keeps no other).
-    return lifecycleInputOf(loan, { id: request.organizationId, externalId: request.organizationExternalId }, request.apiKeyId);
+    const strategy = await em.findOne(LoanStrategy, { id: loan.strategyId });
+    const organization = { id: request.organizationId, externalId: request.organizationExternalId };
+    return lifecycleInputOf(loan, organization, request.apiKeyId, strategy?.rollover ?? false);
   } catch (error) {
     if (error instanceof LedgerError) return null;
     throw error;

@@ -37,13 +37,28 @@ export interface LoanLifecycleInput {
   status: 'OPEN' | 'OVERDUE' | 'REPAID' | 'LIQUIDATED' | 'CLOSED';
   /** How long an OVERDUE loan waits before liquidation (48 h, shortened with LOAN_SECONDS_PER_DAY). */
   graceMs: number;
+  /** Its strategy rolls it over at maturity (absent in runs started before the workflow kept it: known from its first reading of the loan). */
+  rollover?: boolean;
 }
 
 /** What the loan waits for next, and when (the `nextAction` query). */
 export interface LoanNextAction {
-  action: 'MARK_OVERDUE' | 'LIQUIDATE' | 'NONE';
+  action: 'MARK_OVERDUE' | 'ROLLOVER' | 'LIQUIDATE' | 'NONE';
   at: string | null;
   status: string;
+}
+
+/** The loan as its workflow holds it between wake-ups: what its next action follows from. */
+export type LoanState = Pick<LoanLifecycleInput, 'status' | 'maturityAt' | 'graceMs' | 'rollover'>;
+
+/**
+ * What the loan's workflow does next and when: at maturity an OPEN loan starts a new term when its
+ * strategy rolls over, else is marked OVERDUE; an OVERDUE one is liquidated after the grace period.
+ */
+export function nextActionOf(loan: LoanState): LoanNextAction {
+  if (loan.status === 'OPEN') return { action: loan.rollover ? 'ROLLOVER' : 'MARK_OVERDUE', at: loan.maturityAt, status: loan.status };
+  if (loan.status === 'OVERDUE') return { action: 'LIQUIDATE', at: new Date(Date.parse(loan.maturityAt) + loan.graceMs).toISOString(), status: loan.status };
+  return { action: 'NONE', at: null, status: loan.status };
 }
 
 export const loanQueries = { nextAction: 'nextAction' } as const;
@@ -94,7 +109,7 @@ export interface LoanRecordFields {
  * as its record stands. The grace period scales with the loan's own day length, read from its term
  * (LOAN_SECONDS_PER_DAY when it began), as Create Loan's start does.
  */
-export function lifecycleInputOf(loan: LoanRecordFields, organization: OrganizationIds, apiKeyId: string): LoanLifecycleInput {
+export function lifecycleInputOf(loan: LoanRecordFields, organization: OrganizationIds, apiKeyId: string, rollover: boolean): LoanLifecycleInput {
   const termMs = loan.maturityAt.getTime() - loan.termStartAt.getTime();
   const secondsPerDay = loan.durationDays > 0 && termMs > 0 ? termMs / 1000 / loan.durationDays : 86_400;
   return {
@@ -108,6 +123,7 @@ export function lifecycleInputOf(loan: LoanRecordFields, organization: Organizat
     maturityAt: loan.maturityAt.toISOString(),
     status: loan.status as LoanLifecycleInput['status'],
     graceMs: GRACE_HOURS * 3600 * 1000 * (secondsPerDay / 86_400),
+    rollover,
   };
 }
 

@@ -42,6 +42,7 @@ import {
   loanMovementUpdate,
   loanQueries,
   movementRefusal,
+  nextActionOf,
   restingRefusal,
   type LoanLifecycleInput,
   type LoanMovement,
@@ -163,17 +164,14 @@ function refuseMovement(status: string, { request }: LoanMovement): void {
 export async function loanLifecycle(input: LoanLifecycleInput): Promise<string> {
   let state = { ...input };
   let changed = false;
-  const next = (): LoanNextAction => {
-    if (state.status === 'OPEN') return { action: 'MARK_OVERDUE', at: state.maturityAt, status: state.status };
-    if (state.status === 'OVERDUE')
-      return { action: 'LIQUIDATE', at: new Date(Date.parse(state.maturityAt) + state.graceMs).toISOString(), status: state.status };
-    return { action: 'NONE', at: null, status: state.status };
-  };
+  const next = (): LoanNextAction => nextActionOf(state);
   setHandler(nextActionQuery, next);
   setHandler(loanChanged, () => {
     changed = true;
   });
   const show = (snapshot: LoanSnapshot) => {
+    // The strategy's rollover (a refinance may have moved the loan to another strategy): `nextAction` only.
+    state = { ...state, rollover: snapshot.rollover ?? state.rollover };
     if (snapshot.status === state.status && snapshot.maturityAt === state.maturityAt) return;
     state = { ...state, status: snapshot.status as LoanLifecycleInput['status'], maturityAt: snapshot.maturityAt };
     upsertSearchAttributes(loanSearchAttributes(state));

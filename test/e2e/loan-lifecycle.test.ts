@@ -143,6 +143,10 @@ it('ends the workflow of a loan repaid before maturity, and nothing is liquidate
 it('rolls a loan over at maturity when its strategy says so: a new term, interest capitalised; Refinance Loan does the same on request', async () => {
   const { borrower, escrow, loanId } = await openLoan(true);
   const details = async () => (await stack.call('POST', '/api/v1/loans/single', { itemData: { escrow: { onchainId: escrow } } })).body;
+  const organizationId = (await forkEm(stack.runtime.orm).findOneOrFail(Loan, { id: loanId })).organizationId;
+  const handle = client.workflow.getHandle(loanWorkflowId({ id: organizationId, externalId: stack.organizationExternalId }, escrow));
+  // From its start, the workflow says what it will do at maturity: the rollover.
+  expect(await handle.query('nextAction')).toMatchObject({ action: 'ROLLOVER', status: 'OPEN' });
   const first = await details();
   const rolled = await waitFor(
     async () => {
@@ -176,13 +180,12 @@ it('rolls a loan over at maturity when its strategy says so: a new term, interes
     svmTransactionConfig: { feePayer: { offchainId: borrower.offchainId } },
   });
   expect(refinanced.status).toBe(200);
-  expect(refinanced.body).toMatchObject({ escrow: { onchainId: escrow }, svmTransaction: null });
+  expect(refinanced.body).toMatchObject({ success: true, onchainId: null, status: 'FINALIZED' });
   const weekly = await details();
   expect(weekly).toMatchObject({ status: 'OPEN', durationIndex: 1, borrowedItems: [{ apy: 200_000, duration: { code: 'DAYS', unit: 7 } }] });
   // The workflow waits for the new term's end: its state is the record's.
-  const organizationId = (await forkEm(stack.runtime.orm).findOneOrFail(Loan, { id: loanId })).organizationId;
-  const handle = client.workflow.getHandle(loanWorkflowId({ id: organizationId, externalId: stack.organizationExternalId }, escrow));
-  expect(await handle.query('nextAction')).toEqual({ action: 'MARK_OVERDUE', at: weekly.maturityAt, status: 'OPEN' });
+  // Its strategy rolls over: at the new maturity the workflow rolls it over again, it never marks it OVERDUE.
+  expect(await handle.query('nextAction')).toEqual({ action: 'ROLLOVER', at: weekly.maturityAt, status: 'OPEN' });
   const otherLender = await stack.call('PATCH', '/api/v1/loans/refinance', {
     itemData: { defiProtocol: 'LEDGER_ESCROW', escrow: { onchainId: escrow }, durationIndex: 1, toLender: { offchainId: borrower.offchainId } },
     svmTransactionConfig: { feePayer: { offchainId: borrower.offchainId } },

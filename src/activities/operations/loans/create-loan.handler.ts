@@ -179,6 +179,8 @@ export const createLoanHandler: OperationHandler<CreateLoanItemData, CreateLoanD
       maturityAt: loan.maturityAt.toISOString(),
       status: 'OPEN',
       graceMs: graceMsOf(resolved.data.secondsPerDay),
+      // Its nextAction is the rollover from the start, when the strategy rolls its loans over.
+      rollover: (await em.findOneOrFail(LoanStrategy, { id: loan.strategyId })).rollover,
     });
   },
 };
