@@ -5,7 +5,7 @@ import { parse, stringify, isLosslessNumber } from 'lossless-json';
 import { ApiKey, Organization } from '../db/entities';
 import { createCallerCache, type CallerCache } from './caller-cache';
 import { apiErrors, apiKeyLookups } from '../observability/metrics';
-import type { Limiter } from './rate-limits';
+import { rateLimitHeaders, type Limiter } from './rate-limits';
 import { hashApiKey } from '../custody/credentials';
 import { errorStatus, LedgerError } from '../domain/errors';
 import { DEFAULT_RETRY_AFTER_SECONDS, isOutage } from '../client/outages';
@@ -223,6 +223,7 @@ export function authenticate(deps: ApiDeps): Koa.Middleware {
   const lookUp = keyLookups(deps, cache);
   const refuse = async (ctx: LedgerContext, message: string): Promise<never> => {
     const taken = await failures.take(ctx.ip);
+    ctx.set(rateLimitHeaders(failures.policy, taken));
     if (!taken.allowed) {
       ctx.set('Retry-After', String(taken.retryAfterSeconds));
       throw new LedgerError('RATE_LIMITED', 'too many failed authentications from this address');
@@ -241,10 +242,14 @@ export function authenticate(deps: ApiDeps): Koa.Middleware {
   };
 }
 
-/** The per API key limit (docs/rate-limits.md), shared by every API process: 429 with Retry-After when spent. */
+/**
+ * The per API key limit (docs/rate-limits.md), shared by every API process: every answer carries the
+ * RateLimit header fields, and 429 with Retry-After when spent.
+ */
 export function rateLimit(limiter: Limiter, perSecond: number): Koa.Middleware {
   return async (ctx: LedgerContext, next) => {
     const taken = await limiter.take(ctx.state.caller!.apiKeyId);
+    ctx.set(rateLimitHeaders(limiter.policy, taken));
     if (!taken.allowed) {
       ctx.set('Retry-After', String(taken.retryAfterSeconds));
       throw new LedgerError('RATE_LIMITED', `over ${perSecond} requests per second for this API key`);

@@ -9,6 +9,7 @@
  * Each store call is bounded by `timeoutMs`; a store that fails or is late is replaced by the same
  * limits kept in this process (the library's insurance limiter), so a store outage neither stops
  * the API nor lifts the limits: it falls back to per-process limiting (docs/rate-limits.md).
+ * Every decision is told to the client in the IETF RateLimit header fields (rateLimitHeaders).
  */
 import type { Pool } from 'pg';
 import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes, RLWrapperTimeouts, type RateLimiterAbstract } from 'rate-limiter-flexible';
@@ -29,12 +30,37 @@ export interface RateLimitSettings {
 
 export type RateLimitStore = { kind: 'postgresql'; pool: Pool; timeoutMs?: number } | { kind: 'memory' };
 
-/** The outcome of taking one request's point: allowed, or refused with the seconds to wait. */
-export type Taken = { allowed: true } | { allowed: false; retryAfterSeconds: number };
+/** A limit as clients are told it: its name, `quota` requests per window of `windowSeconds`. */
+export interface RateLimitPolicy {
+  name: string;
+  quota: number;
+  windowSeconds: number;
+}
+
+/**
+ * The outcome of taking one request's point: allowed or refused, with what is left of the window
+ * (`remaining` requests, `resetSeconds` until it ends). Both are absent only when neither the store
+ * nor the in-process limits could decide and the request went through unlimited.
+ */
+export type Taken = ({ allowed: true } | { allowed: false; retryAfterSeconds: number }) & { remaining?: number; resetSeconds?: number };
 
 export interface Limiter {
+  policy: RateLimitPolicy;
   /** Counts one request for `key`; never throws (a store failure is decided by the in-process limits). */
   take(key: string): Promise<Taken>;
+}
+
+/**
+ * The header fields of draft-ietf-httpapi-ratelimit-headers-08 (the form express-rate-limit sends
+ * with `standardHeaders: 'draft-8'`; drafts 09 to 11 keep it): `RateLimit-Policy: "api-key";q=200;w=2`
+ * and `RateLimit: "api-key";r=57;t=1` (r requests remaining in the window, which ends in t seconds).
+ * No partition key (`pk`): the client knows which key or address it sent from.
+ */
+export function rateLimitHeaders(policy: RateLimitPolicy, taken: Taken): Record<string, string> {
+  const name = `"${policy.name}"`;
+  const headers: Record<string, string> = { 'RateLimit-Policy': `${name};q=${policy.quota};w=${policy.windowSeconds}` };
+  if (taken.remaining !== undefined && taken.resetSeconds !== undefined) headers.RateLimit = `${name};r=${taken.remaining};t=${taken.resetSeconds}`;
+  return headers;
 }
 
 export interface RateLimits {
@@ -44,7 +70,11 @@ export interface RateLimits {
 }
 
 /** A key over its limit stays refused from memory for the rest of its window: no store round trip per refused request. */
-function limiter(store: RateLimitStore, keyPrefix: string, points: number, duration: number, onFallback: () => void): Limiter {
+/** `keyPrefix` names the counts in the store; `name`, the policy in the header fields. */
+function limiter(store: RateLimitStore, keyPrefix: string, name: string, points: number, duration: number, onFallback: () => void): Limiter {
+  // The draft's window is whole seconds: a fractional one (burst/perSecond) is told rounded up.
+  const policy = { name, quota: points, windowSeconds: Math.ceil(duration) };
+  const left = (res: RateLimiterRes) => ({ remaining: Math.max(0, res.remainingPoints), resetSeconds: Math.max(0, Math.ceil(res.msBeforeNext / 1000)) });
   let decider: RateLimiterAbstract | RLWrapperTimeouts = new RateLimiterMemory({ keyPrefix, points, duration });
   if (store.kind === 'postgresql') {
     // What decides while the store is down or late: the same limits, kept in this process.
@@ -68,12 +98,13 @@ function limiter(store: RateLimitStore, keyPrefix: string, points: number, durat
     decider = new RLWrapperTimeouts({ limiter: shared, timeoutMs: store.timeoutMs ?? 250, insuranceLimiter: insurance });
   }
   return {
+    policy,
     async take(key) {
       try {
-        await decider.consume(key);
-        return { allowed: true };
+        return { allowed: true, ...left(await decider.consume(key)) };
       } catch (refusal) {
-        if (refusal instanceof RateLimiterRes) return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(refusal.msBeforeNext / 1000)) };
+        if (refusal instanceof RateLimiterRes)
+          return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(refusal.msBeforeNext / 1000)), ...left(refusal), remaining: 0 };
         // Both the store and the insurance failed (not expected of memory): let the request through.
         return { allowed: true };
       }
@@ -92,7 +123,7 @@ export function createRateLimits(settings: RateLimitSettings, store: RateLimitSt
     log('rate limit store unavailable or slow: limiting per process until it answers again');
   };
   return {
-    perApiKey: limiter(store, 'api-key', settings.burst, settings.burst / settings.perSecond, onFallback),
-    perAddressUnknownKeys: limiter(store, 'unknown-key', settings.unknownKeys.points, settings.unknownKeys.seconds, onFallback),
+    perApiKey: limiter(store, 'api-key', 'api-key', settings.burst, settings.burst / settings.perSecond, onFallback),
+    perAddressUnknownKeys: limiter(store, 'unknown-key', 'failed-authentications', settings.unknownKeys.points, settings.unknownKeys.seconds, onFallback),
   };
 }

@@ -37,6 +37,8 @@ async function call(base: string, apiKey: string | null, headers: Record<string,
     status: response.status,
     body: (await response.json()) as { errors?: { code: string; message: string }[] },
     retryAfter: response.headers.get('retry-after'),
+    rateLimit: response.headers.get('ratelimit'),
+    rateLimitPolicy: response.headers.get('ratelimit-policy'),
   };
 }
 
@@ -53,7 +55,12 @@ it('lets a key through its burst once across two API processes, not once per pro
   for (const answer of limited) {
     expect(answer.body.errors![0].code).toBe('RATE_LIMITED');
     expect(Number(answer.retryAfter)).toBeGreaterThanOrEqual(1);
+    expect(answer.rateLimit).toMatch(/^"api-key";r=0;t=\d+$/);
   }
+  // Every answer tells the key's limit (IETF RateLimit header fields); the shared count decides what remains.
+  expect(answers.map((a) => a.rateLimitPolicy)).toEqual(Array(answers.length).fill(`"api-key";q=${BURST};w=${BURST}`));
+  const remaining = accepted.map((a) => Number(/;r=(\d+);/.exec(a.rateLimit!)![1]));
+  for (const r of remaining) expect(r).toBeLessThan(BURST);
   // Both processes now refuse the key: the count they share is spent.
   expect((await call(stack.api.url, key)).status).toBe(429);
   expect((await call(second.url, key)).status).toBe(429);
@@ -70,6 +77,11 @@ it('refuses failed authentications per address with 429 once over the limit; a v
   expect(answers.slice(UNKNOWN_KEYS).map((a) => a.status)).toEqual(Array(30 - UNKNOWN_KEYS).fill(429));
   expect(answers.at(-1)!.body.errors![0].code).toBe('RATE_LIMITED');
   expect(Number(answers.at(-1)!.retryAfter)).toBeGreaterThanOrEqual(1);
+  // Sequential, so the shared count shows exactly: the 401s and 429s tell the address's allowance.
+  expect(answers.map((a) => a.rateLimitPolicy)).toEqual(Array(30).fill(`"failed-authentications";q=${UNKNOWN_KEYS};w=60`));
+  expect(answers.slice(0, UNKNOWN_KEYS + 1).map((a) => a.rateLimit!.replace(/;t=\d+$/, ''))).toEqual(
+    [4, 3, 2, 1, 0, 0].map((r) => `"failed-authentications";r=${r}`),
+  );
   // Each new key was looked up once (it might have been valid); sent again, it is refused from the cache.
   expect((await counter(apiKeyLookups)) - lookups).toBe(30);
   expect((await call(stack.api.url, 'lk_made_up_0')).status).toBe(429);

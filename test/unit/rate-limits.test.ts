@@ -2,7 +2,7 @@
 import type { ApiDeps, LedgerContext } from '../../src/api/context';
 import { createCallerCache } from '../../src/api/caller-cache';
 import { createRateLimits } from '../../src/api/rate-limits';
-import { authenticate } from '../../src/api/middleware';
+import { authenticate, rateLimit } from '../../src/api/middleware';
 import { hashApiKey } from '../../src/custody/credentials';
 
 const settings = { perSecond: 1, burst: 5, unknownKeys: { points: 3, seconds: 60 } };
@@ -16,7 +16,31 @@ it('lets a key through up to its burst, then refuses with the seconds to wait; k
   expect(refused.allowed).toBe(false);
   expect(refused.allowed === false && refused.retryAfterSeconds).toBeGreaterThanOrEqual(1);
   expect(refused.allowed === false && refused.retryAfterSeconds).toBeLessThanOrEqual(5);
-  expect(await perApiKey.take('key-b')).toEqual({ allowed: true });
+  expect(await perApiKey.take('key-b')).toMatchObject({ allowed: true, remaining: 4 });
+});
+
+/** Koa's ctx.set takes one header or an object of them; the fake records both. */
+const headerSink = (headers: Record<string, string>) => (name: string | Record<string, string>, value?: string) =>
+  typeof name === 'string' ? (headers[name] = value!) : Object.assign(headers, name);
+
+it('tells every answer of a key its limit in the IETF RateLimit header fields (draft 8), the refused ones with Retry-After too', async () => {
+  const middleware = rateLimit(createRateLimits(settings, { kind: 'memory' }).perApiKey, settings.perSecond);
+  const answers = [];
+  for (let i = 0; i < 6; i++) {
+    const headers: Record<string, string> = {};
+    const ctx = { set: headerSink(headers), state: { caller: { apiKeyId: 'key-a' } } } as unknown as LedgerContext;
+    const code = await middleware(ctx, async () => undefined).then(
+      () => 'ok',
+      (error: { code: string }) => error.code,
+    );
+    answers.push({ code, headers });
+  }
+  expect(answers.map((a) => a.code)).toEqual(['ok', 'ok', 'ok', 'ok', 'ok', 'RATE_LIMITED']);
+  // 5 per window of 5 s (burst 5 at 1/s); r counts down to 0; t is the whole seconds left in the window.
+  for (const { headers } of answers) expect(headers['RateLimit-Policy']).toBe('"api-key";q=5;w=5');
+  expect(answers.map((a) => a.headers.RateLimit.replace(/;t=[1-5]$/, ''))).toEqual([4, 3, 2, 1, 0, 0].map((r) => `"api-key";r=${r}`));
+  expect(answers.slice(0, 5).every((a) => a.headers['Retry-After'] === undefined)).toBe(true);
+  expect(Number(answers[5].headers['Retry-After'])).toBeGreaterThanOrEqual(1);
 });
 
 const VALID = 'lk_valid';
@@ -54,7 +78,7 @@ function authenticator(options: { failNext?: boolean } = {}) {
     const headers: Record<string, string> = {};
     const ctx = {
       get: () => (key === null ? '' : `Bearer ${key}`),
-      set: (name: string, value: string) => (headers[name] = value),
+      set: headerSink(headers),
       ip,
       state: {},
     } as unknown as LedgerContext;
@@ -74,6 +98,9 @@ it('refuses failed authentications from one address with 429 past the limit; a k
   for (let i = 0; i < 10; i++) answers.push(await attempt(`lk_made_up_${i}`, '198.51.100.7'));
   expect(answers.map((a) => a.code)).toEqual([...Array(3).fill('UNAUTHENTICATED'), ...Array(7).fill('RATE_LIMITED')]);
   expect(Number(answers.at(-1)!.headers['Retry-After'])).toBeGreaterThanOrEqual(1);
+  // The 401s and the 429s tell the address's allowance: 3 per 60 s.
+  expect(answers.map((a) => a.headers['RateLimit-Policy'])).toEqual(Array(10).fill('"failed-authentications";q=3;w=60'));
+  expect(answers.slice(0, 4).map((a) => a.headers.RateLimit.replace(/;t=\d+$/, ''))).toEqual([2, 1, 0, 0].map((r) => `"failed-authentications";r=${r}`));
   // Each new key was looked up once (it could have been valid); sent again, it is refused from the cache.
   expect(reads.count).toBe(10);
   expect((await attempt('lk_made_up_0', '198.51.100.7')).code).toBe('RATE_LIMITED');
@@ -100,6 +127,8 @@ it('charges nothing to the address of a valid key, even for many concurrent firs
   const { reads, attempt } = authenticator();
   const answers = await Promise.all(Array.from({ length: 10 }, () => attempt(VALID, '198.51.100.7')));
   expect(answers.map((a) => a.code)).toEqual(Array(10).fill('ok'));
+  // authenticate reads no limit for a valid key, so it tells none: the key's own limit (rateLimit) does.
+  expect(answers.every((a) => a.headers.RateLimit === undefined && a.headers['RateLimit-Policy'] === undefined)).toBe(true);
   // One lookup (key and organization) for all of them, and the address's 3 failed authentications are all still there.
   expect(reads.count).toBe(2);
   for (let i = 0; i < 3; i++) expect((await attempt(`lk_made_up_${i}`, '198.51.100.7')).code).toBe('UNAUTHENTICATED');
