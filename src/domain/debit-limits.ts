@@ -13,9 +13,9 @@ export type { DestinationClass };
 
 export interface DebitLimit {
   destination: 'ANY' | DestinationClass;
-  /** Token limits only: ANY, MINT, BURN or TRANSFER. */
+  /** Token limits only: ANY, TRANSFER or BURN (a mint debits no one). */
   operationType?: string;
-  /** Token limits only: ANY, or the mint authority's address the limit is for. */
+  /** Token limits only: ANY, or the mint authority's address (a lookup in the request is resolved to it when the limit is set). */
   mintAuthority?: string;
   maxAllowedDebit: {
     limitType: 'PER_TRANSACTION' | 'DURATION';

@@ -182,6 +182,40 @@ describe('Update Account', () => {
     expect(nothing.body.errors[0].field).toBe('itemData');
   });
 
+  it('refuses debit limit fields that could never act, at Create and Update Account, naming the field; nothing changes', async () => {
+    const wallet = await create({ managed: true });
+    const perTransaction = { limitType: 'PER_TRANSACTION', limitAmount: 5 };
+    const cases: [Record<string, unknown>, string][] = [
+      [{ tokenDebitLimits: [{ destination: 'ANY', operationType: 'MINT', maxAllowedDebit: perTransaction }] }, 'itemData.tokenDebitLimits.0.operationType'],
+      [
+        { tokenDebitLimits: [{ destination: 'ANY', mintAuthority: wallet.onchainId, maxAllowedDebit: perTransaction }] },
+        'itemData.tokenDebitLimits.0.mintAuthority',
+      ],
+      [
+        { networkCurrencyDebitLimits: [{ destination: 'ANY', maxAllowedDebit: { ...perTransaction, duration: { code: 'DAYS', unit: 1 } } }] },
+        'itemData.networkCurrencyDebitLimits.0.maxAllowedDebit.duration',
+      ],
+      [
+        {
+          networkCurrencyDebitLimits: [
+            { destination: 'ANY', maxAllowedDebit: { ...perTransaction, approversForOverride: ['key-a', 'key-b'], requiredApproversCount: 3 } },
+          ],
+        },
+        'itemData.networkCurrencyDebitLimits.0.maxAllowedDebit.requiredApproversCount',
+      ],
+    ];
+    for (const [fields, field] of cases) {
+      for (const refused of [await update({ account: byId(wallet), ...fields }), await stack.call('POST', '/api/v1/accounts', { itemData: fields })]) {
+        expect({ field, status: refused.status, error: refused.body.errors?.[0] }).toMatchObject({
+          field,
+          status: 400,
+          error: { code: 'VALIDATION_ERROR', field },
+        });
+      }
+    }
+    expect(await details(wallet)).toMatchObject({ networkCurrencyDebitLimits: null, tokenDebitLimits: null });
+  });
+
   it('changes debit API keys only with UPDATE_DEBIT_API_KEYS (403 naming the field without it)', async () => {
     const wallet = await create({ managed: true });
     const writer = await stack.newApiKey(stack.organizationExternalId, ['READ', 'WRITE']);

@@ -665,6 +665,52 @@ describe('token debit limits (spec 8, per instrument in its units)', () => {
     expect((await send(5)).body).toMatchObject({ success: true });
   });
 
+  it("a limit naming its mint authority by a lookup holds that authority's instruments only, and shows the authority's address", async () => {
+    const limits = [
+      {
+        destination: 'ANY',
+        operationType: 'TRANSFER',
+        mintAuthority: { offchainId: authority.offchainId },
+        maxAllowedDebit: { limitType: 'PER_TRANSACTION', limitAmount: 3 },
+      },
+    ];
+    const [wallet, to] = [await account({ managed: true, tokenDebitLimits: limits }), await account()];
+    const stored = await stack.call('POST', '/api/v1/accounts/single', { itemData: { account: { offchainId: wallet.offchainId } } });
+    expect(stored.body.tokenDebitLimits).toEqual([
+      { ...limits[0], mintAuthority: authority.onchainId, maxAllowedDebit: { limitType: 'PER_TRANSACTION', limitAmount: '3' } },
+    ]);
+    const otherAuthority = await account({ managed: true, offchainReferences: { type: 'TOKEN_MANAGEMENT_AUTHORITY' } });
+    const other = (
+      await stack.call('POST', '/api/v1/financial-instruments', {
+        itemData: {
+          version: 'SPL',
+          onchainData: { decimals: 6 },
+          mintAuthority: { offchainId: otherAuthority.offchainId },
+          mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: 'STOCK' } } },
+        },
+      })
+    ).body.newFinancialInstrument.onchainId as string;
+    for (const token of [spl, other]) {
+      await open(wallet, token);
+      await open(to, token);
+      expect((await mint(wallet, token, '10000000')).body).toMatchObject({ success: true });
+    }
+    const send = (token: string, amount: number) =>
+      stack.call('POST', '/api/v1/positions/transfer', { itemData: { source: at(wallet, token), destination: at(to, token), value: { amount } } });
+    const over = await send(spl, 4);
+    expect(over.status).toBe(400);
+    expect(over.body.errors[0]).toMatchObject({ code: 'LIMIT_EXCEEDED', limit: { mintAuthority: authority.onchainId } });
+    expect((await send(spl, 3)).body).toMatchObject({ success: true });
+    // Another authority's instrument: this limit does not govern it (MANAGED destinations have no default limit).
+    expect((await send(other, 4)).body).toMatchObject({ success: true });
+    // A lookup naming no account is refused when the limit is set.
+    const unknown = await stack.call('PATCH', '/api/v1/accounts', {
+      itemData: { account: { offchainId: wallet.offchainId }, tokenDebitLimits: [{ ...limits[0], mintAuthority: { offchainId: randomUUID() } }] },
+    });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.errors[0].field).toBe('itemData.tokenDebitLimits.0.mintAuthority');
+  });
+
   it('a transfer the chain refuses gives its share of the window back', async () => {
     const limits = [{ destination: 'ANY', maxAllowedDebit: { limitType: 'DURATION', limitAmount: '10', duration: { code: 'HOURS', unit: 24 } } }];
     const [wallet, to] = [await account({ managed: true, tokenDebitLimits: limits }), await account()];

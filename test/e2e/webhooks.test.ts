@@ -335,6 +335,34 @@ describe('post-submit', () => {
   });
 });
 
+describe('doNotSubmitTransactionOnFailure', () => {
+  it('is refused on post-submit and missing-signature webhooks at Create and Update Account, naming the field; nothing changes', async () => {
+    const before = (await stack.call('POST', '/api/v1/accounts/bulk/identifiers', {})).body.count;
+    const hook = { endpointUrl: `${receiverUrl}/post`, doNotSubmitTransactionOnFailure: true };
+    const created = await stack.call('POST', '/api/v1/accounts', { itemData: { managed: true, postTransactionSubmitWebhooks: [hook] } });
+    expect(created.status).toBe(400);
+    expect(created.body.errors[0]).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      field: 'itemData.postTransactionSubmitWebhooks.0.doNotSubmitTransactionOnFailure',
+    });
+    expect((await stack.call('POST', '/api/v1/accounts/bulk/identifiers', {})).body.count).toBe(before);
+
+    const account = await managed();
+    const updated = await stack.call('PATCH', '/api/v1/accounts', {
+      itemData: { account: { offchainId: account.offchainId }, missingSignatureWebhooks: [{ ...hook, doNotSubmitTransactionOnFailure: false }] },
+    });
+    expect(updated.status).toBe(400);
+    expect(updated.body.errors[0]).toMatchObject({ code: 'VALIDATION_ERROR', field: 'itemData.missingSignatureWebhooks.0.doNotSubmitTransactionOnFailure' });
+    const details = await stack.call('POST', '/api/v1/accounts/single', { itemData: { account: { offchainId: account.offchainId } } });
+    expect(details.body).toMatchObject({ missingSignatureWebhooks: [], postTransactionSubmitWebhooks: [] });
+    // On a pre-submit webhook it acts (the veto above), so it is taken.
+    expect(
+      (await stack.call('PATCH', '/api/v1/accounts', { itemData: { account: { offchainId: account.offchainId }, preTransactionSubmitWebhooks: [hook] } }))
+        .status,
+    ).toBe(200);
+  });
+});
+
 describe('OAuth2 client credentials', () => {
   const oauthHook = (clientId: string) => ({
     name: `oauth-${clientId}`,

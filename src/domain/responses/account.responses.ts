@@ -87,7 +87,10 @@ const networkCurrencyDebitLimit = strictObject('NetworkCurrencyDebitLimitRecord'
 const tokenDebitLimit = strictObject(
   'TokenDebitLimitRecord',
   { destination: debitDestination, maxAllowedDebit },
-  { operationType: textEnum(['ANY', 'MINT', 'BURN', 'TRANSFER']), mintAuthority: t.string },
+  {
+    operationType: textEnum(['ANY', 'TRANSFER', 'BURN']),
+    mintAuthority: textWith("ANY, or the mint authority's address (a lookup sent is resolved to it when the limit is set)."),
+  },
 );
 
 /** A webhook as an account keeps it: credentials masked as "***". */

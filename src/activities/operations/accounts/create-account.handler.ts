@@ -16,7 +16,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ActivityDeps } from '../../deps';
 import { scopeOf, type OperationHandler } from '../operation-handler';
 import { resolveFeePayer, offchainOnly } from '../fee-payer';
-import { checkApprovers } from '../../../domain/debit-limits';
+import { checkApprovers, type DebitLimit } from '../../../domain/debit-limits';
+import { storedTokenDebitLimits } from './token-debit-limits';
 import { usableApprovers } from '../../../db/repositories/organizations.repository';
 
 interface CreateAccountData {
@@ -24,6 +25,8 @@ interface CreateAccountData {
   lamports: string;
   createWithKey: boolean;
   accountId: string;
+  /** The request's token limits with their mint authorities resolved to addresses. */
+  tokenDebitLimits?: DebitLimit[];
 }
 
 export const createAccountHandler: OperationHandler<CreateAccountItemData, CreateAccountData> = {
@@ -33,6 +36,7 @@ export const createAccountHandler: OperationHandler<CreateAccountItemData, Creat
     const network = deps.networks.get(request.cluster)!;
     // Before a key is made: approvers that can never approve are refused.
     checkApprovers(item, await usableApprovers(em, request.organizationId, item));
+    const tokenDebitLimits = await storedTokenDebitLimits(em, scopeOf(request), item.tokenDebitLimits);
 
     let newAddress: string;
     const dkgKey = item.privateKeyDetails?.dkgKeys?.[0];
@@ -51,7 +55,7 @@ export const createAccountHandler: OperationHandler<CreateAccountItemData, Creat
     checkOnchainExistence(item, newAddress, request.cluster, existsOnchain);
 
     if (item.alreadyOnchain) {
-      const data: CreateAccountData = { newAddress, lamports: '0', createWithKey: false, accountId: request.newRecordId! };
+      const data: CreateAccountData = { newAddress, lamports: '0', createWithKey: false, accountId: request.newRecordId!, tokenDebitLimits };
       return offchainOnly(deps.feePayerAddress, data);
     }
 
@@ -59,7 +63,7 @@ export const createAccountHandler: OperationHandler<CreateAccountItemData, Creat
     const dataLength = item.dataLength ?? 0;
     const lamports = lamportsForNewAccount(item, await network.getMinimumBalanceForRentExemption(dataLength));
     const createWithKey = managed;
-    const data: CreateAccountData = { newAddress, lamports: lamports.toString(), createWithKey, accountId: request.newRecordId! };
+    const data: CreateAccountData = { newAddress, lamports: lamports.toString(), createWithKey, accountId: request.newRecordId!, tokenDebitLimits };
     return {
       needsTransaction: true,
       feePayer: feePayer.address,
@@ -114,7 +118,7 @@ export const createAccountHandler: OperationHandler<CreateAccountItemData, Creat
         solDebitApiKeys: item.networkCurrencyDebitApiKeys ?? [],
         tokenDebitApiKeys: item.tokenDebitApiKeys ?? [],
         networkCurrencyDebitLimits: item.networkCurrencyDebitLimits ?? null,
-        tokenDebitLimits: item.tokenDebitLimits ?? null,
+        tokenDebitLimits: data.tokenDebitLimits ?? null,
         missingSignatureWebhooks: item.missingSignatureWebhooks ?? [],
         preTransactionSubmitWebhooks: item.preTransactionSubmitWebhooks ?? [],
         postTransactionSubmitWebhooks: item.postTransactionSubmitWebhooks ?? [],

@@ -8,7 +8,8 @@ import { Account } from '../../../db/entities';
 import { findAccountByLookup } from '../../../db/repositories/accounts.repository';
 import { checkDebitLimitsApply } from '../../../domain/operations/accounts/create-account.rules';
 import { checkUpdatable } from '../../../domain/operations/accounts/update-account.rules';
-import { checkApprovers } from '../../../domain/debit-limits';
+import { checkApprovers, type DebitLimit } from '../../../domain/debit-limits';
+import { storedTokenDebitLimits } from './token-debit-limits';
 import { usableApprovers } from '../../../db/repositories/organizations.repository';
 import { scopeOf, type OperationHandler } from '../operation-handler';
 
@@ -48,6 +49,8 @@ function columnOf(name: UnsettableAccountField): keyof Account {
 /** What Update Account's lookup resolves: the account to change. */
 interface UpdateAccountData {
   accountId: string;
+  /** The request's token limits with their mint authorities resolved to addresses. */
+  tokenDebitLimits?: DebitLimit[];
 }
 
 export const updateAccountHandler: OperationHandler<UpdateAccountItemData, UpdateAccountData> = {
@@ -58,7 +61,8 @@ export const updateAccountHandler: OperationHandler<UpdateAccountItemData, Updat
     checkUpdatable(account, request.organizationId);
     checkDebitLimitsApply(item, account.type);
     checkApprovers(item, await usableApprovers(em, account.organizationId, item));
-    return offchainOnly(deps.feePayerAddress, { accountId: account.id });
+    const tokenDebitLimits = await storedTokenDebitLimits(em, scopeOf(request), item.tokenDebitLimits);
+    return offchainOnly(deps.feePayerAddress, { accountId: account.id, tokenDebitLimits });
   },
   instructions: () => [],
   async record(em, request, resolved, _outcome, tx) {
@@ -74,6 +78,7 @@ export const updateAccountHandler: OperationHandler<UpdateAccountItemData, Updat
       const value = item.offchainReferences?.[field as keyof References];
       if (value !== undefined) patch[column] = value;
     }
+    if (resolved.data.tokenDebitLimits) patch.tokenDebitLimits = resolved.data.tokenDebitLimits;
     for (const name of item.unsetFields ?? []) patch[columnOf(name)] = null;
     Object.assign(account, patch);
     // The record of a keyed or async write names what it changed (a replayed record step answers it).

@@ -1,7 +1,8 @@
 /** Account request shapes: Create Account itemData (spec 2.3), Transfer Network Currency, Update and Inactivate Account. */
 import * as t from 'io-ts';
-import { accountLookup, offchainReferences, valueInput, webhookConfig } from '../../inputs/common.inputs';
+import { accountLookup, offchainReferences, valueInput, webhookConfig, type AccountLookupInput } from '../../inputs/common.inputs';
 import { arrayOf, decimalText, describe, integer, nonEmptyString, oneOf, strictObject, text, address, uuid } from '../../inputs/primitives';
+import { composedSchemas } from '../../responses/building-blocks';
 
 const limitDestination = oneOf(['ANY', 'OFF_PLATFORM', 'NON_MANAGED', 'MANAGED'] as const, 'DebitDestination');
 
@@ -27,19 +28,40 @@ export const maxAllowedDebit = strictObject(
   {
     duration: strictObject('Duration', { code: oneOf(['SECONDS', 'MINUTES', 'HOURS', 'DAYS'] as const, 'DurationCode'), unit: integer(1, 3650) }, {}),
     approversForOverride: arrayOf(nonEmptyString(200), 100),
-    requiredApproversCount: integer(0, 100),
+    requiredApproversCount: integer(1, 100),
   },
 );
 
+/** A token limit's mint authority: ANY, or a lookup of the authority's account (resolved to its address when the limit is set). */
+const limitMintAuthority = new t.Type<'ANY' | AccountLookupInput, unknown, unknown>(
+  'LimitMintAuthority',
+  (u): u is 'ANY' | AccountLookupInput => u === 'ANY' || (typeof u === 'object' && u !== null),
+  (u, c) =>
+    u === 'ANY'
+      ? t.success('ANY' as const)
+      : typeof u === 'string'
+        ? t.failure(u, c, 'must be ANY or an account lookup of the mint authority ({"onchainId": …}, {"offchainId": …} or {"offchainReferences": …})')
+        : accountLookup.validate(u, c),
+  (a) => a,
+);
+composedSchemas.set(limitMintAuthority, (schemaOf) => ({
+  anyOf: [{ type: 'string', enum: ['ANY'] }, schemaOf(accountLookup)],
+  description:
+    "ANY (default), or an account lookup of the mint authority: the limit governs only instruments whose mint authority it is. Resolved to the authority's address when the limit is set (an unknown account is 404); autoSign does not apply.",
+}));
+
 export const networkCurrencyDebitLimit = strictObject('NetworkCurrencyDebitLimit', { destination: limitDestination, maxAllowedDebit }, {});
+export type NetworkCurrencyDebitLimitInput = t.TypeOf<typeof networkCurrencyDebitLimit>;
 export const tokenDebitLimit = strictObject(
   'TokenDebitLimit',
   { destination: limitDestination, maxAllowedDebit },
   {
-    operationType: oneOf(['ANY', 'MINT', 'BURN', 'TRANSFER'] as const, 'TokenOperationType'),
-    mintAuthority: nonEmptyString(200),
+    // A mint debits no one, so no limit could govern it.
+    operationType: oneOf(['ANY', 'TRANSFER', 'BURN'] as const, 'TokenOperationType'),
+    mintAuthority: limitMintAuthority,
   },
 );
+export type TokenDebitLimitInput = t.TypeOf<typeof tokenDebitLimit>;
 
 export const privateKeyDetails = strictObject(
   'PrivateKeyDetails',

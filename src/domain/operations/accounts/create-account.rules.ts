@@ -8,6 +8,8 @@ import type { CreateAccountItemData } from './account.inputs';
 import { createdByOwnOperation, walletTypes, type AccountType } from '../../account-types';
 import { conflict, forbidden, validationError } from '../../errors';
 import { NETWORK_CURRENCY_DECIMALS, resolveValue } from '../../money';
+import { checkDebitLimitFields } from './debit-limit.rules';
+import { checkWebhookFields } from './webhook-config.rules';
 
 export interface CreateAccountPermissions {
   updateDebitApiKeys: boolean;
@@ -93,7 +95,8 @@ export function validateCreateAccount(item: CreateAccountItemData, can: CreateAc
     );
   }
   checkDebitLimitsApply(item, type);
-  checkDebitLimitDurations(item);
+  checkDebitLimitFields(item);
+  checkWebhookFields(item);
 }
 
 type DebitLimitFields = Pick<CreateAccountItemData, 'networkCurrencyDebitLimits' | 'tokenDebitLimits'>;
@@ -105,16 +108,6 @@ export function checkDebitLimitsApply(item: DebitLimitFields, type: string, f = 
       item.networkCurrencyDebitLimits?.length ? `${f}.networkCurrencyDebitLimits` : `${f}.tokenDebitLimits`,
       `debit limits apply only to ${walletTypes.join(', ')} accounts`,
     );
-  }
-}
-
-/** A DURATION limit needs its duration. VALIDATION_ERROR naming the entry. */
-export function checkDebitLimitDurations(item: DebitLimitFields, f = 'itemData'): void {
-  for (const list of ['networkCurrencyDebitLimits', 'tokenDebitLimits'] as const) {
-    (item[list] ?? []).forEach((limit, i) => {
-      if (limit.maxAllowedDebit.limitType === 'DURATION' && !limit.maxAllowedDebit.duration)
-        throw validationError(`${f}.${list}.${i}.maxAllowedDebit.duration`, 'a DURATION limit needs a duration');
-    });
   }
 }
 

@@ -4,7 +4,9 @@
  */
 import type { UpdateAccountItemData } from './account.inputs';
 import { forbidden, validationError } from '../../errors';
-import { checkDebitLimitDurations, checkOwnAccount, type CreateAccountPermissions } from './create-account.rules';
+import { checkOwnAccount, type CreateAccountPermissions } from './create-account.rules';
+import { checkDebitLimitFields } from './debit-limit.rules';
+import { checkWebhookFields } from './webhook-config.rules';
 
 /** The value an `unsetFields` name refers to in the request ('offchainReferences.code' → item.offchainReferences.code). */
 function valueAt(item: UpdateAccountItemData, name: string): unknown {
@@ -14,8 +16,8 @@ function valueAt(item: UpdateAccountItemData, name: string): unknown {
 /**
  * Checks spec 2.3/5.4's rules that need no stored record: something to change, the
  * UPDATE_DEBIT_API_KEYS role for any change of debit API keys (sending the field is a change, even
- * `[]`), a field not both set and unset, DURATION limits with a duration. Throws VALIDATION_ERROR or
- * FORBIDDEN naming the field.
+ * `[]`), a field not both set and unset, and the debit limit and webhook fields as Create Account
+ * checks them. Throws VALIDATION_ERROR or FORBIDDEN naming the field.
  */
 export function validateUpdateAccount(item: UpdateAccountItemData, can: CreateAccountPermissions): void {
   const f = 'itemData';
@@ -29,7 +31,8 @@ export function validateUpdateAccount(item: UpdateAccountItemData, can: CreateAc
   unsetFields.forEach((name, i) => {
     if (valueAt(item, name) !== undefined) throw validationError(`${f}.unsetFields.${i}`, `${name} is both given a value and listed in unsetFields`);
   });
-  checkDebitLimitDurations(item);
+  checkDebitLimitFields(item);
+  checkWebhookFields(item);
 }
 
 /** The stored account may be changed: this organization's, and not CLOSED. */
