@@ -6,8 +6,8 @@
 import path from 'node:path';
 import { loadConfig } from '../src/config/config';
 import { programsFromSpec, startLocalNode, type LocalNode } from './local-node';
-import { roleNames } from '../src/domain/roles';
-import { createApiKey, ensureOrganization } from '../src/custody/credentials';
+import { ensureOrganization } from '../src/custody/credentials';
+import { devApiKey } from './dev-api-key';
 import { resolveDatabase } from '../src/main/database';
 import { startTemporalDevServer, type TemporalDevServer } from './temporal/dev-server';
 import { forkEm, fundFeePayer, openRuntime } from '../src/main/runtime';
@@ -85,7 +85,13 @@ async function main() {
     stops.push(() => api.close());
 
     const { organization } = await ensureOrganization(forkEm(runtime.orm), runtime.sealer, 'dev', 'Development organization');
-    const key = await createApiKey(forkEm(runtime.orm), organization, [...roleNames], config.platformName);
+    const keyFile = path.join(config.dataDir, 'dev-api-key');
+    const key = await devApiKey(() => forkEm(runtime.orm), organization, config.platformName, keyFile);
+    log(
+      key.reused
+        ? `API key of organization "dev": the one kept in ${keyFile}`
+        : `API key of organization "dev": a new one, kept in ${keyFile}${key.revoked ? `; ${key.revoked} earlier one(s) revoked` : ''}`,
+    );
 
     console.log(`
 Ledger Asset Service is running.
