@@ -70,16 +70,51 @@ export function resolveValue(value: ValueInput, decimals: number, field: string)
   if (fromAmount === undefined && fromLamports === undefined) {
     throw validationError(field, `${field} needs amount or lamports`);
   }
-  if (fromAmount !== undefined && fromLamports !== undefined && fromAmount !== fromLamports) {
-    throw new LedgerError('VALIDATION_ERROR', `${field}.amount (${value.amount}) and ${field}.lamports (${value.lamports}) disagree`, `${field}.lamports`);
-  }
+  if (fromAmount !== undefined && fromLamports !== undefined && fromAmount !== fromLamports) throw disagreement(value, field);
   const units = (fromAmount ?? fromLamports) as bigint;
-  if (units > U64_MAX)
-    throw validationError(
-      fromLamports !== undefined ? `${field}.lamports` : `${field}.amount`,
-      `${field} is larger than the network can hold (2^64 - 1 base units)`,
-    );
+  if (units > U64_MAX) throw tooLarge(fromLamports !== undefined ? `${field}.lamports` : `${field}.amount`, field);
   return units;
+}
+
+const disagreement = (value: ValueInput, field: string) =>
+  new LedgerError('VALIDATION_ERROR', `${field}.amount (${value.amount}) and ${field}.lamports (${value.lamports}) disagree`, `${field}.lamports`);
+const tooLarge = (at: string, field: string) => validationError(at, `${field} is larger than the network can hold (2^64 - 1 base units)`);
+
+/** The most decimals an asset can have (a mint's decimals are one byte). */
+export const MAX_DECIMALS = 255;
+
+/**
+ * The rules on a value that hold whatever the asset's decimals, so they are checked before the asset
+ * is looked up: amount or lamports sent, neither beyond u64 at any decimals, and both, when sent,
+ * equal at some decimals ("1" and "10" may be, "1" and "3" never). Returns whether the value is zero.
+ * VALIDATION_ERROR naming the field at fault, as resolveValue would.
+ */
+export function checkValueAlone(value: ValueInput, field: string): { zero: boolean } {
+  if (value.amount === undefined && value.lamports === undefined) throw validationError(field, `${field} needs amount or lamports`);
+  // The amount in the finest base units any asset has; its fewest-decimals form is that with the trailing zeros off.
+  const finest = value.amount !== undefined ? toBaseUnits(value.amount, MAX_DECIMALS, `${field}.amount`) : undefined;
+  if (finest !== undefined && fewestUnits(finest) > U64_MAX) throw tooLarge(`${field}.amount`, field);
+  if (value.lamports === undefined) return { zero: finest === 0n };
+  if (!/^\d+$/.test(value.lamports)) throw validationError(`${field}.lamports`, `${field}.lamports must be a non-negative integer`);
+  const lamports = BigInt(value.lamports);
+  if (lamports > U64_MAX) throw tooLarge(`${field}.lamports`, field);
+  if (finest !== undefined && !agreeAtSomeDecimals(finest, lamports)) throw disagreement(value, field);
+  return { zero: lamports === 0n };
+}
+
+/** An amount in MAX_DECIMALS base units, in the base units of the fewest decimals that hold it exactly. */
+function fewestUnits(finest: bigint): bigint {
+  let units = finest;
+  for (let dropped = 0; units !== 0n && units % 10n === 0n && dropped < MAX_DECIMALS; dropped++) units /= 10n;
+  return units;
+}
+
+/** Whether lamports × 10^k is the amount in MAX_DECIMALS base units for some k in 0..MAX_DECIMALS (the asset having MAX_DECIMALS − k decimals). */
+function agreeAtSomeDecimals(finest: bigint, lamports: bigint): boolean {
+  if (lamports === 0n) return finest === 0n;
+  if (finest % lamports !== 0n) return false;
+  const ratio = (finest / lamports).toString();
+  return /^10*$/.test(ratio) && ratio.length - 1 <= MAX_DECIMALS;
 }
 
 /** The `{amount, lamports}` pair the API answers with, both exact. */

@@ -61,3 +61,17 @@ it("replaces the defaults with the account's own limits", async () => {
   const over = await send(wallet, { onchainId: outside, offPlatform: true }, { amount: 0.6 });
   expect(over.body.errors[0]).toMatchObject({ code: 'LIMIT_EXCEEDED', limit: { destination: 'OFF_PLATFORM', maxAllowedDebit: { limitAmount: '0.5' } } });
 });
+
+it('answers values that cannot agree with 400 naming the field before any lookup, never 404 for what does not exist', async () => {
+  const nowhere = { offchainId: crypto.randomUUID() };
+  const tnc = await send(nowhere, nowhere, { amount: 1, lamports: 2 });
+  expect(tnc.status).toBe(400);
+  expect(tnc.body.errors[0]).toMatchObject({ code: 'VALIDATION_ERROR', field: 'itemData.value.lamports' });
+  // A position's decimals come from its instrument, but no decimals make 1 and 3 agree.
+  const position = { owner: nowhere, financialInstrument: { onchainId: await freshAddress() } };
+  const transfer = await stack.call('POST', '/api/v1/positions/transfer', {
+    itemData: { source: position, destination: position, value: { amount: 1, lamports: 3 } },
+  });
+  expect(transfer.status).toBe(400);
+  expect(transfer.body.errors[0]).toMatchObject({ code: 'VALIDATION_ERROR', field: 'itemData.value.lamports' });
+});

@@ -9,10 +9,11 @@ import { validateInput } from '../../src/domain/operations/registry';
 import { refusal } from '../support/expectations';
 
 const authority = { offchainId: '5d1f8a4c-2b7e-4c3d-9f6a-1e2b3c4d5e6f' };
+const mintAccount = { offchainReferences: { newAlId: { financialInstrumentType: 'STOCK' as const } } };
 const spl = (extra: Partial<CreateFinancialInstrumentItemData> = {}) =>
-  ({ version: 'SPL', onchainData: { decimals: 2 }, mintAuthority: authority, ...extra }) as CreateFinancialInstrumentItemData;
+  ({ version: 'SPL', onchainData: { decimals: 2 }, mintAuthority: authority, mintAccount, ...extra }) as CreateFinancialInstrumentItemData;
 const token2022 = (extra: Partial<CreateFinancialInstrumentItemData> = {}) =>
-  ({ version: 'TOKEN_2022', onchainData: { decimals: 2 }, mintAuthority: authority, ...extra }) as CreateFinancialInstrumentItemData;
+  ({ version: 'TOKEN_2022', onchainData: { decimals: 2 }, mintAuthority: authority, mintAccount, ...extra }) as CreateFinancialInstrumentItemData;
 
 describe('validateCreateFinancialInstrument: the rules of spec 2.4 that need no records', () => {
   it('accepts a plain SPL mint and a Token-2022 mint with extensions', () => {
@@ -35,6 +36,26 @@ describe('validateCreateFinancialInstrument: the rules of spec 2.4 that need no 
     ['a seed on the mint account', spl({ mintAccount: { seed: { lamports: '5' } } }), 'itemData.mintAccount.seed'],
   ])('refuses %s, naming the field', (_what, item, field) => {
     expect(refusal(() => validateCreateFinancialInstrument(item))).toMatchObject({ code: 'VALIDATION_ERROR', field });
+  });
+
+  it.each([
+    ['an AL ID that is not one', spl({ mintAccount: { offchainReferences: { alId: 'AL-nope' } } }), 'itemData.mintAccount.offchainReferences.alId'],
+    [
+      'no AL ID and no type to generate one for',
+      spl({ mintAccount: { offchainReferences: {} } }),
+      'itemData.mintAccount.offchainReferences.newAlId.financialInstrumentType',
+    ],
+    [
+      'no references and no pre-created mint account to bring an AL ID',
+      spl({ mintAccount: undefined }),
+      'itemData.mintAccount.offchainReferences.newAlId.financialInstrumentType',
+    ],
+  ])('refuses %s before any lookup (an unknown authority is not looked up first), naming the field', (_what, item, field) => {
+    expect(refusal(() => validateInput('CREATE_FINANCIAL_INSTRUMENT', item, { updateDebitApiKeys: false }))).toMatchObject({ code: 'VALIDATION_ERROR', field });
+  });
+
+  it('leaves the AL ID of a pre-created mint account to its lookup', () => {
+    expect(() => validateCreateFinancialInstrument(spl({ mintAccount: undefined, existingMintAccount: { offchainId: authority.offchainId } }))).not.toThrow();
   });
 
   it('runs through the registry, as the API runs it before any lookup', () => {

@@ -1,4 +1,4 @@
-import { fromBaseUnits, resolveValue, scaleAmount, toBaseUnits } from '../../src/domain/money';
+import { checkValueAlone, fromBaseUnits, resolveValue, scaleAmount, toBaseUnits } from '../../src/domain/money';
 import { refusal } from '../support/expectations';
 
 describe('toBaseUnits: an amount typed by a customer becomes exact base units', () => {
@@ -128,6 +128,49 @@ describe('resolveValue: the value input (amount or lamports)', () => {
     const error = refusal(() => resolveValue({ amount: '0.1234567', lamports: '123456' }, 6, field));
     expect(error.code).toBe('VALIDATION_ERROR');
     expect(error.field).toBe('itemData.value.amount');
+  });
+});
+
+describe('checkValueAlone: the rules on a value whatever the asset’s decimals (before its lookup)', () => {
+  const field = 'itemData.value';
+
+  it.each([
+    [{ amount: '1', lamports: '1' }, 'at 0 decimals'],
+    [{ amount: '1', lamports: '1000000000' }, 'at 9 decimals'],
+    [{ amount: '0.05', lamports: '500' }, 'at 4 decimals'],
+    [{ amount: '0', lamports: '0' }, 'at any decimals'],
+  ])('accepts an amount and lamports that agree at some decimals: %j (%s)', (value) => {
+    expect(() => checkValueAlone(value, field)).not.toThrow();
+  });
+
+  it.each([
+    { amount: '1', lamports: '3' },
+    { amount: '1', lamports: '2' },
+    { amount: '0.05', lamports: '50000005' },
+    { amount: '2.5', lamports: '2' },
+    { amount: '1', lamports: '0' },
+    { amount: '0', lamports: '7' },
+  ])('refuses an amount and lamports no decimals make agree, naming the lamports: %j', (value) => {
+    const error = refusal(() => checkValueAlone(value, field));
+    expect(error.code).toBe('VALIDATION_ERROR');
+    expect(error.field).toBe('itemData.value.lamports');
+    expect(error.message).toContain('disagree');
+  });
+
+  it('refuses neither, malformed lamports and values beyond u64 at every decimals, naming the field', () => {
+    expect(refusal(() => checkValueAlone({}, field)).field).toBe('itemData.value');
+    expect(refusal(() => checkValueAlone({ lamports: '-1' }, field)).field).toBe('itemData.value.lamports');
+    expect(refusal(() => checkValueAlone({ lamports: '18446744073709551616' }, field)).field).toBe('itemData.value.lamports');
+    expect(refusal(() => checkValueAlone({ amount: '18446744073709551616' }, field)).field).toBe('itemData.value.amount');
+    expect(refusal(() => checkValueAlone({ amount: '-2' }, field)).field).toBe('itemData.value.amount');
+    // As many digits as u64 holds, with decimals: some asset can hold it.
+    expect(checkValueAlone({ amount: '1844674407370.9551615' }, field)).toEqual({ zero: false });
+  });
+
+  it('says whether the value is zero', () => {
+    expect(checkValueAlone({ amount: '0.000' }, field)).toEqual({ zero: true });
+    expect(checkValueAlone({ lamports: '0' }, field)).toEqual({ zero: true });
+    expect(checkValueAlone({ amount: '1e-3', lamports: '1' }, field)).toEqual({ zero: false });
   });
 });
 

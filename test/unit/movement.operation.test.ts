@@ -13,6 +13,7 @@ import {
   type MintLeg,
   type TransferLeg,
 } from '../../src/domain/operations/positions/movement.rules';
+import { validateInput } from '../../src/domain/operations/registry';
 import { refusal } from '../support/expectations';
 
 const newAddress = async () => (await generateKeyPairSigner()).address;
@@ -210,5 +211,48 @@ describe('The instructions of a leg', () => {
     const instructions = legInstructions(leg, FEE_PAYER);
     expect(instructions).toHaveLength(1);
     expect(instructions[0].data![0]).toBe(14); // MintToChecked
+  });
+});
+
+describe('The request-only rules of a movement (run by the API before any lookup)', () => {
+  const writer = { updateDebitApiKeys: false };
+  // Nothing here exists: the rules never look.
+  const nowhere = {
+    owner: { offchainId: '00000000-0000-4000-8000-000000000000' },
+    financialInstrument: { onchainId: 'MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr' },
+  };
+  const field = (run: () => void) => refusal(run).field;
+
+  it('refuses an amount and lamports no decimals make agree, naming the lamports', () => {
+    const value = { amount: '1', lamports: '3' };
+    expect(field(() => validateInput('TRANSFER', { source: nowhere, destination: nowhere, value }, writer))).toBe('itemData.value.lamports');
+    expect(field(() => validateInput('MINT', { mintTo: nowhere, value }, writer))).toBe('itemData.value.lamports');
+    expect(field(() => validateInput('BURN', { burnFrom: nowhere, value }, writer))).toBe('itemData.value.lamports');
+    expect(
+      field(() =>
+        validateInput(
+          'TRADE',
+          { operations: [{ mint: { mintTo: nowhere, value: { lamports: '1' } } }, { transfer: { source: nowhere, destination: nowhere, value } }] },
+          writer,
+        ),
+      ),
+    ).toBe('itemData.operations[1].transfer.value.lamports');
+  });
+
+  it('accepts values that agree at some decimals (the lookup checks the instrument’s)', () => {
+    expect(() => validateInput('TRANSFER', { source: nowhere, destination: nowhere, value: { amount: '1', lamports: '1000000' } }, writer)).not.toThrow();
+    expect(() => validateInput('BURN', { burnFrom: nowhere, burnEntireBalance: true }, writer)).not.toThrow();
+  });
+
+  it('refuses value and the entire balance together or neither, and a zero value, naming the value', () => {
+    expect(field(() => validateInput('TRANSFER', { source: nowhere, destination: nowhere }, writer))).toBe('itemData.value');
+    expect(field(() => validateInput('BURN', { burnFrom: nowhere, value: { lamports: '1' }, burnEntireBalance: true }, writer))).toBe('itemData.value');
+    expect(refusal(() => validateInput('MINT', { mintTo: nowhere, value: { amount: '0' } }, writer)).message).toBe('the amount must be more than zero');
+    expect(refusal(() => validateInput('BURN', { burnFrom: nowhere, value: { lamports: '0' } }, writer)).message).toBe('there is nothing to burn');
+  });
+
+  it('refuses a trade operation holding no movement or two, naming it', () => {
+    expect(field(() => validateInput('TRADE', { operations: [{}] }, writer))).toBe('itemData.operations[0]');
+    expect(field(() => validateInput('TRADE', { operations: [] }, writer))).toBe('itemData.operations');
   });
 });

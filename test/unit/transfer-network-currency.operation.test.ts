@@ -46,6 +46,9 @@ describe('transferLamports: how much network currency moves', () => {
   it("is the operation's request-only rule: the registry runs it before any lookup", () => {
     expect(() => validateTransferNetworkCurrency(transfer({ lamports: '1' }))).not.toThrow();
     expect(refusal(() => validateInput('TRANSFER_NETWORK_CURRENCY', transfer({ lamports: '0' }), writer)).field).toBe('itemData.value');
+    // Values that disagree are 400 before the destination is looked up (it need not exist).
+    const disagreeing = { ...transfer({ amount: '1', lamports: '2' }), destination: { offchainId: '00000000-0000-4000-8000-000000000000' } };
+    expect(refusal(() => validateInput('TRANSFER_NETWORK_CURRENCY', disagreeing, writer)).field).toBe('itemData.value.lamports');
   });
 });
 

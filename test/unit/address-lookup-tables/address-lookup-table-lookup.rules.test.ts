@@ -8,6 +8,7 @@ import {
   requireFreeSlot,
   type TableState,
 } from '../../../src/domain/operations/address-lookup-tables/address-lookup-table.rules';
+import { validateInput } from '../../../src/domain/operations/registry';
 import { refusal } from '../../support/expectations';
 
 const A = 'Addr1111111111111111111111111111111111111111';
@@ -37,6 +38,11 @@ describe('Create Address Lookup Table', () => {
     });
     expect(() => checkOnboarding({ alreadyOnchain: true, onchainId: T })).not.toThrow();
     expect(() => checkOnboarding({})).not.toThrow();
+  });
+
+  it('checks that pairing before any lookup (an authority that does not exist is not looked up first)', () => {
+    const item = { addressLookupTable: { onchainId: T }, authority: { offchainId: '00000000-0000-4000-8000-000000000000' } };
+    expect(refusal(() => validateInput('CREATE_ADDRESS_LOOKUP_TABLE', item, { updateDebitApiKeys: false }))).toMatchObject({ field: ONCHAIN_ID });
   });
 
   it('onboards a table once (409)', () => {

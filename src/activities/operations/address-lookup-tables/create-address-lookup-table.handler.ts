@@ -14,7 +14,6 @@ import {
   checkCapacity,
   checkNotOnRecord,
   checkOnboardedTable,
-  checkOnboarding,
   createBatch,
   createTransactionCount,
   newTableRecord,
@@ -44,7 +43,6 @@ export const createAddressLookupTableHandler: OperationHandler<CreateAddressLook
     const network = deps.networks.get(request.cluster)!;
     const tableId = request.newRecordId!;
     const payload = item.addressLookupTable;
-    checkOnboarding(payload);
     const components = await resolveComponents(em, scope, item.componentAddresses ?? [], 'itemData.componentAddresses');
     const authorityAccount = await findAccountByLookup(em, scope, item.authority, 'itemData.authority');
 

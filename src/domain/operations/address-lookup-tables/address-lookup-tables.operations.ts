@@ -14,6 +14,7 @@ const tag = 'Address lookup tables';
 export const addressLookupTableOperations = {
   CREATE_ADDRESS_LOOKUP_TABLE: defineOperation({
     input: createAddressLookupTableItemData,
+    validate: (item) => addressLookupTableRules.checkOnboarding(item.addressLookupTable),
     rules: addressLookupTableRules,
     route: {
       operationId: 'createAddressLookupTable',

@@ -170,6 +170,7 @@ export function validateCreateFinancialInstrument(item: CreateFinancialInstrumen
       (field) => item[field as keyof CreateFinancialInstrumentItemData] !== undefined,
     );
     if (given) throw validationError(`${f}.${given}`, `${given} is read from the chain when onboarding an existing mint`);
+    validateAlId(item);
     return;
   }
   if (!item.mintAuthority) throw validationError(`${f}.mintAuthority`, 'mintAuthority is required');
@@ -196,6 +197,7 @@ export function validateCreateFinancialInstrument(item: CreateFinancialInstrumen
   const type = item.mintAccount?.offchainReferences?.type ?? 'ASSET_TOKEN';
   if (!(mintAccountTypes as readonly string[]).includes(type))
     throw validationError(`${f}.mintAccount.offchainReferences.type`, `a mint account is of type ${mintAccountTypes.join(', ')}`);
+  validateAlId(item);
 }
 
 export interface InstrumentPlanInput {
@@ -334,6 +336,18 @@ export function givenAlId(alId: string, referenceType: string | undefined): { al
   const parsed = parseAlId(alId);
   if (!parsed) throw validationError(`${referencesField}.alId`, `${alId} is not an AL ID (AL + category code + type code + 8 digits)`);
   return { alId, referenceType: checkTypeForReference(referenceType, parsed.type, `${referencesField}.type`) };
+}
+
+/**
+ * The AL ID's rules on the request alone: the references name a well-formed AL ID, or the type one is
+ * generated for. Without references, only a pre-created mint account (existingMintAccount) may bring
+ * its own (its lookup tells).
+ */
+function validateAlId(item: CreateFinancialInstrumentItemData): void {
+  const refs = item.mintAccount?.offchainReferences;
+  if (!refs && item.existingMintAccount && !isOnboarding(item)) return;
+  if (refs?.alId) givenAlId(refs.alId, refs.type);
+  else newAlIdType(refs ?? {});
 }
 
 /** A given AL ID no instrument holds yet. CONFLICT naming the field. */

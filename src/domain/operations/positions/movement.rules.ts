@@ -5,7 +5,8 @@
  * goes. Pure: the lookup step supplies the positions and the balances the chain holds.
  */
 import { LedgerError, validationError } from '../../errors';
-import { fromBaseUnits, resolveValue, type ValueInput } from '../../money';
+import { checkValueAlone, fromBaseUnits, resolveValue, type ValueInput } from '../../money';
+import type { BurnOperation, MintOperation, TradeItemData, TransferOperation } from './position.inputs';
 
 /** What every leg does around its movement: thaw before, freeze after, a memo. */
 export interface AroundMovement {
@@ -292,5 +293,39 @@ export function tradeKinds(operations: readonly Partial<Record<'mint' | 'burn' |
     const kinds = (['mint', 'burn', 'transfer'] as const).filter((kind) => operation[kind] !== undefined);
     if (kinds.length !== 1) throw validationError(p, `${p} holds exactly one of mint, burn or transfer`);
     return kinds[0];
+  });
+}
+
+/**
+ * A movement's rules on the request alone (the registry's validate, run before any lookup): value or
+ * the entire balance (one of them), a value no instrument's decimals could make right or that moves
+ * nothing. The same rules run again with the instrument's decimals in amountToMove.
+ */
+function validateAmount(value: ValueInput | undefined, entire: { on: boolean | undefined; name: string; verb: string } | undefined, p: string): void {
+  if (entire && !value === !entire.on) throw validationError(`${p}.value`, `give value or ${entire.name} (one of them)`);
+  if (value && checkValueAlone(value, `${p}.value`).zero)
+    throw validationError(`${p}.value`, entire ? `there is nothing to ${entire.verb}` : 'the amount must be more than zero');
+}
+
+export function validateMint(item: MintOperation, p = 'itemData'): void {
+  validateAmount(item.value, undefined, p);
+}
+
+export function validateBurn(item: BurnOperation, p = 'itemData'): void {
+  validateAmount(item.value, { on: item.burnEntireBalance, name: 'burnEntireBalance', verb: 'burn' }, p);
+}
+
+export function validateTransfer(item: TransferOperation, p = 'itemData'): void {
+  validateAmount(item.value, { on: item.transferEntireBalance, name: 'transferEntireBalance', verb: 'transfer' }, p);
+}
+
+/** A trade's rules on the request alone: one movement in each operation, each movement's own. */
+export function validateTrade(item: TradeItemData): void {
+  tradeKinds(item.operations).forEach((kind, i) => {
+    const p = `itemData.operations[${i}].${kind}`;
+    const operation = item.operations[i];
+    if (kind === 'mint') validateMint(operation.mint!, p);
+    else if (kind === 'burn') validateBurn(operation.burn!, p);
+    else validateTransfer(operation.transfer!, p);
   });
 }

@@ -77,6 +77,7 @@ export const positionOperations = {
   UNFREEZE_POSITION: freezeOperation('unfreeze'),
   MINT: defineOperation({
     input: mintItemData,
+    validate: (item) => movementRules.validateMint(item),
     rules: movementRules,
     route: {
       operationId: 'mint',
@@ -93,6 +94,7 @@ export const positionOperations = {
   }),
   BURN: defineOperation({
     input: burnItemData,
+    validate: (item) => movementRules.validateBurn(item),
     rules: movementRules,
     route: {
       operationId: 'burn',
@@ -109,6 +111,7 @@ export const positionOperations = {
   }),
   TRANSFER: defineOperation({
     input: transferItemData,
+    validate: (item) => movementRules.validateTransfer(item),
     rules: movementRules,
     route: {
       operationId: 'transferFinancialInstrument',
@@ -125,6 +128,7 @@ export const positionOperations = {
   }),
   TRADE: defineOperation({
     input: tradeItemData,
+    validate: (item) => movementRules.validateTrade(item),
     rules: movementRules,
     route: {
       operationId: 'trade',
