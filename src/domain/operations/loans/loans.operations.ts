@@ -16,6 +16,7 @@ import {
   repayLoanItemData,
   swapCollateralItemData,
 } from './loan.inputs';
+import * as loanRequestRules from './loan-request.rules';
 import * as loanStrategyRules from './loan-strategy.rules';
 import * as refinanceLoanRules from './refinance-loan.rules';
 import * as repayLoanRules from './repay-loan.rules';
@@ -44,6 +45,7 @@ export const loanOperations = {
   }),
   CREATE_LOAN: defineOperation({
     input: createLoanItemData,
+    validate: (item) => loanRequestRules.validateCreateLoan(item),
     rules: createLoanRules,
     route: {
       operationId: 'createLoan',
@@ -61,6 +63,7 @@ export const loanOperations = {
   }),
   REPAY_LOAN: defineOperation({
     input: repayLoanItemData,
+    validate: (item) => loanRequestRules.validateRepayLoan(item),
     rules: repayLoanRules,
     route: {
       operationId: 'repayLoan',
@@ -77,6 +80,7 @@ export const loanOperations = {
   }),
   SWAP_COLLATERAL: defineOperation({
     input: swapCollateralItemData,
+    validate: (item) => loanRequestRules.validateSwapCollateral(item),
     rules: swapCollateralRules,
     route: {
       operationId: 'swapCollateral',
