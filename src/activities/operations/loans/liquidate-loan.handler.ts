@@ -4,7 +4,7 @@
  * escrow balance moves to the vault's positions, in one network transaction signed by the escrow;
  * the loan becomes LIQUIDATED (Close Loan then closes the escrow).
  */
-import { Account, Loan, LoanStrategy } from '../../../db/entities';
+import { Account, LoanStrategy } from '../../../db/entities';
 import type { LiquidateLoanItemData } from '../../../domain/operations/loans/loan.inputs';
 import {
   liquidatedLoanFields,
@@ -15,9 +15,9 @@ import {
 } from '../../../domain/operations/loans/liquidate-loan.rules';
 import { settleFreezes, type Leg } from '../../../domain/operations/positions/movement.rules';
 import { resolveFeePayer } from '../fee-payer';
-import { changeLoan, heldLoan, planEmptyEscrow } from './loan-legs';
+import { changeLoan, heldLoan, planEmptyEscrow, recordLoanLegs } from './loan-legs';
 import { currentLoanToValue } from './loan-value';
-import { legsInstructions, newPlanContext, recordLegs } from '../positions/movement-legs';
+import { legsInstructions, newPlanContext } from '../positions/movement-legs';
 import { landed, type OperationHandler } from '../operation-handler';
 import { signerSet } from '../../../domain/write';
 
@@ -60,8 +60,7 @@ export const liquidateLoanHandler: OperationHandler<LiquidateLoanItemData, Liqui
     // Nothing left in the escrow (no transaction): the loan is liquidated all the same.
     if (outcome && !landed(outcome)) return undefined;
     const d = resolved.data;
-    await recordLegs(em, request, d.legs, tx, at);
-    const loan = await em.findOneOrFail(Loan, { id: d.loanId });
+    const loan = await recordLoanLegs(em, request, d, tx, at);
     changeLoan(loan, liquidatedLoanFields(loan, at), tx, at);
     return undefined;
   },

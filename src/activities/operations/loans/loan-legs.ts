@@ -31,7 +31,8 @@ import {
   withLoanFieldNames,
 } from '../../../domain/operations/loans/loan.rules';
 import type { WriteRequest } from '../../../domain/write';
-import { newPlanContext, onchainBalance, planMint, planTransfer, type PlanContext, type PlannedLeg } from '../positions/movement-legs';
+import type { Leg } from '../../../domain/operations/positions/movement.rules';
+import { newPlanContext, onchainBalance, planMint, planTransfer, recordLegs, type PlanContext, type PlannedLeg } from '../positions/movement-legs';
 import { resolveFeePayer, type FeePayer } from '../fee-payer';
 import { scopeOf } from '../operation-handler';
 
@@ -288,4 +289,16 @@ export function changeLoan(
 ): void {
   Object.assign(loan, { ...fields, lastTransactionId: tx?.id ?? loan.lastTransactionId, updatedAt: at });
   linkRecords(tx, linked, first);
+}
+
+/** Records a landed loan write's legs (balances, positions) and answers the loan's record, to change next. */
+export async function recordLoanLegs(
+  em: EntityManager,
+  request: WriteRequest,
+  data: { legs: readonly Leg[]; loanId: string },
+  tx: LedgerTransaction | null,
+  at: Date,
+): Promise<Loan> {
+  await recordLegs(em, request, data.legs, tx, at);
+  return em.findOneOrFail(Loan, { id: data.loanId });
 }

@@ -16,9 +16,9 @@ import {
   requireRepayOrRelease,
 } from '../../../domain/operations/loans/repay-loan.rules';
 import { settleFreezes, type Leg } from '../../../domain/operations/positions/movement.rules';
-import { borrowersLoan, changeLoan, planOutOfEscrow, planTopUp, renamed, requireBorrowerOwns, vaultPosition } from './loan-legs';
+import { borrowersLoan, changeLoan, planOutOfEscrow, recordLoanLegs, planTopUp, renamed, requireBorrowerOwns, vaultPosition } from './loan-legs';
 import { heldCollateral, loanToValueAt } from './loan-value';
-import { legsInstructions, legsResolution, type PlannedLeg, planTransfer, recordLegs } from '../positions/movement-legs';
+import { legsInstructions, legsResolution, type PlannedLeg, planTransfer } from '../positions/movement-legs';
 import { landed, type OperationHandler } from '../operation-handler';
 
 interface RepayLoanData {
@@ -85,8 +85,7 @@ export const repayLoanHandler: OperationHandler<RepayLoanItemData, RepayLoanData
   async record(em, request, resolved, outcome, tx, at) {
     if (!landed(outcome)) return undefined;
     const d = resolved.data;
-    await recordLegs(em, request, d.legs, tx, at);
-    const loan = await em.findOneOrFail(Loan, { id: d.loanId });
+    const loan = await recordLoanLegs(em, request, d, tx, at);
     changeLoan(loan, repaidLoanFields(loan, BigInt(d.paid), d.repayAll, d.released, at), tx, at);
     return undefined;
   },

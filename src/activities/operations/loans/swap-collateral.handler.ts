@@ -4,7 +4,7 @@
  * the escrow back to the borrower's positions, in one network transaction, only while the loan stays
  * within its loan-to-value limit afterwards. The loan's pledged items move in the record step.
  */
-import { FinancialInstrument, Loan, Position } from '../../../db/entities';
+import { FinancialInstrument, Position } from '../../../db/entities';
 import type { SwapCollateralItemData } from '../../../domain/operations/loans/loan.inputs';
 import { interestAt } from '../../../domain/loans';
 import {
@@ -15,9 +15,9 @@ import {
   swappedCollateralFields,
 } from '../../../domain/operations/loans/swap-collateral.rules';
 import { settleFreezes, type Leg } from '../../../domain/operations/positions/movement.rules';
-import { borrowersLoan, changeLoan, existingPosition, planIntoEscrow, planOutOfEscrow, planTopUp, requireBorrowerOwns } from './loan-legs';
+import { borrowersLoan, changeLoan, existingPosition, planIntoEscrow, planOutOfEscrow, planTopUp, recordLoanLegs, requireBorrowerOwns } from './loan-legs';
 import { heldCollateral, loanToValueAt } from './loan-value';
-import { legsInstructions, legsResolution, type PlannedLeg, recordLegs } from '../positions/movement-legs';
+import { legsInstructions, legsResolution, type PlannedLeg } from '../positions/movement-legs';
 import { landed, scopeOf, type OperationHandler } from '../operation-handler';
 
 interface SwapCollateralData {
@@ -74,8 +74,7 @@ export const swapCollateralHandler: OperationHandler<SwapCollateralItemData, Swa
   async record(em, request, resolved, outcome, tx, at) {
     if (!landed(outcome)) return undefined;
     const d = resolved.data;
-    await recordLegs(em, request, d.legs, tx, at);
-    const loan = await em.findOneOrFail(Loan, { id: d.loanId });
+    const loan = await recordLoanLegs(em, request, d, tx, at);
     await em.flush();
     // A deposit of a new instrument opened an escrow position before the loan's record named it.
     const escrowPositions = await em.find(Position, { ...scopeOf(request), ownerAddress: loan.escrowAddress });

@@ -184,6 +184,23 @@ const onPosition = (position: Position, amount: bigint, thaw: string[], freeze: 
   freeze: freeze[1] ? [position.address] : [],
 });
 
+/** What a burn or a transfer debits from its position's owner, for the limit check (a burn has no destination). */
+const ownerDebit = (
+  position: Position,
+  leg: BurnLeg | TransferLeg,
+  operationType: 'TRANSFER' | 'BURN',
+  destination: Debit['destination'],
+  field: string,
+): Debit => ({
+  accountId: position.ownerAccountId ?? null,
+  address: position.ownerAddress,
+  asset: { financialInstrumentId: position.financialInstrumentId },
+  amount: leg.amount,
+  operationType,
+  destination,
+  field,
+});
+
 export async function planMint(ctx: PlanContext, item: MintOperation, p: string): Promise<PlannedLeg> {
   const position = await findPositionByLookup(ctx.em, scopeOf(ctx.request), item.mintTo, `${p}.mintTo`);
   const instrument = await movableInstrument(ctx.em, position, `${p}.mintTo`);
@@ -234,15 +251,7 @@ export async function planBurn(ctx: PlanContext, item: BurnOperation, p: string)
     ...onPosition(position, amount, thaw, freeze),
     authority,
   };
-  const debit: Debit = {
-    accountId: position.ownerAccountId ?? null,
-    address: position.ownerAddress,
-    asset: { financialInstrumentId: instrument.id },
-    amount: leg.amount,
-    operationType: 'BURN',
-    destination: null,
-    field: `${p}.burnFrom`,
-  };
+  const debit = ownerDebit(position, leg, 'BURN', null, `${p}.burnFrom`);
   return { leg, signers: [authority, ...(freezeAuthority ? [freezeAuthority] : [])], debits: [debit] };
 }
 
@@ -351,15 +360,8 @@ export async function planTransfer(ctx: PlanContext, item: TransferOperation, p:
     thaw,
     freeze: [...(freezeSource[1] ? [source.address] : []), ...(freezeDestination[1] ? [destination.address] : [])],
   };
-  const debit: Debit = {
-    accountId: source.ownerAccountId ?? null,
-    address: source.ownerAddress,
-    asset: { financialInstrumentId: instrument.id },
-    amount: leg.amount,
-    operationType: 'TRANSFER',
-    destination: { address: destination.address, class: await destinationClass(ctx.em, destination.ownerAccountId) },
-    field: `${p}.source`,
-  };
+  const to = { address: destination.address, class: await destinationClass(ctx.em, destination.ownerAccountId) };
+  const debit = ownerDebit(source, leg, 'TRANSFER', to, `${p}.source`);
   return { leg, signers: [authority, ...(freezeAuthority ? [freezeAuthority] : [])], debits: [debit] };
 }
 
