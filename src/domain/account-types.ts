@@ -16,14 +16,13 @@ export const accountTypes = [
 export type AccountType = (typeof accountTypes)[number];
 
 /**
- * Kinds that Create Account refuses unless already onchain (spec 2.3 rule 3), with why: the
- * operation that creates them, or that creating them is not supported yet (never a route that is
- * not mounted).
+ * Kinds that Create Account refuses unless already onchain (spec 2.3 rule 3), with the operation
+ * that creates them (a mounted route).
  */
 export const createdByOwnOperation: Partial<Record<AccountType, string>> = {
   FUNDS_TOKEN_ACCOUNT: 'are created with Initialize Position (POST /api/v1/positions)',
   ASSET_TOKEN_ACCOUNT: 'are created with Initialize Position (POST /api/v1/positions)',
-  ADDRESS_LOOKUP_TABLE: 'cannot be created by this service yet (address lookup tables are not supported yet); onboard an existing one with alreadyOnchain',
+  ADDRESS_LOOKUP_TABLE: 'are created with Create Address Lookup Table (POST /api/v1/address-lookup-tables)',
   NONCE: 'are created with Create Durable Nonce Accounts (POST /api/v1/durable-nonce-accounts)',
 };
 

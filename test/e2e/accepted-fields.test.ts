@@ -386,12 +386,12 @@ describe('The Idempotency-Key header', () => {
   });
 });
 
-describe('Messages about what is not supported yet', () => {
-  it('never point to a route that is not mounted', async () => {
+describe('Messages about kinds Create Account does not create', () => {
+  it('name the mounted operation that creates them', async () => {
     const table = await stack.call('POST', '/api/v1/accounts', { itemData: { offchainReferences: { type: 'ADDRESS_LOOKUP_TABLE' } } });
     expect(table.status).toBe(400);
-    expect(table.body.errors[0].message).toContain('not supported yet');
-    expect(table.body.errors[0].message).not.toMatch(/\/api\/v1\/|Create Address Lookup Table|Sign Transaction/);
+    expect(table.body.errors[0].message).toContain('Create Address Lookup Table (POST /api/v1/address-lookup-tables)');
+    expect(table.body.errors[0].message).not.toContain('not supported');
     // Nonce accounts have their own operation now, and Create Account names it.
     const nonce = await stack.call('POST', '/api/v1/accounts', { itemData: { offchainReferences: { type: 'NONCE' } } });
     expect(nonce.status).toBe(400);

@@ -3,6 +3,7 @@ import { AccountRole } from '@solana/kit';
 import type { CreateAccountItemData } from '../../src/domain/operations/accounts/account.inputs';
 import { LedgerError } from '../../src/domain/errors';
 import { lamportsForNewAccount, planCreateAccount, validateCreateAccount } from '../../src/domain/operations/accounts/create-account.rules';
+import { operationRegistry } from '../../src/domain/operations/registry';
 import { refusal } from '../support/expectations';
 
 const EXISTING = 'So11111111111111111111111111111111111111112';
@@ -30,7 +31,7 @@ describe('validateCreateAccount: what a customer may create (spec 2.3)', () => {
   it.each([
     ['FUNDS_TOKEN_ACCOUNT', 'Initialize Position'],
     ['ASSET_TOKEN_ACCOUNT', 'Initialize Position'],
-    ['ADDRESS_LOOKUP_TABLE', 'not supported yet'],
+    ['ADDRESS_LOOKUP_TABLE', 'Create Address Lookup Table (POST /api/v1/address-lookup-tables)'],
     ['NONCE', 'Create Durable Nonce Accounts (POST /api/v1/durable-nonce-accounts)'],
   ] as const)('refuses to create a %s account, saying %s', (type, operation) => {
     const error = refusal(() => validateCreateAccount({ offchainReferences: { type } }, writer));
@@ -39,9 +40,11 @@ describe('validateCreateAccount: what a customer may create (spec 2.3)', () => {
     expect(error.message).toContain(operation);
   });
 
-  it.each(['ADDRESS_LOOKUP_TABLE'] as const)('never points a %s account to a route that is not mounted', (type) => {
+  it.each(['ADDRESS_LOOKUP_TABLE', 'NONCE'] as const)('points a %s account to the write route that creates it, a declared one', (type) => {
     const error = refusal(() => validateCreateAccount({ offchainReferences: { type } }, writer));
-    expect(error.message).not.toMatch(/\/api\/v1\/|Create Address Lookup Table|Create Durable Nonce Accounts/);
+    const [, method, path] = /\((POST|PATCH) (\/api\/v1\/[^)]+)\)/.exec(error.message) ?? [];
+    const declared = Object.values(operationRegistry).flatMap((o) => ('operationId' in o.route ? [`${o.route.method.toUpperCase()} ${o.route.path}`] : []));
+    expect(declared).toContain(`${method} ${path}`);
   });
 
   it.each(['FUNDS_TOKEN_ACCOUNT', 'ASSET_TOKEN_ACCOUNT', 'ADDRESS_LOOKUP_TABLE', 'NONCE'] as const)(
