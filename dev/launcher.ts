@@ -29,11 +29,19 @@ async function main() {
   const log = infoLog(logger);
   installSdkLogger(logger);
   const stops: (() => Promise<void>)[] = [];
-  const stopAll = async () => {
-    for (const stop of stops.reverse()) await stop().catch((e) => log(`while stopping: ${(e as Error).message}`));
+  let stopping: Promise<void> | undefined;
+  const stopAll = () =>
+    (stopping ??= (async () => {
+      for (const stop of [...stops].reverse()) await stop().catch((e) => log(`while stopping: ${(e as Error).message}`));
+    })());
+  // A Ctrl-C reaches us twice (from the terminal, and relayed by tsx): every signal joins the one stop, none kills us
+  // half-way (the Temporal server, in a group of its own, would be left running).
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (!stopping) log(`${signal}: stopping (API and worker first, the Temporal server last)`);
+    void stopAll().then(() => process.exit(0));
   };
-  process.once('SIGINT', () => void stopAll().then(() => process.exit(0)));
-  process.once('SIGTERM', () => void stopAll().then(() => process.exit(0)));
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
 
   try {
     const database = await resolveDatabase(config, log);
@@ -62,6 +70,8 @@ async function main() {
       const server: TemporalDevServer = await startTemporalDevServer({
         dataDir: path.join(config.dataDir, 'temporal'),
         namespace: config.temporal.namespace,
+        // Ctrl-C reaches the launcher alone: API and worker stop first, the server last (stops run in reverse).
+        ownProcessGroup: true,
         log,
       });
       stops.push(() => server.close());

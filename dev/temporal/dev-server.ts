@@ -27,6 +27,12 @@ export interface TemporalDevServerOptions {
   uiPort?: number;
   namespace?: string;
   readyTimeoutMs?: number;
+  /**
+   * Run the server in a process group of its own (`npm start`): a Ctrl-C in the terminal then reaches
+   * only the launcher, which stops its API and worker first (writes in flight answered) and the server
+   * last. Test harnesses leave it in theirs, so a Ctrl-C of the test run stops the server with it.
+   */
+  ownProcessGroup?: boolean;
   log: (message: string) => void;
 }
 
@@ -34,6 +40,8 @@ export interface TemporalDevServer {
   address: string;
   namespace: string;
   uiUrl?: string;
+  /** The server's process id. */
+  pid: number | undefined;
   close(): Promise<void>;
   /** SIGKILL, as a crash would (fault tests); resolves once the process is gone. */
   kill(): Promise<void>;
@@ -63,7 +71,7 @@ export async function startTemporalDevServer(options: TemporalDevServerOptions):
   for (const [name, type] of Object.entries(searchAttributes)) args.push('--search-attribute', `${name}=${type}`);
 
   const started = Date.now();
-  const server = spawnServer(cli.path, args, log);
+  const server = spawnServer(cli.path, args, log, options.ownProcessGroup);
   const address = `${HOST}:${port}`;
   try {
     await waitUntilReady(address, namespace, Object.keys(searchAttributes), server, options.readyTimeoutMs);
@@ -74,10 +82,11 @@ export async function startTemporalDevServer(options: TemporalDevServerOptions):
   const uiUrl = uiPort === undefined ? undefined : `http://${HOST}:${uiPort}`;
   const where = options.dataDir ? path.join(options.dataDir, 'temporal.sqlite') : 'in memory';
   log(`Temporal dev server ready at ${address} (namespace ${namespace}, ${where}${uiUrl ? `, UI ${uiUrl}` : ''}) in ${Date.now() - started} ms`);
-  return { address, namespace, uiUrl, close: server.stop, kill: server.kill };
+  return { address, namespace, uiUrl, pid: server.pid, close: server.stop, kill: server.kill };
 }
 
 interface ServerProcess {
+  pid: number | undefined;
   exited(): { code: number | null; signal: NodeJS.Signals | null } | undefined;
   outputTail(): string;
   stop(): Promise<void>;
@@ -85,11 +94,12 @@ interface ServerProcess {
 }
 
 /**
- * The CLI is a single process (no children), so it is not detached into a process group of its own: staying in
- * ours means a Ctrl-C in the terminal reaches it as well, even when our process dies before calling stop().
+ * The CLI is a single process (no children). In our process group (the default) a Ctrl-C in the terminal
+ * reaches it as well, even when our process dies before calling stop(); in a group of its own
+ * (`ownProcessGroup`) only stop() or the exit handler below ends it.
  */
-function spawnServer(cliPath: string, args: string[], log: (message: string) => void): ServerProcess {
-  const child = spawn(cliPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+function spawnServer(cliPath: string, args: string[], log: (message: string) => void, ownProcessGroup = false): ServerProcess {
+  const child = spawn(cliPath, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: ownProcessGroup });
   const lines: string[] = [];
   let forward = true; // shutdown chatter (pollers losing their connection) is kept in the tail only
   const collector = () => {
@@ -152,6 +162,7 @@ function spawnServer(cliPath: string, args: string[], log: (message: string) => 
     return stopping;
   };
   return {
+    pid: child.pid,
     exited: () => exit,
     outputTail: () => (spawnError ? `${spawnError.message}\n` : '') + lines.join('\n'),
     stop,

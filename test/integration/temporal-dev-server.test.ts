@@ -1,8 +1,15 @@
+import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import { NativeConnection, Worker } from '@temporalio/worker';
-import { DYNAMIC_CONFIG_FILE, readDynamicConfigValues, readSearchAttributes, SEARCH_ATTRIBUTES_FILE } from '../../dev/temporal/dev-server';
+import {
+  DYNAMIC_CONFIG_FILE,
+  readDynamicConfigValues,
+  readSearchAttributes,
+  SEARCH_ATTRIBUTES_FILE,
+  startTemporalDevServer,
+} from '../../dev/temporal/dev-server';
 import { temporalTarget, uniqueTaskQueue } from '../support/temporal';
 import { echo } from '../support/workflows/echo.workflow';
 
@@ -47,6 +54,18 @@ describe('Temporal dev server from the integration harness', () => {
       });
     } finally {
       await workerConnection.close();
+    }
+  });
+
+  it("runs npm start's server in a process group of its own, so a Ctrl-C in the terminal reaches the launcher, which stops it last", async () => {
+    const server = await startTemporalDevServer({ ui: false, ownProcessGroup: true, log: () => undefined });
+    try {
+      const groupOf = (pid: number) => Number(execFileSync('ps', ['-o', 'pgid=', '-p', String(pid)], { encoding: 'utf8' }).trim());
+      expect(server.pid).toBeDefined();
+      expect(groupOf(server.pid!)).toBe(server.pid);
+      expect(groupOf(server.pid!)).not.toBe(groupOf(process.pid));
+    } finally {
+      await server.close();
     }
   });
 
