@@ -3,7 +3,8 @@
  * and error code of an API request), or pino-pretty lines for a person at a terminal
  * (LOG_FORMAT=pretty; `npm start` uses it unless told otherwise). LOG_LEVEL filters both.
  */
-import pino, { type Logger } from 'pino';
+import { isSpanContextValid, trace } from '@opentelemetry/api';
+import pino, { type DestinationStream, type Logger } from 'pino';
 import pretty from 'pino-pretty';
 
 export type { Logger } from 'pino';
@@ -11,9 +12,21 @@ export const logLevels = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 's
 export type LogLevel = (typeof logLevels)[number];
 export type LogFormat = 'json' | 'pretty';
 
-export function createLogger(options: { name: string; level: LogLevel; format: LogFormat }): Logger {
-  const base = { name: options.name, level: options.level };
-  if (options.format === 'json') return pino(base);
+/**
+ * The active span's ids on every line logged inside it (tracing on), under the names OpenTelemetry's
+ * log data model and its pino instrumentation use, so a log line leads to its trace. Pino's own
+ * mixin rather than that instrumentation: it must patch pino before its first import, which the
+ * entry points (logging before tracing starts) do not allow.
+ */
+function traceIds(): Record<string, string> {
+  const span = trace.getActiveSpan()?.spanContext();
+  if (!span || !isSpanContextValid(span)) return {};
+  return { trace_id: span.traceId, span_id: span.spanId, trace_flags: `0${span.traceFlags.toString(16)}` };
+}
+
+export function createLogger(options: { name: string; level: LogLevel; format: LogFormat; destination?: DestinationStream }): Logger {
+  const base = { name: options.name, level: options.level, mixin: traceIds };
+  if (options.format === 'json') return options.destination ? pino(base, options.destination) : pino(base);
   return pino(base, pretty({ colorize: Boolean(process.stdout.isTTY), translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' }));
 }
 
