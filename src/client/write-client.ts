@@ -6,6 +6,7 @@
  * answer out (the result, a resting write, or accepted to run on); refusals and outages are thrown
  * as the LedgerError they are. Used by the API (which only parses headers and shapes answers) and tests.
  */
+import { writeSummary } from '../domain/write-summary';
 import { createHash, randomUUID } from 'node:crypto';
 import { WorkflowExecutionAlreadyStartedError, WorkflowFailedError, WorkflowUpdateFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
 import { ApplicationFailure, defineSearchAttributeKey, fromPayloadsAtIndex, SearchAttributeType, TypedSearchAttributes } from '@temporalio/common';
@@ -369,6 +370,8 @@ export async function startWorkflow(
       // The worker in this process takes the write's one workflow task straight from the start call.
       requestEagerStart: deps.temporal.eager,
       workflowTaskTimeout: `${deps.temporal.writeTaskTimeoutSeconds}s`,
+      // What the Web UI lists and heads the write by (operation, organization, amounts and ends).
+      ...writeSummary(request, organizationExternalId),
       typedSearchAttributes: new TypedSearchAttributes([
         { key: keys.organization, value: organizationExternalId },
         { key: keys.operation, value: request.operation },

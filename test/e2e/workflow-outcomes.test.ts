@@ -128,3 +128,20 @@ it('names the organization by its external id in workflow ids, escaped so that n
   );
   expect(otherDetails.body.workflowId).toBe(`create_account-~${(await internalId(long)).replace(/-/g, '')}-k-1`);
 });
+
+it('lists and heads a write in the Web UI by its operation, organization, amount and ends (static summary and details)', async () => {
+  const from = (await stack.call('POST', '/api/v1/accounts', { itemData: { managed: true, seed: { amount: 0.01 } } })).body.newAccount;
+  const to = (await stack.call('POST', '/api/v1/accounts', { itemData: { managed: true } })).body.newAccount;
+  const key = `summary-${randomUUID()}`;
+  const sent = await stack.call(
+    'POST',
+    '/api/v1/accounts/transfer-network-currency',
+    { itemData: { source: { offchainId: from.offchainId }, destination: { offchainId: to.offchainId }, value: { amount: 0.001 } } },
+    { headers: { 'Idempotency-Key': key } },
+  );
+  expect(sent.status).toBe(201);
+  const described = await client.workflow.getHandle(`transfer_network_currency-${segment(stack.organizationExternalId)}-${key}`).describe();
+  const summary = `Transfer Network Currency · ${stack.organizationExternalId} · 0.001 ${from.offchainId} → ${to.offchainId}`;
+  expect(await described.staticSummary()).toBe(summary);
+  expect(await described.staticDetails()).toContain(`transaction \`${sent.body.offchainId}\``);
+});
