@@ -1,9 +1,15 @@
 /**
- * OAuth2 client-credentials tokens for webhook deliveries (spec 6 `oauth2AuthConfig`): a form POST
- * to `accessTokenUrl` (grant_type=client_credentials, client_id, client_secret, audience when given),
- * cached in this worker process until shortly before `expires_in` so a burst of deliveries fetches one
- * token. The secret is unsealed only for the request and never appears in an error.
+ * OAuth2 tokens for webhook deliveries (spec 6 `oauth2AuthConfig`, docs/webhooks.md): a form POST to
+ * `accessTokenUrl` with the password grant (RFC 6749 4.3: grant_type=password, username, password)
+ * when the config has `userName` and `password`, else the client-credentials grant (4.4); both send
+ * client_id, client_secret and audience when given. Cached in this worker process until shortly
+ * before `expires_in` so a burst of deliveries fetches one token. Secrets are unsealed only for the
+ * request and never appear in an error.
+ *
+ * Plain fetch, not an OAuth2 client library: the project has none, and a token request is one form
+ * POST whose URL must first pass the outbound URL policy, which a library's own HTTP client would skip.
  */
+import { createHash } from 'node:crypto';
 import { checkOutboundUrl, type OutboundUrlPolicy } from '../../network/outbound-url';
 
 export interface OAuth2Config {
@@ -11,6 +17,14 @@ export interface OAuth2Config {
   audience?: string;
   clientId?: string;
   clientSecret?: string;
+  /** With `password` (kept sealed): the resource owner of the password grant. */
+  userName?: string;
+  password?: string;
+}
+
+/** The grant a config asks for: the password grant when it names a resource owner, else client credentials. Pure. */
+export function grantOf(config: OAuth2Config): 'password' | 'client_credentials' {
+  return config.userName && config.password ? 'password' : 'client_credentials';
 }
 
 /** Why a token could not be had: the delivery fails with this reason (recorded, then retried as the delivery is). */
@@ -31,7 +45,14 @@ export function createTokenCache(deps: { fetch: typeof fetch; now: () => Date; p
     } catch (error) {
       throw new TokenError(`token endpoint refused: ${(error as Error).message}`);
     }
-    const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: config.clientId, client_secret: deps.unseal(config.clientSecret) });
+    const grant = grantOf(config);
+    const form = new URLSearchParams({ grant_type: grant });
+    if (grant === 'password') {
+      form.set('username', config.userName!);
+      form.set('password', deps.unseal(config.password!));
+    }
+    form.set('client_id', config.clientId);
+    form.set('client_secret', deps.unseal(config.clientSecret));
     if (config.audience) form.set('audience', config.audience);
     let response: Response;
     try {
@@ -57,7 +78,21 @@ export function createTokenCache(deps: { fetch: typeof fetch; now: () => Date; p
 
   /** The bearer token for this config: cached, or fetched. Throws TokenError with the reason. */
   async function bearer(config: OAuth2Config): Promise<string> {
-    const key = JSON.stringify([config.accessTokenUrl, config.clientId, config.audience ?? null]);
+    // One token per grant and credentials: a token is never reused for a config with another grant,
+    // resource owner or secret (a digest, so the cache holds no secret in its keys).
+    const key = createHash('sha256')
+      .update(
+        JSON.stringify([
+          config.accessTokenUrl,
+          config.clientId,
+          config.audience ?? null,
+          grantOf(config),
+          config.userName ?? null,
+          config.clientSecret ? deps.unseal(config.clientSecret) : null,
+          config.password ? deps.unseal(config.password) : null,
+        ]),
+      )
+      .digest('hex');
     const cached = cache.get(key);
     if (cached) {
       const held = await cached.catch(() => null);

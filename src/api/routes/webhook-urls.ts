@@ -1,7 +1,8 @@
 /**
  * Checks an account's webhooks when they are set (Create / Update Account), before the write starts:
  * each endpointUrl and OAuth2 accessTokenUrl against the outbound URL policy (public https unless
- * configured), and an OAuth2 config complete enough for the client-credentials flow. Deliveries check
+ * configured), and an OAuth2 config complete enough for its grant (client credentials; the password
+ * grant when it names userName and password, which come together). Deliveries check
  * the addresses again after resolving them (a name may move). Throws VALIDATION_ERROR naming the field.
  */
 import { checkOutboundUrl, type OutboundUrlPolicy } from '../../network/outbound-url';
@@ -20,11 +21,18 @@ export async function checkWebhookUrls(policy: OutboundUrlPolicy, item: HookHold
       await checkOutboundUrl(hook.endpointUrl, policy, `${field}.endpointUrl`, PURPOSE);
       const oauth2 = hook.oauth2AuthConfig;
       if (!oauth2) continue;
-      // Only the client-credentials flow exists (the codec refuses another flowType): it needs these three.
+      // Both grants send the client's credentials (docs/webhooks.md): these three are always needed.
       for (const name of ['accessTokenUrl', 'clientId', 'clientSecret'] as const) {
         if (!oauth2[name])
-          throw validationError(`${field}.oauth2AuthConfig.${name}`, `${field}.oauth2AuthConfig.${name} is required for the CLIENT_CREDENTIALS flow`);
+          throw validationError(`${field}.oauth2AuthConfig.${name}`, `${field}.oauth2AuthConfig.${name} is required for an OAuth2 token request`);
       }
+      // userName and password are the password grant's resource owner: one without the other would do nothing.
+      const [given, missing] = oauth2.userName ? ['userName', 'password'] : ['password', 'userName'];
+      if ((oauth2.userName || oauth2.password) && !oauth2[missing as 'userName' | 'password'])
+        throw validationError(
+          `${field}.oauth2AuthConfig.${missing}`,
+          `${field}.oauth2AuthConfig.${missing} is required with ${given}: the two name the resource owner of the password grant`,
+        );
       await checkOutboundUrl(oauth2.accessTokenUrl!, policy, `${field}.oauth2AuthConfig.accessTokenUrl`, PURPOSE);
     }
   }

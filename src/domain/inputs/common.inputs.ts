@@ -134,7 +134,7 @@ export const webhookConfig = strictObject(
         userName: nonEmptyString(500),
         password: nonEmptyString(2000),
       },
-      'The OAuth2 client-credentials flow: a form POST to accessTokenUrl (grant_type=client_credentials, client_id, client_secret, audience when given); the token is cached per worker until shortly before expires_in and sent as Authorization: Bearer. accessTokenUrl, clientId and clientSecret are required; flowType is CLIENT_CREDENTIALS only; userName and password are kept sealed but not used by this flow. A token endpoint failure is a failed delivery. See docs/webhooks.md.',
+      'An OAuth2 bearer token per delivery: a form POST to accessTokenUrl with the password grant (grant_type=password, username, password) when userName and password are given (both or neither), else the client-credentials grant (grant_type=client_credentials); both send client_id, client_secret and audience when given. The token is cached per worker and credentials until shortly before expires_in and sent as Authorization: Bearer. accessTokenUrl, clientId and clientSecret are required; flowType is CLIENT_CREDENTIALS only (the one value the spec shows; it does not choose the grant); clientSecret and password are kept sealed. A token endpoint failure is a failed delivery. See docs/webhooks.md.',
     ),
     timeout: integer(1, 30000),
     doNotSubmitTransactionOnFailure: t.boolean,
