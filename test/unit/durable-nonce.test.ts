@@ -83,22 +83,48 @@ describe('Create Durable Nonce Accounts', () => {
         ),
       ),
     ).toBeUndefined();
-    for (const field of [
-      'seed',
-      'dataLength',
-      'privateKeyDetails',
-      'managed',
-      'alreadyOnchain',
-      'canPayFees',
-      'networkCurrencyDebitLimits',
-      'postTransactionSubmitWebhooks',
-    ]) {
-      expect(fieldOf(() => validateCreateDurableNonceAccounts(item({ [field]: field === 'seed' ? { amount: '1' } : true })))).toBe(
-        `itemData.nonceAccount.${field}`,
-      );
+    for (const [field, value] of [
+      ['seed', { amount: '1' }],
+      ['dataLength', 81],
+      ['privateKeyDetails.privateKey', { privateKey: 'x' }],
+      ['privateKeyDetails.dkgKeys', { dkgKeys: [] }],
+      ['managed', false],
+      ['alreadyOnchain', true],
+      ['canPayFees', true],
+      ['tokenVersion', 'SPL'],
+      ['networkCurrencyDebitLimits', [{}]],
+      ['postTransactionSubmitWebhooks', [{}]],
+    ] as const) {
+      const payload = field.startsWith('privateKeyDetails') ? { privateKeyDetails: value } : { [field]: value };
+      expect(fieldOf(() => validateCreateDurableNonceAccounts(item(payload)))).toBe(`itemData.nonceAccount.${field}`);
     }
+  });
+
+  it('accepts the values of spec 2.3 that say what happens anyway: managed, not already onchain, 80 bytes, one key location, no fees, no limits', () => {
+    expect(
+      fieldOf(() =>
+        validateCreateDurableNonceAccounts(
+          item({
+            managed: true,
+            alreadyOnchain: false,
+            dataLength: 80,
+            privateKeyDetails: { location: ['SECRETS'] },
+            canPayFees: false,
+            skipBlockchainExistenceVerification: false,
+            networkCurrencyDebitLimits: [],
+            postTransactionSubmitWebhooks: [],
+          }),
+        ),
+      ),
+    ).toBeUndefined();
+    // alreadyOnchain naming an address is the lookup's to answer (409 when it is on record).
+    expect(fieldOf(() => validateCreateDurableNonceAccounts(item({ alreadyOnchain: true, onchainId: 'x' })))).toBeUndefined();
+  });
+
+  it('refuses the payload fields a nonce account cannot take with a message saying why', () => {
     expect(fieldOf(() => validateCreateDurableNonceAccounts(item({ offchainReferences: { type: 'WALLET' } })))).toBe(
       'itemData.nonceAccount.offchainReferences.type',
     );
+    expect(() => validateCreateDurableNonceAccounts(item({ managed: false }))).toThrow(/managed false is not accepted: new nonce accounts get generated keys/);
   });
 });

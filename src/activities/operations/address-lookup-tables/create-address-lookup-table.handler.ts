@@ -14,6 +14,7 @@ import {
   checkCapacity,
   checkNotOnRecord,
   checkOnboardedTable,
+  checkTableManaged,
   createBatch,
   createTransactionCount,
   newTableRecord,
@@ -55,6 +56,7 @@ export const createAddressLookupTableHandler: OperationHandler<CreateAddressLook
         throw error;
       });
       const state = checkOnboardedTable(read, payload.onchainId!, request.cluster, authorityAccount.address, components, field);
+      checkTableManaged(payload.managed, authorityAccount.managed);
       const byAddress = new Map(components.map((c) => [c.address, c.accountId]));
       const data: CreateTableData = {
         tableId,

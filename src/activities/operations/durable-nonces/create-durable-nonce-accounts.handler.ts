@@ -15,6 +15,7 @@ import {
   nonceAccountRow,
   planNonceAccounts,
 } from '../../../domain/operations/durable-nonces/create-durable-nonce-accounts.rules';
+import { keyLocationOf } from '../../../domain/operations/accounts/create-account.rules';
 import { readNonce } from '../../../network/lifetime';
 import { resolveFeePayer } from '../fee-payer';
 import { landed, scopeOf, type OperationHandler } from '../operation-handler';
@@ -45,7 +46,7 @@ export const createDurableNonceAccountsHandler: OperationHandler<CreateDurableNo
     const accounts: CreateNonceAccountsData['accounts'] = [];
     for (let i = 0; i < item.numberOfNonceAccounts; i++) {
       // Keyed by the write and the index: a replayed lookup gets the same keys and record ids.
-      const address = await deps.keyStore.generate(em, request.organizationId, `${request.transactionId}:nonce-account-${i}`);
+      const address = await deps.keyStore.generate(em, request.organizationId, `${request.transactionId}:nonce-account-${i}`, keyLocationOf(item.nonceAccount));
       accounts.push({ address, id: uuidFromText(`${request.transactionId}\nnonce-account\n${i}`) });
     }
     const feePayer = await resolveFeePayer(em, deps, request, request.svmTransactionConfig ?? {});
@@ -91,6 +92,7 @@ export const createDurableNonceAccountsHandler: OperationHandler<CreateDurableNo
           address,
           type: 'NONCE',
           managed: true,
+          privateKeyLocation: [keyLocationOf(item)],
           ...payloadFields(item),
           dataLength: NONCE_ACCOUNT_SIZE,
           lamportsBalance: BigInt(data.lamports),

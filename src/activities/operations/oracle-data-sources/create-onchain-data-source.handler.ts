@@ -5,7 +5,8 @@
  * data source, and starts its schedule when refreshEverySeconds asks for one.
  */
 import { OracleDataSource } from '../../../db/entities';
-import { assertMaySign, createAccountRecord, createdBy, findAccountByLookup } from '../../../db/repositories/accounts.repository';
+import { assertMaySign, createAccountRecord, createdBy, findAccountByLookup, payloadFields } from '../../../db/repositories/accounts.repository';
+import { keyLocationOf } from '../../../domain/operations/accounts/create-account.rules';
 import { findInstrumentByLookup } from '../../../db/repositories/financial-instruments.repository';
 import type { CreateOnchainDataSourceItemData } from '../../../domain/operations/oracle-data-sources/oracle-data-source.inputs';
 import { feedHash } from '../../../domain/oracle-job';
@@ -41,7 +42,7 @@ export const createOnchainDataSourceHandler: OperationHandler<CreateOnchainDataS
       { kind: item.dataDetails.kind, ratingProvider: item.dataDetails.ratingProvider ?? null, feedHash: feedHash(item.providerDetails.jobDefinition) },
       value,
     );
-    const mint = await deps.keyStore.generate(em, request.organizationId, `${request.transactionId}:feed`);
+    const mint = await deps.keyStore.generate(em, request.organizationId, `${request.transactionId}:feed`, keyLocationOf(item.onchainDataSource));
     requireNewFeedAccount(await network.accountExists(mint), mint);
     const name = feedName(item.onchainDataSource.offchainReferences?.name, item.dataDetails.kind, instrument.symbol ?? null);
     const lamports = feedMintLamports(name, fields);
@@ -87,7 +88,9 @@ export const createOnchainDataSourceHandler: OperationHandler<CreateOnchainDataS
     if (!landed(outcome)) return undefined;
     const item = request.itemData;
     const data = resolved.data;
-    createAccountRecord(em, { id: data.mintAccountId, ...scopeOf(request), ...feedAccountFields(item, data), ...createdBy(tx, at) }, at);
+    // The payload's labels and flags, then what makes it the feed mint.
+    const account = { ...payloadFields(item.onchainDataSource), ...feedAccountFields(item, data), privateKeyLocation: [keyLocationOf(item.onchainDataSource)] };
+    createAccountRecord(em, { id: data.mintAccountId, ...scopeOf(request), ...account, ...createdBy(tx, at) }, at);
     await em.flush();
     em.create(OracleDataSource, {
       ...scopeOf(request),

@@ -1,34 +1,18 @@
 /** Address lookup table request shapes: Create (spec 4.2), Extend and Update. */
 import * as t from 'io-ts';
-import { accountLookup, offchainReferences } from '../../inputs/common.inputs';
-import { address, arrayOf, describe, strictObject, text } from '../../inputs/primitives';
+import { accountLookup } from '../../inputs/common.inputs';
+import { arrayOf, describe, strictObject } from '../../inputs/primitives';
+import { createAccountItemData } from '../accounts/account.inputs';
 import { MAX_TABLE_ADDRESSES } from './address-lookup-table.rules';
 
 const oneWay = describe(t.literal(true), { type: 'boolean', enum: [true] });
 
-/**
- * The table's account payload (spec 2.3, the fields that apply to a lookup table): a new table's
- * address is derived from its authority and a recent slot, so `onchainId` only names an existing
- * table onboarded with `alreadyOnchain`.
- */
-export const addressLookupTablePayload = strictObject(
-  'AddressLookupTablePayload',
-  {},
-  {
-    alreadyOnchain: t.boolean,
-    onchainId: address,
-    offchainReferences,
-    comments: text,
-  },
-  "The table's account payload: offchainReferences (code, name) and comments; `alreadyOnchain` with `onchainId` onboards an existing table without a network transaction.",
-);
-
 const componentAddresses = arrayOf(accountLookup, MAX_TABLE_ADDRESSES);
 
-/** Create Address Lookup Table itemData (spec 4.2). */
+/** Create Address Lookup Table itemData (spec 4.2): the table's account payload (spec 2.3; what acts: validateCreateAddressLookupTable). */
 export const createAddressLookupTableItemData = strictObject(
   'CreateAddressLookupTableItemData',
-  { addressLookupTable: addressLookupTablePayload, authority: accountLookup },
+  { addressLookupTable: createAccountItemData, authority: accountLookup },
   { componentAddresses },
 );
 export type CreateAddressLookupTableItemData = t.TypeOf<typeof createAddressLookupTableItemData>;

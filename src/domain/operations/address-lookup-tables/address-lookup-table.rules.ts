@@ -4,6 +4,8 @@
  * checked before anything is signed. Pure: the lookup step reads the table and the SlotHashes sysvar.
  */
 import { conflict, validationError } from '../../errors';
+import type { CreateAccountItemData } from '../accounts/account.inputs';
+import { checkPayloadFields, type PayloadFieldRules } from '../accounts/account-payload.rules';
 
 /** The network's limit of addresses in one table. */
 export const MAX_TABLE_ADDRESSES = 256;
@@ -152,6 +154,62 @@ export function checkOnboarding(payload: { alreadyOnchain?: boolean; onchainId?:
   if (payload.onchainId && !payload.alreadyOnchain)
     throw validationError(field, "a new table's address is derived from its authority and a recent slot; onchainId goes with alreadyOnchain");
   if (payload.alreadyOnchain && !payload.onchainId) throw validationError(field, 'onchainId names the existing table to onboard');
+}
+
+const noKey = 'a table has no key of its own (its address is derived from its authority and a slot); the authority signs';
+const notKept = "the table's record keeps offchainReferences code and name, and comments";
+const signsNothing = 'a table signs nothing: put webhooks on the fee payer or the authority';
+/**
+ * What the payload's fields (spec 2.3) do to a table (docs/address-lookup-tables.md): code, name and
+ * comments label it, alreadyOnchain and onchainId onboard one, `managed` says whether the service
+ * holds the authority's key; the rest is refused, each a 400 naming `itemData.addressLookupTable.<field>`.
+ */
+const tableFields: PayloadFieldRules = {
+  privateKeyDetails: noKey,
+  orgsAllowedToSignWithPrivateKey: noKey,
+  dataLength: "a table's size follows from the addresses it holds",
+  seed: 'the fee payer pays the table exactly its rent',
+  tokenVersion: 'a table is not a token account',
+  isDerived: notKept,
+  isGenesis: notKept,
+  domain: notKept,
+  subscribeToNetworkEvents: notKept,
+  shareAcrossTenants: "a table is the organization's own: it compresses only its transactions",
+  skipBlockchainExistenceVerification: 'an onboarded table is always read from the chain, and a new one is created by this request',
+  canPayFees: 'a table cannot pay fees',
+  globalFeePayerForOrgs: 'a table cannot pay fees',
+  networkCurrencyDebitLimits: 'nothing is debited from a table',
+  tokenDebitLimits: 'nothing is debited from a table',
+  networkCurrencyDebitApiKeys: 'nothing is debited from a table',
+  tokenDebitApiKeys: 'nothing is debited from a table',
+  missingSignatureWebhooks: signsNothing,
+  preTransactionSubmitWebhooks: signsNothing,
+  postTransactionSubmitWebhooks: signsNothing,
+};
+
+/** Create's rules on the request alone; VALIDATION_ERROR naming the field. */
+export function validateCreateAddressLookupTable(item: { addressLookupTable: CreateAccountItemData }): void {
+  const payload = item.addressLookupTable;
+  const f = 'itemData.addressLookupTable';
+  checkPayloadFields(payload, tableFields, f);
+  checkOnboarding(payload);
+  const refs = payload.offchainReferences ?? {};
+  if (refs.type !== undefined && refs.type !== 'ADDRESS_LOOKUP_TABLE')
+    throw validationError(`${f}.offchainReferences.type`, `a table's offchain reference type is ADDRESS_LOOKUP_TABLE, not ${refs.type}`);
+  for (const label of ['alId', 'newAlId', 'accountNumber', 'organizationExternalId'] as const) {
+    if (refs[label] !== undefined) throw validationError(`${f}.offchainReferences.${label}`, `${f}.offchainReferences.${label} is not accepted: ${notKept}`);
+  }
+  if (payload.managed === false && !payload.alreadyOnchain)
+    throw validationError(`${f}.managed`, "a new table's authority signs its creation: a managed account, so the table is managed");
+}
+
+/** An onboarded table is managed when the service holds its authority's key: a `managed` saying otherwise is VALIDATION_ERROR naming it. */
+export function checkTableManaged(asked: boolean | undefined, authorityManaged: boolean): void {
+  if (asked !== undefined && asked !== authorityManaged)
+    throw validationError(
+      'itemData.addressLookupTable.managed',
+      `the table's authority is ${authorityManaged ? '' : 'not '}a managed account, so the table is ${authorityManaged ? '' : 'not '}managed`,
+    );
 }
 
 /** A table onboarded once: one already on record is CONFLICT naming `field`. */

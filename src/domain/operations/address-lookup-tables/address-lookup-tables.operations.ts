@@ -14,7 +14,7 @@ const tag = 'Address lookup tables';
 export const addressLookupTableOperations = {
   CREATE_ADDRESS_LOOKUP_TABLE: defineOperation({
     input: createAddressLookupTableItemData,
-    validate: (item) => addressLookupTableRules.checkOnboarding(item.addressLookupTable),
+    validate: addressLookupTableRules.validateCreateAddressLookupTable,
     rules: addressLookupTableRules,
     route: {
       operationId: 'createAddressLookupTable',
@@ -22,7 +22,7 @@ export const addressLookupTableOperations = {
       path: '/api/v1/address-lookup-tables',
       tag,
       summary:
-        "Create Address Lookup Table: a new table at the address derived from the authority and a recent slot, holding componentAddresses (onboarded accounts, or offPlatform onchainIds; at most 256, each once). The authority must be a managed account this organization may sign with. The first 20 addresses go in with the creating transaction, the rest in further transactions of 22 of the same write (the answer's svmTransaction is the last). The fee payer pays the table's rent. With addressLookupTable.alreadyOnchain and onchainId, an existing table is onboarded as the network holds it (no transaction). 409: the table is already on record. Once created, the organization's writes compress their messages through its active tables.",
+        "Create Address Lookup Table: a new table at the address derived from the authority and a recent slot, holding componentAddresses (onboarded accounts, or offPlatform onchainIds; at most 256, each once). The authority must be a managed account this organization may sign with. The first 20 addresses go in with the creating transaction, the rest in further transactions of 22 of the same write (the answer's svmTransaction is the last). The fee payer pays the table's rent. addressLookupTable is an account payload (spec 2.3): offchainReferences code and name, and comments, label the table; managed says whether the service holds the authority's key (true for a new table); key, size, seed, fee, debit and webhook fields are refused with 400. With addressLookupTable.alreadyOnchain and onchainId, an existing table is onboarded as the network holds it (no transaction). 409: the table is already on record. Once created, the organization's writes compress their messages through its active tables.",
       successStatus: 201,
       body: 'CreateAddressLookupTableRequest',
       response: createAddressLookupTableResponse,

@@ -7,18 +7,21 @@ import { getCreateAccountInstruction, getInitializeNonceAccountInstruction, SYST
 import { address, createNoopSigner, type Instruction } from '@solana/kit';
 import type { CreateDurableNonceAccountsItemData } from './durable-nonce.inputs';
 import { conflict, validationError } from '../../errors';
+import { checkGeneratedKeyDetails, checkPayloadFields, generatedKey, type PayloadFieldRules } from '../accounts/account-payload.rules';
 
 /** The size of a nonce account's data (versions, state, authority, nonce, fee calculator). */
 export const NONCE_ACCOUNT_SIZE = 80;
 
-/** Fields of the payload that a nonce account cannot take, with why (each a 400 naming `itemData.nonceAccount.<field>`). */
-const refused: Partial<Record<keyof CreateDurableNonceAccountsItemData['nonceAccount'], string>> = {
-  alreadyOnchain: 'this operation creates new nonce accounts; onboard an existing one with Create Account (alreadyOnchain, type NONCE)',
+/**
+ * What the payload's fields do to a nonce account (docs/durable-nonces.md): labels act on every new
+ * account, `managed: true`, `alreadyOnchain: false` and `dataLength: 80` say what happens anyway;
+ * the rest is refused, each a 400 naming `itemData.nonceAccount.<field>` and why.
+ */
+const nonceAccountFields: PayloadFieldRules = {
+  managed: generatedKey('new nonce accounts get generated keys the service holds (each signs its creation)'),
   skipBlockchainExistenceVerification: 'applies to onboarding with Create Account only',
-  managed: 'new nonce accounts always get generated managed keys',
-  privateKeyDetails: 'new nonce accounts always get generated managed keys (location DATABASE)',
-  dataLength: `a nonce account is exactly ${NONCE_ACCOUNT_SIZE} bytes`,
-  seed: 'a nonce account gets exactly its rent-exempt minimum',
+  dataLength: { why: `a nonce account is exactly ${NONCE_ACCOUNT_SIZE} bytes`, honours: (value) => value === NONCE_ACCOUNT_SIZE },
+  seed: 'a nonce account gets exactly its rent-exempt minimum (more could leave it only by a nonce withdrawal, which the service does not offer)',
   tokenVersion: 'a nonce account is not a token account',
   canPayFees: 'a nonce account holds data and cannot pay fees',
   globalFeePayerForOrgs: 'a nonce account holds data and cannot pay fees',
@@ -34,14 +37,19 @@ const refused: Partial<Record<keyof CreateDurableNonceAccountsItemData['nonceAcc
 /** The request's own rules; throws VALIDATION_ERROR naming the field. */
 export function validateCreateDurableNonceAccounts(item: CreateDurableNonceAccountsItemData): void {
   const f = 'itemData.nonceAccount';
-  for (const [field, why] of Object.entries(refused)) {
-    if ((item.nonceAccount as Record<string, unknown>)[field] !== undefined) throw validationError(`${f}.${field}`, `${f}.${field} is not accepted: ${why}`);
-  }
-  const type = item.nonceAccount.offchainReferences?.type;
+  const payload = item.nonceAccount;
+  checkPayloadFields(payload, nonceAccountFields, f);
+  // alreadyOnchain with an onchainId is answered by the lookup: 409 when that address is on record.
+  if (payload.alreadyOnchain && !payload.onchainId)
+    throw validationError(
+      `${f}.alreadyOnchain`,
+      'this operation creates new nonce accounts; onboard an existing one with Create Account (alreadyOnchain, onchainId, type NONCE)',
+    );
+  checkGeneratedKeyDetails(payload.privateKeyDetails, f, 'new nonce accounts always get generated keys');
+  const type = payload.offchainReferences?.type;
   if (type !== undefined && type !== 'NONCE')
     throw validationError(`${f}.offchainReferences.type`, `nonce accounts have offchain reference type NONCE, not ${type}`);
-  if (item.nonceAccount.offchainReferences?.newAlId)
-    throw validationError(`${f}.offchainReferences.newAlId`, 'AL IDs are generated for financial instruments only');
+  if (payload.offchainReferences?.newAlId) throw validationError(`${f}.offchainReferences.newAlId`, 'AL IDs are generated for financial instruments only');
 }
 
 /**

@@ -4,8 +4,9 @@
  */
 import * as t from 'io-ts';
 import { isLosslessNumber, stringify } from 'lossless-json';
-import { accountLookup, offchainReferences } from '../../inputs/common.inputs';
-import { describe, integer, nonEmptyString, oneOf, strictObject, text } from '../../inputs/primitives';
+import { accountLookup } from '../../inputs/common.inputs';
+import { describe, integer, nonEmptyString, oneOf, strictObject } from '../../inputs/primitives';
+import { createAccountItemData } from '../accounts/account.inputs';
 import { MAX_DEFINITION_LENGTH } from '../../oracle-job';
 
 export const oracleProtocols = ['LEDGER_FEED'] as const;
@@ -53,20 +54,12 @@ const dataDetails = strictObject(
 );
 const providerDetails = strictObject('OracleProviderDetails', { kind: oneOf(['QUOTES'] as const, 'OracleProviderKind'), jobDefinition: jobDefinitionText }, {});
 
-/** The feed mint's account payload (spec 2.3, the fields that apply): its labels. The key is generated and managed. */
-export const onchainDataSourcePayload = strictObject(
-  'OnchainDataSourcePayload',
-  {},
-  { offchainReferences, comments: text },
-  "The feed mint's account record: offchainReferences (code, name, accountNumber) and comments. The mint's key is generated and held by the service.",
-);
-
-/** Create Onchain Data Source itemData. */
+/** Create Onchain Data Source itemData: the feed mint's account payload is spec 2.3's (what acts: validateCreateOnchainDataSource). */
 export const createOnchainDataSourceItemData = strictObject(
   'CreateOnchainDataSourceItemData',
   {
     defiProtocol: oneOf(oracleProtocols, 'OracleProtocol'),
-    onchainDataSource: onchainDataSourcePayload,
+    onchainDataSource: createAccountItemData,
     financialInstrument: accountLookup,
     onchainDataSourceAuthority: accountLookup,
     dataDetails,
