@@ -4,7 +4,18 @@
  * Any field, filter type or value kind that does not fit the field is a VALIDATION_ERROR naming it.
  */
 import { validationError } from './errors';
-import { afterCursor, atPath, decodeCursor, encodeCursor, queryFingerprint, rowAfterCursor, type RowBound, type SortKey } from './keyset';
+import {
+  afterCursor,
+  atPath,
+  decodeCursor,
+  encodeCursor,
+  firstElementOf,
+  listOfFirstElement,
+  queryFingerprint,
+  rowAfterCursor,
+  type RowBound,
+  type SortKey,
+} from './keyset';
 
 export type FieldKind = 'TEXT' | 'BOOLEAN' | 'NUMBER' | 'TIMESTAMP' | 'UUID';
 
@@ -199,7 +210,8 @@ export function translateItemQuery(resource: QueryResource, query: ItemQuery | u
   const keys: SortKey[] = sorts.map(([name, direction], i) => {
     const field = Object.hasOwn(resource.fields, name) ? resource.fields[name] : undefined;
     if (!field) throw validationError(`${base}.sort.${i}.fieldName`, `unknown sort field "${name}"`);
-    if (field.array) throw validationError(`${base}.sort.${i}.fieldName`, `${name} is a list and cannot be sorted`);
+    // A list sorts by its first element; an empty list has none (NULL).
+    if (field.array) return { property: firstElementOf(field.property), kind: field.kind, nullable: true, direction };
     return { property: field.property, kind: field.kind, nullable: field.nullable ?? false, integer: field.integer ?? false, direction };
   });
   // Ties go by offchain id in the direction of the last sort field, so one index (field, id) serves the
@@ -221,7 +233,7 @@ export function translateItemQuery(resource: QueryResource, query: ItemQuery | u
     ...(after ? { after } : {}),
     ...(afterRow ? { afterRow } : {}),
     orderBy,
-    keyProperties: [...new Set(keys.map((key) => key.property.split('.')[0]!))],
+    keyProperties: [...new Set(keys.map((key) => (listOfFirstElement(key.property) ?? key.property).split('.')[0]!))],
     limit,
     offset: query?.skip ?? 0,
     cursorAfter: (row) => encodeCursor(fingerprint, keys, row),

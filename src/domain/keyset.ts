@@ -37,7 +37,21 @@ export function atPath(property: string, value: unknown): Condition {
     .reduce<unknown>((inner, key) => ({ [key]: inner }), value) as Condition;
 }
 
+/**
+ * A list field sorts by its first element (API.md section 10): its key's property is `<list>[1]`,
+ * PostgreSQL's first element, NULL for an empty list. The repository turns it into that SQL.
+ */
+export const firstElementOf = (list: string): string => `${list}[1]`;
+
+/** The list property whose first element `property` names, or undefined for any other property. */
+export const listOfFirstElement = (property: string): string | undefined => /^(.+)\[1\]$/.exec(property)?.[1];
+
 function valueAt(row: object, property: string): unknown {
+  const list = listOfFirstElement(property);
+  if (list) {
+    const items = valueAt(row, list);
+    return Array.isArray(items) ? (items[0] ?? null) : null;
+  }
   return property
     .split('.')
     .reduce<unknown>((value, key) => (value === null || value === undefined ? undefined : (value as Record<string, unknown>)[key]), row);
@@ -155,7 +169,7 @@ export interface RowBound {
 
 /**
  * afterCursor's rows as one row comparison, when it means exactly the same: every key in one
- * direction, top-level properties, no NULL in the cursor, and ascending keys never NULL (they come
+ * direction, top-level columns, no NULL in the cursor, and ascending keys never NULL (they come
  * after every value there, and a comparison with NULL is unknown, which would drop them). A btree
  * index on the keys starts at a row comparison directly; afterCursor's OR only bounds the first key,
  * so a sort field with few distinct values (managed, type, status) read every earlier row of its
@@ -163,7 +177,8 @@ export interface RowBound {
  */
 export function rowAfterCursor(keys: SortKey[], values: unknown[]): RowBound | undefined {
   const direction = keys[0]!.direction;
-  if (keys.some((key) => key.direction !== direction || key.property.includes('.'))) return undefined;
+  // A JSON path or a list's first element is an expression no btree index of the keys serves.
+  if (keys.some((key) => key.direction !== direction || key.property.includes('.') || listOfFirstElement(key.property))) return undefined;
   if (values.some((value) => value === null)) return undefined;
   if (direction === 'ASC' && keys.some((key) => key.nullable)) return undefined;
   return { properties: keys.map((key) => key.property), operator: direction === 'ASC' ? '>' : '<', values };

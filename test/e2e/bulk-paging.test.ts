@@ -135,3 +135,34 @@ it('every bulk read answers with a cursor when its page has records, and takes i
     expect(next.body.items).not.toEqual(first.body.items);
   }
 });
+
+it('sorts by a list field by its first element, both directions: empty lists as NULLs, ties by id, every record once across cursor pages (API.md section 10)', async () => {
+  /** PostgreSQL's order of the keys: NULL after every value; UUIDs and these names compare as their text. */
+  const compare = (a: string | null, b: string | null) => (a === b ? 0 : a === null ? 1 : b === null ? -1 : a < b ? -1 : 1);
+  const cases = [
+    ['/api/v1/transactions/bulk', 'accountOffchainId', (item: Record<string, string[]>) => item.accountOffchainIds!],
+    ['/api/v1/accounts/bulk', 'privateKeyLocation', (item: Record<string, string[]>) => item.privateKeyLocation!],
+  ] as const;
+  for (const [route, fieldName, list] of cases) {
+    for (const sortDirection of ['ASC', 'DESC'] as const) {
+      const sort = [{ fieldName, sortDirection }];
+      const all = await stack.call('POST', `${route}/detailed`, { itemQuery: { limit: 1000, sort } });
+      expect([fieldName, all.status]).toEqual([fieldName, 200]);
+      expect(all.body.count).toBe(all.body.items.length);
+      const keyed = (all.body.items as Record<string, string[]>[]).map((item) => ({ id: idOf(item as never), first: list(item)[0] ?? null }));
+      expect(new Set(keyed.map((k) => k.first)).size).toBeGreaterThan(1);
+      const sign = sortDirection === 'ASC' ? 1 : -1;
+      expect(keyed).toEqual([...keyed].sort((a, b) => sign * (compare(a.first, b.first) || compare(a.id, b.id))));
+      // The page after a cursor, at the level that loads some columns only.
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      for (let page = 0; page < 100; page++) {
+        const next = (await stack.call('POST', `${route}/identifiers`, { itemQuery: { limit: 40, sort, ...(cursor ? { cursor } : {}) } })).body as Page;
+        seen.push(...next.items.map(idOf));
+        if (next.items.length < 40) break;
+        cursor = next.cursor;
+      }
+      expect(seen).toEqual(keyed.map((k) => k.id));
+    }
+  }
+});

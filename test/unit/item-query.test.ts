@@ -350,10 +350,10 @@ describe('translateItemQuery: sorting', () => {
     expect(translateItemQuery(accountQuery, { sort: [] }, scope).orderBy).toEqual([{ managed: 'desc' }, { id: 'desc' }]);
   });
 
-  it('refuses to sort by a list field', () => {
-    const error = refusal(() => translateItemQuery(accountQuery, { sort: [{ fieldName: 'code' }, { fieldName: 'solDebitApiKeys' }] }, scope));
-    expect(error.code).toBe('VALIDATION_ERROR');
-    expect(error.field).toBe('itemQuery.sort.1.fieldName');
+  it('sorts a list field by its first element (API.md section 10)', () => {
+    expect(translateItemQuery(accountQuery, { sort: [{ fieldName: 'code' }, { fieldName: 'solDebitApiKeys', sortDirection: 'DESC' }] }, scope).orderBy).toEqual(
+      [{ code: 'asc' }, { 'solDebitApiKeys[1]': 'desc' }, { id: 'desc' }],
+    );
   });
 
   it('refuses to sort by an unknown field', () => {

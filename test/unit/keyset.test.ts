@@ -2,17 +2,20 @@ import { translateItemQuery, type ItemQuery, type QueryResource } from '../../sr
 import type { RowBound } from '../../src/domain/keyset';
 import { refusal } from '../support/expectations';
 
-/** Records with a nullable text, a boolean, a number and a nullable timestamp; many ties and NULLs. */
+/** Records with a nullable text, a boolean, a number, a nullable timestamp and a list; many ties and NULLs (empty lists). */
 const things: QueryResource = {
   fields: {
     name: { property: 'name', kind: 'TEXT', dataTypes: ['TEXT'], nullable: true },
     active: { property: 'active', kind: 'BOOLEAN', dataTypes: ['BOOLEAN'] },
     weight: { property: 'weight', kind: 'NUMBER', dataTypes: ['NUMBER'], integer: true },
     seenAt: { property: 'seenAt', kind: 'TIMESTAMP', dataTypes: ['TIMESTAMP'], nullable: true },
+    tags: { property: 'tags', kind: 'TEXT', dataTypes: ['TEXT'], array: true, nullable: true },
   },
   defaultSort: [['active', 'DESC']],
   idProperty: 'id',
 };
+
+type Value = string | boolean | bigint | Date | null;
 
 interface Thing {
   id: string;
@@ -20,6 +23,7 @@ interface Thing {
   active: boolean;
   weight: bigint;
   seenAt: Date | null;
+  tags: string[];
 }
 
 const rows: Thing[] = Array.from({ length: 60 }, (_, i) => ({
@@ -28,9 +32,16 @@ const rows: Thing[] = Array.from({ length: 60 }, (_, i) => ({
   active: i % 2 === 0,
   weight: BigInt(i % 4),
   seenAt: i % 6 === 0 ? null : new Date(Date.UTC(2026, 0, 1 + (i % 3))),
+  tags: i % 4 === 0 ? [] : [['y', 'x', 'z'][i % 3]!, 'a'],
 }));
 
-type Value = string | boolean | bigint | Date | null;
+/** A property of the row as the database reads it: `<list>[1]` is the list's first element, NULL when empty. */
+function valueOf(row: Thing, property: string): Value {
+  const list = /^(.+)\[1\]$/.exec(property)?.[1];
+  if (list) return (row[list as keyof Thing] as string[])[0] ?? null;
+  return row[property as keyof Thing] as Value;
+}
+
 const comparable = (v: unknown) =>
   v instanceof Date ? v.getTime() : typeof v === 'bigint' ? Number(v) : typeof v === 'string' && /^-?\d+$/.test(v) ? Number(v) : v;
 
@@ -47,7 +58,7 @@ function matches(row: Thing, condition: Record<string, unknown>): boolean {
     if (key === '$and') return (value as Record<string, unknown>[]).every((c) => matches(row, c));
     if (key === '$or') return (value as Record<string, unknown>[]).some((c) => matches(row, c));
     if (key === 'organizationId') return true;
-    const actual = row[key as keyof Thing] as Value;
+    const actual = valueOf(row, key);
     if (value === null) return actual === null;
     return Object.entries(value as Record<string, unknown>).every(([op, operand]) => {
       if (op === '$ne' && operand === null) return actual !== null;
@@ -61,10 +72,10 @@ function matches(row: Thing, condition: Record<string, unknown>): boolean {
 
 /** The rows in the query's order (as the database sorts them). */
 function ordered(query: ReturnType<typeof translateItemQuery>, from: Thing[]): Thing[] {
-  const keys = query.orderBy.map((o) => Object.entries(o)[0] as [keyof Thing, 'asc' | 'desc']);
+  const keys = query.orderBy.map((o) => Object.entries(o)[0] as [string, 'asc' | 'desc']);
   return [...from].sort((a, b) => {
     for (const [key, direction] of keys) {
-      const c = compare(a[key] as Value, b[key] as Value);
+      const c = compare(valueOf(a, key), valueOf(b, key));
       if (c !== 0) return direction === 'asc' ? c : -c;
     }
     return 0;
@@ -74,7 +85,7 @@ function ordered(query: ReturnType<typeof translateItemQuery>, from: Thing[]): T
 /** PostgreSQL's row comparison `(a1, …) < (b1, …)`: the first pair that differs decides; a NULL in it makes it unknown (no row). */
 function rowCompares(row: Thing, bound: RowBound): boolean {
   for (const [i, property] of bound.properties.entries()) {
-    const [actual, value] = [row[property as keyof Thing] as Value, bound.values[i] as Value];
+    const [actual, value] = [valueOf(row, property), bound.values[i] as Value];
     if (actual === null || value === null) return false;
     const c = compare(actual, value);
     if (c !== 0) return bound.operator === '<' ? c < 0 : c > 0;
@@ -118,6 +129,15 @@ const sorts: [string, ItemQuery['sort']][] = [
     ],
   ],
   ['three fields in mixed directions', [{ fieldName: 'active' }, { fieldName: 'name', sortDirection: 'DESC' }, { fieldName: 'seenAt' }]],
+  ['a list by its first element ascending (empty lists last)', [{ fieldName: 'tags', sortDirection: 'ASC' }]],
+  ['a list by its first element descending (empty lists first)', [{ fieldName: 'tags', sortDirection: 'DESC' }]],
+  [
+    'a list, then a number the other way',
+    [
+      { fieldName: 'tags', sortDirection: 'DESC' },
+      { fieldName: 'weight', sortDirection: 'ASC' },
+    ],
+  ],
 ];
 
 describe('keyset paging', () => {
@@ -131,7 +151,8 @@ describe('keyset paging', () => {
     const table = [...rows];
     // Before every next page, a new row lands at the very front of the order.
     let n = 0;
-    const before = () => table.push({ id: `ffffffff-0000-4000-8000-${String(n++).padStart(12, '0')}`, name: 'new', active: true, weight: -1n, seenAt: null });
+    const before = () =>
+      table.push({ id: `ffffffff-0000-4000-8000-${String(n++).padStart(12, '0')}`, name: 'new', active: true, weight: -1n, seenAt: null, tags: [] });
     const walked = walk({ sort, limit: 10 }, table, before);
     expect(walked.map((r) => r.id)).toEqual(page(translateItemQuery(things, { sort, limit: 1000 }, { organizationId: 'org' }), rows).map((r) => r.id));
 
@@ -140,7 +161,7 @@ describe('keyset paging', () => {
     const skipped: Thing[] = [];
     for (let skip = 0; skip < rows.length; skip += 10) {
       skipped.push(...page(translateItemQuery(things, { sort, limit: 10, skip }, { organizationId: 'org' }), skipTable));
-      skipTable.push({ id: `ffffffff-0000-4000-8000-${String(n++).padStart(12, '0')}`, name: 'new', active: true, weight: -1n, seenAt: null });
+      skipTable.push({ id: `ffffffff-0000-4000-8000-${String(n++).padStart(12, '0')}`, name: 'new', active: true, weight: -1n, seenAt: null, tags: [] });
     }
     expect(new Set(skipped.map((r) => r.id)).size).toBeLessThan(skipped.length);
   });
@@ -241,5 +262,27 @@ describe('keyset paging', () => {
     expect(refusal(() => translateItemQuery(things, { sort: [{ fieldName: 'weight' }], cursor: notAnId }, { organizationId: 'org' })).field).toBe(
       'itemQuery.cursor',
     );
+  });
+});
+
+describe('a list field sorts by its first element (API.md section 10)', () => {
+  it('orders by the first element, ties by id, and keeps only the list in the cursor', () => {
+    const query = translateItemQuery(things, { sort: [{ fieldName: 'tags', sortDirection: 'DESC' }] }, { organizationId: 'org' });
+    expect(query.orderBy).toEqual([{ 'tags[1]': 'desc' }, { id: 'desc' }]);
+    expect(query.keyProperties).toEqual(['tags', 'id']);
+    const tagged = rows.find((r) => r.tags.length > 0)!;
+    const empty = rows.find((r) => r.tags.length === 0)!;
+    const after = (row: Thing) =>
+      translateItemQuery(things, { sort: [{ fieldName: 'tags', sortDirection: 'DESC' }], cursor: query.cursorAfter(row) }, { organizationId: 'org' });
+    // An expression no index of the keys serves: the OR form, never a row comparison.
+    expect(after(tagged).afterRow).toBeUndefined();
+    expect(after(tagged).after).toEqual({
+      $and: [
+        { 'tags[1]': { $lte: tagged.tags[0] } },
+        { $or: [{ 'tags[1]': { $lt: tagged.tags[0] } }, { $and: [{ 'tags[1]': { $eq: tagged.tags[0] } }, { id: { $lt: tagged.id } }] }] },
+      ],
+    });
+    // An empty list's position is NULL: descending, every listed row comes after it.
+    expect(after(empty).after).toMatchObject({ $or: [{ 'tags[1]': { $ne: null } }, { $and: [{ 'tags[1]': null }, { id: { $lt: empty.id } }] }] });
   });
 });

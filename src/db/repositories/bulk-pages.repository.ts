@@ -2,7 +2,7 @@
 import { raw, type EntityManager } from '@mikro-orm/postgresql';
 import type { EntityName } from '@mikro-orm/core';
 import { EXACT_COUNT_LIMIT, type Condition, type TranslatedQuery } from '../../domain/item-query';
-import type { RowBound } from '../../domain/keyset';
+import { listOfFirstElement, type RowBound } from '../../domain/keyset';
 
 export interface Page<E> {
   items: E[];
@@ -32,10 +32,29 @@ async function countUpTo<E extends object>(em: EntityManager, entity: EntityName
   return n > EXACT_COUNT_LIMIT ? { count: EXACT_COUNT_LIMIT, countIsLowerBound: true } : { count: n, countIsLowerBound: false };
 }
 
+const columnOf = <E extends object>(em: EntityManager, entity: EntityName<E>, property: string): string =>
+  (em.getMetadata().find(entity)!.properties as Record<string, { fieldNames: string[] }>)[property]!.fieldNames[0]!;
+
+/**
+ * The query with each list's first element (`<list>[1]`, a list field's sort key) written as the SQL
+ * `"alias"."column"[1]`, which MikroORM has no property for; the rest as it is.
+ */
+function withFirstElements<E extends object, T>(em: EntityManager, entity: EntityName<E>, part: T): T {
+  if (Array.isArray(part)) return part.map((item: unknown) => withFirstElements(em, entity, item)) as T;
+  if (!part || typeof part !== 'object' || part instanceof Date) return part;
+  return Object.fromEntries(
+    Object.entries(part).map(([key, value]) => {
+      const list = listOfFirstElement(key);
+      if (!list) return [key, withFirstElements(em, entity, value)];
+      const column = columnOf(em, entity, list);
+      return [raw((alias: string) => `"${alias}"."${column}"[1]`), value];
+    }),
+  ) as T;
+}
+
 /** `(c1, …, cn) < (?, …, ?)` over the properties' columns: PostgreSQL starts a btree index scan at it. */
 function rowCondition<E extends object>(em: EntityManager, entity: EntityName<E>, bound: RowBound): Condition {
-  const properties = em.getMetadata().find(entity)!.properties as Record<string, { fieldNames: string[] }>;
-  const columns = bound.properties.map((property) => properties[property]!.fieldNames[0]!);
+  const columns = bound.properties.map((property) => columnOf(em, entity, property));
   const placeholders = columns.map(() => '?').join(', ');
   const fragment = raw(
     (alias: string) => `(${columns.map((column) => `"${alias}"."${column}"`).join(', ')}) ${bound.operator} (${placeholders})`,
@@ -46,7 +65,7 @@ function rowCondition<E extends object>(em: EntityManager, entity: EntityName<E>
 
 /** The page's filter: the query's, and with a cursor the rows after it (as a row comparison where one says the same). */
 export function pageWhere<E extends object>(em: EntityManager, entity: EntityName<E>, query: TranslatedQuery): Condition {
-  const after = query.afterRow ? rowCondition(em, entity, query.afterRow) : query.after;
+  const after = query.afterRow ? rowCondition(em, entity, query.afterRow) : query.after && withFirstElements(em, entity, query.after);
   return after ? { $and: [query.where, after] } : query.where;
 }
 
@@ -65,19 +84,18 @@ export async function findPage<E extends object>(
   fields?: readonly string[],
 ): Promise<Page<E>> {
   const where = pageWhere(em, entity, query);
+  const orderBy = withFirstElements(em, entity, query.orderBy);
   const page = fields
     ? (em
         .createQueryBuilder(entity)
         .select([...new Set([...fields, ...query.keyProperties])] as never)
         .where(where as never)
-        .orderBy(query.orderBy as never)
+        .orderBy(orderBy as never)
         .limit(query.limit)
         .offset(query.offset)
         .execute('all', true) as Promise<E[]>)
     : // Read-only records: kept out of the identity map, which would track each of them for a flush that never comes.
-      (em.find(entity, where as never, { orderBy: query.orderBy as never, limit: query.limit, offset: query.offset, disableIdentityMap: true }) as Promise<
-        E[]
-      >);
+      (em.find(entity, where as never, { orderBy: orderBy as never, limit: query.limit, offset: query.offset, disableIdentityMap: true }) as Promise<E[]>);
   const [items, counted] = await Promise.all([page, countUpTo(em, entity, query.where)]);
   const last = items[items.length - 1];
   return { items, ...counted, ...(last ? { cursor: query.cursorAfter(last) } : {}) };
