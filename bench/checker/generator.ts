@@ -75,7 +75,7 @@ export function nextOperation(state: State, shape: Shape, random: Random, key: s
       2,
     ],
     [() => tnc('NONE'), 10],
-    // More than the wallet holds: the network refuses it (the guarded wallet would wait for approval first).
+    // More than the wallet holds: refused before anything is signed (INSUFFICIENT_BALANCE).
     [
       () => {
         const from = any(other(wallets, shape.guardedWallet));

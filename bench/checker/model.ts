@@ -146,9 +146,8 @@ function writeExpectation(state: State, shape: Shape, op: WriteOperation): Expec
     debit = { balance: state.units[op.from]!, amount: op.units, overLimit: op.from === shape.guardedHolder && op.units > shape.unitsLimit };
   }
   const all = [...objects, tx, ...(nonce ? [NONCES] : [])];
-  // Token debits are checked against the balance at lookup, before anything else.
-  if (op.kind !== 'transfer-network-currency' && debit && debit.amount > debit.balance)
-    return { objects: all, allowed: [refused(400, 'INSUFFICIENT_BALANCE')] };
+  // Debits are checked against the balance at lookup, before anything else (network currency too: API.md section 10).
+  if (debit && debit.amount > debit.balance) return { objects: all, allowed: [refused(400, 'INSUFFICIENT_BALANCE')] };
   // Over the limit: held before build (no nonce taken yet) until an approver decides.
   if (debit?.overLimit)
     return {
@@ -162,9 +161,6 @@ function writeExpectation(state: State, shape: Shape, op: WriteOperation): Expec
     };
   // Build reserves a free nonce account: none free is 409.
   if (nonce && state.noncesHeld >= shape.nonceAccounts) return { objects: all, allowed: [refused(409, 'CONFLICT')] };
-  // Network currency has no offchain precheck: the network refuses the transfer (the fee is paid).
-  if (op.kind === 'transfer-network-currency' && debit!.amount > debit!.balance)
-    return { objects: all, allowed: [{ outcome: { type: 'failed' }, changes: [] }] };
   if (op.rest === 'NONE') return { objects: all, allowed: [landed(moves)] };
   return {
     objects: all,

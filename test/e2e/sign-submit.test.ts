@@ -231,6 +231,10 @@ it('answers every Cancel of one waiting write CANCELLED when several come at onc
 
 it('ends EXPIRED when the blockhash of a write waiting for signatures expired, and its Submit is refused', async () => {
   const key = await outsideKey();
+  // A source with something to send (the balance is checked before the write waits).
+  const network = stack.runtime.networks.get('LOCAL')!;
+  await network.requestAirdrop(key.address, 1_000_000_000n);
+  await waitFor(async () => (await network.getBalance(key.address)) > 0n);
   const to = await wallet(0.01);
   const waiting = await transfer({ onchainId: key.address, offPlatform: true }, to, { lamports: '1000' });
   expect(waiting.status).toBe(202);

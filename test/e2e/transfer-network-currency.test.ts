@@ -75,3 +75,34 @@ it('answers values that cannot agree with 400 naming the field before any lookup
   expect(transfer.status).toBe(400);
   expect(transfer.body.errors[0]).toMatchObject({ code: 'VALIDATION_ERROR', field: 'itemData.value.lamports' });
 });
+
+describe('what the chain would refuse is refused before anything is signed, so no fee is paid (docs/behaviour/accounts.md)', () => {
+  const sendPaying = (source: { offchainId: string }, destination: { offchainId: string }, lamports: number) =>
+    stack.call('POST', '/api/v1/accounts/transfer-network-currency', {
+      itemData: { source, destination, value: { lamports: String(lamports) } },
+      svmTransactionConfig: { feePayer: { offchainId: source.offchainId } },
+    });
+
+  it('a source paying its own fee sends at most what it holds minus the fee, leaving 0 or the rent-exempt minimum (INSUFFICIENT_BALANCE naming itemData.value)', async () => {
+    const wallet = await account({ managed: true, canPayFees: true, seed: { lamports: '10000000' } });
+    const vault = await account({ managed: true });
+    for (const lamports of [20_000_000, 10_000_000, 10_000_000 - 5_000 - 100]) {
+      const refused = await sendPaying(wallet, vault, lamports);
+      expect(refused.status).toBe(400);
+      expect(refused.body.errors[0]).toMatchObject({ code: 'INSUFFICIENT_BALANCE', field: 'itemData.value' });
+    }
+    expect((await balances(wallet.offchainId)).onchain.balance.lamports).toBe(10_000_000);
+    const all = await sendPaying(wallet, vault, 10_000_000 - 5_000);
+    expect(all.body).toMatchObject({ success: true });
+    expect((await balances(wallet.offchainId)).onchain.balance.lamports).toBe(0);
+  });
+
+  it('refuses currency seeded into a System Program account with dataLength > 0 (spec 2.3 rule 2), naming itemData.source', async () => {
+    const seeded = await account({ managed: true, dataLength: 16, seed: { amount: 0.01 } });
+    const before = (await balances(seeded.offchainId)).onchain.balance.lamports;
+    const refused = await send(seeded, await account({ managed: true }), { lamports: '1' });
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors[0]).toMatchObject({ code: 'VALIDATION_ERROR', field: 'itemData.source', message: expect.stringContaining('spec 2.3 rule 2') });
+    expect((await balances(seeded.offchainId)).onchain.balance.lamports).toBe(before);
+  });
+});

@@ -54,11 +54,10 @@ it('counts mint and burn in the supply; a trade mints before its transfer leg is
   expect(only(state, { key: 't2', kind: 'trade', into: 'H0', to: 'H1', mintUnits: 10n, transferUnits: 116n }).answer).toBe('refused 400 INSUFFICIENT_BALANCE');
 });
 
-it('lets the network refuse network currency over the balance (failed onchain, nothing moved)', () => {
+it('refuses network currency over the balance before anything is signed (INSUFFICIENT_BALANCE, nothing moved, no fee)', () => {
   const over = only(start(), { key: 'x', kind: 'transfer-network-currency', from: 'W0', to: 'W1', lamports: 50_000_001n, lifetime: 'BLOCKHASH', rest: 'NONE' });
-  expect(over.answer).toBe('failed onchain');
+  expect(over.answer).toBe('refused 400 INSUFFICIENT_BALANCE');
   expect(over.state.lamports).toEqual(start().lamports);
-  expect(modelValues(over.state, 'transaction:x')).toEqual({ status: ['FAILED'] });
 });
 
 it('holds a debit over the guarded limit for approval; approve lands it, reject and cancel move nothing', () => {

@@ -1,6 +1,8 @@
 import type { TransferNetworkCurrencyItemData } from '../../src/domain/operations/accounts/account.inputs';
 import { validateInput } from '../../src/domain/operations/registry';
 import {
+  checkAvailableLamports,
+  checkTransferableSource,
   offPlatformDestination,
   onboardedDestination,
   transferLamports,
@@ -70,5 +72,53 @@ describe('destination classes (spec 8 limits are chosen by them)', () => {
     expect(error.code).toBe('VALIDATION_ERROR');
     expect(error.field).toBe('itemData.transferRemainingNetworkCurrencyTo');
     expect(error.message).toBe('the destination account is CLOSED');
+  });
+});
+
+describe('what the chain lets the source send (checked before anything is signed)', () => {
+  const SYSTEM = '11111111111111111111111111111111';
+  const RENT = 890_880n;
+
+  it('refuses a System Program account holding data: seeded currency cannot be transferred out (spec 2.3 rule 2), naming the field', () => {
+    const error = refusal(() => checkTransferableSource(ADDRESS, { owner: SYSTEM, dataLength: 16 }, 'itemData.source'));
+    expect(error).toMatchObject({ code: 'VALIDATION_ERROR', field: 'itemData.source' });
+    expect(error.message).toBe(
+      `account ${ADDRESS} holds 16 bytes of data: network currency seeded into a System Program account with dataLength > 0 cannot be transferred out (spec 2.3 rule 2)`,
+    );
+    expect(() => checkTransferableSource(ADDRESS, { owner: SYSTEM, dataLength: 0 }, 'itemData.source')).not.toThrow();
+  });
+
+  it("refuses another program's account, naming the field", () => {
+    const error = refusal(() => checkTransferableSource(ADDRESS, { owner: 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA', dataLength: 0 }, 'itemData.source'));
+    expect(error).toMatchObject({ code: 'VALIDATION_ERROR', field: 'itemData.source' });
+  });
+
+  it('lets it send everything, or keep at least the rent-exempt minimum', () => {
+    const source = { address: ADDRESS, lamports: 2_000_000n };
+    expect(() => checkAvailableLamports(source, 2_000_000n, 0n, RENT)).not.toThrow();
+    expect(() => checkAvailableLamports(source, 2_000_000n - RENT, 0n, RENT)).not.toThrow();
+  });
+
+  it('refuses more than it holds, or a remainder under the rent-exempt minimum: INSUFFICIENT_BALANCE naming itemData.value', () => {
+    const source = { address: ADDRESS, lamports: 2_000_000n };
+    for (const amount of [2_000_001n, 2_000_000n - RENT + 1n, 1_999_999n]) {
+      const error = refusal(() => checkAvailableLamports(source, amount, 0n, RENT));
+      expect(error).toMatchObject({ code: 'INSUFFICIENT_BALANCE', field: 'itemData.value' });
+    }
+    expect(refusal(() => checkAvailableLamports(source, 1_999_999n, 0n, RENT)).message).toBe(
+      `the source ${ADDRESS} holds 0.002 (2000000 lamports); it keeps the rent-exempt minimum of 890880 lamports unless it sends everything, so it can send at most 0.00110912 (1109120 lamports), or all 0.002 (2000000 lamports); 0.001999999 (1999999 lamports) cannot be transferred`,
+    );
+  });
+
+  it('keeps the fee when the source pays it', () => {
+    const source = { address: ADDRESS, lamports: 2_000_000n };
+    expect(() => checkAvailableLamports(source, 1_995_000n, 5_000n, RENT)).not.toThrow();
+    const error = refusal(() => checkAvailableLamports(source, 2_000_000n, 5_000n, RENT));
+    expect(error).toMatchObject({ code: 'INSUFFICIENT_BALANCE', field: 'itemData.value' });
+    expect(error.message).toContain('and pays the fee of 5000 lamports');
+  });
+
+  it('an account with nothing can send nothing', () => {
+    expect(refusal(() => checkAvailableLamports({ address: ADDRESS, lamports: 0n }, 1n, 0n, RENT)).message).toContain('so it can send nothing');
   });
 });

@@ -1,6 +1,7 @@
 /**
  * Transfer Network Currency: lamports from a managed account to any address, signed by the
- * source. The debit is classified by its destination (OFF_PLATFORM, NON_MANAGED, MANAGED) so the
+ * source; refused before anything is signed when the chain would refuse it (the source's data, its
+ * balance). The debit is classified by its destination (OFF_PLATFORM, NON_MANAGED, MANAGED) so the
  * limit-check step applies spec 8's limits to it.
  */
 import { getTransferSolInstruction } from '@solana-program/system';
@@ -9,7 +10,10 @@ import { address, createNoopSigner, type Instruction } from '@solana/kit';
 import type { TransferNetworkCurrencyItemData } from '../../../domain/operations/accounts/account.inputs';
 import { findAccountByLookup, offPlatformAddress, signerMode } from '../../../db/repositories/accounts.repository';
 import {
+  checkAvailableLamports,
   checkDistinct,
+  checkTransferableSource,
+  LAMPORTS_PER_SIGNATURE,
   offPlatformDestination,
   onboardedDestination,
   transferLamports,
@@ -50,11 +54,18 @@ export const transferNetworkCurrencyHandler: OperationHandler<TransferNetworkCur
     checkDistinct(source.address, destination.address);
     const amount = transferLamports(item);
     const feePayer = await resolveFeePayer(em, deps, request, request.svmTransactionConfig ?? {});
+    const signers = signerSet(feePayer.address, source.address);
+    // Checked before anything is signed: a transfer the chain would refuse pays no fee.
+    const network = deps.networks.get(request.cluster)!;
+    const onchain = await network.getAccount(source.address);
+    if (onchain) checkTransferableSource(source.address, { owner: onchain.owner, dataLength: onchain.data.length }, 'itemData.source');
+    const fee = source.address === feePayer.address ? LAMPORTS_PER_SIGNATURE * BigInt(signers.length) : 0n;
+    checkAvailableLamports({ address: source.address, lamports: onchain?.lamports ?? 0n }, amount, fee, await network.getMinimumBalanceForRentExemption(0));
     const data: TransferSolData = { source: source.address, destination: destination.address, amount: amount.toString(), memo: item.memo ?? null };
     return {
       needsTransaction: true,
       feePayer: feePayer.address,
-      signers: signerSet(feePayer.address, source.address),
+      signers,
       awaitedSigners: source.awaited && source.address !== feePayer.address ? [source.address] : [],
       debits: [
         {

@@ -74,7 +74,7 @@ export const accountOperations = {
       path: '/api/v1/accounts/transfer-network-currency',
       tag: 'Accounts',
       summary:
-        "Transfer Network Currency from a managed account, signed by it; debit limits of spec 8 apply (per transaction: OFF_PLATFORM 0, NON_MANAGED 1, MANAGED unlimited, unless the account configures its own). A source the service may not sign for (off-platform, non-managed, another organization's key not shared with this one) or looked up with autoSign: false makes the write wait in AWAITING_SIGNATURES (202; its missingSignatureWebhooks are called) until Sign Transaction supplies the signature, Cancel, or its blockhash expires (EXPIRED); the fee payer must be a key the service may use.",
+        "Transfer Network Currency from a managed account, signed by it; debit limits of spec 8 apply (per transaction: OFF_PLATFORM 0, NON_MANAGED 1, MANAGED unlimited, unless the account configures its own). A source the service may not sign for (off-platform, non-managed, another organization's key not shared with this one) or looked up with autoSign: false makes the write wait in AWAITING_SIGNATURES (202; its missingSignatureWebhooks are called) until Sign Transaction supplies the signature, Cancel, or its blockhash expires (EXPIRED); the fee payer must be a key the service may use. Refused before anything is signed (no fee paid): a source holding data (dataLength > 0, spec 2.3 rule 2) or owned by another program (400 naming itemData.source), and more than the source holds minus the fee it pays and the rent-exempt minimum it keeps unless it sends everything (INSUFFICIENT_BALANCE naming itemData.value).",
       successStatus: 201,
       body: 'TransferNetworkCurrencyRequest',
       response: transactionResult,

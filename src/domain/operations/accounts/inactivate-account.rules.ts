@@ -2,10 +2,10 @@
  * Inactivate Account (spec 3): what must happen onchain before an account's record can
  * become CLOSED. Pure: the lookup step supplies the account as the chain holds it.
  */
-import { SYSTEM_PROGRAM_ADDRESS } from '@solana-program/system';
 import { validationError } from '../../errors';
 import { fromBaseUnits, NETWORK_CURRENCY_DECIMALS } from '../../money';
 import { checkOwnAccount } from './create-account.rules';
+import { checkTransferableSource } from './transfer-network-currency.rules';
 
 export interface OnchainAccountState {
   owner: string;
@@ -31,18 +31,7 @@ export function lamportsToSweep(account: { managed: boolean; address: string }, 
     return 0n;
   }
   if (!onchain || onchain.lamports === 0n) return 0n;
-  if (onchain.owner !== SYSTEM_PROGRAM_ADDRESS) {
-    throw validationError(
-      f,
-      `account ${account.address} is owned by program ${onchain.owner}, not the System Program (a mint, a token account or another program's account): only that program can empty it (a mint closes with Close Financial Instrument)`,
-    );
-  }
-  if (onchain.dataLength > 0) {
-    throw validationError(
-      f,
-      `account ${account.address} holds ${onchain.dataLength} bytes of data: the System Program moves lamports only out of accounts without data (spec 2.3 rule 2), so its ${onchain.lamports} lamports cannot be swept`,
-    );
-  }
+  checkTransferableSource(account.address, onchain, f);
   if (!hasDestination) {
     throw validationError(
       destination,
