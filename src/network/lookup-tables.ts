@@ -29,6 +29,17 @@ export async function readLookupTable(network: SvmNetwork, address: string): Pro
   };
 }
 
+/**
+ * The table at `address` for an onboarding: another program's account is answered as `notATable`
+ * (the client's to fix); an unreachable node still throws (an outage, retried).
+ */
+export function readLookupTableToOnboard(network: SvmNetwork, address: string): Promise<TableState | null | { notATable: string }> {
+  return readLookupTable(network, address).catch((error: unknown) => {
+    if (error instanceof NotALookupTableError) return { notATable: error.message };
+    throw error;
+  });
+}
+
 /** The account's lamports (what closing it refunds), 0 when gone. */
 export async function tableLamports(network: SvmNetwork, address: string): Promise<bigint> {
   return (await network.getAccount(address))?.lamports ?? 0n;

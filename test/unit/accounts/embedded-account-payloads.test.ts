@@ -3,6 +3,7 @@
  * and Create Onchain Data Source (API.md section 10): the codec takes every 2.3 field, `managed`
  * included; what the operation honours passes its rules, the rest is 400 naming the field and why.
  */
+import type * as t from 'io-ts';
 import { operationRegistry, validateInput } from '../../../src/domain/operations/registry';
 import { checkTableManaged } from '../../../src/domain/operations/address-lookup-tables/address-lookup-table.rules';
 import { checkPayloadFields } from '../../../src/domain/operations/accounts/account-payload.rules';
@@ -31,7 +32,8 @@ const payloadOf: Record<Op, string> = {
 
 /** Decodes the body as the API does, then runs the operation's request-only rules. */
 const validate = (op: Op, payload: object) => {
-  const item = accepted(operationRegistry[op].input, JSON.stringify(bodies[op](payload)));
+  const codec = operationRegistry[op].input as unknown as t.Type<unknown, unknown, unknown>;
+  const item = accepted(codec, JSON.stringify(bodies[op](payload)));
   validateInput(op, item as never, { updateDebitApiKeys: true });
 };
 

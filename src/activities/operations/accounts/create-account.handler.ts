@@ -1,6 +1,17 @@
 /** Create Account in the pipeline: resolve the new address (a new or imported key), then record it. */
 import type { CreateAccountItemData } from '../../../domain/operations/accounts/account.inputs';
-import { Account } from '../../../db/entities';
+import { Account, AddressLookupTable, DurableNonceAccount } from '../../../db/entities';
+import { NONCE_ACCOUNT_SIZE, nonceAccountRow } from '../../../domain/operations/durable-nonces/create-durable-nonce-accounts.rules';
+import { newTableRecord } from '../../../domain/operations/address-lookup-tables/address-lookup-table.rules';
+import {
+  chainVerifiedKind,
+  checkOnboardedLookupTable,
+  checkOnboardedNonce,
+  checkTableNotOnRecord,
+  onboardedTableFlags,
+} from '../../../domain/operations/accounts/onboarded-kinds.rules';
+import { readLookupTableToOnboard } from '../../../network/lookup-tables';
+import { appendComponents, type Component } from '../address-lookup-tables/lookup-table-components';
 import { createAccountRecord, createdBy, payloadFields } from '../../../db/repositories/accounts.repository';
 import {
   accountTypeOf,
@@ -14,13 +25,27 @@ import {
 import { linkRecords } from '../../../db/repositories/transaction-records.repository';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ActivityDeps } from '../../deps';
-import { scopeOf, type OperationHandler } from '../operation-handler';
+import { scopeOf, type OperationHandler, type OperationRequest } from '../operation-handler';
 import { resolveFeePayer, offchainOnly } from '../fee-payer';
 import { checkApprovers, type DebitLimit } from '../../../domain/debit-limits';
 import { storedTokenDebitLimits } from './token-debit-limits';
 import { usableApprovers } from '../../../db/repositories/organizations.repository';
 
+/** What the chain says of an onboarded nonce account or table: its record beside the account's is built from this. */
+type ChainVerified =
+  | { kind: 'NONCE'; authority: string; authorityAccountId: string | null; nonce: string }
+  | {
+      kind: 'ADDRESS_LOOKUP_TABLE';
+      authority: string;
+      authorityAccountId: string | null;
+      managed: boolean;
+      components: Component[];
+      flags: ReturnType<typeof onboardedTableFlags>;
+    };
+
 interface CreateAccountData {
+  /** An onboarded NONCE or ADDRESS_LOOKUP_TABLE account, as verified against the chain. */
+  chainVerified?: ChainVerified;
   newAddress: string;
   lamports: string;
   createWithKey: boolean;
@@ -55,7 +80,8 @@ export const createAccountHandler: OperationHandler<CreateAccountItemData, Creat
     checkOnchainExistence(item, newAddress, request.cluster, existsOnchain);
 
     if (item.alreadyOnchain) {
-      const data: CreateAccountData = { newAddress, lamports: '0', createWithKey: false, accountId: request.newRecordId!, tokenDebitLimits };
+      const chainVerified = await verifyAgainstChain(em, deps, request, newAddress);
+      const data: CreateAccountData = { newAddress, lamports: '0', createWithKey: false, accountId: request.newRecordId!, tokenDebitLimits, chainVerified };
       return offchainOnly(deps.feePayerAddress, data);
     }
 
@@ -122,7 +148,8 @@ export const createAccountHandler: OperationHandler<CreateAccountItemData, Creat
         missingSignatureWebhooks: item.missingSignatureWebhooks ?? [],
         preTransactionSubmitWebhooks: item.preTransactionSubmitWebhooks ?? [],
         postTransactionSubmitWebhooks: item.postTransactionSubmitWebhooks ?? [],
-        dataLength: item.dataLength ?? 0,
+        // An onboarded nonce account is the network's 80 bytes.
+        dataLength: data.chainVerified?.kind === 'NONCE' ? NONCE_ACCOUNT_SIZE : (item.dataLength ?? 0),
         tokenVersion: item.tokenVersion ?? null,
         lamportsBalance: BigInt(data.lamports),
         // An onboarding (no network transaction) has no creation transaction, though its write has a record.
@@ -130,10 +157,75 @@ export const createAccountHandler: OperationHandler<CreateAccountItemData, Creat
       },
       at,
     );
+    recordChainVerified(em, request, data, at);
     linkRecords(tx, [data.accountId]);
     return { onchainId: data.newAddress, offchainId: data.accountId };
   },
 };
+
+/**
+ * An onboarded NONCE or ADDRESS_LOOKUP_TABLE account checked against the chain (owner program,
+ * initialized nonce or table, authority resolved to its record); undefined for other kinds.
+ */
+async function verifyAgainstChain(
+  em: EntityManager,
+  deps: ActivityDeps,
+  request: OperationRequest<CreateAccountItemData>,
+  address: string,
+): Promise<ChainVerified | undefined> {
+  const kind = chainVerifiedKind(request.itemData);
+  if (!kind) return undefined;
+  const scope = scopeOf(request);
+  const network = deps.networks.get(request.cluster)!;
+  const recordOf = async (onchainId: string) => em.findOne(Account, { ...scope, address: onchainId });
+  if (kind === 'NONCE') {
+    const { authority, nonce } = checkOnboardedNonce(await network.getAccount(address), address, request.cluster);
+    return { kind, authority, authorityAccountId: (await recordOf(authority))?.id ?? null, nonce };
+  }
+  checkTableNotOnRecord(!!(await em.findOne(AddressLookupTable, { ...scope, address })), address);
+  const state = checkOnboardedLookupTable(await readLookupTableToOnboard(network, address), address, request.cluster);
+  const authority = await recordOf(state.authority);
+  const onRecord = await em.find(Account, { ...scope, address: { $in: state.addresses } });
+  return {
+    kind,
+    authority: state.authority,
+    authorityAccountId: authority?.id ?? null,
+    managed: authority?.managed ?? false,
+    components: state.addresses.map((a) => ({ address: a, accountId: onRecord.find((r) => r.address === a)?.id ?? null })),
+    flags: onboardedTableFlags(state),
+  };
+}
+
+/** The nonce account's or table's record, as Create Durable Nonce Accounts and Create Address Lookup Table record theirs (same id as the account). */
+function recordChainVerified(em: EntityManager, request: OperationRequest<CreateAccountItemData>, data: CreateAccountData, at: Date): void {
+  const verified = data.chainVerified;
+  if (!verified) return;
+  const scope = scopeOf(request);
+  const item = request.itemData;
+  const authority = { address: verified.authority, accountId: verified.authorityAccountId };
+  if (verified.kind === 'NONCE') {
+    const row = nonceAccountRow(scope, { id: data.accountId, address: data.newAddress }, item.offchainReferences?.code ?? null, authority, at);
+    em.create(DurableNonceAccount, { ...row, nonceHash: verified.nonce });
+    return;
+  }
+  const table = em.create(AddressLookupTable, {
+    ...newTableRecord(
+      {
+        tableId: data.accountId,
+        address: data.newAddress,
+        recentSlot: null,
+        authority: verified.authority,
+        authorityAccountId: verified.authorityAccountId,
+        managed: verified.managed,
+      },
+      scope,
+      item,
+      null,
+    ),
+    ...verified.flags,
+  });
+  appendComponents(table, verified.components, null, at);
+}
 
 type DkgKey = NonNullable<NonNullable<CreateAccountItemData['privateKeyDetails']>['dkgKeys']>[number];
 

@@ -23,7 +23,7 @@ import {
 } from '../../../domain/operations/address-lookup-tables/address-lookup-table.rules';
 import { linkRecords } from '../../../db/repositories/transaction-records.repository';
 import { paidBy, resolveFeePayer, offchainOnly } from '../fee-payer';
-import { NotALookupTableError, readLookupTable, readSlotHashes } from '../../../network/lookup-tables';
+import { readLookupTableToOnboard, readSlotHashes } from '../../../network/lookup-tables';
 import { appendComponents, resolveComponents, type Component } from './lookup-table-components';
 import { landed, scopeOf } from '../operation-handler';
 import type { OperationHandler } from '../operation-handler';
@@ -51,10 +51,7 @@ export const createAddressLookupTableHandler: OperationHandler<CreateAddressLook
       const field = 'itemData.addressLookupTable.onchainId';
       checkNotOnRecord(!!(await em.findOne(AddressLookupTable, { ...scope, address: payload.onchainId! })), payload.onchainId!, field);
       // Only "another program's account" is the client's to fix; an unreachable node stays an outage (retried, 503).
-      const read = await readLookupTable(network, payload.onchainId!).catch((error: unknown) => {
-        if (error instanceof NotALookupTableError) return { notATable: error.message };
-        throw error;
-      });
+      const read = await readLookupTableToOnboard(network, payload.onchainId!);
       const state = checkOnboardedTable(read, payload.onchainId!, request.cluster, authorityAccount.address, components, field);
       checkTableManaged(payload.managed, authorityAccount.managed);
       const byAddress = new Map(components.map((c) => [c.address, c.accountId]));

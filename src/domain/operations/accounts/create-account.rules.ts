@@ -10,6 +10,7 @@ import { conflict, forbidden, validationError } from '../../errors';
 import { NETWORK_CURRENCY_DECIMALS, resolveValue } from '../../money';
 import { checkDebitLimitFields } from './debit-limit.rules';
 import { checkWebhookFields } from './webhook-config.rules';
+import { validateChainVerifiedKind } from './onboarded-kinds.rules';
 
 export interface CreateAccountPermissions {
   updateDebitApiKeys: boolean;
@@ -97,6 +98,7 @@ export function validateCreateAccount(item: CreateAccountItemData, can: CreateAc
   checkDebitLimitsApply(item, type);
   checkDebitLimitFields(item);
   checkWebhookFields(item);
+  validateChainVerifiedKind(item);
 }
 
 type DebitLimitFields = Pick<CreateAccountItemData, 'networkCurrencyDebitLimits' | 'tokenDebitLimits'>;

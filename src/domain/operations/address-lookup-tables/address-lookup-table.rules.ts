@@ -217,6 +217,12 @@ export function checkNotOnRecord(onRecord: boolean, onchainId: string, field: st
   if (onRecord) throw conflict(field, `address lookup table ${onchainId} is already on record`);
 }
 
+/** The network holds a table at `onchainId`: no account, or another program's, is VALIDATION_ERROR naming `field`. */
+export function requireTable(state: TableState | null | { notATable: string }, onchainId: string, cluster: string, field: string): asserts state is TableState {
+  if (!state) throw validationError(field, `no address lookup table at ${onchainId} on ${cluster}`);
+  if ('notATable' in state) throw validationError(field, state.notATable);
+}
+
 /**
  * An existing table onboarded as the network holds it: it exists, its authority (unless frozen) is
  * the one named, and it holds every component named. VALIDATION_ERROR naming the field at fault.
@@ -229,8 +235,7 @@ export function checkOnboardedTable(
   components: readonly { address: string }[],
   field: string,
 ): TableState {
-  if (!state) throw validationError(field, `no address lookup table at ${onchainId} on ${cluster}`);
-  if ('notATable' in state) throw validationError(field, state.notATable);
+  requireTable(state, onchainId, cluster, field);
   if (state.authority !== null && state.authority !== authority) throw validationError('itemData.authority', `the table's authority is ${state.authority}`);
   const missing = components.findIndex((c) => !state.addresses.includes(c.address));
   if (missing >= 0)
@@ -258,7 +263,8 @@ export interface NewTable {
   /** null: onboarded (no creating transaction). */
   recentSlot: string | null;
   authority: string;
-  authorityAccountId: string;
+  /** null: the authority has no account record (a table onboarded with Create Account). */
+  authorityAccountId: string | null;
   managed: boolean;
 }
 
