@@ -106,6 +106,10 @@ export function readOnchainInstrument(owner: string, data: Uint8Array): OnchainI
         state.extensions.push('CONFIDENTIAL_TRANSFER');
         set('confidentialTransferAuthority', optionValue(e.authority));
         break;
+      case 'ConfidentialMintBurn':
+        // The extension names no authority: its supply key holder is known only to whoever created it.
+        state.extensions.push('CONFIDENTIAL_MINT_BURN');
+        break;
       default:
         break;
     }

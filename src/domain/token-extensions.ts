@@ -92,6 +92,14 @@ export function extensionArgs(extensions: readonly MintExtension[], metadata?: T
   return args;
 }
 
+/** Confidential Mint and Burn's public supply keys (derived from its authority's key in custody). */
+export interface ConfidentialSupplyKeys {
+  /** The supply's ElGamal public key, in the 32-byte form the program stores (written as an address). */
+  supplyElgamalPubkey: string;
+  /** A zero supply encrypted under the supply's AES key (36 bytes, base64). */
+  decryptableSupply: string;
+}
+
 /** Bytes of a mint with these extensions (82 for a plain SPL-sized mint). */
 export function mintAccountSize(extensions: readonly MintExtension[], metadata?: TokenMetadataInput): number {
   const args = extensionArgs(extensions, metadata);

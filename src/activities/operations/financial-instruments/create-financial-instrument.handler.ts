@@ -16,7 +16,9 @@ import {
   checkMintNotOnboarded,
   checkMintRecordUnchanged,
   checkNewMint,
+  checkConfidentialMintBurnRelease,
   checkNotAMint,
+  checkSupplyKeyHolder,
   finalMintSize,
   givenAlId,
   instrumentRecord,
@@ -33,7 +35,11 @@ import {
   type CreatedInstrument,
 } from '../../../domain/operations/financial-instruments/create-financial-instrument.rules';
 import type { ActivityDeps } from '../../deps';
-import { rentExemptMinimum } from '../../../domain/token-extensions';
+import { TOKEN_2022_PROGRAM_ADDRESS } from '@solana-program/token-2022';
+import { signBytes } from '@solana/kit';
+import { confidentialSupplyKeys } from '../../../custody/confidential-supply-keys';
+import { programRelease } from '../../../network/program-release';
+import { rentExemptMinimum, type ConfidentialSupplyKeys } from '../../../domain/token-extensions';
 import { signerSet } from '../../../domain/write';
 import { resolveFeePayer } from '../fee-payer';
 import { landed, scopeOf, type OperationHandler, type OperationRequest, type OperationResolved } from '../operation-handler';
@@ -44,6 +50,8 @@ type AuthorityName = AuthorityField | 'transferHookProgram';
 type Request = OperationRequest<CreateFinancialInstrumentItemData>;
 
 interface InstrumentData extends CreatedInstrument {
+  /** Confidential Mint and Burn's supply keys (public values only). */
+  confidentialSupply?: ConfidentialSupplyKeys;
   /** false when the onboarded mint already has an account record in this tenant. */
   createsMintAccount: boolean;
   /** A pre-created account initialized in place, and the lamports it still needs. */
@@ -60,6 +68,21 @@ async function resolveAuthority(
   if (lookup.offPlatform) return { ref: { address: offPlatformAddress(lookup, field), accountId: null } };
   const account = await findAccountByLookup(em, scopeOf(request), lookup, field);
   return { ref: { address: account.address, accountId: account.id }, account };
+}
+
+/**
+ * Confidential Mint and Burn's supply keys, where the network's Token-2022 program initializes the
+ * extension: derived from the authority's key (the service signs the derivation messages with it),
+ * so the same keys come back on a retry and its owner can derive them again.
+ */
+async function supplyKeys(em: EntityManager, deps: ActivityDeps, request: Request, authority: Account | undefined, mint: string) {
+  const field = 'itemData.confidentialMintBurnAuthority';
+  checkConfidentialMintBurnRelease(await programRelease(deps.networks.get(request.cluster)!, TOKEN_2022_PROGRAM_ADDRESS));
+  const account = signingAuthority(field, authority);
+  assertMaySign(account, request.organizationId, request.organizationExternalId, field);
+  const keyPair = (await deps.keyStore.keyPairs(em, [account.address])).get(account.address);
+  checkSupplyKeyHolder({ held: !!keyPair, autoSign: request.itemData.confidentialMintBurnAuthority?.autoSign });
+  return confidentialSupplyKeys((message) => signBytes(keyPair!.privateKey, message), mint);
 }
 
 /** The AL ID: given (and well formed, and free) or generated from its type, with the category rule of spec 2.4. */
@@ -123,11 +146,13 @@ export const createFinancialInstrumentHandler: OperationHandler<CreateFinancialI
 
     const authorities: Partial<Record<AuthorityName, AuthorityRef>> = {};
     const mustSign: { field: string; account?: Account }[] = [];
+    let supplyAuthority: Account | undefined;
     for (const field of [...authorityFields, 'transferHookProgram'] as const) {
       const lookup = item[field];
       if (!lookup) continue;
       const resolved = await resolveAuthority(em, request, lookup, `itemData.${field}`);
       authorities[field] = resolved.ref;
+      if (field === 'confidentialMintBurnAuthority') supplyAuthority = resolved.account;
       if (signsCreation(item, field)) mustSign.push({ field: `itemData.${field}`, account: resolved.account });
     }
     authorities.updateAuthority ??= authorities.mintAuthority;
@@ -168,6 +193,7 @@ export const createFinancialInstrumentHandler: OperationHandler<CreateFinancialI
         : await deps.keyStore.generate(em, request.organizationId, `${request.transactionId}:mint`);
       checkNewMint(mint, await network.accountExists(mint));
     }
+    const confidentialSupply = item.confidentialMintBurnAuthority && (await supplyKeys(em, deps, request, supplyAuthority, mint));
     // A pre-created mint account may carry its AL ID from Create Account; the request's references win.
     const { alId, referenceType } = await resolveAlId(
       em,
@@ -185,6 +211,7 @@ export const createFinancialInstrumentHandler: OperationHandler<CreateFinancialI
       lamports: lamports.toString(),
       authorities: Object.fromEntries(Object.entries(authorities).filter((entry): entry is [string, AuthorityRef] => entry[1] !== undefined)),
       logo: await copyRequestLogo(em, deps, request),
+      ...(confidentialSupply && { confidentialSupply }),
     };
     return {
       needsTransaction: true,
@@ -217,6 +244,7 @@ export const createFinancialInstrumentHandler: OperationHandler<CreateFinancialI
       authorities,
       lamports: BigInt(data.lamports),
       existing: data.existing && { topUp: BigInt(data.existing.topUp) },
+      confidentialSupply: data.confidentialSupply,
     });
   },
 

@@ -23,7 +23,7 @@ import { authorityFields, type AuthorityField } from '../../instrument-authoriti
 import { checkTypeForReference, parseAlId, type FinancialInstrumentType, type InstrumentReferenceType } from '../../al-id';
 import { conflict, validationError } from '../../errors';
 import { readOnchainInstrument, type OnchainInstrument } from '../../mint-state';
-import { mintAccountSize, type MintExtension } from '../../token-extensions';
+import { mintAccountSize, type ConfidentialSupplyKeys, type MintExtension } from '../../token-extensions';
 
 /** Fields only Token-2022 mints have; an SPL request naming one is refused. */
 const token2022Only = [
@@ -55,6 +55,7 @@ export function requestedExtensions(item: CreateFinancialInstrumentItemData): Mi
   if (item.scaledUiAmountAuthority) on.push('SCALED_UI_AMOUNT');
   if (item.transferHookAuthority) on.push('TRANSFER_HOOK');
   if (item.confidentialTransferAuthority) on.push('CONFIDENTIAL_TRANSFER');
+  if (item.confidentialMintBurnAuthority) on.push('CONFIDENTIAL_MINT_BURN');
   return on;
 }
 
@@ -181,7 +182,11 @@ export function validateCreateFinancialInstrument(item: CreateFinancialInstrumen
         throw validationError(`${f}.onchainData.${field}`, `onchain ${field} is Token Metadata, which needs a TOKEN_2022 instrument`);
     }
   }
-  if (item.confidentialMintBurnAuthority) throw validationError(`${f}.confidentialMintBurnAuthority`, 'Confidential Mint and Burn is not available yet');
+  if (item.confidentialMintBurnAuthority && !item.confidentialTransferAuthority)
+    throw validationError(
+      `${f}.confidentialMintBurnAuthority`,
+      'Confidential Mint and Burn needs Confidential Transfer: give a confidentialTransferAuthority too',
+    );
   if (item.paused !== undefined && !item.pausableAuthority) throw validationError(`${f}.paused`, 'paused needs a pausableAuthority (the Pausable extension)');
   if (item.scaledUiAmountMultiplier !== undefined && !item.scaledUiAmountAuthority)
     throw validationError(`${f}.scaledUiAmountMultiplier`, 'scaledUiAmountMultiplier needs a scaledUiAmountAuthority (the Scaled UI Amount extension)');
@@ -208,6 +213,48 @@ export interface InstrumentPlanInput {
   lamports: bigint;
   /** A pre-created, system-owned account becomes the mint: it is topped up to `lamports` and assigned to the token program. */
   existing?: { topUp: bigint };
+  /** Confidential Mint and Burn's supply keys, derived from its authority's key. */
+  confidentialSupply?: ConfidentialSupplyKeys;
+}
+
+/** `[major, minor, patch]` of a release name such as `program@v11.0.0` or `v8.1.2`, or undefined. */
+export function releaseVersion(release: string | undefined): [number, number, number] | undefined {
+  const match = release?.match(/(\d+)\.(\d+)\.(\d+)/);
+  return match ? [Number(match[1]), Number(match[2]), Number(match[3])] : undefined;
+}
+
+/** The first Token-2022 release whose ConfidentialMintBurn has the layout this service writes (with `pendingBurn`, added in 8.0.0). */
+export const CONFIDENTIAL_MINT_BURN_RELEASE = [8, 0, 0] as const;
+
+/**
+ * Confidential Mint and Burn only where the network's Token-2022 program initializes it: its
+ * release (read from the program's security.txt) is 8.0.0 or later. VALIDATION_ERROR naming
+ * itemData.confidentialMintBurnAuthority, with the release found.
+ */
+export function checkConfidentialMintBurnRelease(release: string | undefined): void {
+  const version = releaseVersion(release);
+  const [major, minor, patch] = CONFIDENTIAL_MINT_BURN_RELEASE;
+  const supported = version && (version[0] !== major ? version[0] > major : version[1] !== minor ? version[1] > minor : version[2] >= patch);
+  if (!supported)
+    throw validationError(
+      'itemData.confidentialMintBurnAuthority',
+      `Confidential Mint and Burn needs the Token-2022 program ${CONFIDENTIAL_MINT_BURN_RELEASE.join('.')} or later; this network's is ${release ?? 'of an unknown release (its build carries no security.txt)'}`,
+    );
+}
+
+/**
+ * The supply keys are derived from the confidentialMintBurnAuthority's key, so the service must
+ * hold it and be allowed to use it. VALIDATION_ERROR naming the field.
+ */
+export function checkSupplyKeyHolder(authority: { held: boolean; autoSign?: boolean }): void {
+  const field = 'itemData.confidentialMintBurnAuthority';
+  if (!authority.held)
+    throw validationError(field, `the mint's confidential supply keys are derived from this authority's key, which the service does not hold`);
+  if (authority.autoSign === false)
+    throw validationError(
+      field,
+      `the mint's confidential supply keys are derived from this authority's key, which autoSign: false keeps the service from using`,
+    );
 }
 
 /** The extension values the mint is created with, from the request and its resolved authorities. */
@@ -268,6 +315,19 @@ export function mintExtensionArgs(item: CreateFinancialInstrumentItemData, plan:
           }),
         );
         break;
+      case 'CONFIDENTIAL_MINT_BURN': {
+        const keys = plan.confidentialSupply!;
+        args.push(
+          extension('ConfidentialMintBurn', {
+            // A new mint's supply is zero: an all-zero ElGamal ciphertext encrypts 0 under any key.
+            confidentialSupply: new Uint8Array(64),
+            decryptableSupply: Buffer.from(keys.decryptableSupply, 'base64'),
+            supplyElgamalPubkey: address(keys.supplyElgamalPubkey),
+            pendingBurn: new Uint8Array(64),
+          }),
+        );
+        break;
+      }
       default:
         break;
     }
