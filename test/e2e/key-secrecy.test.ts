@@ -6,16 +6,31 @@ import { randomBytes } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { getBase58Decoder, getBase58Encoder } from '@solana/kit';
 import { startStack, type Stack } from '../support/stack';
+import { temporalTarget } from '../support/temporal';
 import { forkEm } from '../../src/main/runtime';
-import { CustodyKey } from '../../src/db/entities';
+import { startApi, type ApiServer } from '../../src/main/api';
+import { Account, CustodyKey } from '../../src/db/entities';
 
 let stack: Stack;
 let client: Client;
+/** The same service configured as in production: webhooks only to public https receivers. */
+let strictApi: ApiServer;
 beforeAll(async () => {
   stack = await startStack();
   client = new Client({ connection: await Connection.connect({ address: stack.config.temporal.address! }), namespace: stack.config.temporal.namespace });
+  strictApi = await startApi(
+    { ...stack.config, webhookUrlPolicy: { allowPrivateAddresses: false, allowHttp: false } },
+    stack.runtime,
+    temporalTarget(),
+    () => {},
+    {
+      port: 0,
+      hostWorker: false,
+    },
+  );
 });
 afterAll(async () => {
+  await strictApi?.close();
   await client?.connection.close();
   await stack?.close();
 });
@@ -88,6 +103,68 @@ it('keeps a generated private key out of the workflow history and the response',
     expect(history).not.toContain(text);
     expect(JSON.stringify(created.body)).not.toContain(text);
   }
+});
+
+describe("Create Loan Strategy's strategy payload, a Create Account payload (docs/loans.md)", () => {
+  /** A new instrument and a lender: what a strategy needs beside its vault payload. */
+  async function terms() {
+    const authority = (await stack.call('POST', '/api/v1/accounts', { itemData: { managed: true } })).body.newAccount;
+    const usd = await stack.call('POST', '/api/v1/financial-instruments', {
+      itemData: {
+        version: 'SPL',
+        onchainData: { decimals: 6 },
+        mintAuthority: { offchainId: authority.offchainId },
+        mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: 'STABLECOIN' } } },
+      },
+    });
+    expect(usd.status).toBe(201);
+    const lender = (await stack.call('POST', '/api/v1/accounts', { itemData: { managed: true } })).body.newAccount;
+    return {
+      lender: { offchainId: lender.offchainId },
+      principal: { financialInstrument: { onchainId: usd.body.newFinancialInstrument.onchainId } },
+      collateral: [
+        { financialInstrument: { onchainId: usd.body.newFinancialInstrument.onchainId }, apy: [100_000], loanToValueRatio: 800_000, liquidationRatio: 900_000 },
+      ],
+    };
+  }
+
+  it("keeps the vault's imported key and webhook credentials out of the workflow history and the record; the key is the vault's", async () => {
+    const seed = randomBytes(32);
+    const created = await stack.call('POST', '/api/v1/loans/strategies', {
+      itemData: {
+        ...(await terms()),
+        strategy: {
+          privateKeyDetails: { privateKey: getBase58Decoder().decode(seed) },
+          postTransactionSubmitWebhooks: [
+            { endpointUrl: 'http://127.0.0.1:9/hook', apiKeyAuthConfig: { httpHeaderName: 'x-key', keyValue: 'strategy-credential-123' } },
+          ],
+        },
+      },
+    });
+    expect({ status: created.status, refusal: created.status === 201 ? undefined : created.body }).toEqual({ status: 201, refusal: undefined });
+    const vault = created.body.newLoanStrategy;
+    const history = await historyText(created.body.svmTransaction.offchainId);
+    expect(history).toContain(vault.onchainId);
+    for (const text of [...encodings(seed), 'strategy-credential-123']) {
+      expect(history).not.toContain(text);
+      expect(JSON.stringify(created.body)).not.toContain(text);
+    }
+    expect(Buffer.from((await stack.runtime.keyStore.exportPrivateKey(forkEm(stack.runtime.orm), vault.onchainId))!)).toEqual(seed);
+    const details = await stack.call('POST', '/api/v1/accounts/single', { itemData: { account: { offchainId: vault.offchainId } } });
+    expect(details.body.postTransactionSubmitWebhooks[0].apiKeyAuthConfig.keyValue).toBe('***');
+    const record = await forkEm(stack.runtime.orm).findOneOrFail(Account, { id: vault.offchainId });
+    expect(JSON.stringify(record.postTransactionSubmitWebhooks)).not.toContain('strategy-credential-123');
+  });
+
+  it('refuses a webhook URL the policy refuses, naming the strategy field', async () => {
+    const refused = await fetch(`${strictApi.url}/api/v1/loans/strategies`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${stack.apiKey}` },
+      body: JSON.stringify({ itemData: { ...(await terms()), strategy: { preTransactionSubmitWebhooks: [{ endpointUrl: 'https://127.0.0.1:8443/hook' }] } } }),
+    });
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { errors: { field: string }[] }).errors[0].field).toBe('itemData.strategy.preTransactionSubmitWebhooks.0.endpointUrl');
+  });
 });
 
 describe('Fetch Account Private Key', () => {

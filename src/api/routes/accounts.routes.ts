@@ -37,6 +37,20 @@ export async function importedKey(item: CreateAccountItemData, at = 'itemData'):
   return bytes;
 }
 
+/**
+ * A Create Account payload as it enters workflow history (Create Account's, and Create Loan
+ * Strategy's `strategy`): webhook URLs checked against the policy, webhook credentials sealed, an
+ * imported key checked and sealed. Fields are named under `at`.
+ */
+export async function sealedAccountPayload(deps: ApiDeps, item: CreateAccountItemData, at = 'itemData'): Promise<CreateAccountItemData> {
+  await checkWebhookUrls(deps.webhookUrlPolicy, item, at);
+  const sealed: CreateAccountItemData = sealWebhookSecrets(deps.sealer, item);
+  if (item.privateKeyDetails?.privateKey) {
+    sealed.privateKeyDetails = { ...item.privateKeyDetails, privateKey: deps.sealer.seal(await importedKey(item, at)) };
+  }
+  return sealed;
+}
+
 export function accountRoutes(deps: ApiDeps): RouteSpec[] {
   /** The single-account reads: the account the body names, within the acting tenant. */
   const accountRoute = singleReadsOf(deps, singleAccountBody, ({ em, scope, body }) =>
@@ -46,15 +60,8 @@ export function accountRoutes(deps: ApiDeps): RouteSpec[] {
   return [
     ...writeRoutes(deps, accountOperations, {
       CREATE_ACCOUNT: {
-        async prepare(item) {
-          await checkWebhookUrls(deps.webhookUrlPolicy, item);
-          // Secrets are sealed here so that workflow histories never hold them in clear.
-          const sealed: CreateAccountItemData = sealWebhookSecrets(deps.sealer, item);
-          if (item.privateKeyDetails?.privateKey) {
-            sealed.privateKeyDetails = { ...item.privateKeyDetails, privateKey: deps.sealer.seal(await importedKey(item)) };
-          }
-          return sealed;
-        },
+        // Secrets are sealed here so that workflow histories never hold them in clear.
+        prepare: (item) => sealedAccountPayload(deps, item),
       },
       UPDATE_ACCOUNT: {
         async prepare(item) {

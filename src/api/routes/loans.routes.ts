@@ -11,6 +11,7 @@ import { bulkRoute, pageRoute } from './bulk-route';
 import { recordOfAccount, singleRoute } from './single-route';
 import { loanQuery, loanStrategyQuery } from './query-fields';
 import { writeRoutes } from './write-route';
+import { sealedAccountPayload } from './accounts.routes';
 import { loanOperations } from '../../domain/operations/loans/loans.operations';
 
 /** The accounts and instruments a page of strategies shows, and the principal owed on each one's unsettled loans. */
@@ -32,6 +33,10 @@ export function loanRoutes(deps: ApiDeps): RouteSpec[] {
   const prices = () => deps.prices ?? noPrices;
   return [
     ...writeRoutes(deps, loanOperations, {
+      // The vault payload is a Create Account payload: it enters workflow history as Create Account's does.
+      CREATE_LOAN_STRATEGY: {
+        prepare: async (item) => ({ ...item, strategy: await sealedAccountPayload(deps, item.strategy, 'itemData.strategy') }),
+      },
       CREATE_LOAN: {
         async answer(ctx, answer) {
           if (answer.async) {
