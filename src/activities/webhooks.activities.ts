@@ -6,6 +6,10 @@
  * Event ids are stable across retries and replays: `<transaction id>:TRANSACTION_POST_SUBMIT` once
  * per write, `<part's transaction id>:TRANSACTION_PRE_SUBMIT:<signature>` once per signed message
  * (a message rebuilt after its lifetime ran out is a new event, which the receiver must approve anew).
+ *
+ * Each organization whose accounts hear the write (the writer's, and the owner of a shared account
+ * that signs or pays: hearsWrite) gets its own delivery: its accounts in the payload, its signing
+ * secret, its webhooks' stored credentials, and its delivery log rows.
  */
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -13,27 +17,56 @@ import { ApplicationFailure } from '@temporalio/common';
 import { Account, LedgerTransaction, Organization, WebhookDelivery, type WebhookConfig, type WebhookFailure } from '../db/entities';
 import { partTransactionId } from '../domain/ids';
 import type { BuiltTransaction, SignedTransaction, WriteRequest } from '../domain/write';
+import { hearsWrite } from '../domain/operations/accounts/webhook-recipients.rules';
 import type { ActivityDeps } from './deps';
 import { transactionResult } from '../db/repositories/transaction-records.repository';
 import { createWebhookSender, type SendOutcome } from './webhooks/send';
 
 export const webhookEventTypes = { pre: 'TRANSACTION_PRE_SUBMIT', post: 'TRANSACTION_POST_SUBMIT', missingSignature: 'TRANSACTION_MISSING_SIGNATURE' } as const;
 
-/** What an event is about: the write's identity, enough to rebuild a post-submit event for a replay. */
+/** What an event is about: the write's identity (the writing organization), enough to rebuild a post-submit event for a replay. */
 type Subject = Pick<WriteRequest, 'organizationId' | 'organizationExternalId' | 'cluster' | 'operation'> & { transactionId: string };
+
+/** An organization whose accounts hear the event: their webhooks are called, signed with its secret and logged under it. */
+interface Recipient {
+  organizationId: string;
+  accounts: Account[];
+}
 
 export function createWebhookActivities(deps: ActivityDeps) {
   const fork = () => deps.orm.em.fork();
   const unseal = (value: string) => (deps.sealer.isSealed(value) ? deps.sealer.unseal(value).toString('utf8') : value);
   const send = createWebhookSender({ fetch: deps.fetch, now: deps.now, policy: deps.webhookUrlPolicy, unseal });
 
-  async function involvedAccounts(em: EntityManager, subject: Subject, addresses: string[], ids: string[]): Promise<Account[]> {
-    return em.find(Account, { organizationId: subject.organizationId, cluster: subject.cluster, $or: [{ address: { $in: addresses } }, { id: { $in: ids } }] });
+  /**
+   * Who hears the event, the writer first: the writer's accounts among the signers (and `ids`, the
+   * records the transaction touched), and each other organization's records of a signer shared with
+   * the writer (hearsWrite), grouped by organization. `only` keeps one organization (a replay).
+   */
+  async function recipients(em: EntityManager, subject: Subject, signers: string[], ids: string[], only?: string): Promise<Recipient[]> {
+    const own = await em.find(Account, {
+      organizationId: subject.organizationId,
+      cluster: subject.cluster,
+      $or: [{ address: { $in: signers } }, { id: { $in: ids } }],
+    });
+    const others = signers.length
+      ? await em.find(
+          Account,
+          { organizationId: { $ne: subject.organizationId }, cluster: subject.cluster, address: { $in: signers } },
+          { orderBy: { id: 'asc' } },
+        )
+      : [];
+    const byOrganization = new Map<string, Account[]>([[subject.organizationId, own]]);
+    for (const account of others.filter((a) => hearsWrite(a, subject)))
+      byOrganization.set(account.organizationId, [...(byOrganization.get(account.organizationId) ?? []), account]);
+    return [...byOrganization]
+      .filter(([organizationId, accounts]) => accounts.length > 0 && (only === undefined || organizationId === only))
+      .map(([organizationId, accounts]) => ({ organizationId, accounts }));
   }
 
-  /** The payload of every delivery (docs/webhooks.md; plus `signedTransaction` for pre-submit) and the organization's signing secret. */
-  async function event(em: EntityManager, subject: Subject, eventId: string, eventType: string, accounts: Account[], extra: Record<string, unknown> = {}) {
-    const org = await em.findOneOrFail(Organization, { id: subject.organizationId });
+  /** The payload of a recipient's deliveries (docs/webhooks.md; plus `signedTransaction` for pre-submit) and the recipient's signing secret. */
+  async function event(em: EntityManager, subject: Subject, to: Recipient, eventId: string, eventType: string, extra: Record<string, unknown> = {}) {
+    const org = await em.findOneOrFail(Organization, { id: to.organizationId });
     const tx = await em.findOne(LedgerTransaction, { id: subject.transactionId });
     const body = JSON.stringify({
       eventId,
@@ -42,17 +75,25 @@ export function createWebhookActivities(deps: ActivityDeps) {
       organizationExternalId: subject.organizationExternalId,
       transaction: tx ? transactionResult(tx) : null,
       operation: subject.operation,
-      accounts: accounts.map((a) => ({ onchainId: a.address, offchainId: a.id, type: a.type, managed: a.managed })),
+      accounts: to.accounts.map((a) => ({ onchainId: a.address, offchainId: a.id, type: a.type, managed: a.managed })),
       ...extra,
     });
     return { body, secret: deps.sealer.unseal(org.webhookSigningSecret).toString('utf8') };
   }
 
   /** Sends one attempt and logs it; the attempt number counts this webhook's earlier attempts at the event. */
-  async function attempt(subject: Subject, hook: WebhookConfig, eventId: string, eventType: string, body: string, secret: string): Promise<SendOutcome> {
+  async function attempt(
+    subject: Subject,
+    to: Recipient,
+    hook: WebhookConfig,
+    eventId: string,
+    eventType: string,
+    body: string,
+    secret: string,
+  ): Promise<SendOutcome> {
     const em = fork();
     const earlier = await em.count(WebhookDelivery, {
-      organizationId: subject.organizationId,
+      organizationId: to.organizationId,
       eventId,
       endpointUrl: hook.endpointUrl,
       webhookName: hook.name ?? null,
@@ -61,7 +102,7 @@ export function createWebhookActivities(deps: ActivityDeps) {
     const outcome = await send(hook, eventId, body, secret);
     em.create(WebhookDelivery, {
       id: randomUUID(),
-      organizationId: subject.organizationId,
+      organizationId: to.organizationId,
       transactionId: subject.transactionId,
       eventId,
       eventType,
@@ -77,19 +118,19 @@ export function createWebhookActivities(deps: ActivityDeps) {
   }
 
   /** This webhook's last logged attempt at the event, if any. */
-  async function lastAttempt(subject: Subject, hook: WebhookConfig, eventId: string): Promise<SendOutcome | null> {
+  async function lastAttempt(to: Recipient, hook: WebhookConfig, eventId: string): Promise<SendOutcome | null> {
     const row = await fork().findOne(
       WebhookDelivery,
-      { organizationId: subject.organizationId, eventId, endpointUrl: hook.endpointUrl, webhookName: hook.name ?? null },
+      { organizationId: to.organizationId, eventId, endpointUrl: hook.endpointUrl, webhookName: hook.name ?? null },
       { orderBy: { attempt: 'desc' } },
     );
     return row ? { httpStatus: row.httpStatus ?? null, error: row.error ?? null } : null;
   }
 
   /** Whether this webhook already took the event (a 2xx; since `since` for a replay): a retry of the event skips it. */
-  async function delivered(subject: Subject, hook: WebhookConfig, eventId: string, since?: Date): Promise<boolean> {
+  async function delivered(to: Recipient, hook: WebhookConfig, eventId: string, since?: Date): Promise<boolean> {
     const where = {
-      organizationId: subject.organizationId,
+      organizationId: to.organizationId,
       eventId,
       endpointUrl: hook.endpointUrl,
       webhookName: hook.name ?? null,
@@ -99,57 +140,102 @@ export function createWebhookActivities(deps: ActivityDeps) {
     return (await fork().count(WebhookDelivery, where)) > 0;
   }
 
-  /** Delivers the post-submit event to the involved accounts' webhooks that have not taken it (since `since`, for a replay). */
-  async function postSubmit(subject: Subject, since?: Date): Promise<void> {
+  /**
+   * Delivers an at-least-once event (post-submit, missing signature) to each recipient's webhooks of
+   * `list` that have not taken it (since `since`, for a replay); throws while any failed so Temporal retries.
+   */
+  async function deliverToAll(
+    em: EntityManager,
+    subject: Subject,
+    to: Recipient[],
+    list: 'postTransactionSubmitWebhooks' | 'missingSignatureWebhooks',
+    eventId: string,
+    eventType: string,
+    extra: Record<string, unknown> = {},
+    since?: Date,
+  ): Promise<void> {
+    let failed = 0;
+    let tried = 0;
+    for (const recipient of to) {
+      const hooks = recipient.accounts.flatMap((a) => a[list]);
+      if (hooks.length === 0) continue;
+      const { body, secret } = await event(em, subject, recipient, eventId, eventType, extra);
+      const pending = (await Promise.all(hooks.map(async (hook) => ((await delivered(recipient, hook, eventId, since)) ? null : hook)))).filter(
+        (h) => h !== null,
+      );
+      const outcomes = await Promise.all(pending.map((hook) => attempt(subject, recipient, hook, eventId, eventType, body, secret)));
+      tried += pending.length;
+      failed += outcomes.filter((o) => o.error).length;
+    }
+    if (failed) throw new Error(`${failed} of ${tried} ${eventType} webhook deliveries failed; retrying`);
+  }
+
+  /** Delivers the post-submit event to the recipients' webhooks that have not taken it (since `since`; `only` one organization, for a replay). */
+  async function postSubmit(subject: Subject, since?: Date, only?: string): Promise<void> {
     const em = fork();
     const tx = await em.findOne(LedgerTransaction, { id: subject.transactionId });
-    const accounts = await involvedAccounts(em, subject, tx?.signers ?? [], tx?.accountIds ?? []);
-    const hooks = accounts.flatMap((a) => a.postTransactionSubmitWebhooks);
-    if (hooks.length === 0) return;
-    const eventId = `${subject.transactionId}:${webhookEventTypes.post}`;
-    const { body, secret } = await event(em, subject, eventId, webhookEventTypes.post, accounts);
-    const pending = (await Promise.all(hooks.map(async (hook) => ((await delivered(subject, hook, eventId, since)) ? null : hook)))).filter((h) => h !== null);
-    const failed = (await Promise.all(pending.map((hook) => attempt(subject, hook, eventId, webhookEventTypes.post, body, secret)))).filter(
-      (o) => o.error,
-    ).length;
-    if (failed) throw new Error(`${failed} of ${pending.length} post-submit webhook deliveries failed; retrying`);
+    const to = await recipients(em, subject, tx?.signers ?? [], tx?.accountIds ?? [], only);
+    await deliverToAll(
+      em,
+      subject,
+      to,
+      'postTransactionSubmitWebhooks',
+      `${subject.transactionId}:${webhookEventTypes.post}`,
+      webhookEventTypes.post,
+      {},
+      since,
+    );
   }
 
   return {
     /**
-     * Calls the pre-submit webhooks of the signers' accounts with the signed wire transaction, after
-     * sign recorded it (the workflow calls this only once prepare's result is in its history, so the
-     * message a webhook approves is the one submitted). VETO when one that may veto fails; every
-     * failure is added to the transaction's `webhookFailures`. One attempt per webhook and message (a
-     * pre-submit receiver is in the write's path), so it is idempotent: a webhook already asked about
-     * this message (a retry, or a run resumed after a crash between sign and this call's scheduling)
-     * is answered from the log, not asked again. A message possibly sent already is past any veto.
+     * Calls the pre-submit webhooks of the signers' accounts (the writer's, and a shared account's
+     * owner's) with the signed wire transaction, after sign recorded it (the workflow calls this only
+     * once prepare's result is in its history, so the message a webhook approves is the one
+     * submitted). VETO when one that may veto fails, whoever's it is; every failure is added to the
+     * transaction's `webhookFailures` (another organization's named only by its account's address:
+     * its webhooks are owner-only configuration). One attempt per webhook and message (a pre-submit
+     * receiver is in the write's path), so it is idempotent: a webhook already asked about this
+     * message (a retry, or a run resumed after a crash between sign and this call's scheduling) is
+     * answered from the log, not asked again. A message possibly sent already is past any veto.
      */
     async callPreSubmitWebhooks(request: WriteRequest, built: BuiltTransaction, signed: SignedTransaction, part = 0): Promise<'OK' | 'VETO'> {
       const em = fork();
       const subject: Subject = { ...request, transactionId: partTransactionId(request.transactionId, part) };
       const record = await em.findOne(LedgerTransaction, { id: subject.transactionId });
       if (record && record.status !== 'SIGNED' && record.status !== 'REJECTED') return 'OK';
-      const accounts = await involvedAccounts(em, subject, built.signers, []);
-      const hooks = accounts.flatMap((a) => a.preTransactionSubmitWebhooks);
-      if (hooks.length === 0) return 'OK';
+      const to = (await recipients(em, subject, built.signers, [])).filter((r) => r.accounts.some((a) => a.preTransactionSubmitWebhooks.length > 0));
+      if (to.length === 0) return 'OK';
       const eventId = `${subject.transactionId}:${webhookEventTypes.pre}:${signed.signature}`;
-      const { body, secret } = await event(em, subject, eventId, webhookEventTypes.pre, accounts, { signedTransaction: signed.wireBase64 });
-      const results = await Promise.all(
-        hooks.map(async (hook) => {
-          const asked = await lastAttempt(subject, hook, eventId);
-          return { hook, asked: asked !== null, outcome: asked ?? (await attempt(subject, hook, eventId, webhookEventTypes.pre, body, secret)) };
-        }),
-      );
+      const results = (
+        await Promise.all(
+          to.map(async (recipient) => {
+            const { body, secret } = await event(em, subject, recipient, eventId, webhookEventTypes.pre, { signedTransaction: signed.wireBase64 });
+            return Promise.all(
+              recipient.accounts
+                .flatMap((a) => a.preTransactionSubmitWebhooks)
+                .map(async (hook) => {
+                  const asked = await lastAttempt(recipient, hook, eventId);
+                  const outcome = asked ?? (await attempt(subject, recipient, hook, eventId, webhookEventTypes.pre, body, secret));
+                  return { recipient, hook, asked: asked !== null, outcome };
+                }),
+            );
+          }),
+        )
+      ).flat();
       const failures: WebhookFailure[] = results
         .filter((r) => r.outcome.error && !r.asked)
-        .map((r) => ({
-          webhookName: r.hook.name ?? null,
-          eventType: webhookEventTypes.pre,
-          httpStatus: r.outcome.httpStatus,
-          error: r.outcome.error!,
-          at: deps.now().toISOString(),
-        }));
+        .map((r) => {
+          const own = r.recipient.organizationId === subject.organizationId;
+          const addresses = r.recipient.accounts.map((a) => a.address).join(', ');
+          return {
+            webhookName: own ? (r.hook.name ?? null) : null,
+            eventType: webhookEventTypes.pre,
+            httpStatus: r.outcome.httpStatus,
+            error: own ? r.outcome.error! : `a pre-submit webhook of the organization owning ${addresses} failed`,
+            at: deps.now().toISOString(),
+          };
+        });
       if (failures.length) {
         const tx = await em.findOne(LedgerTransaction, { id: subject.transactionId });
         if (tx) {
@@ -161,23 +247,17 @@ export function createWebhookActivities(deps: ActivityDeps) {
     },
 
     /**
-     * Calls the missing-signature webhooks of the accounts whose signatures the write waits for, once
-     * per write (eventId `<transaction id>:TRANSACTION_MISSING_SIGNATURE`); throws while any has not
-     * taken it so Temporal retries (the receiver deduplicates by eventId).
+     * Calls the missing-signature webhooks of the accounts whose signatures the write waits for (the
+     * writer's, and a shared account's owner's), once per write (eventId
+     * `<transaction id>:TRANSACTION_MISSING_SIGNATURE`); throws while any has not taken it so Temporal
+     * retries (the receiver deduplicates by eventId).
      */
     async callMissingSignatureWebhooks(request: WriteRequest, missing: string[]): Promise<void> {
       const em = fork();
       const subject: Subject = request;
-      const accounts = await involvedAccounts(em, subject, missing, []);
-      const hooks = accounts.flatMap((a) => a.missingSignatureWebhooks);
-      if (hooks.length === 0) return;
+      const to = await recipients(em, subject, missing, []);
       const eventId = `${subject.transactionId}:${webhookEventTypes.missingSignature}`;
-      const { body, secret } = await event(em, subject, eventId, webhookEventTypes.missingSignature, accounts, { missingSigners: missing });
-      const pending = (await Promise.all(hooks.map(async (hook) => ((await delivered(subject, hook, eventId)) ? null : hook)))).filter((h) => h !== null);
-      const failed = (await Promise.all(pending.map((hook) => attempt(subject, hook, eventId, webhookEventTypes.missingSignature, body, secret)))).filter(
-        (o) => o.error,
-      ).length;
-      if (failed) throw new Error(`${failed} of ${pending.length} missing-signature webhook deliveries failed; retrying`);
+      await deliverToAll(em, subject, to, 'missingSignatureWebhooks', eventId, webhookEventTypes.missingSignature, { missingSigners: missing });
     },
 
     /** Calls the post-submit webhooks not yet delivered; throws while any fails so Temporal retries with backoff. */
@@ -186,10 +266,11 @@ export function createWebhookActivities(deps: ActivityDeps) {
     },
 
     /**
-     * Delivers a logged post-submit event again to every current post-submit webhook of its accounts
-     * (same eventId, the next attempt number); throws while any has not taken it since `requestedAt`,
-     * so its workflow retries it as the original delivery is retried. Only post-submit events replay
-     * (a pre-submit one decided its transaction once).
+     * Delivers a logged post-submit event again to every current post-submit webhook of the asking
+     * organization's accounts (same eventId, the next attempt number); throws while any has not taken
+     * it since `requestedAt`, so its workflow retries it as the original delivery is retried. Only
+     * post-submit events replay (a pre-submit one decided its transaction once). The event is the
+     * writer's, so an owner of a shared account replays its own deliveries of another organization's write.
      */
     async replayWebhookEvent(organizationId: string, eventId: string, requestedAt: string): Promise<void> {
       const em = fork();
@@ -197,16 +278,17 @@ export function createWebhookActivities(deps: ActivityDeps) {
       if (!logged || logged.eventType !== webhookEventTypes.post)
         throw ApplicationFailure.create({ type: 'NOT_FOUND', message: 'no post-submit event with this eventId', nonRetryable: true });
       const tx = await em.findOneOrFail(LedgerTransaction, { id: logged.transactionId });
-      const org = await em.findOneOrFail(Organization, { id: organizationId });
+      const writer = await em.findOneOrFail(Organization, { id: tx.organizationId });
       await postSubmit(
         {
-          organizationId,
-          organizationExternalId: org.externalId,
+          organizationId: writer.id,
+          organizationExternalId: writer.externalId,
           cluster: tx.cluster,
           operation: tx.operation as WriteRequest['operation'],
           transactionId: tx.id,
         },
         new Date(requestedAt),
+        organizationId,
       );
     },
   };

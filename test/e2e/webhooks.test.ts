@@ -14,7 +14,7 @@ import { waitFor } from '../support/wait';
 import { temporalTarget } from '../support/temporal';
 import { forkEm } from '../../src/main/runtime';
 import { startApi, type ApiServer } from '../../src/main/api';
-import { LedgerTransaction, Organization } from '../../src/db/entities';
+import { LedgerTransaction, Organization, WebhookDelivery } from '../../src/db/entities';
 import { createWebhookActivities } from '../../src/activities/webhooks.activities';
 import type { WriteRequest } from '../../src/domain/write';
 
@@ -475,5 +475,111 @@ describe('where webhooks may point', () => {
       });
     }
     expect((await stack.call('POST', '/api/v1/accounts/bulk/identifiers', {})).body.count).toBe(before);
+  });
+});
+
+describe('the owner of a shared account', () => {
+  // The stack's organization (A) owns the shared accounts; another organization (B) writes with them.
+  Object.assign(answers, { '/owner-ok': [200], '/owner-post': [200], '/owner-veto': [500] });
+  const home = () => stack.organizationExternalId;
+
+  async function organizationB() {
+    const externalId = `b-${Math.random().toString(16).slice(2, 10)}`;
+    const apiKey = await stack.newApiKey(externalId, ['READ', 'WRITE']);
+    const as = (method: string, path: string, body?: unknown) => stack.call(method, path, body, { apiKey });
+    const payee = await as('POST', '/api/v1/accounts', { itemData: { managed: true, canPayFees: true, seed: { lamports: 20_000_000 } } });
+    expect(payee.status).toBe(201);
+    return { externalId, as, own: payee.body.newAccount as { onchainId: string; offchainId: string } };
+  }
+
+  /** A funded managed account of A that B may sign with and be paid for by, with A's webhooks set afterwards. */
+  async function sharedWith(b: string, webhooks: Record<string, unknown>) {
+    const account = await managed({ seed: { amount: 0.05 }, shareAcrossTenants: true, orgsAllowedToSignWithPrivateKey: [b] });
+    const updated = await stack.call('PATCH', '/api/v1/accounts', { itemData: { account: { offchainId: account.offchainId }, ...webhooks } });
+    expect(updated.status).toBe(200);
+    return account;
+  }
+
+  const lamportsOf = async (as: Awaited<ReturnType<typeof organizationB>>['as'], account: Record<string, unknown>) =>
+    (await as('POST', '/api/v1/accounts/balance', { itemData: { account } })).body.onchain.balance.lamports as number;
+
+  it("calls the owner's pre- and post-submit webhooks when another organization transfers from the account, signed with the owner's secret and logged under the owner", async () => {
+    const b = await organizationB();
+    const shared = await sharedWith(b.externalId, {
+      preTransactionSubmitWebhooks: [{ name: 'owner-approver', endpointUrl: `${receiverUrl}/owner-ok`, doNotSubmitTransactionOnFailure: true }],
+      postTransactionSubmitWebhooks: [{ name: 'owner-post', endpointUrl: `${receiverUrl}/owner-post` }],
+    });
+    const sent = await b.as('POST', '/api/v1/accounts/transfer-network-currency', {
+      itemData: {
+        source: { offchainId: shared.offchainId, otherTenantOrganizationExternalId: home() },
+        destination: { offchainId: b.own.offchainId },
+        value: { lamports: '1000' },
+      },
+    });
+    expect(sent.body).toMatchObject({ success: true, status: 'CONFIRMED' });
+
+    const [pre] = payloadsOf('/owner-ok', sent.body.offchainId);
+    const payload = JSON.parse(pre.body);
+    // The writer is named; the accounts are the owner's own (its record of the shared account).
+    expect(payload).toMatchObject({ eventType: 'TRANSACTION_PRE_SUBMIT', organizationExternalId: b.externalId, operation: 'TRANSFER_NETWORK_CURRENCY' });
+    expect(payload.accounts).toEqual([expect.objectContaining({ onchainId: shared.onchainId, offchainId: shared.offchainId })]);
+    expect(typeof payload.signedTransaction).toBe('string');
+    const em = forkEm(stack.runtime.orm);
+    const owner = await em.findOneOrFail(Organization, { externalId: home() });
+    const secret = stack.runtime.sealer.unseal(owner.webhookSigningSecret).toString('utf8');
+    expect(pre.headers['x-ledger-signature']).toBe(createHmac('sha256', secret).update(`${pre.headers['x-ledger-timestamp']}.${pre.body}`).digest('hex'));
+    await waitFor(async () => payloadsOf('/owner-post', sent.body.offchainId)[0]);
+
+    // The attempts are the owner's log; the writer's log of its transaction holds none of them.
+    const rows = await waitFor(async () => {
+      const found = await forkEm(stack.runtime.orm).find(WebhookDelivery, { transactionId: sent.body.offchainId }, { orderBy: { at: 'asc' } });
+      return found.length === 2 ? found : undefined;
+    });
+    expect(rows.map((r) => [r.organizationId, r.webhookName, r.httpStatus])).toEqual([
+      [owner.id, 'owner-approver', 200],
+      [owner.id, 'owner-post', 200],
+    ]);
+    const writerLog = await b.as('POST', '/api/v1/transactions/webhook-deliveries', { itemData: { transaction: { offchainId: sent.body.offchainId } } });
+    expect(writerLog.body.items).toEqual([]);
+    // The owner reads its own deliveries of the writer's transaction.
+    expect((await deliveryLog(sent.body.offchainId)).map((d) => [d.webhookName, d.eventType, d.httpStatus])).toEqual([
+      ['owner-approver', 'TRANSACTION_PRE_SUBMIT', 200],
+      ['owner-post', 'TRANSACTION_POST_SUBMIT', 200],
+    ]);
+  });
+
+  it("lets the owner's pre-submit webhook veto another organization's transfer from the account and a write it pays for: nothing moves", async () => {
+    const b = await organizationB();
+    const shared = await sharedWith(b.externalId, {
+      preTransactionSubmitWebhooks: [{ name: 'owner-veto', endpointUrl: `${receiverUrl}/owner-veto`, doNotSubmitTransactionOnFailure: true }],
+    });
+    const named = { offchainId: shared.offchainId, otherTenantOrganizationExternalId: home() };
+    const [sharedBefore, ownBefore] = [await lamportsOf(b.as, named), await lamportsOf(b.as, { offchainId: b.own.offchainId })];
+
+    const fromShared = await b.as('POST', '/api/v1/accounts/transfer-network-currency', {
+      itemData: { source: named, destination: { offchainId: b.own.offchainId }, value: { lamports: '1000' } },
+    });
+    // B's own account as the source, the shared account paying the fee.
+    const paidByShared = await b.as('POST', '/api/v1/accounts/transfer-network-currency', {
+      itemData: { source: { offchainId: b.own.offchainId }, destination: named, value: { lamports: '1000' } },
+      svmTransactionConfig: { feePayer: named },
+    });
+    for (const vetoed of [fromShared, paidByShared]) {
+      expect(vetoed.body).toMatchObject({ success: false, status: 'REJECTED' });
+      expect(payloadsOf('/owner-veto', vetoed.body.offchainId)).toHaveLength(1);
+      // The writer learns that the owner's webhook failed, not the owner's webhook configuration.
+      const details = await b.as('POST', '/api/v1/transactions/single', { itemData: { transaction: { offchainId: vetoed.body.offchainId } } });
+      expect(details.body.webhookFailures).toEqual([
+        {
+          webhookName: null,
+          eventType: 'TRANSACTION_PRE_SUBMIT',
+          httpStatus: 500,
+          error: `a pre-submit webhook of the organization owning ${shared.onchainId} failed`,
+          at: expect.any(String),
+        },
+      ]);
+    }
+    expect(await lamportsOf(b.as, named)).toBe(sharedBefore);
+    expect(await lamportsOf(b.as, { offchainId: b.own.offchainId })).toBe(ownBefore);
   });
 });

@@ -6,6 +6,7 @@
  */
 import { Account } from '../../db/entities';
 import { maySign } from '../../db/repositories/accounts.repository';
+import { hearsWrite } from '../../domain/operations/accounts/webhook-recipients.rules';
 import { enforceDebitApiKeys } from '../debit-api-keys';
 import type { Resolved, WriteRequest } from '../../domain/write';
 import { operationHandlers } from '../operations';
@@ -15,7 +16,15 @@ import { possiblySent, type PipelineContext } from './context';
 /** What the lookup step reads of each signer's records. */
 type SignerRecord = Pick<
   Account,
-  'address' | 'organizationId' | 'managed' | 'status' | 'orgsAllowedToSignWithPrivateKey' | 'preTransactionSubmitWebhooks' | 'postTransactionSubmitWebhooks'
+  | 'address'
+  | 'organizationId'
+  | 'managed'
+  | 'status'
+  | 'orgsAllowedToSignWithPrivateKey'
+  | 'sharedAcrossTenants'
+  | 'globalFeePayerForOrgs'
+  | 'preTransactionSubmitWebhooks'
+  | 'postTransactionSubmitWebhooks'
 >;
 
 export function createLookup(ctx: PipelineContext) {
@@ -38,6 +47,8 @@ export function createLookup(ctx: PipelineContext) {
           'managed',
           'status',
           'orgsAllowedToSignWithPrivateKey',
+          'sharedAcrossTenants',
+          'globalFeePayerForOrgs',
           'preTransactionSubmitWebhooks',
           'postTransactionSubmitWebhooks',
         ],
@@ -48,14 +59,15 @@ export function createLookup(ctx: PipelineContext) {
 }
 
 /**
- * Whether the webhook steps run: the handler's answer, or any signer's own webhooks (the source of a
- * transfer, a position's owner, an authority), which the webhook activities then call.
+ * Whether the webhook steps run: the handler's answer, or the webhooks of any signer's record that
+ * hears the write (the source of a transfer, a position's owner, an authority, the fee payer: the
+ * writer's own, or a shared account's owner's, hearsWrite), which the webhook activities then call.
  */
 function signersWebhooks(request: WriteRequest, resolved: Resolved, signers: SignerRecord[]): Resolved['webhooks'] {
-  const own = signers.filter((a) => a.organizationId === request.organizationId);
+  const hearing = signers.filter((a) => hearsWrite(a, request));
   return {
-    preSubmit: resolved.webhooks.preSubmit || own.some((a) => a.preTransactionSubmitWebhooks.length > 0),
-    postSubmit: resolved.webhooks.postSubmit || own.some((a) => a.postTransactionSubmitWebhooks.length > 0),
+    preSubmit: resolved.webhooks.preSubmit || hearing.some((a) => a.preTransactionSubmitWebhooks.length > 0),
+    postSubmit: resolved.webhooks.postSubmit || hearing.some((a) => a.postTransactionSubmitWebhooks.length > 0),
   };
 }
 

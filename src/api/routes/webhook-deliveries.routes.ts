@@ -1,11 +1,12 @@
 /** The webhook delivery log of a transaction, and the replay of one event (docs/webhooks.md). */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { WebhookDelivery } from '../../db/entities';
+import { LedgerTransaction, WebhookDelivery } from '../../db/entities';
 import { startWebhookReplay } from '../../client/webhook-replays';
-import { notFound } from '../../domain/errors';
-import { replayWebhookDeliveryBody } from '../codecs/transaction.codecs';
-import { transactionReads } from './transactions.routes';
-import type { ApiDeps } from '../context';
+import { LedgerError, notFound } from '../../domain/errors';
+import { replayWebhookDeliveryBody, singleTransactionBody } from '../codecs/transaction.codecs';
+import { findTransaction } from './transactions.routes';
+import { singleReadsOf } from './single-route';
+import type { ApiDeps, Caller } from '../context';
 import { route, type RouteSpec } from '../route';
 import { actingScope } from '../tenancy';
 import { webhookDeliveriesResponse, type WebhookDeliveriesBody } from '../../domain/responses/webhook-delivery.responses';
@@ -29,15 +30,34 @@ const present = (rows: WebhookDelivery[]): WebhookDeliveriesBody => ({
 
 const ordered = { orderBy: { at: 'asc', attempt: 'asc' } } as const;
 
+/**
+ * The transaction whose deliveries the caller reads: its own, or another organization's write that
+ * called the caller's webhooks (the owner of a shared account, docs/webhooks.md "Whose webhooks"):
+ * only the caller's own delivery rows are shown of it. Any other is the caller's NOT_FOUND.
+ */
+async function transactionWithDeliveries(em: EntityManager, caller: Caller, lookup: { offchainId?: string; onchainId?: string }): Promise<LedgerTransaction> {
+  try {
+    return await findTransaction(em, caller, lookup);
+  } catch (error) {
+    if (!(error instanceof LedgerError) || error.code !== 'NOT_FOUND') throw error;
+    const where: Record<string, unknown> = {};
+    if (lookup.offchainId) where.id = lookup.offchainId;
+    if (lookup.onchainId) where.signature = lookup.onchainId;
+    for (const tx of await em.find(LedgerTransaction, where, { limit: 10 }))
+      if (await em.count(WebhookDelivery, { organizationId: caller.organizationId, transactionId: tx.id })) return tx;
+    throw error;
+  }
+}
+
 export function webhookDeliveryRoutes(deps: ApiDeps): RouteSpec[] {
   const fork = (): EntityManager => deps.orm.em.fork();
   return [
-    transactionReads(deps)({
+    singleReadsOf(deps, singleTransactionBody, ({ em, caller, body }) => transactionWithDeliveries(em, caller, body.itemData.transaction))({
       operationId: 'fetchWebhookDeliveries',
       path: '/api/v1/transactions/webhook-deliveries',
       tag: 'Transactions',
       summary:
-        'Fetch Webhook Deliveries: every delivery attempt of the pre- and post-submit webhooks of a transaction, named by offchainId (or onchainId, as Fetch Transaction Details) (the first transaction of a write carries its post-submit event), oldest first. Attempts count per webhook and event; a failed attempt says why (httpStatus null when the receiver never answered: timeout, network error, a private address refused after DNS, an OAuth2 token endpoint failure).',
+        "Fetch Webhook Deliveries: every delivery attempt of the pre- and post-submit webhooks of a transaction, named by offchainId (or onchainId, as Fetch Transaction Details) (the first transaction of a write carries its post-submit event), oldest first. Only the calling organization's webhooks are listed; the owner of a shared account also reads its own deliveries of another organization's transaction that its account signed or paid for. Attempts count per webhook and event; a failed attempt says why (httpStatus null when the receiver never answered: timeout, network error, a private address refused after DNS, an OAuth2 token endpoint failure).",
       response: webhookDeliveriesResponse,
       present: async (tx, { em, caller }) => present(await em.find(WebhookDelivery, { organizationId: caller.organizationId, transactionId: tx.id }, ordered)),
     }),
