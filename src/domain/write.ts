@@ -147,10 +147,17 @@ export interface BuiltTransaction {
 }
 
 export interface SignedTransaction {
-  signature: string;
+  /** The fee payer's signature (the write's onchain id); null only while the fee payer's own signature is awaited (`autoSign: false`). */
+  signature: string | null;
   wireBase64: string;
   /** Signers whose signatures the message still lacks (the write waits for Sign Transaction); absent when fully signed. */
   missing?: string[];
+}
+
+/** The signature (onchain id) of a message ready for the network: every signer, the fee payer first, has signed (deliver runs only then). */
+export function sentSignature(signed: SignedTransaction): string {
+  if (!signed.signature) throw new Error('the fee payer has not signed this message yet: it cannot be sent');
+  return signed.signature;
 }
 
 /** A signature Sign Transaction supplies: the signer's address and its ed25519 signature of the message, base58. */

@@ -1,5 +1,5 @@
 /** Confirm: where the sent signature stands, polled until an outcome. */
-import type { Outcome, SignedTransaction, BuiltTransaction, WriteRequest } from '../../domain/write';
+import { sentSignature, type Outcome, type SignedTransaction, type BuiltTransaction, type WriteRequest } from '../../domain/write';
 import type { PipelineContext } from './context';
 
 const rank = { processed: 0, confirmed: 1, finalized: 2 } as const;
@@ -18,7 +18,7 @@ export function createConfirm(ctx: PipelineContext) {
     const lifetime = ctx.lifetime(request);
     // Poll often at first (a block is 400 ms on public clusters), then back off to one poll per slot.
     for (let delay = 50; ; delay = Math.min(delay + 25, 400)) {
-      const status = await network.getSignatureStatus(signed.signature);
+      const status = await network.getSignatureStatus(sentSignature(signed));
       if (status?.err) return { status: 'FAILED', errorMessage: `the network refused the transaction: ${json(status.err)}`, slot: status.slot.toString() };
       if (status?.confirmationStatus && rank[status.confirmationStatus] >= rank[request.commitment]) {
         const slot = status.slot.toString();
@@ -26,7 +26,7 @@ export function createConfirm(ctx: PipelineContext) {
         return { status: status.confirmationStatus === 'finalized' ? 'FINALIZED' : 'CONFIRMED', slot, confirmations: status.confirmations };
       }
       // Looked at once more after the proof: it may have landed between the two reads.
-      if (!status && (await lifetime.isOver(built.lifetime)) && !(await network.getSignatureStatus(signed.signature))) return { status: 'EXPIRED' };
+      if (!status && (await lifetime.isOver(built.lifetime)) && !(await network.getSignatureStatus(sentSignature(signed)))) return { status: 'EXPIRED' };
       await sleep(delay);
     }
   };

@@ -42,13 +42,18 @@ export function transactionOf(record: LedgerTransaction): Transaction {
   return { messageBytes, signatures } as Transaction;
 }
 
-/** The answer of a message signed so far: its fee payer's signature, the wire bytes, and who is still missing. */
+/**
+ * The answer of a message signed so far: its fee payer's signature (null while that one is awaited,
+ * `autoSign: false`), the wire bytes, and who is still missing.
+ */
 export function signedSoFar(transaction: Transaction): SignedTransaction {
   const missing = Object.entries(transaction.signatures)
     .filter(([, bytes]) => !bytes)
     .map(([signer]) => signer);
+  // The fee payer is the message's first signer.
+  const feePayerSignature = Object.values(transaction.signatures)[0];
   return {
-    signature: getSignatureFromTransaction(transaction),
+    signature: feePayerSignature ? getSignatureFromTransaction(transaction) : null,
     wireBase64: getBase64EncodedWireTransaction(transaction),
     ...(missing.length ? { missing } : {}),
   };
@@ -57,7 +62,9 @@ export function signedSoFar(transaction: Transaction): SignedTransaction {
 /**
  * Keeps a partly signed message on its record: signatures supplied earlier for this same message are
  * added back (a replayed sign loses none), then AWAITING_SIGNATURES, or SIGNED once none is missing.
- * Idempotent. The fee payer signs first, so the record has its signature (the write's onchain id) from here on.
+ * Idempotent. The record has the fee payer's signature (the write's onchain id) from the moment it is
+ * signed: at once, or (its lookup said `autoSign: false`) through Sign Transaction. Until then nothing
+ * can have been sent, so a replayed build may make a new message (docs/signatures.md).
  */
 export async function awaitSignatures(ctx: PipelineContext, em: EntityManager, id: string, signed: Transaction): Promise<SignedTransaction> {
   const record = await em.findOne(LedgerTransaction, { id });
@@ -72,7 +79,7 @@ export async function awaitSignatures(ctx: PipelineContext, em: EntityManager, i
   const transaction = { ...signed, signatures } as Transaction;
   const answer = signedSoFar(transaction);
   await em.nativeUpdate(LedgerTransaction, { id }, { signatures: signatureMap(transaction) });
-  await setStatus(em, id, answer.missing ? 'AWAITING_SIGNATURES' : 'SIGNED', ctx.deps.now(), { signature: answer.signature });
+  await setStatus(em, id, answer.missing ? 'AWAITING_SIGNATURES' : 'SIGNED', ctx.deps.now(), { signature: answer.signature ?? undefined });
   return answer;
 }
 

@@ -1,6 +1,6 @@
 /** Submit: the signed bytes to the network. */
 import { partTransactionId } from '../../domain/ids';
-import type { SignedTransaction, WriteRequest } from '../../domain/write';
+import { sentSignature, type SignedTransaction, type WriteRequest } from '../../domain/write';
 import { TransactionRejectedError } from '../../network/svm-network';
 import { setStatus } from '../../db/repositories/transaction-records.repository';
 import type { PipelineContext } from './context';
@@ -16,13 +16,13 @@ export function createSubmit(ctx: PipelineContext) {
   return async function submit(request: WriteRequest, signed: SignedTransaction, part = 0): Promise<{ rejected: string | null }> {
     const network = ctx.network(request.cluster);
     try {
-      await network.sendTransaction(signed.wireBase64, signed.signature);
+      await network.sendTransaction(signed.wireBase64, sentSignature(signed));
     } catch (error) {
       if (!(error instanceof TransactionRejectedError)) throw error;
       // A node that does not know the blockhash (lagging, or restarted without its last blocks) says
       // nothing about bytes sent before: confirm waits for the proof that they can never land.
       if (/blockhash ?not ?found/i.test(`${error.message} ${String(error.err)}`)) return { rejected: null };
-      if ((await network.getSignatureStatus(signed.signature)) === null) return { rejected: error.message };
+      if ((await network.getSignatureStatus(sentSignature(signed))) === null) return { rejected: error.message };
     }
     await setStatus(ctx.fork(), partTransactionId(request.transactionId, part), 'SUBMITTED', ctx.deps.now());
     return { rejected: null };

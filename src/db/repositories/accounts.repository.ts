@@ -8,6 +8,7 @@ import { Account, Organization, type LedgerTransaction } from '../entities';
 import { forbidden, LedgerError, notFound, validationError } from '../../domain/errors';
 import type { AccountLookupInput } from '../../domain/inputs/common.inputs';
 import type { CreateAccountItemData } from '../../domain/operations/accounts/account.inputs';
+import { signedBy } from '../../domain/signers';
 
 export interface TenantScope {
   organizationId: string;
@@ -77,8 +78,9 @@ export function assertMaySign(account: Account, organizationId: string, organiza
 
 /**
  * Whether the service signs for an account the write needs a signature of, or the write waits for
- * that signature (docs/webhooks.md, missing signature): a key the service does not hold or this organization
+ * that signature (the rule `signedBy`, docs/signatures.md): a key the service does not hold or this organization
  * may not use, or a lookup with `autoSign: false`. A closed account is still refused (VALIDATION_ERROR).
+ * For a handler whose lookup may name its signer by role only (a position's `owner: {autoSign: false}`).
  */
 export function signerMode(
   account: Account,
@@ -89,7 +91,9 @@ export function signerMode(
 ): 'SIGNS' | 'AWAITED' {
   if (account.status !== 'ACTIVE')
     throw validationError(field, `${field} (account ${account.address}) is ${account.status}: a closed account no longer signs or pays`);
-  return autoSign !== false && maySign(account, organizationId, organizationExternalId) ? 'SIGNS' : 'AWAITED';
+  const usable = maySign(account, organizationId, organizationExternalId);
+  const by = signedBy({ feePayer: false, autoSignOff: autoSign === false, awaitedByHandler: false, usableRecords: [usable] });
+  return by === 'SERVICE' ? 'SIGNS' : 'AWAITED';
 }
 
 /** The fields every new account record needs; callers name what differs from the defaults. */

@@ -103,13 +103,13 @@ async function sendOne(request: WriteRequest, resolved: Resolved, part: number, 
     } catch (error) {
       return refuseOne(request, error, part, progress);
     }
-    const { signature } = signed;
+    // signed.signature, the fee payer's: null while the fee payer's own is awaited (autoSign: false), known once it signed.
     // A waiting write is never signed again with another lifetime: its expiry ends it (docs/signatures.md, "Lifetimes while waiting").
     let waited = false;
     if (signed.missing?.length) {
       waited = true;
       const ended = await awaitSignatures(request, resolved, built, signed, part, progress, waits);
-      if ('result' in ended) return { result: ended.result, signature };
+      if ('result' in ended) return { result: ended.result, signature: signed.signature ?? undefined };
       signed = ended.signed;
     }
     // From here the message is fully signed.
@@ -117,7 +117,7 @@ async function sendOne(request: WriteRequest, resolved: Resolved, part: number, 
       waited = true;
       const ended = await awaitSubmit(request, resolved, built, part, progress, waits);
       // A cancelled SIGNED write ends without its signature; an expired one with it.
-      if (ended) return ended.ended === 'CANCELLED' ? { result: ended.result } : { result: ended.result, signature };
+      if (ended) return ended.ended === 'CANCELLED' ? { result: ended.result } : { result: ended.result, signature: signed.signature ?? undefined };
     }
 
     // The webhook sees the fully signed message once its signature is recorded (in history). A reused
@@ -139,7 +139,7 @@ async function sendOne(request: WriteRequest, resolved: Resolved, part: number, 
     const delivered = await untilDone.deliver(request, resolved, built, signed, part, waited || lifetime >= MAX_LIFETIMES);
     // Proven expired: the next prepare proves it once more before it makes a new message.
     if (delivered.expired) continue;
-    return { result: delivered.result, signature };
+    return { result: delivered.result, signature: signed.signature ?? undefined };
   }
 }
 
