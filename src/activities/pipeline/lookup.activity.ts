@@ -4,8 +4,11 @@
  * answers the resolution that message was built from: the write's own effect (an address it
  * created, a balance it moved) is never mistaken for a conflict.
  */
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { Account } from '../../db/entities';
-import { maySign } from '../../db/repositories/accounts.repository';
+import { findAccountByLookup, maySign, scopeOf } from '../../db/repositories/accounts.repository';
+import { LedgerError } from '../../domain/errors';
+import { autoSignOffLookups, signedBy } from '../../domain/signers';
 import { hearsWrite } from '../../domain/operations/accounts/webhook-recipients.rules';
 import { enforceDebitApiKeys } from '../debit-api-keys';
 import type { Resolved, WriteRequest } from '../../domain/write';
@@ -54,7 +57,12 @@ export function createLookup(ctx: PipelineContext) {
         ],
       },
     );
-    return { ...resolved, webhooks: signersWebhooks(request, resolved, signers), awaitedSigners: awaitedSigners(request, resolved, signers) };
+    const autoSignOff = await autoSignOffAddresses(em, request);
+    return {
+      ...resolved,
+      webhooks: signersWebhooks(request, resolved, signers),
+      awaitedSigners: awaitedSigners(request, resolved, signers, autoSignOff),
+    };
   };
 }
 
@@ -72,21 +80,43 @@ function signersWebhooks(request: WriteRequest, resolved: Resolved, signers: Sig
 }
 
 /**
- * The signatures the write waits for (docs/signatures.md): those the handler named (an off-platform
- * source, `autoSign: false`), and every onboarded signer none of whose records holds a key this
- * organization may use (not managed, or another tenant's not shared with it). A signer with no record
- * is a key the write itself makes (a new account's, a new mint's). The fee payer always signs here.
+ * The signatures the write waits for (docs/signatures.md, "Who signs"), each signer decided by the one
+ * rule `signedBy`: those the handler named (an off-platform source), those a lookup of the request
+ * says `autoSign: false` for (the fee payer and every authority included), and every onboarded signer
+ * none of whose records holds a key this organization may use.
  */
-function awaitedSigners(request: WriteRequest, resolved: Resolved, signers: SignerRecord[]): string[] {
-  const awaited = new Set(resolved.awaitedSigners ?? []);
-  for (const signer of resolved.signers) {
-    const records = signers.filter((a) => a.address === signer);
-    if (
-      signer !== resolved.feePayer &&
-      records.length &&
-      !records.some((a) => a.status === 'ACTIVE' && maySign(a, request.organizationId, request.organizationExternalId))
-    )
-      awaited.add(signer);
+function awaitedSigners(request: WriteRequest, resolved: Resolved, signers: SignerRecord[], autoSignOff: Set<string>): string[] {
+  const byHandler = new Set(resolved.awaitedSigners ?? []);
+  return resolved.signers.filter(
+    (signer) =>
+      signedBy({
+        feePayer: signer === resolved.feePayer,
+        autoSignOff: autoSignOff.has(signer),
+        awaitedByHandler: byHandler.has(signer),
+        usableRecords: signers
+          .filter((a) => a.address === signer)
+          .map((a) => a.status === 'ACTIVE' && maySign(a, request.organizationId, request.organizationExternalId)),
+      }) === 'EXTERNAL',
+  );
+}
+
+/**
+ * The addresses of the accounts the request's `autoSign: false` lookups name (resolved as the handler
+ * resolved them). A lookup naming no account (a position's, an instrument's, one the handler never
+ * reads) signs nothing, so it is passed over: the handler already refused the lookups it needs.
+ */
+async function autoSignOffAddresses(em: EntityManager, request: WriteRequest): Promise<Set<string>> {
+  const addresses = new Set<string>();
+  for (const { field, lookup } of autoSignOffLookups(request)) {
+    if (lookup.offPlatform && lookup.onchainId) {
+      addresses.add(lookup.onchainId);
+      continue;
+    }
+    try {
+      addresses.add((await findAccountByLookup(em, scopeOf(request), lookup, field)).address);
+    } catch (error) {
+      if (!(error instanceof LedgerError)) throw error;
+    }
   }
-  return [...awaited];
+  return addresses;
 }
