@@ -401,3 +401,30 @@ describe('Messages about kinds Create Account does not create', () => {
     expect(token.body.errors[0].message).toContain('Initialize Position');
   });
 });
+
+describe('Fields the sweep found without a test (test/unit/field-sweep.test.ts)', () => {
+  it("Transfer Network Currency writes memo into the transaction with the Memo program, and the instrument's complexCustomMetadata comes back as given", async () => {
+    const source = (await stack.call('POST', '/api/v1/accounts', { itemData: { managed: true, seed: { amount: 0.1 } } })).body.newAccount;
+    const sent = await stack.call('POST', '/api/v1/accounts/transfer-network-currency', {
+      itemData: { source: { offchainId: source.offchainId }, destination: { offchainId: stranger.offchainId }, value: { amount: 0.01 }, memo: 'invoice 42' },
+    });
+    expect(sent.status).toBe(201);
+    const landed = await rpc
+      .getTransaction(sent.body.onchainId as Signature, { commitment: 'confirmed', encoding: 'json', maxSupportedTransactionVersion: 0 })
+      .send();
+    expect(landed?.meta?.logMessages?.join('\n')).toContain('invoice 42');
+
+    const complexCustomMetadata = { coupons: [{ date: '2031-06-30', rate: 0.045 }], issuer: { lei: '5493001KJTIIGC8Y1R12' } };
+    const created = await createInstrument({
+      version: 'SPL',
+      onchainData: { decimals: 2 },
+      mintAccount: { offchainReferences: { newAlId } },
+      offchainData: { complexCustomMetadata },
+    });
+    expect(created.status).toBe(201);
+    const instrument = await stack.call('POST', '/api/v1/financial-instruments/single', {
+      itemData: { financialInstrument: { offchainId: created.body.newFinancialInstrument.offchainId } },
+    });
+    expect(instrument.body.offchainData.complexCustomMetadata).toEqual(complexCustomMetadata);
+  });
+});
