@@ -111,3 +111,41 @@ it('waits for a managed mint authority looked up with autoSign: false, calls its
   expect(landed.body).toMatchObject({ success: true, status: 'CONFIRMED', offchainId });
   expect(await balance()).toBe(before + 5);
 });
+
+it('waits for a lookup-table authority looked up with autoSign: false, and the new table is recorded once Sign has its key sign', async () => {
+  const authority = await account({ managed: true, offchainReferences: { type: 'WALLET' }, ...missingHook('table-authority') });
+  const component = await account({ managed: true });
+  const waiting = await stack.call('POST', '/api/v1/address-lookup-tables', {
+    itemData: {
+      addressLookupTable: {},
+      authority: { offchainId: authority.offchainId, autoSign: false },
+      componentAddresses: [{ offchainId: component.offchainId }],
+    },
+  });
+  expect(waiting.status).toBe(202);
+  expect(waiting.body.transaction).toMatchObject({ status: 'AWAITING_SIGNATURES' });
+  const offchainId = waiting.body.transaction.offchainId as string;
+  const event = await missingEvent(offchainId);
+  expect(event.body.accounts.map((a) => a.onchainId)).toEqual([authority.onchainId]);
+  const tables = async () =>
+    (
+      await stack.call('POST', '/api/v1/address-lookup-tables/bulk', {
+        itemQuery: {
+          filter: [
+            {
+              fieldName: 'authorityOffchainId',
+              operator: 'AND',
+              filterValues: [{ filterType: 'EQUALS', dataType: 'OFFCHAIN_ID', valueString: authority.offchainId }],
+            },
+          ],
+        },
+      })
+    ).body;
+
+  expect((await tables()).items).toHaveLength(0);
+
+  const landed = await sign(offchainId);
+  expect(landed.status).toBe(200);
+  expect(landed.body).toMatchObject({ success: true, status: 'CONFIRMED', offchainId });
+  expect((await tables()).items).toHaveLength(1);
+});
