@@ -7,6 +7,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { Organization } from '../../src/db/entities';
+import { createApiKey, ensureOrganization } from '../../src/custody/credentials';
 import { forkEm } from '../../src/main/runtime';
 import { roleNames } from '../../src/domain/roles';
 import { startStack, type Stack } from '../support/stack';
@@ -91,6 +92,47 @@ it('a write with no network transaction (Update Account) ends with LedgerStatus 
   const workflowId = `update_account-${segment(stack.organizationExternalId)}-${key}`;
   expect((await client.workflow.getHandle(workflowId).describe()).status.name).toBe('COMPLETED');
   expect(await listed(`WorkflowId = "${workflowId}" AND LedgerStatus = "FINALIZED"`, 1)).toEqual([workflowId]);
+});
+
+it('lists a write by LedgerStatus while it waits (AWAITING_APPROVAL, AWAITING_SIGNATURES, resting at SIGNED), and by how it ended', async () => {
+  const em = () => forkEm(stack.runtime.orm);
+  const { organization } = await ensureOrganization(em(), stack.runtime.sealer, stack.organizationExternalId);
+  const approver = await createApiKey(em(), organization, ['APPROVE'], stack.config.platformName);
+  const account = async (itemData: Record<string, unknown>) =>
+    (await stack.call('POST', '/api/v1/accounts', { itemData })).body.newAccount as { offchainId: string };
+  const vault = await account({ managed: true });
+  const transfer = async (source: Record<string, unknown>, value: Record<string, unknown>, svmTransactionConfig = {}) => {
+    const answer = await stack.call('POST', '/api/v1/accounts/transfer-network-currency', {
+      itemData: { source, destination: { offchainId: vault.offchainId }, value },
+      svmTransactionConfig,
+    });
+    const offchainId = (answer.body.transaction?.offchainId ?? answer.body.offchainId) as string;
+    const details = await stack.call('POST', '/api/v1/transactions/single', { itemData: { transaction: { offchainId } } });
+    return { offchainId, status: (answer.body.transaction?.status ?? answer.body.status) as string, workflowId: details.body.workflowId as string };
+  };
+  const overLimit = await account({
+    managed: true,
+    seed: { amount: 2 },
+    networkCurrencyDebitLimits: [
+      { destination: 'ANY', maxAllowedDebit: { limitType: 'PER_TRANSACTION', limitAmount: 1, approversForOverride: [approver.id], requiredApproversCount: 1 } },
+    ],
+  });
+  const waiting = [
+    await transfer({ offchainId: overLimit.offchainId }, { amount: 1.5 }),
+    await transfer({ offchainId: (await account({ managed: true, seed: { amount: 0.1 } })).offchainId, autoSign: false }, { lamports: '1000' }),
+    await transfer({ offchainId: (await account({ managed: true, seed: { amount: 0.1 } })).offchainId }, { lamports: '1000' }, { submitTransaction: false }),
+  ];
+  expect(waiting.map((w) => w.status)).toEqual(['AWAITING_APPROVAL', 'AWAITING_SIGNATURES', 'SIGNED']);
+  for (const { workflowId, status } of waiting) {
+    expect(await listed(`WorkflowId = "${workflowId}" AND LedgerStatus = "${status}" AND ExecutionStatus = "Running"`, 1)).toEqual([workflowId]);
+  }
+  expect(await client.workflow.count(`LedgerStatus = "AWAITING_APPROVAL" AND WorkflowId = "${waiting[0].workflowId}"`)).toMatchObject({ count: 1 });
+
+  // Each ends CANCELLED, and is listed so.
+  for (const { offchainId, workflowId } of waiting) {
+    expect((await stack.call('PATCH', '/api/v1/transactions/cancel', { itemData: { transaction: { offchainId } } })).status).toBe(200);
+    expect(await listed(`WorkflowId = "${workflowId}" AND LedgerStatus = "CANCELLED"`, 1)).toEqual([workflowId]);
+  }
 });
 
 it('names the organization by its external id in workflow ids, escaped so that no two organizations share one', async () => {

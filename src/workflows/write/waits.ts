@@ -8,7 +8,7 @@ import type { BuiltTransaction, Resolved, SignedTransaction, SuppliedSignature, 
 import { approvalDecidedSignal, cancellingQueryName, writeUpdates } from '../../domain/write';
 import { oneAtATime } from '../one-at-a-time';
 import { local, untilDone, webhooks } from './proxies';
-import type { Progress } from './progress';
+import { showWaiting, type Progress } from './progress';
 import { refusalOf } from './refusals';
 import type { ledgerWrite } from './write.workflow';
 
@@ -169,6 +169,7 @@ export async function awaitApproval(
   waits: Waits,
 ): Promise<WriteResult | undefined> {
   progress.step = 'awaitApproval';
+  showWaiting('AWAITING_APPROVAL');
   const wait: ApprovalWait = { kind: 'APPROVAL', approvalId: awaiting.approvalId, closing: false };
   waits.current = wait;
   const deadline = Date.now() + awaiting.timeoutMs;
@@ -203,6 +204,7 @@ export async function awaitSignatures(
   waits: Waits,
 ): Promise<{ signed: SignedTransaction } | WaitEnd> {
   progress.step = 'awaitSignatures';
+  showWaiting('AWAITING_SIGNATURES');
   const wait: SignaturesWait = { kind: 'SIGNATURES', part, signed };
   waits.current = wait;
   // Delivered beside the wait (a slow receiver must not hold Sign back); a delivery that gives up ends nothing.
@@ -230,6 +232,7 @@ export async function awaitSubmit(
   progress.step = 'record';
   await untilDone.record(request, resolved, { status: 'SIGNED' }, part);
   progress.step = 'awaitSubmit';
+  showWaiting('SIGNED');
   waits.current = { kind: 'SUBMIT', part };
   const over = (await waitWhileAlive(request, built, () => waits.submitted || waits.cancelling)) === 'EXPIRED';
   waits.current = NOT_WAITING;

@@ -5,8 +5,8 @@
  *
  * One workflow task per write (docs/write-engine.md, "One workflow task per write"): every step runs in a local activity, and the steps
  * are grouped into as few of them as the rules allow (`prepare`: lookup to sign; `deliver`: submit to
- * record; see src/activities/pipeline/stages.ts), since each costs the worker an activation; the
- * search attributes are set once, at the end. A local activity's result is kept only when the task
+ * record; see src/activities/pipeline/stages.ts), since each costs the worker an activation;
+ * `LedgerStatus` is set as the write enters a wait and at its end. A local activity's result is kept only when the task
  * completes, so a worker that dies mid-task replays every step from lookup: each step reads the
  * write's record first (a replayed lookup answers the resolution of the possibly-sent message, build
  * answers that message again, sign reproduces its signature, submit resends the same bytes), so the
