@@ -243,6 +243,49 @@ describe('Create Loan', () => {
     expect(strategies.body.items[0].outstandingPrincipal).toBe(60);
   });
 
+  it("sends the principal to transferTo, another of the borrower's positions, not positionLookup's; someone else's transferTo is 400 and nothing moves", async () => {
+    const vault = await strategy({ funds: 300 });
+    const hana = await borrower();
+    const ivan = await borrower();
+    await mint(hana, usd, 150);
+    await mint(ivan, usd, 10);
+    // Hana's second usd position: an explicit (non-associated) token account she owns.
+    const second = await account();
+    const opened = await stack.call('POST', '/api/v1/positions', {
+      itemData: {
+        positionToInitialize: {
+          position: { offchainId: second.offchainId },
+          owner: { offchainId: hana.offchainId },
+          financialInstrument: { onchainId: usd.onchainId },
+        },
+      },
+    });
+    expect(opened.status).toBe(201);
+    const secondHolding = async () => {
+      const answer = await stack.call('POST', '/api/v1/positions/balance', { itemData: { position: { position: { offchainId: second.offchainId } } } });
+      expect(answer.body.offchain.balance).toEqual(answer.body.onchain.balance);
+      return String(answer.body.onchain.balance.amount);
+    };
+    const withTransferTo = (transferTo: unknown) => {
+      const body = loanBody(vault, hana, 100, 60);
+      return { ...body, itemData: { ...body.itemData, itemsToBorrow: [{ ...body.itemData.itemsToBorrow[0], transferTo }] } };
+    };
+
+    const refused = await stack.call('POST', '/api/v1/loans', withTransferTo(at(ivan, usd)));
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors[0]).toMatchObject({ code: 'VALIDATION_ERROR', field: 'itemData.itemsToBorrow[0].transferTo' });
+    expect([await holding(hana, usd), await holding(ivan, usd), await holding(vault, usd), await secondHolding()]).toEqual(['150', '10', '300', '0']);
+
+    const created = await stack.call('POST', '/api/v1/loans', withTransferTo({ position: { offchainId: second.offchainId } }));
+    expect(created.status).toBe(201);
+    expect(created.body.svmTransaction).toMatchObject({ success: true });
+    // The pledge left positionLookup's (associated) position; the principal went only to transferTo's.
+    expect(await secondHolding()).toBe('60');
+    expect(await holding(hana, usd)).toBe('50');
+    expect(await holding(vault, usd)).toBe('240');
+    expect(await escrowHolding(created.body.newLoan.escrow.onchainId, usd)).toBe('100');
+  });
+
   it('values another collateral at its price, and refuses one without a price (409)', async () => {
     const vault = await strategy({ collateral: [bond], funds: 300 });
     const bob = await borrower();
