@@ -401,6 +401,25 @@ describe('OAuth2 client credentials', () => {
     expect(await waitFor(async () => bearersFor(second.body.offchainId)[0])).toBe('Bearer short-token-2');
   });
 
+  it('uses the password grant when userName and password are given: the stored (sealed) password reaches the token endpoint', async () => {
+    const hook = oauthHook('resource-owner');
+    const source = await fundedWithWebhooks({
+      postTransactionSubmitWebhooks: [{ ...hook, oauth2AuthConfig: { ...hook.oauth2AuthConfig, userName: 'alice', password: 'alice-password' } }],
+    });
+    const sent = await transfer(source.offchainId, (await managed()).offchainId);
+    expect(await waitFor(async () => bearersFor(sent.body.offchainId)[0])).toBe('Bearer resource-owner-token-1');
+    expect(tokenRequests.filter((r) => r.clientId === 'resource-owner').map((r) => Object.fromEntries(r.form))).toEqual([
+      {
+        grant_type: 'password',
+        username: 'alice',
+        password: 'alice-password',
+        client_id: 'resource-owner',
+        client_secret: 'resource-owner-secret',
+        audience: 'https://receiver.example',
+      },
+    ]);
+  });
+
   it('records a token endpoint failure as a failed delivery with its reason, then delivers on the retry', async () => {
     const source = await fundedWithWebhooks({ postTransactionSubmitWebhooks: [oauthHook('flaky')] });
     const destination = await managed();
