@@ -100,6 +100,20 @@ const errorMeanings: Record<number, { name: string; meaning: string; example: { 
 };
 
 const requestIdHeader = { description: 'The request id: x-request-id as sent, or one generated.', schema: { type: 'string' } };
+/** draft-ietf-httpapi-ratelimit-headers-08, on every answer to an authenticated route (docs/rate-limits.md). */
+const rateLimitPolicyHeader = {
+  description: 'The limit that applies: `"api-key";q=<requests>;w=<seconds>` (a valid key), or `"unknown-keys";…` (failed authentications from this address).',
+  schema: { type: 'string' },
+};
+const rateLimitHeader = {
+  description: 'What is left of it: `"api-key";r=<requests remaining>;t=<seconds until the window ends>`.',
+  schema: { type: 'string' },
+};
+/** The headers of every answer of a route: the request id, and the RateLimit fields where a key is needed. */
+const answerHeaders = (authenticated: boolean) => ({
+  'x-request-id': { $ref: '#/components/headers/XRequestId' },
+  ...(authenticated ? { 'RateLimit-Policy': { $ref: '#/components/headers/RateLimitPolicy' }, RateLimit: { $ref: '#/components/headers/RateLimit' } } : {}),
+});
 
 function errorResponses(): Record<string, JsonSchema> {
   return Object.fromEntries(
@@ -108,7 +122,7 @@ function errorResponses(): Record<string, JsonSchema> {
       {
         description: `${meaning} Codes: ${codesOf(Number(status)).join(', ')}.`,
         headers: {
-          'x-request-id': { $ref: '#/components/headers/XRequestId' },
+          ...answerHeaders(status === '429'),
           ...(status === '429' ? { 'Retry-After': { description: 'Seconds to wait before the next request.', schema: { type: 'integer', minimum: 1 } } } : {}),
         },
         content: {
@@ -225,14 +239,14 @@ export function buildOpenApi(routes: RouteSpec[], platformName: string): JsonSch
     const responses: Record<string, JsonSchema> = {
       [String(spec.successStatus)]: {
         description: isCodec(success) ? ((schemaOf(success)?.description as string | undefined) ?? 'Success') : success.description,
-        headers: { 'x-request-id': { $ref: '#/components/headers/XRequestId' } },
+        headers: answerHeaders(spec.role !== null),
         content: successContent,
       },
     };
     if (spec.write)
       responses['202'] = {
         description: 'Accepted (Prefer: respond-async, or still running when the wait is over): read the status with fetchTransactionStatus.',
-        headers: { 'x-request-id': { $ref: '#/components/headers/XRequestId' } },
+        headers: answerHeaders(spec.role !== null),
         content: {
           'application/json': {
             schema: codecSchema(acceptedWrite, components),
@@ -243,7 +257,7 @@ export function buildOpenApi(routes: RouteSpec[], platformName: string): JsonSch
     for (const [status, other] of Object.entries(spec.otherResponses ?? {})) {
       responses[status] = {
         description: other.description,
-        headers: { 'x-request-id': { $ref: '#/components/headers/XRequestId' } },
+        headers: answerHeaders(spec.role !== null),
         content: {
           'application/json': {
             schema: codecSchema(other.body, components),
@@ -299,7 +313,7 @@ export function buildOpenApi(routes: RouteSpec[], platformName: string): JsonSch
     components: {
       schemas: components,
       responses: Object.fromEntries(Object.entries(errorResponses()).filter(([name]) => usedErrors.has(name))),
-      headers: { XRequestId: requestIdHeader },
+      headers: { XRequestId: requestIdHeader, RateLimitPolicy: rateLimitPolicyHeader, RateLimit: rateLimitHeader },
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'An API key made with `npm run cli -- api-keys create`.' } },
     },
   };

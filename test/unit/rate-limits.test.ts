@@ -4,6 +4,7 @@ import { createCallerCache } from '../../src/api/caller-cache';
 import { createRateLimits } from '../../src/api/rate-limits';
 import { authenticate, rateLimit } from '../../src/api/middleware';
 import { hashApiKey } from '../../src/custody/credentials';
+import { openApiDocument } from '../../src/api/app';
 
 const settings = { perSecond: 1, burst: 5, unknownKeys: { points: 3, seconds: 60 } };
 
@@ -152,4 +153,13 @@ it('fails the requests waiting on a lookup the database refused, and looks up ag
   const answers = await Promise.all([attempt(VALID, '198.51.100.7'), attempt(VALID, '198.51.100.7')]);
   expect(answers.map((a) => a.message)).toEqual(['connection refused', 'connection refused']);
   expect((await attempt(VALID, '198.51.100.7')).code).toBe('ok');
+});
+
+it('are documented in the OpenAPI document on every answer of an authenticated route, and only there', () => {
+  const doc = openApiDocument('LEDGER');
+  const created = doc.paths['/api/v1/accounts'].post.responses;
+  for (const answer of [created['201'], created['202']]) expect(Object.keys(answer.headers)).toEqual(['x-request-id', 'RateLimit-Policy', 'RateLimit']);
+  expect(doc.components.responses.RateLimited.headers).toHaveProperty('RateLimit-Policy');
+  expect(doc.components.headers.RateLimit.description).toContain('r=<requests remaining>');
+  expect(Object.keys(doc.paths['/health'].get.responses['200'].headers)).toEqual(['x-request-id']);
 });
