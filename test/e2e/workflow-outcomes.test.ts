@@ -5,7 +5,11 @@
  * name the organization by its external id, escaped, never by its internal id.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Client, Connection } from '@temporalio/client';
+import { defaultPayloadConverter } from '@temporalio/common';
+import { temporal } from '@temporalio/proto';
 import { Organization } from '../../src/db/entities';
 import { createApiKey, ensureOrganization } from '../../src/custody/credentials';
 import { forkEm } from '../../src/main/runtime';
@@ -132,6 +136,38 @@ it('lists a write by LedgerStatus while it waits (AWAITING_APPROVAL, AWAITING_SI
   for (const { offchainId, workflowId } of waiting) {
     expect((await stack.call('PATCH', '/api/v1/transactions/cancel', { itemData: { transaction: { offchainId } } })).status).toBe(200);
     expect(await listed(`WorkflowId = "${workflowId}" AND LedgerStatus = "CANCELLED"`, 1)).toEqual([workflowId]);
+  }
+});
+
+it("reads a write's timeline like a ledger: each step's activity carries a summary (the operation and the step, no request value)", async () => {
+  const receiver = http.createServer((_req, res) => res.writeHead(200).end());
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  try {
+    const webhook = { name: 'risk', endpointUrl: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/ok` };
+    const account = async (itemData: Record<string, unknown>) =>
+      (await stack.call('POST', '/api/v1/accounts', { itemData })).body.newAccount as { offchainId: string };
+    const source = await account({ managed: true, seed: { amount: 0.05 }, preTransactionSubmitWebhooks: [webhook] });
+    const destination = await account({ managed: true });
+    const sent = await stack.call('POST', '/api/v1/accounts/transfer-network-currency', {
+      itemData: { source: { offchainId: source.offchainId }, destination: { offchainId: destination.offchainId }, value: { lamports: '1000' } },
+    });
+    expect(sent.body).toMatchObject({ success: true });
+    const details = await stack.call('POST', '/api/v1/transactions/single', { itemData: { transaction: { offchainId: sent.body.offchainId } } });
+
+    const { EventType } = temporal.api.enums.v1;
+    const history = await client.workflow.getHandle(details.body.workflowId).fetchHistory();
+    const summaries = (type: temporal.api.enums.v1.EventType) =>
+      history
+        .events!.filter((e) => e.eventType === type)
+        .map((e) => (e.userMetadata?.summary ? defaultPayloadConverter.fromPayload<string>(e.userMetadata.summary) : null));
+    // Local activities (the steps grouped: docs/write-engine.md) are markers; the webhook is a regular activity.
+    expect(summaries(EventType.EVENT_TYPE_MARKER_RECORDED).filter((s) => s !== null)).toEqual([
+      'Transfer Network Currency: lookup → check debit limit → build → sign',
+      'Transfer Network Currency: submit → confirm → record',
+    ]);
+    expect(summaries(EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED)).toEqual(['Transfer Network Currency: pre-submit webhook']);
+  } finally {
+    await new Promise((resolve) => receiver.close(resolve));
   }
 });
 

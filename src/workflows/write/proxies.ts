@@ -1,6 +1,11 @@
-/** The write workflows' view of the activities (types only), with the options each kind of step runs under. */
-import { proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
+/**
+ * The write workflows' view of the activities (types only), with the options each kind of step runs
+ * under, and each call's summary: what the Web UI's timeline shows for the step.
+ */
+import { proxyActivities, proxyLocalActivities, type ActivityOptions, type LocalActivityOptions } from '@temporalio/workflow';
 import type { createActivities } from '../../activities';
+import type { WriteRequest } from '../../domain/write';
+import { operationWords } from '../../domain/write-summary';
 
 type Activities = ReturnType<typeof createActivities>;
 
@@ -11,7 +16,7 @@ export type Prepared = Awaited<ReturnType<Activities['prepareNext']>>;
  * Steps before anything is sent (prepare): a few quick retries ride out a blip; a fault that outlasts
  * them is retried by the write itself (`retryingFaults`) with durable timers until its deadline.
  */
-export const local = proxyLocalActivities<Activities>({
+export const local = summarized(proxyLocalActivities<Activities>, {
   startToCloseTimeout: '30s',
   retry: { initialInterval: '200ms', backoffCoefficient: 2, maximumInterval: '1s', maximumAttempts: 3 },
 });
@@ -22,18 +27,36 @@ export const local = proxyLocalActivities<Activities>({
  * write's outcome. They retry until done (deliver and record keep every failure retryable; the others
  * stop on a refusal); a stuck step shows in the Web UI. Confirm ends on its own once the lifetime is over.
  */
-export const untilDone = proxyLocalActivities<Activities>({
+export const untilDone = summarized(proxyLocalActivities<Activities>, {
   startToCloseTimeout: '3m',
   retry: { initialInterval: '200ms', backoffCoefficient: 2, maximumInterval: '10s' },
 });
 /** Webhook receivers are third parties with their own timeouts: a regular activity, run only when some account has one. */
-export const webhooks = proxyActivities<Activities>({
+export const webhooks = summarized(proxyActivities<Activities>, {
   startToCloseTimeout: '30s',
   retry: { initialInterval: '250ms', backoffCoefficient: 2, maximumInterval: '10s', maximumAttempts: 20 },
 });
 /** Post-submit deliveries (their own workflow): retried with backoff for over 24 hours. */
-export const delivery = proxyActivities<Activities>({
+const deliveryOptions: ActivityOptions = {
   startToCloseTimeout: '45s',
   scheduleToCloseTimeout: '25h',
   retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '10m' },
-});
+};
+export const delivery = summarized(proxyActivities<Activities>, deliveryOptions);
+/** A replay asked through the API (no write at hand: a fixed summary). */
+export const replayDelivery = proxyActivities<Activities>({ ...deliveryOptions, summary: 'replay of a post-submit webhook event' });
+
+/**
+ * A step's summary in the timeline: the write's operation, what the step does, and for a write of
+ * several transactions which one (`Transfer Network Currency: submit → confirm → record`). Fixed
+ * words and the operation only, never a value from the request: it may hold a secret.
+ */
+export function stepSummary(operation: WriteRequest['operation'], what: string, part = 0): string {
+  return `${operationWords(operation)}: ${what}${part > 0 ? ` (transaction ${part + 1})` : ''}`;
+}
+
+/** The proxy of one call, with its summary. */
+function summarized<O extends ActivityOptions | LocalActivityOptions>(proxy: (options: O) => Activities, options: O) {
+  return (request: Pick<WriteRequest, 'operation'>, what: string, part = 0): Activities =>
+    proxy({ ...options, summary: stepSummary(request.operation, what, part) });
+}

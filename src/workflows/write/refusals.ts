@@ -27,7 +27,7 @@ export function refusalOf(error: unknown): ApplicationFailure {
 export async function refuse(request: WriteRequest, error: unknown, progress: Progress): Promise<WriteResult> {
   const refusal = refusalOf(error);
   progress.step = 'record';
-  const transaction = await untilDone.recordFailure(request, refusal.type ?? 'UNAVAILABLE', refusal.message, 0);
+  const transaction = await untilDone(request, 'record FAILED').recordFailure(request, refusal.type ?? 'UNAVAILABLE', refusal.message, 0);
   const answer = businessRefusal(refusal);
   if (answer && (transaction === null || transaction.status === 'FAILED') && patched('write-refusal-completes')) {
     return finish(progress, { transaction, refusal: answer }, 'REFUSED');

@@ -86,7 +86,7 @@ export function waitHandlers(request: WriteRequest): Waits {
         const wait = waits.current;
         if (wait.kind !== 'SIGNATURES' || waits.cancelling) throw refused('the transaction is not waiting for signatures');
         try {
-          wait.signed = await local.addSignatures(request, wait.part, signatures);
+          wait.signed = await local(request, 'add signatures', wait.part).addSignatures(request, wait.part, signatures);
         } catch (error) {
           throw refusalOf(error);
         }
@@ -120,10 +120,11 @@ export function waitHandlers(request: WriteRequest): Waits {
         const wait = waits.current;
         if (!(wait.kind === 'APPROVAL' || wait.kind === 'SIGNATURES' || (wait.kind === 'SUBMIT' && !waits.submitted)) || waits.cancelling)
           throw refused('the transaction is not waiting (for approval, signatures or Submit)');
-        if (wait.kind === 'APPROVAL') await closeApprovalFirst(waits, wait);
+        if (wait.kind === 'APPROVAL') await closeApprovalFirst(request, waits, wait);
         waits.cancelling = true;
         // An approval comes before build: its cancel records the first transaction.
-        waits.cancelled = await untilDone.recordCancellation(request, wait.kind === 'APPROVAL' ? 0 : wait.part);
+        const part = wait.kind === 'APPROVAL' ? 0 : wait.part;
+        waits.cancelled = await untilDone(request, 'record CANCELLED', part).recordCancellation(request, part);
         return waits.cancelled;
       }),
     {
@@ -144,10 +145,10 @@ export function waitHandlers(request: WriteRequest): Waits {
  * only while it is PENDING (the same row Approve/Reject lock); a decision stored before that wins,
  * Cancel is refused and the write goes on as decided, even if the decision's signal is still on its way.
  */
-async function closeApprovalFirst(waits: Waits, wait: ApprovalWait): Promise<void> {
+async function closeApprovalFirst(request: WriteRequest, waits: Waits, wait: ApprovalWait): Promise<void> {
   wait.closing = true;
   try {
-    const status = await untilDone.endApproval(wait.approvalId, 'CANCELLED');
+    const status = await untilDone(request, 'close the approval (CANCELLED)').endApproval(wait.approvalId, 'CANCELLED');
     if (status !== 'CANCELLED') {
       waits.approval ??= status;
       throw refused(`the approval was already ${status}: the write goes on as decided`);
@@ -181,13 +182,13 @@ export async function awaitApproval(
   }
   waits.current = NOT_WAITING;
   if (waits.cancelling) return cancelled(waits, progress);
-  const status = waits.approval ?? (await untilDone.endApproval(awaiting.approvalId, 'EXPIRED'));
+  const status = waits.approval ?? (await untilDone(request, 'close the approval (EXPIRED)').endApproval(awaiting.approvalId, 'EXPIRED'));
   if (status === 'APPROVED') return undefined;
   progress.step = 'record';
   // A Cancel that closed the approval but whose workflow task was lost (its update never took effect): the write ends as cancelled.
-  if (status === 'CANCELLED') return { transaction: await untilDone.recordCancellation(request, 0) };
+  if (status === 'CANCELLED') return { transaction: await untilDone(request, 'record CANCELLED').recordCancellation(request, 0) };
   const reason = status === 'EXPIRED' ? 'no decision from the approvers in time (approval EXPIRED)' : 'an approver rejected the debit over the limit';
-  return untilDone.recordRejection(request, reason, 0);
+  return untilDone(request, 'record REJECTED').recordRejection(request, reason, 0);
 }
 
 /**
@@ -208,7 +209,9 @@ export async function awaitSignatures(
   const wait: SignaturesWait = { kind: 'SIGNATURES', part, signed };
   waits.current = wait;
   // Delivered beside the wait (a slow receiver must not hold Sign back); a delivery that gives up ends nothing.
-  void webhooks.callMissingSignatureWebhooks(request, signed.missing ?? []).catch(() => undefined);
+  void webhooks(request, 'missing-signature webhooks', part)
+    .callMissingSignatureWebhooks(request, signed.missing ?? [])
+    .catch(() => undefined);
   const complete = () => !wait.signed.missing?.length;
   const ended = await waitWhileAlive(request, built, () => complete() || waits.cancelled !== undefined);
   waits.current = NOT_WAITING;
@@ -230,7 +233,7 @@ export async function awaitSubmit(
   waits: Waits,
 ): Promise<WaitEnd | undefined> {
   progress.step = 'record';
-  await untilDone.record(request, resolved, { status: 'SIGNED' }, part);
+  await untilDone(request, 'record SIGNED', part).record(request, resolved, { status: 'SIGNED' }, part);
   progress.step = 'awaitSubmit';
   showWaiting('SIGNED');
   waits.current = { kind: 'SUBMIT', part };
@@ -252,7 +255,7 @@ async function cancelled(waits: Waits, progress: Progress): Promise<WriteResult>
 /** Records a waiting write's expiry (its message can never land): EXPIRED, debits given back. */
 async function expire(request: WriteRequest, resolved: Resolved, part: number, progress: Progress): Promise<WriteResult> {
   progress.step = 'record';
-  return untilDone.record(request, resolved, { status: 'EXPIRED' }, part);
+  return untilDone(request, 'record EXPIRED', part).record(request, resolved, { status: 'EXPIRED' }, part);
 }
 
 /**
@@ -263,7 +266,7 @@ async function expire(request: WriteRequest, resolved: Resolved, part: number, p
 async function waitWhileAlive(request: WriteRequest, built: BuiltTransaction, ready: () => boolean): Promise<'READY' | 'EXPIRED'> {
   for (let check = 1; ; check++) {
     if (await condition(ready, LIFETIME_CHECK_INTERVAL)) return 'READY';
-    if (await untilDone.isLifetimeOver(request, built.lifetime)) return ready() ? 'READY' : 'EXPIRED';
+    if (await untilDone(request, 'check the lifetime').isLifetimeOver(request, built.lifetime)) return ready() ? 'READY' : 'EXPIRED';
     if (check >= MAX_CHECKS_PER_RUN) {
       await condition(allHandlersFinished);
       if (ready()) return 'READY';

@@ -1,13 +1,13 @@
 /** The post-submit webhooks' own workflows: a write hands its delivery over and ends; a replay asked through the API runs the same way. */
 import type { WriteRequest } from '../../domain/write';
-import { delivery } from './proxies';
+import { delivery, replayDelivery } from './proxies';
 
 /** At-least-once delivery of the post-submit webhooks of one write, with backoff for over 24 hours. */
 export async function deliverPostSubmitWebhooks(request: WriteRequest): Promise<void> {
-  await delivery.callPostSubmitWebhooks(request);
+  await delivery(request, 'post-submit webhooks').callPostSubmitWebhooks(request);
 }
 
 /** Replay of a post-submit event (PATCH /transactions/webhook-deliveries/replay), retried as the original delivery is. */
 export async function replayWebhookEvent(organizationId: string, eventId: string, requestedAt: string): Promise<void> {
-  await delivery.replayWebhookEvent(organizationId, eventId, requestedAt);
+  await replayDelivery.replayWebhookEvent(organizationId, eventId, requestedAt);
 }

@@ -47,7 +47,11 @@ async function write(request: WriteRequest, progress: Progress): Promise<WriteRe
   let first: Prepared | undefined;
   let awaitingApproval: { approvalId: string; timeoutMs: number } | undefined;
   try {
-    ({ resolved, prepared: first, awaitingApproval } = await retryingFaults(request, progress, () => local.prepare(request)));
+    ({
+      resolved,
+      prepared: first,
+      awaitingApproval,
+    } = await retryingFaults(request, progress, () => local(request, 'lookup → check debit limit → build → sign').prepare(request)));
   } catch (error) {
     return refuse(request, error, progress);
   }
@@ -58,7 +62,7 @@ async function write(request: WriteRequest, progress: Progress): Promise<WriteRe
 
   if (!resolved.needsTransaction) {
     progress.step = 'record';
-    const result = await untilDone.record(request, resolved, null, 0);
+    const result = await untilDone(request, 'record').record(request, resolved, null, 0);
     return finish(progress, result, 'FINALIZED');
   }
 
@@ -74,7 +78,7 @@ async function write(request: WriteRequest, progress: Progress): Promise<WriteRe
   const result: WriteResult = { ...last.result, ...(resolved.transactionCount ? { transactions } : {}) };
   if (resolved.webhooks.postSubmit && (request.submit || waits.submitted) && last.signature && !waits.cancelled) {
     progress.step = 'postSubmitWebhook';
-    await untilDone.startPostSubmitDelivery(request);
+    await untilDone(request, 'hand over the post-submit webhooks').startPostSubmitDelivery(request);
   }
   // A Sign or Cancel that arrived as the wait ended (or before it began) finishes before the run does.
   waits.current = { kind: 'ENDED' };
@@ -96,7 +100,7 @@ async function sendOne(request: WriteRequest, resolved: Resolved, part: number, 
     try {
       if (!prepared) {
         progress.step = 'prepare';
-        prepared = await retryingFaults(request, progress, () => local.prepareNext(request, resolved, part));
+        prepared = await retryingFaults(request, progress, () => local(request, 'build → sign', part).prepareNext(request, resolved, part));
       }
       ({ built, signed } = prepared);
       prepared = undefined;
@@ -126,9 +130,15 @@ async function sendOne(request: WriteRequest, resolved: Resolved, part: number, 
     if (resolved.webhooks.preSubmit) {
       progress.step = 'preSubmitWebhook';
       try {
-        if ((await webhooks.callPreSubmitWebhooks(request, built, signed, part)) === 'VETO') {
+        if ((await webhooks(request, 'pre-submit webhook', part).callPreSubmitWebhooks(request, built, signed, part)) === 'VETO') {
           progress.step = 'record';
-          return { result: await untilDone.recordRejection(request, 'a pre-submit webhook failed and asked not to submit the transaction', part) };
+          return {
+            result: await untilDone(request, 'record REJECTED', part).recordRejection(
+              request,
+              'a pre-submit webhook failed and asked not to submit the transaction',
+              part,
+            ),
+          };
         }
       } catch (error) {
         return refuseOne(request, error, part, progress);
@@ -136,7 +146,14 @@ async function sendOne(request: WriteRequest, resolved: Resolved, part: number, 
     }
 
     progress.step = 'deliver';
-    const delivered = await untilDone.deliver(request, resolved, built, signed, part, waited || lifetime >= MAX_LIFETIMES);
+    const delivered = await untilDone(request, 'submit → confirm → record', part).deliver(
+      request,
+      resolved,
+      built,
+      signed,
+      part,
+      waited || lifetime >= MAX_LIFETIMES,
+    );
     // Proven expired: the next prepare proves it once more before it makes a new message.
     if (delivered.expired) continue;
     return { result: delivered.result, signature: signed.signature ?? undefined };
@@ -147,5 +164,7 @@ async function sendOne(request: WriteRequest, resolved: Resolved, part: number, 
 async function refuseOne(request: WriteRequest, error: unknown, part: number, progress: Progress): Promise<Sent> {
   if (part === 0) return { result: await refuse(request, error, progress), refused: true };
   const refusal = refusalOf(error);
-  return { result: { transaction: await untilDone.recordFailure(request, refusal.type ?? 'UNAVAILABLE', refusal.message, part) } };
+  return {
+    result: { transaction: await untilDone(request, 'record FAILED', part).recordFailure(request, refusal.type ?? 'UNAVAILABLE', refusal.message, part) },
+  };
 }
