@@ -499,7 +499,7 @@ describe('where webhooks may point', () => {
 
 describe('the owner of a shared account', () => {
   // The stack's organization (A) owns the shared accounts; another organization (B) writes with them.
-  Object.assign(answers, { '/owner-ok': [200], '/owner-post': [200], '/owner-veto': [500] });
+  Object.assign(answers, { '/owner-ok': [200], '/owner-post': [200], '/owner-missing': [200], '/owner-veto': [500] });
   const home = () => stack.organizationExternalId;
 
   async function organizationB() {
@@ -565,6 +565,28 @@ describe('the owner of a shared account', () => {
       ['owner-approver', 'TRANSACTION_PRE_SUBMIT', 200],
       ['owner-post', 'TRANSACTION_POST_SUBMIT', 200],
     ]);
+  });
+
+  it("calls the owner's missing-signature webhook when another organization's write waits for the account's signature", async () => {
+    const b = await organizationB();
+    const shared = await sharedWith(b.externalId, { missingSignatureWebhooks: [{ name: 'owner-missing', endpointUrl: `${receiverUrl}/owner-missing` }] });
+    const waiting = await b.as('POST', '/api/v1/accounts/transfer-network-currency', {
+      itemData: {
+        source: { offchainId: shared.offchainId, otherTenantOrganizationExternalId: home(), autoSign: false },
+        destination: { offchainId: b.own.offchainId },
+        value: { lamports: '1000' },
+      },
+    });
+    expect(waiting.status).toBe(202);
+    const offchainId = waiting.body.transaction.offchainId as string;
+    const delivery = await waitFor(async () => payloadsOf('/owner-missing', offchainId)[0]);
+    expect(JSON.parse(delivery.body)).toMatchObject({
+      eventType: 'TRANSACTION_MISSING_SIGNATURE',
+      organizationExternalId: b.externalId,
+      missingSigners: [shared.onchainId],
+      accounts: [expect.objectContaining({ onchainId: shared.onchainId, offchainId: shared.offchainId })],
+    });
+    expect((await b.as('PATCH', '/api/v1/transactions/cancel', { itemData: { transaction: { offchainId } } })).status).toBe(200);
   });
 
   it("lets the owner's pre-submit webhook veto another organization's transfer from the account and a write it pays for: nothing moves", async () => {
