@@ -330,6 +330,8 @@ export const DurableNonceAccount = defineEntity({
     code: p.text().nullable(),
     authorityAddress: p.text(),
     authorityAccountId: p.uuid().nullable(),
+    /** false: its authority was looked up with `autoSign: false`, so the service never signs with it and never reserves this nonce. */
+    authorityAutoSign: p.boolean(),
     nonceHash: p.text().nullable(),
     isInUse: p.boolean(),
     inUseByTransactionId: p.uuid().nullable(),

@@ -33,6 +33,7 @@ import { Migration0031LoanInUse } from './migrations/0031-loan-in-use.migration'
 import { Migration0040OracleDataSource } from './migrations/0040-oracle-data-source.migration';
 import { Migration0041BulkReadIndexes } from './migrations/0041-bulk-read-indexes.migration';
 import { Migration0050RateLimit } from './migrations/0050-rate-limit.migration';
+import { Migration0051NonceAuthorityAutoSign } from './migrations/0051-nonce-authority-auto-sign.migration';
 
 /** Every migration, in the order they apply. */
 const migrations = [
@@ -63,6 +64,7 @@ const migrations = [
   { name: '0040-oracle-data-source', class: Migration0040OracleDataSource },
   { name: '0041-bulk-read-indexes', class: Migration0041BulkReadIndexes },
   { name: '0050-rate-limit', class: Migration0050RateLimit },
+  { name: '0051-nonce-authority-auto-sign', class: Migration0051NonceAuthorityAutoSign },
 ];
 
 /** The names of every migration, in order (what a first `migrate` applies). */

@@ -149,3 +149,27 @@ it('waits for a lookup-table authority looked up with autoSign: false, and the n
   expect(landed.body).toMatchObject({ success: true, status: 'CONFIRMED', offchainId });
   expect((await tables()).items).toHaveLength(1);
 });
+
+it('never uses a durable nonce whose authority was looked up with autoSign: false, exactly as one whose key the service does not hold', async () => {
+  const authority = await account({ managed: true });
+  const createNonce = (nonceAuthority: Record<string, unknown>) =>
+    stack.call('POST', '/api/v1/durable-nonce-accounts', {
+      itemData: { nonceAccount: { offchainReferences: { type: 'NONCE' } }, numberOfNonceAccounts: 1, nonceAuthority },
+    });
+  const from = await account({ managed: true, seed: { amount: 0.1 } });
+  const withNonce = () =>
+    stack.call('POST', '/api/v1/accounts/transfer-network-currency', {
+      itemData: { source: { offchainId: from.offchainId }, destination: { offchainId: authority.offchainId }, value: { lamports: '1000' } },
+      svmTransactionConfig: { messageLifetimeStrategy: 'DURABLE_NONCE' },
+    });
+
+  expect((await createNonce({ offchainId: authority.offchainId, autoSign: false })).status).toBe(201);
+  const refused = await withNonce();
+  expect(refused.status).toBe(400);
+  expect(refused.body.errors[0]).toMatchObject({ code: 'VALIDATION_ERROR', field: 'svmTransactionConfig.messageLifetimeStrategy' });
+  expect(refused.body.errors[0].message).toMatch(/autoSign: false/);
+
+  // The same authority looked up as usual: the service signs with it, and its nonce is used.
+  expect((await createNonce({ offchainId: authority.offchainId })).status).toBe(201);
+  expect((await withNonce()).body).toMatchObject({ success: true });
+});

@@ -21,7 +21,7 @@ export function nonceReservations(deps: ActivityDeps, request: WriteRequest): No
       if ((await countFreeNonceAccounts(em, scope)) > 0) {
         throw validationError(
           FIELD,
-          `DURABLE_NONCE: no free durable nonce account on ${request.cluster} has an authority that is a managed account this organization may sign with (the missing-signature flow is not available for nonce authorities)`,
+          `DURABLE_NONCE: no free durable nonce account on ${request.cluster} has an authority that is a managed account this organization may sign with and was not looked up with autoSign: false (the missing-signature flow is not available for nonce authorities)`,
         );
       }
       throw conflict(

@@ -29,7 +29,7 @@ const columns = `id, address, authority_address as "authorityAddress"`;
 /**
  * The nonce account reserved by `transactionId` (a replayed build finds its own), else a free one of
  * the organization on the cluster whose authority is a managed, active account the organization may
- * sign with, now reserved by it; null when none is. Idempotent per transaction.
+ * sign with (and was not looked up with `autoSign: false`), now reserved by it; null when none is. Idempotent per transaction.
  */
 export async function reserveNonceAccount(em: EntityManager, scope: NonceScope, transactionId: string, at: Date): Promise<NonceReservation | null> {
   const [own] = await exec(em)<NonceReservation[]>(`select ${columns} from durable_nonce_account where in_use_by_transaction_id = ?`, [transactionId]);
@@ -37,7 +37,7 @@ export async function reserveNonceAccount(em: EntityManager, scope: NonceScope, 
   const [taken] = await exec(em)<NonceReservation[]>(
     `update durable_nonce_account set is_in_use = true, in_use_by_transaction_id = ?, in_use_at = ?
       where id = (select n.id from durable_nonce_account n join account a on a.id = n.authority_account_id
-                  where n.organization_id = ? and n.cluster = ? and not n.is_in_use
+                  where n.organization_id = ? and n.cluster = ? and not n.is_in_use and n.authority_auto_sign
                     and a.managed and a.status = 'ACTIVE' and (a.organization_id = ? or ? = any(a.orgs_allowed_to_sign_with_private_key))
                   order by n.created_at, n.id limit 1 for update of n skip locked)
       returning ${columns}`,

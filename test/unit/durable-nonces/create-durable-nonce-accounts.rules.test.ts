@@ -37,11 +37,20 @@ describe('Create Durable Nonce Accounts', () => {
       code: 'NONCE-DESK',
       authorityAddress: A,
       authorityAccountId: null,
+      authorityAutoSign: true,
       nonceHash: null,
       isInUse: false,
       inUseByTransactionId: null,
       inUseAt: null,
       createdAt: at,
     });
+  });
+
+  it('records that the service does not sign with an authority looked up with autoSign: false (the nonce is never reserved)', () => {
+    const row = (autoSign?: boolean) =>
+      nonceAccountRow({ organizationId: 'org-a', cluster: 'LOCAL' }, { id: 'n-1', address: A }, null, { address: A, accountId: 'acc-1', autoSign }, new Date());
+    expect(row(false).authorityAutoSign).toBe(false);
+    expect(row(true).authorityAutoSign).toBe(true);
+    expect(row(undefined).authorityAutoSign).toBe(true);
   });
 });

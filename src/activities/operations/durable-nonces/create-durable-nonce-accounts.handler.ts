@@ -106,7 +106,7 @@ export const createDurableNonceAccountsHandler: OperationHandler<CreateDurableNo
           scopeOf(request),
           { id, address },
           item.offchainReferences?.code ?? null,
-          { address: data.authority, accountId: data.authorityAccountId },
+          { address: data.authority, accountId: data.authorityAccountId, autoSign: request.itemData.nonceAuthority.autoSign },
           at,
         ),
       );

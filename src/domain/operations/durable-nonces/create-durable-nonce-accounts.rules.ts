@@ -77,7 +77,7 @@ export function nonceAccountRow(
   tenant: { organizationId: string; cluster: string },
   account: { id: string; address: string },
   code: string | null,
-  authority: { address: string; accountId: string | null },
+  authority: { address: string; accountId: string | null; autoSign?: boolean },
   at: Date,
 ) {
   return {
@@ -88,6 +88,8 @@ export function nonceAccountRow(
     code,
     authorityAddress: authority.address,
     authorityAccountId: authority.accountId,
+    // autoSign: false makes the authority a key the service does not sign with: the nonce is never reserved.
+    authorityAutoSign: authority.autoSign !== false,
     nonceHash: null,
     isInUse: false,
     inUseByTransactionId: null,
