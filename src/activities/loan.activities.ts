@@ -28,6 +28,8 @@ async function snapshotOf(em: EntityManager, deps: ActivityDeps, loan: Loan | nu
   return {
     status: loan.status,
     maturityAt: loan.maturityAt.toISOString(),
+    lender: loan.lenderAddress,
+    strategy: loan.strategyAddress,
     rollover: strategy?.rollover ?? false,
     durationIndex: loan.durationIndex,
     pastLiquidationRatio: await pastLiquidationRatio(em, deps, loan),

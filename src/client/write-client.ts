@@ -6,14 +6,12 @@
  * answer out (the result, a resting write, or accepted to run on); refusals and outages are thrown
  * as the LedgerError they are. Used by the API (which only parses headers and shapes answers) and tests.
  */
-import { writeSummary } from '../domain/write-summary';
 import { createHash, randomUUID } from 'node:crypto';
 import { WorkflowExecutionAlreadyStartedError, WorkflowFailedError, WorkflowUpdateFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
-import { ApplicationFailure, defineSearchAttributeKey, fromPayloadsAtIndex, SearchAttributeType, TypedSearchAttributes } from '@temporalio/common';
+import { ApplicationFailure, fromPayloadsAtIndex } from '@temporalio/common';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { uuidFromText } from '../domain/ids';
 import {
-  searchAttributeNames,
   writeOutageMemo,
   writeWorkflowId,
   type Commitment,
@@ -37,6 +35,7 @@ import {
   transactionResult,
 } from '../db/repositories/transaction-records.repository';
 import type { ledgerWrite } from '../workflows/write/write.workflow';
+import { writeStartOptions } from '../workflows/write/start-options';
 
 /** What the write client needs: the API's dependencies satisfy it as they are. */
 export interface WriteClientDeps {
@@ -90,12 +89,6 @@ export type WriteAnswer = { async: true; transaction: { offchainId: string; stat
 export function transactionIdFor(organizationId: string, operation: Operation, key: string): string {
   return uuidFromText(`${organizationId}\n${operation}\n${key}`);
 }
-
-const keys = {
-  organization: defineSearchAttributeKey(searchAttributeNames.organization, SearchAttributeType.KEYWORD),
-  operation: defineSearchAttributeKey(searchAttributeNames.operation, SearchAttributeType.KEYWORD),
-  transaction: defineSearchAttributeKey(searchAttributeNames.transaction, SearchAttributeType.KEYWORD),
-};
 
 /**
  * An idempotency key names one write per organization: a key another operation used, or this
@@ -370,13 +363,8 @@ export async function startWorkflow(
       // The worker in this process takes the write's one workflow task straight from the start call.
       requestEagerStart: deps.temporal.eager,
       workflowTaskTimeout: `${deps.temporal.writeTaskTimeoutSeconds}s`,
-      // What the Web UI lists and heads the write by (operation, organization, amounts and ends).
-      ...writeSummary(request, organizationExternalId),
-      typedSearchAttributes: new TypedSearchAttributes([
-        { key: keys.organization, value: organizationExternalId },
-        { key: keys.operation, value: request.operation },
-        { key: keys.transaction, value: request.transactionId },
-      ]),
+      // Its search attributes, and what the Web UI lists and heads the write by (operation, organization, amounts and ends).
+      ...writeStartOptions(request, organizationExternalId),
     });
     return { handle, ended: false };
   } catch (error) {

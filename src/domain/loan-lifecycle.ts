@@ -31,6 +31,9 @@ export interface LoanLifecycleInput {
   loanId: string;
   escrow: string;
   borrower: string;
+  /** The lender's address and the strategy's (`loanStrategyAddress`): search attributes (absent in runs started before they were). */
+  lender?: string;
+  strategy?: string;
   /** ISO timestamp: when the current term ends. */
   maturityAt: string;
   /** A settled status when a movement started it again after it had ended (it takes the movement and ends). */
@@ -98,6 +101,8 @@ export interface LoanRecordFields {
   cluster: string;
   escrowAddress: string;
   borrowerAddress: string;
+  lenderAddress: string;
+  strategyAddress: string;
   status: string;
   termStartAt: Date;
   maturityAt: Date;
@@ -120,6 +125,8 @@ export function lifecycleInputOf(loan: LoanRecordFields, organization: Organizat
     loanId: loan.id,
     escrow: loan.escrowAddress,
     borrower: loan.borrowerAddress,
+    lender: loan.lenderAddress,
+    strategy: loan.strategyAddress,
     maturityAt: loan.maturityAt.toISOString(),
     status: loan.status as LoanLifecycleInput['status'],
     graceMs: GRACE_HOURS * 3600 * 1000 * (secondsPerDay / 86_400),
@@ -156,12 +163,17 @@ export const loanSearchAttributeNames = {
   borrower: 'LedgerBorrower',
   status: 'LedgerLoanStatus',
   nextMaturity: 'LedgerLoanNextMaturity',
+  lender: 'LedgerLender',
+  strategy: 'LedgerLoanStrategy',
 } as const;
 
 /** The loan as its workflow reads it at each wake-up. */
 export interface LoanSnapshot {
   status: string;
   maturityAt: string;
+  /** The loan's lender and strategy addresses (a refinance may move it to another strategy; absent in histories before they were search attributes). */
+  lender?: string;
+  strategy?: string;
   /** The strategy rolls its loans over at maturity (absent in histories before rollover existed). */
   rollover?: boolean;
   durationIndex?: number;

@@ -1,7 +1,7 @@
 /** The search attributes of a loan's workflow (operators find loans in the Temporal UI by them). */
 import { defineSearchAttributeKey, SearchAttributeType, type SearchAttributePair } from '@temporalio/common';
 import { loanSearchAttributeNames, type LoanLifecycleInput } from '../domain/loan-lifecycle';
-import { searchAttributeNames, type WriteRequest } from '../domain/write';
+import { searchAttributeNames } from '../domain/write';
 
 export const loanKeys = {
   organization: defineSearchAttributeKey(searchAttributeNames.organization, SearchAttributeType.KEYWORD),
@@ -9,11 +9,16 @@ export const loanKeys = {
   borrower: defineSearchAttributeKey(loanSearchAttributeNames.borrower, SearchAttributeType.KEYWORD),
   status: defineSearchAttributeKey(loanSearchAttributeNames.status, SearchAttributeType.KEYWORD),
   nextMaturity: defineSearchAttributeKey(loanSearchAttributeNames.nextMaturity, SearchAttributeType.DATETIME),
+  lender: defineSearchAttributeKey(loanSearchAttributeNames.lender, SearchAttributeType.KEYWORD),
+  strategy: defineSearchAttributeKey(loanSearchAttributeNames.strategy, SearchAttributeType.KEYWORD),
 };
 
-/** LedgerOrganization holds the organization's external id, as on writes (the one operators know). */
+/**
+ * LedgerOrganization holds the organization's external id, as on writes (the one operators know);
+ * LedgerLender and LedgerLoanStrategy the addresses (absent for a loan whose run began before them).
+ */
 export function loanSearchAttributes(
-  input: Pick<LoanLifecycleInput, 'organizationExternalId' | 'escrow' | 'borrower' | 'status' | 'maturityAt'>,
+  input: Pick<LoanLifecycleInput, 'organizationExternalId' | 'escrow' | 'borrower' | 'lender' | 'strategy' | 'status' | 'maturityAt'>,
 ): SearchAttributePair[] {
   return [
     { key: loanKeys.organization, value: input.organizationExternalId },
@@ -21,19 +26,7 @@ export function loanSearchAttributes(
     { key: loanKeys.borrower, value: input.borrower },
     { key: loanKeys.status, value: input.status },
     { key: loanKeys.nextMaturity, value: new Date(input.maturityAt) },
-  ];
-}
-
-const writeKeys = {
-  operation: defineSearchAttributeKey(searchAttributeNames.operation, SearchAttributeType.KEYWORD),
-  transaction: defineSearchAttributeKey(searchAttributeNames.transaction, SearchAttributeType.KEYWORD),
-};
-
-/** The search attributes of a loan movement's write: those the API gives a write it starts itself (src/client/write-client.ts). */
-export function movementSearchAttributes(request: WriteRequest): SearchAttributePair[] {
-  return [
-    { key: loanKeys.organization, value: request.organizationExternalId },
-    { key: writeKeys.operation, value: request.operation },
-    { key: writeKeys.transaction, value: request.transactionId },
+    ...(input.lender ? [{ key: loanKeys.lender, value: input.lender }] : []),
+    ...(input.strategy ? [{ key: loanKeys.strategy, value: input.strategy }] : []),
   ];
 }

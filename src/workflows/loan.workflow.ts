@@ -49,18 +49,23 @@ import {
   type LoanNextAction,
   type LoanSnapshot,
 } from '../domain/loan-lifecycle';
-import type { WriteRequest, WriteResult } from '../domain/write';
+import { searchAttributeNames, type WriteRequest, type WriteResult } from '../domain/write';
 import { organizationSegment } from '../domain/workflow-ids';
-import { loanSearchAttributes, movementSearchAttributes } from './loan-search-attributes';
+import { loanSearchAttributes } from './loan-search-attributes';
+import { writeStartOptions } from './write/start-options';
+import { stepSummary } from './write/proxies';
 import type { ledgerWrite } from './write/write.workflow';
 import { oneAtATime, type Turn } from './one-at-a-time';
 
 type Activities = ReturnType<typeof createActivities>;
 
-const records = proxyActivities<Activities>({
-  startToCloseTimeout: '30s',
-  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1m' },
-});
+/** The loan's activities, each with its summary in the Web UI's timeline (fixed words, never a value from a request). */
+const records = (summary: string) =>
+  proxyActivities<Activities>({
+    startToCloseTimeout: '30s',
+    retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1m' },
+    summary,
+  });
 
 export const nextActionQuery = defineQuery<LoanNextAction>(loanQueries.nextAction);
 export const loanChanged = defineSignal<[]>(loanChangedSignal);
@@ -102,6 +107,17 @@ const organizationPart = (input: LoanLifecycleInput) =>
     : input.organizationId;
 
 /**
+ * What the loan's writes start with: what the write client gives a write (its search attributes,
+ * LedgerStatus PENDING, the Web UI's summary). Histories from before `loan-writes-start-options`
+ * started a movement with three search attributes and the liquidation and rollover with none.
+ */
+function startOptions(request: WriteRequest, movement: boolean) {
+  const options = writeStartOptions(request);
+  if (patched('loan-writes-start-options')) return options;
+  return movement ? { typedSearchAttributes: options.typedSearchAttributes.filter((pair) => pair.key.name !== searchAttributeNames.status) } : {};
+}
+
+/**
  * The workflow's own write (liquidation, rollover) in its turn, if `still` holds when the turn comes (a
  * movement before it may have settled the loan or begun a new term); the pause after a refusal is outside the turn.
  */
@@ -113,6 +129,7 @@ async function runChild(request: WriteRequest, own: Turn, still: () => boolean):
         workflowId: request.workflowId,
         args: [request],
         taskQueue: workflowInfo().taskQueue,
+        ...startOptions(request, false),
       });
       return !result.refusal;
     } catch {
@@ -140,7 +157,7 @@ async function runMovement({ request, workflowTaskTimeoutSeconds }: LoanMovement
       workflowIdReusePolicy: 'REJECT_DUPLICATE',
       parentClosePolicy: 'ABANDON',
       workflowTaskTimeout: `${workflowTaskTimeoutSeconds}s`,
-      typedSearchAttributes: movementSearchAttributes(request),
+      ...startOptions(request, true),
     });
   } catch (error) {
     // This write ran before (a repeat after continue-as-new, or started by the API itself): its run holds the answer.
@@ -172,8 +189,16 @@ export async function loanLifecycle(input: LoanLifecycleInput): Promise<string> 
   const show = (snapshot: LoanSnapshot) => {
     // The strategy's rollover (a refinance may have moved the loan to another strategy): `nextAction` only.
     state = { ...state, rollover: snapshot.rollover ?? state.rollover };
-    if (snapshot.status === state.status && snapshot.maturityAt === state.maturityAt) return;
-    state = { ...state, status: snapshot.status as LoanLifecycleInput['status'], maturityAt: snapshot.maturityAt };
+    // A refinance onto another strategy (and lender), or a run begun before LedgerLender/LedgerLoanStrategy existed.
+    const moved = (snapshot.lender ?? state.lender) !== state.lender || (snapshot.strategy ?? state.strategy) !== state.strategy;
+    if (snapshot.status === state.status && snapshot.maturityAt === state.maturityAt && !(moved && patched('loan-lender-strategy-attributes'))) return;
+    state = {
+      ...state,
+      status: snapshot.status as LoanLifecycleInput['status'],
+      maturityAt: snapshot.maturityAt,
+      lender: snapshot.lender ?? state.lender,
+      strategy: snapshot.strategy ?? state.strategy,
+    };
     upsertSearchAttributes(loanSearchAttributes(state));
   };
   // One movement of the loan at a time: the movements sent to it (updates) and the workflow's own.
@@ -196,7 +221,7 @@ export async function loanLifecycle(input: LoanLifecycleInput): Promise<string> 
    * (docs/loans.md). Asked when it arrives, never in its turn, so it does not wait days to hear it.
    */
   const behindResting = async (): Promise<string | null> => {
-    const holder = (await records.loanSnapshot(state.loanId))?.heldBy;
+    const holder = (await records('read the loan').loanSnapshot(state.loanId))?.heldBy;
     return holder ? restingRefusal(holder, !(moving?.transactionId === holder.transactionId && moving.submit === false)) : null;
   };
   setHandler(
@@ -213,7 +238,7 @@ export async function loanLifecycle(input: LoanLifecycleInput): Promise<string> 
         } finally {
           moving = null;
           // The state follows the record, whatever the write ended with; the loop looks again too.
-          const after = await records.loanSnapshot(state.loanId);
+          const after = await records('read the loan').loanSnapshot(state.loanId);
           if (after) show(after);
           changed = true;
         }
@@ -221,7 +246,7 @@ export async function loanLifecycle(input: LoanLifecycleInput): Promise<string> 
       const why = refusal && (await refusal);
       if (why) {
         // A PENDING record made for a respond-async request ends FAILED with the refusal, as a refused write's.
-        await records.recordFailure(movement.request, 'CONFLICT', why);
+        await records(stepSummary(movement.request.operation, 'record FAILED')).recordFailure(movement.request, 'CONFLICT', why);
         throw conflictFailure(why);
       }
       return run;
@@ -243,13 +268,13 @@ export async function loanLifecycle(input: LoanLifecycleInput): Promise<string> 
     const waitMs = Math.max(1, Date.parse(due.at!) - Date.now());
     await condition(() => changed, waitMs);
     changed = false;
-    const snapshot = await records.loanSnapshot(state.loanId);
+    const snapshot = await records('read the loan').loanSnapshot(state.loanId);
     if (!snapshot) return settle(() => 'GONE');
     show(snapshot);
     // A price refresh (or any change) may have put the loan past its liquidation ratio: collateral to the lender now.
     if (!settled(snapshot.status) && snapshot.pastLiquidationRatio && patched('loan-price-liquidation')) {
       await runChild(loanWrite(state, 'LIQUIDATE_LOAN', liquidationWorkflowId(organizationPart(state), state.loanId)), own, unsettled);
-      const after = await records.loanSnapshot(state.loanId);
+      const after = await records('read the loan').loanSnapshot(state.loanId);
       if (after) show(after);
       continue;
     }
@@ -262,14 +287,14 @@ export async function loanLifecycle(input: LoanLifecycleInput): Promise<string> 
         own,
         () => state.status === 'OPEN' && state.maturityAt === term,
       );
-      const after = await records.loanSnapshot(state.loanId);
+      const after = await records('read the loan').loanSnapshot(state.loanId);
       if (after) show(after);
     } else if (state.status === 'OPEN') {
-      const marked = await own(() => records.markLoanOverdue(state.loanId));
+      const marked = await own(() => records('mark the loan OVERDUE').markLoanOverdue(state.loanId));
       if (marked) show(marked);
     } else if (state.status === 'OVERDUE') {
       await runChild(loanWrite(state, 'LIQUIDATE_LOAN', liquidationWorkflowId(organizationPart(state), state.loanId)), own, unsettled);
-      const after = await records.loanSnapshot(state.loanId);
+      const after = await records('read the loan').loanSnapshot(state.loanId);
       if (after) show(after);
     }
   }

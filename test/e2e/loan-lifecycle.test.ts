@@ -9,10 +9,11 @@ import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { Worker } from '@temporalio/worker';
 import { temporal } from '@temporalio/proto';
-import { loanWorkflowId } from '../../src/domain/loan-lifecycle';
+import { liquidationWorkflowId, loanWorkflowId } from '../../src/domain/loan-lifecycle';
 import { Loan } from '../../src/db/entities';
 import { forkEm } from '../../src/main/runtime';
 import { createLoan } from '../support/loan-kit';
+import { organizationSegment } from '../../src/domain/workflow-ids';
 import { startStack, type Stack } from '../support/stack';
 import { temporalTarget } from '../support/temporal';
 import { waitFor } from '../support/wait';
@@ -103,6 +104,8 @@ it('marks a loan OVERDUE at maturity and LIQUIDATED after the grace period, the 
     LedgerOrganization: [stack.organizationExternalId],
     LedgerEscrow: [escrow],
     LedgerBorrower: [borrower.onchainId],
+    LedgerLender: [lender.onchainId],
+    LedgerLoanStrategy: [vault.onchainId],
     LedgerLoanStatus: ['OPEN'],
   });
 
@@ -110,6 +113,16 @@ it('marks a loan OVERDUE at maturity and LIQUIDATED after the grace period, the 
   expect(await handle.query('nextAction')).toMatchObject({ action: 'LIQUIDATE', status: 'OVERDUE' });
   await waitFor(async () => (await status(escrow)) === 'LIQUIDATED', 15_000, 200);
   expect(await handle.result()).toBe('LIQUIDATED');
+  // The liquidation is a write like any other to an operator: its search attributes, its summary in the Web UI.
+  const organization = { id: (await forkEm(stack.runtime.orm).findOneOrFail(Loan, { id: loanId })).organizationId, externalId: stack.organizationExternalId };
+  const liquidation = await client.workflow.getHandle(liquidationWorkflowId(organizationSegment(organization), loanId)).describe();
+  expect(liquidation.searchAttributes).toMatchObject({
+    LedgerOrganization: [stack.organizationExternalId],
+    LedgerOperation: ['LIQUIDATE_LOAN'],
+    LedgerTransactionOffchainId: [expect.any(String)],
+    LedgerStatus: [expect.stringMatching(/^(CONFIRMED|FINALIZED)$/)],
+  });
+  expect(await liquidation.staticSummary()).toBe(`Liquidate Loan · ${stack.organizationExternalId}`);
   // 100 funded, 10 lent, 20 of collateral taken: 110, and the borrower keeps what was lent.
   expect(await holding(vault)).toBe('110');
   expect(await holding(borrower)).toBe('10');

@@ -166,6 +166,9 @@ it("reads a write's timeline like a ledger: each step's activity carries a summa
       'Transfer Network Currency: submit → confirm → record',
     ]);
     expect(summaries(EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED)).toEqual(['Transfer Network Currency: pre-submit webhook']);
+    // It started PENDING (the write client's search attributes), and ended with its status.
+    const started = history.events![0].workflowExecutionStartedEventAttributes!.searchAttributes!.indexedFields!;
+    expect(defaultPayloadConverter.fromPayload(started.LedgerStatus)).toBe('PENDING');
   } finally {
     await new Promise((resolve) => receiver.close(resolve));
   }

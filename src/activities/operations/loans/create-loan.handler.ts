@@ -176,6 +176,8 @@ export const createLoanHandler: OperationHandler<CreateLoanItemData, CreateLoanD
       loanId: loan.id,
       escrow: resolved.data.escrow,
       borrower: resolved.data.borrower.address,
+      lender: loan.lenderAddress,
+      strategy: loan.strategyAddress,
       maturityAt: loan.maturityAt.toISOString(),
       status: 'OPEN',
       graceMs: graceMsOf(resolved.data.secondsPerDay),
