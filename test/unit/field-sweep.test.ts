@@ -11,7 +11,7 @@ import { proves, requestFields, testCases } from '../support/field-evidence';
 import { ruleProofs } from '../support/field-rule-proofs';
 
 const root = path.join(__dirname, '..', '..');
-const fields = requestFields(openApiDocument('LEDGER'));
+const fields = requestFields(openApiDocument('LEDGER') as unknown as Parameters<typeof requestFields>[0]);
 // This file's own synthetic document proves nothing.
 const cases = testCases(root, ['test/unit', 'test/e2e', 'test/integration']).filter((c) => !c.name.startsWith('test/unit/field-sweep.test.ts'));
 
