@@ -195,7 +195,7 @@ describe('a lookup table made outside the API, onboarded with Create Account', (
       managed: false,
       wasAlreadyOnchain: true,
     });
-    expect(listed.body.items[0].componentAddresses.map((c: any) => c.onchain.id)).toEqual(compressible);
+    expect(listed.body.items[0].componentAddresses.map((c: { onchain: { id: string } }) => c.onchain.id)).toEqual(compressible);
 
     const sent = await transfer(receiver, { svmTransactionConfig: { messageLifetimeStrategy: 'DURABLE_NONCE' } });
     expect(sent.body).toMatchObject({ success: true });
