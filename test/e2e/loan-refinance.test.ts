@@ -216,6 +216,17 @@ describe('Refinance Loan to another lender', () => {
     // The loan's workflow sleeps until the new maturity.
     const handle = client.workflow.getHandle(loanWorkflowId({ id: loan.organizationId, externalId: stack.organizationExternalId }, escrow.onchainId));
     await waitFor(async () => (await handle.query<{ at: string }>('nextAction')).at === loan.maturityAt.toISOString());
+    // Operators find it under its new lender and strategy.
+    const listed = async (query: string) => {
+      const ids: string[] = [];
+      for await (const execution of client.workflow.list({ query })) ids.push(execution.workflowId);
+      return ids;
+    };
+    await waitFor(
+      async () => (await listed(`LedgerLender = "${lenderB.onchainId}" AND LedgerLoanStrategy = "${vaultB.onchainId}"`)).includes(handle.workflowId),
+      10_000,
+      200,
+    );
   });
 
   it("follows the new term: B's 1-day term ends, the loan goes OVERDUE and its collateral goes to B's vault", async () => {
