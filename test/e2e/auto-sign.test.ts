@@ -173,3 +173,34 @@ it('never uses a durable nonce whose authority was looked up with autoSign: fals
   expect((await createNonce({ offchainId: authority.offchainId })).status).toBe(201);
   expect((await withNonce()).body).toMatchObject({ success: true });
 });
+
+it('waits for an owner named by role with autoSign: false also when that owner pays the fees', async () => {
+  const issuer = await account({ managed: true, offchainReferences: { type: 'TOKEN_MANAGEMENT_AUTHORITY' } });
+  const created = await stack.call('POST', '/api/v1/financial-instruments', {
+    itemData: {
+      version: 'SPL',
+      onchainData: { decimals: 0 },
+      mintAuthority: { offchainId: issuer.offchainId },
+      mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: 'STOCK' } } },
+    },
+  });
+  const mint = created.body.newFinancialInstrument.onchainId as string;
+  const holder = await account({ managed: true, canPayFees: true, seed: { amount: 0.1 }, ...missingHook('holder') });
+  const opened = await stack.call('POST', '/api/v1/positions', {
+    itemData: { positionToInitialize: { owner: { offchainId: holder.offchainId }, financialInstrument: { onchainId: mint } } },
+  });
+  const position = { offchainId: opened.body.newPosition.offchainId as string };
+  expect((await stack.call('POST', '/api/v1/positions/mint', { itemData: { mintTo: { position }, value: { amount: 3 } } })).body).toMatchObject({
+    success: true,
+  });
+
+  const waiting = await stack.call('POST', '/api/v1/positions/burn', {
+    itemData: { burnFrom: { position, owner: { autoSign: false } }, value: { amount: 1 } },
+    svmTransactionConfig: { feePayer: { offchainId: holder.offchainId } },
+  });
+  expect(waiting.status).toBe(202);
+  expect(waiting.body.transaction).toMatchObject({ status: 'AWAITING_SIGNATURES' });
+  const offchainId = waiting.body.transaction.offchainId as string;
+  expect((await missingEvent(offchainId)).body.accounts.map((a) => a.onchainId)).toEqual([holder.onchainId]);
+  expect((await sign(offchainId)).body).toMatchObject({ success: true, status: 'CONFIRMED', offchainId });
+});

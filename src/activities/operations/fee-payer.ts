@@ -2,6 +2,8 @@
  * The fee payer of a write: svmTransactionConfig.feePayer when given; else the organization's own
  * fee payer (an active managed account with canPayFees whose globalFeePayerForOrgs lists the
  * organization's external id, the oldest when several do); else the service's global fee payer.
+ * A named fee payer must be a key the service may sign with; looked up with `autoSign: false`, the
+ * write waits for its signature (the lookup step, signedBy; docs/signatures.md).
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { SvmTransactionConfigInput } from '../../domain/inputs/common.inputs';

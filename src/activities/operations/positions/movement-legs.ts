@@ -88,8 +88,8 @@ export function legsResolution<Data>(
       alsoSigning,
       planned.flatMap((x) => x.signers),
     ),
-    // The fee payer is always one the service signs for (resolveFeePayer checks it).
-    awaitedSigners: [...ctx.awaited].filter((signer) => signer !== feePayer.address),
+    // An owner the write waits for waits also when it pays the fees (signedBy, docs/signatures.md).
+    awaitedSigners: [...ctx.awaited],
     debits: planned.flatMap((x) => x.debits),
     webhooks: feePayer.webhooks,
     data,
