@@ -170,6 +170,25 @@ describe('Loan strategies', () => {
       },
     });
     expect(unmanaged.body.errors[0]).toMatchObject({ code: 'VALIDATION_ERROR', field: 'itemData.strategy.managed' });
+    // A lookup inside the vault's account payload that finds nothing is named where the request has it.
+    const unknownAuthority = await stack.call('POST', '/api/v1/loans/strategies', {
+      itemData: {
+        strategy: {
+          tokenDebitLimits: [
+            {
+              destination: 'ANY',
+              mintAuthority: { offchainId: '00000000-0000-4000-8000-000000000000' },
+              maxAllowedDebit: { limitType: 'PER_TRANSACTION', limitAmount: 1 },
+            },
+          ],
+        },
+        lender: { offchainId: lender.offchainId },
+        principal: { financialInstrument: { onchainId: usd.onchainId } },
+        collateral: [{ financialInstrument: { onchainId: usd.onchainId }, apy: [1], loanToValueRatio: 1, liquidationRatio: 2 }],
+      },
+    });
+    expect(unknownAuthority.status).toBe(404);
+    expect(unknownAuthority.body.errors[0].field).toMatch(/^itemData\.strategy\.tokenDebitLimits/);
   });
 });
 

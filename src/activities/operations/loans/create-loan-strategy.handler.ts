@@ -9,6 +9,7 @@ import { findAccountByLookup } from '../../../db/repositories/accounts.repositor
 import { findInstrumentByLookup } from '../../../db/repositories/financial-instruments.repository';
 import { resolveValue } from '../../../domain/money';
 import { loanStrategyRecord, requireActiveLender, requireListedOnce, type NewStrategy } from '../../../domain/operations/loans/loan-strategy.rules';
+import { withLoanFieldNames } from '../../../domain/operations/loans/loan.rules';
 import { createAccountHandler } from '../accounts/create-account.handler';
 import { scopeOf, type OperationHandler, type OperationRequest, type OperationResolved } from '../operation-handler';
 
@@ -49,7 +50,10 @@ export const createLoanStrategyHandler: OperationHandler<CreateLoanStrategyItemD
     }
     const units = (value: CreateLoanStrategyItemData['originationCap'], field: string) =>
       value ? resolveValue(value, principal.decimals, field).toString() : null;
-    const vault = await createAccountHandler.lookup(em, deps, vaultRequest(request));
+    // The vault's refusals name its fields as Create Account's payload; the request has them under itemData.strategy.
+    const vault = await createAccountHandler.lookup(em, deps, vaultRequest(request)).catch((error: unknown) => {
+      throw withLoanFieldNames(error, { itemData: 'itemData.strategy' });
+    });
     const data: CreateLoanStrategyData = {
       vault: vault.data,
       lender: { address: lender.address, id: lender.id },
