@@ -287,9 +287,17 @@ describe('messageLifetimeStrategy DURABLE_NONCE', () => {
     const org = await tenant();
     expect((await org.createNonces(1)).status).toBe(201);
     const [nonce] = (await org.nonces()).items;
-    // More than the wallet holds (5 SOL): no offchain precheck for network currency, the network refuses it.
-    const overdraw = await org.transfer('9000000000');
-    expect(overdraw.body).toMatchObject({ success: false });
+    // A compute-unit limit below what the transfer uses: the network runs it and refuses it.
+    const overBudget = await org.call(
+      'POST',
+      '/api/v1/accounts/transfer-network-currency',
+      {
+        itemData: { source: { offchainId: org.wallet.offchainId }, destination: { offchainId: org.authority.offchainId }, value: { lamports: '1000' } },
+        svmTransactionConfig: { messageLifetimeStrategy: 'DURABLE_NONCE', computeUnitConfig: { limit: 1 } },
+      },
+      { 'Idempotency-Key': `t-${randomBytes(6).toString('hex')}` },
+    );
+    expect(overBudget.body).toMatchObject({ success: false });
     expect((await org.details(nonce.nonceAccount.onchain.id)).body.inUse).toBeNull();
     const next = await org.transfer('1000');
     expect(next.body).toMatchObject({ success: true });
