@@ -16,6 +16,8 @@ TEMPORAL_CONFIG_DIR=$(cd "$HERE/.." && pwd)
 
 SERVER_MODULE=go.temporal.io/server
 SERVER_VERSION=v1.29.1
+UI_MODULE=github.com/temporalio/ui-server/v2
+UI_VERSION=v2.42.1 # the Web UI the Temporal CLI v1.5.1 embeds
 CLI_PACKAGE=github.com/temporalio/cli/cmd/temporal@v1.5.1 # as dev/temporal/temporal-cli.ts
 
 # Settings. The config template (config/ledger.yaml) reads the exported ones
@@ -29,8 +31,11 @@ export TEMPORAL_CLUSTER_PG_USER=${TEMPORAL_CLUSTER_PG_USER:-postgres}
 export TEMPORAL_CLUSTER_PG_PASSWORD=${TEMPORAL_CLUSTER_PG_PASSWORD:-}
 export TEMPORAL_CLUSTER_LOG_LEVEL=${TEMPORAL_CLUSTER_LOG_LEVEL:-info}
 export TEMPORAL_CLUSTER_DYNAMIC_CONFIG=${TEMPORAL_CLUSTER_DYNAMIC_CONFIG:-$TEMPORAL_CONFIG_DIR/dynamic-config.yaml}
+export TEMPORAL_CLUSTER_UI_PORT=${TEMPORAL_CLUSTER_UI_PORT:-8234}
+export TEMPORAL_CLUSTER_NAMESPACE=${TEMPORAL_CLUSTER_NAMESPACE:-ledger}
+UI=${TEMPORAL_CLUSTER_UI:-1}
 STATE_DIR=${TEMPORAL_CLUSTER_DIR:-$HOME/.cache/ledger-temporal-cluster}
-NAMESPACE=${TEMPORAL_CLUSTER_NAMESPACE:-ledger}
+NAMESPACE=$TEMPORAL_CLUSTER_NAMESPACE
 RETENTION=${TEMPORAL_CLUSTER_RETENTION:-72h}
 READY_TIMEOUT=${TEMPORAL_CLUSTER_READY_TIMEOUT:-120}
 BACKGROUND=${TEMPORAL_CLUSTER_BACKGROUND:-0}
@@ -49,9 +54,15 @@ done
 ADDRESS=127.0.0.1:$TEMPORAL_CLUSTER_PORT
 PID_FILE=$STATE_DIR/server.pid
 LOG_FILE=$STATE_DIR/server.log
+UI_PID_FILE=$STATE_DIR/ui.pid
+UI_LOG_FILE=$STATE_DIR/ui.log
 mkdir -p "$STATE_DIR"
 
 log() { printf '[temporal-cluster] %s\n' "$*" >&2; }
+stop_ui() {
+  if [[ -f $UI_PID_FILE ]]; then kill -TERM "$(cat "$UI_PID_FILE")" 2>/dev/null || true; fi
+  rm -f "$UI_PID_FILE"
+}
 die() { log "ERROR: $*"; exit 1; }
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f s", b - a }'; }
@@ -61,23 +72,27 @@ T0=$(now)
 command -v go >/dev/null || die "Go is needed (to build the server and to locate its schema files)"
 GO_BIN_DIR=$(go env GOPATH | cut -d: -f1)/bin
 
-# go install PACKAGE into $GO_BIN_DIR unless NAME is there and `NAME --version`
-# prints the wanted version ("server" and "sql" are generic names: a stale or
-# foreign binary of the same name is rebuilt over).
+# go install PACKAGE into DIR (default $GO_BIN_DIR) unless NAME is there and
+# `NAME --version` prints the wanted version ("server" and "sql" are generic
+# names: a stale or foreign binary of the same name is rebuilt over).
 ensure_binary() {
-  local name=$1 package=$2 version=$3 t
-  if [[ -x $GO_BIN_DIR/$name ]] && "$GO_BIN_DIR/$name" --version 2>/dev/null | grep -q "version ${version#v}"; then
+  local name=$1 package=$2 version=$3 dir=${4:-$GO_BIN_DIR} t
+  if [[ -x $dir/$name ]] && "$dir/$name" --version 2>/dev/null | grep -q "version ${version#v}"; then
     return
   fi
   log "Building $name: go install $package (minutes on an empty module cache)"
   t=$(now)
-  GOBIN=$GO_BIN_DIR go install "$package"
-  log "Built $GO_BIN_DIR/$name in $(since "$t")"
+  GOBIN=$dir go install "$package"
+  log "Built $dir/$name in $(since "$t")"
 }
 ensure_binary server "$SERVER_MODULE/cmd/server@$SERVER_VERSION" "$SERVER_VERSION"
 ensure_binary sql "$SERVER_MODULE/cmd/tools/sql@$SERVER_VERSION" "$SERVER_VERSION"
 SERVER=$GO_BIN_DIR/server
 SQL=$GO_BIN_DIR/sql
+# The UI server's binary is also called "server": it gets its own directory.
+UI_BIN_DIR=$GO_BIN_DIR/temporal-ui-$UI_VERSION
+if [[ $UI == 1 ]]; then ensure_binary server "$UI_MODULE/cmd/server@$UI_VERSION" "$UI_VERSION" "$UI_BIN_DIR"; fi
+UI_SERVER=$UI_BIN_DIR/server
 
 # The CLI, found as the project finds it (TEMPORAL_CLI_PATH, PATH, Go's bin).
 if [[ -n ${TEMPORAL_CLI_PATH:-} ]]; then
@@ -170,7 +185,9 @@ else
   # Same offsets as config/ledger.yaml. Refuse to start on a taken port rather
   # than let one service of four fail to bind.
   P=$TEMPORAL_CLUSTER_PORT M=$((TEMPORAL_CLUSTER_PORT - 300))
-  for port in $P $((P + 1)) $((P + 2)) $((P + 6)) $((P + 10)) $((P + 11)) $M $((M + 1)) $((M + 2)) $((M + 6)); do
+  UI_PORTS=()
+  [[ $UI == 1 ]] && UI_PORTS=("$TEMPORAL_CLUSTER_UI_PORT")
+  for port in $P $((P + 1)) $((P + 2)) $((P + 6)) $((P + 10)) $((P + 11)) $M $((M + 1)) $((M + 2)) $((M + 6)) "${UI_PORTS[@]}"; do
     if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then die "port $port is in use (TEMPORAL_CLUSTER_PORT picks another range)"; fi
   done
   if [[ $BACKGROUND == 1 ]]; then
@@ -184,7 +201,7 @@ else
     PID=$!
     # Forward Ctrl-C/TERM, and never leave the server behind if this script fails.
     trap 'kill -TERM $PID 2>/dev/null || true' INT TERM
-    trap 'kill -TERM $PID 2>/dev/null || true; rm -f "$PID_FILE"' EXIT
+    trap 'kill -TERM $PID 2>/dev/null || true; rm -f "$PID_FILE"; stop_ui' EXIT
   fi
   echo "$PID" >"$PID_FILE"
 fi
@@ -246,8 +263,25 @@ all_listed() {
 }
 wait_for "search attributes to be listed" all_listed
 
+# --- Web UI ----------------------------------------------------------------------
+# The UI server reads ui-config/ledger.yaml (a template over the same variables)
+# and answers its API once it reaches the frontend.
+UI_URL=http://127.0.0.1:$TEMPORAL_CLUSTER_UI_PORT
+ui_answers() { curl -fsS -o /dev/null "$UI_URL/api/v1/namespaces/$NAMESPACE"; }
+if [[ $UI == 1 ]]; then
+  UI_PID=$(cat "$UI_PID_FILE" 2>/dev/null) || UI_PID=
+  if [[ -z $UI_PID ]] || ! ps -o args= -p "$UI_PID" 2>/dev/null | grep -q -- "--root $HERE --config ui-config"; then
+    setsid "$UI_SERVER" --root "$HERE" --config ui-config --env ledger start >>"$UI_LOG_FILE" 2>&1 </dev/null &
+    echo $! >"$UI_PID_FILE"
+  fi
+  wait_for "the Web UI at $UI_URL (log $UI_LOG_FILE)" ui_answers
+  log "Web UI at $UI_URL (namespace $NAMESPACE)"
+fi
+
 log "Ready $(since "$T_START") after start ($(since "$T0") in all)"
-echo "Temporal cluster ready at $ADDRESS (namespace $NAMESPACE)"
+READY="Temporal cluster ready at $ADDRESS (namespace $NAMESPACE)"
+[[ $UI == 1 ]] && READY+=", Web UI $UI_URL"
+echo "$READY"
 
 if [[ $BACKGROUND == 1 ]]; then
   ((ALREADY_RUNNING)) || log "Running in the background (pid $PID); stop it with $HERE/stop.sh"
