@@ -179,59 +179,6 @@ it('refuses Token-2022-only fields on an SPL instrument and a category that does
   expect(pair.body.errors[0].field).toBe('itemData.mintAccount.offchainReferences.type');
 });
 
-describe('Confidential Mint and Burn', () => {
-  it("initializes the extension with supply keys its authority's owner derives again from the exported key, and refuses it without Confidential Transfer or a held key", async () => {
-    const created = await createInstrument({
-      version: 'TOKEN_2022',
-      onchainData: { decimals: 2 },
-      mintAuthority: { offchainId: authority.offchainId },
-      confidentialTransferAuthority: { offchainId: authority.offchainId },
-      confidentialMintBurnAuthority: { offchainId: authority.offchainId },
-      mintAccount: { offchainReferences: { type: 'ASSET_TOKEN', newAlId: { financialInstrumentType: 'CORPORATE_BOND' } } },
-    });
-    expect(created.status).toBe(201);
-    const mint = created.body.newFinancialInstrument.onchainId as string;
-    const onchain = await fetchMint(rpc, address(mint));
-    const extensions = onchain.data.extensions.__option === 'Some' ? onchain.data.extensions.value : [];
-    const supply = extensions.find((e) => e.__kind === 'ConfidentialMintBurn');
-    if (supply?.__kind !== 'ConfidentialMintBurn') throw new Error('no ConfidentialMintBurn extension on the mint');
-    expect(extensions.map((e) => e.__kind)).toContain('ConfidentialTransferMint');
-
-    // The authority's owner exports its key and derives the same supply keys: the encrypted supply reads 0.
-    const exported = await stack.call('POST', '/api/v1/accounts/private-key', { itemData: { account: { offchainId: authority.offchainId } } });
-    const keyPair = await createKeyPairFromBytes(getBase58Encoder().encode(exported.body.privateKey));
-    const sign = (message: Uint8Array) => signBytes(keyPair.privateKey, message);
-    expect(await confidentialSupplyKeys(sign, mint)).toMatchObject({ supplyElgamalPubkey: supply.supplyElgamalPubkey });
-    const { aeKey } = await supplySecretKeys(sign, mint);
-    const { AeCiphertext } = await import('solana-zk-sdk/node');
-    expect(AeCiphertext.fromBytes(new Uint8Array(supply.decryptableSupply))!.decrypt(aeKey)).toBe(0n);
-
-    const details = await stack.call('POST', '/api/v1/financial-instruments/single', { itemData: { financialInstrument: { onchainId: mint } } });
-    expect(details.body.extensions).toEqual(expect.arrayContaining(['CONFIDENTIAL_TRANSFER', 'CONFIDENTIAL_MINT_BURN']));
-
-    const withoutTransfer = await createInstrument({
-      version: 'TOKEN_2022',
-      onchainData: { decimals: 2 },
-      mintAuthority: { offchainId: authority.offchainId },
-      confidentialMintBurnAuthority: { offchainId: authority.offchainId },
-      mintAccount: { offchainReferences: { type: 'ASSET_TOKEN', newAlId: { financialInstrumentType: 'CORPORATE_BOND' } } },
-    });
-    expect(withoutTransfer.status).toBe(400);
-    expect(withoutTransfer.body.errors[0].field).toBe('itemData.confidentialMintBurnAuthority');
-
-    const offPlatform = await createInstrument({
-      version: 'TOKEN_2022',
-      onchainData: { decimals: 2 },
-      mintAuthority: { offchainId: authority.offchainId },
-      confidentialTransferAuthority: { offchainId: authority.offchainId },
-      confidentialMintBurnAuthority: { onchainId: 'Vote111111111111111111111111111111111111111', offPlatform: true },
-      mintAccount: { offchainReferences: { type: 'ASSET_TOKEN', newAlId: { financialInstrumentType: 'CORPORATE_BOND' } } },
-    });
-    expect(offPlatform.status).toBe(400);
-    expect(offPlatform.body.errors[0].field).toBe('itemData.confidentialMintBurnAuthority');
-  });
-});
-
 describe('Fetch Financial Instruments', () => {
   const fetchInstruments = (level: string, itemQuery: unknown) => stack.call('POST', `/api/v1/financial-instruments/bulk/${level}`, { itemQuery });
   const eq = (fieldName: string, value: Record<string, unknown>) => ({ fieldName, filterValues: [{ filterType: 'EQUALS', ...value }] });
@@ -658,5 +605,58 @@ describe('The pre-created mint workaround (spec 8)', () => {
     });
     expect(refused.status).toBe(400);
     expect(refused.body.errors[0].field).toBe('itemData.existingMintAccount');
+  });
+});
+
+describe('Confidential Mint and Burn', () => {
+  it("initializes the extension with supply keys its authority's owner derives again from the exported key, and refuses it without Confidential Transfer or a held key", async () => {
+    const created = await createInstrument({
+      version: 'TOKEN_2022',
+      onchainData: { decimals: 2 },
+      mintAuthority: { offchainId: authority.offchainId },
+      confidentialTransferAuthority: { offchainId: authority.offchainId },
+      confidentialMintBurnAuthority: { offchainId: authority.offchainId },
+      mintAccount: { offchainReferences: { type: 'ASSET_TOKEN', newAlId: { financialInstrumentType: 'CORPORATE_BOND' } } },
+    });
+    expect(created.status).toBe(201);
+    const mint = created.body.newFinancialInstrument.onchainId as string;
+    const onchain = await fetchMint(rpc, address(mint));
+    const extensions = onchain.data.extensions.__option === 'Some' ? onchain.data.extensions.value : [];
+    const supply = extensions.find((e) => e.__kind === 'ConfidentialMintBurn');
+    if (supply?.__kind !== 'ConfidentialMintBurn') throw new Error('no ConfidentialMintBurn extension on the mint');
+    expect(extensions.map((e) => e.__kind)).toContain('ConfidentialTransferMint');
+
+    // The authority's owner exports its key and derives the same supply keys: the encrypted supply reads 0.
+    const exported = await stack.call('POST', '/api/v1/accounts/private-key', { itemData: { account: { offchainId: authority.offchainId } } });
+    const keyPair = await createKeyPairFromBytes(getBase58Encoder().encode(exported.body.privateKey));
+    const sign = (message: Uint8Array) => signBytes(keyPair.privateKey, message);
+    expect(await confidentialSupplyKeys(sign, mint)).toMatchObject({ supplyElgamalPubkey: supply.supplyElgamalPubkey });
+    const { aeKey } = await supplySecretKeys(sign, mint);
+    const { AeCiphertext } = await import('solana-zk-sdk/node');
+    expect(AeCiphertext.fromBytes(new Uint8Array(supply.decryptableSupply))!.decrypt(aeKey)).toBe(0n);
+
+    const details = await stack.call('POST', '/api/v1/financial-instruments/single', { itemData: { financialInstrument: { onchainId: mint } } });
+    expect(details.body.extensions).toEqual(expect.arrayContaining(['CONFIDENTIAL_TRANSFER', 'CONFIDENTIAL_MINT_BURN']));
+
+    const withoutTransfer = await createInstrument({
+      version: 'TOKEN_2022',
+      onchainData: { decimals: 2 },
+      mintAuthority: { offchainId: authority.offchainId },
+      confidentialMintBurnAuthority: { offchainId: authority.offchainId },
+      mintAccount: { offchainReferences: { type: 'ASSET_TOKEN', newAlId: { financialInstrumentType: 'CORPORATE_BOND' } } },
+    });
+    expect(withoutTransfer.status).toBe(400);
+    expect(withoutTransfer.body.errors[0].field).toBe('itemData.confidentialMintBurnAuthority');
+
+    const offPlatform = await createInstrument({
+      version: 'TOKEN_2022',
+      onchainData: { decimals: 2 },
+      mintAuthority: { offchainId: authority.offchainId },
+      confidentialTransferAuthority: { offchainId: authority.offchainId },
+      confidentialMintBurnAuthority: { onchainId: 'Vote111111111111111111111111111111111111111', offPlatform: true },
+      mintAccount: { offchainReferences: { type: 'ASSET_TOKEN', newAlId: { financialInstrumentType: 'CORPORATE_BOND' } } },
+    });
+    expect(offPlatform.status).toBe(400);
+    expect(offPlatform.body.errors[0].field).toBe('itemData.confidentialMintBurnAuthority');
   });
 });
