@@ -1187,7 +1187,6 @@ describe('Item queries', () => {
         filter('tenantOrganizationId', { filterType: 'IN', valuesString: ['nope'] }),
         `${at}.valuesString.0`,
       ),
-      query(accounts, 'sorting by a list field', { sort: [{ fieldName: 'orgsIsGlobalFeePayerFor' }] }, 'itemQuery.sort.0.fieldName'),
       query(transactions, 'CONTAINS on the UUID offchainId', filter('offchainId', { filterType: 'CONTAINS', valueString: 'x' }), `${at}.filterType`),
       query(transactions, 'valueString on the boolean success', filter('success', { filterType: 'EQUALS', valueString: 'true' }), `${at}.valueBoolean`),
       query(transactions, 'an operation outside its values', filter('operation', { filterType: 'EQUALS', valueString: 'NOPE' }), `${at}.valueString`),
