@@ -19,9 +19,13 @@ import { forkEm, openRuntime, type Runtime } from '../../src/main/runtime';
 import { createNetworks, type SignatureStatus, type SvmNetwork } from '../../src/network/svm-network';
 import { createTestDatabase } from '../support/database';
 
-/** A network that takes every transaction and confirms it at once; `sent` keeps the wire bytes it was handed. */
+/**
+ * A network that takes every transaction and confirms it at once; `sent` keeps the wire bytes it was
+ * handed. Addresses in `funded` are wallets (System Program, no data) holding those lamports.
+ */
 function fakeNetwork() {
   const sent: string[] = [];
+  const funded = new Map<string, bigint>();
   const statuses = new Map<string, SignatureStatus>();
   const network: SvmNetwork = {
     cluster: 'LOCAL',
@@ -33,15 +37,18 @@ function fakeNetwork() {
     },
     getSignatureStatus: async (signature) => statuses.get(signature) ?? null,
     getTransaction: async () => null,
-    getBalance: async () => 0n,
+    getBalance: async (address) => funded.get(address) ?? 0n,
     accountExists: async () => false,
-    getAccount: async () => null,
+    getAccount: async (address) => {
+      const lamports = funded.get(address);
+      return lamports === undefined ? null : { owner: '11111111111111111111111111111111', lamports, data: new Uint8Array() };
+    },
     getMinimumBalanceForRentExemption: async (dataLength) => BigInt((128 + dataLength) * 6960),
     requestAirdrop: async () => 'airdrop',
     simulateTransaction: async () => ({ unitsConsumed: 150n, err: null }),
     getRecentPrioritizationFees: async () => [],
   };
-  return { sent, network };
+  return { sent, network, funded };
 }
 
 let database: { url: string; drop(): Promise<void> };
@@ -139,7 +146,7 @@ describe('Create Account under replay', () => {
 
 describe('Transfer Network Currency', () => {
   it('classifies the debit by its managed destination, and a replay signs the same transfer: one sent', async () => {
-    const { sent, network } = fakeNetwork();
+    const { sent, network, funded } = fakeNetwork();
     const activities = activitiesOver(network);
     const opened = async () => {
       const create = request('CREATE_ACCOUNT', { managed: true }, randomUUID());
@@ -148,6 +155,8 @@ describe('Transfer Network Currency', () => {
       return create.newRecordId!;
     };
     const [source, destination] = [await opened(), await opened()];
+    // The source holds 1 SOL onchain (Transfer Network Currency reads it before building).
+    funded.set((await forkEm(runtime.orm).findOneOrFail(Account, source)).address, 1_000_000_000n);
     const transfer = request('TRANSFER_NETWORK_CURRENCY', {
       source: { offchainId: source },
       destination: { offchainId: destination },
