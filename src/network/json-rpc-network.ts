@@ -53,6 +53,19 @@ export function createJsonRpcNetwork(cluster: string, rpcUrl: string, tracer?: T
   // What createSolanaRpc(rpcUrl) builds, with the transport open to tracing.
   const transport = createDefaultRpcTransport({ url: rpcUrl });
   const rpc = createSolanaRpcFromTransport(tracer ? tracedRpcTransport(transport, tracer, rpcUrl) : transport);
+  const signatureStatuses = async (sigs: string[]) => {
+    const { value } = await rpc.getSignatureStatuses(sigs.map((sig) => toSignature(sig)), { searchTransactionHistory: true }).send();
+    return value.map((status) =>
+      status
+        ? {
+            slot: status.slot,
+            confirmationStatus: status.confirmationStatus,
+            confirmations: status.confirmations === null ? null : Number(status.confirmations),
+            err: status.err,
+          }
+        : null,
+    );
+  };
   return {
     cluster,
     async getLatestBlockhash(commitment = 'confirmed') {
@@ -77,15 +90,12 @@ export function createJsonRpcNetwork(cluster: string, rpcUrl: string, tracer?: T
       }
     },
     async getSignatureStatus(sig) {
-      const { value } = await rpc.getSignatureStatuses([toSignature(sig)], { searchTransactionHistory: true }).send();
-      const status = value[0];
-      if (!status) return null;
-      return {
-        slot: status.slot,
-        confirmationStatus: status.confirmationStatus,
-        confirmations: status.confirmations === null ? null : Number(status.confirmations),
-        err: status.err,
-      };
+      const [status] = await signatureStatuses([sig]);
+      return status;
+    },
+    getSignatureStatuses: (sigs) => signatureStatuses(sigs),
+    async getSlot(commitment: Commitment = 'confirmed') {
+      return rpc.getSlot({ commitment }).send();
     },
     async getTransaction(sig, commitment: Commitment = 'confirmed') {
       const tx = await rpc
@@ -124,6 +134,31 @@ export function createJsonRpcNetwork(cluster: string, rpcUrl: string, tracer?: T
     async getAccount(addr) {
       const { value } = await rpc.getAccountInfo(address(addr), { encoding: 'base64', commitment: 'confirmed' }).send();
       return value ? { owner: value.owner, lamports: value.lamports, data: new Uint8Array(Buffer.from(value.data[0], 'base64')) } : null;
+    },
+    async getMultipleAccounts(addrs) {
+      if (addrs.length > 100) throw new Error('getMultipleAccounts takes at most 100 addresses');
+      const { context, value } = await rpc.getMultipleAccounts(addrs.map((a) => address(a)), { encoding: 'base64', commitment: 'confirmed' }).send();
+      return {
+        slot: context.slot,
+        accounts: value.map((account) =>
+          account ? { owner: account.owner, lamports: account.lamports, data: new Uint8Array(Buffer.from(account.data[0], 'base64')) } : null,
+        ),
+      };
+    },
+    async getSignaturesForAddress(addr, options = {}) {
+      const found = await rpc
+        .getSignaturesForAddress(address(addr), {
+          commitment: 'confirmed',
+          limit: options.limit ?? 1000,
+          ...(options.before ? { before: toSignature(options.before) } : {}),
+        })
+        .send();
+      return found.map((entry) => ({
+        signature: entry.signature,
+        slot: entry.slot,
+        blockTime: entry.blockTime === null ? null : new Date(Number(entry.blockTime) * 1000),
+        err: entry.err,
+      }));
     },
     async getMinimumBalanceForRentExemption(dataLength) {
       return rpc.getMinimumBalanceForRentExemption(BigInt(dataLength)).send();

@@ -29,6 +29,15 @@ export interface LandedTransaction {
   tokenBalances: { address: string; pre: bigint; post: bigint }[];
 }
 
+/** One entry of an address's transaction history (getSignaturesForAddress). */
+export interface AddressSignature {
+  signature: string;
+  slot: bigint;
+  blockTime: Date | null;
+  /** The transaction error in the network's JSON form, null when it succeeded. */
+  err: unknown;
+}
+
 /** The network refused a transaction for good (preflight or signature failure): retrying the same bytes cannot help. */
 export class TransactionRejectedError extends Error {
   override readonly name = 'TransactionRejectedError';
@@ -48,12 +57,21 @@ export interface SvmNetwork {
   /** Sends signed wire bytes (base64). Idempotent: a repeat of already-processed bytes returns the signature. */
   sendTransaction(wireTransactionBase64: string, signature: string): Promise<void>;
   getSignatureStatus(signature: string): Promise<SignatureStatus | null>;
+  /** Statuses of up to 256 signatures in one call (searching the whole history), in order; null where the network knows none. */
+  getSignatureStatuses(signatures: string[]): Promise<(SignatureStatus | null)[]>;
   getTransaction(signature: string, commitment?: Commitment): Promise<LandedTransaction | null>;
   getBalance(address: string, commitment?: Commitment): Promise<bigint>;
   accountExists(address: string): Promise<boolean>;
   /** An account's owner program, lamports and data, or null when it does not exist. */
   getAccount(address: string): Promise<{ owner: string; lamports: bigint; data: Uint8Array } | null>;
   getMinimumBalanceForRentExemption(dataLength: number): Promise<bigint>;
+  /**
+   * Up to 100 accounts in one read at `confirmed` (reconciliation): the read's context slot, and each
+   * account's owner program, lamports and data in the order asked (null where no account exists).
+   */
+  getMultipleAccounts(addresses: string[]): Promise<{ slot: bigint; accounts: ({ owner: string; lamports: bigint; data: Uint8Array } | null)[] }>;
+  /** An address's transactions at `confirmed`, newest first: up to `limit` (at most 1000), older than `before` when given. */
+  getSignaturesForAddress(address: string, options?: { before?: string; limit?: number }): Promise<AddressSignature[]>;
   requestAirdrop(address: string, lamports: bigint): Promise<string>;
   /**
    * Simulates a message (wire bytes, signatures may be empty) on the latest `confirmed` state, with
@@ -62,6 +80,8 @@ export interface SvmNetwork {
   simulateTransaction(wireTransactionBase64: string): Promise<{ unitsConsumed: bigint | null; err: unknown }>;
   /** Recent prioritization fees (micro-lamports per compute unit) paid for writes to these accounts. */
   getRecentPrioritizationFees(addresses: string[]): Promise<bigint[]>;
+  /** The newest slot at a commitment. */
+  getSlot(commitment?: Commitment): Promise<bigint>;
 }
 
 /** The networks by `svmCluster` name, with the default used when a request names none. */

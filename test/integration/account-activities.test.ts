@@ -36,6 +36,8 @@ function fakeNetwork() {
       statuses.set(signature, { slot: 5n, confirmationStatus: 'confirmed', confirmations: 1, err: null });
     },
     getSignatureStatus: async (signature) => statuses.get(signature) ?? null,
+    getSignatureStatuses: async (signatures) => signatures.map((signature) => statuses.get(signature) ?? null),
+    getSlot: async () => 0n,
     getTransaction: async () => null,
     getBalance: async (address) => funded.get(address) ?? 0n,
     accountExists: async () => false,
@@ -43,6 +45,8 @@ function fakeNetwork() {
       const lamports = funded.get(address);
       return lamports === undefined ? null : { owner: '11111111111111111111111111111111', lamports, data: new Uint8Array() };
     },
+    getMultipleAccounts: async () => ({ slot: 0n, accounts: [] }),
+    getSignaturesForAddress: async () => [],
     getMinimumBalanceForRentExemption: async (dataLength) => BigInt((128 + dataLength) * 6960),
     requestAirdrop: async () => 'airdrop',
     simulateTransaction: async () => ({ unitsConsumed: 150n, err: null }),
