@@ -4,6 +4,7 @@
  * SlotHashes sysvar the way a cluster would (lookup tables depend on it).
  */
 import { Clock, EpochSchedule, type LiteSvm, type SlotHashInput } from 'litesvm/dist/internal';
+import { MemorySlotRecords, SlotHistory, type SlotRecordBackend } from './slot-history';
 
 export type Commitment = 'processed' | 'confirmed' | 'finalized';
 
@@ -45,11 +46,15 @@ export class Chain {
   private readonly blocks: BlockInfo[];
   private readonly slotHashes: SlotHashInput[];
   private readonly blocksByHash = new Map<string, BlockInfo>();
+  /** Every completed block since genesis (the table above holds only the newest 512). */
+  readonly history: SlotHistory;
 
   constructor(
     private readonly svm: LiteSvm,
     snapshot?: ChainSnapshot,
+    historyRecords: SlotRecordBackend = new MemorySlotRecords(),
   ) {
+    this.history = new SlotHistory(historyRecords);
     // Epochs of a fixed 432,000 slots, like mainnet after warmup.
     svm.setEpochSchedule(new EpochSchedule(BigInt(SLOTS_PER_EPOCH), BigInt(SLOTS_PER_EPOCH), false, 0n, 0n));
     this.currentBlockTime = nowSeconds();
@@ -73,6 +78,8 @@ export class Chain {
       this.epochStartTimestamp = this.currentBlockTime;
       this.blocks = [{ slot: 0, height: 0, blockhash: svm.latestBlockhash(), blockTime: this.currentBlockTime }];
     }
+    // States saved before the history existed start it with the table's blocks.
+    this.history.appendMissing(this.blocks.slice().reverse());
     this.slotHashes = this.blocks.map((block) => ({ slot: BigInt(block.slot), hash: block.blockhash }));
     for (const block of this.blocks) this.blocksByHash.set(block.blockhash, block);
     this.applySysvars();
@@ -89,6 +96,7 @@ export class Chain {
       blockTime: this.currentBlockTime,
     };
     this.blocks.unshift(closed);
+    this.history.append(closed);
     this.slotHashes.unshift({ slot: BigInt(closed.slot), hash: closed.blockhash });
     this.blocksByHash.set(closed.blockhash, closed);
     if (this.blocks.length > SLOT_HASHES_CAPACITY) {
@@ -144,14 +152,21 @@ export class Chain {
     return this.blocks[this.blocks[0].slot - slot] ?? this.blocks[this.blocks.length - 1];
   }
 
-  /** A completed block still in the table (the newest SlotHashes' worth). */
+  /** A completed block: from the table when recent, else from the history. */
   blockAt(slot: number): BlockInfo | undefined {
-    return slot < this.currentSlot ? this.blocks[this.blocks[0].slot - slot] : undefined;
+    if (slot >= this.currentSlot) return undefined;
+    const recent = this.blocks[this.blocks[0].slot - slot];
+    return recent?.slot === slot ? recent : this.history.get(slot);
   }
 
-  /** The oldest completed block still in the table. */
+  /** The oldest completed block the node can serve. */
   get firstAvailableSlot(): number {
-    return this.oldestSlot();
+    return this.history.firstSlot ?? this.oldestSlot();
+  }
+
+  /** Completed slots with a block in [start, end], ascending, at most `limit`. */
+  blockSlots(start: number, end: number, limit?: number): number[] {
+    return this.history.slotsBetween(start, Math.min(end, this.currentSlot - 1), limit);
   }
 
   blockByHash(blockhash: string): BlockInfo | undefined {
@@ -164,10 +179,10 @@ export class Chain {
     return block !== undefined && block.height <= atHeight && atHeight <= block.height + MAX_BLOCKHASH_AGE;
   }
 
-  /** Block time of a completed or in-progress slot, when still in the table. */
+  /** Block time of a completed or in-progress slot. */
   blockTimeOf(slot: number): number | null {
     if (slot === this.currentSlot) return this.currentBlockTime;
-    return this.blocks[this.blocks[0].slot - slot]?.blockTime ?? null;
+    return this.blockAt(slot)?.blockTime ?? null;
   }
 
   recentBlocks(count: number): BlockInfo[] {

@@ -98,6 +98,6 @@ export const clusterMethods: Record<string, RpcHandler> = {
   getHealth: () => 'ok',
   getGenesisHash: (_params, node) => node.genesisHash,
   getIdentity: (_params, node) => ({ identity: node.identity }),
-  minimumLedgerSlot: () => 0,
-  getFirstAvailableBlock: () => 0,
+  minimumLedgerSlot: (_params, node) => node.chain.firstAvailableSlot,
+  getFirstAvailableBlock: (_params, node) => node.chain.firstAvailableSlot,
 };

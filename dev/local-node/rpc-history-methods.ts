@@ -104,7 +104,39 @@ const getBlock: RpcHandler = ([rawSlot, rawConfig], node) => {
   };
 };
 
+/** Agave's MAX_GET_CONFIRMED_BLOCKS_RANGE, for both the range of getBlocks and the limit of getBlocksWithLimit. */
+const MAX_BLOCKS_RANGE = 500_000;
+
+/** The config may come second (no end slot) or third; a bare number second is the end slot. */
+function readBlocksArguments(second: unknown, third: unknown): { end: number | null; config: Config } {
+  if (second !== undefined && second !== null && typeof second === 'object') return { end: null, config: readConfig(second) };
+  const end = second === undefined || second === null ? null : Number(readUnsigned(second, 'end_slot'));
+  return { end, config: readConfig(third) };
+}
+
+const getBlocks: RpcHandler = ([rawStart, second, third], node) => {
+  const start = Number(readUnsigned(rawStart, 'start_slot'));
+  const { end: wantedEnd, config } = readBlocksArguments(second, third);
+  const newest = contextSlot(node.chain, config, readHistoryCommitment(config));
+  const end = Math.min(wantedEnd ?? newest, newest);
+  if (end < start) return [];
+  if (end - start > MAX_BLOCKS_RANGE) throw invalidParams(`Slot range too large; max ${MAX_BLOCKS_RANGE}`);
+  return node.chain.blockSlots(start, end);
+};
+
+const getBlocksWithLimit: RpcHandler = ([rawStart, rawLimit, rawConfig], node) => {
+  const start = Number(readUnsigned(rawStart, 'start_slot'));
+  const limit = Number(readUnsigned(rawLimit, 'limit'));
+  const config = readConfig(rawConfig);
+  const newest = contextSlot(node.chain, config, readHistoryCommitment(config));
+  if (limit > MAX_BLOCKS_RANGE) throw invalidParams(`Limit too large; max ${MAX_BLOCKS_RANGE}`);
+  if (limit === 0) return [];
+  return node.chain.blockSlots(start, newest, limit);
+};
+
 export const historyMethods: Record<string, RpcHandler> = {
   getSignaturesForAddress,
   getBlock,
+  getBlocks,
+  getBlocksWithLimit,
 };

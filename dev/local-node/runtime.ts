@@ -70,7 +70,7 @@ export class NodeRuntime {
     if (storage && saved) this.journal.replay(this.svm, storage.readAccountJournal());
     this.compactedJournalBytes = storage?.accountJournalBytes ?? 0;
     this.journalCompactionMinBytes = tuning.journalCompactionMinBytes ?? JOURNAL_COMPACTION_MIN_BYTES;
-    this.chain = new Chain(this.svm, saved?.chain);
+    this.chain = new Chain(this.svm, saved?.chain, storage?.slotRecords);
     const readRecord = storage ? (offset: number, length: number) => deserializeRecord(storage.readTransactionLine(offset, length)) : null;
     this.store = new TransactionStore(readRecord, tuning.recordsInMemory);
     if (storage && saved) {

@@ -4,11 +4,13 @@
  *                           (written atomically: temp file + rename; it is the commit point)
  *   accounts-<n>.journal    account journal, generation n (a compaction starts n+1)
  *   transactions.log        one JSON line per landed transaction, append-only
+ *   slots.log               one fixed-size record per completed block since genesis (slot-history.ts)
  * Bytes past the committed lengths belong to a block that never became confirmed and are cut on open.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ChainSnapshot } from './chain';
+import type { SlotRecordBackend } from './slot-history';
 
 export interface SavedState {
   format: 1;
@@ -19,13 +21,16 @@ export interface SavedState {
   accountJournalGeneration: number;
   accountJournalBytes: number;
   transactionLogBytes: number;
+  /** Absent in states written before the slot history existed (it is then seeded from `chain.blocks`). */
+  slotHistoryBytes?: number;
 }
 
 /** The fields the node supplies at each commit; log lengths are filled in here. */
-export type StateFields = Omit<SavedState, 'format' | 'accountJournalGeneration' | 'accountJournalBytes' | 'transactionLogBytes'>;
+export type StateFields = Omit<SavedState, 'format' | 'accountJournalGeneration' | 'accountJournalBytes' | 'transactionLogBytes' | 'slotHistoryBytes'>;
 
 const STATE_FILE = 'state.json';
 const TRANSACTION_LOG = 'transactions.log';
+const SLOT_HISTORY = 'slots.log';
 const journalFile = (generation: number) => `accounts-${generation}.journal`;
 const READ_CHUNK = 16 * 1024 * 1024;
 
@@ -42,9 +47,39 @@ function writeAll(fd: number, data: Buffer, position: number): void {
   for (let done = 0; done < data.length;) done += fs.writeSync(fd, data, done, data.length - done, position + done);
 }
 
+class FileSlotRecords implements SlotRecordBackend {
+  constructor(
+    readonly fd: number,
+    public bytes: number,
+  ) {}
+
+  read(offset: number, length: number): Buffer {
+    const data = Buffer.allocUnsafe(length);
+    for (let done = 0; done < length;) {
+      const read = fs.readSync(this.fd, data, done, length - done, offset + done);
+      if (read === 0) throw new Error(`local node: slot history ends at ${offset + done}, wanted ${offset + length}`);
+      done += read;
+    }
+    return data;
+  }
+
+  append(data: Buffer): void {
+    writeAll(this.fd, data, this.bytes);
+    this.bytes += data.length;
+  }
+
+  truncate(length: number): void {
+    if (length >= this.bytes) return;
+    fs.ftruncateSync(this.fd, length);
+    this.bytes = length;
+  }
+}
+
 export class NodeStorage {
   private journalFd: number;
   private readonly transactionFd: number;
+  /** The slot history's file: appends are written at once and become part of the chain at the next commit. */
+  readonly slotRecords: FileSlotRecords;
   /** The journal generation a compaction replaced, deleted once the new one is committed. */
   private obsoleteJournal: string | null = null;
 
@@ -54,12 +89,15 @@ export class NodeStorage {
     private journalGeneration: number,
     private journalBytes: number,
     private transactionBytes: number,
+    slotBytes: number,
   ) {
     this.journalFd = openForPositionalWrites(this.file(journalFile(journalGeneration)));
     this.transactionFd = openForPositionalWrites(this.file(TRANSACTION_LOG));
+    this.slotRecords = new FileSlotRecords(openForPositionalWrites(this.file(SLOT_HISTORY)), slotBytes);
     // Drop whatever a crash left beyond the last commit.
     fs.ftruncateSync(this.journalFd, journalBytes);
     fs.ftruncateSync(this.transactionFd, transactionBytes);
+    fs.ftruncateSync(this.slotRecords.fd, slotBytes);
   }
 
   static open(dir: string): NodeStorage {
@@ -71,7 +109,7 @@ export class NodeStorage {
     for (const name of fs.readdirSync(dir)) {
       if (/^accounts-\d+\.journal$/.test(name) && name !== journalFile(generation)) fs.rmSync(path.join(dir, name));
     }
-    return new NodeStorage(dir, saved, generation, saved?.accountJournalBytes ?? 0, saved?.transactionLogBytes ?? 0);
+    return new NodeStorage(dir, saved, generation, saved?.accountJournalBytes ?? 0, saved?.transactionLogBytes ?? 0, saved?.slotHistoryBytes ?? 0);
   }
 
   private file(name: string): string {
@@ -155,6 +193,7 @@ export class NodeStorage {
       accountJournalGeneration: this.journalGeneration,
       accountJournalBytes: this.journalBytes,
       transactionLogBytes: this.transactionBytes,
+      slotHistoryBytes: this.slotRecords.bytes,
     };
     const target = this.file(STATE_FILE);
     const temporary = `${target}.tmp`;
@@ -169,5 +208,6 @@ export class NodeStorage {
   close(): void {
     fs.closeSync(this.journalFd);
     fs.closeSync(this.transactionFd);
+    fs.closeSync(this.slotRecords.fd);
   }
 }
