@@ -5,6 +5,7 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import type { MessageLifetime, Resolved } from '../domain/write';
 import type { ComputeBudgetRecord } from '../domain/fees';
+import type { BalanceMove } from '../domain/finality';
 import { OracleDataSource } from './oracle-data-source.entity';
 
 export const Organization = defineEntity({
@@ -181,6 +182,8 @@ export const LedgerTransaction = defineEntity({
       .onCreate(() => 0),
     /** Pre-submit webhook deliveries that failed without stopping the transaction (docs/webhooks.md), null when none. */
     webhookFailures: p.json<WebhookFailure[]>().nullable(),
+    /** The offchain balances its record step moved (docs/finality.md): undone if it leaves the chain before finalization. */
+    balanceMoves: p.json<BalanceMove[]>().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p
       .datetime()

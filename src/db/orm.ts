@@ -34,6 +34,7 @@ import { Migration0040OracleDataSource } from './migrations/0040-oracle-data-sou
 import { Migration0041BulkReadIndexes } from './migrations/0041-bulk-read-indexes.migration';
 import { Migration0050RateLimit } from './migrations/0050-rate-limit.migration';
 import { Migration0051NonceAuthorityAutoSign } from './migrations/0051-nonce-authority-auto-sign.migration';
+import { Migration0053Finality } from './migrations/0053-finality.migration';
 
 /** Every migration, in the order they apply. */
 const migrations = [
@@ -65,6 +66,7 @@ const migrations = [
   { name: '0041-bulk-read-indexes', class: Migration0041BulkReadIndexes },
   { name: '0050-rate-limit', class: Migration0050RateLimit },
   { name: '0051-nonce-authority-auto-sign', class: Migration0051NonceAuthorityAutoSign },
+  { name: '0053-finality', class: Migration0053Finality },
 ];
 
 /** The names of every migration, in order (what a first `migrate` applies). */

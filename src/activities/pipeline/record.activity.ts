@@ -12,6 +12,7 @@ import { releaseNonceAccount } from '../../db/repositories/durable-nonces.reposi
 import { releaseLoan } from '../../db/repositories/loan-holds.repository';
 import { partTransactionId } from '../../domain/ids';
 import { explainFailure } from '../../domain/program-errors';
+import { addBalanceMove, grownCount } from '../../domain/finality';
 import type { Outcome, Resolved, WriteRequest, WriteResult } from '../../domain/write';
 import type { LandedTransaction } from '../../network/svm-network';
 import { operationHandlers } from '../operations';
@@ -79,8 +80,9 @@ export function createRecord(ctx: PipelineContext) {
         if (outcome.status === 'FAILED') tx.errorMessage = explainFailure(outcome.errorMessage);
         if (outcome.status === 'EXPIRED') tx.errorMessage = 'the transaction did not land before its blockhash expired';
         if ('slot' in outcome && outcome.slot) tx.slot = BigInt(outcome.slot);
-        if ('confirmations' in outcome) tx.confirmationsCount = outcome.confirmations ?? 0;
-        if (tx.success) tx.txnTimestamp = now;
+        if ('confirmations' in outcome) tx.confirmationsCount = grownCount(tx.confirmationsCount ?? null, outcome.confirmations ?? null);
+        // The block's time, not the service's clock; unknown until the network keeps the transaction (finality following fills it then).
+        if (tx.success) tx.txnTimestamp = landed?.blockTime ?? tx.txnTimestamp ?? null;
         if (landed) {
           tx.fee = landed.fee;
           tx.computeUnitsConsumed = landed.computeUnitsConsumed;
@@ -96,7 +98,7 @@ export function createRecord(ctx: PipelineContext) {
       const created = await handler.record(em, request, resolved, outcome, tx, now, part);
       if (tx && landed) {
         await applyBalanceChanges(em, request, tx, landed.balances, created?.offchainId, now);
-        await moveOtherTenantsPositions(em, request, landed.tokenBalances, now);
+        await moveOtherTenantsPositions(em, request, tx, landed.tokenBalances, now);
       }
       if (handler.reconcile && (outcome ? landedStatuses.includes(outcome.status) : handler.reconcilesOffchain)) {
         await em.flush();
@@ -134,6 +136,8 @@ async function applyBalanceChanges(
     const change = balances.find((b) => b.address === account.address)!;
     const own = account.organizationId === request.organizationId;
     await moveAccountLamports(em, account.id, change.post - change.pre, tx, at, own);
+    // Kept on the record (written with it, no statement of its own) to undo if the transaction leaves the chain.
+    tx.balanceMoves = addBalanceMove(tx.balanceMoves, { kind: 'ACCOUNT', id: account.id, delta: change.post - change.pre });
     if (own) tx.accountIds = [...new Set([...tx.accountIds, account.id])];
   }
 }
@@ -144,7 +148,13 @@ async function applyBalanceChanges(
  * records do; the writer's own positions are moved by the operation's record (its legs). They take
  * only the chain's facts: the balance and the time, never the writer's transaction as theirs.
  */
-async function moveOtherTenantsPositions(em: EntityManager, request: WriteRequest, tokenBalances: LandedTransaction['tokenBalances'], at: Date): Promise<void> {
+async function moveOtherTenantsPositions(
+  em: EntityManager,
+  request: WriteRequest,
+  tx: LedgerTransaction,
+  tokenBalances: LandedTransaction['tokenBalances'],
+  at: Date,
+): Promise<void> {
   if (!tokenBalances.length) return;
   const found = await em.find(Position, {
     cluster: request.cluster,
@@ -154,6 +164,7 @@ async function moveOtherTenantsPositions(em: EntityManager, request: WriteReques
   for (const position of found) {
     const change = tokenBalances.find((b) => b.address === position.address)!;
     await movePositionBalance(em, position.id, change.post - change.pre);
+    tx.balanceMoves = addBalanceMove(tx.balanceMoves, { kind: 'POSITION', id: position.id, delta: change.post - change.pre });
     position.lastTransactionAt = at;
   }
 }

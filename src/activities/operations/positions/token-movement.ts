@@ -13,6 +13,7 @@ import { movePositionBalance } from '../../../db/repositories/positions.reposito
 import { checkNamedAuthority } from '../../../db/repositories/financial-instruments.repository';
 import { freezeOptionAuthority } from '../../../domain/operations/positions/movement.rules';
 import { linkRecords } from '../../../db/repositories/transaction-records.repository';
+import { addBalanceMove } from '../../../domain/finality';
 import type { WriteRequest } from '../../../domain/write';
 import { scopeOf } from '../operation-handler';
 
@@ -57,6 +58,8 @@ export async function moveBalance(
 ): Promise<void> {
   const position = await em.findOneOrFail(Position, { id: positionId });
   await movePositionBalance(em, positionId, delta);
+  // Kept on the record (written with it) to undo if the transaction leaves the chain (docs/finality.md).
+  if (tx) tx.balanceMoves = addBalanceMove(tx.balanceMoves, { kind: 'POSITION', id: positionId, delta });
   Object.assign(position, { frozen: frozenAfter(position.frozen), lastTransactionId: tx?.id ?? null, lastTransactionAt: at });
   linkRecords(tx, [position.id]);
 }

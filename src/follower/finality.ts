@@ -1,0 +1,133 @@
+/**
+ * Finality following (docs/finality.md): every landed transaction record of a cluster not yet final
+ * (SUBMITTED or CONFIRMED, the service's writes and the network records the chain follower made alike)
+ * is checked with one batched getSignatureStatuses per 256 signatures. Its live confirmations count
+ * only grows, it becomes FINALIZED when the network says so, and one that left the chain before
+ * finalization ends FAILED with every balance its record step moved restored, once.
+ */
+import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
+import type { ActivityDeps } from '../activities/deps';
+import { LedgerTransaction } from '../db/entities';
+import { releaseDebits } from '../db/repositories/debit-reservations.repository';
+import { applyStatus } from '../db/repositories/transaction-records.repository';
+import { finalityStep, leftChainMessage, reversedMoves, type ChainTips } from '../domain/finality';
+import type { SvmNetwork } from '../network/svm-network';
+
+/** What the follower's tick needs: the database, the networks, the clock. */
+export type FinalityDeps = Pick<ActivityDeps, 'orm' | 'networks' | 'now'>;
+
+export interface FinalityReport {
+  /** Records looked at this tick. */
+  followed: number;
+  /** Records whose confirmations or status moved below finality. */
+  progressed: number;
+  finalized: number;
+  /** Records ended FAILED because their transaction left the chain. */
+  leftChain: number;
+}
+
+/** getSignatureStatuses takes at most this many signatures. */
+const STATUS_BATCH = 256;
+/** Records looked at per tick, oldest first; the rest wait a tick (a record leaves the set within ~13 s of landing). */
+const RECORDS_PER_TICK = 4096;
+const followedStatuses = ['SUBMITTED', 'CONFIRMED'];
+
+interface FollowedRow {
+  id: string;
+  signature: string;
+  status: string;
+  slot: string | null;
+  confirmations_count: number | null;
+  txn_timestamp: Date | null;
+}
+
+/**
+ * One tick of finality following for `cluster`. Idempotent: every write is guarded by the record still
+ * being followed (a replay finds it FINALIZED or FAILED and leaves it), and the status history gains
+ * an entry only when the status changes. Transport faults are thrown (the caller's activity retries).
+ */
+export async function advanceFinality(deps: FinalityDeps, cluster: string): Promise<FinalityReport> {
+  const network = deps.networks.get(cluster);
+  if (!network) throw new Error(`advanceFinality: unknown cluster ${cluster}`);
+  const em = deps.orm.em.fork();
+  const rows: FollowedRow[] = await em.getConnection().execute(
+    `select id, signature, status, slot, confirmations_count, txn_timestamp from ledger_transaction
+      where cluster = ? and status in ('SUBMITTED', 'CONFIRMED') and signature is not null order by created_at limit ?`,
+    [cluster, RECORDS_PER_TICK],
+  );
+  const report: FinalityReport = { followed: rows.length, progressed: 0, finalized: 0, leftChain: 0 };
+  if (rows.length === 0) return report;
+  // Read before the statuses: a finalized slot never moves back, so a status missing after it is compared with a tip it already had.
+  const tips: ChainTips = { finalizedSlot: await network.getSlot('finalized'), confirmedSlot: await network.getSlot('confirmed') };
+  for (let start = 0; start < rows.length; start += STATUS_BATCH) {
+    const batch = rows.slice(start, start + STATUS_BATCH);
+    const statuses = await network.getSignatureStatuses(batch.map((row) => row.signature));
+    for (const [i, row] of batch.entries()) {
+      const record = { status: row.status, slot: row.slot === null ? null : BigInt(row.slot), confirmationsCount: row.confirmations_count };
+      const step = finalityStep(record, statuses[i], tips);
+      if (step.kind === 'UNCHANGED') continue;
+      if (step.kind === 'MAYBE_LEFT_CHAIN') {
+        // Not a transient miss: the network's finalized history must not hold it either.
+        if (await network.getTransaction(row.signature, 'finalized')) continue;
+        if (await endLeftChain(em, row.id, record.slot!, deps.now())) report.leftChain++;
+        continue;
+      }
+      const at = deps.now();
+      const status = step.kind === 'FINALIZED' ? 'FINALIZED' : step.status;
+      // The block time: the record step took it from the landed transaction; a record without it, or moved to another block, asks again.
+      const blockTime = row.txn_timestamp === null || step.slot !== record.slot ? await blockTimeOf(network, row.signature) : null;
+      await em.getConnection().execute(
+        `update ledger_transaction set status = ?,
+           status_history = case when status_history -> -1 ->> 'status' = ? then status_history else status_history || ?::jsonb end,
+           confirmations_count = greatest(coalesce(confirmations_count, 0), ?), slot = ?, txn_timestamp = coalesce(?, txn_timestamp), updated_at = ?
+         where id = ? and status in (${followedStatuses.map(() => '?').join(', ')})`,
+        [
+          status,
+          status,
+          JSON.stringify([{ status, at: at.toISOString() }]),
+          step.confirmations,
+          step.slot.toString(),
+          blockTime,
+          at,
+          row.id,
+          ...followedStatuses,
+        ],
+        'run',
+      );
+      if (step.kind === 'FINALIZED') report.finalized++;
+      else report.progressed++;
+    }
+  }
+  return report;
+}
+
+async function blockTimeOf(network: SvmNetwork, signature: string): Promise<Date | null> {
+  return (await network.getTransaction(signature, 'confirmed'))?.blockTime ?? null;
+}
+
+/**
+ * Ends a record whose transaction left the chain: FAILED with a history entry, the opposite of every
+ * balance move its record step made, records it created closed (their addresses hold nothing on chain)
+ * and its debit-limit usage released, all in one database transaction under the record's row lock.
+ * Exactly once: a record no longer followed (a replay, a concurrent tick) is left as it is (false).
+ */
+async function endLeftChain(em: EntityManager, id: string, slot: bigint, at: Date): Promise<boolean> {
+  return em.fork().transactional(async (tem) => {
+    const tx = await tem.findOne(LedgerTransaction, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    if (!tx || !followedStatuses.includes(tx.status)) return false;
+    const run = (sql: string, params: unknown[]) => tem.getConnection().execute(sql, params, 'run', tem.getTransactionContext());
+    for (const move of reversedMoves(tx.balanceMoves)) {
+      if (move.kind === 'ACCOUNT')
+        await run('update account set lamports_balance = lamports_balance + ?, updated_at = ? where id = ?', [move.delta, at, move.id]);
+      else await run('update position set balance = balance + ?, updated_at = ? where id = ?', [move.delta, at, move.id]);
+    }
+    // What it created does not exist on chain: the records stay (ids were answered) but hold nothing and are no longer active.
+    await run(`update account set status = 'CLOSED', lamports_balance = 0, updated_at = ? where creation_transaction_id = ?`, [at, id]);
+    await run(`update position set status = 'INACTIVE', balance = 0, updated_at = ? where creation_transaction_id = ?`, [at, id]);
+    await releaseDebits(tem, id, at);
+    applyStatus(tx, 'FAILED', at);
+    tx.success = false;
+    tx.errorMessage = leftChainMessage(slot);
+    return true;
+  });
+}
