@@ -52,6 +52,12 @@ export interface LocalNode {
    * transaction sent meanwhile stays at `processed`, so a test can see what a write does there.
    */
   pauseBlocks(): () => void;
+  /**
+   * Simulates a fork that abandons every block above the finalized slot (in-process callers only):
+   * their transactions are undone and forgotten, their blocks stay empty, the chain goes on. Returns
+   * the dropped signatures, newest first. Transactions landed before a restart of the node cannot be dropped.
+   */
+  dropUnfinalizedBlocks(): string[];
   /** Stops block production and the server, then saves state. */
   close(): Promise<void>;
 }
@@ -94,6 +100,7 @@ export async function startLocalNode(options: LocalNodeOptions = {}): Promise<Lo
     advanceSlots: (count) => {
       for (let i = 0; i < count; i++) runtime.tick();
     },
+    dropUnfinalizedBlocks: () => runtime.dropUnfinalizedBlocks(),
     pauseBlocks: () => {
       paused++;
       let resumed = false;

@@ -10,9 +10,10 @@ import { Chain } from './chain';
 import { Faucet } from './faucet';
 import { programKey, type LocalNodeProgram } from './programs';
 import { NodeStorage } from './storage';
-import { deserializeIndexFields, deserializeRecord, serializeRecord } from './transaction-record';
+import { deserializeIndexFields, deserializeRecord, removedSignaturesOf, serializeRecord, serializeRemoval } from './transaction-record';
 import { PrioritizationFeeCache } from './prioritization-fees';
 import { TransactionExecutor, type SubmitOutcome } from './transaction-executor';
+import { dropUnfinalizedBlocks, UnfinalizedWrites } from './fork';
 import { indexEntryOf, TransactionStore } from './transaction-store';
 import { parseTransaction } from './wire-transaction';
 import type { MintReader } from './parsed-accounts';
@@ -51,6 +52,8 @@ export class NodeRuntime {
   readonly genesisHash: string;
   readonly identity: string;
   private readonly journal: AccountJournal;
+  /** Pre-images of what unfinalized transactions wrote (in memory only: after a restart, earlier transactions cannot be dropped). */
+  private readonly unfinalized = new UnfinalizedWrites();
   private readonly faucet: Faucet;
   private readonly faucetSeed: Uint8Array;
   private idleTicks = 0;
@@ -75,10 +78,12 @@ export class NodeRuntime {
     this.store = new TransactionStore(readRecord, tuning.recordsInMemory);
     if (storage && saved) {
       storage.readTransactionLog((line, offset, length) => {
-        this.store.restore(indexEntryOf(deserializeIndexFields(line)), offset, length);
+        const removed = removedSignaturesOf(line);
+        if (removed) this.store.remove(removed, true);
+        else this.store.restore(indexEntryOf(deserializeIndexFields(line)), offset, length);
       });
     }
-    this.executor = new TransactionExecutor(this.svm, this.chain, this.store, this.journal, this.prioritizationFees);
+    this.executor = new TransactionExecutor(this.svm, this.chain, this.store, this.journal, this.prioritizationFees, this.unfinalized);
     this.faucetSeed = saved ? new Uint8Array(Buffer.from(saved.faucetSeed, 'base64')) : Faucet.newSeed();
     this.faucet = new Faucet(this.faucetSeed);
     this.genesisHash = saved?.genesisHash ?? encodeBase58(randomBytes(32));
@@ -134,6 +139,7 @@ export class NodeRuntime {
   /** Closes the block in progress. Its transactions are saved before they can read as confirmed. */
   tick(): void {
     this.chain.tick();
+    this.unfinalized.prune(this.chain.slotAt('finalized'));
     if (this.journal.hasChanges() || this.store.hasPending() || ++this.idleTicks >= IDLE_TICKS_BETWEEN_SAVES) this.save();
   }
 
@@ -152,6 +158,7 @@ export class NodeRuntime {
       storage.appendAccounts(changes);
     }
     this.store.flushPending((records) => storage.appendTransactions(records.map(serializeRecord)));
+    this.store.flushRemovals((signatures) => storage.appendTransactions([serializeRemoval(signatures)]));
     storage.commit({
       genesisHash: this.genesisHash,
       identity: this.identity,
@@ -159,6 +166,13 @@ export class NodeRuntime {
       chain: this.chain.snapshot(),
     });
     this.journal.clearChanges();
+  }
+
+  /** Abandons every block above the finalized slot, as a fork would (fork.ts), and saves; the dropped signatures, newest first. */
+  dropUnfinalizedBlocks(): string[] {
+    const dropped = dropUnfinalizedBlocks({ svm: this.svm, chain: this.chain, store: this.store, journal: this.journal, unfinalized: this.unfinalized });
+    this.save();
+    return dropped;
   }
 
   /** A faucet transfer through the normal transaction path; the faucet is refilled as needed. */

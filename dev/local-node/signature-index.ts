@@ -47,6 +47,21 @@ export class SignatureIndex {
     else this.bySlot.set(entry.slot, [entry]);
   }
 
+  /** Forgets a transaction (a fork abandoned its block): its accounts' lists and its slot's no longer show it. */
+  remove(signature: string, slot: number, accounts: Iterable<Uint8Array>): void {
+    for (const key of accounts) {
+      const id = keyId(key);
+      const list = this.byAccount.get(id);
+      if (!list) continue;
+      const kept = list.filter((entry) => entry.signature !== signature);
+      if (kept.length === 0) this.byAccount.delete(id);
+      else if (kept.length !== list.length) this.byAccount.set(id, kept);
+    }
+    const inSlot = this.bySlot.get(slot)?.filter((entry) => entry.signature !== signature);
+    if (inSlot?.length) this.bySlot.set(slot, inSlot);
+    else this.bySlot.delete(slot);
+  }
+
   /** The account's transactions, oldest first. */
   forAccount(key: Uint8Array): readonly SignatureEntry[] {
     return this.byAccount.get(keyId(key)) ?? [];

@@ -5,6 +5,7 @@
  */
 import { FailedTransactionMetadata, type Account, type LiteSvm, type SimulatedTransactionInfo, type TransactionMetadata } from 'litesvm/dist/internal';
 import type { AccountJournal } from './account-journal';
+import type { UnfinalizedWrites } from './fork';
 import { encodeBase58 } from './base58';
 import { captureBalances } from './balance-capture';
 import type { Chain } from './chain';
@@ -95,6 +96,7 @@ export class TransactionExecutor {
     private readonly store: TransactionStore,
     private readonly journal: AccountJournal,
     private readonly prioritizationFees: PrioritizationFeeCache,
+    private readonly unfinalized: UnfinalizedWrites,
   ) {
     svm.setSigverify(true);
   }
@@ -178,6 +180,11 @@ export class TransactionExecutor {
     const keys = resolveAccountKeys(this.svm, message);
     const pre = keys ? captureBalances(this.svm, keys.all) : null;
     const payerBefore = this.svm.getBalance(feePayer);
+    // What a fork would restore (fork.ts): the accounts it may write, as they are before it runs.
+    const preImages = this.unfinalized.capture(
+      this.svm,
+      keys ? keys.all.filter((_, i) => keys.writable[i]) : message.staticKeys.filter((_, i) => isStaticKeyWritable(message, i)),
+    );
     const result = message.version === 'legacy' ? this.svm.sendLegacyTransaction(transaction.bytes) : this.svm.sendVersionedTransaction(transaction.bytes);
     const failed = result instanceof FailedTransactionMetadata;
     const err = failed ? transactionErrorToJson(result.err()) : null;
@@ -205,6 +212,7 @@ export class TransactionExecutor {
       loadedReadonly: keys?.loadedReadonly ?? [],
     };
     this.store.add(record);
+    this.unfinalized.landed(record.slot, signature, preImages);
     const written = keys ? keys.all.filter((_, i) => keys.writable[i]) : message.staticKeys.filter((_, i) => isStaticKeyWritable(message, i));
     written.forEach((key) => this.journal.markWritten(key));
     this.prioritizationFees.record(record.slot, computeBudgetOf(message).unitPrice, written);

@@ -150,3 +150,15 @@ export function deserializeIndexFields(
     loadedReadonly: v.lr.map(fromBase64),
   };
 }
+
+/** A transaction-log line that forgets transactions a fork abandoned (fork.ts); replayed in log order at start. */
+export function serializeRemoval(signatures: readonly string[]): string {
+  return JSON.stringify({ removed: signatures });
+}
+
+/** The signatures a removal line forgets, or null for a transaction line. */
+export function removedSignaturesOf(line: string): string[] | null {
+  // Transaction lines start with their signature field.
+  if (!line.startsWith('{"removed":')) return null;
+  return (JSON.parse(line) as { removed: string[] }).removed;
+}

@@ -42,6 +42,7 @@ export class TransactionStore {
   /** By account and by slot, for getSignaturesForAddress and getBlock. */
   readonly index = new SignatureIndex();
   private unsaved: TransactionRecord[] = [];
+  private unsavedRemovals: string[] = [];
   /** Saved signatures whose full record is still in memory, oldest first. */
   private cachedSaved: string[] = [];
   private cachedSavedHead = 0;
@@ -75,6 +76,33 @@ export class TransactionStore {
     this.index.add(entry, accounts);
   }
 
+  /**
+   * Forgets transactions a fork abandoned (fork.ts): no status, no record, no history entry. With a
+   * log, the removal is written to it at the next flush (a line of its own), so a restart forgets them too
+   * (`fromLog`: replaying such a line at start, nothing more to write).
+   */
+  remove(signatures: readonly string[], fromLog = false): void {
+    const removed = new Set<string>();
+    for (const signature of signatures) {
+      const record = this.get(signature);
+      if (!record) continue;
+      const { accounts } = indexEntryOf(record);
+      this.index.remove(signature, record.slot, accounts);
+      this.entries.delete(signature);
+      removed.add(signature);
+    }
+    if (removed.size === 0) return;
+    this.unsaved = this.unsaved.filter((record) => !removed.has(record.signature));
+    if (this.readRecord && !fromLog) this.unsavedRemovals.push(...removed);
+  }
+
+  /** Hands the removals not yet in the log to `write`; they stop being pending only if it succeeds. */
+  flushRemovals(write: (signatures: readonly string[]) => void): void {
+    if (this.unsavedRemovals.length === 0) return;
+    write(this.unsavedRemovals);
+    this.unsavedRemovals = [];
+  }
+
   status(signature: string): TransactionStatus | null {
     return this.entries.get(signature) ?? null;
   }
@@ -87,7 +115,7 @@ export class TransactionStore {
   }
 
   hasPending(): boolean {
-    return this.unsaved.length > 0;
+    return this.unsaved.length > 0 || this.unsavedRemovals.length > 0;
   }
 
   /**
