@@ -23,6 +23,19 @@ const account = async (itemData: Record<string, unknown>) => (await stack.call('
 const details = async (offchainId: string) => (await stack.call('POST', '/api/v1/transactions/single', { itemData: { transaction: { offchainId } } })).body;
 const balance = async (ref: Ref) => (await stack.call('POST', '/api/v1/accounts/balance', { itemData: { account: { offchainId: ref.offchainId } } })).body;
 const tick = () => advanceFinality({ orm: stack.runtime.orm, networks: stack.runtime.networks, now: () => new Date() }, stack.runtime.networks.defaultCluster);
+const positionAt = (owner: Ref, mint: string) => ({ owner: { offchainId: owner.offchainId }, financialInstrument: { onchainId: mint } });
+/** A position's balance in base units, after checking the record agrees with the chain. */
+const units = async (owner: Ref, mint: string): Promise<number> => {
+  const body = (await stack.call('POST', '/api/v1/positions/balance', { itemData: { position: positionAt(owner, mint) } })).body;
+  expect(body.offchain.balance).toEqual(body.onchain.balance);
+  return body.onchain.balance.lamports;
+};
+/** Lamports on record, after checking the record agrees with the chain. */
+const lamportsOf = async (ref: Ref): Promise<number> => {
+  const body = await balance(ref);
+  expect(body.offchain.balance).toEqual(body.onchain.balance);
+  return body.onchain.balance.lamports;
+};
 const send = (from: Ref, to: Ref, lamports: string, svmTransactionConfig: Record<string, unknown> = {}) =>
   stack.call('POST', '/api/v1/accounts/transfer-network-currency', {
     itemData: { source: { offchainId: from.offchainId }, destination: { offchainId: to.offchainId }, value: { lamports } },
@@ -69,4 +82,78 @@ it('a write answered at finalized keeps a confirmations count above 0', async ()
   const { value } = await rpc.getSignatureStatuses([sent.body.onchainId as Signature]).send();
   expect(value[0]?.confirmationStatus).toBe('finalized');
   await waitFor(async () => (await details(sent.body.offchainId)).confirmationsCount > 0);
+});
+
+it('a network-currency and a token transfer that leave the chain before finalization end FAILED, with every balance restored, once', async () => {
+  const authority = await account({ managed: true, offchainReferences: { type: 'TOKEN_MANAGEMENT_AUTHORITY' } });
+  const mint = (
+    await stack.call('POST', '/api/v1/financial-instruments', {
+      itemData: {
+        version: 'SPL',
+        onchainData: { decimals: 6 },
+        mintAuthority: { offchainId: authority.offchainId },
+        mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: 'STOCK' } } },
+      },
+    })
+  ).body.newFinancialInstrument.onchainId as string;
+  const [wallet, vault] = [await account({ managed: true, seed: { amount: 1 } }), await account({ managed: true })];
+  for (const owner of [wallet, vault]) {
+    expect((await stack.call('POST', '/api/v1/positions', { itemData: { positionToInitialize: positionAt(owner, mint) } })).status).toBe(201);
+  }
+  expect(
+    (await stack.call('POST', '/api/v1/positions/mint', { itemData: { mintTo: positionAt(wallet, mint), value: { lamports: '5000000' } } })).body,
+  ).toMatchObject({
+    success: true,
+  });
+  // Everything so far final, so the fork below abandons only the two transfers.
+  stack.node.advanceSlots(40);
+  await tick();
+  const before = {
+    wallet: await lamportsOf(wallet),
+    vault: await lamportsOf(vault),
+    walletUnits: await units(wallet, mint),
+    vaultUnits: await units(vault, mint),
+  };
+
+  const sent = await send(wallet, vault, '250000000');
+  const moved = await stack.call('POST', '/api/v1/positions/transfer', {
+    itemData: { source: positionAt(wallet, mint), destination: positionAt(vault, mint), value: { lamports: '1500000' } },
+  });
+  // Held below finality: confirmed, on record, not finalized.
+  const resume = stack.node.pauseBlocks();
+  try {
+    expect(sent.body).toMatchObject({ success: true, status: 'CONFIRMED' });
+    expect(moved.body).toMatchObject({ success: true, status: 'CONFIRMED' });
+    expect(await lamportsOf(vault)).toBe(before.vault + 250_000_000);
+    expect(await units(vault, mint)).toBe(before.vaultUnits + 1_500_000);
+    await tick();
+    expect((await details(sent.body.offchainId)).status).toBe('CONFIRMED');
+
+    expect(stack.node.dropUnfinalizedBlocks()).toEqual(expect.arrayContaining([sent.body.onchainId, moved.body.onchainId]));
+    // Not yet past the finalized slot: a missing status alone is no proof.
+    await tick();
+    expect((await details(sent.body.offchainId)).status).toBe('CONFIRMED');
+    stack.node.advanceSlots(40);
+    const report = await tick();
+    expect(report.leftChain).toBe(2);
+  } finally {
+    resume();
+  }
+  for (const offchainId of [sent.body.offchainId, moved.body.offchainId]) {
+    const failed = await details(offchainId);
+    expect(failed).toMatchObject({ status: 'FAILED', success: false, errorMessage: expect.stringContaining('left the chain before finalization') });
+    expect(failed.statusHistory.map((s: { status: string }) => s.status).slice(-2)).toEqual(['CONFIRMED', 'FAILED']);
+  }
+  // Restored, and equal to the chain (checked inside the helpers).
+  expect(await lamportsOf(wallet)).toBe(before.wallet);
+  expect(await lamportsOf(vault)).toBe(before.vault);
+  expect(await units(wallet, mint)).toBe(before.walletUnits);
+  expect(await units(vault, mint)).toBe(before.vaultUnits);
+
+  // A replayed tick restores nothing twice.
+  const failedRecord = await details(sent.body.offchainId);
+  expect((await tick()).leftChain).toBe(0);
+  expect(await details(sent.body.offchainId)).toEqual(failedRecord);
+  expect(await lamportsOf(vault)).toBe(before.vault);
+  expect(await units(vault, mint)).toBe(before.vaultUnits);
 });
