@@ -37,6 +37,8 @@ export function noopActivities(): Activities & Steps {
     addSignatures: async () => ({ signature: 'signature', wireBase64: '' }),
     loanSnapshot: async () => null,
     markLoanOverdue: async () => null,
+    followChain: async (cluster: string) => ({ cluster, slot: 0, tipSlot: 0, lagSlots: 0, lagSeconds: 0, recorded: 0, updatedAt: new Date(0).toISOString() }),
+    callNetworkTransactionWebhooks: async () => undefined,
     isLifetimeOver: async () => false,
     recordCancellation: async () => null,
     endApproval: async () => 'EXPIRED',

@@ -28,7 +28,11 @@ export interface ActivityDeps {
   /** How long a write waits for its approvers (docs/approvals.md); default 24 h. */
   approvalTimeoutMs?: number;
   /** Starts a write's post-submit webhook delivery workflow under a fixed id (idempotent). */
-  deliveries: { start(workflowId: string, request: WriteRequest): Promise<void> };
+  deliveries: {
+    start(workflowId: string, request: WriteRequest): Promise<void>;
+    /** Starts the NETWORK_TRANSACTION webhook delivery of a network transaction's record under a fixed id (idempotent; docs/chain-follower.md). */
+    startNetworkEvents?(workflowId: string, transactionId: string): Promise<void>;
+  };
   /** Instrument prices for loan-to-value (docs/loans.md); default noPrices until oracle data sources supply them. */
   prices?: PriceSource;
   /** Starts a loan's own workflow under its fixed id (idempotent), and tells it the loan changed. */

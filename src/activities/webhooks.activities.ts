@@ -21,8 +21,14 @@ import { hearsWrite } from '../domain/operations/accounts/webhook-recipients.rul
 import type { ActivityDeps } from './deps';
 import { transactionResult } from '../db/repositories/transaction-records.repository';
 import { createWebhookSender, type SendOutcome } from './webhooks/send';
+import { networkEventId } from '../follower/ids';
 
-export const webhookEventTypes = { pre: 'TRANSACTION_PRE_SUBMIT', post: 'TRANSACTION_POST_SUBMIT', missingSignature: 'TRANSACTION_MISSING_SIGNATURE' } as const;
+export const webhookEventTypes = {
+  pre: 'TRANSACTION_PRE_SUBMIT',
+  post: 'TRANSACTION_POST_SUBMIT',
+  missingSignature: 'TRANSACTION_MISSING_SIGNATURE',
+  network: 'NETWORK_TRANSACTION',
+} as const;
 
 /** What an event is about: the write's identity (the writing organization), enough to rebuild a post-submit event for a replay. */
 type Subject = Pick<WriteRequest, 'organizationId' | 'organizationExternalId' | 'cluster' | 'operation'> & { transactionId: string };
@@ -187,7 +193,35 @@ export function createWebhookActivities(deps: ActivityDeps) {
     );
   }
 
+  /**
+   * Delivers a network transaction's NETWORK_TRANSACTION events (docs/chain-follower.md): one event per
+   * account of the record (its own eventId), to that account's post-submit webhooks that have not
+   * taken it (since `since`, for a replay; `onlyEventId`: one event); throws while any failed so Temporal retries.
+   */
+  async function networkEvents(transactionId: string, since?: Date, onlyEventId?: string): Promise<void> {
+    const em = fork();
+    const tx = await em.findOne(LedgerTransaction, { id: transactionId });
+    if (!tx || tx.origin !== 'NETWORK') return;
+    const org = await em.findOneOrFail(Organization, { id: tx.organizationId });
+    const subject: Subject = { organizationId: org.id, organizationExternalId: org.externalId, cluster: tx.cluster, operation: tx.operation as Subject['operation'], transactionId };
+    const accounts = await em.find(Account, { organizationId: tx.organizationId, id: { $in: tx.accountIds } }, { orderBy: { id: 'asc' } });
+    const failures: unknown[] = [];
+    for (const account of accounts) {
+      const eventId = networkEventId(tx.id, account.id);
+      if (onlyEventId !== undefined && eventId !== onlyEventId) continue;
+      await deliverToAll(em, subject, [{ organizationId: org.id, accounts: [account] }], 'postTransactionSubmitWebhooks', eventId, webhookEventTypes.network, {}, since).catch(
+        (error: unknown) => failures.push(error),
+      );
+    }
+    if (failures.length) throw failures[0];
+  }
+
   return {
+    /** Delivers a network transaction's NETWORK_TRANSACTION events at least once (its own workflow retries for over 24 hours). */
+    async callNetworkTransactionWebhooks(transactionId: string): Promise<void> {
+      await networkEvents(transactionId);
+    },
+
     /**
      * Calls the pre-submit webhooks of the signers' accounts (the writer's, and a shared account's
      * owner's) with the signed wire transaction, after sign recorded it (the workflow calls this only
@@ -275,6 +309,7 @@ export function createWebhookActivities(deps: ActivityDeps) {
     async replayWebhookEvent(organizationId: string, eventId: string, requestedAt: string): Promise<void> {
       const em = fork();
       const logged = await em.findOne(WebhookDelivery, { organizationId, eventId }, { orderBy: { at: 'desc' } });
+      if (logged?.eventType === webhookEventTypes.network) return networkEvents(logged.transactionId, new Date(requestedAt), eventId);
       if (!logged || logged.eventType !== webhookEventTypes.post)
         throw ApplicationFailure.create({ type: 'NOT_FOUND', message: 'no post-submit event with this eventId', nonRetryable: true });
       const tx = await em.findOneOrFail(LedgerTransaction, { id: logged.transactionId });

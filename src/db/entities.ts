@@ -184,6 +184,11 @@ export const LedgerTransaction = defineEntity({
     webhookFailures: p.json<WebhookFailure[]>().nullable(),
     /** The offchain balances its record step moved (docs/finality.md): undone if it leaves the chain before finalization. */
     balanceMoves: p.json<BalanceMove[]>().nullable(),
+    /** SERVICE: the service's own write; NETWORK: a network transaction the chain follower recorded (docs/chain-follower.md). */
+    origin: p
+      .text()
+      .default('SERVICE')
+      .onCreate(() => 'SERVICE'),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p
       .datetime()

@@ -34,6 +34,7 @@ import { Migration0040OracleDataSource } from './migrations/0040-oracle-data-sou
 import { Migration0041BulkReadIndexes } from './migrations/0041-bulk-read-indexes.migration';
 import { Migration0050RateLimit } from './migrations/0050-rate-limit.migration';
 import { Migration0051NonceAuthorityAutoSign } from './migrations/0051-nonce-authority-auto-sign.migration';
+import { Migration0052ChainFollower } from './migrations/0052-chain-follower.migration';
 import { Migration0053Finality } from './migrations/0053-finality.migration';
 
 /** Every migration, in the order they apply. */
@@ -66,6 +67,7 @@ const migrations = [
   { name: '0041-bulk-read-indexes', class: Migration0041BulkReadIndexes },
   { name: '0050-rate-limit', class: Migration0050RateLimit },
   { name: '0051-nonce-authority-auto-sign', class: Migration0051NonceAuthorityAutoSign },
+  { name: '0052-chain-follower', class: Migration0052ChainFollower },
   { name: '0053-finality', class: Migration0053Finality },
 ];
 

@@ -19,6 +19,7 @@ import type { OraclePolicy } from '../domain/oracle-job';
 import { temporalOracleSchedules } from '../activities/oracle/schedules';
 import { createOraclePriceSource } from '../activities/oracle/oracle-prices';
 import { tracingFromConfig, type Tracing } from '../observability/tracing';
+import { chainFollowerWorkflowId } from '../follower/ids';
 
 export interface WorkerOptions {
   /** The connection to poll on; the API passes its own so its client can start writes eagerly on this worker. */
@@ -43,6 +44,8 @@ export interface WorkerOptions {
   tracing?: Tracing;
   /** Where an activity's business refusal is logged at info (default: the logger given to installSdkLogger, else the SDK's). */
   logger?: Logger;
+  /** Start the chain followers of the configured clusters (default true). */
+  followChain?: boolean;
 }
 
 let loggerInstalled = false;
@@ -173,12 +176,19 @@ export async function createLedgerWorker(options: WorkerOptions): Promise<Worker
             if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
           }
         },
+        async startNetworkEvents(workflowId: string, transactionId: string) {
+          try {
+            await client.workflow.start('deliverNetworkTransactionWebhooks', { taskQueue, workflowId, args: [transactionId], workflowIdConflictPolicy: 'USE_EXISTING' });
+          } catch (error) {
+            if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+          }
+        },
       },
     },
     options.wrapSteps,
   );
 
-  return Worker.create({
+  const worker = await Worker.create({
     connection,
     namespace,
     taskQueue,
@@ -194,6 +204,25 @@ export async function createLedgerWorker(options: WorkerOptions): Promise<Worker
     },
     ...(options.tracing ? { sinks: options.tracing.worker.sinks } : {}),
   });
+  if (options.followChain !== false) await startChainFollowers(client, taskQueue, runtime.networks.names);
+  return worker;
+}
+
+/**
+ * One chain follower per configured cluster (docs/chain-follower.md), started by every worker: the
+ * fixed id and USE_EXISTING make the first start the only one (the API's hosted worker and `npm run
+ * worker` may both start it).
+ */
+export async function startChainFollowers(client: Client, taskQueue: string, clusters: string[]): Promise<void> {
+  for (const cluster of clusters) {
+    await client.workflow.start('chainFollower', {
+      taskQueue,
+      workflowId: chainFollowerWorkflowId(cluster, taskQueue),
+      args: [{ cluster }],
+      workflowIdConflictPolicy: 'USE_EXISTING',
+      staticSummary: `Chain follower of ${cluster}: records network transactions of subscribed accounts (query: position)`,
+    });
+  }
 }
 
 /**

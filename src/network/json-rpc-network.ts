@@ -9,7 +9,10 @@ import {
   isSolanaError,
   lamports,
   signature as toSignature,
+  SOLANA_ERROR__JSON_RPC__METHOD_NOT_FOUND,
   SOLANA_ERROR__JSON_RPC__SERVER_ERROR_SEND_TRANSACTION_PREFLIGHT_FAILURE,
+  SOLANA_ERROR__JSON_RPC__SERVER_ERROR_SLOT_SKIPPED,
+  SOLANA_ERROR__JSON_RPC__SERVER_ERROR_LONG_TERM_STORAGE_SLOT_SKIPPED,
   SOLANA_ERROR__JSON_RPC__SERVER_ERROR_TRANSACTION_SIGNATURE_VERIFICATION_FAILURE,
   type Base64EncodedWireTransaction,
 } from '@solana/kit';
@@ -20,13 +23,27 @@ import { tracedRpcTransport } from './traced-rpc-transport';
 /** JSON for diagnostics: kit's error contexts hold bigints (unitsConsumed), which JSON.stringify refuses. */
 const diagnosticJson = (value: unknown) => JSON.stringify(value ?? null, (_key, v) => (typeof v === 'bigint' ? v.toString() : v));
 
-type TokenBalance = { accountIndex: number; uiTokenAmount: { amount: string } };
+type TokenBalance = { accountIndex: number; mint?: string; owner?: string; uiTokenAmount: { amount: string } };
 
 /** Each token account's base units before and after (a meta lists only the accounts that held a token account then). */
 function tokenBalanceChanges(keys: readonly string[], pre: readonly TokenBalance[], post: readonly TokenBalance[]) {
   const changes = new Map<string, { address: string; pre: bigint; post: bigint }>();
   const entry = (b: TokenBalance) =>
     changes.get(keys[b.accountIndex]) ?? changes.set(keys[b.accountIndex], { address: keys[b.accountIndex], pre: 0n, post: 0n }).get(keys[b.accountIndex])!;
+  for (const b of pre) entry(b).pre = BigInt(b.uiTokenAmount.amount);
+  for (const b of post) entry(b).post = BigInt(b.uiTokenAmount.amount);
+  return [...changes.values()];
+}
+
+/** Each token account's mint, owner and base units before and after, for the chain follower (it matches token accounts by owner). */
+function ownedTokenBalanceChanges(keys: readonly string[], pre: readonly TokenBalance[], post: readonly TokenBalance[]) {
+  const changes = new Map<string, { address: string; mint: string; owner: string | null; pre: bigint; post: bigint }>();
+  const entry = (b: TokenBalance) => {
+    const address = keys[b.accountIndex];
+    const found = changes.get(address) ?? changes.set(address, { address, mint: b.mint ?? '', owner: b.owner ?? null, pre: 0n, post: 0n }).get(address)!;
+    found.owner ??= b.owner ?? null;
+    return found;
+  };
   for (const b of pre) entry(b).pre = BigInt(b.uiTokenAmount.amount);
   for (const b of post) entry(b).post = BigInt(b.uiTokenAmount.amount);
   return [...changes.values()];
@@ -177,6 +194,49 @@ export function createJsonRpcNetwork(cluster: string, rpcUrl: string, tracer?: T
     async getRecentPrioritizationFees(addresses) {
       const fees = await rpc.getRecentPrioritizationFees(addresses.map((a) => address(a))).send();
       return fees.map((f) => BigInt(f.prioritizationFee));
+    },
+    async getBlocks(start, end) {
+      try {
+        return [...(await rpc.getBlocks(start, end, { commitment: 'confirmed' }).send())];
+      } catch (error) {
+        // A node without getBlocks: every slot of the range is asked for (getBlock answers null for a skipped one).
+        if (!isSolanaError(error, SOLANA_ERROR__JSON_RPC__METHOD_NOT_FOUND)) throw error;
+        return Array.from({ length: Number(end - start + 1n) }, (_, i) => start + BigInt(i));
+      }
+    },
+    async getBlock(slot) {
+      let block;
+      try {
+        block = await rpc
+          .getBlock(slot, { commitment: 'confirmed', encoding: 'json', transactionDetails: 'full', maxSupportedTransactionVersion: 0, rewards: false })
+          .send();
+      } catch (error) {
+        if (isSolanaError(error, SOLANA_ERROR__JSON_RPC__SERVER_ERROR_SLOT_SKIPPED) || isSolanaError(error, SOLANA_ERROR__JSON_RPC__SERVER_ERROR_LONG_TERM_STORAGE_SLOT_SKIPPED))
+          return null;
+        throw error;
+      }
+      if (!block) return null;
+      return {
+        slot,
+        blockTime: block.blockTime === null ? null : new Date(Number(block.blockTime) * 1000),
+        transactions: block.transactions.map((tx) => {
+          const keys: string[] = [
+            ...tx.transaction.message.accountKeys,
+            ...(tx.meta?.loadedAddresses?.writable ?? []),
+            ...(tx.meta?.loadedAddresses?.readonly ?? []),
+          ];
+          const pre = tx.meta?.preBalances ?? [];
+          const post = tx.meta?.postBalances ?? [];
+          return {
+            signature: tx.transaction.signatures[0],
+            err: tx.meta?.err ?? null,
+            fee: tx.meta?.fee ?? 0n,
+            accountKeys: keys,
+            balances: keys.map((key, i) => ({ address: key, pre: BigInt(pre[i] ?? 0), post: BigInt(post[i] ?? 0) })),
+            tokenBalances: ownedTokenBalanceChanges(keys, tx.meta?.preTokenBalances ?? [], tx.meta?.postTokenBalances ?? []),
+          };
+        }),
+      };
     },
     async requestAirdrop(addr, amount) {
       return rpc.requestAirdrop(address(addr), lamports(amount), { commitment: 'confirmed' }).send();

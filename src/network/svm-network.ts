@@ -29,6 +29,25 @@ export interface LandedTransaction {
   tokenBalances: { address: string; pre: bigint; post: bigint }[];
 }
 
+/** One transaction of a block as the chain follower reads it (src/follower). */
+export interface BlockTransaction {
+  signature: string;
+  /** The transaction error in the network's JSON form, null when it succeeded. */
+  err: unknown;
+  fee: bigint;
+  /** Static keys, then the lookup tables' writable and readonly addresses (the meta's order). */
+  accountKeys: string[];
+  balances: { address: string; pre: bigint; post: bigint }[];
+  /** Token accounts the transaction loaded, with their mint and owner (0 where it did not exist). */
+  tokenBalances: { address: string; mint: string; owner: string | null; pre: bigint; post: bigint }[];
+}
+
+export interface Block {
+  slot: bigint;
+  blockTime: Date | null;
+  transactions: BlockTransaction[];
+}
+
 /** One entry of an address's transaction history (getSignaturesForAddress). */
 export interface AddressSignature {
   signature: string;
@@ -82,6 +101,10 @@ export interface SvmNetwork {
   getRecentPrioritizationFees(addresses: string[]): Promise<bigint[]>;
   /** The newest slot at a commitment. */
   getSlot(commitment?: Commitment): Promise<bigint>;
+  /** The slots from `start` to `end` (inclusive) that hold a block, at `confirmed` (skipped slots are left out). */
+  getBlocks(start: bigint, end: bigint): Promise<bigint[]>;
+  /** A block's transactions in full (json, versions up to 0) at `confirmed`, null when the slot was skipped. */
+  getBlock(slot: bigint): Promise<Block | null>;
 }
 
 /** The networks by `svmCluster` name, with the default used when a request names none. */

@@ -4,7 +4,7 @@
  * GET /metrics of the API (which hosts a worker by default); a worker on its own exposes the Temporal
  * SDK's metrics (TEMPORAL_METRICS_ADDRESS, src/main/worker.ts).
  */
-import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 export const registry = new Registry();
 collectDefaultMetrics({ register: registry });
@@ -55,5 +55,26 @@ export const apiKeyLookups = new Counter({
 export const rateLimitStoreFallbacks = new Counter({
   name: 'ledger_rate_limit_store_fallbacks_total',
   help: 'Rate limit decisions made in this process because the shared store (PostgreSQL) failed or was late.',
+  registers: [registry],
+});
+
+export const chainFollowerLagSlots = new Gauge({
+  name: 'ledger_chain_follower_lag_slots',
+  help: "Confirmed slots the chain follower has not read yet (the network's confirmed tip less the follower's cursor), by cluster.",
+  labelNames: ['cluster'] as const,
+  registers: [registry],
+});
+
+export const chainFollowerLagSeconds = new Gauge({
+  name: 'ledger_chain_follower_lag_seconds',
+  help: 'Age of the newest block the chain follower has recorded (now less its block time), by cluster.',
+  labelNames: ['cluster'] as const,
+  registers: [registry],
+});
+
+export const networkTransactionsRecorded = new Counter({
+  name: 'ledger_network_transactions_total',
+  help: 'Network transactions the chain follower recorded (one per organization following a touched account), by cluster.',
+  labelNames: ['cluster'] as const,
   registers: [registry],
 });

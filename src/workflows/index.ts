@@ -1,5 +1,6 @@
 /** The workflows the worker registers. */
 export { ledgerWrite } from './write/write.workflow';
-export { deliverPostSubmitWebhooks, replayWebhookEvent } from './write/webhook-delivery.workflow';
+export { deliverPostSubmitWebhooks, deliverNetworkTransactionWebhooks, replayWebhookEvent } from './write/webhook-delivery.workflow';
 export { loanLifecycle } from './loan.workflow';
 export { scheduledOracleRefresh } from './oracle-refresh.workflow';
+export { chainFollower } from './chain-follower.workflow';

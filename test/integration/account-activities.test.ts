@@ -51,6 +51,8 @@ function fakeNetwork() {
     requestAirdrop: async () => 'airdrop',
     simulateTransaction: async () => ({ unitsConsumed: 150n, err: null }),
     getRecentPrioritizationFees: async () => [],
+    getBlocks: async () => [],
+    getBlock: async () => null,
   };
   return { sent, network, funded };
 }

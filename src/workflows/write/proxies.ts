@@ -45,6 +45,8 @@ const deliveryOptions: ActivityOptions = {
 export const delivery = summarized(proxyActivities<Activities>, deliveryOptions);
 /** A replay asked through the API (no write at hand: a fixed summary). */
 export const replayDelivery = proxyActivities<Activities>({ ...deliveryOptions, summary: 'replay of a post-submit webhook event' });
+/** A network transaction's events (the chain follower's records: no write at hand). */
+export const networkDelivery = proxyActivities<Activities>({ ...deliveryOptions, summary: 'NETWORK_TRANSACTION webhook events' });
 
 /**
  * A step's summary in the timeline: the write's operation, what the step does, and for a write of

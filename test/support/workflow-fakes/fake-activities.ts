@@ -113,6 +113,8 @@ function defaults(): Fakeable {
     endApproval: async () => 'EXPIRED',
     loanSnapshot: async () => null,
     markLoanOverdue: async () => null,
+    followChain: async (cluster: string) => ({ cluster, slot: 0, tipSlot: 0, lagSlots: 0, lagSeconds: 0, recorded: 0, updatedAt: new Date(0).toISOString() }),
+    callNetworkTransactionWebhooks: async () => undefined,
   };
 }
 
