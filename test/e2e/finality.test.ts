@@ -74,6 +74,22 @@ it('follows a write answered CONFIRMED to FINALIZED: confirmations grow and stay
   expect(to.offchain.balance).toEqual(to.onchain.balance);
 });
 
+it('follows a write answered SUBMITTED (at processed) through CONFIRMED to FINALIZED', async () => {
+  const [wallet, vault] = [await account({ managed: true, seed: { amount: 1 } }), await account({ managed: true })];
+  const sent = await send(wallet, vault, '1000', { commitmentConfig: { commitmentLevel: 'processed' } });
+  expect(sent.body).toMatchObject({ success: true, status: 'SUBMITTED' });
+  stack.node.advanceSlots(2);
+  await tick();
+  expect((await details(sent.body.offchainId)).status).toBe('CONFIRMED');
+  stack.node.advanceSlots(40);
+  await tick();
+  const final = await details(sent.body.offchainId);
+  expect(final.status).toBe('FINALIZED');
+  expect(final.confirmationsCount).toBeGreaterThan(0);
+  expect(final.statusHistory.map((s: { status: string }) => s.status).slice(-3)).toEqual(['SUBMITTED', 'CONFIRMED', 'FINALIZED']);
+  expect(new Date(final.txnTimestamp).getTime()).toBe(Number(await rpc.getBlockTime(BigInt(final.slot)).send()) * 1000);
+});
+
 it('a write answered at finalized keeps a confirmations count above 0', async () => {
   const [wallet, vault] = [await account({ managed: true, seed: { amount: 1 } }), await account({ managed: true })];
   const sent = await send(wallet, vault, '1000', { commitmentConfig: { commitmentLevel: 'finalized' } });
