@@ -42,9 +42,11 @@ interface FollowedRow {
 }
 
 /**
- * One tick of finality following for `cluster`. Idempotent: every write is guarded by the record still
- * being followed (a replay finds it FINALIZED or FAILED and leaves it), and the status history gains
- * an entry only when the status changes. Transport faults are thrown (the caller's activity retries).
+ * One tick of finality following for `cluster`. Only recorded outcomes are followed (`success` set):
+ * a write still confirming has a SUBMITTED record too, and its own record step writes its outcome.
+ * Idempotent: every write is guarded by the record still being followed (a replay finds it FINALIZED
+ * or FAILED and leaves it), and the status history gains an entry only when the status changes.
+ * Transport faults are thrown (the caller's activity retries).
  */
 export async function advanceFinality(deps: FinalityDeps, cluster: string): Promise<FinalityReport> {
   const network = deps.networks.get(cluster);
@@ -52,7 +54,7 @@ export async function advanceFinality(deps: FinalityDeps, cluster: string): Prom
   const em = deps.orm.em.fork();
   const rows: FollowedRow[] = await em.getConnection().execute(
     `select id, signature, status, slot, confirmations_count, txn_timestamp from ledger_transaction
-      where cluster = ? and status in ('SUBMITTED', 'CONFIRMED') and signature is not null order by created_at limit ?`,
+      where cluster = ? and status in ('SUBMITTED', 'CONFIRMED') and signature is not null and success is true order by created_at limit ?`,
     [cluster, RECORDS_PER_TICK],
   );
   const report: FinalityReport = { followed: rows.length, progressed: 0, finalized: 0, leftChain: 0 };
@@ -114,7 +116,7 @@ async function blockTimeOf(network: SvmNetwork, signature: string): Promise<Date
 async function endLeftChain(em: EntityManager, id: string, slot: bigint, at: Date): Promise<boolean> {
   return em.fork().transactional(async (tem) => {
     const tx = await tem.findOne(LedgerTransaction, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-    if (!tx || !followedStatuses.includes(tx.status)) return false;
+    if (!tx || !followedStatuses.includes(tx.status) || tx.success !== true) return false;
     const run = (sql: string, params: unknown[]) => tem.getConnection().execute(sql, params, 'run', tem.getTransactionContext());
     for (const move of reversedMoves(tx.balanceMoves)) {
       if (move.kind === 'ACCOUNT')
