@@ -74,6 +74,23 @@ it('follows a write answered CONFIRMED to FINALIZED: confirmations grow and stay
   expect(to.offchain.balance).toEqual(to.onchain.balance);
 });
 
+it('with no call at all, the chain follower running in the worker moves a confirmed write to FINALIZED', async () => {
+  const [wallet, vault] = [await account({ managed: true, seed: { amount: 1 } }), await account({ managed: true })];
+  const sent = await send(wallet, vault, '1000');
+  expect(sent.body).toMatchObject({ success: true, status: 'CONFIRMED' });
+  // About 32 blocks of 400 ms, then the follower's next tick.
+  const final = await waitFor(
+    async () => {
+      const shown = await details(sent.body.offchainId);
+      return shown.status === 'FINALIZED' && shown;
+    },
+    90_000,
+    250,
+  );
+  expect(final.confirmationsCount).toBeGreaterThan(0);
+  expect(final.statusHistory.map((s: { status: string }) => s.status).slice(-2)).toEqual(['CONFIRMED', 'FINALIZED']);
+});
+
 it('follows a write answered SUBMITTED (at processed) through CONFIRMED to FINALIZED', async () => {
   const [wallet, vault] = [await account({ managed: true, seed: { amount: 1 } }), await account({ managed: true })];
   const sent = await send(wallet, vault, '1000', { commitmentConfig: { commitmentLevel: 'processed' } });
