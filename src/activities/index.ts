@@ -11,8 +11,8 @@ export type { Steps } from './pipeline';
 
 /** `wrapSteps`: a test or bench hook around each pipeline step (fault points, timings). */
 export function createActivities(deps: ActivityDeps, wrapSteps?: (steps: Steps) => Steps) {
-  return withFailureBoundary({ ...createPipelineActivities(deps, wrapSteps), ...createWebhookActivities(deps), ...createLoanActivities(deps), ...createFollowerActivities(deps) }, [
-    'deliver',
-    'record',
-  ]);
+  return withFailureBoundary(
+    { ...createPipelineActivities(deps, wrapSteps), ...createWebhookActivities(deps), ...createLoanActivities(deps), ...createFollowerActivities(deps) },
+    ['deliver', 'record'],
+  );
 }

@@ -203,15 +203,28 @@ export function createWebhookActivities(deps: ActivityDeps) {
     const tx = await em.findOne(LedgerTransaction, { id: transactionId });
     if (!tx || tx.origin !== 'NETWORK') return;
     const org = await em.findOneOrFail(Organization, { id: tx.organizationId });
-    const subject: Subject = { organizationId: org.id, organizationExternalId: org.externalId, cluster: tx.cluster, operation: tx.operation as Subject['operation'], transactionId };
+    const subject: Subject = {
+      organizationId: org.id,
+      organizationExternalId: org.externalId,
+      cluster: tx.cluster,
+      operation: tx.operation as Subject['operation'],
+      transactionId,
+    };
     const accounts = await em.find(Account, { organizationId: tx.organizationId, id: { $in: tx.accountIds } }, { orderBy: { id: 'asc' } });
     const failures: unknown[] = [];
     for (const account of accounts) {
       const eventId = networkEventId(tx.id, account.id);
       if (onlyEventId !== undefined && eventId !== onlyEventId) continue;
-      await deliverToAll(em, subject, [{ organizationId: org.id, accounts: [account] }], 'postTransactionSubmitWebhooks', eventId, webhookEventTypes.network, {}, since).catch(
-        (error: unknown) => failures.push(error),
-      );
+      await deliverToAll(
+        em,
+        subject,
+        [{ organizationId: org.id, accounts: [account] }],
+        'postTransactionSubmitWebhooks',
+        eventId,
+        webhookEventTypes.network,
+        {},
+        since,
+      ).catch((error: unknown) => failures.push(error));
     }
     if (failures.length) throw failures[0];
   }

@@ -18,7 +18,8 @@ export function uuidV5(name: string, namespace: Buffer = LEDGER_NAMESPACE): stri
 }
 
 /** The record of a network transaction for one organization. */
-export const networkTransactionId = (organizationId: string, cluster: string, signature: string) => uuidV5(`network-transaction:${organizationId}:${cluster}:${signature}`);
+export const networkTransactionId = (organizationId: string, cluster: string, signature: string) =>
+  uuidV5(`network-transaction:${organizationId}:${cluster}:${signature}`);
 
 /** The NETWORK_TRANSACTION event of one record for one account. */
 export const networkEventId = (transactionId: string, accountId: string) => uuidV5(`network-event:${transactionId}:${accountId}`);

@@ -14,7 +14,15 @@ import { moveAccountLamports } from '../db/repositories/accounts.repository';
 import { insertPosition, movePositionBalance } from '../db/repositories/positions.repository';
 import { explainFailure } from '../domain/program-errors';
 import { addBalanceMove, type BalanceMove } from '../domain/finality';
-import { followedSet, matchBlock, type FollowedAccount, type FollowedPosition, type FollowedSet, type FollowedTransaction, type OrganizationMatch } from './network-events';
+import {
+  followedSet,
+  matchBlock,
+  type FollowedAccount,
+  type FollowedPosition,
+  type FollowedSet,
+  type FollowedTransaction,
+  type OrganizationMatch,
+} from './network-events';
 import { NETWORK_OPERATION, networkTransactionId, uuidV5 } from './ids';
 
 export type { FollowedTransaction } from './network-events';
@@ -29,8 +37,12 @@ export interface RecordedNetworkTransaction {
   recordedNow: boolean;
 }
 
-const exec = <T extends Record<string, unknown>[] = Record<string, unknown>[]>(em: EntityManager, sql: string, params: unknown[], mode: "all" | "run" = "all") =>
-  em.getConnection().execute<T>(sql, params, mode, em.getTransactionContext());
+const exec = <T extends Record<string, unknown>[] = Record<string, unknown>[]>(
+  em: EntityManager,
+  sql: string,
+  params: unknown[],
+  mode: 'all' | 'run' = 'all',
+) => em.getConnection().execute<T>(sql, params, mode, em.getTransactionContext());
 
 /**
  * The followed set of a cluster: accounts with subscribeToNetworkEvents on and their active
@@ -55,17 +67,19 @@ export async function loadFollowedSet(em: EntityManager, cluster: string, addres
       )
     : [];
   return followedSet(
-    accounts.map(
-      (a): FollowedAccount => ({
-        id: a.id,
-        organizationId: a.organization_id,
-        address: a.address,
-        fromSlot: a.network_events_from_slot === null ? null : BigInt(a.network_events_from_slot),
-      }),
-    ),
-    positions.map(
-      (p): FollowedPosition => ({ id: p.id, organizationId: p.organization_id, address: p.address, ownerAccountId: p.owner_account_id, mintAddress: p.mint_address }),
-    ),
+    accounts.map((a): FollowedAccount => ({
+      id: a.id,
+      organizationId: a.organization_id,
+      address: a.address,
+      fromSlot: a.network_events_from_slot === null ? null : BigInt(a.network_events_from_slot),
+    })),
+    positions.map((p): FollowedPosition => ({
+      id: p.id,
+      organizationId: p.organization_id,
+      address: p.address,
+      ownerAccountId: p.owner_account_id,
+      mintAddress: p.mint_address,
+    })),
   );
 }
 
@@ -90,7 +104,13 @@ async function isAssociated(tokenAccount: string, owner: string, mint: string): 
 }
 
 /** One organization's record of one transaction, with its balance moves; null when already recorded. */
-async function recordFor(em: EntityManager, cluster: string, tx: FollowedTransaction, match: OrganizationMatch, now: Date): Promise<RecordedNetworkTransaction> {
+async function recordFor(
+  em: EntityManager,
+  cluster: string,
+  tx: FollowedTransaction,
+  match: OrganizationMatch,
+  now: Date,
+): Promise<RecordedNetworkTransaction> {
   const id = networkTransactionId(match.organizationId, cluster, tx.signature);
   const at = tx.blockTime ?? now;
   const failed = tx.err !== null && tx.err !== undefined;
@@ -167,11 +187,17 @@ async function recordFor(em: EntityManager, cluster: string, tx: FollowedTransac
   }
   const ids = [...new Set(linked)];
   if (ids.length)
-    await exec(em, 'update ledger_transaction set account_ids = array[?]::text[], balance_moves = ?::jsonb where id = ?', [ids, JSON.stringify(moves), id], 'run');
+    await exec(
+      em,
+      'update ledger_transaction set account_ids = array[?]::text[], balance_moves = ?::jsonb where id = ?',
+      [ids, JSON.stringify(moves), id],
+      'run',
+    );
   return { ...recorded, recordedNow: true };
 }
 
-const uuidForPosition = (organizationId: string, cluster: string, tokenAccount: string) => uuidV5(`network-position:${organizationId}:${cluster}:${tokenAccount}`);
+const uuidForPosition = (organizationId: string, cluster: string, tokenAccount: string) =>
+  uuidV5(`network-position:${organizationId}:${cluster}:${tokenAccount}`);
 
 /**
  * Records the network transactions that touch followed accounts (skipping those the service sent),

@@ -178,7 +178,12 @@ export async function createLedgerWorker(options: WorkerOptions): Promise<Worker
         },
         async startNetworkEvents(workflowId: string, transactionId: string) {
           try {
-            await client.workflow.start('deliverNetworkTransactionWebhooks', { taskQueue, workflowId, args: [transactionId], workflowIdConflictPolicy: 'USE_EXISTING' });
+            await client.workflow.start('deliverNetworkTransactionWebhooks', {
+              taskQueue,
+              workflowId,
+              args: [transactionId],
+              workflowIdConflictPolicy: 'USE_EXISTING',
+            });
           } catch (error) {
             if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
           }

@@ -71,7 +71,12 @@ export function createJsonRpcNetwork(cluster: string, rpcUrl: string, tracer?: T
   const transport = createDefaultRpcTransport({ url: rpcUrl });
   const rpc = createSolanaRpcFromTransport(tracer ? tracedRpcTransport(transport, tracer, rpcUrl) : transport);
   const signatureStatuses = async (sigs: string[]) => {
-    const { value } = await rpc.getSignatureStatuses(sigs.map((sig) => toSignature(sig)), { searchTransactionHistory: true }).send();
+    const { value } = await rpc
+      .getSignatureStatuses(
+        sigs.map((sig) => toSignature(sig)),
+        { searchTransactionHistory: true },
+      )
+      .send();
     return value.map((status) =>
       status
         ? {
@@ -154,7 +159,12 @@ export function createJsonRpcNetwork(cluster: string, rpcUrl: string, tracer?: T
     },
     async getMultipleAccounts(addrs) {
       if (addrs.length > 100) throw new Error('getMultipleAccounts takes at most 100 addresses');
-      const { context, value } = await rpc.getMultipleAccounts(addrs.map((a) => address(a)), { encoding: 'base64', commitment: 'confirmed' }).send();
+      const { context, value } = await rpc
+        .getMultipleAccounts(
+          addrs.map((a) => address(a)),
+          { encoding: 'base64', commitment: 'confirmed' },
+        )
+        .send();
       return {
         slot: context.slot,
         accounts: value.map((account) =>
@@ -211,7 +221,10 @@ export function createJsonRpcNetwork(cluster: string, rpcUrl: string, tracer?: T
           .getBlock(slot, { commitment: 'confirmed', encoding: 'json', transactionDetails: 'full', maxSupportedTransactionVersion: 0, rewards: false })
           .send();
       } catch (error) {
-        if (isSolanaError(error, SOLANA_ERROR__JSON_RPC__SERVER_ERROR_SLOT_SKIPPED) || isSolanaError(error, SOLANA_ERROR__JSON_RPC__SERVER_ERROR_LONG_TERM_STORAGE_SLOT_SKIPPED))
+        if (
+          isSolanaError(error, SOLANA_ERROR__JSON_RPC__SERVER_ERROR_SLOT_SKIPPED) ||
+          isSolanaError(error, SOLANA_ERROR__JSON_RPC__SERVER_ERROR_LONG_TERM_STORAGE_SLOT_SKIPPED)
+        )
           return null;
         throw error;
       }

@@ -10,7 +10,12 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { ApplicationFailure } from '@temporalio/common';
 import type { ActivityDeps } from '../deps';
 import type { Block } from '../../network/svm-network';
-import { loadFollowedSet, recordNetworkTransactions, type FollowedTransaction, type RecordedNetworkTransaction } from '../../follower/record-network-transactions';
+import {
+  loadFollowedSet,
+  recordNetworkTransactions,
+  type FollowedTransaction,
+  type RecordedNetworkTransaction,
+} from '../../follower/record-network-transactions';
 import { networkEventsWorkflowId } from '../../follower/ids';
 import { advanceFinality } from '../../follower/finality';
 import { chainFollowerLagSeconds, chainFollowerLagSlots, networkTransactionsRecorded } from '../../observability/metrics';
@@ -43,9 +48,12 @@ const BLOCK_READS_IN_FLIGHT = 4;
 async function readCursor(em: EntityManager, cluster: string, lock = false): Promise<Cursor | null> {
   const [row] = await em
     .getConnection()
-    .execute<
-      { slot: string; tip_slot: string; delivered_slot: string }[]
-    >(`select slot, tip_slot, delivered_slot from chain_cursor where cluster = ?${lock ? ' for update' : ''}`, [cluster], 'all', em.getTransactionContext());
+    .execute<{ slot: string; tip_slot: string; delivered_slot: string }[]>(
+      `select slot, tip_slot, delivered_slot from chain_cursor where cluster = ?${lock ? ' for update' : ''}`,
+      [cluster],
+      'all',
+      em.getTransactionContext(),
+    );
   return row ? { slot: BigInt(row.slot), tipSlot: BigInt(row.tip_slot), deliveredSlot: BigInt(row.delivered_slot) } : null;
 }
 
@@ -65,7 +73,10 @@ async function readBlocks(read: (slot: bigint) => Promise<Block | null>, slots: 
 }
 
 /** Starts the NETWORK_TRANSACTION deliveries of these records (idempotent: fixed workflow ids). Reconciliation's repair calls it too. */
-export async function startNetworkEventDeliveries(deps: Pick<ActivityDeps, 'deliveries'>, recorded: Pick<RecordedNetworkTransaction, 'transactionId'>[]): Promise<void> {
+export async function startNetworkEventDeliveries(
+  deps: Pick<ActivityDeps, 'deliveries'>,
+  recorded: Pick<RecordedNetworkTransaction, 'transactionId'>[],
+): Promise<void> {
   const start = deps.deliveries.startNetworkEvents;
   if (!start) return;
   for (const { transactionId } of recorded) await start(networkEventsWorkflowId(transactionId), transactionId);
@@ -77,16 +88,22 @@ export function createFollowerActivities(deps: ActivityDeps) {
     if (cursor.deliveredSlot >= cursor.slot) return;
     const rows = await em
       .getConnection()
-      .execute<
-        { id: string }[]
-      >(`select id from ledger_transaction where cluster = ? and origin = 'NETWORK' and slot > ? and slot <= ? order by slot, id`, [cluster, cursor.deliveredSlot.toString(), cursor.slot.toString()]);
+      .execute<{ id: string }[]>(`select id from ledger_transaction where cluster = ? and origin = 'NETWORK' and slot > ? and slot <= ? order by slot, id`, [
+        cluster,
+        cursor.deliveredSlot.toString(),
+        cursor.slot.toString(),
+      ]);
     await startNetworkEventDeliveries(
       deps,
       rows.map((r) => ({ transactionId: r.id })),
     );
     await em
       .getConnection()
-      .execute('update chain_cursor set delivered_slot = ? where cluster = ? and delivered_slot < ?', [cursor.slot.toString(), cluster, cursor.slot.toString()], 'run');
+      .execute(
+        'update chain_cursor set delivered_slot = ? where cluster = ? and delivered_slot < ?',
+        [cursor.slot.toString(), cluster, cursor.slot.toString()],
+        'run',
+      );
   }
 
   return {
@@ -145,7 +162,9 @@ export function createFollowerActivities(deps: ActivityDeps) {
             );
         });
       } else {
-        await em.getConnection().execute('update chain_cursor set tip_slot = greatest(tip_slot, ?), updated_at = ? where cluster = ?', [tip.toString(), deps.now(), cluster], 'run');
+        await em
+          .getConnection()
+          .execute('update chain_cursor set tip_slot = greatest(tip_slot, ?), updated_at = ? where cluster = ?', [tip.toString(), deps.now(), cluster], 'run');
       }
       const after = (await readCursor(em, cluster))!;
       await deliverUpTo(em, cluster, after);

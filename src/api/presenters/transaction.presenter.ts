@@ -11,7 +11,19 @@ type TransactionCompactBody = t.TypeOf<typeof transactionCompact>;
 /** What presentTransaction reads at the levels below detailed (bulk reads load only these). */
 export const transactionFields = {
   identifiers: ['id', 'signature'],
-  compact: ['id', 'signature', 'status', 'success', 'confirmationsCount', 'serializedMessage', 'errorMessage', 'txnTimestamp', 'operation', 'createdAt'],
+  compact: [
+    'id',
+    'signature',
+    'status',
+    'success',
+    'confirmationsCount',
+    'serializedMessage',
+    'errorMessage',
+    'txnTimestamp',
+    'operation',
+    'origin',
+    'createdAt',
+  ],
 } as const satisfies Partial<Record<DetailLevel, readonly (keyof LedgerTransaction)[]>>;
 
 export function presentTransaction(tx: LedgerTransaction, level: 'detailed'): TransactionDetailedBody;
@@ -19,10 +31,12 @@ export function presentTransaction(tx: LedgerTransaction, level: DetailLevel): T
 export function presentTransaction(tx: LedgerTransaction, level: DetailLevel): TransactionIdentifiersBody | TransactionCompactBody | TransactionDetailedBody {
   if (level === 'identifiers') return { onchain: { id: tx.signature ?? null }, offchain: { id: tx.id } };
   const result = transactionResult(tx);
-  if (level === 'compact') return { ...result, operation: tx.operation, createdAt: tx.createdAt };
+  const origin = (tx.origin ?? 'SERVICE') as 'SERVICE' | 'NETWORK';
+  if (level === 'compact') return { ...result, operation: tx.operation, origin, createdAt: tx.createdAt };
   return {
     ...result,
     operation: tx.operation,
+    origin,
     cluster: tx.cluster,
     statusHistory: tx.statusHistory,
     idempotencyId: tx.idempotencyKey ?? null,

@@ -103,7 +103,9 @@ export const positionQuery: QueryResource = {
 export const transactionQuery: QueryResource = {
   fields: {
     status: text('status', { values: transactionStatuses }),
-    operation: text('operation', { values: operations }),
+    operation: text('operation', { values: [...operations, 'NETWORK_TRANSACTION'] }),
+    // API.md section 9: the service's own writes, or network transactions of subscribed accounts.
+    origin: text('origin', { values: ['SERVICE', 'NETWORK'] }),
     onchainId: { property: 'signature', kind: 'TEXT', dataTypes: ['TEXT', 'ONCHAIN_ADDRESS_ID', 'ADDRESS_ONCHAIN_ID'], nullable: true },
     offchainId: { property: 'id', kind: 'UUID', dataTypes: ['TEXT', 'OFFCHAIN_ID'] },
     success: bool('success', { nullable: true }),

@@ -168,6 +168,7 @@ export const statusHistory = [
 export const transactionDetailed = {
   ...confirmedTransaction,
   operation: 'MINT',
+  origin: 'SERVICE',
   cluster: 'LOCAL',
   statusHistory,
   idempotencyId: '2c7e9a14-5b3d-4f8e-a1c6-9d4b2e7f3a58',

@@ -59,6 +59,6 @@ export const transactionExamples: Record<string, OperationExample> = {
         filter: [{ fieldName: 'status', filterValues: [{ dataType: 'TEXT', filterType: 'IN', valuesString: ['CONFIRMED', 'FINALIZED'] }] }],
       },
     },
-    response: { count: 1, items: [{ ...confirmedTransaction, operation: 'MINT', createdAt: earlier }] },
+    response: { count: 1, items: [{ ...confirmedTransaction, operation: 'MINT', origin: 'SERVICE', createdAt: earlier }] },
   },
 };

@@ -30,13 +30,21 @@ export const transactionIdentifiers = strictObject(
   'The identifiers detail level of a transaction.',
 );
 
-const operation = textEnum(operations, 'The write that made the transaction.');
+const operation = textEnum(
+  [...operations, 'NETWORK_TRANSACTION'],
+  'The write that made the transaction; NETWORK_TRANSACTION for a network transaction the service did not send (origin NETWORK).',
+);
+/** API.md section 9: the service's own write, or a network transaction the chain follower recorded for a subscribed account. */
+const origin = textEnum(
+  ['SERVICE', 'NETWORK'],
+  'SERVICE: a write of the service; NETWORK: a network transaction sent by others that touched an account with subscribeToNetworkEvents (docs/chain-follower.md).',
+);
 
 export const transactionCompact = strictObject(
   'TransactionCompact',
-  { ...transactionResultProps, operation, createdAt: timestamp },
+  { ...transactionResultProps, operation, origin, createdAt: timestamp },
   {},
-  'The compact detail level: the transaction result, its operation and when it was made.',
+  'The compact detail level: the transaction result, its operation, its origin and when it was made.',
 );
 
 const statusChange = strictObject('StatusChange', { status: transactionStatus, at: timestamp }, { signature }, 'One status change, in order.');
@@ -46,6 +54,7 @@ export const transactionDetailed = strictObject(
   {
     ...transactionResultProps,
     operation,
+    origin,
     cluster: t.string,
     statusHistory: listOf(statusChange),
     idempotencyId: nullable(textWith('The idempotency key of the write (idempotencyId, Idempotency-Key or x-request-id).')),

@@ -1,0 +1,274 @@
+/**
+ * Network events (API.md section 9, docs/chain-follower.md) on the real stack: deposits sent from
+ * outside the service (a kit keypair funded by the node's faucet, transactions built with the kit,
+ * never through the API) to an account with subscribeToNetworkEvents are recorded once by the
+ * chain follower the worker started, with origin NETWORK, the balances moved and one
+ * NETWORK_TRANSACTION delivery per account; an unsubscribed account keeps today's behaviour; the
+ * service's own writes are not recorded twice; a replayed batch records nothing twice.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  address,
+  appendTransactionMessageInstructions,
+  createSolanaRpc,
+  createTransactionMessage,
+  devnet,
+  generateKeyPairSigner,
+  getBase64EncodedWireTransaction,
+  getSignatureFromTransaction,
+  lamports,
+  pipe,
+  setTransactionMessageFeePayerSigner,
+  setTransactionMessageLifetimeUsingBlockhash,
+  signTransactionMessageWithSigners,
+  type Instruction,
+  type KeyPairSigner,
+} from '@solana/kit';
+import { getTransferSolInstruction } from '@solana-program/system';
+import {
+  findAssociatedTokenPda,
+  getCreateAssociatedTokenIdempotentInstruction,
+  getTransferCheckedInstruction,
+  TOKEN_PROGRAM_ADDRESS,
+} from '@solana-program/token';
+import { startStack, type Stack } from '../support/stack';
+import { waitFor } from '../support/wait';
+
+type Ref = { onchainId: string; offchainId: string };
+interface Delivery {
+  path: string;
+  body: { eventId: string; eventType: string; transaction: { onchainId: string }; accounts: { offchainId: string }[]; operation: string };
+}
+
+let stack: Stack;
+let rpc: ReturnType<typeof createSolanaRpc<ReturnType<typeof devnet>>>;
+let payer: KeyPairSigner;
+let receiver: http.Server;
+let receiverUrl: string;
+const deliveries: Delivery[] = [];
+
+beforeAll(async () => {
+  stack = await startStack();
+  rpc = createSolanaRpc(devnet(stack.node.url));
+  receiver = http.createServer((req, res) => {
+    let raw = '';
+    req.on('data', (chunk) => (raw += chunk));
+    req.on('end', () => {
+      deliveries.push({ path: req.url ?? '', body: JSON.parse(raw) });
+      res.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  payer = await generateKeyPairSigner();
+  await rpc.requestAirdrop(payer.address, lamports(10_000_000_000n)).send();
+  await waitFor(async () => (await rpc.getBalance(payer.address, { commitment: 'confirmed' }).send()).value > 0n);
+});
+afterAll(async () => {
+  await stack?.close();
+  await new Promise((resolve) => receiver?.close(resolve));
+});
+
+const account = async (itemData: Record<string, unknown>): Promise<Ref> => {
+  const created = await stack.call('POST', '/api/v1/accounts', { itemData });
+  expect(created).toMatchObject({ status: 201 });
+  return created.body.newAccount;
+};
+const where = (fieldName: string, valueString: string) => ({
+  fieldName,
+  operator: 'AND',
+  filterValues: [{ filterType: 'EQUALS', dataType: 'TEXT', valueString }],
+});
+/** Fetch Transactions (detailed) with these filters. */
+const transactions = async (...filter: ReturnType<typeof where>[]): Promise<any[]> => {
+  const answer = await stack.call('POST', '/api/v1/transactions/bulk/detailed', { itemQuery: { filter } });
+  if (answer.status !== 200) throw new Error(`Fetch Transactions answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+  return answer.body.items;
+};
+const bySignature = (signature: string) => transactions(where('onchainId', signature));
+/** Lamports on record and on chain. */
+const lamportsOf = async (ref: Ref) => {
+  const body = (await stack.call('POST', '/api/v1/accounts/balance', { itemData: { account: { offchainId: ref.offchainId } } })).body;
+  return { offchain: body.offchain.balance.lamports, onchain: body.onchain.balance.lamports };
+};
+const positionAt = (owner: Ref, mint: string) => ({ owner: { offchainId: owner.offchainId }, financialInstrument: { onchainId: mint } });
+/** The follower's durable cursor: the last slot it recorded. */
+const cursor = async (): Promise<bigint> => {
+  const [row] = await stack.runtime.orm.em.getConnection().execute<{ slot: string }[]>('select slot from chain_cursor where cluster = ?', ['LOCAL']);
+  return row ? BigInt(row.slot) : -1n;
+};
+/** Waits until the follower has recorded past `slot`. */
+const followedPast = (slot: bigint) => waitFor(async () => (await cursor()) >= slot, 60_000);
+
+/** Sends instructions outside the API, paid and signed by the kit's payer; answers the signature and slot once confirmed. */
+async function sendOutside(instructions: Instruction[], signer: KeyPairSigner = payer): Promise<{ signature: string; slot: bigint }> {
+  const { value: blockhash } = await rpc.getLatestBlockhash({ commitment: 'confirmed' }).send();
+  const signed = await signTransactionMessageWithSigners(
+    pipe(
+      createTransactionMessage({ version: 0 }),
+      (m) => setTransactionMessageFeePayerSigner(signer, m),
+      (m) => setTransactionMessageLifetimeUsingBlockhash(blockhash, m),
+      (m) => appendTransactionMessageInstructions(instructions, m),
+    ),
+  );
+  await rpc.sendTransaction(getBase64EncodedWireTransaction(signed), { encoding: 'base64' }).send();
+  const signature = getSignatureFromTransaction(signed);
+  const status = await waitFor(async () => {
+    const s = (await rpc.getSignatureStatuses([signature]).send()).value[0];
+    return s && s.confirmationStatus !== 'processed' ? s : null;
+  });
+  expect(status.err).toBeNull();
+  return { signature, slot: status.slot };
+}
+const deposit = (to: Ref, amount: bigint) => sendOutside([getTransferSolInstruction({ source: payer, destination: address(to.onchainId), amount })]);
+
+let vault: Ref;
+let plain: Ref;
+let depositSlot: bigint;
+let depositSignature: string;
+
+it('records a network-currency deposit from outside to a subscribed managed account once, origin NETWORK, balance moved, one NETWORK_TRANSACTION delivery', async () => {
+  vault = await account({ managed: true, subscribeToNetworkEvents: true, postTransactionSubmitWebhooks: [{ endpointUrl: `${receiverUrl}/vault` }] });
+  plain = await account({ managed: true, postTransactionSubmitWebhooks: [{ endpointUrl: `${receiverUrl}/plain` }] });
+  const before = await lamportsOf(vault);
+
+  const sent = await deposit(vault, 1_234_567n);
+  depositSlot = sent.slot;
+  depositSignature = sent.signature;
+  const [record] = await waitFor(async () => {
+    const found = await bySignature(sent.signature);
+    return found.length ? found : null;
+  }, 60_000);
+  const block = await rpc.getBlock(sent.slot, { maxSupportedTransactionVersion: 0, transactionDetails: 'none', rewards: false }).send();
+  expect(record).toMatchObject({
+    origin: 'NETWORK',
+    operation: 'NETWORK_TRANSACTION',
+    onchainId: sent.signature,
+    success: true,
+    slot: Number(sent.slot),
+    fee: 5000,
+    feePayer: payer.address,
+    txnTimestamp: new Date(Number(block!.blockTime) * 1000).toISOString(),
+    accountOffchainIds: [vault.offchainId],
+  });
+  expect(['CONFIRMED', 'FINALIZED']).toContain(record.status);
+  expect(record.statusHistory[0].status).toBe('CONFIRMED');
+
+  const after = await lamportsOf(vault);
+  expect(after.offchain).toBe(before.offchain + 1_234_567);
+  expect(after.offchain).toBe(after.onchain);
+
+  const event = await waitFor(async () => deliveries.find((d) => d.body.transaction?.onchainId === sent.signature));
+  expect(event).toMatchObject({
+    path: '/vault',
+    body: { eventType: 'NETWORK_TRANSACTION', operation: 'NETWORK_TRANSACTION', accounts: [{ offchainId: vault.offchainId }] },
+  });
+  // The delivery log holds it under the same eventId, once.
+  const logged = await stack.call('POST', '/api/v1/transactions/webhook-deliveries', { itemData: { transaction: { offchainId: record.offchainId } } });
+  expect(logged.status).toBe(200);
+  expect(JSON.stringify(logged.body)).toContain(event.body.eventId);
+});
+
+it('records nothing for a deposit to an unsubscribed account (its record keeps what the service did)', async () => {
+  const before = await lamportsOf(plain);
+  const sent = await deposit(plain, 777_000n);
+  await followedPast(sent.slot);
+  expect(await bySignature(sent.signature)).toEqual([]);
+  expect((await lamportsOf(plain)).offchain).toBe(before.offchain);
+  expect(deliveries.filter((d) => d.body.transaction?.onchainId === sent.signature)).toEqual([]);
+});
+
+it('does not record again a write the service sent for a subscribed account', async () => {
+  const funded = await account({ managed: true, subscribeToNetworkEvents: true, seed: { amount: 1 } });
+  const sent = await stack.call('POST', '/api/v1/accounts/transfer-network-currency', {
+    itemData: { source: { offchainId: funded.offchainId }, destination: { offchainId: vault.offchainId }, value: { lamports: '1000' } },
+  });
+  expect(sent.body).toMatchObject({ success: true });
+  const own = await bySignature(sent.body.onchainId);
+  expect(own).toHaveLength(1);
+  await followedPast(BigInt(own[0].slot));
+  const after = await bySignature(sent.body.onchainId);
+  expect(after).toHaveLength(1);
+  expect(after[0].origin).toBe('SERVICE');
+  expect(await lamportsOf(funded)).toEqual(expect.objectContaining({ offchain: (await lamportsOf(funded)).onchain }));
+});
+
+it('Fetch Transactions filters on origin', async () => {
+  const network = await transactions(where('origin', 'NETWORK'));
+  expect(network.length).toBeGreaterThanOrEqual(1);
+  expect(network.every((t) => t.origin === 'NETWORK')).toBe(true);
+  expect(network.map((t) => t.onchainId)).toContain(depositSignature);
+  const service = await transactions(where('origin', 'SERVICE'));
+  expect(service.length).toBeGreaterThanOrEqual(1);
+  expect(service.every((t) => t.origin === 'SERVICE')).toBe(true);
+  const compact = (await stack.call('POST', '/api/v1/transactions/bulk/compact', { itemQuery: { filter: [where('origin', 'NETWORK')] } })).body.items;
+  expect(compact[0].origin).toBe('NETWORK');
+});
+
+it('records a token deposit from outside into a new token account of a subscribed owner: a position record with the deposited balance, once', async () => {
+  const authority = await account({ managed: true, offchainReferences: { type: 'TOKEN_MANAGEMENT_AUTHORITY' } });
+  const mint = (
+    await stack.call('POST', '/api/v1/financial-instruments', {
+      itemData: {
+        version: 'SPL',
+        onchainData: { decimals: 6 },
+        mintAuthority: { offchainId: authority.offchainId },
+        mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: 'STOCK' } } },
+      },
+    })
+  ).body.newFinancialInstrument.onchainId as string;
+  // The outside sender: a kit keypair the organization knows only as an unmanaged account, holding tokens.
+  const sender = await generateKeyPairSigner();
+  await sendOutside([getTransferSolInstruction({ source: payer, destination: sender.address, amount: 1_000_000_000n })]);
+  const senderRef = await account({ managed: false, alreadyOnchain: true, onchainId: sender.address });
+  expect((await stack.call('POST', '/api/v1/positions', { itemData: { positionToInitialize: positionAt(senderRef, mint) } })).status).toBe(201);
+  const minted = await stack.call('POST', '/api/v1/positions/mint', { itemData: { mintTo: positionAt(senderRef, mint), value: { lamports: '5000000' } } });
+  expect(minted.body).toMatchObject({ success: true });
+
+  const owner = await account({ managed: true, subscribeToNetworkEvents: true, postTransactionSubmitWebhooks: [{ endpointUrl: `${receiverUrl}/owner` }] });
+  const [from] = await findAssociatedTokenPda({ owner: sender.address, mint: address(mint), tokenProgram: TOKEN_PROGRAM_ADDRESS });
+  const [to] = await findAssociatedTokenPda({ owner: address(owner.onchainId), mint: address(mint), tokenProgram: TOKEN_PROGRAM_ADDRESS });
+  const sent = await sendOutside(
+    [
+      getCreateAssociatedTokenIdempotentInstruction({ payer: sender, ata: to, owner: address(owner.onchainId), mint: address(mint) }),
+      getTransferCheckedInstruction({ source: from, mint: address(mint), destination: to, authority: sender, amount: 1_500_000n, decimals: 6 }),
+    ],
+    sender,
+  );
+  const [record] = await waitFor(async () => {
+    const found = await bySignature(sent.signature);
+    return found.length ? found : null;
+  }, 60_000);
+  expect(record.origin).toBe('NETWORK');
+  const position = await waitFor(async () => {
+    const r = await stack.call('POST', '/api/v1/positions/balance', { itemData: { position: positionAt(owner, mint) } });
+    return r.status === 200 ? r.body : null;
+  });
+  expect(position.offchain.balance.lamports).toBe(1_500_000);
+  expect(position.offchain.balance).toEqual(position.onchain.balance);
+  expect(record.accountOffchainIds).toContain(owner.offchainId);
+  await waitFor(async () => deliveries.find((d) => d.body.transaction?.onchainId === sent.signature && d.path === '/owner'));
+
+  // A second deposit moves the now-known position by exactly what it changed.
+  const again = await sendOutside(
+    [getTransferCheckedInstruction({ source: from, mint: address(mint), destination: to, authority: sender, amount: 250_000n, decimals: 6 })],
+    sender,
+  );
+  await waitFor(async () => (await bySignature(again.signature)).length === 1, 60_000);
+  const moved = (await stack.call('POST', '/api/v1/positions/balance', { itemData: { position: positionAt(owner, mint) } })).body;
+  expect(moved.offchain.balance.lamports).toBe(1_750_000);
+  expect(moved.offchain.balance).toEqual(moved.onchain.balance);
+});
+
+it('exactly once: a batch replayed over slots already recorded (its completion lost) records and delivers nothing twice', async () => {
+  const before = await lamportsOf(vault);
+  const eventsBefore = deliveries.filter((d) => d.body.transaction?.onchainId === depositSignature).length;
+  const now = await cursor();
+  // As if the step that recorded the deposit had committed and then lost its completion: the cursor is back before it.
+  await stack.runtime.orm.em.getConnection().execute('update chain_cursor set slot = ? where cluster = ?', [(depositSlot - 1n).toString(), 'LOCAL'], 'run');
+  await followedPast(now);
+  expect(await bySignature(depositSignature)).toHaveLength(1);
+  expect(await lamportsOf(vault)).toEqual(before);
+  expect(deliveries.filter((d) => d.body.transaction?.onchainId === depositSignature)).toHaveLength(eventsBefore);
+});
