@@ -129,7 +129,9 @@ it('a network-currency and a token transfer that leave the chain before finaliza
       },
     })
   ).body.newFinancialInstrument.onchainId as string;
-  const [wallet, vault] = [await account({ managed: true, seed: { amount: 1 } }), await account({ managed: true })];
+  // A daily limit of 0.3 that the 0.25 sent below fills: once the transfer left the chain, its debit no longer counts.
+  const dailyLimit = [{ destination: 'ANY', maxAllowedDebit: { limitType: 'DURATION', limitAmount: 0.3, duration: { code: 'DAYS', unit: 1 } } }];
+  const [wallet, vault] = [await account({ managed: true, seed: { amount: 1 }, networkCurrencyDebitLimits: dailyLimit }), await account({ managed: true })];
   for (const owner of [wallet, vault]) {
     expect((await stack.call('POST', '/api/v1/positions', { itemData: { positionToInitialize: positionAt(owner, mint) } })).status).toBe(201);
   }
@@ -189,4 +191,9 @@ it('a network-currency and a token transfer that leave the chain before finaliza
   expect(await details(sent.body.offchainId)).toEqual(failedRecord);
   expect(await lamportsOf(vault)).toBe(before.vault);
   expect(await units(vault, mint)).toBe(before.vaultUnits);
+
+  // The dropped debit gave its share of the daily window back.
+  expect((await send(wallet, vault, '250000000')).body).toMatchObject({ success: true, status: 'CONFIRMED' });
+  const over = await send(wallet, vault, '250000000');
+  expect(over.body.errors[0]).toMatchObject({ code: 'LIMIT_EXCEEDED' });
 });
