@@ -5,6 +5,8 @@
 import { decodeBase58Exact } from './base58';
 import { serveJsonRpc } from './http-server';
 import type { LocalNodeProgram } from './programs';
+import { servePubSub, type PubSubEndpoint } from './pubsub-server';
+import { PubSubSubscriptions } from './pubsub-subscriptions';
 import { RpcDispatcher } from './rpc-dispatcher';
 import { NodeRuntime } from './runtime';
 import { startTicker } from './ticker';
@@ -12,7 +14,7 @@ import { startTicker } from './ticker';
 export interface LocalNodeOptions {
   /** Default 127.0.0.1. */
   host?: string;
-  /** 0 picks a free port. Default 0. */
+  /** The JSON-RPC port; PubSub listens on the next one. 0 picks a free pair. Default 0. */
   port?: number;
   /** State survives restarts when given. */
   dataDir?: string;
@@ -37,6 +39,8 @@ export interface LocalNodeAccount {
 export interface LocalNode {
   url: string;
   port: number;
+  /** The PubSub WebSocket endpoint, on `port + 1` as on a cluster. */
+  wsUrl: string;
   /**
    * Writes an account outside any transaction (in-process callers only; no RPC method offers
    * this). For state no instruction can create, e.g. a transfer hook's validation account.
@@ -70,18 +74,50 @@ function accountKey(address: string, field: string): Uint8Array {
   return key;
 }
 
+const FREE_PORT_PAIR_ATTEMPTS = 20;
+
+/** The HTTP endpoint and the PubSub one on the next port; with port 0, retries until a free pair is found. */
+async function listen(host: string, port: number, dispatcher: RpcDispatcher, subscriptions: PubSubSubscriptions, log: (message: string) => void) {
+  for (let attempt = 1; ; attempt++) {
+    const http = await serveJsonRpc(host, port, (body) => dispatcher.handle(body));
+    try {
+      if (http.port === 65535) throw Object.assign(new Error('no port after 65535'), { code: 'EADDRINUSE' });
+      return { http, pubsub: await servePubSub(host, http.port + 1, subscriptions, log) };
+    } catch (error) {
+      await http.close();
+      const taken = (error as { code?: string }).code === 'EADDRINUSE';
+      if (port !== 0 || !taken || attempt >= FREE_PORT_PAIR_ATTEMPTS) throw error;
+    }
+  }
+}
+
+/** Notification code must never fail a transaction or a block. */
+function guarded<A extends unknown[]>(what: string, hook: (...args: A) => void, log: (message: string) => void) {
+  return (...args: A) => {
+    try {
+      hook(...args);
+    } catch (error) {
+      log(`local node: PubSub ${what} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    }
+  };
+}
+
 export async function startLocalNode(options: LocalNodeOptions = {}): Promise<LocalNode> {
   const host = options.host ?? '127.0.0.1';
   const log = options.log ?? (() => {});
   const runtime = NodeRuntime.open({ dataDir: options.dataDir, log, programs: options.programs });
   const dispatcher = new RpcDispatcher(runtime, log);
+  const subscriptions = new PubSubSubscriptions(runtime);
   let endpoint;
+  let pubsub: PubSubEndpoint;
   try {
-    endpoint = await serveJsonRpc(host, options.port ?? 0, (body) => dispatcher.handle(body));
+    ({ http: endpoint, pubsub } = await listen(host, options.port ?? 0, dispatcher, subscriptions, log));
   } catch (error) {
     runtime.close();
     throw error;
   }
+  runtime.executor.onLanded = guarded('transaction notification', (record, written) => subscriptions.transactionLanded(record, written), log);
+  runtime.onBlockClosed = guarded('block notification', (closed) => subscriptions.blockClosed(closed), log);
   let paused = 0;
   const ticker = startTicker(
     options.blockTimeMs ?? 400,
@@ -90,12 +126,15 @@ export async function startLocalNode(options: LocalNodeOptions = {}): Promise<Lo
     },
     log,
   );
-  const url = `http://${host.includes(':') ? `[${host}]` : host}:${endpoint.port}`;
-  log(`local node: listening on ${url}`);
+  const hostInUrl = host.includes(':') ? `[${host}]` : host;
+  const url = `http://${hostInUrl}:${endpoint.port}`;
+  const wsUrl = `ws://${hostInUrl}:${pubsub.port}`;
+  log(`local node: listening on ${url} (PubSub ${wsUrl})`);
   let closing: Promise<void> | null = null;
   return {
     url,
     port: endpoint.port,
+    wsUrl,
     setAccount: (account) => runtime.setAccount(accountKey(account.address, 'address'), { ...account, owner: accountKey(account.owner, 'owner') }),
     advanceSlots: (count) => {
       for (let i = 0; i < count; i++) runtime.tick();
@@ -112,7 +151,7 @@ export async function startLocalNode(options: LocalNodeOptions = {}): Promise<Lo
     close: () => {
       closing ??= (async () => {
         ticker.stop();
-        await endpoint.close();
+        await Promise.all([endpoint.close(), pubsub.close()]);
         runtime.close();
       })();
       return closing;

@@ -15,7 +15,7 @@ async function main(): Promise<void> {
     programs: programsFromSpec(process.env.LOCAL_NODE_PROGRAMS),
     log: (message) => console.log(message),
   });
-  console.log(`Local SVM node at ${node.url}`);
+  console.log(`Local SVM node at ${node.url} (PubSub ${node.wsUrl})`);
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;

@@ -56,7 +56,7 @@ const getTokenAccountBalance: RpcHandler = ([address, rawConfig], node) => {
 };
 
 /** One `filters` entry: `{dataSize}` or `{memcmp: {offset, bytes, encoding?}}` (base58 by default). */
-function readFilter(raw: unknown): (data: Uint8Array) => boolean {
+export function readFilter(raw: unknown): (data: Uint8Array) => boolean {
   if (typeof raw !== 'object' || raw === null) throw invalidParams('Invalid params: invalid type for filters.');
   const filter = raw as Record<string, unknown>;
   if ('dataSize' in filter) {

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { Account, LiteSvm } from 'litesvm/dist/internal';
 import { AccountJournal } from './account-journal';
 import { decodeBase58, encodeBase58 } from './base58';
-import { Chain } from './chain';
+import { Chain, type BlockInfo } from './chain';
 import { Faucet } from './faucet';
 import { programKey, type LocalNodeProgram } from './programs';
 import { NodeStorage } from './storage';
@@ -57,6 +57,8 @@ export class NodeRuntime {
   private readonly faucet: Faucet;
   private readonly faucetSeed: Uint8Array;
   private idleTicks = 0;
+  /** Called after each block closes and is saved (PubSub notifications). */
+  onBlockClosed: ((closed: BlockInfo) => void) | null = null;
   private compactedJournalBytes: number;
   private readonly journalCompactionMinBytes: number;
 
@@ -138,9 +140,10 @@ export class NodeRuntime {
 
   /** Closes the block in progress. Its transactions are saved before they can read as confirmed. */
   tick(): void {
-    this.chain.tick();
+    const closed = this.chain.tick();
     this.unfinalized.prune(this.chain.slotAt('finalized'));
     if (this.journal.hasChanges() || this.store.hasPending() || ++this.idleTicks >= IDLE_TICKS_BETWEEN_SAVES) this.save();
+    this.onBlockClosed?.(closed);
   }
 
   /** Writes what changed since the last save, then commits the chain state. A failed save is retried by the next. */

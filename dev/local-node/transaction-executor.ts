@@ -89,6 +89,8 @@ function returnDataOf(meta: TransactionMetadata): ReturnDataRecord | null {
 export class TransactionExecutor {
   private blockhashCheck: boolean | null = null;
   private sigverify = true;
+  /** Called for each transaction that lands, with the accounts it wrote (PubSub notifications). */
+  onLanded: ((record: TransactionRecord, written: Uint8Array[]) => void) | null = null;
 
   constructor(
     private readonly svm: LiteSvm,
@@ -216,6 +218,7 @@ export class TransactionExecutor {
     const written = keys ? keys.all.filter((_, i) => keys.writable[i]) : message.staticKeys.filter((_, i) => isStaticKeyWritable(message, i));
     written.forEach((key) => this.journal.markWritten(key));
     this.prioritizationFees.record(record.slot, computeBudgetOf(message).unitPrice, written);
+    this.onLanded?.(record, written);
     return { status: 'landed', signature, record };
   }
 }
