@@ -29,12 +29,13 @@ export interface FollowedPosition {
 export interface FollowedSet {
   accounts: Map<string, FollowedAccount[]>;
   positions: Map<string, FollowedPosition[]>;
+  accountsById: Map<string, FollowedAccount>;
 }
 
 export function followedSet(accounts: FollowedAccount[], positions: FollowedPosition[]): FollowedSet {
-  const set: FollowedSet = { accounts: new Map(), positions: new Map() };
+  const set: FollowedSet = { accounts: new Map(), positions: new Map(), accountsById: new Map(accounts.map((a) => [a.id, a])) };
   for (const account of accounts) set.accounts.set(account.address, [...(set.accounts.get(account.address) ?? []), account]);
-  const followed = new Map(accounts.map((a) => [a.id, a]));
+  const followed = set.accountsById;
   // Positions follow with their owner (and from its slot): an unsubscribed owner's positions are not followed.
   for (const position of positions.filter((p) => followed.has(p.ownerAccountId)))
     set.positions.set(position.address, [...(set.positions.get(position.address) ?? []), position]);
@@ -65,12 +66,15 @@ const follows = (account: FollowedAccount, slot: bigint, ignoreFromSlot: boolean
  * organization id). `ignoreFromSlot`: reconciliation's repair records history from before the flag.
  */
 export function matchTransaction(set: FollowedSet, tx: FollowedTransaction, ignoreFromSlot = false): OrganizationMatch[] {
+  // Most of a block is strangers' traffic: one lookup per key decides, before anything is built.
+  const touches =
+    tx.accountKeys.some((key) => set.accounts.has(key) || set.positions.has(key)) ||
+    tx.tokenBalances.some((b) => set.positions.has(b.address) || (b.owner !== null && set.accounts.has(b.owner)));
+  if (!touches) return [];
   const byOrganization = new Map<string, OrganizationMatch>();
   const matchOf = (organizationId: string) =>
     byOrganization.get(organizationId) ??
     byOrganization.set(organizationId, { organizationId, accounts: [], positions: [], newTokenAccounts: [] }).get(organizationId)!;
-  const accountsById = new Map<string, FollowedAccount>();
-  for (const list of set.accounts.values()) for (const a of list) accountsById.set(a.id, a);
 
   const lamports = new Map(tx.balances.map((b) => [b.address, b]));
   for (const key of new Set(tx.accountKeys)) {
@@ -85,7 +89,7 @@ export function matchTransaction(set: FollowedSet, tx: FollowedTransaction, igno
     const change = tokens.get(key);
     const known = set.positions.get(key) ?? [];
     for (const position of known) {
-      const owner = accountsById.get(position.ownerAccountId);
+      const owner = set.accountsById.get(position.ownerAccountId);
       if (!owner || !follows(owner, tx.slot, ignoreFromSlot) || !change) continue;
       matchOf(position.organizationId).positions.push({ position, owner, pre: change.pre, post: change.post });
     }

@@ -32,6 +32,8 @@ import {
   getTransferCheckedInstruction,
   TOKEN_PROGRAM_ADDRESS,
 } from '@solana-program/token';
+import { Client, Connection } from '@temporalio/client';
+import { chainFollowerWorkflowId } from '../../src/follower/ids';
 import { startStack, type Stack } from '../support/stack';
 import { waitFor } from '../support/wait';
 
@@ -271,4 +273,41 @@ it('exactly once: a batch replayed over slots already recorded (its completion l
   expect(await bySignature(depositSignature)).toHaveLength(1);
   expect(await lamportsOf(vault)).toEqual(before);
   expect(deliveries.filter((d) => d.body.transaction?.onchainId === depositSignature)).toHaveLength(eventsBefore);
+});
+
+it('turning subscribeToNetworkEvents off stops following; turning it on follows from the current slot, not the history', async () => {
+  const toggled = await account({ managed: true, subscribeToNetworkEvents: true });
+  const update = (subscribeToNetworkEvents: boolean) =>
+    stack.call('PATCH', '/api/v1/accounts', { itemData: { account: { offchainId: toggled.offchainId }, subscribeToNetworkEvents } });
+  expect((await update(false)).status).toBe(200);
+  const whileOff = await deposit(toggled, 11_000n);
+  await followedPast(whileOff.slot);
+  expect(await bySignature(whileOff.signature)).toEqual([]);
+
+  // On again: the deposit made while off stays unrecorded (it is history, reconciliation's); the next one is recorded.
+  expect((await update(true)).status).toBe(200);
+  const whileOn = await deposit(toggled, 22_000n);
+  await waitFor(async () => (await bySignature(whileOn.signature)).length === 1, 60_000);
+  await followedPast(whileOn.slot);
+  expect(await bySignature(whileOff.signature)).toEqual([]);
+});
+
+it('answers where it stands with the position query of its workflow (the Temporal Web UI shows it)', async () => {
+  const connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS! });
+  try {
+    const client = new Client({ connection, namespace: stack.config.temporal.namespace });
+    const handle = client.workflow.getHandle(chainFollowerWorkflowId('LOCAL', stack.config.temporal.taskQueue));
+    const recorded = await cursor();
+    const position = await waitFor(async () => {
+      const p = await handle.query<{ cluster: string; slot: number; tipSlot: number; lagSlots: number; lagSeconds: number; updatedAt: string } | null>(
+        'position',
+      );
+      return p && BigInt(p.slot) >= recorded ? p : null;
+    });
+    expect(position).toMatchObject({ cluster: 'LOCAL', lagSlots: expect.any(Number), lagSeconds: expect.any(Number), updatedAt: expect.any(String) });
+    expect(position.tipSlot).toBeGreaterThanOrEqual(position.slot);
+    expect((await handle.describe()).status.name).toBe('RUNNING');
+  } finally {
+    await connection.close();
+  }
 });
