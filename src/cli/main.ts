@@ -16,6 +16,8 @@ import { migrate, pendingMigrations } from '../db/orm';
 import { createApiKey, ensureOrganization } from '../custody/credentials';
 import { findOrganization, listApiKeys, listOrganizations, revokeApiKey } from '../db/repositories/organizations.repository';
 import type { ApiKey, Organization } from '../db/entities';
+import { listFindings, type FindingStatus } from '../db/repositories/drift-findings.repository';
+import { reconcileCluster } from '../activities/reconciliation/reconcile';
 
 type Action = (context: { config: Config; runtime: Runtime; em: ReturnType<typeof forkEm>; log: (m: string) => void }) => Promise<unknown>;
 
@@ -26,8 +28,8 @@ type Action = (context: { config: Config; runtime: Runtime; em: ReturnType<typeo
  */
 type SchemaNeed = 'migrate' | 'check' | 'none';
 
-/** Opens the database (its schema as `schema` says), runs the action, prints its result. */
-async function withRuntime(action: Action, schema: SchemaNeed = 'migrate'): Promise<void> {
+/** Opens the database (its schema as `schema` says), runs the action, prints its result. `networks`: the configured clusters (SVM_CLUSTERS) instead of none. */
+async function withRuntime(action: Action, schema: SchemaNeed = 'migrate', options: { networks?: boolean } = {}): Promise<void> {
   const config = loadConfig();
   const log = (m: string) => process.stderr.write(`${m}\n`);
   const database = await resolveDatabase(config, log);
@@ -36,8 +38,7 @@ async function withRuntime(action: Action, schema: SchemaNeed = 'migrate'): Prom
       ...config,
       databaseUrl: database.url,
       databasePoolSize: database.poolSize ?? config.databasePoolSize,
-      clusters: [{ name: 'NONE', rpcUrl: 'http://127.0.0.1:1', allowsAirdrop: false }],
-      defaultCluster: 'NONE',
+      ...(options.networks ? {} : { clusters: [{ name: 'NONE', rpcUrl: 'http://127.0.0.1:1', allowsAirdrop: false }], defaultCluster: 'NONE' }),
     },
     log,
     { migrate: schema === 'migrate' },
@@ -166,6 +167,44 @@ export function program(): Command {
     .command('migrate')
     .description('applies pending database migrations')
     .action(() => withRuntime(async ({ runtime }) => ({ applied: await migrate(runtime.orm) }), 'none'));
+
+  cli
+    .command('reconcile')
+    .description('compares every ACTIVE account and position with the chain now and prints the summary; --report lists the findings instead (docs/reconciliation.md)')
+    .option('--cluster <name>', 'only this cluster (default: every cluster in SVM_CLUSTERS)')
+    .option('--report', 'list the drift findings, OPEN first, without running a pass')
+    .addOption(new Option('--status <status>', 'with --report: only findings in this state').choices(['OPEN', 'REPAIRED', 'RESOLVED']))
+    .option('--no-repair', 'find drift without repairing subscribed records')
+    .action((o: { cluster?: string; report?: boolean; status?: FindingStatus; repair: boolean }) =>
+      o.report
+        ? withRuntime(async ({ em }) => ({ findings: await listFindings(em, { cluster: o.cluster?.toUpperCase(), status: o.status }) }), 'check')
+        : withRuntime(
+            async ({ config, runtime }) => {
+              if (config.clusters.length === 0) throw new Error('reconcile needs SVM_CLUSTERS (the clusters to compare with)');
+              const clusters = o.cluster ? [o.cluster.toUpperCase()] : runtime.networks.names;
+              const summaries = [];
+              for (const cluster of clusters) {
+                if (!runtime.networks.get(cluster)) throw new Error(`cluster ${cluster} is not in SVM_CLUSTERS (${runtime.networks.names.join(', ')})`);
+                summaries.push(
+                  await reconcileCluster(
+                    {
+                      orm: runtime.orm,
+                      networks: runtime.networks,
+                      now: () => new Date(),
+                      // Drift lines on stderr as JSON (stdout keeps the one result object).
+                      log: (level, fields, message) => process.stderr.write(JSON.stringify({ level, ...fields, msg: message }) + '\n'),
+                    },
+                    cluster,
+                    { repair: o.repair },
+                  ),
+                );
+              }
+              return { summaries };
+            },
+            'migrate',
+            { networks: true },
+          ),
+    );
 
   const keys = cli.command('keys').description('key-encryption keys (docs/key-custody.md)');
   keys

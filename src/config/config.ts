@@ -109,6 +109,12 @@ export interface Config {
    * ledger-asset-service); undefined (off, nothing started) otherwise or with OTEL_SDK_DISABLED=true.
    */
   tracing?: NonNullable<TracingConfig>;
+  /**
+   * RECONCILE_INTERVAL_SECONDS (default 600): how often the reconciliation schedule compares every
+   * ACTIVE account and position with the chain (docs/reconciliation.md); 0 pauses the schedule
+   * (`cli reconcile` still runs a pass on demand).
+   */
+  reconcileIntervalSeconds: number;
 }
 
 /** What NativeConnection.connect takes beside the address. */
@@ -275,6 +281,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: optionalHttpUrl({ default: '' }),
       OTEL_SERVICE_NAME: str({ default: 'ledger-asset-service' }),
       OTEL_SDK_DISABLED: bool({ default: false }),
+      // At most a day: a longer gap leaves drift unseen for too long.
+      RECONCILE_INTERVAL_SECONDS: int(0, 86_400)({ default: 600 }),
     },
     { reporter: refuseInvalid },
   );
@@ -323,6 +331,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdown: { drainDelayMs: v.DRAIN_DELAY_SECONDS * 1000, graceMs: v.SHUTDOWN_GRACE_SECONDS * 1000 },
     oraclePolicy: { allowedHosts: v.ORACLE_ALLOWED_HOSTS, maxResponseBytes: v.ORACLE_MAX_RESPONSE_BYTES, timeoutMs: v.ORACLE_HTTP_TIMEOUT_MS },
     tracing: tracing(v),
+    reconcileIntervalSeconds: v.RECONCILE_INTERVAL_SECONDS,
   };
 }
 

@@ -7,6 +7,7 @@ import type { MessageLifetime, Resolved } from '../domain/write';
 import type { ComputeBudgetRecord } from '../domain/fees';
 import type { BalanceMove } from '../domain/finality';
 import { OracleDataSource } from './oracle-data-source.entity';
+import { DriftFinding } from './drift-finding.entity';
 
 export const Organization = defineEntity({
   name: 'Organization',
@@ -504,6 +505,7 @@ export const Loan = defineEntity({
 export type Loan = InferEntity<typeof Loan>;
 
 export { OracleDataSource } from './oracle-data-source.entity';
+export { DriftFinding } from './drift-finding.entity';
 
 export const entities = [
   Organization,
@@ -520,4 +522,5 @@ export const entities = [
   OracleDataSource,
   LoanStrategy,
   Loan,
+  DriftFinding,
 ];

@@ -36,6 +36,7 @@ import { Migration0050RateLimit } from './migrations/0050-rate-limit.migration';
 import { Migration0051NonceAuthorityAutoSign } from './migrations/0051-nonce-authority-auto-sign.migration';
 import { Migration0052ChainFollower } from './migrations/0052-chain-follower.migration';
 import { Migration0053Finality } from './migrations/0053-finality.migration';
+import { Migration0054DriftFinding } from './migrations/0054-drift-finding.migration';
 
 /** Every migration, in the order they apply. */
 const migrations = [
@@ -69,6 +70,7 @@ const migrations = [
   { name: '0051-nonce-authority-auto-sign', class: Migration0051NonceAuthorityAutoSign },
   { name: '0052-chain-follower', class: Migration0052ChainFollower },
   { name: '0053-finality', class: Migration0053Finality },
+  { name: '0054-drift-finding', class: Migration0054DriftFinding },
 ];
 
 /** The names of every migration, in order (what a first `migrate` applies). */

@@ -69,6 +69,7 @@ export async function startApi(
       shutdownGraceMs: shutdown.graceMs,
       oraclePolicy: config.oraclePolicy,
       loanSecondsPerDay: config.loanSecondsPerDay,
+      reconcileIntervalSeconds: config.reconcileIntervalSeconds,
       prices: options.prices,
       wrapSteps: options.wrapSteps,
       tracing: options.tracing,

@@ -20,6 +20,7 @@ import { temporalOracleSchedules } from '../activities/oracle/schedules';
 import { createOraclePriceSource } from '../activities/oracle/oracle-prices';
 import { tracingFromConfig, type Tracing } from '../observability/tracing';
 import { chainFollowerWorkflowId } from '../follower/ids';
+import { DEFAULT_RECONCILE_INTERVAL_SECONDS, syncReconciliationSchedule } from '../activities/reconciliation/schedule';
 
 export interface WorkerOptions {
   /** The connection to poll on; the API passes its own so its client can start writes eagerly on this worker. */
@@ -46,6 +47,8 @@ export interface WorkerOptions {
   logger?: Logger;
   /** Start the chain followers of the configured clusters (default true). */
   followChain?: boolean;
+  /** How often the reconciliation schedule runs (config.reconcileIntervalSeconds; default 600; 0 pauses it). */
+  reconcileIntervalSeconds?: number;
 }
 
 let loggerInstalled = false;
@@ -127,6 +130,8 @@ function refusalLog(logger = processLogger): Parameters<typeof refusalLogging>[0
 export async function createLedgerWorker(options: WorkerOptions): Promise<Worker> {
   const { runtime, connection, namespace, taskQueue } = options;
   const client = new Client({ connection, namespace, interceptors: options.tracing?.clientInterceptors });
+  // The deployment's reconciliation schedule (docs/reconciliation.md), at the configured interval.
+  await syncReconciliationSchedule(client, taskQueue, options.reconcileIntervalSeconds ?? DEFAULT_RECONCILE_INTERVAL_SECONDS);
   const activities = createActivities(
     {
       orm: runtime.orm,
@@ -263,6 +268,7 @@ async function main(config: Config, logger: Logger) {
     shutdownGraceMs: config.shutdown.graceMs,
     oraclePolicy: config.oraclePolicy,
     loanSecondsPerDay: config.loanSecondsPerDay,
+    reconcileIntervalSeconds: config.reconcileIntervalSeconds,
     tracing,
   });
   log(`worker polling ${config.temporal.taskQueue} on ${temporalAddress}`);

@@ -58,6 +58,27 @@ export const rateLimitStoreFallbacks = new Counter({
   registers: [registry],
 });
 
+export const reconciliationDrifts = new Counter({
+  name: 'ledger_reconciliation_drifts_total',
+  help: 'Drift findings reconciliation opened (a record differing from the chain with no recorded transaction to explain it), by cluster and kind (account, position); a drift still open at the next pass is not counted again.',
+  labelNames: ['cluster', 'kind'] as const,
+  registers: [registry],
+});
+
+export const reconciliationOpenFindings = new Gauge({
+  name: 'ledger_reconciliation_open_findings',
+  help: 'Drift findings still OPEN after the last reconciliation pass of this process, by cluster.',
+  labelNames: ['cluster'] as const,
+  registers: [registry],
+});
+
+export const reconciliationRepairs = new Counter({
+  name: 'ledger_reconciliation_repairs_total',
+  help: 'Drift findings of subscribed records repaired by recording the missing network transactions from the chain, by cluster.',
+  labelNames: ['cluster'] as const,
+  registers: [registry],
+});
+
 export const chainFollowerLagSlots = new Gauge({
   name: 'ledger_chain_follower_lag_slots',
   help: "Confirmed slots the chain follower has not read yet (the network's confirmed tip less the follower's cursor), by cluster.",

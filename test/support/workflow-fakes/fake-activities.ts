@@ -75,6 +75,20 @@ function transactionResult(request: WriteRequest, status: TransactionStatus, err
   };
 }
 
+/** A reconciliation pass that found nothing. */
+const noReconciliation = (cluster: string) => ({
+  cluster,
+  accountsChecked: 0,
+  positionsChecked: 0,
+  differences: 0,
+  explained: 0,
+  findings: 0,
+  newFindings: 0,
+  repaired: 0,
+  resolved: 0,
+  openFindings: 0,
+});
+
 /** Canned answers; every build (and so every sign) gets a distinct message and signature. */
 function defaults(): Fakeable {
   let builds = 0;
@@ -115,6 +129,8 @@ function defaults(): Fakeable {
     markLoanOverdue: async () => null,
     followChain: async (cluster: string) => ({ cluster, slot: 0, tipSlot: 0, lagSlots: 0, lagSeconds: 0, recorded: 0, updatedAt: new Date(0).toISOString() }),
     callNetworkTransactionWebhooks: async () => undefined,
+    reconciliationClusters: async () => [],
+    reconcileCluster: async ({ cluster }) => noReconciliation(cluster),
   };
 }
 
