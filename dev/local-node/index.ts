@@ -7,6 +7,7 @@ import { serveJsonRpc } from './http-server';
 import type { LocalNodeProgram } from './programs';
 import { servePubSub, type PubSubEndpoint } from './pubsub-server';
 import { PubSubSubscriptions } from './pubsub-subscriptions';
+import { setNodeEndpoints } from './rpc-context';
 import { RpcDispatcher } from './rpc-dispatcher';
 import { NodeRuntime } from './runtime';
 import { startTicker } from './ticker';
@@ -129,6 +130,7 @@ export async function startLocalNode(options: LocalNodeOptions = {}): Promise<Lo
   const hostInUrl = host.includes(':') ? `[${host}]` : host;
   const url = `http://${hostInUrl}:${endpoint.port}`;
   const wsUrl = `ws://${hostInUrl}:${pubsub.port}`;
+  setNodeEndpoints(runtime, { rpc: url, pubsub: wsUrl });
   log(`local node: listening on ${url} (PubSub ${wsUrl})`);
   let closing: Promise<void> | null = null;
   return {

@@ -11,3 +11,19 @@ export const API_VERSION = '3.0.0';
 export function withContext(slot: number, value: unknown) {
   return { context: { apiVersion: API_VERSION, slot }, value };
 }
+
+/** Where the node listens, for getClusterNodes (the runtime itself does not know). */
+export interface NodeEndpoints {
+  rpc: string;
+  pubsub: string;
+}
+
+const endpoints = new WeakMap<NodeRuntime, NodeEndpoints>();
+
+export function setNodeEndpoints(node: NodeRuntime, value: NodeEndpoints): void {
+  endpoints.set(node, value);
+}
+
+export function nodeEndpoints(node: NodeRuntime): NodeEndpoints | null {
+  return endpoints.get(node) ?? null;
+}

@@ -4,11 +4,15 @@ import { accountMethods } from './rpc-account-methods';
 import { clusterMethods } from './rpc-cluster-methods';
 import { historyMethods } from './rpc-history-methods';
 import type { RpcHandler } from './rpc-context';
+import { supplyMethods } from './rpc-supply-methods';
 import { transactionMethods } from './rpc-transaction-methods';
+import { validatorMethods } from './rpc-validator-methods';
 import { INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, PARSE_ERROR, RpcError } from './rpc-errors';
 import type { NodeRuntime } from './runtime';
 
-const METHODS = new Map<string, RpcHandler>(Object.entries({ ...accountMethods, ...clusterMethods, ...historyMethods, ...transactionMethods }));
+const METHODS = new Map<string, RpcHandler>(
+  Object.entries({ ...accountMethods, ...clusterMethods, ...historyMethods, ...supplyMethods, ...transactionMethods, ...validatorMethods }),
+);
 
 type RequestId = string | number | bigint | null;
 

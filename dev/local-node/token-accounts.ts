@@ -33,6 +33,8 @@ export interface TokenAccountState {
   mint: Uint8Array;
   owner: Uint8Array;
   amount: bigint;
+  /** Null when no delegate is set. */
+  delegate: Uint8Array | null;
 }
 
 /** An initialized token account's mint, owner and amount; null for anything else. */
@@ -41,7 +43,16 @@ export function readTokenAccount(data: Uint8Array, programOwner: Uint8Array): To
   const state = data[108];
   if (state !== 1 && state !== 2) return null;
   const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
-  return { mint: data.slice(0, 32), owner: data.slice(32, 64), amount: view.getBigUint64(64, true) };
+  // The delegate is a COption<Pubkey>: a u32 tag (1 = set) at 72, the key at 76.
+  const delegate = view.getUint32(72, true) === 1 ? data.slice(76, 108) : null;
+  return { mint: data.slice(0, 32), owner: data.slice(32, 64), amount: view.getBigUint64(64, true), delegate };
+}
+
+/** Supply and decimals of an initialized mint; null when the data is not a mint. */
+export function readMintSupply(data: Uint8Array, programOwner: Uint8Array): { supply: bigint; decimals: number } | null {
+  const decimals = readMintDecimals(data, programOwner);
+  if (decimals === null) return null;
+  return { supply: new DataView(data.buffer, data.byteOffset, data.byteLength).getBigUint64(36, true), decimals };
 }
 
 /** Decimals of an initialized mint; null when the data is not a mint. */
