@@ -83,6 +83,37 @@ export async function loadFollowedSet(em: EntityManager, cluster: string, addres
   );
 }
 
+/**
+ * A stamp that changes whenever the followed set of a cluster does: which accounts are subscribed
+ * (and from which slot, in which status) and which positions they hold, hashed, never their
+ * balances (a deposit must not force a reload). One aggregate query, where loading the set at
+ * 100,000 accounts reads 200,000 rows and takes longer than a block (docs/chain-follower.md).
+ */
+export async function followedSetStamp(em: EntityManager, cluster: string): Promise<string> {
+  const [row] = await exec<{ stamp: string }[]>(
+    em,
+    `select (select count(*) || ':' || coalesce(sum(hashtext(id::text || status || coalesce(network_events_from_slot::text, ''))::bigint), 0)
+               from account where cluster = ? and subscribe_to_network_events)
+       || '/' || (select count(*) || ':' || coalesce(sum(hashtext(p.id::text || p.status)::bigint), 0)
+               from position p join account a on a.id = p.owner_account_id where a.cluster = ? and a.subscribe_to_network_events) as stamp`,
+    [cluster, cluster],
+  );
+  return row.stamp;
+}
+
+/** The followed set, kept between steps and loaded again only when its stamp changes. */
+export function cachedFollowedSet() {
+  const cache = new Map<string, { stamp: string; set: FollowedSet }>();
+  return async (em: EntityManager, cluster: string): Promise<FollowedSet> => {
+    const stamp = await followedSetStamp(em, cluster);
+    const hit = cache.get(cluster);
+    if (hit?.stamp === stamp) return hit.set;
+    const set = await loadFollowedSet(em, cluster);
+    cache.set(cluster, { stamp, set });
+    return set;
+  };
+}
+
 /** Signatures among these that the service sent itself (its writes' records): the follower leaves them to the write's record. */
 export async function sentByService(em: EntityManager, cluster: string, signatures: string[]): Promise<Set<string>> {
   if (signatures.length === 0) return new Set();

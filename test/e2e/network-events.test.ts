@@ -166,10 +166,20 @@ it('records a network-currency deposit from outside to a subscribed managed acco
     path: '/vault',
     body: { eventType: 'NETWORK_TRANSACTION', operation: 'NETWORK_TRANSACTION', accounts: [{ offchainId: vault.offchainId }] },
   });
-  // The delivery log holds it under the same eventId, once.
-  const logged = await stack.call('POST', '/api/v1/transactions/webhook-deliveries', { itemData: { transaction: { offchainId: record.offchainId } } });
-  expect(logged.status).toBe(200);
-  expect(JSON.stringify(logged.body)).toContain(event.body.eventId);
+  // The delivery log holds it under the same eventId (logged once the receiver answered), and a replay delivers it again under that eventId.
+  const log = async () =>
+    (await stack.call('POST', '/api/v1/transactions/webhook-deliveries', { itemData: { transaction: { offchainId: record.offchainId } } })).body.items as {
+      eventId: string;
+      eventType: string;
+      attempt: number;
+    }[];
+  expect(await waitFor(async () => ((await log()).length ? log() : null))).toEqual([
+    expect.objectContaining({ eventId: event.body.eventId, eventType: 'NETWORK_TRANSACTION', attempt: 1 }),
+  ]);
+  const replayed = await stack.call('PATCH', '/api/v1/transactions/webhook-deliveries/replay', { itemData: { eventId: event.body.eventId } });
+  expect(replayed.status).toBe(200);
+  await waitFor(async () => deliveries.filter((d) => d.body.eventId === event.body.eventId).length === 2);
+  expect((await log()).map((d) => d.attempt)).toEqual([1, 2]);
 });
 
 it('records nothing for a deposit to an unsubscribed account (its record keeps what the service did)', async () => {

@@ -7,11 +7,12 @@
  * and each step also moves the landed records towards finality (advanceFinality).
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { ActivityDeps } from '../deps';
 import type { Block } from '../../network/svm-network';
 import {
-  loadFollowedSet,
+  cachedFollowedSet,
   recordNetworkTransactions,
   type FollowedTransaction,
   type RecordedNetworkTransaction,
@@ -57,6 +58,19 @@ async function readCursor(em: EntityManager, cluster: string, lock = false): Pro
   return row ? { slot: BigInt(row.slot), tipSlot: BigInt(row.tip_slot), deliveredSlot: BigInt(row.delivered_slot) } : null;
 }
 
+/**
+ * Tells Temporal the step is alive, so a worker killed mid-step is noticed within the workflow's
+ * heartbeat timeout (its step retried on another worker), not after the step's 2-minute timeout.
+ * A no-op outside an activity (a bench calling the step directly).
+ */
+function heartbeat(): void {
+  try {
+    Context.current().heartbeat();
+  } catch {
+    // not in an activity
+  }
+}
+
 /** Reads blocks with at most BLOCK_READS_IN_FLIGHT calls in flight, in slot order. */
 async function readBlocks(read: (slot: bigint) => Promise<Block | null>, slots: bigint[]): Promise<Block[]> {
   const blocks: (Block | null)[] = new Array(slots.length).fill(null);
@@ -66,6 +80,7 @@ async function readBlocks(read: (slot: bigint) => Promise<Block | null>, slots: 
       while (next < slots.length) {
         const i = next++;
         blocks[i] = await read(slots[i]);
+        heartbeat();
       }
     }),
   );
@@ -83,6 +98,7 @@ export async function startNetworkEventDeliveries(
 }
 
 export function createFollowerActivities(deps: ActivityDeps) {
+  const followed = cachedFollowedSet();
   /** Starts the deliveries of the records in (delivered_slot, slot] and moves the mark. */
   async function deliverUpTo(em: EntityManager, cluster: string, cursor: Cursor): Promise<void> {
     if (cursor.deliveredSlot >= cursor.slot) return;
@@ -135,7 +151,7 @@ export function createFollowerActivities(deps: ActivityDeps) {
       let recorded = 0;
       let newestBlockTime: Date | null = null;
       if (from <= to) {
-        const set = await loadFollowedSet(em, cluster);
+        const set = await followed(em, cluster);
         const transactions: FollowedTransaction[] = [];
         // Nobody follows anything on this cluster: the blocks need not be read, only passed.
         if (set.accounts.size > 0) {
@@ -166,8 +182,10 @@ export function createFollowerActivities(deps: ActivityDeps) {
           .getConnection()
           .execute('update chain_cursor set tip_slot = greatest(tip_slot, ?), updated_at = ? where cluster = ?', [tip.toString(), deps.now(), cluster], 'run');
       }
+      heartbeat();
       const after = (await readCursor(em, cluster))!;
       await deliverUpTo(em, cluster, after);
+      heartbeat();
       // The same tick follows landed records (the service's and these) towards FINALIZED.
       await advanceFinality(deps, cluster);
 

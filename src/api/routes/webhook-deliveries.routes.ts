@@ -67,7 +67,7 @@ export function webhookDeliveryRoutes(deps: ApiDeps): RouteSpec[] {
       path: '/api/v1/transactions/webhook-deliveries/replay',
       tag: 'Transactions',
       summary:
-        "Replay Webhook Delivery: a post-submit webhook event delivered again to the current post-submit webhooks of its accounts, with the same eventId (receivers deduplicate by it) and each webhook's next attempt number, durably: a workflow per replay retries failed deliveries with the original delivery's backoff (over 24 h). Answers the event's deliveries once the replay's first attempts are logged (at most 35 s). Only post-submit events replay: a pre-submit event decided its transaction once (404 as an unknown event).",
+        "Replay Webhook Delivery: a post-submit webhook event delivered again to the current post-submit webhooks of its accounts, with the same eventId (receivers deduplicate by it) and each webhook's next attempt number, durably: a workflow per replay retries failed deliveries with the original delivery's backoff (over 24 h). Answers the event's deliveries once the replay's first attempts are logged (at most 35 s). Post-submit and NETWORK_TRANSACTION events replay; a pre-submit event decided its transaction once (404 as an unknown event).",
       role: 'WRITE',
       body: replayWebhookDeliveryBody,
       successStatus: 200,
@@ -77,7 +77,9 @@ export function webhookDeliveryRoutes(deps: ApiDeps): RouteSpec[] {
         const { eventId } = body.itemData;
         const where = { organizationId: caller.organizationId, eventId };
         const logged = await em.findOne(WebhookDelivery, where, { orderBy: { at: 'desc' } });
-        if (!logged || logged.eventType !== 'TRANSACTION_POST_SUBMIT') throw notFound('itemData.eventId', 'no post-submit event with this eventId');
+        // Post-submit events and the chain follower's NETWORK_TRANSACTION events (docs/chain-follower.md) replay.
+        if (!logged || (logged.eventType !== 'TRANSACTION_POST_SUBMIT' && logged.eventType !== 'NETWORK_TRANSACTION'))
+          throw notFound('itemData.eventId', 'no post-submit event with this eventId');
         const requestedAt = deps.now();
         const replay = await startWebhookReplay(deps, { caller, eventId, requestId: ctx.state.requestId, requestedAt });
         let ended = false;
