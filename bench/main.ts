@@ -50,6 +50,7 @@ import { noopActivities } from './noop-activities';
 import { spawnService, type Service, type ServiceName } from './processes';
 import { cpuPerWrite, groups, sampleCpu, type CpuSample, type Group, type ProcessSample } from './cpu';
 import { benchReads, reportReads, type ReadRun } from './reads';
+import { fundSenders, withDeposits, type FollowerRun } from './deposits';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 20);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 16);
@@ -62,6 +63,8 @@ const clusterAddress = process.env.BENCH_TEMPORAL_ADDRESS;
 const clusterNamespace = process.env.BENCH_TEMPORAL_NAMESPACE ?? 'ledger';
 const workerCount = Number(process.env.BENCH_WORKERS ?? (clusterAddress ? 2 : 1));
 const mintLamports = BigInt(process.env.BENCH_MINT_LAMPORTS ?? 1_000_000_000_000);
+/** BENCH_FOLLOWER=0 leaves out the chain follower's row (Create Account again with outside deposits). */
+const followerRow = process.env.BENCH_FOLLOWER !== '0';
 const allScenarios = ['create-account', 'transfer', 'reads'] as const;
 type Scenario = (typeof allScenarios)[number];
 const scenarios = (process.env.BENCH_SCENARIOS ?? allScenarios.join(','))
@@ -156,6 +159,27 @@ function report(run: Run) {
   console.log(
     `${run.name.padEnd(58)} ${rateOf(run).toFixed(1).padStart(7)} writes/s   p50 ${ms(percentile(run.latencies, 50)).padStart(7)}   p95 ${ms(percentile(run.latencies, 95)).padStart(7)}   p99 ${ms(percentile(run.latencies, 99)).padStart(7)}   (${run.count} writes, ${run.errors} errors)`,
   );
+}
+
+/** The chain follower's row: printed beside the write rows it ran with. */
+function reportFollower(f: FollowerRun) {
+  const p = (values: number[], q: number, digits = 0) => (values.length ? percentile(values, q).toFixed(digits) : '–');
+  console.log(
+    `${f.name.padEnd(58)} ${f.recordedPerSecond.toFixed(1).padStart(7)} recorded/s (${f.sentPerSecond.toFixed(1)} sent/s; in the window ${f.sent} sent, ${f.recorded} recorded, ${f.twice} twice, ${f.sendErrors} send errors)`,
+  );
+  console.log(
+    `${'  lag: confirmed tip - cursor, every 500 ms (slots)'.padEnd(58)} p50 ${p(f.cursorLagSlots, 50)}   p95 ${p(f.cursorLagSlots, 95)}   max ${p(f.cursorLagSlots, 100)}   (${f.cursorLagSlots.length} samples)`,
+  );
+  console.log(
+    `${'  lag: position query, every second'.padEnd(58)} lagSlots p50 ${p(f.lagSlots, 50)} max ${p(f.lagSlots, 100)}   lagSeconds p50 ${p(f.lagSeconds, 50, 1)} p95 ${p(f.lagSeconds, 95, 1)} max ${p(f.lagSeconds, 100, 1)}   (${f.lagSeconds.length} samples)`,
+  );
+  console.log(
+    `${'  deposit sent → on record (seconds of lag a user sees)'.padEnd(58)} p50 ${p(f.sentToRecordedMs, 50)} ms   p95 ${p(f.sentToRecordedMs, 95)} ms   p99 ${p(f.sentToRecordedMs, 99)} ms`,
+  );
+  if (f.twice > 0 || f.recorded < f.sent) {
+    console.error(`[bench] the follower recorded ${f.recorded} of ${f.sent} deposits, ${f.twice} twice`);
+    process.exitCode = 1;
+  }
 }
 
 function reportCpu(runs: Run[]) {
@@ -377,12 +401,43 @@ async function main() {
     );
   }
 
+  // Setup for the chain follower's row, before any timed window: subscribed accounts and faucet-funded senders.
+  let subscribed: string[] = [];
+  let senders: Awaited<ReturnType<typeof fundSenders>> = [];
+  if (scenarios.includes('create-account') && followerRow) {
+    subscribed = await pool(Array.from({ length: concurrency }), concurrency, async () => {
+      const body = await write(
+        '/api/v1/accounts',
+        { managed: true, subscribeToNetworkEvents: true, seed: { lamports: 1_000_000 }, offchainReferences: { type: 'WALLET' } },
+        (b) => b.svmTransaction,
+      );
+      return body.newAccount.onchainId as string;
+    });
+    senders = await fundSenders(node.url);
+    log(`follower setup: ${subscribed.length} managed accounts with subscribeToNetworkEvents, ${senders.length} faucet-funded senders (untimed)`);
+  }
+
   const runs: Run[] = [];
+  let followed: { writes: Run; follower: FollowerRun; alone: Run } | undefined;
   if (scenarios.includes('create-account')) {
     const createAccount = async () => {
       await write('/api/v1/accounts', { managed: true, seed: { lamports: 1_000_000 }, offchainReferences: { type: 'WALLET' } }, (b) => b.svmTransaction);
     };
-    runs.push(await load('Create Account over HTTP (full stack)', createAccount, seconds * 1000));
+    const alone = await load('Create Account over HTTP (full stack)', createAccount, seconds * 1000);
+    runs.push(alone);
+    if (followerRow) {
+      // The same scenario again while outside senders deposit to the subscribed accounts at the rate it just wrote.
+      const { result, follower } = await withDeposits(
+        'Chain follower: outside deposits at that rate',
+        { nodeUrl: node.url, databaseUrl, temporal: { ...temporal, taskQueue: config.temporal.taskQueue }, accounts: subscribed },
+        senders,
+        rateOf(alone),
+        { warmupMs: 3000, durationMs: seconds * 1000 },
+        () => load('Create Account, outside deposits being followed', createAccount, seconds * 1000),
+      );
+      runs.push(result);
+      followed = { writes: result, follower, alone };
+    }
   }
   if (scenarios.includes('transfer')) {
     // Each client owns one pair and alternates the direction, so balances stay near what was minted.
@@ -461,11 +516,20 @@ async function main() {
     const all = [...runs, engine, previous];
     all.forEach(report);
     ratio('engine ceiling / previous shape', rateOf(engine) / rateOf(previous), '≥ 2');
-    for (const run of runs.filter((r) => r !== light)) {
+    for (const run of runs.filter((r) => r !== light && r !== followed?.writes)) {
       ratio(
         `${run.name.replace(/ over HTTP \(full stack\)$/, '')} / engine ceiling`,
         rateOf(run) / rateOf(engine),
         run.name.startsWith('Create Account') ? '≥ 0.85' : undefined,
+      );
+    }
+    if (followed) {
+      reportFollower(followed.follower);
+      ratio('Create Account with deposits followed / without', rateOf(followed.writes) / rateOf(followed.alone), '≥ 0.9: the writes do not fall');
+      ratio(
+        'follower recorded/s / deposits sent/s',
+        followed.follower.recordedPerSecond / (followed.follower.sent / followed.follower.seconds),
+        '≈ 1: keeps up',
       );
     }
     if (light) {

@@ -104,7 +104,8 @@ export async function finalChecks(clients: CheckedClient[], history: History, fe
     }
 
     const records = (await recordsOf(system)).filter((r) => !setupRecords.has(r.offchainId));
-    const landedRecords = records.filter((r) => r.onchainId);
+    // Network records (deposits the chain follower recorded) are the model's business only through network-events.ts.
+    const landedRecords = records.filter((r) => r.onchainId && r.origin !== 'NETWORK');
     const chain = await statusesOf(
       system.rpc,
       landedRecords.map((r) => r.onchainId),

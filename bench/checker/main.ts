@@ -27,7 +27,8 @@ import { Random } from './random';
 import { checkReads, newTally, runClient, type ClientRun } from './runner';
 import { Services } from './services';
 import { setUpClient } from './setup';
-import { HttpSystem } from './system';
+import { HttpSystem, type Ref } from './system';
+import { networkChecks, setUpSubscribed, startSender } from './network-events';
 
 const knobs = {
   seconds: Number(process.env.CHAOS_SECONDS ?? 60),
@@ -84,6 +85,7 @@ async function main(): Promise<number> {
   const rpc = createSolanaRpc(services.nodeUrl);
   const rentMin = await rpc.getMinimumBalanceForRentExemption(0n).send();
 
+  const subscribed: Ref[] = [];
   const clients: CheckedClient[] = await Promise.all(
     tenants.map(async (tenant, i) => {
       const client = new Client({
@@ -96,6 +98,8 @@ async function main(): Promise<number> {
       const system = new HttpSystem(client, tenant, services.nodeUrl, knobs.patienceMs, workflowEvents);
       const keyPrefix = `c${i}-${knobs.seed}`;
       const { shape, state } = await setUpClient(system, keyPrefix, rentMin);
+      // The chain follower's account: subscribed, outside the model (network-events.ts).
+      subscribed[i] = await setUpSubscribed(system, keyPrefix);
       const run: ClientRun = { client: i, shape, state, random: randoms[i]!, system, history, keyPrefix, more: () => false, tally: newTally() };
       // The first reads: every object agrees with the model before anything else happens.
       const objects = [...Object.keys(state.lamports).map(wallet), ...Object.keys(state.units).map(position), SUPPLY, NONCES];
@@ -111,6 +115,7 @@ async function main(): Promise<number> {
   const loadStart = Date.now();
   const deadline = loadStart + knobs.seconds * 1000;
   const faults = startFaults(services, randoms[knobs.clients]!, knobs.targets, knobs.faultEveryMs, history, log);
+  const sender = startSender(services.nodeUrl, subscribed, root.fork(knobs.clients + 1));
   await Promise.all(
     clients.map(async ({ run }) => {
       let n = 0;
@@ -120,6 +125,7 @@ async function main(): Promise<number> {
     }),
   );
   const loadSeconds = (Date.now() - loadStart) / 1000;
+  const sent = await sender.stop();
   await faults.stop();
   log(`load over after ${loadSeconds.toFixed(1)} s; faults over, everything up`);
 
@@ -128,6 +134,9 @@ async function main(): Promise<number> {
     const final = await finalChecks(clients, history, { address: services.feePayer, afterSetup: feePayerAfterSetup });
     finalLines = final.lines;
     divergences.push(...final.divergences);
+    const network = await networkChecks(clients, subscribed, sent, log);
+    finalLines.push(...network.lines);
+    divergences.push(...network.divergences);
   }
 
   const operations = new Map<string, number>();

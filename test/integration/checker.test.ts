@@ -71,6 +71,10 @@ it('runs every kind of write from three clients through faults with no divergenc
     'no record landed on chain that the model does not know',
     'no record left PENDING',
     'the fee payer paid exactly',
+    'every followed network transaction recorded once',
+    'records = chain for the',
+    'offchain lamports = chain for the',
+    'every landed record (answered CONFIRMED, or NETWORK)',
   ])
     expect(output).toContain(`ok     ${line}`);
 }, 260_000);
