@@ -5,6 +5,7 @@
  * programs); other accounts have no parser here and fall back to base64, as on a cluster.
  */
 import { getMintDecoder, getTokenDecoder } from '@solana-program/token-2022';
+import { extensionJson } from './token-extension-json';
 import { isTokenProgram, readMintDecimals, TOKEN_2022_PROGRAM, toUiTokenAmount, sameBytes } from './token-accounts';
 
 const ACCOUNT_SIZE = 165;
@@ -28,11 +29,11 @@ function plain(value: unknown): unknown {
   return value;
 }
 
-/** Token-2022 extensions as `{extension, state}`, named in lower camel case like the cluster's. */
+/** Token-2022 extensions as `{extension, state}`, in the cluster's names and shapes (token-extension-json.ts). */
 function extensionsOf(extensions: unknown): unknown[] | undefined {
   const list = plain(extensions) as ({ __kind: string } & Record<string, unknown>)[] | null;
   if (!list || list.length === 0) return undefined;
-  return list.map(({ __kind, ...state }) => ({ extension: __kind.charAt(0).toLowerCase() + __kind.slice(1), state }));
+  return list.map(({ __kind, ...state }) => extensionJson(__kind, state));
 }
 
 function isLayout(data: Uint8Array, owner: Uint8Array, baseSize: number, accountType: number): boolean {
