@@ -321,3 +321,35 @@ it('answers where it stands with the position query of its workflow (the Tempora
     await connection.close();
   }
 });
+
+it('exactly once: a batch that fails after recording (before its commit) is retried and records each deposit once, moving the balance once', async () => {
+  const target = await account({ managed: true, subscribeToNetworkEvents: true });
+  const db = stack.runtime.orm.em.getConnection();
+  // The fault: the first cursor advance over a batch that recorded something fails, after the records and moves were made in its transaction.
+  await db.execute(`create sequence follower_fault_seq`);
+  await db.execute(`create function follower_fault() returns trigger language plpgsql as $$
+    begin
+      if exists (select 1 from ledger_transaction where origin = 'NETWORK' and cluster = new.cluster and slot > old.slot and slot <= new.slot)
+         and nextval('follower_fault_seq') = 1 then
+        raise exception 'fault injected mid-batch';
+      end if;
+      return new;
+    end $$`);
+  await db.execute(`create trigger follower_fault before update of slot on chain_cursor for each row execute function follower_fault()`);
+  try {
+    const before = await lamportsOf(target);
+    const sent = [await deposit(target, 100_000n), await deposit(target, 200_000n)];
+    for (const { signature } of sent) await waitFor(async () => (await bySignature(signature)).length === 1, 60_000);
+    await followedPast(sent[0].slot > sent[1].slot ? sent[0].slot : sent[1].slot);
+    const [{ fired }] = await db.execute<{ fired: string }[]>(`select last_value as fired from follower_fault_seq`);
+    expect(Number(fired)).toBeGreaterThanOrEqual(1);
+    for (const { signature } of sent) expect(await bySignature(signature)).toHaveLength(1);
+    const after = await lamportsOf(target);
+    expect(after.offchain).toBe(before.offchain + 300_000);
+    expect(after.offchain).toBe(after.onchain);
+  } finally {
+    await db.execute(`drop trigger follower_fault on chain_cursor`);
+    await db.execute(`drop function follower_fault()`);
+    await db.execute(`drop sequence follower_fault_seq`);
+  }
+});
