@@ -17,7 +17,7 @@ import { createApiKey, ensureOrganization } from '../custody/credentials';
 import { findOrganization, listApiKeys, listOrganizations, revokeApiKey } from '../db/repositories/organizations.repository';
 import type { ApiKey, Organization } from '../db/entities';
 import { listFindings, type FindingStatus } from '../db/repositories/drift-findings.repository';
-import { reconcileCluster } from '../activities/reconciliation/reconcile';
+import { reconcileNow } from './reconcile';
 
 type Action = (context: { config: Config; runtime: Runtime; em: ReturnType<typeof forkEm>; log: (m: string) => void }) => Promise<unknown>;
 
@@ -85,7 +85,7 @@ function rolesArgument(text: string): Role[] {
 
 export function program(): Command {
   const cli = new Command('cli')
-    .description('Ledger Asset Service admin CLI: organizations, API keys, migrations, key-encryption keys.')
+    .description('Ledger Asset Service admin CLI: organizations, API keys, migrations, key-encryption keys, reconciliation.')
     .showHelpAfterError()
     .exitOverride();
   // Usage errors name the command; output goes where scripts expect it.
@@ -170,40 +170,17 @@ export function program(): Command {
 
   cli
     .command('reconcile')
-    .description('compares every ACTIVE account and position with the chain now and prints the summary; --report lists the findings instead (docs/reconciliation.md)')
+    .description(
+      'compares every ACTIVE account and position with the chain now and prints the summary; --report lists the findings instead (docs/reconciliation.md)',
+    )
     .option('--cluster <name>', 'only this cluster (default: every cluster in SVM_CLUSTERS)')
     .option('--report', 'list the drift findings, OPEN first, without running a pass')
     .addOption(new Option('--status <status>', 'with --report: only findings in this state').choices(['OPEN', 'REPAIRED', 'RESOLVED']))
-    .option('--no-repair', 'find drift without repairing subscribed records')
+    .option('--no-repair', 'find drift without repairing subscribed records (repairs need TEMPORAL_ADDRESS to start their events)')
     .action((o: { cluster?: string; report?: boolean; status?: FindingStatus; repair: boolean }) =>
       o.report
         ? withRuntime(async ({ em }) => ({ findings: await listFindings(em, { cluster: o.cluster?.toUpperCase(), status: o.status }) }), 'check')
-        : withRuntime(
-            async ({ config, runtime }) => {
-              if (config.clusters.length === 0) throw new Error('reconcile needs SVM_CLUSTERS (the clusters to compare with)');
-              const clusters = o.cluster ? [o.cluster.toUpperCase()] : runtime.networks.names;
-              const summaries = [];
-              for (const cluster of clusters) {
-                if (!runtime.networks.get(cluster)) throw new Error(`cluster ${cluster} is not in SVM_CLUSTERS (${runtime.networks.names.join(', ')})`);
-                summaries.push(
-                  await reconcileCluster(
-                    {
-                      orm: runtime.orm,
-                      networks: runtime.networks,
-                      now: () => new Date(),
-                      // Drift lines on stderr as JSON (stdout keeps the one result object).
-                      log: (level, fields, message) => process.stderr.write(JSON.stringify({ level, ...fields, msg: message }) + '\n'),
-                    },
-                    cluster,
-                    { repair: o.repair },
-                  ),
-                );
-              }
-              return { summaries };
-            },
-            'migrate',
-            { networks: true },
-          ),
+        : withRuntime(async ({ config, runtime }) => reconcileNow(config, runtime, { cluster: o.cluster, repair: o.repair }), 'migrate', { networks: true }),
     );
 
   const keys = cli.command('keys').description('key-encryption keys (docs/key-custody.md)');

@@ -35,6 +35,7 @@ import { registry } from '../../src/observability/metrics';
 import { LedgerTransaction } from '../../src/db/entities';
 import { forkEm } from '../../src/main/runtime';
 import { reconciliationScheduleId } from '../../src/activities/reconciliation/schedule';
+import { chainHistoryRecorder } from '../../src/activities/reconciliation/repair-recorder';
 import { connectTemporal, createLedgerWorker } from '../../src/main/worker';
 import { uniqueTaskQueue } from '../support/temporal';
 
@@ -60,6 +61,7 @@ const deps = (): ReconcileDeps => ({
   networks: stack.runtime.networks,
   now: () => new Date(),
   log: (level, fields, message) => lines.push({ level, fields, message }),
+  recordNetworkTransactions: chainHistoryRecorder({ orm: stack.runtime.orm, networks: stack.runtime.networks, now: () => new Date() }),
 });
 const pass = () => reconcileCluster(deps(), 'LOCAL');
 
@@ -237,4 +239,46 @@ it('the reconciliation schedule exists once a worker started: every 10 minutes b
   } finally {
     await connection.close();
   }
+});
+
+it('repairs a subscribed account whose deposit the follower did not record: the transaction recorded once with origin NETWORK, the balance right, the finding REPAIRED', async () => {
+  const followed = await account({ managed: true });
+  const before = await balances(followed);
+  // Sent while the account is not followed; the flag then turns on (following starts from the current slot: the deposit is history).
+  const signature = await depositFromOutside(followed.onchainId, 222_000_000n);
+  const { value: status } = await rpc.getSignatureStatuses([signature as never]).send();
+  const slot = status[0]!.slot;
+  // The follower passes the deposit before the flag turns on: it never records it.
+  const em = forkEm(stack.runtime.orm);
+  await waitFor(async () => {
+    const [cursor] = await em.getConnection().execute<{ slot: string }[]>(`select slot from chain_cursor where cluster = 'LOCAL'`);
+    return cursor && BigInt(cursor.slot) > slot;
+  }, 60_000);
+  expect(
+    (await stack.call('PATCH', '/api/v1/accounts', { itemData: { account: { offchainId: followed.offchainId }, subscribeToNetworkEvents: true } })).status,
+  ).toBe(200);
+  expect((await balances(followed)).offchain.balance).toEqual(before.offchain.balance);
+
+  const summary = await pass();
+  expect(summary).toMatchObject({ newFindings: 1, repaired: 1 });
+  const networkRecords = () => forkEm(stack.runtime.orm).find(LedgerTransaction, { signature });
+  expect(await networkRecords()).toEqual([expect.objectContaining({ origin: 'NETWORK', organizationId: expect.any(String), success: true })]);
+  const after = await balances(followed);
+  expect(after.offchain.balance).toEqual(after.onchain.balance);
+  expect(BigInt(after.offchain.balance.lamports)).toBe(BigInt(before.offchain.balance.lamports) + 222_000_000n);
+  const [finding] = (await listFindings(forkEm(stack.runtime.orm))).filter((f) => f.recordId === followed.offchainId);
+  expect(finding).toMatchObject({
+    subscribed: true,
+    difference: '222000000',
+    status: 'REPAIRED',
+    repairSignatures: [signature],
+    repairedAt: expect.any(String),
+  });
+  expect(lines).toContainEqual(
+    expect.objectContaining({ level: 'info', fields: expect.objectContaining({ findingId: finding.id, repairSignatures: [signature] }) }),
+  );
+
+  // Again: nothing to repair, nothing recorded twice.
+  expect(await pass()).toMatchObject({ newFindings: 0, repaired: 0 });
+  expect(await networkRecords()).toHaveLength(1);
 });

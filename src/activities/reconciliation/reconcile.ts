@@ -14,7 +14,7 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../../db/orm';
-import type { Networks, SvmNetwork } from '../../network/svm-network';
+import type { AddressSignature, Networks, SvmNetwork } from '../../network/svm-network';
 import {
   batches,
   explainedByWrites,
@@ -32,8 +32,11 @@ import type { MessageLifetime } from '../../domain/write';
 import { countOpenFindings, markRepaired, noteRepairSignatures, resolveOpenFindings, upsertOpenFinding } from '../../db/repositories/drift-findings.repository';
 import { reconciliationDrifts, reconciliationOpenFindings, reconciliationRepairs } from '../../observability/metrics';
 
-/** Records the given network transactions (signatures, oldest first) for an organization's subscribed records, once each. */
-export type NetworkTransactionRecorder = (input: { cluster: string; organizationId: string; signatures: string[] }) => Promise<void>;
+/**
+ * Records the given network transactions (oldest first) for the subscribed records they touch, once
+ * each; answers the signatures it recorded now (those recorded before, by the follower, are left out).
+ */
+export type NetworkTransactionRecorder = (input: { cluster: string; transactions: { signature: string; slot: bigint }[] }) => Promise<string[]>;
 
 /** Where the pass's lines go: a drift is a warning, a repair or a resolution an info line. No secrets, values as decimal strings. */
 export type ReconcileLog = (level: 'warn' | 'info', fields: Record<string, unknown>, message: string) => void;
@@ -77,8 +80,11 @@ const STATUS_BATCH = 256;
 const UNFINAL_SLOTS = 150n;
 /** How far back a repair reads an address's history, in pages of 1000 signatures. */
 const REPAIR_HISTORY_PAGES = 5;
+/** A chain follower whose cursor moved within this time is alive: what lies beyond its cursor, it will record. */
+const FOLLOWER_ALIVE_MS = 120_000;
 
-type Row = Holding & { createdAt: Date };
+/** `creationSlot`: the slot of the service's transaction that created the record (null: onboarded from the chain, or made offchain). */
+type Row = Holding & { createdAt: Date; creationSlot: bigint | null };
 
 const FIRST_ID = '00000000-0000-0000-0000-000000000000';
 
@@ -87,14 +93,18 @@ async function readHoldings(em: EntityManager, cluster: string, kind: HoldingKin
   const rows =
     kind === 'account'
       ? await em.getConnection().execute<Record<string, unknown>[]>(
-          `select id, organization_id, address, lamports_balance as recorded, subscribe_to_network_events as subscribed, created_at
-             from account where cluster = ? and status = 'ACTIVE' and id > ? order by id limit ?`,
+          `select a.id, a.organization_id, a.address, a.lamports_balance as recorded, a.subscribe_to_network_events as subscribed, a.created_at,
+               t.slot as creation_slot
+             from account a left join ledger_transaction t on t.id = a.creation_transaction_id
+             where a.cluster = ? and a.status = 'ACTIVE' and a.id > ? order by a.id limit ?`,
           [cluster, after, PAGE_SIZE],
         )
       : await em.getConnection().execute<Record<string, unknown>[]>(
           // A position follows the chain when its owner's account record (of the same organization) does.
-          `select p.id, p.organization_id, p.address, p.balance as recorded, coalesce(a.subscribe_to_network_events, false) as subscribed, p.created_at
+          `select p.id, p.organization_id, p.address, p.balance as recorded, coalesce(a.subscribe_to_network_events, false) as subscribed, p.created_at,
+               t.slot as creation_slot
              from position p left join account a on a.id = p.owner_account_id and a.organization_id = p.organization_id
+               left join ledger_transaction t on t.id = p.creation_transaction_id
              where p.cluster = ? and p.status = 'ACTIVE' and p.id > ? order by p.id limit ?`,
           [cluster, after, PAGE_SIZE],
         );
@@ -106,6 +116,7 @@ async function readHoldings(em: EntityManager, cluster: string, kind: HoldingKin
     recorded: BigInt(r.recorded as string),
     subscribed: Boolean(r.subscribed),
     createdAt: new Date(r.created_at as string),
+    creationSlot: r.creation_slot === null || r.creation_slot === undefined ? null : BigInt(r.creation_slot as string),
   }));
 }
 
@@ -263,6 +274,12 @@ async function checkPage(
     if (verdict === 'caughtUp') caughtUp.push(drift.recordId);
     if (verdict === 'changed' || verdict === 'explained') summary.explained++;
     if (verdict !== 'drift') continue;
+    // A subscribed record's difference the chain follower is about to record (all of it beyond its live cursor) is in flight too.
+    const missing = drift.subscribed ? await missingTransactions(em, network, cluster, drift) : [];
+    if (missing.length && (await followerWillRecord(em, cluster, missing, deps.now()))) {
+      summary.explained++;
+      continue;
+    }
     summary.findings++;
     const finding = await upsertOpenFinding(em, cluster, drift, deps.now());
     if (finding.created) {
@@ -271,55 +288,83 @@ async function checkPage(
       deps.log('warn', { ...findingFields(cluster, drift), findingId: finding.id }, 'reconciliation: drift found (no recorded transaction explains it)');
     }
     if (repair && drift.subscribed && deps.recordNetworkTransactions) {
-      if (await repairDrift(deps, em, network, cluster, drift, finding.id)) summary.repaired++;
+      if (await repairDrift(deps, em, network, cluster, drift, finding.id, missing)) summary.repaired++;
     }
   }
   summary.resolved += await resolveOpenFindings(em, cluster, kind, caughtUp, deps.now());
 }
 
 /**
- * Records the network transactions of the drift's address that the organization has not recorded
- * (back to the record's creation), then compares again: equal → REPAIRED with their signatures;
- * still off → OPEN, the signatures noted. Returns whether it was repaired.
+ * The transactions of the drift's address since the record began, that the organization has not
+ * recorded (neither its own records nor a write of the service), oldest first. The record began at
+ * the slot of the transaction that created it; a record onboarded from the chain at its creation
+ * time (block times are whole seconds: a transaction in the record's own second counts as before it,
+ * as its balance was read then).
+ */
+async function missingTransactions(em: EntityManager, network: SvmNetwork, cluster: string, drift: Drift & Row): Promise<AddressSignature[]> {
+  const history: AddressSignature[] = [];
+  const since = Math.floor(drift.createdAt.getTime() / 1000) * 1000 + 1000;
+  const beforeRecord = (entry: AddressSignature) =>
+    drift.creationSlot !== null ? entry.slot < drift.creationSlot : entry.blockTime !== null && entry.blockTime.getTime() < since;
+  let before: string | undefined;
+  history: for (let page = 0; page < REPAIR_HISTORY_PAGES; page++) {
+    const found = await network.getSignaturesForAddress(drift.address, { before, limit: 1000 });
+    for (const entry of found) {
+      if (beforeRecord(entry)) break history;
+      history.push(entry);
+    }
+    if (found.length < 1000) break;
+    before = found[found.length - 1].signature;
+  }
+  const recorded = await recordedSignatures(
+    em,
+    cluster,
+    drift.organizationId,
+    history.map((h) => h.signature),
+  );
+  return history.filter((h) => !recorded.has(h.signature)).reverse();
+}
+
+/** Whether the chain follower of the cluster is alive (its cursor moved lately) and has yet to reach every one of `missing`. */
+async function followerWillRecord(em: EntityManager, cluster: string, missing: AddressSignature[], now: Date): Promise<boolean> {
+  const [cursor] = await em
+    .getConnection()
+    .execute<{ slot: string; updated_at: string }[]>(`select slot, updated_at from chain_cursor where cluster = ?`, [cluster]);
+  if (!cursor || now.getTime() - new Date(cursor.updated_at).getTime() > FOLLOWER_ALIVE_MS) return false;
+  return missing.every((m) => m.slot > BigInt(cursor.slot));
+}
+
+/**
+ * Records the missing network transactions (the follower's recording), then compares again: equal →
+ * REPAIRED with the signatures recorded; still off → OPEN, the signatures noted. Returns whether it was repaired.
  */
 async function repairDrift(
   deps: ReconcileDeps,
   em: EntityManager,
   network: SvmNetwork,
   cluster: string,
-  drift: Drift & { createdAt: Date },
+  drift: Drift,
   findingId: string,
-) {
-  const history: string[] = [];
-  let before: string | undefined;
-  history: for (let page = 0; page < REPAIR_HISTORY_PAGES; page++) {
-    const found = await network.getSignaturesForAddress(drift.address, { before, limit: 1000 });
-    for (const entry of found) {
-      // Older than the record: already in the balance it started from.
-      if (entry.blockTime && entry.blockTime.getTime() < Math.floor(drift.createdAt.getTime() / 1000) * 1000) break history;
-      history.push(entry.signature);
-    }
-    if (found.length < 1000) break;
-    before = found[found.length - 1].signature;
-  }
-  const recorded = await recordedSignatures(em, cluster, drift.organizationId, history);
-  const missing = history.filter((s) => !recorded.has(s)).reverse();
-  if (missing.length) await deps.recordNetworkTransactions!({ cluster, organizationId: drift.organizationId, signatures: missing });
+  missing: AddressSignature[],
+): Promise<boolean> {
+  const signatures = missing.length
+    ? await deps.recordNetworkTransactions!({ cluster, transactions: missing.map((m) => ({ signature: m.signature, slot: m.slot })) })
+    : [];
   const { accounts } = await network.getMultipleAccounts([drift.address]);
   const chain = chainValueOf(drift, accounts[0] ?? null);
   const recordedNow = (await rereadBalances(em, drift.kind, [drift.recordId])).get(drift.recordId);
-  const fields = { ...findingFields(cluster, drift), findingId, repairSignatures: missing };
+  const fields = { ...findingFields(cluster, drift), findingId, repairSignatures: signatures };
   if (recordedNow === chain) {
-    await markRepaired(em, findingId, missing, deps.now());
+    await markRepaired(em, findingId, signatures, deps.now());
     reconciliationRepairs.inc({ cluster });
     deps.log('info', fields, 'reconciliation: drift repaired from the chain history');
     return true;
   }
-  await noteRepairSignatures(em, findingId, missing);
+  await noteRepairSignatures(em, findingId, signatures);
   deps.log(
     'warn',
     { ...fields, recordedAfterRepair: recordedNow?.toString() ?? null, chainAfterRepair: chain.toString() },
-    'reconciliation: repair left the record off',
+    'reconciliation: the repair left the record off the chain',
   );
   return false;
 }

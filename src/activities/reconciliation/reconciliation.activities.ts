@@ -5,15 +5,17 @@
  */
 import { Context } from '@temporalio/activity';
 import type { ActivityDeps } from '../deps';
-import { reconcileCluster, type NetworkTransactionRecorder, type ReconcileLog, type ReconcileSummary } from './reconcile';
+import { reconcileCluster, type ReconcileLog, type ReconcileSummary } from './reconcile';
+import { chainHistoryRecorder } from './repair-recorder';
 
 export type { ReconcileSummary } from './reconcile';
 
 /** The activity's lines go through its context's logger (the worker's logger, `sdk: true`). */
 const activityLog: ReconcileLog = (level, fields, message) => Context.current().log[level](message, fields);
 
-export function createReconciliationActivities(deps: ActivityDeps, recorder?: (deps: ActivityDeps) => NetworkTransactionRecorder) {
-  const recordNetworkTransactions = recorder?.(deps);
+export function createReconciliationActivities(deps: ActivityDeps) {
+  // Repairs record with the chain follower's recording and start their NETWORK_TRANSACTION deliveries like it.
+  const recordNetworkTransactions = chainHistoryRecorder({ orm: deps.orm, networks: deps.networks, now: deps.now, deliveries: deps.deliveries });
   return {
     /** The configured clusters, in order. Pure read of the configuration. */
     async reconciliationClusters(): Promise<string[]> {
