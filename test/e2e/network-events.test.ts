@@ -302,7 +302,7 @@ it('turning subscribeToNetworkEvents off stops following; turning it on follows 
   expect(await bySignature(whileOff.signature)).toEqual([]);
 });
 
-it('answers where it stands with the position query of its workflow (the Temporal Web UI shows it)', async () => {
+it('answers where it stands with the position query of its workflow (the Temporal Web UI shows it) and in the lag metrics', async () => {
   const connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS! });
   try {
     const client = new Client({ connection, namespace: stack.config.temporal.namespace });
@@ -317,6 +317,13 @@ it('answers where it stands with the position query of its workflow (the Tempora
     expect(position).toMatchObject({ cluster: 'LOCAL', lagSlots: expect.any(Number), lagSeconds: expect.any(Number), updatedAt: expect.any(String) });
     expect(position.tipSlot).toBeGreaterThanOrEqual(position.slot);
     expect((await handle.describe()).status.name).toBe('RUNNING');
+
+    // And in the metrics: lag in slots and seconds, network transactions recorded.
+    const admin = await stack.newApiKey(stack.organizationExternalId, ['ADMIN']);
+    const metrics = (await stack.call('GET', '/metrics', undefined, { apiKey: admin })).body as string;
+    expect(metrics).toMatch(/^ledger_chain_follower_lag_slots\{cluster="LOCAL"\} \d+$/m);
+    expect(metrics).toMatch(/^ledger_chain_follower_lag_seconds\{cluster="LOCAL"\} [\d.e-]+$/m);
+    expect(metrics).toMatch(/^ledger_network_transactions_total\{cluster="LOCAL"\} [1-9]\d*$/m);
   } finally {
     await connection.close();
   }
