@@ -135,3 +135,18 @@ describe('traces', () => {
     expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_SDK_DISABLED: 'true' }).tracing).toBeUndefined();
   });
 });
+
+describe('reconciliation', () => {
+  it('runs every 10 minutes unless RECONCILE_INTERVAL_SECONDS says otherwise (0 pauses it)', () => {
+    expect(loadConfig({}).reconcileIntervalSeconds).toBe(600);
+    expect(loadConfig({ RECONCILE_INTERVAL_SECONDS: '120' }).reconcileIntervalSeconds).toBe(120);
+    expect(loadConfig({ RECONCILE_INTERVAL_SECONDS: '0' }).reconcileIntervalSeconds).toBe(0);
+  });
+
+  it('refuses an interval that is not whole seconds from 0 to a day, naming the variable', () => {
+    for (const value of ['-1', '1.5', 'ten', '86401'])
+      expect(() => loadConfig({ RECONCILE_INTERVAL_SECONDS: value })).toThrow(
+        /invalid configuration: RECONCILE_INTERVAL_SECONDS: must be a whole number from 0 to 86400/,
+      );
+  });
+});
