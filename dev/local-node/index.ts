@@ -141,7 +141,11 @@ export async function startLocalNode(options: LocalNodeOptions = {}): Promise<Lo
     advanceSlots: (count) => {
       for (let i = 0; i < count; i++) runtime.tick();
     },
-    dropUnfinalizedBlocks: () => runtime.dropUnfinalizedBlocks(),
+    dropUnfinalizedBlocks: () => {
+      const dropped = runtime.dropUnfinalizedBlocks();
+      subscriptions.blocksDropped();
+      return dropped;
+    },
     pauseBlocks: () => {
       paused++;
       let resumed = false;

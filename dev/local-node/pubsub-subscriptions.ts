@@ -303,6 +303,11 @@ export class PubSubSubscriptions {
     if (rootMoved) for (const subscription of this.roots) this.send(subscription, this.lastRoot);
   }
 
+  /** Hook: a fork dropped every block above the root; what they wrote must never be announced as finalized. */
+  blocksDropped(): void {
+    for (const slot of [...this.written.keys()]) if (slot > this.lastRoot) this.written.delete(slot);
+  }
+
   private notifyCommitted(slot: number, commitment: Commitment): void {
     if (this.signatures.size > 0 || this.logs.size > 0) {
       for (const entry of this.node.store.index.inSlot(slot)) {

@@ -4,7 +4,7 @@
  * chain's own table keeps only the 512 blocks SlotHashes needs.
  *
  * Fixed-size little-endian records, in slot order: a record's place is found by binary search,
- * so a slot left without a block (none today; a fault hook may drop some) costs nothing.
+ * so a slot without a block (none today: a dropped fork leaves its blocks, empty) would cost nothing.
  * With a data directory the records live in an append-only file read back on demand (memory
  * does not grow with the chain); without one, in a growing buffer.
  */
@@ -20,8 +20,6 @@ export interface SlotRecordBackend {
   readonly bytes: number;
   read(offset: number, length: number): Buffer;
   append(data: Buffer): void;
-  /** Drops every byte from `length` on. */
-  truncate(length: number): void;
 }
 
 export class MemorySlotRecords implements SlotRecordBackend {
@@ -40,10 +38,6 @@ export class MemorySlotRecords implements SlotRecordBackend {
     }
     data.copy(this.buffer, this.bytes);
     this.bytes += data.length;
-  }
-
-  truncate(length: number): void {
-    this.bytes = Math.min(this.bytes, length);
   }
 }
 
@@ -136,10 +130,5 @@ export class SlotHistory {
       slots.push(slot);
     }
     return slots;
-  }
-
-  /** Forgets every block after `slot` (for a fault hook that drops unfinalized blocks). */
-  truncateAfter(slot: number): void {
-    this.records.truncate(this.lowerBound(slot + 1) * SLOT_RECORD_BYTES);
   }
 }

@@ -67,12 +67,6 @@ class FileSlotRecords implements SlotRecordBackend {
     writeAll(this.fd, data, this.bytes);
     this.bytes += data.length;
   }
-
-  truncate(length: number): void {
-    if (length >= this.bytes) return;
-    fs.ftruncateSync(this.fd, length);
-    this.bytes = length;
-  }
 }
 
 export class NodeStorage {

@@ -279,3 +279,18 @@ it('answers unknown methods and bad params as JSON-RPC errors, and ignores notif
   await client.call('slotUnsubscribe', [999_999]);
   expect(client.frames.length).toBe(framesBefore + 1);
 });
+
+it('a dropped fork: finalized subscriptions never announce its transactions or what they wrote', async () => {
+  const recipient = (await generateKeyPairSigner()).address;
+  const { signature, send } = await transfer(recipient, 1_000_000n);
+  const account = await client.subscribe('accountSubscribe', [recipient, { encoding: 'base64' }]);
+  const status = await client.subscribe('signatureSubscribe', [signature]);
+  await send();
+  node.advanceSlots(1);
+  expect(node.dropUnfinalizedBlocks()).toContain(signature);
+  node.advanceSlots(FINALITY_DEPTH + 1);
+  // The answer to a later call comes after every notification sent before it on this socket.
+  await client.call('slotUnsubscribe', [999_999]);
+  expect(client.notifications(account)).toHaveLength(0);
+  expect(client.notifications(status)).toHaveLength(0);
+});
