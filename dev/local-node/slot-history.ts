@@ -124,8 +124,14 @@ export class SlotHistory {
   /** Slots with a block in [start, end], ascending, at most `limit`. */
   slotsBetween(start: number, end: number, limit = Number.MAX_SAFE_INTEGER): number[] {
     const slots: number[] = [];
-    for (let index = this.lowerBound(start); index < this.count && slots.length < limit; index++) {
-      const slot = this.slotOfRecord(index);
+    if (end < start) return slots;
+    const first = this.lowerBound(start);
+    // Slots increase, so at most end - start + 1 records can fall in the range: one read for all of them.
+    const count = Math.min(this.count - first, end - start + 1, limit);
+    if (count <= 0) return slots;
+    const records = this.records.read(first * SLOT_RECORD_BYTES, count * SLOT_RECORD_BYTES);
+    for (let i = 0; i < count; i++) {
+      const slot = Number(records.readBigUInt64LE(i * SLOT_RECORD_BYTES));
       if (slot > end) break;
       slots.push(slot);
     }
