@@ -127,6 +127,36 @@ interface Comparison {
   networkRecords: number;
 }
 
+/** A record as Fetch Transactions (detailed) shows it: what the comparison reads. */
+export interface RecordSeen {
+  onchainId?: string | null;
+  origin?: string;
+}
+
+/**
+ * One organization's records against its subscribed account's onchain history (its only subscribed
+ * account): the signatures on more than one record (whatever their origin), the network
+ * transactions with no NETWORK record (history minus the service's own), and the NETWORK records
+ * not in the history.
+ */
+export function networkDifferences(records: RecordSeen[], history: string[]) {
+  const onChain = new Set(history);
+  const own = new Set(records.filter((r) => r.origin !== 'NETWORK' && r.onchainId).map((r) => r.onchainId!));
+  const expected = new Set(history.filter((s) => !own.has(s)));
+  const network = records.filter((r) => r.origin === 'NETWORK' && r.onchainId);
+  const count = new Map<string, number>();
+  for (const r of records) if (r.onchainId && (onChain.has(r.onchainId) || r.origin === 'NETWORK')) count.set(r.onchainId, (count.get(r.onchainId) ?? 0) + 1);
+  const recorded = new Set(network.map((r) => r.onchainId!));
+  return {
+    networkRecords: network.length,
+    expected: expected.size,
+    recorded: recorded.size,
+    twice: [...count].filter(([, n]) => n > 1),
+    missing: [...expected].filter((s) => !recorded.has(s)),
+    extra: [...recorded].filter((s) => !expected.has(s)),
+  };
+}
+
 /** Records against the chain for every client's subscribed account, now. */
 async function compare(clients: CheckedClient[], subscribed: Ref[]): Promise<Comparison> {
   const result: Comparison = { twice: [], differs: [], balances: [], networkRecords: 0 };
@@ -134,22 +164,12 @@ async function compare(clients: CheckedClient[], subscribed: Ref[]): Promise<Com
     const account = subscribed[i]!;
     const records = await recordsOf(system);
     const chain = await historyOf(system.rpc, address(account.onchainId));
-    const onChain = new Set(chain);
-    const own = new Set(records.filter((r) => r.origin !== 'NETWORK' && r.onchainId).map((r) => r.onchainId as string));
-    const expected = new Set(chain.filter((s) => !own.has(s)));
-    const network = records.filter((r) => r.origin === 'NETWORK');
-    result.networkRecords += network.length;
-    // Once: a followed signature on one record of the organization, whatever its origin.
-    const count = new Map<string, number>();
-    for (const r of records) if (r.onchainId && onChain.has(r.onchainId)) count.set(r.onchainId, (count.get(r.onchainId) ?? 0) + 1);
-    for (const r of network) if (!onChain.has(r.onchainId)) count.set(r.onchainId, (count.get(r.onchainId) ?? 0) + 1);
-    for (const [s, n] of count) if (n > 1) result.twice.push(`client ${i}: signature ${s} on ${n} records`);
-    const recorded = new Set(network.map((r) => r.onchainId as string));
-    const missing = [...expected].filter((s) => !recorded.has(s));
-    const extra = [...recorded].filter((s) => !expected.has(s));
-    if (missing.length || extra.length)
+    const found = networkDifferences(records, chain);
+    result.networkRecords += found.networkRecords;
+    for (const [s, n] of found.twice) result.twice.push(`client ${i}: signature ${s} on ${n} records`);
+    if (found.missing.length || found.extra.length)
       result.differs.push(
-        `client ${i} (${account.onchainId}): ${expected.size} network transactions on chain, ${recorded.size} NETWORK records; missing ${missing.length} (${missing.slice(0, 3).join(', ')}), not on chain ${extra.length} (${extra.slice(0, 3).join(', ')})`,
+        `client ${i} (${account.onchainId}): ${found.expected} network transactions on chain, ${found.recorded} NETWORK records; missing ${found.missing.length} (${found.missing.slice(0, 3).join(', ')}), not on chain ${found.extra.length} (${found.extra.slice(0, 3).join(', ')})`,
       );
     const answer = await system.client.read('/api/v1/accounts/balance', { itemData: { account: { offchainId: account.offchainId } } });
     const onchain = (await system.rpc.getBalance(address(account.onchainId), { commitment: 'confirmed' }).send()).value;
