@@ -26,12 +26,8 @@ import {
   type KeyPairSigner,
 } from '@solana/kit';
 import { getTransferSolInstruction } from '@solana-program/system';
-import {
-  findAssociatedTokenPda,
-  getCreateAssociatedTokenIdempotentInstruction,
-  getTransferCheckedInstruction,
-  TOKEN_PROGRAM_ADDRESS,
-} from '@solana-program/token';
+import * as splToken from '@solana-program/token';
+import * as token2022 from '@solana-program/token-2022';
 import { Client, Connection } from '@temporalio/client';
 import { chainFollowerWorkflowId } from '../../src/follower/ids';
 import { startStack, type Stack } from '../support/stack';
@@ -218,60 +214,74 @@ it('Fetch Transactions filters on origin', async () => {
   expect(compact[0].origin).toBe('NETWORK');
 });
 
-it('records a token deposit from outside into a new token account of a subscribed owner: a position record with the deposited balance, once', async () => {
-  const authority = await account({ managed: true, offchainReferences: { type: 'TOKEN_MANAGEMENT_AUTHORITY' } });
-  const mint = (
-    await stack.call('POST', '/api/v1/financial-instruments', {
-      itemData: {
-        version: 'SPL',
-        onchainData: { decimals: 6 },
-        mintAuthority: { offchainId: authority.offchainId },
-        mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: 'STOCK' } } },
-      },
-    })
-  ).body.newFinancialInstrument.onchainId as string;
-  // The outside sender: a kit keypair the organization knows only as an unmanaged account, holding tokens.
-  const sender = await generateKeyPairSigner();
-  await sendOutside([getTransferSolInstruction({ source: payer, destination: sender.address, amount: 1_000_000_000n })]);
-  const senderRef = await account({ managed: false, alreadyOnchain: true, onchainId: sender.address });
-  expect((await stack.call('POST', '/api/v1/positions', { itemData: { positionToInitialize: positionAt(senderRef, mint) } })).status).toBe(201);
-  const minted = await stack.call('POST', '/api/v1/positions/mint', { itemData: { mintTo: positionAt(senderRef, mint), value: { lamports: '5000000' } } });
-  expect(minted.body).toMatchObject({ success: true });
+const tokenPrograms = [
+  { version: 'SPL', lib: splToken, program: splToken.TOKEN_PROGRAM_ADDRESS },
+  { version: 'TOKEN_2022', lib: token2022, program: token2022.TOKEN_2022_PROGRAM_ADDRESS },
+] as const;
 
-  const owner = await account({ managed: true, subscribeToNetworkEvents: true, postTransactionSubmitWebhooks: [{ endpointUrl: `${receiverUrl}/owner` }] });
-  const [from] = await findAssociatedTokenPda({ owner: sender.address, mint: address(mint), tokenProgram: TOKEN_PROGRAM_ADDRESS });
-  const [to] = await findAssociatedTokenPda({ owner: address(owner.onchainId), mint: address(mint), tokenProgram: TOKEN_PROGRAM_ADDRESS });
-  const sent = await sendOutside(
-    [
-      getCreateAssociatedTokenIdempotentInstruction({ payer: sender, ata: to, owner: address(owner.onchainId), mint: address(mint) }),
-      getTransferCheckedInstruction({ source: from, mint: address(mint), destination: to, authority: sender, amount: 1_500_000n, decimals: 6 }),
-    ],
-    sender,
-  );
-  const [record] = await waitFor(async () => {
-    const found = await bySignature(sent.signature);
-    return found.length ? found : null;
-  }, 60_000);
-  expect(record.origin).toBe('NETWORK');
-  const position = await waitFor(async () => {
-    const r = await stack.call('POST', '/api/v1/positions/balance', { itemData: { position: positionAt(owner, mint) } });
-    return r.status === 200 ? r.body : null;
-  });
-  expect(position.offchain.balance.lamports).toBe(1_500_000);
-  expect(position.offchain.balance).toEqual(position.onchain.balance);
-  expect(record.accountOffchainIds).toContain(owner.offchainId);
-  await waitFor(async () => deliveries.find((d) => d.body.transaction?.onchainId === sent.signature && d.path === '/owner'));
+it.each(tokenPrograms)(
+  'records a $version token deposit from outside into a new token account of a subscribed owner: a position record with the deposited balance, once',
+  async ({ version, lib, program }) => {
+    const authority = await account({ managed: true, offchainReferences: { type: 'TOKEN_MANAGEMENT_AUTHORITY' } });
+    const mint = (
+      await stack.call('POST', '/api/v1/financial-instruments', {
+        itemData: {
+          version,
+          onchainData: { decimals: 6 },
+          mintAuthority: { offchainId: authority.offchainId },
+          mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: 'STOCK' } } },
+        },
+      })
+    ).body.newFinancialInstrument.onchainId as string;
+    // The outside sender: a kit keypair the organization knows only as an unmanaged account, holding tokens.
+    const sender = await generateKeyPairSigner();
+    await sendOutside([getTransferSolInstruction({ source: payer, destination: sender.address, amount: 1_000_000_000n })]);
+    const senderRef = await account({ managed: false, alreadyOnchain: true, onchainId: sender.address });
+    expect((await stack.call('POST', '/api/v1/positions', { itemData: { positionToInitialize: positionAt(senderRef, mint) } })).status).toBe(201);
+    const minted = await stack.call('POST', '/api/v1/positions/mint', { itemData: { mintTo: positionAt(senderRef, mint), value: { lamports: '5000000' } } });
+    expect(minted.body).toMatchObject({ success: true });
 
-  // A second deposit moves the now-known position by exactly what it changed.
-  const again = await sendOutside(
-    [getTransferCheckedInstruction({ source: from, mint: address(mint), destination: to, authority: sender, amount: 250_000n, decimals: 6 })],
-    sender,
-  );
-  await waitFor(async () => (await bySignature(again.signature)).length === 1, 60_000);
-  const moved = (await stack.call('POST', '/api/v1/positions/balance', { itemData: { position: positionAt(owner, mint) } })).body;
-  expect(moved.offchain.balance.lamports).toBe(1_750_000);
-  expect(moved.offchain.balance).toEqual(moved.onchain.balance);
-});
+    const owner = await account({ managed: true, subscribeToNetworkEvents: true, postTransactionSubmitWebhooks: [{ endpointUrl: `${receiverUrl}/owner` }] });
+    const [from] = await lib.findAssociatedTokenPda({ owner: sender.address, mint: address(mint), tokenProgram: program });
+    const [to] = await lib.findAssociatedTokenPda({ owner: address(owner.onchainId), mint: address(mint), tokenProgram: program });
+    const sent = await sendOutside(
+      [
+        lib.getCreateAssociatedTokenIdempotentInstruction({
+          payer: sender,
+          ata: to,
+          owner: address(owner.onchainId),
+          mint: address(mint),
+          tokenProgram: program,
+        }),
+        lib.getTransferCheckedInstruction({ source: from, mint: address(mint), destination: to, authority: sender, amount: 1_500_000n, decimals: 6 }),
+      ],
+      sender,
+    );
+    const [record] = await waitFor(async () => {
+      const found = await bySignature(sent.signature);
+      return found.length ? found : null;
+    }, 60_000);
+    expect(record.origin).toBe('NETWORK');
+    const position = await waitFor(async () => {
+      const r = await stack.call('POST', '/api/v1/positions/balance', { itemData: { position: positionAt(owner, mint) } });
+      return r.status === 200 ? r.body : null;
+    });
+    expect(position.offchain.balance.lamports).toBe(1_500_000);
+    expect(position.offchain.balance).toEqual(position.onchain.balance);
+    expect(record.accountOffchainIds).toContain(owner.offchainId);
+    await waitFor(async () => deliveries.find((d) => d.body.transaction?.onchainId === sent.signature && d.path === '/owner'));
+
+    // A second deposit moves the now-known position by exactly what it changed.
+    const again = await sendOutside(
+      [lib.getTransferCheckedInstruction({ source: from, mint: address(mint), destination: to, authority: sender, amount: 250_000n, decimals: 6 })],
+      sender,
+    );
+    await waitFor(async () => (await bySignature(again.signature)).length === 1, 60_000);
+    const moved = (await stack.call('POST', '/api/v1/positions/balance', { itemData: { position: positionAt(owner, mint) } })).body;
+    expect(moved.offchain.balance.lamports).toBe(1_750_000);
+    expect(moved.offchain.balance).toEqual(moved.onchain.balance);
+  },
+);
 
 it('exactly once: a batch replayed over slots already recorded (its completion lost) records and delivers nothing twice', async () => {
   const before = await lamportsOf(vault);
