@@ -60,7 +60,7 @@ async function main() {
       });
       stops.push(() => node!.close());
       config.clusters = [{ name: 'LOCAL', rpcUrl: node.url, allowsAirdrop: true }];
-      log(`SVM network: local node (LiteSVM over JSON-RPC) at ${node.url}, state under ${path.join(config.dataDir, 'local-node')}`);
+      log(`SVM network: local node (LiteSVM over JSON-RPC) at ${node.url} (PubSub ${node.wsUrl}), state under ${path.join(config.dataDir, 'local-node')}`);
     } else {
       log(`SVM networks: ${config.clusters.map((c) => `${c.name}=${c.rpcUrl}`).join(', ')}`);
     }
