@@ -23,8 +23,10 @@ import {
   setTransactionMessageFeePayerSigner,
   setTransactionMessageLifetimeUsingBlockhash,
   signTransactionMessageWithSigners,
+  type Instruction,
   type KeyPairSigner,
 } from '@solana/kit';
+import { findAssociatedTokenPda, getTransferCheckedInstruction, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
 import { getTransferSolInstruction } from '@solana-program/system';
 import { Client, Connection } from '@temporalio/client';
 import { startStack, type Stack } from '../support/stack';
@@ -72,15 +74,15 @@ async function account(itemData: Record<string, unknown>): Promise<Ref> {
 }
 const balances = async (ref: Ref) => (await stack.call('POST', '/api/v1/accounts/balance', { itemData: { account: { offchainId: ref.offchainId } } })).body;
 
-/** A plain system transfer from the faucet-funded keypair, outside the service; waits until confirmed. */
-async function depositFromOutside(to: string, amount: bigint): Promise<string> {
+/** Instructions sent outside the service (paid by `signer`, by default the faucet-funded keypair); waits until confirmed. */
+async function sendOutside(instructions: Instruction[], signer: KeyPairSigner = payer): Promise<string> {
   const { value: blockhash } = await rpc.getLatestBlockhash({ commitment: 'confirmed' }).send();
   const signed = await signTransactionMessageWithSigners(
     pipe(
       createTransactionMessage({ version: 0 }),
-      (m) => setTransactionMessageFeePayerSigner(payer, m),
+      (m) => setTransactionMessageFeePayerSigner(signer, m),
       (m) => setTransactionMessageLifetimeUsingBlockhash(blockhash, m),
-      (m) => appendTransactionMessageInstructions([getTransferSolInstruction({ source: payer, destination: address(to), amount })], m),
+      (m) => appendTransactionMessageInstructions(instructions, m),
     ),
   );
   await rpc.sendTransaction(getBase64EncodedWireTransaction(signed), { encoding: 'base64' }).send();
@@ -88,6 +90,9 @@ async function depositFromOutside(to: string, amount: bigint): Promise<string> {
   await waitFor(async () => (await rpc.getSignatureStatuses([signature]).send()).value[0]?.confirmationStatus === 'confirmed');
   return signature;
 }
+
+/** A plain system transfer from the faucet-funded keypair, outside the service. */
+const depositFromOutside = (to: string, amount: bigint) => sendOutside([getTransferSolInstruction({ source: payer, destination: address(to), amount })]);
 
 async function driftsCounted(kind: string): Promise<number> {
   const metric = (await registry.getMetricsAsJSON()).find((m) => m.name === 'ledger_reconciliation_drifts_total');
@@ -281,4 +286,53 @@ it('repairs a subscribed account whose deposit the follower did not record: the 
   // Again: nothing to repair, nothing recorded twice.
   expect(await pass()).toMatchObject({ newFindings: 0, repaired: 0 });
   expect(await networkRecords()).toHaveLength(1);
+});
+
+it('reports tokens moved between two unsubscribed positions from outside: a position drift on each side, exact, the records unchanged', async () => {
+  const authority = await account({ managed: true, offchainReferences: { type: 'TOKEN_MANAGEMENT_AUTHORITY' } });
+  const created = await stack.call('POST', '/api/v1/financial-instruments', {
+    itemData: {
+      version: 'SPL',
+      onchainData: { decimals: 6 },
+      mintAuthority: { offchainId: authority.offchainId },
+      mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: 'STOCK' } } },
+    },
+  });
+  expect(created.status).toBe(201);
+  const mint = created.body.newFinancialInstrument.onchainId as string;
+  const positionOf = (owner: Ref) => ({ owner: { offchainId: owner.offchainId }, financialInstrument: { onchainId: mint } });
+  // A holder the organization knows only as an unmanaged account (its key is the test's), and a managed one.
+  const holder = await generateKeyPairSigner();
+  await depositFromOutside(holder.address, 1_000_000_000n);
+  const holderRef = await account({ managed: false, alreadyOnchain: true, onchainId: holder.address });
+  const receiver = await account({ managed: true });
+  for (const owner of [holderRef, receiver])
+    expect((await stack.call('POST', '/api/v1/positions', { itemData: { positionToInitialize: positionOf(owner) } })).status).toBe(201);
+  const minted = await stack.call('POST', '/api/v1/positions/mint', { itemData: { mintTo: positionOf(holderRef), value: { lamports: '5000000' } } });
+  expect(minted.body).toMatchObject({ success: true });
+  // The positions are in step after the service's own writes. (The onboarded holder's account record is not: Create Account
+  // of an address already onchain records 0 lamports for it, a finding of its own, left to the account's kind.)
+  await pass();
+  expect((await listFindings(forkEm(stack.runtime.orm), { status: 'OPEN' })).filter((f) => f.kind === 'position')).toEqual([]);
+
+  const counted = await driftsCounted('position');
+  const [from] = await findAssociatedTokenPda({ owner: holder.address, mint: address(mint), tokenProgram: TOKEN_PROGRAM_ADDRESS });
+  const [to] = await findAssociatedTokenPda({ owner: address(receiver.onchainId), mint: address(mint), tokenProgram: TOKEN_PROGRAM_ADDRESS });
+  await sendOutside(
+    [getTransferCheckedInstruction({ source: from, mint: address(mint), destination: to, authority: holder, amount: 1_250_000n, decimals: 6 })],
+    holder,
+  );
+
+  await pass();
+  const positions = (await listFindings(forkEm(stack.runtime.orm), { status: 'OPEN' })).filter((f) => f.kind === 'position');
+  expect(positions.map((f) => [f.address, f.recordedValue, f.chainValue, f.difference]).sort()).toEqual(
+    [
+      [from, '5000000', '3750000', '-1250000'],
+      [to, '0', '1250000', '1250000'],
+    ].sort(),
+  );
+  expect(await driftsCounted('position')).toBe(counted + 2);
+  const balance = await stack.call('POST', '/api/v1/positions/balance', { itemData: { position: positionOf(receiver) } });
+  expect(balance.body.offchain.balance.lamports).toBe(0);
+  expect(balance.body.onchain.balance.lamports).toBe(1_250_000);
 });
