@@ -12,6 +12,8 @@ import {
   pipe,
   setTransactionMessageFeePayer,
   setTransactionMessageLifetimeUsingBlockhash,
+  compressTransactionMessageUsingAddressLookupTables,
+  type Address,
   type Blockhash,
 } from '@solana/kit';
 import { getTransferSolInstruction } from '@solana-program/system';
@@ -139,6 +141,14 @@ describe('what explains a difference', () => {
     const base64 = getBase64Decoder().decode(getCompiledTransactionMessageEncoder().encode(compileTransactionMessage(message)));
     expect(messageAddresses(base64, new Map())).toEqual(expect.arrayContaining([A, B, '11111111111111111111111111111111']));
     expect(messageAddresses(base64, new Map())).not.toContain(C);
+
+    // Compressed through a lookup table holding B: B comes from the table on record; an unknown table makes the addresses unknowable.
+    const TABLE = 'AddressLookupTab1e1111111111111111111111111';
+    const compressed = compressTransactionMessageUsingAddressLookupTables(message, { [TABLE]: [address(C), address(B)] } as Record<Address, Address[]>);
+    const compressedBase64 = getBase64Decoder().decode(getCompiledTransactionMessageEncoder().encode(compileTransactionMessage(compressed)));
+    expect(messageAddresses(compressedBase64, new Map([[TABLE, [C, B]]]))).toEqual(expect.arrayContaining([A, B]));
+    expect(messageAddresses(compressedBase64, new Map([[TABLE, [C, B]]]))).not.toContain(C);
+    expect(messageAddresses(compressedBase64, new Map())).toBeNull();
   });
 });
 
