@@ -31,5 +31,10 @@ export class Migration0054DriftFinding extends Migration {
     );`);
     this.addSql(`create unique index drift_finding_open_record on drift_finding (organization_id, cluster, kind, record_id) where status = 'OPEN';`);
     this.addSql(`create index drift_finding_cluster_status on drift_finding (cluster, status, found_at);`);
+    // The writes a pass asks about (in flight, or landed and not final yet): few at any time, found without a scan of every record.
+    this.addSql(
+      `create index ledger_transaction_unsettled on ledger_transaction (cluster, slot)
+         where serialized_message is not null and status in ('BUILT', 'AWAITING_SIGNATURES', 'SIGNED', 'SUBMITTED', 'CONFIRMED');`,
+    );
   }
 }
