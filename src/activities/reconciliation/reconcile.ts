@@ -263,14 +263,14 @@ async function checkPage(
 
   const readSlot = differing.reduce((low, d) => (d.slot < low ? d.slot : low), differing[0].slot);
   const writes = await serviceWrites(em, network, cluster, new Set(differing.map((d) => d.address)), readSlot);
-  const now2 = await rereadBalances(
+  const recordedNow = await rereadBalances(
     em,
     kind,
     differing.map((d) => d.recordId),
   );
   const caughtUp: string[] = [];
   for (const drift of differing) {
-    const verdict = judge(drift, now2.get(drift.recordId), explainedByWrites(drift.address, writes));
+    const verdict = judge(drift, recordedNow.get(drift.recordId), explainedByWrites(drift.address, writes));
     if (verdict === 'caughtUp') caughtUp.push(drift.recordId);
     if (verdict === 'changed' || verdict === 'explained') summary.explained++;
     if (verdict !== 'drift') continue;
@@ -287,7 +287,8 @@ async function checkPage(
       reconciliationDrifts.inc({ cluster, kind });
       deps.log('warn', { ...findingFields(cluster, drift), findingId: finding.id }, 'reconciliation: drift found (no recorded transaction explains it)');
     }
-    if (repair && drift.subscribed && deps.recordNetworkTransactions) {
+    // Nothing missing from the history (e.g. a balance the record never started from): nothing to record, the finding stays OPEN.
+    if (repair && drift.subscribed && missing.length && deps.recordNetworkTransactions) {
       if (await repairDrift(deps, em, network, cluster, drift, finding.id, missing)) summary.repaired++;
     }
   }
