@@ -8,7 +8,9 @@
  *
  * Scenarios (BENCH_SCENARIOS, comma-separated, default `create-account,transfer,reads`; both ceilings run with any write scenario):
  * - create-account: Create Account (managed, seeded with 1,000,000 lamports), at BENCH_CONCURRENCY
- *   clients and again at BENCH_SMALL_CONCURRENCY (4) clients for the latency at light load.
+ *   clients and again at BENCH_SMALL_CONCURRENCY (4) clients for the latency at light load; and,
+ *   unless BENCH_FOLLOWER=0, once more while outside senders deposit to subscribed accounts at the
+ *   rate the first row wrote: the chain follower's row (bench/deposits.ts: recorded/s, lag).
  * - transfer: Transfer Financial Instrument between managed positions of one SPL instrument. Set up
  *   over HTTP before any timed window: a managed mint authority, the instrument, two managed owners
  *   per client with a position each, and BENCH_MINT_LAMPORTS minted into every position. In the
