@@ -32,6 +32,8 @@ export interface ActivityDeps {
     start(workflowId: string, request: WriteRequest): Promise<void>;
     /** Starts the NETWORK_TRANSACTION webhook delivery of a network transaction's record under a fixed id (idempotent; docs/chain-follower.md). */
     startNetworkEvents?(workflowId: string, transactionId: string): Promise<void>;
+    /** Starts the delivery of a record's second event once its transaction left the chain (idempotent; docs/finality.md). */
+    startLeftChainEvents?(workflowId: string, transactionId: string): Promise<void>;
   };
   /** Instrument prices for loan-to-value (docs/loans.md); default noPrices until oracle data sources supply them. */
   prices?: PriceSource;

@@ -21,7 +21,7 @@ import { hearsWrite } from '../domain/operations/accounts/webhook-recipients.rul
 import type { ActivityDeps } from './deps';
 import { transactionResult } from '../db/repositories/transaction-records.repository';
 import { createWebhookSender, type SendOutcome } from './webhooks/send';
-import { networkEventId } from '../follower/ids';
+import { LEFT_CHAIN_SUFFIX, leftChainEventId, networkEventId } from '../follower/ids';
 
 export const webhookEventTypes = {
   pre: 'TRANSACTION_PRE_SUBMIT',
@@ -177,28 +177,20 @@ export function createWebhookActivities(deps: ActivityDeps) {
   }
 
   /** Delivers the post-submit event to the recipients' webhooks that have not taken it (since `since`; `only` one organization, for a replay). */
-  async function postSubmit(subject: Subject, since?: Date, only?: string): Promise<void> {
+  async function postSubmit(subject: Subject, since?: Date, only?: string, eventId = `${subject.transactionId}:${webhookEventTypes.post}`): Promise<void> {
     const em = fork();
     const tx = await em.findOne(LedgerTransaction, { id: subject.transactionId });
     const to = await recipients(em, subject, tx?.signers ?? [], tx?.accountIds ?? [], only);
-    await deliverToAll(
-      em,
-      subject,
-      to,
-      'postTransactionSubmitWebhooks',
-      `${subject.transactionId}:${webhookEventTypes.post}`,
-      webhookEventTypes.post,
-      {},
-      since,
-    );
+    await deliverToAll(em, subject, to, 'postTransactionSubmitWebhooks', eventId, webhookEventTypes.post, {}, since);
   }
 
   /**
    * Delivers a network transaction's NETWORK_TRANSACTION events (docs/chain-follower.md): one event per
    * account of the record (its own eventId), to that account's post-submit webhooks that have not
    * taken it (since `since`, for a replay; `onlyEventId`: one event); throws while any failed so Temporal retries.
+   * `leftChain`: the second event of a record whose transaction left the chain (its own eventIds).
    */
-  async function networkEvents(transactionId: string, since?: Date, onlyEventId?: string): Promise<void> {
+  async function networkEvents(transactionId: string, since?: Date, onlyEventId?: string, leftChain = false): Promise<void> {
     const em = fork();
     const tx = await em.findOne(LedgerTransaction, { id: transactionId });
     if (!tx || tx.origin !== 'NETWORK') return;
@@ -213,7 +205,7 @@ export function createWebhookActivities(deps: ActivityDeps) {
     const accounts = await em.find(Account, { organizationId: tx.organizationId, id: { $in: tx.accountIds } }, { orderBy: { id: 'asc' } });
     const failures: unknown[] = [];
     for (const account of accounts) {
-      const eventId = networkEventId(tx.id, account.id);
+      const eventId = leftChain ? leftChainEventId(networkEventId(tx.id, account.id)) : networkEventId(tx.id, account.id);
       if (onlyEventId !== undefined && eventId !== onlyEventId) continue;
       await deliverToAll(
         em,
@@ -229,7 +221,35 @@ export function createWebhookActivities(deps: ActivityDeps) {
     if (failures.length) throw failures[0];
   }
 
+  /** The record's organization as an event's subject. */
+  async function subjectOf(em: EntityManager, tx: LedgerTransaction): Promise<Subject> {
+    const org = await em.findOneOrFail(Organization, { id: tx.organizationId });
+    return {
+      organizationId: org.id,
+      organizationExternalId: org.externalId,
+      cluster: tx.cluster,
+      operation: tx.operation as Subject['operation'],
+      transactionId: tx.id,
+    };
+  }
+
   return {
+    /**
+     * The second post-submit (or NETWORK_TRANSACTION) event of a record whose transaction left the chain
+     * before finalization (docs/finality.md): the record now FAILED, under its own eventIds. Started by
+     * the finality tick inside the database transaction that ends the record, so it waits (retried)
+     * until that commit is visible: a crash before the commit leaves the record followed, and the next
+     * tick starts the same workflow id again.
+     */
+    async callLeftChainWebhooks(transactionId: string): Promise<void> {
+      const em = fork();
+      const tx = await em.findOne(LedgerTransaction, { id: transactionId });
+      if (!tx) return;
+      if (tx.status !== 'FAILED') throw ApplicationFailure.create({ type: 'NOT_YET_RECORDED', message: 'the record has not ended FAILED yet' });
+      if (tx.origin === 'NETWORK') return networkEvents(transactionId, undefined, undefined, true);
+      await postSubmit(await subjectOf(em, tx), undefined, undefined, leftChainEventId(`${tx.id}:${webhookEventTypes.post}`));
+    },
+
     /** Delivers a network transaction's NETWORK_TRANSACTION events at least once (its own workflow retries for over 24 hours). */
     async callNetworkTransactionWebhooks(transactionId: string): Promise<void> {
       await networkEvents(transactionId);
@@ -322,22 +342,13 @@ export function createWebhookActivities(deps: ActivityDeps) {
     async replayWebhookEvent(organizationId: string, eventId: string, requestedAt: string): Promise<void> {
       const em = fork();
       const logged = await em.findOne(WebhookDelivery, { organizationId, eventId }, { orderBy: { at: 'desc' } });
-      if (logged?.eventType === webhookEventTypes.network) return networkEvents(logged.transactionId, new Date(requestedAt), eventId);
+      if (logged?.eventType === webhookEventTypes.network)
+        return networkEvents(logged.transactionId, new Date(requestedAt), eventId, eventId.endsWith(LEFT_CHAIN_SUFFIX));
       if (!logged || logged.eventType !== webhookEventTypes.post)
         throw ApplicationFailure.create({ type: 'NOT_FOUND', message: 'no post-submit event with this eventId', nonRetryable: true });
       const tx = await em.findOneOrFail(LedgerTransaction, { id: logged.transactionId });
-      const writer = await em.findOneOrFail(Organization, { id: tx.organizationId });
-      await postSubmit(
-        {
-          organizationId: writer.id,
-          organizationExternalId: writer.externalId,
-          cluster: tx.cluster,
-          operation: tx.operation as WriteRequest['operation'],
-          transactionId: tx.id,
-        },
-        new Date(requestedAt),
-        organizationId,
-      );
+      // The logged event's own id: a left-chain event replays as itself.
+      await postSubmit(await subjectOf(em, tx), new Date(requestedAt), organizationId, logged.eventId);
     },
   };
 }

@@ -12,9 +12,13 @@ import { releaseDebits } from '../db/repositories/debit-reservations.repository'
 import { applyStatus } from '../db/repositories/transaction-records.repository';
 import { finalityStep, leftChainMessage, reversedMoves, type ChainTips } from '../domain/finality';
 import type { SvmNetwork } from '../network/svm-network';
+import { leftChainEventsWorkflowId } from './ids';
 
-/** What the follower's tick needs: the database, the networks, the clock. */
-export type FinalityDeps = Pick<ActivityDeps, 'orm' | 'networks' | 'now'>;
+/**
+ * What the follower's tick needs: the database, the networks, the clock, and where the second webhook
+ * event of a record that left the chain is started (the worker's; absent only where a test calls the tick alone).
+ */
+export type FinalityDeps = Pick<ActivityDeps, 'orm' | 'networks' | 'now'> & Partial<Pick<ActivityDeps, 'deliveries'>>;
 
 export interface FinalityReport {
   /** Records looked at this tick. */
@@ -71,7 +75,7 @@ export async function advanceFinality(deps: FinalityDeps, cluster: string): Prom
       if (step.kind === 'MAYBE_LEFT_CHAIN') {
         // Not a transient miss: the network's finalized history must not hold it either.
         if (await network.getTransaction(row.signature, 'finalized')) continue;
-        if (await endLeftChain(em, row.id, record.slot!, deps.now())) report.leftChain++;
+        if (await endLeftChain(deps, em, row.id, record.slot!, deps.now())) report.leftChain++;
         continue;
       }
       const at = deps.now();
@@ -113,7 +117,7 @@ async function blockTimeOf(network: SvmNetwork, signature: string): Promise<Date
  * and its debit-limit usage released, all in one database transaction under the record's row lock.
  * Exactly once: a record no longer followed (a replay, a concurrent tick) is left as it is (false).
  */
-async function endLeftChain(em: EntityManager, id: string, slot: bigint, at: Date): Promise<boolean> {
+async function endLeftChain(deps: FinalityDeps, em: EntityManager, id: string, slot: bigint, at: Date): Promise<boolean> {
   return em.fork().transactional(async (tem) => {
     const tx = await tem.findOne(LedgerTransaction, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (!tx || !followedStatuses.includes(tx.status) || tx.success !== true) return false;
@@ -130,6 +134,10 @@ async function endLeftChain(em: EntityManager, id: string, slot: bigint, at: Dat
     applyStatus(tx, 'FAILED', at);
     tx.success = false;
     tx.errorMessage = leftChainMessage(slot);
+    // Its webhooks hear of the new outcome (API.md section 5: called at the final state). Started before
+    // the commit, under a fixed id: its activity waits until the record reads FAILED, and a crash before
+    // the commit leaves the record followed, so the next tick starts the same workflow again.
+    await deps.deliveries?.startLeftChainEvents?.(leftChainEventsWorkflowId(id), id);
     return true;
   });
 }

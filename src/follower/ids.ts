@@ -24,6 +24,13 @@ export const networkTransactionId = (organizationId: string, cluster: string, si
 /** The NETWORK_TRANSACTION event of one record for one account. */
 export const networkEventId = (transactionId: string, accountId: string) => uuidV5(`network-event:${transactionId}:${accountId}`);
 
+/** A record's second event, sent when its transaction left the chain before finalization (docs/finality.md). */
+export const LEFT_CHAIN_SUFFIX = ':LEFT_CHAIN';
+export const leftChainEventId = (eventId: string) => `${eventId}${LEFT_CHAIN_SUFFIX}`;
+
+/** The delivery workflow of a record's left-chain events. */
+export const leftChainEventsWorkflowId = (transactionId: string) => `left-chain-webhooks-${transactionId}`;
+
 /** The chain follower's workflow: one per cluster and task queue (each test stack has its own queue on a shared server). */
 export const chainFollowerWorkflowId = (cluster: string, taskQueue: string) => `chain-follower-${cluster}-${taskQueue}`;
 

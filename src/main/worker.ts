@@ -193,6 +193,13 @@ export async function createLedgerWorker(options: WorkerOptions): Promise<Worker
             if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
           }
         },
+        async startLeftChainEvents(workflowId: string, transactionId: string) {
+          try {
+            await client.workflow.start('deliverLeftChainWebhooks', { taskQueue, workflowId, args: [transactionId], workflowIdConflictPolicy: 'USE_EXISTING' });
+          } catch (error) {
+            if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+          }
+        },
       },
     },
     options.wrapSteps,

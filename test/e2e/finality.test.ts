@@ -3,6 +3,8 @@
  * with live, monotonic confirmations and the block's time, with no client call. The follower's tick
  * (advanceFinality) is called here directly against the stack's database and network.
  */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createSolanaRpc, type Signature } from '@solana/kit';
 import { advanceFinality } from '../../src/follower/finality';
 import { startStack, type Stack } from '../support/stack';
@@ -197,4 +199,44 @@ it('a network-currency and a token transfer that leave the chain before finaliza
   expect((await send(wallet, vault, '250000000')).body).toMatchObject({ success: true, status: 'CONFIRMED' });
   const over = await send(wallet, vault, '250000000');
   expect(over.body.errors[0]).toMatchObject({ code: 'LIMIT_EXCEEDED' });
+});
+
+it('a write that left the chain tells its post-submit webhooks again: a second event, FAILED, under its own eventId', async () => {
+  const events: { eventId: string; status: string; errorMessage: string | null }[] = [];
+  const receiver = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk) => (body += chunk));
+    req.on('end', () => {
+      const event = JSON.parse(body);
+      events.push({ eventId: event.eventId, status: event.transaction.status, errorMessage: event.transaction.errorMessage });
+      res.end('ok');
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  try {
+    const hooks = [{ endpointUrl: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook` }];
+    const [wallet, vault] = [await account({ managed: true, seed: { amount: 1 }, postTransactionSubmitWebhooks: hooks }), await account({ managed: true })];
+    stack.node.advanceSlots(40);
+    const sent = await send(wallet, vault, '100000000');
+    // Held below finality: confirmed, on record, not finalized.
+    const resume = stack.node.pauseBlocks();
+    try {
+      expect(sent.body).toMatchObject({ success: true, status: 'CONFIRMED' });
+      const postSubmit = `${sent.body.offchainId}:TRANSACTION_POST_SUBMIT`;
+      await waitFor(async () => events.some((e) => e.eventId === postSubmit));
+      expect(stack.node.dropUnfinalizedBlocks()).toContain(sent.body.onchainId);
+      // Past finality: the chain follower running in the worker ends the record and starts the second event.
+      stack.node.advanceSlots(40);
+      await waitFor(async () => events.some((e) => e.eventId === `${postSubmit}:LEFT_CHAIN`), 60_000);
+      expect(events.filter((e) => e.eventId.startsWith(sent.body.offchainId))).toEqual([
+        { eventId: postSubmit, status: 'CONFIRMED', errorMessage: null },
+        { eventId: `${postSubmit}:LEFT_CHAIN`, status: 'FAILED', errorMessage: expect.stringContaining('left the chain before finalization') },
+      ]);
+      expect((await details(sent.body.offchainId)).status).toBe('FAILED');
+    } finally {
+      resume();
+    }
+  } finally {
+    await new Promise((resolve) => receiver.close(resolve));
+  }
 });

@@ -47,6 +47,7 @@ export const delivery = summarized(proxyActivities<Activities>, deliveryOptions)
 export const replayDelivery = proxyActivities<Activities>({ ...deliveryOptions, summary: 'replay of a post-submit webhook event' });
 /** A network transaction's events (the chain follower's records: no write at hand). */
 export const networkDelivery = proxyActivities<Activities>({ ...deliveryOptions, summary: 'NETWORK_TRANSACTION webhook events' });
+export const leftChainDelivery = proxyActivities<Activities>({ ...deliveryOptions, summary: 'webhook events of a transaction that left the chain' });
 
 /**
  * A step's summary in the timeline: the write's operation, what the step does, and for a write of

@@ -129,6 +129,7 @@ function defaults(): Fakeable {
     markLoanOverdue: async () => null,
     followChain: async (cluster: string) => ({ cluster, slot: 0, tipSlot: 0, lagSlots: 0, lagSeconds: 0, recorded: 0, updatedAt: new Date(0).toISOString() }),
     callNetworkTransactionWebhooks: async () => undefined,
+    callLeftChainWebhooks: async () => undefined,
     reconciliationClusters: async () => [],
     reconcileCluster: async ({ cluster }) => noReconciliation(cluster),
   };
