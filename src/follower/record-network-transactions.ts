@@ -189,6 +189,19 @@ async function recordFor(
     linked.push(owner.id, position.id);
   }
   for (const token of match.newTokenAccounts) {
+    // Made a position record since the followed set was loaded (by an earlier deposit of the same batch): moved like a known one.
+    const [known] = await exec<{ id: string }[]>(em, 'select id from position where organization_id = ? and cluster = ? and address = ?', [
+      match.organizationId,
+      cluster,
+      token.address,
+    ]);
+    if (known) {
+      await movePositionBalance(em, known.id, token.post - token.pre);
+      moves = addBalanceMove(moves, { kind: 'POSITION', id: known.id, delta: token.post - token.pre });
+      await exec(em, 'update position set last_transaction_id = ?, last_transaction_at = ?, updated_at = ? where id = ?', [id, at, now, known.id], 'run');
+      linked.push(token.owner.id, known.id);
+      continue;
+    }
     const [instrument] = await exec<{ id: string }[]>(
       em,
       `select id from financial_instrument where organization_id = ? and cluster = ? and mint_address = ? and status <> 'CLOSED' order by created_at limit 1`,

@@ -29,6 +29,8 @@ const STEPS_PER_RUN = 500;
 
 const { followChain } = proxyActivities<Activities>({
   startToCloseTimeout: '2m',
+  // The step heartbeats: a worker killed mid-step is noticed in 20 s and the step retried on another.
+  heartbeatTimeout: '20s',
   // Transport faults (the node, the database) are retried for ever, at most every 10 s: the follower must not stop.
   retry: { initialInterval: '500ms', backoffCoefficient: 2, maximumInterval: '10s' },
   summary: 'follow the chain: record one batch of blocks',

@@ -7,6 +7,8 @@ export interface FaultWorker {
   /** Resolves when the worker reached its fault point (and hangs there). */
   reached: Promise<void>;
   kill(): Promise<void>;
+  /** SIGTERM: the worker shuts down gracefully (its running activities end first). */
+  stop(): Promise<void>;
 }
 
 export async function startFaultWorker(stack: Stack, point: string, rpcUrl = stack.node.url): Promise<FaultWorker> {
@@ -21,6 +23,11 @@ export async function startFaultWorker(stack: Stack, point: string, rpcUrl = sta
     FEE_PAYER_KEY_FILE: stack.config.feePayerKeyFile,
     DATA_DIR: stack.config.dataDir,
     FAULT_POINT: point,
+    // The stack's webhook receivers live on 127.0.0.1 (plain http).
+    WEBHOOK_ALLOW_PRIVATE_ADDRESSES: String(stack.config.webhookUrlPolicy.allowPrivateAddresses),
+    WEBHOOK_ALLOW_HTTP: String(stack.config.webhookUrlPolicy.allowHttp),
+    // Paused: a reconciliation pass would repair a gap the fault tests must see.
+    RECONCILE_INTERVAL_SECONDS: '0',
     NODE_OPTIONS: '',
   };
   // Node itself with tsx's loader, not the tsx wrapper (a SIGKILL to the wrapper leaves its child running).
@@ -41,6 +48,10 @@ export async function startFaultWorker(stack: Stack, point: string, rpcUrl = sta
     reached,
     async kill() {
       proc.kill('SIGKILL');
+      await exited;
+    },
+    async stop() {
+      proc.kill('SIGTERM');
       await exited;
     },
   };
