@@ -110,6 +110,8 @@ describe('Create Account', () => {
     expect(details.body).toMatchObject({ managed: false, wasOnchainAlready: true, privateKeyLocation: [], onchain: { creationTransactionId: null } });
     const balance = await stack.call('POST', '/api/v1/accounts/balance', { itemData: { account: { onchainId: addr } } });
     expect(balance.body.onchain.balance.lamports).toBe(2_000_000_000);
+    // The record starts at what the address holds.
+    expect(balance.body.offchain.balance).toEqual(balance.body.onchain.balance);
   });
 
   it('refuses to onboard an address that does not exist, unless verification is skipped', async () => {

@@ -81,7 +81,16 @@ export const createAccountHandler: OperationHandler<CreateAccountItemData, Creat
 
     if (item.alreadyOnchain) {
       const chainVerified = await verifyAgainstChain(em, deps, request, newAddress);
-      const data: CreateAccountData = { newAddress, lamports: '0', createWithKey: false, accountId: request.newRecordId!, tokenDebitLimits, chainVerified };
+      // The record starts at what the address holds (reconciliation compares it with the chain); 0 where nothing is there yet.
+      const lamports = existsOnchain ? await network.getBalance(newAddress, 'confirmed') : 0n;
+      const data: CreateAccountData = {
+        newAddress,
+        lamports: lamports.toString(),
+        createWithKey: false,
+        accountId: request.newRecordId!,
+        tokenDebitLimits,
+        chainVerified,
+      };
       return offchainOnly(deps.feePayerAddress, data);
     }
 
