@@ -41,7 +41,7 @@ export async function chainFollower(input: ChainFollowerInput): Promise<never> {
   setHandler(positionQuery, () => position);
   for (let step = 0; step < STEPS_PER_RUN && !workflowInfo().continueAsNewSuggested; step++) {
     position = await followChain(input.cluster, input.maxSlots ?? 50);
-    if (position.lagSlots === 0) await sleep(input.idleMs ?? 400);
+    if (position.caughtUp) await sleep(input.idleMs ?? 400);
   }
   return continueAsNew<typeof chainFollower>({ ...input, position });
 }

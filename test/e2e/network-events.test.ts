@@ -28,8 +28,8 @@ import {
 import { getTransferSolInstruction } from '@solana-program/system';
 import * as splToken from '@solana-program/token';
 import * as token2022 from '@solana-program/token-2022';
-import { Client, Connection } from '@temporalio/client';
-import { chainFollowerWorkflowId } from '../../src/follower/ids';
+import { Client, Connection, WorkflowNotFoundError } from '@temporalio/client';
+import { chainFollowerWorkflowId, networkEventsWorkflowId } from '../../src/follower/ids';
 import { startStack, type Stack } from '../support/stack';
 import { waitFor } from '../support/wait';
 
@@ -293,6 +293,24 @@ it('exactly once: a batch replayed over slots already recorded (its completion l
   expect(await bySignature(depositSignature)).toHaveLength(1);
   expect(await lamportsOf(vault)).toEqual(before);
   expect(deliveries.filter((d) => d.body.transaction?.onchainId === depositSignature)).toHaveLength(eventsBefore);
+});
+
+it('starts no delivery workflow for a network record none of whose accounts has a post-submit webhook', async () => {
+  const quiet = await account({ managed: true, subscribeToNetworkEvents: true });
+  const sent = await deposit(quiet, 13_000n);
+  const [record] = await waitFor(async () => {
+    const found = await bySignature(sent.signature);
+    return found.length === 1 ? found : null;
+  }, 60_000);
+  // Past the follower's delivery mark too: its step starts deliveries right after recording.
+  await followedPast(sent.slot + 2n);
+  const connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS! });
+  try {
+    const client = new Client({ connection, namespace: stack.config.temporal.namespace });
+    await expect(client.workflow.getHandle(networkEventsWorkflowId(record.offchainId)).describe()).rejects.toThrow(WorkflowNotFoundError);
+  } finally {
+    await connection.close();
+  }
 });
 
 it('turning subscribeToNetworkEvents off stops following; turning it on follows from the current slot, not the history', async () => {

@@ -26,8 +26,10 @@ export interface FollowerPosition {
   cluster: string;
   /** The last slot recorded. */
   slot: number;
-  /** The network's confirmed tip when the step began. */
+  /** The network's confirmed tip when the step ended. */
   tipSlot: number;
+  /** The step reached the tip it began at: the workflow rests a block time before the next. */
+  caughtUp: boolean;
   lagSlots: number;
   /** Age of the newest block read (block time to now); lagSlots × 0.4 s when the step read none. */
   lagSeconds: number;
@@ -104,11 +106,13 @@ export function createFollowerActivities(deps: ActivityDeps) {
     if (cursor.deliveredSlot >= cursor.slot) return;
     const rows = await em
       .getConnection()
-      .execute<{ id: string }[]>(`select id from ledger_transaction where cluster = ? and origin = 'NETWORK' and slot > ? and slot <= ? order by slot, id`, [
-        cluster,
-        cursor.deliveredSlot.toString(),
-        cursor.slot.toString(),
-      ]);
+      // Only records with a webhook to hear them: a delivery workflow costs Temporal about what a write does.
+      .execute<{ id: string }[]>(
+        `select t.id from ledger_transaction t where t.cluster = ? and t.origin = 'NETWORK' and t.slot > ? and t.slot <= ?
+           and exists (select 1 from account a where a.id::text = any(t.account_ids) and a.post_transaction_submit_webhooks <> '[]'::jsonb)
+         order by t.slot, t.id`,
+        [cluster, cursor.deliveredSlot.toString(), cursor.slot.toString()],
+      );
     await startNetworkEventDeliveries(
       deps,
       rows.map((r) => ({ transactionId: r.id })),
@@ -189,13 +193,24 @@ export function createFollowerActivities(deps: ActivityDeps) {
       // The same tick follows landed records (the service's and these) towards FINALIZED.
       await advanceFinality(deps, cluster);
 
-      const lagSlots = Number(tip > after.slot ? tip - after.slot : 0n);
+      // Against the tip now, not the one the step began at: a step that reached its tip may have taken blocks' time to do so.
+      const tipNow = await network.getSlot('confirmed');
+      const lagSlots = Number(tipNow > after.slot ? tipNow - after.slot : 0n);
       // Measured from the newest block's time when blocks were read; otherwise estimated at a slot's nominal 400 ms.
       const lagSeconds = newestBlockTime ? Math.max(0, (deps.now().getTime() - newestBlockTime.getTime()) / 1000) : lagSlots * SLOT_SECONDS;
       chainFollowerLagSlots.set({ cluster }, lagSlots);
       chainFollowerLagSeconds.set({ cluster }, lagSeconds);
       if (recorded) networkTransactionsRecorded.inc({ cluster }, recorded);
-      return { cluster, slot: Number(after.slot), tipSlot: Number(tip), lagSlots, lagSeconds, recorded, updatedAt: deps.now().toISOString() };
+      return {
+        cluster,
+        slot: Number(after.slot),
+        tipSlot: Number(tipNow),
+        caughtUp: after.slot >= tip,
+        lagSlots,
+        lagSeconds,
+        recorded,
+        updatedAt: deps.now().toISOString(),
+      };
     },
   };
 }
