@@ -45,7 +45,7 @@ import {
   getTransferCheckedInstruction,
   TOKEN_PROGRAM_ADDRESS,
 } from '@solana-program/token';
-import { startLocalNode } from '../../dev/local-node';
+import { startLocalNode, type LocalNode } from '../../dev/local-node';
 import { startTemporalDevServer, type TemporalDevServer } from '../../dev/temporal/dev-server';
 import { freePort } from '../../src/main/ports';
 import { startFaultWorker, type FaultWorker } from '../support/fault-process';
@@ -78,6 +78,7 @@ let mint: Address;
 let payerTokenAccount: Address;
 let subscribed: Target[];
 let unsubscribed: Target;
+let restartedNode: LocalNode | undefined;
 let receiver: http.Server;
 let receiverUrl: string;
 const deliveries: Delivery[] = [];
@@ -144,6 +145,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await worker?.stop();
+  // The node started again by a test: the stack closes only the node it started.
+  await restartedNode?.close();
   await stack?.close();
   await temporal?.close();
   receiver?.closeAllConnections();
@@ -446,7 +449,7 @@ it('the node stopped and started again on its data directory and port while the 
   // Stopped right after the last deposits confirmed: the follower has blocks left to read.
   const { port } = stack.node;
   await stack.node.close();
-  stack.node = await startLocalNode({ port, dataDir: path.join(stack.config.dataDir, 'node'), blockTimeMs: 100 });
+  stack.node = restartedNode = await startLocalNode({ port, dataDir: path.join(stack.config.dataDir, 'node'), blockTimeMs: 100 });
   const again = depositStream();
   await again.confirmedMore(9);
   await again.stop();
