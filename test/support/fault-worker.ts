@@ -33,7 +33,7 @@ function hangInsideFollowerStep(runtime: Runtime, where: string) {
     const sql = String(args[0]);
     if (recorded && where === 'before-commit' && /^update chain_cursor set slot = /.test(sql)) return hang();
     // deliverUpTo's read, the first statement of the step after the batch's commit.
-    if (recorded && where === 'after-commit' && /origin = 'NETWORK' and slot > \?/.test(sql)) return hang();
+    if (recorded && where === 'after-commit' && /origin = 'NETWORK' and (t\.)?slot > \?/.test(sql)) return hang();
     const result = await execute(...args);
     if (/^\s*insert into ledger_transaction/.test(sql) && sql.includes("'NETWORK'") && Array.isArray(result) && result.length > 0) recorded = true;
     return result;
