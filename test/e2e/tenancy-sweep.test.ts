@@ -25,6 +25,7 @@ import { createApiKey, ensureOrganization } from '../../src/custody/credentials'
 import { roleNames, type Role } from '../../src/domain/roles';
 import { forkEm } from '../../src/main/runtime';
 import { startStack, type Stack } from '../support/stack';
+import { waitFor } from '../support/wait';
 
 type Ref = { onchainId: string; offchainId: string };
 type Lookup = Record<string, unknown>;
@@ -778,6 +779,16 @@ describe('Another tenant, on every route', () => {
       last = webhookCalls;
       await new Promise((resolve) => setTimeout(resolve, 1000));
     }
+    // The chain follower moves every landed record on to FINALIZED (docs/finality.md): the "before" is
+    // read once it has, so that move is not taken for one of B's.
+    stack.node.advanceSlots(40);
+    await waitFor(async () => {
+      const [row] = await stack.runtime.orm.em
+        .fork()
+        .getConnection()
+        .execute<{ n: number }[]>(`select count(*)::int as n from ledger_transaction where status in ('SUBMITTED', 'CONFIRMED') and success is true`);
+      return row.n === 0;
+    }, 60_000);
     [before, beforeB] = await Promise.all([stateOfA(), stateOfB()]);
     webhookCallsBefore = webhookCalls;
   });
