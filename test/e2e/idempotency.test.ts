@@ -8,6 +8,7 @@ import { Client, Connection } from '@temporalio/client';
 import { createKeyPairFromPrivateKeyBytes, getAddressFromPublicKey, getBase58Decoder } from '@solana/kit';
 import type { Steps } from '../../src/activities';
 import { startStack, type Stack } from '../support/stack';
+import { withoutLiveState } from '../support/expectations';
 import { temporalTarget } from '../support/temporal';
 
 type Ref = { onchainId: string; offchainId: string };
@@ -46,7 +47,7 @@ it('repeats a write carrying a secret (an imported key) with the first result, n
   const again = await stack.call('POST', '/api/v1/accounts', { itemData }, { headers });
   expect(first.status).toBe(201);
   expect(again.status).toBe(201);
-  expect(again.body).toEqual(first.body);
+  expect(withoutLiveState(again.body)).toEqual(withoutLiveState(first.body));
 });
 
 it('an async repeat of a write whose run has ended answers from that run, leaving nothing PENDING', async () => {
@@ -129,7 +130,7 @@ it('a repeat after the first run is gone from Temporal answers from the record a
   }
   const again = await stack.call('POST', '/api/v1/accounts/transfer-network-currency', { itemData });
   expect(again.status).toBe(201);
-  expect(again.body).toEqual(first.body);
+  expect(withoutLiveState(again.body)).toEqual(withoutLiveState(first.body));
   const after = await balances(wallet);
   expect(after.onchain.balance.lamports).toBe(2_000_000_000);
   expect(after.offchain.balance).toEqual(after.onchain.balance);

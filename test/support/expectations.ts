@@ -32,3 +32,18 @@ export function refused<A>(codec: t.Type<A, unknown, unknown>, json: string): Va
   if (result.ok) throw new Error(`expected ${json} to be refused, got ${JSON.stringify(result.value)}`);
   return result.issues;
 }
+
+/**
+ * An answer with the state the chain follower moves after it (docs/finality.md) set aside: a repeated
+ * request answers the same transaction as it stands now, whose `confirmationsCount` may have grown and
+ * whose `status` may have moved from CONFIRMED to FINALIZED. Everything else must be equal.
+ */
+export function withoutLiveState(answer: unknown): unknown {
+  if (Array.isArray(answer)) return answer.map(withoutLiveState);
+  if (answer === null || typeof answer !== 'object') return answer;
+  const copy: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(answer)) copy[key] = withoutLiveState(value);
+  if ('confirmationsCount' in copy) copy.confirmationsCount = 'live';
+  if (copy.status === 'CONFIRMED' || copy.status === 'FINALIZED') copy.status = 'CONFIRMED or FINALIZED';
+  return copy;
+}
