@@ -180,7 +180,9 @@ describe('commitmentConfig.commitmentLevel', () => {
     const { value } = await rpc.getSignatureStatuses([sent.body.onchainId as Signature]).send();
     expect(reached).toContain(value[0]?.confirmationStatus);
     const shown = await details(sent.body.offchainId);
-    expect(shown.status).toBe(status);
+    // A later read: the chain follower may since have moved the record on towards FINALIZED (docs/finality.md).
+    const onwards = ['SUBMITTED', 'CONFIRMED', 'FINALIZED'];
+    expect(onwards.slice(onwards.indexOf(status))).toContain(shown.status);
     // The record is the chain's at every level: the fee paid and both offchain balances.
     expect(BigInt(shown.fee)).toBe((await landedMeta(sent.body.onchainId)).fee);
     for (const account of [payer, vault]) {

@@ -18,7 +18,7 @@ it('answers 202 with the transaction of a write still running, and the write com
   expect(offchainId).toMatch(/^[0-9a-f-]{36}$/);
   const done = await waitFor(async () => {
     const s = await stack.call('POST', '/api/v1/transactions/status', { itemData: { transaction: { offchainId } } });
-    return s.body.status === 'CONFIRMED' ? s : undefined;
+    return ['CONFIRMED', 'FINALIZED'].includes(s.body.status) ? s : undefined;
   });
   expect(done.body.success).toBe(true);
   const accounts = await stack.call('POST', '/api/v1/accounts/bulk/detailed', {});
