@@ -37,6 +37,7 @@ import { Migration0051NonceAuthorityAutoSign } from './migrations/0051-nonce-aut
 import { Migration0052ChainFollower } from './migrations/0052-chain-follower.migration';
 import { Migration0053Finality } from './migrations/0053-finality.migration';
 import { Migration0054DriftFinding } from './migrations/0054-drift-finding.migration';
+import { Migration0055TransactionOriginIndexes } from './migrations/0055-transaction-origin-indexes.migration';
 
 /** Every migration, in the order they apply. */
 const migrations = [
@@ -71,6 +72,7 @@ const migrations = [
   { name: '0052-chain-follower', class: Migration0052ChainFollower },
   { name: '0053-finality', class: Migration0053Finality },
   { name: '0054-drift-finding', class: Migration0054DriftFinding },
+  { name: '0055-transaction-origin-indexes', class: Migration0055TransactionOriginIndexes },
 ];
 
 /** The names of every migration, in order (what a first `migrate` applies). */
