@@ -99,31 +99,38 @@ const getProgramAccounts: RpcHandler = ([programId, rawConfig], node) => {
 };
 
 /** A wallet's token accounts of one mint (`{mint}`) or one token program (`{programId}`). */
-const getTokenAccountsByOwner: RpcHandler = ([ownerAddress, rawFilter, rawConfig], node) => {
-  const owner = readAddress(ownerAddress);
-  const filter = readConfig(rawFilter);
-  const mint = filter.mint !== undefined ? readAddress(filter.mint) : null;
-  const programs = filter.programId !== undefined ? [readAddress(filter.programId)] : mint ? [TOKEN_PROGRAM, TOKEN_2022_PROGRAM] : null;
-  if (!programs) throw invalidParams('Invalid params: expected a mint or programId filter.');
-  if (!programs.every(isTokenProgram)) throw invalidParams('Invalid param: unrecognized Token program id');
-  const config = readConfig(rawConfig);
-  const slot = contextSlot(node.chain, config);
-  const encoding = readAccountEncoding(config, 'binary');
-  const slice = readDataSlice(config);
-  const found = [];
-  for (const key of node.accountKeys()) {
-    const account = node.svm.getAccount(key);
-    if (!account || account.lamports() === 0n || !programs.some((program) => sameBytes(account.owner(), program))) continue;
-    const state = readTokenAccount(account.data(), account.owner());
-    if (!state || !sameBytes(state.owner, owner) || (mint && !sameBytes(state.mint, mint))) continue;
-    found.push({ pubkey: encodeBase58(key), account: encodeAccount(account, encoding, slice, node.readMint) });
-  }
-  return withContext(slot, found);
-};
+/**
+ * getTokenAccountsByOwner and getTokenAccountsByDelegate: the token accounts whose owner (or
+ * delegate) is the address, filtered by mint or token program as a cluster does.
+ */
+export function tokenAccountsBy(role: 'owner' | 'delegate'): RpcHandler {
+  return ([rawAddress, rawFilter, rawConfig], node) => {
+    const holder = readAddress(rawAddress);
+    const filter = readConfig(rawFilter);
+    const mint = filter.mint !== undefined ? readAddress(filter.mint) : null;
+    const programs = filter.programId !== undefined ? [readAddress(filter.programId)] : mint ? [TOKEN_PROGRAM, TOKEN_2022_PROGRAM] : null;
+    if (!programs) throw invalidParams('Invalid params: expected a mint or programId filter.');
+    if (!programs.every(isTokenProgram)) throw invalidParams('Invalid param: unrecognized Token program id');
+    const config = readConfig(rawConfig);
+    const slot = contextSlot(node.chain, config);
+    const encoding = readAccountEncoding(config, 'binary');
+    const slice = readDataSlice(config);
+    const found = [];
+    for (const key of node.accountKeys()) {
+      const account = node.svm.getAccount(key);
+      if (!account || account.lamports() === 0n || !programs.some((program) => sameBytes(account.owner(), program))) continue;
+      const state = readTokenAccount(account.data(), account.owner());
+      const held = state && (role === 'owner' ? state.owner : state.delegate);
+      if (!held || !sameBytes(held, holder) || (mint && !sameBytes(state.mint, mint))) continue;
+      found.push({ pubkey: encodeBase58(key), account: encodeAccount(account, encoding, slice, node.readMint) });
+    }
+    return withContext(slot, found);
+  };
+}
 
 export const accountMethods: Record<string, RpcHandler> = {
   getProgramAccounts,
-  getTokenAccountsByOwner,
+  getTokenAccountsByOwner: tokenAccountsBy('owner'),
   getAccountInfo,
   getMultipleAccounts,
   getBalance,

@@ -3,13 +3,13 @@
  * getTokenLargestAccounts, getTokenAccountsByDelegate. They scan every account the node has
  * written (a cluster keeps indexes; the local node's account set is small).
  */
-import { encodeAccount, readAccountEncoding, readDataSlice } from './account-encoding';
 import { encodeBase58 } from './base58';
+import { tokenAccountsBy } from './rpc-account-methods';
 import { withContext, type RpcHandler } from './rpc-context';
 import { invalidParams } from './rpc-errors';
 import { contextSlot, readAddress, readBoolean, readConfig } from './rpc-params';
 import type { NodeRuntime } from './runtime';
-import { isTokenProgram, readMintSupply, readTokenAccount, sameBytes, TOKEN_2022_PROGRAM, TOKEN_PROGRAM, toUiTokenAmount } from './token-accounts';
+import { isTokenProgram, readMintSupply, readTokenAccount, sameBytes, toUiTokenAmount } from './token-accounts';
 
 /** Agave answers the 20 largest. */
 const LARGEST_COUNT = 20;
@@ -82,31 +82,10 @@ const getTokenLargestAccounts: RpcHandler = ([address, rawConfig], node) => {
 };
 
 /** The token accounts a delegate may spend from, of one mint (`{mint}`) or one token program (`{programId}`). */
-const getTokenAccountsByDelegate: RpcHandler = ([delegateAddress, rawFilter, rawConfig], node) => {
-  const delegate = readAddress(delegateAddress);
-  const filter = readConfig(rawFilter);
-  const mint = filter.mint !== undefined ? readAddress(filter.mint) : null;
-  const programs = filter.programId !== undefined ? [readAddress(filter.programId)] : mint ? [TOKEN_PROGRAM, TOKEN_2022_PROGRAM] : null;
-  if (!programs) throw invalidParams('Invalid params: expected a mint or programId filter.');
-  if (!programs.every(isTokenProgram)) throw invalidParams('Invalid param: unrecognized Token program id');
-  const config = readConfig(rawConfig);
-  const slot = contextSlot(node.chain, config);
-  const encoding = readAccountEncoding(config, 'binary');
-  const slice = readDataSlice(config);
-  const found = [];
-  for (const { key, account } of liveAccounts(node)) {
-    if (!programs.some((program) => sameBytes(account.owner(), program))) continue;
-    const state = readTokenAccount(account.data(), account.owner());
-    if (!state?.delegate || !sameBytes(state.delegate, delegate) || (mint && !sameBytes(state.mint, mint))) continue;
-    found.push({ pubkey: encodeBase58(key), account: encodeAccount(account, encoding, slice, node.readMint) });
-  }
-  return withContext(slot, found);
-};
-
 export const supplyMethods: Record<string, RpcHandler> = {
   getSupply,
   getLargestAccounts,
   getTokenSupply,
   getTokenLargestAccounts,
-  getTokenAccountsByDelegate,
+  getTokenAccountsByDelegate: tokenAccountsBy('delegate'),
 };
