@@ -1,21 +1,17 @@
 /**
  * Stable ids of what the chain follower records: the same network transaction always gets the same
  * record id per organization, and the same webhook eventId per account, however often a batch is
- * replayed. Name-based UUIDs (RFC 9562 version 5, SHA-1) from node:crypto: ten lines, where the
- * `uuid` package is not a dependency of the service.
+ * replayed. Name-based UUIDs (RFC 9562 version 5, SHA-1) in the ledger's namespace; stored records
+ * and delivered eventIds depend on them, so the namespace and the names never change
+ * (test/unit/follower-ids.test.ts pins them).
  */
-import { createHash } from 'node:crypto';
+import { v5 } from 'uuid';
 
 /** The namespace of the ledger's name-based ids (a fixed random UUID). */
-const LEDGER_NAMESPACE = Buffer.from('6c4b9f8e2d3a4f1bb0e5a7c9d1f3e5a7', 'hex');
+const LEDGER_NAMESPACE = '6c4b9f8e-2d3a-4f1b-b0e5-a7c9d1f3e5a7';
 
-export function uuidV5(name: string, namespace: Buffer = LEDGER_NAMESPACE): string {
-  const hash = createHash('sha1').update(namespace).update(name, 'utf8').digest();
-  hash[6] = (hash[6] & 0x0f) | 0x50;
-  hash[8] = (hash[8] & 0x3f) | 0x80;
-  const hex = hash.subarray(0, 16).toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-}
+/** The name-based id of `name` in the ledger's namespace. */
+export const uuidV5 = (name: string): string => v5(name, LEDGER_NAMESPACE);
 
 /** The record of a network transaction for one organization. */
 export const networkTransactionId = (organizationId: string, cluster: string, signature: string) =>
