@@ -7,26 +7,13 @@
  * the window, and what its `position` query said (sampled once a second, as an operator would see
  * it in the Temporal UI).
  */
-import {
-  address,
-  appendTransactionMessageInstructions,
-  createSolanaRpc,
-  createTransactionMessage,
-  generateKeyPairSigner,
-  getBase64EncodedWireTransaction,
-  getSignatureFromTransaction,
-  lamports,
-  pipe,
-  setTransactionMessageFeePayerSigner,
-  setTransactionMessageLifetimeUsingBlockhash,
-  signTransactionMessageWithSigners,
-  type KeyPairSigner,
-} from '@solana/kit';
+import { address, createSolanaRpc, type KeyPairSigner } from '@solana/kit';
 import { getTransferSolInstruction } from '@solana-program/system';
 import { Client, Connection } from '@temporalio/client';
 import { Client as PgClient } from 'pg';
 import { chainFollowerWorkflowId } from '../src/follower/ids';
 import type { FollowerPosition } from '../src/activities/follower/follow-chain.activity';
+import { fundedKeypair, sendSigned, signedOutside } from '../test/support/outside-sender';
 
 /** Senders: several fee payers, so one payer's account is not the only thing every deposit writes. */
 const SENDERS = 4;
@@ -67,10 +54,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Faucet-funded senders (the local node's airdrop), ready before any timed window. */
 export async function fundSenders(nodeUrl: string): Promise<KeyPairSigner[]> {
   const rpc = createSolanaRpc(nodeUrl);
-  const senders = await Promise.all(Array.from({ length: SENDERS }, () => generateKeyPairSigner()));
-  for (const s of senders) await rpc.requestAirdrop(s.address, lamports(1_000_000_000_000n)).send();
-  for (const s of senders) while ((await rpc.getBalance(s.address, { commitment: 'confirmed' }).send()).value === 0n) await sleep(50);
-  return senders;
+  return Promise.all(Array.from({ length: SENDERS }, () => fundedKeypair(rpc, 1_000_000_000_000n)));
 }
 
 /**
@@ -143,18 +127,10 @@ export async function withDeposits<T>(
     const payer = senders[n % senders.length]!;
     const destination = address(targets.accounts[n % targets.accounts.length]!);
     const p = (async () => {
-      const signed = await signTransactionMessageWithSigners(
-        pipe(
-          createTransactionMessage({ version: 0 }),
-          (m) => setTransactionMessageFeePayerSigner(payer, m),
-          (m) => setTransactionMessageLifetimeUsingBlockhash(blockhash, m),
-          (m) => appendTransactionMessageInstructions([getTransferSolInstruction({ source: payer, destination, amount: 1_000n + BigInt(n) })], m),
-        ),
-      );
+      const signed = await signedOutside([getTransferSolInstruction({ source: payer, destination, amount: 1_000n + BigInt(n) })], payer, blockhash);
       const at = Date.now();
       try {
-        await rpc.sendTransaction(getBase64EncodedWireTransaction(signed), { encoding: 'base64' }).send();
-        sentAt.set(getSignatureFromTransaction(signed), at);
+        sentAt.set(await sendSigned(rpc, signed), at);
       } catch {
         sendErrors++;
       }

@@ -3,39 +3,20 @@
  * deposits made while no worker runs are recorded once the worker is back, from the durable
  * cursor, with no gap and nothing twice.
  */
-import {
-  address,
-  appendTransactionMessageInstructions,
-  createSolanaRpc,
-  createTransactionMessage,
-  devnet,
-  generateKeyPairSigner,
-  getBase64EncodedWireTransaction,
-  getSignatureFromTransaction,
-  lamports,
-  pipe,
-  setTransactionMessageFeePayerSigner,
-  setTransactionMessageLifetimeUsingBlockhash,
-  signTransactionMessageWithSigners,
-  type KeyPairSigner,
-} from '@solana/kit';
-import { getTransferSolInstruction } from '@solana-program/system';
+import { createSolanaRpc, devnet } from '@solana/kit';
+import { fundOutsideSender, type OutsideSender } from '../support/outside-sender';
 import { startStack, type Stack } from '../support/stack';
 import { waitFor } from '../support/wait';
 
 type Ref = { onchainId: string; offchainId: string };
 let stack: Stack;
-let rpc: ReturnType<typeof createSolanaRpc<ReturnType<typeof devnet>>>;
-let payer: KeyPairSigner;
+let outsideSender: OutsideSender;
 
 beforeAll(async () => {
   // No worker in the API: the test starts and stops the only one.
   stack = await startStack({ worker: false });
   await stack.restartWorker();
-  rpc = createSolanaRpc(devnet(stack.node.url));
-  payer = await generateKeyPairSigner();
-  await rpc.requestAirdrop(payer.address, lamports(10_000_000_000n)).send();
-  await waitFor(async () => (await rpc.getBalance(payer.address, { commitment: 'confirmed' }).send()).value > 0n);
+  outsideSender = await fundOutsideSender(createSolanaRpc(devnet(stack.node.url)), 10_000_000_000n);
 });
 afterAll(async () => {
   await stack?.close();
@@ -56,34 +37,15 @@ const lamportsOf = async (ref: Ref) => {
   return { offchain: body.offchain.balance.lamports, onchain: body.onchain.balance.lamports };
 };
 
-async function deposit(to: Ref, amount: bigint): Promise<{ signature: string; slot: bigint }> {
-  const { value: blockhash } = await rpc.getLatestBlockhash({ commitment: 'confirmed' }).send();
-  const signed = await signTransactionMessageWithSigners(
-    pipe(
-      createTransactionMessage({ version: 0 }),
-      (m) => setTransactionMessageFeePayerSigner(payer, m),
-      (m) => setTransactionMessageLifetimeUsingBlockhash(blockhash, m),
-      (m) => appendTransactionMessageInstructions([getTransferSolInstruction({ source: payer, destination: address(to.onchainId), amount })], m),
-    ),
-  );
-  await rpc.sendTransaction(getBase64EncodedWireTransaction(signed), { encoding: 'base64' }).send();
-  const signature = getSignatureFromTransaction(signed);
-  const status = await waitFor(async () => {
-    const s = (await rpc.getSignatureStatuses([signature]).send()).value[0];
-    return s && s.confirmationStatus !== 'processed' ? s : null;
-  });
-  return { signature, slot: status.slot };
-}
-
 it('records the deposits made while the worker was down once it is back, from its durable cursor, each once', async () => {
   const vault = (await stack.call('POST', '/api/v1/accounts', { itemData: { managed: true, subscribeToNetworkEvents: true } })).body.newAccount as Ref;
-  const first = await deposit(vault, 10_000n);
+  const first = await outsideSender.deposit(vault.onchainId, 10_000n);
   await waitFor(async () => (await recorded(first.signature)) === 1, 60_000);
   const before = await lamportsOf(vault);
 
   await stack.stopWorker();
   const stoppedAt = await cursor();
-  const whileDown = [await deposit(vault, 20_000n), await deposit(vault, 30_000n)];
+  const whileDown = [await outsideSender.deposit(vault.onchainId, 20_000n), await outsideSender.deposit(vault.onchainId, 30_000n)];
   // Nothing follows while the worker is down.
   expect(await cursor()).toBe(stoppedAt);
   expect(await recorded(whileDown[0].signature)).toBe(0);

@@ -8,28 +8,12 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  address,
-  appendTransactionMessageInstructions,
-  createSolanaRpc,
-  createTransactionMessage,
-  devnet,
-  generateKeyPairSigner,
-  getBase64EncodedWireTransaction,
-  getSignatureFromTransaction,
-  lamports,
-  pipe,
-  setTransactionMessageFeePayerSigner,
-  setTransactionMessageLifetimeUsingBlockhash,
-  signTransactionMessageWithSigners,
-  type Instruction,
-  type KeyPairSigner,
-} from '@solana/kit';
-import { getTransferSolInstruction } from '@solana-program/system';
+import { address, createSolanaRpc, devnet, generateKeyPairSigner } from '@solana/kit';
 import * as splToken from '@solana-program/token';
 import * as token2022 from '@solana-program/token-2022';
 import { Client, Connection, WorkflowNotFoundError } from '@temporalio/client';
 import { chainFollowerWorkflowId, networkEventsWorkflowId } from '../../src/follower/ids';
+import { fundOutsideSender, type OutsideSender } from '../support/outside-sender';
 import { startStack, type Stack } from '../support/stack';
 import { waitFor } from '../support/wait';
 
@@ -41,7 +25,7 @@ interface Delivery {
 
 let stack: Stack;
 let rpc: ReturnType<typeof createSolanaRpc<ReturnType<typeof devnet>>>;
-let payer: KeyPairSigner;
+let outsideSender: OutsideSender;
 let receiver: http.Server;
 let receiverUrl: string;
 const deliveries: Delivery[] = [];
@@ -59,9 +43,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
-  payer = await generateKeyPairSigner();
-  await rpc.requestAirdrop(payer.address, lamports(10_000_000_000n)).send();
-  await waitFor(async () => (await rpc.getBalance(payer.address, { commitment: 'confirmed' }).send()).value > 0n);
+  outsideSender = await fundOutsideSender(rpc, 10_000_000_000n);
 });
 afterAll(async () => {
   await stack?.close();
@@ -99,28 +81,6 @@ const cursor = async (): Promise<bigint> => {
 /** Waits until the follower has recorded past `slot`. */
 const followedPast = (slot: bigint) => waitFor(async () => (await cursor()) >= slot, 60_000);
 
-/** Sends instructions outside the API, paid and signed by the kit's payer; answers the signature and slot once confirmed. */
-async function sendOutside(instructions: Instruction[], signer: KeyPairSigner = payer): Promise<{ signature: string; slot: bigint }> {
-  const { value: blockhash } = await rpc.getLatestBlockhash({ commitment: 'confirmed' }).send();
-  const signed = await signTransactionMessageWithSigners(
-    pipe(
-      createTransactionMessage({ version: 0 }),
-      (m) => setTransactionMessageFeePayerSigner(signer, m),
-      (m) => setTransactionMessageLifetimeUsingBlockhash(blockhash, m),
-      (m) => appendTransactionMessageInstructions(instructions, m),
-    ),
-  );
-  await rpc.sendTransaction(getBase64EncodedWireTransaction(signed), { encoding: 'base64' }).send();
-  const signature = getSignatureFromTransaction(signed);
-  const status = await waitFor(async () => {
-    const s = (await rpc.getSignatureStatuses([signature]).send()).value[0];
-    return s && s.confirmationStatus !== 'processed' ? s : null;
-  });
-  expect(status.err).toBeNull();
-  return { signature, slot: status.slot };
-}
-const deposit = (to: Ref, amount: bigint) => sendOutside([getTransferSolInstruction({ source: payer, destination: address(to.onchainId), amount })]);
-
 let vault: Ref;
 let plain: Ref;
 let depositSlot: bigint;
@@ -131,7 +91,7 @@ it('records a network-currency deposit from outside to a subscribed managed acco
   plain = await account({ managed: true, postTransactionSubmitWebhooks: [{ endpointUrl: `${receiverUrl}/plain` }] });
   const before = await lamportsOf(vault);
 
-  const sent = await deposit(vault, 1_234_567n);
+  const sent = await outsideSender.deposit(vault.onchainId, 1_234_567n);
   depositSlot = sent.slot;
   depositSignature = sent.signature;
   const [record] = await waitFor(async () => {
@@ -146,7 +106,7 @@ it('records a network-currency deposit from outside to a subscribed managed acco
     success: true,
     slot: Number(sent.slot),
     fee: 5000,
-    feePayer: payer.address,
+    feePayer: outsideSender.payer.address,
     txnTimestamp: new Date(Number(block!.blockTime) * 1000).toISOString(),
     accountOffchainIds: [vault.offchainId],
   });
@@ -180,7 +140,7 @@ it('records a network-currency deposit from outside to a subscribed managed acco
 
 it('records nothing for a deposit to an unsubscribed account (its record keeps what the service did)', async () => {
   const before = await lamportsOf(plain);
-  const sent = await deposit(plain, 777_000n);
+  const sent = await outsideSender.deposit(plain.onchainId, 777_000n);
   await followedPast(sent.slot);
   expect(await bySignature(sent.signature)).toEqual([]);
   expect((await lamportsOf(plain)).offchain).toBe(before.offchain);
@@ -235,7 +195,7 @@ it.each(tokenPrograms)(
     ).body.newFinancialInstrument.onchainId as string;
     // The outside sender: a kit keypair the organization knows only as an unmanaged account, holding tokens.
     const sender = await generateKeyPairSigner();
-    await sendOutside([getTransferSolInstruction({ source: payer, destination: sender.address, amount: 1_000_000_000n })]);
+    await outsideSender.deposit(sender.address, 1_000_000_000n);
     const senderRef = await account({ managed: false, alreadyOnchain: true, onchainId: sender.address });
     expect((await stack.call('POST', '/api/v1/positions', { itemData: { positionToInitialize: positionAt(senderRef, mint) } })).status).toBe(201);
     const minted = await stack.call('POST', '/api/v1/positions/mint', { itemData: { mintTo: positionAt(senderRef, mint), value: { lamports: '5000000' } } });
@@ -244,7 +204,7 @@ it.each(tokenPrograms)(
     const owner = await account({ managed: true, subscribeToNetworkEvents: true, postTransactionSubmitWebhooks: [{ endpointUrl: `${receiverUrl}/owner` }] });
     const [from] = await lib.findAssociatedTokenPda({ owner: sender.address, mint: address(mint), tokenProgram: program });
     const [to] = await lib.findAssociatedTokenPda({ owner: address(owner.onchainId), mint: address(mint), tokenProgram: program });
-    const sent = await sendOutside(
+    const sent = await outsideSender.send(
       [
         lib.getCreateAssociatedTokenIdempotentInstruction({
           payer: sender,
@@ -272,7 +232,7 @@ it.each(tokenPrograms)(
     await waitFor(async () => deliveries.find((d) => d.body.transaction?.onchainId === sent.signature && d.path === '/owner'));
 
     // A second deposit moves the now-known position by exactly what it changed.
-    const again = await sendOutside(
+    const again = await outsideSender.send(
       [lib.getTransferCheckedInstruction({ source: from, mint: address(mint), destination: to, authority: sender, amount: 250_000n, decimals: 6 })],
       sender,
     );
@@ -297,7 +257,7 @@ it('exactly once: a batch replayed over slots already recorded (its completion l
 
 it('starts no delivery workflow for a network record none of whose accounts has a post-submit webhook', async () => {
   const quiet = await account({ managed: true, subscribeToNetworkEvents: true });
-  const sent = await deposit(quiet, 13_000n);
+  const sent = await outsideSender.deposit(quiet.onchainId, 13_000n);
   const [record] = await waitFor(async () => {
     const found = await bySignature(sent.signature);
     return found.length === 1 ? found : null;
@@ -318,13 +278,13 @@ it('turning subscribeToNetworkEvents off stops following; turning it on follows 
   const update = (subscribeToNetworkEvents: boolean) =>
     stack.call('PATCH', '/api/v1/accounts', { itemData: { account: { offchainId: toggled.offchainId }, subscribeToNetworkEvents } });
   expect((await update(false)).status).toBe(200);
-  const whileOff = await deposit(toggled, 11_000n);
+  const whileOff = await outsideSender.deposit(toggled.onchainId, 11_000n);
   await followedPast(whileOff.slot);
   expect(await bySignature(whileOff.signature)).toEqual([]);
 
   // On again: the deposit made while off stays unrecorded (it is history, reconciliation's); the next one is recorded.
   expect((await update(true)).status).toBe(200);
-  const whileOn = await deposit(toggled, 22_000n);
+  const whileOn = await outsideSender.deposit(toggled.onchainId, 22_000n);
   await waitFor(async () => (await bySignature(whileOn.signature)).length === 1, 60_000);
   await followedPast(whileOn.slot);
   expect(await bySignature(whileOff.signature)).toEqual([]);
@@ -373,7 +333,7 @@ it('exactly once: a batch that fails after recording (before its commit) is retr
   await db.execute(`create trigger follower_fault before update of slot on chain_cursor for each row execute function follower_fault()`);
   try {
     const before = await lamportsOf(target);
-    const sent = [await deposit(target, 100_000n), await deposit(target, 200_000n)];
+    const sent = [await outsideSender.deposit(target.onchainId, 100_000n), await outsideSender.deposit(target.onchainId, 200_000n)];
     for (const { signature } of sent) await waitFor(async () => (await bySignature(signature)).length === 1, 60_000);
     await followedPast(sent[0].slot > sent[1].slot ? sent[0].slot : sent[1].slot);
     const [{ fired }] = await db.execute<{ fired: string }[]>(`select last_value as fired from follower_fault_seq`);

@@ -8,26 +8,17 @@
 import { randomBytes } from 'node:crypto';
 import {
   address,
-  appendTransactionMessageInstructions,
   createSolanaRpc,
-  createTransactionMessage,
   devnet,
   generateKeyPairSigner,
   getBase64Encoder,
-  getBase64EncodedWireTransaction,
   getCompiledTransactionMessageDecoder,
-  getSignatureFromTransaction,
-  lamports,
-  pipe,
-  setTransactionMessageFeePayerSigner,
-  setTransactionMessageLifetimeUsingBlockhash,
-  signTransactionMessageWithSigners,
-  type Instruction,
   type KeyPairSigner,
 } from '@solana/kit';
 import { getCreateAccountInstruction, getInitializeNonceAccountInstruction, getNonceDecoder, SYSTEM_PROGRAM_ADDRESS } from '@solana-program/system';
 import { fetchAddressLookupTable, getCreateLookupTableInstructionAsync, getExtendLookupTableInstruction } from '@solana-program/address-lookup-table';
 import { roleNames } from '../../src/domain/roles';
+import { fundOutsideSender, type OutsideSender } from '../support/outside-sender';
 import { startStack, type Stack } from '../support/stack';
 import { waitFor } from '../support/wait';
 
@@ -37,7 +28,7 @@ let rpc: ReturnType<typeof createSolanaRpc<ReturnType<typeof devnet>>>;
 let call: (method: string, path: string, body?: unknown) => ReturnType<Stack['call']>;
 let wallet: Ref;
 let authority: Ref;
-let payer: KeyPairSigner;
+let outsideSender: OutsideSender;
 
 beforeAll(async () => {
   stack = await startStack();
@@ -50,9 +41,7 @@ beforeAll(async () => {
   call = (method, path, body) => stack.call(method, path, body, { apiKey: key });
   wallet = await account({ managed: true, seed: { amount: 2 } });
   authority = await account({ managed: true });
-  payer = await generateKeyPairSigner();
-  await rpc.requestAirdrop(payer.address, lamports(1_000_000_000n)).send();
-  await waitFor(async () => (await rpc.getBalance(payer.address, { commitment: 'confirmed' }).send()).value > 0n);
+  outsideSender = await fundOutsideSender(rpc, 1_000_000_000n);
 });
 afterAll(async () => {
   await stack?.close();
@@ -62,22 +51,6 @@ async function account(itemData: Record<string, unknown>): Promise<Ref> {
   const created = await call('POST', '/api/v1/accounts', { itemData });
   expect(created).toMatchObject({ status: 201 });
   return created.body.newAccount;
-}
-
-/** Sends instructions outside the API, paid by the kit's payer, and waits until they are confirmed. */
-async function sendOutside(instructions: Instruction[]): Promise<void> {
-  const { value: blockhash } = await rpc.getLatestBlockhash({ commitment: 'confirmed' }).send();
-  const signed = await signTransactionMessageWithSigners(
-    pipe(
-      createTransactionMessage({ version: 0 }),
-      (m) => setTransactionMessageFeePayerSigner(payer, m),
-      (m) => setTransactionMessageLifetimeUsingBlockhash(blockhash, m),
-      (m) => appendTransactionMessageInstructions(instructions, m),
-    ),
-  );
-  await rpc.sendTransaction(getBase64EncodedWireTransaction(signed), { encoding: 'base64' }).send();
-  const signature = getSignatureFromTransaction(signed);
-  await waitFor(async () => (await rpc.getSignatureStatuses([signature]).send()).value[0]?.confirmationStatus === 'confirmed');
 }
 
 const onchainNonce = async (onchainId: string) => {
@@ -99,8 +72,8 @@ describe('a nonce account made outside the API, onboarded with Create Account', 
   beforeAll(async () => {
     nonce = await generateKeyPairSigner();
     const rent = await rpc.getMinimumBalanceForRentExemption(80n).send();
-    await sendOutside([
-      getCreateAccountInstruction({ payer, newAccount: nonce, lamports: rent, space: 80, programAddress: SYSTEM_PROGRAM_ADDRESS }),
+    await outsideSender.send([
+      getCreateAccountInstruction({ payer: outsideSender.payer, newAccount: nonce, lamports: rent, space: 80, programAddress: SYSTEM_PROGRAM_ADDRESS }),
       getInitializeNonceAccountInstruction({ nonceAccount: nonce.address, nonceAuthority: address(authority.onchainId) }),
     ]);
   });
@@ -112,7 +85,7 @@ describe('a nonce account made outside the API, onboarded with Create Account', 
     expect(asTable.status).toBe(400);
     expect(asTable.body.errors[0]).toMatchObject({ field: 'itemData.onchainId', message: expect.stringContaining('is not an address lookup table') });
     const plain = await call('POST', '/api/v1/accounts', {
-      itemData: { managed: false, alreadyOnchain: true, onchainId: payer.address, offchainReferences: { type: 'NONCE' } },
+      itemData: { managed: false, alreadyOnchain: true, onchainId: outsideSender.payer.address, offchainReferences: { type: 'NONCE' } },
     });
     expect(plain.status).toBe(400);
     expect(plain.body.errors[0]).toMatchObject({ field: 'itemData.onchainId', message: expect.stringContaining('holds no initialized nonce') });
@@ -171,15 +144,23 @@ describe('a lookup table made outside the API, onboarded with Create Account', (
     const receiver = await account({ managed: true });
     const compressible = [receiver.onchainId, 'SysvarRecentB1ockHashes11111111111111111111'];
     const recentSlot = await rpc.getSlot({ commitment: 'finalized' }).send();
-    const create = await getCreateLookupTableInstructionAsync({ authority: payer.address, payer, recentSlot });
+    const create = await getCreateLookupTableInstructionAsync({ authority: outsideSender.payer.address, payer: outsideSender.payer, recentSlot });
     const table = create.accounts[0].address;
-    await sendOutside([create, getExtendLookupTableInstruction({ address: table, authority: payer, payer, addresses: compressible.map((a) => address(a)) })]);
+    await outsideSender.send([
+      create,
+      getExtendLookupTableInstruction({
+        address: table,
+        authority: outsideSender.payer,
+        payer: outsideSender.payer,
+        addresses: compressible.map((a) => address(a)),
+      }),
+    ]);
     // The extension is usable once a later slot is past (the network refuses a table's addresses in the slot they were added).
     const extendedAt = (await fetchAddressLookupTable(rpc, table, { commitment: 'confirmed' })).data.lastExtendedSlot;
     await waitFor(async () => (await rpc.getSlot({ commitment: 'confirmed' }).send()) > extendedAt + 2n);
 
     // The authority known by address, so the table's record links it.
-    const tableAuthority = await account({ managed: false, alreadyOnchain: true, onchainId: payer.address });
+    const tableAuthority = await account({ managed: false, alreadyOnchain: true, onchainId: outsideSender.payer.address });
     const onboarded = await account({
       managed: false,
       alreadyOnchain: true,

@@ -9,26 +9,10 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import {
-  address,
-  appendTransactionMessageInstructions,
-  createSolanaRpc,
-  createTransactionMessage,
-  devnet,
-  generateKeyPairSigner,
-  getBase64EncodedWireTransaction,
-  getSignatureFromTransaction,
-  lamports,
-  pipe,
-  setTransactionMessageFeePayerSigner,
-  setTransactionMessageLifetimeUsingBlockhash,
-  signTransactionMessageWithSigners,
-  type Instruction,
-  type KeyPairSigner,
-} from '@solana/kit';
+import { address, createSolanaRpc, devnet, generateKeyPairSigner } from '@solana/kit';
 import { findAssociatedTokenPda, getTransferCheckedInstruction, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
-import { getTransferSolInstruction } from '@solana-program/system';
 import { Client, Connection } from '@temporalio/client';
+import { fundOutsideSender, type OutsideSender } from '../support/outside-sender';
 import { startStack, type Stack } from '../support/stack';
 import { waitFor } from '../support/wait';
 import { reconcileCluster, type ReconcileDeps } from '../../src/activities/reconciliation/reconcile';
@@ -44,15 +28,13 @@ import { uniqueTaskQueue } from '../support/temporal';
 type Ref = { onchainId: string; offchainId: string };
 let stack: Stack;
 let rpc: ReturnType<typeof createSolanaRpc<ReturnType<typeof devnet>>>;
-let payer: KeyPairSigner;
+let outsideSender: OutsideSender;
 const lines: { level: string; fields: Record<string, unknown>; message: string }[] = [];
 
 beforeAll(async () => {
   stack = await startStack();
   rpc = createSolanaRpc(devnet(stack.node.url));
-  payer = await generateKeyPairSigner();
-  await rpc.requestAirdrop(payer.address, lamports(5_000_000_000n)).send();
-  await waitFor(async () => (await rpc.getBalance(payer.address, { commitment: 'confirmed' }).send()).value > 0n);
+  outsideSender = await fundOutsideSender(rpc, 5_000_000_000n);
 });
 afterAll(async () => {
   await stack?.close();
@@ -73,26 +55,6 @@ async function account(itemData: Record<string, unknown>): Promise<Ref> {
   return created.body.newAccount;
 }
 const balances = async (ref: Ref) => (await stack.call('POST', '/api/v1/accounts/balance', { itemData: { account: { offchainId: ref.offchainId } } })).body;
-
-/** Instructions sent outside the service (paid by `signer`, by default the faucet-funded keypair); waits until confirmed. */
-async function sendOutside(instructions: Instruction[], signer: KeyPairSigner = payer): Promise<string> {
-  const { value: blockhash } = await rpc.getLatestBlockhash({ commitment: 'confirmed' }).send();
-  const signed = await signTransactionMessageWithSigners(
-    pipe(
-      createTransactionMessage({ version: 0 }),
-      (m) => setTransactionMessageFeePayerSigner(signer, m),
-      (m) => setTransactionMessageLifetimeUsingBlockhash(blockhash, m),
-      (m) => appendTransactionMessageInstructions(instructions, m),
-    ),
-  );
-  await rpc.sendTransaction(getBase64EncodedWireTransaction(signed), { encoding: 'base64' }).send();
-  const signature = getSignatureFromTransaction(signed);
-  await waitFor(async () => (await rpc.getSignatureStatuses([signature]).send()).value[0]?.confirmationStatus === 'confirmed');
-  return signature;
-}
-
-/** A plain system transfer from the faucet-funded keypair, outside the service. */
-const depositFromOutside = (to: string, amount: bigint) => sendOutside([getTransferSolInstruction({ source: payer, destination: address(to), amount })]);
 
 async function driftsCounted(kind: string): Promise<number> {
   const metric = (await registry.getMetricsAsJSON()).find((m) => m.name === 'ledger_reconciliation_drifts_total');
@@ -120,7 +82,7 @@ it('reports lamports sent from outside to an unsubscribed account as one drift w
   const before = await balances(outside);
   const counted = await driftsCounted('account');
 
-  await depositFromOutside(outside.onchainId, 123_456_789n);
+  await outsideSender.deposit(outside.onchainId, 123_456_789n);
 
   const summary = await pass();
   expect(summary).toMatchObject({ cluster: 'LOCAL', findings: 1, newFindings: 1, repaired: 0 });
@@ -250,9 +212,7 @@ it('repairs a subscribed account whose deposit the follower did not record: the 
   const followed = await account({ managed: true });
   const before = await balances(followed);
   // Sent while the account is not followed; the flag then turns on (following starts from the current slot: the deposit is history).
-  const signature = await depositFromOutside(followed.onchainId, 222_000_000n);
-  const { value: status } = await rpc.getSignatureStatuses([signature as never]).send();
-  const slot = status[0]!.slot;
+  const { signature, slot } = await outsideSender.deposit(followed.onchainId, 222_000_000n);
   // The follower passes the deposit before the flag turns on: it never records it.
   const em = forkEm(stack.runtime.orm);
   await waitFor(async () => {
@@ -303,7 +263,7 @@ it('reports tokens moved between two unsubscribed positions from outside: a posi
   const positionOf = (owner: Ref) => ({ owner: { offchainId: owner.offchainId }, financialInstrument: { onchainId: mint } });
   // A holder the organization knows only as an unmanaged account (its key is the test's), and a managed one.
   const holder = await generateKeyPairSigner();
-  await depositFromOutside(holder.address, 1_000_000_000n);
+  await outsideSender.deposit(holder.address, 1_000_000_000n);
   const holderRef = await account({ managed: false, alreadyOnchain: true, onchainId: holder.address });
   const receiver = await account({ managed: true });
   for (const owner of [holderRef, receiver])
@@ -317,7 +277,7 @@ it('reports tokens moved between two unsubscribed positions from outside: a posi
   const counted = await driftsCounted('position');
   const [from] = await findAssociatedTokenPda({ owner: holder.address, mint: address(mint), tokenProgram: TOKEN_PROGRAM_ADDRESS });
   const [to] = await findAssociatedTokenPda({ owner: address(receiver.onchainId), mint: address(mint), tokenProgram: TOKEN_PROGRAM_ADDRESS });
-  await sendOutside(
+  await outsideSender.send(
     [getTransferCheckedInstruction({ source: from, mint: address(mint), destination: to, authority: holder, amount: 1_250_000n, decimals: 6 })],
     holder,
   );
