@@ -144,10 +144,13 @@ function defaults(): Fakeable {
   };
 }
 
-/** The workflow's activities over (recorded) fakes. */
-function compose(fakes: Fakeable): Activities {
+/** The workflow's activities over (recorded) fakes, with the steps they group (the previous workflow shape's activities). */
+function compose(fakes: Fakeable): Activities & Steps {
   return { ...fakes, ...createStages(fakes) };
 }
+
+/** Every activity answering its canned value at once, nothing recorded (the benchmark's no-op activities too). */
+export const cannedActivities = () => compose(defaults());
 
 export function fakeActivities(overrides: Partial<Fakeable> = {}): FakeActivities {
   const calls: Call[] = [];
@@ -177,7 +180,7 @@ export function fakeActivities(overrides: Partial<Fakeable> = {}): FakeActivitie
  */
 export function routedActivities(fakesFor: (workflowId: string) => FakeActivities): Activities {
   const routed = {} as Record<string, (...args: unknown[]) => Promise<unknown>>;
-  for (const name of Object.keys(compose(defaults()))) {
+  for (const name of Object.keys(cannedActivities())) {
     routed[name] = (...args: unknown[]) => {
       const request = args[0] as WriteRequest;
       const target = (fakesFor(request.workflowId).activities as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[name];
