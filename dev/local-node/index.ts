@@ -24,6 +24,12 @@ export interface LocalNodeOptions {
   log?: (message: string) => void;
   /** Programs deployed at each start (not saved with the state); see programs.ts and LOCAL_NODE_PROGRAMS. */
   programs?: LocalNodeProgram[];
+  /**
+   * Also serves the fault hook over JSON-RPC for harnesses in another process (the chaos checker),
+   * as the non-standard method `localNode_dropUnfinalizedBlocks` (no params; answers the dropped
+   * signatures, newest first). Off by default: no cluster offers it. LOCAL_NODE_FAULT_CONTROLS=true.
+   */
+  faultControls?: boolean;
 }
 
 /** An account written directly into the node's state (see LocalNode.setAccount). */
@@ -119,6 +125,12 @@ export async function startLocalNode(options: LocalNodeOptions = {}): Promise<Lo
   }
   runtime.executor.onLanded = guarded('transaction notification', (record, written) => subscriptions.transactionLanded(record, written), log);
   runtime.onBlockClosed = guarded('block notification', (closed) => subscriptions.blockClosed(closed), log);
+  const dropUnfinalizedBlocks = () => {
+    const dropped = runtime.dropUnfinalizedBlocks();
+    subscriptions.blocksDropped();
+    return dropped;
+  };
+  if (options.faultControls) dispatcher.addMethod('localNode_dropUnfinalizedBlocks', () => dropUnfinalizedBlocks());
   let paused = 0;
   const ticker = startTicker(
     options.blockTimeMs ?? 400,
@@ -141,11 +153,7 @@ export async function startLocalNode(options: LocalNodeOptions = {}): Promise<Lo
     advanceSlots: (count) => {
       for (let i = 0; i < count; i++) runtime.tick();
     },
-    dropUnfinalizedBlocks: () => {
-      const dropped = runtime.dropUnfinalizedBlocks();
-      subscriptions.blocksDropped();
-      return dropped;
-    },
+    dropUnfinalizedBlocks,
     pauseBlocks: () => {
       paused++;
       let resumed = false;

@@ -1,6 +1,7 @@
 /**
  * `npm run local-node`: the local SVM node alone. LOCAL_NODE_PORT (default 8899),
  * LOCAL_NODE_BLOCK_TIME_MS (default 400), LOCAL_NODE_PROGRAMS (extra programs, `<programId>=<path.so>,...`),
+ * LOCAL_NODE_FAULT_CONTROLS (`true`: the fork hook as the RPC method localNode_dropUnfinalizedBlocks, for the chaos checker),
  * state under $DATA_DIR/local-node (default .data).
  */
 import path from 'node:path';
@@ -13,6 +14,7 @@ async function main(): Promise<void> {
     dataDir: path.resolve(process.env.DATA_DIR ?? '.data', 'local-node'),
     blockTimeMs: Number(process.env.LOCAL_NODE_BLOCK_TIME_MS ?? 400),
     programs: programsFromSpec(process.env.LOCAL_NODE_PROGRAMS),
+    faultControls: process.env.LOCAL_NODE_FAULT_CONTROLS === 'true',
     log: (message) => console.log(message),
   });
   console.log(`Local SVM node at ${node.url} (PubSub ${node.wsUrl})`);

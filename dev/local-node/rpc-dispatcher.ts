@@ -28,10 +28,17 @@ function errorResponse(id: RequestId, error: RpcError): RpcResponse {
 }
 
 export class RpcDispatcher {
+  private readonly methods = new Map(METHODS);
+
   constructor(
     private readonly node: NodeRuntime,
     private readonly log: (message: string) => void,
   ) {}
+
+  /** Serves one more method on this node only (the fault controls a harness in another process asks for). */
+  addMethod(name: string, handler: RpcHandler): void {
+    this.methods.set(name, handler);
+  }
 
   /** Returns null for a request made only of notifications: nothing to answer. */
   handle(body: string): string | null {
@@ -59,7 +66,7 @@ export class RpcDispatcher {
     const responseId = (validId ? (id ?? null) : null) as RequestId;
     if (jsonrpc !== '2.0' || typeof method !== 'string' || !validId) return errorResponse(responseId, new RpcError(INVALID_REQUEST, 'Invalid request'));
     const isNotification = id === undefined;
-    const handler = METHODS.get(method);
+    const handler = this.methods.get(method);
     let response: RpcResponse;
     if (!handler) {
       response = errorResponse(responseId, new RpcError(METHOD_NOT_FOUND, 'Method not found'));

@@ -123,3 +123,39 @@ it('undoes and forgets every transaction above the finalized slot, keeps what is
   await forgotten([after, finalTransfer], payerAfter, keptBefore + 3_000_000n);
   expect((await status(after))?.confirmationStatus).toBe('finalized');
 });
+
+it('offers the hook over JSON-RPC (localNode_dropUnfinalizedBlocks) only to a node started with faultControls', async () => {
+  const call = async (url: string) =>
+    (await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'localNode_dropUnfinalizedBlocks', params: [] }),
+    }).then((r) => r.json())) as { result?: string[]; error?: { code: number } };
+  // Off by default: a node is a cluster to its clients, and no cluster offers it.
+  expect(await call(node.url)).toMatchObject({ error: { code: -32601 } });
+
+  const controlled = await startLocalNode({ port: 0, faultControls: true });
+  try {
+    const hold = controlled.pauseBlocks();
+    const controlledRpc = createSolanaRpc(controlled.url);
+    const payer = await generateKeyPairSigner();
+    await controlledRpc.requestAirdrop(payer.address, lamports(1_000_000_000n)).send();
+    controlled.advanceSlots(FINALITY_DEPTH + 2);
+    const lifetime = (await controlledRpc.getLatestBlockhash({ commitment: 'confirmed' }).send()).value;
+    const transfer = await signTransactionMessageWithSigners(
+      pipe(
+        createTransactionMessage({ version: 0 }),
+        (m) => setTransactionMessageFeePayerSigner(payer, m),
+        (m) => setTransactionMessageLifetimeUsingBlockhash(lifetime, m),
+        (m) => appendTransactionMessageInstructions([getTransferSolInstruction({ source: payer, destination: payer.address, amount: lamports(1n) })], m),
+      ),
+    );
+    const signature = await controlledRpc.sendTransaction(getBase64EncodedWireTransaction(transfer), { encoding: 'base64' }).send();
+    controlled.advanceSlots(2);
+    expect(await call(controlled.url)).toEqual({ jsonrpc: '2.0', id: 1, result: [signature] });
+    expect((await controlledRpc.getSignatureStatuses([signature], { searchTransactionHistory: true }).send()).value[0]).toBeNull();
+    hold();
+  } finally {
+    await controlled.close();
+  }
+});
