@@ -40,6 +40,8 @@ export interface ApiOptions {
   prices?: WorkerOptions['prices'];
   /** Tracing on: spans for requests (named by route), workflow starts and the hosted worker. */
   tracing?: Tracing;
+  /** The hosted worker starts the chain followers (default true; a test counting one write's work turns it off). */
+  followChain?: boolean;
 }
 
 export async function startApi(
@@ -73,6 +75,7 @@ export async function startApi(
       prices: options.prices,
       wrapSteps: options.wrapSteps,
       tracing: options.tracing,
+      followChain: options.followChain,
     });
     running = worker.run();
   }

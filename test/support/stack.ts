@@ -84,6 +84,8 @@ export async function startStack(
     shutdown?: Config['shutdown'];
     /** Tracing, started by the test (src/observability/tracing.ts); default off. */
     tracing?: Tracing;
+    /** false: no chain follower and the reconciliation schedule paused, so only requests touch the database (default true). */
+    background?: boolean;
   } = {},
 ): Promise<Stack> {
   const log = process.env.STACK_LOG ? (m: string) => console.log(m) : () => {};
@@ -121,6 +123,7 @@ export async function startStack(
     shutdown: options.shutdown ?? { drainDelayMs: 0, graceMs: 30_000 },
     // Test price sources live on 127.0.0.1 (any port).
     oraclePolicy: { allowedHosts: ['127.0.0.1'], maxResponseBytes: 64 * 1024, timeoutMs: 2000 },
+    ...(options.background === false ? { reconcileIntervalSeconds: 0 } : {}),
   };
   const runtime = await openRuntime({ ...config, databaseUrl }, log, { migrate: true, tracing: options.tracing });
   await fundFeePayer(runtime, config, log);
@@ -135,6 +138,8 @@ export async function startStack(
     loanSecondsPerDay: config.loanSecondsPerDay,
     prices: options.prices,
     tracing: options.tracing,
+    followChain: options.background !== false,
+    reconcileIntervalSeconds: config.reconcileIntervalSeconds,
   };
   // As in production, the API hosts a worker and starts writes eagerly on it; `worker: false` leaves
   // the task queue to workers the test starts (restartWorker, or its own processes).
@@ -145,6 +150,7 @@ export async function startStack(
     logger: options.logger,
     prices: options.prices,
     tracing: options.tracing,
+    followChain: options.background !== false,
   });
   let worker: Worker | undefined;
   let workerConnection: NativeConnection | undefined;
