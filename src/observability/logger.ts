@@ -2,6 +2,11 @@
  * Logs: pino, one JSON object per line (time, level, name, msg, and the request id, organization
  * and error code of an API request), or pino-pretty lines for a person at a terminal
  * (LOG_FORMAT=pretty; `npm start` uses it unless told otherwise). LOG_LEVEL filters both.
+ *
+ * JSON lines go to stdout asynchronously (pino's sonic-boom destination, `sync: false`): a request
+ * never waits on the write of its line, and lines written while a write is in flight leave together.
+ * pino flushes what is buffered when the process exits (process.exit included); a SIGKILL loses at
+ * most the lines not written yet.
  */
 import { isSpanContextValid, trace } from '@opentelemetry/api';
 import pino, { type DestinationStream, type Logger } from 'pino';
@@ -26,7 +31,7 @@ function traceIds(): Record<string, string> {
 
 export function createLogger(options: { name: string; level: LogLevel; format: LogFormat; destination?: DestinationStream }): Logger {
   const base = { name: options.name, level: options.level, mixin: traceIds };
-  if (options.format === 'json') return options.destination ? pino(base, options.destination) : pino(base);
+  if (options.format === 'json') return pino(base, options.destination ?? pino.destination({ dest: 1, sync: false }));
   return pino(base, pretty({ colorize: Boolean(process.stdout.isTTY), translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' }));
 }
 
