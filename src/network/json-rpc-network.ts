@@ -1,6 +1,10 @@
 /**
  * The SVM port over Solana JSON-RPC, built on @solana/kit's RPC client. Transport faults are
  * thrown as they are (the caller retries); definite refusals become TransactionRejectedError.
+ * Concurrent reads of one tick share requests (DataLoader, cache off): every write's
+ * getSignatureStatus joins one getSignatureStatuses, and getSlot, getBlockHeight and
+ * getLatestBlockhash at one commitment are read once for all their callers of the tick. A later
+ * tick always asks the network again: nothing is cached.
  */
 import {
   address,
@@ -17,8 +21,34 @@ import {
   type Base64EncodedWireTransaction,
 } from '@solana/kit';
 import type { Tracer } from '@opentelemetry/api';
-import { TransactionRejectedError, type Commitment, type SvmNetwork } from './svm-network';
+import DataLoader from 'dataloader';
+import { TransactionRejectedError, type Commitment, type SignatureStatus, type SvmNetwork } from './svm-network';
 import { tracedRpcTransport } from './traced-rpc-transport';
+
+/** getSignatureStatuses takes at most this many signatures. */
+const STATUSES_PER_REQUEST = 256;
+
+/**
+ * One read per commitment for all callers of a tick (DataLoader's batch: the loads made before the
+ * process next runs its tick queue). Cache off: a later tick reads again, even while this one's read
+ * is in flight. A failed read fails all its callers.
+ */
+function readPerTick<T>(read: (commitment: Commitment) => Promise<T>): (commitment: Commitment) => Promise<T> {
+  const loader = new DataLoader<Commitment, T>(
+    async (commitments) => {
+      const reads = new Map<Commitment, Promise<T | Error>>();
+      for (const c of commitments)
+        if (!reads.has(c))
+          reads.set(
+            c,
+            read(c).catch((e: unknown) => (e instanceof Error ? e : new Error(String(e)))),
+          );
+      return Promise.all(commitments.map((c) => reads.get(c)!));
+    },
+    { cache: false },
+  );
+  return (commitment) => loader.load(commitment);
+}
 
 /** JSON for diagnostics: kit's error contexts hold bigints (unitsConsumed), which JSON.stringify refuses. */
 const diagnosticJson = (value: unknown) => JSON.stringify(value ?? null, (_key, v) => (typeof v === 'bigint' ? v.toString() : v));
@@ -88,15 +118,21 @@ export function createJsonRpcNetwork(cluster: string, rpcUrl: string, tracer?: T
         : null,
     );
   };
+  // Every write's confirm polls its signature: the polls of a tick become one request (256 signatures each).
+  const statusLoader = new DataLoader<string, SignatureStatus | null>((sigs) => signatureStatuses([...sigs]), {
+    cache: false,
+    maxBatchSize: STATUSES_PER_REQUEST,
+  });
+  const latestBlockhash = readPerTick(async (commitment) => {
+    const { value } = await rpc.getLatestBlockhash({ commitment }).send();
+    return { blockhash: value.blockhash, lastValidBlockHeight: value.lastValidBlockHeight };
+  });
+  const blockHeight = readPerTick((commitment) => rpc.getBlockHeight({ commitment }).send());
+  const slot = readPerTick((commitment) => rpc.getSlot({ commitment }).send());
   return {
     cluster,
-    async getLatestBlockhash(commitment = 'confirmed') {
-      const { value } = await rpc.getLatestBlockhash({ commitment }).send();
-      return { blockhash: value.blockhash, lastValidBlockHeight: value.lastValidBlockHeight };
-    },
-    async getBlockHeight(commitment: Commitment = 'confirmed') {
-      return rpc.getBlockHeight({ commitment }).send();
-    },
+    getLatestBlockhash: (commitment = 'confirmed') => latestBlockhash(commitment),
+    getBlockHeight: (commitment = 'confirmed') => blockHeight(commitment),
     async sendTransaction(wire, _signature) {
       try {
         await rpc.sendTransaction(wire as Base64EncodedWireTransaction, { encoding: 'base64', preflightCommitment: 'confirmed' }).send();
@@ -111,14 +147,9 @@ export function createJsonRpcNetwork(cluster: string, rpcUrl: string, tracer?: T
         throw error;
       }
     },
-    async getSignatureStatus(sig) {
-      const [status] = await signatureStatuses([sig]);
-      return status;
-    },
+    getSignatureStatus: (sig) => statusLoader.load(sig),
     getSignatureStatuses: (sigs) => signatureStatuses(sigs),
-    async getSlot(commitment: Commitment = 'confirmed') {
-      return rpc.getSlot({ commitment }).send();
-    },
+    getSlot: (commitment = 'confirmed') => slot(commitment),
     async getTransaction(sig, commitment: Commitment = 'confirmed') {
       const tx = await rpc
         .getTransaction(toSignature(sig), {
