@@ -2,9 +2,9 @@
 import { sentSignature, type Outcome, type SignedTransaction, type BuiltTransaction, type WriteRequest } from '../../domain/write';
 import { finalizedCount, grownCount } from '../../domain/finality';
 import type { PipelineContext } from './context';
+import { nextPoll } from './poll-clock';
 
 const rank = { processed: 0, confirmed: 1, finalized: 2 } as const;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const json = (value: unknown) => JSON.stringify(value, (_k, v) => (typeof v === 'bigint' ? v.toString() : v));
 
 export function createConfirm(ctx: PipelineContext) {
@@ -12,15 +12,18 @@ export function createConfirm(ctx: PipelineContext) {
    * Polls the signature until it reaches the requested commitment, fails onchain, or its lifetime is
    * proven over and the network still does not know it (EXPIRED: it can never land, the workflow may
    * build anew). Stateless, so a replay or retry just polls again; transport faults are thrown and
-   * retried for as long as the network stays away.
+   * retried for as long as the network stays away. Polls on the process's shared clock (poll-clock.ts),
+   * so the polls of all waiting writes share one request.
    */
   return async function confirm(request: WriteRequest, signed: SignedTransaction, built: BuiltTransaction): Promise<Outcome> {
     const network = ctx.network(request.cluster);
     const lifetime = ctx.lifetime(request);
     // The highest count seen while polling: once rooted the network reports none (null), and a write that waited for `finalized` keeps it.
     let seen: number | null = null;
-    // Poll often at first (a block is 400 ms on public clusters), then back off to one poll per slot.
+    // Poll often at first (a block is 400 ms on public clusters), then back off to one poll per slot. Not
+    // at once: a signature sent this instant has not reached a block yet.
     for (let delay = 50; ; delay = Math.min(delay + 25, 400)) {
+      await nextPoll(delay);
       const status = await network.getSignatureStatus(sentSignature(signed));
       if (status?.err) return { status: 'FAILED', errorMessage: `the network refused the transaction: ${json(status.err)}`, slot: status.slot.toString() };
       if (status?.confirmations != null) seen = grownCount(seen, status.confirmations);
@@ -34,7 +37,6 @@ export function createConfirm(ctx: PipelineContext) {
       }
       // Looked at once more after the proof: it may have landed between the two reads.
       if (!status && (await lifetime.isOver(built.lifetime)) && !(await network.getSignatureStatus(sentSignature(signed)))) return { status: 'EXPIRED' };
-      await sleep(delay);
     }
   };
 }
