@@ -19,6 +19,8 @@ export interface RpcProxy {
   readonly sends: number;
   /** How many requests were cut while unreachable. */
   readonly refused: number;
+  /** Every request passed to the node, in arrival order: its JSON-RPC method (methods joined by "," for a batch). */
+  readonly requests: string[];
   close(): Promise<void>;
 }
 
@@ -26,6 +28,7 @@ export async function startRpcProxy(target: string): Promise<RpcProxy> {
   let unreachable = false;
   let sends = 0;
   let refused = 0;
+  const requests: string[] = [];
   let holding: { reached: () => void } | null = null;
   const held: (() => void)[] = [];
   const server = http.createServer(async (req, res) => {
@@ -37,6 +40,7 @@ export async function startRpcProxy(target: string): Promise<RpcProxy> {
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const body = Buffer.concat(chunks).toString();
     const isSend = /"method"\s*:\s*"sendTransaction"/.test(body);
+    requests.push([...body.matchAll(/"method"\s*:\s*"(\w+)"/g)].map((m) => m[1]).join(','));
     let answer: Response;
     try {
       answer = await fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
@@ -74,6 +78,7 @@ export async function startRpcProxy(target: string): Promise<RpcProxy> {
     get refused() {
       return refused;
     },
+    requests,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -64,19 +64,27 @@ export const createAccountHandler: OperationHandler<CreateAccountItemData, Creat
     const tokenDebitLimits = await storedTokenDebitLimits(em, scopeOf(request), item.tokenDebitLimits);
 
     let newAddress: string;
+    // A key this request generates: its address is known to nobody but this write yet.
+    let generated = false;
     const dkgKey = item.privateKeyDetails?.dkgKeys?.[0];
     if (dkgKey) {
       newAddress = await generateThresholdKey(em, deps, request.organizationId, `${request.transactionId}:new-account`, dkgKey);
+      generated = true;
     } else if (item.privateKeyDetails?.privateKey) {
       newAddress = await deps.keyStore.import(em, request.organizationId, deps.sealer.unseal(item.privateKeyDetails.privateKey), keyLocationOf(item));
     } else if (managed) {
       newAddress = await deps.keyStore.generate(em, request.organizationId, `${request.transactionId}:new-account`, keyLocationOf(item));
+      generated = true;
     } else {
       newAddress = item.onchainId!;
     }
 
     checkNotOnboarded(newAddress, Boolean(await em.findOne(Account, { ...scopeOf(request), address: newAddress })));
-    const existsOnchain = item.alreadyOnchain && item.skipBlockchainExistenceVerification ? true : await network.accountExists(newAddress);
+    // A generated address is not asked about: no account can be there before this write's own lands
+    // (lookup runs before anything is built or sent, and once only: a replay answers the resolution stored).
+    const existsOnchain = item.alreadyOnchain
+      ? item.skipBlockchainExistenceVerification || (await network.accountExists(newAddress))
+      : !generated && (await network.accountExists(newAddress));
     checkOnchainExistence(item, newAddress, request.cluster, existsOnchain);
 
     if (item.alreadyOnchain) {
