@@ -54,6 +54,7 @@ function matchingBench() {
       err: null,
       fee: 5000n,
       accountKeys: keys,
+      signers: keys.slice(0, 1),
       balances: keys.map((k) => ({ address: k, pre: 10n, post: 9n })),
       tokenBalances: [
         { address: randomAddress(), mint: 'Mint', owner: randomAddress(), pre: 1n, post: 0n },

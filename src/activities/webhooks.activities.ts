@@ -19,7 +19,7 @@ import { partTransactionId } from '../domain/ids';
 import type { BuiltTransaction, SignedTransaction, WriteRequest } from '../domain/write';
 import { hearsWrite } from '../domain/operations/accounts/webhook-recipients.rules';
 import type { ActivityDeps } from './deps';
-import { transactionResult } from '../db/repositories/transaction-records.repository';
+import { transactionOrigin, transactionResult } from '../db/repositories/transaction-records.repository';
 import { createWebhookSender, type SendOutcome } from './webhooks/send';
 import { LEFT_CHAIN_SUFFIX, leftChainEventId, networkEventId } from '../follower/ids';
 
@@ -79,7 +79,8 @@ export function createWebhookActivities(deps: ActivityDeps) {
       eventType,
       occurredAt: deps.now().toISOString(),
       organizationExternalId: subject.organizationExternalId,
-      transaction: tx ? transactionResult(tx) : null,
+      // The transaction result with its origin, as Fetch Transaction shows it (docs/webhooks.md).
+      transaction: tx ? { ...transactionResult(tx), origin: transactionOrigin(tx) } : null,
       operation: subject.operation,
       accounts: to.accounts.map((a) => ({ onchainId: a.address, offchainId: a.id, type: a.type, managed: a.managed })),
       ...extra,

@@ -150,7 +150,7 @@ async function recordFor(
     em,
     `insert into ledger_transaction (id, organization_id, operation, cluster, status, status_history, workflow_id, signature, fee_payer, signers, success, error_message,
        slot, fee, txn_timestamp, account_ids, origin, part, created_at, updated_at)
-     values (?, ?, ?, ?, ?, ?, ?, ?, ?, '{}', ?, ?, ?, ?, ?, '{}', 'NETWORK', 0, ?, ?)
+     values (?, ?, ?, ?, ?, ?, ?, ?, ?, array(select jsonb_array_elements_text(?::jsonb)), ?, ?, ?, ?, ?, '{}', 'NETWORK', 0, ?, ?)
      on conflict do nothing returning id`,
     [
       id,
@@ -162,6 +162,8 @@ async function recordFor(
       `chain-follower-${cluster}`,
       tx.signature,
       tx.accountKeys[0] ?? null,
+      // The addresses that signed it, as a service write's record lists its signers (JSON: Knex would expand an array binding into a list).
+      JSON.stringify(tx.signers),
       !failed,
       failed ? explainFailure(JSON.stringify(tx.err)) : null,
       tx.slot.toString(),

@@ -276,6 +276,7 @@ export function createJsonRpcNetwork(cluster: string, rpcUrl: string, tracer?: T
             err: tx.meta?.err ?? null,
             fee: tx.meta?.fee ?? 0n,
             accountKeys: keys,
+            signers: tx.transaction.message.accountKeys.slice(0, tx.transaction.message.header.numRequiredSignatures),
             balances: keys.map((key, i) => ({ address: key, pre: BigInt(pre[i] ?? 0), post: BigInt(post[i] ?? 0) })),
             tokenBalances: ownedTokenBalanceChanges(keys, tx.meta?.preTokenBalances ?? [], tx.meta?.postTokenBalances ?? []),
           };

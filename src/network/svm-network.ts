@@ -37,6 +37,8 @@ export interface BlockTransaction {
   fee: bigint;
   /** Static keys, then the lookup tables' writable and readonly addresses (the meta's order). */
   accountKeys: string[];
+  /** The addresses that signed it: the message's first `numRequiredSignatures` account keys, fee payer first. */
+  signers: string[];
   balances: { address: string; pre: bigint; post: bigint }[];
   /** Token accounts the transaction loaded, with their mint and owner (0 where it did not exist). */
   tokenBalances: { address: string; mint: string; owner: string | null; pre: bigint; post: bigint }[];

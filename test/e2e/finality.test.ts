@@ -202,13 +202,14 @@ it('a network-currency and a token transfer that leave the chain before finaliza
 });
 
 it('a write that left the chain tells its post-submit webhooks again: a second event, FAILED, under its own eventId', async () => {
-  const events: { eventId: string; status: string; errorMessage: string | null }[] = [];
+  const events: { eventId: string; status: string; errorMessage: string | null; origin: string }[] = [];
   const receiver = http.createServer((req, res) => {
     let body = '';
     req.on('data', (chunk) => (body += chunk));
     req.on('end', () => {
       const event = JSON.parse(body);
-      events.push({ eventId: event.eventId, status: event.transaction.status, errorMessage: event.transaction.errorMessage });
+      const { status, errorMessage, origin } = event.transaction;
+      events.push({ eventId: event.eventId, status, errorMessage, origin });
       res.end('ok');
     });
   });
@@ -229,8 +230,13 @@ it('a write that left the chain tells its post-submit webhooks again: a second e
       stack.node.advanceSlots(40);
       await waitFor(async () => events.some((e) => e.eventId === `${postSubmit}:LEFT_CHAIN`), 60_000);
       expect(events.filter((e) => e.eventId.startsWith(sent.body.offchainId))).toEqual([
-        { eventId: postSubmit, status: 'CONFIRMED', errorMessage: null },
-        { eventId: `${postSubmit}:LEFT_CHAIN`, status: 'FAILED', errorMessage: expect.stringContaining('left the chain before finalization') },
+        { eventId: postSubmit, status: 'CONFIRMED', errorMessage: null, origin: 'SERVICE' },
+        {
+          eventId: `${postSubmit}:LEFT_CHAIN`,
+          status: 'FAILED',
+          errorMessage: expect.stringContaining('left the chain before finalization'),
+          origin: 'SERVICE',
+        },
       ]);
       expect((await details(sent.body.offchainId)).status).toBe('FAILED');
     } finally {

@@ -9,6 +9,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { address, createSolanaRpc, devnet, generateKeyPairSigner } from '@solana/kit';
+import { getTransferSolInstruction } from '@solana-program/system';
 import * as splToken from '@solana-program/token';
 import * as token2022 from '@solana-program/token-2022';
 import { Client, Connection, WorkflowNotFoundError } from '@temporalio/client';
@@ -20,7 +21,7 @@ import { waitFor } from '../support/wait';
 type Ref = { onchainId: string; offchainId: string };
 interface Delivery {
   path: string;
-  body: { eventId: string; eventType: string; transaction: { onchainId: string }; accounts: { offchainId: string }[]; operation: string };
+  body: { eventId: string; eventType: string; transaction: { onchainId: string; origin: string }; accounts: { offchainId: string }[]; operation: string };
 }
 
 let stack: Stack;
@@ -107,6 +108,7 @@ it('records a network-currency deposit from outside to a subscribed managed acco
     slot: Number(sent.slot),
     fee: 5000,
     feePayer: outsideSender.payer.address,
+    signers: [outsideSender.payer.address],
     txnTimestamp: new Date(Number(block!.blockTime) * 1000).toISOString(),
     accountOffchainIds: [vault.offchainId],
   });
@@ -120,7 +122,13 @@ it('records a network-currency deposit from outside to a subscribed managed acco
   const event = await waitFor(async () => deliveries.find((d) => d.body.transaction?.onchainId === sent.signature));
   expect(event).toMatchObject({
     path: '/vault',
-    body: { eventType: 'NETWORK_TRANSACTION', operation: 'NETWORK_TRANSACTION', accounts: [{ offchainId: vault.offchainId }] },
+    body: {
+      eventType: 'NETWORK_TRANSACTION',
+      operation: 'NETWORK_TRANSACTION',
+      // The record's origin, as Fetch Transaction shows it.
+      transaction: { onchainId: sent.signature, origin: 'NETWORK' },
+      accounts: [{ offchainId: vault.offchainId }],
+    },
   });
   // The delivery log holds it under the same eventId (logged once the receiver answered), and a replay delivers it again under that eventId.
   const log = async () =>
@@ -136,6 +144,18 @@ it('records a network-currency deposit from outside to a subscribed managed acco
   expect(replayed.status).toBe(200);
   await waitFor(async () => deliveries.filter((d) => d.body.eventId === event.body.eventId).length === 2);
   expect((await log()).map((d) => d.attempt)).toEqual([1, 2]);
+});
+
+it("shows the network transaction's signers: the addresses that signed it, fee payer first, as a service write's record lists them", async () => {
+  // An outside keypair sends from its own address and the outside payer pays the fee: two signers.
+  const source = await generateKeyPairSigner();
+  await outsideSender.deposit(source.address, 100_000_000n);
+  const sent = await outsideSender.send([getTransferSolInstruction({ source, destination: address(vault.onchainId), amount: 54_321n })], outsideSender.payer);
+  const [record] = await waitFor(async () => {
+    const found = await bySignature(sent.signature);
+    return found.length ? found : null;
+  }, 60_000);
+  expect(record).toMatchObject({ origin: 'NETWORK', feePayer: outsideSender.payer.address, signers: [outsideSender.payer.address, source.address] });
 });
 
 it('records nothing for a deposit to an unsubscribed account (its record keeps what the service did)', async () => {

@@ -151,7 +151,7 @@ describe('pre-submit', () => {
     expect(payload).toMatchObject({
       eventType: 'TRANSACTION_PRE_SUBMIT',
       eventId: delivery.headers['x-ledger-event-id'],
-      transaction: { status: 'SIGNED', onchainId: created.body.svmTransaction.onchainId },
+      transaction: { status: 'SIGNED', onchainId: created.body.svmTransaction.onchainId, origin: 'SERVICE' },
     });
     const transaction = getTransactionDecoder().decode(getBase64Encoder().encode(payload.signedTransaction));
     const signers = Object.keys(transaction.signatures);
@@ -319,7 +319,8 @@ describe('post-submit', () => {
       organizationExternalId: stack.organizationExternalId,
       operation: 'CREATE_ACCOUNT',
       // The record as it stands at delivery: the chain follower may have finalized it by then.
-      transaction: { offchainId: created.body.svmTransaction.offchainId, status: expect.stringMatching(/^(CONFIRMED|FINALIZED)$/) },
+      // Its origin too, as Fetch Transaction shows it: the service's own write.
+      transaction: { offchainId: created.body.svmTransaction.offchainId, status: expect.stringMatching(/^(CONFIRMED|FINALIZED)$/), origin: 'SERVICE' },
     });
     expect(payload.accounts.map((a: { onchainId: string }) => a.onchainId)).toContain(created.body.newAccount.onchainId);
     expect(delivery.headers['x-receiver-key']).toBe('receiver-secret');

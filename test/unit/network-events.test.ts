@@ -13,6 +13,7 @@ const tx = (fields: Partial<FollowedTransaction>): FollowedTransaction => ({
   err: null,
   fee: 5000n,
   accountKeys: [],
+  signers: [],
   balances: [],
   tokenBalances: [],
   slot: 50n,

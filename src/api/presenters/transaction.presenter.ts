@@ -1,6 +1,6 @@
 /** Transaction records as the API shows them. */
 import type { LedgerTransaction } from '../../db/entities';
-import { transactionResult } from '../../db/repositories/transaction-records.repository';
+import { transactionOrigin, transactionResult } from '../../db/repositories/transaction-records.repository';
 import type { DetailLevel } from './account.presenter';
 import type * as t from 'io-ts';
 import type { transactionCompact, transactionIdentifiers, TransactionDetailedBody } from '../../domain/responses/transaction.responses';
@@ -31,7 +31,7 @@ export function presentTransaction(tx: LedgerTransaction, level: DetailLevel): T
 export function presentTransaction(tx: LedgerTransaction, level: DetailLevel): TransactionIdentifiersBody | TransactionCompactBody | TransactionDetailedBody {
   if (level === 'identifiers') return { onchain: { id: tx.signature ?? null }, offchain: { id: tx.id } };
   const result = transactionResult(tx);
-  const origin = (tx.origin ?? 'SERVICE') as 'SERVICE' | 'NETWORK';
+  const origin = transactionOrigin(tx);
   if (level === 'compact') return { ...result, operation: tx.operation, origin, createdAt: tx.createdAt };
   return {
     ...result,

@@ -139,6 +139,9 @@ export function transactionResult(record: LedgerTransaction): TransactionResult 
   };
 }
 
+/** Who sent the record's transaction (API.md section 9): the service's own writes, or the chain follower's network transactions. */
+export const transactionOrigin = (record: LedgerTransaction): 'SERVICE' | 'NETWORK' => (record.origin ?? 'SERVICE') as 'SERVICE' | 'NETWORK';
+
 /** The record a write created (an account or a position), for answering a repeat from the records. */
 export async function createdReference(em: EntityManager, id: string | undefined): Promise<WriteResult['created']> {
   if (!id) return undefined;
