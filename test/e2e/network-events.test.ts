@@ -310,6 +310,27 @@ it('turning subscribeToNetworkEvents off stops following; turning it on follows 
   expect(await bySignature(whileOff.signature)).toEqual([]);
 });
 
+it('turning subscribeToNetworkEvents on follows from the slot it was turned on at, however far behind the follower is: an earlier deposit stays unrecorded', async () => {
+  const late = await account({ managed: true });
+  const db = stack.runtime.orm.em.fork();
+  let earlier: Awaited<ReturnType<OutsideSender['deposit']>> | undefined;
+  // The follower held behind: its cursor row locked, so the tip it last saw stays put while the chain moves on.
+  await db.transactional(async (em) => {
+    const [held] = await em
+      .getConnection()
+      .execute<{ tip_slot: string }[]>('select tip_slot from chain_cursor where cluster = ? for update', ['LOCAL'], 'all', em.getTransactionContext());
+    earlier = await outsideSender.deposit(late.onchainId, 31_000n);
+    // Confirmed in a slot the follower has not seen, before the flag is turned on.
+    expect(earlier.slot).toBeGreaterThan(BigInt(held.tip_slot));
+    const on = await stack.call('PATCH', '/api/v1/accounts', { itemData: { account: { offchainId: late.offchainId }, subscribeToNetworkEvents: true } });
+    expect(on.status).toBe(200);
+  });
+  const later = await outsideSender.deposit(late.onchainId, 32_000n);
+  await waitFor(async () => (await bySignature(later.signature)).length === 1, 60_000);
+  await followedPast(later.slot);
+  expect(await bySignature(earlier!.signature)).toEqual([]);
+});
+
 it('answers where it stands with the position query of its workflow (the Temporal Web UI shows it) and in the lag metrics', async () => {
   const connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS! });
   try {

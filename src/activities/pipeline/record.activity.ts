@@ -19,6 +19,7 @@ import { operationHandlers } from '../operations';
 import { handlerOf } from '../operations/operation-handler';
 import { applyStatus, createdReference, newTransactionRecord, transactionResult } from '../../db/repositories/transaction-records.repository';
 import type { PipelineContext } from './context';
+import { followNetworkEventsFrom, turnsNetworkEventsOn } from '../../follower/network-events-from-slot';
 import { writesRecorded } from '../../observability/metrics';
 
 const recordedStatuses = ['CONFIRMED', 'FINALIZED', 'FAILED', 'EXPIRED', 'SUBMITTED', 'SIGNED'];
@@ -52,6 +53,8 @@ export function createRecord(ctx: PipelineContext) {
     const now = ctx.deps.now();
     const id = partTransactionId(request.transactionId, part);
     const landed = outcome ? await landedTransaction(request, await ctx.fork().findOne(LedgerTransaction, { id }), outcome) : null;
+    // A write turning subscribeToNetworkEvents on follows from the network's slot now, read outside the database transaction.
+    const followFrom = turnsNetworkEventsOn(request.itemData) ? await ctx.network(request.cluster).getSlot('processed') : null;
     let recordedNow = false;
     const handler = handlerOf(operationHandlers, request.operation);
     // The write's answer: a network transaction's result, or the offchain record when the operation answers with it.
@@ -95,6 +98,7 @@ export function createRecord(ctx: PipelineContext) {
       if (outcome && outcome.status !== 'SIGNED') await releaseNonceAccount(em, id);
       // The write's hold on a loan ends with it: landed, failed, expired, or recorded offchain only (a same-lender refinance).
       if (!outcome || outcome.status !== 'SIGNED') await releaseLoan(em, id);
+      if (followFrom !== null) await followNetworkEventsFrom(em, followFrom);
       const created = await handler.record(em, request, resolved, outcome, tx, now, part);
       if (tx && landed) {
         await applyBalanceChanges(em, request, tx, landed.balances, created?.offchainId, now);
