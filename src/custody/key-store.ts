@@ -15,7 +15,7 @@ import {
   type Transaction,
 } from '@solana/kit';
 import { CustodyKey } from '../db/entities';
-import { insertCustodyKey } from '../db/repositories/custody-keys.repository';
+import { insertCustodyKey, insertGeneratedCustodyKey } from '../db/repositories/custody-keys.repository';
 import type { Sealer } from './sealing';
 import type { SecretStore } from './secret-store';
 import type { ThresholdKeys, ThresholdKeySpec } from './threshold/threshold-keys';
@@ -95,6 +95,15 @@ export function createDatabaseKeyStore(
   const store_: KeyStore = {
     dkgPlayers: threshold?.playerCodes ?? [],
     async generate(em, organizationId, requestKey, location) {
+      if (location !== 'SECRETS') {
+        // One statement (a write's hot path): insert, or answer the key a replay of the request stored first.
+        const seed = randomBytes(32);
+        const address = await addressOfSeed(seed);
+        const sealedSecret = sealer.seal(seed, custodyKeyAad(address));
+        const stored = await insertGeneratedCustodyKey(em, { address, organizationId, location: 'DATABASE', sealedSecret, requestKey });
+        return stored ?? (await em.findOneOrFail(CustodyKey, { requestKey })).address;
+      }
+      // A SECRETS key's file is written before its row: look first, so a replay writes no second file.
       const existing = await em.findOne(CustodyKey, { requestKey });
       if (existing) return existing.address;
       await store(em, organizationId, randomBytes(32), requestKey, location);
