@@ -84,6 +84,12 @@ export async function enforceDebitLimits(em: EntityManager, request: WriteReques
   for (const group of groups.filter((g) => g.windows.length === 0)) check(group, () => 0n);
   const transactionIdOf = (debit: Debit) => partTransactionId(request.transactionId, debit.part ?? 0);
   const own = [...new Set(debits.map(transactionIdOf))];
+  const held = groups.flatMap((g) => g.debits);
+  // No window to count and nothing to approve: holding the debits is one statement, no transaction around it.
+  if (!windowed.length && !override) {
+    await reserveDebits(em, request.transactionId, transactionIdOf, held, now);
+    return undefined;
+  }
   return em.transactional(async (tx): Promise<{ approvalId: string } | undefined> => {
     if (windowed.length)
       await lockAccounts(
@@ -96,13 +102,7 @@ export async function enforceDebitLimits(em: EntityManager, request: WriteReques
       check(group, (limit) => recent.get(limit) ?? 0n);
     }
     // A write resting at SIGNED holds its debits too: Submit Transaction may send it (they are given back when it expires).
-    await reserveDebits(
-      tx,
-      request.transactionId,
-      transactionIdOf,
-      groups.flatMap((g) => g.debits),
-      now,
-    );
+    await reserveDebits(tx, request.transactionId, transactionIdOf, held, now);
     if (!override) return undefined;
     const approval = await openApproval(tx, request, override.group.account, override.needed, now);
     // A run that continued as new after its approval (a long signature wait) goes on without waiting again.

@@ -123,6 +123,11 @@ export interface Resolved {
    * webhooks asked by the earlier attempt.
    */
   resumed?: boolean;
+  /**
+   * Set by lookup when the write has no record yet: `prepare` hands it to build (which then inserts
+   * without reading the record again) and leaves it out of its result, so it is never in a history.
+   */
+  recordAbsent?: boolean;
   /** Operation-specific resolution (e.g. the new account's address), typed by the operation's handler; JSON-safe. */
   data: unknown;
 }

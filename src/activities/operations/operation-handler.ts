@@ -41,6 +41,8 @@ export interface OperationHandler<Input = unknown, Data = unknown> {
   reconcile?(em: EntityManager, deps: ActivityDeps, request: OperationRequest<Input>, resolved: OperationResolved<Data>): Promise<void>;
   /** Also reconcile after an offchain-only write (outcome null): e.g. a schedule that follows the record. */
   reconcilesOffchain?: boolean;
+  /** Its lookup holds a loan for the write (loan-holds.repository); the record step lets go of it. Other writes hold none: no statement to release one. */
+  holdsLoan?: boolean;
   /** An offchain-only write answers its transaction record (FINALIZED, no onchainId) rather than no transaction. */
   answersOffchainRecord?: boolean;
 }

@@ -45,12 +45,14 @@ const base64 = { text: getBase64Decoder(), bytes: getBase64Encoder() };
 
 export function createBuild(ctx: PipelineContext) {
   /** Idempotent as described above; fails with TRANSACTION_TOO_LARGE; transport faults are retried. */
-  return async function build(request: WriteRequest, resolved: Resolved, part = 0): Promise<BuiltTransaction> {
+  return async function build(request: WriteRequest, resolved: Resolved, part = 0, recordAbsent = false): Promise<BuiltTransaction> {
     const em = ctx.fork();
     const now = ctx.deps.now();
     const lifetime = ctx.lifetime(request);
     const network = ctx.network(request.cluster);
-    const record = await ctx.findRecord(em, request, part);
+    // Lookup, a moment ago in this attempt, found none: the INSERT below then fails on the id if a
+    // concurrent attempt of the write made one meanwhile, and the retry reads it.
+    const record = recordAbsent ? null : await ctx.findRecord(em, request, part);
     let expired: string | undefined;
     if (possiblySent(record)) {
       // A recorded outcome (landed, failed, or expired for the last time) is final: never a new message.
@@ -119,7 +121,9 @@ export function createBuild(ctx: PipelineContext) {
         reservedAddress: part === 0 ? (resolved.reservesAddress ?? null) : null,
       });
       try {
-        await attemptEm.flush();
+        // A new record is one INSERT (no begin/commit around it); a record already there is updated by the flush.
+        if (found) await attemptEm.flush();
+        else await attemptEm.insert(written);
         return built;
       } catch (error) {
         // Another write built these very bytes (the same instructions in the same block): to the

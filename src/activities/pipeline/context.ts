@@ -32,12 +32,15 @@ export function createPipelineContext(deps: ActivityDeps): PipelineContext {
     fork: () => deps.orm.em.fork(),
     network,
     lifetime: (request) =>
-      request.svmTransactionConfig?.messageLifetimeStrategy === 'DURABLE_NONCE'
+      usesDurableNonce(request)
         ? durableNonceLifetime(network(request.cluster), nonceReservations(deps, request))
         : recentBlockhashLifetime(network(request.cluster), request.commitment),
     findRecord: (em, request, part = 0) => em.findOne(LedgerTransaction, { id: partTransactionId(request.transactionId, part) }),
   };
 }
+
+/** The write's messages live by a durable nonce its record reserves (else by a recent blockhash, nothing reserved). */
+export const usesDurableNonce = (request: WriteRequest): boolean => request.svmTransactionConfig?.messageLifetimeStrategy === 'DURABLE_NONCE';
 
 /** A record whose message may have reached the network: it has a signature that no proof of expiry has cleared. */
 export const possiblySent = (record: LedgerTransaction | null): record is LedgerTransaction & { signature: string } => Boolean(record?.signature);

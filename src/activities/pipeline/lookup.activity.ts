@@ -62,6 +62,7 @@ export function createLookup(ctx: PipelineContext) {
       ...resolved,
       webhooks: signersWebhooks(request, resolved, signers),
       awaitedSigners: awaitedSigners(request, resolved, signers, autoSignOff),
+      ...(record ? {} : { recordAbsent: true }),
     };
   };
 }

@@ -18,7 +18,7 @@ import type { LandedTransaction } from '../../network/svm-network';
 import { operationHandlers } from '../operations';
 import { handlerOf } from '../operations/operation-handler';
 import { applyStatus, createdReference, newTransactionRecord, transactionResult } from '../../db/repositories/transaction-records.repository';
-import type { PipelineContext } from './context';
+import { usesDurableNonce, type PipelineContext } from './context';
 import { followNetworkEventsFrom, turnsNetworkEventsOn } from '../../follower/network-events-from-slot';
 import { writesRecorded } from '../../observability/metrics';
 
@@ -34,11 +34,13 @@ export function createRecord(ctx: PipelineContext) {
    * balances for onboarded accounts. Networks keep none below `confirmed`, so a write answered at
    * `processed` waits for it (a slot, usually; at most PROCESSED_RECORD_WAIT_MS, then recorded without).
    */
-  async function landedTransaction(request: WriteRequest, tx: LedgerTransaction | null, outcome: Outcome): Promise<LandedTransaction | null> {
-    if (outcome.status === 'EXPIRED' || outcome.status === 'SIGNED' || (outcome.status === 'FAILED' && !outcome.slot) || !tx?.signature) return null;
+  async function landedTransaction(request: WriteRequest, signatureOf: () => Promise<string | null>, outcome: Outcome): Promise<LandedTransaction | null> {
+    if (outcome.status === 'EXPIRED' || outcome.status === 'SIGNED' || (outcome.status === 'FAILED' && !outcome.slot)) return null;
+    const signature = await signatureOf();
+    if (!signature) return null;
     const network = ctx.network(request.cluster);
     for (let waited = 0; ; waited += PROCESSED_RECORD_POLL_MS) {
-      const landed = await network.getTransaction(tx.signature, 'confirmed');
+      const landed = await network.getTransaction(signature, 'confirmed');
       if (landed || outcome.status !== 'SUBMITTED' || waited >= PROCESSED_RECORD_WAIT_MS) return landed;
       await new Promise((resolve) => setTimeout(resolve, PROCESSED_RECORD_POLL_MS));
     }
@@ -47,12 +49,14 @@ export function createRecord(ctx: PipelineContext) {
   /**
    * Writes one transaction's outcome (`outcome` null: an offchain-only write, recorded FINALIZED).
    * Idempotent, also for attempts at once: a record already holding its outcome is answered as it is. It must not give up (the
-   * network moved value): every failure is retried.
+   * network moved value): every failure is retried. `sent`: the signature deliver sent (the one sign
+   * recorded), which spares reading the record for it before the transaction.
    */
-  return async function record(request: WriteRequest, resolved: Resolved, outcome: Outcome | null, part = 0): Promise<WriteResult> {
+  return async function record(request: WriteRequest, resolved: Resolved, outcome: Outcome | null, part = 0, sent?: string): Promise<WriteResult> {
     const now = ctx.deps.now();
     const id = partTransactionId(request.transactionId, part);
-    const landed = outcome ? await landedTransaction(request, await ctx.fork().findOne(LedgerTransaction, { id }), outcome) : null;
+    const signatureOf = async () => sent ?? (await ctx.fork().findOne(LedgerTransaction, { id }, { fields: ['signature'] }))?.signature ?? null;
+    const landed = outcome ? await landedTransaction(request, signatureOf, outcome) : null;
     // A write turning subscribeToNetworkEvents on follows from the network's slot now, read outside the database transaction.
     const followFrom = turnsNetworkEventsOn(request.itemData) ? await ctx.network(request.cluster).getSlot('processed') : null;
     let recordedNow = false;
@@ -94,10 +98,11 @@ export function createRecord(ctx: PipelineContext) {
         tx.reservedAddress = null;
       }
       if (outcome && (outcome.status === 'FAILED' || outcome.status === 'EXPIRED')) await releaseDebits(em, id, now);
-      // Landed, failed or expired for the last time: its durable nonce (if any) is free again. A SIGNED one keeps it.
-      if (outcome && outcome.status !== 'SIGNED') await releaseNonceAccount(em, id);
+      // Landed, failed or expired for the last time: its durable nonce is free again. A SIGNED one keeps it.
+      // Only a write whose request asks for a durable nonce reserves one (ctx.lifetime): others send no statement.
+      if (outcome && outcome.status !== 'SIGNED' && usesDurableNonce(request)) await releaseNonceAccount(em, id);
       // The write's hold on a loan ends with it: landed, failed, expired, or recorded offchain only (a same-lender refinance).
-      if (!outcome || outcome.status !== 'SIGNED') await releaseLoan(em, id);
+      if (handler.holdsLoan && (!outcome || outcome.status !== 'SIGNED')) await releaseLoan(em, id);
       if (followFrom !== null) await followNetworkEventsFrom(em, followFrom);
       const created = await handler.record(em, request, resolved, outcome, tx, now, part);
       if (tx && landed) {

@@ -17,11 +17,13 @@ import type { BuiltTransaction, Outcome, Resolved, SignedTransaction, WriteReque
 export interface Steps {
   lookup(request: WriteRequest): Promise<Resolved>;
   checkLimits(request: WriteRequest, resolved: Resolved): Promise<ApprovalNeeded | undefined>;
-  build(request: WriteRequest, resolved: Resolved, part?: number): Promise<BuiltTransaction>;
+  /** `recordAbsent`: lookup just found no record of the write, so build inserts one without reading. */
+  build(request: WriteRequest, resolved: Resolved, part?: number, recordAbsent?: boolean): Promise<BuiltTransaction>;
   sign(request: WriteRequest, built: BuiltTransaction, allowed: string[], part?: number, awaited?: string[]): Promise<SignedTransaction>;
   submit(request: WriteRequest, signed: SignedTransaction, part?: number): Promise<{ rejected: string | null }>;
   confirm(request: WriteRequest, signed: SignedTransaction, built: BuiltTransaction): Promise<Outcome>;
-  record(request: WriteRequest, resolved: Resolved, outcome: Outcome | null, part?: number): Promise<WriteResult>;
+  /** `sent`: the signature deliver sent, when it has it (spares a read). */
+  record(request: WriteRequest, resolved: Resolved, outcome: Outcome | null, part?: number, sent?: string): Promise<WriteResult>;
 }
 
 /** A message ready for the network: built and signed. */
@@ -39,8 +41,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export function createStages(steps: Steps) {
   /** Build, then sign (a reused message signs to the signature already recorded). */
-  async function buildAndSign(request: WriteRequest, resolved: Resolved, part = 0): Promise<Prepared> {
-    const built = await steps.build(request, resolved, part);
+  async function buildAndSign(request: WriteRequest, resolved: Resolved, part = 0, recordAbsent?: boolean): Promise<Prepared> {
+    const built = await steps.build(request, resolved, part, recordAbsent);
     return { built, signed: await steps.sign(request, built, resolved.signers, part, resolved.awaitedSigners) };
   }
 
@@ -52,11 +54,12 @@ export function createStages(steps: Steps) {
      * needs approval stops before build (`awaitingApproval`): no lifetime runs out while approvers decide.
      */
     async prepare(request: WriteRequest): Promise<{ resolved: Resolved; prepared?: Prepared; awaitingApproval?: ApprovalNeeded }> {
-      const resolved = await steps.lookup(request);
+      // recordAbsent is for build alone: it never reaches the history (a later build must read the record).
+      const { recordAbsent, ...resolved } = await steps.lookup(request);
       const awaitingApproval = resolved.resumed ? undefined : await steps.checkLimits(request, resolved);
       if (awaitingApproval) return { resolved, awaitingApproval };
       if (!resolved.needsTransaction) return { resolved };
-      return { resolved, prepared: await buildAndSign(request, resolved, 0) };
+      return { resolved, prepared: await buildAndSign(request, resolved, 0, recordAbsent) };
     },
 
     /** build → sign of a later transaction of the write, or of a new message after a proven expiry. Idempotent as build and sign are. */
@@ -92,7 +95,7 @@ export function createStages(steps: Steps) {
       const outcome: Outcome = rejected ? { status: 'FAILED', errorMessage: rejected } : await steps.confirm(request, signed, built);
       if (!rejected) sent();
       if (outcome.status === 'EXPIRED' && !lastLifetime) return { expired: true };
-      return { expired: false, result: await steps.record(request, resolved, outcome, part) };
+      return { expired: false, result: await steps.record(request, resolved, outcome, part, signed.signature ?? undefined) };
     },
 
     /** The record of a write that sends nothing now (`outcome` null: offchain only) or rests SIGNED. */

@@ -52,7 +52,11 @@ export async function debitedInWindow(
     .reduce((sum, r) => sum + BigInt(r.amount), 0n);
 }
 
-/** Holds a write's debits, each under the id of the transaction that moves it (replacing any an earlier attempt held). */
+/**
+ * Holds a write's debits, each under the id of the transaction that moves it, replacing any an
+ * earlier attempt held: one statement (the delete and the insert are atomic together, no
+ * begin/commit needed), so a replay holds each debit once.
+ */
 export async function reserveDebits(
   em: EntityManager,
   writeTransactionId: string,
@@ -60,14 +64,26 @@ export async function reserveDebits(
   debits: Debit[],
   now: Date,
 ): Promise<void> {
+  if (!debits.length) return;
   const ids = [...new Set(debits.map(transactionIdOf))];
-  if (ids.length) await exec(em)(`delete from debit_reservation where transaction_id in (?)`, [ids]);
-  for (const d of debits) {
-    await exec(em)(
-      `insert into debit_reservation (write_transaction_id, transaction_id, account_id, asset, operation_type, destination_class, amount, created_at) values (?, ?, ?, ?, ?, ?, ?, ?)`,
-      [writeTransactionId, transactionIdOf(d), d.accountId, assetKey(d), d.operationType ?? 'TRANSFER', d.destination?.class ?? null, d.amount, now],
-    );
-  }
+  await exec(em)(
+    `with replaced as (delete from debit_reservation where transaction_id in (?))
+     insert into debit_reservation (write_transaction_id, transaction_id, account_id, asset, operation_type, destination_class, amount, created_at)
+     values ${debits.map(() => '(?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+    [
+      ids,
+      ...debits.flatMap((d) => [
+        writeTransactionId,
+        transactionIdOf(d),
+        d.accountId,
+        assetKey(d),
+        d.operationType ?? 'TRANSFER',
+        d.destination?.class ?? null,
+        d.amount,
+        now,
+      ]),
+    ],
+  );
 }
 
 /** A transaction that did not move anything gives its debits back to the windows. */

@@ -27,6 +27,7 @@ interface CloseLoanData {
 }
 
 export const closeLoanHandler: OperationHandler<CloseLoanItemData, CloseLoanData> = {
+  holdsLoan: true,
   async lookup(em, deps, request) {
     const item = request.itemData;
     const { scope, loan, strategy, feePayer, ctx } = await borrowersLoan(em, deps, request, requireClosable);

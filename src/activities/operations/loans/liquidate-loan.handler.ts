@@ -28,6 +28,7 @@ interface LiquidateLoanData {
 }
 
 export const liquidateLoanHandler: OperationHandler<LiquidateLoanItemData, LiquidateLoanData> = {
+  holdsLoan: true,
   async lookup(em, deps, request) {
     const { scope, loan } = await heldLoan(em, request, requireLiquidatable);
     const now = deps.now();

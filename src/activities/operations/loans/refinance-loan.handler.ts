@@ -122,6 +122,7 @@ async function moveTo(
 }
 
 export const refinanceLoanHandler: OperationHandler<RefinanceLoanItemData, RefinanceLoanData> = {
+  holdsLoan: true,
   async lookup(em, deps, request) {
     const item = request.itemData;
     const { scope, loan } = await heldLoan(em, request, requireRefinanceable);

@@ -31,6 +31,7 @@ interface RepayLoanData {
 }
 
 export const repayLoanHandler: OperationHandler<RepayLoanItemData, RepayLoanData> = {
+  holdsLoan: true,
   async lookup(em, deps, request) {
     const item = request.itemData;
     const { scope, loan, strategy, borrower, feePayer, ctx } = await borrowersLoan(em, deps, request, requireOwing);

@@ -28,6 +28,7 @@ interface SwapCollateralData {
 }
 
 export const swapCollateralHandler: OperationHandler<SwapCollateralItemData, SwapCollateralData> = {
+  holdsLoan: true,
   tooLargeHint:
     "Swap fewer items at once (a frozen-by-default collateral adds thaw instructions), or prefund the borrower's positions instead of transferFrom or mintAsset.",
 

@@ -391,14 +391,14 @@ export async function recordLegs(em: EntityManager, request: WriteRequest, legs:
 /** The offchain side of a landed leg: balances moved by the planned amounts, frozen states, new destinations. */
 export async function recordLeg(em: EntityManager, request: WriteRequest, leg: Leg, tx: LedgerTransaction | null, at: Date): Promise<void> {
   const amount = BigInt(leg.amount);
-  if (leg.kind === 'mint') return moveBalance(em, leg.positionId, amount, frozenAfter(leg, leg.position), tx, at);
-  if (leg.kind === 'burn') return moveBalance(em, leg.positionId, -amount, frozenAfter(leg, leg.position), tx, at);
+  if (leg.kind === 'mint' || leg.kind === 'burn') {
+    await moveBalance(em, leg.positionId, leg.kind === 'mint' ? amount : -amount, frozenAfter(leg, leg.position), tx, at);
+    return;
+  }
   // By address: a destination opened by an earlier leg, or by a racing write, may hold another id than planned.
-  const destinationId = leg.createDestination
-    ? await openDestination(em, request, leg, tx, at)
-    : (await em.findOneOrFail(Position, { ...scopeOf(request), address: leg.destination })).id;
+  const destination = leg.createDestination ? await openDestination(em, request, leg, tx, at) : { address: leg.destination, scope: scopeOf(request) };
   await moveBalance(em, leg.sourceId, -amount, frozenAfter(leg, leg.source), tx, at);
-  await moveBalance(em, destinationId, amount, frozenAfter(leg, leg.destination), tx, at);
+  await moveBalance(em, destination, amount, frozenAfter(leg, leg.destination), tx, at);
 }
 
 /** Opens (or reopens) the destination's record; returns its id (a racing write may have opened it first). */

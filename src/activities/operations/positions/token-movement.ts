@@ -46,20 +46,50 @@ export async function freezeOptionSigner(
 /**
  * Moves a position's offchain balance by `delta` base units and records its frozen state after the
  * movement. The balance moves in SQL (`balance + delta`): deltas commute, so concurrent record steps
- * of movements of one position never lose each other's update.
+ * of movements of one position never lose each other's update. `position`: its id, or its address
+ * in the request's scope. Returns the position's id.
+ *
+ * One statement (balance, frozen state and last transaction together) when no position record is
+ * loaded in `em`; otherwise through the loaded record, so its pending changes (a reopened
+ * destination) and these never overwrite each other at the flush.
  */
 export async function moveBalance(
   em: EntityManager,
-  positionId: string,
+  position: string | { address: string; scope: { organizationId: string; cluster: string } },
   delta: bigint,
   frozenAfter: (frozen: boolean) => boolean,
   tx: LedgerTransaction | null,
   at: Date,
-): Promise<void> {
-  const position = await em.findOneOrFail(Position, { id: positionId });
-  await movePositionBalance(em, positionId, delta);
+): Promise<string> {
+  const loaded = em.getUnitOfWork().getIdentityMap().getStore(em.getMetadata(Position)).size > 0;
+  let id: string;
+  if (loaded) {
+    const found = await em.findOneOrFail(Position, typeof position === 'string' ? { id: position } : { ...position.scope, address: position.address });
+    await movePositionBalance(em, found.id, delta);
+    Object.assign(found, { frozen: frozenAfter(found.frozen), lastTransactionId: tx?.id ?? null, lastTransactionAt: at });
+    id = found.id;
+  } else {
+    const byId = typeof position === 'string';
+    const [row] = await em.getConnection().execute<{ id: string }[]>(
+      `update position set balance = balance + ?, frozen = case when frozen then ? else ? end, last_transaction_id = ?, last_transaction_at = ?, updated_at = ?
+       where ${byId ? 'id = ?' : 'organization_id = ? and cluster = ? and address = ?'} returning id`,
+      [
+        delta.toString(),
+        frozenAfter(true),
+        frozenAfter(false),
+        tx?.id ?? null,
+        at,
+        at,
+        ...(byId ? [position] : [position.scope.organizationId, position.scope.cluster, position.address]),
+      ],
+      'all',
+      em.getTransactionContext(),
+    );
+    if (!row) throw new Error(`no position record ${byId ? position : `at ${position.address}`}`);
+    id = row.id;
+  }
   // Kept on the record (written with it) to undo if the transaction leaves the chain (docs/finality.md).
-  if (tx) tx.balanceMoves = addBalanceMove(tx.balanceMoves, { kind: 'POSITION', id: positionId, delta });
-  Object.assign(position, { frozen: frozenAfter(position.frozen), lastTransactionId: tx?.id ?? null, lastTransactionAt: at });
-  linkRecords(tx, [position.id]);
+  if (tx) tx.balanceMoves = addBalanceMove(tx.balanceMoves, { kind: 'POSITION', id, delta });
+  linkRecords(tx, [id]);
+  return id;
 }
