@@ -10,10 +10,14 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { startStack, type Stack } from '../support/stack';
+import { REST_LOOK_COMMENT } from '../../src/client/write-client';
 
-/** Bounds, lowered as statements are cut (before issue 25: 27 and 44 here); the issue's aims are ≤ 8 and ≤ 12. */
-const CREATE_ACCOUNT_BOUND = 27;
-const TRANSFER_BOUND = 44;
+/**
+ * Bounds, lowered as statements are cut (before issue 25: 25 and 42, and 2 rest looks each at that
+ * latency; docs/benchmark.md "SQL statements per write"); the issue's aims are ≤ 8 and ≤ 12.
+ */
+const CREATE_ACCOUNT_BOUND = 17;
+const TRANSFER_BOUND = 30;
 
 let counting = false;
 let statements: string[] = [];
@@ -44,7 +48,11 @@ const ok = async (route: string, body: unknown) => {
   return answer.body;
 };
 
-/** The statements one write sent, printed grouped by text (count, text). */
+/**
+ * The statements one write sent, printed grouped by text (count, text). The API's looks at the
+ * record while the run goes on (REST_LOOK_COMMENT, every 250 ms) are listed apart and not counted:
+ * their number follows the write's latency (a loaded machine), not its steps.
+ */
 async function counted(name: string, write: () => Promise<unknown>): Promise<number> {
   statements = [];
   counting = true;
@@ -53,13 +61,18 @@ async function counted(name: string, write: () => Promise<unknown>): Promise<num
   } finally {
     counting = false;
   }
+  const looks = statements.filter((s) => s.includes(`/* ${REST_LOOK_COMMENT} */`)).length;
+  const own = statements.filter((s) => !s.includes(`/* ${REST_LOOK_COMMENT} */`));
   const byText = new Map<string, number>();
-  for (const s of statements) byText.set(s, (byText.get(s) ?? 0) + 1);
-  console.log(`${name}: ${statements.length} SQL statements\n${[...byText].map(([text, n]) => `  ${n} × ${text.slice(0, 400)}`).join('\n')}`);
-  return statements.length;
+  for (const s of own) byText.set(s, (byText.get(s) ?? 0) + 1);
+  console.log(
+    `${name}: ${own.length} SQL statements (and ${looks} rest looks of the API)\n${[...byText].map(([text, n]) => `  ${n} × ${text.slice(0, 400)}`).join('\n')}`,
+  );
+  return own.length;
 }
 
 beforeAll(async () => {
+  // A loaded shared machine: the setup writes (accounts, an instrument, positions, mints) may take minutes.
   stack = await startStack({ background: false });
   const authority = (await ok('/api/v1/accounts', { itemData: { managed: true, offchainReferences: { type: 'TOKEN_MANAGEMENT_AUTHORITY' } } })).newAccount;
   const mint = (
@@ -79,7 +92,7 @@ beforeAll(async () => {
     await ok('/api/v1/positions/mint', { itemData: { mintTo: position, value: { lamports: '1000000000' } } });
     pair.push(position);
   }
-});
+}, 600_000);
 afterAll(async () => {
   await stack?.close();
 });
@@ -94,10 +107,10 @@ it(`Create Account (managed, seeded, WALLET) sends at most ${CREATE_ACCOUNT_BOUN
   await createAccount(); // warm-up: the first of its kind may read what later ones find cached
   const counts = [await counted('Create Account', createAccount), await counted('Create Account (again)', createAccount)];
   expect(Math.max(...counts)).toBeLessThanOrEqual(CREATE_ACCOUNT_BOUND);
-});
+}, 300_000);
 
 it(`Transfer Financial Instrument between two managed positions sends at most ${TRANSFER_BOUND} SQL statements`, async () => {
   await transfer(0);
   const counts = [await counted('Transfer', () => transfer(1)), await counted('Transfer (again)', () => transfer(2))];
   expect(Math.max(...counts)).toBeLessThanOrEqual(TRANSFER_BOUND);
-});
+}, 300_000);
