@@ -88,6 +88,18 @@ describe('prepare', () => {
     expect(answer.prepared).toEqual({ built, signed });
   });
 
+  it("hands lookup's recordAbsent to build alone: prepare's answer (kept in history) never holds it", async () => {
+    const builds: unknown[][] = [];
+    const { stages } = fakeSteps({
+      lookup: async () => resolved({ recordAbsent: true }),
+      build: async (...args) => (builds.push(args), built),
+    });
+    const answer = await run(stages.prepare, request);
+    expect(builds[0][3]).toBe(true);
+    expect(answer.resolved).toEqual(resolved());
+    expect(answer.resolved).not.toHaveProperty('recordAbsent');
+  });
+
   it('builds nothing for a write with nothing to send', async () => {
     const { log, stages } = fakeSteps({ lookup: async () => resolved({ needsTransaction: false }) });
     const answer = await run(stages.prepare, request);
@@ -112,6 +124,13 @@ describe('deliver', () => {
     const answer = await run(stages.deliver, request, resolved(), built, signed, 0, false);
     expect(log).toEqual(['submit', 'confirm', 'record']);
     expect(answer).toMatchObject({ expired: false, result: { transaction: { status: 'CONFIRMED', success: true } } });
+  });
+
+  it('tells record the signature it sent (record then reads no record for it)', async () => {
+    const records: unknown[][] = [];
+    const { stages } = fakeSteps({ record: async (...args) => (records.push(args), { transaction: null }) });
+    await run(stages.deliver, request, resolved(), built, signed, 0, false);
+    expect(records[0][4]).toBe('sig');
   });
 
   it('records a refusal of the bytes as FAILED without confirming', async () => {
