@@ -2,13 +2,13 @@
  * The seeded fault injector: one fault at a time, at seeded moments (a mean of `everyMs` apart),
  * each ending with everything back up: SIGKILL and restart of the worker, the API, the Temporal dev
  * server or the node; every PostgreSQL connection of the service ended; PostgreSQL unreachable for a
- * while; the whole stack killed and restarted.
+ * while; the whole stack killed and restarted; a fork that drops the node's unfinalized blocks (fork.ts).
  */
 import type { History } from './history';
 import type { Random } from './random';
 import type { Services } from './services';
 
-export const FAULT_KINDS = ['worker', 'api', 'temporal', 'node', 'postgres', 'postgres-outage', 'stack'] as const;
+export const FAULT_KINDS = ['worker', 'api', 'temporal', 'node', 'postgres', 'postgres-outage', 'stack', 'fork'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 export interface Faults {
@@ -29,7 +29,16 @@ async function restart(services: Services, part: 'worker' | 'api' | 'temporal' |
   }
 }
 
-export function startFaults(services: Services, random: Random, targets: FaultKind[], everyMs: number, history: History, log: (m: string) => void): Faults {
+export function startFaults(
+  services: Services,
+  random: Random,
+  targets: FaultKind[],
+  everyMs: number,
+  history: History,
+  log: (m: string) => void,
+  /** The fork (fork.ts): answers what it did. */
+  fork: () => Promise<string>,
+): Faults {
   const counts = new Map<FaultKind, number>();
   let running = everyMs > 0 && targets.length > 0;
   let wake = () => {};
@@ -68,6 +77,9 @@ export function startFaults(services: Services, random: Random, targets: FaultKi
         await new Promise((resolve) => setTimeout(resolve, downMs));
         services.setDatabaseDown(false);
         for (const part of ['temporal', 'node', 'worker', 'api'] as const) await restart(services, part);
+        return;
+      case 'fork':
+        note(await fork());
         return;
     }
   };

@@ -10,7 +10,7 @@
  *
  * Knobs: CHAOS_SECONDS (60: how long the clients send), CHAOS_CLIENTS (4), CHAOS_SEED (random),
  * CHAOS_FAULT_EVERY_MS (4000: mean time between faults; 0: none), CHAOS_TARGETS (all of
- * worker,api,temporal,node,postgres,postgres-outage,stack), CHAOS_OPS (operations per client at
+ * worker,api,temporal,node,postgres,postgres-outage,stack,fork), CHAOS_OPS (operations per client at
  * most; default no limit), CHAOS_BLOCK_TIME_MS (100), CHAOS_PATIENCE_SECONDS (300: how long one
  * operation may go without a definite answer), CHAOS_DATABASE (the database's name).
  */
@@ -27,8 +27,9 @@ import { Random } from './random';
 import { checkReads, newTally, runClient, type ClientRun } from './runner';
 import { Services } from './services';
 import { setUpClient } from './setup';
-import { HttpSystem, type Ref } from './system';
-import { networkChecks, setUpSubscribed, startSender } from './network-events';
+import { HttpSystem } from './system';
+import { networkChecks, setUpSubscribed, startSender, type Subscribed } from './network-events';
+import { forkChecks, forkFault, Gate, type ForkWrite } from './fork';
 
 const knobs = {
   seconds: Number(process.env.CHAOS_SECONDS ?? 60),
@@ -85,7 +86,8 @@ async function main(): Promise<number> {
   const rpc = createSolanaRpc(services.nodeUrl);
   const rentMin = await rpc.getMinimumBalanceForRentExemption(0n).send();
 
-  const subscribed: Ref[] = [];
+  const subscribed: Subscribed[] = [];
+  const gate = new Gate();
   const clients: CheckedClient[] = await Promise.all(
     tenants.map(async (tenant, i) => {
       const client = new Client({
@@ -100,12 +102,12 @@ async function main(): Promise<number> {
       const { shape, state } = await setUpClient(system, keyPrefix, rentMin);
       // The chain follower's account: subscribed, outside the model (network-events.ts).
       subscribed[i] = await setUpSubscribed(system, keyPrefix);
-      const run: ClientRun = { client: i, shape, state, random: randoms[i]!, system, history, keyPrefix, more: () => false, tally: newTally() };
+      const run: ClientRun = { client: i, shape, state, random: randoms[i]!, system, history, keyPrefix, more: () => false, tally: newTally(), gate };
       // The first reads: every object agrees with the model before anything else happens.
       const objects = [...Object.keys(state.lamports).map(wallet), ...Object.keys(state.units).map(position), SUPPLY, NONCES];
       const differs = await checkReads(run, history.begin(i, 'setup', objects, []), objects);
       if (differs) throw new Error(`client ${i}: the setup disagrees with the model: ${differs.what}`);
-      return { run, system, setupRecords: new Set((await recordsOf(system)).map((r) => r.offchainId as string)) };
+      return { run, system, setupRecords: new Set((await recordsOf(system)).map((r) => r.offchainId as string)), outsideModel: new Set<string>() };
     }),
   );
   const feePayerAfterSetup = (await rpc.getBalance(address(services.feePayer), { commitment: 'confirmed' }).send()).value;
@@ -114,7 +116,9 @@ async function main(): Promise<number> {
   const divergences: Divergence[] = [];
   const loadStart = Date.now();
   const deadline = loadStart + knobs.seconds * 1000;
-  const faults = startFaults(services, randoms[knobs.clients]!, knobs.targets, knobs.faultEveryMs, history, log);
+  const forkWrites: ForkWrite[] = [];
+  const fork = forkFault(() => services.nodeUrl, rpc, gate, clients, subscribed, forkWrites);
+  const faults = startFaults(services, randoms[knobs.clients]!, knobs.targets, knobs.faultEveryMs, history, log, fork);
   const sender = startSender(services.nodeUrl, subscribed, root.fork(knobs.clients + 1));
   await Promise.all(
     clients.map(async ({ run }) => {
@@ -137,6 +141,9 @@ async function main(): Promise<number> {
     const network = await networkChecks(clients, subscribed, sent, log);
     finalLines.push(...network.lines);
     divergences.push(...network.divergences);
+    const forks = await forkChecks(clients, forkWrites);
+    finalLines.push(...forks.lines);
+    divergences.push(...forks.divergences);
   }
 
   const operations = new Map<string, number>();

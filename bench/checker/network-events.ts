@@ -1,13 +1,19 @@
 /**
- * The chain follower under faults (API.md section 9, docs/chaos-checker.md "Network events and
+ * The chain follower under faults (API.md section 9, docs/checker.md "Network events and
  * finality"): each client gets one more managed account, `D`, with subscribeToNetworkEvents, kept
- * outside the model; during the load an outside sender (a keypair funded by the node's faucet, plain
- * system transfers built with the kit, never through the API) deposits to the clients' `D`s while
- * the faults run. Once everything is up again and the follower has caught up:
+ * outside the model, and an outside sender of its own (a keypair funded by the node's faucet, known
+ * to the organization only as an unmanaged account holding two deposit instruments of the client's,
+ * SPL and Token-2022, also outside the model). During the load the senders deposit to the `D`s,
+ * built with the kit and never through the API: network currency (system transfers), SPL tokens
+ * into D's position, and Token-2022 tokens into D's token account that no position record knows
+ * until the first deposit creates it; the faults run meanwhile (the fork among them: fork.ts). Once
+ * everything is up again and the follower has caught up:
  * - every followed network transaction is recorded once (no signature on two records of one organization);
- * - records = chain for every subscribed account: the signatures of its organization's NETWORK records
- *   equal the account's onchain signature history minus the service's own transactions, and its
- *   offchain lamports equal the chain's;
+ * - records = chain for every subscribed account and its positions: the signatures of its
+ *   organization's NETWORK records (less those that left the chain: FAILED) equal the onchain
+ *   signature history of D's address and token accounts minus the service's own transactions; a
+ *   FAILED NETWORK record is not on chain; D's offchain lamports and each position's offchain units
+ *   equal the chain's (a token account the chain does not hold has no position record, or one at 0);
  * - every landed record (answered CONFIRMED, or a NETWORK record) ends FINALIZED (or FAILED if it left
  *   the chain) once the chain's finalized slot has passed its slot.
  */
@@ -25,10 +31,18 @@ import {
   signTransactionMessageWithSigners,
   signature as asSignature,
   type Address,
+  type Instruction,
+  type KeyPairSigner,
   type Rpc,
   type SolanaRpcApi,
 } from '@solana/kit';
 import { getTransferSolInstruction } from '@solana-program/system';
+import { findAssociatedTokenPda, getTransferCheckedInstruction, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
+import {
+  getCreateAssociatedTokenIdempotentInstruction,
+  getTransferCheckedInstruction as getTransferChecked2022Instruction,
+  TOKEN_2022_PROGRAM_ADDRESS,
+} from '@solana-program/token-2022';
 import type { Attempt } from './client';
 import { recordsOf, type CheckedClient, type FinalResult } from './final';
 import type { Random } from './random';
@@ -36,61 +50,125 @@ import type { HttpSystem, Ref } from './system';
 
 /** What a subscribed account starts with (seeded by the service: its own transaction, not a network one). */
 export const SUBSCRIBED_SEED = 10_000_000n;
+/** Units of each deposit instrument the sender holds. */
+const SENDER_UNITS = 1_000_000_000n;
 /** How long the follower may take to catch up, and the records to be finalized, after the faults. */
 const CATCH_UP_MS = 180_000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Makes the client's subscribed account `D` (outside the model: only the sender moves it). */
-export async function setUpSubscribed(system: HttpSystem, keyPrefix: string): Promise<Ref> {
-  const { outcome, answer } = await system.write(
+/** A deposit instrument: its mint, its token program, and D's token account (associated) of it. */
+export interface DepositInstrument {
+  version: 'SPL' | 'TOKEN_2022';
+  mint: Address;
+  program: Address;
+  /** D's token account of the instrument. */
+  tokenAccount: Address;
+  /** The sender's. */
+  senderTokenAccount: Address;
+  /** D has a position record from the setup (SPL); else the first deposit creates its token account (Token-2022). */
+  opened: boolean;
+}
+
+/** A client's subscribed account `D` and its outside sender. */
+export interface Subscribed {
+  account: Ref;
+  sender: KeyPairSigner;
+  instruments: DepositInstrument[];
+}
+
+/** Makes the client's subscribed account `D`, its sender and the deposit instruments (all outside the model). */
+export async function setUpSubscribed(system: HttpSystem, keyPrefix: string): Promise<Subscribed> {
+  let n = 0;
+  const landed = async (route: string, itemData: unknown) => {
+    const { outcome, answer } = await system.write('POST', route, { itemData }, `${keyPrefix}-setup-subscribed-${n++}`, (_: Attempt) => {});
+    if (outcome.type !== 'landed') throw new Error(`setup of the subscribed account (${route}): ${answer.status} ${JSON.stringify(answer.body).slice(0, 500)}`);
+    return answer.body;
+  };
+  const account = (await landed('/api/v1/accounts', { managed: true, subscribeToNetworkEvents: true, seed: { lamports: String(SUBSCRIBED_SEED) } }))
+    .newAccount as Ref;
+  const sender = await generateKeyPairSigner();
+  await system.rpc.requestAirdrop(sender.address, lamports(100_000_000_000n)).send();
+  for (let i = 0; (await system.rpc.getBalance(sender.address, { commitment: 'confirmed' }).send()).value === 0n; i++) {
+    if (i > 100) throw new Error('setup: the sender was not funded');
+    await sleep(100);
+  }
+  // Onboarded: no transaction, so answered 201 without one.
+  const onboarded = await system.write(
     'POST',
     '/api/v1/accounts',
-    { itemData: { managed: true, subscribeToNetworkEvents: true, seed: { lamports: String(SUBSCRIBED_SEED) } } },
-    `${keyPrefix}-setup-subscribed`,
+    { itemData: { managed: false, alreadyOnchain: true, onchainId: sender.address } },
+    `${keyPrefix}-setup-subscribed-sender`,
     (_: Attempt) => {},
   );
-  if (outcome.type !== 'landed') throw new Error(`setup of the subscribed account: ${answer.status} ${JSON.stringify(answer.body).slice(0, 500)}`);
-  return answer.body.newAccount as Ref;
+  if (onboarded.answer.status !== 201)
+    throw new Error(`setup of the sender: ${onboarded.answer.status} ${JSON.stringify(onboarded.answer.body).slice(0, 500)}`);
+  const senderRef = onboarded.answer.body.newAccount as Ref;
+  const authority = system.registry.accounts.authority!;
+  const instruments: DepositInstrument[] = [];
+  for (const version of ['SPL', 'TOKEN_2022'] as const) {
+    const mint = address(
+      (
+        await landed('/api/v1/financial-instruments', {
+          version,
+          onchainData: { decimals: 0 },
+          mintAuthority: { offchainId: authority.offchainId },
+          mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: 'STOCK' } } },
+        })
+      ).newFinancialInstrument.onchainId,
+    );
+    const at = (owner: Ref) => ({ owner: { offchainId: owner.offchainId }, financialInstrument: { onchainId: mint } });
+    await landed('/api/v1/positions', { positionToInitialize: at(senderRef) });
+    await landed('/api/v1/positions/mint', { mintTo: at(senderRef), value: { lamports: String(SENDER_UNITS) } });
+    const opened = version === 'SPL';
+    if (opened) await landed('/api/v1/positions', { positionToInitialize: at(account) });
+    const program = version === 'SPL' ? TOKEN_PROGRAM_ADDRESS : TOKEN_2022_PROGRAM_ADDRESS;
+    const [tokenAccount] = await findAssociatedTokenPda({ owner: address(account.onchainId), mint, tokenProgram: program });
+    const [senderTokenAccount] = await findAssociatedTokenPda({ owner: sender.address, mint, tokenProgram: program });
+    instruments.push({ version, mint, program, tokenAccount, senderTokenAccount, opened });
+  }
+  return { account, sender, instruments };
+}
+
+/** The instructions of the `n`th deposit to `to`: network currency, SPL tokens or Token-2022 tokens (creating D's token account if need be), by `kind`. */
+function deposit(to: Subscribed, kind: number, n: number): Instruction[] {
+  const amount = 1_000n + BigInt(n);
+  if (kind === 0) return [getTransferSolInstruction({ source: to.sender, destination: address(to.account.onchainId), amount })];
+  const i = to.instruments[kind - 1]!;
+  const transfer = { source: i.senderTokenAccount, mint: i.mint, destination: i.tokenAccount, authority: to.sender, amount: BigInt(n % 97) + 1n, decimals: 0 };
+  if (i.version === 'SPL') return [getTransferCheckedInstruction(transfer)];
+  return [
+    getCreateAssociatedTokenIdempotentInstruction({ payer: to.sender, ata: i.tokenAccount, owner: address(to.account.onchainId), mint: i.mint }),
+    getTransferChecked2022Instruction(transfer),
+  ];
 }
 
 /**
- * The outside sender: a deposit every ~`everyMs` to a random client's subscribed account until
- * `stop`. A send that fails (the node down) is not retried: the check compares with the chain, not
- * with what was sent.
+ * The outside senders: a deposit every ~`everyMs` to a random client's subscribed account, from that
+ * client's sender, of a random kind, until `stop`. A send that fails (the node down) is not retried:
+ * the check compares with the chain, not with what was sent.
  */
-export function startSender(nodeUrl: string, targets: Ref[], random: Random, everyMs = 300) {
+export function startSender(nodeUrl: string, targets: Subscribed[], random: Random, everyMs = 300) {
   const rpc = createSolanaRpc(nodeUrl);
   let stopped = false;
-  let sent = 0;
+  const sent = [0, 0, 0];
   let failed = 0;
   const running = (async () => {
-    const payer = await generateKeyPairSigner();
-    for (let funded = false; !funded && !stopped;) {
-      try {
-        await rpc.requestAirdrop(payer.address, lamports(100_000_000_000n)).send();
-        for (let i = 0; i < 50 && !funded; i++) {
-          await sleep(100);
-          funded = (await rpc.getBalance(payer.address, { commitment: 'confirmed' }).send()).value > 0n;
-        }
-      } catch {
-        await sleep(500);
-      }
-    }
     for (let n = 0; !stopped; n++) {
       try {
         const { value: blockhash } = await rpc.getLatestBlockhash({ commitment: 'confirmed' }).send();
-        const destination = address(targets[random.int(0, targets.length - 1)]!.onchainId);
+        const to = targets[random.int(0, targets.length - 1)]!;
+        const kind = random.int(0, 2);
         const signed = await signTransactionMessageWithSigners(
           pipe(
             createTransactionMessage({ version: 0 }),
-            (m) => setTransactionMessageFeePayerSigner(payer, m),
+            (m) => setTransactionMessageFeePayerSigner(to.sender, m),
             (m) => setTransactionMessageLifetimeUsingBlockhash(blockhash, m),
-            (m) => appendTransactionMessageInstructions([getTransferSolInstruction({ source: payer, destination, amount: 1_000n + BigInt(n) })], m),
+            (m) => appendTransactionMessageInstructions(deposit(to, kind, n), m),
           ),
         );
         await rpc.sendTransaction(getBase64EncodedWireTransaction(signed), { encoding: 'base64' }).send();
-        sent++;
+        sent[kind]!++;
       } catch {
         failed++;
       }
@@ -101,7 +179,7 @@ export function startSender(nodeUrl: string, targets: Ref[], random: Random, eve
     async stop() {
       stopped = true;
       await running;
-      return { sent, failed };
+      return { sent: sent.reduce((a, b) => a + b, 0), byKind: `${sent[0]} network currency, ${sent[1]} SPL, ${sent[2]} Token-2022`, failed };
     },
   };
 }
@@ -125,19 +203,22 @@ interface Comparison {
   differs: string[];
   balances: string[];
   networkRecords: number;
+  leftChain: number;
 }
 
 /** A record as Fetch Transactions (detailed) shows it: what the comparison reads. */
 export interface RecordSeen {
   onchainId?: string | null;
   origin?: string;
+  status?: string;
 }
 
 /**
- * One organization's records against its subscribed account's onchain history (its only subscribed
- * account): the signatures on more than one record (whatever their origin), the network
- * transactions with no NETWORK record (history minus the service's own), and the NETWORK records
- * not in the history.
+ * One organization's records against its subscribed account's onchain history (its address's and
+ * its token accounts'; its only subscribed account): the signatures on more than one record
+ * (whatever their origin), the network transactions with no NETWORK record (history minus the
+ * service's own), the NETWORK records not in the history, and the FAILED NETWORK records (their
+ * transaction left the chain) that the chain holds after all.
  */
 export function networkDifferences(records: RecordSeen[], history: string[]) {
   const onChain = new Set(history);
@@ -146,35 +227,60 @@ export function networkDifferences(records: RecordSeen[], history: string[]) {
   const network = records.filter((r) => r.origin === 'NETWORK' && r.onchainId);
   const count = new Map<string, number>();
   for (const r of records) if (r.onchainId && (onChain.has(r.onchainId) || r.origin === 'NETWORK')) count.set(r.onchainId, (count.get(r.onchainId) ?? 0) + 1);
-  const recorded = new Set(network.map((r) => r.onchainId!));
+  const left = network.filter((r) => r.status === 'FAILED').map((r) => r.onchainId!);
+  const recorded = new Set(network.filter((r) => r.status !== 'FAILED').map((r) => r.onchainId!));
   return {
     networkRecords: network.length,
     expected: expected.size,
     recorded: recorded.size,
+    leftChain: left.length,
     twice: [...count].filter(([, n]) => n > 1),
     missing: [...expected].filter((s) => !recorded.has(s)),
-    extra: [...recorded].filter((s) => !expected.has(s)),
+    extra: [...[...recorded].filter((s) => !expected.has(s)), ...left.filter((s) => onChain.has(s))],
   };
 }
 
-/** Records against the chain for every client's subscribed account, now. */
-async function compare(clients: CheckedClient[], subscribed: Ref[]): Promise<Comparison> {
-  const result: Comparison = { twice: [], differs: [], balances: [], networkRecords: 0 };
+/** The chain's units in a token account (null: the chain does not hold it). */
+async function unitsOnChain(rpc: Rpc<SolanaRpcApi>, tokenAccount: Address): Promise<string | null> {
+  const { value } = await rpc.getAccountInfo(tokenAccount, { commitment: 'confirmed', encoding: 'base64' }).send();
+  if (!value) return null;
+  return (await rpc.getTokenAccountBalance(tokenAccount, { commitment: 'confirmed' }).send()).value.amount;
+}
+
+/** Records against the chain for every client's subscribed account and its positions, now. */
+async function compare(clients: CheckedClient[], subscribed: Subscribed[]): Promise<Comparison> {
+  const result: Comparison = { twice: [], differs: [], balances: [], networkRecords: 0, leftChain: 0 };
   for (const [i, { system }] of clients.entries()) {
-    const account = subscribed[i]!;
+    const { account, instruments } = subscribed[i]!;
     const records = await recordsOf(system);
-    const chain = await historyOf(system.rpc, address(account.onchainId));
-    const found = networkDifferences(records, chain);
+    const chain: string[] = [];
+    for (const a of [address(account.onchainId), ...instruments.map((d) => d.tokenAccount)]) chain.push(...(await historyOf(system.rpc, a)));
+    const found = networkDifferences(records, [...new Set(chain)]);
     result.networkRecords += found.networkRecords;
+    result.leftChain += found.leftChain;
     for (const [s, n] of found.twice) result.twice.push(`client ${i}: signature ${s} on ${n} records`);
     if (found.missing.length || found.extra.length)
       result.differs.push(
-        `client ${i} (${account.onchainId}): ${found.expected} network transactions on chain, ${found.recorded} NETWORK records; missing ${found.missing.length} (${found.missing.slice(0, 3).join(', ')}), not on chain ${found.extra.length} (${found.extra.slice(0, 3).join(', ')})`,
+        `client ${i} (${account.onchainId}): ${found.expected} network transactions on chain, ${found.recorded} NETWORK records; missing ${found.missing.length} (${found.missing.slice(0, 3).join(', ')}), not on chain or FAILED but on chain ${found.extra.length} (${found.extra.slice(0, 3).join(', ')})`,
       );
     const answer = await system.client.read('/api/v1/accounts/balance', { itemData: { account: { offchainId: account.offchainId } } });
     const onchain = (await system.rpc.getBalance(address(account.onchainId), { commitment: 'confirmed' }).send()).value;
     const offchain = answer.status === 200 ? String(answer.body.offchain.balance.lamports) : `answer ${answer.status}`;
-    if (offchain !== String(onchain)) result.balances.push(`client ${i} (${account.onchainId}): offchain ${offchain}, chain ${onchain}`);
+    if (offchain !== String(onchain)) result.balances.push(`client ${i} (${account.onchainId}): offchain ${offchain} lamports, chain ${onchain}`);
+    for (const d of instruments) {
+      const position = await system.client.read('/api/v1/positions/balance', {
+        itemData: { position: { owner: { offchainId: account.offchainId }, financialInstrument: { onchainId: d.mint } } },
+      });
+      const units = await unitsOnChain(system.rpc, d.tokenAccount);
+      const offchainUnits =
+        position.status === 200 ? String(position.body.offchain.balance.lamports) : position.status === 404 ? null : `answer ${position.status}`;
+      // A token account the chain does not hold (not created yet, or its creation left the chain): no position record, or one at 0.
+      const agrees = units === null ? offchainUnits === null || offchainUnits === '0' : offchainUnits === units;
+      if (!agrees)
+        result.balances.push(
+          `client ${i} (${account.onchainId}) ${d.version} position: offchain ${offchainUnits ?? 'no record'}, chain ${units ?? 'no token account'}`,
+        );
+    }
   }
   return result;
 }
@@ -198,8 +304,8 @@ async function unfinalized(clients: CheckedClient[], rpc: Rpc<SolanaRpcApi>): Pr
 /** The follower's invariants, asked again (every 2 s) until they hold or CATCH_UP_MS has passed. */
 export async function networkChecks(
   clients: CheckedClient[],
-  subscribed: Ref[],
-  sender: { sent: number; failed: number },
+  subscribed: Subscribed[],
+  sender: { sent: number; byKind: string; failed: number },
   log: (m: string) => void,
 ): Promise<FinalResult> {
   const rpc = clients[0]!.system.rpc;
@@ -220,7 +326,7 @@ export async function networkChecks(
     finality = await unfinalized(clients, rpc);
   }
   log(
-    `network events: ${sender.sent} deposits sent (${sender.failed} sends failed), ${last.networkRecords} NETWORK records; records = chain after ${caughtUpSeconds} s, finality after ${((Date.now() - checksStart) / 1000).toFixed(1)} s`,
+    `network events: ${sender.sent} deposits sent (${sender.byKind}; ${sender.failed} sends failed), ${last.networkRecords} NETWORK records (${last.leftChain} of them left the chain); records = chain after ${caughtUpSeconds} s, finality after ${((Date.now() - checksStart) / 1000).toFixed(1)} s`,
   );
 
   const lines: string[] = [];
@@ -236,10 +342,14 @@ export async function networkChecks(
   );
   check(
     last.differs.length === 0,
-    `records = chain for the ${subscribed.length} subscribed accounts: NETWORK records' signatures = onchain signature history minus the service's own transactions`,
+    `records = chain for the ${subscribed.length} subscribed accounts and their token accounts: NETWORK records' signatures (less the ${last.leftChain} FAILED: left the chain) = onchain signature history minus the service's own transactions`,
     last.differs,
   );
-  check(last.balances.length === 0, `offchain lamports = chain for the ${subscribed.length} subscribed accounts once the follower caught up`, last.balances);
+  check(
+    last.balances.length === 0,
+    `offchain lamports and position units = chain for the ${subscribed.length} subscribed accounts and their ${subscribed.length * 2} deposit positions once the follower caught up`,
+    last.balances,
+  );
   check(
     finality.open.length === 0,
     `every landed record (answered CONFIRMED, or NETWORK) at or below the finalized slot ${finality.finalizedSlot} is FINALIZED or FAILED (${finality.checked})`,

@@ -54,6 +54,8 @@ export interface ClientRun {
   keyPrefix: string;
   /** Whether to go on (time or operations left, and no divergence anywhere). */
   more: () => boolean;
+  /** Held between operations while a fault must not catch one (the fork: fork.ts). */
+  gate?: { enter(): Promise<void>; leave(): void };
   tally: Tally;
 }
 
@@ -83,9 +85,14 @@ export async function checkReads(run: ClientRun, entry: Entry, objects: string[]
 /** The operations of one client until `more` says stop; the first divergence ends it. */
 export async function runClient(run: ClientRun): Promise<Divergence | undefined> {
   for (let n = 0; run.more(); n++) {
-    const op = nextOperation(run.state, run.shape, run.random, `${run.keyPrefix}-${n}`);
-    const divergence = await step(run, op);
-    if (divergence) return divergence;
+    await run.gate?.enter();
+    try {
+      const op = nextOperation(run.state, run.shape, run.random, `${run.keyPrefix}-${n}`);
+      const divergence = await step(run, op);
+      if (divergence) return divergence;
+    } finally {
+      run.gate?.leave();
+    }
   }
   return undefined;
 }

@@ -139,7 +139,13 @@ export class Services {
   private async startNode() {
     this.node = await spawnService(
       'local-node',
-      { DATA_DIR: this.workDir, LOCAL_NODE_PORT: String(this.ports.node), LOCAL_NODE_BLOCK_TIME_MS: String(this.options.blockTimeMs) },
+      {
+        DATA_DIR: this.workDir,
+        LOCAL_NODE_PORT: String(this.ports.node),
+        LOCAL_NODE_BLOCK_TIME_MS: String(this.options.blockTimeMs),
+        // The fork fault's hook (fork.ts).
+        LOCAL_NODE_FAULT_CONTROLS: 'true',
+      },
       /Local SVM node at (\S+)/,
     );
     this.nodeUrl = this.node.url;

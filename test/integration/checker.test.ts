@@ -45,14 +45,15 @@ it('runs every kind of write from three clients through faults with no divergenc
       CHAOS_CLIENTS: '3',
       CHAOS_SEED: '20261127',
       CHAOS_FAULT_EVERY_MS: '5000',
-      CHAOS_TARGETS: 'worker,api,temporal,node,postgres,postgres-outage',
+      // The seed's faults begin with a fork (and have another about 38 s in).
+      CHAOS_TARGETS: 'worker,api,temporal,node,postgres,postgres-outage,fork',
       CHAOS_DATABASE: database,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   for (const stream of [checker.stdout!, checker.stderr!]) stream.on('data', (chunk: Buffer) => (output += chunk.toString()));
   exited = new Promise((resolve) => checker!.once('exit', (code) => resolve(code)));
-  const timer = setTimeout(() => void stop(), 230_000);
+  const timer = setTimeout(() => void stop(), 300_000);
   const code = await exited;
   clearTimeout(timer);
 
@@ -63,7 +64,7 @@ it('runs every kind of write from three clients through faults with no divergenc
     expect(output).toMatch(new RegExp(`^ +\\d+  ${kind}( \\(.+\\))?$`, 'm'));
   expect(output).toMatch(/^ +\d+  rests (AWAITING_APPROVAL|SIGNED|AWAITING_SIGNATURES)$/m);
   expect(output).toMatch(/^ +\d+  refused 400 INSUFFICIENT_BALANCE$/m);
-  const faults = [...output.matchAll(/^\[checker \+[\d.]+s\] (SIGKILL|PostgreSQL|whole stack)/gm)].length;
+  const faults = [...output.matchAll(/^\[checker \+[\d.]+s\] (SIGKILL|PostgreSQL|whole stack|fork)/gm)].length;
   expect(faults).toBeGreaterThanOrEqual(4);
   for (const line of [
     'every object read once more agrees with the model',
@@ -73,8 +74,14 @@ it('runs every kind of write from three clients through faults with no divergenc
     'the fee payer paid exactly',
     'every followed network transaction recorded once',
     'records = chain for the',
-    'offchain lamports = chain for the',
+    'offchain lamports and position units = chain for the',
     'every landed record (answered CONFIRMED, or NETWORK)',
+    'every write that left the chain in a fork ended FAILED',
   ])
     expect(output).toContain(`ok     ${line}`);
-}, 260_000);
+  // Token deposits (SPL, and Token-2022 into token accounts they create) went out beside network currency.
+  expect(output).toMatch(/deposits sent \(\d+ network currency, [1-9]\d* SPL, [1-9]\d* Token-2022;/);
+  // A fork took writes answered CONFIRMED off the chain, and each was checked to end FAILED.
+  expect(output).toMatch(/^\[checker \+[\d.]+s\] fork: the node dropped [1-9]\d* transactions above the finalized slot, [1-9]/m);
+  expect(output).toMatch(/ended FAILED with an errorMessage \([1-9]\d* of the/);
+}, 330_000);
