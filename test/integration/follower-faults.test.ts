@@ -23,25 +23,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import {
-  address,
-  appendTransactionMessageInstructions,
-  createSolanaRpc,
-  createTransactionMessage,
-  devnet,
-  generateKeyPairSigner,
-  getBase64EncodedWireTransaction,
-  getSignatureFromTransaction,
-  lamports,
-  pipe,
-  setTransactionMessageFeePayerSigner,
-  setTransactionMessageLifetimeUsingBlockhash,
-  signTransactionMessageWithSigners,
-  type Address,
-  type Instruction,
-  type KeyPairSigner,
-  type Signature,
-} from '@solana/kit';
+import { address, createSolanaRpc, devnet, type Address, type Instruction, type KeyPairSigner, type Signature } from '@solana/kit';
 import { getTransferSolInstruction } from '@solana-program/system';
 import {
   findAssociatedTokenPda,
@@ -55,6 +37,7 @@ import { startTemporalDevServer, type TemporalDevServer } from '../../dev/tempor
 import { chainFollowerWorkflowId } from '../../src/follower/ids';
 import { freePort } from '../../src/main/ports';
 import { startFaultWorker, type FaultWorker } from '../support/fault-process';
+import { fundedKeypair, sendSigned, signedOutside } from '../support/outside-sender';
 import { startStack, type Stack } from '../support/stack';
 import { waitFor } from '../support/wait';
 
@@ -114,9 +97,7 @@ beforeAll(async () => {
   receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
 
   // The outside sender: funded by the node's faucet, known to the organization only as an unmanaged account holding tokens.
-  payer = await generateKeyPairSigner();
-  await rpc.requestAirdrop(payer.address, lamports(100_000_000_000n)).send();
-  await waitFor(async () => (await rpc.getBalance(payer.address, { commitment: 'confirmed' }).send()).value > 0n);
+  payer = await fundedKeypair(rpc, 100_000_000_000n);
   const authority = await account({ managed: true, offchainReferences: { type: 'TOKEN_MANAGEMENT_AUTHORITY' } });
   const instrument = await stack.call('POST', '/api/v1/financial-instruments', {
     itemData: {
@@ -205,16 +186,8 @@ async function sendDeposits(count: number): Promise<Signature[]> {
   const { value: blockhash } = await retried(() => rpc.getLatestBlockhash({ commitment: 'confirmed' }).send());
   const signatures: Signature[] = [];
   for (let i = 0; i < count; i++) {
-    const signed = await signTransactionMessageWithSigners(
-      pipe(
-        createTransactionMessage({ version: 0 }),
-        (m) => setTransactionMessageFeePayerSigner(payer, m),
-        (m) => setTransactionMessageLifetimeUsingBlockhash(blockhash, m),
-        (m) => appendTransactionMessageInstructions(nextDeposit(), m),
-      ),
-    );
-    await retried(() => rpc.sendTransaction(getBase64EncodedWireTransaction(signed), { encoding: 'base64' }).send());
-    signatures.push(getSignatureFromTransaction(signed));
+    const signed = await signedOutside(nextDeposit(), payer, blockhash);
+    signatures.push(await retried(() => sendSigned(rpc, signed)));
   }
   return signatures;
 }
@@ -372,23 +345,15 @@ it('records several deposits into one new token account in one block: the first 
   const signatures: Signature[] = [];
   try {
     for (const amount of [100n, 20n, 3n]) {
-      const signed = await signTransactionMessageWithSigners(
-        pipe(
-          createTransactionMessage({ version: 0 }),
-          (m) => setTransactionMessageFeePayerSigner(payer, m),
-          (m) => setTransactionMessageLifetimeUsingBlockhash(blockhash, m),
-          (m) =>
-            appendTransactionMessageInstructions(
-              [
-                getCreateAssociatedTokenIdempotentInstruction({ payer, ata: tokenAccount, owner: address(fresh.onchainId), mint }),
-                getTransferCheckedInstruction({ source: payerTokenAccount, mint, destination: tokenAccount, authority: payer, amount, decimals: DECIMALS }),
-              ],
-              m,
-            ),
-        ),
+      const signed = await signedOutside(
+        [
+          getCreateAssociatedTokenIdempotentInstruction({ payer, ata: tokenAccount, owner: address(fresh.onchainId), mint }),
+          getTransferCheckedInstruction({ source: payerTokenAccount, mint, destination: tokenAccount, authority: payer, amount, decimals: DECIMALS }),
+        ],
+        payer,
+        blockhash,
       );
-      await rpc.sendTransaction(getBase64EncodedWireTransaction(signed), { encoding: 'base64' }).send();
-      signatures.push(getSignatureFromTransaction(signed));
+      signatures.push(await sendSigned(rpc, signed));
     }
   } finally {
     resume();
@@ -441,7 +406,7 @@ it('the Temporal server killed while a follower step has committed its batch and
   }
   await confirmAll(held);
   await within(dying.reached, 60_000, 'the follower reached its point after the commit');
-  const heldSlot = (await rpc.getSignatureStatuses(held).send()).value[0]!.slot;
+  const heldSlot = (await rpc.getSignatureStatuses(held, { searchTransactionHistory: true }).send()).value[0]!.slot;
   // The step committed its batch (records and cursor) and started none of its deliveries.
   expect(await cursor()).toBeGreaterThanOrEqual(heldSlot);
   expect(deliveries.filter((d) => held.includes(d.body.transaction?.onchainId as Signature))).toEqual([]);
@@ -464,7 +429,7 @@ it('the node stopped with deposits in blocks the follower has not read, and star
   worker = undefined;
   const unread = [...(await sendDeposits(5)), ...(await sendDeposits(4))];
   await confirmAll(unread);
-  const slots = (await rpc.getSignatureStatuses(unread).send()).value.map((s) => s!.slot);
+  const slots = (await rpc.getSignatureStatuses(unread, { searchTransactionHistory: true }).send()).value.map((s) => s!.slot);
   const oldest = slots.reduce((a, b) => (a < b ? a : b));
   expect(await cursor()).toBeLessThan(oldest);
 
