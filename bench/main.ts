@@ -26,6 +26,15 @@
  * BENCH_TEMPORAL_ADDRESS (namespace BENCH_TEMPORAL_NAMESPACE, default `ledger`; e.g. the one
  * `temporal-config/cluster/start.sh` runs), where two worker processes run beside the API.
  *
+ * BENCH_BASELINE=<git ref>: the previous code's API and worker (bench/baseline.ts: a temporary git
+ * worktree, its own database) beside today's in the same run: each write row runs for today's code
+ * and then for the baseline's, and the ratios today / baseline are printed.
+ *
+ * PostgreSQL: a server of the bench's own (bench/postgres.ts) with pg_stat_statements preloaded, so
+ * each row prints the SQL statements per write PostgreSQL counted (BEGIN and COMMIT included) and the
+ * most frequent ones; BENCH_POSTGRES=machine uses the machine's server at 127.0.0.1:5432 instead
+ * (no statement counts unless it preloads pg_stat_statements), as does DATABASE_URL.
+ *
  * Knobs: BENCH_SECONDS (default 20), BENCH_CONCURRENCY (16), BENCH_SMALL_CONCURRENCY (4),
  * BENCH_BLOCK_TIME_MS (100), BENCH_COMMITMENT (confirmed), BENCH_TEMPORAL_STORE (file | memory),
  * BENCH_WORKERS (worker processes: 1 on the dev server, 2 on a cluster), BENCH_MINT_LAMPORTS
@@ -46,13 +55,15 @@ import { startTemporalDevServer } from '../dev/temporal/dev-server';
 import { openRuntime, fundFeePayer, forkEm } from '../src/main/runtime';
 import { installSdkLogger, workerTuning } from '../src/main/worker';
 import { createApiKey, ensureOrganization } from '../src/custody/credentials';
-import { roleNames } from '../src/domain/roles';
+import { qualifiedRole, roleNames } from '../src/domain/roles';
 import { searchAttributeNames, type WriteRequest } from '../src/domain/write';
 import { noopActivities } from './noop-activities';
 import { spawnService, type Service, type ServiceName } from './processes';
 import { cpuPerWrite, groups, sampleCpu, type CpuSample, type Group, type ProcessSample } from './cpu';
 import { benchReads, reportReads, type ReadRun } from './reads';
 import { fundSenders, withDeposits, type FollowerRun } from './deposits';
+import { countStatements, resetStatements, startBenchPostgres, type StatementCount } from './postgres';
+import { baselineApiKey, checkoutBaseline } from './baseline';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 20);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 16);
@@ -67,6 +78,8 @@ const workerCount = Number(process.env.BENCH_WORKERS ?? (clusterAddress ? 2 : 1)
 const mintLamports = BigInt(process.env.BENCH_MINT_LAMPORTS ?? 1_000_000_000_000);
 /** BENCH_FOLLOWER=0 leaves out the chain follower's row (Create Account again with outside deposits). */
 const followerRow = process.env.BENCH_FOLLOWER !== '0';
+const baselineRef = process.env.BENCH_BASELINE;
+const topStatements = Number(process.env.BENCH_TOP_STATEMENTS ?? 8);
 const allScenarios = ['create-account', 'transfer', 'reads'] as const;
 type Scenario = (typeof allScenarios)[number];
 const scenarios = (process.env.BENCH_SCENARIOS ?? allScenarios.join(','))
@@ -87,20 +100,42 @@ interface Run {
   latencies: number[];
   /** CPU milliseconds per write of each process group, over the timed window. */
   cpu: CpuSample;
+  /** The SQL statements PostgreSQL ran in the stack's database over the timed window (with a statement-counting server). */
+  statements?: StatementCount;
 }
 
-/** The processes the bench started, by pid, for the CPU figures. */
+/** The processes of the bench, the node and today's stack, by pid, for the CPU figures. */
 const processes = new Map<number, Group>([[process.pid, 'bench']]);
 
-/** Runs `call` from `clients` loops for `durationMs` after a warm-up, recording latencies and CPU. */
-async function load(name: string, call: (client: number) => Promise<void>, durationMs: number, clients = concurrency, warmupMs = 3000): Promise<Run> {
+/** What a row is measured on: the processes counted and the database whose statements count. */
+interface Measured {
+  processes: ReadonlyMap<number, Group>;
+  database?: string;
+}
+
+/** Connected to the bench's statement-counting PostgreSQL, when it runs one. */
+let statementCounter: PgClient | undefined;
+
+/** Runs `call` from `clients` loops for `durationMs` after a warm-up, recording latencies, CPU and SQL statements. */
+async function load(
+  name: string,
+  call: (client: number) => Promise<void>,
+  durationMs: number,
+  clients = concurrency,
+  warmupMs = 3000,
+  measured: Measured = { processes },
+): Promise<Run> {
   const latencies: number[] = [];
   let errors = 0;
   let firstError: unknown;
   const warmupEnd = Date.now() + warmupMs;
   const end = warmupEnd + durationMs;
   let cpuBefore: ProcessSample | undefined;
-  const warm = setTimeout(() => (cpuBefore = sampleCpu(processes)), warmupMs);
+  let reset: Promise<void> | undefined;
+  const warm = setTimeout(() => {
+    cpuBefore = sampleCpu(measured.processes);
+    if (statementCounter && measured.database) reset = resetStatements(statementCounter);
+  }, warmupMs);
   await Promise.all(
     Array.from({ length: clients }, async (_, client) => {
       while (Date.now() < end) {
@@ -116,15 +151,32 @@ async function load(name: string, call: (client: number) => Promise<void>, durat
     }),
   );
   clearTimeout(warm);
-  const cpu = cpuPerWrite(cpuBefore ?? sampleCpu(processes), sampleCpu(processes), latencies.length);
+  const cpu = cpuPerWrite(cpuBefore ?? sampleCpu(measured.processes), sampleCpu(measured.processes), latencies.length);
+  await reset;
+  const statements = reset && statementCounter && measured.database ? await countStatements(statementCounter, measured.database, topStatements) : undefined;
   if (firstError) log(`${name}: ${errors} errors, first: ${(firstError as Error).message}`);
-  return { name, count: latencies.length, errors, seconds: durationMs / 1000, latencies: latencies.sort((a, b) => a - b), cpu };
+  return {
+    name,
+    count: latencies.length,
+    errors,
+    seconds: durationMs / 1000,
+    latencies: latencies.sort((a, b) => a - b),
+    cpu,
+    statements,
+  };
 }
 
-/** Starts a service process and counts its CPU under `group`. */
-async function service(name: ServiceName, group: Group, env: Record<string, string>, ready: RegExp): Promise<Service> {
-  const started = await spawnService(name, env, ready, process.env.BENCH_PROFILE === name ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : []);
-  processes.set(started.pid, group);
+/** Starts a service process (of the checkout at `root`) and counts its CPU under `group` in `counted`. */
+async function service(
+  name: ServiceName,
+  group: Group,
+  env: Record<string, string>,
+  ready: RegExp,
+  counted: Map<number, Group> = processes,
+  root?: string,
+): Promise<Service> {
+  const started = await spawnService(name, env, ready, process.env.BENCH_PROFILE === name ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : [], root);
+  counted.set(started.pid, group);
   cleanups.push(() => started.stop());
   return started;
 }
@@ -185,10 +237,21 @@ function reportFollower(f: FollowerRun) {
 }
 
 function reportCpu(runs: Run[]) {
-  console.log(`\n${'CPU per write (ms)'.padEnd(58)} ${groups.map((g) => g.padStart(9)).join('')}${'total'.padStart(9)}`);
+  console.log(
+    `\n${'CPU per write (ms); SQL statements per write'.padEnd(58)} ${groups.map((g) => g.padStart(9)).join('')}${'total'.padStart(9)}${'SQL'.padStart(7)}`,
+  );
   for (const run of runs) {
     const total = groups.reduce((sum, g) => sum + run.cpu[g], 0);
-    console.log(`${run.name.padEnd(58)} ${groups.map((g) => run.cpu[g].toFixed(1).padStart(9)).join('')}${total.toFixed(1).padStart(9)}`);
+    const sql = run.statements && run.count ? (run.statements.total / run.count).toFixed(1) : '–';
+    console.log(`${run.name.padEnd(58)} ${groups.map((g) => run.cpu[g].toFixed(1).padStart(9)).join('')}${total.toFixed(1).padStart(9)}${sql.padStart(7)}`);
+  }
+}
+
+/** The most frequent statements of each write row, per write. */
+function reportStatements(runs: Run[]) {
+  for (const run of runs.filter((r) => r.statements && r.count)) {
+    console.log(`\nSQL statements per write, most frequent first: ${run.name} (${(run.statements!.total / run.count).toFixed(1)} in all)`);
+    for (const { calls, query } of run.statements!.top) console.log(`${(calls / run.count).toFixed(2).padStart(8)}  ${query.slice(0, 150)}`);
   }
 }
 
@@ -268,17 +331,155 @@ async function ceiling(
   }
 }
 
+/** A running API and its worker(s), of today's code or the baseline's, with a client for its routes. */
+interface Stack {
+  label: string;
+  url: string;
+  apiKey: string;
+  database: string;
+  /** The processes counted in its rows: the bench, the node and its own API and workers. */
+  processes: Map<number, Group>;
+  services: Service[];
+}
+
+/** SIGSTOP or SIGCONT to each of the stack's API and worker processes. */
+function signalStack(stack: Stack, signal: 'SIGSTOP' | 'SIGCONT') {
+  for (const service of stack.services) process.kill(service.pid, signal);
+}
+
+/** Waits (at most 60 s) until the chain follower of the stack using `databaseUrl` is within 20 slots of the node's confirmed tip. */
+async function followerAtTip(nodeUrl: string, databaseUrl: string) {
+  const client = new PgClient({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    for (const deadline = Date.now() + 60_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 200))) {
+      const response = await fetch(nodeUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getSlot', params: [{ commitment: 'confirmed' }] }),
+      });
+      const tip = ((await response.json()) as { result: number }).result;
+      const { rows } = await client.query<{ slot: string }>('select slot::text from chain_cursor');
+      if (rows.every((row) => tip - Number(row.slot) <= 20)) return;
+    }
+    log('the chain follower was not back at the tip within 60 s');
+  } finally {
+    await client.end();
+  }
+}
+
+/** The stack's routes as the bench calls them. */
+function clientOf(stack: Stack) {
+  const post = async (route: string, itemData: unknown): Promise<{ status: number; body: Answer }> => {
+    const response = await fetch(`${stack.url}${route}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${stack.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ itemData }),
+    });
+    return { status: response.status, body: await response.json() };
+  };
+  /** A write that must answer 201 with a successful transaction (`transactionOf` picks it from the body). */
+  const write = async (route: string, itemData: unknown, transactionOf: (body: Answer) => Answer = (body) => body) => {
+    const { status, body } = await post(route, itemData);
+    if (status !== 201 || !transactionOf(body)?.success) throw new Error(`${route}: HTTP ${status}: ${JSON.stringify(body).slice(0, 300)}`);
+    return body;
+  };
+  return { post, write };
+}
+type StackClient = ReturnType<typeof clientOf>;
+type Lookup = { owner: { offchainId: string }; financialInstrument: { onchainId: string } };
+
+/** The transfer scenario's positions, made over HTTP before any timed window: one pair per client. */
+async function setupTransfer({ write }: StackClient, label: string): Promise<[Lookup, Lookup][]> {
+  const started = performance.now();
+  const authority = (await write('/api/v1/accounts', { managed: true, offchainReferences: { type: 'TOKEN_MANAGEMENT_AUTHORITY' } }, (b) => b.svmTransaction))
+    .newAccount as { offchainId: string };
+  const mint = (
+    await write(
+      '/api/v1/financial-instruments',
+      {
+        version: 'SPL',
+        onchainData: { decimals: 6 },
+        mintAuthority: { offchainId: authority.offchainId },
+        mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: 'STOCK' } } },
+      },
+      (b) => b.svmTransaction,
+    )
+  ).newFinancialInstrument.onchainId as string;
+  const positions = await pool(Array.from({ length: 2 * concurrency }), concurrency, async (): Promise<Lookup> => {
+    const owner = (await write('/api/v1/accounts', { managed: true }, (b) => b.svmTransaction)).newAccount as { offchainId: string };
+    const position = { owner: { offchainId: owner.offchainId }, financialInstrument: { onchainId: mint } };
+    await write('/api/v1/positions', { positionToInitialize: position }, (b) => b.svmTransaction);
+    await write('/api/v1/positions/mint', { mintTo: position, value: { lamports: mintLamports.toString() }, idempotencyId: randomUUID() });
+    return position;
+  });
+  log(
+    `transfer setup (${label}): SPL instrument ${mint}, ${positions.length} managed positions with ${mintLamports} lamports each (${((performance.now() - started) / 1000).toFixed(1)} s, untimed)`,
+  );
+  return Array.from({ length: concurrency }, (_, i) => [positions[2 * i]!, positions[2 * i + 1]!]);
+}
+
+/** Each client owns one pair and alternates the direction, so balances stay near what was minted. */
+function transferCall({ write }: StackClient, pairs: [Lookup, Lookup][]) {
+  const sent = pairs.map(() => 0);
+  return async (client: number) => {
+    const [a, b] = pairs[client]!;
+    const n = sent[client]!++;
+    const [source, destination] = n % 2 === 0 ? [a, b] : [b, a];
+    await write('/api/v1/positions/transfer', { source, destination, value: { lamports: String(1 + (n % 1000)) }, idempotencyId: randomUUID() });
+  };
+}
+
+const createAccountCall =
+  ({ write }: StackClient) =>
+  async () => {
+    await write('/api/v1/accounts', { managed: true, seed: { lamports: 1_000_000 }, offchainReferences: { type: 'WALLET' } }, (b) => b.svmTransaction);
+  };
+
+/** After the transfers: value only moved between the positions, and the records agree with the chain. */
+async function checkTransfers({ post }: StackClient, pairs: [Lookup, Lookup][], label: string): Promise<{ ok: boolean; line: string }> {
+  const positions = pairs.flat();
+  let onchainTotal = 0n;
+  let mismatches = 0;
+  await pool(positions, concurrency, async (position, i) => {
+    const { status, body } = await post('/api/v1/positions/balance', { position });
+    if (status !== 200) throw new Error(`/api/v1/positions/balance: HTTP ${status}: ${JSON.stringify(body).slice(0, 300)}`);
+    const onchain = lamportsOf(body.onchain?.balance?.lamports, `position ${i} onchain`);
+    const offchain = lamportsOf(body.offchain?.balance?.lamports, `position ${i} offchain`);
+    onchainTotal += onchain;
+    if (onchain !== offchain) {
+      mismatches++;
+      log(`position ${body.position?.onchainId ?? i}: onchain ${onchain} ≠ offchain ${offchain}`);
+    }
+  });
+  const minted = mintLamports * BigInt(positions.length);
+  const supply = await post('/api/v1/financial-instruments/circulating-supply', { financialInstrument: positions[0]!.financialInstrument });
+  const circulating = lamportsOf(supply.body.circulatingSupply?.lamports, 'circulating supply');
+  const sumOk = onchainTotal === minted && circulating === minted;
+  const ok = sumOk && mismatches === 0;
+  return {
+    ok,
+    line: `transfer check (${label}): onchain sum of ${positions.length} positions ${onchainTotal}, circulating supply ${circulating}, minted ${minted} ${sumOk ? '(equal)' : '(DIFFERENT)'}; offchain = onchain for ${positions.length - mismatches}/${positions.length} positions ${ok ? 'OK' : 'FAILED'}`,
+  };
+}
+
 async function main() {
   installSdkLogger();
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ledger-bench-'));
   cleanups.push(() => fs.rmSync(workDir, { recursive: true, force: true }));
   const dbName = `ledger_bench_${randomBytes(4).toString('hex')}`;
-  const admin = new PgClient({ connectionString: 'postgres://postgres@127.0.0.1:5432/postgres' });
+  // The bench's own PostgreSQL (statements counted), unless told to use the machine's.
+  const machinePostgres = process.env.BENCH_POSTGRES === 'machine' || Boolean(process.env.DATABASE_URL);
+  const postgres = machinePostgres ? undefined : await startBenchPostgres();
+  if (postgres) cleanups.push(() => postgres.stop());
+  const urlOf = (database: string) => (postgres ? postgres.urlOf(database) : `postgres://postgres@127.0.0.1:5432/${database}`);
+  const admin = new PgClient({ connectionString: postgres?.adminUrl ?? 'postgres://postgres@127.0.0.1:5432/postgres' });
   await admin.connect();
   cleanups.push(() => admin.end());
+  if (postgres) statementCounter = admin;
   await admin.query(`create database ${dbName}`);
   cleanups.push(() => admin.query(`drop database if exists ${dbName} with (force)`));
-  const databaseUrl = process.env.DATABASE_URL ?? `postgres://postgres@127.0.0.1:5432/${dbName}`;
+  const databaseUrl = process.env.DATABASE_URL ?? urlOf(dbName);
 
   let temporal: { address: string; namespace: string };
   if (clusterAddress) {
@@ -339,74 +540,90 @@ async function main() {
     RATE_LIMIT_PER_SECOND: '1000000',
     RATE_LIMIT_BURST: '1000000',
   };
-  const workers: Service[] = [];
-  for (let i = 0; i < workerCount; i++) workers.push(await service('worker', 'worker', serviceEnv, /worker polling/));
-  const api = await service('api', 'api', { ...serviceEnv, PORT: String(await freePort()) }, /API listening on (https?:\/\/[^\s"]+)/);
-  failureOutput = () => [`--- api (tail) ---\n${api.output()}`, ...workers.map((w, i) => `--- worker ${i + 1} (tail) ---\n${w.output()}`)].join('\n');
+  /** Starts a stack's worker(s) and API (of the checkout at `root`), counting their CPU in its own process map. */
+  const startStack = async (label: string, env: Record<string, string>, database: string, key: string, root?: string): Promise<Stack> => {
+    const counted = new Map(processes);
+    const services: Service[] = [];
+    for (let i = 0; i < workerCount; i++) services.push(await service('worker', 'worker', env, /worker polling/, counted, root));
+    const api = await service('api', 'api', { ...env, PORT: String(await freePort()) }, /API listening on (https?:\/\/[^\s"]+)/, counted, root);
+    services.unshift(api);
+    return { label, url: api.url, apiKey: key, database, processes: counted, services };
+  };
+  const today = await startStack('today', serviceEnv, dbName, apiKey);
+  for (const [pid, group] of today.processes) processes.set(pid, group);
+  let baseline: Stack | undefined;
+  if (baselineRef) {
+    const checkout = checkoutBaseline(baselineRef, log);
+    cleanups.push(() => checkout.remove());
+    const baseDb = `${dbName}_baseline`;
+    await admin.query(`create database ${baseDb}`);
+    cleanups.push(() => admin.query(`drop database if exists ${baseDb} with (force)`));
+    const baseDataDir = path.join(workDir, 'baseline');
+    fs.mkdirSync(baseDataDir);
+    const baseEnv = {
+      ...serviceEnv,
+      DATABASE_URL: urlOf(baseDb),
+      DATA_DIR: baseDataDir,
+      TEMPORAL_TASK_QUEUE: `bench-baseline-${randomBytes(4).toString('hex')}`,
+    };
+    const baseKey = baselineApiKey(
+      checkout,
+      baseEnv,
+      roleNames.map((role) => qualifiedRole(config.platformName, role)),
+    );
+    baseline = await startStack(`baseline ${checkout.commit}`, baseEnv, baseDb, baseKey, checkout.root);
+    // Stopped (SIGSTOP) whenever the other stack's row runs, so neither competes for the cores with the other's idle work.
+    cleanups.push(() => [today, baseline].forEach((stack) => stack && signalStack(stack, 'SIGCONT')));
+    signalStack(baseline, 'SIGSTOP');
+  }
+  const stacks = baseline ? [today, baseline] : [today];
+  failureOutput = () =>
+    stacks.flatMap((s) => s.services.map((service, i) => `--- ${s.label} ${i === 0 ? 'api' : `worker ${i}`} (tail) ---\n${service.output()}`)).join('\n');
+  const measuredOn = (stack: Stack): Measured => ({ processes: stack.processes, database: stack.database });
+  const named = (name: string, stack: Stack) => (stack === today ? name : `${name} [${stack.label}]`);
+  /**
+   * Runs `task` with the baseline's processes running and today's stopped; afterwards today's run
+   * again once their chain follower is back at the tip (it follows the blocks made meanwhile before
+   * today's next row starts, not in it). For today's stack, just runs `task`.
+   */
+  const whileRunning = async <T>(stack: Stack, task: () => Promise<T>): Promise<T> => {
+    if (stack === today) return task();
+    signalStack(today, 'SIGSTOP');
+    signalStack(stack, 'SIGCONT');
+    try {
+      return await task();
+    } finally {
+      signalStack(stack, 'SIGSTOP');
+      signalStack(today, 'SIGCONT');
+      await followerAtTip(node.url, databaseUrl);
+    }
+  };
 
   log(
     `${os.cpus().length} cores, ${concurrency} concurrent clients, ${seconds} s per run after 3 s warm-up, block time ${blockTimeMs} ms, commitment ${commitment}`,
   );
   log(
-    `PostgreSQL ${databaseUrl.replace(/\/\/.*@/, '//…@')}, ` +
+    `PostgreSQL ${postgres ? "the bench's own (pg_stat_statements)" : "the machine's"} ${databaseUrl.replace(/\/\/.*@/, '//…@')}, ` +
       (clusterAddress
         ? `Temporal cluster ${clusterAddress} (namespace ${clusterNamespace})`
         : `Temporal dev server (${temporalStore === 'file' ? 'SQLite file, WAL' : 'in memory'}) ${temporal.address}`) +
-      `, local node ${node.url}, API (hosting a worker) + ${workerCount} worker process${workerCount === 1 ? '' : 'es'}`,
+      `, local node ${node.url}, API (hosting a worker) + ${workerCount} worker process${workerCount === 1 ? '' : 'es'}` +
+      (baseline ? `; ${baseline.label} (${baselineRef}) beside it, each write row run for both` : ''),
   );
   const writes = scenarios.some((s) => s !== 'reads');
   log(`scenarios: ${scenarios.join(', ')}${writes ? ' (and both engine ceilings)' : ''}`);
+  const clients = new Map(stacks.map((s) => [s, clientOf(s)]));
 
-  const post = async (route: string, itemData: unknown): Promise<{ status: number; body: Answer }> => {
-    const response = await fetch(`${api.url}${route}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ itemData }),
-    });
-    return { status: response.status, body: await response.json() };
-  };
-  /** A write that must answer 201 with a successful transaction (`transactionOf` picks it from the body). */
-  const write = async (route: string, itemData: unknown, transactionOf: (body: Answer) => Answer = (body) => body) => {
-    const { status, body } = await post(route, itemData);
-    if (status !== 201 || !transactionOf(body)?.success) throw new Error(`${route}: HTTP ${status}: ${JSON.stringify(body).slice(0, 300)}`);
-    return body;
-  };
   // Setup for the transfer scenario, before any timed window.
-  type Lookup = { owner: { offchainId: string }; financialInstrument: { onchainId: string } };
-  let pairs: [Lookup, Lookup][] = [];
-  if (scenarios.includes('transfer')) {
-    const started = performance.now();
-    const authority = (await write('/api/v1/accounts', { managed: true, offchainReferences: { type: 'TOKEN_MANAGEMENT_AUTHORITY' } }, (b) => b.svmTransaction))
-      .newAccount as { offchainId: string };
-    const mint = (
-      await write(
-        '/api/v1/financial-instruments',
-        {
-          version: 'SPL',
-          onchainData: { decimals: 6 },
-          mintAuthority: { offchainId: authority.offchainId },
-          mintAccount: { offchainReferences: { newAlId: { financialInstrumentType: 'STOCK' } } },
-        },
-        (b) => b.svmTransaction,
-      )
-    ).newFinancialInstrument.onchainId as string;
-    const positions = await pool(Array.from({ length: 2 * concurrency }), concurrency, async (): Promise<Lookup> => {
-      const owner = (await write('/api/v1/accounts', { managed: true }, (b) => b.svmTransaction)).newAccount as { offchainId: string };
-      const position = { owner: { offchainId: owner.offchainId }, financialInstrument: { onchainId: mint } };
-      await write('/api/v1/positions', { positionToInitialize: position }, (b) => b.svmTransaction);
-      await write('/api/v1/positions/mint', { mintTo: position, value: { lamports: mintLamports.toString() }, idempotencyId: randomUUID() });
-      return position;
-    });
-    pairs = Array.from({ length: concurrency }, (_, i) => [positions[2 * i]!, positions[2 * i + 1]!]);
-    log(
-      `transfer setup: SPL instrument ${mint}, ${positions.length} managed positions with ${mintLamports} lamports each (${((performance.now() - started) / 1000).toFixed(1)} s, untimed)`,
-    );
-  }
+  const pairs = new Map<Stack, [Lookup, Lookup][]>();
+  if (scenarios.includes('transfer'))
+    for (const stack of stacks) pairs.set(stack, await whileRunning(stack, () => setupTransfer(clients.get(stack)!, stack.label)));
 
   // Setup for the chain follower's row, before any timed window: subscribed accounts and faucet-funded senders.
   let subscribed: string[] = [];
   let senders: Awaited<ReturnType<typeof fundSenders>> = [];
   if (scenarios.includes('create-account') && followerRow) {
+    const { write } = clients.get(today)!;
     subscribed = await pool(Array.from({ length: concurrency }), concurrency, async () => {
       const body = await write(
         '/api/v1/accounts',
@@ -420,13 +637,23 @@ async function main() {
   }
 
   const runs: Run[] = [];
+  /** Today's row and the baseline's, when there is one, of the same scenario. */
+  const versus: [Run, Run][] = [];
+  const row = async (name: string, call: (stack: Stack) => (client: number) => Promise<void>, clientCount = concurrency): Promise<Run> => {
+    const mine = await load(name, call(today), seconds * 1000, clientCount, 3000, measuredOn(today));
+    runs.push(mine);
+    if (baseline) {
+      const theirs = await whileRunning(baseline, () =>
+        load(named(name, baseline!), call(baseline!), seconds * 1000, clientCount, 3000, measuredOn(baseline!)),
+      );
+      runs.push(theirs);
+      versus.push([mine, theirs]);
+    }
+    return mine;
+  };
   let followed: { writes: Run; follower: FollowerRun; alone: Run } | undefined;
   if (scenarios.includes('create-account')) {
-    const createAccount = async () => {
-      await write('/api/v1/accounts', { managed: true, seed: { lamports: 1_000_000 }, offchainReferences: { type: 'WALLET' } }, (b) => b.svmTransaction);
-    };
-    const alone = await load('Create Account over HTTP (full stack)', createAccount, seconds * 1000);
-    runs.push(alone);
+    const alone = await row('Create Account over HTTP (full stack)', (stack) => createAccountCall(clients.get(stack)!));
     if (followerRow) {
       // The same scenario again while outside senders deposit to the subscribed accounts at the rate it just wrote.
       const { result, follower } = await withDeposits(
@@ -435,30 +662,27 @@ async function main() {
         senders,
         rateOf(alone),
         { warmupMs: 3000, durationMs: seconds * 1000 },
-        () => load('Create Account, outside deposits being followed', createAccount, seconds * 1000),
+        () =>
+          load('Create Account, outside deposits being followed', createAccountCall(clients.get(today)!), seconds * 1000, concurrency, 3000, measuredOn(today)),
       );
       runs.push(result);
       followed = { writes: result, follower, alone };
     }
   }
   if (scenarios.includes('transfer')) {
-    // Each client owns one pair and alternates the direction, so balances stay near what was minted.
-    const sent = pairs.map(() => 0);
-    const transfer = async (client: number) => {
-      const [a, b] = pairs[client]!;
-      const n = sent[client]!++;
-      const [source, destination] = n % 2 === 0 ? [a, b] : [b, a];
-      await write('/api/v1/positions/transfer', { source, destination, value: { lamports: String(1 + (n % 1000)) }, idempotencyId: randomUUID() });
-    };
-    runs.push(await load('Transfer between positions over HTTP (full stack)', transfer, seconds * 1000));
+    await row('Transfer between positions over HTTP (full stack)', (stack) => transferCall(clients.get(stack)!, pairs.get(stack)!));
   }
 
   let light: Run | undefined;
   if (scenarios.includes('create-account')) {
-    const createAccount = async () => {
-      await write('/api/v1/accounts', { managed: true, seed: { lamports: 1_000_000 }, offchainReferences: { type: 'WALLET' } }, (b) => b.svmTransaction);
-    };
-    light = await load(`Create Account over HTTP, ${smallConcurrency} clients`, createAccount, seconds * 1000, smallConcurrency);
+    light = await load(
+      `Create Account over HTTP, ${smallConcurrency} clients`,
+      createAccountCall(clients.get(today)!),
+      seconds * 1000,
+      smallConcurrency,
+      3000,
+      measuredOn(today),
+    );
     runs.push(light);
   }
 
@@ -481,37 +705,17 @@ async function main() {
       })
     : undefined;
 
-  // Correctness after the transfers: value only moved between the positions, and the records agree with the chain.
   let consistent = true;
   const checks: string[] = [];
-  if (scenarios.includes('transfer')) {
-    const positions = pairs.flat();
-    let onchainTotal = 0n;
-    let mismatches = 0;
-    await pool(positions, concurrency, async (position, i) => {
-      const { status, body } = await post('/api/v1/positions/balance', { position });
-      if (status !== 200) throw new Error(`/api/v1/positions/balance: HTTP ${status}: ${JSON.stringify(body).slice(0, 300)}`);
-      const onchain = lamportsOf(body.onchain?.balance?.lamports, `position ${i} onchain`);
-      const offchain = lamportsOf(body.offchain?.balance?.lamports, `position ${i} offchain`);
-      onchainTotal += onchain;
-      if (onchain !== offchain) {
-        mismatches++;
-        log(`position ${body.position?.onchainId ?? i}: onchain ${onchain} ≠ offchain ${offchain}`);
-      }
-    });
-    const minted = mintLamports * BigInt(positions.length);
-    const supply = await post('/api/v1/financial-instruments/circulating-supply', { financialInstrument: positions[0]!.financialInstrument });
-    const circulating = lamportsOf(supply.body.circulatingSupply?.lamports, 'circulating supply');
-    const sumOk = onchainTotal === minted && circulating === minted;
-    consistent = sumOk && mismatches === 0;
-    checks.push(
-      `transfer check: onchain sum of ${positions.length} positions ${onchainTotal}, circulating supply ${circulating}, minted ${minted} ${sumOk ? '(equal)' : '(DIFFERENT)'}; offchain = onchain for ${positions.length - mismatches}/${positions.length} positions ${consistent ? 'OK' : 'FAILED'}`,
-    );
+  for (const [stack, stackPairs] of pairs) {
+    const { ok, line } = await whileRunning(stack, () => checkTransfers(clients.get(stack)!, stackPairs, stack.label));
+    consistent &&= ok;
+    checks.push(line);
   }
 
   // Reads last, after the writes have settled: the data is written straight into the database.
   let reads: ReadRun[] = [];
-  if (scenarios.includes('reads')) reads = await benchReads({ databaseUrl, organizationId: organization.id, cluster: 'LOCAL', apiUrl: api.url, apiKey, log });
+  if (scenarios.includes('reads')) reads = await benchReads({ databaseUrl, organizationId: organization.id, cluster: 'LOCAL', apiUrl: today.url, apiKey, log });
 
   console.log('');
   if (engine && previous) {
@@ -520,10 +724,13 @@ async function main() {
     ratio('engine ceiling / previous shape', rateOf(engine) / rateOf(previous), '≥ 2');
     for (const run of runs.filter((r) => r !== light && r !== followed?.writes)) {
       ratio(
-        `${run.name.replace(/ over HTTP \(full stack\)$/, '')} / engine ceiling`,
+        `${run.name.replace(/ over HTTP \(full stack\)/, '')} / engine ceiling`,
         rateOf(run) / rateOf(engine),
-        run.name.startsWith('Create Account') ? '≥ 0.85' : undefined,
+        run.name.startsWith('Create Account') ? '≥ 0.8' : run.name.startsWith('Transfer') ? '≥ 0.6' : undefined,
       );
+    }
+    for (const [mine, theirs] of versus) {
+      ratio(`${mine.name.replace(/ over HTTP \(full stack\)/, '')}: today / ${baseline!.label}`, rateOf(mine) / rateOf(theirs), '≥ 1: not slower');
     }
     if (followed) {
       reportFollower(followed.follower);
@@ -541,6 +748,7 @@ async function main() {
       );
     }
     reportCpu(all);
+    reportStatements(runs.filter((r) => r !== light && r !== followed?.writes));
   }
   if (reads.length > 0) {
     reportReads(reads);
@@ -558,6 +766,26 @@ async function main() {
 
 let failureOutput = () => '';
 
+/** Undoes what the run set up (servers, databases, the baseline's worktree), once, in reverse order. */
+async function cleanUp() {
+  for (const cleanup of cleanups.splice(0).reverse()) {
+    try {
+      await cleanup();
+    } catch (error) {
+      console.error(`[bench] cleanup: ${(error as Error).message}`);
+    }
+  }
+}
+
+// Interrupted (Ctrl-C, a timeout): the servers it started must not outlive it.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    console.error(`[bench] ${signal}: cleaning up`);
+    process.exitCode = 130;
+    void cleanUp().finally(() => process.exit());
+  });
+}
+
 main()
   .catch((error) => {
     console.error(error);
@@ -565,12 +793,6 @@ main()
     process.exitCode = 1;
   })
   .finally(async () => {
-    for (const cleanup of cleanups.reverse()) {
-      try {
-        await cleanup();
-      } catch (error) {
-        console.error(`[bench] cleanup: ${(error as Error).message}`);
-      }
-    }
+    await cleanUp();
     process.exit();
   });

@@ -19,9 +19,19 @@ export interface Service {
 const entryPoints = { api: 'src/main/api.ts', worker: 'src/main/worker.ts', 'local-node': 'dev/local-node/main.ts' };
 export type ServiceName = keyof typeof entryPoints;
 
-/** Starts an entry point with tsx's loader (Node itself, so a signal reaches the service) and waits for `ready`'s line. */
-export function spawnService(name: ServiceName, env: Record<string, string>, ready: RegExp, nodeArgs: string[] = []): Promise<Service> {
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', path.join(__dirname, '..', entryPoints[name])], {
+/**
+ * Starts an entry point with tsx's loader (Node itself, so a signal reaches the service) and waits
+ * for `ready`'s line. `root`: the checkout whose code runs (another one for the bench's baseline).
+ */
+export function spawnService(
+  name: ServiceName,
+  env: Record<string, string>,
+  ready: RegExp,
+  nodeArgs: string[] = [],
+  root = path.join(__dirname, '..'),
+): Promise<Service> {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', path.join(root, entryPoints[name])], {
+    cwd: root,
     env: { ...process.env, ...env, NODE_OPTIONS: '' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
