@@ -95,6 +95,9 @@ function causeChain(error: unknown): unknown[] {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** The signature a fake sign answered (deliver passes it on to record). */
+const signatureOf = (signed: unknown) => (signed as { signature: string }).signature;
+
 describe('ledgerWrite on a real worker with fake activities', () => {
   it('runs lookup → checkLimits → build → sign → submit → confirm → record and answers with what record returned', async () => {
     const fakes = fakeActivities();
@@ -110,7 +113,8 @@ describe('ledgerWrite on a real worker with fake activities', () => {
     expect(fakes.argsOf('sign')).toEqual([[request, built, ['FeePayer1111', 'NewAccount1111'], 0]]);
     expect(fakes.argsOf('submit')).toEqual([[request, signed, 0]]);
     expect(fakes.argsOf('confirm')).toEqual([[request, signed, built]]);
-    expect(fakes.argsOf('record')).toEqual([[request, resolved(), confirmed, 0]]);
+    // Deliver tells record the signature it sent (record then reads no record for it).
+    expect(fakes.argsOf('record')).toEqual([[request, resolved(), confirmed, 0, signatureOf(signed)]]);
     expect(result).toEqual(fakes.returnsOf('record')[0]);
     expect(result.transaction?.status).toBe('CONFIRMED');
     // Pre-submit webhooks are skipped when no involved account has any.
@@ -147,7 +151,7 @@ describe('ledgerWrite on a real worker with fake activities', () => {
       expect(new Set(builds.map((b) => JSON.stringify(b))).size).toBe(3);
       expect(fakes.argsOf('sign')).toEqual(builds.map((b) => [request, b, ['FeePayer1111', 'NewAccount1111'], 0]));
       expect(fakes.argsOf('submit')).toEqual(signs.map((s) => [request, s, 0]));
-      expect(fakes.argsOf('record')).toEqual([[request, resolved(), confirmed, 0]]);
+      expect(fakes.argsOf('record')).toEqual([[request, resolved(), confirmed, 0, signatureOf(signs[2])]]);
       expect(result.transaction?.status).toBe('CONFIRMED');
     });
 
@@ -158,7 +162,7 @@ describe('ledgerWrite on a real worker with fake activities', () => {
 
       expect(fakes.argsOf('build')).toHaveLength(3);
       expect(fakes.argsOf('submit')).toHaveLength(3);
-      expect(fakes.argsOf('record')).toEqual([[request, resolved(), expired, 0]]);
+      expect(fakes.argsOf('record')).toEqual([[request, resolved(), expired, 0, signatureOf(fakes.returnsOf('sign')[2])]]);
       expect(fakes.names().at(-1)).toBe('record');
       expect(result.transaction?.status).toBe('EXPIRED');
     });
@@ -265,7 +269,9 @@ describe('ledgerWrite on a real worker with fake activities', () => {
     const result = await handle.result();
 
     expect(fakes.names()).toEqual(['lookup', 'checkLimits', 'build', 'sign', 'submit', 'record']);
-    expect(fakes.argsOf('record')).toEqual([[request, resolved(), { status: 'FAILED', errorMessage: 'insufficient funds for rent' }, 0]]);
+    expect(fakes.argsOf('record')).toEqual([
+      [request, resolved(), { status: 'FAILED', errorMessage: 'insufficient funds for rent' }, 0, signatureOf(fakes.returnsOf('sign')[0])],
+    ]);
     expect(result.transaction).toMatchObject({ status: 'FAILED', success: false, errorMessage: 'insufficient funds for rent' });
   });
 
