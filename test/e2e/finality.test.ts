@@ -95,8 +95,16 @@ it('with no call at all, the chain follower running in the worker moves a confir
 
 it('follows a write answered SUBMITTED (at processed) through CONFIRMED to FINALIZED', async () => {
   const [wallet, vault] = [await account({ managed: true, seed: { amount: 1 } }), await account({ managed: true })];
-  const sent = await send(wallet, vault, '1000', { commitmentConfig: { commitmentLevel: 'processed' } });
-  expect(sent.body).toMatchObject({ success: true, status: 'SUBMITTED' });
+  // The chain held: the transfer stays at processed until the test moves it on, however late the write's first poll.
+  const resume = stack.node.pauseBlocks();
+  let sent;
+  try {
+    sent = await send(wallet, vault, '1000', { commitmentConfig: { commitmentLevel: 'processed' } });
+    expect(sent.body).toMatchObject({ success: true, status: 'SUBMITTED' });
+    expect((await details(sent.body.offchainId)).status).toBe('SUBMITTED');
+  } finally {
+    resume();
+  }
   stack.node.advanceSlots(2);
   await tick();
   expect((await details(sent.body.offchainId)).status).toBe('CONFIRMED');
