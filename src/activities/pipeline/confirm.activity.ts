@@ -20,10 +20,10 @@ export function createConfirm(ctx: PipelineContext) {
     const lifetime = ctx.lifetime(request);
     // The highest count seen while polling: once rooted the network reports none (null), and a write that waited for `finalized` keeps it.
     let seen: number | null = null;
-    // Poll often at first (a block is 400 ms on public clusters), then back off to one poll per slot. Not
-    // at once: a signature sent this instant has not reached a block yet.
-    for (let delay = 50; ; delay = Math.min(delay + 25, 400)) {
-      await nextPoll(delay);
+    // Poll often at first (a block is 400 ms on public clusters), then back off to one poll per slot. At
+    // once only for `processed`: a signature sent this instant can be processed, not yet confirmed.
+    for (let delay = 50, first = true; ; delay = Math.min(delay + 25, 400), first = false) {
+      if (!first || request.commitment !== 'processed') await nextPoll(delay);
       const status = await network.getSignatureStatus(sentSignature(signed));
       if (status?.err) return { status: 'FAILED', errorMessage: `the network refused the transaction: ${json(status.err)}`, slot: status.slot.toString() };
       if (status?.confirmations != null) seen = grownCount(seen, status.confirmations);
