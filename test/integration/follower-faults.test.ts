@@ -133,7 +133,8 @@ beforeAll(async () => {
 }, 300_000);
 
 afterAll(async () => {
-  await worker?.stop();
+  // SIGKILL: a worker left hanging at its fault point by a failed test would never finish a graceful stop.
+  await worker?.kill();
   // The node started again by a test: the stack closes only the node it started.
   await restartedNode?.close();
   await stack?.close();
