@@ -37,6 +37,8 @@ export interface ApiDeps {
   /** How long a write retries faults before it has sent anything (WRITE_DEADLINE_SECONDS; default DEFAULT_WRITE_DEADLINE_MS). */
   writeDeadlineMs?: number;
   now: () => Date;
+  /** Writes waiting for their result are told when their record rests (src/client/write-rests.ts); none: the record is polled. */
+  rests?: WriteClientDeps['rests'];
   /** Exports held keys for Fetch Account Private Key (role-gated). */
   keyStore: KeyStore;
   /** Audit trail of sensitive reads (never given the secret itself). */

@@ -36,6 +36,7 @@ import {
 } from '../db/repositories/transaction-records.repository';
 import type { ledgerWrite } from '../workflows/write/write.workflow';
 import { writeStartOptions } from '../workflows/write/start-options';
+import type { RestWaiter, WriteRests } from './write-rests';
 
 /** What the write client needs: the API's dependencies satisfy it as they are. */
 export interface WriteClientDeps {
@@ -50,6 +51,8 @@ export interface WriteClientDeps {
   /** How long a write retries faults before it has sent anything (WRITE_DEADLINE_SECONDS). */
   writeDeadlineMs?: number;
   now: () => Date;
+  /** The API process's listener for writes coming to rest (src/client/write-rests.ts); none (tests, the CLI): the record is polled. */
+  rests?: WriteRests;
 }
 
 /** Who a write acts for: the API key and the organization it acts in. */
@@ -225,64 +228,72 @@ export async function runWrite(deps: WriteClientDeps, input: WriteInput): Promis
     svmTransactionConfig: input.svmTransactionConfig ?? {},
     ...(deps.writeDeadlineMs ? { deadlineMs: deps.writeDeadlineMs } : {}),
   };
-  // Whether the key's request can be compared with a record (else, with its run's request, once found ended).
-  let keyRecorded = false;
-  if (input.idempotency) {
-    const em = deps.orm.em.fork();
-    const record = await requireSameWrite(em, request, input.idempotency.field);
-    keyRecorded = Boolean(record);
-    const recorded = await answerFromRecord(em, record);
-    if (recorded) return recorded;
-  }
-  // An async write's record exists before the answer, so Fetch Transaction Status finds it at once.
-  const accepted = input.respondAsync ? await acceptTransaction(deps, request) : undefined;
-  let { handle, ended } = await (input.start ?? startWorkflow)(deps, request, input.caller.organizationExternalId);
-  // A key whose run ended without a record to compare with (refused): compared with that run's request.
-  if (ended && input.idempotency && !keyRecorded) {
-    await requireSameRun(deps, request, input.idempotency.field).catch(async (error: unknown) => {
-      if (accepted) await dropOrphan(deps, accepted.offchainId);
-      throw error;
-    });
-  }
-  // A run that ended without recording the outcome of a message it may have sent (terminated, or
-  // failed by a fault): a new run resumes from the record and reconciles it with the chain. One that
-  // a fault ended before it sent anything (its deadline passed) starts afresh: nothing was sent.
-  if (ended && ((await sentWithoutOutcome(deps, transactionId)) || (await endedByFault(handle)))) {
-    await reopenUnsentRecord(deps.orm.em.fork(), transactionId, deps.now());
-    ({ handle, ended } = await startWorkflow(deps, request, input.caller.organizationExternalId, true));
-    if (accepted) Object.assign(accepted, await acceptTransaction(deps, request));
-  }
-  if (accepted) {
-    if (!(ended && accepted.status === 'PENDING')) return { async: true, transaction: accepted };
-    await dropOrphan(deps, accepted.offchainId);
-  }
-  let result: WriteResult | typeof TIMED_OUT;
+  // A write that waits for approval or signatures, or rests at SIGNED until Submit Transaction, is answered while its run waits on.
+  const resting: TransactionStatus[] = request.submit ? ['AWAITING_APPROVAL', 'AWAITING_SIGNATURES'] : ['AWAITING_APPROVAL', 'AWAITING_SIGNATURES', 'SIGNED'];
+  // Watching before the run starts (and before the key's record is looked up): no rest is announced unheard.
+  const waiter = deps.rests?.watch(transactionId, resting);
   try {
-    // A write that waits for approval or signatures, or rests at SIGNED until Submit Transaction, is answered while its run waits on.
-    const resting: TransactionStatus[] = request.submit ? ['AWAITING_APPROVAL', 'AWAITING_SIGNATURES'] : ['AWAITING_APPROVAL', 'AWAITING_SIGNATURES', 'SIGNED'];
-    const rested = await resultOrRest(deps, handle, transactionId, (record) => resting.includes(record.status as TransactionStatus));
-    if (rested.rest) return restingAnswer(rested.rest);
-    result = rested.result;
-  } catch (error) {
-    // A run that failed (or was terminated) after its message may have been sent is never answered
-    // as failed: a new run resumes from the record and answers what the chain says.
-    if (!(error instanceof WorkflowFailedError)) throw error;
-    if (!(await sentWithoutOutcome(deps, transactionId))) throw unsentFailure(error);
-    ({ handle } = await startWorkflow(deps, request, input.caller.organizationExternalId, true));
-    result = await resultWithin(handle, deps.writeWaitMs);
+    // Whether the key's request can be compared with a record (else, with its run's request, once found ended).
+    let keyRecorded = false;
+    if (input.idempotency) {
+      const em = deps.orm.em.fork();
+      const record = await requireSameWrite(em, request, input.idempotency.field);
+      keyRecorded = Boolean(record);
+      // A record of the key may rest already (a repeat of a write waiting for signatures): no announcement will come for it.
+      if (record) waiter?.poke();
+      const recorded = await answerFromRecord(em, record);
+      if (recorded) return recorded;
+    }
+    // An async write's record exists before the answer, so Fetch Transaction Status finds it at once.
+    const accepted = input.respondAsync ? await acceptTransaction(deps, request) : undefined;
+    let { handle, ended } = await (input.start ?? startWorkflow)(deps, request, input.caller.organizationExternalId);
+    // A key whose run ended without a record to compare with (refused): compared with that run's request.
+    if (ended && input.idempotency && !keyRecorded) {
+      await requireSameRun(deps, request, input.idempotency.field).catch(async (error: unknown) => {
+        if (accepted) await dropOrphan(deps, accepted.offchainId);
+        throw error;
+      });
+    }
+    // A run that ended without recording the outcome of a message it may have sent (terminated, or
+    // failed by a fault): a new run resumes from the record and reconciles it with the chain. One that
+    // a fault ended before it sent anything (its deadline passed) starts afresh: nothing was sent.
+    if (ended && ((await sentWithoutOutcome(deps, transactionId)) || (await endedByFault(handle)))) {
+      await reopenUnsentRecord(deps.orm.em.fork(), transactionId, deps.now());
+      ({ handle, ended } = await startWorkflow(deps, request, input.caller.organizationExternalId, true));
+      if (accepted) Object.assign(accepted, await acceptTransaction(deps, request));
+    }
+    if (accepted) {
+      if (!(ended && accepted.status === 'PENDING')) return { async: true, transaction: accepted };
+      await dropOrphan(deps, accepted.offchainId);
+    }
+    let result: WriteResult | typeof TIMED_OUT;
+    try {
+      const rested = await resultOrRest(deps, handle, transactionId, (record) => resting.includes(record.status as TransactionStatus), waiter);
+      if (rested.rest) return restingAnswer(rested.rest);
+      result = rested.result;
+    } catch (error) {
+      // A run that failed (or was terminated) after its message may have been sent is never answered
+      // as failed: a new run resumes from the record and answers what the chain says.
+      if (!(error instanceof WorkflowFailedError)) throw error;
+      if (!(await sentWithoutOutcome(deps, transactionId))) throw unsentFailure(error);
+      ({ handle } = await startWorkflow(deps, request, input.caller.organizationExternalId, true));
+      result = await resultWithin(handle, deps.writeWaitMs);
+    }
+    if (result !== TIMED_OUT) return { async: false, ...result };
+    // Still running (e.g. a slow network): answer as an async write; its record exists from now on.
+    const pending = await acceptTransaction(deps, request);
+    const description = await handle.describe().catch(() => undefined);
+    if (description && description.status.name !== 'RUNNING') {
+      await dropOrphan(deps, pending.offchainId);
+      return { async: false, ...answerOf(await handle.result()) };
+    }
+    // Held by an outage before anything was sent: 503 (the write goes on; the same key joins it).
+    const outage = description?.memo?.[writeOutageMemo] as WriteOutage | undefined;
+    if (outage) throw outageAnswer(deps, pending.offchainId, outage);
+    return { async: true, transaction: pending };
+  } finally {
+    waiter?.stop();
   }
-  if (result !== TIMED_OUT) return { async: false, ...result };
-  // Still running (e.g. a slow network): answer as an async write; its record exists from now on.
-  const pending = await acceptTransaction(deps, request);
-  const description = await handle.describe().catch(() => undefined);
-  if (description && description.status.name !== 'RUNNING') {
-    await dropOrphan(deps, pending.offchainId);
-    return { async: false, ...answerOf(await handle.result()) };
-  }
-  // Held by an outage before anything was sent: 503 (the write goes on; the same key joins it).
-  const outage = description?.memo?.[writeOutageMemo] as WriteOutage | undefined;
-  if (outage) throw outageAnswer(deps, pending.offchainId, outage);
-  return { async: true, transaction: pending };
 }
 
 /**
@@ -378,34 +389,47 @@ export type StartWrite = typeof startWorkflow;
 
 export const TIMED_OUT = Symbol('timed out');
 
-/** Waits before the first look at the record (most writes end sooner) and between looks. */
+/** Without a listener: waits before the first look at the record (most writes end sooner) and between looks; with one: waits this long to read again after a read failed. */
 const REST_POLL_MS = 250;
-/** The SQL comment on a look at a write's record while its run goes on (`/* rest look *\/ select …`). */
+/** The SQL comment on a polled look at a write's record while its run goes on (`/* rest look *\/ select …`). */
 export const REST_LOOK_COMMENT = 'rest look';
+/** The SQL comment on a read of a write's record that an announcement (or a listener's gap) asked for. */
+export const REST_READ_COMMENT = 'rest read';
 
 /**
  * The run's result within WRITE_WAIT_SECONDS, or the write's record once it rests (`resting`:
- * AWAITING_SIGNATURES; SIGNED with submitTransaction: false) while its run waits on. The
- * record is read only after REST_POLL_MS, so a write that ends sooner costs no read.
+ * AWAITING_SIGNATURES; SIGNED with submitTransaction: false) while its run waits on. With the API's
+ * listener (`deps.rests`) the record is read only when its rest is announced, or after a gap in the
+ * listener; `waiter` is one registered before the run started (none: one is registered here and
+ * the record read once, as it may rest already). Without a listener the record is polled every
+ * REST_POLL_MS, the first look only after REST_POLL_MS, so a write that ends sooner costs no read.
+ * No slow safety poll with a listener: a rest commits an announcement, a lost one is a gap, and a
+ * failed read is retried.
  */
 export async function resultOrRest(
   deps: WriteClientDeps,
   handle: WorkflowHandle<typeof ledgerWrite>,
   transactionId: string,
   resting: (record: LedgerTransaction) => boolean | Promise<boolean>,
+  waiter?: RestWaiter,
 ): Promise<{ result: WriteResult | typeof TIMED_OUT; rest?: undefined } | { rest: LedgerTransaction; result?: undefined }> {
+  const own = waiter || !deps.rests ? undefined : deps.rests.watch(transactionId);
+  own?.poke();
+  const push = waiter ?? own;
   let settled = false;
   const rest = (async () => {
     for (;;) {
-      await new Promise((resolve) => setTimeout(resolve, REST_POLL_MS));
+      if (push) await push.next();
+      else await new Promise((resolve) => setTimeout(resolve, REST_POLL_MS));
       if (settled) return new Promise<never>(() => {});
       // The database away for a moment: the run's result may still come (and the next look may work).
-      // Tagged (pg_stat_activity, the statements-per-write test): its count depends on the write's latency, not on its steps.
+      // Tagged (pg_stat_activity, the statements-per-write test): polled looks follow the write's latency, not its steps.
       const record = await deps.orm.em
         .fork()
-        .findOne(LedgerTransaction, { id: transactionId }, { comments: [REST_LOOK_COMMENT] })
-        .catch(() => null);
+        .findOne(LedgerTransaction, { id: transactionId }, { comments: [push ? REST_READ_COMMENT : REST_LOOK_COMMENT] })
+        .catch(() => undefined);
       if (settled) return new Promise<never>(() => {});
+      if (record === undefined && push) setTimeout(() => push.poke(), REST_POLL_MS);
       if (record && (await resting(record)) && !settled) return { rest: record };
     }
   })();
@@ -413,6 +437,7 @@ export async function resultOrRest(
     return await Promise.race([resultWithin(handle, deps.writeWaitMs).then((result): { result: WriteResult | typeof TIMED_OUT } => ({ result })), rest]);
   } finally {
     settled = true;
+    own?.stop();
   }
 }
 

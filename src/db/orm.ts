@@ -39,6 +39,7 @@ import { Migration0053Finality } from './migrations/0053-finality.migration';
 import { Migration0054DriftFinding } from './migrations/0054-drift-finding.migration';
 import { Migration0055TransactionOriginIndexes } from './migrations/0055-transaction-origin-indexes.migration';
 import { Migration0056NetworkEventsFromCurrentSlot } from './migrations/0056-network-events-from-current-slot.migration';
+import { Migration0057WriteRestAnnouncements } from './migrations/0057-write-rest-announcements.migration';
 
 /** Every migration, in the order they apply. */
 const migrations = [
@@ -75,6 +76,7 @@ const migrations = [
   { name: '0054-drift-finding', class: Migration0054DriftFinding },
   { name: '0055-transaction-origin-indexes', class: Migration0055TransactionOriginIndexes },
   { name: '0056-network-events-from-current-slot', class: Migration0056NetworkEventsFromCurrentSlot },
+  { name: '0057-write-rest-announcements', class: Migration0057WriteRestAnnouncements },
 ];
 
 /** The names of every migration, in order (what a first `migrate` applies). */

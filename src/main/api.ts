@@ -8,6 +8,7 @@ import { Pool } from 'pg';
 import { createCallerCache } from '../api/caller-cache';
 import { createRateLimits } from '../api/rate-limits';
 import { listen } from '../db/notifications';
+import { createWriteRests } from '../client/write-rests';
 import type { Logger } from '../observability/logger';
 import { API_KEY_CHANNEL } from '../db/repositories/organizations.repository';
 import { type Config } from '../config/config';
@@ -92,6 +93,8 @@ export async function startApi(
       listenerFailed = true;
     },
   );
+  // Writes waiting for their result are told when their record comes to rest, instead of polling it.
+  const writeRests = createWriteRests(runtime.orm.config.get('clientUrl')!, (message) => log(message));
   // Its own few connections: a limit decision must not queue behind the ORM pool's long queries.
   // Opened now and kept open (idleTimeoutMillis 0): opening one on a request's path costs ~60 ms on
   // this machine, a burst's first decisions then outran the store's 250 ms budget and fell back to
@@ -125,6 +128,7 @@ export async function startApi(
       defaultCommitment: config.defaultCommitment,
       writeWaitMs: config.writeWaitMs,
       writeDeadlineMs: config.writeDeadlineMs,
+      rests: writeRests,
       now: () => new Date(),
       prices: options.prices ?? createOraclePriceSource(runtime.orm),
       traceRoutes: Boolean(options.tracing),
@@ -162,6 +166,7 @@ export async function startApi(
         if (worker?.getState() === 'RUNNING') worker.shutdown();
         await running?.catch(() => undefined);
         await apiKeyChanges.close();
+        await writeRests.close();
         await rateLimitPool?.end();
         await connection.close();
       })();
