@@ -26,6 +26,8 @@ async function openAll(pool: Pool): Promise<void> {
 export interface ApiServer {
   url: string;
   server: http.Server;
+  /** How many requests wait for their write to rest or end (tests: none left once all are answered). */
+  waitingWrites(): number;
   close(): Promise<void>;
 }
 
@@ -153,6 +155,7 @@ export async function startApi(
   return {
     url: `http://${config.host}:${address.port}`,
     server,
+    waitingWrites: () => writeRests.waiting(),
     close() {
       // Once: readiness flips first, then new connections stop and what is in flight finishes.
       closing ??= (async () => {

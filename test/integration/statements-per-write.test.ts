@@ -156,6 +156,13 @@ it('answers a resting write when its rest is announced: one read of its record, 
     [0, 1],
     [0, 1],
   ]);
+  // A refused write (no such source) leaves none waiting either.
+  const refused = await stack.call('POST', '/api/v1/accounts/transfer-network-currency', {
+    itemData: { source: { offchainId: randomUUID() }, destination: { offchainId: randomUUID() }, value: { lamports: '1000' } },
+  });
+  expect(refused.status).toBeGreaterThanOrEqual(400);
+  // Answered: no request left waiting.
+  expect(stack.api.waitingWrites()).toBe(0);
 }, 300_000);
 
 it('answers a write whose rest was announced while the listener was away, after the listener reconnects', async () => {
@@ -187,4 +194,5 @@ it('answers a write whose rest was announced while the listener was away, after 
   expect(killed).toEqual([{ killed: true }]);
   const { status, body } = await answer;
   expect([status, body.status]).toEqual([201, 'SIGNED']);
+  expect(stack.api.waitingWrites()).toBe(0);
 }, 300_000);
