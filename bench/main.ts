@@ -50,7 +50,7 @@ import { defineSearchAttributeKey, SearchAttributeType, TypedSearchAttributes } 
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { Client as PgClient } from 'pg';
 import { loadConfig, type Config } from '../src/config/config';
-import { freePort } from '../src/main/ports';
+import { freePort, freePortPair } from '../src/main/ports';
 import { startTemporalDevServer } from '../dev/temporal/dev-server';
 import { openRuntime, fundFeePayer, forkEm } from '../src/main/runtime';
 import { installSdkLogger, workerTuning } from '../src/main/worker';
@@ -493,7 +493,7 @@ async function main() {
     cleanups.push(() => devServer.close());
     temporal = devServer;
   }
-  const nodePort = await freePort();
+  const nodePort = await freePortPair();
   const node = await service(
     'local-node',
     'node',

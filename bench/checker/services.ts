@@ -10,7 +10,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Client as PgClient } from 'pg';
 import { loadConfig, type Config } from '../../src/config/config';
-import { freePort } from '../../src/main/ports';
+import { freePort, freePortPair } from '../../src/main/ports';
 import { startTemporalDevServer, type TemporalDevServer } from '../../dev/temporal/dev-server';
 import { forkEm, fundFeePayer, openRuntime } from '../../src/main/runtime';
 import { createApiKey, ensureOrganization } from '../../src/custody/credentials';
@@ -71,7 +71,7 @@ export class Services {
     this.proxy = await startTcpProxy({ host: url.hostname, port: Number(url.port || 5432) });
     this.cleanups.push(() => this.proxy.close());
 
-    this.ports = { temporal: await freePort(), node: await freePort(), api: await freePort() };
+    this.ports = { temporal: await freePort(), node: await freePortPair(), api: await freePort() };
     // Its HTTP port (the gRPC port + 1000) may be taken by chance: another free port then.
     for (let tries = 1; ; tries++) {
       try {

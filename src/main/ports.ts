@@ -15,6 +15,15 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** A free port whose next one is free too: the local node serves PubSub on its RPC port + 1, as a cluster does. */
+export async function freePortPair(): Promise<number> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = await freePort();
+    if (port < 65535 && (await isPortFree(port + 1))) return port;
+  }
+  throw new Error('no free pair of loopback ports after 50 tries');
+}
+
 export function isPortFree(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const server = net.createServer();

@@ -8,7 +8,7 @@ import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort } from '../../src/main/ports';
+import { freePort, freePortPair } from '../../src/main/ports';
 import { Client } from 'pg';
 import { createTestDatabase } from '../support/database';
 
@@ -44,7 +44,7 @@ it('answers the write in flight, stops everything it started and exits 0', async
     cwd: ROOT,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...launcherEnv(), DATABASE_URL: db.url, DATA_DIR: dataDir, PORT: String(port), LOCAL_NODE_PORT: String(await freePort()), LOG_FORMAT: 'json' },
+    env: { ...launcherEnv(), DATABASE_URL: db.url, DATA_DIR: dataDir, PORT: String(port), LOCAL_NODE_PORT: String(await freePortPair()), LOG_FORMAT: 'json' },
   });
   const exited = new Promise<number | null>((resolve) => launcher!.on('exit', (code) => resolve(code)));
   const ready = new Promise<string>((resolve, reject) => {

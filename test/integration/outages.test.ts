@@ -15,6 +15,7 @@ import { startTemporalDevServer, type TemporalDevServer } from '../../dev/tempor
 import { startFaultWorker, type FaultWorker } from '../support/fault-process';
 import { startRpcProxy, type RpcProxy } from '../support/rpc-proxy';
 import { startStack, type Stack } from '../support/stack';
+import { withoutLiveState } from '../support/expectations';
 
 const FEE = 5000n;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -136,9 +137,9 @@ it('reconciles a write whose run was terminated after its transaction was sent, 
   }
   await stack.restartWorker();
   await expectLandedOnce(await first, before);
-  // A repeat answers the same, from the record.
+  // A repeat answers the same, from the record (as it stands now: the chain follower moves its confirmations on).
   const repeat = await createAccount(requestId);
-  expect(repeat.body).toEqual((await first).body);
+  expect(withoutLiveState(repeat.body)).toEqual(withoutLiveState((await first).body));
 });
 
 // Found by the checker (docs/checker.md, "What it found"): a Submit Transaction whose update dies
