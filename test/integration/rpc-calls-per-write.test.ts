@@ -9,8 +9,13 @@
 import { startRpcProxy, type RpcProxy } from '../support/rpc-proxy';
 import { startStack, type Stack } from '../support/stack';
 
-/** Bounds (docs/benchmark.md has the figures before and after): 7 requests before issue 25, 5 after. */
-const ALONE_BOUND = 5;
+/**
+ * Bounds (docs/benchmark.md has the figures before and after): 7 requests before issue 25, 5 after,
+ * of which the status polls are 2 before and usually 1 after. How many polls a write makes depends on
+ * when its block closes against the poll clock (a CI run saw 2 once), so the bound is on the other
+ * requests, which do not depend on timing: 5 before (with getAccountInfo), 4 after.
+ */
+const ALONE_BOUND = 4;
 /** 16 concurrent writes: one getSignatureStatuses per write and poll before issue 25; their polls now share requests. */
 const WRITES = 16;
 const STATUS_REQUESTS_BOUND = 12;
@@ -46,10 +51,14 @@ async function counted(name: string, writes: number): Promise<{ perWrite: number
   return { perWrite: sent.length / writes, byMethod };
 }
 
-it(`a Create Account (managed, seeded) alone sends at most ${ALONE_BOUND} JSON-RPC requests`, async () => {
+it(`a Create Account (managed, seeded) alone sends at most ${ALONE_BOUND} JSON-RPC requests besides its status polls`, async () => {
   await createAccount(); // warm-up: the first of its kind may read what later ones find cached
   const counts = [await counted('Create Account', 1), await counted('Create Account (again)', 1), await counted('Create Account (third)', 1)];
-  expect(Math.max(...counts.map((c) => c.perWrite))).toBeLessThanOrEqual(ALONE_BOUND);
+  for (const { perWrite, byMethod } of counts) {
+    const polls = byMethod.get('getSignatureStatuses') ?? 0;
+    expect(polls).toBeGreaterThanOrEqual(1);
+    expect(perWrite - polls).toBeLessThanOrEqual(ALONE_BOUND);
+  }
 });
 
 it(`${WRITES} concurrent Create Accounts poll their signatures in at most ${STATUS_REQUESTS_BOUND} getSignatureStatuses requests`, async () => {
